@@ -1,0 +1,43 @@
+"""Data types and file formats (the lowest stage: imports nothing else of hcrbench but ``errors``)."""
+
+from hcrbench.data.atomic import atomic_open, atomic_write_bytes, atomic_write_text
+from hcrbench.data.beir import (
+    BeirDataset,
+    iter_jsonl,
+    load_beir,
+    read_corpus,
+    read_queries,
+    write_beir_qrels,
+    write_corpus,
+    write_jsonl,
+    write_queries,
+)
+from hcrbench.data.trec import open_lines, read_qrels, read_run, write_qrels, write_run
+from hcrbench.data.types import Corpus, Costs, Document, Qrels, Queries, Run, RunResult
+
+__all__ = [
+    "BeirDataset",
+    "Corpus",
+    "Costs",
+    "Document",
+    "Qrels",
+    "Queries",
+    "Run",
+    "RunResult",
+    "atomic_open",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "iter_jsonl",
+    "load_beir",
+    "open_lines",
+    "read_corpus",
+    "read_qrels",
+    "read_queries",
+    "read_run",
+    "write_beir_qrels",
+    "write_corpus",
+    "write_jsonl",
+    "write_qrels",
+    "write_queries",
+    "write_run",
+]

@@ -1,0 +1,170 @@
+"""BEIR folders (``corpus.jsonl``, ``queries.jsonl``, ``qrels/<split>.tsv``) and JSONL readers/writers.
+
+Corpus lines: ``{"_id", "title", "text", "metadata"?}``; query lines: ``{"_id", "text", "metadata"?}``. Keys other
+than those are kept in ``metadata`` so extended corpora (Meridian) round-trip. ``doc_id``/``query_id`` are accepted
+in place of ``_id``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hcrbench.data.atomic import atomic_open
+from hcrbench.data.trec import open_lines, read_qrels
+from hcrbench.data.types import Corpus, Qrels, Queries
+from hcrbench.errors import InputError
+
+_ID_KEYS = ("_id", "doc_id", "query_id", "id")
+
+
+def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line_number, object)`` for each non-blank line; errors name the file and line."""
+    for n, line in open_lines(path):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise InputError(f"invalid JSON ({e.msg} at column {e.colno})", path=path, line=n) from None
+        if not isinstance(obj, dict):
+            raise InputError(f"expected a JSON object, got {type(obj).__name__}", path=path, line=n)
+        yield n, obj
+
+
+def write_jsonl(path: str | Path, rows) -> None:
+    """Write dicts as JSON lines atomically (keys in insertion order, UTF-8, no ASCII escaping)."""
+    with atomic_open(path, "w") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def _get_id(obj: dict[str, Any], path, n: int) -> str:
+    for k in _ID_KEYS:
+        if k in obj:
+            v = obj[k]
+            if not isinstance(v, (str, int)) or isinstance(v, bool) or str(v).strip() == "":
+                raise InputError(f"id must be a non-empty string, got {v!r}", path=path, line=n, field=k)
+            return str(v)
+    raise InputError("missing id (expected '_id')", path=path, line=n, field="_id")
+
+
+def _get_text(obj: dict[str, Any], key: str, path, n: int, required: bool) -> str:
+    if key not in obj:
+        if required:
+            raise InputError(f"missing field '{key}'", path=path, line=n, field=key)
+        return ""
+    v = obj[key]
+    if v is None:
+        return ""
+    if not isinstance(v, str):
+        raise InputError(f"'{key}' must be a string, got {type(v).__name__}", path=path, line=n, field=key)
+    return v
+
+
+def _metadata(obj: dict[str, Any], skip: tuple[str, ...]) -> dict[str, Any]:
+    meta = dict(obj.get("metadata") or {})
+    for k, v in obj.items():
+        if k not in skip and k != "metadata" and k not in _ID_KEYS:
+            meta.setdefault(k, v)
+    return meta
+
+
+def read_corpus(path: str | Path, *, name: str | None = None) -> Corpus:
+    """Read a BEIR ``corpus.jsonl``."""
+    ids, texts, titles, metas = [], [], [], []
+    seen: dict[str, int] = {}
+    for n, obj in iter_jsonl(path):
+        doc_id = _get_id(obj, path, n)
+        if doc_id in seen:
+            raise InputError(f"duplicate doc id {doc_id!r} (first on line {seen[doc_id]})", path=path, line=n,
+                             field="_id")
+        seen[doc_id] = n
+        ids.append(doc_id)
+        texts.append(_get_text(obj, "text", path, n, required=True))
+        titles.append(_get_text(obj, "title", path, n, required=False))
+        metas.append(_metadata(obj, ("text", "title")))
+    return Corpus(ids, texts, titles, metas, name=name or Path(path).parent.name)
+
+
+def read_queries(path: str | Path, *, name: str | None = None) -> Queries:
+    """Read a BEIR ``queries.jsonl``."""
+    ids, texts, metas = [], [], []
+    seen: dict[str, int] = {}
+    for n, obj in iter_jsonl(path):
+        qid = _get_id(obj, path, n)
+        if qid in seen:
+            raise InputError(f"duplicate query id {qid!r} (first on line {seen[qid]})", path=path, line=n,
+                             field="_id")
+        seen[qid] = n
+        ids.append(qid)
+        texts.append(_get_text(obj, "text", path, n, required=True))
+        metas.append(_metadata(obj, ("text",)))
+    return Queries(ids, texts, metas, name=name or Path(path).parent.name)
+
+
+def write_corpus(corpus: Corpus, path: str | Path) -> None:
+    rows = []
+    for i, doc_id in enumerate(corpus.doc_ids):
+        row: dict[str, Any] = {"_id": doc_id, "title": corpus.titles[i], "text": corpus.texts[i]}
+        if corpus.metadata[i]:
+            row["metadata"] = corpus.metadata[i]
+        rows.append(row)
+    write_jsonl(path, rows)
+
+
+def write_queries(queries: Queries, path: str | Path) -> None:
+    rows = []
+    for i, qid in enumerate(queries.query_ids):
+        row: dict[str, Any] = {"_id": qid, "text": queries.texts[i]}
+        if queries.metadata[i]:
+            row["metadata"] = queries.metadata[i]
+        rows.append(row)
+    write_jsonl(path, rows)
+
+
+def write_beir_qrels(qrels: Qrels, path: str | Path) -> None:
+    """Write BEIR qrels TSV with its header line."""
+    with atomic_open(path, "w") as fh:
+        fh.write("query-id\tcorpus-id\tscore\n")
+        for qid, docs in qrels.items():
+            for doc, g in docs.items():
+                fh.write(f"{qid}\t{doc}\t{g}\n")
+
+
+@dataclass
+class BeirDataset:
+    """A loaded BEIR folder: corpus, queries (restricted to the split's judged queries) and qrels."""
+
+    corpus: Corpus
+    queries: Queries
+    qrels: Qrels
+    split: str
+    path: Path
+
+
+def load_beir(folder: str | Path, split: str = "test", *, restrict_queries: bool = True) -> BeirDataset:
+    """Load a BEIR folder. Missing files are one-line errors naming what is missing.
+
+    With ``restrict_queries`` only queries that have judgments in the split are kept, as BEIR's loader does.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError("BEIR dataset folder not found", path=folder)
+    corpus_path = folder / "corpus.jsonl"
+    queries_path = folder / "queries.jsonl"
+    qrels_path = folder / "qrels" / f"{split}.tsv"
+    for p in (corpus_path, queries_path, qrels_path):
+        if not p.exists():
+            available = sorted(x.stem for x in (folder / "qrels").glob("*.tsv")) if p == qrels_path else []
+            hint = f" (available splits: {', '.join(available)})" if available else ""
+            raise InputError(f"BEIR folder is missing {p.relative_to(folder)}{hint}", path=folder)
+    qrels = read_qrels(qrels_path, name=f"{folder.name}/{split}")
+    queries = read_queries(queries_path)
+    if restrict_queries:
+        queries = queries.subset([q for q in qrels.query_ids if q in queries])
+    corpus = read_corpus(corpus_path, name=folder.name)
+    return BeirDataset(corpus, queries, qrels, split, folder)

@@ -1,0 +1,243 @@
+"""TREC qrels (``qid 0 docid rel``) and run (``qid Q0 docid rank score tag``) files: streaming read, atomic write.
+
+Readers go line by line (gzip detected by magic bytes), accumulate integer codes in compact arrays and never hold
+the text, so a 1 GB run needs a few hundred MB. Every problem raises :class:`~hcrbench.errors.InputError` naming
+file, line and field. Like trec_eval, a run line may carry extra columns after the tag (they are ignored) and the
+rank column is ignored (ranking is by score, then doc id).
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+import warnings
+from array import array
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+
+from hcrbench.data.atomic import atomic_open
+from hcrbench.data.types import Qrels, Run
+from hcrbench.errors import HcrbenchWarning, InputError
+
+
+def open_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, text)`` for each line (1-based), decoding UTF-8 strictly; gzip is transparent.
+
+    Raises InputError for a missing file, an empty file or bad UTF-8.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InputError("file not found", path=path)
+    if path.is_dir():
+        raise InputError("is a directory, expected a file", path=path)
+    with open(path, "rb") as probe:
+        magic = probe.read(2)
+    opener = gzip.open if magic == b"\x1f\x8b" else open
+    n = 0
+    any_content = False
+    try:
+        with opener(path, "rb") as fh:
+            for n, raw in enumerate(fh, start=1):
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    raise InputError(f"invalid UTF-8 at byte {e.start}", path=path, line=n) from None
+                if not any_content and line.strip():
+                    any_content = True
+                yield n, line
+    except (OSError, EOFError) as e:
+        raise InputError(f"cannot read file ({e})", path=path, line=n + 1 if n else None) from None
+    if not any_content:
+        raise InputError("file is empty", path=path)
+
+
+class _Codes:
+    """String -> dense integer code, in order of first appearance."""
+
+    __slots__ = ("codes", "names")
+
+    def __init__(self) -> None:
+        self.codes: dict[str, int] = {}
+        self.names: list[str] = []
+
+    def get(self, s: str) -> int:
+        c = self.codes.get(s)
+        if c is None:
+            c = self.codes[s] = len(self.names)
+            self.names.append(s)
+        return c
+
+
+def _group(qcodes: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
+    """Stable order that groups entries by query code, and the CSR offsets."""
+    order = np.argsort(qcodes, kind="stable")
+    counts = np.bincount(qcodes, minlength=n_queries)
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    return order, offsets
+
+
+def _first_duplicate(qcodes: np.ndarray, dcodes: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """Boolean mask of entries whose (query, doc) pair appeared on an earlier line."""
+    key = qcodes.astype(np.int64) * (int(dcodes.max(initial=0)) + 1) + dcodes
+    order = np.lexsort((lines, key))
+    sk = key[order]
+    dup_sorted = np.zeros(len(sk), dtype=bool)
+    dup_sorted[1:] = sk[1:] == sk[:-1]
+    mask = np.zeros(len(sk), dtype=bool)
+    mask[order] = dup_sorted
+    return mask
+
+
+# --------------------------------------------------------------------------------------------------- qrels
+
+
+def read_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
+    """Read a TREC qrels file (``qid iter docid rel``; BEIR's ``query-id corpus-id score`` TSV also accepted).
+
+    A 3-column file with a header line (``query-id  corpus-id  score``) is read as BEIR qrels.
+    """
+    path = Path(path)
+    q = _Codes()
+    d = _Codes()
+    qc, dc, gr, ln = array("q"), array("q"), array("q"), array("q")
+    ncols: int | None = None
+    for n, line in open_lines(path):
+        parts = line.split()
+        if not parts:
+            continue
+        if ncols is None:
+            if len(parts) == 3 and not _is_int(parts[2]):
+                ncols = 3  # BEIR header line
+                continue
+            ncols = 3 if len(parts) == 3 else 4
+        if len(parts) != ncols:
+            want = "3 (query-id corpus-id score)" if ncols == 3 else "4 (qid iter docid rel)"
+            raise InputError(f"expected {want} columns, found {len(parts)}", path=path, line=n, field="columns")
+        qid, doc, rel = (parts[0], parts[1], parts[2]) if ncols == 3 else (parts[0], parts[2], parts[3])
+        if not _is_int(rel):
+            raise InputError(f"relevance must be an integer, got {rel!r}", path=path, line=n, field="rel")
+        qc.append(q.get(qid))
+        dc.append(d.get(doc))
+        gr.append(int(rel))
+        ln.append(n)
+    if not qc:
+        raise InputError("no judgments in file (only a header?)", path=path)
+    qa = np.frombuffer(qc, dtype=np.int64)
+    da = np.frombuffer(dc, dtype=np.int64)
+    la = np.frombuffer(ln, dtype=np.int64)
+    dup = _first_duplicate(qa, da, la)
+    if dup.any():
+        i = int(np.flatnonzero(dup)[np.argmin(la[dup])])
+        raise InputError(
+            f"duplicate judgment for query {q.names[qa[i]]!r} doc {d.names[da[i]]!r}",
+            path=path, line=int(la[i]), field="docid",
+        )
+    order, offsets = _group(qa, len(q.names))
+    return Qrels(q.names, offsets, da[order], np.frombuffer(gr, dtype=np.int64)[order], d.names,
+                 name=name or _stem(path))
+
+
+def write_qrels(qrels: Qrels, path: str | Path) -> None:
+    """Write TREC qrels (``qid 0 docid rel``) atomically."""
+    with atomic_open(path, "w") as fh:
+        vocab = qrels.doc_vocab
+        for i, qid in enumerate(qrels.query_ids):
+            s, e = int(qrels.offsets[i]), int(qrels.offsets[i + 1])
+            for c, g in zip(qrels.doc_index[s:e].tolist(), qrels.grades[s:e].tolist()):
+                fh.write(f"{qid} 0 {vocab[c]} {g}\n")
+
+
+# --------------------------------------------------------------------------------------------------- runs
+
+
+def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False) -> Run:
+    """Read a TREC run (``qid Q0 docid rank score tag``), plain or gzip.
+
+    A doc listed twice for one query is an error (trec_eval refuses it too) unless ``dedupe`` keeps the first
+    occurrence. The run's name is ``name``, else the file stem.
+    """
+    path = Path(path)
+    q = _Codes()
+    d = _Codes()
+    qc, dc, ln = array("q"), array("q"), array("q")
+    sc = array("d")
+    extra_cols_line = 0
+    for n, line in open_lines(path):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) < 6:
+            raise InputError(
+                f"expected 6 columns (qid Q0 docid rank score tag), found {len(parts)}",
+                path=path, line=n, field="columns",
+            )
+        if len(parts) > 6 and not extra_cols_line:
+            extra_cols_line = n
+        try:
+            score = float(parts[4])
+        except ValueError:
+            raise InputError(f"score is not a number: {parts[4]!r}", path=path, line=n, field="score") from None
+        if not math.isfinite(score):
+            raise InputError(f"score must be finite, got {parts[4]!r}", path=path, line=n, field="score")
+        qc.append(q.get(parts[0]))
+        dc.append(d.get(parts[2]))
+        sc.append(score)
+        ln.append(n)
+    if extra_cols_line:
+        warnings.warn(
+            f"{path}:{extra_cols_line}: run lines have more than 6 columns; the extra ones are ignored "
+            "(as trec_eval does)", HcrbenchWarning, stacklevel=2,
+        )
+    qa = np.frombuffer(qc, dtype=np.int64)
+    da = np.frombuffer(dc, dtype=np.int64)
+    sa = np.frombuffer(sc, dtype=np.float64)
+    la = np.frombuffer(ln, dtype=np.int64)
+    dup = _first_duplicate(qa, da, la)
+    if dup.any():
+        if not dedupe:
+            i = int(np.flatnonzero(dup)[np.argmin(la[dup])])
+            raise InputError(
+                f"doc {d.names[da[i]]!r} appears twice for query {q.names[qa[i]]!r} "
+                "(use --dedupe to keep the first occurrence)",
+                path=path, line=int(la[i]), field="docid",
+            )
+        keep = ~dup
+        qa, da, sa = qa[keep], da[keep], sa[keep]
+    order, offsets = _group(qa, len(q.names))
+    return Run(q.names, offsets, da[order], sa[order], d.names, name=name or _stem(path))
+
+
+def write_run(run: Run, path: str | Path, *, tag: str | None = None, k: int | None = None) -> None:
+    """Write a TREC run atomically, each query in trec_eval order with ranks 1..n (``.gz`` compresses).
+
+    Scores are written with ``repr`` precision so reading the file back gives the identical run.
+    """
+    tag = tag or run.name or "hcrbench"
+    tag = "_".join(tag.split()) or "hcrbench"
+    with atomic_open(path, "w") as fh:
+        for qid in run.query_ids:
+            ranked = run.ranked(qid)
+            if k is not None:
+                ranked = ranked[:k]
+            fh.writelines(f"{qid} Q0 {doc} {r} {score!r} {tag}\n" for r, (doc, score) in enumerate(ranked, 1))
+
+
+# --------------------------------------------------------------------------------------------------- helpers
+
+
+def _is_int(s: str) -> bool:
+    try:
+        int(s)
+    except ValueError:
+        return False
+    return True
+
+
+def _stem(path: Path) -> str:
+    name = path.name
+    for suffix in (".gz", ".trec", ".run", ".txt", ".tsv", ".qrels", ".res"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+    return name

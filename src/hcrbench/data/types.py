@@ -1,0 +1,367 @@
+"""The data types at hcrbench's boundary: Corpus, Queries, Qrels, Run, RunResult.
+
+String ids outside, integer ids inside. ``Qrels`` and ``Run`` are stored as ragged (CSR-like) numpy arrays:
+per query a slice ``offsets[i]:offsets[i+1]`` into ``doc_index`` (codes into ``doc_vocab``) and ``grades`` /
+``scores``. Ten million run lines then cost ~100 MB, not the ~2 GB a dict of dicts would.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+# --------------------------------------------------------------------------------------------------- documents
+
+
+@dataclass(frozen=True)
+class Document:
+    """One document of a corpus."""
+
+    doc_id: str
+    text: str
+    title: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+class Corpus:
+    """An ordered collection of documents; ``doc_id`` -> position via :meth:`index_of`."""
+
+    def __init__(
+        self,
+        doc_ids: list[str],
+        texts: list[str],
+        titles: list[str] | None = None,
+        metadata: list[dict[str, Any]] | None = None,
+        name: str = "corpus",
+    ) -> None:
+        n = len(doc_ids)
+        if len(texts) != n or (titles is not None and len(titles) != n) or (
+            metadata is not None and len(metadata) != n
+        ):
+            raise ValueError("Corpus: doc_ids, texts, titles and metadata must have the same length")
+        self.doc_ids = list(doc_ids)
+        self.texts = list(texts)
+        self.titles = list(titles) if titles is not None else [""] * n
+        self.metadata = list(metadata) if metadata is not None else [{} for _ in range(n)]
+        self.name = name
+        self._pos = {d: i for i, d in enumerate(self.doc_ids)}
+        if len(self._pos) != n:
+            seen: set[str] = set()
+            dup = next(d for d in self.doc_ids if d in seen or seen.add(d))  # type: ignore[func-returns-value]
+            raise ValueError(f"Corpus: duplicate doc_id {dup!r}")
+
+    @classmethod
+    def from_documents(cls, docs: Iterable[Document], name: str = "corpus") -> Corpus:
+        docs = list(docs)
+        return cls(
+            [d.doc_id for d in docs],
+            [d.text for d in docs],
+            [d.title for d in docs],
+            [dict(d.metadata) for d in docs],
+            name=name,
+        )
+
+    def __len__(self) -> int:
+        return len(self.doc_ids)
+
+    def __iter__(self) -> Iterator[Document]:
+        for i in range(len(self)):
+            yield self.document(i)
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._pos
+
+    def __getitem__(self, doc_id: str) -> Document:
+        return self.document(self._pos[doc_id])
+
+    def index_of(self, doc_id: str) -> int:
+        return self._pos[doc_id]
+
+    def document(self, i: int) -> Document:
+        return Document(self.doc_ids[i], self.texts[i], self.titles[i], self.metadata[i])
+
+    def full_text(self, i: int) -> str:
+        """Title and text joined the way BEIR baselines index them ("title text")."""
+        t = self.titles[i]
+        return f"{t} {self.texts[i]}" if t else self.texts[i]
+
+    def subset(self, doc_ids: Iterable[str]) -> Corpus:
+        idx = [self._pos[d] for d in doc_ids]
+        return Corpus(
+            [self.doc_ids[i] for i in idx],
+            [self.texts[i] for i in idx],
+            [self.titles[i] for i in idx],
+            [self.metadata[i] for i in idx],
+            name=self.name,
+        )
+
+
+class Queries:
+    """Ordered queries with free-form metadata (category, difficulty, ...)."""
+
+    def __init__(
+        self,
+        query_ids: list[str],
+        texts: list[str],
+        metadata: list[dict[str, Any]] | None = None,
+        name: str = "queries",
+    ) -> None:
+        if len(texts) != len(query_ids) or (metadata is not None and len(metadata) != len(query_ids)):
+            raise ValueError("Queries: query_ids, texts and metadata must have the same length")
+        self.query_ids = list(query_ids)
+        self.texts = list(texts)
+        self.metadata = list(metadata) if metadata is not None else [{} for _ in query_ids]
+        self.name = name
+        self._pos = {q: i for i, q in enumerate(self.query_ids)}
+        if len(self._pos) != len(self.query_ids):
+            raise ValueError("Queries: duplicate query_id")
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, str], name: str = "queries") -> Queries:
+        return cls(list(d), [d[q] for q in d], name=name)
+
+    def __len__(self) -> int:
+        return len(self.query_ids)
+
+    def __contains__(self, qid: object) -> bool:
+        return qid in self._pos
+
+    def __getitem__(self, qid: str) -> str:
+        return self.texts[self._pos[qid]]
+
+    def items(self) -> Iterator[tuple[str, str]]:
+        return zip(self.query_ids, self.texts)
+
+    def meta(self, qid: str) -> dict[str, Any]:
+        return self.metadata[self._pos[qid]]
+
+    def subset(self, qids: Iterable[str]) -> Queries:
+        idx = [self._pos[q] for q in qids if q in self._pos]
+        return Queries(
+            [self.query_ids[i] for i in idx],
+            [self.texts[i] for i in idx],
+            [self.metadata[i] for i in idx],
+            name=self.name,
+        )
+
+
+# --------------------------------------------------------------------------------------------------- ragged base
+
+
+class _Ragged:
+    """Per-query slices of (doc code, value) pairs. Shared storage of Qrels and Run."""
+
+    _value_dtype: type = np.float64
+
+    def __init__(
+        self,
+        query_ids: list[str],
+        offsets: np.ndarray,
+        doc_index: np.ndarray,
+        values: np.ndarray,
+        doc_vocab: list[str],
+        name: str,
+    ) -> None:
+        self.query_ids = list(query_ids)
+        self.offsets = np.asarray(offsets, dtype=np.int64)
+        self.doc_index = np.asarray(doc_index, dtype=np.int32)
+        self._values = np.asarray(values, dtype=self._value_dtype)
+        self.doc_vocab = list(doc_vocab)
+        self.name = name
+        if len(self.offsets) != len(self.query_ids) + 1:
+            raise ValueError("offsets must have len(query_ids) + 1 entries")
+        if len(self.doc_index) != len(self._values) or (
+            len(self.offsets) and int(self.offsets[-1]) != len(self.doc_index)
+        ):
+            raise ValueError("doc_index, values and offsets disagree")
+        self._pos = {q: i for i, q in enumerate(self.query_ids)}
+        if len(self._pos) != len(self.query_ids):
+            raise ValueError("duplicate query id")
+
+    # -- construction ------------------------------------------------------------------------------------
+    @classmethod
+    def _from_mapping(cls, d: Mapping[str, Mapping[str, Any]], name: str):
+        vocab: dict[str, int] = {}
+        qids: list[str] = []
+        offsets = [0]
+        codes: list[int] = []
+        vals: list[Any] = []
+        for q, docs in d.items():
+            qids.append(str(q))
+            for doc, v in docs.items():
+                doc = str(doc)
+                c = vocab.get(doc)
+                if c is None:
+                    c = vocab[doc] = len(vocab)
+                codes.append(c)
+                vals.append(v)
+            offsets.append(len(codes))
+        return cls(qids, np.array(offsets), np.array(codes, dtype=np.int32),
+                   np.array(vals, dtype=cls._value_dtype), list(vocab), name)
+
+    # -- access -------------------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.query_ids)
+
+    def __contains__(self, qid: object) -> bool:
+        return qid in self._pos
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.query_ids)
+
+    def keys(self) -> list[str]:
+        return list(self.query_ids)
+
+    def _slice(self, qid: str) -> slice:
+        i = self._pos[qid]
+        return slice(int(self.offsets[i]), int(self.offsets[i + 1]))
+
+    def __getitem__(self, qid: str) -> dict[str, Any]:
+        s = self._slice(qid)
+        vocab = self.doc_vocab
+        return {vocab[c]: v for c, v in zip(self.doc_index[s].tolist(), self._values[s].tolist())}
+
+    def items(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        for q in self.query_ids:
+            yield q, self[q]
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        """The dict-of-dicts form pytrec_eval and ir_measures use."""
+        return dict(self.items())
+
+    @property
+    def n_entries(self) -> int:
+        return int(self.doc_index.shape[0])
+
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def entry_query_index(self) -> np.ndarray:
+        """For each entry, the position of its query in ``query_ids``."""
+        return np.repeat(np.arange(len(self.query_ids), dtype=np.int64), self.lengths())
+
+    def subset(self, qids: Iterable[str]):
+        """A new object holding only ``qids`` (in that order; unknown ids are skipped)."""
+        keep = [q for q in qids if q in self._pos]
+        parts_i = [np.arange(*self._slice(q).indices(self.n_entries)) for q in keep]
+        idx = np.concatenate(parts_i) if parts_i else np.zeros(0, dtype=np.int64)
+        offsets = np.concatenate([[0], np.cumsum([len(p) for p in parts_i])]).astype(np.int64)
+        return type(self)(keep, offsets, self.doc_index[idx], self._values[idx], self.doc_vocab, self.name)
+
+    def rename(self, name: str):
+        return type(self)(self.query_ids, self.offsets, self.doc_index, self._values, self.doc_vocab, name)
+
+
+class Qrels(_Ragged):
+    """Graded relevance judgments: per query, judged doc -> integer grade (may be 0 or negative)."""
+
+    _value_dtype = np.int32
+
+    def __init__(self, query_ids, offsets, doc_index, grades, doc_vocab, name: str = "qrels") -> None:
+        super().__init__(query_ids, offsets, doc_index, grades, doc_vocab, name)
+
+    @property
+    def grades(self) -> np.ndarray:
+        return self._values
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Mapping[str, int]], name: str = "qrels") -> Qrels:
+        """Build from ``{qid: {docid: grade}}``. Grades must be integers."""
+        for q, docs in d.items():
+            for doc, g in docs.items():
+                if isinstance(g, bool) or not float(g).is_integer():
+                    raise ValueError(f"qrels grade for query {q!r} doc {doc!r} is not an integer: {g!r}")
+        return cls._from_mapping(d, name)
+
+    def n_relevant(self, threshold: int = 1) -> np.ndarray:
+        """Per query, the number of judged docs with grade >= threshold."""
+        rel = (self.grades >= threshold).astype(np.int64)
+        return np.bincount(self.entry_query_index(), weights=rel, minlength=len(self)).astype(np.int64)
+
+
+class Run(_Ragged):
+    """A ranked result list per query: doc -> score, plus a name (the run tag).
+
+    Entries are kept in file order; :meth:`ranked` gives trec_eval's order (score descending, then doc id
+    descending). A doc appears at most once per query.
+    """
+
+    _value_dtype = np.float64
+
+    def __init__(self, query_ids, offsets, doc_index, scores, doc_vocab, name: str = "run") -> None:
+        super().__init__(query_ids, offsets, doc_index, scores, doc_vocab, name)
+
+    @property
+    def scores(self) -> np.ndarray:
+        return self._values
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Mapping[str, float]], name: str = "run") -> Run:
+        """Build from ``{qid: {docid: score}}``. Scores must be finite numbers."""
+        for q, docs in d.items():
+            for doc, s in docs.items():
+                if not math.isfinite(float(s)):
+                    raise ValueError(f"run score for query {q!r} doc {doc!r} is not finite: {s!r}")
+        return cls._from_mapping(d, name)
+
+    @classmethod
+    def from_ranked(cls, ranked: Mapping[str, list[tuple[str, float]]], name: str = "run") -> Run:
+        """Build from ``{qid: [(docid, score), ...]}`` (best first)."""
+        return cls._from_mapping({q: dict(v) for q, v in ranked.items()}, name)
+
+    def ranked(self, qid: str) -> list[tuple[str, float]]:
+        """The query's (doc, score) list in trec_eval order: score desc, then doc id desc."""
+        items = list(self[qid].items())
+        items.sort(key=lambda x: x[0], reverse=True)
+        items.sort(key=lambda x: x[1], reverse=True)  # stable: ties keep doc-id-desc order
+        return items
+
+    def top_k(self, k: int) -> Run:
+        """A new run keeping each query's first ``k`` documents in trec_eval order."""
+        return Run.from_ranked({q: self.ranked(q)[:k] for q in self.query_ids}, name=self.name)
+
+
+# --------------------------------------------------------------------------------------------------- run result
+
+
+@dataclass
+class Costs:
+    """Cost counters every retriever fills: what it spent to produce a run.
+
+    ``counters`` holds named counts (``embedding_calls``, ``chunks_scored``, ``tokens_encoded``, ...);
+    ``stage_seconds`` the wall time per stage (``index``, ``encode_queries``, ``search``, ``rerank``, ...).
+    """
+
+    counters: dict[str, int] = field(default_factory=dict)
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+
+    def add(self, name: str, n: int = 1) -> None:
+        self.counters[name] = self.counters.get(name, 0) + int(n)
+
+    def add_time(self, stage: str, seconds: float) -> None:
+        self.stage_seconds[stage] = self.stage_seconds.get(stage, 0.0) + float(seconds)
+
+    def merge(self, other: Costs) -> Costs:
+        out = Costs(dict(self.counters), dict(self.stage_seconds))
+        for k, v in other.counters.items():
+            out.add(k, v)
+        for k, v in other.stage_seconds.items():
+            out.add_time(k, v)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"counters": dict(sorted(self.counters.items())),
+                "stage_seconds": dict(sorted(self.stage_seconds.items()))}
+
+
+@dataclass
+class RunResult:
+    """A run together with what it cost and free-form extras (e.g. per-query routing traces)."""
+
+    run: Run
+    costs: Costs = field(default_factory=Costs)
+    extras: dict[str, Any] = field(default_factory=dict)
