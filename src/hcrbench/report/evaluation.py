@@ -1,0 +1,115 @@
+"""Terminal rendering of an evaluation: means, comparisons against a baseline, the denominator ledger."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+
+def _fmt(x: float | None, digits: int = 4) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    return f"{x:.{digits}f}"
+
+
+def _fmt_p(p: float | None) -> str:
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "—"
+    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+
+
+def means_table(evaluation: Any, title: str = "Means") -> Table:
+    """One row per run, one column per metric, plus the number of queries averaged."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("run", style="bold")
+    for m in evaluation.metrics:
+        table.add_column(m, justify="right")
+    table.add_column("queries", justify="right", style="dim")
+    for name, ev in evaluation.runs.items():
+        table.add_row(name, *(_fmt(ev.means[m]) for m in evaluation.metrics), str(len(ev.query_ids)))
+    return table
+
+
+def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95) -> Table:
+    """Delta, bootstrap CI, permutation p, Holm p, Cohen's d and helped/hurt/tied per (run, metric)."""
+    pct = int(round(confidence * 100))
+    table = Table(title=f"Against baseline ({pct}% bootstrap CI, paired permutation test, Holm over the family)",
+                  title_justify="left")
+    for col, justify in (("run", "left"), ("baseline", "left"), ("metric", "left"), ("delta", "right"),
+                         (f"{pct}% CI", "right"), ("p", "right"), ("p (Holm)", "right"), ("d", "right"),
+                         ("helped/hurt/tied", "right")):
+        table.add_column(col, justify=justify)
+    for c in comparisons:
+        sig = c.p_holm is not None and not math.isnan(c.p_holm) and c.p_holm < 0.05
+        delta = f"{c.delta:+.4f}"
+        table.add_row(
+            c.run, c.baseline, c.metric,
+            f"[bold]{delta}[/bold]" if sig else delta,
+            f"[{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]",
+            _fmt_p(c.p), _fmt_p(c.p_holm), _fmt(c.cohens_d, 2),
+            f"{c.helped}/{c.hurt}/{c.tied}",
+        )
+    return table
+
+
+def ledger_lines(evaluation: Any) -> list[str]:
+    """One line per run saying exactly which queries the means are over."""
+    lines = []
+    for name, ev in evaluation.runs.items():
+        d = ev.ledger.to_dict()
+        parts = [f"averaged over {d.get('n_queries_averaged', len(ev.query_ids))} queries"]
+        for key, label in (("zero_filled", "zero-filled (in qrels, missing from run)"),
+                           ("ignored", "ignored (in run, not in qrels)"),
+                           ("no_relevant", "with no relevant docs")):
+            v = d.get(key)
+            n = len(v) if isinstance(v, (list, tuple)) else v
+            if n:
+                parts.append(f"{n} {label}")
+        unj = d.get("unjudged_at_k") or {}
+        for k, v in unj.items():
+            total = v.get("total") if isinstance(v, dict) else v
+            if total:
+                parts.append(f"{total} unjudged docs in top {k}")
+        lines.append(f"{name}: " + "; ".join(parts))
+    return lines
+
+
+def per_query_table(evaluation: Any) -> Table:
+    """Per-query values: one row per (query), one column per (run, metric)."""
+    table = Table(title="Per query", title_justify="left")
+    table.add_column("query", style="bold")
+    names = list(evaluation.runs)
+    for name in names:
+        for m in evaluation.metrics:
+            table.add_column(f"{name}\n{m}" if len(names) > 1 else m, justify="right")
+    qids: list[str] = []
+    seen: set[str] = set()
+    for ev in evaluation.runs.values():
+        for q in ev.query_ids:
+            if q not in seen:
+                seen.add(q)
+                qids.append(q)
+    for q in qids:
+        row = [q]
+        for name in names:
+            pq = evaluation.runs[name].per_query
+            row.extend(_fmt(pq[m].get(q)) for m in evaluation.metrics)
+        table.add_row(*row)
+    return table
+
+
+def print_evaluation(evaluation: Any, comparisons: Sequence[Any], *, per_query: bool = False,
+                     console: Console | None = None) -> None:
+    console = console or Console()
+    if per_query:
+        console.print(per_query_table(evaluation))
+    console.print(means_table(evaluation))
+    if comparisons:
+        console.print(comparisons_table(comparisons))
+    console.print("[dim]Ledger[/dim]")
+    for line in ledger_lines(evaluation):
+        console.print(f"  [dim]{line}[/dim]", highlight=False)
