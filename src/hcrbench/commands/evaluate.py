@@ -55,10 +55,8 @@ def evaluate_command(
         raise InputError("must be >= 1", field="--resamples")
     try:
         measures = parse_measures(metrics)
-    except InputError:
-        raise
-    except ValueError as e:
-        raise InputError(str(e), field="--metrics") from None
+    except ValueError as e:  # InputError included: name the flag
+        raise InputError(getattr(e, "problem", str(e)), field="--metrics") from None
     err = Console(stderr=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", HcrbenchWarning)

@@ -37,9 +37,10 @@ def means_table(evaluation: Any, title: str = "Means") -> Table:
 def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95) -> Table:
     """Delta, bootstrap CI, permutation p, Holm p, Cohen's d and helped/hurt/tied per (run, metric)."""
     pct = int(round(confidence * 100))
-    table = Table(title=f"Against baseline ({pct}% bootstrap CI, paired permutation test, Holm over the family)",
-                  title_justify="left")
-    for col, justify in (("run", "left"), ("baseline", "left"), ("metric", "left"), ("delta", "right"),
+    baselines = sorted({c.baseline for c in comparisons})
+    table = Table(title=f"Against baseline {', '.join(baselines)} ({pct}% bootstrap CI of the delta, paired "
+                        "permutation test, Holm over all rows)", title_justify="left")
+    for col, justify in (("run", "left"), ("metric", "left"), ("delta", "right"),
                          (f"{pct}% CI", "right"), ("p", "right"), ("p (Holm)", "right"), ("d", "right"),
                          ("helped/hurt/tied", "right")):
         table.add_column(col, justify=justify)
@@ -47,7 +48,7 @@ def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95) -> T
         sig = c.p_holm is not None and not math.isnan(c.p_holm) and c.p_holm < 0.05
         delta = f"{c.delta:+.4f}"
         table.add_row(
-            c.run, c.baseline, c.metric,
+            c.run, c.metric,
             f"[bold]{delta}[/bold]" if sig else delta,
             f"[{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]",
             _fmt_p(c.p), _fmt_p(c.p_holm), _fmt(c.cohens_d, 2),
@@ -104,7 +105,11 @@ def per_query_table(evaluation: Any) -> Table:
 
 def print_evaluation(evaluation: Any, comparisons: Sequence[Any], *, per_query: bool = False,
                      console: Console | None = None) -> None:
-    console = console or Console()
+    if console is None:
+        import sys
+
+        # Piped output (CI logs, files) gets a wide fixed width instead of rich's 80 columns.
+        console = Console(width=None if sys.stdout.isatty() else 140)
     if per_query:
         console.print(per_query_table(evaluation))
     console.print(means_table(evaluation))
