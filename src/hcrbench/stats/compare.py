@@ -1,0 +1,180 @@
+"""Paired comparison of every run against a baseline, per metric: the numbers behind a go/no-go.
+
+For each non-baseline run x metric of an evaluation: the mean difference on the queries both runs were averaged
+over, its percentile bootstrap CI, the two-sided permutation p-value, a paired t-test p-value, the Holm-adjusted
+p-value over the whole family of this call (all runs x metrics), Cohen's d, and how many queries the run helped,
+hurt or left tied (|diff| <= 1e-12). Each comparison draws its resamples from a seed derived from
+(seed, run, baseline, metric) with sha256, so a result does not depend on which other runs were compared.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from hcrbench.errors import HcrbenchWarning, InputError
+from hcrbench.stats._arrays import check_probability, check_resamples, check_seed, derive_seed, to_json_float
+from hcrbench.stats.bootstrap import paired_bootstrap_ci
+from hcrbench.stats.effect import cohens_d_paired
+from hcrbench.stats.multiple import holm
+from hcrbench.stats.permutation import permutation_test
+from hcrbench.stats.ttest import paired_ttest
+
+TIE_TOLERANCE = 1e-12
+JSON_KEYS = ("run", "baseline", "metric", "delta", "ci_low", "ci_high", "p", "p_holm", "cohens_d",
+             "helped", "hurt", "tied")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One run against the baseline on one metric (``delta = mean(run) - mean(baseline)``)."""
+
+    run: str
+    baseline: str
+    metric: str
+    n: int
+    delta: float
+    ci_low: float
+    ci_high: float
+    p: float
+    p_holm: float
+    cohens_d: float
+    helped: int
+    hurt: int
+    tied: int
+    t_p: float = float("nan")
+    mean_run: float = float("nan")
+    mean_baseline: float = float("nan")
+    confidence: float = 0.95
+
+    def significant(self, alpha: float = 0.05) -> bool:
+        """Holm-adjusted p below ``alpha`` (the family-wise error rate stays at ``alpha``)."""
+        return bool(self.p_holm < alpha)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``comparisons`` entry of ``hcrbench evaluate --json``: plain Python numbers, None for NaN/inf."""
+        out: dict[str, Any] = {"run": self.run, "baseline": self.baseline, "metric": self.metric}
+        for key in ("delta", "ci_low", "ci_high", "p", "p_holm", "cohens_d"):
+            out[key] = to_json_float(getattr(self, key))
+        for key in ("helped", "hurt", "tied", "n"):
+            out[key] = int(getattr(self, key))
+        for key in ("t_p", "mean_run", "mean_baseline"):
+            out[key] = to_json_float(getattr(self, key))
+        return out
+
+
+def _paired_values(evaluation: Any, run: str, baseline: str, metric: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per-query values of ``run`` and ``baseline`` for ``metric`` on the queries both were averaged over."""
+    rb, rr = evaluation.runs[baseline], evaluation.runs[run]
+    qb, qr = list(rb.query_ids), list(rr.query_ids)
+    vb = np.asarray(rb.values[metric], dtype=np.float64)
+    vr = np.asarray(rr.values[metric], dtype=np.float64)
+    if qb == qr:
+        return vr, vb
+    pos = {q: i for i, q in enumerate(qr)}
+    common = [q for q in qb if q in pos]
+    warnings.warn(
+        f"runs {run!r} and {baseline!r} were averaged over different queries ({len(qr)} vs {len(qb)}); "
+        f"comparing on the {len(common)} they share",
+        HcrbenchWarning,
+        stacklevel=3,
+    )
+    if not common:
+        raise InputError(f"runs {run!r} and {baseline!r} share no query", field="baseline")
+    ib = {q: i for i, q in enumerate(qb)}
+    return vr[[pos[q] for q in common]], vb[[ib[q] for q in common]]
+
+
+def compare(
+    evaluation: Any,
+    baseline: str | None = None,
+    metrics: Sequence[str] | str | None = None,
+    *,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+) -> list[Comparison]:
+    """Compare each run of ``evaluation`` (an ``EvaluationResult``) with ``baseline`` (default: the first run).
+
+    ``metrics`` picks metric names (a list or comma-separated string; default: all of the evaluation). Returns
+    one :class:`Comparison` per (run, metric), runs in evaluation order, metrics in the given order; Holm's
+    family is exactly this list. A baseline or metric the evaluation lacks raises :class:`InputError`.
+    """
+    n_resamples = check_resamples(n_resamples)
+    seed = check_seed(seed)
+    confidence = check_probability(confidence, "confidence")
+    names = list(evaluation.runs)
+    if not names:
+        raise InputError("the evaluation holds no run", field="evaluation")
+    if baseline is None:
+        baseline = names[0]
+    if baseline not in evaluation.runs:
+        raise InputError(f"no run named {baseline!r} (runs: {', '.join(names)})", field="baseline")
+    available = list(evaluation.metrics)
+    if metrics is None:
+        chosen = available
+    else:
+        chosen = [m.strip() for m in metrics.split(",")] if isinstance(metrics, str) else [str(m) for m in metrics]
+        chosen = [m for m in chosen if m]
+        unknown = [m for m in chosen if m not in available]
+        if unknown or not chosen:
+            raise InputError(
+                f"not in the evaluation: {', '.join(unknown) or '(none given)'} (have: {', '.join(available)})",
+                field="metrics",
+            )
+    rows: list[dict[str, Any]] = []
+    for run in names:
+        if run == baseline:
+            continue
+        for metric in chosen:
+            a, b = _paired_values(evaluation, run, baseline, metric)
+            diff = a - b
+            perm = permutation_test(a, b, n_resamples=n_resamples, seed=derive_seed(seed, "perm", run, baseline, metric))
+            ci = paired_bootstrap_ci(
+                a, b, n_resamples=n_resamples, confidence=confidence, seed=derive_seed(seed, "boot", run, baseline, metric)
+            )
+            row: dict[str, Any] = {"run": run, "baseline": baseline, "metric": metric, "n": int(diff.size)}
+            row["delta"] = float(diff.mean())
+            row["ci_low"], row["ci_high"] = ci.low, ci.high
+            row["p"] = perm.pvalue
+            row["cohens_d"] = cohens_d_paired(a, b)
+            row["helped"] = int(np.count_nonzero(diff > TIE_TOLERANCE))
+            row["hurt"] = int(np.count_nonzero(diff < -TIE_TOLERANCE))
+            row["tied"] = int(diff.size - row["helped"] - row["hurt"])
+            row["t_p"] = paired_ttest(a, b).pvalue
+            row["mean_run"], row["mean_baseline"] = float(a.mean()), float(b.mean())
+            row["confidence"] = confidence
+            rows.append(row)
+    adjusted = holm([r["p"] for r in rows]) if rows else np.empty(0)
+    return [Comparison(p_holm=float(ph), **r) for r, ph in zip(rows, adjusted)]
+
+
+def _clean(obj: Any) -> Any:
+    """Deep copy with numpy scalars/arrays as plain Python values and NaN/inf as None (JSON has neither)."""
+    if isinstance(obj, dict):
+        return {str(k): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return [_clean(v) for v in obj.tolist()]
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return to_json_float(obj)
+    return obj
+
+
+def evaluation_json(evaluation: Any, comparisons: Sequence[Comparison]) -> dict[str, Any]:
+    """The ``hcrbench evaluate --json`` document: ``{"runs": evaluation.to_dict()["runs"], "comparisons": [...]}``.
+
+    Numbers are plain Python ints/floats; a NaN or infinite value (e.g. Cohen's d of identical non-zero
+    differences) is written as null, so the output is strict JSON.
+    """
+    runs = evaluation.to_dict()["runs"]
+    return {"runs": _clean(runs), "comparisons": [c.to_dict() for c in comparisons]}
