@@ -27,6 +27,7 @@ def atomic_open(path: str | Path, mode: str = "w", *, encoding: str = "utf-8") -
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the permissions open() would
         with os.fdopen(fd, "wb") as raw:
             if path.suffix == ".gz":
                 with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz:
@@ -49,6 +50,12 @@ def atomic_open(path: str | Path, mode: str = "w", *, encoding: str = "utf-8") -
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def atomic_write_text(path: str | Path, text: str, *, encoding: str = "utf-8") -> None:

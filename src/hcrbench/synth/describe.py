@@ -1,0 +1,125 @@
+"""Measure a generated Meridian folder against the design targets (``hcrbench describe DIR``).
+
+Everything is measured from the files on disk (the text is re-tokenised, identifiers are found by pattern), not
+read back from the generator's own bookkeeping, so a regression in the generator shows up here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hcrbench.data import atomic_write_text, iter_jsonl
+from hcrbench.data.tokens import default_counter
+from hcrbench.errors import InputError
+from hcrbench.synth.queries import DIFFICULTY_SHARES, SPLIT_SHARES
+from hcrbench.synth.query_gen import CATEGORIES, SPANNING_MIN_DOCS
+
+IDENTIFIER = re.compile(r"\b[A-Z]{2,4}(?:-[A-Z]{2,4})?-\d{2,6}\b")
+DIFFICULTY_TOL = 0.06
+SPLIT_TOL = 0.05
+
+
+def _prop(name: str, measured: Any, target: str, met: bool) -> dict[str, Any]:
+    return {"property": name, "measured": measured, "target": target, "met": bool(met)}
+
+
+def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
+    """Measured properties of the Meridian folder, each with its target and whether it is met.
+
+    Writes ``folder/describe.json`` atomically unless ``write`` is false.
+    """
+    folder = Path(folder)
+    for name in ("corpus.jsonl", "queries.meta.jsonl", "world.json"):
+        if not (folder / name).is_file():
+            raise InputError(f"not a Meridian folder: missing {name}", path=folder)
+    try:
+        world = json.loads((folder / "world.json").read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise InputError(f"invalid JSON ({e.msg})", path=folder / "world.json", line=e.lineno) from None
+    key = world.get("key_entities", [])
+    counter = default_counter()
+
+    n = multi = ident = 0
+    tokens: list[int] = []
+    spread: Counter[str] = Counter()
+    clusters: dict[str, int] = defaultdict(int)
+    quarters: Counter[str] = Counter()
+    path = folder / "corpus.jsonl"
+    for line, obj in iter_jsonl(path):
+        meta = obj.get("metadata") or {}
+        text = obj.get("text")
+        if not isinstance(text, str) or not isinstance(meta.get("domains"), list):
+            raise InputError("corpus line lacks 'text' or 'metadata.domains'", path=path, line=line)
+        n += 1
+        multi += len(meta["domains"]) >= 2
+        ident += bool(IDENTIFIER.search(text))
+        tokens.append(counter.count(text))
+        spread.update(e for e in meta.get("entities", []) if e in key)
+        if meta.get("cluster"):
+            clusters[meta["cluster"]] += 1
+        if meta.get("snapshot"):
+            quarters[meta["quarter"]] += 1
+    metas = [obj for _, obj in iter_jsonl(folder / "queries.meta.jsonl")]
+
+    tok = np.asarray(tokens or [0])
+    props = [
+        _prop("documents", n, "small 500, medium 2000, full 3500+", n >= 500),
+        _prop("share spanning 2+ domains", round(multi / max(n, 1), 3), "~40% (30-50%)", 0.30 <= multi / max(n, 1) <= 0.50),
+        _prop("share with identifiers", round(ident / max(n, 1), 3), "~50% (40-60%)", 0.40 <= ident / max(n, 1) <= 0.60),
+        _prop("tokens per document (min / median / max)", [int(tok.min()), int(np.median(tok)), int(tok.max())],
+              "150-800", tok.min() >= 150 and tok.max() <= 800),
+        _prop("key entities in 5+ documents", sum(spread[k] >= 5 for k in key), "20 of 20",
+              len(key) == 20 and all(spread[k] >= 5 for k in key)),
+        _prop("near-duplicate clusters (docs each)", dict(sorted(clusters.items())), "3-4 clusters, 3+ docs each",
+              3 <= len(clusters) <= 4 and all(v >= 3 for v in clusters.values())),
+        _prop("quarterly snapshot documents", dict(sorted(quarters.items())), "3 quarters x 50",
+              len(quarters) == 3 and all(v == 50 for v in quarters.values())),
+    ]
+    props += _query_props(metas, key)
+    result = {"folder": str(folder), "n_docs": n, "n_queries": len(metas), "token_counter": counter.name,
+              "all_met": all(p["met"] for p in props), "properties": props}
+    if write:
+        atomic_write_text(folder / "describe.json", json.dumps(result, indent=1) + "\n")
+    return result
+
+
+def _query_props(metas: list[dict[str, Any]], key: list[str]) -> list[dict[str, Any]]:
+    nq = max(len(metas), 1)
+    cats = Counter(m["category"] for m in metas)
+    want = {c: k for c, (k, _) in CATEGORIES.items()}
+    worst = 0.0
+    for c in want:
+        rows = [m for m in metas if m["category"] == c]
+        for d, share in DIFFICULTY_SHARES.items():
+            if rows:
+                worst = max(worst, abs(sum(m["difficulty"] == d for m in rows) / len(rows) - share))
+    splits = Counter(m["split"] for m in metas)
+    tracked = set(key)
+    side = {s: {e for m in metas if m["split"] == s for e in m["expected_entities"]
+                if e in tracked or e.startswith("PRJ-")} for s in ("tune", "test")}
+    split_dev = max(abs(splits[s] / nq - share) for s, share in SPLIT_SHARES.items())
+    ood = [m for m in metas if m["category"] == "out_of_distribution"]
+    feasible = sum(m["budget_feasible"] for m in metas) / nq
+    wide = sum(m["n_evidence_docs"] > SPANNING_MIN_DOCS for m in metas) / nq
+    vocab = sum(m["origin"] == "adversarial:vocabulary" for m in metas)
+    return [
+        _prop("queries per category", dict(sorted(cats.items())), "design counts (300)", dict(cats) == want),
+        _prop("difficulty easy/medium/hard, worst deviation per category", round(worst, 3),
+              f"40/35/25 within {DIFFICULTY_TOL:.0%}", worst <= DIFFICULTY_TOL),
+        _prop("splits tune/dev/test", {s: splits[s] for s in SPLIT_SHARES}, "60/20/20",
+              split_dev <= SPLIT_TOL),
+        _prop("projects or key entities shared by tune and test", len(side["tune"] & side["test"]), "0",
+              not side["tune"] & side["test"]),
+        _prop("queries needing >10 documents", round(wide, 3), "~25% (20-30%)", 0.20 <= wide <= 0.30),
+        _prop("budget-feasible share (evidence <= 400 tokens)", round(feasible, 3), "reported (>= 60%)",
+              feasible >= 0.60),
+        _prop("vocabulary-mismatch queries", vocab, ">= 15", vocab >= 15),
+        _prop("out-of-distribution queries without relevant docs", f"{sum(not m['qrels'] for m in ood)}/{len(ood)}",
+              "all", all(not m["qrels"] for m in ood) and len(ood) > 0),
+    ]

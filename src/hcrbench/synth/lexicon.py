@@ -1,0 +1,254 @@
+"""Word lists for Meridian: names, teams, code names, systems, products, policy topics and synonym sets.
+
+Pure data. The synonym sets drive vocabulary mismatch: a policy is written with one form of its concept
+("annual leave") and a hard query asks with another ("vacation days") that the answering document never uses.
+"""
+
+from __future__ import annotations
+
+FIRST_NAMES = [
+    "Priya", "Daniel", "Amara", "Lukas", "Mei", "Jonah", "Sofia", "Tariq", "Hannah", "Mateo", "Ines", "Kwame",
+    "Elena", "Ravi", "Chloe", "Omar", "Freya", "Hiroshi", "Nadia", "Samuel", "Aisha", "Bruno", "Yuki", "Leah",
+    "Marcus", "Zara", "Felix", "Ngozi", "Carmen", "Viktor", "Anika", "Diego", "Rosa", "Emeka", "Lena", "Arjun",
+    "Maya", "Tomasz", "Isabel", "Kofi", "Greta", "Rahul", "Nora", "Pablo", "Sana", "Oskar", "Imani", "Jin",
+    "Clara", "Dmitri", "Fatima", "Henrik", "Lucia", "Malik", "Astrid", "Wei", "Beatriz", "Idris", "Julia",
+    "Kenji", "Olga", "Rafael", "Selin", "Theo", "Vera", "Yara", "Adrian", "Bianca", "Cyrus", "Dalia",
+]
+LAST_NAMES = [
+    "Raman", "Okafor", "Lindqvist", "Chen", "Moreau", "Haddad", "Novak", "Alvarez", "Kowalski", "Nakamura",
+    "Mensah", "Fischer", "Gupta", "O'Brien", "Rossi", "Tanaka", "Adeyemi", "Petrov", "Silva", "Jensen",
+    "Kaur", "Dubois", "Schneider", "Yilmaz", "Mwangi", "Larsen", "Ferreira", "Ivanova", "Park", "Bauer",
+    "Costa", "Nguyen", "Hoffman", "Abara", "Sato", "Varga", "Delgado", "Brennan", "Iqbal", "Holm", "Castillo",
+    "Weber", "Osei", "Mehta", "Kim", "Romero", "Eriksen", "Bakker", "Farah", "Wójcik", "Lambert", "Achebe",
+    "Ortiz", "Sung", "Vogel", "Hughes", "Reyes", "Dimitrov", "Anand", "Marsh",
+]
+LOCATIONS = ["Lisbon", "Toronto", "Austin", "Berlin", "Singapore", "Nairobi", "Dublin", "Remote (EU)",
+             "Remote (US)", "Bangalore"]
+
+# (team name, department, primary domain)
+TEAMS = [
+    ("People Operations", "Human Resources", "hr"),
+    ("Talent Acquisition", "Human Resources", "hr"),
+    ("Platform Engineering", "Engineering", "engineering"),
+    ("Payments Engineering", "Engineering", "engineering"),
+    ("Data Engineering", "Engineering", "engineering"),
+    ("Mobile Apps", "Engineering", "engineering"),
+    ("Site Reliability", "Engineering", "it"),
+    ("IT Service Desk", "IT", "it"),
+    ("Security Operations", "IT", "it"),
+    ("Product Management", "Product", "products"),
+    ("Design Studio", "Product", "products"),
+    ("Program Office", "Operations", "projects"),
+    ("Legal and Compliance", "Legal", "compliance"),
+    ("Internal Audit", "Legal", "compliance"),
+    ("Finance Operations", "Finance", "communications"),
+    ("Internal Communications", "Operations", "communications"),
+]
+# Added to the world as the corpus grows (new teams create new cross-domain connections).
+EXTRA_TEAM_WORDS = ["Growth", "Identity", "Analytics", "Billing", "Search", "Integrations", "Observability",
+                    "Procurement", "Customer Success", "Localization", "Edge Networking", "Developer Tools"]
+
+ROLES = {
+    "hr": ["HR Business Partner", "People Operations Specialist", "Recruiter", "Compensation Analyst"],
+    "engineering": ["Software Engineer", "Senior Software Engineer", "Staff Engineer", "Engineering Manager",
+                    "QA Engineer", "Data Engineer"],
+    "it": ["Systems Administrator", "Site Reliability Engineer", "Security Analyst", "IT Support Engineer"],
+    "products": ["Product Manager", "Senior Product Manager", "Product Designer", "UX Researcher"],
+    "projects": ["Program Manager", "Project Coordinator", "Delivery Lead"],
+    "compliance": ["Compliance Officer", "Internal Auditor", "Privacy Counsel", "Risk Analyst"],
+    "communications": ["Communications Manager", "Financial Analyst", "Controller", "Content Strategist"],
+}
+HEAD_TITLES = {"hr": "Head of People", "engineering": "Director of Engineering", "it": "Head of IT",
+               "products": "VP Product", "projects": "Head of Programs", "compliance": "General Counsel",
+               "communications": "Head of Operations"}
+
+CODE_NAMES = [
+    "Falcon", "Osprey", "Heron", "Kestrel", "Lynx", "Otter", "Cobalt", "Juniper", "Basalt", "Meridian Edge",
+    "Halcyon", "Tundra", "Nimbus", "Quartz", "Sequoia", "Aurora", "Pelican", "Marlin", "Sable", "Ember",
+    "Cinder", "Willow", "Granite", "Solstice", "Beacon", "Harbor", "Summit", "Vertex", "Zephyr", "Comet",
+    "Orchid", "Tamarack", "Ridgeway", "Lantern", "Bramble", "Drift", "Alder", "Fjord", "Kite", "Mosaic",
+]
+PROJECT_GOALS = [
+    "migrate the billing ledger to the new event-sourced platform",
+    "replace the legacy customer onboarding flow",
+    "consolidate the three regional data warehouses into one",
+    "launch self-service account recovery in the mobile app",
+    "cut the median checkout latency below 300 milliseconds",
+    "roll out single sign-on to every internal tool",
+    "rebuild the partner reporting API",
+    "introduce usage-based pricing for the analytics tier",
+    "automate quarterly access certification",
+    "move the build farm to ephemeral runners",
+    "redesign the employee intranet",
+    "localise the product for the Japanese market",
+    "retire the on-premise file servers",
+    "add fraud scoring to card payments",
+    "ship offline mode for the field-service app",
+    "standardise observability across all services",
+]
+STATUSES = ["on track", "at risk", "delayed", "on hold", "completed"]
+QUARTERS = ["2024-Q1", "2024-Q2", "2024-Q3"]
+QUARTER_END = {"2024-Q1": "31 March 2024", "2024-Q2": "30 June 2024", "2024-Q3": "30 September 2024"}
+QUARTER_START_ISO = {"2024-Q1": "2024-01-01", "2024-Q2": "2024-04-01", "2024-Q3": "2024-07-01"}
+
+PRODUCTS = [
+    ("Meridian Ledger", "accounting and invoicing suite for mid-market finance teams"),
+    ("Meridian Pulse", "customer analytics dashboard"),
+    ("Meridian Pay", "card and bank-transfer payment gateway"),
+    ("Meridian Field", "mobile app for field-service technicians"),
+    ("Meridian Connect", "partner integration API"),
+    ("Meridian Vault", "document storage with retention controls"),
+    ("Meridian Insight", "forecasting add-on for Ledger"),
+    ("Meridian Desk", "customer support ticketing tool"),
+]
+PRODUCT_FEATURES = [
+    "multi-currency invoices", "role-based dashboards", "webhook retries", "offline sync", "audit trail export",
+    "scheduled reports", "bulk import", "two-factor login", "custom fields", "SLA timers", "saved searches",
+    "usage metering", "granular permissions", "PDF statements", "anomaly alerts", "data residency options",
+]
+
+# (system name, kind, vendor)
+SYSTEMS = [
+    ("Atlas CRM", "customer relationship management", "Salesforce"),
+    ("Helix HRIS", "human resources information system", "Workday"),
+    ("Orbit VPN", "remote access gateway", "Palo Alto Networks"),
+    ("Nova Build", "continuous integration service", "Buildkite"),
+    ("Quill Wiki", "internal knowledge base", "Atlassian Confluence"),
+    ("Beacon Monitor", "metrics and alerting stack", "Grafana Labs"),
+    ("Keystone IAM", "identity and single sign-on provider", "Okta"),
+    ("Ledgerline ERP", "finance and procurement system", "NetSuite"),
+    ("Relay Mail", "corporate email and calendar", "Google Workspace"),
+    ("Harbor Registry", "container image registry", "JFrog"),
+    ("Sentinel SIEM", "security event management platform", "Splunk"),
+    ("Pioneer Data Lake", "analytics data lake", "Databricks"),
+    ("Tide Ticketing", "IT service management tool", "ServiceNow"),
+    ("Granite Backup", "backup and restore service", "Veeam"),
+]
+SYMPTOM_LABELS = ["sign-in failure", "slowness", "silent job failures", "intermittent timeouts", "stale reports",
+                  "rejected uploads", "false alerts", "server errors"]
+ROOT_CAUSES = [
+    "an expired TLS certificate on the internal load balancer",
+    "a misconfigured firewall rule pushed during a routine change",
+    "database connection pool exhaustion after a traffic spike",
+    "a failed disk on the primary storage node",
+    "a memory leak introduced in the previous release",
+    "a DNS record that was deleted by an automation script",
+    "rate limiting by the upstream vendor API",
+    "a stale cache entry after a schema migration",
+    "a clock skew between the authentication servers",
+    "an unannounced vendor maintenance window",
+    "a runaway batch job that saturated the network link",
+    "a permissions change that removed the service account's access",
+]
+SYMPTOMS = [
+    "users could not sign in", "pages loaded very slowly", "scheduled jobs failed silently",
+    "requests timed out intermittently", "reports showed stale numbers", "uploads were rejected",
+    "alerts fired without a real problem", "the service returned server errors",
+]
+FIXES = [
+    "renewed the certificate and added an expiry alert", "rolled back the change and added a peer check",
+    "raised the pool limit and added back-pressure", "failed over to the replica and replaced the disk",
+    "reverted the release and patched the leak", "restored the record and locked the automation scope",
+    "negotiated a higher quota and added client-side retries", "flushed the cache and versioned the keys",
+    "re-synchronised NTP and added a skew monitor", "moved traffic to the secondary region",
+    "throttled the batch job and moved it off-peak", "restored the role binding and added a drift check",
+]
+
+# Concept -> surface forms. A policy keeps one form; hard queries use another.
+SYNONYMS = {
+    "leave": ["annual leave", "PTO", "vacation days", "paid time off", "holiday allowance"],
+    "remote": ["remote work", "working from home", "telework", "hybrid working"],
+    "expenses": ["expense reimbursement", "business expenses", "travel claims", "out-of-pocket costs"],
+    "parental": ["parental leave", "family leave", "maternity and paternity leave"],
+    "sick": ["sick leave", "medical absence", "sick days"],
+    "review": ["performance review", "appraisal", "annual evaluation"],
+    "password": ["password", "passphrase", "login credential"],
+    "access": ["access review", "entitlement audit", "permission recertification"],
+    "retention": ["data retention", "record keeping", "archival period"],
+    "codereview": ["code review", "pull request review", "merge approval"],
+    "deploy": ["deployment", "production release", "rollout"],
+    "incident": ["incident response", "outage handling", "service disruption management"],
+    "vendor": ["vendor risk", "supplier assessment", "third-party due diligence"],
+    "training": ["security awareness training", "phishing training", "cyber hygiene course"],
+    "device": ["laptop", "workstation", "company computer"],
+    "oncall": ["on-call", "pager duty", "out-of-hours support"],
+    "gifts": ["gifts and hospitality", "business entertainment", "corporate gifting"],
+    "bonus": ["bonus", "variable pay", "incentive compensation"],
+    "referral": ["employee referral", "refer-a-friend", "internal referral"],
+    "travel": ["business travel", "work trips", "corporate travel"],
+}
+
+# (code prefix, domain, concept, title word, [(parameter phrase, unit, low, high)], owner team index)
+POLICY_TOPICS = [
+    ("HR-POL", "hr", "leave", "Policy", [("annual entitlement", "days", 18, 28),
+                                         ("maximum carry-over into the next year", "days", 3, 10)], 0),
+    ("HR-POL", "hr", "remote", "Policy", [("maximum {term} days per week", "days", 2, 5),
+                                          ("home-office equipment allowance", "USD", 300, 1200)], 0),
+    ("HR-POL", "hr", "expenses", "Policy", [("approval threshold for a single claim", "USD", 250, 2000),
+                                            ("submission deadline after the expense is incurred", "days", 14, 60)], 14),
+    ("HR-POL", "hr", "parental", "Policy", [("fully paid weeks for the primary carer", "weeks", 12, 26),
+                                            ("fully paid weeks for the secondary carer", "weeks", 2, 8)], 0),
+    ("HR-POL", "hr", "sick", "Policy", [("self-certified days before a doctor's note is needed", "days", 2, 5),
+                                        ("paid days per rolling year", "days", 10, 20)], 0),
+    ("HR-POL", "hr", "review", "Guideline", [("cycles per year", "cycles", 1, 4),
+                                             ("calibration window", "weeks", 2, 6)], 0),
+    ("HR-POL", "hr", "bonus", "Plan", [("target for individual contributors", "percent of base salary", 5, 15),
+                                       ("target for people managers", "percent of base salary", 10, 25)], 0),
+    ("HR-POL", "hr", "referral", "Programme", [("payout for a successful hire", "USD", 1000, 5000),
+                                               ("months the hire must stay before payout", "months", 3, 6)], 1),
+    ("HR-POL", "hr", "travel", "Policy", [("daily meal allowance", "USD", 40, 90),
+                                          ("flight length before business class is allowed", "hours", 6, 10)], 14),
+    ("IT-SEC", "it", "password", "Standard", [("minimum length", "characters", 10, 16),
+                                              ("rotation interval", "days", 90, 365)], 8),
+    ("IT-SEC", "it", "device", "Standard", [("replacement cycle", "months", 24, 48),
+                                            ("disk encryption deadline for new {term}s", "days", 1, 7)], 7),
+    ("IT-SEC", "it", "access", "Procedure", [("review frequency", "days", 30, 180),
+                                             ("days to remove access after a role change", "days", 1, 10)], 8),
+    ("IT-SEC", "it", "training", "Requirement", [("completion deadline for new hires", "days", 14, 45),
+                                                 ("refresher frequency", "months", 6, 12)], 8),
+    ("ENG-STD", "engineering", "codereview", "Standard", [("required approvals per change", "approvals", 1, 3),
+                                                          ("maximum change size", "lines", 200, 800)], 2),
+    ("ENG-STD", "engineering", "deploy", "Standard", [("change freeze before quarter end", "days", 3, 10),
+                                                      ("canary duration", "minutes", 15, 120)], 6),
+    ("ENG-STD", "engineering", "incident", "Runbook", [("acknowledgement target for severity 1", "minutes", 5, 30),
+                                                       ("postmortem deadline", "business days", 3, 10)], 6),
+    ("ENG-STD", "engineering", "oncall", "Standard", [("maximum consecutive weeks", "weeks", 1, 3),
+                                                      ("weekly stipend", "USD", 150, 500)], 6),
+    ("CMP-POL", "compliance", "retention", "Policy", [("retention period for customer records", "months", 24, 84),
+                                                      ("deletion deadline after a verified request", "days", 14, 45)], 12),
+    ("CMP-POL", "compliance", "vendor", "Policy", [("reassessment interval", "months", 12, 36),
+                                                   ("annual spend that triggers a full review", "USD", 10000, 50000)], 12),
+    ("CMP-POL", "compliance", "gifts", "Policy", [("value that must be declared", "USD", 50, 250),
+                                                  ("annual cap per recipient", "USD", 200, 1000)], 12),
+]
+
+ENG_PROCESSES = [
+    ("Branching Strategy", "how changes move from a feature branch to main"),
+    ("Service Ownership Model", "who owns what in production"),
+    ("Architecture Decision Records", "how significant technical choices are written down"),
+    ("Dependency Upgrade Routine", "how third-party libraries are kept current"),
+    ("API Versioning Guide", "how public interfaces evolve without breaking partners"),
+    ("Test Pyramid Guidelines", "the balance of unit, integration and end-to-end tests"),
+    ("Feature Flag Lifecycle", "how flags are created, rolled out and removed"),
+    ("Database Migration Checklist", "how schema changes reach production safely"),
+    ("Secrets Handling Guide", "where credentials live and who may read them"),
+    ("Load Testing Playbook", "how capacity is verified before launches"),
+]
+OOD_TOPICS = [
+    "What is Meridian's pet insurance reimbursement limit?",
+    "How do I book the company sailing yacht for a team offsite?",
+    "When does the Mars research station office open?",
+    "Can salaries be paid in cryptocurrency at Meridian?",
+    "What is the dress code for the annual masquerade gala?",
+    "Which employees have access to the executive helicopter pad?",
+    "What is the policy on bringing llamas to the Austin office?",
+    "How many vineyard shares does Meridian own in Portugal?",
+    "Who won the 2023 inter-office chess tournament?",
+    "What is the cafeteria's sushi menu on Fridays?",
+    "How do I enrol in the company's astronaut training programme?",
+    "What is the procedure for reserving the rooftop telescope?",
+    "Does Meridian sponsor a professional cricket team?",
+    "What is the tax treatment of the Meridian lottery winnings scheme?",
+    "Where is the underwater data centre located?",
+    "How do I claim the quarterly skydiving allowance?",
+]

@@ -1,0 +1,59 @@
+"""Render one planned document (:class:`DocSpec`) into title, text, fact spans and routing metadata."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hcrbench.synth import render_entities as re_
+from hcrbench.synth.render_events import RENDERERS
+from hcrbench.synth.schedule import DocSpec
+from hcrbench.synth.seeds import rng
+from hcrbench.synth.text import pad, target_words
+from hcrbench.synth.world import World
+
+_ALL = {
+    "policy": re_.render_policy, "project_status": re_.render_project_status,
+    "project_charter": re_.render_project_charter, "system_status": re_.render_system,
+    "system_overview": re_.render_system, "profile": re_.render_profile, "team_page": re_.render_team,
+    "product_spec": re_.render_product, "eng_process": re_.render_eng_process, **RENDERERS,
+}
+
+
+@dataclass
+class RenderedDoc:
+    doc_id: str
+    title: str
+    text: str
+    spans: dict[str, tuple[int, int]]
+    pieces: list[tuple[int, int]]
+    metadata: dict[str, Any]
+
+    def row(self) -> dict[str, Any]:
+        """The ``corpus.jsonl`` object."""
+        return {"_id": self.doc_id, "title": self.title, "text": self.text, "metadata": self.metadata}
+
+    def mention(self, name: str) -> tuple[int, int] | None:
+        """The first keyed fact, else the first sentence or line, that names ``name`` (spans recorded while
+        rendering; the flat text is never searched)."""
+        for start, end in list(self.spans.values()) + self.pieces:
+            if name in self.text[start:end]:
+                return start, end
+        return None
+
+
+def render(world: World, spec: DocSpec) -> RenderedDoc:
+    """Render ``spec``; the same world and spec always give the same bytes."""
+    # Near-duplicate clusters share their wording (and padding): only the facts differ.
+    r = rng(world.seed, "cluster", spec.cluster) if spec.cluster else rng(world.seed, "render", spec.index)
+    title, tb = _ALL[spec.doc_type](world, spec, r)
+    pad(tb, r, spec.domains, target_words(r))
+    meta: dict[str, Any] = {"domain": spec.domain, "domains": spec.domains, "doc_type": spec.doc_type,
+                            "entities": spec.entities}
+    if spec.quarter:
+        meta["quarter"] = spec.quarter
+        meta["snapshot"] = True
+    if spec.cluster:
+        meta["cluster"] = spec.cluster
+    return RenderedDoc(spec.doc_id, title, tb.text(), dict(tb.spans), tb.pieces, meta)
+

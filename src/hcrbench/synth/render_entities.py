@@ -1,0 +1,263 @@
+"""Renderers for entity pages: policies (v1-v3), project charters and quarterly status reports, IT systems,
+people profiles, team pages, product specs and engineering process guides."""
+
+from __future__ import annotations
+
+import random
+
+from hcrbench.synth import lexicon as lx
+from hcrbench.synth.schedule import DocSpec
+from hcrbench.synth.seeds import rng
+from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick
+from hcrbench.synth.world import World
+
+Rendered = tuple[str, TextBuilder]
+
+
+def qlabel(q: str) -> str:
+    return f"{q[-2:]} {q[:4]}"
+
+
+def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
+    p = w.get(s.ref["policy"])
+    v = s.ref["version"]
+    owner, approver = w.get(p.owner_team), w.get(p.approver)
+    word = p.title.split()[-1].lower()
+    tb = TextBuilder()
+    tb.line(f"{p.id} | {p.title} | Version {v + 1}")
+    tb.line(f"Owner: {owner.name} | Approved by: {approver.name}, {approver.role}", "approver")
+    tb.line(f"Effective date: {human_date(p.effective[v])}", "effective")
+    tb.heading("Purpose")
+    tb.para([
+        pick(r, ["This {word} explains how Meridian Technologies handles {term} for its employees.",
+                 "The purpose of this {word} is to set clear, fair rules for {term} across Meridian.",
+                 "This document defines Meridian's rules on {term} and who is responsible for applying them."],
+             word=word, term=p.term),
+        pick(r, ["It applies to all permanent staff in every office.",
+                 "It covers full-time and part-time employees in all locations.",
+                 "It applies company-wide unless a local addendum says otherwise."]),
+    ])
+    tb.heading(r.choice(["Rules", "Provisions", "What the policy says", "Key terms"]))
+    rules = []
+    for k, prm in enumerate(p.params):
+        val = amount(prm["values"][v], prm["unit"])
+        rules.append((pick(r, ["The {name} is {val}.", "Under this version, the {name} is set at {val}.",
+                               "The {name} is fixed at {val}."], name=prm["name"], val=val), f"param{k}"))
+    rules.append(pick(r, ["Requests are made through the employee self-service portal.",
+                          "Managers approve requests within five working days.",
+                          "Requests are logged and reviewed by the owner team each quarter."]))
+    tb.bullets(rules)
+    if v > 0:
+        changed = [(prm["name"], prm["values"][v - 1], prm["values"][v], prm["unit"]) for prm in p.params
+                   if prm["values"][v] != prm["values"][v - 1]]
+        tb.heading("Changes in this version")
+        if changed:
+            n, a, b, u = changed[0]
+            tb.para([(f"Compared with version {v}, the {n} changed from {amount(a, u)} to {amount(b, u)}.", "change")])
+        else:
+            tb.para([(f"Version {v + 1} only clarifies wording; the figures are the same as in version {v}.",
+                      "change")])
+    if "it" in s.domains or p.domain == "hr":
+        sysm = w.get(s.ref["system"])
+        tb.heading("Systems and records")
+        tb.para([(f"Requests and approvals under this {word} are recorded in {sysm.name}, which is administered by "
+                  f"the {w.get(sysm.owner_team).name} team.", "system")])
+    if "compliance" in s.domains:
+        tb.heading("Compliance")
+        tb.para([pick(r, ["Breaches of this {word} are reported to Legal and Compliance and reviewed in the annual "
+                          "control assessment.",
+                          "Internal Audit samples records under this {word} every year and reports exceptions to "
+                          "the audit committee."], word=word),
+                 "Records are kept for the period required by the data retention schedule."])
+    tb.heading("Contacts")
+    tb.para([(f"The {owner.name} team owns this {word}; {approver.name} is the accountable approver.", "owner")])
+    return f"{p.title} ({p.id}) v{v + 1}", tb
+
+
+def _status_sentence(r: random.Random, code: str, status: str, q: str) -> str:
+    return pick(r, ["Overall status for {q}: {code} is {status}.",
+                    "At the end of {q}, {code} was reported as {status}.",
+                    "{code} closed {q} {status}."], code=code, status=status, q=qlabel(q))
+
+
+def render_project_status(w: World, s: DocSpec, r: random.Random) -> Rendered:
+    p = w.get(s.ref["project"])
+    q = s.ref["quarter"]
+    lead = w.get(p.lead)
+    fr = rng(w.seed, "projstat", f"{p.id}|{q}")
+    spent = fr.randrange(15, 95)
+    tb = TextBuilder()
+    ident = f" ({p.id})" if fr.random() < 0.5 else ""
+    tb.line(f"Project: {p.code_name}{ident}")
+    tb.line(f"Reporting period: {qlabel(q)} (ending {lx.QUARTER_END[q]})")
+    tb.line(f"Project lead: {lead.name}", "lead")
+    tb.heading("Summary")
+    tb.para([(_status_sentence(r, p.code_name, p.status[q], q), "status"),
+             (f"The main milestone this quarter: {p.milestone[q]}.", "milestone")])
+    tb.heading("Budget")
+    tb.para([(f"Spend to date is {spent}% of the approved budget of {money(p.budget_k)}.", "budget")])
+    tb.heading("Risks and issues")
+    risk = fr.choice(["a key engineer is shared with another project", "vendor delivery dates keep slipping",
+                      "test environments are unstable", "requirements from Finance are still changing",
+                      "the data migration is slower than planned", "security review findings are still open"])
+    other = w.get(s.ref["extra"])
+    tb.bullets([(f"Top risk: {risk}.", "risk"),
+                f"{other.name} is tracking the mitigation and will report back at the next steering meeting."])
+    if len(s.domains) > 1:
+        prod = w.get(p.product)
+        tb.heading("Product impact" if "products" in s.domains else "Engineering notes")
+        tb.para([f"The work feeds into {prod.name}, the {prod.description}.",
+                 f"Release planning is coordinated with the {w.get(prod.team).name} team."])
+    tb.heading("Next steps")
+    tb.para([pick(r, ["Focus for next quarter is closing open risks and preparing the next milestone.",
+                      "The team will re-baseline the plan at the next steering meeting.",
+                      "No change to scope is planned for next quarter."])])
+    return f"Project {p.code_name} status report, {qlabel(q)}", tb
+
+
+def render_project_charter(w: World, s: DocSpec, r: random.Random) -> Rendered:
+    p = w.get(s.ref["project"])
+    lead, sponsor, team, prod = w.get(p.lead), w.get(p.sponsor), w.get(p.team), w.get(p.product)
+    tb = TextBuilder()
+    tb.line(f"Project charter: {p.code_name} ({p.id})")
+    tb.heading("Goal")
+    tb.para([(f"Project {p.code_name} exists to {p.goal}.", "goal"),
+             pick(r, ["Success will be measured against the targets agreed at kickoff.",
+                      "The goal was agreed with the sponsor during planning."])])
+    tb.heading("People")
+    tb.bullets([(f"Project lead: {lead.name} ({lead.role}, {team.name})", "lead"),
+                (f"Executive sponsor: {sponsor.name}", "sponsor"),
+                ("Partner teams: " + (", ".join(w.get(t).name for t in p.partner_teams) or "none"), "partners")])
+    tb.heading("Scope and budget")
+    tb.para([(f"The approved budget for {p.code_name} is {money(p.budget_k)}.", "budget"),
+             (f"The project delivers changes to {prod.name}.", "product")])
+    tb.heading("Milestones")
+    tb.table(["Quarter", "Planned milestone"], [([qlabel(q), p.milestone[q]], None) for q in lx.QUARTERS])
+    if "engineering" in s.domains:
+        tb.heading("Engineering approach")
+        tb.para(["Work is delivered in two-week increments behind feature flags.",
+                 "Every change follows the code review standard and the deployment standard."])
+    else:
+        tb.heading("Customer impact")
+        tb.para([f"{prod.name} customers will see the changes gradually, starting with a pilot group."])
+    return f"{p.code_name} project charter", tb
+
+
+def render_system(w: World, s: DocSpec, r: random.Random) -> Rendered:
+    sy = w.get(s.ref["system"])
+    owner, admin = w.get(sy.owner_team), w.get(sy.admin)
+    tb = TextBuilder()
+    q = s.ref.get("quarter")
+    if q:
+        fr = rng(w.seed, "sysstat", f"{sy.id}|{q}")
+        uptime = f"{fr.choice(['99.95', '99.90', '99.72', '99.99', '99.41', '99.85'])}%"
+        state = fr.choice(["healthy", "healthy", "degraded during a migration", "scheduled for an upgrade"])
+        tb.line(f"{sy.name} ({sy.id}) service review, {qlabel(q)}")
+        tb.heading("Availability")
+        tb.para([(f"{sy.name} achieved {uptime} availability in {qlabel(q)}.", "uptime"),
+                 (f"At quarter end the service was {state}.", "status")])
+        tb.heading("Ownership")
+        tb.para([(f"{admin.name} remains the primary administrator, on behalf of the {owner.name} team.", "admin")])
+        tb.heading("Planned work")
+        tb.bullets([fr.choice(["Patch the underlying operating system", "Review licence usage",
+                               "Rotate service credentials", "Test restore from backup"]),
+                    fr.choice(["Tidy up stale accounts", "Update the runbook", "Renew the support contract"])])
+        return f"{sy.name} service review {qlabel(q)}", tb
+    tb.line(f"Service catalogue entry: {sy.name} ({sy.id})")
+    tb.heading("What it is")
+    tb.para([(f"{sy.name} is Meridian's {sy.kind}.", "kind"),
+             (f"It is supplied by {sy.vendor} and used by about {sy.users} people.", "vendor")])
+    tb.heading("Ownership")
+    tb.bullets([(f"Owning team: {owner.name}", "owner"), (f"Primary administrator: {admin.name}", "admin"),
+                "Support hours: business hours, with on-call cover for severity 1 incidents"])
+    tb.heading("Getting access")
+    tb.para([pick(r, ["Request access through the IT service portal and name the business reason.",
+                      "Access is granted by role; ask your manager to submit the request."])])
+    if "engineering" in s.domains:
+        tb.heading("Integration")
+        tb.para(["Engineering teams integrate through the documented API; credentials live in the secrets vault.",
+                 "Changes to integrations follow the deployment standard and need a rollback plan."])
+    return f"{sy.name} ({sy.kind})", tb
+
+
+def render_profile(w: World, s: DocSpec, r: random.Random) -> Rendered:
+    p = w.get(s.ref["person"])
+    team = w.get(p.team)
+    tb = TextBuilder()
+    tb.line(p.name)
+    tb.line(f"{p.role}, {team.name}", "role")
+    tb.heading("About")
+    first = p.name.split()[0]
+    about = [(f"{first} works in the {team.name} team in {team.department}.", "team"),
+             (f"{first} joined Meridian on {human_date(p.joined)} and is based in {p.location}.", "location")]
+    if p.manager:
+        about.append((f"{first} reports to {w.get(p.manager).name}.", "manager"))
+    tb.para(about)
+    tb.heading("Areas of expertise")
+    tb.bullets([x[0].upper() + x[1:] for x in p.skills])
+    if s.ref.get("projects"):
+        tb.heading("Current projects")
+        names = [w.get(x).code_name for x in s.ref["projects"]]
+        tb.para([(f"{first} leads project {' and project '.join(names)}.", "projects")])
+    tb.heading("Contact")
+    tb.para([f"Email {p.email}.", pick(r, ["Prefers chat for quick questions.", "Office hours on Thursdays.",
+                                           "Happy to mentor new joiners."])])
+    return f"{p.name}, {p.role}", tb
+
+
+def render_team(w: World, s: DocSpec, r: random.Random) -> Rendered:
+    t = w.get(s.ref["team"])
+    lead = w.get(t.lead)
+    tb = TextBuilder()
+    tb.line(f"{t.name} team")
+    tb.heading("Mission")
+    tb.para([(f"The {t.name} team is part of {t.department} and looks after Meridian's "
+              f"{ {'hr': 'people processes', 'engineering': 'software platforms', 'it': 'internal systems', 'products': 'product direction', 'projects': 'delivery portfolio', 'compliance': 'legal and regulatory obligations', 'communications': 'finances and internal messaging'}[t.domain] }.",
+              "mission")])
+    tb.heading("People")
+    tb.para([(f"The team is led by {lead.name}.", "lead")])
+    tb.table(["Name", "Role", "Location"], [([w.get(m).name, w.get(m).role, w.get(m).location], f"member:{m}")
+                                          for m in s.ref["members"]])
+    tb.heading("Working with us")
+    tb.para([pick(r, ["Raise requests in the team channel; we triage them every morning.",
+                      "Use the intake form for anything that takes more than a day.",
+                      "We hold open office hours every Wednesday afternoon."])])
+    return f"{t.name} team page", tb
+
+
+def render_product(w: World, s: DocSpec, r: random.Random) -> Rendered:
+    p = w.get(s.ref["product"])
+    mgr = w.get(p.manager)
+    tb = TextBuilder()
+    tb.line(f"{p.name} product specification ({p.id})")
+    tb.heading("Overview")
+    tb.para([(f"{p.name} is Meridian's {p.description}.", "description"),
+             (f"The current release is version {p.version}.", "version")])
+    tb.heading("Ownership")
+    tb.para([(f"{mgr.name} is the product manager, and the {w.get(p.team).name} team builds it.", "manager")])
+    tb.heading("Key capabilities")
+    tb.bullets([(f[0].upper() + f[1:], f"feature{k}") for k, f in enumerate(p.features)])
+    tb.heading("Engineering constraints")
+    tb.para(["All capabilities must work in both EU and US regions.",
+             pick(r, ["Latency budgets are enforced in the load-testing playbook.",
+                      "New capabilities ship behind feature flags."])])
+    return f"{p.name} product specification", tb
+
+
+def render_eng_process(w: World, s: DocSpec, r: random.Random) -> Rendered:
+    name, purpose = lx.ENG_PROCESSES[s.ref["process"]]
+    pol = w.get(s.ref["policy"])
+    tb = TextBuilder()
+    tb.line(f"Engineering handbook: {name}")
+    tb.heading("Why this exists")
+    tb.para([f"This guide describes {purpose}.", "It is written for every engineer at Meridian."])
+    tb.heading("Steps")
+    steps = ["Open a ticket that describes the change and its risk.", "Write or update the tests first.",
+             "Ask a second engineer to review before merging.", "Watch the dashboards for an hour after release.",
+             "Record anything surprising in the team's decision log."]
+    r.shuffle(steps)
+    tb.bullets(steps[:4])
+    tb.heading("Related standards")
+    ref = f"{pol.title} ({pol.id})" if r.random() < 0.3 else pol.title
+    tb.para([(f"This guide must be read together with the {ref}.", "policy_ref")])
+    return f"{name}", tb

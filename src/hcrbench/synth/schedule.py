@@ -1,0 +1,306 @@
+"""The document schedule: what document ``i`` is about, before any text is written.
+
+The first 500 documents (the core block) are a fixed, seed-shuffled plan holding the quarterly snapshots, the
+near-duplicate clusters and every core entity's pages. Documents after it follow a periodic rule (every 8th
+profiles a new person, every 80th charters a new project) plus seeded events (incidents, meetings, decisions)
+that link new and old entities across domains. Spec ``i`` depends only on the seed and specs ``< i``, so a larger
+corpus is a superset of a smaller one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from hcrbench.synth import lexicon as lx
+from hcrbench.synth.seeds import rng
+from hcrbench.synth.world import (
+    CORE_DOCS,
+    CORE_PEOPLE,
+    CORE_PROJECTS,
+    PERSON_PERIOD,
+    PROJECT_PERIOD,
+    PROJECT_PHASE,
+    World,
+    people_at,
+    projects_at,
+)
+
+CLUSTERS = {"C1": "access_review", "C2": "onboarding", "C3": "release_notes", "C4": "ops_digest"}
+SNAPSHOT_SYSTEMS = 6
+
+
+@dataclass
+class DocSpec:
+    """One planned document: its type, routing metadata and the world facts it will state."""
+
+    index: int
+    doc_type: str
+    domains: list[str]
+    entities: list[str]
+    ref: dict[str, Any] = field(default_factory=dict)
+    quarter: str | None = None
+    cluster: str | None = None
+
+    @property
+    def doc_id(self) -> str:
+        return f"MER-{self.index:06d}"
+
+    @property
+    def domain(self) -> str:
+        return self.domains[0]
+
+
+def _uniq(xs: list[str]) -> list[str]:
+    return list(dict.fromkeys(x for x in xs if x))
+
+
+class Scheduler:
+    """Builds specs in order and records the events (tickets, decisions, meetings) into the world."""
+
+    def __init__(self, world: World) -> None:
+        self.w = world
+        self.seed = world.seed
+        self.key = set(world.key_entities)
+        self.key_people = [k for k in world.key_entities if k[1:].isdigit()]
+        self.key_projects = [k for k in world.key_entities if k.startswith("PRJ")]
+        self.key_systems = [k for k in world.key_entities if k.startswith("SYS")]
+        self.core = self._core_plan()
+
+    # ------------------------------------------------------------------ helpers
+    def _person(self, r, i: int, key_bias: float = 0.3) -> str:
+        if r.random() < key_bias:
+            return r.choice(self.key_people)
+        return self.w.people[r.randrange(1, people_at(i))].id
+
+    def _project(self, r, i: int, key_bias: float = 0.35) -> str:
+        if r.random() < key_bias:
+            return r.choice(self.key_projects)
+        return self.w.projects[r.randrange(projects_at(i))].id
+
+    def _system(self, r, key_bias: float = 0.45) -> str:
+        if r.random() < key_bias:
+            return r.choice(self.key_systems)
+        return r.choice(self.w.systems).id
+
+    def _team_of(self, pid: str) -> str:
+        return self.w.get(pid).team
+
+    # ------------------------------------------------------------------ core plan
+    def _core_plan(self) -> list[tuple[str, dict[str, Any]]]:
+        w = self.w
+        plan: list[tuple[str, dict[str, Any]]] = []
+        for qi, q in enumerate(lx.QUARTERS):
+            plan += [("policy", {"policy": p.id, "version": qi, "quarter": q}) for p in w.policies]
+            plan += [("project_status", {"project": p.id, "quarter": q}) for p in w.projects[:CORE_PROJECTS]]
+            plan += [("system_status", {"system": s.id, "quarter": q}) for s in w.systems[:SNAPSHOT_SYSTEMS]]
+        r = rng(self.seed, "core_profiles")
+        leads = [p.id for p in w.people[: len(w.teams) + 1]]
+        others = [p.id for p in w.people[len(w.teams) + 1: CORE_PEOPLE] if p.id not in self.key_people]
+        profiled = _uniq(leads + self.key_people + r.sample(others, 60 - len(leads) - len(self.key_people)))
+        plan += [("profile", {"person": pid}) for pid in profiled]
+        plan += [("team_page", {"team": t.id}) for t in w.teams]
+        plan += [("project_charter", {"project": p.id}) for p in w.projects[:CORE_PROJECTS]]
+        plan += [("product_spec", {"product": p.id}) for p in w.products]
+        plan += [("system_overview", {"system": s.id}) for s in w.systems]
+        plan += [("eng_process", {"process": k}) for k in range(len(lx.ENG_PROCESSES))]
+        plan += [("access_review", {"system": s.id, "cluster": "C1"}) for s in w.systems[:8]]
+        plan += [("onboarding", {"team": t.id, "cluster": "C2"}) for t in w.teams[2:9]]
+        plan += [("release_notes", {"product": p.id, "cluster": "C3"}) for p in w.products]
+        plan += [("ops_digest", {"week": k, "cluster": "C4"}) for k in range(6)]
+        events = ["incident"] * 70 + ["decision"] * 35 + ["meeting"] * 40
+        plan += [(e, {}) for e in events]
+        plan += [("announcement", {})] * (CORE_DOCS - len(plan))
+        order = list(range(len(plan)))
+        rng(self.seed, "core_order").shuffle(order)
+        return [plan[k] for k in order]
+
+    # ------------------------------------------------------------------ specs
+    def spec(self, i: int) -> DocSpec:
+        """Spec ``i``; must be called for i = 0, 1, 2, ... in order (events are numbered as they occur)."""
+        if i < CORE_DOCS:
+            kind, ref = self.core[i]
+            ref = dict(ref)
+        else:
+            off = i - CORE_DOCS
+            if off % PERSON_PERIOD == 0:
+                kind, ref = "profile", {"person": self.w.people[CORE_PEOPLE + off // PERSON_PERIOD].id}
+            elif off % PROJECT_PERIOD == PROJECT_PHASE:
+                kind, ref = "project_charter", {"project": self.w.projects[projects_at(i + 1) - 1].id}
+            else:
+                r = rng(self.seed, "growth_kind", i)
+                kind = r.choices(["incident", "meeting", "decision", "announcement", "project_update",
+                                  "release_notes", "team_news"], [28, 20, 15, 12, 12, 6, 7])[0]
+                ref = {}
+        if kind in ("incident", "decision", "meeting"):
+            return getattr(self, f"_spec_{kind}")(i, kind, ref)
+        return self._spec_simple(i, kind, ref)
+
+    def _spec_simple(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
+        w, r = self.w, rng(self.seed, f"spec_{kind}", i)
+        q = ref.get("quarter")
+        if kind == "policy":
+            p = w.get(ref["policy"])
+            doms = [p.domain]
+            if p.domain != "compliance" and r.random() < 0.3:
+                doms.append("compliance")
+            ref["system"] = "SYS-02" if p.domain == "hr" else self._system(r)
+            if r.random() < 0.3:
+                doms.append("it")
+            shown = "it" in doms or p.domain == "hr"
+            return DocSpec(i, kind, _uniq(doms), _uniq([p.id, p.owner_team, p.approver,
+                                                       ref["system"] if shown else ""]), ref, quarter=q)
+        if kind in ("project_status", "project_charter", "project_update"):
+            if kind == "project_update":
+                ref["project"] = self._project(r, i)
+                ref["quarter"] = q = "2024-Q3"
+            p = w.get(ref["project"])
+            doms = ["projects"]
+            if kind == "project_charter" or r.random() < 0.35:
+                doms.append(r.choice(["engineering", "products"]))
+            if kind == "project_charter":
+                ents = [p.id, p.lead, p.sponsor, p.team, p.product, *p.partner_teams]
+            else:
+                ref["extra"] = self._person(r, i)
+                ents = [p.id, p.lead if kind == "project_status" else "", ref["extra"]]
+                if len(doms) > 1:
+                    ents += [p.product, w.get(p.product).team]
+            return DocSpec(i, kind, _uniq(doms), _uniq(ents), ref, quarter=q if kind == "project_status" else None)
+        if kind == "system_status":
+            s = w.get(ref["system"])
+            return DocSpec(i, kind, ["it"], _uniq([s.id, s.owner_team, s.admin]), ref, quarter=q)
+        if kind == "system_overview":
+            s = w.get(ref["system"])
+            doms = ["it"] + (["engineering"] if r.random() < 0.5 else [])
+            return DocSpec(i, kind, doms, _uniq([s.id, s.owner_team, s.admin]), ref)
+        if kind == "profile":
+            p = w.get(ref["person"])
+            projs = [x.id for x in w.projects[: projects_at(i)] if x.lead == p.id][:3]
+            ref["projects"] = projs
+            doms = ["people"] + (["projects"] if projs else [])
+            return DocSpec(i, kind, doms, _uniq([p.id, p.team, p.manager or "", *projs]), ref)
+        if kind == "team_page":
+            t = w.get(ref["team"])
+            members = [p.id for p in w.people[:CORE_PEOPLE] if p.team == t.id and p.id != t.lead][:8]
+            ref["members"] = members
+            doms = ["people", t.domain] if t.domain != "people" else ["people"]
+            return DocSpec(i, kind, _uniq(doms), _uniq([t.id, t.lead, *members]), ref)
+        if kind == "product_spec":
+            p = w.get(ref["product"])
+            return DocSpec(i, kind, ["products", "engineering"], _uniq([p.id, p.manager, p.team]), ref)
+        if kind == "eng_process":
+            pol = [x for x in w.policies if x.domain == "engineering"][ref["process"] % 4]
+            ref["policy"] = pol.id
+            return DocSpec(i, kind, ["engineering"], [pol.id], ref)
+        if kind in ("access_review", "onboarding", "release_notes", "ops_digest"):
+            return self._spec_cluster(i, kind, ref, r)
+        if kind == "team_news":
+            t = w.teams[r.randrange(len(w.teams))]
+            newcomer = w.people[r.randrange(CORE_PEOPLE, people_at(i))] if people_at(i) > CORE_PEOPLE \
+                else w.people[r.randrange(17, CORE_PEOPLE)]
+            ref.update(team=t.id, person=newcomer.id, project=self._project(r, i))
+            doms = ["communications", "people"] if r.random() < 0.5 else ["communications"]
+            return DocSpec(i, kind, doms, _uniq([t.id, t.lead, newcomer.id, ref["project"]]), ref)
+        return self._spec_announcement(i, kind, ref, r)
+
+    def _spec_cluster(self, i: int, kind: str, ref: dict[str, Any], r) -> DocSpec:
+        w = self.w
+        if kind == "access_review":
+            s = w.get(ref["system"])
+            ref["auditor"] = r.choice([p.id for p in w.people[:CORE_PEOPLE] if p.team == "T13"] or ["P0014"])
+            return DocSpec(i, kind, ["compliance", "it"], _uniq([s.id, s.owner_team, ref["auditor"]]), ref,
+                           cluster=ref["cluster"])
+        if kind == "onboarding":
+            t = w.get(ref["team"])
+            ref["buddy"] = r.choice([p.id for p in w.people[:CORE_PEOPLE] if p.team == t.id] or [t.lead])
+            return DocSpec(i, kind, ["hr", t.domain] if t.domain != "hr" else ["hr"],
+                           _uniq([t.id, t.lead, ref["buddy"]]), ref, cluster=ref["cluster"])
+        if kind == "release_notes":
+            if "product" not in ref:
+                ref["product"] = r.choice(w.products).id
+                ref["minor"] = 1 + i % 7
+            p = w.get(ref["product"])
+            return DocSpec(i, kind, ["products"], _uniq([p.id, p.manager]), ref, cluster=ref.get("cluster"))
+        ref["incidents"] = [t["id"] for t in w.tickets[-4:]]
+        ref["systems"] = _uniq([t["system"] for t in w.tickets[-4:]])
+        return DocSpec(i, kind, ["it", "engineering"], _uniq(ref["systems"]), ref, cluster=ref["cluster"])
+
+    def _spec_incident(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
+        w, r = self.w, rng(self.seed, "incident", i)
+        k = len(w.tickets)
+        sysid = self._system(r, 0.6)
+        s = w.get(sysid)
+        cause = r.randrange(len(lx.ROOT_CAUSES))
+        t = {"id": f"INC-{20000 + 3 * k + r.randint(1, 3)}", "doc": i, "system": sysid,
+             "reporter": self._person(r, i, 0.25), "assignee": s.admin if r.random() < 0.5 else self._person(r, i),
+             "severity": r.choice([1, 2, 2, 3, 3, 3]), "root_cause": cause,
+             "fix": cause if r.random() < 0.8 else r.randrange(len(lx.FIXES)),
+             "symptom": r.randrange(len(lx.SYMPTOMS)), "duration_min": r.randrange(12, 600),
+             "date": f"2024-{r.randint(1, 9):02d}-{r.randint(1, 28):02d}",
+             "project": self._project(r, i) if r.random() < 0.45 else None}
+        w.tickets.append(t)
+        ref["ticket"] = k
+        doms = ["it"] + (["projects"] if t["project"] else []) + (["engineering"] if r.random() < 0.2 else [])
+        return DocSpec(i, kind, _uniq(doms), _uniq([t["id"], sysid, s.owner_team, t["reporter"], t["assignee"],
+                                                   t["project"] or ""]), ref)
+
+    def _spec_decision(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
+        w, r = self.w, rng(self.seed, "decision", i)
+        k = len(w.decisions)
+        proj = w.get(self._project(r, i, 0.45))
+        pol = r.choice(w.policies) if r.random() < 0.35 else None
+        d = {"id": f"DEC-{401 + k:04d}", "doc": i, "project": proj.id, "approver": proj.sponsor,
+             "owner": proj.lead, "policy": pol.id if pol else None, "option": r.randrange(4),
+             "date": f"2024-{r.randint(1, 9):02d}-{r.randint(1, 28):02d}", "cost_k": r.randrange(20, 400, 5)}
+        w.decisions.append(d)
+        ref["decision"] = k
+        doms = ["communications"] + (["projects"] if r.random() < 0.3 else []) + ([pol.domain] if pol else [])
+        return DocSpec(i, kind, _uniq(doms), _uniq([d["id"], proj.id, d["approver"], d["owner"], d["policy"] or ""]),
+                       ref)
+
+    def _spec_meeting(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
+        w, r = self.w, rng(self.seed, "meeting", i)
+        k = len(w.meetings)
+        proj = w.get(self._project(r, i))
+        att = _uniq([proj.lead] + [self._person(r, i, 0.4) for _ in range(r.randint(2, 5))])
+        recent = [d["id"] for d in w.decisions[-5:] if d["project"] == proj.id]
+        m = {"id": f"MTG-{k + 1:05d}", "doc": i, "project": proj.id, "attendees": att, "chair": proj.lead,
+             "date": f"2024-{r.randint(1, 9):02d}-{r.randint(1, 28):02d}", "decision": recent[-1] if recent else None,
+             "actions": r.randint(2, 4)}
+        w.meetings.append(m)
+        ref["meeting"] = k
+        doms = ["projects"] + (["communications"] if m["decision"] or r.random() < 0.15 else [])
+        return DocSpec(i, kind, doms, _uniq([proj.id, *att, m["decision"] or ""]), ref)
+
+    def _spec_announcement(self, i: int, kind: str, ref: dict[str, Any], r) -> DocSpec:
+        w = self.w
+        topic = r.choice(["policy", "project", "system", "people"])
+        ref["topic"] = topic
+        ref["author"] = r.choice(["P0000", *[t.lead for t in w.teams]])
+        if topic == "policy":
+            p = r.choice(w.policies)
+            ref["policy"] = p.id
+            ref["version"] = r.randrange(3)
+            return DocSpec(i, kind, ["communications", p.domain], [p.id, ref["author"]], ref)
+        if topic == "project":
+            p = w.get(self._project(r, i))
+            ref["project"] = p.id
+            return DocSpec(i, kind, ["communications", "projects"], _uniq([p.id, p.lead, ref["author"]]), ref)
+        if topic == "system":
+            s = w.get(self._system(r))
+            ref["system"] = s.id
+            return DocSpec(i, kind, ["communications"], _uniq([s.id, s.owner_team, ref["author"]]), ref)
+        p = w.get(self._person(r, i, 0.4))
+        ref["person"] = p.id
+        return DocSpec(i, kind, ["communications"], _uniq([p.id, p.team, ref["author"]]), ref)
+
+
+def iter_specs(world: World) -> Iterator[DocSpec]:
+    """Specs for documents ``0..world.n_docs-1``, in order (fills ``world.tickets/decisions/meetings``)."""
+    s = Scheduler(world)
+    for i in range(world.n_docs):
+        yield s.spec(i)
+
+
+__all__ = ["CLUSTERS", "DocSpec", "Scheduler", "iter_specs"]

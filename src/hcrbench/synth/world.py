@@ -1,0 +1,279 @@
+"""The Meridian world model: teams, people, projects, products, IT systems and versioned policies.
+
+Documents are rendered from this model, so every fact in every document is known. Entity ``j`` of a kind is drawn
+from ``rng(seed, kind, j)`` and only refers to entities that exist whenever it exists, so a bigger world is a
+superset of a smaller one (entity counts are monotone functions of the corpus size).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from hcrbench.synth import lexicon as lx
+from hcrbench.synth.seeds import rng
+
+CORE_DOCS = 500
+CORE_PEOPLE = 120
+CORE_PROJECTS = 24
+PERSON_PERIOD = 8  # after the core block, every 8th document profiles a new person
+PROJECT_PERIOD, PROJECT_PHASE = 80, 4  # ... and every 80th (offset 4) charters a new project
+
+
+@dataclass
+class Team:
+    id: str
+    name: str
+    department: str
+    domain: str
+    lead: str = ""
+
+
+@dataclass
+class Person:
+    id: str
+    name: str
+    email: str
+    team: str
+    role: str
+    manager: str | None
+    location: str
+    joined: str
+    skills: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Project:
+    id: str
+    code_name: str
+    goal: str
+    lead: str
+    team: str
+    product: str
+    sponsor: str
+    budget_k: int
+    status: dict[str, str]
+    milestone: dict[str, str]
+    partner_teams: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Product:
+    id: str
+    name: str
+    description: str
+    manager: str
+    team: str
+    version: str
+    features: list[str]
+
+
+@dataclass
+class System:
+    id: str
+    name: str
+    kind: str
+    vendor: str
+    owner_team: str
+    admin: str
+    users: int
+
+
+@dataclass
+class Policy:
+    id: str  # the policy code, e.g. HR-POL-014
+    concept: str
+    term: str  # the surface form this policy's documents use
+    title: str
+    domain: str
+    owner_team: str
+    approver: str
+    params: list[dict[str, Any]]  # {"name", "unit", "values": [v1, v2, v3]}
+    effective: list[str]  # ISO dates of v1, v2, v3
+
+
+@dataclass
+class World:
+    """Everything a document can state. ``events`` (tickets, decisions, meetings) are added by the schedule."""
+
+    seed: int
+    n_docs: int
+    teams: list[Team]
+    people: list[Person]
+    projects: list[Project]
+    products: list[Product]
+    systems: list[System]
+    policies: list[Policy]
+    key_entities: list[str]
+    tickets: list[dict[str, Any]] = field(default_factory=list)
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    meetings: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.index: dict[str, Any] = {}
+        for group in (self.teams, self.people, self.projects, self.products, self.systems, self.policies):
+            for e in group:
+                self.index[e.id] = e
+
+    def get(self, entity_id: str) -> Any:
+        return self.index[entity_id]
+
+    def name_of(self, entity_id: str) -> str:
+        e = self.index[entity_id]
+        for attr in ("name", "code_name", "title"):
+            if hasattr(e, attr):
+                return getattr(e, attr)
+        return entity_id
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "n_docs": self.n_docs,
+            "key_entities": self.key_entities,
+            "teams": [asdict(x) for x in self.teams],
+            "people": [asdict(x) for x in self.people],
+            "projects": [asdict(x) for x in self.projects],
+            "products": [asdict(x) for x in self.products],
+            "systems": [asdict(x) for x in self.systems],
+            "policies": [asdict(x) for x in self.policies],
+            "tickets": self.tickets,
+            "decisions": self.decisions,
+            "meetings": self.meetings,
+        }
+
+
+def count_before(offset: int, period: int, phase: int = 0) -> int:
+    """How many k >= 0 have ``period * k + phase < offset``."""
+    return max(0, -(-(offset - phase) // period))
+
+
+def people_at(doc_index: int) -> int:
+    """People that exist once documents ``0..doc_index-1`` are written (a monotone bound)."""
+    return CORE_PEOPLE + count_before(max(0, doc_index - CORE_DOCS), PERSON_PERIOD)
+
+
+def projects_at(doc_index: int) -> int:
+    return CORE_PROJECTS + count_before(max(0, doc_index - CORE_DOCS), PROJECT_PERIOD, PROJECT_PHASE)
+
+
+def _email(name: str, taken: set[str]) -> str:
+    base = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    base = "".join(c if c.isalnum() or c == " " else "" for c in base).strip().replace(" ", ".")
+    email, k = f"{base}@meridian.tech", 2
+    while email in taken:
+        email, k = f"{base}{k}@meridian.tech", k + 1
+    taken.add(email)
+    return email
+
+
+def _build_people(seed: int, n_people: int, teams: list[Team]) -> list[Person]:
+    people: list[Person] = []
+    names: set[str] = set()
+    emails: set[str] = set()
+    dept_head: dict[str, str] = {}
+    for j in range(n_people):
+        r = rng(seed, "person", j)
+        for _ in range(30):
+            name = f"{r.choice(lx.FIRST_NAMES)} {r.choice(lx.LAST_NAMES)}"
+            if name not in names:
+                break
+        else:
+            name = f"{name.split()[0]} {chr(65 + j % 26)}. {name.split()[-1]}"
+        names.add(name)
+        pid = f"P{j:04d}"
+        if j == 0:
+            team, role, manager = teams[0].id, "Chief Executive Officer", None
+        elif j <= len(teams):
+            t = teams[j - 1]
+            team = t.id
+            t.lead = pid
+            if t.department not in dept_head:
+                dept_head[t.department] = pid
+                role, manager = lx.HEAD_TITLES[t.domain], "P0000"
+            else:
+                role, manager = f"{t.name} Lead", dept_head[t.department]
+        else:
+            t = r.choice(teams)
+            team, role, manager = t.id, r.choice(lx.ROLES[t.domain]), t.lead
+        year = r.choice([2015, 2017, 2018, 2019, 2020, 2021, 2022, 2023])
+        joined = f"{year}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}"
+        skills = r.sample(lx.PRODUCT_FEATURES + [s[1] for s in lx.SYSTEMS[:6]], 3)
+        people.append(Person(pid, name, _email(name, emails), team, role, manager,
+                             r.choice(lx.LOCATIONS), joined, skills))
+    return people
+
+
+def build_world(seed: int, n_docs: int) -> World:
+    """The world for a corpus of ``n_docs`` documents (entities only; events come from the schedule)."""
+    teams = [Team(f"T{i:02d}", n, d, dom) for i, (n, d, dom) in enumerate(lx.TEAMS)]
+    people = _build_people(seed, people_at(n_docs), teams)
+    by_team: dict[str, list[str]] = {}
+    for p in people[:CORE_PEOPLE]:
+        by_team.setdefault(p.team, []).append(p.id)
+
+    products = []
+    for i, (name, desc) in enumerate(lx.PRODUCTS):
+        r = rng(seed, "product", i)
+        team = "T09" if i % 2 == 0 else r.choice(["T02", "T03", "T05", "T04"])
+        mgr = r.choice([x for x in by_team.get("T09", []) if x != "P0000"] or ["P0010"])
+        products.append(Product(f"PRD-{i + 1:02d}", name, desc, mgr, team,
+                                f"{r.randint(2, 6)}.{r.randint(0, 9)}", r.sample(lx.PRODUCT_FEATURES, 4)))
+
+    systems = []
+    for i, (name, kind, vendor) in enumerate(lx.SYSTEMS):
+        r = rng(seed, "system", i)
+        owner = r.choice(["T06", "T07", "T08"]) if i % 3 else r.choice(["T02", "T04", "T00", "T14"])
+        admin = r.choice(by_team.get(owner) or [teams[int(owner[1:])].lead])
+        systems.append(System(f"SYS-{i + 1:02d}", name, kind, vendor, owner, admin, r.randint(40, 900)))
+
+    policies = []
+    counters: dict[str, int] = {}
+    for i, (prefix, dom, concept, word, params, owner_i) in enumerate(lx.POLICY_TOPICS):
+        r = rng(seed, "policy", i)
+        counters[prefix] = counters.get(prefix, 0) + r.randint(1, 6)
+        term = r.choice(lx.SYNONYMS[concept])
+        title = f"{term[0].upper()}{term[1:]} {word}"
+        vals = []
+        for name, unit, lo, hi in params:
+            v1 = r.randint(lo, (lo + hi) // 2)
+            v2 = v1 if r.random() < 0.4 else min(hi, v1 + r.randint(1, max(1, (hi - lo) // 4)))
+            v3 = min(hi, v2 + r.randint(1, max(1, (hi - lo) // 4))) if r.random() < 0.7 else v2
+            if unit == "USD":
+                v1, v2, v3 = (round(x, -1) for x in (v1, v2, v3))
+            vals.append({"name": name.replace("{term}", term), "unit": unit, "values": [v1, v2, v3]})
+        eff = [f"2024-{m:02d}-{r.randint(1, 28):02d}" for m in (r.randint(1, 2), r.randint(4, 5), r.randint(7, 8))]
+        owner = teams[owner_i]
+        policies.append(Policy(f"{prefix}-{counters[prefix] + 10:03d}", concept, term, title, dom, owner.id,
+                               owner.lead, vals, eff))
+
+    projects = []
+    for p in range(projects_at(n_docs)):
+        r = rng(seed, "project", p)
+        bound = CORE_PEOPLE if p < CORE_PROJECTS else people_at(
+            CORE_DOCS + (p - CORE_PROJECTS) * PROJECT_PERIOD + PROJECT_PHASE)
+        lead = people[r.randrange(17, bound)]
+        code = lx.CODE_NAMES[p] if p < len(lx.CODE_NAMES) else f"{r.choice(lx.CODE_NAMES)} {p // 40 + 1}"
+        st, ms, status = {}, {}, r.choice(["on track", "on track", "at risk", "delayed"])
+        for qi, q in enumerate(lx.QUARTERS):
+            if qi:
+                status = r.choice({"on track": ["on track", "at risk", "completed"],
+                                   "at risk": ["on track", "delayed", "at risk"],
+                                   "delayed": ["at risk", "on hold", "delayed"],
+                                   "on hold": ["on hold", "delayed"], "completed": ["completed"]}[status])
+            st[q] = status
+            ms[q] = r.choice(["discovery complete", "design review passed", "beta in two regions",
+                              "load test signed off", "pilot with three customers", "general availability",
+                              "data migration 60% done", "security review closed", "vendor contract signed"])
+        partners = sorted({t.id for t in r.sample(teams, 2)} - {lead.team})
+        projects.append(Project(f"PRJ-{101 + p}", code, r.choice(lx.PROJECT_GOALS), lead.id, lead.team,
+                                products[r.randrange(len(products))].id, teams[r.randrange(16)].lead,
+                                r.randrange(120, 2400, 10), st, ms, partners))
+
+    r = rng(seed, "key_entities")
+    key_people = r.sample([p.id for p in people[17:CORE_PEOPLE]], 8)
+    uses = {x.id: sum(p.product == x.id for p in projects[:CORE_PROJECTS]) for x in products}
+    top_products = sorted(products, key=lambda x: (-uses[x.id], x.id))[:3]
+    key = key_people + [x.id for x in r.sample(projects[:CORE_PROJECTS], 6)] + \
+        [x.id for x in r.sample(systems, 3)] + [x.id for x in top_products]
+    return World(seed, n_docs, teams, people, projects, products, systems, policies, key)

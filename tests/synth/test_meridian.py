@@ -1,0 +1,226 @@
+"""Meridian generator: determinism, superset growth, splits, evidence spans, OOD, targets, CLI errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hcrbench.cli import main
+from hcrbench.data import iter_jsonl, load_beir, read_corpus
+from hcrbench.errors import InputError
+from hcrbench.synth import describe, generate_meridian, resolve_size
+from hcrbench.synth.lexicon import SYNONYMS
+from hcrbench.synth.query_gen import CATEGORIES
+from hcrbench.synth.text import TextBuilder
+
+FILES = ["corpus.jsonl", "queries.jsonl", "queries.meta.jsonl", "evidence.jsonl", "qrels/tune.tsv",
+         "qrels/dev.tsv", "qrels/test.tsv", "world.json", "manifest.json"]
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("meridian") / "small"
+    generate_meridian(out, "small", seed=3)
+    return out
+
+
+def _meta(folder: Path) -> list[dict]:
+    return [o for _, o in iter_jsonl(folder / "queries.meta.jsonl")]
+
+
+def test_same_seed_gives_identical_bytes(small, tmp_path):
+    again = tmp_path / "again"
+    m = generate_meridian(again, "small", seed=3)
+    for f in FILES:
+        assert (again / f).read_bytes() == (small / f).read_bytes(), f
+    assert set(m["files"]) == set(FILES) - {"manifest.json"}
+    other = generate_meridian(tmp_path / "other", "small", seed=4)
+    assert other["files"]["corpus.jsonl"] != m["files"]["corpus.jsonl"]
+
+
+def test_manifest_hashes_match_files(small):
+    import hashlib
+
+    man = json.loads((small / "manifest.json").read_text())
+    assert man["seed"] == 3 and man["n_docs"] == 500 and man["generator_version"]
+    for f, h in man["files"].items():
+        assert hashlib.sha256((small / f).read_bytes()).hexdigest() == h
+
+
+def test_growth_is_a_superset(small, tmp_path):
+    big = tmp_path / "big"
+    generate_meridian(big, 900, seed=3)
+    a = (small / "corpus.jsonl").read_text().splitlines()
+    b = (big / "corpus.jsonl").read_text().splitlines()
+    assert len(a) == 500 and len(b) == 900
+    assert b[:500] == a  # small's documents, byte for byte
+    wa, wb = (json.loads((f / "world.json").read_text()) for f in (small, big))
+    assert wb["people"][: len(wa["people"])] == wa["people"]
+    assert len(wb["people"]) > len(wa["people"]) and len(wb["projects"]) > len(wa["projects"])
+    # the added documents link new entities to old ones (new cross-domain connections)
+    old_ids = {p["id"] for p in wa["people"]} | {p["id"] for p in wa["projects"]} | {s["id"] for s in wa["systems"]}
+    added = [json.loads(line)["metadata"] for line in b[500:]]
+    mixed = [m for m in added if set(m["entities"]) & old_ids and set(m["entities"]) - old_ids]
+    assert len(mixed) >= 50
+
+
+def test_every_evidence_span_is_verbatim(small):
+    corpus = read_corpus(small / "corpus.jsonl")
+    n = 0
+    for _, row in iter_jsonl(small / "evidence.jsonl"):
+        for e in row["evidence"]:
+            text = corpus[e["doc_id"]].text
+            assert 0 <= e["start"] < e["end"] <= len(text)
+            assert text[e["start"]:e["end"]] == e["text"]
+            n += 1
+    assert n > 1000
+
+
+def test_evidence_docs_are_judged_relevant(small):
+    for m in _meta(small):
+        for e in m["evidence"]:
+            assert m["qrels"][e["doc_id"]] >= 2, (m["query_id"], e)
+        assert set(m["qrels"].values()) <= {1, 2, 3}
+        if m["category"] != "out_of_distribution":
+            assert 3 in m["qrels"].values() and m["evidence"]
+
+
+def test_ood_queries_have_no_relevant_documents(small):
+    ood = [m for m in _meta(small) if m["category"] == "out_of_distribution"]
+    assert len(ood) == 15
+    judged = set()
+    for split in ("tune", "dev", "test"):
+        judged |= {line.split("\t")[0] for line in (small / "qrels" / f"{split}.tsv").read_text().splitlines()[1:]}
+    for m in ood:
+        assert m["qrels"] == {} and m["evidence"] == [] and m["query_id"] not in judged
+
+
+def test_category_counts_and_difficulty_shares(small):
+    metas = _meta(small)
+    assert len(metas) == 300
+    for cat, (n, _) in CATEGORIES.items():
+        rows = [m for m in metas if m["category"] == cat]
+        assert len(rows) == n, cat
+        for diff, share in (("easy", 0.40), ("medium", 0.35), ("hard", 0.25)):
+            assert abs(sum(m["difficulty"] == diff for m in rows) / n - share) <= 0.06, (cat, diff)
+
+
+def test_splits_are_stratified_and_disjoint(small):
+    metas = _meta(small)
+    world = json.loads((small / "world.json").read_text())
+    tracked = set(world["key_entities"]) | {p["id"] for p in world["projects"]}
+    side = {s: {e for m in metas if m["split"] == s for e in m["expected_entities"] if e in tracked}
+            for s in ("tune", "test")}
+    assert side["tune"] and side["test"]
+    assert not side["tune"] & side["test"]
+    counts = {s: sum(m["split"] == s for m in metas) for s in ("tune", "dev", "test")}
+    assert abs(counts["tune"] / 300 - 0.6) < 0.03 and abs(counts["test"] / 300 - 0.2) < 0.03
+    for s in ("tune", "dev", "test"):  # readable by a BEIR loader, split by split
+        ds = load_beir(small, s)
+        assert set(ds.queries.query_ids) == {m["query_id"] for m in metas if m["split"] == s and m["qrels"]}
+
+
+def test_vocabulary_mismatch_term_absent_from_answer(small):
+    corpus = read_corpus(small / "corpus.jsonl")
+    checked = 0
+    for m in _meta(small):
+        if m["origin"] != "adversarial:vocabulary":
+            continue
+        q = m["text"].lower()
+        answers = [corpus[d].text.lower() for d, g in m["qrels"].items() if g == 3]
+        forms = [f for forms in SYNONYMS.values() for f in forms if f.lower() in q]
+        assert forms, m["text"]
+        assert any(all(f.lower() not in t for t in answers) for f in forms), m["text"]
+        checked += 1
+    assert checked >= 15
+
+
+def test_documents_carry_routing_metadata(small):
+    corpus = read_corpus(small / "corpus.jsonl")
+    for meta in corpus.metadata:
+        assert meta["domain"] == meta["domains"][0] and meta["doc_type"] and meta["entities"]
+    assert sum("cluster" in m for m in corpus.metadata) >= 9
+    assert {m["quarter"] for m in corpus.metadata if m.get("snapshot")} == {"2024-Q1", "2024-Q2", "2024-Q3"}
+
+
+def test_describe_small_meets_every_target(small):
+    res = describe(small)
+    assert res["all_met"], [p for p in res["properties"] if not p["met"]]
+    assert json.loads((small / "describe.json").read_text()) == res
+
+
+def test_describe_medium_meets_every_target(tmp_path):
+    out = tmp_path / "medium"
+    rc = main(["generate", "meridian", "--size", "medium", "--seed", "11", "--out", str(out)])
+    assert rc == 0
+    assert main(["describe", str(out)]) == 0
+    res = json.loads((out / "describe.json").read_text())
+    assert res["n_docs"] == 2000 and res["all_met"], [p for p in res["properties"] if not p["met"]]
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--size", "huge"], "size"),
+        (["--size", "10"], "size"),
+        (["--seed", "-1"], "--seed"),
+        (["--seed", "abc"], "--seed"),
+    ],
+)
+def test_cli_bad_flags_exit_2_with_one_line(args, needle, tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["generate", "meridian", *args, "--out", str(tmp_path / "x")])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and needle in err
+
+
+def test_cli_unwritable_out_exits_2(tmp_path, capsys):
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("not a folder")
+    with pytest.raises(SystemExit) as e:
+        main(["generate", "meridian", "--out", str(blocker / "sub")])
+    assert e.value.code == 2
+    assert "out" in capsys.readouterr().err
+    with pytest.raises(InputError):
+        describe(tmp_path)
+
+
+def test_resolve_size():
+    assert resolve_size("small") == 500 and resolve_size("medium") == 2000 and resolve_size("full") == 3500
+    assert resolve_size("1234") == 1234 and resolve_size(100_000) == 100_000
+    for bad in ("tiny", "499", -5, True, "1e5"):
+        with pytest.raises(InputError):
+            resolve_size(bad)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(st.text(min_size=1, max_size=30), st.booleans()), min_size=1, max_size=12))
+def test_textbuilder_spans_are_exact(pieces):
+    tb = TextBuilder()
+    want = {}
+    for k, (s, keyed) in enumerate(pieces):
+        key = f"k{k}" if keyed else None
+        tb.para([(s, key)])
+        if key:
+            want[key] = s
+    text = "".join(tb.parts)
+    for key, s in want.items():
+        a, b = tb.spans[key]
+        assert text[a:b] == s
+
+
+@pytest.mark.slow
+def test_100k_documents_stream_in_minutes(tmp_path):
+    import time
+
+    t0 = time.perf_counter()
+    m = generate_meridian(tmp_path / "big", 100_000, seed=1)
+    assert time.perf_counter() - t0 < 300
+    assert m["n_docs"] == 100_000
+    with open(tmp_path / "big" / "corpus.jsonl", encoding="utf-8") as fh:
+        assert sum(1 for _ in fh) == 100_000
