@@ -41,3 +41,20 @@ __all__ = [
     "write_queries",
     "write_run",
 ]
+
+# Chunking, token counting and labelled-substring judgments (issue #3, parts 2 and 6).
+from hcrbench.data.chunking import ChunkedCorpus, chunk_corpus, doc_run_from_chunk_run
+from hcrbench.data.labelled import LabelledQuery, labelled_qrels, read_labelled
+from hcrbench.data.tokens import TokenCounter, count_tokens, get_counter
+
+__all__ += [
+    "ChunkedCorpus",
+    "LabelledQuery",
+    "TokenCounter",
+    "chunk_corpus",
+    "count_tokens",
+    "doc_run_from_chunk_run",
+    "get_counter",
+    "labelled_qrels",
+    "read_labelled",
+]

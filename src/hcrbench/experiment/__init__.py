@@ -1,0 +1,38 @@
+"""Experiments: a TOML config in, one output folder out (runs, per-query metrics, evaluation JSON, manifest).
+
+``run_experiment(config_path)`` is what ``hcrbench run CONFIG`` calls; see docs/experiments.md.
+"""
+
+from hcrbench.experiment.config import (
+    ChunkingConfig,
+    DatasetConfig,
+    ExperimentConfig,
+    SystemConfig,
+    load_config,
+    parse_config,
+)
+from hcrbench.experiment.dataset import ExperimentData, load_data
+from hcrbench.experiment.lock import registry_path, split_key
+from hcrbench.experiment.manifest import package_versions, read_manifest, sha256_file, write_manifest
+from hcrbench.experiment.runner import ExperimentResult, output_dir_of, run_experiment, run_system
+
+__all__ = [
+    "ChunkingConfig",
+    "DatasetConfig",
+    "ExperimentConfig",
+    "ExperimentData",
+    "ExperimentResult",
+    "SystemConfig",
+    "load_config",
+    "load_data",
+    "output_dir_of",
+    "package_versions",
+    "parse_config",
+    "read_manifest",
+    "registry_path",
+    "run_experiment",
+    "run_system",
+    "sha256_file",
+    "split_key",
+    "write_manifest",
+]

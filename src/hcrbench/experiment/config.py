@@ -1,0 +1,263 @@
+"""The experiment TOML: a pydantic model, and one-line errors that name the config file, line and key.
+
+Schema (documented with examples in docs/experiments.md)::
+
+    name = "scifact-baselines"          # required
+    output_dir = "runs/scifact"         # relative to the config file (default runs/<name>)
+    seed = 0
+    metrics = ["nDCG@10", "R@100", "RR", "AP"]
+    baseline = "bm25"                   # a system name (default: the first system)
+    k = 100                             # depth of every run
+    rel_threshold = 1
+    n_resamples = 10000                 # permutation / bootstrap resamples of the comparisons
+    strata = ["category"]               # query metadata copied into per_query.parquet
+    [dataset]
+    path = "../shared/datasets/scifact" # BEIR folder, relative to the config file
+    split = "test"
+    locked = false                      # true: score this split once (see docs/experiments.md)
+    [[systems]]
+    name = "bm25"
+    type = "bm25"
+    params = { k1 = 0.9, b = 0.4 }
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from hcrbench.errors import InputError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$")
+
+
+class ChunkingConfig(BaseModel):
+    """Index chunks instead of whole documents; the run is mapped back to documents (max score per doc)."""
+
+    model_config = _STRICT
+    max_tokens: int = Field(256, ge=8)
+    overlap: int = Field(32, ge=0)
+    respect_sentences: bool = True
+    structure_aware: bool = False
+    token_counter: str | None = None
+    depth: int | None = Field(None, ge=1)  # chunks retrieved per query before mapping (default 4 * k)
+
+    @model_validator(mode="after")
+    def _overlap_below_max(self) -> ChunkingConfig:
+        if self.overlap >= self.max_tokens:
+            raise ValueError("overlap must be smaller than max_tokens")
+        return self
+
+
+class SystemConfig(BaseModel):
+    """One system: its run name, registry type and constructor parameters."""
+
+    model_config = _STRICT
+    name: str
+    type: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    chunking: ChunkingConfig | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _safe_name(cls, v: str) -> str:
+        if not _NAME.match(v):
+            raise ValueError("must be 1-100 characters of letters, digits, '.', '_', '+', '-' (used as a file name)")
+        return v
+
+
+class DatasetConfig(BaseModel):
+    """Where the corpus, queries and judgments come from.
+
+    Either ``path`` (a BEIR folder: corpus.jsonl, queries.jsonl, qrels/<split>.tsv) or the files one by one
+    (``corpus``, ``queries``, ``qrels``); ``labelled`` (a labelled-substring JSONL) replaces the qrels.
+    """
+
+    model_config = _STRICT
+    path: str | None = None
+    split: str = "test"
+    locked: bool = False
+    corpus: str | None = None
+    queries: str | None = None
+    qrels: str | None = None
+    labelled: str | None = None
+    labelled_field: str = "title"
+
+    @model_validator(mode="after")
+    def _source(self) -> DatasetConfig:
+        if self.path is None:
+            if self.corpus is None:
+                raise ValueError("give 'path' (a BEIR folder) or 'corpus' (a corpus.jsonl)")
+            if self.qrels is None and self.labelled is None:
+                raise ValueError("without 'path', give 'qrels' or 'labelled'")
+            if self.queries is None and self.labelled is None:
+                raise ValueError("without 'path', give 'queries' (or 'labelled' queries with text)")
+        return self
+
+
+class ExperimentConfig(BaseModel):
+    """A whole experiment; paths inside are relative to the config file's folder."""
+
+    model_config = _STRICT
+    name: str
+    output_dir: str | None = None
+    seed: int = Field(0, ge=0)
+    metrics: list[str] = Field(default_factory=lambda: ["nDCG@10", "R@100", "RR", "AP"], min_length=1)
+    baseline: str | None = None
+    k: int = Field(100, ge=1)
+    rel_threshold: int = 1
+    n_resamples: int = Field(10_000, ge=1)
+    strata: list[str] = Field(default_factory=lambda: ["category"])
+    dataset: DatasetConfig
+    systems: list[SystemConfig] = Field(min_length=1)
+
+    @field_validator("name")
+    @classmethod
+    def _safe_name(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("must not be empty")
+        return v
+
+    @field_validator("metrics")
+    @classmethod
+    def _metrics(cls, v: list[str]) -> list[str]:
+        from hcrbench.metrics import parse_measures
+
+        try:
+            return [m.name for m in parse_measures(list(v))]
+        except ValueError as e:
+            raise ValueError(getattr(e, "problem", str(e))) from None
+
+    @property
+    def baseline_name(self) -> str:
+        return self.baseline or self.systems[0].name
+
+
+# ------------------------------------------------------------------------------------------------ errors
+
+
+def _dotted(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+_KEY = re.compile(r"^\s*([A-Za-z0-9_\-.\"' ]+?)\s*=")
+
+
+def locate(text: str, loc: tuple[Any, ...]) -> int | None:
+    """Best-effort 1-based line of the key at ``loc`` (e.g. ``("systems", 1, "params")``) in TOML ``text``.
+
+    Tracks ``[table]`` and ``[[array]]`` headers; for a missing key it returns the line of the enclosing table's
+    header (or of the deepest enclosing key for inline tables).
+    """
+    want = list(loc)
+    counts: dict[str, int] = {}
+    table: list[Any] = []
+    best: int | None = None
+
+    def with_indices(name: str) -> list[Any]:
+        parts = [x.strip().strip("\"'") for x in name.split(".")]
+        out: list[Any] = []
+        for i, part in enumerate(parts):
+            out.append(part)
+            prefix = ".".join(parts[: i + 1])
+            if prefix in counts:
+                out.append(counts[prefix])
+        return out
+
+    for n, raw in enumerate(text.splitlines(), start=1):
+        s = raw.strip()
+        if s.startswith("[["):
+            name = s[2:].split("]]")[0].strip()
+            counts[name] = counts.get(name, -1) + 1
+            table = with_indices(name)
+        elif s.startswith("["):
+            table = with_indices(s[1:].split("]")[0].strip())
+        else:
+            m = _KEY.match(raw)
+            if m:
+                path = [*table, *(x.strip().strip("\"'") for x in m.group(1).split("."))]
+                if path == want:
+                    return n
+                if path == want[: len(path)]:
+                    best = n
+            continue
+        if table == want[: len(table)]:
+            best = n
+    return best
+
+
+def _problem(err: dict[str, Any], model_keys: dict[str, list[str]]) -> str:
+    kind, msg = err.get("type", ""), err.get("msg", "")
+    loc = tuple(err.get("loc", ()))
+    got = err.get("input")
+    if kind == "extra_forbidden":
+        allowed = model_keys.get(_dotted(tuple(p for p in loc[:-1] if not isinstance(p, int))), [])
+        return "unknown key" + (f" (allowed: {', '.join(allowed)})" if allowed else "")
+    if kind == "missing":
+        return "missing required key"
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    if kind.endswith("_type") or kind.endswith("_parsing") or kind in ("model_type", "dict_type"):
+        return f"{msg.rstrip('.').lower()}, got {type(got).__name__} {got!r}"
+    return msg
+
+
+def _model_keys() -> dict[str, list[str]]:
+    return {
+        "": sorted(ExperimentConfig.model_fields),
+        "dataset": sorted(DatasetConfig.model_fields),
+        "systems": sorted(SystemConfig.model_fields),
+        "systems.chunking": sorted(ChunkingConfig.model_fields),
+    }
+
+
+def parse_config(text: str, path: str | Path = "<config>") -> ExperimentConfig:
+    """Parse TOML text into an :class:`ExperimentConfig`; the first problem raises a one-line InputError."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
+        problem = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
+        raise InputError(f"invalid TOML: {problem}", path=path, line=int(m.group(1)) if m else None) from None
+    try:
+        cfg = ExperimentConfig.model_validate(raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        loc = tuple(err.get("loc", ()))
+        loc = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p.startswith("function-"))))
+        raise InputError(_problem(err, _model_keys()), path=path, line=locate(text, loc),
+                         field=_dotted(loc) or None) from None
+    names = [s.name for s in cfg.systems]
+    for i, n in enumerate(names):
+        if n in names[:i]:
+            raise InputError(f"duplicate system name {n!r}", path=path, line=locate(text, ("systems", i, "name")),
+                             field=f"systems[{i}].name")
+    if cfg.baseline is not None and cfg.baseline not in names:
+        raise InputError(f"{cfg.baseline!r} is not a system (systems: {', '.join(names)})", path=path,
+                         line=locate(text, ("baseline",)), field="baseline")
+    return cfg
+
+
+def load_config(path: str | Path) -> tuple[ExperimentConfig, str]:
+    """Read and validate the TOML at ``path``; returns the config and the verbatim text."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("config file not found" if not path.exists() else "config path is not a file", path=path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"invalid UTF-8 at byte {e.start}", path=path) from None
+    return parse_config(text, path), text

@@ -1,0 +1,107 @@
+"""Load an experiment's corpus, queries and judgments from its ``[dataset]`` table, and hash the files."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from hcrbench.data.beir import read_corpus, read_queries
+from hcrbench.data.labelled import labelled_qrels, labelled_queries, read_labelled
+from hcrbench.data.trec import read_qrels
+from hcrbench.data.types import Corpus, Qrels, Queries
+from hcrbench.errors import HcrbenchWarning, InputError
+from hcrbench.experiment.config import DatasetConfig, locate
+from hcrbench.experiment.lock import split_key
+from hcrbench.experiment.manifest import sha256_file
+
+
+@dataclass
+class ExperimentData:
+    """What the systems run on. ``files`` maps each input file (relative to ``root``) to its SHA-256."""
+
+    corpus: Corpus
+    queries: Queries
+    qrels: Qrels
+    split: str
+    root: Path
+    files: dict[str, str]
+
+    @property
+    def key(self) -> str:
+        """Content key of this split (the lock registry's key; part of every system's fingerprint)."""
+        return split_key(self.files, self.split)
+
+
+def _resolve(value: str, base: Path, key: str, config_path: Path, text: str, *, folder: bool) -> Path:
+    p = Path(value).expanduser()
+    p = p if p.is_absolute() else base / p
+    ok = p.is_dir() if folder else p.is_file()
+    if not ok:
+        what = "folder" if folder else "file"
+        problem = f"{what} not found: {p}" if not p.exists() else f"not a {what}: {p}"
+        raise InputError(problem, path=config_path, line=locate(text, ("dataset", key)), field=f"dataset.{key}")
+    return p
+
+
+def load_data(cfg: DatasetConfig, base: Path, config_path: Path, text: str = "") -> ExperimentData:
+    """Read the dataset named by ``cfg`` (paths relative to ``base``, the config file's folder)."""
+    if cfg.path is not None:
+        root = _resolve(cfg.path, base, "path", config_path, text, folder=True).resolve()
+        corpus_p = root / "corpus.jsonl"
+        queries_p = root / "queries.jsonl"
+        qrels_p: Path | None = root / "qrels" / f"{cfg.split}.tsv"
+        for p in (corpus_p, queries_p) + ((qrels_p,) if cfg.labelled is None else ()):
+            if not p.is_file():
+                avail = sorted(x.stem for x in (root / "qrels").glob("*.tsv")) if p == qrels_p else []
+                hint = f" (available splits: {', '.join(avail)})" if avail else ""
+                key = "split" if p == qrels_p else "path"
+                raise InputError(f"BEIR folder {root} has no {p.relative_to(root)}{hint}", path=config_path,
+                                 line=locate(text, ("dataset", key)), field=f"dataset.{key}")
+        if cfg.labelled is not None:
+            qrels_p = None
+    else:
+        root = base.resolve()
+        corpus_p = _resolve(cfg.corpus or "", base, "corpus", config_path, text, folder=False).resolve()
+        queries_p = (_resolve(cfg.queries, base, "queries", config_path, text, folder=False).resolve()
+                     if cfg.queries is not None else None)
+        qrels_p = (_resolve(cfg.qrels, base, "qrels", config_path, text, folder=False).resolve()
+                   if cfg.qrels is not None and cfg.labelled is None else None)
+    labelled_p = (_resolve(cfg.labelled, base, "labelled", config_path, text, folder=False).resolve()
+                  if cfg.labelled is not None else None)
+
+    corpus = read_corpus(corpus_p)
+    if labelled_p is not None:
+        spec = read_labelled(labelled_p)
+        qrels = labelled_qrels(spec, corpus, field=cfg.labelled_field, name=f"labelled/{cfg.split}")
+        if any(q.text for q in spec):
+            missing = [q.query_id for q in spec if not q.text]
+            if missing:
+                warnings.warn(f"{len(missing)} labelled queries have no text and are not run: "
+                              f"{', '.join(missing[:5])}", HcrbenchWarning, stacklevel=2)
+            queries = labelled_queries(spec)
+        elif queries_p is not None:
+            queries = read_queries(queries_p)
+        else:
+            raise InputError("labelled queries carry no 'text' and no queries file is given", path=config_path,
+                             line=locate(text, ("dataset", "labelled")), field="dataset.labelled")
+    else:
+        assert qrels_p is not None and queries_p is not None
+        qrels = read_qrels(qrels_p, name=f"{root.name}/{cfg.split}")
+        queries = read_queries(queries_p)
+    judged = [q for q in qrels.query_ids if q in queries]
+    lost = len(qrels.query_ids) - len(judged)
+    if lost:
+        warnings.warn(f"{lost} judged queries have no query text and cannot be run (they score 0)",
+                      HcrbenchWarning, stacklevel=2)
+    queries = queries.subset(judged)
+
+    used = [p for p in (corpus_p, queries_p, qrels_p, labelled_p) if p is not None]
+    files: dict[str, str] = {}
+    for p in used:
+        try:
+            rel = p.relative_to(root).as_posix()
+        except ValueError:
+            rel = p.as_posix()
+        files[rel] = sha256_file(p)
+    return ExperimentData(corpus, queries, qrels, cfg.split, root, dict(sorted(files.items())))

@@ -1,0 +1,266 @@
+"""``hcrbench run CONFIG``: run every system of an experiment, score them, write one output folder.
+
+Output folder (``output_dir`` of the config)::
+
+    config.toml          verbatim copy of the config
+    manifest.json        config, dataset hashes, per-system params/costs/timings, versions, git commit
+    runs/<NAME>.trec     one TREC run per system
+    eval.json            the ``hcrbench evaluate --json`` document (means, per-query, ledger, comparisons)
+    per_query.parquet    run, query_id, one column per metric, plus query strata (e.g. category)
+
+Resume: a system whose run file exists, whose fingerprint (type, params, chunking, k, seed, dataset content)
+matches its manifest entry and whose run file still has the recorded SHA-256 is loaded, not recomputed. The
+manifest is rewritten after each finished system, and every file is written atomically, so an interrupted run
+loses at most the system it was computing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hcrbench.data.atomic import atomic_open, atomic_write_text
+from hcrbench.data.trec import read_run, write_run
+from hcrbench.data.types import Run
+from hcrbench.errors import HcrbenchWarning, InputError
+from hcrbench.experiment import lock
+from hcrbench.experiment.config import ExperimentConfig, SystemConfig, load_config, locate
+from hcrbench.experiment.dataset import ExperimentData, load_data
+from hcrbench.experiment.manifest import (
+    git_commit,
+    hcrbench_commit,
+    package_versions,
+    read_manifest,
+    sha256_file,
+    sha256_json,
+    write_manifest,
+)
+
+
+@dataclass
+class ExperimentResult:
+    """What :func:`run_experiment` did: where it wrote, which systems it computed or reused, the scores."""
+
+    output_dir: Path
+    manifest: dict[str, Any]
+    evaluation: Any
+    comparisons: list[Any]
+    computed: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def output_dir_of(cfg: ExperimentConfig, config_path: Path) -> Path:
+    """The experiment's output folder: ``output_dir`` relative to the config file (default ``runs/<name>``)."""
+    out = Path(cfg.output_dir or f"runs/{cfg.name}").expanduser()
+    return Path(os.path.normpath(out if out.is_absolute() else config_path.parent / out))
+
+
+def system_fingerprint(system: SystemConfig, cfg: ExperimentConfig, data_key: str) -> str:
+    """What decides a system's run: if any of it changes, the run is recomputed."""
+    return sha256_json({
+        "type": system.type,
+        "params": system.params,
+        "chunking": system.chunking.model_dump() if system.chunking else None,
+        "k": cfg.k,
+        "seed": cfg.seed,
+        "dataset": data_key,
+    })
+
+
+def _seed_everything(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch = sys.modules.get("torch")
+    if torch is not None:  # only if a retriever already imported it
+        torch.manual_seed(seed)
+
+
+def _jsonable(obj: Any) -> Any:
+    return json.loads(json.dumps(obj, default=lambda o: o.item() if hasattr(o, "item") else repr(o)))
+
+
+def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int) -> tuple[Run, dict[str, Any]]:
+    """Index and search one system; returns its document-level run (named after it) and its manifest entry."""
+    from hcrbench.retrieve import make_retriever
+
+    _seed_everything(seed)
+    t0 = time.perf_counter()
+    retriever = make_retriever(system.type, **system.params)
+    entry: dict[str, Any] = {"type": system.type}
+    if system.chunking is not None:
+        from hcrbench.data.chunking import chunk_corpus
+        from hcrbench.data.tokens import get_counter
+
+        c = system.chunking
+        t_chunk = time.perf_counter()
+        chunked = chunk_corpus(data.corpus, max_tokens=c.max_tokens, overlap=c.overlap,
+                               respect_sentences=c.respect_sentences, structure_aware=c.structure_aware,
+                               counter=get_counter(c.token_counter))
+        chunk_seconds = time.perf_counter() - t_chunk
+        retriever.index(chunked.corpus)
+        result = retriever.search(data.queries, k=c.depth or 4 * k)
+        run = chunked.doc_run(result.run).top_k(k)
+        result.costs.add("chunks_indexed", len(chunked.corpus))
+        result.costs.add("chunk_tokens_indexed", sum(m["n_tokens"] for m in chunked.corpus.metadata))
+        result.costs.add_time("chunk", chunk_seconds)
+        entry["chunking"] = chunked.params
+    else:
+        retriever.index(data.corpus)
+        result = retriever.search(data.queries, k=k)
+        run = result.run.top_k(k)
+        entry["chunking"] = None
+    seconds = time.perf_counter() - t0
+    entry.update({
+        "params": _jsonable(dict(retriever.params)),
+        "config_params": _jsonable(system.params),
+        "costs": result.costs.to_dict(),
+        "seconds": round(seconds, 3),
+        "n_queries": len(run.query_ids),
+    })
+    return run.rename(system.name), entry
+
+
+def _reusable(entry: dict[str, Any] | None, fingerprint: str, run_path: Path) -> bool:
+    return bool(
+        entry
+        and entry.get("fingerprint") == fingerprint
+        and run_path.is_file()
+        and entry.get("run_sha256") == sha256_file(run_path)
+    )
+
+
+def _per_query_frame(evaluation: Any, data: ExperimentData, strata: list[str]):
+    df = evaluation.per_query.reset_index(drop=True)
+    for key in strata:
+        if any(key in data.queries.meta(q) for q in data.queries.query_ids):
+            values = {q: data.queries.meta(q).get(key) for q in data.queries.query_ids}
+            df[key] = [None if values.get(q) is None else str(values.get(q)) for q in df["query_id"]]
+    return df
+
+
+def run_experiment(config_path: str | Path, *, force_test: bool = False, only: list[str] | None = None,
+                   progress: bool = True) -> ExperimentResult:
+    """Run (or resume) the experiment described by the TOML at ``config_path``; see the module docstring."""
+    from rich.console import Console
+
+    from hcrbench.metrics import evaluate
+    from hcrbench.stats import compare, evaluation_json
+
+    config_path = Path(config_path)
+    cfg, text = load_config(config_path)
+    console = Console(stderr=True, quiet=not progress, highlight=False)
+    names = [s.name for s in cfg.systems]
+    for n in only or []:
+        if n not in names:
+            raise InputError(f"no system named {n!r} (systems: {', '.join(names)})", field="--only")
+    out = output_dir_of(cfg, config_path)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"output path exists and is not a folder: {out}", path=config_path,
+                         line=locate(text, ("output_dir",)), field="output_dir")
+
+    t_load = time.perf_counter()
+    data = load_data(cfg.dataset, config_path.parent, config_path, text)
+    load_seconds = time.perf_counter() - t_load
+    console.print(f"[bold]{cfg.name}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
+                  f"({cfg.dataset.split}), {len(cfg.systems)} systems -> {out}")
+    if cfg.dataset.locked:
+        lock.check_unlocked(data.key, split=cfg.dataset.split, dataset=str(data.root), force=force_test,
+                            config_path=config_path, line=locate(text, ("dataset", "locked")))
+
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(out / "config.toml", text)
+    old = read_manifest(out) or {}
+    old_systems = old.get("systems") if isinstance(old.get("systems"), dict) else {}
+    manifest: dict[str, Any] = {
+        "name": cfg.name,
+        "status": "partial",
+        "config": cfg.model_dump(mode="json"),
+        "config_sha256": sha256_json(text),
+        "dataset": {"path": str(data.root), "split": data.split, "locked": cfg.dataset.locked,
+                    "files": data.files, "key": data.key,
+                    "n_documents": len(data.corpus), "n_queries": len(data.queries),
+                    "n_judged_queries": len(data.qrels.query_ids)},
+        "systems": {},
+        "metrics": list(cfg.metrics),
+        "rel_threshold": cfg.rel_threshold,
+        "seed": cfg.seed,
+        "k": cfg.k,
+        "baseline": cfg.baseline_name,
+        "versions": package_versions(),
+        "git_commit": git_commit(config_path.parent),
+        "hcrbench_commit": hcrbench_commit(),
+        "timings": {"load_seconds": round(load_seconds, 3)},
+    }
+    computed: list[str] = []
+    reused: list[str] = []
+    skipped: list[str] = []
+    runs: dict[str, Run] = {}
+    for i, system in enumerate(cfg.systems, start=1):
+        fp = system_fingerprint(system, cfg, data.key)
+        rel = f"runs/{system.name}.trec"
+        run_path = out / rel
+        prev = old_systems.get(system.name)
+        tag = f"[{i}/{len(cfg.systems)}] {system.name}"
+        if _reusable(prev, fp, run_path):
+            runs[system.name] = read_run(run_path, name=system.name)
+            manifest["systems"][system.name] = prev
+            reused.append(system.name)
+            console.print(f"{tag}: up to date (reused {rel})")
+            continue
+        if only and system.name not in only:
+            skipped.append(system.name)
+            console.print(f"{tag}: [yellow]skipped[/yellow] (not in --only and no up-to-date run)")
+            continue
+        try:
+            with console.status(f"{tag}: indexing and searching ({system.type})..."):
+                run, entry = run_system(system, data, cfg.k, cfg.seed)
+        except InputError as e:
+            if e.path is not None:
+                raise
+            key = {"system": "type", "param": "params"}.get(e.field or "", e.field or "type")
+            raise InputError(e.problem, path=config_path, line=locate(text, ("systems", i - 1, key)),
+                             field=f"systems[{i - 1}].{key}") from None
+        write_run(run, run_path, tag=system.name)
+        entry = {"run": rel, **entry, "fingerprint": fp, "run_sha256": sha256_file(run_path)}
+        manifest["systems"][system.name] = entry
+        # Checkpoint: this system is done; systems not reached yet keep their old entries for the next resume.
+        pending = {s.name: old_systems[s.name] for s in cfg.systems[i:] if s.name in old_systems}
+        write_manifest(out, {**manifest, "systems": {**manifest["systems"], **pending}})
+        runs[system.name] = run
+        computed.append(system.name)
+        console.print(f"{tag}: done in {entry['seconds']:.2f}s")
+
+    if not runs:
+        raise InputError("no system has a run to score", field="--only")
+    baseline = cfg.baseline_name
+    if baseline not in runs:
+        warnings.warn(f"baseline {baseline!r} has no run yet; comparing against {next(iter(runs))!r}",
+                      HcrbenchWarning, stacklevel=2)
+        baseline = next(iter(runs))
+    t_eval = time.perf_counter()
+    evaluation = evaluate(data.qrels, runs, list(cfg.metrics), rel_threshold=cfg.rel_threshold, missing="zero")
+    comparisons = compare(evaluation, baseline=baseline, n_resamples=cfg.n_resamples, seed=cfg.seed) \
+        if len(runs) > 1 else []
+    doc = evaluation_json(evaluation, comparisons)
+    atomic_write_text(out / "eval.json", json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+    frame = _per_query_frame(evaluation, data, cfg.strata)
+    with atomic_open(out / "per_query.parquet", "wb") as fh:
+        frame.to_parquet(fh, index=False)
+    manifest["timings"]["eval_seconds"] = round(time.perf_counter() - t_eval, 3)
+    manifest["status"] = "complete" if not skipped else "partial"
+    manifest["scored_systems"] = list(runs)
+    write_manifest(out, manifest)
+    if cfg.dataset.locked:
+        lock.record_scoring(data.key, split=data.split, dataset=str(data.root), files=data.files,
+                            experiment=cfg.name, output_dir=out.resolve(), systems=list(runs), forced=force_test)
+    return ExperimentResult(out, manifest, evaluation, comparisons, computed, reused, skipped)
