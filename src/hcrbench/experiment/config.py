@@ -15,6 +15,7 @@ Schema (documented with examples in docs/experiments.md)::
     path = "../shared/datasets/scifact" # BEIR folder, relative to the config file
     split = "test"
     locked = false                      # true: score this split once (see docs/experiments.md)
+    # generate = "meridian"             # built-in corpus: generate `path` if missing (size, generate_seed)
     [[systems]]
     name = "bm25"
     type = "bm25"
@@ -26,7 +27,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -92,9 +93,15 @@ class DatasetConfig(BaseModel):
     qrels: str | None = None
     labelled: str | None = None
     labelled_field: str = "title"
+    # Built-in corpus: with generate = "meridian", `path` is generated (deterministically) when it does not exist.
+    generate: Literal["meridian"] | None = None
+    size: str | int = "small"
+    generate_seed: int = Field(0, ge=0)
 
     @model_validator(mode="after")
     def _source(self) -> DatasetConfig:
+        if self.generate is not None and self.path is None:
+            raise ValueError("'generate' needs 'path': the folder the corpus is generated into")
         if self.path is None:
             if self.corpus is None:
                 raise ValueError("give 'path' (a BEIR folder) or 'corpus' (a corpus.jsonl)")

@@ -44,8 +44,21 @@ def _resolve(value: str, base: Path, key: str, config_path: Path, text: str, *, 
     return p
 
 
+def _generate_if_missing(cfg: DatasetConfig, base: Path) -> None:
+    """Generate the built-in Meridian corpus into ``cfg.path`` unless a generated folder is already there."""
+    from hcrbench.synth import generate_meridian
+
+    target = Path(cfg.path or "").expanduser()
+    target = target if target.is_absolute() else base / target
+    if (target / "manifest.json").is_file():
+        return  # generated before; its files are hashed below like any dataset's
+    generate_meridian(target, size=cfg.size, seed=cfg.generate_seed)
+
+
 def load_data(cfg: DatasetConfig, base: Path, config_path: Path, text: str = "") -> ExperimentData:
     """Read the dataset named by ``cfg`` (paths relative to ``base``, the config file's folder)."""
+    if cfg.path is not None and cfg.generate == "meridian":
+        _generate_if_missing(cfg, base)
     if cfg.path is not None:
         root = _resolve(cfg.path, base, "path", config_path, text, folder=True).resolve()
         corpus_p = root / "corpus.jsonl"

@@ -1,0 +1,51 @@
+"""``hcrbench lock DIR`` and ``hcrbench verify DIR``: bind an experiment's scores to hashes, check them later.
+
+``verify`` exits 1 on any drift (a changed byte in data, config or a run, a changed stored score), printing one
+line per problem; 0 when intact; 2 for bad input (no lock file, not an experiment directory).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+
+def lock_command(
+    directory: Path = typer.Argument(..., help="Experiment output directory (manifest.json, runs/, eval.json)."),
+    lock_test: bool = typer.Option(False, "--lock-test",
+                                   help="Declare the dataset split locked: runners refuse to score it again "
+                                        "without --force-test."),
+) -> None:
+    """Write DIR/hcrbench.lock: SHA-256 of data, config, runs and scores, hcrbench version and git commit."""
+    from hcrbench.gate import LOCK_NAME, lock_experiment
+
+    lock = lock_experiment(directory, lock_test=lock_test)
+    n = len(lock["files"]) + len(lock["dataset"]["files"])
+    typer.echo(f"locked {n} files and {sum(len(v) for v in lock['means'].values())} means -> {directory / LOCK_NAME}")
+    if lock_test:
+        typer.echo(f"split {lock['dataset']['split']!r} of {lock['dataset']['path']} declared locked")
+
+
+def verify_command(
+    directory: Path = typer.Argument(..., help="Experiment output directory holding hcrbench.lock."),
+    strict_code: bool = typer.Option(False, "--strict-code", help="Also fail when hcrbench's version/commit moved."),
+    no_reevaluate: bool = typer.Option(False, "--no-reevaluate", help="Only check hashes."),
+) -> None:
+    """Recompute every hash and re-evaluate every run; exit 1 on any drift."""
+    from hcrbench.gate import verify_experiment
+
+    rep = verify_experiment(directory, strict_code=strict_code, reevaluate=not no_reevaluate)
+    for note in rep.notes:
+        typer.echo(f"note: {note}")
+    for p in rep.problems:
+        typer.echo(f"DRIFT: {p}")
+    if not rep.ok:
+        typer.echo(f"verify: {len(rep.problems)} problem(s) in {directory}")
+        raise typer.Exit(1)
+    typer.echo(f"verify: {directory} intact (hashes and re-evaluated scores match the lock)")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("lock")(lock_command)
+    app.command("verify")(verify_command)

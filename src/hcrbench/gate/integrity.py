@@ -1,0 +1,253 @@
+"""Integrity: bind an experiment's scores to SHA-256 hashes of what they were measured on, and check them later.
+
+``lock_experiment(DIR)`` writes ``DIR/hcrbench.lock`` (JSON, no timestamp, so the same directory gives the same
+bytes): the SHA-256 of every dataset file named in ``manifest.json`` (``dataset.files``, paths relative to the
+dataset folder), of ``config.toml``, ``manifest.json``, ``eval.json`` and every ``runs/*.trec``; the stored means;
+the hcrbench version and git commit. ``verify_experiment(DIR)`` recomputes every hash *and* re-evaluates every
+run against the dataset qrels with the manifest's metrics, comparing with ``eval.json`` (tolerance 1e-12).
+Each drift is one line; an empty list means the experiment is intact. Code drift (another hcrbench version or
+commit) is reported as a note, not a failure, unless ``strict_code`` — the re-evaluation is what guards scores.
+
+Test-split lock: ``declare_test_locked`` records a dataset split (fingerprint: SHA-256 of its qrels file) in a
+registry (``$HCRBENCH_HOME/locked_tests.json``, default ``~/.hcrbench``); ``check_test_split`` raises
+:class:`InputError` when a runner is about to score a locked split again without ``force_test``.
+Threat model as falsify-eval's: this catches accidental drift, not an adversary who rewrites the lock too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hcrbench.errors import InputError
+
+LOCK_NAME = "hcrbench.lock"
+TOLERANCE = 1e-12
+
+
+def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(chunk):
+            h.update(block)
+    return h.hexdigest()
+
+
+def git_commit(path: str | Path | None = None) -> str | None:
+    """HEAD commit of the git checkout holding ``path`` (default: the hcrbench package), or None."""
+    where = Path(path) if path is not None else Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(["git", "-C", str(where), "rev-parse", "HEAD"], capture_output=True, text=True,
+                             timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("hcrbench")
+    except Exception:  # pragma: no cover - not installed
+        import hcrbench
+
+        return getattr(hcrbench, "__version__", "unknown")
+
+
+def _read_json(path: Path, field: str | None = None) -> dict[str, Any]:
+    if not path.is_file():
+        raise InputError("file not found", path=path, field=field)
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise InputError(f"invalid JSON ({e.msg})", path=path, line=e.lineno) from None
+    if not isinstance(obj, dict):
+        raise InputError("expected a JSON object", path=path, line=1)
+    return obj
+
+
+def dataset_dir(exp_dir: Path, manifest: dict[str, Any]) -> Path:
+    """The dataset folder named in the manifest (relative paths: to the experiment dir, then to the cwd)."""
+    ds = manifest.get("dataset")
+    if not isinstance(ds, dict) or not isinstance(ds.get("path"), str):
+        raise InputError("missing dataset.path", path=exp_dir / "manifest.json", field="dataset.path")
+    p = Path(ds["path"])
+    if not p.is_absolute() and (exp_dir / p).is_dir():
+        return exp_dir / p
+    return p
+
+
+def _tracked(exp_dir: Path, manifest: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+    """(experiment files -> sha256, dataset files -> sha256) as found on disk now ('' when missing)."""
+    files: dict[str, str] = {}
+    for rel in ["config.toml", "manifest.json", "eval.json",
+                *sorted(p.relative_to(exp_dir).as_posix() for p in (exp_dir / "runs").glob("*.trec"))]:
+        p = exp_dir / rel
+        files[rel] = sha256_file(p) if p.is_file() else ""
+    ds = dataset_dir(exp_dir, manifest)
+    data: dict[str, str] = {}
+    for rel in sorted((manifest.get("dataset") or {}).get("files") or {}):
+        p = ds / rel
+        data[rel] = sha256_file(p) if p.is_file() else ""
+    return files, data
+
+
+def _stored_means(exp_dir: Path) -> dict[str, dict[str, float]]:
+    ev = _read_json(exp_dir / "eval.json")
+    runs = ev.get("runs")
+    if not isinstance(runs, dict):
+        raise InputError("missing 'runs'", path=exp_dir / "eval.json", field="runs")
+    return {name: dict((r or {}).get("means") or {}) for name, r in runs.items()}
+
+
+def lock_experiment(exp_dir: str | Path, *, lock_test: bool = False) -> dict[str, Any]:
+    """Write ``DIR/hcrbench.lock`` and return it; with ``lock_test`` also declare the dataset split locked."""
+    d = Path(exp_dir)
+    if not d.is_dir():
+        raise InputError("not a directory", path=d)
+    manifest = _read_json(d / "manifest.json")
+    files, data = _tracked(d, manifest)
+    for rel, h in {**files, **{f"dataset:{k}": v for k, v in data.items()}}.items():
+        if not h:
+            raise InputError("file named by the experiment is missing", path=d / rel if ":" not in rel else rel)
+    ds = manifest["dataset"]
+    lock = {"version": 1, "hcrbench_version": _version(), "git_commit": git_commit(),
+            "dataset": {"path": ds.get("path"), "split": ds.get("split"), "files": data},
+            "files": files, "means": _stored_means(d), "test_locked": bool(lock_test)}
+    from hcrbench.data import atomic_write_text
+
+    atomic_write_text(d / LOCK_NAME, json.dumps(lock, indent=2, sort_keys=True) + "\n")
+    if lock_test:
+        declare_test_locked(dataset_dir(d, manifest), str(ds.get("split") or "test"), experiment=str(d))
+    return lock
+
+
+@dataclass
+class VerifyReport:
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify_experiment(exp_dir: str | Path, *, strict_code: bool = False, reevaluate: bool = True) -> VerifyReport:
+    """Recompute hashes and re-evaluate stored scores; one line per drift in ``problems``."""
+    d = Path(exp_dir)
+    lock = _read_json(d / LOCK_NAME)
+    rep = VerifyReport()
+    manifest = _read_json(d / "manifest.json") if (d / "manifest.json").is_file() else {}
+    if not manifest:
+        rep.problems.append(f"{d / 'manifest.json'}: missing")
+        return rep
+    files, data = _tracked(d, manifest)
+    for rel in sorted(set(lock.get("files", {})) | set(files)):
+        _compare(rep, str(d / rel), lock.get("files", {}).get(rel), files.get(rel))
+    ds = dataset_dir(d, manifest)
+    locked_data = (lock.get("dataset") or {}).get("files") or {}
+    for rel in sorted(set(locked_data) | set(data)):
+        _compare(rep, str(ds / rel), locked_data.get(rel), data.get(rel))
+    for key, now in (("hcrbench_version", _version()), ("git_commit", git_commit())):
+        if lock.get(key) != now:
+            msg = f"{key}: locked {lock.get(key)}, now {now}"
+            (rep.problems if strict_code else rep.notes).append(msg)
+    try:
+        stored = _stored_means(d)
+    except InputError as e:
+        rep.problems.append(str(e))
+        return rep
+    for run, means in (lock.get("means") or {}).items():
+        for m, v in means.items():
+            now = stored.get(run, {}).get(m)
+            if now is None or abs(float(now) - float(v)) > TOLERANCE:
+                rep.problems.append(f"{d / 'eval.json'}: {run} {m}: locked mean {v!r}, stored now {now!r}")
+    if reevaluate:
+        _reevaluate(rep, d, manifest, ds, stored)
+    return rep
+
+
+def _compare(rep: VerifyReport, where: str, locked: str | None, now: str | None) -> None:
+    if locked is None:
+        rep.problems.append(f"{where}: not in the lock (added after locking)")
+    elif not now:
+        rep.problems.append(f"{where}: missing (locked sha256 {locked[:12]})")
+    elif locked != now:
+        rep.problems.append(f"{where}: sha256 changed (locked {locked[:12]}, now {now[:12]})")
+
+
+def _reevaluate(rep: VerifyReport, d: Path, manifest: dict[str, Any], ds: Path,
+                stored: dict[str, dict[str, float]]) -> None:
+    from hcrbench.data import read_qrels, read_run
+    from hcrbench.metrics import evaluate
+
+    split = str((manifest.get("dataset") or {}).get("split") or "test")
+    qpath = ds / "qrels" / f"{split}.tsv"
+    metrics = manifest.get("metrics") or []
+    systems = manifest.get("systems") or {}
+    if not qpath.is_file() or not metrics or not systems:
+        rep.problems.append(f"{d / 'manifest.json'}: cannot re-evaluate (qrels {qpath} / metrics / systems missing)")
+        return
+    try:
+        qrels = read_qrels(qpath)
+        for name, info in systems.items():
+            run = read_run(d / info["run"], name=name)
+            res = evaluate(qrels, {name: run}, metrics, rel_threshold=int(manifest.get("rel_threshold", 1)),
+                           missing="zero")
+            for m, v in res.means[name].items():
+                old = stored.get(name, {}).get(m)
+                if old is None or abs(float(old) - float(v)) > TOLERANCE:
+                    rep.problems.append(f"{d / 'eval.json'}: {name} {m}: stored {old!r}, re-evaluated {v!r}")
+    except (InputError, KeyError, TypeError) as e:
+        rep.problems.append(f"{d}: re-evaluation failed: {e}")
+
+
+# ------------------------------------------------------------------------------------------ test-split lock
+
+
+def _registry(registry: str | Path | None) -> Path:
+    if registry is not None:
+        return Path(registry)
+    home = os.environ.get("HCRBENCH_HOME") or str(Path.home() / ".hcrbench")
+    return Path(home) / "locked_tests.json"
+
+
+def split_fingerprint(dataset: str | Path, split: str) -> str:
+    """SHA-256 of the split's qrels file plus the split name: identifies a test split wherever it lives."""
+    q = Path(dataset) / "qrels" / f"{split}.tsv"
+    if not q.is_file():
+        raise InputError("qrels file not found", path=q)
+    return hashlib.sha256(f"{split}\0{sha256_file(q)}".encode()).hexdigest()
+
+
+def declare_test_locked(dataset: str | Path, split: str = "test", *, experiment: str = "",
+                        registry: str | Path | None = None) -> str:
+    """Record the split as locked (scored once); returns its fingerprint."""
+    from hcrbench.data import atomic_write_text
+
+    reg = _registry(registry)
+    entries = _read_json(reg) if reg.is_file() else {}
+    fp = split_fingerprint(dataset, split)
+    entries[fp] = {"dataset": str(dataset), "split": split, "experiment": experiment}
+    reg.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(reg, json.dumps(entries, indent=2, sort_keys=True) + "\n")
+    return fp
+
+
+def check_test_split(dataset: str | Path, split: str, *, force_test: bool = False,
+                     registry: str | Path | None = None) -> None:
+    """Raise :class:`InputError` if ``split`` of ``dataset`` is locked and ``force_test`` is not set."""
+    reg = _registry(registry)
+    if force_test or not reg.is_file():
+        return
+    fp = split_fingerprint(dataset, split)
+    entry = _read_json(reg).get(fp)
+    if entry:
+        raise InputError(f"split {split!r} is locked (scored by {entry.get('experiment') or 'an experiment'}); "
+                         "scoring it again needs --force-test", path=dataset, field="split")
