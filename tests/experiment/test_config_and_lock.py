@@ -123,3 +123,15 @@ def test_labelled_dataset_end_to_end(tmp_path: Path):
     assert res.evaluation.runs["a"].query_ids == ["L1", "L2"]
     # L1: d1 (exact, 3) ranked 1st, d3 (related, 1) 2nd -> ideal order, nDCG 1; L2 judged d5 (3), d2 (2).
     assert res.evaluation.means["a"]["nDCG@10"] == pytest.approx(1.0)
+
+
+def test_lock_test_flag_locks_the_split_for_the_runner(experiment: Path, capsys):
+    """`hcrbench lock DIR --lock-test` declares the split locked: a later run (config says locked = false) is
+    refused without --force-test, because both read the same registry."""
+    assert main(["run", str(experiment), "--quiet"]) == 0
+    out = experiment.parent / "out"
+    assert main(["lock", str(out), "--lock-test"]) == 0
+    capsys.readouterr()
+    err = _cli_error(experiment, capsys)
+    assert "is locked and was already scored 1 time(s)" in err and "--force-test" in err
+    assert main(["run", str(experiment), "--quiet", "--force-test"]) == 0

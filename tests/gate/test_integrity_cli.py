@@ -99,14 +99,13 @@ def test_verify_without_lock_is_input_error(experiment, capsys):
     assert e.value.code == 2 and "hcrbench.lock" in capsys.readouterr().err
 
 
-def test_test_split_lock(experiment, tmp_path):
-    reg = tmp_path / "reg.json"
-    ds = tmp_path / "data"
-    check_test_split(ds, "test", registry=reg)  # nothing locked yet
-    declare_test_locked(ds, "test", experiment="exp1", registry=reg)
+def test_test_split_lock(experiment, tmp_path, monkeypatch):
+    monkeypatch.setenv("HCRBENCH_HOME", str(tmp_path / "home"))
+    check_test_split(experiment)  # nothing locked yet
+    declare_test_locked(experiment)
     with pytest.raises(InputError, match="--force-test"):
-        check_test_split(ds, "test", registry=reg)
-    check_test_split(ds, "test", registry=reg, force_test=True)
+        check_test_split(experiment)
+    check_test_split(experiment, force_test=True)
 
 
 # ------------------------------------------------------------------------------------------ gate CLI

@@ -3,6 +3,7 @@
 ``run_experiment(config_path)`` is what ``hcrbench run CONFIG`` calls; see docs/experiments.md.
 """
 
+from hcrbench.data.splitlock import registry_path, split_key
 from hcrbench.experiment.config import (
     ChunkingConfig,
     DatasetConfig,
@@ -12,7 +13,6 @@ from hcrbench.experiment.config import (
     parse_config,
 )
 from hcrbench.experiment.dataset import ExperimentData, load_data
-from hcrbench.experiment.lock import registry_path, split_key
 from hcrbench.experiment.manifest import package_versions, read_manifest, sha256_file, write_manifest
 from hcrbench.experiment.runner import ExperimentResult, output_dir_of, run_experiment, run_system
 

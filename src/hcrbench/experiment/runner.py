@@ -28,11 +28,11 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data import splitlock as lock
 from hcrbench.data.atomic import atomic_open, atomic_write_text
 from hcrbench.data.trec import read_run, write_run
 from hcrbench.data.types import Run
 from hcrbench.errors import HcrbenchWarning, InputError
-from hcrbench.experiment import lock
 from hcrbench.experiment.config import ExperimentConfig, SystemConfig, load_config, locate
 from hcrbench.experiment.dataset import ExperimentData, load_data
 from hcrbench.experiment.manifest import (
@@ -173,7 +173,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     load_seconds = time.perf_counter() - t_load
     console.print(f"[bold]{cfg.name}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
                   f"({cfg.dataset.split}), {len(cfg.systems)} systems -> {out}")
-    if cfg.dataset.locked:
+    locked = cfg.dataset.locked or lock.is_locked(data.key)
+    if locked:
         lock.check_unlocked(data.key, split=cfg.dataset.split, dataset=str(data.root), force=force_test,
                             config_path=config_path, line=locate(text, ("dataset", "locked")))
 
@@ -260,7 +261,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     manifest["status"] = "complete" if not skipped else "partial"
     manifest["scored_systems"] = list(runs)
     write_manifest(out, manifest)
-    if cfg.dataset.locked:
+    if locked:
         lock.record_scoring(data.key, split=data.split, dataset=str(data.root), files=data.files,
                             experiment=cfg.name, output_dir=out.resolve(), systems=list(runs), forced=force_test)
     return ExperimentResult(out, manifest, evaluation, comparisons, computed, reused, skipped)

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,7 +123,7 @@ def lock_experiment(exp_dir: str | Path, *, lock_test: bool = False) -> dict[str
 
     atomic_write_text(d / LOCK_NAME, json.dumps(lock, indent=2, sort_keys=True) + "\n")
     if lock_test:
-        declare_test_locked(dataset_dir(d, manifest), str(ds.get("split") or "test"), experiment=str(d))
+        declare_test_locked(d)
     return lock
 
 
@@ -209,45 +208,34 @@ def _reevaluate(rep: VerifyReport, d: Path, manifest: dict[str, Any], ds: Path,
 
 
 # ------------------------------------------------------------------------------------------ test-split lock
+# One registry for every way a split gets locked: hcrbench.data.splitlock (the runner reads the same one).
 
 
-def _registry(registry: str | Path | None) -> Path:
-    if registry is not None:
-        return Path(registry)
-    home = os.environ.get("HCRBENCH_HOME") or str(Path.home() / ".hcrbench")
-    return Path(home) / "locked_tests.json"
+def declare_test_locked(exp_dir: str | Path) -> str:
+    """Declare the experiment's dataset split locked (its scoring so far counts as the one look); returns the key."""
+    from hcrbench.data import splitlock
+
+    d = Path(exp_dir)
+    manifest = _read_json(d / "manifest.json")
+    ds = manifest.get("dataset") or {}
+    files = dict(ds.get("files") or {})
+    split = str(ds.get("split") or "test")
+    if not files:
+        raise InputError("manifest names no dataset files", path=d / "manifest.json", field="dataset.files")
+    key = splitlock.split_key(files, split)
+    splitlock.declare_locked(key, split=split, dataset=str(ds.get("path")), files=files, experiment=str(d))
+    return key
 
 
-def split_fingerprint(dataset: str | Path, split: str) -> str:
-    """SHA-256 of the split's qrels file plus the split name: identifies a test split wherever it lives."""
-    q = Path(dataset) / "qrels" / f"{split}.tsv"
-    if not q.is_file():
-        raise InputError("qrels file not found", path=q)
-    return hashlib.sha256(f"{split}\0{sha256_file(q)}".encode()).hexdigest()
+def check_test_split(exp_dir: str | Path, *, force_test: bool = False) -> None:
+    """Raise :class:`InputError` if the experiment's split is locked and was scored, unless ``force_test``."""
+    from hcrbench.data import splitlock
 
-
-def declare_test_locked(dataset: str | Path, split: str = "test", *, experiment: str = "",
-                        registry: str | Path | None = None) -> str:
-    """Record the split as locked (scored once); returns its fingerprint."""
-    from hcrbench.data import atomic_write_text
-
-    reg = _registry(registry)
-    entries = _read_json(reg) if reg.is_file() else {}
-    fp = split_fingerprint(dataset, split)
-    entries[fp] = {"dataset": str(dataset), "split": split, "experiment": experiment}
-    reg.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(reg, json.dumps(entries, indent=2, sort_keys=True) + "\n")
-    return fp
-
-
-def check_test_split(dataset: str | Path, split: str, *, force_test: bool = False,
-                     registry: str | Path | None = None) -> None:
-    """Raise :class:`InputError` if ``split`` of ``dataset`` is locked and ``force_test`` is not set."""
-    reg = _registry(registry)
-    if force_test or not reg.is_file():
-        return
-    fp = split_fingerprint(dataset, split)
-    entry = _read_json(reg).get(fp)
-    if entry:
-        raise InputError(f"split {split!r} is locked (scored by {entry.get('experiment') or 'an experiment'}); "
-                         "scoring it again needs --force-test", path=dataset, field="split")
+    d = Path(exp_dir)
+    manifest = _read_json(d / "manifest.json")
+    ds = manifest.get("dataset") or {}
+    split = str(ds.get("split") or "test")
+    key = splitlock.split_key(dict(ds.get("files") or {}), split)
+    if splitlock.is_locked(key):
+        splitlock.check_unlocked(key, split=split, dataset=str(ds.get("path")), force=force_test,
+                                 config_path=d / "manifest.json")

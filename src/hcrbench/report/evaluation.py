@@ -36,7 +36,7 @@ def means_table(evaluation: Any, title: str = "Means") -> Table:
 
 def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95) -> Table:
     """Delta, bootstrap CI, permutation p, Holm p, Cohen's d and helped/hurt/tied per (run, metric)."""
-    pct = int(round(confidence * 100))
+    pct = round(confidence * 100)
     baselines = sorted({c.baseline for c in comparisons})
     table = Table(title=f"Against baseline {', '.join(baselines)} ({pct}% bootstrap CI of the delta, paired "
                         "permutation test, Holm over all rows)", title_justify="left")

@@ -1,6 +1,7 @@
 """Locked test splits: score a held-out split once, and make every further look explicit.
 
-A config with ``[dataset] locked = true`` declares its split a test split. The first time ``hcrbench run``
+A split is declared locked by a config with ``[dataset] locked = true`` or by ``hcrbench lock DIR --lock-test``
+(which marks the experiment's split locked in the registry, so every later config sees it locked). The first time ``hcrbench run``
 scores it, the scoring is recorded in a small JSON registry, ``$HCRBENCH_HOME/scored-splits.json`` (default
 ``~/.hcrbench/scored-splits.json``), keyed by the SHA-256 of the dataset files plus the split name. Any later
 attempt to score the same split (same files, any experiment) is refused with a one-line error unless
@@ -10,6 +11,7 @@ looked at. The key is content-based: copying or renaming the dataset folder does
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from datetime import datetime, timezone
@@ -18,7 +20,6 @@ from typing import Any
 
 from hcrbench.data.atomic import atomic_write_text
 from hcrbench.errors import InputError
-from hcrbench.experiment.manifest import sha256_json
 
 REGISTRY_NAME = "scored-splits.json"
 
@@ -31,8 +32,9 @@ def registry_path() -> Path:
 
 
 def split_key(files: dict[str, str], split: str) -> str:
-    """Registry key of a split: SHA-256 over the dataset files' hashes and the split name."""
-    return sha256_json({"files": dict(sorted(files.items())), "split": split})
+    """Registry key of a split: SHA-256 over the dataset files' hashes (relative path -> sha256) and the split."""
+    blob = json.dumps({"files": dict(sorted(files.items())), "split": split}, sort_keys=True)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -51,6 +53,24 @@ def scorings(key: str) -> list[dict[str, Any]]:
     """Earlier scorings of the split ``key`` (oldest first)."""
     entry = _load(registry_path())["splits"].get(key) or {}
     return list(entry.get("scorings", []))
+
+
+def is_locked(key: str) -> bool:
+    """Whether split ``key`` was declared locked in the registry (``hcrbench lock --lock-test``)."""
+    entry = _load(registry_path())["splits"].get(key) or {}
+    return bool(entry.get("locked"))
+
+
+def declare_locked(key: str, *, split: str, dataset: str, files: dict[str, str], experiment: str) -> None:
+    """Mark split ``key`` locked; if ``experiment`` scored it, that counts as its one scoring."""
+    path = registry_path()
+    reg = _load(path)
+    entry = reg["splits"].setdefault(key, {"dataset": dataset, "split": split, "files": files, "scorings": []})
+    entry["locked"] = True
+    if not entry.get("scorings"):
+        entry["scorings"] = [{"experiment": experiment, "output_dir": experiment, "systems": [], "forced": False,
+                              "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}]
+    atomic_write_text(path, json.dumps(reg, indent=2, ensure_ascii=False) + "\n")
 
 
 def check_unlocked(key: str, *, split: str, dataset: str, force: bool, config_path: str | Path,
