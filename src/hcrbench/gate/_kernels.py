@@ -180,3 +180,35 @@ def metric_values(gains: np.ndarray, metric: GateMetric, const: QueryConstants, 
         s = (prec * rel).sum(axis=1)
         return np.divide(s, const.n_rel, out=np.zeros(n_rows), where=const.n_rel > 0)
     raise AssertionError(fam)  # pragma: no cover - parse_gate_metric admits only the families above
+
+
+# ------------------------------------------------------------------------------------------ one gold per query
+
+
+def single_gold_weights(family: str, depth: int) -> np.ndarray:
+    """Value of finding the (only) gold doc at rank ``j + 1``: R 1, RR ``1/(j+1)``, nDCG ``1/log2(j+2)``.
+
+    With one relevant doc per query trec_eval's recall@k, RR@k and nDCG@k (ideal DCG = grade / log2(2)) reduce to
+    these: the metric of a query is ``weights[j]`` where j is the gold doc's first rank, 0 when not in the top k.
+    """
+    j = np.arange(depth, dtype=np.float64)
+    if family == "R":
+        return np.ones(depth)
+    if family == "RR":
+        return 1.0 / (j + 1.0)
+    if family == "nDCG":
+        return 1.0 / np.log2(j + 2.0)
+    raise ValueError(f"no single-gold kernel for {family}")
+
+
+def single_gold_values(ranked: np.ndarray, gold: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per-query metric values of one gold code per query: ``weights[j]`` at the gold's first rank, else 0.
+
+    ``ranked`` is ``(N, depth)`` integer codes (negative = no doc / never relevant), ``gold`` is ``(N,)`` or
+    ``(T, N)`` non-negative codes (T null trials scored at once); the result has ``gold``'s shape. Ranks are
+    visited from the deepest up, so a repeated doc counts at its first rank (as a TREC run would keep it).
+    """
+    out = np.zeros(gold.shape, dtype=np.float64)
+    for j in range(min(ranked.shape[1], weights.size) - 1, -1, -1):
+        np.copyto(out, weights[j], where=gold == ranked[:, j])
+    return out

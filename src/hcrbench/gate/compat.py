@@ -3,9 +3,16 @@
 Same arguments, defaults and return keys as falsify-eval (one gold label per query; ``passes`` is its rule
 ``delta >= tau``), plus hcrbench's extras: per-null empirical p-values, Holm-adjusted p-values, 95% intervals
 of the null distribution, the trial means, and ``passes_calibrated`` / ``gate_passes_calibrated`` (delta >= tau
-AND Holm p < alpha). A metric *name* (``"recall@5"``, ``"ndcg@5"``, ``"mrr@5"``: falsify-eval's CLI metrics)
-runs on the numpy kernels; a callable ``metric_fn(retrieved, gold, rel)`` is called per query like falsify-eval
-does, with calls for nulls A, B and D cached per (query, label) — so it must be a pure function.
+AND Holm p < alpha).
+
+A metric *name* (``"recall@5"``, ``"ndcg@5"``, ``"mrr@5"``: falsify-eval's CLI metrics) runs on integer codes:
+one dict pass maps labels to codes (falsify-eval's label order), the metric of a query is a weight at the gold's
+first rank, and the trials of each null are scored a block at a time as ``(trials, queries)`` arrays. Nulls A, B
+and D make falsify-eval's numpy calls with its seeds, so their trials are falsify-eval's; null C draws each
+gold's position in a random k-subset of the pool (the same law, see :func:`single_gold_null_c_positions`). A
+gold retrieved twice counts at its first rank (falsify-eval's ``ndcg_at_k`` counts every repeat), and a query
+whose ``rel`` is not positive scores 0 on ndcg. A callable ``metric_fn(retrieved, gold, rel)`` is called per
+query like falsify-eval does, with calls for nulls A, B and D cached per (query, label): it must be pure.
 """
 
 from __future__ import annotations
@@ -14,14 +21,24 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
 
-from hcrbench.data import Qrels, Run
 from hcrbench.errors import InputError
-from hcrbench.gate.core import empirical_p, gate_runs, holm
-from hcrbench.gate.nulls import NULLS, Relevance, null_c_ranked
+from hcrbench.gate._kernels import single_gold_values, single_gold_weights
+from hcrbench.gate.core import empirical_p, holm
+from hcrbench.gate.nulls import (
+    NULLS,
+    InverseCdf,
+    Relevance,
+    null_c_ranked,
+    single_gold_null_a,
+    single_gold_null_b,
+    single_gold_null_c_positions,
+    single_gold_null_d,
+)
 
 _NAMES = {"recall": "R", "ndcg": "nDCG", "mrr": "RR"}
 
@@ -30,8 +47,11 @@ def _label_key(x: Any) -> tuple[str, str]:
     return (type(x).__name__, repr(x))
 
 
-def _validate(retrieved_lists, gold_list, rel_list, item_pool, k, n_trials, tau, seed) -> None:
-    """falsify-eval's input checks, raised as :class:`InputError` (a ``ValueError``, as falsify-eval raises)."""
+def _validate(retrieved_lists, gold_list, rel_list, item_pool, k, n_trials, tau, seed) -> list[Any]:
+    """falsify-eval's input checks, raised as :class:`InputError` (a ``ValueError``, as falsify-eval raises).
+
+    Returns the item pool's distinct items in first-seen order (null C draws distinct items).
+    """
     n_r, n_g, n_rel = len(retrieved_lists), len(gold_list), len(rel_list)
     if not n_r == n_g == n_rel:
         raise InputError(f"length mismatch: retrieved_lists={n_r}, gold_list={n_g}, rel_list={n_rel}; "
@@ -48,27 +68,30 @@ def _validate(retrieved_lists, gold_list, rel_list, item_pool, k, n_trials, tau,
     if item_pool is None:
         raise InputError("null C requires item_pool (your real chunk/document pool); defaulting to the gold "
                          "labels would make null C far weaker than honest random retrieval", field="item_pool")
-    pool = list(item_pool)
+    pool = item_pool if isinstance(item_pool, (list, tuple)) else list(item_pool)
     if not pool:
         raise InputError("item_pool is empty", field="item_pool")
     if k > len(pool):
         raise InputError(f"k={k} > len(item_pool)={len(pool)}; null C samples k items without replacement",
                          field="k")
-    pool_set = set(pool)
-    missing = sorted({g for g in gold_list if g not in pool_set}, key=_label_key)
+    distinct = dict.fromkeys(pool)  # insertion-ordered set
+    if k > len(distinct):
+        raise InputError(f"k={k} > {len(distinct)} distinct items in item_pool; null C samples k distinct items",
+                         field="k")
+    missing = sorted({g for g in gold_list if g not in distinct}, key=_label_key)
     if missing:
         raise InputError(f"{len(missing)} gold label(s) not present in item_pool: {missing[:5]}",
                          field="item_pool")
+    return list(distinct)
 
 
-def _falsify_warnings(gold_list, item_pool) -> list[str]:
+def _falsify_warnings(n_queries: int, n_labels: int, n_pool: int) -> list[str]:
     out = []
-    if len(set(gold_list)) == 1:
+    if n_labels == 1:
         out.append("single-class benchmark: Null A and Null D collapse to the same distribution; "
                    "treat ΔA and ΔD as one test, not two")
-    n_pool = len(set(item_pool))
-    if len(gold_list) < 2 * n_pool:
-        out.append(f"sparse marginal: N={len(gold_list)} queries over {n_pool} pool items; Null D's marginal "
+    if n_queries < 2 * n_pool:
+        out.append(f"sparse marginal: N={n_queries} queries over {n_pool} pool items; Null D's marginal "
                    "estimator is noisy when N < 2·|pool| — Δ_D may behave like Δ_B")
     return out
 
@@ -88,33 +111,33 @@ def four_null_gate(
     alpha: float = 0.05,
 ) -> dict[str, Any]:
     """falsify-eval's four-null gate: same arguments and keys, plus p-values, Holm p and 95% intervals."""
-    _validate(retrieved_lists, gold_list, rel_list, item_pool, k, n_trials, tau, seed)
     t0 = time.perf_counter()
-    fast = isinstance(metric_fn, str)
-    if fast:
+    pool = _validate(retrieved_lists, gold_list, rel_list, item_pool, k, n_trials, tau, seed)
+    stages: dict[str, float] = {}
+    enc = None
+    if isinstance(metric_fn, str):
         name, _, kk = metric_fn.lower().partition("@")
         if name not in _NAMES or not kk.isdigit() or int(kk) < 1:
             raise InputError(f"unknown metric {metric_fn!r}; use recall@K, ndcg@K, mrr@K or a callable",
                              field="metric_fn")
-        dup = any(len(set(r)) != len(r) for r in retrieved_lists)
-        if dup and name != "ndcg":
-            # recall / mrr only look at the first occurrence: later repeats become never-relevant fillers
-            retrieved_lists, dup = [_mask_repeats(i, r) for i, r in enumerate(retrieved_lists)], False
-        nonpos = name == "ndcg" and any(not (float(x) > 0) for x in rel_list)
-        if dup or nonpos:  # outside what a TREC run / positive grade can express: score it per query
+        try:
+            enc = _encode(retrieved_lists, gold_list, int(kk))
+        except TypeError:  # unhashable retrieved items: score them per query, as falsify-eval does
             metric_fn = _named_callable(name, int(kk))
-            fast = False
-    if fast:
-        trials, real = _fast(retrieved_lists, gold_list, item_pool, f"{_NAMES[name]}@{kk}", k, n_trials, seed)
+        stages["setup"] = time.perf_counter() - t0
+    if enc is not None:
+        trials, real = _single_gold(enc, rel_list, _NAMES[name], int(kk), len(pool), k, n_trials, seed, stages)
+        n_labels = len(enc[0])
     else:
-        trials, real = _generic(retrieved_lists, gold_list, rel_list, metric_fn, item_pool, k, n_trials, seed)
+        trials, real = _generic(retrieved_lists, gold_list, rel_list, metric_fn, pool, k, n_trials, seed)
+        n_labels = len(set(gold_list))
     null_means = {x: float(trials[x].mean()) for x in NULLS}
     deltas = {x: real - null_means[x] for x in NULLS}
     passes = {x: bool(deltas[x] >= tau) for x in NULLS}
     ps = {x: empirical_p(real, trials[x]) for x in NULLS}
     ph = dict(zip(NULLS, (float(v) for v in holm([ps[x] for x in NULLS]))))
     cal = {x: bool(passes[x] and ph[x] < alpha) for x in NULLS}
-    warns = _falsify_warnings(gold_list, item_pool)
+    warns = _falsify_warnings(len(gold_list), n_labels, len(pool))
     if len(NULLS) / (n_trials + 1) >= alpha:
         warns.append(f"hcrbench: n_trials={n_trials} is too few for Holm-adjusted p < alpha={alpha}; "
                      f"passes_calibrated is False for every null (use n_trials >= {int(len(NULLS) / alpha)})")
@@ -122,35 +145,30 @@ def four_null_gate(
         "real_mean": real, "null_means": null_means, "deltas": deltas, "passes": passes,
         "gate_passes": all(passes.values()), "tau": tau, "n_trials": n_trials, "warnings": warns,
         "p_values": ps, "p_holm": ph,
-        "intervals": {x: [float(v) for v in np.quantile(trials[x], [0.025, 0.975])] for x in NULLS},
+        "intervals": {x: _interval(trials[x]) for x in NULLS},
         "null_trials": {x: trials[x].tolist() for x in NULLS},
         "passes_calibrated": cal, "gate_passes_calibrated": all(cal.values()), "alpha": alpha,
     }
     if progress:
         secs = time.perf_counter() - t0
-        out["stage_seconds"] = {"total": secs}
-        print(f"[hcrbench] four_null_gate: done in {secs:.2f}s", file=sys.stderr, flush=True)
+        out["stage_seconds"] = {**stages, "total": secs}
+        print(f"[hcrbench] four_null_gate: done in {secs:.3f}s", file=sys.stderr, flush=True)
     return out
 
 
-class _Filler:
-    """A placeholder for a repeated retrieved item: equal to nothing but itself, so never a gold label."""
+def _interval(trials: np.ndarray) -> list[float]:
+    """2.5% and 97.5% points of the trial means: ``np.quantile``'s default (linear) method, same floats.
 
-    __slots__ = ("key",)
-
-    def __init__(self, key: tuple[int, int]) -> None:
-        self.key = key
-
-    def __repr__(self) -> str:
-        return f"<repeat {self.key[0]}:{self.key[1]}>"
-
-
-def _mask_repeats(i: int, retrieved: Sequence[Any]) -> list[Any]:
-    seen: set = set()
+    Written out because ``np.quantile``'s first call in a process imports ``numpy.ma`` (~10 ms).
+    """
+    a = np.sort(trials)
     out = []
-    for j, x in enumerate(retrieved):
-        out.append(_Filler((i, j)) if x in seen else x)
-        seen.add(x)
+    for q in (0.025, 0.975):
+        h = q * (a.size - 1)
+        lo = int(np.floor(h))
+        hi = min(lo + 1, a.size - 1)
+        t, diff = h - lo, a[hi] - a[lo]
+        out.append(float(a[hi] - diff * (1 - t) if t >= 0.5 else a[lo] + diff * t))
     return out
 
 
@@ -160,7 +178,7 @@ def _falsify_seeds(seed: int) -> dict[str, int]:
 
 
 def _named_callable(name: str, k: int) -> Callable[[list, Any, Any], float]:
-    """falsify-eval's CLI metrics (ndcg, recall, mrr @k) as per-query functions."""
+    """falsify-eval's CLI metrics (ndcg, recall, mrr @k) as per-query functions (a repeat counts once)."""
     def fn(retrieved, gold, rel):
         top = list(retrieved)[:k]
         if name == "recall":
@@ -174,20 +192,85 @@ def _named_callable(name: str, k: int) -> Callable[[list, Any, Any], float]:
     return fn
 
 
-def _fast(retrieved_lists, gold_list, item_pool, metric: str, k: int, n_trials: int, seed: int):
-    """Map labels to order-preserving string ids and run the vectorised gate."""
-    universe = {x for r in retrieved_lists for x in r} | set(gold_list) | set(item_pool)
-    ordered = sorted(universe, key=_label_key)
-    width = len(str(len(ordered)))
-    sid = {x: f"{i:0{width}d}" for i, x in enumerate(ordered)}
-    qids = [f"q{i}" for i in range(len(gold_list))]
-    qrels = Qrels.from_dict({q: {sid[g]: 1} for q, g in zip(qids, gold_list)})
-    run = Run.from_dict({q: {sid[d]: float(len(r) - j) for j, d in enumerate(r)}
-                         for q, r in zip(qids, retrieved_lists)}, name="system")
-    res = gate_runs(qrels, {"system": run}, metric=metric, item_pool=[sid[x] for x in item_pool],
-                    n_trials=n_trials, tau=0.0, alpha=0.5, k=k, seed=seed, emit_warnings=False,
-                    null_seeds=_falsify_seeds(seed), iid_null_d=True)["system"]
-    return {x: res.nulls[x].trials for x in NULLS}, res.real_mean
+# Trials are scored in blocks of at most this many (trial, query, rank) cells, to bound memory at large N.
+_BLOCK_CELLS = 1 << 22
+
+
+def _encode(retrieved_lists, gold_list, depth: int) -> tuple[list[Any], np.ndarray, np.ndarray]:
+    """Labels in falsify-eval's order, each query's gold code and its top-``depth`` codes ((N, width), -1 = none;
+    width = the longest list, at most ``depth``).
+
+    One dict lookup per retrieved item; items that are no gold label get -1 (no null A/B/D draw can match them).
+    Raises ``TypeError`` for an unhashable retrieved item.
+    """
+    labels = sorted(set(gold_list), key=_label_key)
+    index = dict(zip(labels, range(len(labels))))
+    n = len(gold_list)
+    dt = np.int32 if len(labels) < 2**31 else np.int64
+    codes = np.fromiter(map(index.__getitem__, gold_list), dtype=dt, count=n)
+    lens = np.fromiter(map(len, retrieved_lists), dtype=np.int64, count=n)
+    tops = retrieved_lists
+    if lens.max() > depth:
+        tops = [r[:depth] for r in retrieved_lists]
+        lens = np.minimum(lens, depth)
+    depth = int(lens.max())  # ranks no list reaches can hold no gold
+    flat = np.fromiter(map(index.get, chain.from_iterable(tops), repeat(-1)), dtype=dt, count=int(lens.sum()))
+    if lens.min() == depth:
+        return labels, codes, flat.reshape(n, depth)
+    ranked = np.full((n, depth), -1, dtype=dt)
+    rows = np.repeat(np.arange(n), lens)
+    ranked[rows, np.arange(flat.size) - (np.cumsum(lens) - lens)[rows]] = flat
+    return labels, codes, ranked
+
+
+def _single_gold(enc, rel_list, family: str, depth: int, n_pool: int, k: int, n_trials: int, seed: int,
+                 stages: dict[str, float]) -> tuple[dict[str, np.ndarray], float]:
+    """The gate for a metric name, on integer codes: every trial of every null is a few numpy passes.
+
+    A, B and D redraw the gold codes with falsify-eval's numpy calls and seeds (identical trials); C draws each
+    gold's position in a random retrieval of k distinct pool items (same law as falsify-eval's null C).
+    """
+    labels, codes, ranked = enc
+    n, n_labels = codes.size, len(labels)
+    t = time.perf_counter()
+    w = single_gold_weights(family, depth)
+    gain = None
+    if family == "nDCG":  # falsify-eval's ndcg is 0 for a query whose rel is not positive
+        positive = np.fromiter((float(x) > 0 for x in rel_list), dtype=bool, count=n)
+        gain = None if positive.all() else positive.astype(np.float64)
+
+    def mean(vals: np.ndarray) -> np.ndarray:
+        return (vals if gain is None else vals * gain).mean(axis=-1)
+
+    real = float(mean(single_gold_values(ranked, codes, w)))
+    stages["real"] = time.perf_counter() - t
+    m = min(k, depth)  # null C retrieves k items; the metric looks at the first `depth`
+    w_c = np.zeros(m + 1)
+    w_c[:m] = w[:m]
+    inv = InverseCdf(np.bincount(codes, minlength=n_labels) / n)
+    gens = {x: np.random.default_rng(s) for x, s in _falsify_seeds(seed).items()}
+    trials = {x: np.empty(n_trials) for x in NULLS}
+    for x in NULLS:
+        stages[f"null_{x.lower()}"] = 0.0
+    block = max(1, _BLOCK_CELLS // (n * max(ranked.shape[1], 1)))
+    for b0 in range(0, n_trials, block):
+        c = min(block, n_trials - b0)
+        sl = slice(b0, b0 + c)
+        for x in ("A", "B", "D"):
+            t = time.perf_counter()
+            if x == "A":
+                gold = single_gold_null_a(gens["A"], codes, n_labels, c)
+            elif x == "B":
+                gold = single_gold_null_b(gens["B"], n, n_labels, c)
+            else:
+                gold = single_gold_null_d(gens["D"], inv, n, c)
+            trials[x][sl] = mean(single_gold_values(ranked, gold, w))
+            stages[f"null_{x.lower()}"] += time.perf_counter() - t
+        t = time.perf_counter()
+        pos = single_gold_null_c_positions(gens["C"], n, n_pool, c)
+        trials["C"][sl] = mean(w_c[np.minimum(pos, m, out=pos)])
+        stages["null_c"] += time.perf_counter() - t
+    return trials, real
 
 
 def _generic(retrieved_lists, gold_list, rel_list, metric_fn, item_pool, k, n_trials, seed):

@@ -189,3 +189,84 @@ def null_c_ranked(rng: np.random.Generator, n_rows: int, k: int, pool: np.ndarra
         if bad.size == 0:
             return pool[idx]
         idx[bad] = rng.integers(0, pool.size, size=(bad.size, k))
+
+
+# ------------------------------------------------------------------------------------------ one gold per query
+# falsify-eval's nulls for one gold label per query, drawn on integer label codes (labels sorted as falsify-eval
+# sorts them) from the very numpy calls falsify-eval makes, so A, B and D give falsify-eval's trials exactly.
+
+
+class InverseCdf:
+    """``rng.choice(n, size, p=p)`` without its binary search: the same uniforms, a guide table, exact result.
+
+    numpy's ``choice`` returns ``searchsorted(cdf, rng.random(size), side="right")``; a random-key binary search
+    costs ~80 ns a key. Here ``M`` (a power of two, so ``floor(u * M)`` and ``b / M`` are exact) buckets of
+    [0, 1) each know the first index with ``cdf > b / M`` and how many cdf points fall inside the bucket; a
+    uniform in a bucket with no point has its answer at once, the others take a few vectorised steps. The
+    answer is the same first index with ``cdf[i] > u``, so the draws are numpy's own.
+    """
+
+    def __init__(self, p: np.ndarray) -> None:
+        cdf = np.cumsum(np.asarray(p, dtype=np.float64))
+        cdf /= cdf[-1]
+        self.cdf = cdf
+        self._cdf_pad = np.append(cdf, np.inf)
+        self.n_buckets = 1 << int(min(max(8 * cdf.size, 1), 1 << 22) - 1).bit_length()
+        edges = np.searchsorted(cdf, np.arange(self.n_buckets + 1) / self.n_buckets, side="right")
+        self._start = edges[:-1].astype(np.int32 if cdf.size < 2**31 else np.int64)
+        self._crowded = edges[1:] > edges[:-1]  # a cdf point inside the bucket: step past those <= u
+
+    def sample(self, rng: np.random.Generator, size: int | tuple[int, ...]) -> np.ndarray:
+        """Exactly ``rng.choice(len(p), size=size, p=p)`` (same stream, same values)."""
+        return self.lookup(rng.random(size))
+
+    def lookup(self, u: np.ndarray) -> np.ndarray:
+        """First index ``i`` with ``cdf[i] > u`` for each uniform ``u`` in [0, 1) (``searchsorted(side="right")``).
+
+        ``cdf[-1]`` is exactly 1 > u, so the index is at most ``len(p) - 1``. Integer dtype: the table's (int32).
+        """
+        u = np.asarray(u, dtype=np.float64)
+        b = (u * self.n_buckets).astype(np.intp)  # exact: n_buckets is a power of two
+        idx = self._start[b]
+        act = np.flatnonzero(self._crowded[b])
+        if act.size:
+            flat, uf, pad = idx.reshape(-1), u.reshape(-1), self._cdf_pad
+            act = act[pad[flat[act]] <= uf[act]]
+            for _ in range(8):
+                if act.size == 0:
+                    break
+                flat[act] += 1
+                act = act[pad[flat[act]] <= uf[act]]
+            if act.size:  # a bucket holding many tiny probabilities: plain binary search for the rest
+                flat[act] = np.searchsorted(self.cdf, uf[act], side="right")
+        return idx
+
+
+def single_gold_null_a(rng: np.random.Generator, codes: np.ndarray, n_labels: int, n_trials: int) -> np.ndarray:
+    """``(n_trials, N)`` gold codes of null A: per trial one bijection of the labels (falsify-eval's stream)."""
+    perms = np.stack([rng.permutation(n_labels) for _ in range(n_trials)])
+    return perms.astype(np.int32)[:, codes] if n_labels < 2**31 else perms[:, codes]
+
+
+def single_gold_null_b(rng: np.random.Generator, n: int, n_labels: int, n_trials: int) -> np.ndarray:
+    """``(n_trials, N)`` gold codes of null B: iid uniform labels, one ``integers`` call per trial as falsify-eval."""
+    out = np.empty((n_trials, n), dtype=np.int32 if n_labels < 2**31 else np.int64)
+    for t in range(n_trials):
+        out[t] = rng.integers(0, n_labels, size=n)
+    return out
+
+
+def single_gold_null_d(rng: np.random.Generator, inv: InverseCdf, n: int, n_trials: int) -> np.ndarray:
+    """``(n_trials, N)`` gold codes of null D: iid from the gold frequencies (falsify-eval's ``choice(p=)``)."""
+    return inv.sample(rng, (n_trials, n))  # one random() call per trial or per block: the same doubles
+
+
+def single_gold_null_c_positions(rng: np.random.Generator, n: int, n_pool: int, n_trials: int) -> np.ndarray:
+    """``(n_trials, N)`` positions of each query's gold in a random retrieval of k distinct pool items.
+
+    In a uniformly random ordered k-subset of a pool of P distinct items, a given item sits at position j with
+    probability exactly 1/P for every j < k (and is absent otherwise), independently across queries. So a value
+    ``u`` uniform on ``[0, P)`` *is* the gold's position when ``u < k`` and means "not retrieved" when
+    ``u >= k``: the same law as drawing the k items (falsify-eval's null C) at one draw per query.
+    """
+    return rng.integers(0, n_pool, size=(n_trials, n))
