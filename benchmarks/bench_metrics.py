@@ -1,0 +1,125 @@
+"""hcrbench.metrics vs pytrec_eval (and ranx, if installed) on the same in-memory data, side by side.
+
+Synthetic run: Q queries x D docs each (from a 1M-doc id space, scores rounded to 2 decimals so ties occur),
+qrels: 30 judged docs per query (half retrieved), grades 0-3. Five measures: nDCG@10, P@5, R@100, RR, AP.
+
+Timed (wall clock, best of --repeat):
+- pytrec_eval: ``RelevanceEvaluator.evaluate(run_dict)`` alone (the evaluator's qrels set-up and the dict build
+  are excluded and printed separately);
+- hcrbench on its own types: ``evaluate(Qrels, Run, ...)`` (the whole call: encode, rank, 5 measures, ledger);
+- hcrbench on the same dicts pytrec_eval gets: ``evaluate(qrels_dict, run_dict, ...)`` (includes conversion);
+- ranx (if importable): its Qrels/Run build from the dicts, then ``evaluate`` first call (numba JIT, or its
+  on-disk cache) and a warm call.
+Means are compared with pytrec_eval's (max |difference| printed).
+
+Usage: python benchmarks/bench_metrics.py [--queries 10000] [--depth 1000] [--repeat 3] [--seed 0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+
+from hcrbench.data import Qrels, Run
+from hcrbench.metrics import evaluate
+
+OURS = ["nDCG@10", "P@5", "R@100", "RR", "AP"]
+PTE = {"ndcg_cut_10": "nDCG@10", "P_5": "P@5", "recall_100": "R@100", "recip_rank": "RR", "map": "AP"}
+
+
+def make_data(nq: int, depth: int, seed: int, n_docs: int = 1_000_000, judged: int = 30):
+    rng = np.random.default_rng(seed)
+    vocab = [f"D{i:07d}" for i in range(n_docs)]
+    run_docs = np.stack([rng.choice(n_docs, depth, replace=False) for _ in range(nq)])
+    scores = np.round(rng.random((nq, depth)) * 100, 2)
+    half = judged // 2
+    qrel_docs = np.concatenate([run_docs[:, :half], rng.integers(0, n_docs, (nq, judged - half))], axis=1)
+    grades = rng.integers(0, 4, (nq, judged))
+    qids = [f"q{i}" for i in range(nq)]
+    # hcrbench objects straight from arrays (what read_run / a retriever produce), dicts for pytrec_eval.
+    run = Run(qids, np.arange(nq + 1) * depth, run_docs.ravel(), scores.ravel(), vocab, name="bench")
+    qrels_dict: dict[str, dict[str, int]] = {}
+    for i, q in enumerate(qids):
+        qrels_dict[q] = {vocab[d]: int(g) for d, g in zip(qrel_docs[i].tolist(), grades[i].tolist())}
+    qrels = Qrels.from_dict(qrels_dict)
+    run_dict = {q: dict(zip([vocab[d] for d in run_docs[i].tolist()], scores[i].tolist()))
+                for i, q in enumerate(qids)}
+    return qrels, run, qrels_dict, run_dict
+
+
+def best_of(fn, repeat: int):
+    times, out = [], None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return min(times), out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--queries", type=int, default=10_000)
+    ap.add_argument("--depth", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")
+
+    t = time.perf_counter()
+    qrels, run, qrels_dict, run_dict = make_data(args.queries, args.depth, args.seed)
+    print(f"data: {args.queries} queries x {args.depth} docs = {run.n_entries:,} run entries, "
+          f"{qrels.n_entries:,} judgments (built in {time.perf_counter() - t:.1f}s)")
+    print(f"measures: {', '.join(OURS)}; best of {args.repeat}")
+
+    t_ours, res = best_of(lambda: evaluate(qrels, run, OURS), args.repeat)
+    t_ours_dict, res_d = best_of(lambda: evaluate(qrels_dict, run_dict, OURS), args.repeat)
+    ours = res["bench"].means
+    assert res_d["run"].means == ours, "dict and object inputs disagree"
+
+    rows = [("hcrbench evaluate(Qrels, Run)", t_ours), ("hcrbench evaluate(dict, dict)", t_ours_dict)]
+    t_pte = None
+    try:
+        import pytrec_eval
+    except ImportError:
+        print("pytrec_eval not installed: skipped")
+    else:
+        t = time.perf_counter()
+        ev = pytrec_eval.RelevanceEvaluator(qrels_dict, {"ndcg_cut.10", "P.5", "recall.100", "recip_rank", "map"})
+        t_init = time.perf_counter() - t
+        t_pte, pte = best_of(lambda: ev.evaluate(run_dict), args.repeat)
+        diff = max(abs(np.mean([pte[q][m] for q in pte]) - ours[o]) for m, o in PTE.items())
+        rows.append(("pytrec_eval evaluate(run_dict) alone", t_pte))
+        print(f"pytrec_eval RelevanceEvaluator(qrels) set-up (excluded): {t_init:.2f}s; "
+              f"max |mean difference| vs hcrbench: {diff:.2e}")
+    try:
+        import ranx
+    except ImportError:
+        print("ranx not installed: skipped")
+    else:
+        ranx_metrics = ["ndcg@10", "precision@5", "recall@100", "mrr", "map"]
+        t = time.perf_counter()
+        rq, rr = ranx.Qrels(qrels_dict), ranx.Run(run_dict)
+        t_build = time.perf_counter() - t
+        t = time.perf_counter()
+        ranx.evaluate(rq, rr, ranx_metrics)
+        t_first = time.perf_counter() - t
+        rr = ranx.Run(run_dict)  # ranx caches results on a Run: a fresh one (built untimed) for the warm call
+        t_warm, _ = best_of(lambda: ranx.evaluate(rq, rr, ranx_metrics), 1)
+        rows.append(("ranx Qrels+Run build from the dicts", t_build))
+        rows.append(("ranx evaluate, first call (numba JIT or cache)", t_first))
+        rows.append(("ranx evaluate, warm", t_warm))
+
+    print()
+    print(f"{'system':48s} {'seconds':>9s} {'x hcrbench(Qrels, Run)':>24s}")
+    for name, secs in rows:
+        print(f"{name:48s} {secs:9.3f} {secs / t_ours:24.2f}")
+    if t_pte is not None:
+        print(f"\nspeed-up over pytrec_eval: {t_pte / t_ours:.2f}x on hcrbench types, "
+              f"{t_pte / t_ours_dict:.2f}x from the same dicts")
+
+
+if __name__ == "__main__":
+    main()

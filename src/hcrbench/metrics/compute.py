@@ -1,0 +1,123 @@
+"""Per-query values of every measure from a run's judged hits (trec_eval semantics; see docs/metrics.md).
+
+Each measure is a few numpy operations over the hits (judged retrieved docs, sorted by query then rank), the
+per-query relevant counts and, for nDCG, the ideal gains. Sums run in rank order like trec_eval's loops, so
+values agree with pytrec_eval to the last few ulps.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hcrbench.metrics.encode import Hits, QrelsIndex
+from hcrbench.metrics.measures import Measure
+
+
+class _Context:
+    """Caches shared by the measures of one run: relevance masks and relevant counts per threshold."""
+
+    def __init__(self, hits: Hits, index: QrelsIndex) -> None:
+        self.hits = hits
+        self.index = index
+        self.nq = index.n_queries
+        self._nrel: dict[int, np.ndarray] = {}
+        self._ideal: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def count(self, mask: np.ndarray) -> np.ndarray:
+        return np.bincount(self.hits.query[mask], minlength=self.nq).astype(np.float64)
+
+    def rel(self, t: int) -> np.ndarray:
+        g = self.hits.grade
+        return (g >= t) & (g >= 0)
+
+    def n_rel(self, t: int) -> np.ndarray:
+        if t not in self._nrel:
+            self._nrel[t] = self.index.n_relevant(t)
+        return self._nrel[t]
+
+    def ideal(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._ideal is None:
+            self._ideal = self.index.ideal_gains()
+        return self._ideal
+
+
+def _divide(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.zeros(num.shape[0], dtype=np.float64)
+    ok = den > 0
+    out[ok] = num[ok] / den[ok]
+    return out
+
+
+def _cut(rank: np.ndarray, k: int | None) -> np.ndarray:
+    return np.ones(rank.shape[0], dtype=bool) if k is None else rank < k
+
+
+def _discounted(query: np.ndarray, rank: np.ndarray, gain: np.ndarray, k: int | None, nq: int) -> np.ndarray:
+    keep = _cut(rank, k) & (gain > 0)
+    r, g = rank[keep], gain[keep]
+    return np.bincount(query[keep], weights=g / np.log2(r + 2.0), minlength=nq)
+
+
+def compute(measure: Measure, hits: Hits, index: QrelsIndex, rel_threshold: int, ctx: _Context | None = None
+            ) -> np.ndarray:
+    """Values of ``measure`` for every qrels query (position order of ``index``)."""
+    ctx = ctx or _Context(hits, index)
+    t = measure.threshold(rel_threshold)
+    k = measure.cutoff
+    kind = measure.kind
+    q, rank = hits.query, hits.rank
+    if kind == "nDCG":
+        gains = np.maximum(hits.grade, 0).astype(np.float64)
+        dcg = _discounted(q, rank, gains, k, ctx.nq)
+        iq, irank, igain = ctx.ideal()
+        idcg = _discounted(iq, irank, igain, k, ctx.nq)
+        return _divide(dcg, idcg)
+    if kind in ("Judged", "Unjudged", "NumRet"):
+        n_ret = hits.n_ret.astype(np.float64)
+        if kind == "NumRet":
+            return n_ret
+        depth = n_ret if k is None else np.minimum(n_ret, k)
+        if kind == "Judged":  # any qrels entry, negative grades included (ir_measures)
+            return _divide(ctx.count(_cut(rank, k)), depth)
+        judged = ctx.count(_cut(rank, k) & (hits.grade >= 0))  # trec_eval unj: negative grade = unjudged
+        return (depth - judged) / float(k)  # type: ignore[arg-type]
+    rel = ctx.rel(t)
+    n_rel = ctx.n_rel(t).astype(np.float64)
+    if kind == "NumRel":
+        return n_rel
+    if kind == "NumRelRet":
+        return ctx.count(rel)
+    if kind == "P":
+        return ctx.count(rel & _cut(rank, k)) / float(k)  # type: ignore[arg-type]
+    if kind == "R":
+        return _divide(ctx.count(rel & _cut(rank, k)), n_rel)
+    if kind == "Success":
+        return (ctx.count(rel & _cut(rank, k)) > 0).astype(np.float64)
+    if kind == "Rprec":
+        return _divide(ctx.count(rel & (rank < ctx.n_rel(t)[q])), n_rel)
+    rq, rr = q[rel], rank[rel]  # relevant hits, grouped by query, rank ascending
+    if kind == "RR":
+        out = np.zeros(ctx.nq, dtype=np.float64)
+        if rq.size:
+            first = np.r_[True, rq[1:] != rq[:-1]]
+            fq, fr = rq[first], rr[first]
+            keep = _cut(fr, k)
+            out[fq[keep]] = 1.0 / (fr[keep] + 1.0)
+        return out
+    if kind == "AP":
+        if rq.size == 0:
+            return np.zeros(ctx.nq, dtype=np.float64)
+        first = np.r_[True, rq[1:] != rq[:-1]]
+        starts = np.flatnonzero(first)
+        seen = np.arange(1, rq.size + 1) - np.repeat(starts, np.diff(np.r_[starts, rq.size]))
+        prec = seen / (rr + 1.0)
+        keep = _cut(rr, k)
+        return _divide(np.bincount(rq[keep], weights=prec[keep], minlength=ctx.nq), n_rel)
+    raise ValueError(f"unknown measure kind {kind!r}")  # parse_measure never lets one through
+
+
+def compute_all(measures: list[Measure], hits: Hits, index: QrelsIndex, rel_threshold: int
+                ) -> dict[str, np.ndarray]:
+    """``{measure name: values per qrels query}`` for one run."""
+    ctx = _Context(hits, index)
+    return {m.name: compute(m, hits, index, rel_threshold, ctx) for m in measures}

@@ -1,0 +1,174 @@
+"""``evaluate(qrels, runs, metrics)``: trec_eval-exact per-query values, means and a denominator ledger.
+
+The qrels are indexed once; each run is encoded to its judged hits (:mod:`hcrbench.metrics.encode`) and every
+measure is computed from them (:mod:`hcrbench.metrics.compute`). Semantics are trec_eval's and are documented in
+``docs/metrics.md``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hcrbench.errors import HcrbenchWarning, InputError
+from hcrbench.metrics.coerce import as_qrels, encode_run, named_runs
+from hcrbench.metrics.compute import compute_all
+from hcrbench.metrics.encode import Hits, QrelsIndex, rank_hits
+from hcrbench.metrics.ledger import Ledger
+from hcrbench.metrics.measures import Measure, parse_measures
+
+MISSING_POLICIES = ("zero", "skip")
+
+
+@dataclass
+class RunEvaluation:
+    """One run's scores: ``values[metric]`` is a float array aligned with ``query_ids``."""
+
+    name: str
+    query_ids: list[str]
+    values: dict[str, np.ndarray]
+    ledger: Ledger
+    measures: list[Measure] = field(default_factory=list)
+
+    @property
+    def means(self) -> dict[str, float]:
+        """Mean of each metric over ``query_ids`` (NaN when no query was averaged)."""
+        return {m: (float(v.mean()) if v.size else float("nan")) for m, v in self.values.items()}
+
+    @property
+    def per_query(self) -> dict[str, dict[str, float]]:
+        """``{metric: {query_id: value}}``."""
+        return {m: dict(zip(self.query_ids, v.tolist())) for m, v in self.values.items()}
+
+    def __getitem__(self, metric: str) -> np.ndarray:
+        return self.values[metric]
+
+
+@dataclass
+class EvaluationResult:
+    """All runs of one evaluation, in input order."""
+
+    metrics: list[str]
+    runs: dict[str, RunEvaluation]
+    rel_threshold: int = 1
+    missing: str = "zero"
+
+    def __getitem__(self, name: str) -> RunEvaluation:
+        return self.runs[name]
+
+    def __iter__(self):
+        return iter(self.runs.values())
+
+    def __len__(self) -> int:
+        return len(self.runs)
+
+    @property
+    def means(self) -> dict[str, dict[str, float]]:
+        """``{run: {metric: mean}}``."""
+        return {name: r.means for name, r in self.runs.items()}
+
+    @property
+    def ledger(self) -> dict[str, Ledger]:
+        return {name: r.ledger for name, r in self.runs.items()}
+
+    @property
+    def per_query(self):
+        """A pandas DataFrame with columns ``run, query_id, <metric>...`` (one row per run and query)."""
+        import pandas as pd
+
+        frames = []
+        for name, r in self.runs.items():
+            cols: dict[str, Any] = {"run": [name] * len(r.query_ids), "query_id": list(r.query_ids)}
+            cols.update({m: r.values[m] for m in self.metrics})
+            frames.append(pd.DataFrame(cols))
+        return pd.concat(frames, ignore_index=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"metrics": [...], "runs": {NAME: {"means", "per_query", "ledger"}}}``."""
+        return {
+            "metrics": list(self.metrics),
+            "rel_threshold": self.rel_threshold,
+            "missing": self.missing,
+            "runs": {
+                name: {"means": r.means, "per_query": r.per_query, "ledger": r.ledger.to_dict()}
+                for name, r in self.runs.items()
+            },
+        }
+
+
+def _preview(ids: list[str], n: int = 5) -> str:
+    head = ", ".join(repr(q) for q in ids[:n])
+    return head + (", ..." if len(ids) > n else "")
+
+
+def _unjudged_at(hits: Hits, rows: np.ndarray, k: int, nq: int) -> int:
+    judged = np.bincount(hits.query[hits.rank < k], minlength=nq)
+    return int((np.minimum(hits.n_ret, k) - judged)[rows].sum())
+
+
+def evaluate(
+    qrels: Any,
+    run_or_runs: Any,
+    metrics: Any = "nDCG@10",
+    *,
+    rel_threshold: int = 1,
+    missing: str = "zero",
+) -> EvaluationResult:
+    """Score one run or several against qrels with trec_eval semantics.
+
+    ``qrels``: a :class:`~hcrbench.data.Qrels`, ``{qid: {doc: grade}}`` or a qrels path. ``run_or_runs``: a
+    :class:`~hcrbench.data.Run`, ``{qid: {doc: score}}``, a path, a list of those or ``{name: run}``.
+    ``metrics``: ``"nDCG@10,R@100,RR"``, a list, or trec_eval names. ``rel_threshold``: minimum grade counted
+    relevant (nDCG always uses raw grades). ``missing``: ``"zero"`` averages qrels queries absent from a run as
+    0 (trec_eval -c); ``"skip"`` leaves them out (trec_eval's default). Queries in a run but not in the qrels are
+    ignored. Both cases warn once per run and are listed in each run's :class:`Ledger`.
+    """
+    if isinstance(rel_threshold, bool) or not isinstance(rel_threshold, (int, np.integer)):
+        raise InputError(f"must be an integer grade, got {rel_threshold!r}", field="rel_threshold")
+    if missing not in MISSING_POLICIES:
+        raise InputError(f"must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}", field="missing")
+    measures = parse_measures(metrics)
+    qrels_obj = as_qrels(qrels)
+    runs = named_runs(run_or_runs)
+    index = QrelsIndex.build(qrels_obj)
+    n_rel = index.n_relevant(int(rel_threshold))
+    cutoffs = sorted({m.cutoff for m in measures if m.cutoff is not None}) or [10]
+    all_qids = qrels_obj.query_ids
+    out: dict[str, RunEvaluation] = {}
+    for name, run in runs:
+        enc, run_qids, ignored = encode_run(run, index, name)
+        hits = rank_hits(enc, index.n_queries)
+        present = np.zeros(index.n_queries, dtype=bool)
+        present[enc.row_query] = True
+        missing_ids = [q for q, p in zip(all_qids, present.tolist()) if not p]
+        rows = np.arange(index.n_queries) if missing == "zero" else np.flatnonzero(present)
+        if not present.any():  # almost surely mismatched ids; averaging zeros would hide it
+            raise InputError(f"run {name!r} shares no query with the qrels (first run ids: "
+                             f"{_preview(run_qids)}; first qrels ids: {_preview(all_qids)})", field="query_id")
+        if ignored:
+            warnings.warn(f"run {name!r}: {len(ignored)} queries not in the qrels are ignored: "
+                          f"{_preview(ignored)}", HcrbenchWarning, stacklevel=2)
+        if missing_ids:
+            what = "counted as 0" if missing == "zero" else "left out of the means"
+            warnings.warn(f"run {name!r}: {len(missing_ids)} qrels queries absent from the run are {what}: "
+                          f"{_preview(missing_ids)}", HcrbenchWarning, stacklevel=2)
+        values = {m: v[rows] for m, v in compute_all(measures, hits, index, int(rel_threshold)).items()}
+        qids = [all_qids[i] for i in rows.tolist()]
+        unj = {k: _unjudged_at(hits, rows, k, index.n_queries) for k in cutoffs}
+        ledger = Ledger(
+            n_queries_averaged=len(qids),
+            zero_filled=missing_ids if missing == "zero" else [],
+            skipped=missing_ids if missing == "skip" else [],
+            ignored=ignored,
+            no_relevant=[all_qids[i] for i in rows.tolist() if n_rel[i] == 0],
+            unjudged_at_k={k: {"total": t, "mean": t / len(qids)} for k, t in unj.items()},
+            rel_threshold=int(rel_threshold),
+            missing_policy=missing,
+            n_qrels_queries=index.n_queries,
+            n_run_queries=len(run_qids),
+        )
+        out[name] = RunEvaluation(name, qids, values, ledger, list(measures))
+    return EvaluationResult([m.name for m in measures], out, int(rel_threshold), missing)
