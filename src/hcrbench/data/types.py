@@ -7,7 +7,6 @@ per query a slice ``offsets[i]:offsets[i+1]`` into ``doc_index`` (codes into ``d
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -184,24 +183,42 @@ class _Ragged:
 
     # -- construction ------------------------------------------------------------------------------------
     @classmethod
-    def _from_mapping(cls, d: Mapping[str, Mapping[str, Any]], name: str):
+    def _from_mapping(cls, d: Mapping[str, Mapping[str, Any]], name: str, what: str = "value"):
         vocab: dict[str, int] = {}
         qids: list[str] = []
         offsets = [0]
         codes: list[int] = []
         vals: list[Any] = []
+        get = vocab.get
         for q, docs in d.items():
-            qids.append(str(q))
+            qids.append(q if type(q) is str else str(q))
             for doc, v in docs.items():
-                doc = str(doc)
-                c = vocab.get(doc)
+                if type(doc) is not str:
+                    doc = str(doc)
+                c = get(doc)
                 if c is None:
                     c = vocab[doc] = len(vocab)
                 codes.append(c)
                 vals.append(v)
             offsets.append(len(codes))
+        try:
+            raw = np.array(vals, dtype=np.float64)
+        except (TypeError, ValueError):
+            raw = None
+        bad = cls._bad_values(raw) if raw is not None else None
+        if raw is None or bad.any():
+            i = int(np.flatnonzero(bad)[0]) if raw is not None else next(
+                j for j, v in enumerate(vals) if not _is_number(v))
+            qi = int(np.searchsorted(np.asarray(offsets), i, side="right")) - 1
+            doc = list(vocab)[codes[i]]
+            raise ValueError(f"{cls.__name__} {what} for query {qids[qi]!r} doc {doc!r} is invalid: {vals[i]!r}")
         return cls(qids, np.array(offsets), np.array(codes, dtype=np.int32),
-                   np.array(vals, dtype=cls._value_dtype), list(vocab), name)
+                   raw.astype(cls._value_dtype), list(vocab), name)
+
+    @staticmethod
+    def _bad_values(values: np.ndarray) -> np.ndarray:
+        """Mask of values the subclass refuses (non-finite by default)."""
+        return ~np.isfinite(values)
 
     # -- access -------------------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -256,6 +273,14 @@ class _Ragged:
         return type(self)(self.query_ids, self.offsets, self.doc_index, self._values, self.doc_vocab, name)
 
 
+def _is_number(v: Any) -> bool:
+    try:
+        float(v)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 class Qrels(_Ragged):
     """Graded relevance judgments: per query, judged doc -> integer grade (may be 0 or negative)."""
 
@@ -270,12 +295,13 @@ class Qrels(_Ragged):
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Mapping[str, int]], name: str = "qrels") -> Qrels:
-        """Build from ``{qid: {docid: grade}}``. Grades must be integers."""
-        for q, docs in d.items():
-            for doc, g in docs.items():
-                if isinstance(g, bool) or not float(g).is_integer():
-                    raise ValueError(f"qrels grade for query {q!r} doc {doc!r} is not an integer: {g!r}")
-        return cls._from_mapping(d, name)
+        """Build from ``{qid: {docid: grade}}``. Grades must be integers (ValueError names the first that isn't)."""
+        return cls._from_mapping(d, name, "grade")
+
+    @staticmethod
+    def _bad_values(values: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            return ~np.isfinite(values) | (values != np.round(values)) | (np.abs(values) > 2**31 - 1)
 
     def n_relevant(self, threshold: int = 1) -> np.ndarray:
         """Per query, the number of judged docs with grade >= threshold."""
@@ -301,12 +327,8 @@ class Run(_Ragged):
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Mapping[str, float]], name: str = "run") -> Run:
-        """Build from ``{qid: {docid: score}}``. Scores must be finite numbers."""
-        for q, docs in d.items():
-            for doc, s in docs.items():
-                if not math.isfinite(float(s)):
-                    raise ValueError(f"run score for query {q!r} doc {doc!r} is not finite: {s!r}")
-        return cls._from_mapping(d, name)
+        """Build from ``{qid: {docid: score}}``. Scores must be finite numbers (ValueError names the first bad one)."""
+        return cls._from_mapping(d, name, "score")
 
     @classmethod
     def from_ranked(cls, ranked: Mapping[str, list[tuple[str, float]]], name: str = "run") -> Run:
