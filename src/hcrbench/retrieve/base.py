@@ -10,6 +10,7 @@ name (``bm25``, ``dense``, ...); third-party systems plug in through the ``hcrbe
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from importlib import metadata
 from typing import Any, Protocol, runtime_checkable
@@ -65,8 +66,11 @@ def available_retrievers() -> list[str]:
     return sorted(set(_REGISTRY) | set(_plugins()))
 
 
-def make_retriever(name: str, **params: Any) -> Retriever:
-    """Construct a retriever by registry name or plugin name with keyword parameters."""
+def make_retriever(name: str, /, **params: Any) -> Retriever:
+    r"""Construct a retriever by registry name or plugin name with keyword parameters.
+
+    Unknown systems and unknown parameters are :class:`InputError`\ s naming what is accepted.
+    """
     _load_builtins()
     factory = _REGISTRY.get(name)
     if factory is None:
@@ -75,11 +79,43 @@ def make_retriever(name: str, **params: Any) -> Retriever:
             raise InputError(
                 f"unknown system {name!r} (available: {', '.join(available_retrievers())})", field="system"
             )
-        factory = ep.load()
+        try:
+            factory = ep.load()
+        except Exception as e:
+            raise InputError(f"plugin {name!r} ({ep.value}) failed to load: {type(e).__name__}: {e}",
+                             field="system") from None
+    _check_params(name, factory, params)
     try:
         return factory(**params)
     except TypeError as e:
         raise InputError(f"bad parameters for system {name!r}: {e}", field="param") from None
+
+
+def accepted_params(factory: Callable[..., Any]) -> list[str] | None:
+    """Keyword parameters ``factory`` accepts, or None when it takes ``**kwargs`` (anything goes)."""
+    try:
+        sig = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return None
+    names = []
+    for p in sig.parameters.values():
+        if p.kind is p.VAR_KEYWORD:
+            return None
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name != "self":
+            names.append(p.name)
+    return names
+
+
+def _check_params(name: str, factory: Callable[..., Any], params: dict[str, Any]) -> None:
+    accepted = accepted_params(factory)
+    if accepted is None:
+        return
+    for key in params:
+        if key not in accepted:
+            raise InputError(
+                f"unknown parameter {key!r} for system {name!r} (accepted: {', '.join(accepted) or 'none'})",
+                field="param",
+            )
 
 
 def _load_builtins() -> None:
@@ -87,11 +123,15 @@ def _load_builtins() -> None:
     import importlib
 
     for mod in _BUILTIN_MODULES:
-        try:
-            importlib.import_module(mod)
-        except ImportError:
-            # An optional extra (e.g. dense) is not installed: its systems are simply unavailable.
-            continue
+        importlib.import_module(mod)  # built-ins import no optional dependency at module level
 
 
-_BUILTIN_MODULES: list[str] = []
+_BUILTIN_MODULES: list[str] = [
+    "hcrbench.retrieve.bm25",
+    "hcrbench.retrieve.dense",
+    "hcrbench.retrieve.hybrid",
+    "hcrbench.retrieve.rerank",
+    "hcrbench.retrieve.runfile",
+]
+"""Built-in systems. They import heavy libraries inside methods, so importing them never fails for a missing
+extra; asking for a system whose extra is missing raises a one-line InputError naming the extra."""

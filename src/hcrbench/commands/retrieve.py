@@ -1,0 +1,93 @@
+"""``hcrbench retrieve``: run one baseline system over a BEIR folder and write a TREC run any tool can score."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from hcrbench.errors import InputError
+
+
+def parse_value(text: str) -> Any:
+    """A ``--param`` value: JSON object/list, bool (true/false), none, int, float, else the string itself."""
+    t = text.strip()
+    low = t.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    if t[:1] in "{[":
+        try:
+            return json.loads(t)
+        except json.JSONDecodeError as e:
+            raise InputError(f"value {t!r} is not valid JSON ({e.msg})", field="--param") from None
+    for cast in (int, float):
+        try:
+            return cast(t)
+        except ValueError:
+            pass
+    return t
+
+
+def parse_params(items: list[str]) -> dict[str, Any]:
+    """``["k1=1.2", "stemmer=none"]`` -> ``{"k1": 1.2, "stemmer": "none"}``; malformed or repeated keys are errors."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise InputError(f"expected KEY=VALUE, got {item!r}", field="--param")
+        if key in out:
+            raise InputError(f"parameter {key!r} given twice", field="--param")
+        out[key] = parse_value(value)
+    return out
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("retrieve")
+    def retrieve(
+        dataset: Path = typer.Option(..., "--dataset", help="BEIR folder (corpus.jsonl, queries.jsonl, qrels/)."),
+        split: str = typer.Option("test", "--split", help="Qrels split whose queries are run."),
+        system: str = typer.Option(..., "--system", help="bm25 | dense | hybrid | rerank | runfile | a plugin."),
+        param: list[str] = typer.Option(
+            [], "--param", help="System parameter KEY=VALUE (repeatable), e.g. k1=1.2, backend=onnx."
+        ),
+        k: int = typer.Option(100, "--k", help="Documents per query."),
+        out: Path = typer.Option(..., "--out", help="TREC run file to write (.gz compresses)."),
+        name: str | None = typer.Option(None, "--name", help="Run tag (default: the system name)."),
+        costs_json: Path | None = typer.Option(None, "--costs-json", help="Also write params and costs here."),
+    ) -> None:
+        """Index the corpus with one system, retrieve the split's queries, write a TREC run."""
+        from hcrbench.data import atomic_write_text, load_beir, write_run
+        from hcrbench.retrieve import make_retriever
+
+        if k < 1:
+            raise InputError(f"--k must be >= 1, got {k}", field="--k")
+        params = parse_params(param)
+        if name is not None:
+            params.setdefault("name", name)
+        retriever = make_retriever(system, **params)
+        ds = load_beir(dataset, split)
+        if system == "rerank" and params.get("method", "maxsim") == "maxsim":
+            typer.echo("note: rerank method=maxsim is zero-shot late interaction over MiniLM token vectors, "
+                       "not a trained cross-encoder", err=True)
+        t0 = time.perf_counter()
+        retriever.index(ds.corpus)
+        t1 = time.perf_counter()
+        result = retriever.search(ds.queries, k)
+        t2 = time.perf_counter()
+        write_run(result.run, out, k=k)
+        if costs_json is not None:
+            doc = {"system": system, "params": retriever.params, "dataset": str(dataset), "split": split,
+                   "k": k, "index_seconds": t1 - t0, "search_seconds": t2 - t1,
+                   "index_costs": getattr(retriever, "index_costs", None) and retriever.index_costs.to_dict(),
+                   "search_costs": result.costs.to_dict()}
+            atomic_write_text(costs_json, json.dumps(doc, indent=2, default=str) + "\n")
+        typer.echo(
+            f"{system}: {len(ds.queries)} queries, {result.run.n_entries} lines -> {out} "
+            f"(index {t1 - t0:.1f}s, search {t2 - t1:.1f}s)", err=True,
+        )

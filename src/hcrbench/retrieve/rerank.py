@@ -1,0 +1,209 @@
+"""Second-stage reranking of the top-N of any first stage.
+
+Two methods, named for what they are:
+
+* ``method="maxsim"`` (the offline default): late interaction over MiniLM *token* embeddings, ColBERT-style and
+  zero-shot. Token vectors (special tokens dropped) are L2-normalised; score(q, d) = sum over query tokens of the
+  max cosine over document tokens. It needs no trained reranker weights, which do not exist offline. It is NOT a
+  trained cross-encoder. Document token vectors are cached on disk (fp16), and only candidate documents are encoded.
+* ``method="cross-encoder"``: a sentence-transformers ``CrossEncoder`` (default
+  ``cross-encoder/ms-marco-MiniLM-L-6-v2``, which needs a network or a local copy; ``model=`` takes any name/path).
+
+With ``fuse=True`` the reranked list is fused by RRF (k = ``rrf_k``) with the first stage's top-N. When ``k`` exceeds
+``top_n`` the first stage's documents beyond ``top_n`` follow, in their order, below every reranked one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hcrbench.data.cache import EmbeddingCache
+from hcrbench.data.types import Corpus, Costs, Queries, Run, RunResult
+from hcrbench.errors import InputError
+from hcrbench.retrieve.base import Retriever, make_retriever, register_retriever
+from hcrbench.retrieve.encoders import Encoder, encode_cached, make_encoder, require
+from hcrbench.retrieve.fusion import rrf
+from hcrbench.retrieve.util import prefixed_costs, timed
+
+DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+METHODS = ("maxsim", "cross-encoder")
+
+
+def maxsim_scores(query_tokens: np.ndarray, doc_blocks: list[np.ndarray]) -> np.ndarray:
+    """Late-interaction scores of one query against documents: sum_i max_j cos(q_i, d_j).
+
+    ``query_tokens`` (m, dim) and each ``doc_blocks[j]`` (n_j, dim) hold L2-normalised token vectors. A document
+    or query with no tokens scores 0.
+    """
+    out = np.zeros(len(doc_blocks), dtype=np.float64)
+    lengths = np.array([len(b) for b in doc_blocks], dtype=np.int64)
+    nonempty = np.flatnonzero(lengths > 0)
+    if len(query_tokens) == 0 or len(nonempty) == 0:
+        return out
+    d = np.concatenate([np.asarray(doc_blocks[j], dtype=np.float32) for j in nonempty], axis=0)
+    sims = np.asarray(query_tokens, dtype=np.float32) @ d.T  # (m, total doc tokens)
+    starts = np.concatenate([[0], np.cumsum(lengths[nonempty])[:-1]])
+    best = np.maximum.reduceat(sims, starts, axis=1)  # (m, n nonempty docs)
+    out[nonempty] = best.sum(axis=0, dtype=np.float64)
+    return out
+
+
+@register_retriever("rerank")
+class RerankRetriever:
+    """Rerank ``first_stage`` (a registered system name, or ``first`` a Retriever) top ``top_n`` with ``method``."""
+
+    def __init__(
+        self,
+        method: str = "maxsim",
+        first_stage: str = "bm25",
+        first_stage_params: dict[str, Any] | None = None,
+        top_n: int = 100,
+        model: str | None = None,
+        backend: str = "torch",
+        batch_size: int = 32,
+        max_seq_length: int | None = None,
+        device: str = "cpu",
+        fuse: bool = False,
+        rrf_k: float = 60,
+        cache: bool = True,
+        cache_dir: str | None = None,
+        name: str = "rerank",
+        first: Retriever | None = None,
+        encoder: Encoder | None = None,
+    ) -> None:
+        if method not in METHODS:
+            raise InputError(f"unknown rerank method {method!r} (expected one of {', '.join(METHODS)})",
+                             field="method")
+        if isinstance(top_n, bool) or not isinstance(top_n, int) or top_n < 1:
+            raise InputError(f"top_n must be an integer >= 1, got {top_n!r}", field="top_n")
+        if method == "cross-encoder":
+            require("sentence_transformers", "rerank", "dense")
+        elif encoder is None:
+            require("sentence_transformers" if backend == "torch" else "onnxruntime", "rerank",
+                    "dense" if backend == "torch" else "onnx")
+        if first is None:
+            if first_stage == "rerank":
+                raise InputError("first_stage cannot be 'rerank'", field="first_stage")
+            fp = dict(first_stage_params or {})
+            if first_stage in ("bm25", "dense", "hybrid"):
+                fp = {"cache": cache, "cache_dir": cache_dir, **fp}
+            first = make_retriever(first_stage, **fp)
+        self.first = first
+        self.method, self.top_n, self.model, self.backend = method, int(top_n), model, backend
+        self.batch_size, self.max_seq_length, self.device = int(batch_size), max_seq_length, device
+        self.fuse, self.rrf_k = bool(fuse), float(rrf_k)
+        self.cache, self.cache_dir, self.name = bool(cache), cache_dir, name
+        self._encoder = encoder
+        self._cross: Any = None
+        self._corpus: Corpus | None = None
+        self.index_costs = Costs()
+
+    # -- models --------------------------------------------------------------------------------------------
+    @property
+    def encoder(self) -> Encoder:
+        if self._encoder is None:
+            kw: dict[str, Any] = {"batch_size": self.batch_size, "device": self.device}
+            if self.max_seq_length:
+                kw["max_seq_length"] = int(self.max_seq_length)
+            self._encoder = make_encoder(self.model, self.backend, **kw)
+        return self._encoder
+
+    @property
+    def cross_encoder(self) -> Any:
+        if self._cross is None:
+            from sentence_transformers import CrossEncoder
+
+            name = self.model or DEFAULT_CROSS_ENCODER
+            try:
+                self._cross = CrossEncoder(name, device=self.device)
+            except Exception as e:
+                raise InputError(
+                    f"could not load cross-encoder {name!r} ({type(e).__name__}); no cross-encoder weights "
+                    "ship offline: pass model=LOCAL_DIR or use method=maxsim", field="model") from None
+            if self.max_seq_length:
+                self._cross.max_length = int(self.max_seq_length)
+        return self._cross
+
+    @property
+    def params(self) -> dict[str, Any]:
+        p: dict[str, Any] = {"method": self.method, "top_n": self.top_n, "first_stage": self.first.name,
+                             "first_stage_params": self.first.params, "fuse": self.fuse}
+        if self.method == "maxsim":
+            p.update(model=self.encoder.model_id, backend=self.backend, trained_reranker=False,
+                     note="zero-shot late interaction (MaxSim) over MiniLM token embeddings")
+        else:
+            p.update(model=self.model or DEFAULT_CROSS_ENCODER)
+        if self.fuse:
+            p["rrf_k"] = self.rrf_k
+        return p
+
+    # -- protocol ------------------------------------------------------------------------------------------
+    def index(self, corpus: Corpus) -> None:
+        self.first.index(corpus)
+        self._corpus = corpus
+        self.index_costs = prefixed_costs(getattr(self.first, "index_costs", Costs()), "first_stage")
+
+    def search(self, queries: Queries, k: int = 100) -> RunResult:
+        if self._corpus is None:
+            raise RuntimeError("RerankRetriever.search called before index()")
+        first = self.first.search(queries, max(self.top_n, k))
+        costs = prefixed_costs(first.costs, "first_stage")
+        corpus = self._corpus
+        # candidates the corpus does not hold (a run file's stray ids) cannot be reranked: dropped
+        cands = {q: [(d, s) for d, s in first.run.ranked(q) if d in corpus] if q in first.run else []
+                 for q in queries.query_ids}
+        with timed(costs, "rerank"):
+            if self.method == "maxsim":
+                scored = self._maxsim(queries, cands, costs)
+            else:
+                scored = self._cross_scores(queries, cands, costs)
+        reranked = Run.from_ranked(scored, name=self.name)
+        if self.fuse:
+            top = Run.from_ranked({q: v[: self.top_n] for q, v in cands.items()}, name="first")
+            reranked = rrf([reranked, top], k=self.rrf_k, name=self.name)
+        out: dict[str, list[tuple[str, float]]] = {}
+        for q in queries.query_ids:
+            head = reranked.ranked(q) if q in reranked else []
+            seen = {d for d, _ in head}
+            floor = min((s for _, s in head), default=0.0)
+            tail = [d for d, _ in cands[q][self.top_n :] if d not in seen]
+            out[q] = (head + [(d, floor - 1.0 - i) for i, d in enumerate(tail)])[:k]
+        costs.add("queries", len(queries))
+        return RunResult(Run.from_ranked(out, name=self.name), costs)
+
+    def _maxsim(self, queries: Queries, cands: dict[str, list[tuple[str, float]]], costs: Costs):
+        corpus = self._corpus
+        assert corpus is not None
+        cache = EmbeddingCache(self.encoder.model_id + "|tokens", self.cache_dir,
+                               dtype="float16") if self.cache else None
+        docs = sorted({d for v in cands.values() for d, _ in v[: self.top_n]}, key=corpus.index_of)
+        with timed(costs, "encode_docs"):
+            blocks = encode_cached(self.encoder, [corpus.full_text(corpus.index_of(d)) for d in docs], cache=cache,
+                                   costs=costs, tokens=True, dtype="float16", desc="token vectors")
+        by_doc = dict(zip(docs, blocks))
+        with timed(costs, "encode_queries"):
+            qtok = encode_cached(self.encoder, list(queries.texts), cache=cache, costs=costs, tokens=True,
+                                 dtype="float16", desc="query tokens")
+        scored = {}
+        for qi, q in enumerate(queries.query_ids):
+            top = [d for d, _ in cands[q][: self.top_n]]
+            s = maxsim_scores(np.asarray(qtok[qi], dtype=np.float32), [by_doc[d] for d in top])
+            costs.add("docs_scored", len(top))
+            scored[q] = list(zip(top, s.tolist()))
+        return scored
+
+    def _cross_scores(self, queries: Queries, cands: dict[str, list[tuple[str, float]]], costs: Costs):
+        corpus = self._corpus
+        assert corpus is not None
+        model = self.cross_encoder
+        scored = {}
+        for q, text in queries.items():
+            top = [d for d, _ in cands[q][: self.top_n]]
+            pairs = [(text, corpus.full_text(corpus.index_of(d))) for d in top]
+            s = model.predict(pairs, batch_size=self.batch_size, show_progress_bar=False) if pairs else []
+            costs.add("docs_scored", len(top))
+            costs.add("pairs_scored", len(top))
+            scored[q] = list(zip(top, np.asarray(s, dtype=np.float64).reshape(-1).tolist()))
+        return scored

@@ -1,0 +1,52 @@
+"""Small helpers shared by the built-in retrievers: top-k arrays to a Run, and timing a stage into Costs."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+
+from hcrbench.data.types import Costs, Run
+
+
+def run_from_topk(
+    query_ids: Sequence[str],
+    indices: np.ndarray,
+    scores: np.ndarray,
+    doc_ids: list[str],
+    *,
+    name: str,
+    drop_nonpositive: bool = False,
+) -> Run:
+    """Build a Run from ``(n_queries, k)`` arrays of corpus positions and scores, without a dict per query.
+
+    ``drop_nonpositive`` leaves out entries with score <= 0 (BM25: documents sharing no term with the query are
+    not retrieved, as in Lucene/Pyserini). Negative positions (faiss's "no result") are always dropped.
+    """
+    indices = np.asarray(indices)
+    scores = np.asarray(scores, dtype=np.float64)
+    keep = indices >= 0
+    if drop_nonpositive:
+        keep &= scores > 0
+    lengths = keep.sum(axis=1)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    return Run(list(query_ids), offsets, indices[keep].astype(np.int32), scores[keep], doc_ids, name=name)
+
+
+@contextlib.contextmanager
+def timed(costs: Costs, stage: str) -> Iterator[None]:
+    """Add the wall time of the ``with`` body to ``costs.stage_seconds[stage]``."""
+    t0 = time.perf_counter()
+    try:
+        yield
+    finally:
+        costs.add_time(stage, time.perf_counter() - t0)
+
+
+def prefixed_costs(c: Costs, prefix: str) -> Costs:
+    """A sub-system's costs inside a composite: counters summed as they are (an embedding call is one whoever
+    makes it; the composite counts its own ``queries``), stage times kept apart as ``<prefix>.<stage>``."""
+    return Costs({k: v for k, v in c.counters.items() if k != "queries"},
+                 {f"{prefix}.{k}": v for k, v in c.stage_seconds.items()})
