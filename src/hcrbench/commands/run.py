@@ -16,13 +16,14 @@ def run_command(
     quiet: bool = typer.Option(False, "--quiet", help="No progress output."),
 ) -> None:
     """Run every system of an experiment, score them and write the output folder (resumable)."""
+    import sys
     import warnings
 
     from rich.console import Console
-    from rich.table import Table
 
     from hcrbench.errors import HcrbenchWarning
     from hcrbench.experiment import run_experiment
+    from hcrbench.report.evaluation import print_evaluation, strata_table
 
     err = Console(stderr=True, highlight=False)
     with warnings.catch_warnings(record=True) as caught:
@@ -31,15 +32,18 @@ def run_command(
     for w in caught:
         if issubclass(w.category, HcrbenchWarning):
             err.print(f"[yellow]warning:[/yellow] {w.message}")
-    means = result.evaluation.means
-    metrics = list(result.evaluation.metrics)
-    table = Table(title=f"{result.manifest['name']} ({len(result.evaluation.runs)} systems)")
-    table.add_column("system")
-    for m in metrics:
-        table.add_column(m, justify="right")
-    for name, row in means.items():
-        table.add_row(name, *(f"{row[m]:.4f}" for m in metrics))
-    Console(highlight=False).print(table)
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
+    print_evaluation(result.evaluation, result.comparisons, console=console)
+    per_query = result.output_dir / "per_query.parquet"
+    strata = [s for s in result.manifest.get("config", {}).get("strata", []) or []]
+    if per_query.is_file() and strata:
+        import pandas as pd
+
+        frame = pd.read_parquet(per_query)
+        metric = result.evaluation.metrics[0]
+        for field in strata:
+            if field in frame.columns and frame[field].notna().any():
+                console.print(strata_table(frame, metric, field))
     err.print(f"computed {len(result.computed)}, reused {len(result.reused)}"
               + (f", skipped {len(result.skipped)}" if result.skipped else "")
               + f"; wrote {result.output_dir}")

@@ -118,3 +118,24 @@ def print_evaluation(evaluation: Any, comparisons: Sequence[Any], *, per_query: 
     console.print("[dim]Ledger[/dim]")
     for line in ledger_lines(evaluation):
         console.print(f"  [dim]{line}[/dim]", highlight=False)
+
+
+def strata_table(frame: Any, metric: str, field: str) -> Table:
+    """Mean ``metric`` per value of query metadata ``field`` (rows) and run (columns), with query counts.
+
+    ``frame`` is the long per-query table (columns ``run``, ``query_id``, metrics, metadata fields).
+    """
+    pivot = frame.pivot_table(index=field, columns="run", values=metric, aggfunc="mean", sort=True)
+    counts = frame.drop_duplicates("query_id").groupby(field).size()
+    runs = list(dict.fromkeys(frame["run"]))
+    table = Table(title=f"{metric} by {field}", title_justify="left")
+    table.add_column(field, style="bold")
+    table.add_column("queries", justify="right", style="dim")
+    for r in runs:
+        table.add_column(r, justify="right")
+    for value in pivot.index:
+        row = pivot.loc[value]
+        best = max(row[r] for r in runs)
+        cells = [f"[bold]{row[r]:.4f}[/bold]" if row[r] == best else f"{row[r]:.4f}" for r in runs]
+        table.add_row(str(value), str(int(counts.get(value, 0))), *cells)
+    return table
