@@ -2,7 +2,10 @@
 
 Prints, per system, the real mean and each null's mean, 95% interval, delta, p and Holm p, and whether it
 passes; with ``--controls`` also the positive/negative controls and whether the harness can be trusted on this
-benchmark. Exit 0 whatever the gate says (a failing system is a finding); 2 for bad input.
+benchmark. With ``--baseline NAME`` every other run is compared with it (paired, Holm) and given a verdict
+(HIT / UNDER-NS / MISS / NULL-FAIL); ``--stratify FIELD`` splits the deltas by a query metadata field and
+``--calibration PATH`` plots CI width against bench size. Exit 0 whatever the gate says (a failing system is a
+finding); 2 for bad input.
 """
 
 from __future__ import annotations
@@ -36,19 +39,19 @@ def _load(dataset: Path | None, split: str, qrels_path: Path | None, pool_path: 
 
     if dataset is None and qrels_path is None:
         raise InputError("give --dataset DIR (BEIR folder) or --qrels FILE with --item-pool FILE", field="--dataset")
-    qrels = pool = None
+    qrels = pool = queries = None
     if dataset is not None:
         if not dataset.is_dir():
             raise InputError("not a directory", path=dataset, field="--dataset")
         ds = load_beir(dataset, split)
-        qrels, pool = ds.qrels, list(ds.corpus.doc_ids)
+        qrels, pool, queries = ds.qrels, list(ds.corpus.doc_ids), ds.queries
     if qrels_path is not None:
         qrels = read_qrels(qrels_path)
     if pool_path is not None:
         pool = _read_pool(pool_path)
     if pool is None:
         raise InputError("null C needs the item pool: give --dataset DIR or --item-pool FILE", field="--item-pool")
-    return qrels, pool
+    return qrels, pool, queries
 
 
 def _fmt(x: float) -> str:
@@ -87,6 +90,14 @@ def gate_command(
     seed: int = typer.Option(0, "--seed", help="Seed of every random draw."),
     rel_threshold: int = typer.Option(1, "--rel-threshold", "-l", help="Minimum grade that counts as relevant."),
     json_path: Path | None = typer.Option(None, "--json", help="Write every result as JSON here."),
+    baseline: str | None = typer.Option(None, "--baseline", "-b",
+                                        help="Run name to compare every other run with: paired deltas and verdicts."),
+    min_delta: float = typer.Option(0.01, "--min-delta", help="Smallest delta that matters (verdict MISS/UNDER-NS)."),
+    n_resamples: int = typer.Option(10_000, "--n-resamples", help="Bootstrap/permutation resamples (--baseline)."),
+    stratify: list[str] = typer.Option(None, "--stratify",
+                                       help="Query metadata field for per-stratum deltas (repeatable; --baseline)."),
+    calibration: Path | None = typer.Option(None, "--calibration",
+                                            help="Plot CI width vs bench size here (.png/.svg/.pdf; --baseline)."),
 ) -> None:
     """Gate runs against four null predictors (calibrated p-values, Holm) and check the harness with controls."""
     import warnings
@@ -108,15 +119,27 @@ def gate_command(
     if k is not None and k < 1:
         raise InputError(f"must be >= 1, got {k}", field="--k")
     runs = runs or []
+    stratify = [f.strip() for f in (stratify or [])]
     if not runs and not controls:
         raise InputError("nothing to gate: give RUN files and/or --controls", field="RUN")
-    qrels, pool = _load(dataset, split, qrels_path, pool_path)
+    _check_baseline_flags(baseline, min_delta, n_resamples, stratify, calibration, dataset)
+    qrels, pool, queries = _load(dataset, split, qrels_path, pool_path)
     loaded = {}
     for p in runs:
         r = read_run(p)
         if r.name in loaded:
             raise InputError(f"two runs are named {r.name!r}", path=p, field="RUN")
         loaded[r.name] = r
+    if baseline is not None:
+        if baseline not in loaded:
+            raise InputError(f"no run named {baseline!r} (runs: {', '.join(loaded) or 'none'})", field="--baseline")
+        if len(loaded) < 2:
+            raise InputError(f"nothing to compare: {baseline!r} is the only run", field="--baseline")
+        if stratify:
+            from hcrbench.gate import strata_from_metadata
+
+            for f in stratify:  # fail before the gate's trials on an unknown field
+                strata_from_metadata(queries, f)
     console = Console(width=140)
     common = dict(n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold)
     out: dict = {"metric": m.name, "strict": strict, "systems": {}, "controls": None}
@@ -144,8 +167,72 @@ def gate_command(
     if rep is not None:
         _print_controls(console, rep)
         out["controls"] = rep.to_dict()
+    if baseline is not None:
+        out.update(_baseline_report(console, pairs, baseline, queries, stratify, calibration, min_delta=min_delta,
+                                    alpha=alpha, n_resamples=n_resamples, seed=seed))
     if json_path is not None:
         atomic_write_text(json_path, json.dumps(out, indent=2, sort_keys=True) + "\n")
+
+
+def _check_baseline_flags(baseline: str | None, min_delta: float, n_resamples: int, stratify: list[str],
+                          calibration: Path | None, dataset: Path | None) -> None:
+    """The --baseline family's flags, checked before anything slow runs."""
+    import math
+
+    if baseline is None:
+        for flag, given in (("--stratify", bool(stratify)), ("--calibration", calibration is not None)):
+            if given:
+                raise InputError("needs --baseline NAME (deltas are taken against a baseline run)", field=flag)
+        return
+    if not (math.isfinite(min_delta) and min_delta > 0):
+        raise InputError(f"must be a positive number, got {min_delta}", field="--min-delta")
+    if n_resamples < 1:
+        raise InputError(f"must be >= 1, got {n_resamples}", field="--n-resamples")
+    if any(not f for f in stratify):
+        raise InputError("empty field name", field="--stratify")
+    if stratify and dataset is None:
+        raise InputError("needs --dataset DIR: query metadata comes from its queries.jsonl", field="--stratify")
+    if calibration is not None:
+        if calibration.suffix.lower() not in (".png", ".svg", ".pdf"):
+            raise InputError("must end in .png, .svg or .pdf", path=calibration, field="--calibration")
+        if not calibration.parent.is_dir():
+            raise InputError("directory not found", path=calibration.parent, field="--calibration")
+
+
+def _baseline_report(console, pairs, baseline: str, queries, stratify: list[str], calibration: Path | None, *,
+                     min_delta: float, alpha: float, n_resamples: int, seed: int) -> dict:
+    """Verdicts (and strata, calibration) vs ``baseline``: printed, and returned as the JSON's extra keys."""
+    from hcrbench.report.gate import (
+        calibration_rows,
+        calibration_table,
+        compare_to_baseline,
+        plot_calibration_runs,
+        strata_rows,
+        strata_tables,
+        verdict_table,
+    )
+
+    comps = compare_to_baseline(pairs, baseline, min_delta=min_delta, alpha=alpha, n_resamples=n_resamples,
+                                seed=seed)
+    console.print(verdict_table(comps))
+    base = pairs[baseline]
+    failing = [r.metric for r in (base.graded, base.strict) if r is not None and not r.gate_pass]
+    if failing:
+        console.print(f"[yellow]warning:[/] the baseline {baseline!r} itself fails the gate on "
+                      f"{', '.join(failing)}: deltas against it say little")
+    extra: dict = {"baseline": baseline, "min_delta": min_delta, "verdicts": [c.to_dict() for c in comps]}
+    if stratify:
+        rows = strata_rows(comps, queries, stratify)
+        for t in strata_tables(rows):
+            console.print(t)
+        extra["strata"] = rows
+    if calibration is not None:
+        rows = calibration_rows(comps, seed=seed)
+        console.print(calibration_table(rows))
+        plot_calibration_runs(rows, calibration, n_bench=len(base.graded.query_ids), min_delta=min_delta)
+        console.print(f"calibration plot written to {calibration}")
+        extra["calibration"] = rows
+    return extra
 
 
 def _print_controls(console, rep) -> None:
