@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import falsify_eval as fe
+import falsify_eval.cli as fe_cli
 import numpy as np
 import pytest
 
 from hcrbench.errors import InputError
 from hcrbench.gate import four_null_gate
-
-fe = pytest.importorskip("falsify_eval")
-fe_cli = pytest.importorskip("falsify_eval.cli")
 
 
 def _bench(kind: str, n: int = 300, n_pool: int = 500, seed: int = 0):

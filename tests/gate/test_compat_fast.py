@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import falsify_eval as fe
+import falsify_eval.cli as fe_cli
 import numpy as np
 import pytest
 
@@ -10,9 +12,6 @@ from hcrbench.gate import compat, four_null_gate
 from hcrbench.gate._kernels import single_gold_values, single_gold_weights
 from hcrbench.gate.nulls import InverseCdf, null_c_ranked
 from hcrbench.metrics import evaluate
-
-fe = pytest.importorskip("falsify_eval")
-fe_cli = pytest.importorskip("falsify_eval.cli")
 
 _FAMILY = {"recall": "R", "ndcg": "nDCG", "mrr": "RR"}
 

@@ -140,7 +140,7 @@ def test_run_objects_dicts_and_skip_policy_agree(case):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_judged_matches_ir_measures_when_scores_are_distinct(seed):
-    ir_measures = pytest.importorskip("ir_measures")
+    import ir_measures
     rng = np.random.default_rng(seed)
     qrels = {f"q{i}": {f"d{j}": int(rng.integers(-1, 3)) for j in rng.choice(40, 10, replace=False)}
              for i in range(20)}

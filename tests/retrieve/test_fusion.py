@@ -97,7 +97,7 @@ def test_rrf_of_one_run_keeps_its_order(a):
 
 @pytest.mark.slow  # ranx imports numba and JIT-compiles: seconds to minutes on a busy 2-core machine
 def test_against_ranx():
-    ranx = pytest.importorskip("ranx")
+    import ranx
     a = {"q1": {"d1": 3.0, "d2": 2.0, "d3": 1.0, "d5": 0.2}, "q2": {"x": 1.0, "w": 0.4}}
     b = {"q1": {"d3": 0.9, "d1": 0.5, "d4": 0.1}, "q2": {"w": 2.0, "v": 1.0}}
     ra, rb = ranx.Run.from_dict(a), ranx.Run.from_dict(b)

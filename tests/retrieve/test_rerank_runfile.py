@@ -73,8 +73,8 @@ def test_rerank_fuse_is_rrf_with_first_stage(corpus, queries, Fake):
 @pytest.mark.slow  # imports torch + transformers: ~10 s alone, much more on a busy machine
 def test_cross_encoder_plumbing(tmp_path, corpus, queries):
     """Plumbing only: a tiny randomly initialised model proves the CrossEncoder path runs end to end."""
-    torch = pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
+    import torch
+    import transformers
     from sentence_transformers import CrossEncoder
 
     from hcrbench.retrieve.encoders import default_model_path
@@ -99,7 +99,6 @@ def test_cross_encoder_plumbing(tmp_path, corpus, queries):
 
 @pytest.mark.slow  # imports torch
 def test_cross_encoder_without_weights_is_a_one_line_error(corpus, queries, tmp_path):
-    pytest.importorskip("sentence_transformers")
     r = make_retriever("rerank", method="cross-encoder", model=str(tmp_path / "missing"), top_n=2)
     r.index(corpus)
     with pytest.raises(InputError) as e:
