@@ -73,36 +73,36 @@ def _metadata(obj: dict[str, Any], skip: tuple[str, ...]) -> dict[str, Any]:
     return meta
 
 
-def read_corpus(path: str | Path, *, name: str | None = None) -> Corpus:
-    """Read a BEIR ``corpus.jsonl``."""
-    ids, texts, titles, metas = [], [], [], []
+def _read_records(path: str | Path, kind: str, optional: tuple[str, ...]):
+    """(ids, texts, {field: values} for ``optional`` text fields, metadata) of a BEIR JSONL file."""
+    ids: list[str] = []
+    texts: list[str] = []
+    extra: dict[str, list[str]] = {f: [] for f in optional}
+    metas: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for n, obj in iter_jsonl(path):
-        doc_id = _get_id(obj, path, n)
-        if doc_id in seen:
-            raise InputError(f"duplicate doc id {doc_id!r} (first on line {seen[doc_id]})", path=path, line=n,
+        rid = _get_id(obj, path, n)
+        if rid in seen:
+            raise InputError(f"duplicate {kind} id {rid!r} (first on line {seen[rid]})", path=path, line=n,
                              field="_id")
-        seen[doc_id] = n
-        ids.append(doc_id)
+        seen[rid] = n
+        ids.append(rid)
         texts.append(_get_text(obj, "text", path, n, required=True))
-        titles.append(_get_text(obj, "title", path, n, required=False))
-        metas.append(_metadata(obj, ("text", "title")))
-    return Corpus(ids, texts, titles, metas, name=name or Path(path).parent.name)
+        for f in optional:
+            extra[f].append(_get_text(obj, f, path, n, required=False))
+        metas.append(_metadata(obj, ("text", *optional)))
+    return ids, texts, extra, metas
+
+
+def read_corpus(path: str | Path, *, name: str | None = None) -> Corpus:
+    """Read a BEIR ``corpus.jsonl``."""
+    ids, texts, extra, metas = _read_records(path, "doc", ("title",))
+    return Corpus(ids, texts, extra["title"], metas, name=name or Path(path).parent.name)
 
 
 def read_queries(path: str | Path, *, name: str | None = None) -> Queries:
     """Read a BEIR ``queries.jsonl``."""
-    ids, texts, metas = [], [], []
-    seen: dict[str, int] = {}
-    for n, obj in iter_jsonl(path):
-        qid = _get_id(obj, path, n)
-        if qid in seen:
-            raise InputError(f"duplicate query id {qid!r} (first on line {seen[qid]})", path=path, line=n,
-                             field="_id")
-        seen[qid] = n
-        ids.append(qid)
-        texts.append(_get_text(obj, "text", path, n, required=True))
-        metas.append(_metadata(obj, ("text",)))
+    ids, texts, _, metas = _read_records(path, "query", ())
     return Queries(ids, texts, metas, name=name or Path(path).parent.name)
 
 

@@ -17,7 +17,7 @@ from hcrbench.data.cache import EmbeddingCache, corpus_fingerprint, index_ready,
 from hcrbench.data.types import Corpus, Costs, Queries, RunResult
 from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
-from hcrbench.retrieve.encoders import Encoder, encode_cached, make_encoder, require
+from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require
 from hcrbench.retrieve.util import run_from_topk, timed
 
 INDEX_KINDS = ("flat", "ivf", "hnsw")
@@ -73,10 +73,8 @@ class DenseRetriever:
     def encoder(self) -> Encoder:
         """The model, loaded on first use (so constructing a retriever stays cheap)."""
         if self._encoder is None:
-            kw: dict[str, Any] = {"batch_size": self.batch_size, "device": self.device}
-            if self.max_seq_length:
-                kw["max_seq_length"] = int(self.max_seq_length)
-            self._encoder = make_encoder(self.model, self.backend, **kw)
+            self._encoder = build_encoder(self.model, self.backend, batch_size=self.batch_size,
+                                          device=self.device, max_seq_length=self.max_seq_length)
         return self._encoder
 
     @property

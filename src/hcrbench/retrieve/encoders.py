@@ -163,6 +163,15 @@ class OnnxMiniLMEncoder:
         return out
 
 
+def build_encoder(model: str | None, backend: str, *, batch_size: int, device: str,
+                  max_seq_length: int | None = None) -> Encoder:
+    """``make_encoder`` from a retriever's stored settings (max_seq_length only when set)."""
+    kw: dict[str, Any] = {"batch_size": int(batch_size), "device": device}
+    if max_seq_length:
+        kw["max_seq_length"] = int(max_seq_length)
+    return make_encoder(model, backend, **kw)
+
+
 def make_encoder(model: str | None = None, backend: str = "torch", **kw: Any) -> Encoder:
     """An encoder by backend: ``torch`` (any sentence-transformers model) or ``onnx`` (offline MiniLM int8)."""
     if backend == "torch":

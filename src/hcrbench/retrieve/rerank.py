@@ -23,7 +23,7 @@ from hcrbench.data.cache import EmbeddingCache
 from hcrbench.data.types import Corpus, Costs, Queries, Run, RunResult
 from hcrbench.errors import InputError
 from hcrbench.retrieve.base import Retriever, make_retriever, register_retriever
-from hcrbench.retrieve.encoders import Encoder, encode_cached, make_encoder, require
+from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require
 from hcrbench.retrieve.fusion import rrf
 from hcrbench.retrieve.util import prefixed_costs, timed
 
@@ -104,10 +104,8 @@ class RerankRetriever:
     @property
     def encoder(self) -> Encoder:
         if self._encoder is None:
-            kw: dict[str, Any] = {"batch_size": self.batch_size, "device": self.device}
-            if self.max_seq_length:
-                kw["max_seq_length"] = int(self.max_seq_length)
-            self._encoder = make_encoder(self.model, self.backend, **kw)
+            self._encoder = build_encoder(self.model, self.backend, batch_size=self.batch_size,
+                                          device=self.device, max_seq_length=self.max_seq_length)
         return self._encoder
 
     @property
