@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,11 @@ from hcrbench.cli import main
 from hcrbench.data import iter_jsonl, load_beir, read_corpus
 from hcrbench.errors import InputError
 from hcrbench.synth import describe, generate_meridian, resolve_size
+from hcrbench.synth import lexicon as lx
+from hcrbench.synth.describe import IDENTIFIER
+from hcrbench.synth.filler import ALL_POOLS, EXTRAS
 from hcrbench.synth.lexicon import SYNONYMS
+from hcrbench.synth.phrases import DOMAIN_HEADINGS
 from hcrbench.synth.query_gen import CATEGORIES
 from hcrbench.synth.text import TextBuilder
 
@@ -224,3 +230,51 @@ def test_100k_documents_stream_in_minutes(tmp_path):
     assert m["n_docs"] == 100_000
     with open(tmp_path / "big" / "corpus.jsonl", encoding="utf-8") as fh:
         assert sum(1 for _ in fh) == 100_000
+
+
+# ------------------------------------------------------------------------------------------- text quality
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _sentences(text: str) -> list[str]:
+    """Every line of a document split at sentence ends, without list / heading markers."""
+    out = []
+    for line in text.splitlines():
+        line = line.strip().removeprefix("- ").removeprefix("## ")
+        out += [s.strip() for s in _SENTENCE_END.split(line) if s.strip()]
+    return out
+
+
+def test_no_sentence_repeats_within_a_document(small):
+    # Nothing is excluded: near-duplicate clusters share wording across their documents, never within one.
+    for _, row in iter_jsonl(small / "corpus.jsonl"):
+        counts = Counter(s for s in _sentences(row["text"]) if len(s) > 30)
+        repeated = [s for s, k in counts.items() if k > 1]
+        assert not repeated, (row["_id"], repeated)
+
+
+def test_documents_name_only_their_own_entities(small):
+    world = json.loads((small / "world.json").read_text())
+    people = {p["name"]: p["id"] for p in world["people"]}
+    for _, row in iter_jsonl(small / "corpus.jsonl"):
+        ents = set(row["metadata"]["entities"])
+        named = {pid for name, pid in people.items() if name in row["text"]}
+        assert named <= ents, (row["_id"], named - ents)
+
+
+def test_filler_pools_keep_the_ground_truth_safe():
+    forms = [f.lower() for fs in SYNONYMS.values() for f in fs]
+    names = ([t[0] for t in lx.TEAMS] + [s[0] for s in lx.SYSTEMS] + [p[0] for p in lx.PRODUCTS] + lx.CODE_NAMES
+             + lx.EXTRA_TEAM_WORDS)
+    first = re.compile(r"\b(?:" + "|".join(map(re.escape, lx.FIRST_NAMES + lx.LAST_NAMES)) + r")\b")
+    every = [s for pool in ALL_POOLS.values() for s in pool]
+    every += [h for hs in DOMAIN_HEADINGS.values() for h in hs]
+    every += [h for sections in EXTRAS.values() for hs, *_ in sections for h in hs]
+    assert len({s for pool in ALL_POOLS.values() for s in pool}) == sum(map(len, ALL_POOLS.values()))
+    for s in every:
+        low = s.lower()
+        assert not [f for f in forms if f in low], s  # would break vocabulary-mismatch ground truth
+        assert not IDENTIFIER.search(s), s  # would skew the identifier share
+        assert not [n for n in names if n in s] and not first.search(s), s  # would name an unlisted entity
+    for pool in (p for sections in EXTRAS.values() for _, p, *_ in sections):
+        assert pool in ALL_POOLS, pool

@@ -6,10 +6,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from hcrbench.synth import render_entities as re_
+from hcrbench.synth.filler import pad
 from hcrbench.synth.render_events import RENDERERS
 from hcrbench.synth.schedule import DocSpec
 from hcrbench.synth.seeds import rng
-from hcrbench.synth.text import pad, target_words
+from hcrbench.synth.text import target_words
 from hcrbench.synth.world import World
 
 _ALL = {
@@ -47,7 +48,8 @@ def render(world: World, spec: DocSpec) -> RenderedDoc:
     # Near-duplicate clusters share their wording (and padding): only the facts differ.
     r = rng(world.seed, "cluster", spec.cluster) if spec.cluster else rng(world.seed, "render", spec.index)
     title, tb = _ALL[spec.doc_type](world, spec, r)
-    pad(tb, r, spec.domains, target_words(r))
+    pad(tb, r, tb.kind or spec.doc_type, spec.domains, target_words(r))
+    tb.finish()
     meta: dict[str, Any] = {"domain": spec.domain, "domains": spec.domains, "doc_type": spec.doc_type,
                             "entities": spec.entities}
     if spec.quarter:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from hcrbench.synth import lexicon as lx
+from hcrbench.synth.filler import section
 from hcrbench.synth.schedule import DocSpec
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick
@@ -24,6 +25,7 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
     owner, approver = w.get(p.owner_team), w.get(p.approver)
     word = p.title.split()[-1].lower()
     tb = TextBuilder()
+    tb.ctx = {"word": word}
     tb.line(f"{p.id} | {p.title} | Version {v + 1}")
     tb.line(f"Owner: {owner.name} | Approved by: {approver.name}, {approver.role}", "approver")
     tb.line(f"Effective date: {human_date(p.effective[v])}", "effective")
@@ -37,6 +39,11 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
                  "It covers full-time and part-time employees in all locations.",
                  "It applies company-wide unless a local addendum says otherwise."]),
     ])
+    if r.random() < 0.6:
+        section(tb, r, ["Scope", "Who this applies to", "Coverage"], "policy.scope", "para", r.randint(2, 3))
+    if r.random() < 0.5:
+        section(tb, r, ["Definitions", "Terms used in this document"], "policy.definitions", "bullets",
+                r.randint(2, 4))
     tb.heading(r.choice(["Rules", "Provisions", "What the policy says", "Key terms"]))
     rules = []
     for k, prm in enumerate(p.params):
@@ -69,8 +76,8 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
                           "Internal Audit samples records under this {word} every year and reports exceptions to "
                           "the audit committee."], word=word),
                  "Records are kept for the period required by the data retention schedule."])
-    tb.heading("Contacts")
-    tb.para([(f"The {owner.name} team owns this {word}; {approver.name} is the accountable approver.", "owner")])
+    tb.close(r.choice(["Contacts", "Ownership", "Questions"]),
+             [(f"The {owner.name} team owns this {word}; {approver.name} is the accountable approver.", "owner")])
     return f"{p.title} ({p.id}) v{v + 1}", tb
 
 
@@ -188,6 +195,7 @@ def render_profile(w: World, s: DocSpec, r: random.Random) -> Rendered:
     tb.line(f"{p.role}, {team.name}", "role")
     tb.heading("About")
     first = p.name.split()[0]
+    tb.ctx = {"first": first}
     about = [(f"{first} works in the {team.name} team in {team.department}.", "team"),
              (f"{first} joined Meridian on {human_date(p.joined)} and is based in {p.location}.", "location")]
     if p.manager:
@@ -199,9 +207,8 @@ def render_profile(w: World, s: DocSpec, r: random.Random) -> Rendered:
         tb.heading("Current projects")
         names = [w.get(x).code_name for x in s.ref["projects"]]
         tb.para([(f"{first} leads project {' and project '.join(names)}.", "projects")])
-    tb.heading("Contact")
-    tb.para([f"Email {p.email}.", pick(r, ["Prefers chat for quick questions.", "Office hours on Thursdays.",
-                                           "Happy to mentor new joiners."])])
+    tb.close("Contact", [f"Email {p.email}.", pick(r, ["Prefers chat for quick questions.",
+                                                       "Office hours on Thursdays.", "Happy to mentor new joiners."])])
     return f"{p.name}, {p.role}", tb
 
 

@@ -4,8 +4,10 @@ team news, project updates, and the four near-duplicate clusters (same template,
 from __future__ import annotations
 
 import random
+from datetime import date, timedelta
 
 from hcrbench.synth import lexicon as lx
+from hcrbench.synth.phrases_docs import POOLS
 from hcrbench.synth.render_entities import Rendered, qlabel
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick
@@ -14,6 +16,29 @@ from hcrbench.synth.world import World
 DECISION_OPTIONS = ["build the capability in-house", "buy a vendor product", "defer the work to the next half-year",
                     "extend the existing platform"]
 SEVERITY = {1: "Severity 1 (critical)", 2: "Severity 2 (major)", 3: "Severity 3 (minor)"}
+
+
+def _clock(start: int, minutes: int) -> str:
+    t = start + minutes
+    return f"{t // 60 % 24:02d}:{t % 60:02d}" + (" (next day)" if t >= 24 * 60 else "")
+
+
+def _timeline(r: random.Random, t: dict, reporter: str, assignee: str) -> list[str]:
+    """Timeline bullets whose first and last times are exactly the ticket's duration apart."""
+    dur = t["duration_min"]
+    start = r.randrange(6 * 60, 22 * 60) if r.random() < 0.8 else r.randrange(0, 24 * 60)
+    a = r.randint(1, max(1, dur // 6))
+    b = a + r.randint(1, max(1, dur // 6))
+    c = b + max(1, int((dur - b) * r.uniform(0.3, 0.7)))
+    steps = [(0, pick(r, ["First automated alert fired.", "Monitoring showed the first errors.",
+                          "The first user complaint reached the service desk."])),
+             (a, f"{reporter} opened {t['id']}."),
+             (b, f"{assignee} acknowledged the ticket and started investigating."
+              + (" A major incident was declared." if t["severity"] == 1 else "")),
+             (c, pick(r, ["The probable cause was identified.", "The team confirmed the cause and agreed the fix.",
+                          "A fix was prepared and tested."])),
+             (dur, "Service was fully restored and monitoring returned to normal.")]
+    return [f"{_clock(start, m)} {what}" for m, what in steps]
 
 
 def render_incident(w: World, s, r: random.Random) -> Rendered:
@@ -28,6 +53,8 @@ def render_incident(w: World, s, r: random.Random) -> Rendered:
     tb.para([(pick(r, ["On {d}, {sym} on {sys}.", "{sys} users reported that {sym} on {d}."],
                    d=human_date(t["date"]), sym=lx.SYMPTOMS[t["symptom"]], sys=sy.name), "summary"),
              (f"The disruption lasted {t['duration_min']} minutes before service was restored.", "duration")])
+    tb.heading(r.choice(["Timeline", "Timeline (UTC)", "Sequence of events"]))
+    tb.bullets(_timeline(r, t, rep.name, asg.name))
     tb.heading("Root cause")
     tb.para([(pick(r, ["The root cause was {c}.", "Investigation traced the problem to {c}."],
                    c=lx.ROOT_CAUSES[t["root_cause"]]), "root_cause")])
@@ -61,6 +88,9 @@ def render_decision(w: World, s, r: random.Random) -> Rendered:
     tb.heading("Decision")
     tb.para([(f"The team decided to {opt}.", "decision"),
              (f"The expected cost is {money(d['cost_k'])}.", "cost")])
+    tb.heading("Options considered")
+    tb.bullets([o[0].upper() + o[1:] + (" (chosen)" if k == d["option"] else "")
+                for k, o in enumerate(DECISION_OPTIONS)])
     tb.heading("Approval")
     tb.para([(f"{appr.name} approved the decision; {own.name} owns its implementation.", "approver")])
     if "projects" in s.domains:
@@ -78,31 +108,53 @@ def render_decision(w: World, s, r: random.Random) -> Rendered:
     return f"{d['id']}: {p.code_name} decides to {opt}", tb
 
 
+MEETING_ACTIONS = ["update the risk log", "draft the test plan", "confirm vendor dates", "prepare the demo",
+                   "book the next review", "circulate the budget view", "write up the open questions",
+                   "check capacity with the platform team", "share the revised timeline",
+                   "collect feedback from pilot users"]
+
+
+def _short_names(names: list[str]) -> list[str]:
+    """First names, or full names where two attendees share a first name."""
+    firsts = [n.split()[0] for n in names]
+    return [f if firsts.count(f) == 1 else n for f, n in zip(firsts, names, strict=True)]
+
+
+def _later(iso: str, days: int) -> str:
+    return human_date((date.fromisoformat(iso) + timedelta(days=days)).isoformat())
+
+
 def render_meeting(w: World, s, r: random.Random) -> Rendered:
     m = w.meetings[s.ref["meeting"]]
     p, chair = w.get(m["project"]), w.get(m["chair"])
     tb = TextBuilder()
     kind = r.choice(["steering meeting", "weekly sync", "planning session", "retrospective"])
+    tb.kind = f"meeting:{kind}"
+    names = [w.get(a).name for a in m["attendees"]]
+    short = _short_names(names)
     tb.line(f"{p.code_name} {kind}: notes from {human_date(m['date'])}")
-    tb.line("Attendees: " + ", ".join(w.get(a).name for a in m["attendees"]), "attendees")
-    tb.line(f"Chair: {chair.name}")
-    tb.heading("Discussion")
+    tb.line("Attendees: " + ", ".join(names), "attendees")
+    gap = 7 if kind == "weekly sync" else 14 if kind == "planning session" else 28
+    tb.line(f"Chair: {chair.name} | Next meeting: {_later(m['date'], gap)}")
+    tb.heading(r.choice(["Discussion", "Discussion points", "What we covered"]))
     tb.para([(pick(r, ["The group reviewed progress on {c} against the plan.",
                        "{chair} opened with a recap of the last two weeks on {c}."], c=p.code_name,
-                   chair=chair.name.split()[0]), "discussion"),
+                   chair=short[0]), "discussion"),
              pick(r, ["Most of the time went on the open risks.", "Testing capacity was the main concern.",
                       "The team agreed the scope is still right."])])
+    pool = [x for x in POOLS["meeting.discussion"] if len(short) > 1 or "{b}" not in x]
+    points = r.sample(pool, min(len(pool), max(3, min(5, len(short) + 1))))
+    n = len(short)
+    tb.bullets([x.format(a=short[(k + 1) % n], b=short[(k + 2) % n if (k + 2) % n != (k + 1) % n else 0],
+                         code=p.code_name, goal=p.goal) for k, x in enumerate(points)])
     if m["decision"]:
         tb.heading("Decisions")
         tb.para([(f"The meeting confirmed decision {m['decision']} and asked the owner to share the plan.",
                   "decision")])
-    tb.heading("Actions")
-    acts = []
-    for k in range(m["actions"]):
-        who = w.get(m["attendees"][k % len(m["attendees"])])
-        acts.append((f"{who.name}: " + r.choice(["update the risk log", "draft the test plan", "confirm vendor dates",
-                                                "prepare the demo", "book the next review",
-                                                "circulate the budget view"]), f"action{k}"))
+    tb.heading(r.choice(["Actions", "Action items", "Follow-ups"]))
+    due = _later(m["date"], 7)
+    acts = [(f"{names[k % len(names)]}: {a} by {due}", f"action{k}")
+            for k, a in enumerate(r.sample(MEETING_ACTIONS, m["actions"]))]
     tb.bullets(acts)
     return f"{p.code_name} {kind} {m['date']}", tb
 
@@ -138,8 +190,8 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
         tb.line(title)
         tb.para([(f"Please join me in congratulating {p.name} on the new role of {p.role}.", "headline"),
                  f"{p.name.split()[0]} will continue to work with the {w.get(p.team).name} team."])
-    tb.line()
-    tb.line(f"{a.name}, {a.role}")
+    tb.kind = f"announcement:{topic}"
+    tb.close(None, [f"{a.name}, {a.role}"], "lines")
     return title, tb
 
 
@@ -223,8 +275,7 @@ def render_release_notes(w: World, s, r: random.Random) -> Rendered:
     tb.bullets([f"{feats[1][0].upper()}{feats[1][1:]} is faster and easier to configure."])
     tb.heading("Fixed")
     tb.bullets(["Several display issues in exported reports.", "A rare error when saving settings."])
-    tb.line()
-    tb.line(f"Questions go to {w.get(p.manager).name}, product manager.")
+    tb.close(None, [f"Questions go to {w.get(p.manager).name}, product manager."], "lines")
     return f"{p.name} {ver} release notes", tb
 
 

@@ -242,8 +242,9 @@ class Scheduler:
         w.tickets.append(t)
         ref["ticket"] = k
         doms = ["it"] + (["projects"] if t["project"] else []) + (["engineering"] if r.random() < 0.2 else [])
+        lead = w.get(t["project"]).lead if t["project"] else ""  # the project-impact section names the lead
         return DocSpec(i, kind, _uniq(doms), _uniq([t["id"], sysid, s.owner_team, t["reporter"], t["assignee"],
-                                                   t["project"] or ""]), ref)
+                                                   t["project"] or "", lead]), ref)
 
     def _spec_decision(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
         w, r = self.w, rng(self.seed, "decision", i)
