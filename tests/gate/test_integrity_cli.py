@@ -39,10 +39,24 @@ def experiment(tmp_path: Path) -> Path:
     res = evaluate(Q, {n: read_run(exp / "runs" / f"{n}.trec", name=n) for n in runs}, METRICS)
     (exp / "eval.json").write_text(json.dumps({"runs": {n: {"means": res.means[n]} for n in runs}}))
     files = {"qrels/test.tsv": "x", "corpus.jsonl": "x"}
-    manifest = {"config": {}, "dataset": {"path": str(ds), "split": "test", "files": files}, "systems": systems,
+    manifest = {"status": "complete", "config": {}, "dataset": {"path": str(ds), "split": "test", "files": files}, "systems": systems,
                 "metrics": METRICS, "rel_threshold": 1, "seed": 0}
     (exp / "manifest.json").write_text(json.dumps(manifest))
     return exp
+
+
+@pytest.mark.parametrize("status", ["partial", None])
+def test_lock_refuses_an_incomplete_experiment(experiment, status):
+    m = json.loads((experiment / "manifest.json").read_text())
+    if status is None:
+        del m["status"]
+    else:
+        m["status"] = status
+    (experiment / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(InputError, match="not complete") as ei:
+        lock_experiment(experiment)
+    assert "\n" not in str(ei.value) and "status" in str(ei.value)
+    assert not (experiment / "hcrbench.lock").exists()
 
 
 def _flip_byte(p: Path) -> None:

@@ -1,8 +1,8 @@
 """Property tests: every measure, per query, against pytrec_eval (trec_eval 9) and a plain-Python reference.
 
-Random qrels and runs with graded (also negative) relevance, score ties, doc ids whose strcmp order matters,
-qrels queries missing from the run, run queries missing from the qrels, empty rankings and queries without
-relevant docs.
+Random qrels and runs with graded (also negative) relevance, score ties (also ties only in float32, as trec_eval
+stores scores), doc ids whose strcmp order matters, qrels queries missing from the run, run queries missing from
+the qrels, empty rankings and queries without relevant docs.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from hcrbench.metrics import evaluate
 
 DOCS = ["a", "b", "B", "a1", "a10", "a2", "d", "zz", "Z", "x_9", "x-9", "0", "10", "9"]
 QIDS = ["q1", "q2", "q3", "10", "9"]
-SCORES = [0.0, -0.0, 0.5, 1.0, 1.5, 2.0, -1.0, 1e-9, 3.25]
+SCORES = [0.0, -0.0, 0.5, 1.0, 1.5, 2.0, -1.0, 1e-9, 3.25,
+          # distinct as float64 but equal as float32 (trec_eval stores scores as C float): they must tie
+          1.0 + 1e-9, 1.0 - 1e-9, 0.1 + 0.2, 0.3, 1e30, 1e30 * (1 + 1e-12)]
 CUTS = [1, 2, 3, 5, 10]
 
 PTE_MEASURES = {
@@ -57,7 +59,7 @@ def cases(draw):
 def _reference(qrels_q: dict, ranking: dict, k: int, t: int) -> dict[str, float]:
     """Plain-Python trec_eval semantics for the measures pytrec_eval lacks (RR@k, Judged@k, unj_k)."""
     ranked = sorted(ranking.items(), key=lambda x: x[0], reverse=True)
-    ranked.sort(key=lambda x: x[1], reverse=True)
+    ranked.sort(key=lambda x: float(np.float32(x[1])), reverse=True)  # trec_eval compares C floats
     top = [d for d, _ in ranked[:k]]
     rr = next((1.0 / (i + 1) for i, d in enumerate(top) if qrels_q.get(d, -1) >= max(t, 0)), 0.0)
     judged = sum(d in qrels_q for d in top)

@@ -90,3 +90,16 @@ def test_write_run_roundtrip_of_fused_scores(tmp_path):
     fused = rrf([Run.from_dict({"q": {"a": 2.0, "b": 1.0}}), Run.from_dict({"q": {"b": 3.0}})])
     write_run(fused, tmp_path / "f.trec")
     assert read_run(tmp_path / "f.trec").to_dict() == fused.to_dict()
+
+
+def test_runfile_sharing_no_query_is_an_error_not_an_empty_file(beir_dir, tmp_path, capsys):
+    ext = tmp_path / "ext.trec"
+    ext.write_text("x9 Q0 d1 1 2.0 ext\nx10 Q0 d2 1 1.0 ext\n")
+    out = tmp_path / "out.trec"
+    with pytest.raises(SystemExit) as ei:
+        main(["retrieve", "--dataset", str(beir_dir), "--system", "runfile", "--param", f"path={ext}",
+              "--out", str(out)])
+    assert ei.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and f"{ext}: qid: the run shares no query" in err and "'x9', 'x10'" in err
+    assert not out.exists()

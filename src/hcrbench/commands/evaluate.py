@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from hcrbench.errors import InputError
+from hcrbench.limits import check_draws, check_seed
 
 
 def _run_names(paths: list[Path], runs: list) -> list[str]:
@@ -51,8 +52,8 @@ def evaluate_command(
 
     if missing not in ("zero", "skip"):
         raise InputError(f"must be 'zero' or 'skip', got {missing!r}", field="--missing")
-    if n_resamples < 1:
-        raise InputError("must be >= 1", field="--resamples")
+    check_draws(n_resamples, "--resamples")
+    check_seed(seed, "--seed")
     try:
         measures = parse_measures(metrics)
     except ValueError as e:  # InputError included: name the flag

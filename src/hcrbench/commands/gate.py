@@ -16,6 +16,7 @@ from pathlib import Path
 import typer
 
 from hcrbench.errors import InputError
+from hcrbench.limits import check_draws, check_seed
 
 
 def _read_pool(path: Path) -> list[str]:
@@ -107,15 +108,14 @@ def gate_command(
     from hcrbench.data import atomic_write_text, read_run
     from hcrbench.errors import HcrbenchWarning
     from hcrbench.gate import agreement_table, gate_pairs, run_controls
-    from hcrbench.gate._kernels import parse_gate_metric
+    from hcrbench.gate._kernels import check_rel_threshold, parse_gate_metric
 
     m = parse_gate_metric(metric)
-    if n_trials < 1:
-        raise InputError(f"must be >= 1, got {n_trials}", field="--n-trials")
+    check_rel_threshold(rel_threshold, field="--rel-threshold")
+    check_draws(n_trials, "--n-trials")
     if not 0 < alpha < 1:
         raise InputError(f"must be in (0, 1), got {alpha}", field="--alpha")
-    if seed < 0:
-        raise InputError(f"must be >= 0, got {seed}", field="--seed")
+    check_seed(seed, "--seed")
     if k is not None and k < 1:
         raise InputError(f"must be >= 1, got {k}", field="--k")
     runs = runs or []
@@ -186,8 +186,7 @@ def _check_baseline_flags(baseline: str | None, min_delta: float, n_resamples: i
         return
     if not (math.isfinite(min_delta) and min_delta > 0):
         raise InputError(f"must be a positive number, got {min_delta}", field="--min-delta")
-    if n_resamples < 1:
-        raise InputError(f"must be >= 1, got {n_resamples}", field="--n-resamples")
+    check_draws(n_resamples, "--n-resamples")
     if any(not f for f in stratify):
         raise InputError("empty field name", field="--stratify")
     if stratify and dataset is None:

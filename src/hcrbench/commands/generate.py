@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from hcrbench.errors import InputError
+from hcrbench.limits import check_seed
 
 generate_app = typer.Typer(help="Generate synthetic benchmark corpora.", no_args_is_help=True)
 
@@ -23,8 +24,9 @@ def meridian_command(
     from hcrbench.synth import generate_meridian
 
     s = seed.strip()
-    if not s.isdigit():
+    if not (s.isascii() and s.isdigit()):
         raise InputError(f"must be a non-negative integer, got {seed!r}", field="--seed")
+    check_seed(int(s), "--seed")
     t0 = time.perf_counter()
     manifest = generate_meridian(out, size=size, seed=int(s))
     typer.echo(f"meridian: {manifest['n_docs']:,} documents, {manifest['n_queries']} queries, seed {manifest['seed']} "

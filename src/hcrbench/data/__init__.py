@@ -13,7 +13,7 @@ from hcrbench.data.beir import (
     write_queries,
 )
 from hcrbench.data.trec import open_lines, read_qrels, read_run, write_qrels, write_run
-from hcrbench.data.types import Corpus, Costs, Document, Qrels, Queries, Run, RunResult
+from hcrbench.data.types import Corpus, Costs, Document, Qrels, Queries, Run, RunResult, trec_score_key
 
 __all__ = [
     "BeirDataset",
@@ -34,6 +34,7 @@ __all__ = [
     "read_qrels",
     "read_queries",
     "read_run",
+    "trec_score_key",
     "write_beir_qrels",
     "write_corpus",
     "write_jsonl",

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+from hcrbench.errors import InputError
+
 
 @contextlib.contextmanager
 def atomic_open(path: str | Path, mode: str = "w", *, encoding: str = "utf-8") -> Iterator[IO]:
@@ -24,6 +26,8 @@ def atomic_open(path: str | Path, mode: str = "w", *, encoding: str = "utf-8") -
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_open supports 'w' and 'wb', not {mode!r}")
     path = Path(path)
+    if path.is_dir():
+        raise InputError("is a directory", path=path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -36,6 +40,8 @@ def atomic_open(path: str | Path, mode: str = "w", *, encoding: str = "utf-8") -
                             yield fh
                     else:
                         yield gz
+                raw.flush()
+                os.fsync(raw.fileno())
             elif mode == "w":
                 with io.TextIOWrapper(raw, encoding=encoding, newline="\n") as fh:
                     yield fh

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from hcrbench.data.tokens import TokenCounter, default_counter
-from hcrbench.data.types import Corpus, Run
+from hcrbench.data.types import Corpus, Run, trec_score_key
 from hcrbench.errors import InputError
 
 # ------------------------------------------------------------------------------------------------ sentences
@@ -319,7 +319,7 @@ def doc_run_from_chunk_run(run: Run, chunk_to_doc: dict[str, str], *, name: str 
     first[1:] = pair[1:] != pair[:-1]
     keep = order[first]
     q, dc, s = q[keep], dc[keep], s[keep]
-    order = np.lexsort((-dc, -s, q))  # trec_eval order within each query: score desc, doc id desc
+    order = np.lexsort((-dc, -trec_score_key(s), q))  # trec_eval order: float32 score desc, doc id desc
     q, dc, s = q[order], dc[order], s[order]
     offsets = np.zeros(len(run.query_ids) + 1, dtype=np.int64)
     np.cumsum(np.bincount(q, minlength=len(run.query_ids)), out=offsets[1:])

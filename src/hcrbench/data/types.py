@@ -13,6 +13,18 @@ from typing import Any
 
 import numpy as np
 
+
+def trec_score_key(scores: Any) -> np.ndarray:
+    """Scores as trec_eval compares them when ranking: rounded to 32-bit floats (returned as float64).
+
+    trec_eval stores run scores as C ``float``, so scores that differ only beyond float32 precision tie (and the
+    tie goes to the doc id, descending). Use this as the sort key wherever a ranking is derived from scores for
+    evaluation; never to change the stored values. Magnitudes beyond float32 range become +-inf, as in trec_eval.
+    """
+    with np.errstate(over="ignore"):
+        return np.asarray(scores, dtype=np.float64).astype(np.float32).astype(np.float64)
+
+
 # --------------------------------------------------------------------------------------------------- documents
 
 
@@ -336,11 +348,17 @@ class Run(_Ragged):
         return cls._from_mapping({q: dict(v) for q, v in ranked.items()}, name)
 
     def ranked(self, qid: str) -> list[tuple[str, float]]:
-        """The query's (doc, score) list in trec_eval order: score desc, then doc id desc."""
-        items = list(self[qid].items())
-        items.sort(key=lambda x: x[0], reverse=True)
-        items.sort(key=lambda x: x[1], reverse=True)  # stable: ties keep doc-id-desc order
-        return items
+        """The query's (doc, score) list in trec_eval order: score desc, then doc id desc.
+
+        Scores are compared as 32-bit floats (see :func:`trec_score_key`); the returned scores are unchanged.
+        """
+        s = self._slice(qid)
+        vocab = self.doc_vocab
+        items = list(zip([vocab[c] for c in self.doc_index[s].tolist()], self._values[s].tolist()))
+        keys = trec_score_key(self._values[s]).tolist()
+        idx = sorted(range(len(items)), key=lambda i: items[i][0], reverse=True)
+        idx.sort(key=keys.__getitem__, reverse=True)  # stable: ties keep doc-id-desc order
+        return [items[i] for i in idx]
 
     def top_k(self, k: int) -> Run:
         """A new run keeping each query's first ``k`` documents in trec_eval order."""

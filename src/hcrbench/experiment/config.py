@@ -32,6 +32,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from hcrbench.errors import InputError
+from hcrbench.limits import MAX_DRAWS, MAX_SEED
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -118,12 +119,12 @@ class ExperimentConfig(BaseModel):
     model_config = _STRICT
     name: str
     output_dir: str | None = None
-    seed: int = Field(0, ge=0)
+    seed: int = Field(0, ge=0, le=MAX_SEED)
     metrics: list[str] = Field(default_factory=lambda: ["nDCG@10", "R@100", "RR", "AP"], min_length=1)
     baseline: str | None = None
     k: int = Field(100, ge=1)
     rel_threshold: int = 1
-    n_resamples: int = Field(10_000, ge=1)
+    n_resamples: int = Field(10_000, ge=1, le=MAX_DRAWS)
     strata: list[str] = Field(default_factory=lambda: ["category"])
     dataset: DatasetConfig
     systems: list[SystemConfig] = Field(min_length=1)

@@ -148,6 +148,21 @@ def _per_query_frame(evaluation: Any, data: ExperimentData, strata: list[str]):
     return df
 
 
+def _load_run(path: Path, name: str) -> Run:
+    """A run file written by :func:`run_system`'s caller; a system that retrieved nothing wrote an empty file."""
+    if path.stat().st_size == 0:
+        return Run.from_dict({}, name=name)
+    return read_run(path, name=name)
+
+
+def _drop_stale_results(out: Path) -> None:
+    """Delete eval.json and per_query.parquet before any run changes, so a run that fails midway never leaves
+    scores that disagree with runs/ (they are rewritten once every system is done; the manifest says "partial"
+    meanwhile, which ``hcrbench lock`` refuses)."""
+    for fname in ("eval.json", "per_query.parquet"):
+        (out / fname).unlink(missing_ok=True)
+
+
 def run_experiment(config_path: str | Path, *, force_test: bool = False, only: list[str] | None = None,
                    progress: bool = True) -> ExperimentResult:
     """Run (or resume) the experiment described by the TOML at ``config_path``; see the module docstring."""
@@ -178,8 +193,12 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         lock.check_unlocked(data.key, split=cfg.dataset.split, dataset=str(data.root), force=force_test,
                             config_path=config_path, line=locate(text, ("dataset", "locked")))
 
-    out.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(out / "config.toml", text)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(out / "config.toml", text)
+    except (NotADirectoryError, PermissionError, FileExistsError) as e:
+        raise InputError(f"cannot create the output folder {out} ({e.strerror or e})", path=config_path,
+                         line=locate(text, ("output_dir",)), field="output_dir") from None
     old = read_manifest(out) or {}
     old_systems = old.get("systems") if isinstance(old.get("systems"), dict) else {}
     manifest: dict[str, Any] = {
@@ -213,7 +232,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         prev = old_systems.get(system.name)
         tag = f"[{i}/{len(cfg.systems)}] {system.name}"
         if _reusable(prev, fp, run_path):
-            runs[system.name] = read_run(run_path, name=system.name)
+            runs[system.name] = _load_run(run_path, system.name)
             manifest["systems"][system.name] = prev
             reused.append(system.name)
             console.print(f"{tag}: up to date (reused {rel})")
@@ -222,6 +241,10 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
             skipped.append(system.name)
             console.print(f"{tag}: [yellow]skipped[/yellow] (not in --only and no up-to-date run)")
             continue
+        if not computed:  # the first system to change: scores on disk are stale from here on
+            _drop_stale_results(out)
+            pending = {s.name: old_systems[s.name] for s in cfg.systems[i - 1:] if s.name in old_systems}
+            write_manifest(out, {**manifest, "systems": {**manifest["systems"], **pending}})
         try:
             with console.status(f"{tag}: indexing and searching ({system.type})..."):
                 run, entry = run_system(system, data, cfg.k, cfg.seed)
@@ -232,6 +255,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
             raise InputError(e.problem, path=config_path, line=locate(text, ("systems", i - 1, key)),
                              field=f"systems[{i - 1}].{key}") from None
         write_run(run, run_path, tag=system.name)
+        # Score what the file holds (empty rankings are not in it), so a resumed run scores the identical object.
+        run = _load_run(run_path, system.name)
         entry = {"run": rel, **entry, "fingerprint": fp, "run_sha256": sha256_file(run_path)}
         manifest["systems"][system.name] = entry
         # Checkpoint: this system is done; systems not reached yet keep their old entries for the next resume.

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hcrbench.data.types import trec_score_key
 from hcrbench.errors import InputError
 
 _SPEC = re.compile(r"^\s*([A-Za-z_]+?)(?:[@_](?:cut_)?(\d+))?\s*$")
@@ -40,6 +41,18 @@ class GateMetric:
         return self.family if self.cutoff is None else f"{self.family}@{self.cutoff}"
 
 
+def check_rel_threshold(rel_threshold: object, *, field: str = "rel_threshold") -> int:
+    """The relevance threshold as an int >= 1, else InputError.
+
+    The gate's kernels score empty (padding) slots as grade 0 and unjudged docs below every positive grade, so a
+    threshold <= 0 would make padding relevant and every null score 1.0.
+    """
+    if isinstance(rel_threshold, bool) or not isinstance(rel_threshold, (int, np.integer)) or rel_threshold < 1:
+        raise InputError(f"must be an integer >= 1, got {rel_threshold!r}: the gate defines relevance on positive "
+                         "grades", field=field)
+    return int(rel_threshold)
+
+
 def parse_gate_metric(spec: str, *, field: str = "--metric") -> GateMetric:
     """Parse ``nDCG@10``, ``ndcg_cut_10``, ``recall@5``, ``R@5``, ``P@5``, ``RR``, ``MRR@10``, ``AP``."""
     if not isinstance(spec, str):
@@ -62,12 +75,13 @@ def parse_gate_metric(spec: str, *, field: str = "--metric") -> GateMetric:
 def ranked_matrix(rows: np.ndarray, docs: np.ndarray, scores: np.ndarray, n_rows: int, depth: int) -> np.ndarray:
     """Top-``depth`` doc codes per row in trec_eval order (score desc, then doc code desc), -1 padded.
 
-    ``docs`` must be codes into a vocabulary sorted by doc id, so "doc code desc" is "doc id desc".
+    ``docs`` must be codes into a vocabulary sorted by doc id, so "doc code desc" is "doc id desc". Scores are
+    compared as 32-bit floats, as trec_eval stores them.
     """
     out = np.full((n_rows, max(depth, 1)), -1, dtype=np.int64)
     if len(rows) == 0:
         return out[:, :depth]
-    order = np.lexsort((-docs, -scores, rows))
+    order = np.lexsort((-docs, -trec_score_key(scores), rows))
     r = rows[order]
     starts = np.searchsorted(r, np.arange(n_rows))
     pos = np.arange(len(r)) - starts[r]

@@ -31,6 +31,7 @@ import numpy as np
 
 from hcrbench.data import Qrels, Run
 from hcrbench.errors import InputError
+from hcrbench.gate._kernels import check_rel_threshold
 from hcrbench.gate.core import as_qrels
 from hcrbench.gate.strict import STRICT_METRIC, GatePair, gate_pairs
 
@@ -58,6 +59,7 @@ def build_controls(
     base_run: Run | None = None,
 ) -> dict[str, Run]:
     """The seven control runs (see the module docstring), each ``k`` docs deep, deterministic given ``seed``."""
+    rel_threshold = check_rel_threshold(rel_threshold)
     q = as_qrels(qrels)
     pool = np.array(sorted({str(d) for d in item_pool}))
     if k < 1:
@@ -78,7 +80,7 @@ def build_controls(
     def pad(q_docs: list[str], exclude: set[str]) -> list[str]:
         out, seen = list(q_docs[:k]), set(q_docs[:k])
         while len(out) < k:
-            for d in pool[rng.choice(pool.size, size=2 * (k - len(out)) + 4, replace=False)].tolist():
+            for d in pool[rng.choice(pool.size, size=min(pool.size, 2 * (k - len(out)) + 4), replace=False)].tolist():
                 if d not in seen and d not in exclude and len(out) < k:
                     out.append(d)
                     seen.add(d)

@@ -24,11 +24,14 @@ from hcrbench.gate._kernels import (
     KeyedQrels,
     QueryConstants,
     RankedIndex,
+    check_rel_threshold,
     metric_values,
     parse_gate_metric,
     ranked_matrix,
 )
 from hcrbench.gate.nulls import NULLS, Relevance, null_c_ranked
+from hcrbench.limits import check_draws
+from hcrbench.stats.multiple import holm as _holm
 
 
 @dataclass
@@ -80,14 +83,8 @@ class GateResult:
 
 
 def holm(pvalues: Iterable[float]) -> np.ndarray:
-    """Holm step-down adjusted p-values (same order as given)."""
-    p = np.asarray(list(pvalues), dtype=np.float64)
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    adj = np.maximum.accumulate(p[order] * (m - np.arange(m)))
-    out = np.empty(m)
-    out[order] = np.minimum(adj, 1.0)
-    return out
+    """Holm step-down adjusted p-values (same order as given): :func:`hcrbench.stats.multiple.holm`."""
+    return _holm(list(pvalues))
 
 
 def empirical_p(real: float, trials: np.ndarray) -> float:
@@ -219,13 +216,13 @@ def gate_runs(
     selects falsify-eval's iid draw for null D instead of the frequency-preserving deal.
     """
     m = parse_gate_metric(metric)
+    rel_threshold = check_rel_threshold(rel_threshold)
     q = as_qrels(qrels)
     rs = as_runs(runs)
     if item_pool is None:
         raise InputError("null C needs the item pool (the corpus doc ids): pass --dataset or --item-pool",
                          field="item_pool")
-    if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
-        raise InputError(f"must be a positive integer, got {n_trials!r}", field="n_trials")
+    n_trials = check_draws(n_trials, "n_trials")
     if not 0.0 < float(alpha) < 1.0:
         raise InputError(f"must be in (0, 1), got {alpha!r}", field="alpha")
     if not np.isfinite(tau):
@@ -234,6 +231,12 @@ def gate_runs(
         raise InputError(f"must be a non-negative integer, got {seed!r}", field="seed")
     kc = int(k) if k is not None else (m.cutoff or 10)
     prob = GateProblem.build(q, rs.values(), item_pool, rel_threshold)
+    gate_qids = set(prob.query_ids)
+    for name, run in rs.items():
+        if not gate_qids.intersection(run.query_ids):  # mismatched ids: every value would be 0
+            raise InputError(f"run {name!r} shares no query with the gate's queries (first run ids: "
+                             f"{_preview(run.query_ids)}; first gate query ids: {_preview(prob.query_ids)})",
+                             field="query_id")
     if prob.pool.size < kc:
         raise InputError(f"k={kc} > item pool size {prob.pool.size}: null C draws k docs without replacement",
                          field="k")
@@ -294,6 +297,10 @@ def _result(name: str, m: GateMetric, values: np.ndarray, trials: dict[str, np.n
                       float(alpha), int(n_trials), k, int(seed), list(qids), values, list(warns))
 
 
+def _preview(ids: list[str], n: int = 3) -> str:
+    return ", ".join(repr(q) for q in ids[:n]) + (", ..." if len(ids) > n else "") if ids else "none"
+
+
 def _problem_warnings(prob: GateProblem, n_trials: int, alpha: float) -> list[str]:
     rel = prob.relevance
     out = []
@@ -303,7 +310,7 @@ def _problem_warnings(prob: GateProblem, n_trials: int, alpha: float) -> list[st
     if rel.docs.size < 2 * rel.labels.size:
         out.append(f"sparse marginal: {rel.docs.size} relevant judgments over {rel.labels.size} distinct "
                    "relevant docs; null D's frequency estimate is close to uniform, so D behaves like B")
-    floor = len(NULLS) / (n_trials + 1)
+    floor = min(1.0, len(NULLS) / (n_trials + 1))
     if floor >= alpha:
         need = int(np.floor(len(NULLS) / alpha))
         out.append(f"n_trials={n_trials} is too few: the smallest Holm-adjusted p is {floor:.3g} >= "

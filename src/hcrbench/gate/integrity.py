@@ -111,6 +111,10 @@ def lock_experiment(exp_dir: str | Path, *, lock_test: bool = False) -> dict[str
     if not d.is_dir():
         raise InputError("not a directory", path=d)
     manifest = _read_json(d / "manifest.json")
+    status = manifest.get("status") if isinstance(manifest, dict) else None
+    if status != "complete":
+        raise InputError(f"the experiment is not complete (status {status!r}); finish it with 'hcrbench run' "
+                         "before locking", path=d / "manifest.json", field="status")
     files, data = _tracked(d, manifest)
     for rel, h in {**files, **{f"dataset:{k}": v for k, v in data.items()}}.items():
         if not h:

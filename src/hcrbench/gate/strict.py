@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hcrbench.data import Qrels
+from hcrbench.gate._kernels import check_rel_threshold
 from hcrbench.gate.core import GateResult, as_qrels, as_runs, gate_runs
 
 STRICT_METRIC = "R@5"
@@ -72,6 +73,7 @@ def gate_pairs(
     Null C retrieves ``k`` docs for the graded metric (default its cutoff) and the strict metric's cutoff for
     the strict one.
     """
+    rel_threshold = check_rel_threshold(rel_threshold)
     q = as_qrels(qrels)
     rs = as_runs(runs)
     pool = None if item_pool is None else list(item_pool)

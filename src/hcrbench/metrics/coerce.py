@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from hcrbench.data import Qrels, Run, RunResult, read_qrels, read_run
+from hcrbench.data import Qrels, Run, RunResult, read_qrels, read_run, trec_score_key
 from hcrbench.errors import InputError
 from hcrbench.metrics.encode import UNJUDGED, EncodedRun, QrelsIndex, map_docs, rows_from_lengths
 
@@ -121,7 +121,7 @@ def _encode_run_object(run: Run, index: QrelsIndex, name: str) -> tuple[EncodedR
     rows = rows_from_lengths(lengths)
     grades = index.lookup(row_query[rows], codes)
     hits = np.flatnonzero(grades != UNJUDGED)
-    neg = -scores
+    neg = -trec_score_key(scores)  # trec_eval ranks on float32 scores
     vocab = run.doc_vocab
 
     def doc_string(idx: np.ndarray) -> list[str]:
@@ -147,7 +147,7 @@ def _encode_mapping(run: Mapping, index: QrelsIndex, name: str) -> tuple[Encoded
     row_pos = [p for p in qpos if p >= 0]
     if not all(isinstance(r, Mapping) for r in kept):
         raise InputError(f"run {name!r}: each query must map to a {{doc: score}} dict", field="runs")
-    kept = [r if not r or type(next(iter(r))) is str else {str(k): v for k, v in r.items()} for r in kept]
+    kept = [r if all(type(k) is str for k in r) else {str(k): v for k, v in r.items()} for r in kept]
     lengths = np.fromiter(map(len, kept), dtype=np.int64, count=len(kept))
     try:
         scores = np.fromiter(chain.from_iterable(map(methodcaller("values"), kept)), dtype=np.float64,
@@ -177,8 +177,8 @@ def _encode_mapping(run: Mapping, index: QrelsIndex, name: str) -> tuple[Encoded
         return [flat_docs[i] for i in idx.tolist()]
 
     enc = EncodedRun(
-        row_query=np.array(row_pos, dtype=np.int64), offsets=_offsets(lengths), neg_scores=-scores,
-        hit_row=np.array(hit_row, dtype=np.int64), hit_neg=-np.array(hit_score, dtype=np.float64),
+        row_query=np.array(row_pos, dtype=np.int64), offsets=_offsets(lengths), neg_scores=-trec_score_key(scores),
+        hit_row=np.array(hit_row, dtype=np.int64), hit_neg=-trec_score_key(np.array(hit_score, dtype=np.float64)),
         hit_grade=np.array(hit_grade, dtype=np.int64), hit_doc=lambda idx: [hit_docs[i] for i in idx.tolist()],
         doc_string=doc_string,
     )

@@ -4,8 +4,8 @@ Every measure hcrbench computes depends on a ranking only through (a) the rank o
 judgment and (b) how many docs each query retrieved. So a run is reduced to "hits": for each judged retrieved
 doc its query (a position in the qrels' query list), its 0-based rank in trec_eval order and its grade.
 
-trec_eval order: score descending, ties by doc id descending by byte (strcmp) order; the rank column of a run
-file is ignored. Ranking is vectorised: one ``argsort`` per row of a padded (queries x depth) score matrix when
+trec_eval order: score descending (scores compared as 32-bit floats, as trec_eval stores them), ties by doc id
+descending by byte (strcmp) order; the rank column of a run file is ignored. Ranking is vectorised: one ``argsort`` per row of a padded (queries x depth) score matrix when
 rows have similar lengths, a ``lexsort`` otherwise; doc-id strings are compared only inside tie groups that hold
 a judged doc, the only place they can change a measure.
 """
@@ -99,9 +99,9 @@ class EncodedRun:
 
     row_query: np.ndarray  # per row, its qrels query position
     offsets: np.ndarray  # int64, len(rows) + 1: each row's entries in ``neg_scores``
-    neg_scores: np.ndarray  # float64 per entry: -score (ascending order = trec_eval order)
+    neg_scores: np.ndarray  # float64 per entry: -float32(score) (ascending order = trec_eval order)
     hit_row: np.ndarray  # per hit, its row
-    hit_neg: np.ndarray  # per hit, -score
+    hit_neg: np.ndarray  # per hit, -float32(score)
     hit_grade: np.ndarray  # per hit, its grade
     hit_doc: Callable[[np.ndarray], list[str]]  # hit indices -> doc id strings (for tie breaks)
     doc_string: Callable[[np.ndarray], list[str]]  # entry indices -> doc id strings (for tie breaks)

@@ -130,6 +130,10 @@ def _split_top_level(spec: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+#: Largest cutoff accepted: no ranking is that deep, and larger ones overflow fixed-width arrays.
+MAX_CUTOFF = 10**9
+
+
 def _int(text: str, what: str, spec: str) -> int:
     try:
         return int(text)
@@ -168,6 +172,8 @@ def parse_measure(spec: str | Measure) -> Measure:
     need_cutoff, takes_rel = KINDS[kind]
     if cutoff is not None and cutoff < 1:
         raise InputError(f"cutoff must be a positive integer in measure {spec!r}", field="metrics")
+    if cutoff is not None and cutoff > MAX_CUTOFF:
+        raise InputError(f"cutoff {cutoff} is absurd (at most {MAX_CUTOFF:,})", field=text)
     if need_cutoff == "required" and cutoff is None:
         raise InputError(f"measure {spec!r} needs a cutoff, e.g. {kind}@10", field="metrics")
     if need_cutoff == "none" and cutoff is not None:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from hcrbench.data.types import Run
+from hcrbench.data.types import Run, trec_score_key
 from hcrbench.errors import InputError
 
 NORMS = ("minmax", "zscore", "sum", "none")
@@ -31,7 +31,7 @@ def trec_ranks(run: Run) -> np.ndarray:
     vocab_rank = np.empty(len(run.doc_vocab), dtype=np.int64)
     vocab_rank[vocab_order] = np.arange(len(run.doc_vocab))
     qi = run.entry_query_index()
-    order = np.lexsort((-vocab_rank[run.doc_index], -run.scores, qi))
+    order = np.lexsort((-vocab_rank[run.doc_index], -trec_score_key(run.scores), qi))
     ranks = np.empty(n, dtype=np.int64)
     ranks[order] = np.arange(n) - run.offsets[qi[order]] + 1
     return ranks

@@ -1,7 +1,8 @@
 """A TREC run produced elsewhere, as a retriever: bring any system's output into an hcrbench comparison.
 
 ``index`` only notes the corpus (and counts run documents it does not contain); ``search`` returns the stored
-ranking of each asked query, cut to ``k`` in trec_eval order. Queries absent from the file get an empty ranking.
+ranking of each asked query, cut to ``k`` in trec_eval order. Queries absent from the file get an empty ranking;
+a file sharing no query with the asked ones is an InputError (mismatched ids).
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ class RunFileRetriever:
                           f"{corpus.name!r}", HcrbenchWarning, stacklevel=2)
 
     def search(self, queries: Queries, k: int = 100) -> RunResult:
+        asked = set(queries.query_ids)
+        if asked and not asked.intersection(self.run.query_ids):  # mismatched ids, not a run that found nothing
+            raise InputError(f"the run shares no query with the {len(asked)} requested queries (first run ids: "
+                             f"{_preview(self.run.query_ids)}; first requested: {_preview(queries.query_ids)})",
+                             path=self.path, field="qid")
         costs = Costs()
         with timed(costs, "search"):
             sub = self.run.subset(queries.query_ids)
@@ -52,3 +58,7 @@ class RunFileRetriever:
         costs.add("queries", len(queries))
         costs.add("docs_scored", run.n_entries)
         return RunResult(run, costs)
+
+
+def _preview(ids: list[str], n: int = 3) -> str:
+    return ", ".join(repr(q) for q in ids[:n]) + (", ..." if len(ids) > n else "")

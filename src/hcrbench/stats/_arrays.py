@@ -11,6 +11,7 @@ import hashlib
 import numpy as np
 
 from hcrbench.errors import InputError
+from hcrbench.limits import check_draws
 
 
 def as_vector(x: object, field: str) -> np.ndarray:
@@ -43,9 +44,8 @@ def paired_differences(a: object, b: object | None) -> np.ndarray:
 
 
 def check_resamples(n_resamples: int) -> int:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        raise InputError(f"must be a positive integer, got {n_resamples!r}", field="n_resamples")
-    return int(n_resamples)
+    """An int in 1..10**7 (more would only exhaust memory or time), else InputError."""
+    return check_draws(n_resamples, "n_resamples")
 
 
 def check_probability(value: float, field: str) -> float:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from hcrbench.errors import HcrbenchWarning, InputError
+from hcrbench.metrics.measures import parse_measure
 from hcrbench.stats._arrays import check_probability, check_resamples, check_seed, derive_seed, to_json_float
 from hcrbench.stats.bootstrap import paired_bootstrap_ci
 from hcrbench.stats.effect import cohens_d_paired
@@ -89,6 +90,15 @@ def _paired_values(evaluation: Any, run: str, baseline: str, metric: str) -> tup
     return vr[[pos[q] for q in common]], vb[[ib[q] for q in common]]
 
 
+def _canonical(name: str) -> str:
+    """The evaluation's name for a measure (``ndcg_cut_10`` -> ``nDCG@10``); unparseable names are kept as given
+    (and then reported as not in the evaluation)."""
+    try:
+        return parse_measure(name).name
+    except InputError:
+        return name
+
+
 def compare(
     evaluation: Any,
     baseline: str | None = None,
@@ -119,8 +129,9 @@ def compare(
         chosen = available
     else:
         chosen = [m.strip() for m in metrics.split(",")] if isinstance(metrics, str) else [str(m) for m in metrics]
-        chosen = [m for m in chosen if m]
-        unknown = [m for m in chosen if m not in available]
+        given = [m for m in chosen if m]
+        chosen = [_canonical(m) for m in given]
+        unknown = [g if g == c else f"{g} (= {c})" for g, c in zip(given, chosen) if c not in available]
         if unknown or not chosen:
             raise InputError(
                 f"not in the evaluation: {', '.join(unknown) or '(none given)'} (have: {', '.join(available)})",
