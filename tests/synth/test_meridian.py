@@ -173,6 +173,7 @@ def test_describe_medium_meets_every_target(tmp_path):
     [
         (["--size", "huge"], "size"),
         (["--size", "10"], "size"),
+        (["--size", "\u00b2"], "size"),
         (["--seed", "-1"], "--seed"),
         (["--seed", "abc"], "--seed"),
     ],
@@ -196,10 +197,30 @@ def test_cli_unwritable_out_exits_2(tmp_path, capsys):
         describe(tmp_path)
 
 
+def test_refuses_a_non_empty_folder_that_is_not_meridian(tmp_path, capsys):
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep me")
+    with pytest.raises(SystemExit) as e:
+        main(["generate", "meridian", "--out", str(other)])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(other) in err and "not empty" in err
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
+    (other / "manifest.json").write_text('{"name": "something-else"}')
+    with pytest.raises(InputError):
+        generate_meridian(other, "small", seed=3)
+    again = tmp_path / "again"
+    first = generate_meridian(again, " Small ", seed=3)
+    assert first["size"] == "small"
+    assert generate_meridian(again, "small", seed=3) == first  # regenerating a Meridian folder stays allowed
+    assert json.loads((again / "manifest.json").read_text())["size"] == "small"
+
+
 def test_resolve_size():
     assert resolve_size("small") == 500 and resolve_size("medium") == 2000 and resolve_size("full") == 3500
     assert resolve_size("1234") == 1234 and resolve_size(100_000) == 100_000
-    for bad in ("tiny", "499", -5, True, "1e5"):
+    for bad in ("tiny", "499", -5, True, "1e5", "\u00b2", "5\u00b2"):
         with pytest.raises(InputError):
             resolve_size(bad)
 

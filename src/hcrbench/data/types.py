@@ -361,7 +361,9 @@ class Run(_Ragged):
         return [items[i] for i in idx]
 
     def top_k(self, k: int) -> Run:
-        """A new run keeping each query's first ``k`` documents in trec_eval order."""
+        """A new run keeping each query's first ``k`` documents in trec_eval order (``k`` >= 1)."""
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            raise ValueError(f"Run.top_k: k must be an integer >= 1, got {k!r}")
         return Run.from_ranked({q: self.ranked(q)[:k] for q in self.query_ids}, name=self.name)
 
 

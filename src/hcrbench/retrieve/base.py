@@ -87,8 +87,10 @@ def make_retriever(name: str, /, **params: Any) -> Retriever:
     _check_params(name, factory, params)
     try:
         return factory(**params)
-    except TypeError as e:
-        raise InputError(f"bad parameters for system {name!r}: {e}", field="param") from None
+    except InputError:  # already one line naming its field (InputError is a ValueError)
+        raise
+    except (TypeError, ValueError, AttributeError) as e:  # construction only: a bad value cast in __init__
+        raise InputError(f"bad parameters for system {name!r}: {type(e).__name__}: {e}", field="param") from None
 
 
 def accepted_params(factory: Callable[..., Any]) -> list[str] | None:

@@ -20,7 +20,7 @@ from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
 from hcrbench.retrieve.encoders import require
 from hcrbench.retrieve.progress import progress_enabled
-from hcrbench.retrieve.util import run_from_topk, timed
+from hcrbench.retrieve.util import finite_nonneg, int_at_least, run_from_topk, timed
 
 _METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
 _OFF = (None, False, "", "none", "None", "false", "off")
@@ -48,9 +48,8 @@ class BM25Retriever:
         if method not in _METHODS:
             raise InputError(f"unknown BM25 method {method!r} (expected one of {', '.join(_METHODS)})",
                              field="method")
-        for key, v in (("k1", k1), ("b", b), ("delta", delta)):
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-                raise InputError(f"{key} must be a number >= 0, got {v!r}", field=key)
+        k1, b, delta = finite_nonneg(k1, "k1"), finite_nonneg(b, "b"), finite_nonneg(delta, "delta")
+        threads = int_at_least(threads, "threads", -1)  # bm25s: 0 = one process, -1 = all cores
         if b > 1:
             raise InputError(f"b must be in [0, 1], got {b!r}", field="b")
         if backend not in ("numpy", "numba"):

@@ -18,7 +18,7 @@ from hcrbench.data.types import Corpus, Costs, Queries, RunResult
 from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
 from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require
-from hcrbench.retrieve.util import run_from_topk, timed
+from hcrbench.retrieve.util import int_at_least, run_from_topk, timed
 
 INDEX_KINDS = ("flat", "ivf", "hnsw")
 
@@ -58,6 +58,13 @@ class DenseRetriever:
                        ("ef_construction", ef_construction), ("batch_size", batch_size)):
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise InputError(f"{key} must be an integer >= 1, got {v!r}", field=key)
+        seed = int_at_least(seed, "seed", 0)
+        if nlist is not None:
+            nlist = int_at_least(nlist, "nlist", 1)
+        if max_seq_length is not None:
+            max_seq_length = int_at_least(max_seq_length, "max_seq_length", 1)
+        if not isinstance(device, str):
+            raise InputError(f"device must be a string such as 'cpu' or 'cuda', got {device!r}", field="device")
         self.model, self.backend, self.index_kind = model, backend, index
         self.nlist, self.nprobe, self.hnsw_m = nlist, int(nprobe), int(hnsw_m)
         self.ef_search, self.ef_construction = int(ef_search), int(ef_construction)

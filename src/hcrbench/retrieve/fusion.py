@@ -18,6 +18,7 @@ import numpy as np
 
 from hcrbench.data.types import Run, trec_score_key
 from hcrbench.errors import InputError
+from hcrbench.retrieve.util import finite_float, finite_nonneg, int_at_least
 
 NORMS = ("minmax", "zscore", "sum", "none")
 
@@ -44,7 +45,7 @@ def _check(runs: Sequence[Run], weights: Sequence[float] | None) -> list[float]:
         return [1.0] * len(runs)
     if len(weights) != len(runs):
         raise InputError(f"{len(weights)} weights for {len(runs)} runs", field="weights")
-    return [float(w) for w in weights]
+    return [finite_float(w, "weights") for w in weights]
 
 
 def _combine(runs: Sequence[Run], contributions: list[np.ndarray], name: str) -> Run:
@@ -73,15 +74,14 @@ def _combine(runs: Sequence[Run], contributions: list[np.ndarray], name: str) ->
 
 
 def _cut(run: Run, depth: int | None) -> Run:
-    return run if depth is None else run.top_k(int(depth))
+    return run if depth is None else run.top_k(int_at_least(depth, "depth", 1))
 
 
 def rrf(runs: Sequence[Run], k: float = 60, *, weights: Sequence[float] | None = None,
         depth: int | None = None, name: str = "rrf") -> Run:
     """Reciprocal rank fusion: ``sum_r w_r / (k + rank_r(d))``; ``depth`` cuts each run first."""
     w = _check(runs, weights)
-    if isinstance(k, bool) or not isinstance(k, (int, float)) or k < 0:
-        raise InputError(f"RRF k must be a number >= 0, got {k!r}", field="rrf_k")
+    k = finite_nonneg(k, "rrf_k")
     runs = [_cut(r, depth) for r in runs]
     contribs = [wi / (float(k) + trec_ranks(r)) for r, wi in zip(runs, w)]
     return _combine(runs, contribs, name)

@@ -14,7 +14,7 @@ from hcrbench.data.types import Corpus, Costs, Queries, RunResult
 from hcrbench.errors import InputError
 from hcrbench.retrieve.base import Retriever, make_retriever, register_retriever
 from hcrbench.retrieve.fusion import NORMS, rrf, weighted_fusion
-from hcrbench.retrieve.util import prefixed_costs, timed
+from hcrbench.retrieve.util import finite_float, finite_nonneg, int_at_least, prefixed_costs, timed
 
 
 def _split(v: str | Sequence[Any]) -> list[str]:
@@ -47,6 +47,11 @@ class HybridRetriever:
             raise InputError(f"unknown normalisation {norm!r} (expected one of {', '.join(NORMS)})", field="norm")
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise InputError(f"depth must be an integer >= 1, got {depth!r}", field="depth")
+        rrf_k = finite_nonneg(rrf_k, "rrf_k")
+        if system_params is not None and (not isinstance(system_params, dict) or not all(
+                isinstance(v, dict) for v in system_params.values())):
+            raise InputError(f"system_params must be a table of tables ({{system: {{param: value}}}}), "
+                             f"got {system_params!r}", field="system_params")
         if retrievers is None:
             names = _split(systems)
             if len(names) < 1 or "hybrid" in names:
@@ -66,10 +71,13 @@ class HybridRetriever:
         if weights is None:
             self.weights = [1.0] * len(self.retrievers)
         else:
-            try:
-                self.weights = [float(w) for w in (weights.split(",") if isinstance(weights, str) else weights)]
-            except ValueError:
-                raise InputError(f"weights must be numbers, got {weights!r}", field="weights") from None
+            if isinstance(weights, str):
+                items: Sequence[Any] = weights.split(",")
+            elif isinstance(weights, (list, tuple)):
+                items = weights
+            else:  # a single number
+                items = [weights]
+            self.weights = [finite_float(w, "weights") for w in items]
             if len(self.weights) != len(self.retrievers):
                 raise InputError(f"{len(self.weights)} weights for {len(self.retrievers)} systems",
                                  field="weights")
@@ -94,6 +102,7 @@ class HybridRetriever:
         self.index_costs = costs
 
     def search(self, queries: Queries, k: int = 100) -> RunResult:
+        k = int_at_least(k, "k", 1)
         costs = Costs()
         runs = []
         for r in self.retrievers:

@@ -25,7 +25,7 @@ from hcrbench.errors import InputError
 from hcrbench.retrieve.base import Retriever, make_retriever, register_retriever
 from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require
 from hcrbench.retrieve.fusion import rrf
-from hcrbench.retrieve.util import prefixed_costs, timed
+from hcrbench.retrieve.util import finite_nonneg, int_at_least, prefixed_costs, timed
 
 DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 METHODS = ("maxsim", "cross-encoder")
@@ -78,6 +78,15 @@ class RerankRetriever:
                              field="method")
         if isinstance(top_n, bool) or not isinstance(top_n, int) or top_n < 1:
             raise InputError(f"top_n must be an integer >= 1, got {top_n!r}", field="top_n")
+        if backend not in ("torch", "onnx"):
+            raise InputError(f"unknown backend {backend!r} (expected 'torch' or 'onnx')", field="backend")
+        rrf_k = finite_nonneg(rrf_k, "rrf_k")
+        batch_size = int_at_least(batch_size, "batch_size", 1)
+        if max_seq_length is not None:
+            max_seq_length = int_at_least(max_seq_length, "max_seq_length", 1)
+        if first_stage_params is not None and not isinstance(first_stage_params, dict):
+            raise InputError(f"first_stage_params must be a table (dict), got {first_stage_params!r}",
+                             field="first_stage_params")
         if method == "cross-encoder":
             require("sentence_transformers", "rerank", "dense")
         elif encoder is None:

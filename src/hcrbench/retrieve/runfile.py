@@ -15,7 +15,7 @@ from hcrbench.data.trec import read_run
 from hcrbench.data.types import Corpus, Costs, Queries, Run, RunResult
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.retrieve.base import register_retriever
-from hcrbench.retrieve.util import timed
+from hcrbench.retrieve.util import int_at_least, timed
 
 
 @register_retriever("runfile")
@@ -45,6 +45,7 @@ class RunFileRetriever:
                           f"{corpus.name!r}", HcrbenchWarning, stacklevel=2)
 
     def search(self, queries: Queries, k: int = 100) -> RunResult:
+        k = int_at_least(k, "k", 1)
         asked = set(queries.query_ids)
         if asked and not asked.intersection(self.run.query_ids):  # mismatched ids, not a run that found nothing
             raise InputError(f"the run shares no query with the {len(asked)} requested queries (first run ids: "

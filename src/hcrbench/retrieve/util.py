@@ -3,12 +3,69 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
 from hcrbench.data.types import Costs, Run
+from hcrbench.errors import InputError
+
+
+def _real(v: Any, field: str, need: str) -> float:
+    """``v`` as a finite float (ints, floats, numpy numbers, numeric strings), else a one-line InputError."""
+    if isinstance(v, bool):
+        raise InputError(f"{field} must be {need}, got {v!r}", field=field)
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        raise InputError(f"{field} must be {need}, got {v!r}", field=field) from None
+    if not math.isfinite(x):
+        raise InputError(f"{field} must be {need}, got {v!r}", field=field)
+    return x
+
+
+def finite_nonneg(v: Any, field: str) -> float:
+    """``v`` as a finite float >= 0 (NaN and inf rejected: they would silently poison every score)."""
+    x = _real(v, field, "a finite number >= 0")
+    if x < 0:
+        raise InputError(f"{field} must be a finite number >= 0, got {v!r}", field=field)
+    return x
+
+
+def finite_pos(v: Any, field: str) -> float:
+    """``v`` as a finite float > 0."""
+    x = _real(v, field, "a finite number > 0")
+    if x <= 0:
+        raise InputError(f"{field} must be a finite number > 0, got {v!r}", field=field)
+    return x
+
+
+def finite_float(v: Any, field: str) -> float:
+    """``v`` as a finite float of any sign (fusion weights)."""
+    return _real(v, field, "a finite number")
+
+
+def int_at_least(v: Any, field: str, lo: int) -> int:
+    """``v`` as an int >= ``lo``: ints, integral floats and digit strings; anything else is an InputError."""
+    need = f"an integer >= {lo}"
+    if isinstance(v, bool):
+        raise InputError(f"{field} must be {need}, got {v!r}", field=field)
+    if isinstance(v, str):
+        s = v.strip()
+        if not s.lstrip("+-").isdecimal():
+            raise InputError(f"{field} must be {need}, got {v!r}", field=field)
+        n = int(s)
+    else:
+        x = _real(v, field, need)
+        if x != int(x):
+            raise InputError(f"{field} must be {need}, got {v!r}", field=field)
+        n = int(x)
+    if n < lo:
+        raise InputError(f"{field} must be {need}, got {v!r}", field=field)
+    return n
 
 
 def run_from_topk(

@@ -35,8 +35,12 @@ def resolve_size(size: str | int) -> int:
         n = size
     elif isinstance(size, str) and size.strip().lower() in SIZES:
         return SIZES[size.strip().lower()]
-    elif isinstance(size, str) and size.strip().isdigit():
-        n = int(size.strip())
+    elif isinstance(size, str) and size.strip().isdecimal():
+        try:
+            n = int(size.strip())
+        except ValueError:  # a decimal digit int() still refuses: one line, not a traceback
+            raise InputError(f"must be small, medium, full or a document count, got {size!r}",
+                             field="size") from None
     else:
         raise InputError(f"must be small, medium, full or a document count, got {size!r}", field="size")
     if not CORE_DOCS <= n <= MAX_DOCS:
@@ -58,6 +62,18 @@ def _check_out(out: Path) -> None:
         probe = probe.parent
     if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
         raise InputError(f"cannot write here ({probe} is not writable)", path=out, field="out")
+    if out.is_dir() and any(out.iterdir()) and not _is_meridian(out):
+        raise InputError("folder is not empty and holds no Meridian manifest.json; refusing to write into it "
+                         "(choose an empty or new folder)", path=out, field="out")
+
+
+def _is_meridian(folder: Path) -> bool:
+    """True when ``folder`` holds a manifest.json written by this generator (regenerating there is allowed)."""
+    try:
+        man = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(man, dict) and man.get("name") == "meridian"
 
 
 def sha256_file(path: Path) -> str:
@@ -110,7 +126,8 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0)
              *(f"qrels/{s}.tsv" for s in SPLITS), "world.json"]
     manifest = {
         "name": "meridian", "generator_version": GENERATOR_VERSION, "seed": seed,
-        "size": size if isinstance(size, str) and not size.strip().isdigit() else n, "n_docs": n,
+        "size": size.strip().lower() if isinstance(size, str) and not size.strip().isdecimal() else n,
+        "n_docs": n,
         "n_queries": len(plans), "token_counter": counter.name,
         "files": {f: sha256_file(out / f) for f in files},
     }
