@@ -147,7 +147,12 @@ def _encode_mapping(run: Mapping, index: QrelsIndex, name: str) -> tuple[Encoded
     row_pos = [p for p in qpos if p >= 0]
     if not all(isinstance(r, Mapping) for r in kept):
         raise InputError(f"run {name!r}: each query must map to a {{doc: score}} dict", field="runs")
-    kept = [r if all(type(k) is str for k in r) else {str(k): v for k, v in r.items()} for r in kept]
+    flat_docs = list(chain.from_iterable(kept))  # every doc id once (also the tie-break strings below)
+    try:
+        "".join(flat_docs)  # the fastest all-keys-are-str check: a non-str key raises TypeError
+    except TypeError:  # mixed or non-str doc ids: compare as strings, like Run.from_dict does
+        kept = [r if all(type(k) is str for k in r) else {str(k): v for k, v in r.items()} for r in kept]
+        flat_docs = list(chain.from_iterable(kept))
     lengths = np.fromiter(map(len, kept), dtype=np.int64, count=len(kept))
     try:
         scores = np.fromiter(chain.from_iterable(map(methodcaller("values"), kept)), dtype=np.float64,
@@ -169,11 +174,7 @@ def _encode_mapping(run: Mapping, index: QrelsIndex, name: str) -> tuple[Encoded
                 hit_score.append(s)
                 hit_grade.append(g)
                 hit_docs.append(d)
-    flat_docs: list[str] = []
-
     def doc_string(idx: np.ndarray) -> list[str]:
-        if not flat_docs:
-            flat_docs.extend(chain.from_iterable(kept))
         return [flat_docs[i] for i in idx.tolist()]
 
     enc = EncodedRun(
