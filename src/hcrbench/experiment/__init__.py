@@ -3,6 +3,7 @@
 ``run_experiment(config_path)`` is what ``hcrbench run CONFIG`` calls; see docs/experiments.md.
 """
 
+from hcrbench.data.hashing import sha256_file
 from hcrbench.data.splitlock import registry_path, split_key
 from hcrbench.experiment.config import (
     ChunkingConfig,
@@ -13,7 +14,7 @@ from hcrbench.experiment.config import (
     parse_config,
 )
 from hcrbench.experiment.dataset import ExperimentData, load_data
-from hcrbench.experiment.manifest import package_versions, read_manifest, sha256_file, write_manifest
+from hcrbench.experiment.manifest import package_versions, read_manifest, write_manifest
 from hcrbench.experiment.runner import ExperimentResult, output_dir_of, run_experiment, run_system
 
 __all__ = [

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hcrbench.data.beir import read_corpus, read_queries
+from hcrbench.data.hashing import sha256_file
 from hcrbench.data.labelled import labelled_qrels, labelled_queries, read_labelled
 from hcrbench.data.splitlock import split_key
 from hcrbench.data.trec import read_qrels
 from hcrbench.data.types import Corpus, Qrels, Queries
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.experiment.config import DatasetConfig, locate
-from hcrbench.experiment.manifest import sha256_file
 
 
 @dataclass

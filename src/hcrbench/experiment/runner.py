@@ -30,6 +30,7 @@ import numpy as np
 
 from hcrbench.data import splitlock as lock
 from hcrbench.data.atomic import atomic_open, atomic_write_text
+from hcrbench.data.hashing import sha256_file
 from hcrbench.data.trec import read_run, write_run
 from hcrbench.data.types import Run
 from hcrbench.errors import HcrbenchWarning, InputError
@@ -40,7 +41,6 @@ from hcrbench.experiment.manifest import (
     hcrbench_commit,
     package_versions,
     read_manifest,
-    sha256_file,
     sha256_json,
     write_manifest,
 )

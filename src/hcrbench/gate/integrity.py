@@ -16,25 +16,17 @@ Threat model as falsify-eval's: this catches accidental drift, not an adversary 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hcrbench.data.hashing import sha256_file
 from hcrbench.errors import InputError
 
 LOCK_NAME = "hcrbench.lock"
 TOLERANCE = 1e-12
-
-
-def sha256_file(path: str | Path, chunk: int = 1 << 20) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(chunk):
-            h.update(block)
-    return h.hexdigest()
 
 
 def git_commit(path: str | Path | None = None) -> str | None:

@@ -7,7 +7,6 @@ captured. 100,000 documents never sit in memory as text. Same seed and generator
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections import defaultdict
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.data import Qrels, atomic_open, atomic_write_text, write_beir_qrels, write_jsonl
+from hcrbench.data.hashing import sha256_file
 from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
 from hcrbench.synth.catalog import Catalog
@@ -74,14 +74,6 @@ def _is_meridian(folder: Path) -> bool:
     except (OSError, ValueError):
         return False
     return isinstance(man, dict) and man.get("name") == "meridian"
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0) -> dict[str, Any]:
