@@ -8,12 +8,20 @@ Layout under :func:`cache_root` (``$HCRBENCH_CACHE`` or ``~/.cache/hcrbench``)::
     embeddings/<model-slug>-<hash>/model.json         the model id this folder belongs to
     embeddings/<model-slug>-<hash>/<shard>.vec.npy    rows of all texts of the shard, concatenated
     embeddings/<model-slug>-<hash>/<shard>.off.npy    int64 offsets: text i owns rows off[i]:off[i+1]
+    embeddings/<model-slug>-<hash>/<shard>.sum.json   checksums, shapes and dtype of the three files below
     embeddings/<model-slug>-<hash>/<shard>.keys.npy   uint8 (n, 32): sha256 of each text (written last)
-    indexes/<kind>/<hash>/...                          whatever a retriever saved, plus key.json
+    indexes/<kind>/<hash>/...                          whatever a retriever saved, plus checksums.json, key.json
 
 Every file is written atomically (temp file + rename) and a shard counts only once its ``.keys.npy`` exists, so a
 crash mid-write leaves no half shard. A shard holds either one vector per text (offsets ``0,1,2,...``) or a
 variable number of rows per text (token vectors for late interaction).
+
+**Verified on read.** A disk error, a killed copy or a careless edit must never turn into a silently wrong number.
+Every shard and every index folder records a BLAKE2b checksum, size, shape and dtype of its files when written;
+a shard is checked the first time it is used (and its vectors must be finite), an index every time it is opened.
+A mismatch, a truncated or unreadable file, or a shard without checksums (written by an older hcrbench) is not
+used: one :class:`~hcrbench.errors.HcrbenchWarning` names it, its files are removed, and the caller recomputes
+and rewrites it. :func:`verify_cache` checks a whole cache folder (``hcrbench cache verify``).
 """
 
 from __future__ import annotations
@@ -25,13 +33,20 @@ import os
 import re
 import shutil
 import tempfile
+import warnings
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from hcrbench.data.atomic import atomic_write_bytes, atomic_write_text
+from hcrbench.errors import HcrbenchWarning
+
+#: Checksum algorithm recorded beside every cached file (BLAKE2b, 16-byte digest: ~1 GB/s, in the stdlib).
+CHECKSUM = "blake2b-128"
+_CHUNK = 1 << 22
 
 
 def cache_root(root: str | Path | None = None) -> Path:
@@ -66,6 +81,35 @@ def corpus_fingerprint(doc_ids: Sequence[str], texts: Sequence[str]) -> str:
     return h.hexdigest()
 
 
+def bytes_digest(data: bytes | memoryview) -> str:
+    """Hex checksum of bytes (:data:`CHECKSUM`)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def file_digest(path: str | Path) -> str:
+    """Hex checksum of a file's bytes, read in 4 MiB pieces."""
+    h = hashlib.blake2b(digest_size=16)
+    with open(path, "rb") as fh:
+        while chunk := fh.read(_CHUNK):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def warn_damaged(what: str | Path, reason: str) -> None:
+    """The one warning line for a damaged cache entry that will be recomputed."""
+    warnings.warn(f"cache: {what} is damaged ({reason}); not using it, recomputing", HcrbenchWarning, stacklevel=3)
+
+
+def _remove(paths: Iterable[Path]) -> None:
+    for p in paths:
+        try:
+            p.unlink()
+        except FileNotFoundError:
+            pass
+        except IsADirectoryError:
+            shutil.rmtree(p, ignore_errors=True)
+
+
 def _slug(s: str) -> str:
     tail = re.sub(r"[^A-Za-z0-9._-]+", "_", s.rstrip("/").split("/")[-1])[:40]
     return tail or "model"
@@ -77,22 +121,40 @@ def _npy_bytes(a: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
+_SHARD_SUFFIXES = (".keys.npy", ".sum.json", ".vec.npy", ".off.npy", ".single")  # keys first: uncommit first
+
+
+@dataclass
+class Damage:
+    """One damaged cache entry found by :func:`verify_cache`: where, what kind, and why."""
+
+    path: Path
+    kind: str
+    reason: str
+
+
 class EmbeddingCache:
-    """Vectors of texts under one model id, stored in append-only shards.
+    """Vectors of texts under one model id, stored in append-only, checksummed shards.
 
     ``get(texts)`` returns what is cached; ``put(texts, arrays)`` writes one new shard. ``arrays[i]`` is either a
-    1-D vector or a 2-D ``(rows, dim)`` block (token vectors); ``get`` gives back the same shape.
+    1-D vector or a 2-D ``(rows, dim)`` block (token vectors); ``get`` gives back the same shape. A shard is
+    verified against its ``.sum.json`` the first time one of its texts is looked up; a damaged shard is dropped
+    (a warning names it) and its texts look uncached, so callers recompute them.
     """
 
-    def __init__(self, model_id: str, root: str | Path | None = None, *, dtype: str = "float32") -> None:
+    #: ``path`` opens an existing folder directly (``hcrbench cache verify``); ``scan=False`` reads nothing yet.
+    def __init__(self, model_id: str, root: str | Path | None = None, *, dtype: str = "float32",
+                 path: str | Path | None = None, scan: bool = True) -> None:
         self.model_id = model_id
         self.dtype = np.dtype(dtype)
         digest = hashlib.sha256(f"{model_id}|{self.dtype.str}".encode()).hexdigest()[:16]
-        self.path = cache_root(root) / "embeddings" / f"{_slug(model_id)}-{digest}"
+        default = cache_root(root) / "embeddings" / f"{_slug(model_id)}-{digest}"
+        self.path = Path(path) if path is not None else default
         self._index: dict[bytes, tuple[str, int]] = {}
-        self._shards: dict[str, tuple[np.ndarray, np.ndarray, bool]] = {}
+        self._shards: dict[str, tuple[np.ndarray, np.ndarray, bool] | None] = {}
         self._scanned: set[str] = set()
-        self.refresh()
+        if scan:
+            self.refresh()
 
     # -- reading -----------------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -103,13 +165,16 @@ class EmbeddingCache:
             shard = keys_file.name[: -len(".keys.npy")]
             if shard in self._scanned:
                 continue
+            self._scanned.add(shard)
             try:
                 keys = np.load(keys_file, allow_pickle=False)
-            except (OSError, ValueError):
-                continue  # unreadable shard: ignored, its texts are simply encoded again
+                if keys.ndim != 2 or keys.shape[1] != 32 or keys.dtype != np.uint8:
+                    raise ValueError(f"keys have shape {keys.shape} and dtype {keys.dtype}")
+            except (OSError, ValueError, EOFError) as e:
+                self._drop(shard, f"unreadable keys: {e}")
+                continue
             for row, k in enumerate(keys):
                 self._index.setdefault(bytes(k), (shard, row))
-            self._scanned.add(shard)
 
     def __len__(self) -> int:
         return len(self._index)
@@ -117,22 +182,80 @@ class EmbeddingCache:
     def __contains__(self, text: str) -> bool:
         return text_digest(text) in self._index
 
-    def _load_shard(self, shard: str) -> tuple[np.ndarray, np.ndarray, bool]:
-        got = self._shards.get(shard)
-        if got is None:
-            vec = np.load(self.path / f"{shard}.vec.npy", mmap_mode="r", allow_pickle=False)
-            off = np.load(self.path / f"{shard}.off.npy", allow_pickle=False)
-            single = (self.path / f"{shard}.single").exists()
-            got = self._shards[shard] = (vec, off, single)
+    def shard_names(self) -> list[str]:
+        """Names of the committed shards on disk (those with a ``.keys.npy``)."""
+        if not self.path.is_dir():
+            return []
+        return sorted(f.name[: -len(".keys.npy")] for f in self.path.glob("*.keys.npy"))
+
+    def check_shard(self, shard: str) -> str | None:
+        """Why ``shard`` cannot be trusted, or None when its files match their checksums, shapes and dtype."""
+        base = self.path / shard
+        try:
+            meta = json.loads((self.path / f"{shard}.sum.json").read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return "no checksum file (written by an older hcrbench, or half copied)"
+        except (OSError, ValueError) as e:
+            return f"unreadable checksum file: {e}"
+        try:
+            for part in ("vec", "off", "keys"):
+                f = Path(f"{base}.{part}.npy")
+                want = meta["files"][part]
+                if not f.is_file():
+                    return f"{f.name} is missing"
+                size = f.stat().st_size
+                if size != want["size"]:
+                    return f"{f.name} has {size} bytes, {want['size']} were written"
+                if file_digest(f) != want["digest"]:
+                    return f"{f.name} does not match its checksum"
+            vec = np.load(f"{base}.vec.npy", mmap_mode="r", allow_pickle=False)
+            off = np.load(f"{base}.off.npy", allow_pickle=False)
+            if vec.dtype != self.dtype or list(vec.shape) != meta["shape"] or meta["dtype"] != self.dtype.str:
+                return f"vectors are {vec.dtype} {list(vec.shape)}, expected {self.dtype} {meta['shape']}"
+            n = meta["n_texts"]
+            if off.shape != (n + 1,) or (n and (off[0] != 0 or off[-1] != vec.shape[0] or np.any(np.diff(off) < 0))):
+                return "offsets do not match the vectors"
+            if vec.size and not np.isfinite(vec).all():
+                return "non-finite values in the vectors"
+        except (KeyError, TypeError) as e:
+            return f"checksum file lacks {e}"
+        except (OSError, ValueError, EOFError) as e:
+            return f"unreadable: {e}"
+        return None
+
+    def _drop(self, shard: str, reason: str) -> None:
+        warn_damaged(self.path / shard, reason)
+        self.remove_shard(shard)
+
+    def remove_shard(self, shard: str) -> None:
+        """Delete a shard's files (keys first, so no reader sees it as committed) and forget its texts."""
+        _remove(self.path / f"{shard}{sfx}" for sfx in _SHARD_SUFFIXES)
+        self._index = {k: v for k, v in self._index.items() if v[0] != shard}
+        self._shards[shard] = None
+
+    def _load_shard(self, shard: str) -> tuple[np.ndarray, np.ndarray, bool] | None:
+        if shard in self._shards:
+            return self._shards[shard]
+        reason = self.check_shard(shard)
+        if reason is not None:
+            self._drop(shard, reason)
+            return None
+        vec = np.load(self.path / f"{shard}.vec.npy", mmap_mode="r", allow_pickle=False)
+        off = np.load(self.path / f"{shard}.off.npy", allow_pickle=False)
+        single = (self.path / f"{shard}.single").exists()
+        got = self._shards[shard] = (vec, off, single)
         return got
 
     def lookup(self, digest: bytes) -> np.ndarray | None:
-        """The cached array of one text digest, or None."""
+        """The cached array of one text digest, or None (also when its shard turned out damaged)."""
         loc = self._index.get(digest)
         if loc is None:
             return None
         shard, row = loc
-        vec, off, single = self._load_shard(shard)
+        got = self._load_shard(shard)
+        if got is None:
+            return None
+        vec, off, single = got
         block = np.asarray(vec[int(off[row]) : int(off[row + 1])])
         return block[0] if single else block
 
@@ -142,28 +265,42 @@ class EmbeddingCache:
 
     # -- writing -----------------------------------------------------------------------------------------
     def put(self, texts: Sequence[str], arrays: Sequence[np.ndarray]) -> None:
-        """Store ``arrays[i]`` as the vectors of ``texts[i]`` (one new shard, written atomically)."""
+        """Store ``arrays[i]`` as the vectors of ``texts[i]`` (one new shard, written atomically).
+
+        Arrays with non-finite values are not stored (a warning says how many): they would poison every later run.
+        """
         if len(texts) != len(arrays):
             raise ValueError("put: texts and arrays differ in length")
-        if not texts:
-            return
-        digests = [text_digest(t) for t in texts]
-        single = all(np.asarray(a).ndim == 1 for a in arrays)
         blocks = [np.atleast_2d(np.asarray(a, dtype=self.dtype)) for a in arrays]
+        keep = [i for i, b in enumerate(blocks) if np.isfinite(b).all()]
+        if len(keep) < len(blocks):
+            warnings.warn(f"cache: {len(blocks) - len(keep)} of {len(blocks)} arrays from {self.model_id} have "
+                          "non-finite values; not caching them", HcrbenchWarning, stacklevel=2)
+        if not keep:
+            return
+        texts = [texts[i] for i in keep]
+        single = all(np.asarray(arrays[i]).ndim == 1 for i in keep)
+        blocks = [blocks[i] for i in keep]
+        digests = [text_digest(t) for t in texts]
         lengths = [b.shape[0] for b in blocks]
         off = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-        vec = np.concatenate(blocks, axis=0) if blocks else np.zeros((0, 0), dtype=self.dtype)
+        vec = np.concatenate(blocks, axis=0)
         keys = np.frombuffer(b"".join(digests), dtype=np.uint8).reshape(len(digests), 32)
         shard = hashlib.sha256(keys.tobytes()).hexdigest()[:24]
         self.path.mkdir(parents=True, exist_ok=True)
         if not (self.path / "model.json").exists():
             atomic_write_text(self.path / "model.json",
                               json.dumps({"model_id": self.model_id, "dtype": self.dtype.str}) + "\n")
-        atomic_write_bytes(self.path / f"{shard}.vec.npy", _npy_bytes(vec))
-        atomic_write_bytes(self.path / f"{shard}.off.npy", _npy_bytes(off))
+        files = {"vec": _npy_bytes(vec), "off": _npy_bytes(off), "keys": _npy_bytes(keys)}
+        meta = {"checksum": CHECKSUM, "n_texts": len(texts), "shape": list(vec.shape), "dtype": self.dtype.str,
+                "files": {k: {"size": len(b), "digest": bytes_digest(b)} for k, b in files.items()}}
+        atomic_write_bytes(self.path / f"{shard}.vec.npy", files["vec"])
+        atomic_write_bytes(self.path / f"{shard}.off.npy", files["off"])
         if single:
             atomic_write_bytes(self.path / f"{shard}.single", b"")
-        atomic_write_bytes(self.path / f"{shard}.keys.npy", _npy_bytes(keys))  # the commit marker: last
+        atomic_write_text(self.path / f"{shard}.sum.json", json.dumps(meta, sort_keys=True) + "\n")
+        atomic_write_bytes(self.path / f"{shard}.keys.npy", files["keys"])  # the commit marker: last
+        self._shards.pop(shard, None)
         for row, d in enumerate(digests):
             self._index.setdefault(d, (shard, row))
         self._scanned.add(shard)
@@ -181,22 +318,69 @@ def index_dir(kind: str, key: Any, root: str | Path | None = None) -> Path:
     return cache_root(root) / "indexes" / _slug(kind) / key_hash(key)[:32]
 
 
+def _index_files(folder: Path) -> list[Path]:
+    skip = {"key.json", "checksums.json"}
+    return sorted(p for p in folder.rglob("*") if p.is_file() and not (p.parent == folder and p.name in skip))
+
+
+def check_index(folder: str | Path) -> str | None:
+    """Why the index in ``folder`` cannot be trusted, or None when every file matches ``checksums.json``."""
+    folder = Path(folder)
+    try:
+        meta = json.loads((folder / "checksums.json").read_text(encoding="utf-8"))
+        want = meta["files"]
+    except FileNotFoundError:
+        return "no checksum file (written by an older hcrbench, or half copied)"
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        return f"unreadable checksum file: {e}"
+    have = {p.relative_to(folder).as_posix(): p for p in _index_files(folder)}
+    for name in sorted(set(want) - set(have)):
+        return f"{name} is missing"
+    for name in sorted(set(have) - set(want)):
+        return f"{name} was not written with the index"
+    for name, p in sorted(have.items()):
+        try:
+            size = p.stat().st_size
+            if size != want[name]["size"]:
+                return f"{name} has {size} bytes, {want[name]['size']} were written"
+            if file_digest(p) != want[name]["digest"]:
+                return f"{name} does not match its checksum"
+        except (OSError, KeyError, TypeError) as e:
+            return f"{name}: {e}"
+    return None
+
+
 def index_ready(kind: str, key: Any, root: str | Path | None = None) -> Path | None:
-    """The folder of a complete cached index, or None when it must be built."""
+    """The folder of a complete, verified cached index, or None when it must be (re)built.
+
+    A folder whose files do not match their checksums is removed with a warning, so the caller rebuilds it.
+    """
     d = index_dir(kind, key, root)
-    return d if (d / "key.json").is_file() else None
+    if not (d / "key.json").is_file():
+        return None
+    reason = check_index(d)
+    if reason is not None:
+        warn_damaged(d, reason)
+        shutil.rmtree(d, ignore_errors=True)
+        return None
+    return d
 
 
 def save_index(kind: str, key: Any, writer, root: str | Path | None = None) -> Path:
     """Build a cached index atomically: ``writer(tmp_dir)`` fills a temp folder, which is then renamed.
 
-    The folder only appears complete (with ``key.json``) or not at all, so an interrupted save is rebuilt.
+    The folder only appears complete (with ``checksums.json`` of every file, then ``key.json``) or not at all, so
+    an interrupted save is rebuilt and a damaged one is detected by :func:`index_ready`.
     """
     final = index_dir(kind, key, root)
     final.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=final.parent))
     try:
         writer(tmp)
+        files = {p.relative_to(tmp).as_posix(): {"size": p.stat().st_size, "digest": file_digest(p)}
+                 for p in _index_files(tmp)}
+        (tmp / "checksums.json").write_text(json.dumps({"checksum": CHECKSUM, "files": files}, sort_keys=True)
+                                            + "\n", encoding="utf-8")
         (tmp / "key.json").write_text(json.dumps(key, sort_keys=True, default=str) + "\n", encoding="utf-8")
         if final.exists():
             shutil.rmtree(final, ignore_errors=True)

@@ -264,10 +264,18 @@ def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False)
 def write_run(run: Run, path: str | Path, *, tag: str | None = None, k: int | None = None) -> None:
     """Write a TREC run atomically, each query in trec_eval order with ranks 1..n (``.gz`` compresses).
 
-    Scores are written with ``repr`` precision so reading the file back gives the identical run.
+    Scores are written with ``repr`` precision so reading the file back gives the identical run. A NaN or
+    infinite score is refused (one line naming the system and query), since every reader refuses it too.
     """
     tag = tag or run.name or "hcrbench"
     tag = "_".join(tag.split()) or "hcrbench"
+    bad = np.flatnonzero(~np.isfinite(np.asarray(run.scores, dtype=np.float64)))
+    if bad.size:
+        i = int(bad[0])
+        qid = run.query_ids[int(np.searchsorted(run.offsets, i, side="right")) - 1]
+        raise InputError(f"system {tag!r} gave query {qid!r} doc {run.doc_vocab[int(run.doc_index[i])]!r} a "
+                         f"non-finite score ({float(run.scores[i])}); refusing to write a run no tool can read "
+                         "(a damaged cache or a broken model?)", path=path)
     with atomic_open(path, "w") as fh:
         for qid in run.query_ids:
             ranked = run.ranked(qid)
