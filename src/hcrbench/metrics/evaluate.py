@@ -35,8 +35,17 @@ class RunEvaluation:
 
     @property
     def means(self) -> dict[str, float]:
-        """Mean of each metric over ``query_ids`` (NaN when no query was averaged)."""
-        return {m: (float(v.mean()) if v.size else float("nan")) for m, v in self.values.items()}
+        """Mean of each metric over ``query_ids`` (NaN when no query was averaged).
+
+        GMAP's per-query values are ``ln(max(AP, 1e-5))``; its mean is the geometric mean ``exp(mean)``, as
+        trec_eval's ``gm_map``.
+        """
+        geometric = {m.name for m in self.measures if m.kind == "GMAP"}
+        out = {}
+        for m, v in self.values.items():
+            mean = float(v.mean()) if v.size else float("nan")
+            out[m] = float(np.exp(mean)) if m in geometric else mean
+        return out
 
     @property
     def per_query(self) -> dict[str, dict[str, float]]:
