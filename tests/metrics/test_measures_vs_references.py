@@ -1,8 +1,7 @@
 """The measures beyond the core set, per query, against their reference implementations on hypothesis data.
 
 - pytrec_eval (trec_eval): bpref, infAP, gm_map, set_P, set_recall, set_F, iprec_at_recall, 11pt_avg;
-- ranx: hits@k is a count (its own test case); exponential-gain nDCG (ranx's ndcg_burges) is checked against
-  gdeval on hypothesis data (ranx's numba JIT costs minutes per fresh process on this machine);
+- ranx: hits@k (a count) and ndcg_burges@k (exponential gains);
 - ir_measures' providers: NumRet(rel=) (pytrec_eval provider), RBP(rel=, p=) (cwl_eval), ERR@k and
   nDCG(dcg=exp-log2)@k (gdeval, the TREC Web track script); nERR@k = gdeval's ERR@k of the run over gdeval's
   ERR@k of the ideal ranking.
@@ -95,6 +94,32 @@ def distinct_cases(draw, qids=("1", "2", "3", "4"), max_grade=4):
         scores = draw(st.permutations(range(len(docs))))
         run[q] = {d: float(s) + 0.5 for d, s in zip(docs, scores)}
     return qrels, run
+
+
+@pytest.mark.slow  # ~60 s: ranx's numba JIT and per-call setup; the hand-checked ranx case below stays fast
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(distinct_cases(max_grade=3), st.sampled_from([1, 3, 5, 10]), st.sampled_from([1, 2]))
+def test_hits_and_ndcg_burges_match_ranx(case, k, t):
+    from ranx import Qrels as RQrels
+    from ranx import Run as RRun
+    from ranx import evaluate as ranx_evaluate
+
+    qrels, run = case
+    # ranx keeps positive judgments only and reports queries in sorted order: give both tools the same input
+    pos = {q: {d: g for d, g in v.items() if g > 0} for q, v in sorted(qrels.items())}
+    pos = {q: v for q, v in pos.items() if v}
+    if not pos:
+        return
+    r = _quiet(pos, {q: run[q] for q in pos}, [f"Hits(rel={t})@{k}", f"ndcg_burges@{k}"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = ranx_evaluate(RQrels(pos), RRun({q: run[q] for q in pos}), [f"hits@{k}-l{t}", f"ndcg_burges@{k}"],
+                            return_mean=False, make_comparable=True)
+    assert r.query_ids == sorted(pos)
+    for name, rname in ((f"Hits(rel={t})@{k}", f"hits@{k}-l{t}"), (f"nDCG(dcg=exp-log2)@{k}", f"ndcg_burges@{k}")):
+        for i, q in enumerate(r.query_ids):
+            assert math.isclose(r.values[name][i], float(got[rname][i]), rel_tol=1e-9, abs_tol=1e-12), (
+                name, q, pos, run)
 
 
 def test_hits_is_a_count_as_in_ranx_test_suite():
