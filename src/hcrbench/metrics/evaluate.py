@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from hcrbench.errors import HcrbenchWarning, InputError
+from hcrbench.metrics._groups import count_before
 from hcrbench.metrics.coerce import as_qrels, encode_run, named_runs
 from hcrbench.metrics.compute import compute_all
 from hcrbench.metrics.encode import Hits, QrelsIndex, rank_hits
@@ -113,6 +114,21 @@ def _preview(ids: list[str], n: int = 5) -> str:
     return head + (", ..." if len(ids) > n else "")
 
 
+def restrict_hits(hits: Hits, max_docs: int | None, judged_only: bool) -> Hits:
+    """trec_eval's ``-M`` (keep each query's top ``max_docs``) then ``-J`` (drop docs without a non-negative
+    judgment and re-rank the rest, keeping their order)."""
+    q, rank, grade, n_ret = hits.query, hits.rank, hits.grade, hits.n_ret
+    if max_docs is not None:
+        keep = rank < max_docs
+        q, rank, grade, n_ret = q[keep], rank[keep], grade[keep], np.minimum(n_ret, max_docs)
+    if judged_only:
+        keep = grade >= 0
+        q, grade = q[keep], grade[keep]
+        rank = count_before(q, np.ones(q.size, dtype=bool))
+        n_ret = np.bincount(q, minlength=n_ret.shape[0]).astype(np.int64)
+    return Hits(query=q, rank=rank, grade=grade, n_ret=n_ret)
+
+
 def _unjudged_at(hits: Hits, rows: np.ndarray, k: int, nq: int) -> int:
     judged = np.bincount(hits.query[hits.rank < k], minlength=nq)
     return int((np.minimum(hits.n_ret, k) - judged)[rows].sum())
@@ -125,6 +141,8 @@ def evaluate(
     *,
     rel_threshold: int = 1,
     missing: str = "zero",
+    max_docs: int | None = None,
+    judged_only: bool = False,
 ) -> EvaluationResult:
     """Score one run or several against qrels with trec_eval semantics.
 
@@ -133,12 +151,17 @@ def evaluate(
     ``metrics``: ``"nDCG@10,R@100,RR"``, a list, or trec_eval names. ``rel_threshold``: minimum grade counted
     relevant (nDCG always uses raw grades). ``missing``: ``"zero"`` averages qrels queries absent from a run as
     0 (trec_eval -c); ``"skip"`` leaves them out (trec_eval's default). Queries in a run but not in the qrels are
-    ignored. Both cases warn once per run and are listed in each run's :class:`Ledger`.
+    ignored. Both cases warn once per run and are listed in each run's :class:`Ledger`. ``max_docs`` keeps only
+    each query's top ``max_docs`` retrieved docs (trec_eval ``-M``); ``judged_only`` drops retrieved docs without
+    a non-negative judgment before scoring and closes the gaps in the ranking (trec_eval ``-J``).
     """
     if isinstance(rel_threshold, bool) or not isinstance(rel_threshold, (int, np.integer)):
         raise InputError(f"must be an integer grade, got {rel_threshold!r}", field="rel_threshold")
     if missing not in MISSING_POLICIES:
         raise InputError(f"must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}", field="missing")
+    if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, (int, np.integer))
+                                 or max_docs < 1):
+        raise InputError(f"must be a positive integer, got {max_docs!r}", field="max_docs")
     measures = parse_measures(metrics)
     qrels_obj = as_qrels(qrels)
     runs = named_runs(run_or_runs)
@@ -150,6 +173,8 @@ def evaluate(
     for name, run in runs:
         enc, run_qids, ignored = encode_run(run, index, name)
         hits = rank_hits(enc, index.n_queries)
+        if max_docs is not None or judged_only:
+            hits = restrict_hits(hits, max_docs, bool(judged_only))
         present = np.zeros(index.n_queries, dtype=bool)
         present[enc.row_query] = True
         missing_ids = [q for q, p in zip(all_qids, present.tolist()) if not p]
@@ -178,6 +203,8 @@ def evaluate(
             missing_policy=missing,
             n_qrels_queries=index.n_queries,
             n_run_queries=len(run_qids),
+            max_docs=None if max_docs is None else int(max_docs),
+            judged_only=bool(judged_only),
         )
         out[name] = RunEvaluation(name, qids, values, ledger, list(measures))
     return EvaluationResult([m.name for m in measures], out, int(rel_threshold), missing)
