@@ -15,10 +15,9 @@ import argparse
 import time
 import warnings
 
-import numpy as np
 import pytrec_eval
-from bench_metrics import make_data
 
+from bench_metrics import make_data
 from hcrbench.metrics import evaluate
 
 PTE = {"bpref": "Bpref", "infAP": "infAP", "gm_map": "GMAP", "set_P": "SetP", "set_recall": "SetR",
