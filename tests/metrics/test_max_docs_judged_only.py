@@ -57,7 +57,7 @@ def _ours(qrels, run, **kw):
         return next(iter(evaluate(qrels, run, list(OURS.values()), **kw)))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases(), st.integers(1, 6), st.booleans())
 def test_max_docs_and_judged_only_match_pytrec_eval(case, m, judged_only):
     qrels, run = case

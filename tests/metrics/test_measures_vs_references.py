@@ -58,7 +58,7 @@ def _v9_cut(level: float, n_rel: int) -> int:
     return int(level * n_rel + 0.9)  # trec_eval 9 (pytrec_eval); trec_eval 10 rounds: lround(level * n_rel)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tied_cases())
 def test_trec_eval_measures_match_pytrec_eval(case):
     qrels, run, t = case
@@ -130,7 +130,7 @@ def test_hits_is_a_count_as_in_ranx_test_suite():
     assert r.means == {"Hits@5": 3.0, "Hits": 4.0, "Success@5": 1.0}
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tied_cases())
 def test_numret_rel_matches_ir_measures(case):
     import ir_measures
