@@ -69,3 +69,23 @@ def test_subtopic_qrels_reader(tmp_path):
     assert e.value.line == 2 and e.value.field == "rel"
     with pytest.raises(InputError, match="alpha"):
         alpha_ndcg(s, {"1": {"d1": 1.0}}, 5, alpha=1.0)
+
+
+def test_evaluate_computes_alpha_ndcg_from_subtopics(tmp_path):
+    from hcrbench.metrics import evaluate
+
+    sub = {"q1": {"a": {"s1": 1}, "b": {"s1": 1}, "c": {"s2": 2}}, "q2": {"d": {"s1": 1}}}
+    qrels = {"q1": {"a": 1, "b": 1, "c": 2}, "q2": {"d": 1}, "q3": {"e": 1}}
+    run = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"x": 2.0, "d": 1.0}, "q3": {"e": 1.0}}
+    p = tmp_path / "div.qrels"
+    p.write_text("".join(f"{q} {s} {d} {g}\n" for q, docs in sub.items() for d, ss in docs.items()
+                         for s, g in ss.items()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = next(iter(evaluate(qrels, run, "alpha_nDCG@5,alpha-ndcg(rel=2,alpha=0.9)@2", subtopics=p)))
+    want = alpha_ndcg(sub, run, 5)
+    assert r.per_query["alpha_nDCG@5"] == {"q1": want["q1"], "q2": want["q2"], "q3": 0.0}
+    assert r.per_query["alpha_nDCG(rel=2,alpha=0.9)@2"]["q1"] == alpha_ndcg(sub, run, 2, 0.9, threshold=2)["q1"]
+    with pytest.raises(InputError, match="subtopic qrels") as e:
+        evaluate(qrels, run, "alpha_nDCG@5")
+    assert e.value.field == "subtopics"

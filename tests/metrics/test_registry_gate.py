@@ -17,7 +17,8 @@ def test_gate_names_are_the_registry_names(spec):
 
 
 @pytest.mark.parametrize("spec", ["bpref", "ERR@10", "Hits@5", "hits@5", "Success@5", "P(rel=2)@5",
-                                  "nDCG(dcg=exp-log2)@10", "ndcg_burges@10", "RBP", "IPrec@0.5", "Judged@10"])
+                                  "nDCG(dcg=exp-log2)@10", "ndcg_burges@10", "RBP", "IPrec@0.5", "Judged@10",
+                                  "alpha_nDCG@10"])
 def test_valid_measures_the_kernels_lack_are_refused_by_name(spec):
     parse_measure(spec)  # valid for evaluate
     with pytest.raises(InputError, match="the gate cannot compute") as e:

@@ -7,16 +7,19 @@ measure is computed from them (:mod:`hcrbench.metrics.compute`). Semantics are t
 
 from __future__ import annotations
 
+import os
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from hcrbench.data.subtopics import SubtopicQrels, read_subtopic_qrels
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.metrics._groups import count_before
 from hcrbench.metrics.coerce import as_qrels, encode_run, named_runs
 from hcrbench.metrics.compute import compute_all
+from hcrbench.metrics.diversity import alpha_ndcg
 from hcrbench.metrics.encode import Hits, QrelsIndex, rank_hits
 from hcrbench.metrics.ledger import Ledger
 from hcrbench.metrics.measures import Measure, parse_measures
@@ -114,6 +117,17 @@ def _preview(ids: list[str], n: int = 5) -> str:
     return head + (", ..." if len(ids) > n else "")
 
 
+def _subtopics(subtopics: Any) -> SubtopicQrels:
+    if subtopics is None:
+        raise InputError("alpha_nDCG needs subtopic qrels: evaluate(..., subtopics=SubtopicQrels | dict | path)",
+                         field="subtopics")
+    if isinstance(subtopics, SubtopicQrels):
+        return subtopics
+    if isinstance(subtopics, (str, os.PathLike)):
+        return read_subtopic_qrels(subtopics)
+    return SubtopicQrels.from_dict(subtopics)
+
+
 def restrict_hits(hits: Hits, max_docs: int | None, judged_only: bool) -> Hits:
     """trec_eval's ``-M`` (keep each query's top ``max_docs``) then ``-J`` (drop docs without a non-negative
     judgment and re-rank the rest, keeping their order)."""
@@ -143,6 +157,7 @@ def evaluate(
     missing: str = "zero",
     max_docs: int | None = None,
     judged_only: bool = False,
+    subtopics: Any = None,
 ) -> EvaluationResult:
     """Score one run or several against qrels with trec_eval semantics.
 
@@ -153,7 +168,9 @@ def evaluate(
     0 (trec_eval -c); ``"skip"`` leaves them out (trec_eval's default). Queries in a run but not in the qrels are
     ignored. Both cases warn once per run and are listed in each run's :class:`Ledger`. ``max_docs`` keeps only
     each query's top ``max_docs`` retrieved docs (trec_eval ``-M``); ``judged_only`` drops retrieved docs without
-    a non-negative judgment before scoring and closes the gaps in the ranking (trec_eval ``-J``).
+    a non-negative judgment before scoring and closes the gaps in the ranking (trec_eval ``-J``). ``subtopics``
+    (a :class:`~hcrbench.data.subtopics.SubtopicQrels`, ``{qid: {doc: {subtopic: grade}}}`` or a path) is needed
+    by ``alpha_nDCG@k`` only; qrels queries it lacks score 0 (``max_docs``/``judged_only`` do not apply to it).
     """
     if isinstance(rel_threshold, bool) or not isinstance(rel_threshold, (int, np.integer)):
         raise InputError(f"must be an integer grade, got {rel_threshold!r}", field="rel_threshold")
@@ -163,6 +180,8 @@ def evaluate(
                                  or max_docs < 1):
         raise InputError(f"must be a positive integer, got {max_docs!r}", field="max_docs")
     measures = parse_measures(metrics)
+    diverse = [m for m in measures if m.kind == "alpha_nDCG"]
+    sub = _subtopics(subtopics) if diverse else None
     qrels_obj = as_qrels(qrels)
     runs = named_runs(run_or_runs)
     index = QrelsIndex.build(qrels_obj)
@@ -189,7 +208,13 @@ def evaluate(
             what = "counted as 0" if missing == "zero" else "left out of the means"
             warnings.warn(f"run {name!r}: {len(missing_ids)} qrels queries absent from the run are {what}: "
                           f"{_preview(missing_ids)}", HcrbenchWarning, stacklevel=2)
-        values = {m: v[rows] for m, v in compute_all(measures, hits, index, int(rel_threshold)).items()}
+        plain = [m for m in measures if m.kind != "alpha_nDCG"]
+        computed = compute_all(plain, hits, index, int(rel_threshold))
+        for m in diverse:
+            by_q = alpha_ndcg(sub, run, int(m.cutoff), float(m.param("alpha")),  # type: ignore[arg-type]
+                              threshold=m.threshold(int(rel_threshold)))
+            computed[m.name] = np.array([by_q.get(q, 0.0) for q in all_qids], dtype=np.float64)
+        values = {m.name: computed[m.name][rows] for m in measures}
         qids = [all_qids[i] for i in rows.tolist()]
         unj = {k: _unjudged_at(hits, rows, k, index.n_queries) for k in cutoffs}
         ledger = Ledger(

@@ -42,6 +42,7 @@ KINDS: dict[str, tuple[str, bool]] = {
     "ERR": ("required", False),
     "nERR": ("required", False),
     "RBP": ("optional", True),
+    "alpha_nDCG": ("required", True),  # needs subtopic qrels: evaluate(..., subtopics=)
 }
 
 #: kind -> {parameter: (type, default)} besides ``rel``. A parameter equal to its default is dropped, so
@@ -52,6 +53,7 @@ PARAMS: dict[str, dict[str, tuple[type, object]]] = {
     "SetF": {"beta": (float, 1.0)},
     "ERR": {"max": (int, 4)},
     "nERR": {"max": (int, 4)},
+    "alpha_nDCG": {"alpha": (float, 0.5)},
 }
 #: Allowed values of string parameters.
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {("nDCG", "dcg"): ("log2", "exp-log2")}
@@ -91,6 +93,8 @@ _ALIASES: dict[str, str] = {
     "set_f": "SetF",
     "err": "ERR",
     "nerr": "nERR",
+    "alpha_ndcg": "alpha_nDCG",
+    "alpha-ndcg": "alpha_nDCG",
     "rbp": "RBP",  # (the exact lower-case ``rbp`` is trec_eval's, p = 0.9: see _PARAM_ALIASES)
     "rprec": "Rprec",
     "r-prec": "Rprec",
@@ -249,8 +253,8 @@ def _param_value(kind: str, key: str, value: str, spec: str) -> object:
         f = float(value)
     except ValueError:
         f = math.nan
-    if key == "p" and not 0.0 < f < 1.0:
-        raise InputError(f"p must be a number in (0, 1) in measure {spec!r}, got {value!r}", field="metrics")
+    if key in ("p", "alpha") and not 0.0 < f < 1.0:
+        raise InputError(f"{key} must be a number in (0, 1) in measure {spec!r}, got {value!r}", field="metrics")
     if not (math.isfinite(f) and f > 0):
         raise InputError(f"{key} must be a positive number in measure {spec!r}, got {value!r}", field="metrics")
     return f
