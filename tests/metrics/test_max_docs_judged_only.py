@@ -102,3 +102,33 @@ def test_cli_flags_match_pytrec_eval(conformance_dir, tmp_path):
     assert got["ledger"]["max_docs"] == 15 and got["ledger"]["judged_only"] is True
     bad = subprocess.run([*cmd[:4], "--max-docs", "0"], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "--max-docs" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# trec_eval 10.0's own -M regression output: `trec_eval -m all_trec -q -c -M100 qrels.test results.trunc`
+# (its test/out.test.aqcM, not in ../shared), the `all` lines of the measures hcrbench implements.
+OUT_TEST_AQCM_ALL = {
+    "num_ret": "184", "num_rel": "561", "num_rel_ret": "29", "map": "0.0947", "gm_map": "0.0032",
+    "Rprec": "0.1495", "bpref": "0.1252", "recip_rank": "0.1667", "iprec_at_recall_0.00": "0.2952",
+    "iprec_at_recall_0.40": "0.1905", "iprec_at_recall_0.50": "0.1282", "iprec_at_recall_0.60": "0.1111",
+    "P_10": "0.2000", "P_15": "0.1556", "P_100": "0.0967", "P_1000": "0.0097", "recall_10": "0.1347",
+    "recall_100": "0.2162", "infAP": "0.0947", "11pt_avg": "0.1205", "ndcg": "0.1800", "ndcg_cut_10": "0.1717",
+    "ndcg_cut_100": "0.2299", "ndcg_cut_200": "0.2011", "map_cut_10": "0.0671", "map_cut_100": "0.0947",
+    "success_5": "0.3333", "success_10": "0.6667", "set_P": "0.1005", "set_recall": "0.2162", "set_F": "0.0693",
+    "rbp": "0.1679", "unj_20": "0.0333",
+}
+
+
+def test_max_docs_reproduces_trec_eval_out_test_aqcm(conformance_dir):
+    from hcrbench.data import read_qrels, read_run
+    from hcrbench.metrics import parse_measure
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HcrbenchWarning)
+        r = next(iter(evaluate(read_qrels(conformance_dir / "qrels.test"), read_run(conformance_dir / "results.trunc"),
+                               list(OUT_TEST_AQCM_ALL), missing="zero", max_docs=100)))
+    assert r.query_ids == ["301", "302", "303"]
+    for name, printed in OUT_TEST_AQCM_ALL.items():
+        m = parse_measure(name).name
+        got = float(r.values[m].sum()) if name.startswith("num_") else r.means[m]
+        mine = str(round(got)) if name.startswith("num_") else f"{got:.4f}"
+        assert mine == printed, (name, got, printed)
