@@ -305,6 +305,7 @@ def parse_measure(spec: str | Measure) -> Measure:
         allowed = PARAMS.get(kind, {})
         for param in filter(None, (p.strip() for p in (m.group("params") or "").split(","))):
             key, _, value = (x.strip() for x in param.partition("="))
+            value = value.strip("'\"")  # ir_measures writes string values quoted: nDCG(dcg='exp-log2')
             if not value or (key != "rel" and key not in allowed):
                 known = ", ".join(["rel=N", *(f"{k}=..." for k in allowed)])
                 raise InputError(f"unknown parameter {param!r} in measure {spec!r} (only {known})", field="metrics")
