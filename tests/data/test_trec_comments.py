@@ -137,3 +137,17 @@ def test_error_lines_count_comments(tmp_path):
     only.write_text("# nothing but a comment\n")
     with pytest.raises(InputError, match="no judgments"):
         read_qrels(only)
+
+
+def test_hash_inside_ids_is_kept_as_in_trec_eval_comment_test(tmp_path):
+    # trec_eval 10.0's current comment test (out.comment.test) scores MS MARCO v2.1 segment ids such as these
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("2024-127266 0 msmarco_v2.1_doc_00_880019750#4_1633802806 1\n"
+                     "2024-127266 0 msmarco_v2.1_doc_05_1607548104#0_3077382650 2\n")
+    run = tmp_path / "r.trec"
+    run.write_text("2024-127266 Q0 msmarco_v2.1_doc_05_1607548104#0_3077382650 1 0.9 comment.test\n"
+                   "2024-127266 Q0 msmarco_v2.1_doc_50_2286987788#13_3087841662 2 0.7 comment.test\n"
+                   "2024-127266 Q0 msmarco_v2.1_doc_00_880019750#4_1633802806 3 0.5 comment.test\n")
+    res = evaluate(read_qrels(qrels), read_run(run), "map,P_5,num_ret")
+    r = next(iter(res))
+    assert r.means["AP"] == (1 / 1 + 2 / 3) / 2 and r.means["NumRet"] == 3.0
