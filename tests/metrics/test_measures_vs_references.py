@@ -201,3 +201,24 @@ def test_err_nerr_and_exp_ndcg_match_gdeval(case, k):
         nerr_ref = err / best
         tol = 5e-6 / best + 5e-6 * err / best**2 + 1e-9
         assert abs(r.values[f"nERR@{k}"][i] - nerr_ref) <= tol, (q, qrels, run)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tied_cases(), st.sampled_from([{0: 0, 1: 1, 2: 5, 3: 10}, {1: 3, 2: 1}, {0: 2, 3: 0}]),
+       st.sampled_from([None, 3, 10]))
+def test_ndcg_gain_map_matches_ir_measures(case, gains, k):
+    import ir_measures
+
+    qrels, run, _ = case
+    defined = {q: v for q, v in qrels.items() if max(v.values()) >= 0}
+    if not defined:
+        return
+    m = ir_measures.nDCG(gains=gains) if k is None else ir_measures.nDCG(gains=gains) @ k
+    want = {x.query_id: x.value for x in ir_measures.pytrec_eval.iter_calc([m], defined, run)}
+    spec = "nDCG(gains={" + ",".join(f"{g}:{v}" for g, v in gains.items()) + "})" + ("" if k is None else f"@{k}")
+    r = _quiet(defined, run, spec)
+    name = next(iter(r.values))
+    for i, q in enumerate(r.query_ids):
+        if max(defined[q].values()) <= 0 and gains.get(0, 0) <= 0:
+            continue  # all-zero gains: trec_eval's ndcg reads outside its array (see test_vs_pytrec_eval)
+        assert math.isclose(r.values[name][i], want.get(q, 0.0), rel_tol=1e-9, abs_tol=1e-9), (q, qrels, run, gains)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from hcrbench.metrics import cascade, incomplete, interpolated
+from hcrbench.metrics._groups import count_before
 from hcrbench.metrics.encode import Hits, QrelsIndex
 from hcrbench.metrics.measures import Measure
 
@@ -68,6 +69,25 @@ def _discounted(query: np.ndarray, rank: np.ndarray, gain: np.ndarray, k: int | 
     return np.bincount(query[keep], weights=g / np.log2(r + 2.0), minlength=nq)
 
 
+def _mapped_gains(measure: Measure, grade: np.ndarray, index: QrelsIndex
+                  ) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Hit gains and the ideal (query, rank, gain) under a ``gains={grade: gain}`` mapping."""
+    table = dict(measure.param("gains"))  # type: ignore[arg-type]
+
+    def remap(g: np.ndarray) -> np.ndarray:
+        out = g.astype(np.float64).copy()
+        for k, v in table.items():
+            out[g == k] = v
+        return np.maximum(out, 0.0)
+
+    qg = remap(index.qrels.grades.astype(np.int64))
+    pos = qg > 0
+    q, g = index.entry_query[pos], qg[pos]
+    order = np.lexsort((-g, q))
+    q, g = q[order], g[order]
+    return remap(grade), (q, count_before(q, np.ones(q.size, dtype=bool)), g)
+
+
 def compute(measure: Measure, hits: Hits, index: QrelsIndex, rel_threshold: int, ctx: _Context | None = None
             ) -> np.ndarray:
     """Values of ``measure`` for every qrels query (position order of ``index``)."""
@@ -79,6 +99,8 @@ def compute(measure: Measure, hits: Hits, index: QrelsIndex, rel_threshold: int,
     if kind == "nDCG":
         gains = np.maximum(hits.grade, 0).astype(np.float64)
         iq, irank, igain = ctx.ideal()
+        if measure.param("gains") is not None:  # ir_measures' gains={grade: gain} (unmapped grades keep theirs)
+            gains, (iq, irank, igain) = _mapped_gains(measure, hits.grade, index)
         if measure.param("dcg") == "exp-log2":  # Burges et al.: gain 2^g - 1 (ranx ndcg_burges, gdeval)
             gains, igain = np.exp2(gains) - 1.0, np.exp2(igain) - 1.0
         dcg = _discounted(q, rank, gains, k, ctx.nq)

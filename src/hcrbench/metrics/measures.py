@@ -48,7 +48,7 @@ KINDS: dict[str, tuple[str, bool]] = {
 #: kind -> {parameter: (type, default)} besides ``rel``. A parameter equal to its default is dropped, so
 #: ``RBP(p=0.8)`` and ``RBP`` are the same measure.
 PARAMS: dict[str, dict[str, tuple[type, object]]] = {
-    "nDCG": {"dcg": (str, "log2")},
+    "nDCG": {"dcg": (str, "log2"), "gains": (dict, None)},
     "RBP": {"p": (float, 0.8)},
     "SetF": {"beta": (float, 1.0)},
     "ERR": {"max": (int, 4)},
@@ -194,7 +194,23 @@ class Measure:
 
 
 def _fmt(v: object) -> str:
+    if isinstance(v, tuple):  # a gain map
+        return "{" + ",".join(f"{g}:{x}" for g, x in v) + "}"
     return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _split_params(text: str) -> list[str]:
+    """Split ``rel=2,gains={0:0,1:1}`` on the commas outside braces."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        depth += (ch == "{") - (ch == "}")
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return [p.strip() for p in parts if p.strip()]
 
 
 def _split_top_level(spec: str) -> list[str]:
@@ -236,8 +252,27 @@ def _recall_level(text: str, spec: str) -> float:
     return level
 
 
+def _gain_map(value: str, spec: str) -> tuple[tuple[int, int], ...]:
+    """``{0:0,1:1,2:3}`` -> ((0, 0), (1, 1), (2, 3)): ir_measures' int-to-int gain mapping."""
+    body = value.strip()
+    if not (body.startswith("{") and body.endswith("}")):
+        raise InputError(f"gains must look like {{0:0,1:1,2:3}} in measure {spec!r}, got {value!r}", field="metrics")
+    pairs = []
+    for item in filter(None, (x.strip() for x in body[1:-1].split(","))):
+        g, sep, v = item.partition(":")
+        if not sep:
+            raise InputError(f"gains must look like {{0:0,1:1,2:3}} in measure {spec!r}, got {value!r}",
+                             field="metrics")
+        pairs.append((_int(g.strip(), "grade", spec), _int(v.strip(), "gain", spec)))
+    if not pairs or len({g for g, _ in pairs}) < len(pairs):
+        raise InputError(f"gains must map each grade once in measure {spec!r}", field="metrics")
+    return tuple(sorted(pairs))
+
+
 def _param_value(kind: str, key: str, value: str, spec: str) -> object:
     typ, _ = PARAMS[kind][key]
+    if typ is dict:
+        return _gain_map(value, spec)
     if typ is str:
         allowed = CHOICES.get((kind, key))
         if allowed and value not in allowed:
@@ -303,9 +338,9 @@ def parse_measure(spec: str | Measure) -> Measure:
             else:
                 cutoff = _int(m.group("cutoff"), "cutoff", spec)
         allowed = PARAMS.get(kind, {})
-        for param in filter(None, (p.strip() for p in (m.group("params") or "").split(","))):
+        for param in _split_params(m.group("params") or ""):
             key, _, value = (x.strip() for x in param.partition("="))
-            value = value.strip("'\"")  # ir_measures writes string values quoted: nDCG(dcg='exp-log2')
+            value = value.strip("'\"").replace(" ", "")  # ir_measures quotes strings: nDCG(dcg='exp-log2')
             if not value or (key != "rel" and key not in allowed):
                 known = ", ".join(["rel=N", *(f"{k}=..." for k in allowed)])
                 raise InputError(f"unknown parameter {param!r} in measure {spec!r} (only {known})", field="metrics")
