@@ -52,3 +52,51 @@ def test_trec_eval_names_round_trip():
         assert trec_eval_name(parse_measure(name)) == name
     assert trec_eval_name(parse_measure("Judged@10")) is None
     assert trec_eval_name(parse_measure("P(rel=2)@5")) is None
+
+
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [
+        ("hits@5", "Hits@5"), ("Hits", "Hits"), ("NumRet(rel=2)", "NumRet(rel=2)"), ("bpref", "Bpref"),
+        ("infAP", "infAP"), ("gm_map", "GMAP"), ("iprec_at_recall_0.10", "IPrec@0.1"), ("IPrec@0.1", "IPrec@0.1"),
+        ("11pt_avg", "11pt_avg"), ("set_P", "SetP"), ("set_recall", "SetR"), ("set_F", "SetF"),
+        ("SetF(beta=0.5)", "SetF(beta=0.5)"), ("ERR@10", "ERR@10"), ("nERR@5", "nERR@5"), ("RBP", "RBP"),
+        ("RBP(p=0.8)", "RBP"), ("rbp", "RBP(p=0.9)"), ("RBP(rel=2,p=0.9)", "RBP(rel=2,p=0.9)"),
+        ("nDCG(dcg=exp-log2)@10", "nDCG(dcg=exp-log2)@10"), ("nDCG(dcg='exp-log2')@10", "nDCG(dcg=exp-log2)@10"),
+        ("ndcg_burges@10", "nDCG(dcg=exp-log2)@10"), ("nDCG(dcg=log2)@10", "nDCG@10"),
+        ("alpha_nDCG(alpha=0.3)@10", "alpha_nDCG(alpha=0.3)@10"), ("hit_rate@3", "Success@3"),
+    ],
+)
+def test_parses_new_measure_spellings(spec, name):
+    assert parse_measure(spec).name == name
+    assert parse_measure(parse_measure(spec).name) == parse_measure(spec)  # the canonical name round-trips
+
+
+def test_ir_measures_names_of_the_new_measures_parse_to_the_same_measure():
+    import ir_measures as irm
+
+    for m in [irm.nDCG(dcg="exp-log2") @ 10, irm.RBP(rel=2, p=0.9), irm.SetF(beta=0.5), irm.IPrec @ 0.1,
+              irm.ERR @ 10, irm.NumRet(rel=2), irm.alpha_nDCG(alpha=0.3) @ 10, irm.Bpref, irm.infAP, irm.SetP]:
+        assert parse_measure(str(m)).name == str(m).replace("'", "")
+
+
+def test_trec_eval_multi_cutoff_syntax():
+    assert [m.name for m in parse_measures("ndcg_cut.5,10,P.5,20,map")] == ["nDCG@5", "nDCG@10", "P@5", "P@20", "AP"]
+    assert [m.name for m in parse_measures("iprec_at_recall.0.1,0.5")] == ["IPrec@0.1", "IPrec@0.5"]
+    with pytest.raises(InputError, match=r"cannot parse|unknown"):
+        parse_measures("map,10")  # a bare number after a measure without cutoffs is not a cutoff
+
+
+@pytest.mark.parametrize(("spec", "problem"), [("RBP(p=1.5)", "p must be"), ("IPrec@1.5", "recall level"),
+                                               ("IPrec", "recall level"), ("nDCG(dcg=cubic)@10", "dcg must be"),
+                                               ("ERR", "needs a cutoff"), ("ERR(rel=2)@5", "raw grades"),
+                                               ("bpref@10", "takes no cutoff"), ("SetF(beta=-1)", "positive")])
+def test_bad_new_measures_are_one_line_input_errors(spec, problem):
+    with pytest.raises(InputError, match=problem) as e:
+        parse_measures(spec)
+    assert "\n" not in str(e.value)
+
+
+def test_new_trec_eval_names_round_trip():
+    for name in ["bpref", "infAP", "gm_map", "iprec_at_recall_0.10", "11pt_avg", "set_P", "set_recall", "set_F"]:
+        assert trec_eval_name(parse_measure(name)) == name

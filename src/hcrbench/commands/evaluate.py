@@ -38,6 +38,10 @@ def evaluate_command(
                                      "'skip' leaves them out (trec_eval's default)."),
     dedupe: bool = typer.Option(False, "--dedupe",
                                 help="Keep the first of duplicate (query, doc) lines instead of refusing the run."),
+    max_docs: int | None = typer.Option(None, "--max-docs", "-M",
+                                        help="Score only each query's top N retrieved docs (trec_eval -M)."),
+    judged_only: bool = typer.Option(False, "--judged-only", "-J",
+                                     help="Drop retrieved docs without a judgment before scoring (trec_eval -J)."),
 ) -> None:
     """Score runs with trec_eval-exact metrics and compare each with a baseline (paired tests, Holm)."""
     import warnings
@@ -54,6 +58,8 @@ def evaluate_command(
         raise InputError(f"must be 'zero' or 'skip', got {missing!r}", field="--missing")
     check_draws(n_resamples, "--resamples")
     check_seed(seed, "--seed")
+    if max_docs is not None and max_docs < 1:
+        raise InputError(f"must be a positive integer, got {max_docs}", field="--max-docs")
     try:
         measures = parse_measures(metrics)
     except ValueError as e:  # InputError included: name the flag
@@ -68,7 +74,8 @@ def evaluate_command(
         if baseline is not None and baseline not in names:
             raise InputError(f"no run named {baseline!r} (runs: {', '.join(names)})", field="--baseline")
         result = evaluate(qr, {r.name: r for r in loaded}, [m.name for m in measures],
-                          rel_threshold=rel_threshold, missing=missing)
+                          rel_threshold=rel_threshold, missing=missing, max_docs=max_docs,
+                          judged_only=judged_only)
     for w in caught:
         if issubclass(w.category, HcrbenchWarning):
             err.print(f"[yellow]warning:[/yellow] {w.message}", highlight=False)

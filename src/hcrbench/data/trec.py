@@ -6,7 +6,9 @@ Measured (read_run, 5M lines): peak RSS ~250 MB with 100k distinct doc ids; ~960
 where the doc-id strings themselves dominate.
 Every problem raises :class:`~hcrbench.errors.InputError` naming file, line and field. Like trec_eval, fields are
 split on ASCII whitespace only, a run line may carry extra columns after the tag (they are ignored) and the rank
-column is ignored (ranking is by score compared as float32, then doc id).
+column is ignored (ranking is by score compared as float32, then doc id). Like trec_eval 10.0, a line whose first
+non-blank character is ``#`` is a comment, in qrels and runs alike (a ``#`` inside a field, ``CR#93E-1860``, is
+part of the id); comments are skipped before the BEIR-header check, so a comment is never a header or a query.
 """
 
 from __future__ import annotations
@@ -123,14 +125,20 @@ def _first_duplicate(qcodes: np.ndarray, dcodes: np.ndarray) -> np.ndarray:
     return mask
 
 
+def _is_comment(parts: list[bytes]) -> bool:
+    """A line whose first field starts with ``#`` (trec_eval 10.0 skips such lines in qrels and runs)."""
+    return parts[0][:1] == b"#"
+
+
 def _line_of_entry(path: Path, entry: int, skip: int) -> int:
-    """Line number of the ``entry``-th (0-based) non-blank line after ``skip`` header lines.
+    """Line number of the ``entry``-th (0-based) non-blank, non-comment line after ``skip`` header lines.
 
     Only called when an error needs it, so readers need not keep a line number per entry in memory.
     """
     seen = -skip
     for n, raw in _raw_lines(path):
-        if raw.split():
+        parts = raw.split()
+        if parts and not _is_comment(parts):
             if seen == entry:
                 return n
             seen += 1
@@ -144,7 +152,8 @@ def read_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
     """Read a TREC qrels file (``qid iter docid rel``; BEIR's ``query-id corpus-id score`` TSV also accepted).
 
     A 3-column file with a header line (``query-id  corpus-id  score``) is read as BEIR qrels. Fields are split on
-    ASCII whitespace only, like trec_eval; a grade is a decimal integer that fits in 32 bits.
+    ASCII whitespace only, like trec_eval; a grade is a decimal integer that fits in 32 bits. ``#`` comment lines
+    are skipped (trec_eval 10.0) before the header check.
     """
     path = Path(path)
     q = _Codes()
@@ -154,7 +163,7 @@ def read_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
     header = 0
     for n, raw in _raw_lines(path):
         parts = _fields(raw, path, n)
-        if not parts:
+        if not parts or _is_comment(parts):
             continue
         if ncols is None:
             if len(parts) == 3 and not _INT.fullmatch(parts[2]):
@@ -209,7 +218,8 @@ def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False)
     """Read a TREC run (``qid Q0 docid rank score tag``), plain or gzip.
 
     A doc listed twice for one query is an error (trec_eval refuses it too) unless ``dedupe`` keeps the first
-    occurrence. The run's name is ``name``, else the file stem. Fields are split on ASCII whitespace only.
+    occurrence. The run's name is ``name``, else the file stem. Fields are split on ASCII whitespace only; ``#``
+    comment lines are skipped, also at the top of the file (trec_eval 10.0).
     """
     path = Path(path)
     q = _Codes()
@@ -220,7 +230,7 @@ def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False)
     q_get, d_get, qc_append, dc_append, sc_append = q.get, d.get, qc.append, dc.append, sc.append  # hot loop
     for n, raw in _raw_lines(path):
         parts = raw.split() if raw.isascii() else _fields(raw, path, n)
-        if not parts:
+        if not parts or parts[0][:1] == b"#":
             continue
         if len(parts) < 6:
             raise InputError(

@@ -9,7 +9,6 @@ The kernels are checked against ``hcrbench.metrics.evaluate`` and pytrec_eval in
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,15 +16,9 @@ import numpy as np
 from hcrbench.data.types import trec_score_key
 from hcrbench.errors import InputError
 
-_SPEC = re.compile(r"^\s*([A-Za-z_]+?)(?:[@_](?:cut_)?(\d+))?\s*$")
-_FAMILIES = {
-    "ndcg": "nDCG", "ndcg_cut": "nDCG",
-    "p": "P", "precision": "P",
-    "r": "R", "recall": "R",
-    "rr": "RR", "mrr": "RR", "recip_rank": "RR",
-    "ap": "AP", "map": "AP", "map_cut": "AP",
-}
-_NEEDS_CUTOFF = {"P", "R"}
+#: Measure kinds the batched kernels compute. Names, aliases and semantics come from the one registry,
+#: :mod:`hcrbench.metrics.measures`; a measure it knows but the kernels do not is refused here.
+GATE_KINDS = ("nDCG", "P", "R", "RR", "AP")
 
 
 @dataclass(frozen=True)
@@ -54,19 +47,20 @@ def check_rel_threshold(rel_threshold: object, *, field: str = "rel_threshold") 
 
 
 def parse_gate_metric(spec: str, *, field: str = "--metric") -> GateMetric:
-    """Parse ``nDCG@10``, ``ndcg_cut_10``, ``recall@5``, ``R@5``, ``P@5``, ``RR``, ``MRR@10``, ``AP``."""
+    """Parse a gate metric through the measure registry (``nDCG@10``, ``ndcg_cut_10``, ``recall@5``, ``MRR@10``,
+    ``map``...) and keep it only if the kernels compute it: nDCG@k / nDCG, P@k, R@k, RR[@k], AP[@k]."""
+    from hcrbench.metrics.measures import parse_measure
+
     if not isinstance(spec, str):
         raise InputError(f"metric must be a string like 'nDCG@10', got {spec!r}", field=field)
-    m = _SPEC.match(spec)
-    fam = _FAMILIES.get(m.group(1).lower()) if m else None
-    if fam is None:
-        raise InputError(f"unknown metric {spec!r}; use nDCG@k, P@k, R@k, RR[@k] or AP[@k]", field=field)
-    cutoff = int(m.group(2)) if m.group(2) is not None else None
-    if cutoff is not None and cutoff < 1:
-        raise InputError(f"metric cutoff must be >= 1 in {spec!r}", field=field)
-    if fam in _NEEDS_CUTOFF and cutoff is None:
-        raise InputError(f"{fam} needs a cutoff, e.g. {fam}@10", field=field)
-    return GateMetric(fam, cutoff)
+    try:
+        m = parse_measure(spec)
+    except InputError as e:
+        raise InputError(e.problem, field=field) from None
+    if m.kind not in GATE_KINDS or m.rel is not None or m.params:
+        raise InputError(f"the gate cannot compute {m.name!r} (a valid measure for evaluate); use nDCG@k, P@k, "
+                         "R@k, RR[@k] or AP[@k]", field=field)
+    return GateMetric(m.kind, m.cutoff)
 
 
 # ------------------------------------------------------------------------------------------ ranked matrices

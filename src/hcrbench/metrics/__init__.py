@@ -4,6 +4,7 @@
 ``.ledger``). Measure strings follow ir_measures (``P(rel=2)@5``) and trec_eval names (``ndcg_cut_10``).
 """
 
+from hcrbench.metrics.diversity import alpha_ndcg
 from hcrbench.metrics.evaluate import MISSING_POLICIES, EvaluationResult, RunEvaluation, evaluate
 from hcrbench.metrics.ledger import Ledger
 from hcrbench.metrics.measures import (
@@ -23,6 +24,7 @@ __all__ = [
     "Ledger",
     "Measure",
     "RunEvaluation",
+    "alpha_ndcg",
     "evaluate",
     "parse_measure",
     "parse_measures",

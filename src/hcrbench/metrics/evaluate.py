@@ -7,15 +7,19 @@ measure is computed from them (:mod:`hcrbench.metrics.compute`). Semantics are t
 
 from __future__ import annotations
 
+import os
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from hcrbench.data.subtopics import SubtopicQrels, read_subtopic_qrels
 from hcrbench.errors import HcrbenchWarning, InputError
+from hcrbench.metrics._groups import count_before
 from hcrbench.metrics.coerce import as_qrels, encode_run, named_runs
 from hcrbench.metrics.compute import compute_all
+from hcrbench.metrics.diversity import alpha_ndcg
 from hcrbench.metrics.encode import Hits, QrelsIndex, rank_hits
 from hcrbench.metrics.ledger import Ledger
 from hcrbench.metrics.measures import Measure, parse_measures
@@ -35,8 +39,17 @@ class RunEvaluation:
 
     @property
     def means(self) -> dict[str, float]:
-        """Mean of each metric over ``query_ids`` (NaN when no query was averaged)."""
-        return {m: (float(v.mean()) if v.size else float("nan")) for m, v in self.values.items()}
+        """Mean of each metric over ``query_ids`` (NaN when no query was averaged).
+
+        GMAP's per-query values are ``ln(max(AP, 1e-5))``; its mean is the geometric mean ``exp(mean)``, as
+        trec_eval's ``gm_map``.
+        """
+        geometric = {m.name for m in self.measures if m.kind == "GMAP"}
+        out = {}
+        for m, v in self.values.items():
+            mean = float(v.mean()) if v.size else float("nan")
+            out[m] = float(np.exp(mean)) if m in geometric else mean
+        return out
 
     @property
     def per_query(self) -> dict[str, dict[str, float]]:
@@ -104,6 +117,32 @@ def _preview(ids: list[str], n: int = 5) -> str:
     return head + (", ..." if len(ids) > n else "")
 
 
+def _subtopics(subtopics: Any) -> SubtopicQrels:
+    if subtopics is None:
+        raise InputError("alpha_nDCG needs subtopic qrels: evaluate(..., subtopics=SubtopicQrels | dict | path)",
+                         field="subtopics")
+    if isinstance(subtopics, SubtopicQrels):
+        return subtopics
+    if isinstance(subtopics, (str, os.PathLike)):
+        return read_subtopic_qrels(subtopics)
+    return SubtopicQrels.from_dict(subtopics)
+
+
+def restrict_hits(hits: Hits, max_docs: int | None, judged_only: bool) -> Hits:
+    """trec_eval's ``-M`` (keep each query's top ``max_docs``) then ``-J`` (drop docs without a non-negative
+    judgment and re-rank the rest, keeping their order)."""
+    q, rank, grade, n_ret = hits.query, hits.rank, hits.grade, hits.n_ret
+    if max_docs is not None:
+        keep = rank < max_docs
+        q, rank, grade, n_ret = q[keep], rank[keep], grade[keep], np.minimum(n_ret, max_docs)
+    if judged_only:
+        keep = grade >= 0
+        q, grade = q[keep], grade[keep]
+        rank = count_before(q, np.ones(q.size, dtype=bool))
+        n_ret = np.bincount(q, minlength=n_ret.shape[0]).astype(np.int64)
+    return Hits(query=q, rank=rank, grade=grade, n_ret=n_ret)
+
+
 def _unjudged_at(hits: Hits, rows: np.ndarray, k: int, nq: int) -> int:
     judged = np.bincount(hits.query[hits.rank < k], minlength=nq)
     return int((np.minimum(hits.n_ret, k) - judged)[rows].sum())
@@ -116,6 +155,9 @@ def evaluate(
     *,
     rel_threshold: int = 1,
     missing: str = "zero",
+    max_docs: int | None = None,
+    judged_only: bool = False,
+    subtopics: Any = None,
 ) -> EvaluationResult:
     """Score one run or several against qrels with trec_eval semantics.
 
@@ -124,13 +166,22 @@ def evaluate(
     ``metrics``: ``"nDCG@10,R@100,RR"``, a list, or trec_eval names. ``rel_threshold``: minimum grade counted
     relevant (nDCG always uses raw grades). ``missing``: ``"zero"`` averages qrels queries absent from a run as
     0 (trec_eval -c); ``"skip"`` leaves them out (trec_eval's default). Queries in a run but not in the qrels are
-    ignored. Both cases warn once per run and are listed in each run's :class:`Ledger`.
+    ignored. Both cases warn once per run and are listed in each run's :class:`Ledger`. ``max_docs`` keeps only
+    each query's top ``max_docs`` retrieved docs (trec_eval ``-M``); ``judged_only`` drops retrieved docs without
+    a non-negative judgment before scoring and closes the gaps in the ranking (trec_eval ``-J``). ``subtopics``
+    (a :class:`~hcrbench.data.subtopics.SubtopicQrels`, ``{qid: {doc: {subtopic: grade}}}`` or a path) is needed
+    by ``alpha_nDCG@k`` only; qrels queries it lacks score 0 (``max_docs``/``judged_only`` do not apply to it).
     """
     if isinstance(rel_threshold, bool) or not isinstance(rel_threshold, (int, np.integer)):
         raise InputError(f"must be an integer grade, got {rel_threshold!r}", field="rel_threshold")
     if missing not in MISSING_POLICIES:
         raise InputError(f"must be one of {', '.join(MISSING_POLICIES)}, got {missing!r}", field="missing")
+    if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, (int, np.integer))
+                                 or max_docs < 1):
+        raise InputError(f"must be a positive integer, got {max_docs!r}", field="max_docs")
     measures = parse_measures(metrics)
+    diverse = [m for m in measures if m.kind == "alpha_nDCG"]
+    sub = _subtopics(subtopics) if diverse else None
     qrels_obj = as_qrels(qrels)
     runs = named_runs(run_or_runs)
     index = QrelsIndex.build(qrels_obj)
@@ -141,6 +192,8 @@ def evaluate(
     for name, run in runs:
         enc, run_qids, ignored = encode_run(run, index, name)
         hits = rank_hits(enc, index.n_queries)
+        if max_docs is not None or judged_only:
+            hits = restrict_hits(hits, max_docs, bool(judged_only))
         present = np.zeros(index.n_queries, dtype=bool)
         present[enc.row_query] = True
         missing_ids = [q for q, p in zip(all_qids, present.tolist()) if not p]
@@ -155,7 +208,13 @@ def evaluate(
             what = "counted as 0" if missing == "zero" else "left out of the means"
             warnings.warn(f"run {name!r}: {len(missing_ids)} qrels queries absent from the run are {what}: "
                           f"{_preview(missing_ids)}", HcrbenchWarning, stacklevel=2)
-        values = {m: v[rows] for m, v in compute_all(measures, hits, index, int(rel_threshold)).items()}
+        plain = [m for m in measures if m.kind != "alpha_nDCG"]
+        computed = compute_all(plain, hits, index, int(rel_threshold))
+        for m in diverse:
+            by_q = alpha_ndcg(sub, run, int(m.cutoff), float(m.param("alpha")),  # type: ignore[arg-type]
+                              threshold=m.threshold(int(rel_threshold)))
+            computed[m.name] = np.array([by_q.get(q, 0.0) for q in all_qids], dtype=np.float64)
+        values = {m.name: computed[m.name][rows] for m in measures}
         qids = [all_qids[i] for i in rows.tolist()]
         unj = {k: _unjudged_at(hits, rows, k, index.n_queries) for k in cutoffs}
         ledger = Ledger(
@@ -169,6 +228,8 @@ def evaluate(
             missing_policy=missing,
             n_qrels_queries=index.n_queries,
             n_run_queries=len(run_qids),
+            max_docs=None if max_docs is None else int(max_docs),
+            judged_only=bool(judged_only),
         )
         out[name] = RunEvaluation(name, qids, values, ledger, list(measures))
     return EvaluationResult([m.name for m in measures], out, int(rel_threshold), missing)

@@ -23,6 +23,7 @@ class Ledger:
       as trec_eval does: AP, R, RR... are 0 for them).
     - ``unjudged_at_k``: ``{k: {"total": docs without any judgment in the top k, summed over averaged queries,
       "mean": that total / n_queries_averaged}}`` for each cutoff of the evaluated measures (10 if none).
+    - ``max_docs`` / ``judged_only``: trec_eval's ``-M`` / ``-J`` when the evaluation used them.
     """
 
     n_queries_averaged: int
@@ -35,6 +36,8 @@ class Ledger:
     missing_policy: str = "zero"
     n_qrels_queries: int = 0
     n_run_queries: int = 0
+    max_docs: int | None = None
+    judged_only: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (cutoff keys become strings)."""
@@ -49,6 +52,9 @@ class Ledger:
             "unjudged_at_k": {str(k): dict(v) for k, v in self.unjudged_at_k.items()},
             "rel_threshold": self.rel_threshold,
             "missing_policy": self.missing_policy,
+            # trec_eval -M / -J: only stated when used, so existing ledgers are unchanged
+            **({"max_docs": self.max_docs} if self.max_docs is not None else {}),
+            **({"judged_only": True} if self.judged_only else {}),
         }
 
     def summary(self) -> str:

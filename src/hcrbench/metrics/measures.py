@@ -1,12 +1,15 @@
 """Measure names: the ``nDCG@10`` syntax users know from ir_measures, plus trec_eval's names.
 
-A :class:`Measure` is a frozen (kind, cutoff, rel) triple; :func:`parse_measures` turns ``"nDCG@10,R@100,RR"``,
-``"P(rel=2)@5"``, ``"ndcg_cut_10"`` or ``"map"`` into them. The one table mapping trec_eval's names to ours is
-:data:`TREC_EVAL_NAMES`; the semantics of every kind are documented in ``docs/metrics.md``.
+A :class:`Measure` is a frozen (kind, cutoff, rel, params) record; :func:`parse_measures` turns
+``"nDCG@10,R@100,RR"``, ``"P(rel=2)@5"``, ``"RBP(p=0.9)"``, ``"ndcg_cut_10"``, ``"ndcg_cut.5,10"`` or ``"map"``
+into them. This is the project's one measure registry: :data:`KINDS` (cutoff policy, rel=), :data:`PARAMS` (other
+parameters and their defaults), the aliases, and :data:`TREC_EVAL_NAMES`; the gate parses its metric names here
+too. The semantics of every kind are documented in ``docs/metrics.md``.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,9 +28,35 @@ KINDS: dict[str, tuple[str, bool]] = {
     "Judged": ("optional", False),
     "Unjudged": ("required", False),
     "NumRel": ("none", True),
-    "NumRet": ("none", False),
+    "NumRet": ("none", True),  # NumRet(rel=r): retrieved docs with grade >= r (ir_measures)
     "NumRelRet": ("none", True),
+    "Hits": ("optional", True),  # ranx hits@k: the number of relevant docs in the top k
+    "Bpref": ("none", True),
+    "infAP": ("none", True),
+    "GMAP": ("none", True),
+    "IPrec": ("recall", True),  # IPrec@0.1: interpolated precision at recall 0.1
+    "11pt_avg": ("none", True),
+    "SetP": ("none", True),
+    "SetR": ("none", True),
+    "SetF": ("none", True),
+    "ERR": ("required", False),
+    "nERR": ("required", False),
+    "RBP": ("optional", True),
+    "alpha_nDCG": ("required", True),  # needs subtopic qrels: evaluate(..., subtopics=)
 }
+
+#: kind -> {parameter: (type, default)} besides ``rel``. A parameter equal to its default is dropped, so
+#: ``RBP(p=0.8)`` and ``RBP`` are the same measure.
+PARAMS: dict[str, dict[str, tuple[type, object]]] = {
+    "nDCG": {"dcg": (str, "log2"), "gains": (dict, None)},
+    "RBP": {"p": (float, 0.8)},
+    "SetF": {"beta": (float, 1.0)},
+    "ERR": {"max": (int, 4)},
+    "nERR": {"max": (int, 4)},
+    "alpha_nDCG": {"alpha": (float, 0.5)},
+}
+#: Allowed values of string parameters.
+CHOICES: dict[tuple[str, str], tuple[str, ...]] = {("nDCG", "dcg"): ("log2", "exp-log2")}
 
 # Case-insensitive aliases of the kinds (ir_measures spellings and common variants).
 _ALIASES: dict[str, str] = {
@@ -45,7 +74,28 @@ _ALIASES: dict[str, str] = {
     "success": "Success",
     "s": "Success",
     "hit": "Success",
-    "hits": "Success",
+    "hit_rate": "Success",
+    "hitrate": "Success",
+    "hits": "Hits",  # ranx: a count, never a success rate
+    "bpref": "Bpref",
+    "infap": "infAP",
+    "gmap": "GMAP",
+    "gm_map": "GMAP",
+    "iprec": "IPrec",
+    "iprec_at_recall": "IPrec",
+    "11pt_avg": "11pt_avg",
+    "11pt": "11pt_avg",
+    "setp": "SetP",
+    "set_p": "SetP",
+    "setr": "SetR",
+    "set_recall": "SetR",
+    "setf": "SetF",
+    "set_f": "SetF",
+    "err": "ERR",
+    "nerr": "nERR",
+    "alpha_ndcg": "alpha_nDCG",
+    "alpha-ndcg": "alpha_nDCG",
+    "rbp": "RBP",  # (the exact lower-case ``rbp`` is trec_eval's, p = 0.9: see _PARAM_ALIASES)
     "rprec": "Rprec",
     "r-prec": "Rprec",
     "r_prec": "Rprec",
@@ -76,33 +126,54 @@ TREC_EVAL_NAMES: dict[str, str] = {
     "num_rel": "NumRel",
     "num_ret": "NumRet",
     "num_rel_ret": "NumRelRet",
+    "bpref": "Bpref",
+    "infAP": "infAP",
+    "gm_map": "GMAP",
+    "iprec_at_recall": "IPrec",
+    "11pt_avg": "11pt_avg",
+    "set_P": "SetP",
+    "set_recall": "SetR",
+    "set_F": "SetF",
 }
-_TREC_CUT_FAMILIES = ("map_cut", "P", "recall", "ndcg_cut", "success", "unj")
+_TREC_CUT_FAMILIES = ("map_cut", "P", "recall", "ndcg_cut", "success", "unj", "iprec_at_recall")
 _TREC_RE = re.compile(r"^(map_cut|ndcg_cut|P|recall|success|unj)[_.](\d+)$")
+_TREC_IPREC_RE = re.compile(r"^iprec_at_recall[_.]([0-9]*\.?[0-9]+)$")
+#: Other tools' names that carry a parameter: ranx's ``ndcg_burges`` is nDCG with exponential gains.
+_PARAM_ALIASES: dict[str, tuple[str, tuple[tuple[str, object], ...]]] = {
+    "ndcg_burges": ("nDCG", (("dcg", "exp-log2"),)),
+    "rbp": ("RBP", (("p", 0.9),)),  # trec_eval's rbp defaults to p = 0.9 (ir_measures' RBP to 0.8)
+}
 _SPEC_RE = re.compile(
-    r"^(?P<name>[A-Za-z][A-Za-z_\-]*)\s*(?:\((?P<params>[^()]*)\))?\s*(?:@\s*(?P<cutoff>[^\s@]+))?$"
+    r"^(?P<name>[A-Za-z0-9][A-Za-z0-9_\-]*)\s*(?:\((?P<params>[^()]*)\))?\s*(?:@\s*(?P<cutoff>[^\s@]+))?$"
 )
 
 
 @dataclass(frozen=True)
 class Measure:
-    """One measure: ``kind`` (e.g. ``"nDCG"``), an optional rank ``cutoff`` and an optional ``rel`` threshold.
+    """One measure: ``kind`` (e.g. ``"nDCG"``), an optional rank ``cutoff``, an optional ``rel`` threshold and
+    other ``params`` as sorted ``(name, value)`` pairs (``RBP``'s ``p``, nDCG's ``dcg``, IPrec's ``recall``...).
 
     ``rel`` overrides the evaluation's ``rel_threshold`` for this measure only (ir_measures' ``P(rel=2)@5``).
+    Parameters equal to their default are never stored, so equal measures compare equal.
     """
 
     kind: str
     cutoff: int | None = None
     rel: int | None = None
+    params: tuple[tuple[str, object], ...] = ()
 
     @property
     def name(self) -> str:
-        """Canonical string, e.g. ``nDCG@10``, ``P(rel=2)@5``, ``AP``."""
+        """Canonical string, e.g. ``nDCG@10``, ``P(rel=2)@5``, ``AP``, ``RBP(p=0.9)``, ``IPrec@0.1``."""
         s = self.kind
-        if self.rel is not None:
-            s += f"(rel={self.rel})"
+        shown = [f"rel={self.rel}"] if self.rel is not None else []
+        shown += [f"{k}={_fmt(v)}" for k, v in self.params if k != "recall"]
+        if shown:
+            s += "(" + ",".join(shown) + ")"
         if self.cutoff is not None:
             s += f"@{self.cutoff}"
+        elif self.kind == "IPrec":
+            s += f"@{_fmt(self.param('recall'))}"
         return s
 
     def __str__(self) -> str:
@@ -111,6 +182,35 @@ class Measure:
     def threshold(self, default: int) -> int:
         """The relevance threshold this measure uses in an evaluation whose threshold is ``default``."""
         return default if self.rel is None else self.rel
+
+    def param(self, key: str) -> object:
+        """A parameter's value, its default when not given (KeyError for a parameter the kind does not take)."""
+        for k, v in self.params:
+            if k == key:
+                return v
+        if key == "recall":
+            raise KeyError(key)
+        return PARAMS[self.kind][key][1]
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, tuple):  # a gain map
+        return "{" + ",".join(f"{g}:{x}" for g, x in v) + "}"
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def _split_params(text: str) -> list[str]:
+    """Split ``rel=2,gains={0:0,1:1}`` on the commas outside braces."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        depth += (ch == "{") - (ch == "}")
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return [p.strip() for p in parts if p.strip()]
 
 
 def _split_top_level(spec: str) -> list[str]:
@@ -141,34 +241,113 @@ def _int(text: str, what: str, spec: str) -> int:
         raise InputError(f"{what} must be an integer in measure {spec!r}, got {text!r}", field="metrics") from None
 
 
+def _recall_level(text: str, spec: str) -> float:
+    try:
+        level = float(text)
+    except ValueError:
+        level = math.nan
+    if not 0.0 <= level <= 1.0:
+        raise InputError(f"recall level must be a number in [0, 1] in measure {spec!r}, got {text!r}",
+                         field="metrics")
+    return level
+
+
+def _gain_map(value: str, spec: str) -> tuple[tuple[int, int], ...]:
+    """``{0:0,1:1,2:3}`` -> ((0, 0), (1, 1), (2, 3)): ir_measures' int-to-int gain mapping."""
+    body = value.strip()
+    if not (body.startswith("{") and body.endswith("}")):
+        raise InputError(f"gains must look like {{0:0,1:1,2:3}} in measure {spec!r}, got {value!r}", field="metrics")
+    pairs = []
+    for item in filter(None, (x.strip() for x in body[1:-1].split(","))):
+        g, sep, v = item.partition(":")
+        if not sep:
+            raise InputError(f"gains must look like {{0:0,1:1,2:3}} in measure {spec!r}, got {value!r}",
+                             field="metrics")
+        pairs.append((_int(g.strip(), "grade", spec), _int(v.strip(), "gain", spec)))
+    if not pairs or len({g for g, _ in pairs}) < len(pairs):
+        raise InputError(f"gains must map each grade once in measure {spec!r}", field="metrics")
+    return tuple(sorted(pairs))
+
+
+def _param_value(kind: str, key: str, value: str, spec: str) -> object:
+    typ, _ = PARAMS[kind][key]
+    if typ is dict:
+        return _gain_map(value, spec)
+    if typ is str:
+        allowed = CHOICES.get((kind, key))
+        if allowed and value not in allowed:
+            raise InputError(f"{key} must be one of {', '.join(allowed)} in measure {spec!r}, got {value!r}",
+                             field="metrics")
+        return value
+    if typ is int:
+        v = _int(value, key, spec)
+        if v < 1:
+            raise InputError(f"{key} must be a positive integer in measure {spec!r}", field="metrics")
+        return v
+    try:
+        f = float(value)
+    except ValueError:
+        f = math.nan
+    if key in ("p", "alpha") and not 0.0 < f < 1.0:
+        raise InputError(f"{key} must be a number in (0, 1) in measure {spec!r}, got {value!r}", field="metrics")
+    if not (math.isfinite(f) and f > 0):
+        raise InputError(f"{key} must be a positive number in measure {spec!r}, got {value!r}", field="metrics")
+    return f
+
+
+def _lookup_kind(name: str) -> tuple[str | None, tuple[tuple[str, object], ...]]:
+    if name in _PARAM_ALIASES:  # exact case: ``rbp`` is trec_eval's, ``RBP`` ir_measures'
+        return _PARAM_ALIASES[name]
+    if name.lower() == "ndcg_burges":
+        return _PARAM_ALIASES["ndcg_burges"]
+    kind = TREC_EVAL_NAMES.get(name) if name not in _TREC_CUT_FAMILIES else None
+    return kind or (name if name in KINDS else _ALIASES.get(name.lower())), ()
+
+
 def parse_measure(spec: str | Measure) -> Measure:
-    """Parse one measure string (ours, ir_measures' or trec_eval's name). Raises :class:`InputError`."""
+    """Parse one measure string (ours, ir_measures', ranx's or trec_eval's name). Raises :class:`InputError`."""
     if isinstance(spec, Measure):
         return spec
     if not isinstance(spec, str):
         raise InputError(f"a measure must be a string, got {type(spec).__name__}", field="metrics")
     text = spec.strip()
+    params: dict[str, object] = {}
+    rel = None
     m = _TREC_RE.match(text)
+    mi = _TREC_IPREC_RE.match(text)
     if m:
-        kind, cutoff, rel = TREC_EVAL_NAMES[m.group(1)], _int(m.group(2), "cutoff", spec), None
+        kind, cutoff = TREC_EVAL_NAMES[m.group(1)], _int(m.group(2), "cutoff", spec)
+    elif mi:
+        kind, cutoff = "IPrec", None
+        params["recall"] = _recall_level(mi.group(1), spec)
     else:
         m = _SPEC_RE.match(text)
         if not m:
             raise InputError(f"cannot parse measure {spec!r} (expected e.g. nDCG@10, P(rel=2)@5, map)",
                              field="metrics")
         name = m.group("name")
-        kind = TREC_EVAL_NAMES.get(name) if name not in _TREC_CUT_FAMILIES else None
-        kind = kind or (name if name in KINDS else _ALIASES.get(name.lower()))
+        kind, fixed = _lookup_kind(name)
         if kind is None:
             known = ", ".join(KINDS)
             raise InputError(f"unknown measure {name!r} in {spec!r} (known: {known})", field="metrics")
-        cutoff = _int(m.group("cutoff"), "cutoff", spec) if m.group("cutoff") is not None else None
-        rel = None
-        for param in filter(None, (p.strip() for p in (m.group("params") or "").split(","))):
-            key, _, value = param.partition("=")
-            if key.strip() != "rel" or not value.strip():
-                raise InputError(f"unknown parameter {param!r} in measure {spec!r} (only rel=N)", field="metrics")
-            rel = _int(value.strip(), "rel", spec)
+        params.update(fixed)
+        cutoff = None
+        if m.group("cutoff") is not None:
+            if KINDS[kind][0] == "recall":
+                params["recall"] = _recall_level(m.group("cutoff"), spec)
+            else:
+                cutoff = _int(m.group("cutoff"), "cutoff", spec)
+        allowed = PARAMS.get(kind, {})
+        for param in _split_params(m.group("params") or ""):
+            key, _, value = (x.strip() for x in param.partition("="))
+            value = value.strip("'\"").replace(" ", "")  # ir_measures quotes strings: nDCG(dcg='exp-log2')
+            if not value or (key != "rel" and key not in allowed):
+                known = ", ".join(["rel=N", *(f"{k}=..." for k in allowed)])
+                raise InputError(f"unknown parameter {param!r} in measure {spec!r} (only {known})", field="metrics")
+            if key == "rel":
+                rel = _int(value, "rel", spec)
+            else:
+                params[key] = _param_value(kind, key, value, spec)
     need_cutoff, takes_rel = KINDS[kind]
     if cutoff is not None and cutoff < 1:
         raise InputError(f"cutoff must be a positive integer in measure {spec!r}", field="metrics")
@@ -176,16 +355,41 @@ def parse_measure(spec: str | Measure) -> Measure:
         raise InputError(f"cutoff {cutoff} is absurd (at most {MAX_CUTOFF:,})", field=text)
     if need_cutoff == "required" and cutoff is None:
         raise InputError(f"measure {spec!r} needs a cutoff, e.g. {kind}@10", field="metrics")
+    if need_cutoff == "recall" and "recall" not in params:
+        raise InputError(f"measure {spec!r} needs a recall level, e.g. {kind}@0.1", field="metrics")
     if need_cutoff == "none" and cutoff is not None:
         raise InputError(f"measure {kind} takes no cutoff (got {spec!r})", field="metrics")
     if rel is not None and not takes_rel:
-        why = "uses raw grades as gains" if kind == "nDCG" else "does not use relevance"
+        why = "uses raw grades as gains" if kind in ("nDCG", "ERR", "nERR") else "does not use relevance"
         raise InputError(f"measure {kind} {why}; rel= is not allowed (got {spec!r})", field="metrics")
-    return Measure(kind, cutoff, rel)
+    defaults = PARAMS.get(kind, {})
+    kept = tuple(sorted((k, v) for k, v in params.items() if k == "recall" or v != defaults[k][1]))
+    return Measure(kind, cutoff, rel, kept)
+
+
+_BARE_CUTOFF = re.compile(r"^[0-9]*\.?[0-9]+$")
+_TREC_FAMILY = re.compile(r"^(map_cut|ndcg_cut|P|recall|success|unj|iprec_at_recall)[_.]")
+
+
+def _expand_trec_cutoffs(items: list[str | Measure]) -> list[str | Measure]:
+    """trec_eval's multi-cutoff syntax: ``ndcg_cut.5,10`` (split on the comma) is ``ndcg_cut.5, ndcg_cut.10``."""
+    out: list[str | Measure] = []
+    family: str | None = None
+    for item in items:
+        if isinstance(item, str) and family is not None and _BARE_CUTOFF.match(item):
+            out.append(f"{family}_{item}")
+            continue
+        fam = _TREC_FAMILY.match(item) if isinstance(item, str) else None
+        family = fam.group(1) if fam else None
+        out.append(item)
+    return out
 
 
 def parse_measures(spec: str | Measure | Iterable[str | Measure]) -> list[Measure]:
-    """Parse ``"nDCG@10,R@100,RR"`` or a list of such strings into measures (duplicates dropped, order kept)."""
+    """Parse ``"nDCG@10,R@100,RR"`` or a list of such strings into measures (duplicates dropped, order kept).
+
+    trec_eval's multi-cutoff names work too: ``"ndcg_cut.5,10,P.5,20"`` is nDCG@5, nDCG@10, P@5, P@20.
+    """
     items: list[str | Measure]
     if isinstance(spec, (str, Measure)):
         items = _split_top_level(spec) if isinstance(spec, str) else [spec]
@@ -194,7 +398,7 @@ def parse_measures(spec: str | Measure | Iterable[str | Measure]) -> list[Measur
         for s in spec:
             items.extend(_split_top_level(s) if isinstance(s, str) else [s])
     out: list[Measure] = []
-    for item in items:
+    for item in _expand_trec_cutoffs(items):
         measure = parse_measure(item)
         if measure not in out:
             out.append(measure)
@@ -208,6 +412,10 @@ def trec_eval_name(measure: Measure) -> str | None:
     if measure.rel is not None:
         return None
     k = measure.cutoff
+    if measure.kind == "IPrec":
+        return f"iprec_at_recall_{measure.param('recall'):.2f}"
+    if measure.params:
+        return None
     table = {
         "AP": "map" if k is None else f"map_cut_{k}",
         "RR": "recip_rank" if k is None else None,
@@ -220,5 +428,12 @@ def trec_eval_name(measure: Measure) -> str | None:
         "NumRel": "num_rel",
         "NumRet": "num_ret",
         "NumRelRet": "num_rel_ret",
+        "Bpref": "bpref",
+        "infAP": "infAP",
+        "GMAP": "gm_map",
+        "11pt_avg": "11pt_avg",
+        "SetP": "set_P",
+        "SetR": "set_recall",
+        "SetF": "set_F",
     }
     return table.get(measure.kind)
