@@ -275,7 +275,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         baseline = next(iter(runs))
     t_eval = time.perf_counter()
     evaluation = evaluate(data.qrels, runs, list(cfg.metrics), rel_threshold=cfg.rel_threshold, missing="zero")
-    comparisons = compare(evaluation, baseline=baseline, n_resamples=cfg.n_resamples, seed=cfg.seed) \
+    comparisons = compare(evaluation, baseline=baseline, n_resamples=cfg.n_resamples, seed=cfg.seed,
+                          family=cfg.family) \
         if len(runs) > 1 else []
     doc = evaluation_json(evaluation, comparisons)
     atomic_write_text(out / "eval.json", json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
