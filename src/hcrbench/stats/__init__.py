@@ -11,7 +11,7 @@ Checked against scipy.stats and statsmodels; see docs/statistics.md.
 from hcrbench.stats.bootstrap import ConfidenceInterval, bootstrap_ci, mean_ci, paired_bootstrap_ci, paired_ci
 from hcrbench.stats.compare import FAMILIES, Comparison, compare, evaluation_json
 from hcrbench.stats.effect import cohens_d_paired
-from hcrbench.stats.equivalence import EquivalenceResult, tost
+from hcrbench.stats.equivalence import EquivalenceResult, tost, tost_from_summary
 from hcrbench.stats.multiple import holm
 from hcrbench.stats.permutation import TestResult, permutation_test
 from hcrbench.stats.power import (
@@ -53,4 +53,5 @@ __all__ = [
     "required_n",
     "required_n_or_inf",
     "tost",
+    "tost_from_summary",
 ]

@@ -49,6 +49,14 @@ def tost(a: object, b: object | None = None, *, margin: float, alpha: float = 0.
     the margin, 1 otherwise); a single pair gives p = 1 and an infinite interval.
     """
     d = paired_differences(a, b)
+    sd = float(d.std(ddof=1)) if d.size > 1 else math.nan
+    if d.size > 1 and np.all(d == d[0]):
+        sd = 0.0
+    return tost_from_summary(float(d.mean()), sd, int(d.size), margin=margin, alpha=alpha)
+
+
+def tost_from_summary(mean: float, sd: float, n: int, *, margin: float, alpha: float = 0.05) -> EquivalenceResult:
+    """:func:`tost` from the mean, SD (ddof=1) and number of the paired differences."""
     try:
         margin = float(margin)
     except (TypeError, ValueError):
@@ -56,11 +64,9 @@ def tost(a: object, b: object | None = None, *, margin: float, alpha: float = 0.
     if not (math.isfinite(margin) and margin > 0):
         raise InputError(f"must be a positive finite number, got {margin!r}", field="margin")
     alpha = check_probability(alpha, "alpha")
-    n = d.size
-    mean = float(d.mean())
-    if n < 2:
+    mean = float(mean)
+    if n < 2 or not math.isfinite(sd):
         return EquivalenceResult(mean, margin, 1.0, 1.0, 1.0, -math.inf, math.inf, alpha, n, math.nan)
-    sd = float(d.std(ddof=1))
     if sd == 0.0:
         inside = -margin < mean < margin
         p_low = 0.0 if mean > -margin else 1.0
