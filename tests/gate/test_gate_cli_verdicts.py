@@ -263,3 +263,24 @@ def test_strata_shares_match_per_query_values(full, bench):
     assert row["n"] == mask.sum()
     assert row["helped"] == pytest.approx(np.mean(a[mask] - b[mask] > 1e-12))
     assert row["delta"] == pytest.approx(np.mean(a[mask] - b[mask]))
+
+
+def test_declared_family_options(bench, tmp_path):
+    """Graded and strict are separate families unless pooled; --family all pools the runs; m is in the JSON."""
+    out = tmp_path / "f.json"
+    assert main(_args(bench, "base", "better", "nearly", extra=["--baseline", "base", "--pool-pairings",
+                                                                 "--json", str(out)])) == 0
+    doc = json.loads(out.read_text())
+    assert doc["family"] == {"kind": "run", "pool_pairings": True}
+    assert all(r["family_size"] == 2 for r in doc["verdicts"])
+    assert main(_args(bench, "base", "better", "nearly", extra=["--baseline", "base", "--family", "all",
+                                                                 "--json", str(out)])) == 0
+    assert all(r["family_size"] == 2 for r in json.loads(out.read_text())["verdicts"])  # 2 runs per metric set
+    alone = tmp_path / "a.json"
+    assert main(_args(bench, "base", "nearly", extra=["--baseline", "base", "--json", str(alone)])) == 0
+    with_more = tmp_path / "b.json"
+    assert main(_args(bench, "base", "nearly", "better", "worse", extra=["--baseline", "base", "--json",
+                                                                          str(with_more)])) == 0
+    pick = {(r["run"], r["metric"]): r for r in json.loads(with_more.read_text())["verdicts"]}
+    for r in json.loads(alone.read_text())["verdicts"]:  # finding 4: other runs change nothing
+        assert (r["p_holm"], r["label"]) == (pick[(r["run"], r["metric"])]["p_holm"], pick[(r["run"], r["metric"])]["label"])

@@ -99,6 +99,10 @@ def gate_command(
                                        help="Query metadata field for per-stratum deltas (repeatable; --baseline)."),
     calibration: Path | None = typer.Option(None, "--calibration",
                                             help="Plot CI width vs bench size here (.png/.svg/.pdf; --baseline)."),
+    family: str = typer.Option("run", "--family",
+                               help="Holm family (--baseline): 'run' = (baseline, metric set) per run; 'all' pools runs."),
+    pool_pairings: bool = typer.Option(False, "--pool-pairings",
+                                       help="One Holm family for graded + strict (default: separate families)."),
 ) -> None:
     """Gate runs against four null predictors (calibrated p-values, Holm) and check the harness with controls."""
     import warnings
@@ -123,6 +127,8 @@ def gate_command(
     if not runs and not controls:
         raise InputError("nothing to gate: give RUN files and/or --controls", field="RUN")
     _check_baseline_flags(baseline, min_delta, n_resamples, stratify, calibration, dataset)
+    if family not in ("run", "all"):
+        raise InputError(f"must be 'run' or 'all', got {family!r}", field="--family")
     qrels, pool, queries = _load(dataset, split, qrels_path, pool_path)
     loaded = {}
     for p in runs:
@@ -169,7 +175,8 @@ def gate_command(
         out["controls"] = rep.to_dict()
     if baseline is not None:
         out.update(_baseline_report(console, pairs, baseline, queries, stratify, calibration, min_delta=min_delta,
-                                    alpha=alpha, n_resamples=n_resamples, seed=seed))
+                                    alpha=alpha, n_resamples=n_resamples, seed=seed, family=family,
+                                    pool_pairings=pool_pairings))
     if json_path is not None:
         atomic_write_text(json_path, json.dumps(out, indent=2, sort_keys=True) + "\n")
 
@@ -199,7 +206,8 @@ def _check_baseline_flags(baseline: str | None, min_delta: float, n_resamples: i
 
 
 def _baseline_report(console, pairs, baseline: str, queries, stratify: list[str], calibration: Path | None, *,
-                     min_delta: float, alpha: float, n_resamples: int, seed: int) -> dict:
+                     min_delta: float, alpha: float, n_resamples: int, seed: int, family: str = "run",
+                     pool_pairings: bool = False) -> dict:
     """Verdicts (and strata, calibration) vs ``baseline``: printed, and returned as the JSON's extra keys."""
     from hcrbench.report.gate import (
         calibration_rows,
@@ -212,14 +220,15 @@ def _baseline_report(console, pairs, baseline: str, queries, stratify: list[str]
     )
 
     comps = compare_to_baseline(pairs, baseline, min_delta=min_delta, alpha=alpha, n_resamples=n_resamples,
-                                seed=seed)
+                                seed=seed, family=family, pool_pairings=pool_pairings)
     console.print(verdict_table(comps))
     base = pairs[baseline]
     failing = [r.metric for r in (base.graded, base.strict) if r is not None and not r.gate_pass]
     if failing:
         console.print(f"[yellow]warning:[/] the baseline {baseline!r} itself fails the gate on "
                       f"{', '.join(failing)}: deltas against it say little")
-    extra: dict = {"baseline": baseline, "min_delta": min_delta, "verdicts": [c.to_dict() for c in comps]}
+    extra: dict = {"baseline": baseline, "min_delta": min_delta, "verdicts": [c.to_dict() for c in comps],
+                   "family": {"kind": family, "pool_pairings": pool_pairings}}
     if stratify:
         rows = strata_rows(comps, queries, stratify)
         for t in strata_tables(rows):

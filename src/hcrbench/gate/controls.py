@@ -67,7 +67,7 @@ def build_controls(
     rel = _relevant(q, rel_threshold)
     if not rel:
         raise InputError(f"no query has a document at grade >= {rel_threshold}", field="qrels")
-    qids = list(rel)
+    qids = sorted(rel)  # draws follow sorted ids, never the file's line order
     rng = np.random.default_rng([seed, 99])
     freq: dict[str, int] = {}
     for docs in rel.values():

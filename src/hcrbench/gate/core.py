@@ -5,7 +5,9 @@ metric over all queries, and reports the null's mean, its 95% interval (2.5/97.5
 means), the delta ``real - null mean`` and the empirical p-value ``(b + 1) / (B + 1)`` where b counts trials
 whose mean reaches the real mean. A null is passed when ``delta >= tau`` AND its Holm-adjusted p (over the
 four nulls) is below ``alpha``; the gate passes when all four are. Several systems gated together see the
-same null trials (common random numbers), so their results are comparable trial by trial.
+same null trials (common random numbers), so their results are comparable trial by trial. Queries are taken in
+sorted id order and docs are coded by sorted id, so shuffling the lines of the qrels, run or pool files changes
+no number.
 """
 
 from __future__ import annotations
@@ -143,7 +145,8 @@ class GateProblem:
     def build(cls, qrels: Qrels, runs: Iterable[Run], item_pool: Iterable[str] | None,
               rel_threshold: int) -> GateProblem:
         has_rel = qrels.n_relevant(rel_threshold) > 0
-        qids = [q for q, ok in zip(qrels.query_ids, has_rel) if ok]
+        # sorted: every null draw and row index follows the ids, not the file's line order
+        qids = sorted(q for q, ok in zip(qrels.query_ids, has_rel) if ok)
         if not qids:
             raise InputError(f"no query has a document at grade >= {rel_threshold}", field="qrels")
         sub = qrels.subset(qids)
