@@ -86,6 +86,8 @@ def gate_command(
     controls: bool = typer.Option(False, "--controls", help="Build and gate the positive/negative controls."),
     n_trials: int = typer.Option(200, "--n-trials", help="Trials per null (>= 80 for Holm to reach 0.05)."),
     tau: float = typer.Option(0.01, "--tau", help="Minimum delta over every null mean."),
+    tau_rel: float = typer.Option(0.1, "--tau-rel",
+                                  help="Minimum share of each null-to-oracle gap the system must close (0-1)."),
     alpha: float = typer.Option(0.05, "--alpha", help="Level of the Holm-adjusted empirical p-values."),
     k: int | None = typer.Option(None, "--k", help="Docs null C retrieves / control depth (default: cutoff, 10)."),
     seed: int = typer.Option(0, "--seed", help="Seed of every random draw."),
@@ -147,7 +149,9 @@ def gate_command(
             for f in stratify:  # fail before the gate's trials on an unknown field
                 strata_from_metadata(queries, f)
     console = Console(width=140)
-    common = dict(n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold)
+    if not 0.0 <= tau_rel <= 1.0:
+        raise InputError(f"must be in [0, 1], got {tau_rel}", field="--tau-rel")
+    common = dict(n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold, tau_rel=tau_rel)
     out: dict = {"metric": m.name, "strict": strict, "systems": {}, "controls": None}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", HcrbenchWarning)

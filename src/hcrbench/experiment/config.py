@@ -21,6 +21,8 @@ Schema (documented with examples in docs/experiments.md)::
     name = "bm25"
     type = "bm25"
     params = { k1 = 0.9, b = 0.4 }
+    # seed = 1; seed_group = "dense"    # one stochastic system run with several seeds: eval.json reports the
+                                        # group's mean ± sd over seeds and tests its seed-averaged scores
 """
 
 from __future__ import annotations
@@ -70,6 +72,8 @@ class SystemConfig(BaseModel):
     type: str
     params: dict[str, Any] = Field(default_factory=dict)
     chunking: ChunkingConfig | None = None
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)  # this system's own seed (default: the experiment's)
+    seed_group: str | None = None  # systems sharing a group are seeds of one stochastic system (aggregated)
 
     @field_validator("name")
     @classmethod

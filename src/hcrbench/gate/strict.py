@@ -85,6 +85,7 @@ def gate_pairs(
     k: int | None = None,
     seed: int = 0,
     rel_threshold: int = 1,
+    tau_rel: float = 0.1,
 ) -> dict[str, GatePair]:
     """Gate every run on ``metric`` and (``strict``) on ``strict_metric`` over single-gold qrels.
 
@@ -95,7 +96,8 @@ def gate_pairs(
     q = as_qrels(qrels)
     rs = as_runs(runs)
     pool = None if item_pool is None else list(item_pool)
-    common = dict(item_pool=pool, n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold)
+    common = dict(item_pool=pool, n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold,
+                  tau_rel=tau_rel)
     graded = gate_runs(q, rs, metric=metric, k=k, **common)
     strict_res: dict[str, GateResult | None] = dict.fromkeys(rs)
     if strict:
