@@ -65,13 +65,15 @@ def _print_result(console, res, title: str) -> None:
     from hcrbench.gate import NULL_TITLES
 
     verdict = "[green]PASS[/]" if res.gate_pass else "[red]FAIL[/]"
-    t = Table(title=f"{title} — {res.metric}: real {_fmt(res.real_mean)} over {len(res.query_ids)} queries — "
-                    f"gate {verdict}", title_justify="left")
-    for col in ("null", "mean", "95% interval", "delta", "p", "Holm p", "pass"):
+    t = Table(title=f"{title} — {res.metric}: real {_fmt(res.real_mean)} over {len(res.query_ids)} queries, oracle "
+                    f"{_fmt(res.oracle_mean)} — gate {verdict} (pass: delta >= max(tau {res.tau:g}, tau_rel "
+                    f"{res.tau_rel:g} x gap to oracle), Holm p < {res.alpha:g})", title_justify="left")
+    for col in ("null", "mean", "95% interval", "delta", "needed", "gap share", "p", "Holm p", "pass"):
         t.add_column(col, justify="left" if col == "null" else "right")
     for x, r in res.nulls.items():
+        share = "—" if r.gap_share != r.gap_share else f"{r.gap_share:.3f}"
         t.add_row(f"{x} {NULL_TITLES[x]}", _fmt(r.mean), f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]",
-                  f"{r.delta:+.4f}", f"{r.p:.4f}", f"{r.p_holm:.4f}", "✓" if r.passed else "✗")
+                  f"{r.delta:+.4f}", _fmt(r.margin), share, f"{r.p:.4f}", f"{r.p_holm:.4f}", "✓" if r.passed else "✗")
     console.print(t)
 
 
