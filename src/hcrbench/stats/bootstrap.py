@@ -5,11 +5,11 @@ times; the interval is the ``(1 - confidence) / 2`` and ``(1 + confidence) / 2``
 means (linear interpolation, as ``numpy.percentile`` and ``scipy.stats.bootstrap(method="percentile")``).
 The percentile method assumes the sampling distribution of the mean is roughly symmetric and under-covers at
 small n on sparse, skewed per-query differences (0.80 at n = 20 on SciFact). Measured on real SciFact and
-NFCorpus differences, the paired Student t interval covers best below 100 queries (BCa, bias-corrected and
+NFCorpus differences, the paired Student t interval covers best below 300 queries (BCa, bias-corrected and
 accelerated, Efron 1987, under-covers there: its jackknife acceleration is erratic when few queries differ), and
 all three agree from ~300. :func:`paired_ci` therefore picks automatically (``method="auto"``): t below
-``T_BELOW`` queries, BCa from there on, and names the method it used. Coverage on real per-query data is in docs/statistics.md (``benchmarks/verdict_calibration.py``).
-Resampling runs in bounded chunks.
+``T_BELOW`` queries, BCa from there on, and names the method it used. Coverage on real per-query data is in
+docs/statistics.md (``benchmarks/verdict_calibration.py``). Resampling runs in bounded chunks.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from hcrbench.stats._arrays import (
 
 _CHUNK_ENTRIES = 1 << 21  # resampled indices per chunk
 METHODS = ("auto", "percentile", "bca", "t")
-T_BELOW = 100  # method="auto": paired t below this many queries, BCa from here (coverage: docs/statistics.md)
+T_BELOW = 300  # method="auto": paired t below this many queries, BCa from here (coverage: docs/statistics.md)
 
 
 @dataclass(frozen=True)

@@ -127,7 +127,7 @@ def compare(
     ``metrics`` picks metric names (a list or comma-separated string; default: all of the evaluation). Returns
     one :class:`Comparison` per (run, metric), runs in evaluation order, metrics in the given order. Holm's
     family is ``family``: ``"run"`` = that run's comparisons over the metric set, ``"all"`` = this whole list.
-    ``ci_method`` is ``auto`` (t below 20 queries, else BCa), ``bca``, ``percentile`` or ``t``.
+    ``ci_method`` is ``auto`` (paired t below 300 queries, else BCa), ``bca``, ``percentile`` or ``t``.
     A baseline or metric the evaluation lacks raises :class:`InputError`.
     """
     if family not in FAMILIES:
