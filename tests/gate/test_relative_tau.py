@@ -18,7 +18,7 @@ def _dilute(run: Run, rnd: Run, share: float, seed: int, name: str) -> Run:
     """``run`` on a seeded ``share`` of the queries, the random control elsewhere (the "3%-BM25" system)."""
     a, b = run.to_dict(), rnd.to_dict()
     keep = np.random.default_rng(seed).random(len(b)) < share
-    return Run.from_dict({q: (a[q] if k else b[q]) for q, k in zip(sorted(b), keep)}, name=name)
+    return Run.from_dict({q: (a[q] if k and q in a else b[q]) for q, k in zip(sorted(b), keep)}, name=name)
 
 
 @pytest.fixture(scope="module")
@@ -67,3 +67,25 @@ def test_bad_tau_rel_is_one_line_error(tmp_path):
                         "--item-pool", str(tmp_path / "pool.txt"), "--tau-rel", "1.5"],
                        capture_output=True, text=True, check=False)
     assert r.returncode == 2 and "--tau-rel" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["scifact", "nfcorpus-processed"])
+def test_bm25_passes_and_3_percent_bm25_fails_on_real_benchmarks(shared_dir, name):
+    from hcrbench.data import load_beir
+    from hcrbench.retrieve import make_retriever
+
+    ds = load_beir(shared_dir / "datasets" / name, "test")
+    pool = list(ds.corpus.doc_ids)
+    r = make_retriever("bm25")
+    r.index(ds.corpus)
+    bm25 = r.search(ds.queries, k=100).run.rename("bm25")
+    ctl = build_controls(ds.qrels, pool, k=10, seed=0)
+    runs = {"bm25": bm25, "bm25_3pct": _dilute(bm25, ctl["random"], 0.03, 1, "bm25_3pct")}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HcrbenchWarning)
+        from hcrbench.gate import gate_pairs
+
+        res = gate_pairs(ds.qrels, runs, item_pool=pool, n_trials=200, seed=0)
+    assert res["bm25"].graded.gate_pass and res["bm25"].strict.gate_pass
+    assert not res["bm25_3pct"].graded.gate_pass and not res["bm25_3pct"].strict.gate_pass
