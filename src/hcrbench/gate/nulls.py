@@ -43,7 +43,7 @@ NULL_TITLES = {
     "A": "relevance permuted (bijection of the label pool)",
     "B": "uniform draw from the label pool",
     "C": "random retrieval from the item pool",
-    "D": "marginal-matched deal (every f(d) kept)",
+    "D": "marginal-matched deal (f(d) kept per query size, grade)",
 }
 
 
