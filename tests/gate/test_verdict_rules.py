@@ -123,3 +123,40 @@ def test_family_tost_p_values_are_holm_adjusted():
     # alone (m = 1) a comparison is never harder to call MISS than inside the family
     alone = verdict(_from_diffs(ds[2]), True, min_delta=0.02, diffs=ds[2])
     assert alone.p_equiv_holm <= vs[2].p_equiv_holm
+
+
+def test_gate_baseline_with_a_tiny_nonzero_delta_gives_verdicts(tmp_path):
+    """Finding 3 end to end: three queries swap ranks (1, 2, 4) -> (4, 1, 2), so the float mean delta is ~1e-18;
+    ``hcrbench gate --baseline`` exited 2 ("needs more than 1000000000 queries") with no verdicts and no JSON."""
+    import json
+    import subprocess
+
+    n = 40
+    ds = tmp_path / "data"
+    (ds / "qrels").mkdir(parents=True)
+    (ds / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" +
+                                           "".join(f"q{i:02d}\td{i:03d}\t1\n" for i in range(n)))
+    (ds / "corpus.jsonl").write_text("".join(f'{{"_id": "d{i:03d}", "text": "x"}}\n' for i in range(200)))
+    (ds / "queries.jsonl").write_text("".join(f'{{"_id": "q{i:02d}", "text": "y"}}\n' for i in range(n)))
+
+    def write(name: str, ranks: dict[int, int]) -> str:
+        lines = []
+        for i in range(n):
+            others = [f"d{(n + 3 * i + j) % 200:03d}" for j in range(12) if (n + 3 * i + j) % 200 != i]
+            ranked = others[:9]
+            ranked.insert(ranks.get(i, 1) - 1, f"d{i:03d}")
+            lines += [f"q{i:02d} Q0 {d} {r + 1} {10 - r} {name}" for r, d in enumerate(ranked)]
+        path = tmp_path / f"{name}.trec"
+        path.write_text("\n".join(lines) + "\n")
+        return str(path)
+
+    base = write("base", {0: 1, 1: 2, 2: 4})
+    tiny = write("tiny", {0: 4, 1: 1, 2: 2})
+    out = tmp_path / "g.json"
+    r = subprocess.run(["hcrbench", "gate", base, tiny, "--dataset", str(ds), "--baseline", "base", "--n-trials",
+                        "100", "--n-resamples", "500", "--json", str(out)], capture_output=True, text=True, check=False)
+    assert r.returncode in (0, 1), r.stderr  # 1 is the planned exit code for a failing gate
+    row = next(v for v in json.loads(out.read_text())["verdicts"] if v["metric"] == "nDCG@10")
+    assert row["delta"] != 0 and abs(row["delta"]) < 1e-12
+    assert row["label"] == "UNDER-NS" and row["n_needed_observed"] is None
+    assert row["n_needed_observed_text"] == "> 10^9" and "> 10^9" in r.stdout
