@@ -87,11 +87,12 @@ def test_json_keeps_old_keys_and_adds_new(full):
     assert {"metric", "strict", "systems", "controls", "verdicts", "strata", "calibration", "baseline"} <= set(doc)
     assert set(doc["systems"]) == {"base", "better", "worse", "same", "nearly", "constant"}
     assert doc["baseline"] == "base" and doc["min_delta"] == 0.01
-    # one verdict per non-baseline run x (graded, strict); Holm over all ten
+    # one verdict per non-baseline run x (graded, strict); each its own declared family (baseline, {metric}):
+    # graded and strict are separate metric sets, and other runs on the command line are not in the family
     assert {(r["run"], r["metric"]) for r in doc["verdicts"]} == {
         (r, m) for r in ("better", "worse", "same", "nearly", "constant") for m in ("nDCG@10", "strict R@5")}
     for r in doc["verdicts"]:
-        assert r["p_holm"] >= r["p"] and r["baseline"] == "base"
+        assert r["p_holm"] == r["p"] and r["baseline"] == "base" and r["family_size"] == 1
         assert r["helped"] + r["hurt"] + r["tied"] == r["n"] == N_QUERIES
 
 
@@ -104,16 +105,19 @@ def test_better_and_worse_are_hits_with_sign(full):
     assert better["delta"] == pytest.approx(better["mean_run"] - better["mean_baseline"])
 
 
-def test_identical_run_is_a_miss(full):
+def test_identical_run_is_under_ns_not_miss(full):
+    """Finding 2: zero spread in the differences is no evidence of equivalence; UNDER-NS with the reason."""
     row = _v(full[0], "same")
-    assert row["delta"] == 0 and row["tied"] == N_QUERIES and row["label"] == "MISS" and row["sign"] == "0"
+    assert row["delta"] == 0 and row["tied"] == N_QUERIES and row["label"] == "UNDER-NS" and row["sign"] == "0"
+    assert "zero spread" in row["reason"]
 
 
 def test_small_difference_is_under_ns_with_needed_n(full):
     row = _v(full[0], "nearly")
     assert row["gate_pass"] and row["hurt"] > 0 and row["helped"] > 0
     assert row["label"] == "UNDER-NS" and abs(row["delta"]) < 0.05
-    assert row["n_needed"] == required_n(0.01, row["sd"]) and row["n_needed"] > N_QUERIES
+    assert row["n_needed"] == required_n(0.01, row["sd"], alpha=0.05 / row["family_size"])
+    assert row["n_needed"] > N_QUERIES
     assert row["mde"] > 0.01 and 0 < row["projected_half_width"] < (row["ci_high"] - row["ci_low"]) / 2
 
 
@@ -122,7 +126,8 @@ def test_same_difference_is_a_miss_when_powered_for_a_bigger_min_delta(bench, tm
     assert main(_args(bench, "base", "nearly", extra=["--baseline", "base", "--min-delta", "0.3",
                                                        "--json", str(out)])) == 0
     row = _v(json.loads(out.read_text()), "nearly")
-    assert row["label"] == "MISS" and row["mde"] <= 0.3 and abs(row["delta"]) < 0.3 and row["n_needed"] is None
+    assert row["label"] == "MISS" and abs(row["delta"]) < 0.3 and row["n_needed"] is None
+    assert -0.3 < row["eq_ci_low"] <= row["delta"] <= row["eq_ci_high"] < 0.3 and row["p_equiv_holm"] < 0.05
 
 
 def test_gate_failure_is_null_fail(full):
@@ -258,3 +263,24 @@ def test_strata_shares_match_per_query_values(full, bench):
     assert row["n"] == mask.sum()
     assert row["helped"] == pytest.approx(np.mean(a[mask] - b[mask] > 1e-12))
     assert row["delta"] == pytest.approx(np.mean(a[mask] - b[mask]))
+
+
+def test_declared_family_options(bench, tmp_path):
+    """Graded and strict are separate families unless pooled; --family all pools the runs; m is in the JSON."""
+    out = tmp_path / "f.json"
+    assert main(_args(bench, "base", "better", "nearly", extra=["--baseline", "base", "--pool-pairings",
+                                                                 "--json", str(out)])) == 0
+    doc = json.loads(out.read_text())
+    assert doc["family"] == {"kind": "run", "pool_pairings": True}
+    assert all(r["family_size"] == 2 for r in doc["verdicts"])
+    assert main(_args(bench, "base", "better", "nearly", extra=["--baseline", "base", "--family", "all",
+                                                                 "--json", str(out)])) == 0
+    assert all(r["family_size"] == 2 for r in json.loads(out.read_text())["verdicts"])  # 2 runs per metric set
+    alone = tmp_path / "a.json"
+    assert main(_args(bench, "base", "nearly", extra=["--baseline", "base", "--json", str(alone)])) == 0
+    with_more = tmp_path / "b.json"
+    assert main(_args(bench, "base", "nearly", "better", "worse", extra=["--baseline", "base", "--json",
+                                                                          str(with_more)])) == 0
+    pick = {(r["run"], r["metric"]): r for r in json.loads(with_more.read_text())["verdicts"]}
+    for r in json.loads(alone.read_text())["verdicts"]:  # finding 4: other runs change nothing
+        assert (r["p_holm"], r["label"]) == (pick[(r["run"], r["metric"])]["p_holm"], pick[(r["run"], r["metric"])]["label"])

@@ -17,7 +17,7 @@ from hcrbench.stats import (
     compare,
     evaluation_json,
     holm,
-    paired_bootstrap_ci,
+    paired_ci,
     paired_ttest,
     permutation_test,
 )
@@ -79,22 +79,31 @@ def test_compare_matches_the_primitives():
         assert (c.mean_run, c.mean_baseline) == (pytest.approx(a.mean()), pytest.approx(b.mean()))
         perm = permutation_test(a, b, n_resamples=2000, seed=derive_seed(7, "perm", c.run, "bm25", c.metric))
         assert c.p == perm.pvalue
-        ci = paired_bootstrap_ci(a, b, n_resamples=2000, seed=derive_seed(7, "boot", c.run, "bm25", c.metric))
-        assert (c.ci_low, c.ci_high) == (ci.low, ci.high)
+        ci = paired_ci(a, b, n_resamples=2000, seed=derive_seed(7, "boot", c.run, "bm25", c.metric))
+        assert (c.ci_low, c.ci_high) == (ci.low, ci.high) and c.ci_method == ci.method == "t"  # n = 60 < 300
         assert c.ci_low <= c.delta <= c.ci_high
         assert c.cohens_d == pytest.approx(cohens_d_paired(a, b))
         assert c.t_p == pytest.approx(paired_ttest(a, b).pvalue)
         assert c.helped == int((d > 1e-12).sum()) and c.hurt == int((d < -1e-12).sum())
         assert c.helped + c.hurt + c.tied == 60 and c.tied > 0
-    np.testing.assert_array_equal([c.p_holm for c in comps], holm([c.p for c in comps]))
+    # the declared family: (baseline, metric set) per run, so 2 tests each, not the 4 of the call
+    for run in ("dense", "hybrid"):
+        mine = [c for c in comps if c.run == run]
+        np.testing.assert_array_equal([c.p_holm for c in mine], holm([c.p for c in mine]))
+        assert all(c.family == "run" and c.family_size == 2 for c in mine)
+    pooled = compare(ev, n_resamples=2000, seed=7, family="all")
+    np.testing.assert_array_equal([c.p_holm for c in pooled], holm([c.p for c in pooled]))
+    assert all(c.family_size == 4 for c in pooled)
 
 
 def test_baseline_metrics_and_family():
     ev = make_eval()
     comps = compare(ev, baseline="hybrid", metrics="R@100", n_resamples=500)
     assert [(c.run, c.baseline, c.metric) for c in comps] == [("bm25", "hybrid", "R@100"), ("dense", "hybrid", "R@100")]
-    # Holm's family is exactly this call's list: two tests, not four
-    np.testing.assert_array_equal([c.p_holm for c in comps], holm([c.p for c in comps]))
+    # one metric declared: each run's family is that one test (Holm p = p); pooled on request
+    assert [c.p_holm for c in comps] == [c.p for c in comps] and all(c.family_size == 1 for c in comps)
+    pooled = compare(ev, baseline="hybrid", metrics="R@100", n_resamples=500, family="all")
+    np.testing.assert_array_equal([c.p_holm for c in pooled], holm([c.p for c in pooled]))
     assert compare(make_eval(names=("only",)), n_resamples=10) == []
 
 
@@ -155,7 +164,8 @@ def test_evaluation_json_schema_and_strictness():
     assert set(doc["runs"]) == {"base", "same", "shifted"}
     assert set(doc["runs"]["base"]) == {"means", "per_query", "ledger"}
     for c in doc["comparisons"]:
-        assert set(JSON_KEYS) <= set(c) <= set(JSON_KEYS) | {"n", "t_p", "mean_run", "mean_baseline"}
+        assert set(JSON_KEYS) <= set(c) <= set(JSON_KEYS) | {"n", "t_p", "mean_run", "mean_baseline",
+                                                          "ci_method", "family", "family_size"}
     same, shifted = doc["comparisons"]
     assert same["p"] == 1.0 and same["cohens_d"] == 0.0 and same["tied"] == 60
     assert shifted["cohens_d"] is None  # inf is not JSON: written as null
@@ -173,3 +183,24 @@ def test_comparison_to_dict_keys_and_top_level_forwarder():
     d = comps[0].to_dict()
     assert list(d)[:12] == list(JSON_KEYS)
     assert comps[0].significant(1.0) is True and comps[0].significant(0.0) is False
+
+
+def test_holm_p_does_not_depend_on_which_other_runs_are_compared():
+    """Finding 4: the family is (baseline, metric set) per run, so adding a run changes no Holm p or verdict."""
+    full = compare(make_eval(), n_resamples=1000, seed=3)
+    fewer = compare(make_eval(names=("bm25", "dense")), n_resamples=1000, seed=3)
+    pick = {(c.run, c.metric): c for c in full}
+    for c in fewer:
+        assert c.p_holm == pick[(c.run, c.metric)].p_holm and c.family_size == 2
+    with pytest.raises(InputError, match="family"):
+        compare(make_eval(), family="everything")
+
+
+def test_comparison_json_names_the_interval_method_and_family():
+    c = compare(make_eval(n=12), n_resamples=500)[0]
+    d = c.to_dict()
+    assert d["ci_method"] == "t" and d["family"] == "run" and d["family_size"] == 2  # n = 12: t interval
+    assert compare(make_eval(n=300), n_resamples=500)[0].ci_method == "bca"
+    for key in ("run", "baseline", "metric", "delta", "ci_low", "ci_high", "p", "p_holm", "cohens_d", "helped",
+                "hurt", "tied", "n", "t_p", "mean_run", "mean_baseline"):
+        assert key in d  # every old key kept

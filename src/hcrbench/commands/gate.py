@@ -65,13 +65,15 @@ def _print_result(console, res, title: str) -> None:
     from hcrbench.gate import NULL_TITLES
 
     verdict = "[green]PASS[/]" if res.gate_pass else "[red]FAIL[/]"
-    t = Table(title=f"{title} — {res.metric}: real {_fmt(res.real_mean)} over {len(res.query_ids)} queries — "
-                    f"gate {verdict}", title_justify="left")
-    for col in ("null", "mean", "95% interval", "delta", "p", "Holm p", "pass"):
+    t = Table(title=f"{title} — {res.metric}: real {_fmt(res.real_mean)} over {len(res.query_ids)} queries, oracle "
+                    f"{_fmt(res.oracle_mean)} — gate {verdict} (pass: delta >= max(tau {res.tau:g}, tau_rel "
+                    f"{res.tau_rel:g} x gap to oracle), Holm p < {res.alpha:g})", title_justify="left")
+    for col in ("null", "mean", "95% interval", "delta", "needed", "gap share", "p", "Holm p", "pass"):
         t.add_column(col, justify="left" if col == "null" else "right")
     for x, r in res.nulls.items():
+        share = "—" if r.gap_share != r.gap_share else f"{r.gap_share:.3f}"
         t.add_row(f"{x} {NULL_TITLES[x]}", _fmt(r.mean), f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]",
-                  f"{r.delta:+.4f}", f"{r.p:.4f}", f"{r.p_holm:.4f}", "✓" if r.passed else "✗")
+                  f"{r.delta:+.4f}", _fmt(r.margin), share, f"{r.p:.4f}", f"{r.p_holm:.4f}", "✓" if r.passed else "✗")
     console.print(t)
 
 
@@ -86,6 +88,8 @@ def gate_command(
     controls: bool = typer.Option(False, "--controls", help="Build and gate the positive/negative controls."),
     n_trials: int = typer.Option(200, "--n-trials", help="Trials per null (>= 80 for Holm to reach 0.05)."),
     tau: float = typer.Option(0.01, "--tau", help="Minimum delta over every null mean."),
+    tau_rel: float = typer.Option(0.1, "--tau-rel",
+                                  help="Minimum share of each null-to-oracle gap the system must close (0-1)."),
     alpha: float = typer.Option(0.05, "--alpha", help="Level of the Holm-adjusted empirical p-values."),
     k: int | None = typer.Option(None, "--k", help="Docs null C retrieves / control depth (default: cutoff, 10)."),
     seed: int = typer.Option(0, "--seed", help="Seed of every random draw."),
@@ -99,6 +103,10 @@ def gate_command(
                                        help="Query metadata field for per-stratum deltas (repeatable; --baseline)."),
     calibration: Path | None = typer.Option(None, "--calibration",
                                             help="Plot CI width vs bench size here (.png/.svg/.pdf; --baseline)."),
+    family: str = typer.Option("run", "--family",
+                               help="Holm family (--baseline): 'run' = (baseline, metric set) per run; 'all' pools runs."),
+    pool_pairings: bool = typer.Option(False, "--pool-pairings",
+                                       help="One Holm family for graded + strict (default: separate families)."),
 ) -> None:
     """Gate runs against four null predictors (calibrated p-values, Holm) and check the harness with controls."""
     import warnings
@@ -123,6 +131,8 @@ def gate_command(
     if not runs and not controls:
         raise InputError("nothing to gate: give RUN files and/or --controls", field="RUN")
     _check_baseline_flags(baseline, min_delta, n_resamples, stratify, calibration, dataset)
+    if family not in ("run", "all"):
+        raise InputError(f"must be 'run' or 'all', got {family!r}", field="--family")
     qrels, pool, queries = _load(dataset, split, qrels_path, pool_path)
     loaded = {}
     for p in runs:
@@ -141,7 +151,9 @@ def gate_command(
             for f in stratify:  # fail before the gate's trials on an unknown field
                 strata_from_metadata(queries, f)
     console = Console(width=140)
-    common = dict(n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold)
+    if not 0.0 <= tau_rel <= 1.0:
+        raise InputError(f"must be in [0, 1], got {tau_rel}", field="--tau-rel")
+    common = dict(n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold, tau_rel=tau_rel)
     out: dict = {"metric": m.name, "strict": strict, "systems": {}, "controls": None}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", HcrbenchWarning)
@@ -169,7 +181,8 @@ def gate_command(
         out["controls"] = rep.to_dict()
     if baseline is not None:
         out.update(_baseline_report(console, pairs, baseline, queries, stratify, calibration, min_delta=min_delta,
-                                    alpha=alpha, n_resamples=n_resamples, seed=seed))
+                                    alpha=alpha, n_resamples=n_resamples, seed=seed, family=family,
+                                    pool_pairings=pool_pairings))
     if json_path is not None:
         atomic_write_text(json_path, json.dumps(out, indent=2, sort_keys=True) + "\n")
 
@@ -199,7 +212,8 @@ def _check_baseline_flags(baseline: str | None, min_delta: float, n_resamples: i
 
 
 def _baseline_report(console, pairs, baseline: str, queries, stratify: list[str], calibration: Path | None, *,
-                     min_delta: float, alpha: float, n_resamples: int, seed: int) -> dict:
+                     min_delta: float, alpha: float, n_resamples: int, seed: int, family: str = "run",
+                     pool_pairings: bool = False) -> dict:
     """Verdicts (and strata, calibration) vs ``baseline``: printed, and returned as the JSON's extra keys."""
     from hcrbench.report.gate import (
         calibration_rows,
@@ -212,14 +226,15 @@ def _baseline_report(console, pairs, baseline: str, queries, stratify: list[str]
     )
 
     comps = compare_to_baseline(pairs, baseline, min_delta=min_delta, alpha=alpha, n_resamples=n_resamples,
-                                seed=seed)
+                                seed=seed, family=family, pool_pairings=pool_pairings)
     console.print(verdict_table(comps))
     base = pairs[baseline]
     failing = [r.metric for r in (base.graded, base.strict) if r is not None and not r.gate_pass]
     if failing:
         console.print(f"[yellow]warning:[/] the baseline {baseline!r} itself fails the gate on "
                       f"{', '.join(failing)}: deltas against it say little")
-    extra: dict = {"baseline": baseline, "min_delta": min_delta, "verdicts": [c.to_dict() for c in comps]}
+    extra: dict = {"baseline": baseline, "min_delta": min_delta, "verdicts": [c.to_dict() for c in comps],
+                   "family": {"kind": family, "pool_pairings": pool_pairings}}
     if stratify:
         rows = strata_rows(comps, queries, stratify)
         for t in strata_tables(rows):

@@ -10,6 +10,7 @@ Schema (documented with examples in docs/experiments.md)::
     k = 100                             # depth of every run
     rel_threshold = 1
     n_resamples = 10000                 # permutation / bootstrap resamples of the comparisons
+    family = "run"                      # Holm family: "run" = (baseline, metrics) per system; "all" pools systems
     strata = ["category"]               # query metadata copied into per_query.parquet
     [dataset]
     path = "../shared/datasets/scifact" # BEIR folder, relative to the config file
@@ -20,6 +21,8 @@ Schema (documented with examples in docs/experiments.md)::
     name = "bm25"
     type = "bm25"
     params = { k1 = 0.9, b = 0.4 }
+    # seed = 1; seed_group = "dense"    # one stochastic system run with several seeds: eval.json reports the
+                                        # group's mean ± sd over seeds and tests its seed-averaged scores
 """
 
 from __future__ import annotations
@@ -69,6 +72,8 @@ class SystemConfig(BaseModel):
     type: str
     params: dict[str, Any] = Field(default_factory=dict)
     chunking: ChunkingConfig | None = None
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)  # this system's own seed (default: the experiment's)
+    seed_group: str | None = None  # systems sharing a group are seeds of one stochastic system (aggregated)
 
     @field_validator("name")
     @classmethod
@@ -125,6 +130,7 @@ class ExperimentConfig(BaseModel):
     k: int = Field(100, ge=1)
     rel_threshold: int = 1
     n_resamples: int = Field(10_000, ge=1, le=MAX_DRAWS)
+    family: Literal["run", "all"] = "run"
     strata: list[str] = Field(default_factory=lambda: ["category"])
     dataset: DatasetConfig
     systems: list[SystemConfig] = Field(min_length=1)

@@ -44,6 +44,7 @@ from hcrbench.experiment.manifest import (
     sha256_json,
     write_manifest,
 )
+from hcrbench.experiment.seeds import seed_aggregation
 
 
 @dataclass
@@ -74,6 +75,7 @@ def system_fingerprint(system: SystemConfig, cfg: ExperimentConfig, data_key: st
         "k": cfg.k,
         "seed": cfg.seed,
         "dataset": data_key,
+        **({"system_seed": system.seed} if system.seed is not None else {}),
     })
 
 
@@ -247,7 +249,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
             write_manifest(out, {**manifest, "systems": {**manifest["systems"], **pending}})
         try:
             with console.status(f"{tag}: indexing and searching ({system.type})..."):
-                run, entry = run_system(system, data, cfg.k, cfg.seed)
+                run, entry = run_system(system, data, cfg.k, cfg.seed if system.seed is None else system.seed)
         except InputError as e:
             if e.path is not None:
                 raise
@@ -275,9 +277,11 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         baseline = next(iter(runs))
     t_eval = time.perf_counter()
     evaluation = evaluate(data.qrels, runs, list(cfg.metrics), rel_threshold=cfg.rel_threshold, missing="zero")
-    comparisons = compare(evaluation, baseline=baseline, n_resamples=cfg.n_resamples, seed=cfg.seed) \
+    comparisons = compare(evaluation, baseline=baseline, n_resamples=cfg.n_resamples, seed=cfg.seed,
+                          family=cfg.family) \
         if len(runs) > 1 else []
     doc = evaluation_json(evaluation, comparisons)
+    doc.update(seed_aggregation(evaluation, cfg, baseline))
     atomic_write_text(out / "eval.json", json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     frame = _per_query_frame(evaluation, data, cfg.strata)
     with atomic_open(out / "per_query.parquet", "wb") as fh:

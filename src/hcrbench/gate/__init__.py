@@ -29,12 +29,13 @@ from hcrbench.gate.strata import (
     stratify,
 )
 from hcrbench.gate.strict import STRICT_METRIC, GatePair, agreement_table, gate_pairs, strict_qrels
-from hcrbench.gate.verdict import VERDICTS, Verdict, verdict
+from hcrbench.gate.verdict import MIN_N, VERDICTS, Verdict, equivalence_p, verdict, verdicts
 
 __all__ = [
     "CONTROLS",
     "EXPECTED_PASS",
     "LOCK_NAME",
+    "MIN_N",
     "NULLS",
     "NULL_TITLES",
     "STRICT_METRIC",
@@ -53,6 +54,7 @@ __all__ = [
     "check_test_split",
     "declare_test_locked",
     "empirical_p",
+    "equivalence_p",
     "four_null_gate",
     "gate",
     "gate_pairs",
@@ -65,5 +67,6 @@ __all__ = [
     "stratify",
     "strict_qrels",
     "verdict",
+    "verdicts",
     "verify_experiment",
 ]

@@ -67,7 +67,7 @@ def build_controls(
     rel = _relevant(q, rel_threshold)
     if not rel:
         raise InputError(f"no query has a document at grade >= {rel_threshold}", field="qrels")
-    qids = list(rel)
+    qids = sorted(rel)  # draws follow sorted ids, never the file's line order
     rng = np.random.default_rng([seed, 99])
     freq: dict[str, int] = {}
     for docs in rel.values():
@@ -147,12 +147,13 @@ def run_controls(
     seed: int = 0,
     rel_threshold: int = 1,
     base_run: Run | None = None,
+    tau_rel: float = 0.1,
 ) -> ControlsReport:
     """Build the controls, gate each (graded and, if ``strict``, strict) and compare with the expectation."""
     pool = list(item_pool)
     runs = build_controls(qrels, pool, k=k, seed=seed, rel_threshold=rel_threshold, base_run=base_run)
     pairs = gate_pairs(qrels, runs, metric=metric, strict=strict, item_pool=pool, n_trials=n_trials, tau=tau,
-                       alpha=alpha, seed=seed, rel_threshold=rel_threshold)
+                       alpha=alpha, seed=seed, rel_threshold=rel_threshold, tau_rel=tau_rel)
     rows = []
     for c in CONTROLS:
         for res in (pairs[c].graded, pairs[c].strict):

@@ -3,9 +3,13 @@
 For each null (see :mod:`hcrbench.gate.nulls`) the gate draws ``n_trials`` seeded trials, each giving the mean
 metric over all queries, and reports the null's mean, its 95% interval (2.5/97.5 percentiles of the trial
 means), the delta ``real - null mean`` and the empirical p-value ``(b + 1) / (B + 1)`` where b counts trials
-whose mean reaches the real mean. A null is passed when ``delta >= tau`` AND its Holm-adjusted p (over the
-four nulls) is below ``alpha``; the gate passes when all four are. Several systems gated together see the
-same null trials (common random numbers), so their results are comparable trial by trial.
+whose mean reaches the real mean. A null is passed when ``delta >= tau`` AND ``delta >= tau_rel x (oracle -
+null mean)`` (the system closes at least that share of the gap between the null and the perfect ranking, on
+this metric and bench: a margin that means the same on nDCG@10 and strict R@5) AND its Holm-adjusted p (over
+the four nulls) is below ``alpha``; the gate passes when all four are. Several systems gated together see the
+same null trials (common random numbers), so their results are comparable trial by trial. Queries are taken in
+sorted id order and docs are coded by sorted id, so shuffling the lines of the qrels, run or pool files changes
+no number.
 """
 
 from __future__ import annotations
@@ -47,10 +51,13 @@ class NullResult:
     p_holm: float
     passed: bool
     trials: np.ndarray = field(repr=False)
+    gap_share: float = float("nan")   # delta / (oracle - null mean): share of the null-to-oracle gap closed
+    margin: float = float("nan")      # max(tau, tau_rel x (oracle - null mean)): the delta needed to pass
 
     def to_dict(self) -> dict[str, Any]:
         return {"mean": self.mean, "ci_low": self.ci_low, "ci_high": self.ci_high, "delta": self.delta,
-                "p": self.p, "p_holm": self.p_holm, "passed": self.passed}
+                "p": self.p, "p_holm": self.p_holm, "passed": self.passed,
+                "gap_share": _finite(self.gap_share), "margin": _finite(self.margin)}
 
 
 @dataclass
@@ -70,6 +77,8 @@ class GateResult:
     query_ids: list[str]
     real_values: np.ndarray = field(repr=False)
     warnings: list[str] = field(default_factory=list)
+    tau_rel: float = 0.0
+    oracle_mean: float = float("nan")  # the metric of the ideal ranking (every relevant doc, by grade) on this bench
 
     @property
     def failed_nulls(self) -> list[str]:
@@ -79,7 +88,12 @@ class GateResult:
         return {"system": self.system, "metric": self.metric, "n_queries": len(self.query_ids),
                 "real_mean": self.real_mean, "nulls": {x: r.to_dict() for x, r in self.nulls.items()},
                 "gate_pass": self.gate_pass, "tau": self.tau, "alpha": self.alpha, "n_trials": self.n_trials,
-                "k": self.k, "seed": self.seed, "warnings": list(self.warnings)}
+                "k": self.k, "seed": self.seed, "warnings": list(self.warnings), "tau_rel": self.tau_rel,
+                "oracle_mean": _finite(self.oracle_mean)}
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if np.isfinite(x) else None
 
 
 def holm(pvalues: Iterable[float]) -> np.ndarray:
@@ -143,7 +157,8 @@ class GateProblem:
     def build(cls, qrels: Qrels, runs: Iterable[Run], item_pool: Iterable[str] | None,
               rel_threshold: int) -> GateProblem:
         has_rel = qrels.n_relevant(rel_threshold) > 0
-        qids = [q for q, ok in zip(qrels.query_ids, has_rel) if ok]
+        # sorted: every null draw and row index follows the ids, not the file's line order
+        qids = sorted(q for q, ok in zip(qrels.query_ids, has_rel) if ok)
         if not qids:
             raise InputError(f"no query has a document at grade >= {rel_threshold}", field="qrels")
         sub = qrels.subset(qids)
@@ -205,6 +220,7 @@ def gate_runs(
     emit_warnings: bool = True,
     null_seeds: Mapping[str, int] | None = None,
     iid_null_d: bool = False,
+    tau_rel: float = 0.1,
 ) -> dict[str, GateResult]:
     """Gate every run in ``runs`` against nulls A-D on ``metric``; returns ``{name: GateResult}``.
 
@@ -213,7 +229,8 @@ def gate_runs(
     Holm to reach ``alpha``) are issued as :class:`HcrbenchWarning` and kept in each result's ``warnings``.
     Null X draws from ``numpy.random.default_rng([seed, i])`` (i = 0..3 for A..D) unless ``null_seeds`` names
     its seed (the falsify-eval drop-in uses seed, seed+1, seed+2, seed+3 as falsify-eval does); ``iid_null_d``
-    selects falsify-eval's iid draw for null D instead of the frequency-preserving deal.
+    selects falsify-eval's iid draw for null D instead of the frequency-preserving deal. ``tau_rel`` (default
+    0.1) is the share of the gap between each null's mean and the oracle's mean a system must close.
     """
     m = parse_gate_metric(metric)
     rel_threshold = check_rel_threshold(rel_threshold)
@@ -227,6 +244,8 @@ def gate_runs(
         raise InputError(f"must be in (0, 1), got {alpha!r}", field="alpha")
     if not np.isfinite(tau):
         raise InputError(f"must be a finite number, got {tau!r}", field="tau")
+    if not (isinstance(tau_rel, (int, float)) and np.isfinite(tau_rel) and 0.0 <= tau_rel <= 1.0):
+        raise InputError(f"must be a number in [0, 1], got {tau_rel!r}", field="tau_rel")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise InputError(f"must be a non-negative integer, got {seed!r}", field="seed")
     kc = int(k) if k is not None else (m.cutoff or 10)
@@ -266,11 +285,27 @@ def gate_runs(
         for name in rs:
             trials[name]["C"][t] = c_mean
 
+    oracle = oracle_mean(rel, m, const, rel_threshold)
     out: dict[str, GateResult] = {}
     for name, run in rs.items():
         values = real_per_query(prob.qrels, run, m, rel_threshold, prob.query_ids)
-        out[name] = _result(name, m, values, trials[name], prob.query_ids, tau, alpha, n_trials, kc, seed, warns)
+        out[name] = _result(name, m, values, trials[name], prob.query_ids, tau, alpha, n_trials, kc, seed, warns,
+                            float(tau_rel), oracle)
     return out
+
+
+def oracle_mean(rel: Relevance, m: GateMetric, const: QueryConstants, rel_threshold: int) -> float:
+    """Mean metric of the ideal ranking: each query's positive-grade docs by grade, descending."""
+    sizes = rel.sizes
+    depth = max(int(m.cutoff or 0), int(sizes.max(initial=1)), 1)
+    gains = np.zeros((rel.n_rows, depth), dtype=np.int64)
+    order = np.lexsort((-rel.grades, rel.rows))
+    r, g = rel.rows[order], rel.grades[order]
+    starts = np.searchsorted(r, np.arange(rel.n_rows))
+    rank = np.arange(r.size) - starts[r]
+    keep = rank < depth
+    gains[r[keep], rank[keep]] = g[keep]
+    return float(metric_values(gains, m, const, rel_threshold).mean())
 
 
 def gate(qrels, run, **kwargs) -> GateResult:
@@ -282,7 +317,8 @@ def gate(qrels, run, **kwargs) -> GateResult:
 
 
 def _result(name: str, m: GateMetric, values: np.ndarray, trials: dict[str, np.ndarray], qids: list[str],
-            tau: float, alpha: float, n_trials: int, k: int, seed: int, warns: list[str]) -> GateResult:
+            tau: float, alpha: float, n_trials: int, k: int, seed: int, warns: list[str], tau_rel: float = 0.0,
+            oracle: float = float("nan")) -> GateResult:
     real = float(values.mean())
     ps = [empirical_p(real, trials[x]) for x in NULLS]
     ph = holm(ps)
@@ -291,10 +327,14 @@ def _result(name: str, m: GateMetric, values: np.ndarray, trials: dict[str, np.n
         tr = trials[x]
         lo, hi = np.quantile(tr, [0.025, 0.975])
         delta = real - float(tr.mean())
+        gap = oracle - float(tr.mean()) if np.isfinite(oracle) else float("nan")
+        margin = max(tau, tau_rel * gap) if np.isfinite(gap) else tau
+        share = delta / gap if np.isfinite(gap) and gap > 0 else float("nan")
         nulls[x] = NullResult(x, float(tr.mean()), float(lo), float(hi), delta, ps[i], float(ph[i]),
-                              bool(delta >= tau and ph[i] < alpha), tr.copy())
+                              bool(delta >= margin and ph[i] < alpha), tr.copy(), share, float(margin))
     return GateResult(name, m.name, real, nulls, all(r.passed for r in nulls.values()), float(tau),
-                      float(alpha), int(n_trials), k, int(seed), list(qids), values, list(warns))
+                      float(alpha), int(n_trials), k, int(seed), list(qids), values, list(warns), float(tau_rel),
+                      float(oracle))
 
 
 def _preview(ids: list[str], n: int = 3) -> str:

@@ -2,8 +2,11 @@
 
 The seed paper's NFCorpus case study found that graded nDCG@10 alone cannot separate real systems from
 cheaters; it recommends reporting a strict single-gold metric beside it. The strict metric here is recall@5 of
-each query's *top-graded* relevant doc (highest grade; ties broken by the smallest doc id), i.e. falsify-eval's
-single-gold setting, gated against the same four nulls on single-gold qrels. Disagreement is flagged.
+each query's *top-graded* relevant docs: every doc at the query's highest grade is gold (``ties="all"``), so
+strict R@5 is the share of them in the top 5 — the mean over the tied golds, never an id-order tie-break, so
+the number does not depend on how doc ids are spelled. With one top-graded doc per query it is falsify-eval's
+single-gold setting; ``ties="smallest_id"`` keeps the old one-doc rule. Gated against the same four nulls on
+these qrels. Disagreement is flagged.
 """
 
 from __future__ import annotations
@@ -19,8 +22,19 @@ from hcrbench.gate.core import GateResult, as_qrels, as_runs, gate_runs
 STRICT_METRIC = "R@5"
 
 
-def strict_qrels(qrels: Qrels | Mapping[str, Mapping[str, int]], rel_threshold: int = 1) -> Qrels:
-    """One gold doc per query: the top-graded relevant doc (ties: smallest doc id), grade kept."""
+STRICT_TIES = ("all", "smallest_id")
+
+
+def strict_qrels(qrels: Qrels | Mapping[str, Mapping[str, int]], rel_threshold: int = 1, *,
+                 ties: str = "all") -> Qrels:
+    """The gold docs of each query: every relevant doc at its highest grade (``ties="all"``), grade kept.
+
+    ``ties="smallest_id"`` keeps one doc, the smallest id among them (the pre-0.2 rule, spelling-dependent).
+    """
+    from hcrbench.errors import InputError
+
+    if ties not in STRICT_TIES:
+        raise InputError(f"must be one of {', '.join(STRICT_TIES)}; got {ties!r}", field="ties")
     q = as_qrels(qrels)
     out: dict[str, dict[str, int]] = {}
     vocab = q.doc_vocab
@@ -32,8 +46,12 @@ def strict_qrels(qrels: Qrels | Mapping[str, Mapping[str, int]], rel_threshold: 
             continue
         docs = [vocab[c] for c in q.doc_index[s][ok].tolist()]
         g = grades[ok].tolist()
-        best = min(range(len(docs)), key=lambda j: (-g[j], docs[j]))
-        out[qid] = {docs[best]: int(g[best])}
+        top = max(g)
+        if ties == "all":
+            out[qid] = {d: int(gr) for d, gr in zip(docs, g) if gr == top}
+        else:
+            best = min(range(len(docs)), key=lambda j: (-g[j], docs[j]))
+            out[qid] = {docs[best]: int(g[best])}
     return Qrels.from_dict(out, name=f"{q.name}-strict")
 
 
@@ -67,6 +85,7 @@ def gate_pairs(
     k: int | None = None,
     seed: int = 0,
     rel_threshold: int = 1,
+    tau_rel: float = 0.1,
 ) -> dict[str, GatePair]:
     """Gate every run on ``metric`` and (``strict``) on ``strict_metric`` over single-gold qrels.
 
@@ -77,7 +96,8 @@ def gate_pairs(
     q = as_qrels(qrels)
     rs = as_runs(runs)
     pool = None if item_pool is None else list(item_pool)
-    common = dict(item_pool=pool, n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold)
+    common = dict(item_pool=pool, n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold,
+                  tau_rel=tau_rel)
     graded = gate_runs(q, rs, metric=metric, k=k, **common)
     strict_res: dict[str, GateResult | None] = dict.fromkeys(rs)
     if strict:

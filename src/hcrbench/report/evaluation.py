@@ -38,8 +38,11 @@ def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95) -> T
     """Delta, bootstrap CI, permutation p, Holm p, Cohen's d and helped/hurt/tied per (run, metric)."""
     pct = round(confidence * 100)
     baselines = sorted({c.baseline for c in comparisons})
-    table = Table(title=f"Against baseline {', '.join(baselines)} ({pct}% bootstrap CI of the delta, paired "
-                        "permutation test, Holm over all rows)", title_justify="left")
+    methods = ", ".join(dict.fromkeys(getattr(c, "ci_method", "percentile") for c in comparisons))
+    fam = getattr(comparisons[0], "family", "all") if comparisons else "all"
+    holm_over = "each run's metrics" if fam == "run" else "all rows"
+    table = Table(title=f"Against baseline {', '.join(baselines)} ({pct}% CI of the delta: {methods}; paired "
+                        f"permutation test; Holm family: {holm_over}, size m)", title_justify="left")
     for col, justify in (("run", "left"), ("metric", "left"), ("delta", "right"),
                          (f"{pct}% CI", "right"), ("p", "right"), ("p (Holm)", "right"), ("d", "right"),
                          ("helped/hurt/tied", "right")):
@@ -51,7 +54,8 @@ def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95) -> T
             c.run, c.metric,
             f"[bold]{delta}[/bold]" if sig else delta,
             f"[{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]",
-            _fmt_p(c.p), _fmt_p(c.p_holm), _fmt(c.cohens_d, 2),
+            _fmt_p(c.p), f"{_fmt_p(c.p_holm)} (m={getattr(c, 'family_size', 0) or len(comparisons)})",
+            _fmt(c.cohens_d, 2),
             f"{c.helped}/{c.hurt}/{c.tied}",
         )
     return table

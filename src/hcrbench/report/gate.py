@@ -69,12 +69,16 @@ def _results(pair: Any) -> list[tuple[str, Any]]:
 
 
 def compare_to_baseline(pairs: Mapping[str, Any], baseline: str, *, min_delta: float = 0.01, power: float = 0.8,
-                        alpha: float = 0.05, n_resamples: int = 10_000, seed: int = 0) -> list[GateComparison]:
+                        alpha: float = 0.05, n_resamples: int = 10_000, seed: int = 0, family: str = "run",
+                        pool_pairings: bool = False) -> list[GateComparison]:
     """Compare every gated run (``{name: GatePair}``) with ``baseline`` on each gated metric, with verdicts.
 
-    Holm's family is every (run, metric) here; each verdict uses the run's own gate result on that metric.
+    The Holm family is declared: (baseline, metric set) per run (``family="run"``) or over all runs
+    (``"all"``), and the graded and the strict pairing are separate metric sets (two families) unless
+    ``pool_pairings``. The same family adjusts the difference p-values (HIT) and the TOST p-values (MISS).
+    Each verdict uses the run's own gate result on that metric.
     """
-    from hcrbench.gate import verdict
+    from hcrbench.gate import verdicts
     from hcrbench.stats import compare
 
     if baseline not in pairs:
@@ -87,15 +91,30 @@ def compare_to_baseline(pairs: Mapping[str, Any], baseline: str, *, min_delta: f
                                   values={m: np.asarray(r.real_values, dtype=np.float64) for m, r in _results(p)})
             for name, p in pairs.items()}
     evaluation = SimpleNamespace(metrics=metrics, runs=runs)
-    comps = compare(evaluation, baseline, metrics, n_resamples=n_resamples, seed=seed)
-    out = []
-    for c in comps:
-        res = dict(_results(pairs[c.run]))[c.metric]
-        a, b = runs[c.run].values[c.metric], runs[baseline].values[c.metric]
-        v = verdict(c, res.gate_pass, min_delta=min_delta, power=power, alpha=alpha, diffs=a - b)
-        out.append(GateComparison(c.run, baseline, c.metric, list(res.query_ids), a, b, bool(res.gate_pass),
-                                  list(res.failed_nulls), c, v))
-    return out
+    metric_sets = [metrics] if pool_pairings else [[mm] for mm in metrics]
+    comps = []
+    for ms in metric_sets:
+        comps.extend(compare(evaluation, baseline, ms, n_resamples=n_resamples, seed=seed, family=family))
+    groups: dict[tuple, list[int]] = {}
+    for i, c in enumerate(comps):
+        key = (c.run if family == "run" else "", tuple(next(ms for ms in metric_sets if c.metric in ms)))
+        groups.setdefault(key, []).append(i)
+    out: list[GateComparison | None] = [None] * len(comps)
+    for idx in groups.values():
+        items = []
+        for i in idx:
+            c = comps[i]
+            res = dict(_results(pairs[c.run]))[c.metric]
+            a, b = runs[c.run].values[c.metric], runs[baseline].values[c.metric]
+            items.append((c, bool(res.gate_pass), a - b))
+        for i, (c, g, _), v in zip(idx, items, verdicts(items, min_delta=min_delta, power=power, alpha=alpha)):
+            res = dict(_results(pairs[c.run]))[c.metric]
+            out[i] = GateComparison(c.run, baseline, c.metric, list(res.query_ids), runs[c.run].values[c.metric],
+                                    runs[baseline].values[c.metric], g, list(res.failed_nulls), c, v)
+    order = {m: j for j, m in enumerate(metrics)}
+    names = list(pairs)
+    done = [g for g in out if g is not None]
+    return sorted(done, key=lambda g: (names.index(g.run), order[g.metric]))
 
 
 def strata_rows(comparisons: Sequence[GateComparison], queries: Any, fields: Sequence[str]) -> list[dict[str, Any]]:
@@ -197,13 +216,13 @@ def _detail(gc: GateComparison) -> str:
     if v.label == "NULL-FAIL":
         return f"fails the gate (nulls {','.join(gc.failed_nulls) or '?'})"
     if v.label == "MISS":
-        if v.mde:
-            return f"|delta| < {v.min_delta:g}, MDE {v.mde:.4f} at power 0.8"
-        return f"|delta| < {v.min_delta:g}, no per-query variation"
-    if v.n_needed is None:
-        return "no per-query variation"
-    obs = f", {v.n_needed_observed} for observed" if v.n_needed_observed else ""
-    return f"N={v.n_needed} for {v.min_delta:g} (CI ±{v.projected_half_width:.4f}){obs}"
+        return (f"equivalent within ±{v.min_delta:g}: TOST CI [{v.eq_ci_low:+.4f}, {v.eq_ci_high:+.4f}], "
+                f"Holm p {_p(v.p_equiv_holm)}")
+    if v.reason.startswith("not decidable"):
+        return v.reason.split(": ", 1)[1].split(" (every")[0]
+    obs = f", {v.n_needed_observed_text} for observed" if v.n_needed_observed_text else ""
+    proj = f" (CI ±{v.projected_half_width:.4f})" if v.projected_half_width is not None else ""
+    return f"N={v.n_needed_text} for {v.min_delta:g}{proj}{obs}"
 
 
 _STYLE = {"HIT": "green", "UNDER-NS": "yellow", "MISS": "cyan", "NULL-FAIL": "red"}
@@ -214,14 +233,17 @@ def verdict_table(comparisons: Sequence[GateComparison]) -> Any:
     from rich.table import Table
 
     base = comparisons[0].baseline if comparisons else ""
-    t = Table(title=f"Verdicts vs baseline {base} (Holm over {len(comparisons)} comparisons)", title_justify="left")
-    for col in ("run", "metric", "delta", "95% CI", "p Holm", "verdict", "detail"):
-        t.add_column(col, justify="right" if col in ("delta", "95% CI", "p Holm") else "left")
+    fam = getattr(comparisons[0].comparison, "family", "run") if comparisons else "run"
+    over = "per run and metric set" if fam == "run" else "over all runs, per metric set"
+    t = Table(title=f"Verdicts vs baseline {base} (Holm family {over}; m = family size)", title_justify="left")
+    for col in ("run", "metric", "delta", "95% CI", "p Holm (m)", "verdict", "detail"):
+        t.add_column(col, justify="right" if col in ("delta", "95% CI", "p Holm (m)") else "left")
     for gc in comparisons:
         v = gc.verdict
         label = f"HIT {v.sign}" if v.label == "HIT" else v.label
-        t.add_row(gc.run, gc.metric, f"{v.delta:+.4f}", f"[{v.ci_low:+.4f}, {v.ci_high:+.4f}]", _p(v.p_holm),
-                  f"[{_STYLE[v.label]}]{label}[/]", _detail(gc))
+        method = getattr(gc.comparison, "ci_method", "")
+        t.add_row(gc.run, gc.metric, f"{v.delta:+.4f}", f"[{v.ci_low:+.4f}, {v.ci_high:+.4f}] {method}",
+                  f"{_p(v.p_holm)} (m={v.family_size})", f"[{_STYLE[v.label]}]{label}[/]", _detail(gc))
     return t
 
 

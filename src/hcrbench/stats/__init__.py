@@ -1,36 +1,57 @@
 """Paired statistics for retrieval evaluation: is the difference between two runs real?
 
 Plain functions on numpy arrays of per-query values — :func:`permutation_test` (sign flips, exact for small n),
-:func:`paired_ttest`, :func:`bootstrap_ci` / :func:`paired_bootstrap_ci` (percentile), :func:`holm`,
+:func:`paired_ttest`, :func:`bootstrap_ci` / :func:`paired_bootstrap_ci` (percentile), :func:`paired_ci`
+(t / BCa, chosen by n), :func:`tost` (equivalence), :func:`aggregate_seeds`, :func:`holm`,
 :func:`cohens_d_paired`, power analysis (:func:`required_n`, :func:`minimum_detectable_effect`,
 :func:`project_ci`) — and :func:`compare`, which applies them to every run of an evaluation against a baseline.
 Checked against scipy.stats and statsmodels; see docs/statistics.md.
 """
 
-from hcrbench.stats.bootstrap import ConfidenceInterval, bootstrap_ci, paired_bootstrap_ci
-from hcrbench.stats.compare import Comparison, compare, evaluation_json
+from hcrbench.stats.bootstrap import ConfidenceInterval, bootstrap_ci, mean_ci, paired_bootstrap_ci, paired_ci
+from hcrbench.stats.compare import FAMILIES, Comparison, compare, evaluation_json
 from hcrbench.stats.effect import cohens_d_paired
+from hcrbench.stats.equivalence import EquivalenceResult, tost, tost_from_summary
 from hcrbench.stats.multiple import holm
 from hcrbench.stats.permutation import TestResult, permutation_test
-from hcrbench.stats.power import ProjectedCI, minimum_detectable_effect, paired_power, project_ci, required_n
+from hcrbench.stats.power import (
+    ProjectedCI,
+    format_n,
+    minimum_detectable_effect,
+    paired_power,
+    project_ci,
+    required_n,
+    required_n_or_inf,
+)
+from hcrbench.stats.seeds import SeedAggregate, aggregate_seeds
 from hcrbench.stats.ttest import TTestResult, paired_ttest
 
 __all__ = [
+    "FAMILIES",
     "Comparison",
     "ConfidenceInterval",
+    "EquivalenceResult",
     "ProjectedCI",
+    "SeedAggregate",
     "TTestResult",
     "TestResult",
+    "aggregate_seeds",
     "bootstrap_ci",
     "cohens_d_paired",
     "compare",
     "evaluation_json",
+    "format_n",
     "holm",
+    "mean_ci",
     "minimum_detectable_effect",
     "paired_bootstrap_ci",
+    "paired_ci",
     "paired_power",
     "paired_ttest",
     "permutation_test",
     "project_ci",
     "required_n",
+    "required_n_or_inf",
+    "tost",
+    "tost_from_summary",
 ]

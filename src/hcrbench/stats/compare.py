@@ -1,10 +1,15 @@
 """Paired comparison of every run against a baseline, per metric: the numbers behind a go/no-go.
 
 For each non-baseline run x metric of an evaluation: the mean difference on the queries both runs were averaged
-over, its percentile bootstrap CI, the two-sided permutation p-value, a paired t-test p-value, the Holm-adjusted
-p-value over the whole family of this call (all runs x metrics), Cohen's d, and how many queries the run helped,
-hurt or left tied (|diff| <= 1e-12). Each comparison draws its resamples from a seed derived from
-(seed, run, baseline, metric) with sha256, so a result does not depend on which other runs were compared.
+over, its CI (``ci_method``: the paired t interval at small n, BCa above, named in the output), the two-sided
+permutation p-value, a paired t-test p-value, the Holm-adjusted p-value over the declared *family*, Cohen's d,
+and how many queries the run helped, hurt or left tied (|diff| <= 1e-12). Each comparison draws its resamples
+from a seed derived from (seed, run, baseline, metric) with sha256.
+
+The family is declared, never implied by what else is on the command line: ``family="run"`` (default) is
+(baseline, metric set) for each run — Holm over the metrics compared for that run, so a verdict does not change
+when another run is added; ``family="all"`` pools every run x metric of the call (the old behaviour). Its size
+is stored beside every Holm p (``family_size``).
 """
 
 from __future__ import annotations
@@ -19,13 +24,14 @@ import numpy as np
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.metrics.measures import parse_measure
 from hcrbench.stats._arrays import check_probability, check_resamples, check_seed, derive_seed, to_json_float
-from hcrbench.stats.bootstrap import paired_bootstrap_ci
+from hcrbench.stats.bootstrap import choose_method, paired_ci
 from hcrbench.stats.effect import cohens_d_paired
 from hcrbench.stats.multiple import holm
 from hcrbench.stats.permutation import permutation_test
 from hcrbench.stats.ttest import paired_ttest
 
 TIE_TOLERANCE = 1e-12
+FAMILIES = ("run", "all")
 JSON_KEYS = ("run", "baseline", "metric", "delta", "ci_low", "ci_high", "p", "p_holm", "cohens_d",
              "helped", "hurt", "tied")  # fmt: skip
 
@@ -51,6 +57,9 @@ class Comparison:
     mean_run: float = float("nan")
     mean_baseline: float = float("nan")
     confidence: float = 0.95
+    ci_method: str = "percentile"
+    family: str = "all"
+    family_size: int = 0
 
     def significant(self, alpha: float = 0.05) -> bool:
         """Holm-adjusted p below ``alpha`` (the family-wise error rate stays at ``alpha``)."""
@@ -65,6 +74,9 @@ class Comparison:
             out[key] = int(getattr(self, key))
         for key in ("t_p", "mean_run", "mean_baseline"):
             out[key] = to_json_float(getattr(self, key))
+        out["ci_method"] = self.ci_method
+        out["family"] = self.family
+        out["family_size"] = int(self.family_size)
         return out
 
 
@@ -107,13 +119,20 @@ def compare(
     n_resamples: int = 10_000,
     seed: int = 0,
     confidence: float = 0.95,
+    ci_method: str = "auto",
+    family: str = "run",
 ) -> list[Comparison]:
     """Compare each run of ``evaluation`` (an ``EvaluationResult``) with ``baseline`` (default: the first run).
 
     ``metrics`` picks metric names (a list or comma-separated string; default: all of the evaluation). Returns
-    one :class:`Comparison` per (run, metric), runs in evaluation order, metrics in the given order; Holm's
-    family is exactly this list. A baseline or metric the evaluation lacks raises :class:`InputError`.
+    one :class:`Comparison` per (run, metric), runs in evaluation order, metrics in the given order. Holm's
+    family is ``family``: ``"run"`` = that run's comparisons over the metric set, ``"all"`` = this whole list.
+    ``ci_method`` is ``auto`` (paired t below 300 queries, else BCa), ``bca``, ``percentile`` or ``t``.
+    A baseline or metric the evaluation lacks raises :class:`InputError`.
     """
+    if family not in FAMILIES:
+        raise InputError(f"must be one of {', '.join(FAMILIES)}; got {family!r}", field="family")
+    choose_method(2, ci_method)  # validates the name
     n_resamples = check_resamples(n_resamples)
     seed = check_seed(seed)
     confidence = check_probability(confidence, "confidence")
@@ -145,8 +164,9 @@ def compare(
             a, b = _paired_values(evaluation, run, baseline, metric)
             diff = a - b
             perm = permutation_test(a, b, n_resamples=n_resamples, seed=derive_seed(seed, "perm", run, baseline, metric))
-            ci = paired_bootstrap_ci(
-                a, b, n_resamples=n_resamples, confidence=confidence, seed=derive_seed(seed, "boot", run, baseline, metric)
+            ci = paired_ci(
+                a, b, method=ci_method, n_resamples=n_resamples, confidence=confidence,
+                seed=derive_seed(seed, "boot", run, baseline, metric),
             )
             row: dict[str, Any] = {"run": run, "baseline": baseline, "metric": metric, "n": int(diff.size)}
             row["delta"] = float(diff.mean())
@@ -159,9 +179,17 @@ def compare(
             row["t_p"] = paired_ttest(a, b).pvalue
             row["mean_run"], row["mean_baseline"] = float(a.mean()), float(b.mean())
             row["confidence"] = confidence
+            row["ci_method"] = ci.method
             rows.append(row)
-    adjusted = holm([r["p"] for r in rows]) if rows else np.empty(0)
-    return [Comparison(p_holm=float(ph), **r) for r, ph in zip(rows, adjusted)]
+    groups: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        groups.setdefault(r["run"] if family == "run" else "", []).append(i)
+    adjusted = np.empty(len(rows))
+    for idx in groups.values():
+        adjusted[idx] = holm([rows[i]["p"] for i in idx])
+        for i in idx:
+            rows[i]["family_size"] = len(idx)
+    return [Comparison(p_holm=float(ph), family=family, **r) for r, ph in zip(rows, adjusted)]
 
 
 def _clean(obj: Any) -> Any:

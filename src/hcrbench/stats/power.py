@@ -87,6 +87,36 @@ def required_n(effect: float, sd: float, *, power: float = 0.8, alpha: float = 0
     return hi
 
 
+def required_n_or_inf(effect: float, sd: float, *, power: float = 0.8, alpha: float = 0.05) -> float:
+    """:func:`required_n` that never raises on a finite input: ``math.inf`` when no N up to ``MAX_N`` (10^9)
+    reaches ``power`` (a zero, tiny or non-finite effect, or zero spread with zero effect), else the int.
+
+    Use :func:`format_n` to print it ("> 10^9" for inf). Zero spread with a non-zero effect needs 2 queries.
+    """
+    try:
+        eff = abs(float(effect))
+        s = float(sd)
+    except (TypeError, ValueError):
+        return math.inf
+    if not (math.isfinite(eff) and eff > 0.0 and math.isfinite(s)):
+        return math.inf
+    if s <= 0.0:
+        return 2
+    try:
+        return required_n(eff, s, power=power, alpha=alpha)
+    except InputError:
+        return math.inf
+
+
+def format_n(n: float | int | None) -> str:
+    """A required N for people: the integer, or "> 10^9" when it is infinite (no bench size reaches power)."""
+    if n is None:
+        return "—"
+    if not math.isfinite(n):
+        return f"> 10^{int(math.log10(MAX_N))}"
+    return str(int(n))
+
+
 def minimum_detectable_effect(sd: float, n: int, *, power: float = 0.8, alpha: float = 0.05) -> float:
     """Smallest true mean difference (in metric units) that ``n`` queries detect with probability ``power``
     at level ``alpha``, two-sided paired t-test, differences with standard deviation ``sd``.
