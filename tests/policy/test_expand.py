@@ -1,0 +1,53 @@
+"""Text-only expansion: identifiers and names for prose, imports and calls for code, at most 5, no repeats."""
+
+from __future__ import annotations
+
+from hcrbench.retrieve.expand import expand_code, expand_prose, get_expander
+
+PROSE = ("HR-POL-043 | Work trips Policy | Version 1\nOwner: Finance Operations | Approved by: Rahul Rossi, "
+         "Head of Operations\nRequests are recorded in Helix HRIS. See \"travel exceptions\" and INC-2024-0117.")
+
+
+def test_prose_identifiers_first_then_quoted_then_names() -> None:
+    out = expand_prose("what does the work trips policy say", [PROSE], set())
+    assert out[:3] == ["HR-POL-043", "INC-2024-0117", "travel exceptions"]
+    assert "Rahul Rossi" in expand_prose("q", [PROSE], set(), limit=10)
+    assert "Helix HRIS" in expand_prose("q", [PROSE], set(), limit=10)
+    assert len(out) == 5
+
+
+def test_prose_skips_seen_and_question_terms() -> None:
+    out = expand_prose("who approved HR-POL-043", [PROSE], {"inc-2024-0117"})
+    assert "HR-POL-043" not in out and "INC-2024-0117" not in out
+    assert expand_prose("q", ["no capitals here at all."], set()) == []
+    # a leading article or question word is dropped; single capitalised words are not names
+    assert expand_prose("q", ["The Security Operations team met. Yesterday it rained."], set()) == [
+        "Security Operations"]
+
+
+CODE = '''import os.path
+from collections import OrderedDict, namedtuple as nt
+from .decoder import JSONDecoder
+
+def load(fp, *, cls=None):
+    """Read JSON."""
+    text = fp.read()
+    if cls is None:
+        cls = JSONDecoder
+    return cls(object_pairs_hook=OrderedDict).decode(_normalise(text))
+'''
+
+
+def test_code_imports_and_calls_without_builtins() -> None:
+    out = expand_code("x", [CODE], set(), limit=10)
+    assert out[:4] == ["OrderedDict", "namedtuple", "JSONDecoder", "path"]
+    assert "_normalise" in out
+    for skipped in ("read", "isinstance", "load", "cls", "None", "decode"):
+        assert skipped not in out  # builtins, keywords, common methods, the chunk's own definitions
+    assert len(expand_code("x", [CODE], set())) == 5
+    assert "JSONDecoder" not in expand_code("x", [CODE], {"jsondecoder"})
+
+
+def test_registry() -> None:
+    assert get_expander("prose") is expand_prose
+    assert get_expander("code") is expand_code
