@@ -18,6 +18,7 @@ encodes queries, 0 for BM25), units examined (the final pool size; never above t
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -112,11 +113,15 @@ def _encodes(counters: dict[str, int]) -> bool:
     return counters.get("texts_encoded", 0) > 0 or counters.get("embedding_calls", 0) > 0
 
 
-def run_policy(retriever: Any, corpus: Corpus, queries: Queries, policy: Policy) -> PolicyResult:
+def run_policy(retriever: Any, corpus: Corpus, queries: Queries, policy: Policy,
+               exclude: Mapping[str, set[str]] | None = None) -> PolicyResult:
     """Run ``policy`` with ``retriever`` (already indexed on ``corpus``) for every query.
 
     Hops are batched: every query's expansion queries of one hop go to the retriever in one ``search`` call.
+    ``exclude`` names, per query, units that must never be returned or examined (e.g. the code set's own
+    function of the query, RepoEval's leakage rule); they are dropped from every ranking before the policy acts.
     """
+    exclude = exclude or {}
     n_units = len(corpus)
     if n_units == 0:
         raise InputError("the corpus is empty", field="corpus")
@@ -125,7 +130,7 @@ def run_policy(retriever: Any, corpus: Corpus, queries: Queries, policy: Policy)
     first = retriever.search(queries, k=n_units)
     encodes = _encodes(first.costs.counters)
     qids = list(queries.query_ids)
-    orig = {q: _ranked(first.run, q) for q in qids}
+    orig = {q: [x for x in _ranked(first.run, q) if x[0] not in exclude.get(q, ())] for q in qids}
     score = {q: dict(v) for q, v in orig.items()}
     pools: dict[str, list[str]] = {}
     fresh: dict[str, list[str]] = {}
@@ -156,12 +161,13 @@ def run_policy(retriever: Any, corpus: Corpus, queries: Queries, policy: Policy)
             asks.extend((q, i, e) for i, e in enumerate(exp))
         if not asks:
             break
-        k = min(n_units, budget + max(allot.values()))
+        k = min(n_units, budget + max(allot.values()) + max((len(exclude.get(q, ())) for q in allot), default=0))
         batch = Queries([f"{q}{_SEP}{hop}{_SEP}{i}" for q, i, _ in asks], [e for _, _, e in asks])
         res = retriever.search(batch, k=k)
         lists: dict[str, list[list[str]]] = {}
         for (q, _, _), bq in zip(asks, batch.query_ids):
-            lists.setdefault(q, []).append([d for d, _ in _ranked(res.run, bq)])
+            drop = exclude.get(q, ())
+            lists.setdefault(q, []).append([d for d, _ in _ranked(res.run, bq) if d not in drop])
         next_active = []
         for q, ranked_lists in lists.items():
             have = set(pools[q])

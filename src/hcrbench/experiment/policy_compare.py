@@ -1,0 +1,403 @@
+"""Single-hop against multi-hop at the same budget, per query, with costs and paired statistics.
+
+``load_policy_bench`` reads a BEIR folder (Meridian, a converted MultiHop-RAG, anything) or a code set (a BEIR
+folder with ``linerange/``). ``compare_policies`` chunks it (``none`` = whole documents; ``tokens:N`` /
+``structure:N`` for prose; ``lines[:W:S]`` / ``ast[:N]`` for code), indexes one retriever per chunking, runs both
+policies, scores them with :func:`hcrbench.metrics.evaluate` (trec_eval semantics: prose chunk runs are mapped to
+documents by their best chunk; code chunks are judged by line-range overlap), adds File-R@10 (share of the gold
+files among the top 10 units' files) and snippet Jaccard@10 (best token Jaccard of a top-10 chunk with the gold
+snippet) for code, and compares multi-hop with single-hop through :func:`hcrbench.stats.compare` (bootstrap CI,
+permutation p, Holm over the metrics of one chunking). The result is the ``policy-compare --json`` document
+``{"config", "samples", "aggregate"}``; each sample follows the design's record exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import platform
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hcrbench.data.beir import read_corpus, read_queries
+from hcrbench.data.chunking import chunk_corpus
+from hcrbench.data.code_chunking import chunk_code_ast, chunk_code_lines, line_range_qrels
+from hcrbench.data.trec import read_qrels
+from hcrbench.data.types import Corpus, Qrels, Queries, Run
+from hcrbench.errors import InputError
+from hcrbench.metrics import evaluate
+from hcrbench.metrics.evaluate import EvaluationResult, RunEvaluation
+from hcrbench.retrieve.policy import Policy, PolicyResult, run_policy
+from hcrbench.stats import compare
+from hcrbench.stats.multiple import holm
+from hcrbench.synth.codeset import read_line_ranges, snippet_jaccard
+
+METRICS = ("R@5", "R@10", "nDCG@10", "RR")
+FILE_R = "File-R@10"
+SNIPPET = "SnippetJ@10"
+_KEYS = {"R@5": "recall_at_5", "R@10": "recall_at_10", "nDCG@10": "ndcg_at_10", "RR": "mrr",
+         FILE_R: "file_recall_at_10", SNIPPET: "snippet_jaccard_at_10"}
+
+
+@dataclass
+class PolicyBench:
+    """What a comparison runs on. ``line_ranges`` is set for code sets (then ``qrels`` marks gold files)."""
+
+    name: str
+    corpus: Corpus
+    queries: Queries
+    qrels: Qrels
+    split: str
+    kind: str = "prose"
+    line_ranges: dict[str, list[dict[str, Any]]] | None = None
+    strata: dict[str, str] = field(default_factory=dict)
+
+
+def load_policy_bench(folder: str | Path, split: str = "test", name: str | None = None) -> PolicyBench:
+    """Read a BEIR folder; ``split`` may join several qrels files (``tune,dev,test``); strata = ``category``."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError("dataset folder not found", path=folder, field="--dataset")
+    splits = [s.strip() for s in split.split(",") if s.strip()]
+    if not splits:
+        raise InputError(f"no split named in {split!r}", field="--split")
+    for p in (folder / "corpus.jsonl", folder / "queries.jsonl"):
+        if not p.is_file():
+            raise InputError(f"BEIR folder has no {p.name}", path=folder, field="--dataset")
+    merged: dict[str, dict[str, int]] = {}
+    for s in splits:
+        p = folder / "qrels" / f"{s}.tsv"
+        if not p.is_file():
+            avail = sorted(x.stem for x in (folder / "qrels").glob("*.tsv"))
+            raise InputError(f"no qrels/{s}.tsv (available splits: {', '.join(avail) or 'none'})", path=folder,
+                             field="--split")
+        for q, docs in read_qrels(p).items():
+            if q in merged:
+                raise InputError(f"query {q!r} is judged in two of the splits given", path=p, field="--split")
+            merged[q] = dict(docs)
+    qrels = Qrels.from_dict(merged, name=f"{folder.name}/{'+'.join(splits)}")
+    queries = read_queries(folder / "queries.jsonl")
+    queries = queries.subset([q for q in qrels.query_ids if q in queries])
+    if not len(queries):
+        raise InputError("no judged query has a text", path=folder, field="--split")
+    qrels = qrels.subset(queries.query_ids)  # a judged query without text cannot be run by either policy
+    corpus = read_corpus(folder / "corpus.jsonl", name=folder.name)
+    ranges = None
+    if all((folder / "linerange" / f"{s}.jsonl").is_file() for s in splits):
+        ranges = {}
+        for s in splits:
+            ranges.update(read_line_ranges(folder, s) or {})
+    strata = {q: str(queries.meta(q).get("category") or queries.meta(q).get("question_type") or "all")
+              for q in queries.query_ids}
+    return PolicyBench(name or folder.name, corpus, queries, qrels, "+".join(splits),
+                       "code" if ranges is not None else "prose", ranges, strata)
+
+
+@dataclass
+class Units:
+    """The retrieval units of one chunking and how to judge them."""
+
+    chunker: str
+    corpus: Corpus
+    to_doc: dict[str, str] | None  # unit -> document, when units are chunks of documents
+    eval_qrels: Qrels  # what R/nDCG/RR are computed against (documents for prose, chunks for code)
+    exclude: dict[str, set[str]]
+    params: dict[str, Any]
+
+
+def _int_arg(text: str, chunker: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(f"bad chunker {chunker!r}: {text!r} is not an integer", field="--chunker") from None
+
+
+CHUNKERS = {"none": 0, "tokens": 1, "structure": 1, "lines": 2, "ast": 1}  # name -> most ':' arguments
+
+
+def check_chunker(chunker: str) -> None:
+    """Refuse an unknown chunker spec before anything is loaded (InputError naming ``--chunker``)."""
+    kind, *args = chunker.split(":")
+    if kind not in CHUNKERS or len(args) > CHUNKERS[kind]:
+        raise InputError(f"unknown chunker {chunker!r} (none, tokens[:N], structure[:N], lines[:W[:S]], ast[:N])",
+                         field="--chunker")
+    for a in args:
+        _int_arg(a, chunker)
+
+
+def make_units(bench: PolicyBench, chunker: str) -> Units:
+    """Chunk ``bench`` with ``chunker``: none | tokens[:N] | structure[:N] | lines[:W[:S]] | ast[:N]."""
+    check_chunker(chunker)
+    kind, *args = chunker.split(":")
+    if kind == "none" and not args:
+        chunked, params = None, {"chunker": "none"}
+    elif kind in ("tokens", "structure") and len(args) <= 1:
+        n = _int_arg(args[0], chunker) if args else 128
+        chunked = chunk_corpus(bench.corpus, max_tokens=n, overlap=0, structure_aware=kind == "structure")
+        params = {"chunker": kind, **chunked.params}
+    elif kind == "lines" and len(args) <= 2:
+        w = _int_arg(args[0], chunker) if args else 20
+        s = _int_arg(args[1], chunker) if len(args) > 1 else max(1, w // 2)
+        chunked = chunk_code_lines(bench.corpus, window=w, stride=s)
+        params = dict(chunked.params)
+    elif kind == "ast" and len(args) <= 1:
+        chunked = chunk_code_ast(bench.corpus, max_lines=_int_arg(args[0], chunker) if args else 40)
+        params = dict(chunked.params)
+    else:
+        raise InputError(f"unknown chunker {chunker!r} (none, tokens[:N], structure[:N], lines[:W[:S]], ast[:N])",
+                         field="--chunker")
+    corpus = bench.corpus if chunked is None else chunked.corpus
+    exclude: dict[str, set[str]] = {}
+    if bench.line_ranges is not None:
+        if chunked is not None and "line_start" not in chunked.corpus.metadata[0]:
+            raise InputError(f"chunker {chunker!r} does not keep line numbers; use lines or ast for code",
+                             field="--chunker")
+        if chunked is None:
+            eval_qrels = bench.qrels
+        else:
+            eval_qrels = line_range_qrels(chunked, bench.line_ranges, name=f"{bench.name}/linerange")
+        for q in bench.queries.query_ids:  # RepoEval's leakage rule: never the query's own function
+            r = bench.line_ranges.get(q, [{}])[0]
+            qp, qs, qe = r.get("query_path"), r.get("query_start"), r.get("query_end")
+            if qp is None or qs is None or qe is None:
+                continue
+            if chunked is None:
+                continue  # whole files: the query's file may hold other answers; nothing to drop
+            exclude[q] = {cid for cid, m in zip(corpus.doc_ids, corpus.metadata)
+                          if m["doc_id"] == qp and m["line_start"] <= qe and m["line_end"] >= qs}
+    else:
+        eval_qrels = bench.qrels
+    return Units(chunker, corpus, None if chunked is None else chunked.chunk_to_doc, eval_qrels, exclude, params)
+
+
+def _doc_run(units: Units, run: Run, kind: str) -> Run:
+    """What the metrics score: documents (MaxP) for chunked prose, the units themselves otherwise."""
+    if units.to_doc is None or kind == "code":
+        return run
+    from hcrbench.data.chunking import doc_run_from_chunk_run
+
+    return doc_run_from_chunk_run(run, units.to_doc)
+
+
+def _file_of(units: Units, unit: str) -> str:
+    return units.to_doc.get(unit, unit) if units.to_doc is not None else unit
+
+
+def _file_recall(units: Units, bench: PolicyBench, run: Run, qids: list[str], k: int = 10) -> np.ndarray:
+    out = np.zeros(len(qids))
+    for i, q in enumerate(qids):
+        gold = {d for d, g in (bench.qrels[q].items() if q in bench.qrels else []) if g >= 1}
+        if not gold or q not in run:
+            continue
+        files = {_file_of(units, d) for d, _ in run.ranked(q)[:k]}
+        out[i] = len(gold & files) / len(gold)
+    return out
+
+
+def _snippet(units: Units, bench: PolicyBench, run: Run, qids: list[str], k: int = 10) -> np.ndarray:
+    out = np.zeros(len(qids))
+    text = {d: units.corpus.texts[i] for i, d in enumerate(units.corpus.doc_ids)}
+    for i, q in enumerate(qids):
+        rs = (bench.line_ranges or {}).get(q)
+        if not rs or q not in run or "snippet" not in rs[0]:
+            continue
+        out[i] = max((snippet_jaccard(text[d], rs[0]["snippet"]) for d, _ in run.ranked(q)[:k]), default=0.0)
+    return out
+
+
+def embedding_label(params: dict[str, Any]) -> str:
+    """The embedding a system uses (``model (backend)``), ``none`` for lexical systems, ``+`` joins several."""
+    found: list[str] = []
+
+    def walk(p: Any) -> None:
+        if isinstance(p, dict):
+            if isinstance(p.get("model"), str):
+                found.append(f"{p['model']} ({p.get('backend', '?')})")
+            for v in p.values():
+                walk(v)
+
+    walk(params)
+    return " + ".join(dict.fromkeys(found)) or "none"
+
+
+def _r(x: float | None, nd: int | None = None) -> float | None:
+    """A JSON number: None for NaN/inf; full precision unless ``nd`` digits are asked for (cost means)."""
+    if x is None or not math.isfinite(float(x)):
+        return None
+    return float(x) if nd is None else round(float(x), nd)
+
+
+def _ratio(a: float, b: float) -> float | None:
+    return _r(a / b) if b else None
+
+
+@dataclass
+class _Done:
+    units: Units
+    results: dict[str, PolicyResult]
+    evaluation: EvaluationResult  # runs named by policy, metrics METRICS (+ FILE_R, SNIPPET for code)
+
+
+def _evaluate(bench: PolicyBench, units: Units, results: dict[str, PolicyResult]) -> EvaluationResult:
+    runs = {name: _doc_run(units, r.run, bench.kind).rename(name) for name, r in results.items()}
+    ev = evaluate(units.eval_qrels, runs, list(METRICS))
+    if bench.kind != "code":
+        return ev
+    metrics = [*ev.metrics, FILE_R, SNIPPET]
+    out = {}
+    for name, r in ev.runs.items():
+        values = dict(r.values)
+        values[FILE_R] = _file_recall(units, bench, results[name].run, list(r.query_ids))
+        values[SNIPPET] = _snippet(units, bench, results[name].run, list(r.query_ids))
+        out[name] = RunEvaluation(name, list(r.query_ids), values, r.ledger, r.measures)
+    return EvaluationResult(metrics, out, ev.rel_threshold, ev.missing)
+
+
+def compare_policies(bench: PolicyBench, make: Callable[[], Any], system: str, chunkers: list[str],
+                     single: Policy, multi: Policy, *, seed: int = 0, n_resamples: int = 10_000,
+                     params: dict[str, Any] | None = None,
+                     progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The ``policy-compare`` document for ``bench``: one retriever from ``make()`` per chunking, two policies."""
+    if single.name == multi.name:
+        raise InputError(f"the two policies are the same ({single.name})", field="--max-hops")
+    done: dict[str, _Done] = {}
+    label = "none"
+    sys_params: dict[str, Any] = {}
+    for chunker in chunkers:
+        units = make_units(bench, chunker)
+        if progress:
+            progress(f"{chunker}: indexing {len(units.corpus):,} units with {system}")
+        retriever = make()
+        retriever.index(units.corpus)
+        sys_params = retriever.params
+        label = embedding_label(sys_params)
+        results = {}
+        for pol in (single, multi):
+            if progress:
+                progress(f"{chunker}: {pol.name} over {len(bench.queries)} queries")
+            results[pol.name] = run_policy(retriever, units.corpus, bench.queries, pol, units.exclude)
+        done[chunker] = _Done(units, results, _evaluate(bench, units, results))
+    samples = _samples(bench, done, system, label, single, multi)
+    aggregate = _aggregate(bench, done, label, single, multi, seed=seed, n_resamples=n_resamples)
+    config = {
+        "benchmark": bench.name, "kind": bench.kind, "split": bench.split, "n_queries": len(bench.queries),
+        "n_documents": len(bench.corpus), "system": system, "system_params": sys_params,
+        "user_params": params or {}, "embedding": label, "chunkers": chunkers,
+        "units": {c: {"n_units": len(d.units.corpus), **d.units.params} for c, d in done.items()},
+        "single_hop": single.to_dict(), "multi_hop": multi.to_dict(), "metrics": list(METRICS),
+        "seed": seed, "resamples": n_resamples, "python_version": platform.python_version(),
+        "relevance": ("line-range overlap of chunks (RepoEval); files for File-R@10"
+                      if bench.kind == "code" else "document qrels; chunk runs mapped to documents by best chunk"),
+    }
+    return {"config": config, "samples": samples, "aggregate": aggregate}
+
+
+def _side(ev: RunEvaluation, i: int, res: PolicyResult, q: str, code: bool, multi: bool) -> dict[str, Any]:
+    c = res.costs[q]
+    out: dict[str, Any] = {"recall_at_5": _r(ev.values["R@5"][i]), "recall_at_10": _r(ev.values["R@10"][i]),
+                           "ndcg_at_10": _r(ev.values["nDCG@10"][i]), "mrr": _r(ev.values["RR"][i])}
+    if code:
+        out["file_recall_at_10"] = _r(ev.values[FILE_R][i])
+    out["embedding_calls"] = c.embedding_calls
+    out["chunks_examined"] = c.chunks_examined
+    if multi:
+        out["hops_used"] = c.hops_used
+    return out
+
+
+def _samples(bench: PolicyBench, done: dict[str, _Done], system: str, label: str, single: Policy,
+             multi: Policy) -> list[dict[str, Any]]:
+    code = bench.kind == "code"
+    out = []
+    for chunker, d in done.items():
+        e1, e2 = d.evaluation.runs[single.name], d.evaluation.runs[multi.name]
+        for i, q in enumerate(e1.query_ids):
+            j = e2.query_ids.index(q) if e2.query_ids[i] != q else i
+            s1 = _side(e1, i, d.results[single.name], q, code, False)
+            s2 = _side(e2, j, d.results[multi.name], q, code, True)
+            r1, r2 = e1.values["R@10"][i], e2.values["R@10"][j]
+            delta = {"delta_recall_10": _r(r2 - r1),
+                     "delta_file_recall_10": _r(s2["file_recall_at_10"] - s1["file_recall_at_10"]) if code else None,
+                     "delta_ndcg_10": _r(e2.values["nDCG@10"][j] - e1.values["nDCG@10"][i]),
+                     "pct_improvement": _r(100.0 * (r2 - r1) / r1) if r1 > 0 else None}
+            cost = {"embed_call_ratio": _ratio(s2["embedding_calls"], s1["embedding_calls"]),
+                    "chunks_examined_ratio": _ratio(s2["chunks_examined"], s1["chunks_examined"])}
+            sid = q if len(done) == 1 else f"{q}@{chunker}"
+            out.append({"sample_id": sid, "benchmark": bench.name, "system": system, "embedding": label,
+                        "single_hop": s1, "multi_hop": s2, "delta": delta, "cost": cost})
+    return out
+
+
+def _mean_cost(res: PolicyResult, qids: list[str], key: str) -> float:
+    return float(np.mean([getattr(res.costs[q], key) for q in qids])) if qids else float("nan")
+
+
+def _aggregate(bench: PolicyBench, done: dict[str, _Done], label: str, single: Policy, multi: Policy, *,
+               seed: int, n_resamples: int) -> dict[str, Any]:
+    rows, deltas, strata, chunker_rows = [], [], [], []
+    for chunker, d in done.items():
+        ev = d.evaluation
+        for pol in (single, multi):
+            r = ev.runs[pol.name]
+            qids = list(r.query_ids)
+            row: dict[str, Any] = {"chunker": chunker, "embedding": label, "policy": pol.name, "n": len(qids)}
+            for m in ev.metrics:
+                row[_KEYS[m]] = _r(float(np.mean(r.values[m])) if len(qids) else float("nan"))
+            for key in ("embedding_calls", "chunks_examined", "retrieval_passes", "hops_used"):
+                row[key] = _r(_mean_cost(d.results[pol.name], qids, key), 4)
+            rows.append(row)
+        s_cost = {k: _mean_cost(d.results[single.name], ev.runs[single.name].query_ids, k)
+                  for k in ("embedding_calls", "chunks_examined", "retrieval_passes")}
+        m_cost = {k: _mean_cost(d.results[multi.name], ev.runs[multi.name].query_ids, k) for k in s_cost}
+        cost = {"embed_call_ratio": _ratio(m_cost["embedding_calls"], s_cost["embedding_calls"]),
+                "chunks_examined_ratio": _ratio(m_cost["chunks_examined"], s_cost["chunks_examined"]),
+                "retrieval_pass_ratio": _ratio(m_cost["retrieval_passes"], s_cost["retrieval_passes"])}
+        for c in compare(ev, baseline=single.name, n_resamples=n_resamples, seed=seed):
+            deltas.append({"chunker": chunker, "embedding": label, "policy": c.run, **c.to_dict(),
+                           "metric_key": _KEYS[c.metric], **cost})
+        by: dict[str, list[str]] = {}
+        for q in ev.runs[single.name].query_ids:
+            by.setdefault(bench.strata.get(q, "all"), []).append(q)
+        rows_s = []
+        for stratum in sorted(by):
+            qs = by[stratum]
+            sub = _subset(ev, qs)
+            c = compare(sub, baseline=single.name, metrics=["R@10"], n_resamples=n_resamples, seed=seed)[0]
+            rows_s.append({"chunker": chunker, "stratum": stratum, "n": len(qs), "metric": "R@10",
+                           "single": _r(c.mean_baseline), "multi": _r(c.mean_run), "delta": _r(c.delta),
+                           "ci_low": _r(c.ci_low), "ci_high": _r(c.ci_high), "p": _r(c.p),
+                           "helped": c.helped, "hurt": c.hurt, "tied": c.tied})
+        for r_, ph in zip(rows_s, holm([r_["p"] if r_["p"] is not None else 1.0 for r_ in rows_s])):
+            r_["p_holm"] = _r(float(ph))  # Holm over the strata of this chunking
+        strata.extend(rows_s)
+    if len(done) > 1:
+        chunker_rows = _chunker_comparison(done, single, seed=seed, n_resamples=n_resamples)
+    return {"rows": rows, "deltas": deltas, "strata": strata, "chunkers": chunker_rows,
+            "holm_family": "per chunking: every metric of the multi-hop policy against single-hop; strata: "
+                           "R@10 per stratum, Holm over the strata of one chunking; chunkers: every metric of "
+                           "each chunking against the first, single-hop"}
+
+
+def _subset(ev: EvaluationResult, qids: list[str]) -> EvaluationResult:
+    out = {}
+    for name, r in ev.runs.items():
+        pos = {q: i for i, q in enumerate(r.query_ids)}
+        idx = [pos[q] for q in qids]
+        out[name] = RunEvaluation(name, list(qids), {m: v[idx] for m, v in r.values.items()}, r.ledger, r.measures)
+    return EvaluationResult(ev.metrics, out, ev.rel_threshold, ev.missing)
+
+
+def _chunker_comparison(done: dict[str, _Done], single: Policy, *, seed: int, n_resamples: int
+                        ) -> list[dict[str, Any]]:
+    """Each chunking against the first on the single-hop policy (paired over the same queries)."""
+    first = next(iter(done.values())).evaluation
+    runs = {}
+    for chunker, d in done.items():
+        r = d.evaluation.runs[single.name]
+        runs[chunker] = RunEvaluation(chunker, list(r.query_ids), r.values, r.ledger, r.measures)
+    ev = EvaluationResult(first.metrics, runs, first.rel_threshold, first.missing)
+    return [{"policy": single.name, **c.to_dict(), "metric_key": _KEYS[c.metric]}
+            for c in compare(ev, baseline=next(iter(done)), n_resamples=n_resamples, seed=seed)]
