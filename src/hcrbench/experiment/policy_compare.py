@@ -375,10 +375,33 @@ def _aggregate(bench: PolicyBench, done: dict[str, _Done], label: str, single: P
         strata.extend(rows_s)
     if len(done) > 1:
         chunker_rows = _chunker_comparison(done, single, seed=seed, n_resamples=n_resamples)
-    return {"rows": rows, "deltas": deltas, "strata": strata, "chunkers": chunker_rows,
+    native = _native_scores(bench, done, (single, multi))
+    return {"rows": rows, "deltas": deltas, "strata": strata, "chunkers": chunker_rows, "native": native,
             "holm_family": "per chunking: every metric of the multi-hop policy against single-hop; strata: "
                            "R@10 per stratum, Holm over the strata of one chunking; chunkers: every metric of "
                            "each chunking against the first, single-hop"}
+
+
+def _native_scores(bench: PolicyBench, done: dict[str, _Done], policies: tuple[Policy, ...]
+                   ) -> list[dict[str, Any]]:
+    """MultiHop-RAG's own scores (its script's Hits@4/10, MAP@10, MRR@10 over fact matches), when the queries
+    carry evidence facts; empty otherwise."""
+    from hcrbench.data.multihop_rag import multihop_rag_scores
+
+    qids = [q for q in bench.queries.query_ids if q in bench.qrels]
+    facts = [bench.queries.meta(q).get("facts") for q in qids]
+    if not any(isinstance(f, list) and f for f in facts):
+        return []
+    out = []
+    for chunker, d in done.items():
+        c = d.units.corpus
+        for pol in policies:
+            run = d.results[pol.name].run
+            texts = [[c.full_text(c.index_of(u)) for u, _ in (run.ranked(q)[:10] if q in run else [])] for q in qids]
+            sc = multihop_rag_scores(texts, [f if isinstance(f, list) else [] for f in facts])
+            out.append({"chunker": chunker, "policy": pol.name, "n": sc["n"],
+                        **{k: _r(sc[k]) for k in ("MAP@10", "MRR@10", "Hits@4", "Hits@10")}})
+    return out
 
 
 def _subset(ev: EvaluationResult, qids: list[str]) -> EvaluationResult:

@@ -76,6 +76,17 @@ def chunkers_table(doc: dict[str, Any]) -> Table:
     return t
 
 
+def native_table(doc: dict[str, Any]) -> Table:
+    t = Table(title="The benchmark's own scores (MultiHop-RAG retrieval_evaluate.py: fact substring matches)",
+              title_justify="left")
+    for h in ("chunker", "policy", "n", "MAP@10", "MRR@10", "Hits@4", "Hits@10"):
+        t.add_column(h, justify="left" if h in ("chunker", "policy") else "right")
+    for r in doc["aggregate"]["native"]:
+        t.add_row(r["chunker"], r["policy"], str(r["n"]), *[_f(r[k]) for k in ("MAP@10", "MRR@10", "Hits@4",
+                                                                                  "Hits@10")])
+    return t
+
+
 def bottom_line(doc: dict[str, Any]) -> str:
     """One sentence per chunking a person can act on: did multi-hop help at the same budget, and at what cost."""
     lines = []
@@ -108,4 +119,6 @@ def print_policy_comparison(doc: dict[str, Any], *, strata: bool = True, console
         console.print(strata_table(doc))
     if doc["aggregate"]["chunkers"]:
         console.print(chunkers_table(doc))
+    if doc["aggregate"].get("native"):
+        console.print(native_table(doc))
     console.print(bottom_line(doc), highlight=False, soft_wrap=True, markup=False)
