@@ -51,3 +51,9 @@ def test_code_imports_and_calls_without_builtins() -> None:
 def test_registry() -> None:
     assert get_expander("prose") is expand_prose
     assert get_expander("code") is expand_code
+
+
+def test_prose_cuts_names_the_question_gives() -> None:
+    text = "Compensation Analyst Rosa Iqbal works in People Operations, led by Mei Iqbal."
+    out = expand_prose("Who leads the team that Rosa Iqbal works in?", [text], set())
+    assert out == ["Compensation Analyst", "People Operations", "Mei Iqbal"]

@@ -61,14 +61,25 @@ def _take(cands: Iterable[str], question_l: str, seen: set[str], out: list[str],
         out.append(c)
 
 
+def _without(phrase: str, known: list[str]) -> str:
+    """``phrase`` minus any name the question already gives ("Analyst Rosa Iqbal" -> "Analyst")."""
+    for k in known:
+        if k and k in phrase:
+            phrase = " ".join(phrase.replace(k, " ").split())
+    return _clean_phrase(phrase)
+
+
 def expand_prose(question: str, texts: Sequence[str], seen: set[str], limit: int = MAX_EXPANSIONS) -> list[str]:
-    """Identifiers, quoted phrases and capitalised multi-word names in ``texts`` (rank order), new ones only."""
+    """Identifiers, quoted phrases and capitalised multi-word names in ``texts`` (rank order), new ones only.
+
+    A name the question already gives is cut out of a longer phrase, so only new information is asked."""
     q = question.lower()
+    known = [n for n in (_clean_phrase(m) for m in _CAP_PHRASE.findall(question)) if len(n.split()) >= 2]
     out: list[str] = []
     for text in texts:
         idents = _IDENT.findall(text)
         quoted = [m.strip() for m in _QUOTED.findall(text)]
-        names = [_clean_phrase(m) for m in _CAP_PHRASE.findall(text)]
+        names = [_without(_clean_phrase(m), known) for m in _CAP_PHRASE.findall(text)]
         names = [n for n in names if len(n.split()) >= 2 or _IDENT.fullmatch(n)]
         _take(idents + quoted + names, q, seen, out, limit)
         if len(out) >= limit:
