@@ -114,3 +114,42 @@ def test_policy_names_and_validation() -> None:
         Policy(max_expansions=6)
     with pytest.raises(InputError):
         Policy(expander="nope")
+
+
+class BagOfWords:
+    """A deterministic hashed bag-of-words encoder (no weights) that records what it encodes."""
+
+    model_id = "test-bow"
+    dim = 2048
+
+    def __init__(self) -> None:
+        self.texts_seen: list[str] = []
+
+    def encode(self, texts):
+        import hashlib
+        import re
+
+        import numpy as np
+
+        self.texts_seen.extend(texts)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, t in enumerate(texts):
+            for w in re.findall(r"\w+", t.lower()):
+                out[i, int(hashlib.sha256(w.encode()).hexdigest(), 16) % self.dim] += 1.0
+            n = np.linalg.norm(out[i])
+            if n:
+                out[i] /= n
+        return out
+
+
+def test_dense_counts_one_embedding_call_per_pass_even_when_cached() -> None:
+    corpus, queries = two_hop_corpus()
+    enc = BagOfWords()
+    r = make_retriever("dense", encoder=enc)
+    r.index(corpus)
+    p = Policy(max_hops=2, total_budget=5, chunks_per_hop=2)
+    for _ in range(2):  # the second run finds every query embedding in the cache
+        res = run_policy(r, corpus, queries, p)
+        c = res.costs["q1"]
+        assert res.encodes_queries and c.embedding_calls == c.retrieval_passes > 1
+    assert "DEC-0042" in enc.texts_seen  # the expansion query was really embedded (the first time)

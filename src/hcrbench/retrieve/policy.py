@@ -110,7 +110,9 @@ def _ranked(run: Run, qid: str) -> list[tuple[str, float]]:
 
 
 def _encodes(counters: dict[str, int]) -> bool:
-    return counters.get("texts_encoded", 0) > 0 or counters.get("embedding_calls", 0) > 0
+    """Whether the system embeds its queries: it encoded texts, or found their embeddings in its cache (a
+    cached query still counts as one embedding call: the cache is an artefact of re-running, not of the policy)."""
+    return any(counters.get(k, 0) > 0 for k in ("texts_encoded", "embedding_calls", "cache_hits"))
 
 
 def run_policy(retriever: Any, corpus: Corpus, queries: Queries, policy: Policy,
