@@ -17,6 +17,10 @@ def _f(x, nd: int = 4) -> str:
     return "—" if x is None else f"{x:.{nd}f}"
 
 
+def _p(p) -> str:
+    return "—" if p is None else (f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="+", type=Path)
@@ -43,7 +47,7 @@ def main() -> None:
                 continue
             print(f"| {c['benchmark']} | {c['system']} | {x['chunker']} | {x['run']} vs {x['baseline']} | "
                   f"{x['metric']} | {x['delta']:+.4f} | [{x['ci_low']:+.4f}, {x['ci_high']:+.4f}] | "
-                  f"{_f(x['p_holm'])} | {x['helped']}/{x['hurt']}/{x['tied']} |")
+                  f"{_p(x['p_holm'])} | {x['helped']}/{x['hurt']}/{x['tied']} |")
     if args.strata:
         print()
         print("| benchmark | system | chunker | stratum | n | 1-hop R@10 | multi-hop R@10 | delta | 95% CI | "
@@ -54,7 +58,7 @@ def main() -> None:
             for s in d["aggregate"]["strata"]:
                 print(f"| {c['benchmark']} | {c['system']} | {s['chunker']} | {s['stratum']} | {s['n']} | "
                       f"{_f(s['single'])} | {_f(s['multi'])} | {s['delta']:+.4f} | "
-                      f"[{s['ci_low']:+.4f}, {s['ci_high']:+.4f}] | {_f(s['p_holm'])} |")
+                      f"[{s['ci_low']:+.4f}, {s['ci_high']:+.4f}] | {_p(s['p_holm'])} |")
     chunk = [(d, x) for d in docs for x in d["aggregate"].get("chunkers", [])]
     if chunk:
         print()
@@ -63,7 +67,7 @@ def main() -> None:
         for d, x in chunk:
             print(f"| {d['config']['benchmark']} | {d['config']['system']} | {x['run']} vs {x['baseline']} | "
                   f"{x['metric']} | {x['delta']:+.4f} | [{x['ci_low']:+.4f}, {x['ci_high']:+.4f}] | "
-                  f"{_f(x['p_holm'])} |")
+                  f"{_p(x['p_holm'])} |")
 
 
 if __name__ == "__main__":
