@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from hcrbench.retrieve.expand import expand_code, expand_prose, get_expander
 
 PROSE = ("HR-POL-043 | Work trips Policy | Version 1\nOwner: Finance Operations | Approved by: Rahul Rossi, "
@@ -57,3 +60,22 @@ def test_prose_cuts_names_the_question_gives() -> None:
     text = "Compensation Analyst Rosa Iqbal works in People Operations, led by Mei Iqbal."
     out = expand_prose("Who leads the team that Rosa Iqbal works in?", [text], set())
     assert out == ["Compensation Analyst", "People Operations", "Mei Iqbal"]
+
+
+_WORDS = ["Rahul", "Rossi", "HR-POL-043", "INC-7", "the", "Team", "Alpha", "\"quoted phrase\"", "def", "foo(",
+          "import os", "from a import b", "x.bar(", "Baz(", "len(", "\n", "Security", "Operations", "of", "and"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(chunks=st.lists(st.lists(st.sampled_from(_WORDS), max_size=30).map(" ".join), max_size=6),
+       seen=st.sets(st.sampled_from(["rahul rossi", "hr-pol-043", "foo", "security operations", "baz"])),
+       limit=st.integers(1, 5))
+def test_expanders_respect_limit_seen_and_dedupe(chunks, seen, limit) -> None:
+    for fn in (expand_prose, expand_code):
+        out = fn("who is Rahul Rossi", chunks, set(seen), limit=limit)
+        assert len(out) <= limit
+        keys = [o.lower() for o in out]
+        assert len(keys) == len(set(keys))
+        assert not set(keys) & seen
+        assert all(o.strip() for o in out)
+        assert fn("who is Rahul Rossi", chunks, set(seen), limit=limit) == out  # deterministic
