@@ -95,5 +95,36 @@ def smart_command(
                f"{int(ds.qrels.grades.size)} judgments ({n_rel} relevant) -> {out}", err=True)
 
 
+@convert_app.command("multihop-rag")
+def multihop_rag_command(
+    src: Path = typer.Option(..., "--in", help="Folder with MultiHop-RAG's corpus.json and MultiHopRAG.json."),
+    out: Path = typer.Option(..., "--out", help="BEIR folder to write."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace --out if it exists."),
+) -> None:
+    """Read MultiHop-RAG (articles, queries with evidence facts), write a BEIR folder with qrels by article."""
+    import warnings
+
+    from hcrbench.data.multihop_rag import load_multihop_rag
+    from hcrbench.errors import HcrbenchWarning
+
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not overwrite:
+        raise InputError("exists and is not an empty folder (pass --overwrite to replace it)", path=out,
+                         field="--out")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", HcrbenchWarning)
+        ds = load_multihop_rag(src)
+    for w in caught:
+        if issubclass(w.category, HcrbenchWarning):
+            typer.echo(f"warning: {w.message}", err=True)
+    write_beir_folder(ds, out, overwrite=overwrite)
+    types: dict[str, int] = {}
+    for q in ds.qrels.query_ids:
+        c = ds.queries.meta(q)["category"]
+        types[c] = types.get(c, 0) + 1
+    typer.echo(f"multihop-rag: {len(ds.corpus)} articles, {len(ds.queries)} queries ({len(ds.qrels)} with evidence: "
+               f"{', '.join(f'{k} {v}' for k, v in sorted(types.items()))}) -> {out}; next: hcrbench policy-compare "
+               f"--dataset {out} --system bm25 --budget 15", err=True)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(convert_app, name="convert")

@@ -23,6 +23,9 @@ Schema (documented with examples in docs/experiments.md)::
     params = { k1 = 0.9, b = 0.4 }
     # seed = 1; seed_group = "dense"    # one stochastic system run with several seeds: eval.json reports the
                                         # group's mean ± sd over seeds and tests its seed-averaged scores
+    # policy = "2-hop@15"               # run the system under a retrieval policy (docs/policy.md)
+    # policies = ["1-hop@15", "2-hop@15"]  (top level) crosses every system without a policy with each policy:
+    #                                   # systems "bm25.1hop15", "bm25.2hop15"
 """
 
 from __future__ import annotations
@@ -74,6 +77,19 @@ class SystemConfig(BaseModel):
     chunking: ChunkingConfig | None = None
     seed: int | None = Field(None, ge=0, le=MAX_SEED)  # this system's own seed (default: the experiment's)
     seed_group: str | None = None  # systems sharing a group are seeds of one stochastic system (aggregated)
+    policy: str | None = None  # "1-hop@15", "2-hop@15", "2-hop@15x1.5" (hcrbench.retrieve.policy)
+
+    @field_validator("policy")
+    @classmethod
+    def _policy(cls, v: str | None) -> str | None:
+        if v is not None:
+            from hcrbench.retrieve.policy import Policy
+
+            try:
+                Policy.parse(v)
+            except InputError as e:
+                raise ValueError(e.problem) from None
+        return v
 
     @field_validator("name")
     @classmethod
@@ -134,6 +150,19 @@ class ExperimentConfig(BaseModel):
     strata: list[str] = Field(default_factory=lambda: ["category"])
     dataset: DatasetConfig
     systems: list[SystemConfig] = Field(min_length=1)
+    policies: list[str] = Field(default_factory=list)
+
+    @field_validator("policies")
+    @classmethod
+    def _policies(cls, v: list[str]) -> list[str]:
+        from hcrbench.retrieve.policy import Policy
+
+        for p in v:
+            try:
+                Policy.parse(p)
+            except InputError as e:
+                raise ValueError(e.problem) from None
+        return v
 
     @field_validator("name")
     @classmethod
@@ -238,6 +267,29 @@ def _model_keys() -> dict[str, list[str]]:
     }
 
 
+def policy_tag(policy: str) -> str:
+    """``"2-hop@15"`` -> ``"2hop15"`` (``"2-hop@15x1.5"`` -> ``"2hop15x1.5"``): the suffix of a crossed system."""
+    return policy.strip().replace("-hop@", "hop")
+
+
+def _cross_policies(cfg: ExperimentConfig) -> ExperimentConfig:
+    """Each system without its own ``policy`` becomes one system per entry of ``policies``."""
+    if not cfg.policies:
+        return cfg
+    systems: list[SystemConfig] = []
+    first: dict[str, str] = {}
+    for s in cfg.systems:
+        if s.policy is not None:
+            systems.append(s)
+            continue
+        for p in cfg.policies:
+            name = f"{s.name}.{policy_tag(p)}"
+            first.setdefault(s.name, name)
+            systems.append(s.model_copy(update={"name": name, "policy": p}))
+    baseline = first.get(cfg.baseline, cfg.baseline) if cfg.baseline is not None else None
+    return cfg.model_copy(update={"systems": systems, "baseline": baseline})
+
+
 def parse_config(text: str, path: str | Path = "<config>") -> ExperimentConfig:
     """Parse TOML text into an :class:`ExperimentConfig`; the first problem raises a one-line InputError."""
     try:
@@ -254,6 +306,7 @@ def parse_config(text: str, path: str | Path = "<config>") -> ExperimentConfig:
         loc = tuple(p for p in loc if not (isinstance(p, str) and ("[" in p or p.startswith("function-"))))
         raise InputError(_problem(err, _model_keys()), path=path, line=locate(text, loc),
                          field=_dotted(loc) or None) from None
+    cfg = _cross_policies(cfg)
     names = [s.name for s in cfg.systems]
     for i, n in enumerate(names):
         if n in names[:i]:

@@ -76,6 +76,7 @@ def system_fingerprint(system: SystemConfig, cfg: ExperimentConfig, data_key: st
         "seed": cfg.seed,
         "dataset": data_key,
         **({"system_seed": system.seed} if system.seed is not None else {}),
+        **({"policy": system.policy} if system.policy is not None else {}),  # absent: old fingerprints hold
     })
 
 
@@ -110,7 +111,10 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int) ->
                                counter=get_counter(c.token_counter))
         chunk_seconds = time.perf_counter() - t_chunk
         retriever.index(chunked.corpus)
-        result = retriever.search(data.queries, k=c.depth or 4 * k)
+        if system.policy is not None:
+            result = _policy_search(system.policy, retriever, chunked.corpus, data, entry)
+        else:
+            result = retriever.search(data.queries, k=c.depth or 4 * k)
         run = chunked.doc_run(result.run).top_k(k)
         result.costs.add("chunks_indexed", len(chunked.corpus))
         result.costs.add("chunk_tokens_indexed", sum(m["n_tokens"] for m in chunked.corpus.metadata))
@@ -118,7 +122,10 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int) ->
         entry["chunking"] = chunked.params
     else:
         retriever.index(data.corpus)
-        result = retriever.search(data.queries, k=k)
+        if system.policy is not None:
+            result = _policy_search(system.policy, retriever, data.corpus, data, entry)
+        else:
+            result = retriever.search(data.queries, k=k)
         run = result.run.top_k(k)
         entry["chunking"] = None
     seconds = time.perf_counter() - t0
@@ -130,6 +137,26 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int) ->
         "n_queries": len(run.query_ids),
     })
     return run.rename(system.name), entry
+
+
+def _policy_search(policy: str, retriever: Any, units: Any, data: ExperimentData, entry: dict[str, Any]):
+    """Run ``policy`` (e.g. "2-hop@15") over the indexed ``units``; costs summed over queries into the result."""
+    from hcrbench.data.types import Costs, RunResult
+    from hcrbench.retrieve.policy import Policy, run_policy
+
+    pol = Policy.parse(policy)
+    t0 = time.perf_counter()
+    res = run_policy(retriever, units, data.queries, pol)
+    costs = Costs()
+    for c in res.costs.values():
+        costs.add("policy_retrieval_passes", c.retrieval_passes)
+        costs.add("policy_embedding_calls", c.embedding_calls)
+        costs.add("policy_chunks_examined", c.chunks_examined)
+        costs.add("policy_hops_used", c.hops_used)
+    costs.add("queries", len(data.queries))
+    costs.add_time("policy", time.perf_counter() - t0)
+    entry["policy"] = pol.to_dict()
+    return RunResult(res.run, costs)
 
 
 def _reusable(entry: dict[str, Any] | None, fingerprint: str, run_path: Path) -> bool:
