@@ -40,12 +40,9 @@ def evaluate_command(
                                 help="Keep the first of duplicate (query, doc) lines instead of refusing the run."),
 ) -> None:
     """Score runs with trec_eval-exact metrics and compare each with a baseline (paired tests, Holm)."""
-    import warnings
-
     from rich.console import Console
 
     from hcrbench.data import atomic_write_text, read_qrels, read_run
-    from hcrbench.errors import HcrbenchWarning
     from hcrbench.metrics import evaluate, parse_measures
     from hcrbench.report.evaluation import print_evaluation
     from hcrbench.stats import compare, evaluation_json
@@ -59,19 +56,15 @@ def evaluate_command(
     except ValueError as e:  # InputError included: name the flag
         raise InputError(getattr(e, "problem", str(e)), field="--metrics") from None
     err = Console(stderr=True)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", HcrbenchWarning)
-        qr = read_qrels(qrels)
-        loaded = [read_run(p, dedupe=dedupe) for p in runs]
-        names = _run_names(runs, loaded)
-        loaded = [r.rename(n) for r, n in zip(loaded, names)]
-        if baseline is not None and baseline not in names:
-            raise InputError(f"no run named {baseline!r} (runs: {', '.join(names)})", field="--baseline")
-        result = evaluate(qr, {r.name: r for r in loaded}, [m.name for m in measures],
-                          rel_threshold=rel_threshold, missing=missing)
-    for w in caught:
-        if issubclass(w.category, HcrbenchWarning):
-            err.print(f"[yellow]warning:[/yellow] {w.message}", highlight=False)
+    # Warnings (zero-filled queries, ignored queries, ...) go to stderr, once each (hcrbench.cli).
+    qr = read_qrels(qrels)
+    loaded = [read_run(p, dedupe=dedupe) for p in runs]
+    names = _run_names(runs, loaded)
+    loaded = [r.rename(n) for r, n in zip(loaded, names)]
+    if baseline is not None and baseline not in names:
+        raise InputError(f"no run named {baseline!r} (runs: {', '.join(names)})", field="--baseline")
+    result = evaluate(qr, {r.name: r for r in loaded}, [m.name for m in measures],
+                      rel_threshold=rel_threshold, missing=missing)
     comparisons = []
     if len(loaded) > 1:
         comparisons = compare(result, baseline=baseline or names[0], n_resamples=n_resamples, seed=seed)

@@ -6,6 +6,9 @@ from pathlib import Path
 
 import typer
 
+#: Re-running the same command resumes: finished systems are reused (see hcrbench.experiment.runner).
+RESUMABLE = {"run"}
+
 
 def run_command(
     config: Path = typer.Argument(..., help="Experiment TOML (see docs/experiments.md)."),
@@ -17,21 +20,15 @@ def run_command(
 ) -> None:
     """Run every system of an experiment, score them and write the output folder (resumable)."""
     import sys
-    import warnings
 
     from rich.console import Console
 
-    from hcrbench.errors import HcrbenchWarning
     from hcrbench.experiment import run_experiment
     from hcrbench.report.evaluation import print_evaluation, strata_table
 
     err = Console(stderr=True, highlight=False)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", HcrbenchWarning)
-        result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet)
-    for w in caught:
-        if issubclass(w.category, HcrbenchWarning):
-            err.print(f"[yellow]warning:[/yellow] {w.message}")
+    # Warnings go to stderr as they happen, once each (hcrbench.cli).
+    result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet)
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     print_evaluation(result.evaluation, result.comparisons, console=console)
     per_query = result.output_dir / "per_query.parquet"
