@@ -17,6 +17,9 @@ def run_command(
     only: list[str] = typer.Option([], "--only",
                                    help="Compute only this system (repeatable); others are reused if up to date."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress output."),
+    force: bool = typer.Option(False, "--force",
+                               help="Write into an output folder that holds another experiment's results "
+                                    "(they are replaced)."),
 ) -> None:
     """Run every system of an experiment, score them and write the output folder (resumable)."""
     import sys
@@ -28,7 +31,8 @@ def run_command(
 
     err = Console(stderr=True, highlight=False)
     # Warnings go to stderr as they happen, once each (hcrbench.cli).
-    result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet)
+    result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet,
+                            force=force)
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     print_evaluation(result.evaluation, result.comparisons, console=console)
     per_query = result.output_dir / "per_query.parquet"
@@ -43,7 +47,7 @@ def run_command(
                 console.print(strata_table(frame, metric, field))
     err.print(f"computed {len(result.computed)}, reused {len(result.reused)}"
               + (f", skipped {len(result.skipped)}" if result.skipped else "")
-              + f"; wrote {result.output_dir}")
+              + f"; wrote {result.output_dir}", soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
