@@ -180,26 +180,43 @@ def _interrupted(argv: list[str]) -> int:
 
 
 class _WarnOnce:
-    """Prints each distinct warning once, to stderr, as ``warning: <message>`` (no file, line or class name).
+    """Collects each distinct warning once and prints it to stderr as ``warning: <message>`` (no file, line or
+    class name).
 
     Installed by :func:`main` for the whole run, so every command gets it; a library warning that repeats per
-    query or per batch is shown the first time only.
+    query or per batch is shown the first time only. Warnings are held until the command ends (or until it calls
+    :func:`flush_warnings`, before printing its results) and dropped when it ends in an error, whose one line
+    is then all the user sees.
     """
 
     def __init__(self) -> None:
         self.seen: set[str] = set()
+        self.pending: list[str] = []
 
     def __call__(self, message: Any, category: type, filename: str, lineno: int, file: Any = None,
                  line: str | None = None) -> None:
         text = " ".join(str(message).split())
-        if text in self.seen:
-            return
-        self.seen.add(text)
+        if text not in self.seen:
+            self.seen.add(text)
+            self.pending.append(text)
+
+    def flush(self) -> None:
+        lines, self.pending = self.pending, []
         try:
-            sys.stderr.write(f"warning: {text}\n")
+            for text in lines:
+                sys.stderr.write(f"warning: {text}\n")
             sys.stderr.flush()
         except (OSError, ValueError):  # stderr gone (closed pipe): nothing to tell
             pass
+
+
+_WARNINGS: _WarnOnce | None = None
+
+
+def flush_warnings() -> None:
+    """Print the warnings collected so far (a command calls this just before it prints its results)."""
+    if _WARNINGS is not None:
+        _WARNINGS.flush()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -208,11 +225,22 @@ def main(argv: list[str] | None = None) -> int:
 
     from hcrbench.errors import HcrbenchWarning
 
+    global _WARNINGS
     argv = list(sys.argv[1:] if argv is None else argv)
+    previous = _WARNINGS
     with warnings.catch_warnings():
         warnings.simplefilter("always", HcrbenchWarning)  # shown once each by _WarnOnce, not once per line
-        warnings.showwarning = _WarnOnce()
-        return _main(argv)
+        warnings.showwarning = _WARNINGS = _WarnOnce()
+        try:
+            code = _main(argv)
+        except SystemExit as e:  # an error line was printed: it is the whole message
+            if e.code != EXIT_USAGE:
+                _WARNINGS.flush()
+            raise
+        finally:
+            shown, _WARNINGS = _WARNINGS, previous
+        shown.flush()
+        return code
 
 
 def _main(argv: list[str]) -> int:

@@ -29,7 +29,9 @@ def write_beir_folder(dataset, out: Path, *, overwrite: bool = False) -> None:
     if out.exists() and any(out.iterdir()) and not overwrite:
         raise InputError("folder exists and is not empty (pass --overwrite to replace it)", path=out,
                          field="--out")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    from hcrbench.data.outputs import ensure_parent
+
+    ensure_parent(out, field="--out")  # at most one missing folder level above --out
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
     umask = os.umask(0)
     os.umask(umask)

@@ -104,6 +104,7 @@ def gate_command(
     """Gate runs against four null predictors (calibrated p-values, Holm) and check the harness with controls."""
     from rich.console import Console
 
+    from hcrbench.cli import flush_warnings
     from hcrbench.data import atomic_write_text, read_run
     from hcrbench.gate import agreement_table, gate_pairs, run_controls
     from hcrbench.gate._kernels import check_rel_threshold, parse_gate_metric
@@ -120,6 +121,10 @@ def gate_command(
     stratify = [f.strip() for f in (stratify or [])]
     if not runs and not controls:
         raise InputError("nothing to gate: give RUN files and/or --controls", field="RUN")
+    if json_path is not None:
+        from hcrbench.data.outputs import ensure_parent
+
+        ensure_parent(json_path, field="--json")
     _check_baseline_flags(baseline, min_delta, n_resamples, stratify, calibration, dataset)
     qrels, pool, queries = _load(dataset, split, qrels_path, pool_path)
     loaded = {}
@@ -142,13 +147,14 @@ def gate_command(
     common = dict(n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold)
     out: dict = {"metric": m.name, "strict": strict, "systems": {}, "controls": None}
     err = Console(stderr=True, highlight=False)
-    # Warnings from the gate go to stderr, once each (hcrbench.cli).
+    # Warnings from the gate go to stderr once each, above the tables (hcrbench.cli).
     pairs = gate_pairs(qrels, loaded, metric=m.name, strict=strict, item_pool=pool, k=k, **common) if loaded else {}
     rep = None
     if controls:
         base = next(iter(loaded.values())) if loaded else None
         rep = run_controls(qrels, pool, metric=m.name, strict=strict, k=k or m.cutoff or 10, base_run=base,
                            **common)
+    flush_warnings()  # above the tables
     for name, p in pairs.items():
         _print_result(console, p.graded, name)
         if p.strict is not None:

@@ -26,13 +26,15 @@ def run_command(
 
     from rich.console import Console
 
+    from hcrbench.cli import flush_warnings
     from hcrbench.experiment import run_experiment
     from hcrbench.report.evaluation import print_evaluation, strata_table
 
     err = Console(stderr=True, highlight=False)
-    # Warnings go to stderr as they happen, once each (hcrbench.cli).
+    # Warnings go to stderr once each, above the tables (hcrbench.cli).
     result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet,
                             force=force)
+    flush_warnings()  # above the tables
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     print_evaluation(result.evaluation, result.comparisons, console=console)
     per_query = result.output_dir / "per_query.parquet"
