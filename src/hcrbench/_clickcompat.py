@@ -11,6 +11,8 @@ arguments shown as ``QRELS RUNS...`` instead of ``{qrels} {runs}...``.
 
 from __future__ import annotations
 
+import difflib
+import re
 import types
 import typing
 from pathlib import PurePath
@@ -73,7 +75,18 @@ def _message(e: Any) -> str:
                 hint = f"'{param.metavar or str(param.name).upper()}'"
             return f"invalid value for {hint}: expected {wants}, got {err.get('input')!r}"
     msg = " ".join(str(e.format_message()).split()).rstrip(".")
-    return msg[:1].lower() + msg[1:] if msg[1:2].islower() else msg
+    msg = msg[:1].lower() + msg[1:] if msg[1:2].islower() else msg
+    return msg + _suggest_command(msg, getattr(e, "ctx", None))
+
+
+def _suggest_command(msg: str, ctx: Any) -> str:
+    """Older typer (plain click) offers no did-you-mean for a misspelled command; add typer's own wording."""
+    m = re.match(r"no such command '(.+)'$", msg)
+    commands = getattr(getattr(ctx, "command", None), "commands", None)
+    if not m or "Did you mean" in msg or not commands:
+        return ""
+    close = difflib.get_close_matches(m.group(1), list(commands))
+    return f". Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
 
 
 def one_line(e: Any, command: str | None = None) -> str:
