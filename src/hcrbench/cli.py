@@ -123,15 +123,18 @@ def fail(message: str, code: int = EXIT_USAGE) -> None:
 
 
 _COMMAND: Any = None
+_COMMAND_KEY: tuple[int, int] | None = None
 
 
 def command() -> Any:
-    """The click command tree of :data:`app`, built once, with human-readable help (see ``_clickcompat``)."""
-    global _COMMAND
-    if _COMMAND is None:
+    """The click command tree of :data:`app` with human-readable help (see ``_clickcompat``); built once, and
+    again if a command was registered on :data:`app` since (a plugin, a test)."""
+    global _COMMAND, _COMMAND_KEY
+    key = (len(app.registered_commands), len(app.registered_groups))
+    if _COMMAND is None or key != _COMMAND_KEY:
         cmd = typer.main.get_command(app)
         cc.humanize(cmd, epilog=EXIT_CODES_HELP)
-        _COMMAND = cmd
+        _COMMAND, _COMMAND_KEY = cmd, key
     return _COMMAND
 
 

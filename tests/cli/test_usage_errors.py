@@ -242,7 +242,7 @@ def test_ctrl_c_during_run_says_resume_and_exits_130(tmp_path):
 def test_ctrl_c_elsewhere_exits_130_without_promising_a_resume(tmp_path):
     code = ("import sys, time\nfrom hcrbench import cli\n"
             "def slow(): sys.stderr.write('ready\\n'); sys.stderr.flush(); time.sleep(60)\n"
-            "cli.app.command('sleep')(slow)\ncli._COMMAND = None\nsys.exit(cli.main(['sleep']))\n")
+            "cli.app.command('sleep')(slow)\nsys.exit(cli.main(['sleep']))\n")
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=_full_env())
     assert proc.stderr.readline().strip() == "ready"

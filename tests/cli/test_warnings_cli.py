@@ -52,7 +52,6 @@ def noisy(fail: bool = False):
         raise InputError("bad", field="--x")
 
 cli.app.command("noisy")(noisy)
-cli._COMMAND = None
 sys.exit(cli.main(sys.argv[1:]))
 """
 
