@@ -173,6 +173,7 @@ def _subcommand(argv: list[str]) -> str | None:
 
 
 def _interrupted(argv: list[str]) -> int:
+    flush_warnings()  # what was noticed before Ctrl-C, then the last word
     name = _subcommand(argv)
     if name in RESUMABLE:
         sys.stderr.write("\nhcrbench: interrupted; run the same command again to resume\n")
