@@ -73,7 +73,7 @@ def full(bench):
     rc = main(_args(bench, "base", "better", "worse", "same", "nearly", "constant",
                     extra=["--baseline", "base", "--stratify", "category", "--stratify", "difficulty",
                            "--calibration", str(png), "--json", str(out)]))
-    assert rc == 0
+    assert rc == 1  # 'constant' fails the gate: a check failed
     return json.loads(out.read_text()), png
 
 
@@ -138,8 +138,9 @@ def test_gate_failure_is_null_fail(full):
 
 
 def test_verdict_table_is_printed(bench, capsys):
-    assert main(_args(bench, "base", "better", "constant", extra=["--baseline", "base"])) == 0
+    assert main(_args(bench, "base", "better", "constant", extra=["--baseline", "base"])) == 1
     text = capsys.readouterr().out
+    assert text.rstrip().splitlines()[-1].startswith("gate: FAIL") and "constant" in text.rstrip().splitlines()[-1]
     assert "Verdicts vs baseline base" in text
     lines = {ln.split("│")[1].strip() + ln.split("│")[2].strip(): ln for ln in text.splitlines() if ln.count("│") > 6}
     assert "HIT +" in lines["betternDCG@10"] and "NULL-FAIL" in lines["constantnDCG@10"]

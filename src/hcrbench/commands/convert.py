@@ -29,7 +29,9 @@ def write_beir_folder(dataset, out: Path, *, overwrite: bool = False) -> None:
     if out.exists() and any(out.iterdir()) and not overwrite:
         raise InputError("folder exists and is not empty (pass --overwrite to replace it)", path=out,
                          field="--out")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    from hcrbench.data.outputs import ensure_parent
+
+    ensure_parent(out, field="--out")  # at most one missing folder level above --out
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
     umask = os.umask(0)
     os.umask(umask)
@@ -62,10 +64,7 @@ def smart_command(
                                        "or 'drop'); see docs/datasets.md."),
 ) -> None:
     """Read a SMART collection, say what was fixed up, write a BEIR folder (split 'test')."""
-    import warnings
-
     from hcrbench.data.smart import COLLECTIONS
-    from hcrbench.errors import HcrbenchWarning
 
     loader = COLLECTIONS.get(collection.lower())
     if loader is None:
@@ -83,12 +82,7 @@ def smart_command(
         except ValueError:
             raise InputError(f"expected an integer or 'drop', got {minus_one!r}",
                              field="--cranfield-minus-one") from None
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", HcrbenchWarning)
-        ds = loader(src, **kwargs)
-    for w in caught:
-        if issubclass(w.category, HcrbenchWarning):
-            typer.echo(f"warning: {w.message}", err=True)
+    ds = loader(src, **kwargs)  # its warnings go to stderr, once each (hcrbench.cli)
     write_beir_folder(ds, out, overwrite=overwrite)
     n_rel = int((ds.qrels.grades >= 1).sum())
     typer.echo(f"{collection}: {len(ds.corpus)} docs, {len(ds.queries)} queries ({len(ds.qrels)} judged), "

@@ -20,6 +20,57 @@ def _run_names(paths: list[Path], runs: list) -> list[str]:
     return names
 
 
+def _columns(path: Path) -> int | None:
+    """Fields on the first data line of ``path`` (gzip allowed; blank and '#' lines skipped); None if unreadable."""
+    import gzip
+
+    try:
+        with open(path, "rb") as fh:
+            magic = fh.read(2)
+        opener = gzip.open if magic == b"\x1f\x8b" else open
+        with opener(path, "rb") as fh:
+            for n, raw in enumerate(fh):
+                text = raw.decode("utf-8", "replace").strip()
+                if text and not text.startswith("#"):
+                    return len(text.split())
+                if n > 1000:
+                    break
+    except (OSError, EOFError):
+        return None
+    return None
+
+
+_SWAP = "did you swap them? The qrels come first: hcrbench evaluate QRELS RUN [RUN ...]"
+
+
+def _read_inputs(qrels: Path, runs: list[Path], dedupe: bool):
+    """Read the qrels and runs; when a file has the other format's column count, say they look swapped."""
+    from hcrbench.data import read_qrels, read_run
+
+    qc = _columns(qrels)
+    rc = _columns(runs[0]) if runs else None
+    if qc == 6 and rc in (3, 4):
+        raise InputError(f"QRELS has 6 columns like a run, and {runs[0]} has {rc} like qrels: {_SWAP}",
+                         path=qrels, line=1)
+    try:
+        qr = read_qrels(qrels)
+    except InputError as e:
+        if qc == 6:
+            raise InputError(f"{e.problem} (6 columns is a run file: {_SWAP})", path=e.path, line=e.line,
+                             field=e.field) from None
+        raise
+    loaded = []
+    for p in runs:
+        try:
+            loaded.append(read_run(p, dedupe=dedupe))
+        except InputError as e:
+            if _columns(p) in (3, 4) and e.line is not None:
+                raise InputError(f"{e.problem} (this looks like a qrels file: {_SWAP})", path=e.path,
+                                 line=e.line, field=e.field) from None
+            raise
+    return qr, loaded
+
+
 def evaluate_command(
     qrels: Path = typer.Argument(..., help="Qrels file: TREC (qid 0 docid rel) or BEIR TSV with header."),
     runs: list[Path] = typer.Argument(..., help="One or more TREC run files (gzip allowed)."),
@@ -46,12 +97,11 @@ def evaluate_command(
                                      help="Drop retrieved docs without a judgment before scoring (trec_eval -J)."),
 ) -> None:
     """Score runs with trec_eval-exact metrics and compare each with a baseline (paired tests, Holm)."""
-    import warnings
-
     from rich.console import Console
 
-    from hcrbench.data import atomic_write_text, read_qrels, read_run
-    from hcrbench.errors import HcrbenchWarning
+    from hcrbench.cli import flush_warnings
+    from hcrbench.data import atomic_write_text
+    from hcrbench.data.outputs import ensure_parent
     from hcrbench.metrics import evaluate, parse_measures
     from hcrbench.report.evaluation import print_evaluation
     from hcrbench.stats import compare, evaluation_json
@@ -69,24 +119,22 @@ def evaluate_command(
     except ValueError as e:  # InputError included: name the flag
         raise InputError(getattr(e, "problem", str(e)), field="--metrics") from None
     err = Console(stderr=True)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", HcrbenchWarning)
-        qr = read_qrels(qrels)
-        loaded = [read_run(p, dedupe=dedupe) for p in runs]
-        names = _run_names(runs, loaded)
-        loaded = [r.rename(n) for r, n in zip(loaded, names)]
-        if baseline is not None and baseline not in names:
-            raise InputError(f"no run named {baseline!r} (runs: {', '.join(names)})", field="--baseline")
-        result = evaluate(qr, {r.name: r for r in loaded}, [m.name for m in measures],
-                          rel_threshold=rel_threshold, missing=missing, max_docs=max_docs,
-                          judged_only=judged_only)
-    for w in caught:
-        if issubclass(w.category, HcrbenchWarning):
-            err.print(f"[yellow]warning:[/yellow] {w.message}", highlight=False)
+    # Warnings (zero-filled queries, ignored queries, ...) go to stderr once each, above the tables (hcrbench.cli).
+    if json_path is not None:
+        ensure_parent(json_path, field="--json")
+    qr, loaded = _read_inputs(qrels, runs, dedupe)
+    names = _run_names(runs, loaded)
+    loaded = [r.rename(n) for r, n in zip(loaded, names)]
+    if baseline is not None and baseline not in names:
+        raise InputError(f"no run named {baseline!r} (runs: {', '.join(names)})", field="--baseline")
+    result = evaluate(qr, {r.name: r for r in loaded}, [m.name for m in measures],
+                      rel_threshold=rel_threshold, missing=missing, max_docs=max_docs,
+                      judged_only=judged_only)
     comparisons = []
     if len(loaded) > 1:
         comparisons = compare(result, baseline=baseline or names[0], n_resamples=n_resamples, seed=seed,
                               family=family)
+    flush_warnings()  # above the tables
     print_evaluation(result, comparisons, per_query=per_query)
     if json_path is not None:
         import json

@@ -4,8 +4,9 @@ Prints, per system, the real mean and each null's mean, 95% interval, delta, p a
 passes; with ``--controls`` also the positive/negative controls and whether the harness can be trusted on this
 benchmark. With ``--baseline NAME`` every other run is compared with it (paired, Holm) and given a verdict
 (HIT / UNDER-NS / MISS / NULL-FAIL); ``--stratify FIELD`` splits the deltas by a query metadata field and
-``--calibration PATH`` plots CI width against bench size. Exit 0 whatever the gate says (a failing system is a
-finding); 2 for bad input.
+``--calibration PATH`` plots CI width against bench size. Exit 0 when every run passes (and, with ``--controls``,
+the harness is trusted), 1 when a run fails the gate or a control is misclassified, 2 for bad input. Warnings go
+to stderr.
 """
 
 from __future__ import annotations
@@ -109,12 +110,10 @@ def gate_command(
                                        help="One Holm family for graded + strict (default: separate families)."),
 ) -> None:
     """Gate runs against four null predictors (calibrated p-values, Holm) and check the harness with controls."""
-    import warnings
-
     from rich.console import Console
 
+    from hcrbench.cli import flush_warnings
     from hcrbench.data import atomic_write_text, read_run
-    from hcrbench.errors import HcrbenchWarning
     from hcrbench.gate import agreement_table, gate_pairs, run_controls
     from hcrbench.gate._kernels import check_rel_threshold, parse_gate_metric
 
@@ -130,6 +129,10 @@ def gate_command(
     stratify = [f.strip() for f in (stratify or [])]
     if not runs and not controls:
         raise InputError("nothing to gate: give RUN files and/or --controls", field="RUN")
+    if json_path is not None:
+        from hcrbench.data.outputs import ensure_parent
+
+        ensure_parent(json_path, field="--json")
     _check_baseline_flags(baseline, min_delta, n_resamples, stratify, calibration, dataset)
     if family not in ("run", "all"):
         raise InputError(f"must be 'run' or 'all', got {family!r}", field="--family")
@@ -155,16 +158,15 @@ def gate_command(
         raise InputError(f"must be in [0, 1], got {tau_rel}", field="--tau-rel")
     common = dict(n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold, tau_rel=tau_rel)
     out: dict = {"metric": m.name, "strict": strict, "systems": {}, "controls": None}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", HcrbenchWarning)
-        pairs = gate_pairs(qrels, loaded, metric=m.name, strict=strict, item_pool=pool, k=k, **common) if loaded else {}
-        rep = None
-        if controls:
-            base = next(iter(loaded.values())) if loaded else None
-            rep = run_controls(qrels, pool, metric=m.name, strict=strict, k=k or m.cutoff or 10, base_run=base,
-                               **common)
-    for w in dict.fromkeys(str(c.message) for c in caught if issubclass(c.category, HcrbenchWarning)):
-        console.print(f"[yellow]warning:[/] {w}")
+    err = Console(stderr=True, highlight=False)
+    # Warnings from the gate go to stderr once each, above the tables (hcrbench.cli).
+    pairs = gate_pairs(qrels, loaded, metric=m.name, strict=strict, item_pool=pool, k=k, **common) if loaded else {}
+    rep = None
+    if controls:
+        base = next(iter(loaded.values())) if loaded else None
+        rep = run_controls(qrels, pool, metric=m.name, strict=strict, k=k or m.cutoff or 10, base_run=base,
+                           **common)
+    flush_warnings()  # above the tables
     for name, p in pairs.items():
         _print_result(console, p.graded, name)
         if p.strict is not None:
@@ -173,7 +175,7 @@ def gate_command(
     if pairs and strict:
         for row in agreement_table(pairs):
             if row["disagree"]:
-                console.print(f"[yellow]disagreement:[/] {row['system']} {'passes' if row['graded_pass'] else 'fails'}"
+                err.print(f"[yellow]warning:[/] {row['system']} {'passes' if row['graded_pass'] else 'fails'}"
                               f" the gate on {row['graded_metric']} but "
                               f"{'passes' if row['strict_pass'] else 'fails'} on strict R@5")
     if rep is not None:
@@ -182,9 +184,29 @@ def gate_command(
     if baseline is not None:
         out.update(_baseline_report(console, pairs, baseline, queries, stratify, calibration, min_delta=min_delta,
                                     alpha=alpha, n_resamples=n_resamples, seed=seed, family=family,
-                                    pool_pairings=pool_pairings))
+                                    pool_pairings=pool_pairings, err=err))
     if json_path is not None:
         atomic_write_text(json_path, json.dumps(out, indent=2, sort_keys=True) + "\n")
+    failed = _bottom_line(console, pairs, rep)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _bottom_line(console, pairs, rep) -> bool:
+    """Print what the gate says in one line a person can act on; True when a check failed (exit 1)."""
+    failing = [f"{name} ({', '.join(r.metric for r in (p.graded, p.strict) if r is not None and not r.gate_pass)})"
+               for name, p in pairs.items()
+               if not p.graded.gate_pass or (p.strict is not None and not p.strict.gate_pass)]
+    parts = []
+    if pairs:
+        parts.append(f"{len(pairs) - len(failing)} of {len(pairs)} runs pass the gate"
+                     + (f"; FAIL: {', '.join(failing)}" if failing else ""))
+    untrusted = rep is not None and not rep.trusted
+    if rep is not None:
+        parts.append("harness not trusted (a control was misclassified)" if untrusted else "harness trusted")
+    failed = bool(failing) or untrusted
+    console.print(f"gate: {'FAIL' if failed else 'PASS'} — {'; '.join(parts)}")
+    return failed
 
 
 def _check_baseline_flags(baseline: str | None, min_delta: float, n_resamples: int, stratify: list[str],
@@ -213,7 +235,7 @@ def _check_baseline_flags(baseline: str | None, min_delta: float, n_resamples: i
 
 def _baseline_report(console, pairs, baseline: str, queries, stratify: list[str], calibration: Path | None, *,
                      min_delta: float, alpha: float, n_resamples: int, seed: int, family: str = "run",
-                     pool_pairings: bool = False) -> dict:
+                     pool_pairings: bool = False, err=None) -> dict:
     """Verdicts (and strata, calibration) vs ``baseline``: printed, and returned as the JSON's extra keys."""
     from hcrbench.report.gate import (
         calibration_rows,
@@ -231,7 +253,7 @@ def _baseline_report(console, pairs, baseline: str, queries, stratify: list[str]
     base = pairs[baseline]
     failing = [r.metric for r in (base.graded, base.strict) if r is not None and not r.gate_pass]
     if failing:
-        console.print(f"[yellow]warning:[/] the baseline {baseline!r} itself fails the gate on "
+        (err or console).print(f"[yellow]warning:[/] the baseline {baseline!r} itself fails the gate on "
                       f"{', '.join(failing)}: deltas against it say little")
     extra: dict = {"baseline": baseline, "min_delta": min_delta, "verdicts": [c.to_dict() for c in comps],
                    "family": {"kind": family, "pool_pairings": pool_pairings}}

@@ -27,6 +27,9 @@ def meridian_command(
     if not (s.isascii() and s.isdigit()):
         raise InputError(f"must be a non-negative integer, got {seed!r}", field="--seed")
     check_seed(int(s), "--seed")
+    from hcrbench.data.outputs import ensure_parent
+
+    ensure_parent(out, field="--out")  # at most one missing folder level above --out
     t0 = time.perf_counter()
     manifest = generate_meridian(out, size=size, seed=int(s))
     typer.echo(f"meridian: {manifest['n_docs']:,} documents, {manifest['n_queries']} queries, seed {manifest['seed']} "

@@ -63,10 +63,14 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Index the corpus with one system, retrieve the split's queries, write a TREC run."""
         from hcrbench.data import atomic_write_text, load_beir, write_run
+        from hcrbench.data.outputs import ensure_parent
         from hcrbench.retrieve import make_retriever
 
         if k < 1:
             raise InputError(f"--k must be >= 1, got {k}", field="--k")
+        ensure_parent(out, field="--out")  # before the slow part: a typo in the folder fails now
+        if costs_json is not None:
+            ensure_parent(costs_json, field="--costs-json")
         params = parse_params(param)
         if name is not None:
             params.setdefault("name", name)

@@ -6,6 +6,9 @@ from pathlib import Path
 
 import typer
 
+#: Re-running the same command resumes: finished systems are reused (see hcrbench.experiment.runner).
+RESUMABLE = {"run"}
+
 
 def run_command(
     config: Path = typer.Argument(..., help="Experiment TOML (see docs/experiments.md)."),
@@ -14,24 +17,24 @@ def run_command(
     only: list[str] = typer.Option([], "--only",
                                    help="Compute only this system (repeatable); others are reused if up to date."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress output."),
+    force: bool = typer.Option(False, "--force",
+                               help="Write into an output folder that holds another experiment's results "
+                                    "(they are replaced)."),
 ) -> None:
     """Run every system of an experiment, score them and write the output folder (resumable)."""
     import sys
-    import warnings
 
     from rich.console import Console
 
-    from hcrbench.errors import HcrbenchWarning
+    from hcrbench.cli import flush_warnings
     from hcrbench.experiment import run_experiment
     from hcrbench.report.evaluation import print_evaluation, strata_table
 
     err = Console(stderr=True, highlight=False)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", HcrbenchWarning)
-        result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet)
-    for w in caught:
-        if issubclass(w.category, HcrbenchWarning):
-            err.print(f"[yellow]warning:[/yellow] {w.message}")
+    # Warnings go to stderr once each, above the tables (hcrbench.cli).
+    result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet,
+                            force=force)
+    flush_warnings()  # above the tables
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     print_evaluation(result.evaluation, result.comparisons, console=console)
     per_query = result.output_dir / "per_query.parquet"
@@ -46,7 +49,7 @@ def run_command(
                 console.print(strata_table(frame, metric, field))
     err.print(f"computed {len(result.computed)}, reused {len(result.reused)}"
               + (f", skipped {len(result.skipped)}" if result.skipped else "")
-              + f"; wrote {result.output_dir}")
+              + f"; wrote {result.output_dir}", soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -147,7 +147,7 @@ class ExperimentConfig(BaseModel):
     rel_threshold: int = 1
     n_resamples: int = Field(10_000, ge=1, le=MAX_DRAWS)
     family: Literal["run", "all"] = "run"
-    strata: list[str] = Field(default_factory=lambda: ["category"])
+    strata: list[str] = Field(default_factory=lambda: ["category"])  # checked against the queries: check_strata
     dataset: DatasetConfig
     systems: list[SystemConfig] = Field(min_length=1)
     policies: list[str] = Field(default_factory=list)
@@ -169,6 +169,16 @@ class ExperimentConfig(BaseModel):
     def _safe_name(cls, v: str) -> str:
         if not v.strip():
             raise ValueError("must not be empty")
+        return v
+
+    @field_validator("strata")
+    @classmethod
+    def _strata(cls, v: list[str]) -> list[str]:
+        for i, s in enumerate(v):
+            if not s.strip():
+                raise ValueError("a stratum name must not be empty")
+            if s in v[:i]:
+                raise ValueError(f"{s!r} is listed twice")
         return v
 
     @field_validator("metrics")
@@ -248,7 +258,8 @@ def _problem(err: dict[str, Any], model_keys: dict[str, list[str]]) -> str:
     got = err.get("input")
     if kind == "extra_forbidden":
         allowed = model_keys.get(_dotted(tuple(p for p in loc[:-1] if not isinstance(p, int))), [])
-        return "unknown key" + (f" (allowed: {', '.join(allowed)})" if allowed else "")
+        return "unknown key" + (f" (allowed: {', '.join(allowed)})" if allowed else "") + did_you_mean(
+            str(loc[-1]) if loc else "", allowed)
     if kind == "missing":
         return "missing required key"
     if msg.startswith("Value error, "):
@@ -256,6 +267,29 @@ def _problem(err: dict[str, Any], model_keys: dict[str, list[str]]) -> str:
     if kind.endswith("_type") or kind.endswith("_parsing") or kind in ("model_type", "dict_type"):
         return f"{msg.rstrip('.').lower()}, got {type(got).__name__} {got!r}"
     return msg
+
+
+def did_you_mean(word: str, candidates: list[str] | set[str]) -> str:
+    """``"; did you mean 'x'?"`` for the closest candidate, or ``""`` when none is close."""
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def check_strata(cfg: ExperimentConfig, fields: set[str], path: str | Path, text: str) -> None:
+    """Refuse a stratum no query has in its metadata (a typo would otherwise drop the per-stratum tables).
+
+    Only strata the config names are checked: the default (``["category"]``) is skipped quietly on datasets
+    without categories.
+    """
+    if "strata" not in cfg.model_fields_set:
+        return
+    for s in cfg.strata:
+        if s not in fields:
+            have = f"query metadata fields: {', '.join(sorted(fields))}" if fields else "the queries have no metadata"
+            raise InputError(f"no query has the metadata field {s!r}{did_you_mean(s, fields)} ({have})",
+                             path=path, line=locate(text, ("strata",)), field="strata")
 
 
 def _model_keys() -> dict[str, list[str]]:

