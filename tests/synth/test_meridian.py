@@ -23,7 +23,7 @@ from hcrbench.synth.phrases import DOMAIN_HEADINGS
 from hcrbench.synth.query_gen import CATEGORIES
 from hcrbench.synth.text import TextBuilder
 
-FILES = ["corpus.jsonl", "queries.jsonl", "queries.meta.jsonl", "evidence.jsonl", "qrels/tune.tsv",
+FILES = ["corpus.jsonl", "provenance.jsonl", "queries.jsonl", "queries.meta.jsonl", "evidence.jsonl", "qrels/tune.tsv",
          "qrels/dev.tsv", "qrels/test.tsv", "world.json", "manifest.json"]
 
 
@@ -90,9 +90,10 @@ def test_evidence_docs_are_judged_relevant(small):
     for m in _meta(small):
         for e in m["evidence"]:
             assert m["qrels"][e["doc_id"]] >= 2, (m["query_id"], e)
-        assert set(m["qrels"].values()) <= {1, 2, 3}
+        assert set(m["qrels"].values()) <= {0, 1, 2, 3}
         if m["category"] != "out_of_distribution":
-            assert 3 in m["qrels"].values() and m["evidence"]
+            assert max(m["qrels"].values()) >= 2 and m["evidence"]
+            assert 0 in m["qrels"].values()  # judged hard negatives
 
 
 def test_ood_queries_have_no_relevant_documents(small):
