@@ -34,8 +34,13 @@ def _sheet(folder: Path, tmp: Path, n: int = 30) -> Path:
     return out
 
 
+def _rows(sheet: Path) -> list[dict]:
+    with open(sheet, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
 def _fill(sheet: Path, grades: list[int]) -> None:
-    rows = list(csv.DictReader(open(sheet, encoding="utf-8")))
+    rows = _rows(sheet)
     for r, g in zip(rows, grades, strict=True):
         r["human_grade"] = str(g)
         r["answer_ok"] = "y" if r["answer"] else ""
@@ -47,7 +52,7 @@ def _fill(sheet: Path, grades: list[int]) -> None:
 
 def test_sheet_is_blind_stratified_and_deterministic(folder, tmp_path):
     sheet = _sheet(folder, tmp_path)
-    rows = list(csv.DictReader(open(sheet, encoding="utf-8")))
+    rows = _rows(sheet)
     key = json.loads((tmp_path / "sheet.key.json").read_text())["rows"]
     assert len(rows) == len(key) and "grade" not in rows[0]
     cats = {k["category"] for k in key}
@@ -85,7 +90,7 @@ def test_kappa_matches_sklearn_on_random_ratings():
 
 def test_bad_grade_is_one_line_exit_2(folder, tmp_path):
     sheet = _sheet(folder, tmp_path)
-    rows = list(csv.DictReader(open(sheet, encoding="utf-8")))
+    rows = _rows(sheet)
     _fill(sheet, [1] * len(rows))
     text = sheet.read_text().splitlines()
     text[3] = text[3].replace(",1,", ",7,", 1) if ",1,y," not in text[3] else text[3].replace(",1,y,", ",7,y,")
