@@ -264,7 +264,7 @@ def key_facts(w: World, s: DocSpec, key: str) -> list[str]:
         if key == "project":
             return [f"prj:{ref['project']}:goal"]
         if key == "newcomer":
-            return _person(ref["person"], "role")
+            return _person(ref["person"], "role", "team", "joined")
         return []
     if t == "ops_digest" and key.startswith("row:"):
         tid = key[4:]

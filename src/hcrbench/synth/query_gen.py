@@ -106,18 +106,39 @@ def _entity_facts(c: Catalog, eid: str) -> dict[str, list[str]]:
     return groups
 
 
+def _spread(c: Catalog, eid: str) -> int:
+    """How many of ``eid``'s facts can each need a document of its own (greedy, fewest documents first)."""
+    cache = c.cache.setdefault("spread", {})
+    if eid not in cache:
+        facts = sorted((f for fs in _entity_facts(c, eid).values() for f in fs),
+                       key=lambda f: (len(c.docs_stating(f)), f))
+        covered: set[int] = set()
+        n = 0
+        for f in facts:
+            ds = c.docs_stating(f)
+            if not ds & covered:
+                covered |= ds
+                n += 1
+        cache[eid] = n
+    return cache[eid]
+
+
 def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Facts about one entity spread over several kinds of document; the answer is the list of those facts."""
     w = c.w
-    need = ENTITY_MIN_FACTS if diff == "easy" else SPANNING_MIN_DOCS - 1
+    need = {"easy": ENTITY_MIN_FACTS, "medium": ENTITY_MIN_FACTS + 1, "hard": SPANNING_MIN_DOCS - 1}[diff]
     if diff == "easy":
-        eid = r.choice([p.id for p in w.people[1:CORE_PEOPLE] if c.profile(p.id) is not None] +
-                       [p.id for p in w.projects[:CORE_PROJECTS]])
+        pool = ([p.id for p in w.people[1:CORE_PEOPLE] if c.profile(p.id) is not None] +
+                [p.id for p in w.projects[:CORE_PROJECTS]])
     elif r.random() < 0.5:
-        eid = r.choice(w.key_entities)
+        pool = list(w.key_entities)
     else:
-        eid = r.choice([p.id for p in w.projects[:CORE_PROJECTS]] +
-                       [p.id for p in w.people[1:CORE_PEOPLE] if c.profile(p.id) is not None])
+        pool = ([p.id for p in w.projects[:CORE_PROJECTS]] +
+                [p.id for p in w.people[1:CORE_PEOPLE] if c.profile(p.id) is not None])
+    pool = [e for e in pool if _spread(c, e) >= need]  # only entities whose facts reach enough documents
+    if not pool:
+        return None
+    eid = r.choice(pool)
     groups = _entity_facts(c, eid)
     if len(groups) < 3:
         return None
@@ -323,7 +344,24 @@ def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """An exhaustive list; the list is the answer."""
     w = c.w
     u = r.random()
-    if u < 0.4:
+    if u < 0.12:
+        team = w.get(r.choice(sorted({s.owner_team for s in w.systems})))
+        owned = {s.id for s in w.systems if s.owner_team == team.id}
+        items = [t for t in w.tickets if t["system"] in owned]
+        text = {"easy": f"List every incident on systems owned by the {team.name} team.",
+                "medium": f"Which outages hit the systems that {team.name} looks after?",
+                "hard": f"How often did the tools run by {team.name} break, and which tickets were raised?"}[diff]
+        facts = [f for t in items for f in (f"tkt:{t['id']}:system", f"sys:{t['system']}:owner")]
+        ent, ans = [team.id], [t["id"] for t in items]
+    elif u < 0.22:
+        pid = r.choice(sorted({t["assignee"] for t in w.tickets}))
+        items = [t for t in w.tickets if t["assignee"] == pid]
+        name = w.get(pid).name
+        text = {"easy": f"Which incidents were assigned to {name}?",
+                "medium": f"List the tickets {name} handled as assignee.",
+                "hard": f"What outages has {name.split()[0]} {name.split()[-1][0]}. been on the hook for?"}[diff]
+        facts, ent, ans = [f"tkt:{t['id']}:assignee" for t in items], [pid], [t["id"] for t in items]
+    elif u < 0.45:
         sy = r.choice(w.systems)
         items = [t for t in w.tickets if t["system"] == sy.id]
         text = {"easy": f"List every incident recorded against {sy.name}.",
@@ -331,8 +369,9 @@ def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                 "hard": f"Give me the full outage history of our {sy.kind}."}[diff]
         facts, ent, ans = [f"tkt:{t['id']}:system" for t in items], [sy.id], [t["id"] for t in items]
     elif u < 0.6:
-        a = r.randrange(1, 8)
-        b = min(9, a + r.randrange(1, 3))
+        months = sorted({int(t["date"][5:7]) for t in w.tickets})
+        a = r.choice(months)
+        b = min(months[-1], a + r.randrange(1, 3))
         items = [t for t in w.tickets if a <= int(t["date"][5:7]) <= b]
         ma, mb = (human_date(f"2024-{m:02d}-01")[2:] for m in (a, b))
         text = {"easy": f"List all incidents opened between {ma} and {mb}.",
@@ -341,7 +380,8 @@ def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         facts, ent, ans = [f"tkt:{t['id']}:date" for t in items], [], [t["id"] for t in items]
     elif u < 0.75:
         sev = r.choice([1, 2])
-        month = r.randrange(1, 10)
+        months = sorted({int(t["date"][5:7]) for t in w.tickets})
+        month = r.choice(months)
         items = [t for t in w.tickets if t["severity"] == sev and int(t["date"][5:7]) >= month]
         mname = human_date(f"2024-{month:02d}-01")
         text = {"easy": f"List all severity {sev} incidents since {mname}.",

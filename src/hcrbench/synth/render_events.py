@@ -198,11 +198,14 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
 
 
 def render_team_news(w: World, s, r: random.Random) -> Rendered:
-    t, n, p = w.get(s.ref["team"]), w.get(s.ref["person"]), w.get(s.ref["project"])
+    t, p = w.get(s.ref["team"]), w.get(s.ref["project"])
+    n = w.get(s.ref["person"]) if s.ref.get("person") else None
     tb = TextBuilder()
     tb.line(f"{t.name} newsletter")
-    tb.heading("New faces")
-    tb.para([(f"{n.name} has joined Meridian as {n.role} and will spend the first month with {t.name}.", "newcomer")])
+    if n is not None:
+        tb.heading("New faces")
+        tb.para([(f"{n.name} joined Meridian on {human_date(n.joined)} as {n.role} in the {t.name} team.",
+                  "newcomer")])
     tb.heading("What we are working on")
     tb.para([(f"The team is supporting project {p.code_name}, which aims to {p.goal}.", "project"),
              f"{w.get(t.lead).name} is the contact for anything related to our work."])
@@ -283,8 +286,10 @@ def render_release_notes(w: World, s, r: random.Random) -> Rendered:
 
 def render_ops_digest(w: World, s, r: random.Random) -> Rendered:
     tb = TextBuilder()
-    wk = s.ref["week"] + 10
-    tb.line(f"Operations weekly digest, week {wk}")
+    monday = date.fromisoformat(s.ref["monday"])
+    wk = monday.isocalendar()[1]
+    tb.line(f"Operations weekly digest, week {wk} ({human_date(s.ref['monday'])} to "
+            f"{human_date((monday + timedelta(days=6)).isoformat())})")
     tb.heading("Incidents this week")
     if s.ref["incidents"]:
         rows = []
