@@ -224,3 +224,20 @@ def test_difficulty_tiers_follow_the_measured_score(folder):
             for b in rows:
                 if order[a["difficulty"]] < order[b["difficulty"]]:
                     assert a["difficulty_score"] <= b["difficulty_score"]
+
+
+def test_adversarial_patterns_from_the_shipped_toml(folder):
+    from hcrbench.synth.adversarial import patterns
+
+    names = {p["name"] for p in patterns()}
+    assert len(names) >= 5
+    prov, w = _prov(folder), _world(folder)
+    adv = [m for m in _meta(folder) if m["origin"] == "adversarial"]
+    assert {m["pattern"] for m in adv} == names and len(adv) >= 20
+    for m in adv:
+        if m["pattern"] == "outdated-version":  # every older version states another figure for the same rule
+            (fid,) = m["facts"]
+            older = [fid.replace(":v2:", f":v{v}:") for v in (0, 1)]
+            assert all(prov[o] and fact_value(w, o) != fact_value(w, fid) for o in older)
+        if m["pattern"] == "negation":
+            assert m["answer"] and all(name not in m["text"] for name in m["answer"])

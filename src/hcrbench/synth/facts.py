@@ -16,6 +16,7 @@ from typing import Any
 
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.schedule import DocSpec
+from hcrbench.synth.seeds import rng
 from hcrbench.synth.text import amount, human_date, money
 from hcrbench.synth.world import World
 
@@ -98,6 +99,10 @@ def fact_value(w: World, fid: str) -> str:
             return w.get(s.owner_team).name
         if attr == "admin":
             return w.get(s.admin).name
+        if attr == "removed":  # the access review's finding (same draw as the renderer's)
+            fr = rng(w.seed, "access_review", s.id)
+            fr.randrange(40, 900)
+            return f"{fr.randrange(1, 25)} were removed"
         return {"kind": s.kind, "vendor": s.vendor, "users": str(s.users)}[attr]
     if kind == "prd":
         p = w.get(subj)
@@ -269,6 +274,8 @@ def key_facts(w: World, s: DocSpec, key: str) -> list[str]:
     if t == "ops_digest" and key.startswith("row:"):
         tid = key[4:]
         return [f"tkt:{tid}:system", f"tkt:{tid}:severity", f"tkt:{tid}:duration"]
+    if t == "access_review" and key == "findings":
+        return [f"sys:{ref['system']}:removed"]
     if t == "release_notes" and key == "manager":
         return [f"prd:{ref['product']}:manager"]
     if t == "onboarding" and key == "buddy":

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hcrbench.data.evidence import BUDGET_TOKENS, EvidenceSpan, QueryEvidence
+from hcrbench.synth.adversarial import with_patterns
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.properties import violations
 from hcrbench.synth.query_gen import CATEGORIES
@@ -74,7 +75,8 @@ def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
     out: list[QueryPlan] = []
     seen: dict[str, set] = {"texts": set(), "facts": set()}
     relevant: dict[frozenset, str] = {}
-    for cname, (n, gen) in CATEGORIES.items():
+    for cname, (n, base) in CATEGORIES.items():
+        gen = with_patterns(cname, base)
         for diff, k in difficulty_counts(n).items():
             splits = split_counts(k)
             rng(seed, "split_order", f"{cname}|{diff}").shuffle(splits)
@@ -207,6 +209,8 @@ def query_rows(plans: list[QueryPlan], cat: Catalog) -> tuple[list[dict], list[d
             "facts": p.facts, "minimal_tokens": n_tok, "n_minimal_docs": len({s.doc_id for s in minimal}), "hops": len(p.facts) if p.chain else 1,
             "design_difficulty": p.difficulty,
         }
+        if p.extra.get("pattern"):
+            meta["pattern"] = p.extra["pattern"]
         if p.interpretations:
             meta["interpretations"] = [{**i, "qrels": {cat.specs[d].doc_id: g for d, g in
                                                         derive_qrels(p, cat, i["facts"]).items() if g >= 2}}
