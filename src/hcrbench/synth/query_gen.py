@@ -126,7 +126,7 @@ def _spread(c: Catalog, eid: str) -> int:
 def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Facts about one entity spread over several kinds of document; the answer is the list of those facts."""
     w = c.w
-    need = {"easy": ENTITY_MIN_FACTS, "medium": ENTITY_MIN_FACTS + 1, "hard": SPANNING_MIN_DOCS - 1}[diff]
+    need = {"easy": ENTITY_MIN_FACTS, "medium": ENTITY_MIN_FACTS + 1, "hard": ENTITY_MIN_FACTS + 2}[diff]
     if diff == "easy":
         pool = ([p.id for p in w.people[1:CORE_PEOPLE] if c.profile(p.id) is not None] +
                 [p.id for p in w.projects[:CORE_PROJECTS]])
@@ -266,6 +266,11 @@ def two_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         adm = w.get(sy.admin)
         return _q(c, "two_hop", diff, "world", f"In which office does the primary administrator of {sy.name} work?",
                   adm.location, [f"sys:{sy.id}:admin", f"per:{adm.id}:location"], [sy.id, adm.id], True)
+    if u < 0.5:
+        t = r.choice(c.core_tickets)
+        rep = w.get(t["reporter"])
+        return _q(c, "two_hop", diff, "adversarial:wrong-branch", f"What is the job title of the person who reported "
+                  f"{t['id']}?", rep.role, [f"tkt:{t['id']}:reporter", f"per:{rep.id}:role"], [t["id"], rep.id], True)
     dec = r.choice(c.core_decisions)
     appr = w.get(dec["approver"])
     return _q(c, "two_hop", diff, "adversarial:wrong-branch", f"What is the job title of whoever signed off {dec['id']}?",
@@ -299,6 +304,11 @@ def multi_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     t = r.choice(c.core_tickets)
     sy = w.get(t["system"])
     adm = w.get(sy.admin)
+    if r.random() < 0.5:
+        team = w.get(sy.owner_team)
+        return _q(c, "multi_hop", diff, "world", f"Who leads the team that owns the system hit by {t['id']}?",
+                  w.get(team.lead).name, [f"tkt:{t['id']}:system", f"sys:{sy.id}:owner", f"team:{team.id}:lead"],
+                  [t["id"], sy.id, team.id], True)
     if adm.manager is None:
         return None
     return _q(c, "multi_hop", diff, "adversarial:deep+shallow",

@@ -236,7 +236,7 @@ def build_world(seed: int, n_docs: int) -> World:
         r = rng(seed, "system", i)
         owner = lx.SYSTEM_OWNERS[name]  # the team whose work the system serves (HRIS: People Operations ...)
         lead = teams[int(owner[1:])].lead
-        admin = r.choice([x for x in by_team.get(owner, []) if x != lead] or [lead])
+        admin = r.choice([x for x in by_team.get(owner, []) if x not in (lead, "P0000")] or [lead])
         systems.append(System(f"SYS-{i + 1:02d}", name, kind, vendor, owner, admin, r.randint(40, 900)))
 
     policies = []
