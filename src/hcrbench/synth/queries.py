@@ -8,6 +8,7 @@ needed fact (topical), 0 = a judged hard negative (same kinds of document as the
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 
 from hcrbench.data.evidence import BUDGET_TOKENS, EvidenceSpan, QueryEvidence
@@ -164,11 +165,18 @@ def minimal_evidence(spans: list[EvidenceSpan], need: list[str], count_tokens: C
                 if nxt != mask and (nxt not in best or cost + c < best[nxt][0]):
                     best[nxt] = (cost + c, [*picks, key])
         chosen = best[full][1]
-    else:
+    else:  # lazy greedy: a popped ratio that is still current is the smallest (ratios only grow as facts get covered)
+        heap = [(c / m.bit_count(), key, m, c) for m, (c, key) in options.items()]
+        heapq.heapify(heap)
         covered = 0
         while covered != full:
-            m, (c, key) = min(options.items(), key=lambda kv: (kv[1][0] / max(1, bin(kv[0] & ~covered).count("1"))
-                                                            if kv[0] & ~covered else float("inf"), kv[1][1]))
+            ratio, key, m, c = heapq.heappop(heap)
+            new = (m & ~covered).bit_count()
+            if not new:
+                continue
+            if c / new > ratio:
+                heapq.heappush(heap, (c / new, key, m, c))
+                continue
             covered |= m
             chosen.append(key)
     keep = set(chosen)
