@@ -309,3 +309,12 @@ def test_filler_pools_keep_the_ground_truth_safe():
         assert not [n for n in names if n in s] and not first.search(s), s  # would name an unlisted entity
     for pool in (p for sections in EXTRAS.values() for _, p, *_ in sections):
         assert pool in ALL_POOLS, pool
+
+
+def test_describe_console_script_names_the_missed_targets(small):
+    import subprocess
+
+    res = subprocess.run(["hcrbench", "describe", str(small)], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    last = res.stdout.strip().splitlines()[-1]
+    assert "target(s) missed" in last and "distinct-sentence ratio" in last and "describe.json" in last
