@@ -25,7 +25,9 @@ def describe_command(
         shown = ", ".join(f"{k} {v}" for k, v in m.items()) if isinstance(m, dict) else str(m)
         table.add_row(p["property"], shown, p["target"], "[green]✓[/]" if p["met"] else "[red]✗[/]")
     Console(width=160).print(table)
-    typer.echo(f"{'all targets met' if result['all_met'] else 'some targets missed'}; wrote {folder / 'describe.json'}")
+    missed = result.get("missed", [])
+    verdict = "all targets met" if result["all_met"] else f"{len(missed)} target(s) missed: {'; '.join(missed)}"
+    typer.echo(f"{verdict}; wrote {folder / 'describe.json'}")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,32 +1,34 @@
 """A look-up index over the planned documents, used to write queries with exact ground truth.
 
-Built from the specs alone (no text): which document is the charter of a project, the Q2 status report, the v3 of
+Built from the specs and the recorded fact statements (provenance): where every fact is stated, which document is the charter of a project, the Q2 status report, the v3 of
 a policy, every document that mentions an entity, and so on.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from hcrbench.synth.facts import Statement
 from hcrbench.synth.schedule import DocSpec
 from hcrbench.synth.world import World
 
 
 @dataclass
 class QueryPlan:
-    """One query before rendering. ``evidence`` holds ``(doc index, fact key)``; a key ``"@ID"`` means "the
-    sentence that names entity ID". ``grades``: 3 answers, 2 needed evidence, 1 related."""
+    """One query, defined by the facts it needs (``facts``; for multi-hop queries, the chain in hop order).
+    Qrels and evidence are derived from where those facts are stated (:meth:`Catalog.qrels`)."""
 
     category: str
     difficulty: str
     origin: str
     text: str
-    answer: str
-    evidence: list[tuple[int, str]]
-    grades: dict[int, int]
-    domains: list[str]
+    answer: str | list[str]
+    facts: list[str]
     entities: list[str]
+    chain: bool = False
+    interpretations: list[dict] = field(default_factory=list)  # ambiguous: [{"label", "answer", "facts"}]
     split: str = ""
     query_id: str = ""
     extra: dict = field(default_factory=dict)
@@ -35,9 +37,17 @@ class QueryPlan:
 class Catalog:
     """Where things are in the planned corpus."""
 
-    def __init__(self, world: World, specs: list[DocSpec]) -> None:
+    def __init__(self, world: World, specs: list[DocSpec], statements: list[Statement] | None = None,
+                 count_tokens: Callable[[str], int] | None = None) -> None:
         self.w = world
         self.specs = specs
+        self.count_tokens = count_tokens or (lambda s: len(s.split()))
+        self.cache: dict[str, object] = {}  # indexes the query generators build once
+        self.prov: dict[str, list[Statement]] = defaultdict(list)
+        self.doc_facts: dict[int, set[str]] = defaultdict(set)
+        for st in statements or []:
+            self.prov[st.fact_id].append(st)
+            self.doc_facts[st.doc].add(st.fact_id)
         self.by_entity: dict[str, list[int]] = defaultdict(list)
         self.by_type: dict[str, list[int]] = defaultdict(list)
         self.policy_doc: dict[tuple[str, int], int] = {}
@@ -63,6 +73,13 @@ class Catalog:
         self.core_decisions = [d for d in world.decisions if d["doc"] < 500]
         self.ticket_doc = {t["id"]: t["doc"] for t in world.tickets}
         self.decision_doc = {d["id"]: d["doc"] for d in world.decisions}
+
+    def stated(self, fid: str) -> list[Statement]:
+        """Every statement of ``fid`` in the corpus (empty when no document states it)."""
+        return self.prov.get(fid, [])
+
+    def docs_stating(self, fid: str) -> set[int]:
+        return {st.doc for st in self.prov.get(fid, [])}
 
     def profile(self, pid: str) -> int | None:
         return self.single.get(("profile", pid))

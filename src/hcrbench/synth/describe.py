@@ -19,6 +19,7 @@ from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
 from hcrbench.synth.queries import DIFFICULTY_SHARES, SPLIT_SHARES
 from hcrbench.synth.query_gen import CATEGORIES, SPANNING_MIN_DOCS
+from hcrbench.synth.stems import content_stems
 
 IDENTIFIER = re.compile(r"\b[A-Z]{2,4}(?:-[A-Z]{2,4})?-\d{2,6}\b")
 DIFFICULTY_TOL = 0.06
@@ -45,6 +46,7 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
     key = world.get("key_entities", [])
     counter = default_counter()
 
+    text_stats = TextStats()
     n = multi = ident = 0
     tokens: list[int] = []
     spread: Counter[str] = Counter()
@@ -57,6 +59,7 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
         if not isinstance(text, str) or not isinstance(meta.get("domains"), list):
             raise InputError("corpus line lacks 'text' or 'metadata.domains'", path=path, line=line)
         n += 1
+        text_stats.add(str(obj.get("_id")), text, str(meta.get("doc_type", "")))
         multi += len(meta["domains"]) >= 2
         ident += bool(IDENTIFIER.search(text))
         tokens.append(counter.count(text))
@@ -81,9 +84,12 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
         _prop("quarterly snapshot documents", dict(sorted(quarters.items())), "3 quarters x 50",
               len(quarters) == 3 and all(v == 50 for v in quarters.values())),
     ]
+    props += text_stats.props(n)
     props += _query_props(metas, key)
+    props += _provenance_props(folder, metas)
     result = {"folder": str(folder), "n_docs": n, "n_queries": len(metas), "token_counter": counter.name,
-              "all_met": all(p["met"] for p in props), "properties": props}
+              "all_met": all(p["met"] for p in props), "missed": [p["property"] for p in props if not p["met"]],
+              "properties": props}
     if write:
         atomic_write_text(folder / "describe.json", json.dumps(result, indent=1) + "\n")
     return result
@@ -106,7 +112,7 @@ def _query_props(metas: list[dict[str, Any]], key: list[str]) -> list[dict[str, 
     split_dev = max(abs(splits[s] / nq - share) for s, share in SPLIT_SHARES.items())
     ood = [m for m in metas if m["category"] == "out_of_distribution"]
     feasible = sum(m["budget_feasible"] for m in metas) / nq
-    wide = sum(m["n_evidence_docs"] > SPANNING_MIN_DOCS for m in metas) / nq
+    wide = sum(m.get("n_minimal_docs", m["n_evidence_docs"]) > SPANNING_MIN_DOCS for m in metas) / nq
     vocab = sum(m["origin"] == "adversarial:vocabulary" for m in metas)
     return [
         _prop("queries per category", dict(sorted(cats.items())), "design counts (300)", dict(cats) == want),
@@ -117,9 +123,106 @@ def _query_props(metas: list[dict[str, Any]], key: list[str]) -> list[dict[str, 
         _prop("projects or key entities shared by tune and test", len(side["tune"] & side["test"]), "0",
               not side["tune"] & side["test"]),
         _prop("queries needing >10 documents", round(wide, 3), "~25% (20-30%)", 0.20 <= wide <= 0.30),
-        _prop("budget-feasible share (evidence <= 400 tokens)", round(feasible, 3), "reported (>= 60%)",
+        _prop("budget-feasible share (minimal evidence <= 400 tokens)", round(feasible, 3), "reported (>= 60%)",
               feasible >= 0.60),
         _prop("vocabulary-mismatch queries", vocab, ">= 15", vocab >= 15),
         _prop("out-of-distribution queries without relevant docs", f"{sum(not m['qrels'] for m in ood)}/{len(ood)}",
               "all", all(not m["qrels"] for m in ood) and len(ood) > 0),
+    ]
+
+
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+WORDS = re.compile(r"[a-z]+")
+#: Design shares of budget-feasible queries per category (minimal evidence within 400 tokens).
+FEASIBLE_DESIGN = {"thematic": 0.85, "entity_spanning": 0.60, "detail": 0.90, "two_hop": 0.50, "multi_hop": 0.20,
+                   "comparative": 0.40, "aggregation": 0.10, "temporal": 0.70, "ambiguous": 0.60}
+FEASIBLE_TOL = 0.15
+
+
+class TextStats:
+    """Sentence repetition and vocabulary over a corpus streamed one document at a time.
+
+    A sentence is a line split at sentence ends, without list markers; headings, table rules and fragments under
+    three words are not sentences. Counts are over occurrences."""
+
+    def __init__(self) -> None:
+        self.docs_of: dict[str, set[str] | int] = {}
+        self.occurrences: Counter[str] = Counter()
+        self.vocab: set[str] = set()
+        self.templates: Counter[str] = Counter()
+
+    def add(self, doc_id: str, text: str, doc_type: str) -> None:
+        self.templates[doc_type] += 1
+        self.vocab.update(WORDS.findall(text.lower()))
+        for line in text.splitlines():
+            line = line.strip()
+            if not line or line.startswith("#") or line.startswith("|---"):
+                continue
+            for s in SENTENCE_END.split(line.removeprefix("- ")):
+                if len(s.split()) < 3:
+                    continue
+                self.occurrences[s] += 1
+                seen = self.docs_of.setdefault(s, set())
+                if isinstance(seen, set):
+                    seen.add(doc_id)
+                    if len(seen) >= 10:
+                        self.docs_of[s] = 10  # enough: the sentence is common; stop storing its documents
+
+    def props(self, n_docs: int) -> list[dict[str, Any]]:
+        total = max(sum(self.occurrences.values()), 1)
+        distinct = len(self.occurrences) / total
+        common = sum(k for s, k in self.occurrences.items() if self.docs_of[s] == 10) / total
+        top = max(self.templates.values(), default=0) / max(n_docs, 1)
+        return [
+            _prop("distinct-sentence ratio", round(distinct, 3), ">= 0.70", distinct >= 0.70),
+            _prop("share of sentences found in 10+ documents", round(common, 3), "<= 0.10", common <= 0.10),
+            _prop("vocabulary (distinct words)", len(self.vocab), ">= 6,000 (medium)", len(self.vocab) >= 6000),
+            _prop("documents per template", dict(sorted(self.templates.items())), "no template over 35%",
+                  top <= 0.35),
+        ]
+
+
+def _provenance_props(folder: Path, metas: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Re-derive what the qrels and labels promise from ``provenance.jsonl`` (Meridian 2 folders)."""
+    path = folder / "provenance.jsonl"
+    if not path.is_file():
+        return [_prop("fact provenance (provenance.jsonl)", "missing", "present", False)]
+    docs_of: dict[str, set[str]] = defaultdict(set)
+    texts: dict[str, list[str]] = defaultdict(list)
+    for _, row in iter_jsonl(path):
+        docs_of[row["fact_id"]].add(row["doc_id"])
+        texts[row["fact_id"]].append(row["text"])
+    missing = shortcut = vocab_shared = 0
+    owner: dict[frozenset, str] = {}
+    shared = 0
+    facts_seen: Counter[tuple] = Counter()
+    feasible: dict[str, list[bool]] = defaultdict(list)
+    for m in metas:
+        facts = m.get("facts", [])
+        rel = {d for d, g in m["qrels"].items() if g >= 2}
+        stated = set().union(*(docs_of[f] for f in facts)) if facts else set()
+        missing += len(stated - rel)
+        if m["category"] in ("two_hop", "multi_hop") and facts and set.intersection(*(docs_of[f] for f in facts)):
+            shortcut += 1
+        if m["origin"] == "adversarial:vocabulary" and facts:
+            ev = set().union(*(content_stems(t) for f in facts for t in texts[f]))
+            vocab_shared += bool(content_stems(m["text"]) & ev)
+        if facts:
+            facts_seen[tuple(sorted(facts))] += 1
+            key = frozenset(rel)
+            shared += owner.setdefault(key, m["split"]) != m["split"]
+        if m["category"] in FEASIBLE_DESIGN:
+            feasible[m["category"]].append(bool(m["budget_feasible"]))
+    shares = {c: round(sum(v) / len(v), 2) for c, v in sorted(feasible.items())}
+    worst = max((abs(shares[c] - FEASIBLE_DESIGN[c]) for c in shares), default=0.0)
+    dups = sum(k - 1 for k in facts_seen.values())
+    return [
+        _prop("documents stating a needed fact but not judged relevant", missing, "0 (exhaustive qrels)", missing == 0),
+        _prop("multi-hop queries shortcut by one document", shortcut, "0", shortcut == 0),
+        _prop("vocabulary-mismatch queries sharing a stem with evidence", vocab_shared, "0", vocab_shared == 0),
+        _prop("queries repeating another's fact set", dups, "0", dups == 0),
+        _prop("relevant-document sets shared across splits", shared, "0", shared == 0),
+        _prop("budget-feasible share per category", shares,
+              "design " + ", ".join(f"{c} {v:.0%}" for c, v in FEASIBLE_DESIGN.items()) + f" (within {FEASIBLE_TOL:.0%})",
+              worst <= FEASIBLE_TOL),
     ]

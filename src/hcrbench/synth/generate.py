@@ -1,29 +1,32 @@
 """Generate a Meridian folder: BEIR files plus metadata, evidence, world model and a hashed manifest.
 
-Two passes: the schedule plans every document (cheap, no text), queries are drawn from that plan, then documents
-are rendered one at a time and streamed to ``corpus.jsonl`` while the evidence spans the queries need are
-captured. 100,000 documents never sit in memory as text. Same seed and generator version => identical bytes.
+The schedule plans every document (cheap, no text); documents are rendered one at a time and streamed to
+``corpus.jsonl`` while every fact statement they contain is recorded (``provenance.jsonl``: doc, span, fact id).
+Queries are then drawn from the world and defined by the facts they need; their qrels and evidence are derived
+from the provenance, so they are exhaustive. Documents never sit in memory as text, only their fact statements.
+Same seed and generator version => identical bytes.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from hcrbench.data import Qrels, atomic_open, atomic_write_text, write_beir_qrels, write_jsonl
+from hcrbench.data.evidence import write_evidence
 from hcrbench.data.hashing import sha256_file
 from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
 from hcrbench.synth.catalog import Catalog
+from hcrbench.synth.facts import Statement, key_facts
 from hcrbench.synth.queries import plan_queries, query_rows
 from hcrbench.synth.render import render
 from hcrbench.synth.schedule import iter_specs
 from hcrbench.synth.world import CORE_DOCS, build_world
 
-GENERATOR_VERSION = "1.1.0"
+GENERATOR_VERSION = "2.0.0"
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
 MAX_DOCS = 1_000_000
 SPLITS = ("tune", "dev", "test")
@@ -89,32 +92,29 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0)
 
     world = build_world(seed, n)
     specs = list(iter_specs(world))
-    cat = Catalog(world, specs)
-    plans = plan_queries(cat, seed)
-    needed: dict[int, set[str]] = defaultdict(set)
-    for p in plans:
-        for d, key in p.evidence:
-            needed[d].add(key)
-
-    spans: dict[tuple[int, str], tuple[int, int, str]] = {}
-    with atomic_open(out / "corpus.jsonl", "w") as fh:
+    counter = default_counter()
+    statements: list[Statement] = []
+    with atomic_open(out / "corpus.jsonl", "w") as fh, atomic_open(out / "provenance.jsonl", "w") as ph:
         for spec in specs:
             doc = render(world, spec)
             fh.write(json.dumps(doc.row(), ensure_ascii=False) + "\n")
-            for key in sorted(needed.get(spec.index, ())):
-                spans[(spec.index, key)] = _resolve(doc, key, cat)
+            for st in doc_statements(world, spec, doc):
+                statements.append(st)
+                ph.write(json.dumps({"doc_id": doc.doc_id, "start": st.start, "end": st.end,
+                                     "fact_id": st.fact_id, "text": st.text}, ensure_ascii=False) + "\n")
 
-    counter = default_counter()
-    q_rows, meta_rows, ev_rows = query_rows(plans, cat, spans, counter.count)
+    cat = Catalog(world, specs, statements, counter.count)
+    plans = plan_queries(cat, seed)
+    q_rows, meta_rows, ev_rows = query_rows(plans, cat)
     write_jsonl(out / "queries.jsonl", q_rows)
     write_jsonl(out / "queries.meta.jsonl", meta_rows)
-    write_jsonl(out / "evidence.jsonl", ev_rows)
+    write_evidence(out / "evidence.jsonl", ev_rows)
     for split in SPLITS:
         rows = {m["query_id"]: m["qrels"] for m in meta_rows if m["split"] == split and m["qrels"]}
         write_beir_qrels(Qrels.from_dict(rows, name=split), out / "qrels" / f"{split}.tsv")
     atomic_write_text(out / "world.json", json.dumps(world.to_json(), ensure_ascii=False, indent=1) + "\n")
 
-    files = ["corpus.jsonl", "queries.jsonl", "queries.meta.jsonl", "evidence.jsonl",
+    files = ["corpus.jsonl", "provenance.jsonl", "queries.jsonl", "queries.meta.jsonl", "evidence.jsonl",
              *(f"qrels/{s}.tsv" for s in SPLITS), "world.json"]
     manifest = {
         "name": "meridian", "generator_version": GENERATOR_VERSION, "seed": seed,
@@ -127,16 +127,11 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0)
     return manifest
 
 
-def _resolve(doc, key: str, cat: Catalog) -> tuple[int, int, str]:
-    if key == "@@head":
-        span = doc.pieces[0]
-    elif key.startswith("@"):
-        eid = key[1:]
-        span = doc.mention(cat.display(eid))
-        if span is None and eid in cat.w.index and hasattr(cat.w.get(eid), "concept"):
-            span = doc.mention(cat.w.get(eid).title)
-    else:
-        span = doc.spans.get(key)
-    if span is None:  # a generator asked for a fact its document does not state: a bug, not a user error
-        raise RuntimeError(f"meridian: {doc.doc_id} has no span for {key!r}")
-    return span[0], span[1], doc.text[span[0]:span[1]]
+def doc_statements(world, spec, doc) -> list[Statement]:
+    """Every fact statement of one rendered document, in text order (keys state the facts in ``facts.key_facts``)."""
+    out = []
+    for key, (start, end) in sorted(doc.spans.items(), key=lambda kv: (kv[1], kv[0])):
+        text = doc.text[start:end]
+        for fid in key_facts(world, spec, key):
+            out.append(Statement(spec.index, start, end, fid, text))
+    return out

@@ -124,6 +124,15 @@ SYSTEMS = [
     ("Tide Ticketing", "IT service management tool", "ServiceNow"),
     ("Granite Backup", "backup and restore service", "Veeam"),
 ]
+# The team that owns each system: the one whose work it serves.
+SYSTEM_OWNERS = {"Atlas CRM": "T07", "Helix HRIS": "T00", "Orbit VPN": "T08", "Nova Build": "T02",
+                 "Quill Wiki": "T07", "Beacon Monitor": "T06", "Keystone IAM": "T08", "Ledgerline ERP": "T14",
+                 "Relay Mail": "T07", "Harbor Registry": "T02", "Sentinel SIEM": "T08", "Pioneer Data Lake": "T04",
+                 "Tide Ticketing": "T07", "Granite Backup": "T06"}
+# Project milestones in delivery order; a project's quarterly milestones follow this order.
+MILESTONES = ["discovery complete", "vendor contract signed", "design review passed", "security review closed",
+              "data migration 60% done", "load test signed off", "beta in two regions", "pilot with three customers",
+              "general availability"]
 SYMPTOM_LABELS = ["sign-in failure", "slowness", "silent job failures", "intermittent timeouts", "stale reports",
                   "rejected uploads", "false alerts", "server errors"]
 ROOT_CAUSES = [

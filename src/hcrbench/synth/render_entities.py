@@ -27,7 +27,8 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
     tb = TextBuilder()
     tb.ctx = {"word": word}
     tb.line(f"{p.id} | {p.title} | Version {v + 1}")
-    tb.line(f"Owner: {owner.name} | Approved by: {approver.name}, {approver.role}", "approver")
+    tb.line(pick(r, ["Owner: {o} | Approved by: {a}, {t}", "Owning team: {o} | Sign-off: {a} ({t})",
+                     "Owner: {o} | Approver: {a}, {t}"], o=owner.name, a=approver.name, t=approver.role), "approver")
     tb.line(f"Effective date: {human_date(p.effective[v])}", "effective")
     tb.heading("Purpose")
     tb.para([
@@ -77,7 +78,10 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
                           "the audit committee."], word=word),
                  "Records are kept for the period required by the data retention schedule."])
     tb.close(r.choice(["Contacts", "Ownership", "Questions"]),
-             [(f"The {owner.name} team owns this {word}; {approver.name} is the accountable approver.", "owner")])
+             [(pick(r, ["The {o} team owns this {word}; {a} is the accountable approver.",
+                        "{a} signed this {word} off on behalf of the {o} team.",
+                        "Questions go to the {o} team, which owns this {word}; {a} approved it."],
+                    o=owner.name, a=approver.name, word=word), "owner")])
     return f"{p.title} ({p.id}) v{v + 1}", tb
 
 
@@ -139,7 +143,7 @@ def render_project_charter(w: World, s: DocSpec, r: random.Random) -> Rendered:
     tb.para([(f"The approved budget for {p.code_name} is {money(p.budget_k)}.", "budget"),
              (f"The project delivers changes to {prod.name}.", "product")])
     tb.heading("Milestones")
-    tb.table(["Quarter", "Planned milestone"], [([qlabel(q), p.milestone[q]], None) for q in lx.QUARTERS])
+    tb.table(["Quarter", "Planned milestone"], [([qlabel(q), p.milestone[q]], f"ms:{q}") for q in lx.QUARTERS])
     if "engineering" in s.domains:
         tb.heading("Engineering approach")
         tb.para(["Work is delivered in two-week increments behind feature flags.",
@@ -196,17 +200,23 @@ def render_profile(w: World, s: DocSpec, r: random.Random) -> Rendered:
     tb.heading("About")
     first = p.name.split()[0]
     tb.ctx = {"first": first}
-    about = [(f"{first} works in the {team.name} team in {team.department}.", "team"),
-             (f"{first} joined Meridian on {human_date(p.joined)} and is based in {p.location}.", "location")]
+    about = [(pick(r, ["{f} works in the {t} team in {d}.", "{f} is part of {d}, in the {t} team.",
+                       "Within {d}, {f} belongs to the {t} team."], f=first, t=team.name, d=team.department),
+              "team"),
+             (pick(r, ["{f} joined Meridian on {j} and is based in {l}.",
+                       "Based in {l}, {f} has been with Meridian since {j}.",
+                       "{f} started at Meridian on {j} and works from {l}."],
+                   f=first, j=human_date(p.joined), l=p.location), "location")]
     if p.manager:
-        about.append((f"{first} reports to {w.get(p.manager).name}.", "manager"))
+        about.append((pick(r, ["{f} reports to {m}.", "{f}'s manager is {m}.", "{m} is {f}'s line manager."],
+                           f=first, m=w.get(p.manager).name), "manager"))
     tb.para(about)
     tb.heading("Areas of expertise")
     tb.bullets([x[0].upper() + x[1:] for x in p.skills])
     if s.ref.get("projects"):
         tb.heading("Current projects")
         names = [w.get(x).code_name for x in s.ref["projects"]]
-        tb.para([(f"{first} leads project {' and project '.join(names)}.", "projects")])
+        tb.para([(f"{p.name} leads project {' and project '.join(names)}.", "projects")])
     tb.close("Contact", [f"Email {p.email}.", pick(r, ["Prefers chat for quick questions.",
                                                        "Office hours on Thursdays.", "Happy to mentor new joiners."])])
     return f"{p.name}, {p.role}", tb
@@ -222,7 +232,7 @@ def render_team(w: World, s: DocSpec, r: random.Random) -> Rendered:
               f"{ {'hr': 'people processes', 'engineering': 'software platforms', 'it': 'internal systems', 'products': 'product direction', 'projects': 'delivery portfolio', 'compliance': 'legal and regulatory obligations', 'communications': 'finances and internal messaging'}[t.domain] }.",
               "mission")])
     tb.heading("People")
-    tb.para([(f"The team is led by {lead.name}.", "lead")])
+    tb.para([(pick(r, ["The team is led by {n}.", "{n} leads the team.", "Team lead: {n}."], n=lead.name), "lead")])
     tb.table(["Name", "Role", "Location"], [([w.get(m).name, w.get(m).role, w.get(m).location], f"member:{m}")
                                           for m in s.ref["members"]])
     tb.heading("Working with us")

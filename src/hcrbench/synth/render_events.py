@@ -59,7 +59,7 @@ def render_incident(w: World, s, r: random.Random) -> Rendered:
     tb.para([(pick(r, ["The root cause was {c}.", "Investigation traced the problem to {c}."],
                    c=lx.ROOT_CAUSES[t["root_cause"]]), "root_cause")])
     tb.heading("Resolution")
-    tb.para([(f"The {w.get(sy.owner_team).name} team {lx.FIXES[t['fix']]}.", "fix"),
+    tb.para([(f"The {w.get(sy.owner_team).name} team, which owns {sy.name}, {lx.FIXES[t['fix']]}.", "fix"),
              pick(r, ["A postmortem was scheduled within the agreed deadline.",
                       "Follow-up actions are tracked in Tide Ticketing.",
                       "No customer data was affected."])])
@@ -82,7 +82,7 @@ def render_decision(w: World, s, r: random.Random) -> Rendered:
     tb.line(f"Decision record {d['id']}")
     tb.line(f"Date: {human_date(d['date'])} | Project: {p.code_name} | Status: approved")
     tb.heading("Context")
-    tb.para([f"Project {p.code_name} needed a way to {p.goal}.",
+    tb.para([(f"Project {p.code_name} needed a way to {p.goal}.", "context"),
              pick(r, ["Several options were compared over two workshops.",
                       "The team weighed cost, time to deliver and operational risk."])])
     tb.heading("Decision")
@@ -95,8 +95,8 @@ def render_decision(w: World, s, r: random.Random) -> Rendered:
     tb.para([(f"{appr.name} approved the decision; {own.name} owns its implementation.", "approver")])
     if "projects" in s.domains:
         tb.heading("Delivery impact")
-        tb.para([f"{own.name} will update the {p.code_name} delivery plan and milestones before the next steering "
-                 f"meeting.", f"The {w.get(p.team).name} team carries most of the work."])
+        tb.para([(f"{own.name}, who leads {p.code_name}, will update its delivery plan and milestones before the "
+                  "next steering meeting.", "delivery"), f"The {w.get(p.team).name} team carries most of the work."])
     if d["policy"]:
         pol = w.get(d["policy"])
         tb.heading("Policy considerations")
@@ -169,38 +169,43 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
         title = f"Reminder: {p.title.lower()} version {v + 1}"
         tb.line(title)
         tb.para([(f"From {human_date(p.effective[v])}, version {v + 1} of the {p.title}{ident} applies.", "headline"),
-                 f"The {p.params[0]['name']} is {amount(p.params[0]['values'][v], p.params[0]['unit'])}.",
+                 (f"The {p.params[0]['name']} is {amount(p.params[0]['values'][v], p.params[0]['unit'])}.", "param0"),
                  "Please read the full text before raising a request."])
     elif topic == "project":
         p = w.get(s.ref["project"])
         title = f"Update on project {p.code_name}"
         tb.line(title)
         tb.para([(f"Project {p.code_name} is making good progress and has a new demo ready.", "headline"),
-                 f"Thanks to {w.get(p.lead).name} and the team for the hard work.",
+                 (f"Thanks to {w.get(p.lead).name}, who leads {p.code_name}, and the team for the hard work.",
+                  "lead"),
                  "Come and see it at the next all-hands."])
     elif topic == "system":
         sy = w.get(s.ref["system"])
         title = f"Planned maintenance for {sy.name}"
         tb.line(title)
         tb.para([(f"{sy.name} will be unavailable for two hours this Saturday for planned maintenance.", "headline"),
-                 f"The {w.get(sy.owner_team).name} team will post updates on the status page."])
+                 (f"The {w.get(sy.owner_team).name} team, which owns {sy.name}, will post updates on the status "
+                  "page.", "owner")])
     else:
         p = w.get(s.ref["person"])
         title = f"Welcome and congratulations: {p.name}"
         tb.line(title)
         tb.para([(f"Please join me in congratulating {p.name} on the new role of {p.role}.", "headline"),
-                 f"{p.name.split()[0]} will continue to work with the {w.get(p.team).name} team."])
+                 (f"{p.name.split()[0]} will continue to work with the {w.get(p.team).name} team.", "team")])
     tb.kind = f"announcement:{topic}"
-    tb.close(None, [f"{a.name}, {a.role}"], "lines")
+    tb.close(None, [(f"{a.name}, {a.role}", "signature")], "lines")
     return title, tb
 
 
 def render_team_news(w: World, s, r: random.Random) -> Rendered:
-    t, n, p = w.get(s.ref["team"]), w.get(s.ref["person"]), w.get(s.ref["project"])
+    t, p = w.get(s.ref["team"]), w.get(s.ref["project"])
+    n = w.get(s.ref["person"]) if s.ref.get("person") else None
     tb = TextBuilder()
     tb.line(f"{t.name} newsletter")
-    tb.heading("New faces")
-    tb.para([(f"{n.name} has joined Meridian as {n.role} and will spend the first month with {t.name}.", "newcomer")])
+    if n is not None:
+        tb.heading("New faces")
+        tb.para([(f"{n.name} joined Meridian on {human_date(n.joined)} as {n.role} in the {t.name} team.",
+                  "newcomer")])
     tb.heading("What we are working on")
     tb.para([(f"The team is supporting project {p.code_name}, which aims to {p.goal}.", "project"),
              f"{w.get(t.lead).name} is the contact for anything related to our work."])
@@ -275,20 +280,22 @@ def render_release_notes(w: World, s, r: random.Random) -> Rendered:
     tb.bullets([f"{feats[1][0].upper()}{feats[1][1:]} is faster and easier to configure."])
     tb.heading("Fixed")
     tb.bullets(["Several display issues in exported reports.", "A rare error when saving settings."])
-    tb.close(None, [f"Questions go to {w.get(p.manager).name}, product manager."], "lines")
+    tb.close(None, [(f"Questions go to {w.get(p.manager).name}, product manager.", "manager")], "lines")
     return f"{p.name} {ver} release notes", tb
 
 
 def render_ops_digest(w: World, s, r: random.Random) -> Rendered:
     tb = TextBuilder()
-    wk = s.ref["week"] + 10
-    tb.line(f"Operations weekly digest, week {wk}")
+    monday = date.fromisoformat(s.ref["monday"])
+    wk = monday.isocalendar()[1]
+    tb.line(f"Operations weekly digest, week {wk} ({human_date(s.ref['monday'])} to "
+            f"{human_date((monday + timedelta(days=6)).isoformat())})")
     tb.heading("Incidents this week")
     if s.ref["incidents"]:
         rows = []
         for iid in s.ref["incidents"]:
             t = next(x for x in w.tickets if x["id"] == iid)
-            rows.append(([iid, w.get(t["system"]).name, f"Sev {t['severity']}", f"{t['duration_min']} min"],
+            rows.append(([iid, w.get(t["system"]).name, f"Severity {t['severity']}", f"{t['duration_min']} min"],
                          f"row:{iid}"))
         tb.table(["Ticket", "System", "Severity", "Duration"], rows)
     else:

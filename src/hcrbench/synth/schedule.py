@@ -9,8 +9,10 @@ corpus is a superset of a smaller one.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Any
 
 from hcrbench.synth import lexicon as lx
@@ -29,6 +31,7 @@ from hcrbench.synth.world import (
 
 CLUSTERS = {"C1": "access_review", "C2": "onboarding", "C3": "release_notes", "C4": "ops_digest"}
 SNAPSHOT_SYSTEMS = 6
+CORE_TICKETS, CORE_DECISIONS = 70, 35
 
 
 @dataclass
@@ -52,6 +55,17 @@ class DocSpec:
         return self.domains[0]
 
 
+def _event_date(k: int, core: int) -> str:
+    """The date of the k-th ticket or decision, non-decreasing in k (numbers grow with dates) and depending only
+    on k: the core block's ``core`` events spread over January to June 2024, later ones over July to September
+    (crowding towards its end as the corpus grows)."""
+    if k < core:
+        day = k * 180 // core
+    else:
+        day = 180 + int(90 * (1 - math.exp(-(k - core) / 400)))
+    return (date(2024, 1, 2) + timedelta(days=day)).isoformat()
+
+
 def _uniq(xs: list[str]) -> list[str]:
     return list(dict.fromkeys(x for x in xs if x))
 
@@ -67,6 +81,7 @@ class Scheduler:
         self.key_projects = [k for k in world.key_entities if k.startswith("PRJ")]
         self.key_systems = [k for k in world.key_entities if k.startswith("SYS")]
         self.core = self._core_plan()
+        self.announced: set[str] = set()
 
     # ------------------------------------------------------------------ helpers
     def _person(self, r, i: int, key_bias: float = 0.3) -> str:
@@ -109,7 +124,7 @@ class Scheduler:
         plan += [("onboarding", {"team": t.id, "cluster": "C2"}) for t in w.teams[2:9]]
         plan += [("release_notes", {"product": p.id, "cluster": "C3"}) for p in w.products]
         plan += [("ops_digest", {"week": k, "cluster": "C4"}) for k in range(6)]
-        events = ["incident"] * 70 + ["decision"] * 35 + ["meeting"] * 40
+        events = ["incident"] * CORE_TICKETS + ["decision"] * CORE_DECISIONS + ["meeting"] * 40
         plan += [(e, {}) for e in events]
         plan += [("announcement", {})] * (CORE_DOCS - len(plan))
         order = list(range(len(plan)))
@@ -182,7 +197,7 @@ class Scheduler:
             return DocSpec(i, kind, doms, _uniq([p.id, p.team, p.manager or "", *projs]), ref)
         if kind == "team_page":
             t = w.get(ref["team"])
-            members = [p.id for p in w.people[:CORE_PEOPLE] if p.team == t.id and p.id != t.lead][:8]
+            members = [p.id for p in w.people[1:CORE_PEOPLE] if p.team == t.id and p.id != t.lead][:8]
             ref["members"] = members
             doms = ["people", t.domain] if t.domain != "people" else ["people"]
             return DocSpec(i, kind, _uniq(doms), _uniq([t.id, t.lead, *members]), ref)
@@ -197,11 +212,16 @@ class Scheduler:
             return self._spec_cluster(i, kind, ref, r)
         if kind == "team_news":
             t = w.teams[r.randrange(len(w.teams))]
-            newcomer = w.people[r.randrange(CORE_PEOPLE, people_at(i))] if people_at(i) > CORE_PEOPLE \
-                else w.people[r.randrange(17, CORE_PEOPLE)]
-            ref.update(team=t.id, person=newcomer.id, project=self._project(r, i))
+            # the newest joiner (this year's hires only), announced once, by their own team's newsletter
+            newest = w.people[people_at(i) - 1] if people_at(i) > CORE_PEOPLE else None
+            if newest is not None and newest.id not in self.announced:
+                self.announced.add(newest.id)
+                t = w.get(newest.team)
+            else:
+                newest = None
+            ref.update(team=t.id, person=newest.id if newest else None, project=self._project(r, i))
             doms = ["communications", "people"] if r.random() < 0.5 else ["communications"]
-            return DocSpec(i, kind, doms, _uniq([t.id, t.lead, newcomer.id, ref["project"]]), ref)
+            return DocSpec(i, kind, doms, _uniq([t.id, t.lead, newest.id if newest else "", ref["project"]]), ref)
         return self._spec_announcement(i, kind, ref, r)
 
     def _spec_cluster(self, i: int, kind: str, ref: dict[str, Any], r) -> DocSpec:
@@ -222,8 +242,15 @@ class Scheduler:
                 ref["minor"] = 1 + i % 7
             p = w.get(ref["product"])
             return DocSpec(i, kind, ["products"], _uniq([p.id, p.manager]), ref, cluster=ref.get("cluster"))
-        ref["incidents"] = [t["id"] for t in w.tickets[-4:]]
-        ref["systems"] = _uniq([t["system"] for t in w.tickets[-4:]])
+        # Ticket dates grow with ticket numbers, so a week before the newest ticket is complete: list all of it.
+        last = date.fromisoformat(w.tickets[-1]["date"]) if w.tickets else date(2024, 1, 8)
+        monday = last - timedelta(days=last.weekday() + 7 * (1 + ref["week"]))
+        ref["monday"] = monday.isoformat()
+        week = [t for t in w.tickets if monday <= date.fromisoformat(t["date"]) < monday + timedelta(days=7)]
+        ref["incidents"] = [t["id"] for t in week]
+        ref["systems"] = _uniq([t["system"] for t in week])
+        if not ref["systems"]:
+            return DocSpec(i, kind, ["it", "engineering"], ["SYS-06"], ref, cluster=ref["cluster"])
         return DocSpec(i, kind, ["it", "engineering"], _uniq(ref["systems"]), ref, cluster=ref["cluster"])
 
     def _spec_incident(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
@@ -237,8 +264,7 @@ class Scheduler:
              "severity": r.choice([1, 2, 2, 3, 3, 3]), "root_cause": cause,
              "fix": cause if r.random() < 0.8 else r.randrange(len(lx.FIXES)),
              "symptom": r.randrange(len(lx.SYMPTOMS)), "duration_min": r.randrange(12, 600),
-             "date": f"2024-{r.randint(1, 9):02d}-{r.randint(1, 28):02d}",
-             "project": self._project(r, i) if r.random() < 0.45 else None}
+             "date": _event_date(k, CORE_TICKETS), "project": self._project(r, i) if r.random() < 0.45 else None}
         w.tickets.append(t)
         ref["ticket"] = k
         doms = ["it"] + (["projects"] if t["project"] else []) + (["engineering"] if r.random() < 0.2 else [])
@@ -253,7 +279,7 @@ class Scheduler:
         pol = r.choice(w.policies) if r.random() < 0.35 else None
         d = {"id": f"DEC-{401 + k:04d}", "doc": i, "project": proj.id, "approver": proj.sponsor,
              "owner": proj.lead, "policy": pol.id if pol else None, "option": r.randrange(4),
-             "date": f"2024-{r.randint(1, 9):02d}-{r.randint(1, 28):02d}", "cost_k": r.randrange(20, 400, 5)}
+             "date": _event_date(k, CORE_DECISIONS), "cost_k": r.randrange(20, 400, 5)}
         w.decisions.append(d)
         ref["decision"] = k
         doms = ["communications"] + (["projects"] if r.random() < 0.3 else []) + ([pol.domain] if pol else [])

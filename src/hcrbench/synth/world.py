@@ -143,6 +143,15 @@ class World:
         }
 
 
+DELIVERY_DOMAINS = ("engineering", "products", "projects", "it")
+
+
+def dept_head(teams: list[Team], team_id: str) -> str:
+    """The head of a team's department: the lead of the department's first team (who reports to the CEO)."""
+    dept = teams[int(team_id[1:])].department
+    return next(t.lead for t in teams if t.department == dept)
+
+
 def count_before(offset: int, period: int, phase: int = 0) -> int:
     """How many k >= 0 have ``period * k + phase < offset``."""
     return max(0, -(-(offset - phase) // period))
@@ -198,6 +207,8 @@ def _build_people(seed: int, n_people: int, teams: list[Team]) -> list[Person]:
             team, role, manager = t.id, r.choice(lx.ROLES[t.domain]), t.lead
         year = r.choice([2015, 2017, 2018, 2019, 2020, 2021, 2022, 2023])
         joined = f"{year}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}"
+        if j >= CORE_PEOPLE:  # people added as the corpus grows are this year's joiners
+            joined = f"2024-{r.randint(1, 9):02d}-{r.randint(1, 28):02d}"
         skills = r.sample(lx.PRODUCT_FEATURES + [s[1] for s in lx.SYSTEMS[:6]], 3)
         people.append(Person(pid, name, _email(name, emails), team, role, manager,
                              r.choice(lx.LOCATIONS), joined, skills))
@@ -223,8 +234,9 @@ def build_world(seed: int, n_docs: int) -> World:
     systems = []
     for i, (name, kind, vendor) in enumerate(lx.SYSTEMS):
         r = rng(seed, "system", i)
-        owner = r.choice(["T06", "T07", "T08"]) if i % 3 else r.choice(["T02", "T04", "T00", "T14"])
-        admin = r.choice(by_team.get(owner) or [teams[int(owner[1:])].lead])
+        owner = lx.SYSTEM_OWNERS[name]  # the team whose work the system serves (HRIS: People Operations ...)
+        lead = teams[int(owner[1:])].lead
+        admin = r.choice([x for x in by_team.get(owner, []) if x not in (lead, "P0000")] or [lead])
         systems.append(System(f"SYS-{i + 1:02d}", name, kind, vendor, owner, admin, r.randint(40, 900)))
 
     policies = []
@@ -252,8 +264,12 @@ def build_world(seed: int, n_docs: int) -> World:
         r = rng(seed, "project", p)
         bound = CORE_PEOPLE if p < CORE_PROJECTS else people_at(
             CORE_DOCS + (p - CORE_PROJECTS) * PROJECT_PERIOD + PROJECT_PHASE)
-        lead = people[r.randrange(17, bound)]
+        for _ in range(50):  # leads come from delivery teams (engineering, product, programs, IT)
+            lead = people[r.randrange(17, bound)]
+            if teams[int(lead.team[1:])].domain in DELIVERY_DOMAINS:
+                break
         code = lx.CODE_NAMES[p] if p < len(lx.CODE_NAMES) else f"{r.choice(lx.CODE_NAMES)} {p // 40 + 1}"
+        steps = sorted(r.sample(range(len(lx.MILESTONES)), len(lx.QUARTERS)))  # milestones only move forward
         st, ms, status = {}, {}, r.choice(["on track", "on track", "at risk", "delayed"])
         for qi, q in enumerate(lx.QUARTERS):
             if qi:
@@ -262,12 +278,10 @@ def build_world(seed: int, n_docs: int) -> World:
                                    "delayed": ["at risk", "on hold", "delayed"],
                                    "on hold": ["on hold", "delayed"], "completed": ["completed"]}[status])
             st[q] = status
-            ms[q] = r.choice(["discovery complete", "design review passed", "beta in two regions",
-                              "load test signed off", "pilot with three customers", "general availability",
-                              "data migration 60% done", "security review closed", "vendor contract signed"])
+            ms[q] = lx.MILESTONES[steps[qi]]
         partners = sorted({t.id for t in r.sample(teams, 2)} - {lead.team})
         projects.append(Project(f"PRJ-{101 + p}", code, r.choice(lx.PROJECT_GOALS), lead.id, lead.team,
-                                products[r.randrange(len(products))].id, teams[r.randrange(16)].lead,
+                                products[r.randrange(len(products))].id, dept_head(teams, lead.team),
                                 r.randrange(120, 2400, 10), st, ms, partners))
 
     r = rng(seed, "key_entities")

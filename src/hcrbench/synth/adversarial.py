@@ -1,0 +1,115 @@
+"""Hand-written adversarial query patterns (``adversarial.toml``) instantiated against the world.
+
+Each pattern's ``kind`` fixes which facts it needs (so its qrels are derived from provenance like every other
+query); its wordings come from the TOML file. A category's generator hands a share of its draws to the patterns
+of that category (:func:`with_patterns`); the queries they make are tagged ``origin = "adversarial"`` and carry
+the pattern's name.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from hcrbench.synth.catalog import Catalog, QueryPlan
+from hcrbench.synth.facts import fact_value
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+@lru_cache(maxsize=1)
+def patterns() -> list[dict[str, Any]]:
+    """The patterns of the shipped ``adversarial.toml`` (validated: known kind and category, some wordings)."""
+    data = tomllib.loads(resources.files("hcrbench.synth").joinpath("adversarial.toml").read_text("utf-8"))
+    out = data.get("pattern", [])
+    for p in out:
+        if p.get("kind") not in KINDS or not p.get("text") or not 0 < float(p.get("share", 0)) < 1:
+            raise ValueError(f"adversarial.toml: bad pattern {p.get('name')!r}")
+    return out
+
+
+def _plan(c: Catalog, p: dict, diff: str, text: str, answer: Any, facts: list[str], ents: list[str],
+          chain: bool = False) -> QueryPlan | None:
+    if any(not c.stated(f) for f in facts):
+        return None
+    plan = QueryPlan(p["category"], diff, "adversarial", text, answer, facts, ents, chain)
+    plan.extra["pattern"] = p["name"]
+    return plan
+
+
+def outdated_version(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
+    pol = r.choice(c.w.policies)
+    k = r.randrange(2)
+    prm = pol.params[k]
+    if prm["values"][2] in prm["values"][:2]:
+        return None  # the trap needs every older version to state another figure
+    fid = f"pol:{pol.id}:v2:param{k}"
+    return _plan(c, p, diff, r.choice(p["text"]).format(param=prm["name"], title=pol.title), fact_value(c.w, fid),
+                 [fid], [pol.id])
+
+
+def wrong_branch_location(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
+    dec = r.choice(c.core_decisions)
+    appr = c.w.get(dec["approver"])
+    facts = [f"dec:{dec['id']}:approver", f"per:{appr.id}:location"]
+    return _plan(c, p, diff, r.choice(p["text"]).format(decision=dec["id"]), appr.location, facts,
+                 [dec["id"], dec["project"], appr.id], chain=True)
+
+
+def negation_owner(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
+    w = c.w
+    team = w.get(r.choice(sorted({s.owner_team for s in w.systems})))
+    others = [s for s in w.systems if s.owner_team != team.id]
+    return _plan(c, p, diff, r.choice(p["text"]).format(team=team.name), [s.name for s in others],
+                 [f"sys:{s.id}:owner" for s in others], [])
+
+
+def near_duplicate_access_review(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
+    reviewed = sorted({c.specs[d].ref["system"] for d in c.by_type.get("access_review", [])})
+    if not reviewed:
+        return None
+    sy = c.w.get(r.choice(reviewed))
+    fid = f"sys:{sy.id}:removed"
+    return _plan(c, p, diff, r.choice(p["text"]).format(system=sy.name), fact_value(c.w, fid).split()[0],
+                 [fid], [sy.id])
+
+
+def deep_and_shallow(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
+    sy = r.choice(c.w.systems)
+    adm = c.w.get(sy.admin)
+    if adm.manager is None:
+        return None
+    facts = [f"sys:{sy.id}:vendor", f"sys:{sy.id}:admin", f"per:{adm.id}:manager"]
+    return _plan(c, p, diff, r.choice(p["text"]).format(system=sy.name),
+                 [sy.vendor, c.w.get(adm.manager).name], facts, [sy.id, adm.id], chain=True)
+
+
+KINDS: dict[str, Callable[..., QueryPlan | None]] = {
+    "outdated_version": outdated_version, "wrong_branch_location": wrong_branch_location,
+    "negation_owner": negation_owner, "near_duplicate_access_review": near_duplicate_access_review,
+    "deep_and_shallow": deep_and_shallow,
+}
+
+
+def with_patterns(category: str, gen: Callable) -> Callable:
+    """``gen`` for ``category``, handing each pattern of that category its share of the draws."""
+    mine = [p for p in patterns() if p["category"] == category]
+    if not mine:
+        return gen
+
+    def draw(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+        u = r.random()
+        for p in mine:
+            if u < float(p["share"]):
+                return KINDS[p["kind"]](c, r, p, diff)
+            u -= float(p["share"])
+        return gen(c, r, diff)
+
+    return draw
