@@ -319,3 +319,42 @@ def entity_link_coverage(tree: Tree, doc_entities: Mapping[str, Sequence[str]],
             pairs += 1
             hits += bool(f & found[d])
     return {"coverage": hits / pairs if pairs else float("nan"), "pairs": pairs}
+
+
+# ------------------------------------------------------------------------------------------------ all at once
+
+
+def tree_report(tree: Tree, log: Sequence[RoutingRecord], qrels: Mapping[str, Mapping[str, int]], *,
+                categories: Mapping[str, str] | None = None, labels: Sequence[str] | None = None,
+                routing_vectors: np.ndarray | None = None, centroids: np.ndarray | None = None,
+                doc_entities: Mapping[str, Sequence[str]] | None = None,
+                forms: Mapping[str, set[str]] | None = None, rel_threshold: int = 1, seed: int = 0,
+                reach_eps: Sequence[float] = (0.05, 0.1, 0.2)) -> dict[str, Any]:
+    """Every routing and tree measure this module has, as one JSON-able dict (missing inputs give no entry)."""
+    err = routing_errors(tree, log, qrels, rel_threshold)
+    beam_width = max((len(lv.beam) for r in log for lv in r.levels), default=0)
+    n = max(len(log), 1)
+    out: dict[str, Any] = {
+        "n_queries_logged": len(log),
+        "paths": {p: sum(r.path == p for r in log) for p in sorted({r.path for r in log})},
+        "routing": err.to_dict(),
+        "cost": {"nodes_scored_per_query": sum(r.nodes_scored for r in log) / n,
+                 "chunks_scored_per_query": sum(r.chunks_scored for r in log) / n,
+                 "reranked_per_query": sum(r.reranked for r in log) / n,
+                 "links_followed_per_query": sum(len(r.links) for r in log) / n,
+                 "n_chunks": len(tree.chunk_ids)},
+        "path_agreement": path_agreement(tree, log, qrels, categories),
+        "tree": {"depth": tree.depth, "n_nodes": len(tree.nodes),
+                 "leaf_reachability": {str(e): leaf_reachability(tree, beam_width or 1, e, n_trials=5, seed=seed)
+                                       for e in reach_eps} if beam_width else {}},
+    }
+    if routing_vectors is not None:
+        out["tree"]["sibling_distinctiveness"] = sibling_distinctiveness(tree, routing_vectors)
+        if centroids is not None:
+            out["tree"]["summary_fidelity"] = summary_fidelity(tree, routing_vectors, centroids)
+    if labels is not None:
+        out["tree"]["purity_per_level"] = {str(k): v for k, v in level_purity(tree, labels).items()}
+        out["tree"]["dendrogram_purity"] = dendrogram_purity(tree, labels, seed=seed)
+    if doc_entities is not None:
+        out["entity_links"] = entity_link_coverage(tree, doc_entities, forms or {})
+    return out

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data.atomic import atomic_open
 from hcrbench.data.cache import EmbeddingCache, corpus_fingerprint, index_ready, save_index
 from hcrbench.data.chunking import chunk_corpus, doc_run_from_chunk_run
 from hcrbench.data.tree import Tree, read_tree, write_routing_log, write_tree
@@ -201,7 +202,7 @@ class HCRRetriever:
         self._chunk_vecs = emb
         with timed(costs, "tree"):
             tree, centroids = self._tree(emb, texts, list(chunks.doc_ids), docs, costs)
-        self.tree = tree
+        self.tree, self._centroids = tree, centroids
         with timed(costs, "encode_summaries"):
             if self.node_repr == "summary":
                 summ = [n.summary for n in tree.nodes[1:]]
@@ -333,10 +334,14 @@ class HCRRetriever:
         return RunResult(run.top_k(int(k)), costs)
 
     def write_log(self, path: str | Path, tree_path: str | Path | None = None) -> None:
-        """Write the routing log of the last ``search`` to ``path`` and the tree beside it (``.tree.jsonl``)."""
+        """Write the routing log of the last ``search`` to ``path`` and the tree beside it (``.tree.jsonl``, plus
+        ``.tree.npz`` with the routing vectors and centroids that tree-quality metrics need)."""
         path = Path(path)
         write_routing_log(self.routing_log, path)
         if self.tree is not None:
             tp = Path(tree_path) if tree_path else path.with_name(path.name.replace(".routing.jsonl", "")
                                                                   .removesuffix(".jsonl") + ".tree.jsonl")
             write_tree(self.tree, tp)
+            arrays = {"routing_vectors": self._node_vecs, "centroids": self._centroids}
+            with atomic_open(tp.with_name(tp.name.removesuffix(".jsonl") + ".npz"), "wb") as fh:
+                np.savez(fh, **arrays)
