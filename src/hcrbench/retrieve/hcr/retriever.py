@@ -51,6 +51,22 @@ def _flag(v: Any, field: str) -> bool:
     return v
 
 
+_MEMO: dict[Any, Any] = {"corpus": None}
+
+
+def _shared(corpus: Corpus, key: Any, make: Any) -> Any:
+    """What every HCR variant over the same corpus shares in one process (chunks, texts, chunk embeddings,
+    chunk BM25), built once: an experiment's ablations index in seconds after the first. Only the last corpus is
+    kept."""
+    fp = corpus_fingerprint(corpus.doc_ids, [f"{t}\x02{x}" for t, x in zip(corpus.titles, corpus.texts)])
+    if _MEMO["corpus"] != fp:  # by content, so an edited corpus is never served stale chunks
+        _MEMO.clear()
+        _MEMO["corpus"] = fp
+    if key not in _MEMO:
+        _MEMO[key] = make()
+    return _MEMO[key]
+
+
 @register_retriever("hcr")
 class HCRRetriever:
     """Hierarchical coarse-to-fine retriever (see the module docstring for the parameters that matter)."""
@@ -184,21 +200,24 @@ class HCRRetriever:
     # -- index -----------------------------------------------------------------------------------------------
     def index(self, corpus: Corpus) -> None:
         costs = Costs()
+        ckey = ("chunks", self.chunk_tokens, self.chunk_overlap, self.structure_aware)
         if self.chunk_tokens:
             with timed(costs, "chunk"):
-                chunked = chunk_corpus(corpus, max_tokens=self.chunk_tokens, overlap=self.chunk_overlap,
-                                       structure_aware=self.structure_aware)
+                chunked = _shared(corpus, ckey, lambda: chunk_corpus(
+                    corpus, max_tokens=self.chunk_tokens, overlap=self.chunk_overlap,
+                    structure_aware=self.structure_aware))
             chunks, self._c2d = chunked.corpus, chunked.chunk_to_doc
         else:
             chunks, self._c2d = corpus, None
         if len(chunks) == 0:
             raise InputError("the corpus has no documents to build a tree from", field="corpus")
         self._chunks = chunks
-        texts = [chunks.full_text(i) for i in range(len(chunks))]
+        texts = _shared(corpus, (*ckey, "texts"), lambda: [chunks.full_text(i) for i in range(len(chunks))])
         self._texts = texts
         docs = [self._c2d[c] for c in chunks.doc_ids] if self._c2d else list(chunks.doc_ids)
         with timed(costs, "encode_chunks"):
-            emb = self._embed(texts, costs, "encoding chunks")
+            emb = _shared(corpus, (*ckey, self.encoder.model_id),
+                          lambda: self._embed(texts, costs, "encoding chunks"))
         self._chunk_vecs = emb
         with timed(costs, "tree"):
             tree, centroids = self._tree(emb, texts, list(chunks.doc_ids), docs, costs)
@@ -213,7 +232,7 @@ class HCRRetriever:
         from hcrbench.retrieve.hcr.lexical import SparseBM25
 
         with timed(costs, "lexical"):
-            self._chunk_lex = SparseBM25(texts)
+            self._chunk_lex = _shared(corpus, (*ckey, "bm25"), lambda: SparseBM25(texts))
             self._node_lex = SparseBM25([n.summary for n in tree.nodes]) if self.node_repr == "summary" else None
         self._links = None
         if self.links or tree.chunk_entities is None:
