@@ -16,12 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from hcrbench.data.tree import LevelLog, RoutingRecord, Tree
-from hcrbench.retrieve.hcr.lexical import SparseBM25
 from hcrbench.retrieve.hcr.links import EntityLinks
+
+if TYPE_CHECKING:
+    from hcrbench.retrieve.hcr.lexical import SparseBM25
 
 MODES = ("dual", "beam", "collapsed")
 FUSIONS = ("rrf", "wta")
