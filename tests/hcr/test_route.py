@@ -125,3 +125,23 @@ def test_cache_reloads_the_same_tree(clusters, tmp_path):
     ra, rb = a.search(queries, 10), b.search(queries, 10)
     assert ra.run.to_dict() == rb.run.to_dict()
     assert np.array_equal(a._node_vecs, b._node_vecs)
+
+
+def test_cross_encoder_plugs_into_the_cascade(clusters):
+    """A user's CrossEncoder (here a stand-in with ``predict``) scores the cascade's survivors at every level."""
+    corpus, queries, qrels, _ = clusters
+
+    class Overlap:  # scores a (query, text) pair by shared words, as a CrossEncoder would score it
+        calls = 0
+
+        def predict(self, pairs, show_progress_bar=False):
+            Overlap.calls += 1
+            return [len(set(q.split()) & set(t.lower().replace(".", " ").split())) for q, t in pairs]
+
+    r = _hcr(corpus, rerank="cross-encoder", rerank_model="local-dir", mode="beam", beam_width=1, links=False)
+    r._cross = Overlap()
+    res = r.search(queries, 10)
+    assert Overlap.calls == len(queries) * 3  # two node levels + the leaf level
+    assert res.costs.counters["pairs_scored"] == res.costs.counters["reranked"]
+    assert r.params["rerank_model"] == "local-dir"
+    assert evaluate(qrels, {"h": res.run}, "Success@1").means["h"]["Success@1"] == 1.0
