@@ -85,6 +85,11 @@ def register(app: typer.Typer) -> None:
         result = retriever.search(ds.queries, k)
         t2 = time.perf_counter()
         write_run(result.run, out, k=k)
+        if getattr(retriever, "routing_log", None):  # tree retrievers (hcr): routing log + tree beside the run
+            from hcrbench.data.tree import routing_log_path, tree_path_beside
+
+            retriever.write_log(routing_log_path(out), tree_path_beside(out))
+            typer.echo(f"routing log -> {routing_log_path(out)}, tree -> {tree_path_beside(out)}", err=True)
         if costs_json is not None:
             doc = {"system": system, "params": retriever.params, "dataset": str(dataset), "split": split,
                    "k": k, "index_seconds": t1 - t0, "search_seconds": t2 - t1,

@@ -1,0 +1,240 @@
+"""Query-time routing over the HCR tree: scoring cascade, beam search with MMR diversity, collapsed path, dual path.
+
+Per level the candidates (children of the beam) go through a **cascade**: BM25 over their routing texts and dense
+cosine of their routing vectors, fused by reciprocal rank (k = ``rrf_k``), pre-filter the ``prefilter`` best; the
+reranker (MaxSim or a CrossEncoder, given as a callable) reorders those survivors. The **beam** keeps
+``beam_width`` nodes chosen by MMR: relevance (1 - rank / n) traded against the largest cosine to a node already
+kept (``mmr_lambda`` = 1 turns diversity off). Below the last level the beam's chunks, plus chunks **linked** by an
+entity of the query or of the best few candidates, go through the same cascade (``leaf_rerank`` survivors).
+The **collapsed** path scores every node and chunk flat by dense cosine, expands the ``collapsed_k`` best into their
+chunks and ranks those with the cascade. **Dual** runs both and fuses them (RRF) or keeps the one whose top three
+chunks are closer to the query (winner-take-all). **Flat** (ablation A1) runs the chunk cascade over every chunk.
+Every decision is written to a :class:`~hcrbench.data.tree.RoutingRecord`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from hcrbench.data.tree import LevelLog, RoutingRecord, Tree
+from hcrbench.retrieve.hcr.links import EntityLinks
+
+if TYPE_CHECKING:
+    from hcrbench.retrieve.hcr.lexical import SparseBM25
+
+MODES = ("dual", "beam", "collapsed")
+FUSIONS = ("rrf", "wta")
+#: reranker(query position, "node" | "chunk", ids) -> scores (higher is better)
+Reranker = Callable[[int, str, np.ndarray], np.ndarray]
+LOG_TOP = 30
+
+
+@dataclass
+class RouteConfig:
+    """Routing switches (the ablations are these fields; see the ``hcr`` retriever)."""
+
+    beam_width: int = 4
+    prefilter: int = 8
+    leaf_rerank: int = 100
+    mmr_lambda: float = 0.8
+    mode: str = "dual"
+    fusion: str = "rrf"
+    rrf_k: float = 60.0
+    collapsed_k: int = 10
+    links: bool = True
+    link_seeds: int = 3
+    links_per_entity: int = 5
+    max_links: int = 20
+    flat: bool = False
+
+
+def _rrf_pair(a: np.ndarray, b: np.ndarray, k: float) -> np.ndarray:
+    """RRF of two score arrays over the same items (ties broken by position, stably)."""
+    out = np.zeros(len(a), dtype=np.float64)
+    for s in (a, b):
+        ranks = np.empty(len(s), dtype=np.int64)
+        ranks[np.argsort(-s, kind="stable")] = np.arange(1, len(s) + 1)
+        out += 1.0 / (k + ranks)
+    return out
+
+
+class Router:
+    """Routes one query at a time; holds read-only arrays shared by all queries."""
+
+    def __init__(self, tree: Tree, node_vecs: np.ndarray, chunk_vecs: np.ndarray, chunk_lex: SparseBM25,
+                 node_lex: SparseBM25 | None, links: EntityLinks | None, cfg: RouteConfig,
+                 reranker: Reranker | None, node_reranker: bool = True) -> None:
+        self.tree, self.node_vecs, self.chunk_vecs = tree, node_vecs, chunk_vecs
+        self.chunk_lex, self.node_lex, self.links, self.cfg = chunk_lex, node_lex, links, cfg
+        self.reranker = reranker
+        self.node_reranker = node_reranker and node_lex is not None  # centroids (A6) have no text to rerank
+        self.children = [np.asarray(n.children, dtype=np.int64) for n in tree.nodes]
+        self.chunks = [np.asarray(n.chunks, dtype=np.int64) for n in tree.nodes]
+        self._leaf_cache: dict[int, np.ndarray] = {}
+
+    # -- the cascade ---------------------------------------------------------------------------------------
+    def _prefilter(self, kind: str, ids: np.ndarray, qvec: np.ndarray, qlex: dict) -> np.ndarray:
+        vecs, lex = (self.node_vecs, self.node_lex) if kind == "node" else (self.chunk_vecs, self.chunk_lex)
+        dense = vecs[ids] @ qvec
+        if lex is None:
+            return dense.astype(np.float64)
+        return _rrf_pair(dense.astype(np.float64), lex.score(qlex[kind], ids), self.cfg.rrf_k)
+
+    def cascade(self, kind: str, ids: np.ndarray, qi: int, qvec: np.ndarray, qlex: dict, survivors: int,
+                rec: RoutingRecord) -> list[tuple[int, float]]:
+        """``ids`` ranked best first with their scores (reranker scores for survivors, fused below them)."""
+        if len(ids) == 0:
+            return []
+        fused = self._prefilter(kind, ids, qvec, qlex)
+        if kind == "node":
+            rec.nodes_scored += len(ids)
+        else:
+            rec.chunks_scored += len(ids)
+        order = np.argsort(-fused, kind="stable")
+        use = self.reranker is not None and (kind == "chunk" or self.node_reranker)
+        n_head = min(survivors, len(ids)) if use else 0
+        head, tail = order[:n_head], order[n_head:]
+        out: list[tuple[int, float]] = []
+        if n_head:
+            rs = np.asarray(self.reranker(qi, kind, ids[head]), dtype=np.float64)  # type: ignore[misc]
+            rec.reranked += n_head
+            ro = np.argsort(-rs, kind="stable")
+            out = [(int(ids[head[j]]), float(rs[j])) for j in ro]
+            floor = float(rs.min()) - 1.0
+            out += [(int(ids[t]), floor - float(r)) for r, t in enumerate(tail)]
+        else:
+            out = [(int(ids[t]), float(fused[t])) for t in order]
+        return out
+
+    # -- beam ------------------------------------------------------------------------------------------------
+    def _mmr(self, ranked: list[tuple[int, float]], width: int) -> list[int]:
+        lam = self.cfg.mmr_lambda
+        if lam >= 1.0 or len(ranked) <= width:
+            return [i for i, _ in ranked[:width]]
+        ids = np.array([i for i, _ in ranked], dtype=np.int64)
+        rel = 1.0 - np.arange(len(ids)) / len(ids)
+        vecs = self.node_vecs[ids]
+        chosen: list[int] = []
+        best_sim = np.full(len(ids), -np.inf)
+        taken = np.zeros(len(ids), dtype=bool)
+        for _ in range(width):
+            penalty = np.where(np.isfinite(best_sim), best_sim, 0.0)
+            val = lam * rel - (1.0 - lam) * penalty
+            val[taken] = -np.inf
+            j = int(np.argmax(val))
+            taken[j] = True
+            chosen.append(int(ids[j]))
+            best_sim = np.maximum(best_sim, vecs @ vecs[j])
+        return chosen
+
+    def leaf_chunks(self, node: int) -> np.ndarray:
+        got = self._leaf_cache.get(node)
+        if got is None:
+            got = np.asarray(self.tree.leaf_chunks(node), dtype=np.int64)
+            self._leaf_cache[node] = got
+        return got
+
+    def beam(self, qi: int, qtext_entities: list[str], qvec: np.ndarray, qlex: dict,
+             rec: RoutingRecord) -> list[tuple[int, float]]:
+        beam = [0]
+        for level in range(1, self.tree.depth + 1):
+            cands = np.concatenate([self.children[b] for b in beam]) if beam else np.zeros(0, np.int64)
+            if len(cands) == 0:
+                break
+            ranked = self.cascade("node", cands, qi, qvec, qlex, self.cfg.prefilter, rec)
+            beam = self._mmr(ranked, self.cfg.beam_width)
+            rec.levels.append(LevelLog(level, [[i, round(s, 6)] for i, s in ranked], beam))
+        leaf = np.unique(np.concatenate([self.chunks[b] for b in beam])) if beam else np.zeros(0, np.int64)
+        if self.cfg.links and self.links is not None:
+            leaf = self._follow_links(leaf, qtext_entities, qvec, qlex, rec)
+        return self.cascade("chunk", leaf, qi, qvec, qlex, self.cfg.leaf_rerank, rec)
+
+    def _follow_links(self, leaf: np.ndarray, q_entities: list[str], qvec: np.ndarray, qlex: dict,
+                      rec: RoutingRecord) -> np.ndarray:
+        assert self.links is not None
+        seeds = list(q_entities)
+        if len(leaf) and self.cfg.link_seeds:
+            fused = self._prefilter("chunk", leaf, qvec, qlex)
+            for j in np.argsort(-fused, kind="stable")[: self.cfg.link_seeds]:
+                seeds.extend(self.links.chunk_entities[int(leaf[j])])
+        seeds = list(dict.fromkeys(seeds))
+        have = set(leaf.tolist())
+        added: list[int] = []
+        for e, post in self.links.linked(seeds).items():
+            new = np.array([c for c in post if c not in have], dtype=np.int64)
+            if len(new) == 0:
+                continue
+            best = new[np.argsort(-(self.chunk_vecs[new] @ qvec), kind="stable")[: self.cfg.links_per_entity]]
+            for c in best.tolist():
+                if len(added) >= self.cfg.max_links:
+                    break
+                if c not in have:
+                    have.add(c)
+                    added.append(c)
+                    rec.links.append([e, int(c)])
+            if len(added) >= self.cfg.max_links:
+                break
+        return np.concatenate([leaf, np.asarray(added, dtype=np.int64)]) if added else leaf
+
+    # -- collapsed -------------------------------------------------------------------------------------------
+    def collapsed(self, qi: int, qvec: np.ndarray, qlex: dict, rec: RoutingRecord) -> list[tuple[int, float]]:
+        n_nodes = len(self.tree.nodes)
+        node_s = self.node_vecs[1:] @ qvec
+        chunk_s = self.chunk_vecs @ qvec
+        rec.nodes_scored += n_nodes - 1
+        rec.chunks_scored += len(chunk_s)
+        alls = np.concatenate([node_s, chunk_s]).astype(np.float64)
+        top = np.argsort(-alls, kind="stable")[: self.cfg.collapsed_k]
+        picked: list[int] = []
+        parts = []
+        for t in top.tolist():
+            if t < n_nodes - 1:
+                picked.append(t + 1)
+                parts.append(self.leaf_chunks(t + 1))
+            else:
+                c = t - (n_nodes - 1)
+                picked.append(-1 - c)
+                parts.append(np.array([c], dtype=np.int64))
+        rec.collapsed_nodes = picked
+        cands = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
+        return self.cascade("chunk", cands, qi, qvec, qlex, self.cfg.leaf_rerank, rec)
+
+    # -- one query -------------------------------------------------------------------------------------------
+    def route(self, qid: str, qi: int, qvec: np.ndarray, qlex: dict, q_entities: list[str]
+              ) -> tuple[list[tuple[int, float]], RoutingRecord]:
+        """Ranked chunk positions with scores, and the routing record."""
+        rec = RoutingRecord(qid)
+        cfg = self.cfg
+        if cfg.flat:
+            rec.path = "flat"
+            all_chunks = np.arange(len(self.chunk_vecs), dtype=np.int64)
+            ranked = self.cascade("chunk", all_chunks, qi, qvec, qlex, cfg.leaf_rerank, rec)
+        else:
+            b = self.beam(qi, q_entities, qvec, qlex, rec) if cfg.mode in ("beam", "dual") else []
+            c = self.collapsed(qi, qvec, qlex, rec) if cfg.mode in ("collapsed", "dual") else []
+            rec.beam_top_chunks = [i for i, _ in b[:LOG_TOP]]
+            rec.collapsed_top_chunks = [i for i, _ in c[:LOG_TOP]]
+            if cfg.mode == "beam":
+                ranked, rec.path = b, "beam"
+            elif cfg.mode == "collapsed":
+                ranked, rec.path = c, "collapsed"
+            elif cfg.fusion == "rrf":
+                fused: dict[int, float] = {}
+                for lst in (b, c):
+                    for r, (i, _) in enumerate(lst, start=1):
+                        fused[i] = fused.get(i, 0.0) + 1.0 / (cfg.rrf_k + r)
+                ranked = sorted(fused.items(), key=lambda x: (-x[1], x[0]))
+                rec.path = "dual-rrf"
+            else:
+                def conf(lst: list[tuple[int, float]]) -> float:
+                    ids = [i for i, _ in lst[:3]]
+                    return float((self.chunk_vecs[ids] @ qvec).mean()) if ids else -np.inf
+
+                win = "beam" if conf(b) >= conf(c) else "collapsed"
+                ranked, rec.path = (b if win == "beam" else c), f"dual-wta:{win}"
+        rec.top_chunks = [i for i, _ in ranked[:LOG_TOP]]
+        return ranked, rec

@@ -1,0 +1,115 @@
+"""Build the HCR tree: recursive spherical k-means over chunk embeddings, routing summaries, persisted and reloaded.
+
+Node 0 is the root; each node at level ``l < depth`` is split by k-means (faiss, ``branching`` centroids, seeded)
+into children at level ``l + 1`` (best of ``nredo`` restarts); nodes at level ``depth`` hold chunks. Nodes are numbered breadth-first, so ids
+grow with level. A node with fewer members than ``branching`` gets one child per member; a set k-means cannot
+split (identical vectors) is dealt round-robin. ``branching=None`` picks ``ceil(N ** (1 / (depth + 1)))`` so leaf
+nodes hold about as many chunks as a node has children. Every node gets a summary (the ``Summarizer`` over the
+``summary_sample`` member chunks closest to its centroid) and a centroid (mean member embedding, L2-normalised).
+
+Memory: embeddings (N x d float32) plus the member lists; 100,000 MiniLM chunks are ~150 MiB
+(benchmarks/bench_hcr.py measures time and peak memory). The built tree is cached by (chunks, parameters, model).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from hcrbench.data.tree import Tree, TreeNode
+from hcrbench.retrieve.summarize import Summarizer
+
+
+@dataclass
+class TreeArrays:
+    """A tree plus its per-node vectors: ``centroids`` (n_nodes, d) from chunk embeddings."""
+
+    tree: Tree
+    centroids: np.ndarray
+
+
+def auto_branching(n: int, depth: int) -> int:
+    """Branching factor that gives leaves about as many chunks as a node has children."""
+    return max(2, math.ceil(max(n, 1) ** (1.0 / (depth + 1))))
+
+
+def _normalise(x: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(x, axis=-1, keepdims=True)
+    return (x / np.maximum(n, 1e-12)).astype(np.float32)
+
+
+def _split(x: np.ndarray, k: int, seed: int, niter: int, nredo: int) -> list[np.ndarray]:
+    """Partition rows of ``x`` into at most ``k`` non-empty groups (positions into ``x``), deterministically."""
+    n = len(x)
+    if n <= k:
+        return [np.array([i]) for i in range(n)]
+    import faiss
+
+    km = faiss.Kmeans(x.shape[1], k, niter=niter, nredo=nredo, seed=seed, spherical=True, verbose=False,
+                      min_points_per_centroid=1, max_points_per_centroid=1 << 20)
+    km.train(np.ascontiguousarray(x, dtype=np.float32))
+    _, assign = km.index.search(np.ascontiguousarray(x, dtype=np.float32), 1)
+    assign = assign.ravel()
+    groups = [np.flatnonzero(assign == c) for c in range(k)]
+    groups = [g for g in groups if len(g)]
+    if len(groups) == 1:  # k-means could not split (duplicate vectors): deal round-robin
+        groups = [np.arange(c, n, k) for c in range(k)]
+    # deterministic child order: by smallest member position
+    return sorted(groups, key=lambda g: int(g[0]))
+
+
+def cluster_tree(emb: np.ndarray, *, depth: int = 3, branching: int | None = None, seed: int = 0,
+                 niter: int = 20, nredo: int = 5) -> tuple[list[TreeNode], list[np.ndarray]]:
+    """Nodes (no summaries yet) and each node's member chunk positions, by recursive k-means."""
+    n = len(emb)
+    b = branching or auto_branching(n, depth)
+    nodes = [TreeNode(0, 0, None)]
+    members: list[np.ndarray] = [np.arange(n)]
+    queue = deque([0])
+    while queue:
+        nid = queue.popleft()
+        node, mem = nodes[nid], members[nid]
+        if node.level == depth:
+            node.chunks = [int(c) for c in mem]
+            continue
+        groups = _split(emb[mem], b, seed + nid, niter, nredo) if len(mem) else []
+        for g in groups:
+            cid = len(nodes)
+            nodes.append(TreeNode(cid, node.level + 1, nid))
+            members.append(mem[g])
+            node.children.append(cid)
+            queue.append(cid)
+    return nodes, members
+
+
+def build_tree(emb: np.ndarray, texts: Sequence[str], chunk_ids: Sequence[str], chunk_docs: Sequence[str], *,
+               summarizer: Summarizer, depth: int = 3, branching: int | None = None, seed: int = 0,
+               summary_tokens: int = 128, summary_sample: int = 64, params: dict | None = None) -> TreeArrays:
+    """Cluster, then summarise every non-root node level by level (c-TF-IDF statistics shared within a level)."""
+    emb = np.asarray(emb, dtype=np.float32)
+    nodes, members = cluster_tree(emb, depth=depth, branching=branching, seed=seed)
+    centroids = np.zeros((len(nodes), emb.shape[1] if emb.ndim == 2 else 0), dtype=np.float32)
+    for i, mem in enumerate(members):
+        if len(mem):
+            centroids[i] = emb[mem].mean(axis=0)
+    centroids = _normalise(centroids)
+    for level in range(1, depth + 1):
+        ids = [nd.node_id for nd in nodes if nd.level == level]
+        groups = []
+        for i in ids:
+            mem = members[i]
+            if len(mem) > summary_sample:  # the most central members represent the node
+                sims = emb[mem] @ centroids[i]
+                mem = mem[np.sort(np.argsort(-sims, kind="stable")[:summary_sample])]
+            groups.append([texts[int(c)] for c in mem])
+        for i, s in zip(ids, summarizer.summarize_many(groups, summary_tokens)):
+            nodes[i].summary = s
+    p = dict(params or {})
+    p.update(depth=depth, branching=branching or auto_branching(len(emb), depth), seed=seed,
+             summarizer=summarizer.name, summary_tokens=summary_tokens, summary_sample=summary_sample)
+    tree = Tree(nodes, list(chunk_ids), list(chunk_docs), p)
+    return TreeArrays(tree, centroids)
