@@ -162,7 +162,7 @@ class RaptorRetriever:
                 leaf_emb = self._embed(texts, costs, "encoding chunks")
             with timed(costs, "build_tree"):
                 tree = build_tree(texts, ids, docs, leaf_emb, lambda t: self._embed(t, costs, "encoding summaries"),
-                                  self.summarizer, self.counter, self.tree_config)
+                                  self.summarizer, self.counter, self.tree_config, on_layer=_report_layer)
             if self.cache:
                 save_index("raptor-tree", key, tree.save, self.cache_dir)
             self.tree = tree
@@ -223,6 +223,16 @@ class RaptorRetriever:
                  "nodes": [{"id": n, "layer": int(tree.layers[n]), "score": round(float(scores[n]), 6),
                             "tokens": int(tree.tokens[n])} for n in sel.nodes]}
         return docs, entry
+
+
+def _report_layer(layer: int, below: int, clusters: int) -> None:
+    """One stderr line per built layer, where progress bars are shown (the build is minutes at 10k chunks)."""
+    from hcrbench.retrieve.progress import progress_enabled
+
+    if progress_enabled():
+        import sys
+
+        print(f"raptor: layer {layer}: {below} nodes -> {clusters} clusters", file=sys.stderr, flush=True)
 
 
 def _versions() -> dict[str, str]:
