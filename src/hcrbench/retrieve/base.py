@@ -135,6 +135,7 @@ _BUILTIN_MODULES: list[str] = [
     "hcrbench.retrieve.rerank",
     "hcrbench.retrieve.runfile",
     "hcrbench.retrieve.hcr.retriever",
+    "hcrbench.retrieve.raptor.retriever",
 ]
 """Built-in systems. They import heavy libraries inside methods, so importing them never fails for a missing
 extra; asking for a system whose extra is missing raises a one-line InputError naming the extra."""
