@@ -1,0 +1,76 @@
+"""Candidate chunks for context selection: a ranked list of chunks, each with its offsets and token count.
+
+Selection works on chunks, never on whole documents, so a context can be cut to a token budget without splitting
+a sentence: chunks come from :func:`hcrbench.data.chunking.chunk_corpus` (sentence-respecting, exact substrings
+with offsets). A chunk-level run is used as it is; a document-level run is *expanded* to its chunks in rank order
+(document 1's chunks in text order, then document 2's, ...), each chunk carrying its document's score and rank.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hcrbench.data.chunking import ChunkedCorpus
+from hcrbench.data.types import Run
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One chunk that may go into a context: ``text == corpus[doc_id].text[start:end]``."""
+
+    chunk_id: str
+    doc_id: str
+    start: int
+    end: int
+    text: str
+    n_tokens: int
+    score: float
+    rank: int  # 0-based position in the expanded candidate list
+
+
+class ChunkIndex:
+    """Chunks of a corpus grouped by document (text order), for expanding runs into candidates."""
+
+    def __init__(self, chunked: ChunkedCorpus) -> None:
+        self.chunked = chunked
+        self.counter = chunked.counter
+        corpus = chunked.corpus
+        self._pos = {c: i for i, c in enumerate(corpus.doc_ids)}
+        self.by_doc: dict[str, list[int]] = {}
+        for i, meta in enumerate(corpus.metadata):
+            self.by_doc.setdefault(meta["doc_id"], []).append(i)
+
+    def candidate(self, i: int, score: float, rank: int) -> Candidate:
+        c = self.chunked.corpus
+        m = c.metadata[i]
+        return Candidate(c.doc_ids[i], m["doc_id"], int(m["char_start"]), int(m["char_end"]), c.texts[i],
+                         int(m["n_tokens"]), float(score), rank)
+
+    def position(self, chunk_id: str) -> int:
+        return self._pos[chunk_id]
+
+    def expand(self, ranked: list[tuple[str, float]], max_candidates: int | None = 100) -> list[Candidate]:
+        """Candidates for one query's ranked ``(id, score)`` list (document or chunk ids, best first).
+
+        A chunk id is taken as is; a document id contributes all its chunks in text order. Ids that are
+        neither are skipped. At most ``max_candidates`` candidates (``None``: all).
+        """
+        out: list[Candidate] = []
+        seen: set[int] = set()
+        for ident, score in ranked:
+            if ident in self._pos:
+                idx = [self._pos[ident]]
+            else:
+                idx = self.by_doc.get(ident, [])
+            for i in idx:
+                if i in seen:
+                    continue
+                seen.add(i)
+                out.append(self.candidate(i, score, len(out)))
+                if max_candidates is not None and len(out) >= max_candidates:
+                    return out
+        return out
+
+    def expand_run(self, run: Run, max_candidates: int | None = 100) -> dict[str, list[Candidate]]:
+        """:meth:`expand` for every query of ``run`` (trec_eval order)."""
+        return {q: self.expand(run.ranked(q), max_candidates) for q in run.query_ids}
