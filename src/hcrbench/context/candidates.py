@@ -8,15 +8,17 @@ with offsets). A chunk-level run is used as it is; a document-level run is *expa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from hcrbench.data.chunking import ChunkedCorpus
 from hcrbench.data.types import Run
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """One chunk that may go into a context: ``text == corpus[doc_id].text[start:end]``."""
+class Candidate(NamedTuple):
+    """One chunk that may go into a context: ``text == corpus[doc_id].text[start:end]``.
+
+    A named tuple, not a dataclass: a query builds ~100 of them, and tuple construction keeps that negligible
+    next to retrieval (benchmarks/bench_context.py)."""
 
     chunk_id: str
     doc_id: str
@@ -39,12 +41,11 @@ class ChunkIndex:
         self.by_doc: dict[str, list[int]] = {}
         for i, meta in enumerate(corpus.metadata):
             self.by_doc.setdefault(meta["doc_id"], []).append(i)
+        self._base = [(corpus.doc_ids[i], m["doc_id"], int(m["char_start"]), int(m["char_end"]), corpus.texts[i],
+                       int(m["n_tokens"])) for i, m in enumerate(corpus.metadata)]
 
     def candidate(self, i: int, score: float, rank: int) -> Candidate:
-        c = self.chunked.corpus
-        m = c.metadata[i]
-        return Candidate(c.doc_ids[i], m["doc_id"], int(m["char_start"]), int(m["char_end"]), c.texts[i],
-                         int(m["n_tokens"]), float(score), rank)
+        return Candidate(*self._base[i], float(score), rank)
 
     def position(self, chunk_id: str) -> int:
         return self._pos[chunk_id]
@@ -57,17 +58,18 @@ class ChunkIndex:
         """
         out: list[Candidate] = []
         seen: set[int] = set()
+        base, pos, by_doc = self._base, self._pos, self.by_doc
+        limit = float("inf") if max_candidates is None else max_candidates
         for ident, score in ranked:
-            if ident in self._pos:
-                idx = [self._pos[ident]]
-            else:
-                idx = self.by_doc.get(ident, [])
+            i0 = pos.get(ident)
+            idx = by_doc.get(ident, ()) if i0 is None else (i0,)
+            score = float(score)
             for i in idx:
                 if i in seen:
                     continue
                 seen.add(i)
-                out.append(self.candidate(i, score, len(out)))
-                if max_candidates is not None and len(out) >= max_candidates:
+                out.append(Candidate(*base[i], score, len(out)))
+                if len(out) >= limit:
                     return out
         return out
 

@@ -27,12 +27,16 @@ class VectorSimilarity:
             raise ValueError("this similarity has no query encoder")
         return self._encode_query(text)
 
-    def matrices(self, query: str, chunk_ids: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    def query_vectors(self, texts: Sequence[str]) -> list:
+        """Query vectors for many queries at once (cheaper than one by one); pass them to :meth:`matrices`."""
+        return [self.query_vector(t) for t in texts]
+
+    def matrices(self, query: str, chunk_ids: Sequence[str], query_vector=None) -> tuple[np.ndarray, np.ndarray]:
         """``(sim_q, sim_cc)``: query-chunk similarities (n,) and chunk-chunk similarities (n, n), clipped to [0, 1]."""
         if not chunk_ids:
             return np.zeros(0), np.zeros((0, 0))
         rows = self.vectors[[self._pos[c] for c in chunk_ids]]
-        qv = self.query_vector(query)
+        qv = self.query_vector(query) if query_vector is None else query_vector
         sq = rows @ qv.T
         cc = rows @ rows.T
         sq = np.asarray(sq.todense() if hasattr(sq, "todense") else sq, dtype=np.float64).reshape(-1)
@@ -51,3 +55,7 @@ class TfidfSimilarity(VectorSimilarity):
         self._vec = TfidfVectorizer(sublinear_tf=True, stop_words="english", dtype=np.float64)
         matrix = self._vec.fit_transform(list(texts)).tocsr()
         super().__init__(chunk_ids, matrix, lambda q: self._vec.transform([q]))
+
+    def query_vectors(self, texts: Sequence[str]) -> list:
+        m = self._vec.transform(list(texts)).tocsr()
+        return [m[i] for i in range(m.shape[0])]

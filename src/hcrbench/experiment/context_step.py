@@ -107,11 +107,12 @@ def context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Ru
         mean_tokens = {budget_key(b): 0.0 for b in budgets}
         flags: dict[str, bool] = {}
         t_sel = 0.0
+        qvecs = dict(zip(qids, sim.query_vectors([data.queries[q] for q in qids]))) if sim is not None else {}
         for q in qids:
             cands = index.expand(run.ranked(q) if q in run else [], cc.candidates)
             ev = evidence.get(q) if evidence is not None else None
             t1 = time.perf_counter()
-            sims = sim.matrices(data.queries[q], [c.chunk_id for c in cands]) if sim is not None else None
+            sims = sim.matrices(data.queries[q], [c.chunk_id for c in cands], qvecs[q]) if sim is not None else None
             selections = [select(q, cands, b, cfg.selection, token_counter=counter.name, sims=sims,
                                  stop_at_overflow=cc.stop_at_overflow, mmr_lambda=cc.mmr_lambda) for b in budgets]
             t_sel += time.perf_counter() - t1

@@ -65,12 +65,9 @@ def _plot(ax: Any, doc: dict[str, Any], series: dict[str, dict[str, dict[str, fl
 
 
 def write_curves(doc: dict[str, Any], folder: str | Path) -> dict[str, str]:
-    """Write the plots and the CSV into ``folder``; returns ``{what: path relative to folder's parent}``."""
-    import matplotlib
+    """Write the plots and the CSV into ``folder``; returns ``{what: path relative to folder's parent}``.
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    Without matplotlib (``pip install 'hcrbench[context]'``) only the CSV is written, and a warning says so."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     files: dict[str, str] = {}
@@ -84,6 +81,19 @@ def write_curves(doc: dict[str, Any], folder: str | Path) -> dict[str, str]:
     files["table"] = f"{folder.name}/sufficiency.csv"
     headline = doc.get("headline")
     if headline is None:
+        return files
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        import warnings
+
+        from hcrbench.errors import HcrbenchWarning
+
+        warnings.warn("matplotlib is not installed: wrote the curve table only (pip install 'hcrbench[context]')",
+                      HcrbenchWarning, stacklevel=2)
         return files
     label = f"{headline}{' (proxy)' if headline in doc.get('proxy_kinds', []) else ''}"
     xlabel = f"token budget B ({doc['token_counter']} tokens; selection: {doc['selection']})"
