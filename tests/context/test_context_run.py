@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -66,6 +67,28 @@ def test_tiny_run_judges_all_three_ways_and_is_byte_identical(tmp_path, tiny):
     assert r2.returncode == 0, r2.stderr
     for f in ["eval.json", "contexts/bm25.jsonl", *s["files"].values()]:
         assert (tmp_path / "t1" / f).read_bytes() == (tmp_path / "t2" / f).read_bytes(), f
+    # the optional LLM judge on these contexts, against a real local HTTP server
+    spec = importlib.util.spec_from_file_location("_fake_openai", Path(__file__).parents[1] / "llm" / "conftest.py")
+    fake = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fake)
+    server = fake.FakeOpenAI()
+    try:
+        server.replies = lambda body: (200, '{"Sufficient Context": 1}' if "quarter" in
+                                       body["messages"][-1]["content"].split("### QUESTION")[-1] else
+                                       '{"Sufficient Context": 0}')
+        env = {"HCRBENCH_LLM_BASE_URL": server.url, "HCRBENCH_LLM_MODEL": "fake",
+               "HCRBENCH_CACHE": str(tmp_path / "cache")}
+        r3 = subprocess.run(["hcrbench", "judge", str(tmp_path / "t1"), "--system", "bm25", "--budget", "all"],
+                            capture_output=True, text=True, env={**os.environ, **env}, timeout=300)
+        assert r3.returncode == 0, r3.stderr
+        assert "failed calls not scored" in r3.stdout
+        j = json.loads((tmp_path / "t1" / "judge" / "bm25@all.json").read_text())
+        assert j["n_items"] == 4 and j["n_failed"] == 0 and j["judge"]["model"] == "fake"
+        assert all("bm25" not in r_["messages"][-1]["content"] for r_ in server.requests)  # no system ids
+    finally:
+        server.stop()
+    r4 = _run(["judge", str(tmp_path / "t1"), "--system", "nope"])
+    assert r4.returncode == 2 and "Traceback" not in r4.stderr
 
 
 def test_tiny_mmr_and_submodular(tmp_path, tiny):

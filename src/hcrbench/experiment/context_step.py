@@ -97,7 +97,8 @@ def context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Ru
     rel_docs = {q: [d for d, g in data.qrels[q].items() if g >= cfg.rel_threshold]
                 for q in qids if q in data.qrels}
     ref = cc.reference_budget
-    feasible = {q: is_budget_feasible(e, ref, counter) for q, e in (evidence or {}).items()}
+    feasible = {q: is_budget_feasible(e, ref, counter) for q, e in (evidence or {}).items()
+                if e.facts and q in data.queries}
     kinds_seen: set[str] = set()
     per_system: dict[str, Any] = {}
     outcomes: dict[str, dict[str, dict[str, list[bool | None]]]] = {}
