@@ -119,3 +119,33 @@ def test_bad_budget_and_method():
         select("q", _cands([1]), 10, "best", token_counter="cl100k")
     with pytest.raises(InputError):
         select("q", _cands([1]), 10, "mmr", token_counter="cl100k")
+
+
+@settings(max_examples=200, deadline=None)
+@given(tokens=token_lists, budget=st.one_of(st.none(), st.integers(min_value=0, max_value=1500)),
+       stop=st.booleans())
+def test_greedy_positions_equals_greedy(tokens, budget, stop):
+    from hcrbench.context import greedy_positions
+
+    cands = _cands(tokens)
+    want = [c.rank for c in greedy(cands, budget, stop_at_overflow=stop)]
+    assert greedy_positions(tokens, budget, stop_at_overflow=stop) == want
+
+
+def test_positions_equal_expand(meridian):
+    from hcrbench.context import ChunkIndex
+    from hcrbench.data.beir import read_corpus
+    from hcrbench.data.chunking import chunk_corpus
+
+    index = ChunkIndex(chunk_corpus(read_corpus(meridian / "corpus.jsonl"), max_tokens=64, overlap=0))
+    rng = np.random.default_rng(0)
+    docs = list(index.by_doc)
+    for _ in range(30):
+        ranked = [(docs[i], float(-n)) for n, i in enumerate(rng.choice(len(docs), 40, replace=False))]
+        ranked.insert(3, ("unknown-doc", -2.5))
+        ranked.insert(5, (index.chunked.corpus.doc_ids[index.by_doc[ranked[0][0]][0]], -4.5))  # a chunk id again
+        for limit in (1, 7, 100, None):
+            cands = index.expand(ranked, limit)
+            pos, scores = index.positions(ranked, limit)
+            assert [c.chunk_id for c in cands] == [index.chunked.corpus.doc_ids[p] for p in pos]
+            assert [c.score for c in cands] == scores.tolist()

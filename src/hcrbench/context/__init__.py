@@ -7,7 +7,16 @@ that the chosen chunks total at most ``B`` tokens of one named counter. Scoring 
 """
 
 from hcrbench.context.candidates import Candidate, ChunkIndex
-from hcrbench.context.select import METHODS, Selection, adaptive_beta, greedy, mmr, select, submodular
+from hcrbench.context.select import (
+    METHODS,
+    Selection,
+    adaptive_beta,
+    greedy,
+    greedy_positions,
+    mmr,
+    select,
+    submodular,
+)
 from hcrbench.context.similarity import TfidfSimilarity, VectorSimilarity
 
 __all__ = [
@@ -19,6 +28,7 @@ __all__ = [
     "VectorSimilarity",
     "adaptive_beta",
     "greedy",
+    "greedy_positions",
     "mmr",
     "select",
     "submodular",

@@ -81,6 +81,24 @@ def greedy(cands: Sequence[Candidate], budget: int | None, *, stop_at_overflow: 
     return out
 
 
+def greedy_positions(tokens: Sequence[int] | np.ndarray, budget: int | None, *,
+                     stop_at_overflow: bool = False) -> list[int]:
+    """:func:`greedy` on bare token counts (in rank order): the indices of the chunks kept."""
+    _check_budget(budget)
+    counts = np.asarray(tokens, dtype=np.int64)
+    if budget is None:
+        return list(range(counts.size))
+    if stop_at_overflow:
+        return list(range(int(np.searchsorted(np.cumsum(counts), budget, side="right"))))
+    out: list[int] = []
+    used = 0
+    for i, t in enumerate(counts.tolist()):
+        if used + t <= budget:
+            out.append(i)
+            used += t
+    return out
+
+
 def mmr(cands: Sequence[Candidate], budget: int | None, sim_q: np.ndarray, sim_cc: np.ndarray, *,
         lam: float = 0.5) -> list[Candidate]:
     """Maximal marginal relevance under the budget (ties go to the better-ranked chunk)."""

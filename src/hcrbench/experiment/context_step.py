@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from hcrbench.context import ChunkIndex, TfidfSimilarity, select
+from hcrbench.context import ChunkIndex, Selection, TfidfSimilarity, greedy_positions, select
 from hcrbench.data.beir import write_jsonl
 from hcrbench.data.chunking import chunk_corpus
 from hcrbench.data.evidence import QueryEvidence, read_evidence
@@ -110,14 +110,28 @@ def context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Ru
         t_sel = 0.0
         qvecs = dict(zip(qids, sim.query_vectors([data.queries[q] for q in qids]))) if sim is not None else {}
         for q in qids:
-            cands = index.expand(run.ranked(q) if q in run else [], cc.candidates)
+            ranked = run.ranked(q) if q in run else []
             ev = evidence.get(q) if evidence is not None else None
             t1 = time.perf_counter()
-            sims = sim.matrices(data.queries[q], [c.chunk_id for c in cands], qvecs[q]) if sim is not None else None
-            selections = [select(q, cands, b, cfg.selection, token_counter=counter.name, sims=sims,
-                                 stop_at_overflow=cc.stop_at_overflow, mmr_lambda=cc.mmr_lambda) for b in budgets]
+            if sim is None:  # greedy: arrays only, candidates built for the kept chunks
+                pos, scores = index.positions(ranked, cc.candidates)
+                tokens = index.tokens[pos]
+                selections = []
+                for b in budgets:
+                    keep = greedy_positions(tokens, b, stop_at_overflow=cc.stop_at_overflow)
+                    chosen = [index.candidate(int(pos[i]), float(scores[i]), i) for i in keep]
+                    selections.append(Selection(q, b, "greedy", chosen, counter.name, int(pos.size),
+                                                {"stop_at_overflow": cc.stop_at_overflow}))
+                flag_scores, flag_tokens = scores.tolist(), tokens.tolist()
+            else:
+                cands = index.expand(ranked, cc.candidates)
+                sims = sim.matrices(data.queries[q], [c.chunk_id for c in cands], qvecs[q])
+                selections = [select(q, cands, b, cfg.selection, token_counter=counter.name, sims=sims,
+                                     stop_at_overflow=cc.stop_at_overflow, mmr_lambda=cc.mmr_lambda)
+                              for b in budgets]
+                flag_scores, flag_tokens = [c.score for c in cands], [c.n_tokens for c in cands]
             t_sel += time.perf_counter() - t1
-            flags[q] = impossible_rule([c.score for c in cands], [c.n_tokens for c in cands], ref)
+            flags[q] = impossible_rule(flag_scores, flag_tokens, ref)
             for b, s in zip(budgets, selections):
                 verdict = judge(s.chunks, s.text(), ev, rel_docs.get(q), doc_texts)
                 key = budget_key(b)
