@@ -60,32 +60,25 @@ class ChunkIndex:
         Same candidates in the same order as :meth:`expand`; build :class:`Candidate` objects only for the
         chunks a selection keeps (:meth:`candidate`)."""
         limit = len(self._base) if max_candidates is None else max_candidates
-        starts: list[int] = []
-        ends: list[int] = []
-        scores: list[float] = []
-        n = 0
+        pos: list[int] = []
+        sc: list[float] = []
         get = self._range.get
+        chunk_ids = False
         for ident, score in ranked:
             r = get(ident)
             if r is None:
                 continue
-            starts.append(r[0])
-            ends.append(r[1])
-            scores.append(score)
-            n += r[1] - r[0]
-            if n >= limit:
+            a, b = r
+            chunk_ids = chunk_ids or (b - a == 1 and ident in self._pos)
+            pos.extend(range(a, b))
+            sc.extend([score] * (b - a))
+            if len(pos) >= limit:
                 break
-        if not starts:
-            return np.zeros(0, dtype=np.int64), np.zeros(0)
-        lengths = np.asarray(ends) - np.asarray(starts)
-        offsets = np.repeat(np.asarray(starts) - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
-        pos = np.arange(int(lengths.sum())) + offsets
-        sc = np.repeat(np.asarray(scores, dtype=np.float64), lengths)
-        if len(starts) > 1 and np.unique(pos).size != pos.size:  # a chunk id and its document both ranked: rare
+        if chunk_ids and len(set(pos)) != len(pos):  # a chunk id and its document both ranked: rare
             cands = self.expand(ranked, max_candidates)
             return (np.array([self._pos[c.chunk_id] for c in cands], dtype=np.int64),
                     np.array([c.score for c in cands], dtype=np.float64))
-        return pos[:limit], sc[:limit]
+        return np.array(pos[:limit], dtype=np.int64), np.array(sc[:limit], dtype=np.float64)
 
     def candidate(self, i: int, score: float, rank: int) -> Candidate:
         return Candidate(*self._base[i], float(score), rank)

@@ -85,17 +85,17 @@ def greedy_positions(tokens: Sequence[int] | np.ndarray, budget: int | None, *,
                      stop_at_overflow: bool = False) -> list[int]:
     """:func:`greedy` on bare token counts (in rank order): the indices of the chunks kept."""
     _check_budget(budget)
-    counts = np.asarray(tokens, dtype=np.int64)
+    counts = tokens.tolist() if isinstance(tokens, np.ndarray) else list(tokens)
     if budget is None:
-        return list(range(counts.size))
-    if stop_at_overflow:
-        return list(range(int(np.searchsorted(np.cumsum(counts), budget, side="right"))))
+        return list(range(len(counts)))
     out: list[int] = []
     used = 0
-    for i, t in enumerate(counts.tolist()):
+    for i, t in enumerate(counts):
         if used + t <= budget:
             out.append(i)
             used += t
+        elif stop_at_overflow:
+            break
     return out
 
 
