@@ -65,7 +65,9 @@ def test_tiny_run_judges_all_three_ways_and_is_byte_identical(tmp_path, tiny):
     assert all(r_["n_tokens"] <= r_["budget"] for r_ in rows if r_["budget"] is not None)
     r2 = _run(["run", str(_config(tmp_path, tiny, "t2", budgets="[8, 12, 40]", chunk=8))])
     assert r2.returncode == 0, r2.stderr
-    for f in ["eval.json", "contexts/bm25.jsonl", *s["files"].values()]:
+    curves = ["curves/sufficiency.csv", "curves/sufficiency.png", "curves/sufficiency.svg",
+              "curves/sufficiency_by_category.png", "curves/sufficiency_by_category.svg"]
+    for f in ["eval.json", "contexts/bm25.jsonl", *curves]:
         assert (tmp_path / "t1" / f).read_bytes() == (tmp_path / "t2" / f).read_bytes(), f
     # the optional LLM judge on these contexts, against a real local HTTP server
     spec = importlib.util.spec_from_file_location("_fake_openai", Path(__file__).parents[1] / "llm" / "conftest.py")
@@ -125,8 +127,8 @@ def test_run_with_budgets_on_meridian(tmp_path, meridian):
     comps = s["comparisons"]
     assert [c["budget"] for c in comps] == s["budgets"] and all(c["pvalue_holm"] >= c["pvalue"] for c in comps)
     assert "bm25-flat" in s["token_efficiency"]
-    for f in s["files"].values():
-        assert (tmp_path / "a" / f).stat().st_size > 0
+    for f in ("sufficiency.png", "sufficiency.svg", "sufficiency_by_category.png", "sufficiency.csv"):
+        assert (tmp_path / "a" / "curves" / f).stat().st_size > 0
     rows = (tmp_path / "a" / "contexts" / "bm25.jsonl").read_text().splitlines()
     assert len(rows) == 4 * s["n_queries"]
 

@@ -4,8 +4,9 @@ For each system's (document-level) run, the top documents are expanded to contex
 (``context.chunk_tokens`` per chunk, sentence-respecting, no overlap), ``selection`` picks chunks under each budget
 of ``budgets`` plus unconstrained, and each context is judged three ways (:mod:`hcrbench.metrics.sufficiency`).
 Rates get percentile-bootstrap CIs, systems are compared with the baseline at every budget by the exact McNemar
-test (Holm across budgets, per system), and the curves are drawn (:mod:`hcrbench.report.curves`). Per-query
-contexts go to ``contexts/<system>.jsonl``; the summary becomes ``eval.json``'s ``sufficiency`` key.
+test (Holm across budgets, per system). Per-query contexts go to ``contexts/<system>.jsonl``; the summary becomes
+``eval.json``'s ``sufficiency`` key, which ``hcrbench run`` then draws (:mod:`hcrbench.report.curves`, a stage
+above this one, writes ``curves/``).
 """
 
 from __future__ import annotations

@@ -282,11 +282,9 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     sufficiency = None
     if cfg.budgets:
         from hcrbench.experiment.context_step import context_step
-        from hcrbench.report.curves import write_curves
 
         console.print(f"context: selecting ({cfg.selection}) under budgets {cfg.budgets} + unconstrained...")
         sufficiency, ctx_timings = context_step(cfg, data, runs, baseline, out, config_path, text)
-        sufficiency["files"] = write_curves(sufficiency, out / "curves")
         doc["sufficiency"] = sufficiency
         manifest["timings"].update(ctx_timings)
     atomic_write_text(out / "eval.json", json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
