@@ -120,5 +120,29 @@ def multihop_rag_command(
                f"--dataset {out} --system bm25 --budget 15", err=True)
 
 
+@convert_app.command("qasper")
+def qasper_command(
+    src: Path = typer.Option(..., "--in", help="A QASPER JSON file (e.g. qasper-test-v0.3.json)."),
+    out: Path = typer.Option(..., "--out", help="BEIR folder to write (plus evidence.jsonl)."),
+    split: str = typer.Option("test", "--split", help="Split name for qrels/<split>.tsv."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace --out if it exists."),
+) -> None:
+    """QASPER papers -> paragraph documents, questions -> queries, evidence paragraphs -> qrels + evidence.jsonl."""
+    from hcrbench.data.evidence import write_evidence
+    from hcrbench.data.qasper import load_qasper
+
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not overwrite:
+        raise InputError("exists and is not an empty folder (pass --overwrite to replace it)", path=out,
+                         field="--out")
+    ds = load_qasper(src, split=split)
+    write_beir_folder(ds, out, overwrite=overwrite)
+    write_evidence(out / "evidence.jsonl", ds.evidence)
+    unans = ds.n_unanswerable
+    typer.echo(f"qasper: {len(ds.corpus)} paragraphs, {len(ds.queries)} questions ({len(ds.qrels)} with evidence "
+               f"paragraphs, {unans} unanswerable, {len(ds.evidence)} with evidence records), "
+               f"{ds.unmatched_evidence} evidence quotes matched no paragraph (figures/tables) -> {out}; "
+               f"next: a config with budgets = [...] over this folder, then hcrbench run", err=True)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(convert_app, name="convert")

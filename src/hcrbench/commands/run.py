@@ -47,6 +47,15 @@ def run_command(
         for field in strata:
             if field in frame.columns and frame[field].notna().any():
                 console.print(strata_table(frame, metric, field))
+    if result.sufficiency is not None:
+        from hcrbench.report.curves import bottom_lines, sufficiency_table, write_curves
+
+        files = write_curves(result.sufficiency, result.output_dir / "curves")
+        console.print(sufficiency_table(result.sufficiency))
+        for line in bottom_lines(result.sufficiency):
+            console.print(line)
+        if files:
+            console.print("curves: " + ", ".join(str(result.output_dir / f) for f in files.values()))
     err.print(f"computed {len(result.computed)}, reused {len(result.reused)}"
               + (f", skipped {len(result.skipped)}" if result.skipped else "")
               + f"; wrote {result.output_dir}", soft_wrap=True)

@@ -17,6 +17,9 @@ Schema (documented with examples in docs/experiments.md)::
     split = "test"
     locked = false                      # true: score this split once (see docs/experiments.md)
     # generate = "meridian"             # built-in corpus: generate `path` if missing (size, generate_seed)
+    budgets = [200, 400, 600, 800, 1200] # sufficiency@B (docs/context.md); plus unconstrained
+    selection = "greedy"                # greedy | mmr | submodular
+    [context]                           # optional: chunk_tokens, candidates, stop_at_overflow, mmr_lambda, ...
     [[systems]]
     name = "bm25"
     type = "bm25"
@@ -65,6 +68,19 @@ class ChunkingConfig(BaseModel):
         if self.overlap >= self.max_tokens:
             raise ValueError("overlap must be smaller than max_tokens")
         return self
+
+
+class ContextConfig(BaseModel):
+    """How token-budgeted contexts are built and judged when ``budgets`` is set (see docs/context.md)."""
+
+    model_config = _STRICT
+    chunk_tokens: int = Field(128, ge=8)  # context chunks: sentence-respecting, no overlap
+    candidates: int = Field(100, ge=1)  # chunks considered per query (the run expanded in rank order)
+    stop_at_overflow: bool = False  # greedy: stop at the first chunk that does not fit (RAPTOR's code)
+    mmr_lambda: float = Field(0.5, ge=0.0, le=1.0)
+    token_counter: str | None = None
+    evidence: str | None = None  # evidence.jsonl (default: the dataset folder's, when it has one)
+    reference_budget: int = Field(400, ge=1)  # the design's tight budget: failure rate, token efficiency
 
 
 class SystemConfig(BaseModel):
@@ -163,6 +179,18 @@ class ExperimentConfig(BaseModel):
             except InputError as e:
                 raise ValueError(e.problem) from None
         return v
+    budgets: list[int] = Field(default_factory=list)  # token budgets for sufficiency@B (empty: no context step)
+    selection: Literal["greedy", "mmr", "submodular"] = "greedy"
+    context: ContextConfig = Field(default_factory=ContextConfig)
+
+    @field_validator("budgets")
+    @classmethod
+    def _budgets(cls, v: list[int]) -> list[int]:
+        if any(b < 1 for b in v):
+            raise ValueError("every budget must be a positive number of tokens")
+        if len(set(v)) != len(v):
+            raise ValueError("budgets must not repeat")
+        return sorted(v)
 
     @field_validator("name")
     @classmethod
@@ -298,6 +326,7 @@ def _model_keys() -> dict[str, list[str]]:
         "dataset": sorted(DatasetConfig.model_fields),
         "systems": sorted(SystemConfig.model_fields),
         "systems.chunking": sorted(ChunkingConfig.model_fields),
+        "context": sorted(ContextConfig.model_fields),
     }
 
 

@@ -63,6 +63,7 @@ class ExperimentResult:
     computed: list[str] = field(default_factory=list)
     reused: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    sufficiency: dict[str, Any] | None = None  # eval.json's "sufficiency" (when the config sets budgets)
 
 
 def output_dir_of(cfg: ExperimentConfig, config_path: Path) -> Path:
@@ -364,6 +365,14 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         if len(runs) > 1 else []
     doc = evaluation_json(evaluation, comparisons)
     doc.update(seed_aggregation(evaluation, cfg, baseline))
+    sufficiency = None
+    if cfg.budgets:
+        from hcrbench.experiment.context_step import context_step
+
+        console.print(f"context: selecting ({cfg.selection}) under budgets {cfg.budgets} + unconstrained...")
+        sufficiency, ctx_timings = context_step(cfg, data, runs, baseline, out, config_path, text)
+        doc["sufficiency"] = sufficiency
+        manifest["timings"].update(ctx_timings)
     atomic_write_text(out / "eval.json", json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     frame = _per_query_frame(evaluation, data, cfg.strata)
     with atomic_open(out / "per_query.parquet", "wb") as fh:
@@ -375,4 +384,4 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     if locked:
         lock.record_scoring(data.key, split=data.split, dataset=str(data.root), files=data.files,
                             experiment=cfg.name, output_dir=out.resolve(), systems=list(runs), forced=force_test)
-    return ExperimentResult(out, manifest, evaluation, comparisons, computed, reused, skipped)
+    return ExperimentResult(out, manifest, evaluation, comparisons, computed, reused, skipped, sufficiency)

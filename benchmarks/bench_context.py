@@ -1,0 +1,105 @@
+"""Context selection cost per query next to BM25's retrieval cost per query, with ratios (goal: < 5%).
+
+    python benchmarks/bench_context.py [--dataset ../shared/datasets/scifact] [--candidates 100] [--budget 400]
+
+BM25 (bm25s, the ``bm25`` retriever) searches every test query for its top 100 documents; that time per query is
+the reference. Context selection per query = expanding the run into ``--candidates`` chunks (128-token,
+sentence-respecting, no overlap) + choosing under ``--budget`` tokens; for MMR and submodular it includes the
+TF-IDF similarity matrices (100 x 100; query vectors in one batch). "greedy, array path" is what the runner
+does for greedy: positions and token counts as arrays, Candidate records only for the kept chunks. One-off costs (chunking the corpus, fitting TF-IDF) are printed apart,
+next to BM25's indexing time. Each timing is the best of ``--repeats`` passes over all queries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from hcrbench.context import ChunkIndex, TfidfSimilarity, greedy_positions, select
+from hcrbench.data.beir import load_beir
+from hcrbench.data.chunking import chunk_corpus
+from hcrbench.retrieve import make_retriever
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _best(fn, repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dataset", default=str(REPO / ".." / "shared" / "datasets" / "scifact"))
+    ap.add_argument("--split", default="test")
+    ap.add_argument("--candidates", type=int, default=100)
+    ap.add_argument("--budget", type=int, default=400)
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args()
+    ds = load_beir(args.dataset, args.split)
+    nq = len(ds.queries)
+    print(f"dataset: {args.dataset} ({len(ds.corpus)} documents, {nq} {args.split} queries)")
+
+    bm25 = make_retriever("bm25")
+    t0 = time.perf_counter()
+    bm25.index(ds.corpus)
+    t_index = time.perf_counter() - t0
+    holder = {}
+
+    def search():
+        holder["run"] = bm25.search(ds.queries, k=100).run
+
+    t_search = _best(search, args.repeats) / nq
+    run = holder["run"]
+    t0 = time.perf_counter()
+    chunked = chunk_corpus(ds.corpus, max_tokens=128, overlap=0)
+    index = ChunkIndex(chunked)
+    t_chunk = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    sim = TfidfSimilarity(chunked.corpus.doc_ids, chunked.corpus.texts)
+    t_tfidf = time.perf_counter() - t0
+    ranked = {q: run.ranked(q) for q in run.query_ids}
+    texts = dict(ds.queries.items())
+    cands = {q: index.expand(r, args.candidates) for q, r in ranked.items()}
+    n_cand = sum(len(c) for c in cands.values()) / max(len(cands), 1)
+
+    def expand():
+        for r in ranked.values():
+            index.expand(r, args.candidates)
+
+    def method(name):
+        def go():
+            qv = dict(zip(cands, sim.query_vectors([texts[q] for q in cands]))) if name != "greedy" else {}
+            for q, c in cands.items():
+                sims = sim.matrices(texts[q], [x.chunk_id for x in c], qv[q]) if name != "greedy" else None
+                select(q, c, args.budget, name, token_counter=index.counter, sims=sims)
+        return go
+
+    def greedy_fast():
+        for r in ranked.values():
+            pos, _ = index.positions(r, args.candidates)
+            keep = greedy_positions(index.tokens[pos], args.budget)
+            [index.candidate(int(pos[i]), 0.0, i) for i in keep]
+
+    t_expand = _best(expand, args.repeats) / len(ranked)
+    t_fast = _best(greedy_fast, args.repeats) / len(ranked)
+    print(f"one-off: BM25 index {t_index:.2f} s; chunking {len(chunked.corpus)} chunks {t_chunk:.2f} s; "
+          f"TF-IDF fit {t_tfidf:.2f} s")
+    print(f"BM25 search (top 100): {1e3 * t_search:.3f} ms/query")
+    print(f"expand run -> {n_cand:.0f} candidate chunks: {1e3 * t_expand:.3f} ms/query "
+          f"({100 * t_expand / t_search:.1f}% of BM25)")
+    print(f"{'selection (B=' + str(args.budget) + ')':28s} {'ms/query':>9s} {'+expand':>9s} {'% of BM25':>10s}")
+    print(f"{'greedy, array path (runner)':28s} {'':9s} {1e3 * t_fast:9.3f} {100 * t_fast / t_search:9.1f}%")
+    for name in ("greedy", "mmr", "submodular"):
+        t = _best(method(name), args.repeats) / len(cands)
+        total = t + t_expand
+        print(f"{name:28s} {1e3 * t:9.3f} {1e3 * total:9.3f} {100 * total / t_search:9.1f}%")
+
+
+if __name__ == "__main__":
+    main()

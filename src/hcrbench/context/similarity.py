@@ -1,0 +1,61 @@
+"""Similarities for diversity-aware selection (MMR, submodular): TF-IDF cosine over the chunk corpus by default.
+
+Fitted once per corpus (scikit-learn ``TfidfVectorizer``, sublinear tf, L2-normalised rows), so a query only costs
+a sparse slice and a 100 x 100 product. Any other embedding (dense vectors, one row per chunk) can be given
+instead through :class:`VectorSimilarity`: rows must be L2-normalised, so a dot product is a cosine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+class VectorSimilarity:
+    """Cosine similarities from one vector per chunk (dense ``ndarray`` or scipy sparse, L2-normalised rows)."""
+
+    name = "vectors"
+
+    def __init__(self, chunk_ids: Sequence[str], vectors, encode_query=None) -> None:
+        self._pos = {c: i for i, c in enumerate(chunk_ids)}
+        self.vectors = vectors
+        self._encode_query = encode_query
+
+    def query_vector(self, text: str):
+        if self._encode_query is None:
+            raise ValueError("this similarity has no query encoder")
+        return self._encode_query(text)
+
+    def query_vectors(self, texts: Sequence[str]) -> list:
+        """Query vectors for many queries at once (cheaper than one by one); pass them to :meth:`matrices`."""
+        return [self.query_vector(t) for t in texts]
+
+    def matrices(self, query: str, chunk_ids: Sequence[str], query_vector=None) -> tuple[np.ndarray, np.ndarray]:
+        """``(sim_q, sim_cc)``: query-chunk similarities (n,) and chunk-chunk similarities (n, n), clipped to [0, 1]."""
+        if not chunk_ids:
+            return np.zeros(0), np.zeros((0, 0))
+        rows = self.vectors[[self._pos[c] for c in chunk_ids]]
+        qv = self.query_vector(query) if query_vector is None else query_vector
+        sq = rows @ qv.T
+        cc = rows @ rows.T
+        sq = np.asarray(sq.todense() if hasattr(sq, "todense") else sq, dtype=np.float64).reshape(-1)
+        cc = np.asarray(cc.todense() if hasattr(cc, "todense") else cc, dtype=np.float64)
+        return np.clip(sq, 0.0, 1.0), np.clip(cc, 0.0, 1.0)
+
+
+class TfidfSimilarity(VectorSimilarity):
+    """TF-IDF cosine (word unigrams, sublinear tf, English stop words) fitted on all chunk texts."""
+
+    name = "tfidf-cosine"
+
+    def __init__(self, chunk_ids: Sequence[str], texts: Sequence[str]) -> None:
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        self._vec = TfidfVectorizer(sublinear_tf=True, stop_words="english", dtype=np.float64)
+        matrix = self._vec.fit_transform(list(texts)).tocsr()
+        super().__init__(chunk_ids, matrix, lambda q: self._vec.transform([q]))
+
+    def query_vectors(self, texts: Sequence[str]) -> list:
+        m = self._vec.transform(list(texts)).tocsr()
+        return [m[i] for i in range(m.shape[0])]

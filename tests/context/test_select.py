@@ -1,0 +1,151 @@
+"""Budgeted selection: never over budget, greedy semantics (skip vs stop), MMR / submodular behaviour."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hcrbench.context import Candidate, adaptive_beta, greedy, mmr, select, submodular
+from hcrbench.errors import InputError
+
+
+def _cands(tokens: list[int]) -> list[Candidate]:
+    return [Candidate(f"c{i}", f"d{i}", 0, 1, f"text {i}", t, float(len(tokens) - i), i)
+            for i, t in enumerate(tokens)]
+
+
+def _sims(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    v = rng.random((n, 4))
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    q = rng.random(4)
+    q /= np.linalg.norm(q)
+    return v @ q, np.clip(v @ v.T, 0, 1)
+
+
+token_lists = st.lists(st.integers(min_value=0, max_value=300), min_size=0, max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(tokens=token_lists, budget=st.integers(min_value=0, max_value=1500), seed=st.integers(0, 10**6),
+       method=st.sampled_from(["greedy", "greedy-stop", "mmr", "submodular"]))
+def test_selection_never_exceeds_budget(tokens, budget, seed, method):
+    cands = _cands(tokens)
+    sims = _sims(len(cands), seed)
+    stop = method == "greedy-stop"
+    sel = select("q", cands, budget, method.removesuffix("-stop"), token_counter="cl100k", sims=sims,
+                 stop_at_overflow=stop)
+    assert sel.n_tokens <= budget
+    ids = sel.chunk_ids
+    assert len(ids) == len(set(ids))  # no chunk twice
+    assert set(ids) <= {c.chunk_id for c in cands}
+
+
+@settings(max_examples=200, deadline=None)
+@given(tokens=token_lists, budget=st.integers(min_value=0, max_value=1500))
+def test_greedy_fills_until_nothing_fits(tokens, budget):
+    cands = _cands(tokens)
+    chosen = greedy(cands, budget)
+    left = budget - sum(c.n_tokens for c in chosen)
+    # every skipped chunk did not fit at the moment it was considered, so it does not fit now either
+    assert all(c.n_tokens > left for c in cands if c not in chosen)
+    # chosen chunks keep rank order
+    assert [c.rank for c in chosen] == sorted(c.rank for c in chosen)
+
+
+def test_greedy_skip_versus_stop_at_first_overflow():
+    cands = _cands([80, 50, 20, 10])
+    assert [c.chunk_id for c in greedy(cands, 100)] == ["c0", "c2"]
+    assert [c.chunk_id for c in greedy(cands, 100, stop_at_overflow=True)] == ["c0"]
+    assert [c.chunk_id for c in greedy(cands, None)] == ["c0", "c1", "c2", "c3"]
+
+
+def test_skip_greedy_is_not_nested_in_budget_but_stop_greedy_is():
+    # Why monotonicity is claimed for the stop variant only: a bigger budget can admit a big chunk that then
+    # crowds out a small one the smaller budget had picked.
+    cands = _cands([8, 5, 2])
+    assert {c.chunk_id for c in greedy(cands, 10)} == {"c0", "c2"}
+    assert {c.chunk_id for c in greedy(cands, 13)} == {"c0", "c1"}
+    for b in range(0, 16):
+        small = {c.chunk_id for c in greedy(cands, b, stop_at_overflow=True)}
+        big = {c.chunk_id for c in greedy(cands, b + 1, stop_at_overflow=True)}
+        assert small <= big
+
+
+def test_mmr_lambda_one_is_relevance_order_and_zero_avoids_duplicates():
+    cands = _cands([10, 10, 10])
+    sim_q = np.array([0.9, 0.85, 0.3])
+    sim_cc = np.array([[1.0, 0.99, 0.0], [0.99, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    assert [c.chunk_id for c in mmr(cands, 20, sim_q, sim_cc, lam=1.0)] == ["c0", "c1"]
+    # with diversity weighted in, the near-duplicate c1 loses to the distinct c2
+    assert [c.chunk_id for c in mmr(cands, 20, sim_q, sim_cc, lam=0.5)] == ["c0", "c2"]
+    with pytest.raises(InputError):
+        mmr(cands, 20, sim_q, sim_cc, lam=1.5)
+
+
+def test_submodular_stops_when_no_gain_is_positive_and_prefers_cheap_relevant_chunks():
+    cands = _cands([10, 10, 40])
+    sim_q = np.array([0.5, 0.5, 0.6])
+    sim_cc = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    # beta = 1: after c0 the duplicate c1 has gain 0.5 - 1.0 < 0; c2 is still positive
+    chosen = submodular(cands, None, sim_q, sim_cc, alpha=1.0, beta=1.0)
+    assert [c.chunk_id for c in chosen] == ["c0", "c2"]
+    # beta = 0: pure relevance per token, everything fits unconstrained
+    assert len(submodular(cands, None, sim_q, sim_cc, alpha=1.0, beta=0.0)) == 3
+    # gain per token: the 10-token chunks come before the 40-token one
+    assert submodular(cands, 15, sim_q, sim_cc, beta=0.0)[0].chunk_id == "c0"
+
+
+def test_adaptive_beta_rule():
+    tokens = np.array([100] * 10)
+    sim_q = np.full(10, 0.4)
+    sim_cc = np.full((10, 10), 0.2)
+    np.fill_diagonal(sim_cc, 1.0)
+    # B = 400 holds k = 4 average chunks: the average gain 0.4 - beta * m * 0.2 is zero at m = 3
+    beta = adaptive_beta(sim_q, sim_cc, tokens, 400)
+    assert beta == pytest.approx(0.4 / (0.2 * 3))
+    assert adaptive_beta(sim_q, np.eye(10), tokens, 400) == 0.0  # nothing redundant: no penalty
+    # with identical chunks, the selection stops after about k chunks, not at the budget
+    chosen = submodular(_cands([100] * 10), 400, sim_q, sim_cc)
+    assert 1 <= len(chosen) <= 4
+
+
+def test_bad_budget_and_method():
+    with pytest.raises(InputError):
+        greedy(_cands([1]), -1)
+    with pytest.raises(InputError):
+        select("q", _cands([1]), 10, "best", token_counter="cl100k")
+    with pytest.raises(InputError):
+        select("q", _cands([1]), 10, "mmr", token_counter="cl100k")
+
+
+@settings(max_examples=200, deadline=None)
+@given(tokens=token_lists, budget=st.one_of(st.none(), st.integers(min_value=0, max_value=1500)),
+       stop=st.booleans())
+def test_greedy_positions_equals_greedy(tokens, budget, stop):
+    from hcrbench.context import greedy_positions
+
+    cands = _cands(tokens)
+    want = [c.rank for c in greedy(cands, budget, stop_at_overflow=stop)]
+    assert greedy_positions(tokens, budget, stop_at_overflow=stop) == want
+
+
+def test_positions_equal_expand(meridian):
+    from hcrbench.context import ChunkIndex
+    from hcrbench.data.beir import read_corpus
+    from hcrbench.data.chunking import chunk_corpus
+
+    index = ChunkIndex(chunk_corpus(read_corpus(meridian / "corpus.jsonl"), max_tokens=64, overlap=0))
+    rng = np.random.default_rng(0)
+    docs = list(index.by_doc)
+    for _ in range(30):
+        ranked = [(docs[i], float(-n)) for n, i in enumerate(rng.choice(len(docs), 40, replace=False))]
+        ranked.insert(3, ("unknown-doc", -2.5))
+        ranked.insert(5, (index.chunked.corpus.doc_ids[index.by_doc[ranked[0][0]][0]], -4.5))  # a chunk id again
+        for limit in (1, 7, 100, None):
+            cands = index.expand(ranked, limit)
+            pos, scores = index.positions(ranked, limit)
+            assert [c.chunk_id for c in cands] == [index.chunked.corpus.doc_ids[p] for p in pos]
+            assert [c.score for c in cands] == scores.tolist()
