@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from hcrbench.data import load_beir
 from hcrbench.data import cache as cache_mod
+from hcrbench.data import load_beir
 from hcrbench.errors import HcrbenchWarning
 from hcrbench.metrics import evaluate
 from hcrbench.retrieve import make_retriever
