@@ -199,11 +199,11 @@ def _fmt(v: object) -> str:
     return f"{v:g}" if isinstance(v, float) else str(v)
 
 
-def _split_params(text: str) -> list[str]:
-    """Split ``rel=2,gains={0:0,1:1}`` on the commas outside braces."""
+def _split_outside(text: str, opening: str, closing: str) -> list[str]:
+    """Split on the commas that are not inside ``opening``...``closing`` pairs; strip and drop empty parts."""
     parts, depth, cur = [], 0, []
     for ch in text:
-        depth += (ch == "{") - (ch == "}")
+        depth += (ch == opening) - (ch == closing)
         if ch == "," and depth == 0:
             parts.append("".join(cur))
             cur = []
@@ -211,23 +211,16 @@ def _split_params(text: str) -> list[str]:
             cur.append(ch)
     parts.append("".join(cur))
     return [p.strip() for p in parts if p.strip()]
+
+
+def _split_params(text: str) -> list[str]:
+    """Split ``rel=2,gains={0:0,1:1}`` on the commas outside braces."""
+    return _split_outside(text, "{", "}")
 
 
 def _split_top_level(spec: str) -> list[str]:
     """Split on commas that are not inside parentheses."""
-    parts, depth, cur = [], 0, []
-    for ch in spec:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return [p.strip() for p in parts if p.strip()]
+    return _split_outside(spec, "(", ")")
 
 
 #: Largest cutoff accepted: no ranking is that deep, and larger ones overflow fixed-width arrays.
