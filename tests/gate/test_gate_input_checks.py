@@ -1,4 +1,4 @@
-"""Review fixes: relevance threshold >= 1, tiny control pools, clear mismatch errors, the shared Holm."""
+"""Gate input checks: relevance threshold >= 1, tiny control pools, clear mismatch errors, the shared Holm."""
 
 from __future__ import annotations
 

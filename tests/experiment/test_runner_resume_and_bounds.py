@@ -1,4 +1,4 @@
-"""Runner review fixes: stale scores removed before recomputing, fresh == resumed scores, output_dir errors,
+"""Runner: stale scores removed before recomputing, fresh == resumed scores, output_dir errors,
 seed / resample bounds in the config."""
 
 from __future__ import annotations

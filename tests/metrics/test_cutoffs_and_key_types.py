@@ -1,4 +1,4 @@
-"""Measures review fixes: absurd cutoffs are one-line errors; dict runs with mixed key types are converted."""
+"""Measure parsing: absurd cutoffs are one-line errors; dict runs with mixed key types are converted."""
 
 from __future__ import annotations
 
