@@ -89,3 +89,26 @@ def test_evaluate_computes_alpha_ndcg_from_subtopics(tmp_path):
     with pytest.raises(InputError, match="subtopic qrels") as e:
         evaluate(qrels, run, "alpha_nDCG@5")
     assert e.value.field == "subtopics"
+
+
+def test_evaluate_cli_scores_alpha_ndcg_with_subtopics(tmp_path):
+    """`hcrbench evaluate --subtopics FILE -m alpha_nDCG@5` prints ndeval's number; without the file: exit 2."""
+    import json
+    import subprocess
+
+    sub = {"q1": {"a": {"s1": 1}, "b": {"s1": 1}, "c": {"s2": 2}}, "q2": {"d": {"s1": 1}}}
+    run = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"x": 2.0, "d": 1.0}}
+    (tmp_path / "div.qrels").write_text("".join(f"{q} {s} {d} {g}\n" for q, docs in sub.items()
+                                                for d, ss in docs.items() for s, g in ss.items()))
+    (tmp_path / "q.qrels").write_text("q1 0 a 1\nq1 0 b 1\nq1 0 c 2\nq2 0 d 1\n")
+    (tmp_path / "r.trec").write_text("".join(f"{q} Q0 {d} {i + 1} {s} r\n" for q, docs in run.items()
+                                             for i, (d, s) in enumerate(docs.items())))
+    base = ["hcrbench", "evaluate", str(tmp_path / "q.qrels"), str(tmp_path / "r.trec"), "-m", "alpha_nDCG@5"]
+    ok = subprocess.run([*base, "--subtopics", str(tmp_path / "div.qrels"), "--json", str(tmp_path / "e.json")],
+                        capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    doc = json.loads((tmp_path / "e.json").read_text())
+    want = alpha_ndcg(sub, run, 5)
+    assert abs(doc["runs"]["r"]["means"]["alpha_nDCG@5"] - (want["q1"] + want["q2"]) / 2) < 1e-12
+    bad = subprocess.run(base, capture_output=True, text=True)
+    assert bad.returncode == 2 and "--subtopics" in bad.stderr and "Traceback" not in bad.stderr

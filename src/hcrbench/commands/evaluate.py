@@ -95,6 +95,8 @@ def evaluate_command(
                                         help="Score only each query's top N retrieved docs (trec_eval -M)."),
     judged_only: bool = typer.Option(False, "--judged-only", "-J",
                                      help="Drop retrieved docs without a judgment before scoring (trec_eval -J)."),
+    subtopics: Path | None = typer.Option(None, "--subtopics",
+                                          help="Subtopic qrels (qid subtopic docid rel) for alpha_nDCG@k."),
 ) -> None:
     """Score runs with trec_eval-exact metrics and compare each with a baseline (paired tests, Holm)."""
     from rich.console import Console
@@ -129,7 +131,7 @@ def evaluate_command(
         raise InputError(f"no run named {baseline!r} (runs: {', '.join(names)})", field="--baseline")
     result = evaluate(qr, {r.name: r for r in loaded}, [m.name for m in measures],
                       rel_threshold=rel_threshold, missing=missing, max_docs=max_docs,
-                      judged_only=judged_only)
+                      judged_only=judged_only, subtopics=_read_subtopics(subtopics, measures))
     comparisons = []
     if len(loaded) > 1:
         comparisons = compare(result, baseline=baseline or names[0], n_resamples=n_resamples, seed=seed,
@@ -142,6 +144,18 @@ def evaluate_command(
         doc = evaluation_json(result, comparisons)
         atomic_write_text(json_path, json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
         err.print(f"wrote {json_path}", highlight=False)
+
+
+def _read_subtopics(path: Path | None, measures: list) -> object:
+    """Read --subtopics when given; asking for alpha_nDCG without it is a usage error naming the flag."""
+    if path is not None:
+        from hcrbench.data.subtopics import read_subtopic_qrels
+
+        return read_subtopic_qrels(path)
+    if any(m.name.startswith("alpha_nDCG") for m in measures):
+        raise InputError("alpha_nDCG needs subtopic qrels: pass --subtopics FILE (qid subtopic docid rel)",
+                         field="--subtopics")
+    return None
 
 
 def register(app: typer.Typer) -> None:
