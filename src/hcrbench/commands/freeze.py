@@ -42,7 +42,7 @@ def freeze_command(
 
         with run_suite(source, smoke=smoke, smoke_seed=seed, reuse=reuse, progress=not quiet) as run:
             doc = baseline_document(run.output_dir, smoke=run.smoke, config=config_reference(source, out),
-                                    gate_newer_than=run.started)
+                                    gate_newer_than=run.started, config_text=run.config_text)
     write_baseline(doc, out)
     flush_warnings()
     console = Console(highlight=False)

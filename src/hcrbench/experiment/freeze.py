@@ -28,6 +28,7 @@ from typing import Any
 
 from hcrbench.data.atomic import atomic_write_text
 from hcrbench.errors import InputError
+from hcrbench.experiment.manifest import sha256_json
 
 SCHEMA = "hcrbench.baseline/1"
 
@@ -90,8 +91,11 @@ def read_gate(folder: Path, *, newer_than: float | None = None) -> dict[str, Any
 
 
 def baseline_document(folder: str | Path, *, smoke: dict[str, Any] | None = None, config: str | None = None,
-                      gate_newer_than: float | None = None) -> dict[str, Any]:
-    """The baseline of the experiment output folder ``folder`` (manifest.json, eval.json, gate.json)."""
+                      gate_newer_than: float | None = None, config_text: str | None = None) -> dict[str, Any]:
+    """The baseline of the experiment output folder ``folder`` (manifest.json, eval.json, gate.json).
+
+    ``config_text``: the user's config when the folder was written from a copy of it (:func:`run_suite`).
+    """
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError("not an experiment output folder (no such folder)", path=folder)
@@ -120,7 +124,7 @@ def baseline_document(folder: str | Path, *, smoke: dict[str, Any] | None = None
         "hcrbench_version": _version(),
         "experiment": manifest.get("name"),
         "config": config,
-        "config_sha256": manifest.get("config_sha256"),
+        "config_sha256": sha256_json(config_text) if config_text is not None else manifest.get("config_sha256"),
         "suite": {"kind": "smoke", **smoke} if smoke else {"kind": "full"},
         "dataset": {"split": dataset.get("split"), "files": dataset.get("files") or {}, "key": dataset.get("key"),
                     "n_queries": dataset.get("n_judged_queries")},
