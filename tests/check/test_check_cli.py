@@ -9,7 +9,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from tests.check.conftest import DAMAGED, GOOD, hcrbench, write_config
+
+from .conftest import DAMAGED, GOOD, hcrbench, write_config
 
 
 @pytest.fixture(scope="module")

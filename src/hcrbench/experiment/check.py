@@ -77,6 +77,11 @@ def _canonical_metric(metric: str, available: list[str]) -> str:
     return name
 
 
+def _check_max_drop(max_drop: float) -> None:
+    if not (math.isfinite(max_drop) and max_drop >= 0):
+        raise InputError(f"must be a non-negative number, got {max_drop}", field="--max-drop")
+
+
 def dataset_changes(before: dict[str, str], now: dict[str, str]) -> list[str]:
     """Input files whose content (SHA-256) differs, or that one side lacks: ``"qrels/test.tsv"``..."""
     return sorted(f for f in set(before) | set(now) if before.get(f) != now.get(f))
@@ -149,8 +154,7 @@ def compare_with_baseline(baseline: dict[str, Any], folder: Path, *, metric: str
 
     from hcrbench.experiment.manifest import read_manifest
 
-    if not (math.isfinite(max_drop) and max_drop >= 0):
-        raise InputError(f"must be a non-negative number, got {max_drop}", field="--max-drop")
+    _check_max_drop(max_drop)
     metric = _canonical_metric(metric, list(baseline.get("metrics") or []))
     manifest = read_manifest(folder) or {}
     evaluation = json.loads((folder / "eval.json").read_text(encoding="utf-8"))
@@ -230,7 +234,8 @@ def check(baseline_path: str | Path, config_path: str | Path | None = None, *, m
         raise InputError(f"the baseline was frozen from the {'smoke' if is_smoke else 'full'} suite; freeze one "
                          f"{'without' if is_smoke else 'with'} --smoke to check the "
                          f"{'smoke' if smoke else 'full'} suite", path=baseline_path, field="suite")
-    _canonical_metric(metric, list(baseline.get("metrics") or []))  # before anything slow runs
+    _check_max_drop(max_drop)  # before anything slow runs
+    _canonical_metric(metric, list(baseline.get("metrics") or []))
     if config_path is None:
         ref = baseline.get("config")
         if not ref:
