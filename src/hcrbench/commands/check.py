@@ -8,8 +8,8 @@ import typer
 
 
 def check_command(
-    config: Path | None = typer.Argument(None, metavar="[CONFIG]",
-                                         help="Experiment TOML to re-run (default: the one the baseline names)."),
+    config: Path | None = typer.Argument(None, help="Experiment TOML to re-run (default: the one the baseline "
+                                                    "names)."),
     baseline: Path = typer.Option(..., "--baseline", help="Baseline JSON written by hcrbench freeze."),
     metric: str = typer.Option("nDCG@10", "--metric", help="Metric whose drop fails the check."),
     max_drop: float = typer.Option(0.02, "--max-drop", help="Largest tolerated drop of the metric's mean."),

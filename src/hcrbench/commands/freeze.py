@@ -8,8 +8,8 @@ import typer
 
 
 def freeze_command(
-    source: Path = typer.Argument(..., metavar="CONFIG_OR_OUTPUT",
-                                  help="An experiment TOML (its suite is run) or a finished experiment output folder."),
+    config_or_output: Path = typer.Argument(..., help="An experiment TOML (its suite is run) or a finished "
+                                                      "experiment output folder."),
     out: Path = typer.Option(..., "--out", help="Baseline JSON to write (atomically)."),
     smoke: bool = typer.Option(False, "--smoke", help="Freeze the 20-query smoke suite of CONFIG (2 per category)."),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the smoke selection (default: the config's)."),
@@ -30,6 +30,7 @@ def freeze_command(
         check_seed(seed, "--seed")
     if out.exists() and out.is_dir():
         raise InputError("is a folder; give a file name for the baseline", path=out, field="--out")
+    source = config_or_output
     if source.is_dir():
         if smoke or seed is not None or reuse:
             raise InputError("--smoke, --seed and --reuse need a CONFIG to run, not an output folder",
