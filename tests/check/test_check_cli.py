@@ -47,6 +47,7 @@ def test_check_passes_on_the_frozen_system(frozen: Path):
     proc = hcrbench("check", "--baseline", "baseline.json", "--quiet", cwd=frozen.parent)  # CONFIG from the baseline
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert _bottom(proc) == "check: 2 of 2 systems within 0.02 of the baseline nDCG@10: PASS"
+    assert "note:" not in proc.stdout  # same config, same dataset, same version
     assert re.search(r"│ bm25 +│ +0\.\d{4} │ +0\.\d{4} │ \+0\.0000 │ +1\.0000 │ +59 │", proc.stdout), proc.stdout
 
 
@@ -58,6 +59,7 @@ def test_check_fails_on_a_degraded_bm25_and_max_drop_sets_the_line(frozen: Path,
     rows = {r["system"]: r for r in json.loads((tmp_path / "c.json").read_text())["systems"]}
     drop = -rows["bm25"]["delta"]
     assert drop > 0.02 and rows["bm25"]["status"] == "FAIL" and rows["bm25"]["p_drop"] < 0.05
+    assert "note: the config differs from the one frozen" in proc.stdout
     assert rows["bm25-flat"]["status"] == "ok" and rows["bm25-flat"]["delta"] == 0.0
     assert re.fullmatch(rf"check: 1 of 2 systems within 0\.02 of the baseline nDCG@10; bm25 dropped "
                         rf"{drop:.3f} nDCG@10 \(p = [0-9.e-]+\): FAIL", _bottom(proc)), _bottom(proc)

@@ -147,12 +147,17 @@ def bottom_line(rows: list[SystemCheck], metric: str, max_drop: float, harness: 
 
 def compare_with_baseline(baseline: dict[str, Any], folder: Path, *, metric: str = "nDCG@10",
                           max_drop: float = 0.02, allow_dataset_change: bool = False, seed: int = 0,
-                          gate_newer_than: float | None = None, baseline_path: str | Path | None = None
-                          ) -> CheckResult:
-    """Compare the experiment output folder ``folder`` with a baseline document (see the module docstring)."""
+                          gate_newer_than: float | None = None, baseline_path: str | Path | None = None,
+                          config_text: str | None = None) -> CheckResult:
+    """Compare the experiment output folder ``folder`` with a baseline document (see the module docstring).
+
+    ``config_text``: the config that was re-run, to say whether it is the one frozen (a note, never a failure:
+    checking an edited system is the point).
+    """
     import json
 
-    from hcrbench.experiment.manifest import read_manifest
+    from hcrbench.experiment.freeze import hcrbench_version
+    from hcrbench.experiment.manifest import read_manifest, sha256_json
 
     _check_max_drop(max_drop)
     metric = _canonical_metric(metric, list(baseline.get("metrics") or []))
@@ -167,6 +172,10 @@ def compare_with_baseline(baseline: dict[str, Any], folder: Path, *, metric: str
                              f"--allow-dataset-change to compare the queries both have", path=baseline_path,
                              field="dataset")
         notes.append(f"{what}; compared on the queries both have")
+    if config_text is not None and baseline.get("config_sha256") not in (None, sha256_json(config_text)):
+        notes.append("the config differs from the one frozen (expected when the check is of a changed system)")
+    if baseline.get("hcrbench_version") not in (None, hcrbench_version()):
+        notes.append(f"frozen with hcrbench {baseline['hcrbench_version']}, checked with {hcrbench_version()}")
     gate_before = baseline.get("gate")
     gate_now = read_gate(folder, newer_than=gate_newer_than)
     if gate_before is not None and gate_now is None:
@@ -246,6 +255,7 @@ def check(baseline_path: str | Path, config_path: str | Path | None = None, *, m
     with run_suite(config_path, smoke=is_smoke, smoke_seed=smoke_seed, reuse=reuse, progress=progress) as run:
         result = compare_with_baseline(baseline, run.output_dir, metric=metric, max_drop=max_drop,
                                        allow_dataset_change=allow_dataset_change, seed=int(baseline.get("seed") or 0),
-                                       gate_newer_than=run.started, baseline_path=baseline_path)
+                                       gate_newer_than=run.started, baseline_path=baseline_path,
+                                       config_text=run.config_text)
     result.seconds = time.perf_counter() - t0
     return result

@@ -33,7 +33,7 @@ from hcrbench.experiment.manifest import sha256_json
 SCHEMA = "hcrbench.baseline/1"
 
 
-def _version() -> str:
+def hcrbench_version() -> str:
     try:
         from importlib.metadata import version
 
@@ -121,7 +121,7 @@ def baseline_document(folder: str | Path, *, smoke: dict[str, Any] | None = None
     dataset = manifest.get("dataset") or {}
     return {
         "schema": SCHEMA,
-        "hcrbench_version": _version(),
+        "hcrbench_version": hcrbench_version(),
         "experiment": manifest.get("name"),
         "config": config,
         "config_sha256": sha256_json(config_text) if config_text is not None else manifest.get("config_sha256"),
