@@ -1,5 +1,8 @@
-"""``hcrbench freeze`` / ``hcrbench check`` through the console script: a degraded bm25 fails (exit 1), the frozen
-one passes (exit 0), a vanished system fails, a changed dataset is an input error (exit 2) unless allowed."""
+"""``hcrbench freeze`` / ``hcrbench check``: a degraded bm25 fails (exit 1), the frozen one passes (exit 0), a
+vanished system fails, a changed dataset is an input error (exit 2) unless allowed.
+
+The main flows go through the console script in a subprocess; the others call ``hcrbench.cli.main`` in-process
+(the same code path after argument parsing; each subprocess spends ~4 s importing bm25s, scipy and pandas)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+
+from hcrbench.cli import main
 
 from .conftest import DAMAGED, GOOD, hcrbench, write_config
 
@@ -63,44 +68,51 @@ def test_check_fails_on_a_degraded_bm25_and_max_drop_sets_the_line(frozen: Path,
     assert rows["bm25-flat"]["status"] == "ok" and rows["bm25-flat"]["delta"] == 0.0
     assert re.fullmatch(rf"check: 1 of 2 systems within 0\.02 of the baseline nDCG@10; bm25 dropped "
                         rf"{drop:.3f} nDCG@10 \(p = [0-9.e-]+\): FAIL", _bottom(proc)), _bottom(proc)
-    looser = hcrbench("check", str(cfg), "--baseline", str(frozen), "--max-drop", f"{drop + 0.002:.4f}", "--quiet",
-                      cwd=tmp_path)
-    assert looser.returncode == 0, looser.stdout
-    assert _bottom(looser).endswith(": PASS")
+    assert main(["check", str(cfg), "--baseline", str(frozen), "--max-drop", f"{drop + 0.002:.4f}", "--quiet"]) == 0
 
 
-def test_a_system_that_disappeared_fails(frozen: Path, tmp_path: Path, meridian: Path):
+def _main(args: list[str], capsys) -> tuple[int, str, str]:
+    capsys.readouterr()
+    try:
+        code = main(args)
+    except SystemExit as e:
+        code = int(e.code)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_system_that_disappeared_fails(frozen: Path, tmp_path: Path, meridian: Path, capsys):
     cfg = write_config(tmp_path / "fewer.toml", meridian, {"bm25": GOOD["bm25"]})
-    proc = hcrbench("check", str(cfg), "--baseline", str(frozen), "--quiet", cwd=tmp_path)
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert _bottom(proc) == "check: 1 of 2 systems within 0.02 of the baseline nDCG@10; bm25-flat is gone: FAIL"
+    code, out, _ = _main(["check", str(cfg), "--baseline", str(frozen), "--quiet"], capsys)
+    assert code == 1, out
+    assert out.strip().splitlines()[-1] == ("check: 1 of 2 systems within 0.02 of the baseline nDCG@10; "
+                                            "bm25-flat is gone: FAIL")
 
 
-def test_a_changed_dataset_is_an_input_error_unless_allowed(frozen: Path, tmp_path: Path, meridian: Path):
+def test_a_changed_dataset_is_an_input_error_unless_allowed(frozen: Path, tmp_path: Path, meridian: Path, capsys):
     data = tmp_path / "meridian-edited"
     shutil.copytree(meridian, data)
     qrels = data / "qrels" / "test.tsv"
     lines = qrels.read_text().splitlines(keepends=True)
     qrels.write_text("".join(ln for ln in lines if not ln.startswith("MQ007\t")))  # one query's judgments gone
     cfg = write_config(tmp_path / "edited.toml", data, GOOD)
-    refused = hcrbench("check", str(cfg), "--baseline", str(frozen), "--quiet", cwd=tmp_path)
-    assert refused.returncode == 2 and "Traceback" not in refused.stderr
-    line, = refused.stderr.strip().splitlines()
+    code, _, err = _main(["check", str(cfg), "--baseline", str(frozen), "--quiet"], capsys)
+    assert code == 2 and "Traceback" not in err
+    line, = err.strip().splitlines()
     assert line.startswith("hcrbench: error: ") and "dataset: the dataset changed" in line
     assert "qrels/test.tsv" in line and "--allow-dataset-change" in line
-    allowed = hcrbench("check", str(cfg), "--baseline", str(frozen), "--allow-dataset-change", "--quiet",
-                       cwd=tmp_path)
-    assert allowed.returncode == 0, allowed.stdout + allowed.stderr
-    assert "compared on the queries both have" in allowed.stdout
-    assert re.search(r"│ bm25 .*│ +58 │", allowed.stdout), allowed.stdout
+    code, out, err = _main(["check", str(cfg), "--baseline", str(frozen), "--allow-dataset-change", "--quiet"],
+                           capsys)
+    assert code == 0, out + err
+    assert "compared on the queries both have" in out
+    assert re.search(r"│ bm25 .*│ +58 │", out), out
 
 
-def test_freeze_of_an_output_folder_equals_freeze_of_its_config(frozen: Path, tmp_path: Path):
+def test_freeze_of_an_output_folder_equals_freeze_of_its_config(frozen: Path, tmp_path: Path, capsys):
     root = tmp_path / "exp"
     root.mkdir()
     shutil.copy(frozen.parent / "good.toml", root / "good.toml")
-    assert hcrbench("run", "good.toml", "--quiet", cwd=root).returncode == 0
-    proc = hcrbench("freeze", "out", "--out", "from-folder.json", cwd=root)
-    assert proc.returncode == 0, proc.stderr
+    assert main(["run", str(root / "good.toml"), "--quiet"]) == 0
+    assert main(["freeze", str(root / "out"), "--out", str(root / "from-folder.json")]) == 0
     # Same results, same bytes: no timestamps or timings in a baseline; the config is named relative to it.
     assert (root / "from-folder.json").read_bytes() == frozen.read_bytes()

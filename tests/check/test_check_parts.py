@@ -45,7 +45,7 @@ def test_smoke_selection_takes_two_per_category_topped_up_to_twenty(meridian: Pa
     assert smoke_selection(data.queries, data.qrels, seed=1) != picked
 
 
-def test_smoke_suite_freezes_and_checks_under_a_minute(tmp_path: Path, meridian: Path):
+def test_smoke_suite_freezes_and_checks_under_a_minute(tmp_path: Path, meridian: Path, capsys):
     write_config(tmp_path / "good.toml", meridian, GOOD)
     t0 = time.perf_counter()
     froze = hcrbench("freeze", "good.toml", "--smoke", "--out", "smoke.json", "--quiet", cwd=tmp_path)
@@ -60,8 +60,9 @@ def test_smoke_suite_freezes_and_checks_under_a_minute(tmp_path: Path, meridian:
     doc = read_baseline(tmp_path / "smoke.json")
     assert doc["suite"]["kind"] == "smoke" and len(doc["suite"]["query_ids"]) == 20
     assert set(doc["systems"]["bm25"]["per_query"]["nDCG@10"]) == set(doc["suite"]["query_ids"])
-    full = hcrbench("check", "--baseline", "smoke.json", "good.toml", "--quiet", cwd=tmp_path)  # follows the baseline
-    assert full.returncode == 0 and "(smoke suite, 20 queries;" in full.stdout
+    capsys.readouterr()
+    assert main(["check", "--baseline", str(tmp_path / "smoke.json"), "--quiet"]) == 0  # no --smoke: the baseline's
+    assert "(smoke suite, 20 queries;" in capsys.readouterr().out
 
 
 def test_config_copy_round_trips_through_toml():
