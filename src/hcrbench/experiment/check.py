@@ -154,15 +154,13 @@ def compare_with_baseline(baseline: dict[str, Any], folder: Path, *, metric: str
     ``config_text``: the config that was re-run, to say whether it is the one frozen (a note, never a failure:
     checking an edited system is the point).
     """
-    import json
-
-    from hcrbench.experiment.freeze import hcrbench_version
+    from hcrbench.experiment.freeze import hcrbench_version, read_json
     from hcrbench.experiment.manifest import read_manifest, sha256_json
 
     _check_max_drop(max_drop)
     metric = _canonical_metric(metric, list(baseline.get("metrics") or []))
     manifest = read_manifest(folder) or {}
-    evaluation = json.loads((folder / "eval.json").read_text(encoding="utf-8"))
+    evaluation = read_json(folder / "eval.json", "eval.json")
     notes: list[str] = []
     changed = dataset_changes(baseline["dataset"]["files"], (manifest.get("dataset") or {}).get("files") or {})
     if changed:

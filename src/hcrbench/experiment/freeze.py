@@ -44,7 +44,8 @@ def hcrbench_version() -> str:
         return __version__
 
 
-def _read_json(path: Path, what: str) -> dict[str, Any]:
+def read_json(path: Path, what: str) -> dict[str, Any]:
+    """The JSON object in ``path``; a missing, malformed or non-object file is a one-line InputError."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -87,7 +88,7 @@ def read_gate(folder: Path, *, newer_than: float | None = None) -> dict[str, Any
         return None
     if newer_than is not None and path.stat().st_mtime < newer_than:
         return None  # left by an earlier run: not this run's gate
-    return gate_summary(_read_json(path, "gate.json"))
+    return gate_summary(read_json(path, "gate.json"))
 
 
 def baseline_document(folder: str | Path, *, smoke: dict[str, Any] | None = None, config: str | None = None,
@@ -99,11 +100,11 @@ def baseline_document(folder: str | Path, *, smoke: dict[str, Any] | None = None
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError("not an experiment output folder (no such folder)", path=folder)
-    manifest = _read_json(folder / "manifest.json", "manifest.json (is this an experiment output folder?)")
+    manifest = read_json(folder / "manifest.json", "manifest.json (is this an experiment output folder?)")
     if manifest.get("status") != "complete":
         raise InputError(f"the experiment is {manifest.get('status', 'incomplete')!r}, not complete; run it to the "
                          f"end first (hcrbench run CONFIG)", path=folder / "manifest.json", field="status")
-    evaluation = _read_json(folder / "eval.json", "eval.json")
+    evaluation = read_json(folder / "eval.json", "eval.json")
     runs = evaluation.get("runs")
     if not isinstance(runs, dict) or not runs:
         raise InputError("eval.json holds no runs", path=folder / "eval.json", field="runs")
@@ -159,7 +160,7 @@ def write_baseline(doc: dict[str, Any], path: str | Path) -> Path:
 def read_baseline(path: str | Path) -> dict[str, Any]:
     """Read and check a baseline file; a wrong or missing part is a one-line InputError naming the field."""
     path = Path(path)
-    doc = _read_json(path, "baseline")
+    doc = read_json(path, "baseline")
     if doc.get("schema") != SCHEMA:
         raise InputError(f"not an hcrbench baseline (schema {doc.get('schema')!r}, expected {SCHEMA!r}); "
                          f"make one with hcrbench freeze", path=path, field="schema")

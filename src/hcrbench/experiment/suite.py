@@ -118,14 +118,14 @@ def _write_smoke_dataset(data: Any, qids: list[str], folder: Path) -> None:
 
     folder.mkdir(parents=True)
     (folder / "qrels").mkdir()
-    corpus = next((data.root / rel for rel in data.files if rel.endswith("corpus.jsonl")), None)
-    if corpus is None or not corpus.is_file():  # a corpus given by its own file name
+    beir = "corpus.jsonl" in data.files  # a BEIR folder (not files named one by one)
+    if beir:
+        _link_or_copy((data.root / "corpus.jsonl").resolve(), folder / "corpus.jsonl")
+    else:
         from hcrbench.data.beir import write_corpus
 
         write_corpus(data.corpus, folder / "corpus.jsonl")
-    else:
-        _link_or_copy(corpus.resolve(), folder / "corpus.jsonl")
-    if data.root.is_dir():  # evidence.jsonl and the like, read by the context step and HCR
+    if beir:  # evidence.jsonl and the like, read by the context step and HCR
         for p in sorted(data.root.iterdir()):
             if p.is_file() and p.name not in ("corpus.jsonl", "queries.jsonl", "manifest.json"):
                 _link_or_copy(p.resolve(), folder / p.name)
