@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import time
@@ -117,7 +118,10 @@ def test_gate_verdicts_are_frozen_and_a_worse_gate_fails(tmp_path: Path, meridia
     assert res.passed and any("gate was not compared" in n for n in res.notes)
 
 
-def _entry_point_installed() -> bool:
+def _entry_point_loaded() -> bool:
+    """Whether pytest loads the plugin by itself (installed entry point, autoload not disabled)."""
+    if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD"):
+        return False
     return any(ep.value == "hcrbench.testing" for ep in entry_points(group="pytest11"))
 
 
@@ -134,7 +138,7 @@ def test_pytest_fixture_passes_and_fails_in_a_users_tests(pytester, tmp_path: Pa
             result = hcrbench_check({str(tmp_path / "baseline.json")!r}, {str(damaged)!r})
             assert result.passed, result.bottom_line
     """)
-    args = [] if _entry_point_installed() else ["-p", "hcrbench.testing"]  # installed: pytest loads it itself
+    args = [] if _entry_point_loaded() else ["-p", "hcrbench.testing"]  # installed: pytest loads it itself
     res = pytester.runpytest(*args)
     res.assert_outcomes(passed=1, failed=1)
     res.stdout.fnmatch_lines(["*AssertionError: 1 of 2 systems within 0.02 of the baseline nDCG@10; bm25 dropped "
