@@ -96,9 +96,9 @@ def test_a_changed_dataset_is_an_input_error_unless_allowed(frozen: Path, tmp_pa
     lines = qrels.read_text().splitlines(keepends=True)
     qrels.write_text("".join(ln for ln in lines if not ln.startswith("MQ007\t")))  # one query's judgments gone
     cfg = write_config(tmp_path / "edited.toml", data, GOOD)
-    code, _, err = _main(["check", str(cfg), "--baseline", str(frozen), "--quiet"], capsys)
+    code, _, err = _main(["check", str(cfg), "--baseline", str(frozen)], capsys)  # with progress lines
     assert code == 2 and "Traceback" not in err
-    line, = err.strip().splitlines()
+    line, = err.strip().splitlines()  # refused before any system ran: no progress line came first
     assert line.startswith("hcrbench: error: ") and "dataset: the dataset changed" in line
     assert "qrels/test.tsv" in line and "--allow-dataset-change" in line
     code, out, err = _main(["check", str(cfg), "--baseline", str(frozen), "--allow-dataset-change", "--quiet"],

@@ -87,6 +87,17 @@ def dataset_changes(before: dict[str, str], now: dict[str, str]) -> list[str]:
     return sorted(f for f in set(before) | set(now) if before.get(f) != now.get(f))
 
 
+def _changed(files: list[str]) -> str:
+    return f"the dataset changed since the baseline was frozen ({', '.join(files)} differ)"
+
+
+def _refuse_changed_dataset(changed: list[str], allow: bool, baseline_path: str | Path | None) -> None:
+    if changed and not allow:
+        raise InputError(f"{_changed(changed)}; its numbers are not comparable. Freeze a new baseline, or pass "
+                         f"--allow-dataset-change to compare the queries both have", path=baseline_path,
+                         field="dataset")
+
+
 def _p_drop(before: dict[str, float], now: dict[str, float], seed: int) -> tuple[float | None, int]:
     import numpy as np
 
@@ -164,12 +175,8 @@ def compare_with_baseline(baseline: dict[str, Any], folder: Path, *, metric: str
     notes: list[str] = []
     changed = dataset_changes(baseline["dataset"]["files"], (manifest.get("dataset") or {}).get("files") or {})
     if changed:
-        what = f"the dataset changed since the baseline was frozen ({', '.join(changed)} differ)"
-        if not allow_dataset_change:
-            raise InputError(f"{what}; its numbers are not comparable. Freeze a new baseline, or pass "
-                             f"--allow-dataset-change to compare the queries both have", path=baseline_path,
-                             field="dataset")
-        notes.append(f"{what}; compared on the queries both have")
+        _refuse_changed_dataset(changed, allow_dataset_change, baseline_path)
+        notes.append(f"{_changed(changed)}; compared on the queries both have")
     if config_text is not None and baseline.get("config_sha256") not in (None, sha256_json(config_text)):
         notes.append("the config differs from the one frozen (expected when the check is of a changed system)")
     if baseline.get("hcrbench_version") not in (None, hcrbench_version()):
@@ -250,7 +257,12 @@ def check(baseline_path: str | Path, config_path: str | Path | None = None, *, m
         config_path = (baseline_path.parent / ref) if not Path(ref).is_absolute() else Path(ref)
     config_path = Path(config_path)
     smoke_seed = suite.get("seed") if is_smoke else None
-    with run_suite(config_path, smoke=is_smoke, smoke_seed=smoke_seed, reuse=reuse, progress=progress) as run:
+    def refuse_early(files: dict[str, str]) -> None:  # before the systems run, not after
+        _refuse_changed_dataset(dataset_changes(baseline["dataset"]["files"], files), allow_dataset_change,
+                                baseline_path)
+
+    with run_suite(config_path, smoke=is_smoke, smoke_seed=smoke_seed, reuse=reuse, progress=progress,
+                   before_run=refuse_early) as run:
         result = compare_with_baseline(baseline, run.output_dir, metric=metric, max_drop=max_drop,
                                        allow_dataset_change=allow_dataset_change, seed=int(baseline.get("seed") or 0),
                                        gate_newer_than=run.started, baseline_path=baseline_path,

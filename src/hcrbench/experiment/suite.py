@@ -22,7 +22,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -148,10 +148,13 @@ def _derived_config(raw: dict[str, Any], output_dir: Path, smoke_dir: Path | Non
 
 @contextlib.contextmanager
 def run_suite(config_path: str | Path, *, smoke: bool = False, smoke_seed: int | None = None,
-              reuse: bool = False, progress: bool = True) -> Iterator[SuiteRun]:
+              reuse: bool = False, progress: bool = True,
+              before_run: Callable[[dict[str, str]], None] | None = None) -> Iterator[SuiteRun]:
     """Run the suite of ``config_path`` (see the module docstring); yields a :class:`SuiteRun`.
 
-    The temporary output folder (and the config copy) are removed when the ``with`` block ends.
+    ``before_run`` is called with the input files' SHA-256 (``{relpath: sha256}``, as the manifest will record
+    them) before any system runs, so a caller can refuse a changed dataset early. The temporary output folder
+    (and the config copy) are removed when the ``with`` block ends.
     """
     from hcrbench.experiment.config import load_config
     from hcrbench.experiment.dataset import load_data
@@ -160,6 +163,8 @@ def run_suite(config_path: str | Path, *, smoke: bool = False, smoke_seed: int |
     config_path = Path(config_path)
     cfg, text = load_config(config_path)
     started = time.time()
+    if before_run is not None and not smoke:
+        before_run(load_data(cfg.dataset, config_path.parent, config_path, text).files)
     if reuse and not smoke:
         result = run_experiment(config_path, progress=progress)
         yield SuiteRun(output_dir_of(cfg, config_path), config_path, text, started, result)
@@ -177,6 +182,11 @@ def run_suite(config_path: str | Path, *, smoke: bool = False, smoke_seed: int |
                 raise InputError("no judged query to make a smoke suite from", path=config_path, field="dataset")
             smoke_dir = scratch / "smoke-data"
             _write_smoke_dataset(data, qids, smoke_dir)
+            if before_run is not None:
+                from hcrbench.data.hashing import sha256_file
+
+                before_run({rel: sha256_file(smoke_dir / rel)
+                            for rel in ("corpus.jsonl", "queries.jsonl", f"qrels/{data.split}.tsv")})
             smoke_info = {"seed": seed, "n": SMOKE_QUERIES, "per_category": SMOKE_PER_CATEGORY,
                           "field": SMOKE_FIELD, "query_ids": qids}
         raw = tomllib.loads(text)
