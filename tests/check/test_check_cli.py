@@ -48,8 +48,9 @@ def test_baseline_file_holds_what_a_paired_test_needs(frozen: Path):
     assert doc["gate"] is None  # no gate.json in a plain run's folder
 
 
-def test_check_passes_on_the_frozen_system(frozen: Path):
-    proc = hcrbench("check", "--baseline", "baseline.json", "--quiet", cwd=frozen.parent)  # CONFIG from the baseline
+def test_check_passes_on_the_frozen_system(frozen: Path, tmp_path: Path):
+    # CONFIG from the baseline, which names it relative to itself: found from any working directory.
+    proc = hcrbench("check", "--baseline", str(frozen), "--quiet", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert _bottom(proc) == "check: 2 of 2 systems within 0.02 of the baseline nDCG@10: PASS"
     assert "note:" not in proc.stdout  # same config, same dataset, same version
