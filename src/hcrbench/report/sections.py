@@ -195,9 +195,6 @@ def systems_section(ctx: Context) -> Section:
                      Cell(f3(c.get("cohens_d"), 2), num=True),
                      Cell(f"{c.get('helped', '—')}/{c.get('tied', '—')}/{c.get('hurt', '—')}", num=True)])
     if crow:
-        blocks.append(Table("comparisons", f"Paired comparisons against {ctx.baseline} (95% CI of the delta)",
-                            ["system", "metric", "delta", "95% CI", "p", "Holm p", "Cohen's d", "helped/tied/hurt"],
-                            crow, notes=f"Multiple testing: {ctx.family}."))
         fig = plots.delta_forest([{"label": c["run"], "delta": c["delta"], "ci_low": c["ci_low"],
                                    "ci_high": c["ci_high"], "p_holm": c.get("p_holm")}
                                   for c in ctx.comparisons if c.get("metric") == ctx.metric
@@ -205,6 +202,9 @@ def systems_section(ctx: Context) -> Section:
         if fig:
             blocks.append(Figure("deltas", f"{ctx.metric} difference of each system from {ctx.baseline}, 95% CI",
                                  fig))
+        blocks.append(Table("comparisons", f"Paired comparisons against {ctx.baseline} (95% CI of the delta)",
+                            ["system", "metric", "delta", "95% CI", "p", "Holm p", "Cohen's d", "helped/tied/hurt"],
+                            crow, notes=f"Multiple testing: {ctx.family}."))
     seeds = ev.get("seed_aggregates") or {}
     if seeds:
         srows = []
