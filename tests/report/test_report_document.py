@@ -148,8 +148,8 @@ def test_report_is_byte_identical_when_rewritten(copy_of):
 
 def test_markdown_and_latex_escaping():
     assert md_escape("a|b <i>*x*</i> & _y_") == r"a\|b &lt;i&gt;\*x\*&lt;/i&gt; &amp; \_y\_"
-    assert tex_escape("50% of R&D_x {a} ~ ^ \\ → ±") == \
-        r"50\% of R\&D\_x \{a\} \textasciitilde{} \textasciicircum{} \textbackslash{} $\to$ $\pm$"
+    assert tex_escape("50% of R&D_x {a} ~ ^ \\ → ± >= 1") == \
+        r"50\% of R\&D\_x \{a\} \textasciitilde{} \textasciicircum{} \textbackslash{} $\to$ $\pm$ $\geq$ 1"
 
 
 def test_without_matplotlib_the_report_says_plots_are_left_out(copy_of, monkeypatch):
@@ -161,3 +161,19 @@ def test_without_matplotlib_the_report_says_plots_are_left_out(copy_of, monkeypa
     with pytest.warns(HcrbenchWarning, match="matplotlib"):
         html = write_report(folder)["html"].read_text()
     assert "<img" not in html and "Plots are left out" in html
+
+
+def test_growth_section_from_the_contract_example(copy_of):
+    folder = copy_of()
+    (folder / "growth.json").write_text(json.dumps(
+        {"metric": "nDCG@10", "system": "hcr", "baseline": "rerank",
+         "points": [{"size": "small", "n_docs": 500, "delta": -0.04, "ci_low": -0.08, "ci_high": -0.01, "p": 0.003},
+                    {"size": "medium", "n_docs": 2000, "delta": -0.06, "ci_low": -0.09, "ci_high": -0.03,
+                     "p": 0.001}]}))
+    paths = write_report(folder)
+    html = paths["html"].read_text()
+    section = html.split('<section id="growth">')[1].split("</section>")[0]
+    assert 'id="f-growth"' in section and "[-0.090, -0.030]" in section
+    assert "hcr loses to rerank by 0.060 nDCG@10 (p = 0.0010)" in section
+    assert (folder / "report_files" / "growth.png").is_file()
+    assert "](report_files/growth.png)" in paths["md"].read_text()
