@@ -90,10 +90,18 @@ def copy_of(experiment: Path, tmp_path: Path):
     """A fresh copy of the experiment folder (to damage or thin out), with the same dataset path."""
     def make(keep: tuple[str, ...] | None = None) -> Path:
         dest = tmp_path / "exp"
-        shutil.copytree(experiment, dest)
+        shutil.copytree(experiment, dest, ignore=shutil.ignore_patterns("contexts", "curves", "report*"))
         if keep is not None:
             for p in dest.iterdir():
                 if p.name not in keep:
                     shutil.rmtree(p) if p.is_dir() else p.unlink()
         return dest
     return make
+
+
+@pytest.fixture(scope="session")
+def written(experiment: Path) -> dict[str, Path]:
+    """The report of the experiment folder, written once for every test that only reads it."""
+    from hcrbench.report.document import write_report
+
+    return write_report(experiment)

@@ -9,8 +9,6 @@ import json
 
 import pytest
 
-from hcrbench.report.document import write_report
-
 from .cdp import Browser, find_chromium
 
 VISIBLE = """(() => {
@@ -37,8 +35,8 @@ def chromium() -> str:
     return path
 
 
-def test_report_renders_in_headless_chromium(experiment, chromium):
-    html = write_report(experiment)["html"]
+def test_report_renders_in_headless_chromium(written, chromium):
+    html = written["html"]
     with Browser(chromium) as b:
         b.open(html.resolve().as_uri(), width=1280, height=1000)
         state = json.loads(b.evaluate(VISIBLE))

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 from html import escape
-from pathlib import Path
 
 import pytest
 
@@ -17,11 +16,6 @@ from hcrbench.report.latex import tex_escape
 from hcrbench.report.markdown import md_escape
 
 from .conftest import MARK
-
-
-@pytest.fixture(scope="module")
-def written(experiment: Path) -> dict[str, Path]:
-    return write_report(experiment)
 
 
 def test_write_report_returns_the_three_files(written, experiment):
@@ -126,24 +120,36 @@ def test_malformed_value_deep_in_a_file_names_the_file(copy_of):
         write_report(folder)
 
 
-def test_ablation_table_shows_parameter_diff_against_the_main_system(copy_of):
+def test_ablation_and_growth_sections(copy_of):
     folder = copy_of()
     v = json.loads((folder / "verdicts.json").read_text())
     (folder / "verdicts.json").write_text(json.dumps({**v, "system": "bm25-k1.5"}))
-    html = write_report(folder)["html"].read_text()
+    (folder / "growth.json").write_text(json.dumps(  # the contract's example, and one more size
+        {"metric": "nDCG@10", "system": "hcr", "baseline": "rerank",
+         "points": [{"size": "small", "n_docs": 500, "delta": -0.04, "ci_low": -0.08, "ci_high": -0.01, "p": 0.003},
+                    {"size": "medium", "n_docs": 2000, "delta": -0.06, "ci_low": -0.09, "ci_high": -0.03,
+                     "p": 0.001}]}))
+    paths = write_report(folder)
+    html = paths["html"].read_text()
     table = html.split('id="t-ablations"')[1].split("</table>")[0]
     assert "k1: 1.5 → 0.9; b: 0.75 → 0.4" in table  # bm25 against the main system bm25-k1.5
     assert "bm25-chunks128" in table
+    section = html.split('<section id="growth">')[1].split("</section>")[0]
+    assert 'id="f-growth"' in section and "[-0.090, -0.030]" in section
+    assert "hcr loses to rerank by 0.060 nDCG@10 (p = 0.0010)" in section
+    assert (folder / "report_files" / "growth.png").is_file()
+    assert "](report_files/growth.png)" in paths["md"].read_text()
 
 
-def test_report_is_byte_identical_when_rewritten(copy_of):
-    folder = copy_of()
-    first = {k: p.read_bytes() for k, p in write_report(folder).items()}
-    pngs = {p.name: p.read_bytes() for p in (folder / "report_files").glob("*.png")}
-    second = {k: p.read_bytes() for k, p in write_report(folder).items()}
-    assert first == second
-    assert pngs == {p.name: p.read_bytes() for p in (folder / "report_files").glob("*.png")}
+def test_report_is_byte_identical_when_rewritten(written, copy_of):
+    folder = copy_of()  # the same inputs in another folder: the same bytes
+    again = write_report(folder)
+    for key, path in written.items():
+        assert again[key].read_bytes() == path.read_bytes(), key
+    pngs = sorted((written["html"].parent / "report_files").glob("*.png"))
     assert len(pngs) >= 4
+    for p in pngs:
+        assert (folder / "report_files" / p.name).read_bytes() == p.read_bytes(), p.name
 
 
 def test_markdown_and_latex_escaping():
@@ -162,18 +168,3 @@ def test_without_matplotlib_the_report_says_plots_are_left_out(copy_of, monkeypa
         html = write_report(folder)["html"].read_text()
     assert "<img" not in html and "Plots are left out" in html
 
-
-def test_growth_section_from_the_contract_example(copy_of):
-    folder = copy_of()
-    (folder / "growth.json").write_text(json.dumps(
-        {"metric": "nDCG@10", "system": "hcr", "baseline": "rerank",
-         "points": [{"size": "small", "n_docs": 500, "delta": -0.04, "ci_low": -0.08, "ci_high": -0.01, "p": 0.003},
-                    {"size": "medium", "n_docs": 2000, "delta": -0.06, "ci_low": -0.09, "ci_high": -0.03,
-                     "p": 0.001}]}))
-    paths = write_report(folder)
-    html = paths["html"].read_text()
-    section = html.split('<section id="growth">')[1].split("</section>")[0]
-    assert 'id="f-growth"' in section and "[-0.090, -0.030]" in section
-    assert "hcr loses to rerank by 0.060 nDCG@10 (p = 0.0010)" in section
-    assert (folder / "report_files" / "growth.png").is_file()
-    assert "](report_files/growth.png)" in paths["md"].read_text()
