@@ -40,3 +40,16 @@ def test_report_command_malformed_file_is_one_line_exit_2(copy_of, tmp_path):
 def test_report_command_on_a_missing_folder_is_one_line_exit_2(tmp_path: Path):
     res = hcrbench("report", str(tmp_path / "nope"), cwd=tmp_path, check=False)
     assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and "nope" in res.stderr
+
+
+def test_report_of_an_evaluate_json_alone(tmp_path: Path):
+    """A folder holding only ``hcrbench evaluate --json``'s document: systems and ledger, the rest "not run"."""
+    repo = Path(__file__).resolve().parents[2]
+    hcrbench("evaluate", str(repo / "examples" / "cranfield.qrels"), str(repo / "examples" / "bm25.trec"),
+             str(repo / "examples" / "bm25_stemmed.trec"), "--metrics", "nDCG@10,AP", "--json", "eval.json",
+             cwd=tmp_path)
+    res = hcrbench("report", str(tmp_path), cwd=tmp_path)
+    assert "bottom line: " in res.stdout and "bm25_stemmed" in res.stdout
+    html = (tmp_path / "report.html").read_text()
+    assert '<section id="systems">' in html and '<section id="ledger">' in html
+    assert '<section id="verdicts" class="notrun">' in html
