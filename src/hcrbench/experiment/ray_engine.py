@@ -111,6 +111,14 @@ class RayEngine:
             ref = remote.options(**self._options(cell)).remote(cell, data_ref, attempt)
             pending[ref] = (cell, attempt)
 
+        if self.execution.encode_actors:
+            from hcrbench.experiment.ray_encode import prewarm_dense
+
+            for st in prewarm_dense(cells, data, self.execution.encode_actors,
+                                    cpus_per_actor=max(1.0, self.execution.num_cpus),
+                                    gpus_per_actor=self.execution.num_gpus):
+                self._say(f"ray data: {st['system']}: encoded {st['encoded']} of {st['texts']} texts "
+                          f"({st['cached_before']} cached) with {st['actors']} actor(s) in {st['seconds']:.1f}s")
         for cell in cells:
             submit(cell, 1)
         status = self.console.status(self._line(len(cells))) if self.console is not None else None
