@@ -91,7 +91,8 @@ def encode_on_ray(
         logging.getLogger("ray.data").setLevel(logging.WARNING)
         blocks = max(2 * int(actors), -(-len(missing) // (batch_size * 4)))  # every actor gets work
         ds = ray.data.from_items([{"i": i, "text": t} for i, t in enumerate(missing)], override_num_blocks=blocks)
-        ds = ds.map_batches(EncodeActor, batch_size=batch_size * 4, concurrency=int(actors),
+        ds = ds.map_batches(EncodeActor, batch_size=batch_size * 4,
+                            compute=ray.data.ActorPoolStrategy(size=int(actors)),
                             num_cpus=cpus_per_actor, num_gpus=gpus_per_actor,
                             fn_constructor_kwargs={"model": model, "backend": backend, "batch_size": batch_size,
                                                    "max_seq_length": max_seq_length, "device": device,
