@@ -34,10 +34,12 @@ def test_execution_table_defaults_to_the_local_engine():
 
 def test_execution_table_accepts_ray_settings_and_sizes():
     cfg = parse_config(BASE + '[execution]\nengine = "ray"\naddress = "10.0.0.5:6379"\nmax_retries = 1\n'
-                              'num_cpus = 2\nnum_gpus = 0.5\nmemory = "1.5GiB"\n')
+                              'num_cpus = 2\nnum_gpus = 0.5\nmemory = "1.5GiB"\n'
+                              'runtime_env = { working_dir = ".", env_vars = { A = "1" } }\n')
     ex = cfg.execution
     assert (ex.engine, ex.address, ex.max_retries, ex.num_cpus, ex.num_gpus) == ("ray", "10.0.0.5:6379", 1, 2.0, 0.5)
     assert ex.memory_bytes == int(1.5 * 2**30)
+    assert ex.runtime_env == {"working_dir": ".", "env_vars": {"A": "1"}}
     assert parse_memory(1000) == 1000 and parse_memory("512 MB") == 512 * 10**6 and parse_memory(None) is None
 
 

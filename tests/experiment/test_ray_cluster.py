@@ -5,6 +5,7 @@ worker process dies on its first attempt (a test-only retriever plugin) retried 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from importlib.util import find_spec
 from pathlib import Path
@@ -68,3 +69,19 @@ def test_ray_cluster_run_matches_local_and_survives_a_dead_worker(ray_cluster, t
     assert again.returncode == 0, again.stderr[-3000:]
     assert "computed 0, reused 7" in again.stderr
     assert (tmp_path / "out-ray" / "eval.json").read_bytes() == ray_eval
+
+
+@pytest.mark.slow  # ~25 s: starts and stops a private Ray; the cluster test above covers the engine itself
+def test_engine_ray_without_address_starts_a_private_local_ray_with_the_same_results(tmp_path):
+    write_beir(tmp_path / "data")
+    text = _config("out-{}", tmp_path / "unused").split('[[systems]]\nname = "crashy"')[0]
+    for engine in ("ray", "local"):
+        (tmp_path / f"{engine}.toml").write_text(text.replace("out-{}", f"out-{engine}"))
+        out = subprocess.run(["hcrbench", "run", f"{engine}.toml", "--engine", engine], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=400,
+                             env={**os.environ, "HCRBENCH_PROGRESS": "0", "RAY_USAGE_STATS_ENABLED": "0"})
+        assert out.returncode == 0, out.stderr[-3000:]
+    assert (tmp_path / "out-ray" / "eval.json").read_bytes() == (tmp_path / "out-local" / "eval.json").read_bytes()
+    manifest = json.loads((tmp_path / "out-ray" / "manifest.json").read_text())
+    assert manifest["execution"]["address"] is None
+    assert {e["execution"]["engine"] for e in manifest["systems"].values()} == {"ray"}

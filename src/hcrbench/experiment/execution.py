@@ -11,6 +11,8 @@
     num_gpus = 0
     memory = "2GiB"           # bytes as an integer, or a string with a unit (KiB/MiB/GiB/KB/MB/GB)
     encode_actors = 0         # ray only: > 0 encodes dense systems' corpora on Ray Data first (actor pool)
+    runtime_env = { working_dir = ".", pip = ["hcrbench[ray,bm25]"] }  # ray only: Ray's runtime_env for the
+                              # cells (hcrbench adds its HCRBENCH_* variables to env_vars)
 
 Why here and not in ``config.py``: the engine is how an experiment runs, not what it computes, so none of these
 keys enters a system's fingerprint and ``--engine`` / ``--address`` on ``hcrbench run`` override the table.
@@ -19,7 +21,7 @@ keys enters a system's fingerprint and ``--engine`` / ``--address`` on ``hcrbenc
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -60,6 +62,7 @@ class ExecutionConfig(BaseModel):
     num_gpus: float = Field(0.0, ge=0)
     memory: int | str | None = None
     encode_actors: int = Field(0, ge=0, le=1024)
+    runtime_env: dict[str, Any] | None = None
 
     @field_validator("num_cpus", "num_gpus", mode="before")
     @classmethod

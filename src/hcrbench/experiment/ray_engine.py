@@ -40,9 +40,12 @@ def connect(execution: ExecutionConfig) -> bool:
     ray = _import_ray()
     if ray.is_initialized():
         return False
-    env = env_for_workers()
+    runtime_env = dict(execution.runtime_env or {})
+    env = {**env_for_workers(), **dict(runtime_env.get("env_vars") or {})}
+    if env:
+        runtime_env["env_vars"] = env
     kw: dict[str, Any] = {"include_dashboard": False, "logging_level": logging.WARNING,
-                          "runtime_env": {"env_vars": env} if env else None}
+                          "runtime_env": runtime_env or None}
     if execution.address is None:
         ray.init(address="local", _node_ip_address="127.0.0.1", **kw)
         return True
