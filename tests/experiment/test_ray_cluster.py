@@ -85,3 +85,16 @@ def test_engine_ray_without_address_starts_a_private_local_ray_with_the_same_res
     manifest = json.loads((tmp_path / "out-ray" / "manifest.json").read_text())
     assert manifest["execution"]["address"] is None
     assert {e["execution"]["engine"] for e in manifest["systems"].values()} == {"ray"}
+
+
+@pytest.mark.slow  # ~25 s: Ray retries the refused connection before giving up
+def test_a_driver_without_the_cluster_token_gets_one_line(ray_cluster, tmp_path):
+    address, env = ray_cluster
+    write_beir(tmp_path / "data")
+    (tmp_path / "exp.toml").write_text(_config("out", tmp_path / "unused").split('[[systems]]\nname = "crashy"')[0])
+    env = {k: v for k, v in env.items() if k != "RAY_AUTH_TOKEN"}
+    out = subprocess.run(["hcrbench", "run", "exp.toml", "--address", address], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=400)
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr[-3000:]
+    assert out.stderr.strip().splitlines()[-1].startswith(
+        f"hcrbench: error: execution.address: cannot connect to the Ray cluster at {address}: ")

@@ -52,8 +52,12 @@ def connect(execution: ExecutionConfig) -> bool:
     check_reachable(execution.address)
     try:
         ray.init(address=execution.address, **kw)
-    except (ConnectionError, RuntimeError, ValueError) as e:
-        raise InputError(f"cannot connect to the Ray cluster at {execution.address}: {' '.join(str(e).split())}",
+    except (ConnectionError, RuntimeError, ValueError, ray.exceptions.RayError) as e:
+        why = " ".join(str(e).split())
+        if isinstance(e, ray.exceptions.AuthenticationError):
+            why = ("the cluster refused this driver's token: set RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH) to the "
+                   "cluster's token")
+        raise InputError(f"cannot connect to the Ray cluster at {execution.address}: {why[:300]}",
                          field="execution.address") from None
     return False
 
