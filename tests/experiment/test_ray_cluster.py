@@ -71,6 +71,30 @@ def test_ray_cluster_run_matches_local_and_survives_a_dead_worker(ray_cluster, t
     assert (tmp_path / "out-ray" / "eval.json").read_bytes() == ray_eval
 
 
+def test_a_cell_that_dies_on_every_allowed_attempt_fails_in_one_line_and_resumes(ray_cluster, tmp_path):
+    address, env = ray_cluster
+    write_beir(tmp_path / "data")
+    marker = tmp_path / "crashed-once"
+    (tmp_path / "exp.toml").write_text(
+        'name = "bounded"\noutput_dir = "out"\nk = 10\nn_resamples = 100\nmetrics = ["nDCG@10"]\n'
+        '[dataset]\npath = "data"\n[execution]\nmax_retries = 0\n'
+        '[[systems]]\nname = "bm25"\ntype = "bm25"\n'
+        f'[[systems]]\nname = "crashy"\ntype = "crash_once"\nparams = {{ marker = "{marker}" }}\n')
+    failed = subprocess.run(["hcrbench", "run", "exp.toml", "--address", address], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=400)
+    assert failed.returncode == 2 and "Traceback" not in failed.stderr, failed.stderr[-3000:]
+    assert failed.stderr.strip().splitlines()[-1].startswith(
+        "hcrbench: error: execution.max_retries: 1 cell(s) failed on every one of 1 attempts: crashy (last: ")
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["status"] == "partial" and list(manifest["systems"]) == ["bm25"]  # the finished cell is kept
+    assert not (tmp_path / "out" / "eval.json").exists()
+
+    resumed = subprocess.run(["hcrbench", "run", "exp.toml", "--address", address], cwd=tmp_path, env=env,
+                             capture_output=True, text=True, timeout=400)
+    assert resumed.returncode == 0, resumed.stderr[-3000:]
+    assert "computed 1, reused 1" in resumed.stderr and (tmp_path / "out" / "eval.json").is_file()
+
+
 @pytest.mark.slow  # ~25 s: starts and stops a private Ray; the cluster test above covers the engine itself
 def test_engine_ray_without_address_starts_a_private_local_ray_with_the_same_results(tmp_path):
     write_beir(tmp_path / "data")

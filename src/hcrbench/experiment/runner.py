@@ -13,6 +13,10 @@ matches its manifest entry and whose run file still has the recorded SHA-256 is 
 manifest is rewritten after each finished system, and every file is written atomically, so an interrupted run
 loses at most the system it was computing.
 
+Engines: the systems to compute are cells handed to the engine of ``[execution]`` (``hcrbench run --engine``):
+local (default, in this process) or Ray tasks (:mod:`hcrbench.experiment.engine`); either way the run files and
+the manifest are written here, in the driver, as each cell finishes, so results are the same on both.
+
 Ownership: a folder that holds another experiment's results (another name, or another config file with other
 contents) or files that are not hcrbench's is refused unless ``force=True`` (``hcrbench run --force``); editing
 and re-running the same config file is the resume above. At most one missing parent folder is created.
