@@ -1,5 +1,6 @@
 """Corpus encoding on Ray Data (an actor pool on the two-node test cluster) fills the same embedding cache the
-local path reads: same vectors within float tolerance, and the local path then encodes nothing."""
+local path reads, for sentence vectors and token vectors: same vectors within float tolerance, and the local path
+then encodes nothing."""
 
 from __future__ import annotations
 
@@ -34,25 +35,30 @@ connect(ExecutionConfig(engine="ray", address=address))
 try:
     print(json.dumps(encode_on_ray(texts, backend="onnx", cache_dir=cache_dir, actors=2, batch_size=4,
                                    flush_every=8)))
+    print(json.dumps(encode_on_ray(texts[:8], backend="onnx", cache_dir=cache_dir, actors=2, batch_size=2,
+                                   flush_every=4, tokens=True)))
 finally:
     disconnect()
 """
 
 
-def _encode_on_cluster(address: str, env: dict[str, str], cache_dir: Path, texts: list[str]) -> dict:
-    """encode_on_ray in a driver process of its own (Ray reads its auth settings once, at import)."""
+def _encode_on_cluster(address: str, env: dict[str, str], cache_dir: Path, texts: list[str]) -> tuple[dict, dict]:
+    """encode_on_ray (vectors of ``texts``, token vectors of the first 8) in a driver process of its own (Ray
+    reads its auth settings once, at import)."""
     out = subprocess.run([sys.executable, "-c", ENCODE, address, str(cache_dir)], input=json.dumps(texts),
                          env=env, capture_output=True, text=True, timeout=400)
     assert out.returncode == 0, out.stderr[-3000:]
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    vectors, tokens = out.stdout.strip().splitlines()[-2:]
+    return json.loads(vectors), json.loads(tokens)
 
 
+@pytest.mark.slow  # ~30 s; the Ray engine tests in test_ray_cluster.py stay in the default run
 def test_ray_data_encoding_fills_the_cache_the_local_path_reads(ray_cluster, tmp_path):
     from hcrbench.retrieve.encoders import OnnxMiniLMEncoder, encode_cached
 
     address, env = ray_cluster
     texts = [*TEXTS, TEXTS[0]]  # a duplicate is encoded once
-    stats = _encode_on_cluster(address, env, tmp_path / "ray-cache", texts)
+    stats, tok_stats = _encode_on_cluster(address, env, tmp_path / "ray-cache", texts)
     distinct = len(set(texts))
     assert (stats["texts"], stats["cached_before"], stats["encoded"]) == (distinct, 0, distinct)
 
@@ -67,9 +73,19 @@ def test_ray_data_encoding_fills_the_cache_the_local_path_reads(ray_cluster, tmp
     fresh = encode_cached(enc, texts)  # local, no cache
     np.testing.assert_allclose(np.stack(from_cache), np.stack(fresh), atol=1e-5)
 
+    # Token vectors (the late-interaction cache): same blocks as a local encode, read back without encoding.
+    assert tok_stats["model_id"] == enc.model_id + "|tokens" and tok_stats["encoded"] == 8
+    tok_cache = EmbeddingCache(enc.model_id + "|tokens", tmp_path / "ray-cache", dtype="float16")
+    costs = Costs()
+    blocks = encode_cached(enc, texts[:8], cache=tok_cache, costs=costs, tokens=True, dtype="float16")
+    assert costs.to_dict()["counters"] == {"cache_hits": 8}
+    for got, want in zip(blocks, encode_cached(enc, texts[:8], tokens=True, dtype="float16")):
+        assert got.shape == want.shape and got.shape[0] > 1
+        np.testing.assert_allclose(got.astype(np.float32), want.astype(np.float32), atol=2e-3)
 
 
-@pytest.mark.slow  # ~30 s on 2 cores; the test above covers the encoding itself
+
+@pytest.mark.slow  # ~30 s on 2 cores
 def test_encode_actors_prewarm_the_cache_before_the_dense_cells_run(ray_cluster, tmp_path):
     address, env = ray_cluster
     write_beir(tmp_path / "data")

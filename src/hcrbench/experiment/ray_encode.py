@@ -10,7 +10,8 @@ run afterwards (locally or as a Ray cell) finds every vector cached and encodes 
 
 Not distributed: the HCR tree build's clustering (faiss k-means over the cached vectors) stays one step on one
 machine; it is seconds to minutes next to the encoding, and the stack has no distributed k-means to use.
-Token vectors (late-interaction rerank) are not encoded here yet: they stay on the local path.
+Token vectors (``tokens=True``) go to the same token cache the late-interaction reranker reads; the experiment
+hook (:func:`prewarm_dense`) covers dense systems only, since a reranker encodes just its candidates.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class EncodeActor:
     """One model per actor; ``__call__`` encodes a batch of ``{"i", "text"}`` rows into ``{"i", "vec"}``."""
 
     def __init__(self, model: str | None, backend: str, batch_size: int, max_seq_length: int | None,
-                 device: str, threads: int) -> None:
+                 device: str, threads: int, tokens: bool = False) -> None:
         from hcrbench.retrieve.encoders import make_encoder
 
         kw: dict[str, Any] = {"batch_size": batch_size}
@@ -43,10 +44,14 @@ class EncodeActor:
             torch.set_num_threads(max(1, threads))
             kw["device"] = device
         self.encoder = make_encoder(model, backend, **kw)
+        self.tokens = tokens
 
-    def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        vecs = np.asarray(self.encoder.encode([str(t) for t in batch["text"]]), dtype=np.float32)
-        return {"i": np.asarray(batch["i"]), "vec": vecs}
+    def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, Any]:
+        texts = [str(t) for t in batch["text"]]
+        if self.tokens:  # one (n_tokens, dim) block per text, as float16 like the token cache
+            return {"i": np.asarray(batch["i"]),
+                    "vec": [np.asarray(b, dtype=np.float16) for b in self.encoder.encode_tokens(texts)]}
+        return {"i": np.asarray(batch["i"]), "vec": np.asarray(self.encoder.encode(texts), dtype=np.float32)}
 
 
 def _model_id(model: str | None, backend: str, max_seq_length: int | None) -> str:
@@ -67,8 +72,12 @@ def encode_on_ray(
     cpus_per_actor: float = 1.0,
     gpus_per_actor: float = 0.0,
     flush_every: int = 256,
+    tokens: bool = False,
 ) -> dict[str, Any]:
     """Encode into the embedding cache every distinct text of ``texts`` it lacks; Ray must be connected.
+
+    ``tokens=True`` stores per-text token vectors (float16, model id + ``"|tokens"``), the cache the
+    late-interaction reranker and HCR's MaxSim read, instead of one vector per text.
 
     Returns figures: ``model_id``, ``texts`` (distinct), ``cached_before``, ``encoded``, ``actors``,
     ``seconds`` and ``texts_per_second`` (of the encoded ones, over the whole Ray Data pipeline).
@@ -80,7 +89,9 @@ def encode_on_ray(
     t0 = time.perf_counter()
     model_id = ray.get(ray.remote(_model_id).options(num_cpus=cpus_per_actor, num_gpus=gpus_per_actor)
                        .remote(model, backend, max_seq_length))
-    cache = EmbeddingCache(model_id, cache_dir)
+    if tokens:
+        model_id += "|tokens"
+    cache = EmbeddingCache(model_id, cache_dir, dtype="float16" if tokens else "float32")
     distinct = list(dict.fromkeys(texts))
     missing = [t for t in distinct if cache.lookup(text_digest(t)) is None]
     stats: dict[str, Any] = {"model_id": model_id, "texts": len(distinct), "cached_before": len(distinct) - len(missing),
@@ -96,7 +107,7 @@ def encode_on_ray(
                             num_cpus=cpus_per_actor, num_gpus=gpus_per_actor,
                             fn_constructor_kwargs={"model": model, "backend": backend, "batch_size": batch_size,
                                                    "max_seq_length": max_seq_length, "device": device,
-                                                   "threads": max(1, int(cpus_per_actor))})
+                                                   "threads": max(1, int(cpus_per_actor)), "tokens": tokens})
         t_enc = time.perf_counter()
         for batch in ds.iter_batches(batch_size=flush_every, batch_format="numpy"):
             rows = [int(i) for i in batch["i"]]
