@@ -126,3 +126,18 @@ def test_unreachable_address_is_one_line_and_fast(tiny):
     last = out.stderr.strip().splitlines()[-1]
     assert last.startswith(f"hcrbench: error: execution.address: cannot reach the Ray cluster at 127.0.0.1:{port}")
     assert not (tiny.parent / "out" / "eval.json").exists()
+
+
+def test_resources_per_system_name_or_type_override_the_defaults():
+    cfg = parse_config(BASE + '[execution]\nnum_cpus = 2\nmemory = "1GiB"\n[execution.resources]\n'
+                              'dense = { num_gpus = 1, memory = "8GiB" }\na = { num_cpus = 0.5 }\n')
+    ex = cfg.execution
+    assert ex.resources_for("a", "bm25") == {"num_cpus": 0.5, "num_gpus": 0.0, "memory": 2**30}  # by name
+    assert ex.resources_for("d", "dense") == {"num_cpus": 2.0, "num_gpus": 1.0, "memory": 8 * 2**30}  # by type
+    assert ex.resources_for("z", "hcr") == {"num_cpus": 2.0, "num_gpus": 0.0, "memory": 2**30}  # defaults
+    with pytest.raises(InputError, match=r"execution.resources.dnese: 'dnese' is neither a system name nor a "
+                                         r"system type of this experiment; did you mean 'dense'\?"):
+        parse_config(BASE + '[execution.resources]\ndnese = { num_cpus = 1 }\n').execution.check_resources(
+            [("b", "bm25"), ("c", "dense")])
+    with pytest.raises(InputError, match=r"x.toml:8: execution.resources.a.num_gpu: unknown key"):
+        parse_config(BASE + '[execution.resources]\na = { num_gpu = 1 }\n', "x.toml")

@@ -95,6 +95,20 @@ def test_a_cell_that_dies_on_every_allowed_attempt_fails_in_one_line_and_resumes
     assert "computed 1, reused 1" in resumed.stderr and (tmp_path / "out" / "eval.json").is_file()
 
 
+def test_a_resource_request_no_node_can_hold_is_refused_in_one_line(ray_cluster, tmp_path):
+    address, env = ray_cluster
+    write_beir(tmp_path / "data")
+    (tmp_path / "exp.toml").write_text(
+        'name = "gpu"\noutput_dir = "out"\nk = 10\nmetrics = ["nDCG@10"]\n[dataset]\npath = "data"\n'
+        '[execution.resources]\nbm25 = { num_gpus = 1 }\n[[systems]]\nname = "bm25"\ntype = "bm25"\n')
+    out = subprocess.run(["hcrbench", "run", "exp.toml", "--address", address], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=400)
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr[-3000:]
+    assert out.stderr.strip().splitlines()[-1].startswith(
+        "hcrbench: error: execution: system 'bm25' asks for CPU 1, GPU 1, more than any node of the cluster has "
+        "(CPU 1, GPU 0, memory ")
+
+
 @pytest.mark.slow  # ~25 s: starts and stops a private Ray; the cluster test above covers the engine itself
 def test_engine_ray_without_address_starts_a_private_local_ray_with_the_same_results(tmp_path):
     write_beir(tmp_path / "data")

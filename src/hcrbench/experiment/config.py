@@ -332,6 +332,7 @@ def _model_keys() -> dict[str, list[str]]:
         "systems.chunking": sorted(ChunkingConfig.model_fields),
         "context": sorted(ContextConfig.model_fields),
         "execution": sorted(ExecutionConfig.model_fields),
+        "execution.resources": ["memory", "num_cpus", "num_gpus"],
     }
 
 

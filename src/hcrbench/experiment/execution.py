@@ -13,6 +13,8 @@
     encode_actors = 0         # ray only: > 0 encodes dense systems' corpora on Ray Data first (actor pool)
     runtime_env = { working_dir = ".", pip = ["hcrbench[ray,bm25]"] }  # ray only: Ray's runtime_env for the
                               # cells (hcrbench adds its HCRBENCH_* variables to env_vars)
+    [execution.resources]     # ray only: per system name or type, what differs from the defaults above
+    dense = { num_gpus = 1, memory = "8GiB" }
 
 Why here and not in ``config.py``: the engine is how an experiment runs, not what it computes, so none of these
 keys enters a system's fingerprint and ``--engine`` / ``--address`` on ``hcrbench run`` override the table.
@@ -51,6 +53,26 @@ def parse_memory(value: int | str | None) -> int | None:
     return n
 
 
+class Resources(BaseModel):
+    """What one system's (or one system type's) cells ask Ray for instead of the table's defaults."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    num_cpus: float | None = Field(None, ge=0)
+    num_gpus: float | None = Field(None, ge=0)
+    memory: int | str | None = None
+
+    @field_validator("num_cpus", "num_gpus", mode="before")
+    @classmethod
+    def _number(cls, v: object) -> object:
+        return float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+    @field_validator("memory")
+    @classmethod
+    def _memory(cls, v: int | str | None) -> int | str | None:
+        parse_memory(v)
+        return v
+
+
 class ExecutionConfig(BaseModel):
     """How the cells of an experiment are executed (see the module docstring)."""
 
@@ -63,6 +85,7 @@ class ExecutionConfig(BaseModel):
     memory: int | str | None = None
     encode_actors: int = Field(0, ge=0, le=1024)
     runtime_env: dict[str, Any] | None = None
+    resources: dict[str, Resources] = Field(default_factory=dict)  # by system name (first) or type
 
     @field_validator("num_cpus", "num_gpus", mode="before")
     @classmethod
@@ -87,6 +110,25 @@ class ExecutionConfig(BaseModel):
     @property
     def memory_bytes(self) -> int | None:
         return parse_memory(self.memory)
+
+    def resources_for(self, name: str, type_: str) -> dict[str, Any]:
+        """``num_cpus``, ``num_gpus`` and ``memory`` (bytes or None) for a cell of system ``name`` of ``type_``:
+        the ``resources`` entry of its name, else of its type, over the table's defaults."""
+        own = self.resources.get(name) or self.resources.get(type_) or Resources()
+        return {"num_cpus": self.num_cpus if own.num_cpus is None else own.num_cpus,
+                "num_gpus": self.num_gpus if own.num_gpus is None else own.num_gpus,
+                "memory": parse_memory(self.memory if own.memory is None else own.memory)}
+
+    def check_resources(self, systems: list[tuple[str, str]]) -> None:
+        """Refuse a ``resources`` key that names no system and no system type (a typo would be ignored)."""
+        from hcrbench.errors import InputError
+        from hcrbench.experiment.config import did_you_mean
+
+        known = {n for n, _ in systems} | {t for _, t in systems}
+        for key in self.resources:
+            if key not in known:
+                raise InputError(f"{key!r} is neither a system name nor a system type of this experiment"
+                                 f"{did_you_mean(key, known)}", field=f"execution.resources.{key}")
 
     def with_overrides(self, engine: str | None = None, address: str | None = None) -> ExecutionConfig:
         """This table with the ``--engine`` / ``--address`` flags of ``hcrbench run`` applied (None: keep)."""

@@ -94,12 +94,26 @@ class RayEngine:
         self.stats = {"done": 0, "running": 0, "failed": 0, "retried": 0}
 
     def _options(self, cell: Cell) -> dict[str, Any]:
-        ex = self.execution
-        opts: dict[str, Any] = {"num_cpus": ex.num_cpus, "num_gpus": ex.num_gpus, "max_retries": 0,
+        res = self.execution.resources_for(cell.name, cell.system.type)
+        opts: dict[str, Any] = {"num_cpus": res["num_cpus"], "num_gpus": res["num_gpus"], "max_retries": 0,
                                 "retry_exceptions": False, "name": f"hcrbench:{cell.name}"}
-        if ex.memory_bytes is not None:
-            opts["memory"] = ex.memory_bytes
+        if res["memory"] is not None:
+            opts["memory"] = res["memory"]
         return opts
+
+    def _check_feasible(self, cells: list[Cell]) -> None:
+        """Refuse a cell no live node can ever hold (Ray would queue it forever), in one line."""
+        nodes = [n.get("Resources", {}) for n in self.ray.nodes() if n.get("Alive")]
+        for cell in cells:
+            res = self._options(cell)
+            want = {"CPU": res["num_cpus"], "GPU": res["num_gpus"], "memory": res.get("memory") or 0}
+            if any(all(node.get(k, 0) >= v for k, v in want.items()) for node in nodes):
+                continue
+            have = "; ".join(", ".join(f"{k} {node.get(k, 0):g}" for k in want) for node in nodes) or "no live node"
+            asks = ", ".join(f"{k} {v:g}" for k, v in want.items() if v)
+            raise InputError(f"system {cell.name!r} asks for {asks}, more than any node of the cluster has ({have}); "
+                             f"lower execution.num_cpus / num_gpus / memory or execution.resources, or add such a "
+                             f"node (an autoscaling group must keep one up)", field="execution")
 
     def _line(self, total: int) -> str:
         s = self.stats
@@ -108,6 +122,8 @@ class RayEngine:
 
     def run(self, cells: list[Cell], data: Any, on_done: OnDone, tags: dict[str, str] | None = None) -> None:
         ray = self.ray
+        self.execution.check_resources([(c.name, c.system.type) for c in cells])
+        self._check_feasible(cells)
         remote = ray.remote(_ray_cell)
         data_ref = ray.put(data)
         pending: dict[Any, tuple[Cell, int]] = {}
