@@ -74,6 +74,10 @@ def _ray_cell(cell: Cell, data: Any, attempt: int) -> CellOutput | CellFailed:
     return compute_cell(cell, data, engine="ray")
 
 
+def _amount(key: str, value: float) -> str:
+    return f"memory {value / 2**30:.1f}GiB" if key == "memory" else f"{key} {value:g}"
+
+
 def _retryable(ray: Any, err: BaseException) -> bool:
     """A failure of the machinery (worker or node died, object lost, OOM kill), not of the cell's code."""
     exc = ray.exceptions
@@ -109,8 +113,8 @@ class RayEngine:
             want = {"CPU": res["num_cpus"], "GPU": res["num_gpus"], "memory": res.get("memory") or 0}
             if any(all(node.get(k, 0) >= v for k, v in want.items()) for node in nodes):
                 continue
-            have = "; ".join(", ".join(f"{k} {node.get(k, 0):g}" for k in want) for node in nodes) or "no live node"
-            asks = ", ".join(f"{k} {v:g}" for k, v in want.items() if v)
+            have = "; ".join(", ".join(_amount(k, node.get(k, 0)) for k in want) for node in nodes) or "no live node"
+            asks = ", ".join(_amount(k, v) for k, v in want.items() if v)
             raise InputError(f"system {cell.name!r} asks for {asks}, more than any node of the cluster has ({have}); "
                              f"lower execution.num_cpus / num_gpus / memory or execution.resources, or add such a "
                              f"node (an autoscaling group must keep one up)", field="execution")
