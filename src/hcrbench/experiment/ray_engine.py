@@ -93,8 +93,9 @@ class RayEngine:
 
     def __init__(self, execution: ExecutionConfig, console: Any = None) -> None:
         self.execution, self.console = execution, console
-        self.started = connect(execution)
         self.ray = _import_ray()
+        self._ours = not self.ray.is_initialized()  # a caller's own Ray connection is left open by close()
+        self.started = connect(execution)
         self.stats = {"done": 0, "running": 0, "failed": 0, "retried": 0}
 
     def _options(self, cell: Cell) -> dict[str, Any]:
@@ -200,5 +201,6 @@ class RayEngine:
             self.console.print(line)
 
     def close(self) -> None:
-        disconnect()
+        if self._ours:
+            disconnect()
 
