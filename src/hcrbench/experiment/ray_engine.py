@@ -36,7 +36,8 @@ def _import_ray():
 
 
 def connect(execution: ExecutionConfig) -> bool:
-    """``ray.init`` as ``execution`` says; True when this call started Ray (so :func:`disconnect` may stop it)."""
+    """``ray.init`` as ``execution`` says (a process already connected keeps its connection); True when this call
+    started a private Ray."""
     ray = _import_ray()
     if ray.is_initialized():
         return False
