@@ -344,10 +344,10 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
             console.print(f"{tag}: [yellow]skipped[/yellow] (not in --only and no up-to-date run)")
         else:
             cells.append(Cell(i - 1, system, cfg.k, cfg.seed if system.seed is None else system.seed, fp))
-    if cells:  # scores on disk are stale from here on
-        _drop_stale_results(out)
+    if cells:
+        engine = make_engine(execution or cfg.execution, console)  # first: a bad engine or address changes nothing
+        _drop_stale_results(out)  # scores on disk are stale from here on
         _checkpoint(out, cfg, manifest, old_systems)
-        engine = make_engine(execution or cfg.execution, console)
 
         def on_done(cell: Cell, output: CellOutput) -> None:
             """Commit one finished cell (in the driver): its run file atomically, then the manifest."""
