@@ -21,11 +21,11 @@ def run_command(
                                help="Write into an output folder that holds another experiment's results "
                                     "(they are replaced)."),
     engine: str | None = typer.Option(None, "--engine", metavar="local|ray",
-                                      help="Where the cells run (overrides [execution] engine; "
+                                      help="Where the cells run (overrides the \\[execution] engine; "
                                            "docs/scale.md)."),
     address: str | None = typer.Option(None, "--address", metavar="HOST:PORT",
                                        help="Ray cluster to run on (implies --engine ray; overrides "
-                                            "[execution] address; unset: start a local Ray on 127.0.0.1)."),
+                                            "the \\[execution] address; unset: start a local Ray on 127.0.0.1)."),
 ) -> None:
     """Run every system of an experiment, score them and write the output folder (resumable)."""
     import sys
