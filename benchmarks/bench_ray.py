@@ -29,6 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
+#: The `ray` console script installed beside this interpreter (else the one on PATH).
+_BESIDE = Path(sys.executable).with_name("ray")
+RAY = str(_BESIDE) if _BESIDE.is_file() else (shutil.which("ray") or "ray")
 GRID = [(k1, b) for k1 in (0.6, 0.9, 1.2, 1.5) for b in (0.3, 0.6, 0.9)]
 
 
@@ -82,7 +85,7 @@ def main() -> None:
         res["ray_private"] = _run(work, "ray_private", ["--engine", "ray"], env)
         port = _free_port()
         t0 = time.perf_counter()
-        head = subprocess.Popen(["ray", "start", "--head", "--node-ip-address=127.0.0.1", f"--port={port}",
+        head = subprocess.Popen([RAY, "start", "--head", "--node-ip-address=127.0.0.1", f"--port={port}",
                                  "--num-cpus=2", "--include-dashboard=false", f"--temp-dir={work / 'ray'}",
                                  "--disable-usage-stats"], env=env, start_new_session=True,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

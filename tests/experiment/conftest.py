@@ -10,6 +10,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -136,6 +137,9 @@ def experiment(tmp_path: Path) -> Path:
 # ------------------------------------------------------------------------ a real Ray cluster (Ray tests only)
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
+#: The `ray` console script installed beside this interpreter (else the one on PATH).
+_BESIDE = Path(sys.executable).with_name("ray")
+RAY = str(_BESIDE) if _BESIDE.is_file() else (shutil.which("ray") or "ray")
 
 #: A retriever plugin for the Ray tests (``crash_once``), put on the cluster's PYTHONPATH by ray_cluster.
 PLUGIN = '''"""Test plugin: BM25 whose index() kills its own process the first time (no marker file yet)."""
@@ -205,7 +209,7 @@ def ray_cluster():
     try:
         for args in (["--head", f"--port={port}", "--include-dashboard=false", f"--temp-dir={root / 'ray'}"],
                      [f"--address={address}"]):
-            p = subprocess.Popen(["ray", "start", *args, *common], env=env, start_new_session=True,
+            p = subprocess.Popen([RAY, "start", *args, *common], env=env, start_new_session=True,
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             sessions.append(p)
             log, _ = p.communicate(timeout=180)
