@@ -135,7 +135,7 @@ def make_engine(execution: ExecutionConfig, console: Any = None) -> LocalEngine 
 
 def check_reachable(address: str, timeout: float = 5.0) -> None:
     """Refuse a ``host:port`` nobody listens on in one line, before Ray would wait for it for minutes."""
-    if address == "auto":  # the cluster this machine runs; Ray itself says at once when there is none
+    if address == "auto":  # the cluster this machine runs: Ray looks it up itself
         return
     hostport = address.split("://", 1)[-1]
     host, _, port = hostport.rpartition(":")
