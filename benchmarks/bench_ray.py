@@ -149,11 +149,11 @@ def _encoding(work: Path, port: int, n: int) -> dict:
 def _print(res: dict) -> None:
     base = res["local"]["wall_s"]
     print(f"machine: {res['machine']}; Meridian {res['size']}, {res['cells']} BM25 cells")
-    print(f"{'run':<34}{'wall s':>8}{'cells s':>9}{'x local':>9}{'nodes':>7}")
+    print(f"{'run':<42}{'wall s':>8}{'cells s':>9}{'x local':>9}{'nodes':>7}")
     for key, label in (("local", "--engine local"), ("ray_private", "--engine ray (private Ray, start+stop)"),
                        ("ray_cluster", "--address (running head, 2 CPUs)")):
         r = res[key]
-        print(f"{label:<34}{r['wall_s']:>8.2f}{r['cells_s']:>9.2f}{r['wall_s'] / base:>9.2f}{r['where']:>7}")
+        print(f"{label:<42}{r['wall_s']:>8.2f}{r['cells_s']:>9.2f}{r['wall_s'] / base:>9.2f}{r['where']:>7}")
     print(f"ray start --head: {res['ray_start_s']:.2f}s; eval.json byte-identical across the three: "
           f"{res['eval_identical']}")
     e = res["encoding"]
