@@ -1,8 +1,18 @@
-"""A tiny BEIR folder and a fake, call-counting retriever for runner tests."""
+"""A tiny BEIR folder and a fake, call-counting retriever for runner tests; a two-node Ray cluster on 127.0.0.1."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -122,3 +132,89 @@ def experiment(tmp_path: Path) -> Path:
     cfg = tmp_path / "exp.toml"
     cfg.write_text(CONFIG.format(locked="false"))
     return cfg
+
+
+# ------------------------------------------------------------------------ a real Ray cluster (Ray tests only)
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+#: The `ray` console script installed beside this interpreter (else the one on PATH).
+_BESIDE = Path(sys.executable).with_name("ray")
+RAY = str(_BESIDE) if _BESIDE.is_file() else (shutil.which("ray") or "ray")
+
+#: A retriever plugin for the Ray tests (``crash_once``), put on the cluster's PYTHONPATH by ray_cluster.
+PLUGIN = '''"""Test plugin: BM25 whose index() kills its own process the first time (no marker file yet)."""
+import os
+from pathlib import Path
+
+from hcrbench.retrieve import make_retriever
+
+
+class CrashOnce:
+    def __init__(self, marker: str, **params):
+        self.marker, self.inner, self.name = Path(marker), make_retriever("bm25", **params), "crash_once"
+
+    def index(self, corpus):
+        if not self.marker.exists():
+            self.marker.write_text(str(os.getpid()))
+            os._exit(1)  # a worker that dies mid-cell: no exception, no result
+        self.inner.index(corpus)
+
+    def search(self, queries, k=100):
+        return self.inner.search(queries, k=k)
+
+    @property
+    def params(self):
+        return self.inner.params
+'''
+
+
+def _plugin_dir(root: Path) -> Path:
+    """A folder that, on PYTHONPATH, registers the ``crash_once`` retriever through the entry-point group."""
+    info = root / "hcrbench_crashtest-0.0.dist-info"
+    info.mkdir(parents=True)
+    (root / "hcrbench_crashtest.py").write_text(PLUGIN)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hcrbench-crashtest\nVersion: 0.0\n")
+    (info / "entry_points.txt").write_text("[hcrbench.retrievers]\ncrash_once = hcrbench_crashtest:CrashOnce\n")
+    return root
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _stop(sessions: list[subprocess.Popen]) -> None:
+    """End the process groups this fixture started (every daemon of a `ray start` stays in its session), and
+    no other Ray on the machine, which `ray stop` would also kill."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for p in sessions:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, sig)
+        time.sleep(2 if sig == signal.SIGTERM else 0)
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """``(address, env)`` of a head node and one worker node (1 CPU each) on 127.0.0.1, token-authenticated."""
+    root = Path(tempfile.mkdtemp(prefix="hcrr", dir="/tmp"))  # short: Ray's socket paths must stay < 108 bytes
+    plugin = _plugin_dir(root / "plugin")
+    env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16),
+           "PYTHONPATH": os.pathsep.join([SRC, str(plugin), os.environ.get("PYTHONPATH", "")]),
+           "HCRBENCH_PROGRESS": "0", "RAY_USAGE_STATS_ENABLED": "0"}
+    port = _free_port()
+    address = f"127.0.0.1:{port}"
+    common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", "--disable-usage-stats"]
+    sessions: list[subprocess.Popen] = []
+    try:
+        for args in (["--head", f"--port={port}", "--include-dashboard=false", f"--temp-dir={root / 'ray'}"],
+                     [f"--address={address}"]):
+            p = subprocess.Popen([RAY, "start", *args, *common], env=env, start_new_session=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            sessions.append(p)
+            log, _ = p.communicate(timeout=180)
+            assert p.returncode == 0, log[-2000:]
+        yield address, env
+    finally:
+        _stop(sessions)
+        shutil.rmtree(root, ignore_errors=True)

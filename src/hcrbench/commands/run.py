@@ -20,6 +20,12 @@ def run_command(
     force: bool = typer.Option(False, "--force",
                                help="Write into an output folder that holds another experiment's results "
                                     "(they are replaced)."),
+    engine: str | None = typer.Option(None, "--engine", metavar="local|ray",
+                                      help="Where the cells run (overrides the \\[execution] engine; "
+                                           "docs/scale.md)."),
+    address: str | None = typer.Option(None, "--address", metavar="HOST:PORT",
+                                       help="Ray cluster to run on (implies --engine ray; overrides "
+                                            "the \\[execution] address; unset: start a local Ray on 127.0.0.1)."),
 ) -> None:
     """Run every system of an experiment, score them and write the output folder (resumable)."""
     import sys
@@ -33,7 +39,7 @@ def run_command(
     err = Console(stderr=True, highlight=False)
     # Warnings go to stderr once each, above the tables (hcrbench.cli).
     result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet,
-                            force=force)
+                            force=force, execution=execution_of(config, engine, address))
     flush_warnings()  # above the tables
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     print_evaluation(result.evaluation, result.comparisons, console=console)
@@ -59,6 +65,26 @@ def run_command(
     err.print(f"computed {len(result.computed)}, reused {len(result.reused)}"
               + (f", skipped {len(result.skipped)}" if result.skipped else "")
               + f"; wrote {result.output_dir}", soft_wrap=True)
+
+
+def execution_of(config: Path, engine: str | None, address: str | None):
+    """The config's ``[execution]`` table with ``--engine`` / ``--address`` applied; None when neither is given."""
+    if engine is None and address is None:
+        return None
+    from hcrbench.errors import InputError
+    from hcrbench.experiment import load_config
+    from hcrbench.experiment.config import did_you_mean
+    from hcrbench.experiment.execution import ENGINES
+
+    if engine is not None and engine not in ENGINES:
+        raise InputError(f"unknown engine {engine!r} (expected: {', '.join(ENGINES)}){did_you_mean(engine, ENGINES)}",
+                         field="--engine")
+    if address is not None and not address.strip():
+        raise InputError("must not be empty (leave it out to start a local Ray)", field="--address")
+    cfg, _ = load_config(config)
+    if engine is None:  # an address means a Ray cluster
+        engine = "ray"
+    return cfg.execution.with_overrides(engine=engine, address=address)
 
 
 def register(app: typer.Typer) -> None:

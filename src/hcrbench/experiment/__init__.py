@@ -14,12 +14,14 @@ from hcrbench.experiment.config import (
     parse_config,
 )
 from hcrbench.experiment.dataset import ExperimentData, load_data
+from hcrbench.experiment.execution import ExecutionConfig
 from hcrbench.experiment.manifest import package_versions, read_manifest, write_manifest
 from hcrbench.experiment.runner import ExperimentResult, output_dir_of, run_experiment, run_system
 
 __all__ = [
     "ChunkingConfig",
     "DatasetConfig",
+    "ExecutionConfig",
     "ExperimentConfig",
     "ExperimentData",
     "ExperimentResult",

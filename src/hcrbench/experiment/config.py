@@ -29,6 +29,8 @@ Schema (documented with examples in docs/experiments.md)::
     # policy = "2-hop@15"               # run the system under a retrieval policy (docs/policy.md)
     # policies = ["1-hop@15", "2-hop@15"]  (top level) crosses every system without a policy with each policy:
     #                                   # systems "bm25.1hop15", "bm25.2hop15"
+    [execution]                         # optional: engine = "local" | "ray", address, max_retries, num_cpus,
+                                        # num_gpus, memory (hcrbench.experiment.execution; docs/scale.md)
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from hcrbench.errors import InputError
+from hcrbench.experiment.execution import ExecutionConfig
 from hcrbench.limits import MAX_DRAWS, MAX_SEED
 
 if sys.version_info >= (3, 11):
@@ -182,6 +185,7 @@ class ExperimentConfig(BaseModel):
     budgets: list[int] = Field(default_factory=list)  # token budgets for sufficiency@B (empty: no context step)
     selection: Literal["greedy", "mmr", "submodular"] = "greedy"
     context: ContextConfig = Field(default_factory=ContextConfig)
+    execution: ExecutionConfig = Field(default_factory=ExecutionConfig)  # where cells run (not what they compute)
 
     @field_validator("budgets")
     @classmethod
@@ -327,6 +331,8 @@ def _model_keys() -> dict[str, list[str]]:
         "systems": sorted(SystemConfig.model_fields),
         "systems.chunking": sorted(ChunkingConfig.model_fields),
         "context": sorted(ContextConfig.model_fields),
+        "execution": sorted(ExecutionConfig.model_fields),
+        "execution.resources": ["memory", "num_cpus", "num_gpus"],
     }
 
 

@@ -5,13 +5,15 @@ Layout (other commands read it, keep it stable)::
     {"name", "status": "partial" | "complete", "config": {...}, "config_sha256",
      "dataset": {"path", "split", "locked", "files": {relpath: sha256}, "key"},
      "systems": {NAME: {"run": "runs/NAME.trec", "type", "params", "config_params", "chunking", "costs",
-                        "seconds", "fingerprint", "run_sha256", "n_queries"}},
+                        "seconds", "fingerprint", "run_sha256", "n_queries",
+                        "execution": {"engine", "hostname", "pid", "attempts", ["node_id", "failed_attempts"]}}},
      "metrics": [...], "rel_threshold": 1, "seed": 0, "k": 100, "baseline", "token_counter",
-     "versions": {package: version}, "git_commit", "timings": {...}}
+     "versions": {package: version}, "git_commit", "timings": {...},
+     "execution": {"engine", "address", "max_retries", ...}}   # the engine used (hcrbench.experiment.engine)
 
 It is rewritten (atomically) after every finished system, so an interrupted experiment resumes from it.
-``seconds`` and ``timings`` are wall-clock figures, so the manifest is the one output that differs between
-two otherwise identical runs.
+``seconds``, ``timings`` and each system's ``execution`` (host, process, attempts) describe this particular
+run, so the manifest is the one output that differs between two otherwise identical runs.
 """
 
 from __future__ import annotations

@@ -13,6 +13,10 @@ matches its manifest entry and whose run file still has the recorded SHA-256 is 
 manifest is rewritten after each finished system, and every file is written atomically, so an interrupted run
 loses at most the system it was computing.
 
+Engines: the systems to compute are cells handed to the engine of ``[execution]`` (``hcrbench run --engine``):
+local (default, in this process) or Ray tasks (:mod:`hcrbench.experiment.engine`); either way the run files and
+the manifest are written here, in the driver, as each cell finishes, so results are the same on both.
+
 Ownership: a folder that holds another experiment's results (another name, or another config file with other
 contents) or files that are not hcrbench's is refused unless ``force=True`` (``hcrbench run --force``); editing
 and re-running the same config file is the resume above. At most one missing parent folder is created.
@@ -41,6 +45,8 @@ from hcrbench.data.types import Run
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.experiment.config import ExperimentConfig, SystemConfig, check_strata, load_config, locate
 from hcrbench.experiment.dataset import ExperimentData, load_data
+from hcrbench.experiment.engine import Cell, CellInputError, CellOutput, make_engine
+from hcrbench.experiment.execution import ExecutionConfig
 from hcrbench.experiment.manifest import (
     git_commit,
     hcrbench_commit,
@@ -165,6 +171,14 @@ def _policy_search(policy: str, retriever: Any, units: Any, data: ExperimentData
     return RunResult(res.run, costs)
 
 
+def _checkpoint(out: Path, cfg: ExperimentConfig, manifest: dict[str, Any], old_systems: dict[str, Any]) -> None:
+    """Write the manifest with the systems done so far, and the old entries of those not done yet (resume)."""
+    done = manifest["systems"]
+    systems = {s.name: done.get(s.name, old_systems.get(s.name)) for s in cfg.systems
+               if s.name in done or s.name in old_systems}
+    write_manifest(out, {**manifest, "systems": systems})
+
+
 def _reusable(entry: dict[str, Any] | None, fingerprint: str, run_path: Path) -> bool:
     return bool(
         entry
@@ -240,10 +254,13 @@ def _claim_output_dir(out: Path, cfg: ExperimentConfig, config_path: Path, text:
 
 
 def run_experiment(config_path: str | Path, *, force_test: bool = False, only: list[str] | None = None,
-                   progress: bool = True, force: bool = False) -> ExperimentResult:
+                   progress: bool = True, force: bool = False,
+                   execution: ExecutionConfig | None = None) -> ExperimentResult:
     """Run (or resume) the experiment described by the TOML at ``config_path``; see the module docstring.
 
     ``force`` takes over an output folder that holds another experiment's results (see the module docstring).
+    ``execution`` replaces the config's ``[execution]`` table (``hcrbench run --engine/--address``): which
+    engine runs the cells that must be computed (:mod:`hcrbench.experiment.engine`).
     """
     from rich.console import Console
 
@@ -305,51 +322,62 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         "git_commit": git_commit(config_path.parent),
         "hcrbench_commit": hcrbench_commit(),
         "timings": {"load_seconds": round(load_seconds, 3)},
+        "execution": (execution or cfg.execution).model_dump(mode="json"),  # the engine this run used
     }
     computed: list[str] = []
     reused: list[str] = []
     skipped: list[str] = []
     runs: dict[str, Run] = {}
+    cells, tags = [], {}
     for i, system in enumerate(cfg.systems, start=1):
         fp = system_fingerprint(system, cfg, data.key)
         rel = f"runs/{system.name}.trec"
-        run_path = out / rel
         prev = old_systems.get(system.name)
-        tag = f"[{i}/{len(cfg.systems)}] {system.name}"
-        if _reusable(prev, fp, run_path):
-            runs[system.name] = _load_run(run_path, system.name)
+        tags[system.name] = tag = f"[{i}/{len(cfg.systems)}] {system.name}"
+        if _reusable(prev, fp, out / rel):
+            runs[system.name] = _load_run(out / rel, system.name)
             manifest["systems"][system.name] = prev
             reused.append(system.name)
             console.print(f"{tag}: up to date (reused {rel})")
-            continue
-        if only and system.name not in only:
+        elif only and system.name not in only:
             skipped.append(system.name)
             console.print(f"{tag}: [yellow]skipped[/yellow] (not in --only and no up-to-date run)")
-            continue
-        if not computed:  # the first system to change: scores on disk are stale from here on
-            _drop_stale_results(out)
-            pending = {s.name: old_systems[s.name] for s in cfg.systems[i - 1:] if s.name in old_systems}
-            write_manifest(out, {**manifest, "systems": {**manifest["systems"], **pending}})
+        else:
+            cells.append(Cell(i - 1, system, cfg.k, cfg.seed if system.seed is None else system.seed, fp))
+    if cells:
+        engine = make_engine(execution or cfg.execution, console)  # first: a bad engine or address changes nothing
+        _drop_stale_results(out)  # scores on disk are stale from here on
+        _checkpoint(out, cfg, manifest, old_systems)
+
+        def on_done(cell: Cell, output: CellOutput) -> None:
+            """Commit one finished cell (in the driver): its run file atomically, then the manifest."""
+            rel = f"runs/{cell.name}.trec"
+            write_run(output.run, out / rel, tag=cell.name)
+            # Score what the file holds (empty rankings are not in it), so a resumed run scores the same object.
+            runs[cell.name] = _load_run(out / rel, cell.name)
+            entry = {"run": rel, **output.entry, "fingerprint": cell.fingerprint,
+                     "run_sha256": sha256_file(out / rel), "execution": output.where}
+            manifest["systems"][cell.name] = entry
+            _checkpoint(out, cfg, manifest, old_systems)  # systems not reached yet keep their old entries
+            computed.append(cell.name)
+            where = f" on {output.where['hostname']}" if engine.name != "local" else ""
+            again = f", attempt {output.where['attempts']}" if output.where.get("attempts", 1) > 1 else ""
+            console.print(f"{tags[cell.name]}: done in {entry['seconds']:.2f}s{where}{again}")
+
         try:
-            with console.status(f"{tag}: indexing and searching ({system.type})..."):
-                run, entry = run_system(system, data, cfg.k, cfg.seed if system.seed is None else system.seed)
-        except InputError as e:
-            if e.path is not None:
-                raise
-            key = {"system": "type", "param": "params"}.get(e.field or "", e.field or "type")
-            raise InputError(e.problem, path=config_path, line=locate(text, ("systems", i - 1, key)),
-                             field=f"systems[{i - 1}].{key}") from None
-        write_run(run, run_path, tag=system.name)
-        # Score what the file holds (empty rankings are not in it), so a resumed run scores the identical object.
-        run = _load_run(run_path, system.name)
-        entry = {"run": rel, **entry, "fingerprint": fp, "run_sha256": sha256_file(run_path)}
-        manifest["systems"][system.name] = entry
-        # Checkpoint: this system is done; systems not reached yet keep their old entries for the next resume.
-        pending = {s.name: old_systems[s.name] for s in cfg.systems[i:] if s.name in old_systems}
-        write_manifest(out, {**manifest, "systems": {**manifest["systems"], **pending}})
-        runs[system.name] = run
-        computed.append(system.name)
-        console.print(f"{tag}: done in {entry['seconds']:.2f}s")
+            engine.run(cells, data, on_done, tags)
+        except CellInputError as e:
+            if e.error.path is not None:
+                raise e.error from None
+            key = {"system": "type", "param": "params"}.get(e.error.field or "", e.error.field or "type")
+            raise InputError(e.error.problem, path=config_path, line=locate(text, ("systems", e.cell.index, key)),
+                             field=f"systems[{e.cell.index}].{key}") from None
+        finally:
+            engine.close()
+    order = [s.name for s in cfg.systems]
+    runs = {n: runs[n] for n in order if n in runs}
+    computed.sort(key=order.index)
+    manifest["systems"] = {n: manifest["systems"][n] for n in order if n in manifest["systems"]}
 
     if not runs:
         raise InputError("no system has a run to score", field="--only")
