@@ -10,7 +10,8 @@ Schema (documented with examples in docs/experiments.md)::
     k = 100                             # depth of every run
     rel_threshold = 1
     n_resamples = 10000                 # permutation / bootstrap resamples of the comparisons
-    family = "run"                      # Holm family: "run" = (baseline, metrics) per system; "all" pools systems
+    family = "metric"                   # Holm family: "metric" = every system vs baseline per metric (default,
+                                        # as gate --baseline); "run" = (baseline, metrics) per system; "all" pools
     strata = ["category"]               # query metadata copied into per_query.parquet
     [dataset]
     path = "../shared/datasets/scifact" # BEIR folder, relative to the config file
@@ -162,7 +163,7 @@ class ExperimentConfig(BaseModel):
     k: int = Field(100, ge=1)
     rel_threshold: int = 1
     n_resamples: int = Field(10_000, ge=1, le=MAX_DRAWS)
-    family: Literal["run", "all"] = "run"
+    family: Literal["metric", "run", "all"] = "metric"
     strata: list[str] = Field(default_factory=lambda: ["category"])  # checked against the queries: check_strata
     dataset: DatasetConfig
     systems: list[SystemConfig] = Field(min_length=1)
