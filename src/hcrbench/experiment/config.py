@@ -42,6 +42,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from hcrbench.errors import InputError
+from hcrbench.experiment.protocol_config import GateConfig, ProtocolConfig, check_roles
 from hcrbench.limits import MAX_DRAWS, MAX_SEED
 
 if sys.version_info >= (3, 11):
@@ -183,6 +184,8 @@ class ExperimentConfig(BaseModel):
     budgets: list[int] = Field(default_factory=list)  # token budgets for sufficiency@B (empty: no context step)
     selection: Literal["greedy", "mmr", "submodular"] = "greedy"
     context: ContextConfig = Field(default_factory=ContextConfig)
+    gate: GateConfig | None = None  # [gate]: the runner gates its runs (gate.json); see protocol_config.py
+    protocol: ProtocolConfig | None = None  # [protocol]: checkpoints and verdicts (verdicts.json)
 
     @field_validator("budgets")
     @classmethod
@@ -328,6 +331,8 @@ def _model_keys() -> dict[str, list[str]]:
         "systems": sorted(SystemConfig.model_fields),
         "systems.chunking": sorted(ChunkingConfig.model_fields),
         "context": sorted(ContextConfig.model_fields),
+        "gate": sorted(GateConfig.model_fields),
+        "protocol": sorted(ProtocolConfig.model_fields),
     }
 
 
@@ -379,7 +384,9 @@ def parse_config(text: str, path: str | Path = "<config>") -> ExperimentConfig:
     if cfg.baseline is not None and cfg.baseline not in names:
         raise InputError(f"{cfg.baseline!r} is not a system (systems: {', '.join(names)})", path=path,
                          line=locate(text, ("baseline",)), field="baseline")
+    check_roles(cfg, names, path, text)
     return cfg
+
 
 
 def load_config(path: str | Path) -> tuple[ExperimentConfig, str]:
