@@ -47,7 +47,8 @@ def curve_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _plot(ax: Any, doc: dict[str, Any], series: dict[str, dict[str, dict[str, float]]], title: str) -> None:
+def draw_curves(ax: Any, doc: dict[str, Any], series: dict[str, dict[str, dict[str, float]]], title: str) -> None:
+    """Draw one line per system (rate by budget) with its 95% CI band onto ``ax``; budgets from ``doc``."""
     xs, labels = _xs(doc["budgets"])
     for name, by_budget in series.items():
         pts = [(x, by_budget[k]) for x, k in zip(xs, labels) if k in by_budget]
@@ -101,7 +102,7 @@ def write_curves(doc: dict[str, Any], folder: str | Path) -> dict[str, str]:
         fig, ax = plt.subplots(figsize=(6.4, 4.2))
         series = {n: {k: v[headline] for k, v in e["rates"].items() if headline in v}
                   for n, e in doc["systems"].items()}
-        _plot(ax, doc, series, f"sufficiency@B: {label}, 95% bootstrap CI")
+        draw_curves(ax, doc, series, f"sufficiency@B: {label}, 95% bootstrap CI")
         ax.set_xlabel(xlabel, fontsize=8)
         ax.set_ylabel("share of queries", fontsize=8)
         ax.legend(fontsize=7, loc="lower right")
@@ -114,7 +115,7 @@ def write_curves(doc: dict[str, Any], folder: str | Path) -> dict[str, str]:
             nrow = -(-len(cats) // ncol)
             fig, axes = plt.subplots(nrow, ncol, figsize=(4.0 * ncol, 3.2 * nrow), squeeze=False)
             for ax, cat in zip(axes.flat, cats):
-                _plot(ax, doc, {n: e.get("by_category", {}).get(cat, {}) for n, e in doc["systems"].items()},
+                draw_curves(ax, doc, {n: e.get("by_category", {}).get(cat, {}) for n, e in doc["systems"].items()},
                       f"{cat}")
             for ax in list(axes.flat)[len(cats):]:
                 ax.axis("off")

@@ -50,22 +50,12 @@ def calibration_rows(comparisons: Sequence[GateComparison], *, seed: int = 0) ->
     return rows
 
 
-def plot_calibration_runs(rows: Sequence[Mapping[str, Any]], path: str | Path, *, n_bench: int,
-                          min_delta: float | None = None) -> None:
-    """One figure, one colour per run: measured bootstrap CI widths (dots) and the SE projection (dashed).
-
-    Same conventions as :func:`hcrbench.gate.plot_calibration` (Agg backend, no timestamp in the PNG, atomic
-    write), but several runs on one axis, the bench size marked, and 2 x ``min_delta`` as a reference line
-    (a CI narrower than that can tell a ``min_delta`` effect from 0).
-    """
-    import io
-
+def calibration_figure(rows: Sequence[Mapping[str, Any]], *, n_bench: int, min_delta: float | None = None) -> Any:
+    """The figure of :func:`plot_calibration_runs` (a matplotlib Figure; the caller saves and closes it)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
-    from hcrbench.data import atomic_write_bytes
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     runs = list(dict.fromkeys(r["run"] for r in rows))
@@ -97,6 +87,24 @@ def plot_calibration_runs(rows: Sequence[Mapping[str, Any]], path: str | Path, *
     ax.set_title(f"CI width of {metric} delta vs {base}, by bench size", fontsize=10)
     ax.legend(fontsize=8)
     fig.tight_layout()
+    return fig
+
+
+def plot_calibration_runs(rows: Sequence[Mapping[str, Any]], path: str | Path, *, n_bench: int,
+                          min_delta: float | None = None) -> None:
+    """One figure, one colour per run: measured bootstrap CI widths (dots) and the SE projection (dashed).
+
+    Same conventions as :func:`hcrbench.gate.plot_calibration` (Agg backend, no timestamp in the PNG, atomic
+    write), but several runs on one axis, the bench size marked, and 2 x ``min_delta`` as a reference line
+    (a CI narrower than that can tell a ``min_delta`` effect from 0).
+    """
+    import io
+
+    import matplotlib.pyplot as plt
+
+    from hcrbench.data import atomic_write_bytes
+
+    fig = calibration_figure(rows, n_bench=n_bench, min_delta=min_delta)
     buf = io.BytesIO()
     fmt = Path(path).suffix.lstrip(".").lower() or "png"
     fig.savefig(buf, format=fmt, metadata={"Software": None} if fmt == "png" else None)

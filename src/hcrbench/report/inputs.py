@@ -1,0 +1,162 @@
+"""Reading an experiment folder for the report: every file optional, every malformed file one InputError.
+
+The folder is what ``hcrbench run`` / ``hcrbench quickstart`` write (``manifest.json``, ``eval.json``,
+``per_query.parquet``, and from the protocol ``gate.json``, ``tree_metrics.json``, ``growth.json``,
+``verdicts.json``). A file that is absent is ``None`` here (its section says "not run"); a file that is present
+but unreadable or of the wrong shape raises :class:`~hcrbench.errors.InputError` naming it, so the report is never
+drawn from half a file. Query texts come from the dataset the manifest names, when it is still there.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hcrbench.errors import InputError
+
+VERDICTS_SCHEMA = "hcrbench.verdicts/1"
+VERDICT_WORDS = ("go", "soft no-go", "no-go", "kill", "inconclusive", "not run")
+
+
+@dataclass
+class ReportInputs:
+    """What the folder holds (``None`` where a file is absent)."""
+
+    folder: Path
+    manifest: dict[str, Any] | None = None
+    eval: dict[str, Any] | None = None
+    per_query: Any = None  # pandas.DataFrame
+    gate: dict[str, Any] | None = None
+    tree_metrics: dict[str, Any] | None = None
+    growth: dict[str, Any] | None = None
+    verdicts: dict[str, Any] | None = None
+    queries: dict[str, str] = field(default_factory=dict)
+
+    def path(self, name: str) -> Path:
+        return self.folder / name
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    if not path.exists():
+        return None
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise InputError(f"invalid JSON ({e.msg}, column {e.colno})", path=path, line=e.lineno) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read the file ({e})", path=path) from None
+    if not isinstance(doc, dict):
+        raise InputError(f"expected a JSON object, got {type(doc).__name__}", path=path)
+    return doc
+
+
+def _need(doc: dict[str, Any], key: str, kind: type | tuple[type, ...], path: Path) -> Any:
+    if key not in doc:
+        raise InputError("missing key", path=path, field=key)
+    if not isinstance(doc[key], kind):
+        raise InputError(f"expected {getattr(kind, '__name__', 'another type')}, got {type(doc[key]).__name__}",
+                         path=path, field=key)
+    return doc[key]
+
+
+def _check_eval(doc: dict[str, Any], path: Path) -> None:
+    runs = _need(doc, "runs", dict, path)
+    for name, r in runs.items():
+        if not isinstance(r, dict) or not isinstance(r.get("means"), dict):
+            raise InputError("each run needs a 'means' object", path=path, field=f"runs.{name}")
+    if "comparisons" in doc:
+        _need(doc, "comparisons", list, path)
+
+
+def _check_verdicts(doc: dict[str, Any], path: Path) -> None:
+    if doc.get("schema") != VERDICTS_SCHEMA:
+        raise InputError(f"expected {VERDICTS_SCHEMA!r}, got {doc.get('schema')!r}", path=path, field="schema")
+    overall = _need(doc, "overall", str, path)
+    if overall not in VERDICT_WORDS:
+        raise InputError(f"must be one of {', '.join(VERDICT_WORDS)}; got {overall!r}", path=path, field="overall")
+    _need(doc, "bottom_line", str, path)
+    for key in ("checkpoints", "hypotheses"):
+        items = doc.get(key, [])
+        if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
+            raise InputError("expected a list of objects", path=path, field=key)
+        for i, x in enumerate(items):
+            word = x.get("status" if key == "checkpoints" else "verdict")
+            if not isinstance(word, str):
+                raise InputError("missing its status / verdict word", path=path, field=f"{key}[{i}]")
+
+
+def _check_tree_metrics(doc: dict[str, Any], path: Path) -> None:
+    for name, rep in doc.items():
+        if not isinstance(rep, dict) or not isinstance(rep.get("routing"), dict):
+            raise InputError("each system's entry needs a 'routing' object (hcrbench tree-metrics --json)",
+                             path=path, field=name)
+
+
+def _check_gate(doc: dict[str, Any], path: Path) -> None:
+    _need(doc, "systems", dict, path)
+    if doc.get("controls") is not None:
+        _need(doc, "controls", dict, path)
+
+
+def _check_growth(doc: dict[str, Any], path: Path) -> None:
+    pts = _need(doc, "points", list, path)
+    for i, p in enumerate(pts):
+        if not isinstance(p, dict) or not isinstance(p.get("delta"), (int, float)):
+            raise InputError("each point needs a numeric 'delta'", path=path, field=f"points[{i}]")
+
+
+def _read_parquet(path: Path) -> Any:
+    if not path.exists():
+        return None
+    import pandas as pd
+
+    try:
+        df = pd.read_parquet(path)
+    except Exception as e:  # pyarrow raises several kinds for a damaged file
+        raise InputError(f"not a readable parquet file ({type(e).__name__})", path=path) from None
+    for col in ("run", "query_id"):
+        if col not in df.columns:
+            raise InputError("missing column", path=path, field=col)
+    return df
+
+
+def _query_texts(manifest: dict[str, Any] | None, folder: Path) -> dict[str, str]:
+    """Query id -> text from the dataset named in the manifest (empty when it is gone or unreadable)."""
+    try:
+        root = Path(manifest["dataset"]["path"])  # type: ignore[index]
+    except (KeyError, TypeError):
+        return {}
+    root = root if root.is_absolute() else folder / root
+    path = root / "queries.jsonl"
+    out: dict[str, str] = {}
+    try:
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    rec = json.loads(line)
+                    out[str(rec["_id"])] = str(rec.get("text", ""))
+    except (OSError, ValueError, KeyError, TypeError):
+        return out
+    return out
+
+
+def load_inputs(folder: str | Path) -> ReportInputs:
+    """Read every report input in ``folder`` (see the module docstring)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError("not a folder (give an experiment output folder)", path=folder, field="FOLDER")
+    inp = ReportInputs(folder)
+    checks = {"eval.json": _check_eval, "verdicts.json": _check_verdicts, "gate.json": _check_gate,
+              "tree_metrics.json": _check_tree_metrics, "growth.json": _check_growth, "manifest.json": None}
+    attrs = {"eval.json": "eval", "verdicts.json": "verdicts", "gate.json": "gate",
+             "tree_metrics.json": "tree_metrics", "growth.json": "growth", "manifest.json": "manifest"}
+    for name, check in checks.items():
+        doc = _read_json(folder / name)
+        if doc is not None and check is not None:
+            check(doc, folder / name)
+        setattr(inp, attrs[name], doc)
+    inp.per_query = _read_parquet(folder / "per_query.parquet")
+    inp.queries = _query_texts(inp.manifest, folder)
+    return inp

@@ -1,0 +1,282 @@
+"""Report sections for the hierarchical retriever and the protocol's extra files: routing and tree quality
+(``tree_metrics.json``), the gate and its controls (``gate.json``), the ablation table (the manifest's systems of
+the main system's type), bench-size calibration (``gate.json``'s ``calibration``) and corpus growth
+(``growth.json``). Each returns a "not run" section when its input is absent.
+"""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+from typing import Any
+
+from hcrbench.report import plots
+from hcrbench.report.model import Cell, Figure, Para, Section, Table, not_run
+from hcrbench.report.sections import ALPHA, Context, f3, fp, plain_comparison, signed
+
+_ABLATION_ID = re.compile(r"^(A\d+(?:\+A\d+)*)")
+_IGNORED_PARAMS = {"log_path"}
+
+
+def _within(observed: float | None, predicted: float | None, tol: float = 0.10) -> bool | None:
+    if observed is None or predicted is None or not predicted:
+        return None
+    return abs(observed - predicted) / predicted <= tol
+
+
+# ----------------------------------------------------------------------------------------------- routing, tree
+
+
+def routing_section(ctx: Context) -> Section:
+    title = "Routing and tree quality"
+    tm = ctx.inp.tree_metrics
+    if not tm:
+        return not_run("routing", title, "tree_metrics.json is absent: no HCR-like system wrote a routing log "
+                                         "(hcrbench tree-metrics LOG --dataset DIR --json FILE makes one entry).")
+    blocks: list[Any] = []
+    for name, rep in tm.items():
+        r = rep["routing"]
+        eps = list(r.get("eps_any") or [])
+        rows = [[Cell(f"L{i}"), Cell(str(n), num=True), Cell(f3(e), num=True),
+                 Cell(f3(None if e is None else 1 - e), num=True), Cell(f3(a), num=True)]
+                for i, (e, a, n) in enumerate(zip(eps, r.get("eps_all") or [None] * len(eps),
+                                                  r.get("n_at_level") or [None] * len(eps)), start=1)]
+        blocks.append(Table(f"routing-{name}", f"{name}: routing error per level over {r.get('n_queries')} judged "
+                                                 "queries",
+                            ["level", "queries", "eps (beam keeps no relevant branch)", "1 - eps",
+                             "eps_all (misses one it had room for)"], rows))
+        ok = _within(r.get("accuracy"), r.get("predicted_power"))
+        verdict = "within" if ok else "outside" if ok is not None else "not comparable to"
+        blocks.append(Para(
+            f"{name}: {f3(r.get('accuracy'))} of queries keep a relevant branch down to the leaves; the model "
+            f"predicts {f3(r.get('predicted_product'))} = prod(1 - eps_l) and {f3(r.get('predicted_power'))} = "
+            f"(1 - mean eps)^d: observed is {verdict} ±10% of (1 - eps)^d (H1c criterion)."))
+    fig = plots.routing_levels(tm)
+    if fig:
+        blocks.append(Figure("routing", "Routing accuracy per level (bars), cumulative product (dashed), observed "
+                                        "at the leaves (diamond) vs (1 - mean eps)^d (cross)", fig))
+    blocks.append(_tree_table(tm))
+    return Section("routing", title, blocks)
+
+
+def _tree_table(tm: dict[str, Any]) -> Table:
+    names = list(tm)
+
+    def row(label: str, get: Any, crit: str = "", good: Any = None) -> list[Cell]:
+        cells = [Cell(label), Cell(crit, tone="muted")]
+        for n in names:
+            try:
+                x = get(tm[n])
+            except (KeyError, TypeError, IndexError):
+                x = None
+            tone = None
+            if good is not None and isinstance(x, (int, float)):
+                tone = "good" if good(x) else "bad"
+            cells.append(Cell(f3(x) if not isinstance(x, str) else x, num=True, tone=tone))
+        return cells
+
+    rows = [row("depth", lambda r: r["tree"]["depth"]), row("nodes", lambda r: r["tree"]["n_nodes"]),
+            row("sibling distinctiveness (mean)", lambda r: r["tree"]["sibling_distinctiveness"]["mean"],
+                ">= 0.15 (tree sanity)", lambda x: x >= 0.15),
+            row("sibling distinctiveness (min)", lambda r: r["tree"]["sibling_distinctiveness"]["min"]),
+            row("summary fidelity (cosine to centroid)", lambda r: r["tree"]["summary_fidelity"]["cosine_mean"]),
+            row("summary closest to own centroid", lambda r: r["tree"]["summary_fidelity"]["own_centroid_rate"]),
+            row("dendrogram purity", lambda r: r["tree"]["dendrogram_purity"])]
+    levels = sorted({k for n in names for k in (tm[n].get("tree", {}).get("purity_per_level") or {})}, key=str)
+    rows += [row(f"purity at L{k}", lambda r, k=k: r["tree"]["purity_per_level"][k]) for k in levels]
+    reach = sorted({k for n in names for k in (tm[n].get("tree", {}).get("leaf_reachability") or {})}, key=float)
+    rows += [row(f"leaf reachability at eps {k}", lambda r, k=k: r["tree"]["leaf_reachability"][k]) for k in reach]
+    rows += [row("entity-link coverage", lambda r: r["entity_links"]["coverage"]),
+             row("beam / collapsed agree on top document", lambda r: r["path_agreement"]["agreement"]),
+             row("nodes scored per query", lambda r: r["cost"]["nodes_scored_per_query"]),
+             row("chunks scored per query", lambda r: r["cost"]["chunks_scored_per_query"]),
+             row("chunks in the tree", lambda r: r["cost"]["n_chunks"])]
+    return Table("tree", "Tree quality and routing cost", ["measure", "criterion", *names], rows)
+
+
+# ----------------------------------------------------------------------------------------------- gate
+
+
+def gate_section(ctx: Context) -> Section:
+    title = "Gate and controls"
+    g = ctx.inp.gate
+    if g is None:
+        return not_run("gate", title, "gate.json is absent: the four-null gate was not run "
+                                      "(hcrbench gate RUNS --dataset DIR --controls --json gate.json).")
+    from hcrbench.gate import NULL_TITLES
+
+    nulls = list(NULL_TITLES)
+    rows = []
+    for name, pair in g["systems"].items():
+        for kind in ("graded", "strict"):
+            r = pair.get(kind) if isinstance(pair, dict) else None
+            if not r:
+                continue
+            cells = [Cell(name), Cell(str(r.get("metric", kind))), Cell(f3(r.get("real_mean")), num=True)]
+            for x in nulls:
+                nr = (r.get("nulls") or {}).get(x)
+                cells.append(Cell("—" if nr is None else f"{f3(nr.get('mean'))} {'✓' if nr.get('passed') else '✗'}",
+                                  num=True, tone=None if nr is None or nr.get("passed") else "bad"))
+            ok = bool(r.get("gate_pass"))
+            cells.append(Cell("pass" if ok else "FAIL", tone="good" if ok else "bad", bold=True))
+            rows.append(cells)
+    n_fail = sum(1 for r in rows if r[-1].text == "FAIL")
+    blocks: list[Any] = []
+    fam = g.get("family")
+    fam_text = fam if isinstance(fam, str) else (f"Holm family kind '{fam.get('kind')}'" if isinstance(fam, dict)
+                                                 else None)
+    ctrl = g.get("controls")
+    trusted = None if not ctrl else bool(ctrl.get("trusted"))
+    blocks.append(Para(f"{len(rows) - n_fail} of {len(rows)} gated results pass"
+                       + ("" if trusted is None else "; the harness is trusted (every control classified as "
+                          "expected)" if trusted else "; the harness is NOT trusted (a control was misclassified)")
+                       + (f". Family: {fam_text}." if fam_text else ".")))
+    blocks.append(Table("gate", "Four-null gate: real mean, each null's mean (✓ = beaten by the margin)",
+                        ["system", "metric", "real", *[f"null {x}" for x in nulls], "gate"], rows,
+                        notes="Nulls: " + "; ".join(f"{x} = {NULL_TITLES[x]}" for x in nulls) + "."))
+    if ctrl and ctrl.get("rows"):
+        crow = [[Cell(str(r.get("control"))), Cell(str(r.get("metric"))), Cell(f3(r.get("real")), num=True),
+                 Cell("pass" if r.get("expected_pass") else "fail"), Cell("pass" if r.get("gate_pass") else "fail"),
+                 Cell("✓" if r.get("ok") else "✗", tone="good" if r.get("ok") else "bad")] for r in ctrl["rows"]]
+        blocks.append(Table("controls", "Positive and negative controls: expected vs observed gate outcome",
+                            ["control", "metric", "real", "expected", "got", "ok"], crow))
+    if g.get("verdicts"):
+        vrow = []
+        for v in g["verdicts"]:
+            label = f"HIT {v.get('sign', '')}".strip() if v.get("label") == "HIT" else str(v.get("label"))
+            tone = {"HIT": "good" if v.get("sign") == "+" else "bad", "NULL-FAIL": "bad", "UNDER-NS": "warn",
+                    "MISS": "info"}.get(str(v.get("label")))
+            vrow.append([Cell(str(v.get("run"))), Cell(str(v.get("metric"))), Cell(signed(v.get("delta")), num=True),
+                         Cell(f"[{signed(v.get('ci_low'))}, {signed(v.get('ci_high'))}]", num=True),
+                         Cell(f"{fp(v.get('p_holm'))} (m={v.get('family_size', '—')})", num=True),
+                         Cell(label, tone=tone, bold=True)])
+        blocks.append(Table("gate-verdicts", f"Gate verdicts against {g.get('baseline')} (HIT / UNDER-NS / MISS / "
+                                             "NULL-FAIL)", ["system", "metric", "delta", "95% CI", "Holm p",
+                                                            "verdict"], vrow))
+    return Section("gate", title, blocks)
+
+
+# ----------------------------------------------------------------------------------------------- ablations
+
+
+def _param_diff(main: dict[str, Any], other: dict[str, Any], keys: list[str]) -> list[str]:
+    """``key: main value → other value`` for each of ``keys`` (the switches either config set) that differs."""
+    keys = [k for k in keys if k not in _IGNORED_PARAMS]
+    return [f"{k}: {main.get(k, '—')} → {other.get(k, '—')}" for k in keys if main.get(k) != other.get(k)]
+
+
+def ablation_section(ctx: Context, n_resamples: int = 10_000) -> Section:
+    title = "Ablations"
+    man, ev = ctx.inp.manifest, ctx.inp.eval
+    if man is None or ev is None or ctx.main is None or ctx.main not in (man.get("systems") or {}):
+        return not_run("ablations", title, "needs manifest.json and eval.json with the main system.")
+    kind = ctx.system_type(ctx.main)
+    others = [s for s in ctx.systems if s != ctx.main and ctx.system_type(s) == kind and s in man["systems"]]
+    if not others:
+        return not_run("ablations", title, f"no other system of type {kind!r} besides {ctx.main} in this run "
+                                            "(ablations are systems of the same type with other parameters).")
+    params = {s: {**(man["systems"][s].get("config_params") or {}), **(man["systems"][s].get("params") or {})}
+              for s in [ctx.main, *others]}
+    set_keys = {s: list(man["systems"][s].get("config_params") or man["systems"][s].get("params") or {})
+                for s in [ctx.main, *others]}
+    comps = _paired(ev, ctx.main, others, ctx.metric, n_resamples, int(man.get("seed") or 0))
+    rows = []
+    for s in others:
+        m = _ABLATION_ID.match(s)
+        c = comps.get(s)
+        tone = None if c is None or c["p_holm"] >= ALPHA else ("good" if c["delta"] > 0 else "bad")
+        vs_base = ctx.comparison(s)
+        rows.append([Cell(s), Cell(m.group(1) if m else "—", tone="muted"),
+                     Cell("; ".join(_param_diff(params[ctx.main], params[s], list(dict.fromkeys(
+                         [*set_keys[ctx.main], *set_keys[s]])))) or "(same parameters)"),
+                     Cell(f3(ev["runs"][s]["means"].get(ctx.metric)), num=True),
+                     Cell("—" if c is None else f"{signed(c['delta'])} [{signed(c['ci_low'])}, {signed(c['ci_high'])}]",
+                          num=True, tone=tone),
+                     Cell("—" if c is None else fp(c["p_holm"]), num=True, tone=tone),
+                     Cell("—" if vs_base is None else signed(vs_base.get("delta")), num=True)])
+    main_mean = f3(ev["runs"][ctx.main]["means"].get(ctx.metric))
+    return Section("ablations", title, [Table(
+        "ablations", f"Every {kind} system against {ctx.main} ({ctx.metric} {main_mean}): what changed and what it "
+                     "did", ["system", "id", "parameters changed (main → this)", ctx.metric, f"delta vs {ctx.main}",
+                             "Holm p", f"delta vs {ctx.baseline}"], rows,
+        notes=(f"Delta vs {ctx.main}: paired, 95% CI; p from a paired permutation test with Holm over this table's "
+               f"{len(others)} comparisons (computed by the report; seed {int(man.get('seed') or 0)})."))])
+
+
+def _paired(ev: dict[str, Any], main: str, others: list[str], metric: str, n_resamples: int,
+            seed: int) -> dict[str, dict[str, Any]]:
+    """Paired comparisons of ``others`` with ``main`` from eval.json's per-query values (one Holm family)."""
+    import numpy as np
+
+    from hcrbench.stats import compare
+
+    base = (ev["runs"][main].get("per_query") or {}).get(metric)
+    if not base:
+        return {}
+    qids = list(base)
+    runs = {main: SimpleNamespace(query_ids=qids, values={metric: np.array([base[q] for q in qids], dtype=float)})}
+    for s in others:
+        pq = (ev["runs"][s].get("per_query") or {}).get(metric)
+        if pq:
+            runs[s] = SimpleNamespace(query_ids=qids, values={metric: np.array([pq.get(q, 0.0) for q in qids],
+                                                                                dtype=float)})
+    if len(runs) < 2:
+        return {}
+    evaluation = SimpleNamespace(metrics=[metric], runs=runs)
+    return {c.run: c.to_dict() for c in compare(evaluation, main, [metric], n_resamples=n_resamples, seed=seed,
+                                                 family="all")}
+
+
+# ----------------------------------------------------------------------------------------------- calibration, growth
+
+
+def calibration_section(ctx: Context) -> Section:
+    title = "Calibration"
+    rows = (ctx.inp.gate or {}).get("calibration")
+    if not rows:
+        return not_run("calibration", title, "gate.json has no bench-size calibration "
+                                             "(hcrbench gate ... --baseline NAME --calibration FILE).")
+    measured = [r for r in rows if r.get("ci_width") is not None]
+    n_bench = max((int(r["n"]) for r in measured), default=0)
+    blocks: list[Any] = []
+    fig = plots.calibration(rows, n_bench, (ctx.inp.gate or {}).get("min_delta"))
+    if fig:
+        blocks.append(Figure("calibration", "95% CI width of the delta against the number of queries (measured by "
+                                            "bootstrap on subsamples; dashed: SE projection)", fig))
+    runs = list(dict.fromkeys(r["run"] for r in rows))
+    ns = sorted({int(r["n"]) for r in rows})
+    trow = []
+    for run in runs:
+        by_n = {int(r["n"]): r for r in rows if r["run"] == run}
+        trow.append([Cell(run), *[Cell(f3(by_n[n].get("ci_width") if by_n[n].get("ci_width") is not None
+                                          else by_n[n].get("projected_width")) + ("" if by_n[n].get("ci_width")
+                                                                                  is not None else " (proj.)")
+                                       if n in by_n else "—", num=True) for n in ns]])
+    blocks.append(Table("calibration", "CI width of the delta by number of queries", ["system", *map(str, ns)], trow,
+                        notes=f"This bench has {n_bench} queries; (proj.) = projected from the standard error."))
+    return Section("calibration", title, blocks)
+
+
+def growth_section(ctx: Context) -> Section:
+    title = "Corpus growth"
+    g = ctx.inp.growth
+    if g is None:
+        return not_run("growth", title, "growth.json is absent (run with --sizes small,medium,full).")
+    blocks: list[Any] = []
+    fig = plots.growth(g)
+    if fig:
+        blocks.append(Figure("growth", f"{g.get('system')} − {g.get('baseline')} on {g.get('metric')} by corpus size",
+                             fig))
+    rows = [[Cell(str(p.get("size", "—"))), Cell(str(p.get("n_docs", "—")), num=True),
+             Cell(signed(p.get("delta")), num=True),
+             Cell(f"[{signed(p.get('ci_low'))}, {signed(p.get('ci_high'))}]", num=True), Cell(fp(p.get("p")), num=True)]
+            for p in g["points"]]
+    blocks.append(Table("growth", f"{g.get('system')} − {g.get('baseline')} ({g.get('metric')}) as the corpus grows",
+                        ["size", "documents", "delta", "95% CI", "p"], rows))
+    last = g["points"][-1] if g["points"] else None
+    if last is not None and last.get("p") is not None:
+        blocks.insert(0, Para("At the largest size: " + plain_comparison(
+            {"run": g.get("system"), "baseline": g.get("baseline"), "metric": g.get("metric"),
+             "delta": last["delta"], "p_holm": last["p"]}).replace("Holm p", "p") + "."))
+    return Section("growth", title, blocks)
+
