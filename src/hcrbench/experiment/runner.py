@@ -215,7 +215,8 @@ def _drop_stale_results(out: Path) -> None:
 _OWN_ENTRIES = {"config.toml", "manifest.json", "runs", "eval.json", "per_query.parquet", "hcrbench.lock", "logs",
                 "contexts", "curves", "gate.json", "tree_metrics.json", "verdicts.json",
                 # hcrbench quickstart's folder: its config, generated data, smaller sizes, growth and report
-                "quickstart.toml", "data", "sizes", "growth.json", "report.html", "report.md", "tables.tex"}
+                "quickstart.toml", "data", "sizes", "growth.json", "report.html", "report.md", "tables.tex",
+                "report_files"}
 
 
 def _claim_output_dir(out: Path, cfg: ExperimentConfig, config_path: Path, text: str, *, force: bool) -> dict:
