@@ -125,6 +125,7 @@ def test_one_holm_family_in_eval_and_gate(done):
         assert c["p_holm"] == pytest.approx(in_gate[run]["p_holm"], abs=1e-12)
 
 
+@pytest.mark.slow
 def test_gate_json_matches_the_gate_command(done, tmp_path):
     """The runner's gate step writes what `hcrbench gate --controls --baseline --json` writes for the same runs."""
     tmp, bench, _, _ = done
@@ -183,6 +184,7 @@ def test_verdicts_follow_the_contract_and_the_terminal_ends_with_the_bottom_line
     assert "gate: " in r.stdout
 
 
+@pytest.mark.slow
 def test_rerun_reuses_every_system_and_gives_the_same_verdicts(done):
     tmp, _, cfg, _ = done
     before = (tmp / "out" / "verdicts.json").read_bytes()
@@ -198,6 +200,7 @@ def test_fail_fast_stops_at_the_first_kill(bench, tmp_path):
     perfect = tmp_path / "perfect.trec"
     perfect.write_text("".join(f"{q} Q0 {d} 1 {g}.0 perfect\n" for q, d, g in (ln.split("\t") for ln in qrels)))
     cfg = _config(tmp_path, bench, rerank=f'type = "runfile"\nparams = {{ path = "{perfect}" }}')
+    cfg.write_text(cfg.read_text().replace("[gate]\nn_trials = 40\ncontrols = true\n", ""))  # no gate: faster
     r = _run("run", str(cfg), "--quiet", "--fail-fast")
     assert r.returncode == 0, r.stderr[-2000:]
     v = json.loads((tmp_path / "out" / "verdicts.json").read_text())
@@ -205,6 +208,7 @@ def test_fail_fast_stops_at_the_first_kill(bench, tmp_path):
     cp = {c["id"]: c["status"] for c in v["checkpoints"]}
     assert cp == {"tree_sanity": "pass", "easy_routing": "pass", "vs_kill_baseline": "kill",
                   "token_efficiency": "not run"}
+    assert "--fail-fast stopped" in v["checkpoints"][3]["text"]
     m = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert set(m["systems"]) == {"hcr", "rerank"}  # nothing ran after the kill
     assert "--fail-fast" in r.stdout + r.stderr and "skipped 4" in r.stderr

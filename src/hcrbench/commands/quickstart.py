@@ -37,6 +37,12 @@ def quickstart_command(
     from hcrbench.experiment.quickstart import parse_sizes, run_quickstart
     from hcrbench.limits import check_draws, check_seed
 
+    from hcrbench.experiment.quickstart import ENCODERS
+
+    if encoder not in ENCODERS:
+        raise InputError(f"must be one of {', '.join(ENCODERS)}, got {encoder!r}", field="--encoder")
+    if not 1 <= seeds <= 10:
+        raise InputError(f"must be between 1 and 10, got {seeds}", field="--seeds")
     check_seed(seed, "--seed")
     check_draws(n_trials, "--n-trials")
     check_draws(resamples, "--resamples")
@@ -48,6 +54,10 @@ def quickstart_command(
     flush_warnings()
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     print_outcome(console, qs.result, growth=qs.growth)
+    res = qs.result
+    Console(stderr=True, highlight=False).print(
+        f"computed {len(res.computed)}, reused {len(res.reused)}" + (f", skipped {len(res.skipped)}" if res.skipped
+                                                                     else "") + f"; wrote {qs.out}", soft_wrap=True)
 
 
 def print_outcome(console, result, growth=None) -> None:
