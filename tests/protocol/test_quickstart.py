@@ -78,7 +78,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, field):
 def test_quickstart_hash_on_meridian_small_ends_with_the_verdicts_and_the_report(tmp_path, monkeypatch):
     monkeypatch.setenv("HCRBENCH_HOME", str(tmp_path / "home"))
     out = tmp_path / "qs"
-    args = ("quickstart", "--out", str(out), "--encoder", "hash", "--seeds", "2", "--n-trials", "50",
+    args = ("quickstart", "--out", str(out), "--encoder", "hash", "--seeds", "2", "--n-trials", "80",
             "--resamples", "1000")
     r = _run(*args)
     assert r.returncode == 0, r.stderr[-3000:]

@@ -280,6 +280,7 @@ def judge(cfg: Any, data: ExperimentData, evaluation: Any, doc: dict, tree_docs:
     from hcrbench.stats.compare import family_text
 
     p = cfg.protocol
+    locked = bool(cfg.dataset.locked or splitlock.is_locked(data.key))
     sufficiency = doc.get("sufficiency")
     cps = checkpoints(cfg, data, evaluation, sufficiency, tree_docs, out, stopped)
     hs = hypotheses(cfg, data, evaluation, doc, sufficiency, tree_docs, growth)
@@ -296,8 +297,9 @@ def judge(cfg: Any, data: ExperimentData, evaluation: Any, doc: dict, tree_docs:
         "system": p.system, "kill_baseline": p.kill_baseline, "flat": p.flat or p.kill_baseline, "metric": p.metric,
         "family": family_text(cfg.family, doc.get("baseline_name")), "seeds": seeds, "seed_aggregate": agg,
         "checkpoints": cps, "hypotheses": hs, "stopped": stopped,
-        "discipline": {"split": data.split, "locked": bool(cfg.dataset.locked),
-                       "times_scored": len(splitlock.scorings(data.key)),
+        "discipline": {"split": data.split, "locked": locked,
+                       # this scoring is recorded in the lock registry right after the verdicts: count it
+                       "times_scored": len(splitlock.scorings(data.key)) + (1 if locked else 0),
                        "tuning": "none: every parameter is fixed in the config before the test split is scored"},
     }
     if stopped is not None:

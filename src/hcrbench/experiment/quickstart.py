@@ -94,12 +94,11 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, **kw: A
 
 
 def _rescoring(path: Path) -> bool:
-    """Whether ``path``'s folder already holds this config's complete results (a re-run of the same protocol)."""
+    """Whether ``path``'s folder already holds results of this very config (a re-run of the same protocol)."""
     from hcrbench.experiment.manifest import read_manifest, sha256_json
 
     m = read_manifest(path.parent)
-    return isinstance(m, dict) and m.get("status") == "complete" and \
-        m.get("config_sha256") == sha256_json(path.read_text(encoding="utf-8"))
+    return isinstance(m, dict) and m.get("config_sha256") == sha256_json(path.read_text(encoding="utf-8"))
 
 
 def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:

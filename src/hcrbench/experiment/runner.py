@@ -7,6 +7,13 @@ Output folder (``output_dir`` of the config)::
     runs/<NAME>.trec     one TREC run per system
     eval.json            the ``hcrbench evaluate --json`` document (means, per-query, ledger, comparisons)
     per_query.parquet    run, query_id, one column per metric, plus query strata (e.g. category)
+    logs/                routing log + tree of every tree retriever (hcr), as ``hcrbench retrieve`` writes them
+    gate.json            with a [gate] table: the four-null gate, controls, verdicts vs the baseline (gate_step)
+    tree_metrics.json    for systems with a routing log: the ``hcrbench tree-metrics --json`` document (tree_step)
+    verdicts.json        with a [protocol] table: checkpoints and hypothesis verdicts (protocol)
+
+Every paired comparison uses the config's declared Holm family (default: every system vs the baseline, per
+metric, as ``hcrbench gate --baseline``), stated as ``"family"`` in eval.json, gate.json and verdicts.json.
 
 Resume: a system whose run file exists, whose fingerprint (type, params, chunking, k, seed, dataset content)
 matches its manifest entry and whose run file still has the recorded SHA-256 is loaded, not recomputed. The

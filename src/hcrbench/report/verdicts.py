@@ -48,7 +48,8 @@ def print_protocol(console: Any, v: dict[str, Any]) -> None:
     d = v.get("discipline") or {}
     if d:
         console.print(f"test discipline: split {d.get('split')!r} "
-                      f"{'locked' if d.get('locked') else 'not locked'}, scored {d.get('times_scored')} time(s); "
+                      f"{'locked' if d.get('locked') else 'not locked'}, scored {d.get('times_scored')} time(s) "
+                      f"{'(this run included)' if d.get('locked') else '(scorings of locked splits are counted)'}; "
                       f"tuning: {d.get('tuning')}")
     style = STYLE.get(v["overall"], "")
     console.print(f"[bold]bottom line:[/bold] [{style}]{v['bottom_line']}[/]")
