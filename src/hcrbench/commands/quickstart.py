@@ -75,11 +75,10 @@ def print_outcome(console, result, growth=None) -> None:
         console.print(gate_bottom_line(result.gate))
     if result.verdicts is not None:
         print_protocol(console, result.verdicts)
-    report = write_report_for(result.output_dir)
-    console.print(f"report: {report}" if report else f"results: {result.output_dir}")
+    console.print(f"report: {write_report_for(result.output_dir)}")
 
 
-def write_report_for(folder: Path) -> Path | None:
+def write_report_for(folder: Path) -> Path:
     """The report of ``folder`` (``hcrbench.report.document.write_report``): the path of report.html."""
     from hcrbench.report.document import write_report
 

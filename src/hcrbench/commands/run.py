@@ -64,13 +64,13 @@ def run_command(
 
         console.print(gate_bottom_line(result.gate))
     if result.verdicts is not None:
-        from hcrbench.commands.quickstart import write_report_for
         from hcrbench.report.verdicts import print_protocol
 
         print_protocol(console, result.verdicts)
-        report = write_report_for(result.output_dir)
-        if report is not None:
-            console.print(f"report: {report}")
+    if result.gate is not None or result.verdicts is not None:  # a protocol run: the report beside the results
+        from hcrbench.commands.quickstart import write_report_for
+
+        console.print(f"report: {write_report_for(result.output_dir)}")
     err.print(f"computed {len(result.computed)}, reused {len(result.reused)}"
               + (f", skipped {len(result.skipped)}" if result.skipped else "")
               + f"; wrote {result.output_dir}", soft_wrap=True)

@@ -295,7 +295,7 @@ def judge(cfg: Any, data: ExperimentData, evaluation: Any, doc: dict, tree_docs:
     v: dict[str, Any] = {
         "schema": SCHEMA, "overall": hy.overall(cps, hs), "bottom_line": "",
         "system": p.system, "kill_baseline": p.kill_baseline, "flat": p.flat or p.kill_baseline, "metric": p.metric,
-        "family": family_text(cfg.family, doc.get("baseline_name")), "seeds": seeds, "seed_aggregate": agg,
+        "family": family_text(cfg.family, p.kill_baseline), "seeds": seeds, "seed_aggregate": agg,
         "checkpoints": cps, "hypotheses": hs, "stopped": stopped,
         "discipline": {"split": data.split, "locked": locked,
                        # this scoring is recorded in the lock registry right after the verdicts: count it
