@@ -93,6 +93,17 @@ def seed_group_of(cfg: Any, name: str) -> list[Any]:
     return [s for s in cfg.systems if s.seed_group == me.seed_group]
 
 
+def members(cfg: Any, name: str, present: Any) -> list[str]:
+    """The scored systems of ``name``'s seed group (``[name]`` without a group): a stochastic system's figures
+    are the mean over its seeds."""
+    return [s.name for s in seed_group_of(cfg, name) if s.name in present] or [name]
+
+
+def _seed_mean(values: list[float | None]) -> float | None:
+    got = [v for v in values if v is not None]
+    return float(np.mean(got)) if got and len(got) == len(values) else None
+
+
 def _suff(sufficiency: dict | None, system: str | None, budget: int) -> float | None:
     if not sufficiency or system is None or not sufficiency.get("headline"):
         return None
@@ -169,13 +180,20 @@ def checkpoints(cfg: Any, data: ExperimentData, evaluation: Any, sufficiency: di
     else:
         eps, n, why = None, 0, f"{sysname} was not run"
     rows.append(hy.easy_routing(eps, n, why))
-    a, b = _mean(evaluation, sysname, m), _mean(evaluation, kill, m)
+    group = members(cfg, sysname, evaluation.runs)
+    a = _seed_mean([_mean(evaluation, n, m) for n in group])
+    b = _mean(evaluation, kill, m)
     rows.append(hy.kill_baseline_margin(None if a is None or b is None else a - b, kill, m,
                                         f"{sysname if a is None else kill} was not run"))
     flat = p.flat or kill
-    rows.append(hy.token_efficiency(_suff(sufficiency, sysname, 400), _suff(sufficiency, flat, 400), flat,
+    rows.append(hy.token_efficiency(_seed_mean([_suff(sufficiency, n, 400) for n in group]),
+                                    _suff(sufficiency, flat, 400), flat,
                                     "the config sets no 400-token budget" if not sufficiency else
                                     f"{sysname} or {flat} has no sufficiency at 400 tokens"))
+    if len(group) > 1:
+        for r in rows[2:]:
+            if r["status"] != hy.NOT_RUN:
+                r["text"] += f" (HCR: mean over {len(group)} seeds)"
     killed = False
     for r in rows:  # --fail-fast: nothing after the first kill counts
         if killed and stopped is not None:
@@ -198,7 +216,8 @@ def hypotheses(cfg: Any, data: ExperimentData, evaluation: Any, doc: dict, suffi
     out: list[dict[str, Any]] = []
     no_budget = "the config sets no budgets (sufficiency@B)" if not sufficiency else \
         f"{sysname} or {kill} has no sufficiency at 400 tokens"
-    out.append(hy.h1a(_suff(sufficiency, sysname, 400), _suff(sufficiency, kill, 400),
+    group = members(cfg, sysname, evaluation.runs)
+    out.append(hy.h1a(_seed_mean([_suff(sufficiency, n, 400) for n in group]), _suff(sufficiency, kill, 400),
                       _suff(sufficiency, flat, 600), no_budget))
     # H1b: dual path (the system) vs the best single path and vs the kill baseline
     singles = {n: _mean(evaluation, n, m) for n in (p.beam_only, p.collapsed_only) if n is not None}
@@ -226,9 +245,14 @@ def hypotheses(cfg: Any, data: ExperimentData, evaluation: Any, doc: dict, suffi
     out.append(hy.h1c(acc, nd, links, rt.get("accuracy"), rt.get("predicted_power")))
     out[-1]["evidence"]["condition_names"] = ", ".join(conds)
     # failure rate on budget-feasible queries (HCR at the reference budget)
-    fr = ((sufficiency or {}).get("systems", {}).get(sysname) or {}).get("failure_on_feasible")
+    frs = [((sufficiency or {}).get("systems", {}).get(n) or {}).get("failure_on_feasible") for n in group]
+    fr = {"rate": _seed_mean([f["rate"] for f in frs]), "n": frs[0]["n"]} if all(frs) else None
     out.append(hy.failure_rate(fr["rate"] if fr else None, fr["n"] if fr else 0, sysname,
                                "no budgets, or no evidence.jsonl with budget_feasible flags" if not fr else ""))
+    if len(group) > 1:
+        for h in (out[0], out[-1]):  # H1a and the failure rate: seed means
+            if h["verdict"] != hy.NOT_RUN:
+                h["text"] += f" (HCR: mean over {len(group)} seeds)"
     out.append(hy.corpus_size(growth))
     out.append(single_kill_from(cfg, data, evaluation, doc, comps))
     return out
@@ -352,11 +376,13 @@ class FailFast:
             c = hy.easy_routing(eps, n, why)
             if c["status"] == hy.KILL:
                 return f"checkpoint 2 (easy routing) kills: {c['text']}"
-        if p.system in runs and p.kill_baseline in runs and "margin" not in self.done:
+        group = [s.name for s in seed_group_of(self.cfg, p.system)]  # every seed: the margin is on the mean
+        if all(n in runs for n in (*group, p.kill_baseline)) and "margin" not in self.done:
             self.done.add("margin")
-            ev = evaluate(self.data.qrels, {n: runs[n] for n in (p.system, p.kill_baseline)}, [p.metric],
+            ev = evaluate(self.data.qrels, {n: runs[n] for n in (*group, p.kill_baseline)}, [p.metric],
                           rel_threshold=self.cfg.rel_threshold, missing="zero")
-            a, b = _mean(ev, p.system, p.metric), _mean(ev, p.kill_baseline, p.metric)
+            a = _seed_mean([_mean(ev, n, p.metric) for n in group])
+            b = _mean(ev, p.kill_baseline, p.metric)
             c = hy.kill_baseline_margin(None if a is None or b is None else a - b, p.kill_baseline, p.metric)
             if c["status"] == hy.KILL:
                 return f"checkpoint 3 (HCR vs {p.kill_baseline}) kills: {c['text']}"

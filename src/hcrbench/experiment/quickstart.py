@@ -8,9 +8,9 @@ cached embedding) and, with several sizes, runs the comparison at each (``OUT/si
 ``OUT`` itself) and writes ``OUT/growth.json`` (HCR minus the kill baseline on nDCG@10 against corpus size, with
 CIs), which feeds the corpus-size criterion of ``OUT/verdicts.json``.
 
-The test split is declared locked: the first run scores it; a re-run of the same folder (same config, nothing
-to tune in between) re-scores it with the look recorded as forced in the lock registry, and ``verdicts.json``
-reports how many times the split was scored.
+The test split is declared locked: the first run scores it; a re-run of the same folder (the same packaged
+protocol, nothing tuned in between) re-scores it with the look recorded as forced in the lock registry, and
+``verdicts.json`` reports how many times the split was scored.
 """
 
 from __future__ import annotations
@@ -94,11 +94,13 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, **kw: A
 
 
 def _rescoring(path: Path) -> bool:
-    """Whether ``path``'s folder already holds results of this very config (a re-run of the same protocol)."""
-    from hcrbench.experiment.manifest import read_manifest, sha256_json
+    """Whether ``path``'s folder already holds results of this quickstart experiment (a re-run of the protocol,
+    also after an upgrade changed its packaged config): its look at the test split is then recorded as forced."""
+    from hcrbench.experiment.config import load_config
+    from hcrbench.experiment.manifest import read_manifest
 
     m = read_manifest(path.parent)
-    return isinstance(m, dict) and m.get("config_sha256") == sha256_json(path.read_text(encoding="utf-8"))
+    return isinstance(m, dict) and m.get("name") == load_config(path)[0].name
 
 
 def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
