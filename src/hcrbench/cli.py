@@ -32,7 +32,8 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 #: Commands in the order a user meets them; commands not listed follow alphabetically.
-COMMAND_ORDER = ("quickstart", "generate", "describe", "retrieve", "run", "evaluate", "gate", "lock", "verify", "convert")
+COMMAND_ORDER = ("quickstart", "generate", "describe", "retrieve", "run", "evaluate", "gate", "report", "lock",
+                 "verify", "convert")
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 ok / pass; 1 a check failed (gate FAIL, verify mismatch, regression); "

@@ -17,13 +17,14 @@ from pathlib import Path
 
 from hcrbench.data.atomic import atomic_write_bytes, atomic_write_text
 from hcrbench.errors import InputError
+from hcrbench.report import plots
 from hcrbench.report import sections as S
 from hcrbench.report import sections_hcr as H
 from hcrbench.report.html import render_html
 from hcrbench.report.inputs import ReportInputs, load_inputs
 from hcrbench.report.latex import render_latex
 from hcrbench.report.markdown import render_markdown
-from hcrbench.report.model import Figure, Section
+from hcrbench.report.model import Figure, Para, Section
 
 FILES_DIR = "report_files"
 
@@ -48,6 +49,13 @@ def build_sections(inp: ReportInputs) -> tuple[S.Context, list[Section]]:
     """Every section, in order; a malformed value becomes an InputError naming the file it came from."""
     ctx = S.make_context(inp)
     out = []
+    if not plots.available():
+        import warnings
+
+        from hcrbench.errors import HcrbenchWarning
+
+        warnings.warn("matplotlib is not installed: the report has no plots (pip install 'hcrbench[plot]')",
+                      HcrbenchWarning, stacklevel=2)
     for build, source in BUILDERS:
         try:
             out.append(build(ctx))
@@ -57,6 +65,9 @@ def build_sections(inp: ReportInputs) -> tuple[S.Context, list[Section]]:
             what = f"missing field {e}" if isinstance(e, KeyError) else f"{type(e).__name__}: {e}"
             raise InputError(f"malformed ({what}); cannot draw the '{build.__name__.removesuffix('_section')}' "
                              "section", path=inp.path(source)) from None
+    if not plots.available() and out and out[0].ran:
+        out[0].blocks.append(Para("Plots are left out: matplotlib is not installed (pip install 'hcrbench[plot]').",
+                                  kind="note"))
     return ctx, out
 
 

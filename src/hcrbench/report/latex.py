@@ -14,10 +14,15 @@ _UNICODE = {"±": r"$\pm$", "→": r"$\to$", "≥": r"$\geq$", "≤": r"$\leq$",
             "✓": "yes", "✗": "no", "…": r"\ldots{}", "×": r"$\times$", "ε": r"$\varepsilon$"}
 
 
+#: Text columns with a cell longer than this wrap (``p{}``) instead of running off the page.
+WRAP = 40
+
+
 def tex_escape(text: str) -> str:
     """Plain text -> LaTeX that typesets that text (specials escaped, a few symbols mapped to math)."""
     out = []
-    for ch in " ".join(str(text).split()):
+    text = " ".join(str(text).split()).replace(">=", "≥").replace("<=", "≤")
+    for ch in text:
         out.append(_SPECIAL.get(ch) or _UNICODE.get(ch) or ch)
     return "".join(out)
 
@@ -34,7 +39,13 @@ def _cell(c: Cell, phantom: str) -> str:
 def table_tex(t: Table) -> str:
     """One ``table`` environment; numeric columns right-aligned."""
     ncol = len(t.columns)
-    align = "".join("r" if any(r[i].num for r in t.rows if i < len(r)) else "l" for i in range(ncol))
+    def kind(i: int) -> str:
+        cells = [r[i] for r in t.rows if i < len(r)]
+        if any(c.num for c in cells):
+            return "r"
+        return r"p{0.26\linewidth}" if max((len(c.text) for c in cells), default=0) > WRAP else "l"
+
+    align = "".join(kind(i) for i in range(ncol))
     widest = {i: max((len(r[i].sup) for r in t.rows if i < len(r)), default=0) for i in range(ncol)}
     lines = [r"\begin{table}[ht]", r"\centering", r"\small", rf"\caption{{{tex_escape(t.caption)}}}",
              rf"\label{{tab:{t.key}}}", rf"\begin{{tabular}}{{{align}}}", r"\toprule",

@@ -115,42 +115,43 @@ def sufficiency_curves(doc: Mapping[str, Any]) -> bytes | None:
 
 
 def routing_levels(reports: Mapping[str, Mapping[str, Any]]) -> bytes | None:
-    """Per level, routing accuracy 1 - eps_l (bars) and the cumulative product (line) per system; the observed
-    share of queries routed correctly to the leaves is the marker at depth d, beside (1 - mean eps)^d."""
+    """Per level, routing accuracy 1 - eps_l (bars) and the cumulative product (dashed) per system; the observed
+    share of queries routed correctly to the leaves (diamond) beside (1 - mean eps)^d (cross) at depth d."""
     plt = _plt()
-    if plt is None or not reports:
+    names = [n for n in reports if reports[n]["routing"].get("eps_any") and reports[n]["routing"].get("n_queries")]
+    if plt is None or not names:
         return None
     import matplotlib
 
     with matplotlib.rc_context(_RC):
         fig, ax = plt.subplots(figsize=(8.4, 4.0))
-        names = list(reports)
-        width = 0.8 / max(len(names), 1)
+        width = 0.8 / len(names)
         colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        depth = 0
         for k, name in enumerate(names):
             r = reports[name]["routing"]
-            eps = [e if e is not None and math.isfinite(e) else 0.0 for e in r.get("eps_any", [])]
-            if not eps:
-                continue
+            eps = [e if e is not None and math.isfinite(e) else 0.0 for e in r["eps_any"]]
             col = colors[k % len(colors)]
             levels = list(range(1, len(eps) + 1))
+            depth = max(depth, len(eps))
             ax.bar([lv - 0.4 + width * (k + 0.5) for lv in levels], [1 - e for e in eps], width=width * 0.9,
-                   color=col, alpha=0.35, label=f"{name}: 1 - eps per level")
+                   color=col, alpha=0.35, label=name)
             cum, acc = [], 1.0
             for e in eps:
                 acc *= 1 - e
                 cum.append(acc)
-            ax.plot(levels, cum, "o--", color=col, label=f"{name}: prod (1 - eps) to level")
-            d = len(eps)
+            ax.plot(levels, cum, "o--", color=col, ms=4)
+            x = len(eps) + 0.3 + 0.08 * k
             if r.get("accuracy") is not None:
-                ax.plot([d + 0.25], [r["accuracy"]], "D", color=col, ms=8, label=f"{name}: observed at leaves")
+                ax.plot([x], [r["accuracy"]], "D", color=col, ms=7)
             if r.get("predicted_power") is not None:
-                ax.plot([d + 0.25], [r["predicted_power"]], "x", color=col, ms=9, mew=2,
-                        label=f"{name}: (1 - mean eps)^d")
+                ax.plot([x], [r["predicted_power"]], "x", color=col, ms=9, mew=2)
+        ax.plot([], [], "o--", color="gray", label="prod (1 - eps) down to the level")
+        ax.plot([], [], "D", color="gray", label="observed at the leaves")
+        ax.plot([], [], "x", color="gray", mew=2, label="(1 - mean eps)^d")
         ax.set_ylim(0, 1.05)
-        depth = max(len(reports[n]["routing"].get("eps_any") or []) for n in names)
         ax.set_xticks(range(1, depth + 1))
-        ax.set_xlabel("tree level (1 = below the root)")
+        ax.set_xlabel("tree level (1 = below the root); bars: 1 - eps at the level")
         ax.set_ylabel("share of queries keeping a relevant branch")
         ax.set_title("Routing accuracy per level vs the (1 - eps)^d model")
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)

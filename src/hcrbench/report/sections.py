@@ -15,6 +15,10 @@ from hcrbench.report.inputs import ReportInputs
 from hcrbench.report.model import Cell, Figure, Para, Section, Table, Verdict, not_run, tone_of_verdict
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: The Holm family kinds of ``hcrbench.stats.compare`` in plain words (when the folder does not state its own).
+FAMILY_TEXT = {"metric": "Holm over every system compared with {base}, separately for each metric",
+               "run": "Holm over the metrics compared for each system against {base}, separately for each system",
+               "all": "Holm over every (system, metric) pair compared with {base}"}
 ALPHA = 0.05
 
 
@@ -73,11 +77,11 @@ def make_context(inp: ReportInputs) -> Context:
     main = ver.get("system")
     if main not in systems:
         main = "hcr" if "hcr" in systems else next((s for s in systems if s != baseline), None)
-    fam = ver.get("family") or (inp.gate or {}).get("family")
-    if not isinstance(fam, str):
+    fam = next((f for f in (ver.get("family"), ev.get("family"), (inp.gate or {}).get("family"))
+                if isinstance(f, str) and f), None)
+    if fam is None:
         kind = (comps[0].get("family") if comps else None) or (man.get("config") or {}).get("family", "run")
-        fam = ("Holm per system over its metrics against the baseline" if kind == "run"
-               else "Holm over every (system, metric) pair against the baseline")
+        fam = FAMILY_TEXT.get(kind, f"Holm family {kind!r}").format(base=baseline or "the baseline")
     return Context(inp, metric, baseline, main, systems, fam)
 
 
@@ -195,9 +199,6 @@ def systems_section(ctx: Context) -> Section:
                      Cell(f3(c.get("cohens_d"), 2), num=True),
                      Cell(f"{c.get('helped', '—')}/{c.get('tied', '—')}/{c.get('hurt', '—')}", num=True)])
     if crow:
-        blocks.append(Table("comparisons", f"Paired comparisons against {ctx.baseline} (95% CI of the delta)",
-                            ["system", "metric", "delta", "95% CI", "p", "Holm p", "Cohen's d", "helped/tied/hurt"],
-                            crow, notes=f"Multiple testing: {ctx.family}."))
         fig = plots.delta_forest([{"label": c["run"], "delta": c["delta"], "ci_low": c["ci_low"],
                                    "ci_high": c["ci_high"], "p_holm": c.get("p_holm")}
                                   for c in ctx.comparisons if c.get("metric") == ctx.metric
@@ -205,6 +206,9 @@ def systems_section(ctx: Context) -> Section:
         if fig:
             blocks.append(Figure("deltas", f"{ctx.metric} difference of each system from {ctx.baseline}, 95% CI",
                                  fig))
+        blocks.append(Table("comparisons", f"Paired comparisons against {ctx.baseline} (95% CI of the delta)",
+                            ["system", "metric", "delta", "95% CI", "p", "Holm p", "Cohen's d", "helped/tied/hurt"],
+                            crow, notes=f"Multiple testing: {ctx.family}."))
     seeds = ev.get("seed_aggregates") or {}
     if seeds:
         srows = []

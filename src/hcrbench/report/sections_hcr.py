@@ -33,24 +33,31 @@ def routing_section(ctx: Context) -> Section:
     if not tm:
         return not_run("routing", title, "tree_metrics.json is absent: no HCR-like system wrote a routing log "
                                          "(hcrbench tree-metrics LOG --dataset DIR --json FILE makes one entry).")
-    blocks: list[Any] = []
+    depth = max((len(rep["routing"].get("eps_any") or []) for rep in tm.values()), default=0)
+    rows, lines = [], []
     for name, rep in tm.items():
         r = rep["routing"]
         eps = list(r.get("eps_any") or [])
-        rows = [[Cell(f"L{i}"), Cell(str(n), num=True), Cell(f3(e), num=True),
-                 Cell(f3(None if e is None else 1 - e), num=True), Cell(f3(a), num=True)]
-                for i, (e, a, n) in enumerate(zip(eps, r.get("eps_all") or [None] * len(eps),
-                                                  r.get("n_at_level") or [None] * len(eps)), start=1)]
-        blocks.append(Table(f"routing-{name}", f"{name}: routing error per level over {r.get('n_queries')} judged "
-                                                 "queries",
-                            ["level", "queries", "eps (beam keeps no relevant branch)", "1 - eps",
-                             "eps_all (misses one it had room for)"], rows))
         ok = _within(r.get("accuracy"), r.get("predicted_power"))
-        verdict = "within" if ok else "outside" if ok is not None else "not comparable to"
-        blocks.append(Para(
-            f"{name}: {f3(r.get('accuracy'))} of queries keep a relevant branch down to the leaves; the model "
-            f"predicts {f3(r.get('predicted_product'))} = prod(1 - eps_l) and {f3(r.get('predicted_power'))} = "
-            f"(1 - mean eps)^d: observed is {verdict} ±10% of (1 - eps)^d (H1c criterion)."))
+        rows.append([Cell(name), Cell(str(r.get("n_queries", "—")), num=True),
+                     *[Cell(f3(eps[i]) if i < len(eps) else "—", num=True,
+                            tone="bad" if i < len(eps) and eps[i] is not None and eps[i] > 0.10 else None)
+                       for i in range(depth)],
+                     Cell(f3(r.get("accuracy")), num=True), Cell(f3(r.get("predicted_product")), num=True),
+                     Cell(f3(r.get("predicted_power")), num=True),
+                     Cell("—" if ok is None else "yes" if ok else "no", tone=None if ok is None else
+                          "good" if ok else "bad")])
+        if ok is not None:
+            lines.append(f"{name}: {f3(r.get('accuracy'))} of judged queries keep a relevant branch down to the "
+                         f"leaves; (1 - mean eps)^d predicts {f3(r.get('predicted_power'))}: observed is "
+                         f"{'within' if ok else 'outside'} ±10% (H1c criterion).")
+    blocks: list[Any] = []
+    if lines:
+        blocks.append(Para(items=lines, kind="bullets"))
+    blocks.append(Table("routing", "Routing error per level: eps = share of queries whose beam keeps no relevant "
+                                   "branch (red: above 0.10)",
+                        ["system", "queries", *[f"eps L{i}" for i in range(1, depth + 1)], "observed accuracy",
+                         "prod(1 - eps)", "(1 - mean eps)^d", "within ±10%"], rows))
     fig = plots.routing_levels(tm)
     if fig:
         blocks.append(Figure("routing", "Routing accuracy per level (bars), cumulative product (dashed), observed "
