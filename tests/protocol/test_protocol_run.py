@@ -85,7 +85,7 @@ def done(tmp_path_factory):
     """One full protocol run (module-scoped: it is the slow part)."""
     import os
 
-    from conftest import write_bench
+    from protocol_bench import write_bench
 
     tmp = tmp_path_factory.mktemp("protocol")
     os.environ["HCRBENCH_HOME"] = str(tmp / "home")
