@@ -42,7 +42,7 @@ def reference():
 
 
 def test_compare_on_real_evaluation_matches_references(evaluation, reference):
-    comps = compare(evaluation, n_resamples=5000, seed=0)
+    comps = compare(evaluation, n_resamples=5000, seed=0, family="run")  # Holm over this run's metrics
     assert [c.metric for c in comps] == list(METRICS)
     n = len(reference["bm25"]["AP"])
     for c in comps:
@@ -59,6 +59,9 @@ def test_compare_on_real_evaluation_matches_references(evaluation, reference):
         assert abs(c.p - exact.pvalue) < 4 * se + 2 / 5000
         assert c.ci_low <= c.delta <= c.ci_high
     np.testing.assert_allclose([c.p_holm for c in comps], multipletests([c.p for c in comps], method="holm")[1])
+    # the default family (every run vs the baseline, per metric) holds one comparison per metric here: Holm p = p
+    default = compare(evaluation, n_resamples=5000, seed=0)
+    assert [c.p_holm for c in default] == [c.p for c in comps] and all(c.family_size == 1 for c in default)
 
 
 def test_cli_json_equals_library(evaluation, tmp_path, capsys):

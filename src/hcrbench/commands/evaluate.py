@@ -87,8 +87,9 @@ def evaluate_command(
     missing: str = typer.Option("zero", "--missing",
                                 help="Queries in qrels but not in a run: 'zero' counts them as 0 (trec_eval -c), "
                                      "'skip' leaves them out (trec_eval's default)."),
-    family: str = typer.Option("run", "--family",
-                               help="Holm family: 'run' = (baseline, metric set) per run; 'all' = every run x metric."),
+    family: str = typer.Option("metric", "--family",
+                               help="Holm family: 'metric' (default, as run and gate) = every run per metric; "
+                                    "'run' = (baseline, metric set) per run; 'all' = every run x metric."),
     dedupe: bool = typer.Option(False, "--dedupe",
                                 help="Keep the first of duplicate (query, doc) lines instead of refusing the run."),
     max_docs: int | None = typer.Option(None, "--max-docs", "-M",
@@ -111,8 +112,8 @@ def evaluate_command(
     if missing not in ("zero", "skip"):
         raise InputError(f"must be 'zero' or 'skip', got {missing!r}", field="--missing")
     check_draws(n_resamples, "--resamples")
-    if family not in ("run", "all"):
-        raise InputError(f"must be 'run' or 'all', got {family!r}", field="--family")
+    if family not in ("metric", "run", "all"):
+        raise InputError(f"must be 'metric', 'run' or 'all', got {family!r}", field="--family")
     check_seed(seed, "--seed")
     if max_docs is not None and max_docs < 1:
         raise InputError(f"must be a positive integer, got {max_docs}", field="--max-docs")

@@ -104,8 +104,9 @@ def gate_command(
                                        help="Query metadata field for per-stratum deltas (repeatable; --baseline)."),
     calibration: Path | None = typer.Option(None, "--calibration",
                                             help="Plot CI width vs bench size here (.png/.svg/.pdf; --baseline)."),
-    family: str = typer.Option("run", "--family",
-                               help="Holm family (--baseline): 'run' = (baseline, metric set) per run; 'all' pools runs."),
+    family: str = typer.Option("metric", "--family",
+                               help="Holm family (--baseline): 'metric' (default, as hcrbench run) = every run per "
+                                    "metric; 'run' = (baseline, metric set) per run; 'all' pools runs and metrics."),
     pool_pairings: bool = typer.Option(False, "--pool-pairings",
                                        help="One Holm family for graded + strict (default: separate families)."),
 ) -> None:
@@ -134,8 +135,8 @@ def gate_command(
 
         ensure_parent(json_path, field="--json")
     _check_baseline_flags(baseline, min_delta, n_resamples, stratify, calibration, dataset)
-    if family not in ("run", "all"):
-        raise InputError(f"must be 'run' or 'all', got {family!r}", field="--family")
+    if family not in ("metric", "run", "all"):
+        raise InputError(f"must be 'metric', 'run' or 'all', got {family!r}", field="--family")
     qrels, pool, queries = _load(dataset, split, qrels_path, pool_path)
     loaded = {}
     for p in runs:
@@ -255,8 +256,11 @@ def _baseline_report(console, pairs, baseline: str, queries, stratify: list[str]
     if failing:
         (err or console).print(f"[yellow]warning:[/] the baseline {baseline!r} itself fails the gate on "
                       f"{', '.join(failing)}: deltas against it say little")
+    from hcrbench.stats.compare import family_text
+
     extra: dict = {"baseline": baseline, "min_delta": min_delta, "verdicts": [c.to_dict() for c in comps],
-                   "family": {"kind": family, "pool_pairings": pool_pairings}}
+                   "family": family_text(family, baseline), "family_kind": family, "pool_pairings": pool_pairings}
+    console.print(f"Holm family: {family_text(family, baseline)}")
     if stratify:
         rows = strata_rows(comps, queries, stratify)
         for t in strata_tables(rows):

@@ -26,6 +26,9 @@ def run_command(
     address: str | None = typer.Option(None, "--address", metavar="HOST:PORT",
                                        help="Ray cluster to run on (implies --engine ray; overrides "
                                             "the \\[execution] address; unset: start a local Ray on 127.0.0.1)."),
+    fail_fast: bool | None = typer.Option(None, "--fail-fast/--no-fail-fast",
+                                          help="Stop at the first protocol checkpoint that kills (default: the "
+                                               "config's protocol.fail_fast)."),
 ) -> None:
     """Run every system of an experiment, score them and write the output folder (resumable)."""
     import sys
@@ -39,7 +42,7 @@ def run_command(
     err = Console(stderr=True, highlight=False)
     # Warnings go to stderr once each, above the tables (hcrbench.cli).
     result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet,
-                            force=force, execution=execution_of(config, engine, address))
+                            force=force, execution=execution_of(config, engine, address), fail_fast=fail_fast)
     flush_warnings()  # above the tables
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     print_evaluation(result.evaluation, result.comparisons, console=console)
@@ -62,6 +65,18 @@ def run_command(
             console.print(line)
         if files:
             console.print("curves: " + ", ".join(str(result.output_dir / f) for f in files.values()))
+    if result.gate is not None:
+        from hcrbench.experiment.gate_step import gate_bottom_line
+
+        console.print(gate_bottom_line(result.gate))
+    if result.verdicts is not None:
+        from hcrbench.report.verdicts import print_protocol
+
+        print_protocol(console, result.verdicts)
+    if result.gate is not None or result.verdicts is not None:  # a protocol run: the report beside the results
+        from hcrbench.commands.quickstart import write_report_for
+
+        console.print(f"report: {write_report_for(result.output_dir)}")
     err.print(f"computed {len(result.computed)}, reused {len(result.reused)}"
               + (f", skipped {len(result.skipped)}" if result.skipped else "")
               + f"; wrote {result.output_dir}", soft_wrap=True)

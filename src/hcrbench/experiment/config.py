@@ -10,7 +10,8 @@ Schema (documented with examples in docs/experiments.md)::
     k = 100                             # depth of every run
     rel_threshold = 1
     n_resamples = 10000                 # permutation / bootstrap resamples of the comparisons
-    family = "run"                      # Holm family: "run" = (baseline, metrics) per system; "all" pools systems
+    family = "metric"                   # Holm family: "metric" = every system vs baseline per metric (default,
+                                        # as gate --baseline); "run" = (baseline, metrics) per system; "all" pools
     strata = ["category"]               # query metadata copied into per_query.parquet
     [dataset]
     path = "../shared/datasets/scifact" # BEIR folder, relative to the config file
@@ -44,6 +45,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from hcrbench.errors import InputError
 from hcrbench.experiment.execution import ExecutionConfig
+from hcrbench.experiment.protocol_config import GateConfig, ProtocolConfig, check_roles
 from hcrbench.limits import MAX_DRAWS, MAX_SEED
 
 if sys.version_info >= (3, 11):
@@ -165,7 +167,7 @@ class ExperimentConfig(BaseModel):
     k: int = Field(100, ge=1)
     rel_threshold: int = 1
     n_resamples: int = Field(10_000, ge=1, le=MAX_DRAWS)
-    family: Literal["run", "all"] = "run"
+    family: Literal["metric", "run", "all"] = "metric"
     strata: list[str] = Field(default_factory=lambda: ["category"])  # checked against the queries: check_strata
     dataset: DatasetConfig
     systems: list[SystemConfig] = Field(min_length=1)
@@ -186,6 +188,8 @@ class ExperimentConfig(BaseModel):
     selection: Literal["greedy", "mmr", "submodular"] = "greedy"
     context: ContextConfig = Field(default_factory=ContextConfig)
     execution: ExecutionConfig = Field(default_factory=ExecutionConfig)  # where cells run (not what they compute)
+    gate: GateConfig | None = None  # [gate]: the runner gates its runs (gate.json); see protocol_config.py
+    protocol: ProtocolConfig | None = None  # [protocol]: checkpoints and verdicts (verdicts.json)
 
     @field_validator("budgets")
     @classmethod
@@ -333,6 +337,8 @@ def _model_keys() -> dict[str, list[str]]:
         "context": sorted(ContextConfig.model_fields),
         "execution": sorted(ExecutionConfig.model_fields),
         "execution.resources": ["memory", "num_cpus", "num_gpus"],
+        "gate": sorted(GateConfig.model_fields),
+        "protocol": sorted(ProtocolConfig.model_fields),
     }
 
 
@@ -384,7 +390,9 @@ def parse_config(text: str, path: str | Path = "<config>") -> ExperimentConfig:
     if cfg.baseline is not None and cfg.baseline not in names:
         raise InputError(f"{cfg.baseline!r} is not a system (systems: {', '.join(names)})", path=path,
                          line=locate(text, ("baseline",)), field="baseline")
+    check_roles(cfg, names, path, text)
     return cfg
+
 
 
 def load_config(path: str | Path) -> tuple[ExperimentConfig, str]:

@@ -37,6 +37,7 @@ class Cell:
     seed: int
     fingerprint: str
     cwd: str = field(default_factory=os.getcwd)  # relative paths in params resolve as in a local run
+    log_path: str | None = None  # where a tree retriever writes its routing log (shared storage on a cluster)
 
     @property
     def name(self) -> str:
@@ -89,7 +90,8 @@ def compute_cell(cell: Cell, data: Any, engine: str = "local") -> CellOutput | C
     if engine != "local" and os.path.isdir(cell.cwd):
         os.chdir(cell.cwd)
     try:
-        run, entry = run_system(cell.system, data, cell.k, cell.seed)
+        run, entry = run_system(cell.system, data, cell.k, cell.seed,
+                                log_path=Path(cell.log_path) if cell.log_path else None)
     except InputError as e:
         if engine == "local":
             raise CellInputError(cell, e) from None

@@ -7,6 +7,13 @@ Output folder (``output_dir`` of the config)::
     runs/<NAME>.trec     one TREC run per system
     eval.json            the ``hcrbench evaluate --json`` document (means, per-query, ledger, comparisons)
     per_query.parquet    run, query_id, one column per metric, plus query strata (e.g. category)
+    logs/                routing log + tree of every tree retriever (hcr), as ``hcrbench retrieve`` writes them
+    gate.json            with a [gate] table: the four-null gate, controls, verdicts vs the baseline (gate_step)
+    tree_metrics.json    for systems with a routing log: the ``hcrbench tree-metrics --json`` document (tree_step)
+    verdicts.json        with a [protocol] table: checkpoints and hypothesis verdicts (protocol)
+
+Every paired comparison uses the config's declared Holm family (default: every system vs the baseline, per
+metric, as ``hcrbench gate --baseline``), stated as ``"family"`` in eval.json, gate.json and verdicts.json.
 
 Resume: a system whose run file exists, whose fingerprint (type, params, chunking, k, seed, dataset content)
 matches its manifest entry and whose run file still has the recorded SHA-256 is loaded, not recomputed. The
@@ -55,7 +62,9 @@ from hcrbench.experiment.manifest import (
     sha256_json,
     write_manifest,
 )
+from hcrbench.experiment.protocol import protocol_steps
 from hcrbench.experiment.seeds import seed_aggregation
+from hcrbench.experiment.tree_step import log_rel
 
 
 @dataclass
@@ -70,6 +79,10 @@ class ExperimentResult:
     reused: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     sufficiency: dict[str, Any] | None = None  # eval.json's "sufficiency" (when the config sets budgets)
+    gate: dict[str, Any] | None = None  # gate.json (when the config has a [gate] table)
+    tree_metrics: dict[str, Any] | None = None  # tree_metrics.json (when a tree system wrote a routing log)
+    verdicts: dict[str, Any] | None = None  # verdicts.json (when the config has a [protocol] table)
+    stopped: str | None = None  # why --fail-fast stopped before every system ran
 
 
 def output_dir_of(cfg: ExperimentConfig, config_path: Path) -> Path:
@@ -104,8 +117,11 @@ def _jsonable(obj: Any) -> Any:
     return json.loads(json.dumps(obj, default=lambda o: o.item() if hasattr(o, "item") else repr(o)))
 
 
-def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int) -> tuple[Run, dict[str, Any]]:
-    """Index and search one system; returns its document-level run (named after it) and its manifest entry."""
+def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
+               log_path: Path | None = None) -> tuple[Run, dict[str, Any]]:
+    """Index and search one system; returns its document-level run (named after it) and its manifest entry.
+
+    A tree retriever's routing log (and tree) is written to ``log_path`` when given (:mod:`tree_step`)."""
     from hcrbench.retrieve import make_retriever
 
     _seed_everything(seed)
@@ -141,6 +157,10 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int) ->
         run = result.run.top_k(k)
         entry["chunking"] = None
     seconds = time.perf_counter() - t0
+    if log_path is not None:
+        from hcrbench.experiment.tree_step import write_routing_log
+
+        write_routing_log(retriever, log_path)
     entry.update({
         "params": _jsonable(dict(retriever.params)),
         "config_params": _jsonable(system.params),
@@ -208,12 +228,16 @@ def _drop_stale_results(out: Path) -> None:
     """Delete eval.json and per_query.parquet before any run changes, so a run that fails midway never leaves
     scores that disagree with runs/ (they are rewritten once every system is done; the manifest says "partial"
     meanwhile, which ``hcrbench lock`` refuses)."""
-    for fname in ("eval.json", "per_query.parquet"):
+    for fname in ("eval.json", "per_query.parquet", "gate.json", "tree_metrics.json", "verdicts.json"):
         (out / fname).unlink(missing_ok=True)
 
 
 #: What an experiment folder may hold before its manifest exists (a run stopped before its first checkpoint).
-_OWN_ENTRIES = {"config.toml", "manifest.json", "runs", "eval.json", "per_query.parquet", "hcrbench.lock"}
+_OWN_ENTRIES = {"config.toml", "manifest.json", "runs", "eval.json", "per_query.parquet", "hcrbench.lock", "logs",
+                "contexts", "curves", "gate.json", "tree_metrics.json", "verdicts.json",
+                # hcrbench quickstart's folder: its config, generated data, smaller sizes, growth and report
+                "quickstart.toml", "data", "sizes", "growth.json", "report.html", "report.md", "tables.tex",
+                "report_files"}
 
 
 def _claim_output_dir(out: Path, cfg: ExperimentConfig, config_path: Path, text: str, *, force: bool) -> dict:
@@ -255,17 +279,20 @@ def _claim_output_dir(out: Path, cfg: ExperimentConfig, config_path: Path, text:
 
 def run_experiment(config_path: str | Path, *, force_test: bool = False, only: list[str] | None = None,
                    progress: bool = True, force: bool = False,
-                   execution: ExecutionConfig | None = None) -> ExperimentResult:
+                   execution: ExecutionConfig | None = None, fail_fast: bool | None = None) -> ExperimentResult:
     """Run (or resume) the experiment described by the TOML at ``config_path``; see the module docstring.
 
     ``force`` takes over an output folder that holds another experiment's results (see the module docstring).
     ``execution`` replaces the config's ``[execution]`` table (``hcrbench run --engine/--address``): which
     engine runs the cells that must be computed (:mod:`hcrbench.experiment.engine`).
+    ``fail_fast`` (default: the config's ``protocol.fail_fast``) stops running systems at the first protocol
+    checkpoint that kills (:mod:`hcrbench.experiment.protocol`); what ran is still scored.
     """
     from rich.console import Console
 
     from hcrbench.metrics import evaluate
     from hcrbench.stats import compare, evaluation_json
+    from hcrbench.stats.compare import family_text
 
     config_path = Path(config_path)
     cfg, text = load_config(config_path)
@@ -329,6 +356,12 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     skipped: list[str] = []
     runs: dict[str, Run] = {}
     cells, tags = [], {}
+    stopped: str | None = None
+    watch = None
+    if cfg.protocol is not None and (cfg.protocol.fail_fast if fail_fast is None else fail_fast):
+        from hcrbench.experiment.protocol import FailFast
+
+        watch = FailFast(cfg, data, out)
     for i, system in enumerate(cfg.systems, start=1):
         fp = system_fingerprint(system, cfg, data.key)
         rel = f"runs/{system.name}.trec"
@@ -343,7 +376,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
             skipped.append(system.name)
             console.print(f"{tag}: [yellow]skipped[/yellow] (not in --only and no up-to-date run)")
         else:
-            cells.append(Cell(i - 1, system, cfg.k, cfg.seed if system.seed is None else system.seed, fp))
+            cells.append(Cell(i - 1, system, cfg.k, cfg.seed if system.seed is None else system.seed, fp,
+                              log_path=str((out / log_rel(system.name)).resolve())))
     if cells:
         engine = make_engine(execution or cfg.execution, console)  # first: a bad engine or address changes nothing
         _drop_stale_results(out)  # scores on disk are stale from here on
@@ -365,7 +399,15 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
             console.print(f"{tags[cell.name]}: done in {entry['seconds']:.2f}s{where}{again}")
 
         try:
-            engine.run(cells, data, on_done, tags)
+            # With --fail-fast the cells go one at a time, in config order, each after the checkpoints.
+            for batch in ([c] for c in cells) if watch is not None else [cells]:
+                if watch is not None and runs:
+                    stopped = watch.check(runs)
+                    if stopped is not None:
+                        console.print(f"[red]--fail-fast:[/red] {stopped}; not running the remaining systems")
+                        skipped.extend(c.name for c in cells if c.name not in runs)
+                        break
+                engine.run(batch, data, on_done, tags)
         except CellInputError as e:
             if e.error.path is not None:
                 raise e.error from None
@@ -392,6 +434,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
                           family=cfg.family) \
         if len(runs) > 1 else []
     doc = evaluation_json(evaluation, comparisons)
+    doc["family"] = family_text(cfg.family, baseline)
     doc.update(seed_aggregation(evaluation, cfg, baseline))
     sufficiency = None
     if cfg.budgets:
@@ -406,10 +449,17 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     with atomic_open(out / "per_query.parquet", "wb") as fh:
         frame.to_parquet(fh, index=False)
     manifest["timings"]["eval_seconds"] = round(time.perf_counter() - t_eval, 3)
+    if stopped is None and watch is not None:
+        stopped = watch.check(runs)  # the last system's checkpoints
+    steps = protocol_steps(cfg, data, runs, evaluation, doc, baseline, out, console, stopped=stopped)
+    manifest["timings"].update(steps.pop("timings"))
+    if stopped is not None:
+        manifest["stopped"] = stopped
     manifest["status"] = "complete" if not skipped else "partial"
     manifest["scored_systems"] = list(runs)
     write_manifest(out, manifest)
     if locked:
         lock.record_scoring(data.key, split=data.split, dataset=str(data.root), files=data.files,
                             experiment=cfg.name, output_dir=out.resolve(), systems=list(runs), forced=force_test)
-    return ExperimentResult(out, manifest, evaluation, comparisons, computed, reused, skipped, sufficiency)
+    return ExperimentResult(out, manifest, evaluation, comparisons, computed, reused, skipped, sufficiency,
+                            stopped=stopped, **steps)

@@ -40,7 +40,7 @@ def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95) -> T
     baselines = sorted({c.baseline for c in comparisons})
     methods = ", ".join(dict.fromkeys(getattr(c, "ci_method", "percentile") for c in comparisons))
     fam = getattr(comparisons[0], "family", "all") if comparisons else "all"
-    holm_over = "each run's metrics" if fam == "run" else "all rows"
+    holm_over = {"run": "each run's metrics", "metric": "every run, per metric"}.get(fam, "all rows")
     table = Table(title=f"Against baseline {', '.join(baselines)} ({pct}% CI of the delta: {methods}; paired "
                         f"permutation test; Holm family: {holm_over}, size m)", title_justify="left")
     for col, justify in (("run", "left"), ("metric", "left"), ("delta", "right"),

@@ -262,6 +262,8 @@ def encode_cached(
             todo.setdefault(d, []).append(i)
     pending = [pos[0] for pos in todo.values()]  # one encode per distinct text
     groups = [pending[s : s + flush_every] for s in range(0, len(pending), flush_every)]
+    if not groups:  # everything cached: no empty 0/0 bar
+        return out
     fn = encoder.encode_tokens if tokens else encoder.encode
     for group in progress(groups, total=len(groups), desc=desc):
         if cache is not None and len(groups) > 1:

@@ -6,10 +6,13 @@ permutation p-value, a paired t-test p-value, the Holm-adjusted p-value over the
 and how many queries the run helped, hurt or left tied (|diff| <= 1e-12). Each comparison draws its resamples
 from a seed derived from (seed, run, baseline, metric) with sha256.
 
-The family is declared, never implied by what else is on the command line: ``family="run"`` (default) is
-(baseline, metric set) for each run — Holm over the metrics compared for that run, so a verdict does not change
-when another run is added; ``family="all"`` pools every run x metric of the call (the old behaviour). Its size
-is stored beside every Holm p (``family_size``).
+The family is declared, never implied by what else is on the command line. **The one definition every command
+uses** (``hcrbench run``, ``hcrbench gate --baseline``, the protocol; :data:`DEFAULT_FAMILY`) is
+``family="metric"``: (baseline, metric) — Holm over every system compared with the baseline on that metric, so
+``run`` and ``gate --baseline`` give the same Holm p for the same runs, and a system's p does not depend on which
+other metrics are listed. Also available: ``family="run"``, (baseline, metric set) per run — Holm over the metrics
+compared for that run, so a verdict does not change when another run is added; ``family="all"`` pools every run x
+metric of the call. Its size is stored beside every Holm p (``family_size``); :func:`family_text` states it.
 """
 
 from __future__ import annotations
@@ -31,7 +34,19 @@ from hcrbench.stats.permutation import permutation_test
 from hcrbench.stats.ttest import paired_ttest
 
 TIE_TOLERANCE = 1e-12
-FAMILIES = ("run", "all")
+FAMILIES = ("metric", "run", "all")
+#: The Holm family of every command (see the module docstring).
+DEFAULT_FAMILY = "metric"
+
+
+def family_text(family: str = DEFAULT_FAMILY, baseline: str | None = None) -> str:
+    """The declared Holm family in plain words, as printed and written beside every Holm p."""
+    base = f"the baseline {baseline!r}" if baseline else "the baseline"
+    return {
+        "metric": f"Holm over every system compared with {base}, separately for each metric",
+        "run": f"Holm over the metrics compared for each system against {base}, separately for each system",
+        "all": f"Holm over every (system, metric) pair compared with {base}",
+    }[family]
 JSON_KEYS = ("run", "baseline", "metric", "delta", "ci_low", "ci_high", "p", "p_holm", "cohens_d",
              "helped", "hurt", "tied")  # fmt: skip
 
@@ -120,13 +135,14 @@ def compare(
     seed: int = 0,
     confidence: float = 0.95,
     ci_method: str = "auto",
-    family: str = "run",
+    family: str = DEFAULT_FAMILY,
 ) -> list[Comparison]:
     """Compare each run of ``evaluation`` (an ``EvaluationResult``) with ``baseline`` (default: the first run).
 
     ``metrics`` picks metric names (a list or comma-separated string; default: all of the evaluation). Returns
     one :class:`Comparison` per (run, metric), runs in evaluation order, metrics in the given order. Holm's
-    family is ``family``: ``"run"`` = that run's comparisons over the metric set, ``"all"`` = this whole list.
+    family is ``family``: ``"metric"`` = every run's comparison on that metric, ``"run"`` = that run's
+    comparisons over the metric set, ``"all"`` = this whole list.
     ``ci_method`` is ``auto`` (paired t below 300 queries, else BCa), ``bca``, ``percentile`` or ``t``.
     A baseline or metric the evaluation lacks raises :class:`InputError`.
     """
@@ -183,7 +199,8 @@ def compare(
             rows.append(row)
     groups: dict[str, list[int]] = {}
     for i, r in enumerate(rows):
-        groups.setdefault(r["run"] if family == "run" else "", []).append(i)
+        key = {"run": r["run"], "metric": r["metric"]}.get(family, "")
+        groups.setdefault(key, []).append(i)
     adjusted = np.empty(len(rows))
     for idx in groups.values():
         adjusted[idx] = holm([rows[i]["p"] for i in idx])

@@ -1,0 +1,89 @@
+"""``hcrbench quickstart``: generate Meridian, run every baseline, RAPTOR and HCR, gate them, judge the design's
+checkpoints and hypotheses, and end with the verdict table, a plain-words bottom line and the report's path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from hcrbench.errors import InputError
+
+#: Re-running the same command resumes: finished systems and cached embeddings are reused.
+RESUMABLE = {"quickstart"}
+
+
+def quickstart_command(
+    out: Path = typer.Option(Path("runs/quickstart"), "--out", help="Output folder (data, runs, verdicts, report)."),
+    size: str = typer.Option("small", "--size", help="Meridian size: small (500 docs), medium (2,000), full (3,500) "
+                                                     "or a document count >= 500."),
+    sizes: str | None = typer.Option(None, "--sizes", help="Run at several sizes, e.g. small,medium,full: writes "
+                                                           "growth.json (HCR - kill baseline vs corpus size)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the corpus and of every random choice."),
+    encoder: str = typer.Option("minilm", "--encoder", help="minilm (the real run) or hash (a model-free smoke run "
+                                                           "of HCR only: plumbing, not a quality claim)."),
+    seeds: int = typer.Option(3, "--seeds", help="Tree seeds of HCR (mean ± sd over them)."),
+    n_trials: int = typer.Option(200, "--n-trials", help="Gate trials per null."),
+    resamples: int = typer.Option(10_000, "--resamples", help="Permutation / bootstrap resamples."),
+    fail_fast: bool = typer.Option(False, "--fail-fast", help="Stop at the first checkpoint that kills."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress output."),
+) -> None:
+    """The main job: corpus to go / no-go / kill in one command (re-running reuses everything finished)."""
+    import sys
+
+    from rich.console import Console
+
+    from hcrbench.cli import flush_warnings
+    from hcrbench.experiment.quickstart import ENCODERS, parse_sizes, run_quickstart
+    from hcrbench.limits import check_draws, check_seed
+
+    if encoder not in ENCODERS:
+        raise InputError(f"must be one of {', '.join(ENCODERS)}, got {encoder!r}", field="--encoder")
+    if not 1 <= seeds <= 10:
+        raise InputError(f"must be between 1 and 10, got {seeds}", field="--seeds")
+    check_seed(seed, "--seed")
+    check_draws(n_trials, "--n-trials")
+    check_draws(resamples, "--resamples")
+    size_list = parse_sizes(sizes) if sizes is not None else parse_sizes(size)
+    if sizes is not None and size != "small":
+        raise InputError("give --size or --sizes, not both", field="--sizes")
+    qs = run_quickstart(out, sizes=size_list, seed=seed, encoder=encoder, seeds=seeds, n_trials=n_trials,
+                        n_resamples=resamples, fail_fast=fail_fast, progress=not quiet)
+    flush_warnings()
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
+    print_outcome(console, qs.result, growth=qs.growth)
+    res = qs.result
+    Console(stderr=True, highlight=False).print(
+        f"computed {len(res.computed)}, reused {len(res.reused)}" + (f", skipped {len(res.skipped)}" if res.skipped
+                                                                     else "") + f"; wrote {qs.out}", soft_wrap=True)
+
+
+def print_outcome(console, result, growth=None) -> None:
+    """What ``quickstart`` and ``run`` (with a protocol) end with: scores, gate, verdicts, bottom line, report."""
+    from hcrbench.experiment.gate_step import gate_bottom_line
+    from hcrbench.report.evaluation import print_evaluation
+    from hcrbench.report.verdicts import print_protocol
+
+    print_evaluation(result.evaluation, result.comparisons, console=console)
+    if growth is not None:
+        for p in growth["points"]:
+            d = p.get("delta")
+            console.print(f"growth: {growth['system']} - {growth['baseline']} {growth['metric']} at {p['size']} "
+                          f"({p['n_docs']:,} docs): " + ("not run" if d is None else
+                                                          f"{d:+.3f} [{p['ci_low']:+.3f}, {p['ci_high']:+.3f}]"))
+    if result.gate is not None:
+        console.print(gate_bottom_line(result.gate))
+    if result.verdicts is not None:
+        print_protocol(console, result.verdicts)
+    console.print(f"report: {write_report_for(result.output_dir)}")
+
+
+def write_report_for(folder: Path) -> Path:
+    """The report of ``folder`` (``hcrbench.report.document.write_report``): the path of report.html."""
+    from hcrbench.report.document import write_report
+
+    return write_report(folder)["html"]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("quickstart")(quickstart_command)

@@ -1,0 +1,155 @@
+"""``hcrbench quickstart``: the main job in one call — Meridian, every baseline, RAPTOR and HCR, the gate, the
+checkpoints and the verdicts, in one output folder.
+
+:func:`write_config` renders the packaged protocol config (``templates/protocol.toml``; ``protocol_hash.toml`` for
+the model-free smoke run) into ``OUT/quickstart.toml``, with Meridian generated into ``OUT/data/`` on first use;
+:func:`run_quickstart` runs it with the experiment runner (so a re-run reuses every finished system and every
+cached embedding) and, with several sizes, runs the comparison at each (``OUT/sizes/<size>/``; the largest in
+``OUT`` itself) and writes ``OUT/growth.json`` (HCR minus the kill baseline on nDCG@10 against corpus size, with
+CIs), which feeds the corpus-size criterion of ``OUT/verdicts.json``.
+
+The test split is declared locked: the first run scores it; a re-run of the same folder (the same packaged
+protocol, nothing tuned in between) re-scores it with the look recorded as forced in the lock registry, and
+``verdicts.json`` reports how many times the split was scored.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from hcrbench.data.atomic import atomic_write_text
+from hcrbench.errors import InputError
+
+ENCODERS = ("minilm", "hash")
+SIZES = {"small": 500, "medium": 2000, "full": 3500}
+CONFIG_NAME = "quickstart.toml"
+GROWTH_FILE = "growth.json"
+
+
+@dataclass
+class QuickstartResult:
+    """Where everything went: the main output folder, its result, and the per-size results (``--sizes``)."""
+
+    out: Path
+    result: Any  # hcrbench.experiment.runner.ExperimentResult of the largest size
+    sizes: dict[str, Any] = field(default_factory=dict)
+    growth: dict[str, Any] | None = None
+
+
+def parse_sizes(text: str) -> list[str]:
+    """``"small,medium,full"`` -> sizes ordered by document count (names or counts >= 500); repeats refused."""
+    items = [t.strip() for t in text.split(",") if t.strip()]
+    if not items:
+        raise InputError("give at least one size", field="--sizes")
+    for t in items:
+        if t not in SIZES and not (t.isdigit() and int(t) >= 500):
+            raise InputError(f"unknown size {t!r} (small, medium, full or a document count >= 500)",
+                             field="--sizes")
+    if len(set(items)) != len(items):
+        raise InputError("a size is listed twice", field="--sizes")
+    return sorted(items, key=n_docs)
+
+
+def n_docs(size: str) -> int:
+    return SIZES.get(size) or int(size)
+
+
+def _seed_systems(encoder: str, seeds: int) -> str:
+    backend = "onnx" if encoder == "minilm" else "hash"
+    return "".join(f'[[systems]]\nname = "hcr-seed{s}"\ntype = "hcr"\nparams = {{ backend = "{backend}", seed = {s} }}'
+                   f'\nseed = {s}\nseed_group = "hcr"\n\n' for s in range(1, seeds))
+
+
+def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int = 3, n_trials: int = 200,
+                  n_resamples: int = 10_000, data: str = "data/meridian-small-s0", fail_fast: bool = False) -> str:
+    """The protocol config's TOML text (see the packaged templates)."""
+    if encoder not in ENCODERS:
+        raise InputError(f"must be one of {', '.join(ENCODERS)}, got {encoder!r}", field="--encoder")
+    if not 1 <= seeds <= 10:
+        raise InputError(f"must be between 1 and 10, got {seeds}", field="--seeds")
+    name = "protocol.toml" if encoder == "minilm" else "protocol_hash.toml"
+    text = resources.files("hcrbench.experiment").joinpath("templates", name).read_text(encoding="utf-8")
+    out = Template(text).substitute(size=size, output_dir=".", seed=seed, n_resamples=n_resamples, data=data,
+                                    n_trials=n_trials, seed_systems=_seed_systems(encoder, seeds))
+    return out.replace("fail_fast = false", f"fail_fast = {'true' if fail_fast else 'false'}")
+
+
+def write_config(folder: Path, size: str, *, seed: int, data_root: Path, **kw: Any) -> Path:
+    """Write ``folder/quickstart.toml`` (unchanged bytes when nothing changed, so the run resumes)."""
+    import os
+
+    folder.mkdir(parents=True, exist_ok=True)
+    data = data_root / f"meridian-{size}-s{seed}"
+    rel = Path(os.path.relpath(data, folder)).as_posix()
+    text = render_config(size=size, seed=seed, data=rel, **kw)
+    path = folder / CONFIG_NAME
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        atomic_write_text(path, text)
+    return path
+
+
+def _rescoring(path: Path) -> bool:
+    """Whether ``path``'s folder already holds results of this quickstart experiment (a re-run of the protocol,
+    also after an upgrade changed its packaged config): its look at the test split is then recorded as forced."""
+    from hcrbench.experiment.config import load_config
+    from hcrbench.experiment.manifest import read_manifest
+
+    m = read_manifest(path.parent)
+    return isinstance(m, dict) and m.get("name") == load_config(path)[0].name
+
+
+def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
+    """``growth.json``: HCR minus the kill baseline at each size (delta, 95% CI, Holm p, from the verdicts)."""
+    points = []
+    system = baseline = metric = None
+    for size, res in per_size.items():
+        v = res.verdicts or {}
+        system, baseline, metric = v.get("system"), v.get("kill_baseline"), v.get("metric")
+        kill = next((h for h in v.get("hypotheses", []) if h["id"] == "kill"), None)
+        ev = (kill or {}).get("evidence", {})
+        points.append({"size": size, "n_docs": res.manifest["dataset"]["n_documents"], "delta": ev.get("delta"),
+                       "ci_low": ev.get("ci_low"), "ci_high": ev.get("ci_high"), "p": ev.get("p_holm")})
+    return {"metric": metric or "nDCG@10", "system": system or "hcr", "baseline": baseline or "rerank",
+            "points": points}
+
+
+def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str = "minilm", seeds: int = 3,
+                   n_trials: int = 200, n_resamples: int = 10_000, fail_fast: bool = False,
+                   progress: bool = True) -> QuickstartResult:
+    """Run the protocol at each size (the largest into ``out``); see the module docstring."""
+    from rich.console import Console
+
+    from hcrbench.experiment.protocol import apply_growth, write_verdicts
+    from hcrbench.experiment.runner import run_experiment
+
+    console = Console(stderr=True, quiet=not progress, highlight=False)
+    out = out.expanduser()
+    if out.exists() and not out.is_dir():
+        raise InputError("exists and is not a folder", path=out, field="--out")
+    out.mkdir(parents=True, exist_ok=True)
+    data_root = out / "data"
+    per_size: dict[str, Any] = {}
+    largest = sizes[-1]
+    for size in sizes:
+        folder = out if size == largest else out / "sizes" / size
+        cfg = write_config(folder, size, seed=seed, data_root=data_root, encoder=encoder, seeds=seeds,
+                           n_trials=n_trials, n_resamples=n_resamples, fail_fast=fail_fast)
+        if len(sizes) > 1:
+            console.print(f"[bold]size {size}[/bold] ({n_docs(size):,} documents) -> {folder}")
+        per_size[size] = run_experiment(cfg, force_test=_rescoring(cfg), progress=progress, fail_fast=fail_fast)
+    result = per_size[largest]
+    growth = None
+    if len(sizes) > 1:
+        growth = growth_doc(per_size)
+        atomic_write_text(out / GROWTH_FILE, json.dumps(growth, indent=2, allow_nan=False) + "\n")
+        if result.verdicts is not None:
+            result.verdicts = apply_growth(result.verdicts, growth["points"])
+            write_verdicts(out, result.verdicts)
+    else:
+        (out / GROWTH_FILE).unlink(missing_ok=True)
+    return QuickstartResult(out, result, per_size, growth)

@@ -1,0 +1,67 @@
+"""The runner's tree step: routing logs of tree retrievers beside the runs, and ``OUT/tree_metrics.json``.
+
+A system whose retriever keeps a routing log (``hcr``) gets it written to ``OUT/logs/<NAME>.routing.jsonl`` with its
+tree beside it (``<NAME>.tree.jsonl`` + ``.tree.npz``), as ``hcrbench retrieve --system hcr`` does beside its run.
+After scoring, every system with a log gets the document ``hcrbench tree-metrics LOG --dataset DIR --json``
+writes (per-level eps, accuracy vs the (1 - eps)^d model, path agreement, tree quality, link coverage), gathered as
+``{"<system>": {...}}`` in ``OUT/tree_metrics.json``. A reused system keeps the log its computation wrote.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hcrbench.data.atomic import atomic_write_text
+from hcrbench.experiment.dataset import ExperimentData
+
+TREE_METRICS_FILE = "tree_metrics.json"
+LOGS_DIR = "logs"
+
+
+def log_rel(name: str) -> str:
+    """Where a system's routing log goes, relative to the output folder."""
+    return f"{LOGS_DIR}/{name}.routing.jsonl"
+
+
+def write_routing_log(retriever: Any, path: Path) -> bool:
+    """Write ``retriever``'s routing log (and tree) to ``path`` if it keeps one; True when written."""
+    if not getattr(retriever, "routing_log", None) or not hasattr(retriever, "write_log"):
+        return False
+    from hcrbench.metrics.tree_files import tree_path_for
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    retriever.write_log(path, tree_path_for(path))
+    return True
+
+
+def system_tree_metrics(name: str, data: ExperimentData, out: Path, *, rel_threshold: int = 1,
+                        seed: int = 0) -> dict[str, Any] | None:
+    """The tree-metrics document of one system from its files in ``out/logs``, or ``None`` when it has no log."""
+    from hcrbench.metrics.tree_files import tree_path_for, tree_report_from_files
+
+    log = out / log_rel(name)
+    if not log.is_file() or not tree_path_for(log).is_file():
+        return None
+    return tree_report_from_files(log, None, data.corpus, data.queries, data.qrels,
+                                  world_path=Path(data.root) / "world.json", rel_threshold=rel_threshold, seed=seed)
+
+
+def tree_step(names: list[str], data: ExperimentData, out: Path, *, rel_threshold: int = 1,
+              seed: int = 0) -> dict[str, Any] | None:
+    """Tree metrics of every system in ``names`` that wrote a routing log; writes ``tree_metrics.json`` (or removes
+    a stale one when no system has a log) and returns its content (``None`` when empty)."""
+    docs: dict[str, Any] = {}
+    for name in names:
+        rep = system_tree_metrics(name, data, out, rel_threshold=rel_threshold, seed=seed)
+        if rep is not None:
+            docs[name] = rep
+    path = out / TREE_METRICS_FILE
+    if not docs:
+        path.unlink(missing_ok=True)
+        return None
+    from hcrbench.stats.compare import _clean
+
+    atomic_write_text(path, json.dumps(_clean(docs), indent=2, sort_keys=True, allow_nan=False) + "\n")
+    return docs

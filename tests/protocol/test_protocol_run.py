@@ -1,0 +1,229 @@
+"""``hcrbench run`` with [gate] and [protocol] through the console script: gate.json, routing logs,
+tree_metrics.json, verdicts.json, one Holm family, the bottom line, and --fail-fast."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SYSTEMS = """
+[[systems]]
+name = "hcr"
+type = "hcr"
+params = {{ backend = "hash", seed = 0, chunk_tokens = 64, chunk_overlap = 8 }}
+seed_group = "hcr"
+
+[[systems]]
+name = "hcr-seed1"
+type = "hcr"
+params = {{ backend = "hash", seed = 1, chunk_tokens = 64, chunk_overlap = 8 }}
+seed = 1
+seed_group = "hcr"
+
+[[systems]]
+name = "rerank"
+{rerank}
+
+[[systems]]
+name = "bm25"
+type = "bm25"
+
+[[systems]]
+name = "hcr-beam"
+type = "hcr"
+params = {{ backend = "hash", mode = "beam", chunk_tokens = 64, chunk_overlap = 8 }}
+
+[[systems]]
+name = "hcr-no-links"
+type = "hcr"
+params = {{ backend = "hash", links = false, chunk_tokens = 64, chunk_overlap = 8 }}
+"""
+
+HEAD = """
+name = "protocol-test"
+output_dir = "out"
+seed = 0
+metrics = ["nDCG@10", "R@100"]
+baseline = "rerank"
+n_resamples = 500
+budgets = [200, 400, 600]
+
+[dataset]
+path = "{bench}"
+split = "test"
+
+[gate]
+n_trials = 40
+controls = true
+
+[protocol]
+system = "hcr"
+kill_baseline = "rerank"
+flat = "bm25"
+beam_only = "hcr-beam"
+no_links = "hcr-no-links"
+"""
+
+FLAT_RERANK = 'type = "hcr"\nparams = { backend = "hash", flat = true, chunk_tokens = 64, chunk_overlap = 8 }'
+
+
+def _config(tmp_path: Path, bench: Path, rerank: str = FLAT_RERANK, extra: str = "") -> Path:
+    cfg = tmp_path / "exp.toml"
+    cfg.write_text(HEAD.format(bench=bench) + extra + SYSTEMS.format(rerank=rerank), encoding="utf-8")
+    return cfg
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["hcrbench", *args], capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def done(tmp_path_factory):
+    """One full protocol run (module-scoped: it is the slow part)."""
+    import os
+
+    from protocol_bench import write_bench
+
+    tmp = tmp_path_factory.mktemp("protocol")
+    os.environ["HCRBENCH_HOME"] = str(tmp / "home")
+    bench = write_bench(tmp / "bench")
+    cfg = _config(tmp, bench)
+    r = _run("run", str(cfg), "--quiet")
+    return tmp, bench, cfg, r
+
+
+def test_run_writes_gate_tree_metrics_and_verdicts(done):
+    tmp, _, _, r = done
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = tmp / "out"
+    for f in ("gate.json", "tree_metrics.json", "verdicts.json", "eval.json", "logs/hcr.routing.jsonl",
+              "logs/hcr.tree.jsonl", "logs/hcr.tree.npz"):
+        assert (out / f).is_file(), f
+    assert not (out / "logs" / "bm25.routing.jsonl").exists()  # only tree retrievers log routing
+    tm = json.loads((out / "tree_metrics.json").read_text())
+    assert set(tm) == {"hcr", "hcr-seed1", "hcr-beam", "hcr-no-links", "rerank"}  # every hcr system, flat too
+    assert all(len(tm[n]["routing"]["eps_any"]) >= 1 for n in ("hcr", "hcr-seed1", "hcr-beam", "hcr-no-links"))
+    assert tm["rerank"]["routing"]["eps_any"] == [] and tm["rerank"]["paths"] == {"flat": 40}  # no tree routing
+
+
+def test_one_holm_family_in_eval_and_gate(done):
+    """run and gate --baseline correct over the same family: the same Holm p for the same comparison."""
+    tmp, _, _, _ = done
+    ev = json.loads((tmp / "out" / "eval.json").read_text())
+    gate = json.loads((tmp / "out" / "gate.json").read_text())
+    assert ev["family"] == gate["family"] == \
+        "Holm over every system compared with the baseline 'rerank', separately for each metric"
+    in_eval = {c["run"]: c for c in ev["comparisons"] if c["metric"] == "nDCG@10"}
+    in_gate = {c["run"]: c for c in gate["verdicts"] if c["metric"] == "nDCG@10"}
+    assert set(in_eval) == set(in_gate) and len(in_eval) == 5
+    for run, c in in_eval.items():
+        assert c["family_size"] == in_gate[run]["family_size"] == 5
+        assert c["delta"] == pytest.approx(in_gate[run]["delta"], abs=1e-12)
+        assert c["p_holm"] == pytest.approx(in_gate[run]["p_holm"], abs=1e-12)
+
+
+@pytest.mark.slow
+def test_gate_json_matches_the_gate_command(done, tmp_path):
+    """The runner's gate step writes what `hcrbench gate --controls --baseline --json` writes for the same runs."""
+    tmp, bench, _, _ = done
+    out = tmp / "out"
+    cli = tmp_path / "gate.json"
+    runs = [str(p) for p in sorted((out / "runs").glob("*.trec"))]
+    r = _run("gate", *runs, "--dataset", str(bench), "--controls", "--baseline", "rerank", "--n-trials", "40",
+             "--n-resamples", "500", "--json", str(cli))
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    mine, theirs = json.loads((out / "gate.json").read_text()), json.loads(cli.read_text())
+    for key in ("metric", "strict", "baseline", "family", "family_kind"):
+        assert mine[key] == theirs[key], key
+    assert {n: s["graded"]["real_mean"] for n, s in mine["systems"].items()} == \
+        {n: s["graded"]["real_mean"] for n, s in theirs["systems"].items()}
+    pick = {(c["run"], c["metric"]): c["p_holm"] for c in theirs["verdicts"]}
+    assert {(c["run"], c["metric"]): c["p_holm"] for c in mine["verdicts"]} == pytest.approx(pick)
+    assert mine["controls"]["trusted"] == theirs["controls"]["trusted"]
+
+
+def test_tree_metrics_match_the_tree_metrics_command(done, tmp_path):
+    tmp, bench, _, _ = done
+    cli = tmp_path / "tm.json"
+    r = _run("tree-metrics", str(tmp / "out" / "logs" / "hcr.routing.jsonl"), "--dataset", str(bench),
+             "--json", str(cli))
+    assert r.returncode == 0, r.stderr[-2000:]
+    mine = json.loads((tmp / "out" / "tree_metrics.json").read_text())["hcr"]
+    assert mine["routing"] == pytest.approx(json.loads(cli.read_text())["routing"])
+
+
+def test_verdicts_follow_the_contract_and_the_terminal_ends_with_the_bottom_line(done):
+    tmp, _, _, r = done
+    v = json.loads((tmp / "out" / "verdicts.json").read_text())
+    assert v["schema"] == "hcrbench.verdicts/1" and v["system"] == "hcr" and v["kill_baseline"] == "rerank"
+    assert v["overall"] in ("go", "soft no-go", "no-go", "kill", "inconclusive")
+    assert [c["id"] for c in v["checkpoints"]] == ["tree_sanity", "easy_routing", "vs_kill_baseline",
+                                                    "token_efficiency"]
+    assert [h["id"] for h in v["hypotheses"]] == ["H1a", "H1b", "H1c", "failure_rate", "corpus_size", "kill"]
+    for c in v["checkpoints"]:
+        assert c["status"] in ("pass", "kill", "not run") and set(c) >= {"criterion", "value", "threshold", "text"}
+    hyp = {h["id"]: h for h in v["hypotheses"]}
+    assert hyp["corpus_size"]["verdict"] == "not run"  # one size: never a made-up number
+    assert v["seeds"] == [0, 1] and v["seed_aggregate"]["n_seeds"] == 2
+    # the numbers behind the checkpoints are the experiment's own
+    ev = json.loads((tmp / "out" / "eval.json").read_text())
+    means = {n: ev["runs"][n]["means"]["nDCG@10"] for n in ("hcr", "hcr-seed1", "rerank")}
+    cp = {c["id"]: c for c in v["checkpoints"]}  # HCR's figures are means over its two seeds
+    assert cp["vs_kill_baseline"]["value"] == pytest.approx((means["hcr"] + means["hcr-seed1"]) / 2
+                                                            - means["rerank"])
+    assert ev["seed_aggregates"]["hcr"]["nDCG@10"]["mean"] == pytest.approx((means["hcr"] + means["hcr-seed1"]) / 2)
+    tm = json.loads((tmp / "out" / "tree_metrics.json").read_text())
+    assert cp["tree_sanity"]["value"] == pytest.approx(tm["hcr"]["tree"]["sibling_distinctiveness"]["mean"])
+    suff = ev["sufficiency"]["systems"]
+    kind = ev["sufficiency"]["headline"]
+    rate = {n: suff[n]["rates"]["400"][kind]["rate"] for n in ("hcr", "hcr-seed1", "bm25")}
+    assert cp["token_efficiency"]["value"] == pytest.approx((rate["hcr"] + rate["hcr-seed1"]) / 2 - rate["bm25"])
+    assert "bottom line:" in r.stdout and v["bottom_line"].split(";")[0][:30] in " ".join(r.stdout.split())
+    assert "report:" in r.stdout and (tmp / "out" / "report.html").is_file()
+    assert "gate: " in r.stdout
+
+
+@pytest.mark.slow
+def test_rerun_reuses_every_system_and_gives_the_same_verdicts(done):
+    tmp, _, cfg, _ = done
+    before = (tmp / "out" / "verdicts.json").read_bytes()
+    r = _run("run", str(cfg), "--quiet")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "computed 0, reused 6" in r.stderr
+    assert (tmp / "out" / "verdicts.json").read_bytes() == before
+
+
+def test_fail_fast_stops_at_the_first_kill(bench, tmp_path):
+    """A perfect kill baseline: HCR trails by more than 0.02, so checkpoint 3 kills and nothing after it runs."""
+    qrels = (bench / "qrels" / "test.tsv").read_text().splitlines()[1:]
+    perfect = tmp_path / "perfect.trec"
+    perfect.write_text("".join(f"{q} Q0 {d} 1 {g}.0 perfect\n" for q, d, g in (ln.split("\t") for ln in qrels)))
+    cfg = _config(tmp_path, bench, rerank=f'type = "runfile"\nparams = {{ path = "{perfect}" }}')
+    cfg.write_text(cfg.read_text().replace("[gate]\nn_trials = 40\ncontrols = true\n", ""))  # no gate: faster
+    r = _run("run", str(cfg), "--quiet", "--fail-fast")
+    assert r.returncode == 0, r.stderr[-2000:]
+    v = json.loads((tmp_path / "out" / "verdicts.json").read_text())
+    assert v["overall"] == "kill" and "checkpoint 3" in v["stopped"]
+    cp = {c["id"]: c["status"] for c in v["checkpoints"]}
+    assert cp == {"tree_sanity": "pass", "easy_routing": "pass", "vs_kill_baseline": "kill",
+                  "token_efficiency": "not run"}
+    assert "--fail-fast stopped" in v["checkpoints"][3]["text"]
+    m = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert set(m["systems"]) == {"hcr", "hcr-seed1", "rerank"}  # nothing ran after the kill
+    assert "--fail-fast" in r.stdout + r.stderr and "skipped 3" in r.stderr
+
+
+def test_protocol_names_must_be_systems(bench, tmp_path):
+    cfg = _config(tmp_path, bench)
+    cfg.write_text(cfg.read_text().replace('beam_only = "hcr-beam"', 'beam_only = "hcr-bean"'))
+    r = _run("run", str(cfg))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "protocol.beam_only" in r.stderr and "did you mean 'hcr-beam'" in r.stderr
+    line = next(i for i, ln in enumerate(cfg.read_text().splitlines(), 1) if ln.startswith("beam_only"))
+    assert f":{line}" in r.stderr
+    cfg.write_text(cfg.read_text().replace("n_trials = 40", "n_trails = 40"))
+    r = _run("run", str(cfg))
+    assert r.returncode == 2 and "unknown key" in r.stderr and "n_trials" in r.stderr

@@ -1,0 +1,97 @@
+"""``hcrbench quickstart``: the packaged protocol config, growth across sizes, input errors, and (slow) the whole
+main job on Meridian small with the model-free encoder through the console script."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from types import SimpleNamespace
+
+import pytest
+
+from hcrbench.experiment.config import parse_config
+from hcrbench.experiment.hypotheses import corpus_size, tree_sanity
+from hcrbench.experiment.protocol import apply_growth
+from hcrbench.experiment.quickstart import growth_doc, parse_sizes, render_config
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["hcrbench", *args], capture_output=True, text=True, check=False)
+
+
+def test_the_packaged_config_runs_every_system_the_protocol_names():
+    cfg = parse_config(render_config(size="small", seed=0, encoder="minilm", seeds=3))
+    names = {s.name: s for s in cfg.systems}
+    assert {s.type for s in cfg.systems} == {"hcr", "rerank", "bm25", "dense", "hybrid", "raptor"}
+    assert cfg.baseline == "rerank" and cfg.family == "metric" and cfg.dataset.locked
+    assert [s.name for s in cfg.systems if s.seed_group == "hcr"] == ["hcr", "hcr-seed1", "hcr-seed2"]
+    assert [names[n].seed for n in ("hcr-seed1", "hcr-seed2")] == [1, 2]
+    p = cfg.protocol
+    assert (p.system, p.kill_baseline, p.flat) == ("hcr", "rerank", "dense")
+    assert all(n in names for n in p.names().values())
+    assert cfg.gate is not None and cfg.gate.controls and cfg.budgets == [200, 400, 600, 800]
+    # the kill baseline reranks as many candidates as HCR's cascade does at the leaves (fairness)
+    assert names["rerank"].params["top_n"] == 100
+    one = parse_config(render_config(size="medium", seed=4, encoder="hash", seeds=1, fail_fast=True))
+    assert [s.name for s in one.systems if s.seed_group] == ["hcr"] and one.protocol.fail_fast
+    assert one.dataset.size == "medium" and one.seed == 4
+    assert all(s.params.get("backend") == "hash" for s in one.systems if s.type == "hcr")
+
+
+def test_sizes_are_ordered_by_corpus_size_and_checked():
+    assert parse_sizes("full,small,medium") == ["small", "medium", "full"]
+    assert parse_sizes("small,1200") == ["small", "1200"]
+    for bad in ("small,tiny", "small,small", "", "400"):
+        with pytest.raises(Exception, match="size"):
+            parse_sizes(bad)
+
+
+def test_growth_points_come_from_each_sizes_kill_comparison_and_feed_the_corpus_size_criterion():
+    def res(n, delta, lo, hi, p):
+        kill = {"id": "kill", "evidence": {"delta": delta, "ci_low": lo, "ci_high": hi, "p_holm": p}}
+        return SimpleNamespace(verdicts={"system": "hcr", "kill_baseline": "rerank", "metric": "nDCG@10",
+                                         "hypotheses": [kill]},
+                               manifest={"dataset": {"n_documents": n}})
+    g = growth_doc({"small": res(500, 0.02, 0.0, 0.04, 0.04), "medium": res(2000, -0.03, -0.05, -0.01, 0.01)})
+    assert g == {"metric": "nDCG@10", "system": "hcr", "baseline": "rerank", "points": [
+        {"size": "small", "n_docs": 500, "delta": 0.02, "ci_low": 0.0, "ci_high": 0.04, "p": 0.04},
+        {"size": "medium", "n_docs": 2000, "delta": -0.03, "ci_low": -0.05, "ci_high": -0.01, "p": 0.01}]}
+    v = {"system": "hcr", "kill_baseline": "rerank", "checkpoints": [tree_sanity(0.5)], "overall": "inconclusive",
+         "hypotheses": [corpus_size(None), {"id": "kill", "name": "Single kill criterion", "verdict": "go",
+                                             "text": "HCR beats rerank by 0.02 nDCG@10 (p = 0.040)"}]}
+    after = apply_growth(v, g["points"])
+    assert after["hypotheses"][0]["verdict"] == "no-go" and after["overall"] == "no-go"  # 0.02 -> -0.03
+    assert after["bottom_line"] == "HCR beats rerank by 0.02 nDCG@10 (p = 0.040); overall no-go (corpus size)"
+
+
+@pytest.mark.parametrize("args, field", [(["--sizes", "small,tiny"], "--sizes"), (["--encoder", "bert"], "--encoder"),
+                                         (["--seeds", "0"], "--seeds"), (["--size", "medium", "--sizes", "small"],
+                                                                         "--sizes")])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, field):
+    r = _run("quickstart", "--out", str(tmp_path / "qs"), *args)
+    assert r.returncode == 2 and field in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "qs").exists()  # nothing written before the input is checked
+
+
+@pytest.mark.slow
+def test_quickstart_hash_on_meridian_small_ends_with_the_verdicts_and_the_report(tmp_path, monkeypatch):
+    monkeypatch.setenv("HCRBENCH_HOME", str(tmp_path / "home"))
+    out = tmp_path / "qs"
+    args = ("quickstart", "--out", str(out), "--encoder", "hash", "--seeds", "2", "--n-trials", "80",
+            "--resamples", "1000")
+    r = _run(*args)
+    assert r.returncode == 0, r.stderr[-3000:]
+    v = json.loads((out / "verdicts.json").read_text())
+    for f in ("quickstart.toml", "gate.json", "tree_metrics.json", "eval.json", "report.html", "report.md",
+              "tables.tex", "data/meridian-small-s0/corpus.jsonl"):
+        assert (out / f).is_file(), f
+    assert "bottom line:" in r.stdout and f"report: {out / 'report.html'}" in " ".join(r.stdout.split())
+    assert v["seeds"] == [0, 1] and v["discipline"]["times_scored"] == 1
+    again = _run(*args)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "computed 0, reused" in again.stderr or "reused" in again.stderr
+    v2 = json.loads((out / "verdicts.json").read_text())
+    assert v2["discipline"]["times_scored"] == 2  # the re-run's look is recorded
+    assert {k: v2[k] for k in ("overall", "bottom_line", "checkpoints")} == \
+        {k: v[k] for k in ("overall", "bottom_line", "checkpoints")}
