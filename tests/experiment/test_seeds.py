@@ -36,7 +36,7 @@ def test_seed_group_aggregates_and_compares(tmp_path: Path):
     assert set(comps) == {"nDCG@10", "R@100", "RR", "AP"}
     for metric, c in comps.items():
         assert c["run"] == "stoch (seed mean)" and c["baseline"] == "a" and c["n"] == 4
-        assert c["mean_run"] == pytest.approx(agg[metric]["mean"]) and c["family_size"] == 1  # one group per metric
+        assert c["mean_run"] == pytest.approx(agg[metric]["mean"]) and c["family_size"] == 4
     # each seed ran with its own seed (recorded in the fingerprint) and the group's delta is the seed average
     deltas = [next(x["delta"] for x in doc["comparisons"] if x["run"] == s and x["metric"] == "AP")
               for s in ("s1", "s2", "s3")]

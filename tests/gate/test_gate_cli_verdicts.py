@@ -11,7 +11,7 @@ from gate_bench import constant_run, good_run, make_bench
 from hcrbench.cli import main
 from hcrbench.data import Qrels, Run, write_beir_qrels, write_run
 from hcrbench.gate import gate_pairs
-from hcrbench.stats import holm, required_n
+from hcrbench.stats import required_n
 
 N_QUERIES = 120
 CATEGORIES = ("alpha", "beta", "gamma")
@@ -87,16 +87,12 @@ def test_json_keeps_old_keys_and_adds_new(full):
     assert {"metric", "strict", "systems", "controls", "verdicts", "strata", "calibration", "baseline"} <= set(doc)
     assert set(doc["systems"]) == {"base", "better", "worse", "same", "nearly", "constant"}
     assert doc["baseline"] == "base" and doc["min_delta"] == 0.01
-    # one verdict per non-baseline run x (graded, strict); the declared family is (baseline, metric) over every
-    # run (as in hcrbench run): graded and strict are separate families of the 5 runs each
+    # one verdict per non-baseline run x (graded, strict); each its own declared family (baseline, {metric}):
+    # graded and strict are separate metric sets, and other runs on the command line are not in the family
     assert {(r["run"], r["metric"]) for r in doc["verdicts"]} == {
         (r, m) for r in ("better", "worse", "same", "nearly", "constant") for m in ("nDCG@10", "strict R@5")}
-    assert doc["family_kind"] == "metric" and "separately for each metric" in doc["family"]
-    for m in ("nDCG@10", "strict R@5"):
-        rows = [r for r in doc["verdicts"] if r["metric"] == m]
-        np.testing.assert_allclose([r["p_holm"] for r in rows], holm([r["p"] for r in rows]))
     for r in doc["verdicts"]:
-        assert r["p_holm"] >= r["p"] and r["baseline"] == "base" and r["family_size"] == 5
+        assert r["p_holm"] == r["p"] and r["baseline"] == "base" and r["family_size"] == 1
         assert r["helped"] + r["hurt"] + r["tied"] == r["n"] == N_QUERIES
 
 
@@ -274,19 +270,18 @@ def test_declared_family_options(bench, tmp_path):
     """Graded and strict are separate families unless pooled; --family all pools the runs; m is in the JSON."""
     out = tmp_path / "f.json"
     assert main(_args(bench, "base", "better", "nearly", extra=["--baseline", "base", "--pool-pairings",
-                                                                 "--family", "run", "--json", str(out)])) == 0
+                                                                 "--json", str(out)])) == 0
     doc = json.loads(out.read_text())
-    assert (doc["family_kind"], doc["pool_pairings"]) == ("run", True)
+    assert (doc["family_kind"], doc["pool_pairings"]) == ("run", True) and "for each system" in doc["family"]
     assert all(r["family_size"] == 2 for r in doc["verdicts"])
     assert main(_args(bench, "base", "better", "nearly", extra=["--baseline", "base", "--family", "all",
                                                                  "--json", str(out)])) == 0
     assert all(r["family_size"] == 2 for r in json.loads(out.read_text())["verdicts"])  # 2 runs per metric set
     alone = tmp_path / "a.json"
-    assert main(_args(bench, "base", "nearly", extra=["--baseline", "base", "--family", "run",
-                                                       "--json", str(alone)])) == 0
+    assert main(_args(bench, "base", "nearly", extra=["--baseline", "base", "--json", str(alone)])) == 0
     with_more = tmp_path / "b.json"
-    assert main(_args(bench, "base", "nearly", "better", "worse", extra=["--baseline", "base", "--family", "run",
-                                                                          "--json", str(with_more)])) == 0
+    assert main(_args(bench, "base", "nearly", "better", "worse", extra=["--baseline", "base", "--json",
+                                                                          str(with_more)])) == 0
     pick = {(r["run"], r["metric"]): r for r in json.loads(with_more.read_text())["verdicts"]}
     for r in json.loads(alone.read_text())["verdicts"]:  # finding 4: other runs change nothing
         assert (r["p_holm"], r["label"]) == (pick[(r["run"], r["metric"])]["p_holm"], pick[(r["run"], r["metric"])]["label"])

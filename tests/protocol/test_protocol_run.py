@@ -49,6 +49,7 @@ seed = 0
 metrics = ["nDCG@10", "R@100"]
 baseline = "rerank"
 n_resamples = 500
+family = "metric"  # declared so that run (two metrics) and the gate (one) share one family; default: "run"
 budgets = [200, 400, 600]
 
 [dataset]
@@ -110,7 +111,7 @@ def test_run_writes_gate_tree_metrics_and_verdicts(done):
 
 
 def test_one_holm_family_in_eval_and_gate(done):
-    """run and gate --baseline correct over the same family: the same Holm p for the same comparison."""
+    """With a declared family, run and the runner's gate correct over the same family: the same Holm p."""
     tmp, _, _, _ = done
     ev = json.loads((tmp / "out" / "eval.json").read_text())
     gate = json.loads((tmp / "out" / "gate.json").read_text())

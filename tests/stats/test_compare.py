@@ -86,14 +86,9 @@ def test_compare_matches_the_primitives():
         assert c.t_p == pytest.approx(paired_ttest(a, b).pvalue)
         assert c.helped == int((d > 1e-12).sum()) and c.hurt == int((d < -1e-12).sum())
         assert c.helped + c.hurt + c.tied == 60 and c.tied > 0
-    # the default family: (baseline, metric) over every run, so 2 tests each (dense, hybrid), not the 4 of the call
-    for metric in {c.metric for c in comps}:
-        mine = [c for c in comps if c.metric == metric]
-        np.testing.assert_array_equal([c.p_holm for c in mine], holm([c.p for c in mine]))
-        assert all(c.family == "metric" and c.family_size == 2 for c in mine)
-    per_run = compare(ev, n_resamples=2000, seed=7, family="run")  # (baseline, metric set) per run
+    # the declared family: (baseline, metric set) per run, so 2 tests each, not the 4 of the call
     for run in ("dense", "hybrid"):
-        mine = [c for c in per_run if c.run == run]
+        mine = [c for c in comps if c.run == run]
         np.testing.assert_array_equal([c.p_holm for c in mine], holm([c.p for c in mine]))
         assert all(c.family == "run" and c.family_size == 2 for c in mine)
     pooled = compare(ev, n_resamples=2000, seed=7, family="all")
@@ -105,11 +100,8 @@ def test_baseline_metrics_and_family():
     ev = make_eval()
     comps = compare(ev, baseline="hybrid", metrics="R@100", n_resamples=500)
     assert [(c.run, c.baseline, c.metric) for c in comps] == [("bm25", "hybrid", "R@100"), ("dense", "hybrid", "R@100")]
-    # one metric declared: the family is every run on it (m = 2); per run it is that one test (Holm p = p)
-    np.testing.assert_array_equal([c.p_holm for c in comps], holm([c.p for c in comps]))
-    assert all(c.family_size == 2 for c in comps)
-    alone = compare(ev, baseline="hybrid", metrics="R@100", n_resamples=500, family="run")
-    assert [c.p_holm for c in alone] == [c.p for c in alone] and all(c.family_size == 1 for c in alone)
+    # one metric declared: each run's family is that one test (Holm p = p); pooled on request
+    assert [c.p_holm for c in comps] == [c.p for c in comps] and all(c.family_size == 1 for c in comps)
     pooled = compare(ev, baseline="hybrid", metrics="R@100", n_resamples=500, family="all")
     np.testing.assert_array_equal([c.p_holm for c in pooled], holm([c.p for c in pooled]))
     assert compare(make_eval(names=("only",)), n_resamples=10) == []
@@ -194,10 +186,9 @@ def test_comparison_to_dict_keys_and_top_level_forwarder():
 
 
 def test_holm_p_does_not_depend_on_which_other_runs_are_compared():
-    """Finding 4, kept as an option: with family="run" ((baseline, metric set) per run) adding a run changes no
-    Holm p. The default family ("metric", shared by run, gate and the protocol) pools the runs instead."""
-    full = compare(make_eval(), n_resamples=1000, seed=3, family="run")
-    fewer = compare(make_eval(names=("bm25", "dense")), n_resamples=1000, seed=3, family="run")
+    """Finding 4: the family is (baseline, metric set) per run, so adding a run changes no Holm p or verdict."""
+    full = compare(make_eval(), n_resamples=1000, seed=3)
+    fewer = compare(make_eval(names=("bm25", "dense")), n_resamples=1000, seed=3)
     pick = {(c.run, c.metric): c for c in full}
     for c in fewer:
         assert c.p_holm == pick[(c.run, c.metric)].p_holm and c.family_size == 2
@@ -208,7 +199,7 @@ def test_holm_p_does_not_depend_on_which_other_runs_are_compared():
 def test_comparison_json_names_the_interval_method_and_family():
     c = compare(make_eval(n=12), n_resamples=500)[0]
     d = c.to_dict()
-    assert d["ci_method"] == "t" and d["family"] == "metric" and d["family_size"] == 2  # n = 12: t interval
+    assert d["ci_method"] == "t" and d["family"] == "run" and d["family_size"] == 2  # n = 12: t interval
     assert compare(make_eval(n=300), n_resamples=500)[0].ci_method == "bca"
     for key in ("run", "baseline", "metric", "delta", "ci_low", "ci_high", "p", "p_holm", "cohens_d", "helped",
                 "hurt", "tied", "n", "t_p", "mean_run", "mean_baseline"):

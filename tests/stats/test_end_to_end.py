@@ -59,9 +59,10 @@ def test_compare_on_real_evaluation_matches_references(evaluation, reference):
         assert abs(c.p - exact.pvalue) < 4 * se + 2 / 5000
         assert c.ci_low <= c.delta <= c.ci_high
     np.testing.assert_allclose([c.p_holm for c in comps], multipletests([c.p for c in comps], method="holm")[1])
-    # the default family (every run vs the baseline, per metric) holds one comparison per metric here: Holm p = p
-    default = compare(evaluation, n_resamples=5000, seed=0)
-    assert [c.p_holm for c in default] == [c.p for c in comps] and all(c.family_size == 1 for c in default)
+    # family="metric" (every run vs the baseline, per metric) holds one comparison per metric here: Holm p = p
+    per_metric = compare(evaluation, n_resamples=5000, seed=0, family="metric")
+    assert [c.p_holm for c in per_metric] == [c.p for c in comps] and all(c.family_size == 1 for c in per_metric)
+    assert [c.p_holm for c in compare(evaluation, n_resamples=5000, seed=0)] == [c.p_holm for c in comps]  # default
 
 
 def test_cli_json_equals_library(evaluation, tmp_path, capsys):

@@ -23,15 +23,13 @@ def test_holm_p_is_the_same_whatever_other_runs_are_given(tmp_path):
     lines = (EX / "bm25.trec").read_text().splitlines()
     third.write_text("\n".join(f"{ln.split()[0]} Q0 {ln.split()[2]} 1 {-float(ln.split()[4])} third" for ln in lines)
                      + "\n")
-    two, out2 = _evaluate(tmp_path, [EX / "bm25.trec", EX / "bm25_stemmed.trec"], "two", "--family", "run")
-    three, _ = _evaluate(tmp_path, [EX / "bm25.trec", EX / "bm25_stemmed.trec", third], "three", "--family", "run")
+    two, out2 = _evaluate(tmp_path, [EX / "bm25.trec", EX / "bm25_stemmed.trec"], "two")
+    three, _ = _evaluate(tmp_path, [EX / "bm25.trec", EX / "bm25_stemmed.trec", third], "three")
     key = {(c["run"], c["metric"]): c for c in three["comparisons"]}
     for c in two["comparisons"]:
         assert c["p_holm"] == key[(c["run"], c["metric"])]["p_holm"]
         assert c["family"] == "run" and c["family_size"] == 2
     assert "(m=2)" in out2 and "Holm family" in out2
-    default, _ = _evaluate(tmp_path, [EX / "bm25.trec", EX / "bm25_stemmed.trec", third], "default")
-    assert all(c["family"] == "metric" and c["family_size"] == 2 for c in default["comparisons"])  # 2 runs/metric
     pooled, _ = _evaluate(tmp_path, [EX / "bm25.trec", EX / "bm25_stemmed.trec", third], "pooled", "--family", "all")
     assert all(c["family_size"] == 4 for c in pooled["comparisons"])
     r = subprocess.run(["hcrbench", "evaluate", str(EX / "cranfield.qrels"), str(EX / "bm25.trec"), "--family", "x"],

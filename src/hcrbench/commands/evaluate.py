@@ -87,9 +87,9 @@ def evaluate_command(
     missing: str = typer.Option("zero", "--missing",
                                 help="Queries in qrels but not in a run: 'zero' counts them as 0 (trec_eval -c), "
                                      "'skip' leaves them out (trec_eval's default)."),
-    family: str = typer.Option("metric", "--family",
-                               help="Holm family: 'metric' (default, as run and gate) = every run per metric; "
-                                    "'run' = (baseline, metric set) per run; 'all' = every run x metric."),
+    family: str = typer.Option("run", "--family",
+                               help="Holm family: 'run' (default, as run and gate) = (baseline, metric set) per run; "
+                                    "'metric' = every run per metric; 'all' = every run x metric."),
     dedupe: bool = typer.Option(False, "--dedupe",
                                 help="Keep the first of duplicate (query, doc) lines instead of refusing the run."),
     max_docs: int | None = typer.Option(None, "--max-docs", "-M",

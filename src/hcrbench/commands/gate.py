@@ -104,9 +104,9 @@ def gate_command(
                                        help="Query metadata field for per-stratum deltas (repeatable; --baseline)."),
     calibration: Path | None = typer.Option(None, "--calibration",
                                             help="Plot CI width vs bench size here (.png/.svg/.pdf; --baseline)."),
-    family: str = typer.Option("metric", "--family",
-                               help="Holm family (--baseline): 'metric' (default, as hcrbench run) = every run per "
-                                    "metric; 'run' = (baseline, metric set) per run; 'all' pools runs and metrics."),
+    family: str = typer.Option("run", "--family",
+                               help="Holm family (--baseline): 'run' (default, as hcrbench run) = (baseline, metric "
+                                    "set) per run; 'metric' = every run per metric; 'all' pools runs and metrics."),
     pool_pairings: bool = typer.Option(False, "--pool-pairings",
                                        help="One Holm family for graded + strict (default: separate families)."),
 ) -> None:

@@ -10,8 +10,8 @@ Schema (documented with examples in docs/experiments.md)::
     k = 100                             # depth of every run
     rel_threshold = 1
     n_resamples = 10000                 # permutation / bootstrap resamples of the comparisons
-    family = "metric"                   # Holm family: "metric" = every system vs baseline per metric (default,
-                                        # as gate --baseline); "run" = (baseline, metrics) per system; "all" pools
+    family = "run"                      # Holm family: "run" = (baseline, metrics) per system (default, as
+                                        # gate --baseline); "metric" = every system per metric; "all" pools
     strata = ["category"]               # query metadata copied into per_query.parquet
     [dataset]
     path = "../shared/datasets/scifact" # BEIR folder, relative to the config file
@@ -167,7 +167,7 @@ class ExperimentConfig(BaseModel):
     k: int = Field(100, ge=1)
     rel_threshold: int = 1
     n_resamples: int = Field(10_000, ge=1, le=MAX_DRAWS)
-    family: Literal["metric", "run", "all"] = "metric"
+    family: Literal["metric", "run", "all"] = "run"
     strata: list[str] = Field(default_factory=lambda: ["category"])  # checked against the queries: check_strata
     dataset: DatasetConfig
     systems: list[SystemConfig] = Field(min_length=1)

@@ -55,7 +55,8 @@ def _subset_mean(evaluation: Any, name: str, metric: str, qids: set[str]) -> flo
 
 class Comparisons:
     """Paired comparisons of runs against one baseline, in the experiment's declared Holm family, memoised: the
-    family of ``vs(x, base)`` is every scored system compared with ``base`` on the metric (``family="metric"``)."""
+    family of ``vs(x, base)`` is the config's: its metric set for that system (``family="run"``, as eval.json) or every
+    scored system on the metric (``family="metric"``)."""
 
     def __init__(self, evaluation: Any, cfg: Any, metric: str) -> None:
         self.evaluation, self.cfg, self.metric = evaluation, cfg, metric
@@ -68,10 +69,18 @@ class Comparisons:
         if run is None or base is None or run not in ev.runs or base not in ev.runs or run == base:
             return None
         if base not in self._by_base:
-            comps = compare(ev, base, [self.metric], n_resamples=self.cfg.n_resamples, seed=self.cfg.seed,
+            comps = compare(ev, base, self._family_metrics(), n_resamples=self.cfg.n_resamples, seed=self.cfg.seed,
                             family=self.cfg.family)
-            self._by_base[base] = {c.run: c for c in comps}
+            self._by_base[base] = {c.run: c for c in comps if c.metric == self.metric}
         return self._by_base[base].get(run)
+
+    def _family_metrics(self) -> list[str]:
+        """The metrics compared together: the experiment's metric set under ``family="run"`` (as in eval.json),
+        else the one metric (its family then spans the systems)."""
+        if self.cfg.family != "run":
+            return [self.metric]
+        names = [m for m in self.evaluation.metrics if m != self.metric]
+        return [self.metric, *names]
 
     def pair(self, run: str | None, base: str | None) -> Any:
         """``run`` vs ``base`` alone (a family of one): for the ablation contrasts of H1b."""
@@ -80,9 +89,10 @@ class Comparisons:
         ev = self.evaluation
         if run is None or base is None or run not in ev.runs or base not in ev.runs or run == base:
             return None
-        sub = SimpleNamespace(metrics=[self.metric], runs={base: ev.runs[base], run: ev.runs[run]})
-        return compare(sub, base, [self.metric], n_resamples=self.cfg.n_resamples, seed=self.cfg.seed,
-                       family=self.cfg.family)[0]
+        ms = self._family_metrics()
+        sub = SimpleNamespace(metrics=list(ev.metrics), runs={base: ev.runs[base], run: ev.runs[run]})
+        return next(c for c in compare(sub, base, ms, n_resamples=self.cfg.n_resamples, seed=self.cfg.seed,
+                                       family=self.cfg.family) if c.metric == self.metric)
 
 
 def seed_group_of(cfg: Any, name: str) -> list[Any]:

@@ -69,13 +69,13 @@ def _results(pair: Any) -> list[tuple[str, Any]]:
 
 
 def compare_to_baseline(pairs: Mapping[str, Any], baseline: str, *, min_delta: float = 0.01, power: float = 0.8,
-                        alpha: float = 0.05, n_resamples: int = 10_000, seed: int = 0, family: str = "metric",
+                        alpha: float = 0.05, n_resamples: int = 10_000, seed: int = 0, family: str = "run",
                         pool_pairings: bool = False) -> list[GateComparison]:
     """Compare every gated run (``{name: GatePair}``) with ``baseline`` on each gated metric, with verdicts.
 
-    The Holm family is declared: (baseline, metric) over every run (``family="metric"``, the default of every
-    command: :data:`hcrbench.stats.compare.DEFAULT_FAMILY`), (baseline, metric set) per run (``"run"``) or over
-    all runs (``"all"``); for ``"run"`` and ``"all"`` the graded and the strict pairing are separate metric sets
+    The Holm family is declared: (baseline, metric set) per run (``family="run"``, the default of every
+    command: :data:`hcrbench.stats.compare.DEFAULT_FAMILY`), (baseline, metric) over every run (``"metric"``) or
+    over all runs (``"all"``); for ``"run"`` and ``"all"`` the graded and the strict pairing are separate metric sets
     (two families) unless ``pool_pairings``. The same family adjusts the difference p-values (HIT) and the TOST p-values (MISS).
     Each verdict uses the run's own gate result on that metric.
     """

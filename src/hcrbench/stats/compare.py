@@ -7,12 +7,11 @@ and how many queries the run helped, hurt or left tied (|diff| <= 1e-12). Each c
 from a seed derived from (seed, run, baseline, metric) with sha256.
 
 The family is declared, never implied by what else is on the command line. **The one definition every command
-uses** (``hcrbench run``, ``hcrbench gate --baseline``, the protocol; :data:`DEFAULT_FAMILY`) is
-``family="metric"``: (baseline, metric) — Holm over every system compared with the baseline on that metric, so
-``run`` and ``gate --baseline`` give the same Holm p for the same runs, and a system's p does not depend on which
-other metrics are listed. Also available: ``family="run"``, (baseline, metric set) per run — Holm over the metrics
-compared for that run, so a verdict does not change when another run is added; ``family="all"`` pools every run x
-metric of the call. Its size is stored beside every Holm p (``family_size``); :func:`family_text` states it.
+uses** (``evaluate``, ``run``, ``gate --baseline``, the protocol; :data:`DEFAULT_FAMILY`) is ``family="run"``:
+(baseline, metric set) per system — Holm over the metrics compared for that system, so a verdict does not change
+when another system is added or removed (issue #9, finding 4). Also available: ``family="metric"``, (baseline,
+metric) over every system — ``run`` and ``gate --baseline`` then agree even when they score different metric sets;
+``family="all"`` pools every system x metric of the call. Its size is stored beside every Holm p (``family_size``); :func:`family_text` states it.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ from hcrbench.stats.ttest import paired_ttest
 TIE_TOLERANCE = 1e-12
 FAMILIES = ("metric", "run", "all")
 #: The Holm family of every command (see the module docstring).
-DEFAULT_FAMILY = "metric"
+DEFAULT_FAMILY = "run"
 
 
 def family_text(family: str = DEFAULT_FAMILY, baseline: str | None = None) -> str:
