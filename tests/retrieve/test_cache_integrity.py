@@ -177,3 +177,31 @@ def test_run_writer_refuses_non_finite_scores(tmp_path):
     with pytest.raises(InputError, match=r"system 'dense' gave query 'q2' doc 'd3' a non-finite score"):
         write_run(run, out)
     assert not out.exists()
+
+
+def test_entries_written_with_blake2b_are_still_verified_with_it():
+    """The algorithm is recorded per entry: an index folder and a shard written with BLAKE2b-128 (hcrbench before
+    XXH3) are accepted when intact and refused when a byte changes; an unknown algorithm is damage, not a crash."""
+    import hashlib
+    import json
+
+    from hcrbench.data.cache import CHECKSUM, file_digest
+
+    key = {"corpus": "old"}
+    folder = _save(key)
+    meta = json.loads((folder / "checksums.json").read_text())
+    assert meta["checksum"] == CHECKSUM == "xxh3-128"
+    for name in meta["files"]:
+        data = (folder / name).read_bytes()
+        meta["files"][name]["digest"] = hashlib.blake2b(data, digest_size=16).hexdigest()
+        assert file_digest(folder / name, "blake2b-128") == meta["files"][name]["digest"]
+    (folder / "checksums.json").write_text(json.dumps({**meta, "checksum": "blake2b-128"}))
+    assert index_ready("bm25", key) == folder  # intact old entry: used
+    _flip_bytes(folder / "index.bin")
+    with pytest.warns(HcrbenchWarning, match="does not match its checksum"):
+        assert index_ready("bm25", key) is None
+    folder = _save(key)
+    meta = json.loads((folder / "checksums.json").read_text())
+    (folder / "checksums.json").write_text(json.dumps({**meta, "checksum": "crc-9"}))
+    with pytest.warns(HcrbenchWarning, match="unknown checksum algorithm"):
+        assert index_ready("bm25", key) is None
