@@ -61,7 +61,7 @@ def test_growth_points_come_from_each_sizes_kill_comparison_and_feed_the_corpus_
                                              "text": "HCR beats rerank by 0.02 nDCG@10 (p = 0.040)"}]}
     after = apply_growth(v, g["points"])
     assert after["hypotheses"][0]["verdict"] == "no-go" and after["overall"] == "no-go"  # 0.02 -> -0.03
-    assert after["bottom_line"] == "HCR beats rerank by 0.02 nDCG@10 (p = 0.040); overall no-go (corpus size)"
+    assert after["bottom_line"] == "HCR beats rerank by 0.02 nDCG@10 (p = 0.040); overall no-go, decided by: corpus size"
 
 
 @pytest.mark.parametrize("args, field", [(["--sizes", "small,tiny"], "--sizes"), (["--encoder", "bert"], "--encoder"),

@@ -304,7 +304,8 @@ def bottom_line(v: dict[str, Any]) -> str:
          for h in v["hypotheses"] if h["verdict"] == v["overall"] and h["id"] != "kill"]
     if v["overall"] == hy.INCONCLUSIVE or not deciding:
         return f"{head}: {v['overall']}"
-    return f"{head}; overall {v['overall']} ({', '.join(deciding[:3])}{', ...' if len(deciding) > 3 else ''})"
+    return f"{head}; overall {v['overall']}, decided by: {', '.join(deciding[:3])}" \
+           f"{', ...' if len(deciding) > 3 else ''}"
 
 
 def judge(cfg: Any, data: ExperimentData, evaluation: Any, doc: dict, tree_docs: dict | None, out: Path, *,
