@@ -36,20 +36,23 @@ def _qlabel(q: str) -> str:
     return f"{q[-2:]} {q[:4]}"
 
 
+def _by_id(w: World, records: str, rid: str) -> dict[str, Any]:
+    """``w.<records>`` (a list of dicts with an "id") looked up by id, through an index cached on the world and
+    rebuilt when the list has grown."""
+    items = getattr(w, records)
+    idx = getattr(w, f"_{records}_index", None)
+    if idx is None or len(idx) != len(items):
+        idx = {r["id"]: r for r in items}
+        setattr(w, f"_{records}_index", idx)
+    return idx[rid]
+
+
 def _ticket(w: World, tid: str) -> dict[str, Any]:
-    idx = getattr(w, "_ticket_index", None)
-    if idx is None or len(idx) != len(w.tickets):
-        idx = {t["id"]: t for t in w.tickets}
-        w._ticket_index = idx  # type: ignore[attr-defined]
-    return idx[tid]
+    return _by_id(w, "tickets", tid)
 
 
 def _decision(w: World, did: str) -> dict[str, Any]:
-    idx = getattr(w, "_decision_index", None)
-    if idx is None or len(idx) != len(w.decisions):
-        idx = {d["id"]: d for d in w.decisions}
-        w._decision_index = idx  # type: ignore[attr-defined]
-    return idx[did]
+    return _by_id(w, "decisions", did)
 
 
 def fact_value(w: World, fid: str) -> str:
