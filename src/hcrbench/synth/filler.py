@@ -4,7 +4,9 @@ A rendered document first states its facts; :func:`pad` then adds the optional s
 (policy exceptions, incident lessons, meeting retrospectives, profile backgrounds; see
 :data:`hcrbench.synth.phrases_docs.EXTRAS`) in a seeded order, then, only if it is still short of its drawn length,
 one closing section per domain. Every sentence comes from :class:`Prose`, which pops from per-document shuffled
-copies of the pools, so a sentence can appear at most once per document.
+copies of the pools, so a sentence can appear at most once per document. A pool sentence is a template: each
+``[a|b|c]`` group is expanded with the document's RNG (:func:`hcrbench.synth.text.vary`), so one template reads
+differently from document to document.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import string
 
 from hcrbench.synth.phrases import DOMAIN, DOMAIN_HEADINGS
 from hcrbench.synth.phrases_docs import POOLS
-from hcrbench.synth.text import TextBuilder
+from hcrbench.synth.text import TextBuilder, vary
 
 ALL_POOLS: dict[str, list[str]] = {**DOMAIN, **POOLS}
 
@@ -128,7 +130,7 @@ class Prose:
             self._left[pool] = left
         out: list[str] = []
         while left and len(out) < n:
-            s = left.pop().format_map(self.ctx)
+            s = vary(self.r, left.pop()).format_map(self.ctx)
             if s not in self.used:
                 self.used.add(s)
                 out.append(s)

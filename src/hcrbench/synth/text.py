@@ -7,6 +7,7 @@ and ends as it appends it, so ``text[start:end]`` is the sentence by constructio
 from __future__ import annotations
 
 import random
+import re
 
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
@@ -102,8 +103,40 @@ def human_date(iso: str) -> str:
     return f"{int(d)} {MONTHS[int(m) - 1]} {y}"
 
 
-def pick(r: random.Random, variants: list[str], **kw: object) -> str:
-    return r.choice(variants).format(**kw)
+_GROUP = re.compile(r"\[([^\[\]]*)\]")
+
+
+def vary(r: random.Random, template: str) -> str:
+    """Expand every ``[a|b|c]`` group of ``template`` to one of its options, left to right, with ``r``.
+
+    ``[|x]`` makes ``x`` optional. Groups do not nest. Double spaces left by an empty option are closed up, and
+    a space before punctuation is dropped, so pool authors can write ``"Backups are tested [|monthly] ."``-style
+    templates without stray spaces. The same ``r`` state gives the same text (one ``r.randrange`` per group).
+    """
+    if "[" not in template:
+        return template
+    out = _GROUP.sub(lambda m: (opts := m.group(1).split("|"))[r.randrange(len(opts))], template)
+    out = re.sub(r" {2,}", " ", out)
+    return re.sub(r" ([,.;:!?)])", r"\1", out).strip()
+
+
+def variants(template: str) -> int:
+    """How many distinct strings :func:`vary` can make from ``template`` (the product of the group sizes)."""
+    n = 1
+    for m in _GROUP.finditer(template):
+        n *= len(m.group(1).split("|"))
+    return n
+
+
+def options(template: str) -> list[str]:
+    """Every option of every group plus the text outside the groups (what pool-safety tests scan)."""
+    parts = [o for m in _GROUP.finditer(template) for o in m.group(1).split("|")]
+    return [_GROUP.sub(" ", template), *parts]
+
+
+def pick(r: random.Random, variants_: list[str], **kw: object) -> str:
+    """One of ``variants_`` (each may hold ``[a|b]`` groups, expanded by :func:`vary`), formatted with ``kw``."""
+    return vary(r, r.choice(variants_)).format(**kw)
 
 
 def money(k: int) -> str:
