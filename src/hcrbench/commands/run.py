@@ -77,6 +77,13 @@ def run_command(
         from hcrbench.commands.quickstart import write_report_for
 
         console.print(f"report: {write_report_for(result.output_dir)}")
+        next_step = f"open {result.output_dir / 'report.html'}"
+    else:
+        next_step = f"hcrbench report {result.output_dir} for the full report"
+    from hcrbench.report.console import print_tree_tables
+
+    line = print_tree_tables(console, result.output_dir)
+    console.print(f"[bold]bottom line:[/bold] {line}; next: {next_step}", soft_wrap=True)
     err.print(f"computed {len(result.computed)}, reused {len(result.reused)}"
               + (f", skipped {len(result.skipped)}" if result.skipped else "")
               + f"; wrote {result.output_dir}", soft_wrap=True)

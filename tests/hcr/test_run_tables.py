@@ -1,0 +1,54 @@
+"""``hcrbench run`` on an experiment with HCR systems prints the routing, tree-quality and ablation tables and ends
+with a bottom line, through the real console script."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+
+def _config(beir_dir, out):
+    hcr = 'backend = "hash", chunk_tokens = 0, depth = 2, branching = 4'
+    return f"""
+name = "tables"
+output_dir = "{out}"
+metrics = ["nDCG@10", "R@10"]
+baseline = "bm25"
+k = 10
+n_resamples = 500
+
+[dataset]
+path = "{beir_dir}"
+split = "test"
+
+[[systems]]
+name = "bm25"
+type = "bm25"
+
+[[systems]]
+name = "hcr"
+type = "hcr"
+params = {{ {hcr}, log_path = "{out}/logs/hcr.routing.jsonl" }}
+
+[[systems]]
+name = "A4-no-links"
+type = "hcr"
+params = {{ {hcr}, links = false, log_path = "{out}/logs/A4-no-links.routing.jsonl" }}
+"""
+
+
+def test_run_prints_routing_tree_and_ablation_tables_then_a_bottom_line(beir_dir, tmp_path):
+    cfg = tmp_path / "exp.toml"
+    out = tmp_path / "out"
+    cfg.write_text(_config(beir_dir, out))
+    env = {**os.environ, "HCRBENCH_PROGRESS": "0", "HCRBENCH_CACHE": str(tmp_path / "cache"), "COLUMNS": "200"}
+    p = subprocess.run(["hcrbench", "run", str(cfg)], capture_output=True, text=True, env=env, timeout=600)
+    assert p.returncode == 0, p.stderr
+    text = p.stdout
+    assert "Routing error per level" in text and "eps L1" in text and "eps L2" in text
+    assert "Tree quality and routing cost" in text and "sibling distinctiveness" in text
+    assert "Every hcr system against hcr" in text and "links: True → False" in text
+    last = text.strip().splitlines()[-1]
+    assert last.startswith("bottom line:") and "next: hcrbench report" in last, last
+    assert "nDCG@10" in last and ("beats" in last or "loses to" in last or "no significant" in last)
+    assert (out / "tree_metrics.json").is_file()
