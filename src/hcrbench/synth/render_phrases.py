@@ -1,0 +1,549 @@
+"""Wording variants for the sentences that render code writes around facts (incident, decision, meeting,
+announcement, news and update pages), so the same document type reads differently from page to page.
+
+``R[name]`` is a list of templates for :func:`hcrbench.synth.text.pick` (each ``[a|b]`` group is
+expanded with the document's RNG, ``{placeholders}`` are filled by the renderer). A template whose renderer keys
+it as a fact statement keeps the fact's value placeholder in every expansion; the rest state no world fact. The
+same safety rules as the filler pools apply (no ``lexicon.SYNONYMS`` form, no identifier, no entity name), and
+``tests/synth/test_meridian.py`` scans every option.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hcrbench.synth.text import pick
+
+
+def tail(r: random.Random, name: str) -> str:
+    """An optional ending drawn from ``R[name]`` (a single ``[|a|b]`` group), with its leading space."""
+    t = pick(r, R[name])
+    return f" {t}" if t else ""
+
+
+R: dict[str, list[str]] = {
+    # ------------------------------------------------------------------ incidents
+    "incident.severity": [
+        "[Severity|Impact rating|Classification|Triage level|Priority class]: {sev}[ ({label})|, {label}| "
+        "({label} impact)| - rated {label} at triage][|, confirmed by the duty manager|, agreed on the bridge "
+        "call|, set by the service desk|, unchanged after review]",
+    ],
+    "incident.summary": [
+        "On {d}, {sym} on {sys}.",
+        "{sys} users reported that {sym} on {d}.",
+        "[Early|Late|Around midday] on {d}, [staff|colleagues|several teams|the service desk] [noticed|found|"
+        "flagged] that {sym} on {sys}.",
+        "[Beginning|Starting] on {d}, {sym} on {sys}[, and the service desk saw a burst of calls| for a "
+        "sizeable group of people| across more than one office|, first in one region and then everywhere].",
+        "This [ticket|record|write-up] covers {d}, when {sym} on {sys}[ for part of the working day| during a "
+        "busy period| while a change window was open].",
+    ],
+    "incident.duration": [
+        "[The disruption|The outage|The degradation|The interruption|Disruption to users] lasted {n} minutes "
+        "[before service was restored|from first alert to full recovery|in total|end to end|until normal service "
+        "resumed|before the fix took hold].",
+        "[Users were affected|People felt the impact|The problem persisted] for {n} minutes[ in all| before "
+        "things settled| until recovery was confirmed].",
+    ],
+    "incident.first": [
+        "[First automated alert fired|Monitoring showed the first errors|A synthetic probe started failing|"
+        "Dashboards turned red|An error-rate threshold was crossed].",
+        "The first [user complaint|call|chat message|email] reached the service desk[| from the finance floor| "
+        "from a regional office| from a night-shift colleague].",
+    ],
+    "incident.opened": ["{rep} [opened|raised|logged|filed] {id}[| from the service portal| after a call from a "
+                        "colleague| and tagged it for triage| with screenshots attached]."],
+    "incident.ack": ["{asg} [acknowledged the ticket|picked up the ticket|took ownership of the ticket|claimed the "
+                     "ticket] and [started investigating|began the investigation|joined the bridge call|pulled in "
+                     "a second engineer|checked the recent change log]."],
+    "incident.major": ["[A major incident was declared|The duty manager declared a major incident|Major incident "
+                       "handling was invoked|A major incident bridge was opened][| and status updates began| and "
+                       "the communications lead was paged| and executives were briefed]."],
+    "incident.cause": [
+        "The [probable|likely] cause was [identified|isolated|narrowed down][| from the logs| with help from a "
+        "second team| after comparing configuration snapshots].",
+        "The team [confirmed the cause and agreed the fix|agreed a fix after a short huddle|settled on a fix "
+        "and asked for a peer check].",
+        "A fix was [prepared and tested|drafted and tried in staging|written, reviewed and queued][| behind a "
+        "toggle| on a single node first].",
+    ],
+    "incident.restored": ["[Service was fully restored|Normal service resumed|Full recovery was confirmed|Error "
+                          "rates returned to baseline] and [monitoring returned to normal|the bridge call was "
+                          "closed|the status page was updated|the ticket moved to monitoring]."],
+    "incident.root_cause": [
+        "[The root cause was|Investigation traced the problem to|The underlying cause turned out to be|"
+        "Responders traced the fault to|The trigger was found to be] {c}.",
+        "The [postmortem|review|follow-up analysis|timeline review] [found|concluded|established] that the "
+        "[trigger|cause|starting point] was {c}.",
+        "[After|Following] [a careful look at the logs|a walk through the change history|a joint review with "
+        "the platform engineers], the cause was [pinned|traced] to {c}.",
+    ],
+    "incident.fix": [
+        "The {team} team, which owns {sys}, {fix}.",
+        "As [owner|owning team] of {sys}, the {team} team {fix}.",
+        "[To resolve it|In response|For the fix], the {team} team, which owns {sys}, {fix}.",
+    ],
+    "incident.closer": [
+        "A postmortem was [scheduled|booked|arranged|put in the diary] [within the agreed deadline|for later "
+        "in the week|with every responder invited|before the next change window].",
+        "Follow-up actions are [tracked|logged|recorded|kept] in the [service desk queue|problem record|team "
+        "backlog|incident tracker][| with named owners| and reviewed weekly].",
+        "No customer data was [affected|exposed|lost|altered][| at any point| according to the audit logs|, "
+        "which the privacy team double-checked].",
+        "[Status page notices|Internal broadcasts|Chat announcements] were [posted|sent|published] at [the "
+        "start and the end|each stage|every half hour][| of the disruption| of the recovery].",
+        "The change [freeze|moratorium|pause] on {sys} was lifted [the next morning|once the fix held for a day|"
+        "after the postmortem].",
+        "[Runbook|Playbook|Checklist] [steps|entries|pages] for {sys} were [rewritten|corrected|expanded] to "
+        "[match what actually worked|reflect the real recovery path|cover this scenario].",
+    ],
+    "incident.project": [
+        "[The outage|The disruption|This incident] [delayed|held up|pushed back|interrupted] [testing|a test cycle|"
+        "integration testing|a planned demo|user acceptance testing] for project {p}, [led by {lead}|which {lead} "
+        "leads|whose lead is {lead}].",
+    ],
+    "incident.engineering": [
+        "[An automated check|A new canary|A synthetic transaction|A contract test] now [guards against|catches|"
+        "detects] this [failure mode|kind of fault|pattern] [before release|within minutes|in staging], and "
+        "[the alert threshold was lowered|paging rules were tightened|the dashboard gained a dedicated panel|the "
+        "on-duty handbook was updated].",
+        "[Engineers|The platform group|The owning engineers] [added|wrote|introduced] [a chaos experiment|a "
+        "failover drill|a load test|a configuration lint] that [reproduces|simulates|exercises] this [fault|"
+        "scenario|failure][ every sprint| each quarter| in the nightly pipeline].",
+    ],
+    # ------------------------------------------------------------------ decisions
+    "decision.header": [
+        "Date: {d} | Project: {p} | Status: approved",
+        "[Decided|Recorded|Agreed] on {d} | Project: {p} | [Status: approved|State: approved|Approved]",
+        "Project {p} | {d} | [approved|signed off|final]",
+    ],
+    "decision.context": [
+        "Project {p} needed a way to {goal}.",
+        "[To|In order to] {goal}, project {p} [had to choose an approach|needed a delivery route|needed to pick "
+        "between several routes].",
+        "[The question|The problem] for project {p} was how best to {goal}.",
+    ],
+    "decision.process": [
+        "[Several|Four|A handful of] [options|approaches|alternatives] were [compared|assessed|scored] [over "
+        "two workshops|in a half-day session|against a shared scorecard|with input from finance and security].",
+        "The team weighed [cost|licence fees|total ownership cost], [time to deliver|lead time|staffing] and "
+        "[operational risk|support burden|migration effort][| before recommending one path| with the sponsor "
+        "present].",
+        "[Architects|Engineers|Analysts] from [two|three|several] teams [prepared|drafted|assembled] a [short|"
+        "one-page|side-by-side] [comparison|options paper|trade-off table] [for the review|ahead of the "
+        "meeting|for the sponsor].",
+    ],
+    "decision.decision": [
+        "The [team|working group|steering group] [decided|resolved|voted] to {opt}[| after two rounds of discussion| without dissent].",
+        "[After discussion|On balance|Having compared the options], the team [decided|agreed|chose] to {opt}.",
+        "The [recommendation|outcome|conclusion] was to {opt}[| for now| for this phase].",
+    ],
+    "decision.cost": [
+        "The expected cost is {cost}.",
+        "[Expected|Estimated|Forecast] cost: {cost}[| over the first year| including contingency| excluding "
+        "internal staff time].",
+        "[This is expected to|The estimate says it will|Finance expects it to] cost {cost}.",
+    ],
+    "decision.chosen": ["{o} [(chosen)|(selected)|(preferred)|- chosen|- approved|- the agreed route][| by the "
+                        "sponsor| in the review| after scoring| with broad support| on balance]"],
+    "decision.alternative": [
+        "[Partner with a systems integrator|Hire a specialist contractor for six months|Run a time-boxed pilot "
+        "first|Outsource to a managed service provider|Adopt an open-source tool and support it ourselves|Keep "
+        "the current manual workaround|Fold the work into an existing programme|Share a solution with a sister "
+        "company|Licence a white-label module|Rebuild from scratch on a new stack|Commission a consultancy "
+        "study|Wait for the next release of the current tooling]",
+    ],
+    "decision.approver": [
+        "{a} approved the decision; {o} owns its implementation.",
+        "[Approval|Sign-off] came from {a}, and {o} [owns|is accountable for|leads] [the implementation|delivery]"
+        "[| of the decision| of this choice].",
+        "{a} [signed the decision off|gave final approval]; [{o} owns its implementation|implementation sits "
+        "with {o}].",
+    ],
+    "decision.delivery": [
+        "{o}, who leads {p}, will update its delivery plan and milestones before the next steering meeting.",
+        "{o}, [who leads|as lead of] {p}, will [revise|rework|refresh] the [delivery plan|roadmap|schedule] and "
+        "[milestones|checkpoints|dates] [before the next steering meeting|within two weeks|by the next review]."
+    ],
+    "decision.team": [
+        "The {team} team carries most of the work.",
+        "[Most of the effort|The bulk of the work|Day-to-day delivery] [falls to|sits with|lands on] the {team} "
+        "team[| with help from partners| for the next two quarters].",
+    ],
+    "decision.policy": [
+        "The option was checked against {pol} and found compliant.",
+        "[Legal|Compliance|The control owners] [reviewed|checked|assessed] the option against {pol}[ and "
+        "raised no objection| and found it compliant| with no exceptions needed].",
+    ],
+    "decision.consequence": [
+        "The delivery plan is [updated|revised|amended|reworked] to [reflect this choice|match the chosen route|"
+        "absorb the new scope][| and shared with stakeholders| before the next checkpoint].",
+        "[Finance|The finance partner|The budget holder] will [adjust|update|rebase] the [forecast|quarterly "
+        "outlook|cost plan][| at month end| in the next cycle].",
+        "[Affected|Dependent|Neighbouring] teams were [informed|briefed|sent a summary][| by email| in the "
+        "weekly forum| through the programme channel].",
+        "The decision will be [revisited|re-examined|checked again] [in six months|after the pilot|at the "
+        "annual planning round|if costs rise by more than a tenth].",
+        "[Purchasing|The sourcing desk|The buying office] will [update|amend|review] [supplier paperwork|open "
+        "purchase orders|contract schedules] [where needed|before signature|within the month].",
+        "[Support|Service desk|Operations] [staff|leads|managers] will be [trained|briefed|walked through the "
+        "change] [before go-live|during the pilot|in a short clinic].",
+        "[Hiring plans|Headcount requests|Staffing assumptions] for the [quarter|half-year|programme] are "
+        "[unchanged|being reworked|on hold until the pilot ends].",
+    ],
+    # ------------------------------------------------------------------ meetings
+    "meeting.attendees": ["Attendees: {names}", "[Present|In the room|Participants|Who attended]: {names}"],
+    "meeting.chair": [
+        "Chair: {chair} | Next meeting: {next}",
+        "[Chaired by|Facilitator|Host]: {chair} | [Next session|Next meeting|Follow-up meeting]: {next}",
+        "{chair} chaired[|; the next meeting is on {next}|. Next: {next}]",
+    ],
+    "meeting.discussion": [
+        "[The group|Everyone|The room] [reviewed|went through|looked at] progress on {c} [against the plan|since the last session|milestone by milestone].",
+        "{chair} opened with a recap of the last two weeks on {c}.",
+        "{chair} [started|kicked off|began] [with|by walking through] [the burn-down chart|the latest "
+        "dashboard|open pull requests|the risk register|last week's actions] for {c}.",
+        "[Discussion|The conversation|Most of the hour] [centred on|focused on|kept returning to] [how {c} is "
+        "tracking|what {c} still needs|the next {c} checkpoint][| and who needs to be involved| and what "
+        "could slip].",
+    ],
+    "meeting.mood": [
+        "[Most of the time|A large part of the hour|The longest discussion] went on [the open risks|vendor "
+        "timelines|test environment stability|the migration rehearsal|staffing over the holidays].",
+        "[Testing capacity|Reviewer availability|Environment access|Contract paperwork|Data quality] was the "
+        "[main|biggest|most pressing] [concern|worry|sticking point][| this time| again].",
+        "[The team|Everyone present|The group] agreed the [scope|plan|target date] [is still right|still holds|needs no change][| for this quarter|, with one small trim| after a short debate].",
+        "[Energy in the room was good|The tone was upbeat|People were candid], [though two topics ran over|"
+        "and the agenda finished early|even where opinions differed].",
+        "[A guest from|Someone from|A visitor from] [procurement|legal|customer support|the analytics group] "
+        "[joined for|sat in on|dropped into] the [first|last] [ten|fifteen|twenty] minutes.",
+    ],
+    "meeting.decision": [
+        "[Attendees|The group] [confirmed|endorsed|noted] decision {d}[ and asked the owner to share the plan| "
+        "and requested a written plan within a week| and agreed to revisit it at the next session].",
+    ],
+    "meeting.action": [
+        "update the [risk log|risk register|issue tracker]", "draft the [test plan|cutover plan|training outline]",
+        "confirm [vendor dates|supplier availability|licence renewal terms]",
+        "prepare the [demo|walkthrough|pilot briefing]", "book the next [review|retrospective|design session]",
+        "circulate the [budget view|cost breakdown|spend forecast]",
+        "write up the [open questions|design trade-offs|meeting summary]",
+        "check capacity with the [platform|data|security] team",
+        "share the revised [timeline|roadmap|resourcing plan]",
+        "collect feedback from [pilot users|early adopters|support agents]",
+        "chase the [legal|procurement|security] sign-off", "clean up the [backlog|board|shared folder]",
+        "schedule a [dry run|rehearsal|tabletop exercise]", "agree [acceptance criteria|exit criteria|"
+        "success measures] with the sponsor", "reconcile the [invoice|purchase order|timesheet] discrepancies",
+        "arrange [room bookings|travel|catering] for the workshop",
+        "document the [rollback steps|escalation path|hand-off checklist]",
+        "review [accessibility|localisation|translation] feedback",
+        "benchmark the [new build|import job|search index] against last month",
+        "invite [finance|facilities|internal audit] to the next session",
+    ],
+    "meeting.action_line": ["{who}: {what} by {due}", "{who} to {what} by {due}", "{what} ({who}, by {due})",
+                            "[By|Before] {due}, {who} will {what}"],
+    # ------------------------------------------------------------------ announcements, news, updates
+    "announce.read": [
+        "[Please|Do] [read|skim|look through] the [full text|complete document|updated page] [before raising a "
+        "request|before asking your manager|if you are unsure how this affects you][| - it is short| - the "
+        "changes are highlighted].",
+        "[Your manager|Your HR partner|The helpdesk] can [explain|walk you through|clarify] [what changed|the "
+        "new figures|how this applies to you][| in a short call| by chat].",
+    ],
+    "announce.demo": [
+        "[Come and see|Drop by for|Join us for] [a live demo|a short walkthrough|the showcase] [at the next "
+        "all-hands|in the atrium on Friday|during lunch on Thursday|in the town hall slot][| - coffee provided|"
+        " - bring questions| - recordings will follow].",
+        "[Feedback is welcome|Ideas are welcome|Questions can be posted|Comments can go] in the [project channel|comment thread below|"
+        "feedback form][| at any time| before the next sprint].",
+    ],
+    "announce.maintenance": [
+        "{sys} will be [offline|unavailable|read-only] for [two|three|about four] hours [this Saturday|on "
+        "Sunday morning|overnight on Friday] for [planned maintenance|a version upgrade|storage work|"
+        "a security patch].",
+    ],
+    "announce.plan": [
+        "[Save your work|Log out|Finish open submissions] [before the window starts|beforehand|ahead of time]"
+        "[| to avoid losing changes| to be safe].",
+        "[If something looks wrong afterwards|If you hit an error afterwards|For any problem after the window],"
+        " [raise a ticket|call the service desk|post in the support channel].",
+    ],
+    "announce.welcome": [
+        "[Please join me in congratulating|Warm congratulations to|A big congratulations to] {n} on [the new "
+        "role of|a move into the role of|stepping up as] {role}[!|.]",
+    ],
+    "announce.team": [
+        "{f} [stays|remains|will keep working] with the {team} team[| and keeps the same desk| for now].",
+    ],
+    "announce.signature": ["{n}, {role}[|, for the leadership group|, on behalf of the organisers]", "- {n}, {role}", "[Posted by|From|Written by|Signed] {n}, {role}[|, with thanks to all involved]",
+                           "{n} ({role})", "{n} | {role}"],
+    "news.title": ["{t} newsletter", "{t} [news|monthly update|bulletin|round-up|team digest]"],
+    "news.contact": [
+        "[Questions about our work|Anything about our work|Requests for our team] [go to|can go to|should go "
+        "to] {lead}[| directly| in the first instance].",
+        "[If you need us|For anything related to our work], [talk to|message|reach out to] {lead}[| or drop into "
+        "our channel| any time].",
+    ],
+    "update.title": ["{p}: mid-quarter note", "{p}: [mid-quarter update|progress note|interim update|"
+                     "quick status check|checkpoint note]"],
+    "update.joined": [
+        "{x} [joined|came into|was added to] the [working group|project team|core team] [this month|recently|"
+        "a few weeks ago] to help with [testing|data checks|documentation|release planning|user research].",
+    ],
+    "update.next": [
+        "[The next steering meeting|The sponsor review|The quarterly checkpoint] will [review|revisit|confirm] "
+        "the [plan|timeline|scope][| in detail| along with the risks].",
+        "No [budget change|extra headcount|scope change|new funding] is [requested|needed|expected] "
+        "[at this stage|this quarter|for now].",
+        "[A short demo|A written summary|A recorded walkthrough] [follows|will be shared|goes out] [next month|"
+        "after the next sprint|at quarter end].",
+    ],
+    "update.product": [
+        "[The changes land in|This work touches|The design affects] {prod}[, and| so] the {team} team is "
+        "[reviewing the design|checking the design|looking over the proposals][| closely| this sprint].",
+    ],
+    # ------------------------------------------------------------------ near-duplicate cluster pages
+    "release.fixed": [
+        "[Several|A few|Some] display issues in [exported reports|printed invoices|the settings screen|dark mode].",
+        "A rare error when [saving settings|renaming a folder|importing a spreadsheet|switching accounts].",
+        "[Dates|Currency symbols|Time zones] [showed incorrectly|were misaligned|rendered oddly] in [some "
+        "locales|the summary view|downloaded files].",
+        "[Lookups|Filtering|Sorting] [ignored|mishandled|dropped] [accented characters|empty fields|long names]"
+        "[| in rare cases| on mobile].",
+        "[Notifications|Reminder emails|Digest messages] were [sent twice|delayed|missing a link] for [some "
+        "users|shared workspaces|new accounts].",
+        "A [memory leak|slow query|race condition] [during long sessions|on large imports|after reconnecting] "
+        "was [fixed|removed|resolved].",
+    ],
+    "release.improved": ["{f} is [faster|quicker|more reliable] and [easier to configure|simpler to set up|"
+                         "clearer to use][| for administrators| on small screens]."],
+    "release.new": ["{f} is now generally available.",
+                    "{f} is now [generally available|available to every customer|out of preview][| in all "
+                    "regions| on every plan]."],
+    "release.questions": ["[Questions|Feedback|Comments] [go|can go] to {m}, [product manager|the product "
+                          "manager][| for this release| as usual]."],
+    "digest.none": ["[No incidents were|Nothing was] [recorded|logged|raised] this week[| - a quiet one| across any "
+                    "monitored service]."],
+    "digest.changes": [
+        "[Routine patching|Scheduled patching|Monthly patching] [completed|finished|ran] [on schedule|without "
+        "surprises|inside the window].",
+        "[No emergency changes were needed|One emergency change was approved and closed cleanly|The change "
+        "board met once and approved the standard batch].",
+        "[Backup restore tests|Capacity checks|Certificate scans] [passed|came back clean|flagged nothing "
+        "urgent][| this week| on every tier].",
+    ],
+    # ------------------------------------------------------------------ entity pages
+    "policy.purpose": [
+        "[This|The present] {word} [sets out|describes|lays down] [how|the way] Meridian [manages|approaches|"
+        "deals with] {term}[, so that colleagues are treated consistently|, in plain language| and why].",
+        "[Here you will find|This page gives] Meridian's [agreed|current] [approach to|position on] {term}[ and "
+        "the people who apply it| and what managers must check].",
+    ],
+    "policy.applies": [
+        "[It|This text] applies to [all permanent staff|every employee|all colleagues on a Meridian contract] "
+        "[in every office|in all locations|worldwide|company-wide][| unless a local addendum says otherwise| "
+        "including part-time colleagues].",
+        "It covers [full-time and part-time|salaried and hourly|new and existing] [employees|colleagues|staff] "
+        "[in all locations|across every site|in each country where Meridian employs people].",
+    ],
+    "policy.requests": [
+        "Requests are [made|submitted|raised] through the [employee self-service portal|HR portal|intranet "
+        "request form][| and acknowledged automatically].",
+        "Managers [approve|review|decide on] requests within [five|three|ten] working days.",
+        "Requests are [logged|recorded|filed] and reviewed by the owner team [each quarter|twice a year|"
+        "monthly].",
+    ],
+    "policy.compliance": [
+        "Breaches of this {word} are [reported to|escalated to|raised with] the legal and compliance function and [reviewed "
+        "in the annual control assessment|sampled during internal audits|discussed at the risk committee].",
+        "The internal audit function [samples|tests|inspects] [records|cases|files] under this {word} [every year|each "
+        "quarter|on a rolling basis] and reports exceptions to the audit committee.",
+    ],
+    "policy.records": ["[Records|Files|Case notes] are kept for the [period|time] [required by|set out in|"
+                       "defined in] the [records schedule|retention schedule|archiving standard][| and then "
+                       "securely destroyed]."],
+    "status.period": ["[Reporting period|Period|Quarter|Reporting quarter|Covering]: {q}[ (ending "
+                      "{end})|, to {end}| - closes {end}]"],
+    "status.risk": ["a key engineer is shared with another project", "vendor delivery dates keep slipping",
+                    "test environments are unstable", "requirements from Finance are still changing",
+                    "the data migration is slower than planned", "security review findings are still open",
+                    "a [critical|major] supplier is [restructuring|changing ownership]",
+                    "[integration|load|regression] testing [starts late|has no stable data]",
+                    "[two|several] [contractors|analysts] leave [before the end of the quarter|at month end]",
+                    "the [legacy|upstream] interface [lacks documentation|changes without notice]",
+                    "[licence|hardware|hosting] costs [are rising|exceed the estimate]",
+                    "[stakeholder|sponsor] availability [is limited|drops over the summer]"],
+    "status.tracker": [
+        "{x} [owns|is tracking|follows up] the [mitigation|response plan|recovery actions] and will [report "
+        "back|give an update|raise it again] [at the next steering meeting|in two weeks|at the monthly review].",
+    ],
+    "status.next": [
+        "Focus for next quarter is [closing open risks|hardening the release|finishing the migration] and "
+        "[preparing the next milestone|training support staff|retiring old tooling].",
+        "The team will re-baseline the [plan|schedule|forecast] at the next [steering meeting|quarterly review|"
+        "sponsor checkpoint].",
+        "No change to [scope|headcount|the timeline] is planned for next quarter[| unless the top risk "
+        "materialises].",
+        "[Next quarter|The coming quarter] [brings|includes|is about] [a pilot with real users|the first "
+        "external release|a cost review|the hand-over to operations].",
+    ],
+    "status.product": [
+        "The work feeds into {prod}, the {desc}.",
+        "[Changes|Deliverables] [flow into|land in|feed] {prod}, the {desc}.",
+    ],
+    "status.release": ["[Release planning|Launch dates|Rollback planning] [is|are] [coordinated|aligned|agreed] "
+                       "with the {team} team[| every sprint| at each checkpoint]."],
+    "charter.goal_note": [
+        "Success will be [measured|judged|assessed] against the [targets|outcomes|measures] agreed at "
+        "[kickoff|the planning workshop|the first sponsor meeting].",
+        "The goal was [agreed|settled|confirmed] with the sponsor [during planning|at kickoff|in a short "
+        "written brief].",
+        "[Scope changes|Changes to this goal] need the sponsor's [written approval|agreement|sign-off].",
+    ],
+    "charter.milestone_head": ["Quarter|Planned milestone", "Quarter|Milestone", "Period|Planned milestone",
+                               "Quarter|Target milestone", "Quarter|Milestone planned"],
+    "charter.engineering": [
+        "Work is delivered in [two-week|three-week|short] [increments|sprints|iterations] behind feature flags.",
+        "Every change follows the [peer check standard|release standard|team working agreement][| and the "
+        "documented release checklist].",
+        "[Architecture|Interface|Data model] choices are [written down|recorded|captured] as short decision "
+        "notes[| in the repository| next to the code].",
+    ],
+    "charter.customer": [
+        "{prod} customers will see the changes [gradually|in stages|over several releases], starting with "
+        "[a pilot group|internal users|one region].",
+        "[Customers|Users] of {prod} [get|receive|will see] [release notes|in-app guidance|a short video] "
+        "[before each change|when features arrive|ahead of the switch].",
+    ],
+    "system.planned": [
+        "[Patch|Update] the underlying [operating system|database engine|runtime]",
+        "Review [licence usage|seat counts|renewal terms]", "Rotate [service credentials|signing keys|API tokens]",
+        "Test [restore from backup|failover to the second site|disaster recovery steps]",
+        "Tidy up [stale accounts|unused groups|orphaned integrations]", "Update the [runbook|support guide|"
+        "architecture diagram]", "Renew the [support contract|maintenance agreement|hardware warranty]",
+        "Archive [old projects|inactive spaces|closed tickets]",
+        "Benchmark [response times|batch windows|storage growth]",
+    ],
+    "system.support": ["Support hours: [business hours|weekdays from eight to six|office hours in each "
+                       "region], with [out-of-hours cover|a duty engineer|an escalation rota] for severity 1 "
+                       "incidents"],
+    "system.access": [
+        "[Access|An account] is [granted|provisioned|set up] [by role|per team|on request][; ask your manager "
+        "to submit the request|; allow two working days|, and unused accounts are disabled after ninety days].",
+    ],
+    "system.integration": [
+        "[Interfaces|Connections|Data feeds] use the [documented API|published interface|event stream]; "
+        "[credentials|tokens|keys] [live in|are stored in|come from] the secrets vault.",
+        "Changes to integrations [follow the release standard|need a rollback plan|are tested in staging "
+        "first][| and a named reviewer].",
+    ],
+    "profile.contact": [
+        "[Prefers|Likes|Answers fastest on] [chat|short messages|a quick call] for [quick questions|small "
+        "requests|anything urgent].",
+        "[Office hours|Drop-in time|An open slot] on [Mondays|Tuesdays|Wednesdays|Thursdays|Fridays][ after "
+        "lunch| first thing| late afternoon].",
+        "Happy to [mentor new joiners|review drafts|pair on tricky problems|give talks to other teams].",
+        "[Usually|Mostly] [offline|heads-down] [on Friday afternoons|before ten|during quarter close]; "
+        "[email|a ticket|a message] works best then.",
+        "[Calendar is open|Feel free to book time|Book a slot] [for anything longer than ten minutes|via the "
+        "shared calendar|whenever there is a gap].",
+    ],
+    "profile.email": ["Email {e}.", "[Email|Mail|Write to]: {e}", "[Reach|Contact] {f} at {e}."],
+    "team.table": ["Name|Role|Location", "Name|Role|Based in", "Colleague|Role|Location", "Name|Job title|Office",
+                   "Person|Role|Location"],
+    "team.working": [
+        "[Raise|Post|Drop] requests in the [team channel|intake queue|shared inbox]; we [triage|sort|review] "
+        "them [every morning|twice a day|each afternoon].",
+        "[Use the intake form|Open a ticket|File a request] for anything that takes more than [a day|a few "
+        "hours|one sprint].",
+        "We hold [open office hours|a drop-in clinic|an open session] every [Tuesday|Wednesday|Thursday] "
+        "[afternoon|morning|lunchtime][| in the main meeting room| on video].",
+    ],
+    "product.constraints": [
+        "[Every capability|Each feature|New functionality] must [work|run|be supported] in [both EU and US "
+        "regions|every hosting region|all supported browsers][| from day one].",
+        "[Latency|Page weight|Memory] budgets are [enforced|checked|measured] in the [load-testing playbook|"
+        "nightly pipeline|release checklist].",
+        "[New capabilities|Risky changes|Experiments] ship behind feature flags[| and default to off| for at "
+        "least one release].",
+    ],
+    "eng.steps": [
+        "[Open|Create|Raise] a ticket that [describes|explains|summarises] the change and its [risk|blast "
+        "radius|rollback route].",
+        "[Write|Update|Extend] the [tests|fixtures|checks] [first|before the code|alongside the change].",
+        "[Ask|Invite] a second engineer to [review|look over|sign off] [before merging|before release|the "
+        "final diff].",
+        "[Watch|Monitor|Keep an eye on] the [dashboards|error rates|latency graphs] for [an hour|a shift|the "
+        "first day] after release.",
+        "[Record|Note|Write down] anything [surprising|unexpected|odd] in the team's [decision log|journal|"
+        "retrospective notes].",
+        "[Tag|Label|Mark] the change with the [service|component|owning team] so others can find it later.",
+        "[Announce|Share|Post] the [change|release|merge] in the [engineering channel|team thread|weekly "
+        "notes][| with a one-line summary].",
+    ],
+    "eng.audience": ["[It is written for|It is meant for|The audience is] [every engineer|new and experienced "
+                     "engineers|anyone who ships code] at Meridian[| and for their reviewers].",
+                     "[Read it|Skim it] [before your first change|once a year|when something here feels "
+                     "unclear][| and suggest edits].",
+                     ],
+    "eng.related": ["This guide must be read together with the {ref}.",
+                    "[Read|Use|Apply] this guide together with the {ref}.",
+                    "This guide [sits alongside|complements|should be read with] the {ref}."],
+    # ------------------------------------------------------------------ cluster pages (shared within a cluster)
+    "access.scope": [
+        "[Every|Each] active account, [whatever its level of access|privileged or not|human or service], was "
+        "[in scope|included|examined].",
+    ],
+    "access.privileged": ["Privileged accounts were reviewed individually.",
+                          "[Privileged|Administrator|High-risk] accounts were [reviewed|checked|examined] "
+                          "[individually|one by one|line by line]."],
+    "access.owner": ["No privileged account was found without a named owner.",
+                     "[Every|Each] privileged account [had|turned out to have] a named owner[| on record]."],
+    "access.follow": ["The {team} team confirmed the removals within ten working days.",
+                      "The {team} team [confirmed|completed|closed] the removals within [ten|five|fifteen] "
+                      "working days."],
+    "onboard.week1": [
+        "Collect your [badge|access card|equipment] from the service desk[| on day one| before ten].",
+        "Complete the mandatory training[| in your first three days| before week two].",
+        "[Set up|Configure|Check] [your email signature|multi-factor sign-in|your calendar].",
+        "[Join|Subscribe to] the [team channel|department mailing list|company news feed].",
+        "[Find|Locate|Visit] [your desk|the nearest fire exit|the kitchen and quiet rooms].",
+    ],
+    "onboard.week2": [
+        "Shadow a team ritual and take notes.",
+        "Read the team page and the last three decision records.",
+        "[Pair|Sit] with a colleague on a [real ticket|live task|small fix].",
+        "[Draft|Write] a [short|one-page] note on what [surprised|confused|impressed] you so far.",
+        "[Attend|Join] a [customer call|sprint review|service review] as an observer.",
+    ],
+    "onboard.month": [
+        "Ship a small change or complete a first deliverable.", "Give feedback on this checklist.",
+        "[Agree|Set] [goals|objectives] for your first [quarter|six months] with your manager.",
+        "[Present|Share] [what you have learned|a short demo|your first results] at a team meeting.",
+    ],
+    "decision.alt_known": [
+        "Build [the capability|it|a solution] in-house[| with the existing team| with two extra hires]",
+        "[Buy|Purchase|License] a [vendor product|commercial product|packaged tool][| off the shelf| from an "
+        "established supplier]",
+        "Defer [the work|the project|delivery] to the [next half-year|next financial year|following planning "
+        "round]",
+        "Extend the [existing|current] platform[| with new modules| rather than adding another tool]",
+    ],
+    "decision.rejected": ["[|- too slow|- too costly|- rejected on cost|- rejected on risk|- not ready in time"
+                          "|- weak support model|- poor fit with the architecture|- licence terms too rigid]"],
+    "status.line": ["{c} is [currently|right now|at this point|as of this note] {status}[,| and] [heading "
+                    "towards|working towards|aiming for|on the way to] {ms}."],
+    "status.ms_note": ["[on the critical path|depends on a supplier|internal only|needs sponsor sign-off|"
+                       "shared with another team|fixed date|may move|-|-|-|-]"],
+    "policy.system": ["Requests and approvals under this {word} are [recorded|stored|tracked|kept] in {sys}, "
+                      "which is administered by the {team} team[|; entries are audited yearly|; "
+                      "managers get read access]."],
+    "charter.lead": ["[Project lead|Lead|Delivery lead]: {n} ({role}, {team})"],
+    "charter.sponsor": ["[Executive sponsor|Sponsor|Accountable executive|Sponsor and budget holder]: {n}"],
+    "charter.partners": ["[Partner teams|Supporting teams|Contributing teams|Also involved]: {teams}"],
+    "profile.skill_tail": ["[||||- hands-on|- go-to person|- currently learning|(mentors others)|(for "
+                           "several years)|- day-to-day|- happy to advise|(recent focus)]"],
+    "product.feature_tail": ["[|||- available on every plan|for enterprise customers|- configurable per "
+                             "workspace|with an admin switch|- most requested last year|(in beta in some "
+                             "regions)|- used by most accounts]"],
+}
