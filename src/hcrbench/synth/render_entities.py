@@ -94,7 +94,7 @@ def render_project_status(w: World, s: DocSpec, r: random.Random) -> Rendered:
     tb.line(f"Project lead: {lead.name}", "lead")
     tb.heading("Summary")
     tb.para([(_status_sentence(r, p.code_name, p.status[q], q), "status"),
-             (f"The main milestone this quarter: {p.milestone[q]}.", "milestone")])
+             (pick(r, R["status.milestone"], ms=p.milestone[q]), "milestone")])
     tb.heading("Budget")
     tb.para([(f"Spend to date is {spent}% of the approved budget of {money(p.budget_k)}.", "budget")])
     tb.heading("Risks and issues")

@@ -179,11 +179,11 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
                  pick(r, R["announce.demo"])])
     elif topic == "system":
         sy = w.get(s.ref["system"])
-        title = f"Planned maintenance for {sy.name}"
+        title = pick(r, R["announce.maint_title"], sys=sy.name)
         tb.line(title)
         tb.para([(pick(r, R["announce.maintenance"], sys=sy.name), "headline"),
-                 (f"The {w.get(sy.owner_team).name} team, which owns {sy.name}, will post updates on the status "
-                  "page.", "owner"), pick(r, R["announce.plan"])])
+                 (pick(r, R["announce.owner"], team=w.get(sy.owner_team).name, sys=sy.name), "owner"),
+                 pick(r, R["announce.plan"])])
     else:
         p = w.get(s.ref["person"])
         title = f"Welcome and congratulations: {p.name}"

@@ -48,6 +48,9 @@ R: dict[str, list[str]] = {
     "incident.first": [
         "[First automated alert fired|Monitoring showed the first errors|A synthetic probe started failing|"
         "Dashboards turned red|An error-rate threshold was crossed].",
+        "[A customer success manager escalated a complaint|The overnight batch report arrived empty|A warehouse "
+        "scanner stopped syncing|Payroll staff phoned the helpdesk|A partner's integration began bouncing "
+        "requests].",
         "The first [user complaint|call|chat message|email] reached the service desk[| from the finance floor| "
         "from a regional office| from a night-shift colleague].",
     ],
@@ -84,14 +87,16 @@ R: dict[str, list[str]] = {
         "[To resolve it|In response|For the fix], the {team} team, which owns {sys}, {fix}.",
     ],
     "incident.closer": [
-        "A postmortem was [scheduled|booked|arranged|put in the diary] [within the agreed deadline|for later "
-        "in the week|with every responder invited|before the next change window].",
+        "A [postmortem|blameless review|retrospective|lessons-learned session] was [scheduled|booked|arranged|put in the diary] [within the agreed deadline|for later in the week|with every responder invited|before the next change window|with an external facilitator|for the following Tuesday].",
         "Follow-up actions are [tracked|logged|recorded|kept] in the [service desk queue|problem record|team "
         "backlog|incident tracker][| with named owners| and reviewed weekly].",
-        "No customer data was [affected|exposed|lost|altered][| at any point| according to the audit logs|, "
-        "which the privacy team double-checked].",
+        "No [customer data|personal information|client record|payment detail] was [affected|exposed|lost|altered|corrupted][| at any point| according to the audit logs|, which the privacy team double-checked| - forensic checks confirmed this].",
         "[Status page notices|Internal broadcasts|Chat announcements] were [posted|sent|published] at [the "
         "start and the end|each stage|every half hour][| of the disruption| of the recovery].",
+        "[Insurers|The risk office|The compliance desk] [were notified|received a summary|asked for the "
+        "timeline][| as a precaution| the same day].",
+        "[Credit notes|Service credits|Goodwill gestures] [were|are being] [considered|prepared|issued] for "
+        "[affected clients|two large accounts|partners on premium contracts].",
         "The change [freeze|moratorium|pause] on {sys} was lifted [the next morning|once the fix held for a day|"
         "after the postmortem].",
         "[Runbook|Playbook|Checklist] [steps|entries|pages] for {sys} were [rewritten|corrected|expanded] to "
@@ -118,7 +123,7 @@ R: dict[str, list[str]] = {
         "Project {p} | {d} | [approved|signed off|final]",
     ],
     "decision.context": [
-        "Project {p} needed a way to {goal}.",
+        "Project {p} [needed|was looking for|had to find] a [way|practical way|sustainable way|affordable way] to {goal}.",
         "[To|In order to] {goal}, project {p} [had to choose an approach|needed a delivery route|needed to pick "
         "between several routes].",
         "[The question|The problem] for project {p} was how best to {goal}.",
@@ -147,14 +152,16 @@ R: dict[str, list[str]] = {
     "decision.chosen": ["{o} [(chosen)|(selected)|(preferred)|- chosen|- approved|- the agreed route][| by the "
                         "sponsor| in the review| after scoring| with broad support| on balance]"],
     "decision.alternative": [
-        "[Partner with a systems integrator|Hire a specialist contractor for six months|Run a time-boxed pilot "
+        "[Partner with a systems integrator|Lease capacity from a regional hosting partner|Crowdsource ideas "
+        "through an internal hackathon|Acquire a small startup with a similar product|Pool budget with a "
+        "neighbouring department|Hire a specialist contractor for six months|Run a time-boxed pilot "
         "first|Outsource to a managed service provider|Adopt an open-source tool and support it ourselves|Keep "
         "the current manual workaround|Fold the work into an existing programme|Share a solution with a sister "
         "company|Licence a white-label module|Rebuild from scratch on a new stack|Commission a consultancy "
         "study|Wait for the next release of the current tooling]",
     ],
     "decision.approver": [
-        "{a} approved the decision; {o} owns its implementation.",
+        "{a} [approved|endorsed|ratified] the decision; {o} [owns its implementation|carries it forward|takes it from here].",
         "[Approval|Sign-off] came from {a}, and {o} [owns|is accountable for|leads] [the implementation|delivery]"
         "[| of the decision| of this choice].",
         "{a} [signed the decision off|gave final approval]; [{o} owns its implementation|implementation sits "
@@ -182,8 +189,7 @@ R: dict[str, list[str]] = {
         "outlook|cost plan][| at month end| in the next cycle].",
         "[Affected|Dependent|Neighbouring] teams were [informed|briefed|sent a summary][| by email| in the "
         "weekly forum| through the programme channel].",
-        "The decision will be [revisited|re-examined|checked again] [in six months|after the pilot|at the "
-        "annual planning round|if costs rise by more than a tenth].",
+        "The decision will be [revisited|re-examined|checked again|reopened] [in six months|after the pilot|at the annual planning round|if costs rise by more than a tenth|if the supplier market shifts|once usage figures are in].",
         "[Purchasing|The sourcing desk|The buying office] will [update|amend|review] [supplier paperwork|open "
         "purchase orders|contract schedules] [where needed|before signature|within the month].",
         "[Support|Service desk|Operations] [staff|leads|managers] will be [trained|briefed|walked through the "
@@ -200,7 +206,7 @@ R: dict[str, list[str]] = {
     ],
     "meeting.discussion": [
         "[The group|Everyone|The room] [reviewed|went through|looked at] progress on {c} [against the plan|since the last session|milestone by milestone].",
-        "{chair} opened with a recap of the last two weeks on {c}.",
+        "{chair} opened with a [recap|summary|quick recap|candid review] of the last [two|three|few] weeks on {c}.",
         "{chair} [started|kicked off|began] [with|by walking through] [the burn-down chart|the latest "
         "dashboard|open pull requests|the risk register|last week's actions] for {c}.",
         "[Discussion|The conversation|Most of the hour] [centred on|focused on|kept returning to] [how {c} is "
@@ -210,11 +216,11 @@ R: dict[str, list[str]] = {
     "meeting.mood": [
         "[Most of the time|A large part of the hour|The longest discussion] went on [the open risks|vendor "
         "timelines|test environment stability|the migration rehearsal|staffing over the holidays].",
-        "[Testing capacity|Reviewer availability|Environment access|Contract paperwork|Data quality] was the "
+        "[Testing capacity|Reviewer availability|Environment access|Contract paperwork|Data quality|Translation "
+        "turnaround|Hardware lead times|Invoice reconciliation|Budget phasing] was the "
         "[main|biggest|most pressing] [concern|worry|sticking point][| this time| again].",
         "[The team|Everyone present|The group] agreed the [scope|plan|target date] [is still right|still holds|needs no change][| for this quarter|, with one small trim| after a short debate].",
-        "[Energy in the room was good|The tone was upbeat|People were candid], [though two topics ran over|"
-        "and the agenda finished early|even where opinions differed].",
+        "[Energy in the room was good|The tone was upbeat|People were candid|The atmosphere was relaxed|Debate was lively], [though two topics ran over|and the agenda finished early|even where opinions differed|despite a patchy video link|and nobody checked their phone].",
         "[A guest from|Someone from|A visitor from] [procurement|legal|customer support|the analytics group] "
         "[joined for|sat in on|dropped into] the [first|last] [ten|fifteen|twenty] minutes.",
     ],
@@ -239,6 +245,12 @@ R: dict[str, list[str]] = {
         "review [accessibility|localisation|translation] feedback",
         "benchmark the [new build|import job|search index] against last month",
         "invite [finance|facilities|internal audit] to the next session",
+        "negotiate a [discount|longer warranty|payment holiday] with the reseller",
+        "[prototype|sketch|storyboard] the [setup wizard|approval screen|mobile checkout]",
+        "survey [warehouse supervisors|branch managers|call-centre agents] about the [pilot|new form|workflow]",
+        "draft a [memo|briefing note|one-pager] for the [board|executive committee|works council]",
+        "estimate [storage|egress|licensing] costs for the next [year|two years]",
+        "audit [spreadsheet formulas|macro-heavy workbooks|shared drive permissions]",
     ],
     "meeting.action_line": ["{who}: {what} by {due}", "{who} to {what} by {due}", "{what} ({who}, by {due})",
                             "[By|Before] {due}, {who} will {what}"],
@@ -284,11 +296,11 @@ R: dict[str, list[str]] = {
         "[If you need us|For anything related to our work], [talk to|message|reach out to] {lead}[| or drop into "
         "our channel| any time].",
     ],
-    "update.title": ["{p}: mid-quarter note", "{p}: [mid-quarter update|progress note|interim update|"
-                     "quick status check|checkpoint note]"],
+    "update.title": ["{p}: [mid-quarter note|mid-quarter update|progress note|interim update|quick status check|checkpoint note|where we are|field notes|halfway report|short update]"],
     "update.joined": [
         "{x} [joined|came into|was added to] the [working group|project team|core team] [this month|recently|"
-        "a few weeks ago] to help with [testing|data checks|documentation|release planning|user research].",
+        "a few weeks ago] to help with [testing|data checks|documentation|release planning|user research|vendor liaison|"
+        "accessibility audits|pricing analysis].",
     ],
     "update.next": [
         "[The next steering meeting|The sponsor review|The quarterly checkpoint] will [review|revisit|confirm] "
@@ -305,13 +317,15 @@ R: dict[str, list[str]] = {
     # ------------------------------------------------------------------ near-duplicate cluster pages
     "release.fixed": [
         "[Several|A few|Some] display issues in [exported reports|printed invoices|the settings screen|dark mode].",
-        "A rare error when [saving settings|renaming a folder|importing a spreadsheet|switching accounts].",
+        "A [rare|sporadic|hard-to-reproduce|long-standing] [error|crash|freeze|glitch] when [saving settings|renaming a folder|importing a spreadsheet|switching accounts|attaching large files|printing receipts|merging duplicate contacts|scrolling long tables].",
         "[Dates|Currency symbols|Time zones] [showed incorrectly|were misaligned|rendered oddly] in [some "
         "locales|the summary view|downloaded files].",
         "[Lookups|Filtering|Sorting] [ignored|mishandled|dropped] [accented characters|empty fields|long names]"
         "[| in rare cases| on mobile].",
         "[Notifications|Reminder emails|Digest messages] were [sent twice|delayed|missing a link] for [some "
         "users|shared workspaces|new accounts].",
+        "[Tooltips|Breadcrumbs|Keyboard shortcuts] [overlapped|vanished|misbehaved] [on narrow windows|in "
+        "right-to-left languages|after zooming].",
         "A [memory leak|slow query|race condition] [during long sessions|on large imports|after reconnecting] "
         "was [fixed|removed|resolved].",
     ],
@@ -329,6 +343,8 @@ R: dict[str, list[str]] = {
         "surprises|inside the window].",
         "[No emergency changes were needed|One emergency change was approved and closed cleanly|The change "
         "board met once and approved the standard batch].",
+        "[Firmware|Hypervisor|Router] upgrades [went through|were staged|completed] [overnight|at the weekend|"
+        "across both data centres].",
         "[Backup restore tests|Capacity checks|Certificate scans] [passed|came back clean|flagged nothing "
         "urgent][| this week| on every tier].",
     ],
@@ -372,7 +388,11 @@ R: dict[str, list[str]] = {
                     "[two|several] [contractors|analysts] leave [before the end of the quarter|at month end]",
                     "the [legacy|upstream] interface [lacks documentation|changes without notice]",
                     "[licence|hardware|hosting] costs [are rising|exceed the estimate]",
-                    "[stakeholder|sponsor] availability [is limited|drops over the summer]"],
+                    "[stakeholder|sponsor] availability [is limited|drops over the summer]",
+                    "the [freight|courier] backlog delays [hardware|sensor|kiosk] shipments",
+                    "[currency|exchange-rate] swings inflate [supplier|subscription] invoices",
+                    "[trademark|patent|licensing] questions remain [unresolved|with outside counsel]",
+                    "[union|works council] consultation [runs longer than expected|needs another round]"],
     "status.tracker": [
         "{x} [owns|is tracking|follows up] the [mitigation|response plan|recovery actions] and will [report "
         "back|give an update|raise it again] [at the next steering meeting|in two weeks|at the monthly review].",
@@ -410,6 +430,9 @@ R: dict[str, list[str]] = {
         "notes[| in the repository| next to the code].",
     ],
     "charter.customer": [
+        "[Account managers|Field sales|Customer success staff] will [brief|prepare|reassure] [key accounts|larger "
+        "customers|resellers] about {prod} [a month ahead|during quarterly business reviews|at the user "
+        "conference].",
         "{prod} customers will see the changes [gradually|in stages|over several releases], starting with "
         "[a pilot group|internal users|one region].",
         "[Customers|Users] of {prod} [get|receive|will see] [release notes|in-app guidance|a short video] "
@@ -423,6 +446,9 @@ R: dict[str, list[str]] = {
         "architecture diagram]", "Renew the [support contract|maintenance agreement|hardware warranty]",
         "Archive [old projects|inactive spaces|closed tickets]",
         "Benchmark [response times|batch windows|storage growth]",
+        "Decommission [the old file share|legacy connectors|an unused mirror]",
+        "Reconcile [asset inventory|cost centres|licence invoices]",
+        "Harden [firewall rules|cipher settings|container images]",
     ],
     "system.support": ["Support hours: [business hours|weekdays from eight to six|office hours in each "
                        "region], with [out-of-hours cover|a duty engineer|an escalation rota] for severity 1 "
@@ -442,7 +468,11 @@ R: dict[str, list[str]] = {
         "requests|anything urgent].",
         "[Office hours|Drop-in time|An open slot] on [Mondays|Tuesdays|Wednesdays|Thursdays|Fridays][ after "
         "lunch| first thing| late afternoon].",
-        "Happy to [mentor new joiners|review drafts|pair on tricky problems|give talks to other teams].",
+        "[Happy|Glad|Always keen] to [mentor new joiners|review drafts|pair on tricky problems|give talks to other teams|run lunch-and-learn sessions|sanity-check estimates|proofread proposals|host visiting interns][| - just ask| when time allows| most weeks].",
+        "[Works|Is usually online] [early|late] [to overlap with colleagues in Asia|to catch the Americas|around "
+        "school pick-ups]; [messages|replies] may arrive [outside office hours|at odd times].",
+        "[Writes|Keeps] [detailed|tidy|lightweight] notes in the team wiki[ and links them from tickets|, which are "
+        "worth skimming first].",
         "[Usually|Mostly] [offline|heads-down] [on Friday afternoons|before ten|during quarter close]; "
         "[email|a ticket|a message] works best then.",
         "[Calendar is open|Feel free to book time|Book a slot] [for anything longer than ten minutes|via the "
@@ -456,6 +486,8 @@ R: dict[str, list[str]] = {
         "them [every morning|twice a day|each afternoon].",
         "[Use the intake form|Open a ticket|File a request] for anything that takes more than [a day|a few "
         "hours|one sprint].",
+        "[Urgent|Blocking|Time-critical] issues [can be escalated|go] to whoever is [on the rota|on duty|covering "
+        "this week][| by phone| through the pager].",
         "We hold [open office hours|a drop-in clinic|an open session] every [Tuesday|Wednesday|Thursday] "
         "[afternoon|morning|lunchtime][| in the main meeting room| on video].",
     ],
@@ -508,6 +540,8 @@ R: dict[str, list[str]] = {
         "[Set up|Configure|Check] [your email signature|multi-factor sign-in|your calendar].",
         "[Join|Subscribe to] the [team channel|department mailing list|company news feed].",
         "[Find|Locate|Visit] [your desk|the nearest fire exit|the kitchen and quiet rooms].",
+        "[Order|Request] [an ergonomic chair|a second monitor|a headset] through the facilities form.",
+        "[Register|Enrol] for the [pension scheme|cycle-to-work scheme|staff discount portal].",
     ],
     "onboard.week2": [
         "Shadow a team ritual and take notes.",
@@ -541,9 +575,16 @@ R: dict[str, list[str]] = {
     "charter.lead": ["[Project lead|Lead|Delivery lead]: {n} ({role}, {team})"],
     "charter.sponsor": ["[Executive sponsor|Sponsor|Accountable executive|Sponsor and budget holder]: {n}"],
     "charter.partners": ["[Partner teams|Supporting teams|Contributing teams|Also involved]: {teams}"],
-    "profile.skill_tail": ["[||||- hands-on|- go-to person|- currently learning|(mentors others)|(for "
+    "profile.skill_tail": ["[||- hands-on|- seasoned practitioner|- sharpening this year|(wrote the internal primer)|(ran several workshops)|- occasional contributor|- trusted reviewer|(picked up on a previous team)|- go-to person|- currently learning|(mentors others)|(for "
                            "several years)|- day-to-day|- happy to advise|(recent focus)]"],
-    "product.feature_tail": ["[|||- available on every plan|for enterprise customers|- configurable per "
+    "product.feature_tail": ["[|- available on every plan|- shipped two releases ago|- behind a paid add-on|- localised into six languages|(redesigned last spring)|- popular with larger tenants|- has a public changelog|for enterprise customers|- configurable per "
                              "workspace|with an admin switch|- most requested last year|(in beta in some "
                              "regions)|- used by most accounts]"],
+    "announce.owner": ["[The {team} team, which owns {sys}, will|As owner of {sys}, the {team} team will|The "
+                       "{team} team (owner of {sys}) will] [post updates on the status page|share progress in "
+                       "the support channel|send a note when the work is done|keep the status page current]."],
+    "announce.maint_title": ["[Planned maintenance|Scheduled downtime|Maintenance window|Heads-up: maintenance|"
+                             "Service notice] for {sys}"],
+    "status.milestone": ["[The main milestone this quarter|This quarter's main milestone|Milestone for the "
+                         "quarter|Headline milestone|Key checkpoint this quarter]: {ms}."],
 }
