@@ -91,7 +91,7 @@ def render_project_status(w: World, s: DocSpec, r: random.Random) -> Rendered:
     ident = f" ({p.id})" if fr.random() < 0.5 else ""
     tb.line(f"Project: {p.code_name}{ident}")
     tb.line(pick(r, R["status.period"], q=qlabel(q), end=lx.QUARTER_END[q]))
-    tb.line(f"Project lead: {lead.name}", "lead")
+    tb.line(pick(r, R["status.lead"], n=lead.name), "lead")
     tb.heading("Summary")
     tb.para([(_status_sentence(r, p.code_name, p.status[q], q), "status"),
              (pick(r, R["status.milestone"], ms=p.milestone[q]), "milestone")])
@@ -127,10 +127,10 @@ def render_project_charter(w: World, s: DocSpec, r: random.Random) -> Rendered:
                 (pick(r, R["charter.partners"], teams=partners), "partners")])
     tb.heading("Scope and budget")
     tb.para([(f"The approved budget for {p.code_name} is {money(p.budget_k)}.", "budget"),
-             (f"The project delivers changes to {prod.name}.", "product")])
+             (pick(r, R["charter.product"], prod=prod.name), "product")])
     tb.heading("Milestones")
     head = r.choice(R["charter.milestone_head"]).split("|")
-    if r.random() < 0.5:
+    if r.random() < 0.3:
         tb.table(head, [([qlabel(q), p.milestone[q]], f"ms:{q}") for q in lx.QUARTERS])
     else:
         tb.table([*head, r.choice(["Notes", "Comment", "Remarks"])],
@@ -156,9 +156,9 @@ def render_system(w: World, s: DocSpec, r: random.Random) -> Rendered:
         tb.line(f"{sy.name} ({sy.id}) service review, {qlabel(q)}")
         tb.heading("Availability")
         tb.para([(f"{sy.name} achieved {uptime} availability in {qlabel(q)}.", "uptime"),
-                 (f"At quarter end the service was {state}.", "status")])
+                 (pick(r, R["system.state"], state=state), "status")])
         tb.heading("Ownership")
-        tb.para([(f"{admin.name} remains the primary administrator, on behalf of the {owner.name} team.", "admin")])
+        tb.para([(pick(r, R["system.admin"], n=admin.name, team=owner.name), "admin")])
         tb.heading("Planned work")
         tb.bullets([pick(fr, [x]) for x in fr.sample(R["system.planned"], fr.randint(2, 3))])
         return f"{sy.name} service review {qlabel(q)}", tb
@@ -182,7 +182,7 @@ def render_profile(w: World, s: DocSpec, r: random.Random) -> Rendered:
     team = w.get(p.team)
     tb = TextBuilder()
     tb.line(p.name)
-    tb.line(f"{p.role}, {team.name}", "role")
+    tb.line(pick(r, R["profile.role"], role=p.role, team=team.name), "role")
     tb.heading("About")
     first = p.name.split()[0]
     tb.ctx = {"first": first}
@@ -219,7 +219,7 @@ def render_team(w: World, s: DocSpec, r: random.Random) -> Rendered:
               f"{ {'hr': 'people processes', 'engineering': 'software platforms', 'it': 'internal systems', 'products': 'product direction', 'projects': 'delivery portfolio', 'compliance': 'legal and regulatory obligations', 'communications': 'finances and internal messaging'}[t.domain] }.",
               "mission")])
     tb.heading("People")
-    tb.para([(pick(r, ["The team is led by {n}.", "{n} leads the team.", "Team lead: {n}."], n=lead.name), "lead")])
+    tb.para([(pick(r, R["team.lead"], n=lead.name), "lead")])
     tb.table(r.choice(R["team.table"]).split("|"), [([w.get(m).name, w.get(m).role, w.get(m).location], f"member:{m}")
                                           for m in s.ref["members"]])
     tb.heading("Working with us")

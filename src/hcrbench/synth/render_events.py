@@ -171,11 +171,10 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
                  pick(r, R["announce.read"])])
     elif topic == "project":
         p = w.get(s.ref["project"])
-        title = f"Update on project {p.code_name}"
+        title = pick(r, R["announce.project_title"], p=p.code_name)
         tb.line(title)
-        tb.para([(f"Project {p.code_name} is making good progress and has a new demo ready.", "headline"),
-                 (f"Thanks to {w.get(p.lead).name}, who leads {p.code_name}, and the team for the hard work.",
-                  "lead"),
+        tb.para([(pick(r, R["announce.project_news"], p=p.code_name), "headline"),
+                 (pick(r, R["announce.thanks"], n=w.get(p.lead).name, p=p.code_name), "lead"),
                  pick(r, R["announce.demo"])])
     elif topic == "system":
         sy = w.get(s.ref["system"])
@@ -186,7 +185,7 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
                  pick(r, R["announce.plan"])])
     else:
         p = w.get(s.ref["person"])
-        title = f"Welcome and congratulations: {p.name}"
+        title = pick(r, R["announce.welcome_title"], n=p.name)
         tb.line(title)
         tb.para([(pick(r, R["announce.welcome"], n=p.name, role=p.role), "headline"),
                  (pick(r, R["announce.team"], f=p.name.split()[0], team=w.get(p.team).name), "team")])
