@@ -9,7 +9,7 @@ import string
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.describe import IDENTIFIER
 from hcrbench.synth.lexicon import SYNONYMS
-from hcrbench.synth.render_phrases import R, tail
+from hcrbench.synth.render_phrases import HEADINGS, R, tail
 from hcrbench.synth.text import options, variants, vary
 
 
@@ -20,6 +20,7 @@ def test_render_phrase_options_name_no_synonym_identifier_or_entity():
     first = re.compile(r"\b(?:" + "|".join(map(re.escape, lx.FIRST_NAMES + lx.LAST_NAMES)) + r")\b")
     every = [t for ts in R.values() for t in ts]
     assert len(set(every)) == len(every)  # no template is repeated
+    every += [h for k, hs in HEADINGS.items() for h in (k, *hs)]
     for t in every:
         for s in options(t):
             low = s.lower()

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.phrases_docs import POOLS
 from hcrbench.synth.render_entities import Rendered, qlabel
-from hcrbench.synth.render_phrases import R, tail
+from hcrbench.synth.render_phrases import R, head, tail
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick, vary
 from hcrbench.synth.world import World
@@ -49,24 +49,24 @@ def render_incident(w: World, s, r: random.Random) -> Rendered:
     sev, label = SEVERITY[t["severity"]][:-1].split(" (")
     tb.line(pick(r, R["incident.severity"], sev=sev, label=label), "severity")
     tb.line(f"Opened: {human_date(t['date'])} | Reporter: {rep.name} | Assignee: {asg.name}", "assignee")
-    tb.heading("Summary")
+    tb.heading(head(r, "Summary"))
     tb.para([(pick(r, R["incident.summary"], d=human_date(t["date"]), sym=lx.SYMPTOMS[t["symptom"]], sys=sy.name),
               "summary"),
              (pick(r, R["incident.duration"], n=t["duration_min"]), "duration")])
     tb.heading(r.choice(["Timeline", "Timeline (UTC)", "Sequence of events"]))
     tb.bullets(_timeline(r, t, rep.name, asg.name))
-    tb.heading("Root cause")
+    tb.heading(head(r, "Root cause"))
     tb.para([(pick(r, R["incident.root_cause"], c=lx.ROOT_CAUSES[t["root_cause"]]), "root_cause")])
-    tb.heading("Resolution")
+    tb.heading(head(r, "Resolution"))
     closers = r.sample(R["incident.closer"], r.randint(1, 2))
     tb.para([(pick(r, R["incident.fix"], team=w.get(sy.owner_team).name, sys=sy.name, fix=lx.FIXES[t["fix"]]),
               "fix"), *(pick(r, [c], sys=sy.name) for c in closers)])
     if t["project"]:
         p = w.get(t["project"])
-        tb.heading("Project impact")
+        tb.heading(head(r, "Project impact"))
         tb.para([(pick(r, R["incident.project"], p=p.code_name, lead=w.get(p.lead).name), "project")])
     if "engineering" in s.domains:
-        tb.heading("Engineering follow-up")
+        tb.heading(head(r, "Engineering follow-up"))
         tb.para([pick(r, R["incident.engineering"])])
     return f"{t['id']} {sy.name} incident", tb
 
@@ -78,25 +78,25 @@ def render_decision(w: World, s, r: random.Random) -> Rendered:
     tb = TextBuilder()
     tb.line(f"Decision record {d['id']}")
     tb.line(pick(r, R["decision.header"], d=human_date(d["date"]), p=p.code_name))
-    tb.heading("Context")
+    tb.heading(head(r, "Context"))
     tb.para([(pick(r, R["decision.context"], p=p.code_name, goal=p.goal), "context"),
              pick(r, R["decision.process"])])
-    tb.heading("Decision")
+    tb.heading(head(r, "Decision"))
     tb.para([(pick(r, R["decision.decision"], opt=opt), "decision"),
              (pick(r, R["decision.cost"], cost=money(d["cost_k"])), "cost")])
-    tb.heading("Options considered")
+    tb.heading(head(r, "Options considered"))
     tb.bullets(_options(r, d["option"]))
-    tb.heading("Approval")
+    tb.heading(head(r, "Approval"))
     tb.para([(pick(r, R["decision.approver"], a=appr.name, o=own.name), "approver")])
     if "projects" in s.domains:
-        tb.heading("Delivery impact")
+        tb.heading(head(r, "Delivery impact"))
         tb.para([(pick(r, R["decision.delivery"], o=own.name, p=p.code_name), "delivery"),
                  pick(r, R["decision.team"], team=w.get(p.team).name)])
     if d["policy"]:
         pol = w.get(d["policy"])
-        tb.heading("Policy considerations")
+        tb.heading(head(r, "Policy considerations"))
         tb.para([(pick(r, R["decision.policy"], pol=f"{pol.id} ({pol.title})"), "policy")])
-    tb.heading("Consequences")
+    tb.heading(head(r, "Consequences"))
     tb.bullets([pick(r, [c]) for c in r.sample(R["decision.consequence"], r.randint(2, 3))])
     return f"{d['id']}: {p.code_name} decides to {opt}", tb
 
@@ -146,7 +146,7 @@ def render_meeting(w: World, s, r: random.Random) -> Rendered:
     tb.bullets([x.format(a=short[(k + 1) % n], b=short[(k + 2) % n if (k + 2) % n != (k + 1) % n else 0],
                          code=p.code_name, goal=p.goal) for k, x in enumerate(points)])
     if m["decision"]:
-        tb.heading("Decisions")
+        tb.heading(head(r, "Decisions"))
         tb.para([(pick(r, R["meeting.decision"], d=m["decision"]), "decision")])
     tb.heading(r.choice(["Actions", "Action items", "Follow-ups"]))
     due = _later(m["date"], 7)
@@ -200,11 +200,11 @@ def render_team_news(w: World, s, r: random.Random) -> Rendered:
     tb = TextBuilder()
     tb.line(pick(r, R["news.title"], t=t.name))
     if n is not None:
-        tb.heading("New faces")
+        tb.heading(head(r, "New faces"))
         tb.para([(f"{n.name} joined Meridian on {human_date(n.joined)} as {n.role} in the {t.name} team.",
                   "newcomer")])
-    tb.heading("What we are working on")
-    tb.para([(f"The team is supporting project {p.code_name}, which aims to {p.goal}.", "project"),
+    tb.heading(head(r, "What we are working on"))
+    tb.para([(pick(r, R["news.project"], p=p.code_name, goal=p.goal), "project"),
              pick(r, R["news.contact"], lead=w.get(t.lead).name)])
     return f"{t.name} newsletter", tb
 

@@ -22,6 +22,58 @@ def tail(r: random.Random, name: str) -> str:
     return f" {t}" if t else ""
 
 
+HEADINGS: dict[str, list[str]] = {
+    "Purpose": ["Why this exists", "Intent", "Aim of this document"],
+    "Changes in this version": ["What changed", "Revision notes", "Differences from the previous version"],
+    "Systems and records": ["Where requests are recorded", "Tools and records"],
+    "Summary": ["Overview", "In brief", "At a glance"],
+    "Budget": ["Spend", "Finances", "Budget position"],
+    "Risks and issues": ["Risks", "Issues and risks", "What could go wrong"],
+    "Next steps": ["Looking ahead", "Next quarter", "Coming next"],
+    "Goal": ["Objective", "Purpose of the project", "What we want to achieve"],
+    "People": ["Who is involved", "Roles", "Key people"],
+    "Scope and budget": ["Scope and funding", "Budget and scope", "What it covers and costs"],
+    "Milestones": ["Plan by quarter", "Key dates", "Roadmap"],
+    "Engineering approach": ["How we build it", "Delivery approach", "Technical approach"],
+    "Customer impact": ["What customers will notice", "Effect on customers", "Customer experience"],
+    "Availability": ["Uptime", "Service availability", "Reliability"],
+    "Ownership": ["Who runs it", "Owners", "Accountability"],
+    "Planned work": ["Upcoming work", "Maintenance plan", "Work queued for next quarter"],
+    "What it is": ["Overview", "About this service", "Description"],
+    "Getting access": ["How to get access", "Requesting an account", "Access requests"],
+    "Integration": ["Connected tools", "Connecting other tools", "For engineers"],
+    "About": ["Profile", "In short", "Background at a glance"],
+    "Areas of expertise": ["Skills", "Knows about", "Specialisms"],
+    "Current projects": ["Projects", "Leading now", "Current work"],
+    "Mission": ["What we do", "Purpose", "Our remit"],
+    "Working with us": ["How to reach us", "Getting help from us", "Requests and contact"],
+    "Overview": ["Summary", "Product at a glance", "What it does"],
+    "Key capabilities": ["Capabilities", "Main features", "What it can do"],
+    "Engineering constraints": ["Technical constraints", "Constraints", "Guard rails"],
+    "Steps": ["How to do it", "Procedure", "The process"],
+    "Related standards": ["See also", "Related documents", "Read alongside"],
+    "Root cause": ["Cause", "Why it happened", "Underlying cause"],
+    "Resolution": ["Fix", "How it was fixed", "Recovery"],
+    "Project impact": ["Effect on projects", "Delivery impact"],
+    "Engineering follow-up": ["Follow-up engineering work", "Preventing a repeat", "Hardening"],
+    "Context": ["Background", "The problem", "Why a decision was needed"],
+    "Decision": ["Outcome", "What was decided", "The decision"],
+    "Options considered": ["Alternatives", "Options", "Choices on the table"],
+    "Approval": ["Sign-off", "Approvals", "Accountability"],
+    "Delivery impact": ["Effect on delivery", "Plan changes", "Impact on the plan"],
+    "Policy considerations": ["Compliance check", "Policy check", "Rules that apply"],
+    "Consequences": ["What happens next", "Follow-on effects", "Implications"],
+    "Decisions": ["Decisions confirmed", "Agreed", "Outcomes"],
+    "New faces": ["Welcome", "New joiners", "Say hello"],
+    "What we are working on": ["Current focus", "On our plate", "Where our time goes"],
+}
+
+
+def head(r: random.Random, name: str) -> str:
+    """A section heading: ``name`` or one of its alternatives in :data:`HEADINGS`."""
+    return r.choice([name, *HEADINGS.get(name, [])])
+
+
 R: dict[str, list[str]] = {
     # ------------------------------------------------------------------ incidents
     "incident.severity": [
@@ -94,7 +146,7 @@ R: dict[str, list[str]] = {
         "backlog|incident tracker][| with named owners| and reviewed weekly].",
         "No [customer data|personal information|client record|payment detail] was [affected|exposed|lost|altered|corrupted][| at any point| according to the audit logs|, which the privacy team double-checked| - forensic checks confirmed this].",
         "[Status page notices|Internal broadcasts|Chat announcements] were [posted|sent|published] at [the "
-        "start and the end|each stage|every half hour][| of the disruption| of the recovery].",
+        "start and the end|each stage|regular intervals][| during the disruption| through the recovery].",
         "[Insurers|The risk office|The compliance desk] [were notified|received a summary|asked for the "
         "timeline][| as a precaution| the same day].",
         "[Credit notes|Service credits|Goodwill gestures] [were|are being] [considered|prepared|issued] for "
@@ -151,8 +203,9 @@ R: dict[str, list[str]] = {
         "internal staff time].",
         "[This is expected to|The estimate says it will|Finance expects it to] cost {cost}.",
     ],
-    "decision.chosen": ["{o} [(chosen)|(selected)|(preferred)|- chosen|- approved|- the agreed route][| by the "
-                        "sponsor| in the review| after scoring| with broad support| on balance]"],
+    "decision.chosen": ["{o} - [chosen|selected|approved|preferred][| by the sponsor| in the review| after "
+                        "scoring| with broad support| on balance]", "{o}: [chosen|the selected option|approved by the "
+                        "sponsor|the agreed route|recommended and approved]"],
     "decision.alternative": [
         "[Partner with a systems integrator|Lease capacity from a regional hosting partner|Crowdsource ideas "
         "through an internal hackathon|Acquire a small startup with a similar product|Pool budget with a "
@@ -218,7 +271,7 @@ R: dict[str, list[str]] = {
         "[Most of the time|A large part of the hour|The longest discussion] went on [the open risks|vendor "
         "timelines|test environment stability|the migration rehearsal|staffing over the holidays].",
         "[Testing capacity|Reviewer availability|Environment access|Contract paperwork|Data quality|Translation "
-        "turnaround|Hardware lead times|Invoice reconciliation|Budget phasing] was the "
+        "turnaround|Hardware lead time|Invoice reconciliation|Budget phasing] was the "
         "[main|biggest|most pressing] [concern|worry|sticking point][| this time| again].",
         "[The team|Everyone present|The group] agreed the [scope|plan|target date] [is still right|still holds|needs no change][| for this quarter|, with one small trim| after a short debate].",
         "[Energy in the room was good|The tone was upbeat|People were candid|The atmosphere was relaxed|Debate was lively], [though two topics ran over|and the agenda finished early|even where opinions differed|despite a patchy video link|and nobody checked their phone].",
@@ -295,11 +348,13 @@ R: dict[str, list[str]] = {
     "news.title": ["{t} [newsletter|news|monthly update|bulletin|round-up|team digest|dispatch|notebook|"
                    "corner|post|chronicle|highlights|pulse check]"],
     "news.contact": [
-        "[Questions about our work|Anything about our work|Requests for our team] [go to|can go to|should go "
-        "to] {lead}[| directly| in the first instance].",
+        "[Questions about our work go|Requests for our team go|Anything about our work goes] to {lead}[| "
+        "directly| in the first instance].",
         "[If you need us|For anything related to our work], [talk to|message|reach out to] {lead}[| or drop into "
         "our channel| any time].",
     ],
+    "news.project": ["[The team is supporting|We are helping|Much of our time goes to|Our main commitment is] "
+                     "project {p}, which [aims to|exists to|sets out to|is trying to] {goal}."],
     "update.title": ["{p}: [mid-quarter note|mid-quarter update|progress note|interim update|quick status check|checkpoint note|where we are|field notes|halfway report|short update]"],
     "update.joined": [
         "{x} [joined|came into|was added to] the [working group|project team|core team] [this month|recently|"
@@ -335,11 +390,12 @@ R: dict[str, list[str]] = {
     ],
     "release.improved": ["{f} is [faster|quicker|more reliable] and [easier to configure|simpler to set up|"
                          "clearer to use][| for administrators| on small screens]."],
-    "release.new": ["{f} is now generally available.",
-                    "{f} is now [generally available|available to every customer|out of preview][| in all "
+    "release.new": ["{f} is now [generally available|available to every customer|out of preview][| in all "
                     "regions| on every plan]."],
-    "release.questions": ["[Questions|Feedback|Comments] [go|can go] to {m}, [product manager|the product "
-                          "manager][| for this release| as usual]."],
+    "release.questions": ["[Questions go|Questions can go|Feedback goes|Comments can be sent] to {m}, [product "
+                          "manager|the product manager].",
+                          "[For questions about this release|For feedback|If something here is unclear], "
+                          "[contact|ask|write to] {m}, [product manager|the product manager]."],
     "digest.none": ["[No incidents were|Nothing was] [recorded|logged|raised] this week[| - a quiet one| across any "
                     "monitored service]."],
     "digest.changes": [

@@ -67,7 +67,7 @@ PAGES: dict[str, list[str]] = {
         "The work feeds into {prod}, the {desc}.",
         "[Changes|Deliverables] [flow into|land in|feed] {prod}, the {desc}.",
     ],
-    "status.release": ["[Release planning|Launch dates|Rollback planning] [is|are] [coordinated|aligned|agreed] "
+    "status.release": ["[Release planning is|Launch dates are|Rollback planning is] [coordinated|aligned|agreed] "
                        "with the {team} team[| every sprint| at each checkpoint]."],
     "charter.goal_note": [
         "Success will be [measured|judged|assessed] against the [targets|outcomes|measures] agreed at "
