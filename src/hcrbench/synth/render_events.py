@@ -106,7 +106,7 @@ def render_decision(w: World, s, r: random.Random) -> Rendered:
 def _options(r: random.Random, chosen: int) -> list[str]:
     """The options-considered bullets: the chosen option (marked) and three others, in a shuffled order."""
     alts = [o for k, o in enumerate(R["decision.alt_known"]) if k != chosen]
-    extra = R["decision.alternative"][0][1:-1].split("|")
+    extra = R["decision.alternative"]
     others = r.sample(alts, r.randint(1, 3))
     others += r.sample(extra, 3 - len(others))
     items = [pick(r, [o]) + tail(r, "decision.rejected") for o in others]

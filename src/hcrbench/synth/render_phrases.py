@@ -207,13 +207,14 @@ R: dict[str, list[str]] = {
                         "scoring| with broad support| on balance]", "{o}: [chosen|the selected option|approved by the "
                         "sponsor|the agreed route|recommended and approved]"],
     "decision.alternative": [
-        "[Partner with a systems integrator|Lease capacity from a regional hosting partner|Crowdsource ideas "
-        "through an internal hackathon|Acquire a small startup with a similar product|Pool budget with a "
-        "neighbouring department|Hire a specialist contractor for six months|Run a time-boxed pilot "
-        "first|Outsource to a managed service provider|Adopt an open-source tool and support it ourselves|Keep "
-        "the current manual workaround|Fold the work into an existing programme|Share a solution with a sister "
-        "company|Licence a white-label module|Rebuild from scratch on a new stack|Commission a consultancy "
-        "study|Wait for the next release of the current tooling]",
+        "Partner with a systems integrator", "Lease capacity from a regional hosting partner",
+        "Crowdsource ideas through an internal hackathon", "Acquire a small startup with a similar product",
+        "Pool budget with a neighbouring department", "Hire a specialist contractor for six months",
+        "Run a time-boxed pilot first", "Outsource to a managed service provider",
+        "Adopt an open-source tool and support it ourselves", "Keep the current manual workaround",
+        "Fold the work into an existing programme", "Share a solution with a sister company",
+        "Licence a white-label module", "Rebuild from scratch on a new stack", "Commission a consultancy study",
+        "Wait for the next release of the current tooling",
     ],
     "decision.approver": [
         "{a} [approved|endorsed|ratified] the decision; {o} [owns its implementation|carries it forward|takes it from here].",
