@@ -7,6 +7,7 @@ import random
 
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.filler import section
+from hcrbench.synth.render_phrases import R, head, tail
 from hcrbench.synth.schedule import DocSpec
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick
@@ -30,15 +31,10 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
     tb.line(pick(r, ["Owner: {o} | Approved by: {a}, {t}", "Owning team: {o} | Sign-off: {a} ({t})",
                      "Owner: {o} | Approver: {a}, {t}"], o=owner.name, a=approver.name, t=approver.role), "approver")
     tb.line(f"Effective date: {human_date(p.effective[v])}", "effective")
-    tb.heading("Purpose")
+    tb.heading(head(r, "Purpose"))
     tb.para([
-        pick(r, ["This {word} explains how Meridian Technologies handles {term} for its employees.",
-                 "The purpose of this {word} is to set clear, fair rules for {term} across Meridian.",
-                 "This document defines Meridian's rules on {term} and who is responsible for applying them."],
-             word=word, term=p.term),
-        pick(r, ["It applies to all permanent staff in every office.",
-                 "It covers full-time and part-time employees in all locations.",
-                 "It applies company-wide unless a local addendum says otherwise."]),
+        pick(r, R["policy.purpose"], word=word, term=p.term),
+        pick(r, R["policy.applies"]),
     ])
     if r.random() < 0.6:
         section(tb, r, ["Scope", "Who this applies to", "Coverage"], "policy.scope", "para", r.randint(2, 3))
@@ -51,14 +47,12 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
         val = amount(prm["values"][v], prm["unit"])
         rules.append((pick(r, ["The {name} is {val}.", "Under this version, the {name} is set at {val}.",
                                "The {name} is fixed at {val}."], name=prm["name"], val=val), f"param{k}"))
-    rules.append(pick(r, ["Requests are made through the employee self-service portal.",
-                          "Managers approve requests within five working days.",
-                          "Requests are logged and reviewed by the owner team each quarter."]))
+    rules.append(pick(r, R["policy.requests"]))
     tb.bullets(rules)
     if v > 0:
         changed = [(prm["name"], prm["values"][v - 1], prm["values"][v], prm["unit"]) for prm in p.params
                    if prm["values"][v] != prm["values"][v - 1]]
-        tb.heading("Changes in this version")
+        tb.heading(head(r, "Changes in this version"))
         if changed:
             n, a, b, u = changed[0]
             tb.para([(f"Compared with version {v}, the {n} changed from {amount(a, u)} to {amount(b, u)}.", "change")])
@@ -67,16 +61,12 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
                       "change")])
     if "it" in s.domains or p.domain == "hr":
         sysm = w.get(s.ref["system"])
-        tb.heading("Systems and records")
-        tb.para([(f"Requests and approvals under this {word} are recorded in {sysm.name}, which is administered by "
-                  f"the {w.get(sysm.owner_team).name} team.", "system")])
+        tb.heading(head(r, "Systems and records"))
+        tb.para([(pick(r, R["policy.system"], word=word, sys=sysm.name, team=w.get(sysm.owner_team).name),
+                  "system")])
     if "compliance" in s.domains:
         tb.heading("Compliance")
-        tb.para([pick(r, ["Breaches of this {word} are reported to Legal and Compliance and reviewed in the annual "
-                          "control assessment.",
-                          "Internal Audit samples records under this {word} every year and reports exceptions to "
-                          "the audit committee."], word=word),
-                 "Records are kept for the period required by the data retention schedule."])
+        tb.para([pick(r, R["policy.compliance"], word=word), pick(r, R["policy.records"])])
     tb.close(r.choice(["Contacts", "Ownership", "Questions"]),
              [(pick(r, ["The {o} team owns this {word}; {a} is the accountable approver.",
                         "{a} signed this {word} off on behalf of the {o} team.",
@@ -100,29 +90,25 @@ def render_project_status(w: World, s: DocSpec, r: random.Random) -> Rendered:
     tb = TextBuilder()
     ident = f" ({p.id})" if fr.random() < 0.5 else ""
     tb.line(f"Project: {p.code_name}{ident}")
-    tb.line(f"Reporting period: {qlabel(q)} (ending {lx.QUARTER_END[q]})")
-    tb.line(f"Project lead: {lead.name}", "lead")
-    tb.heading("Summary")
+    tb.line(pick(r, R["status.period"], q=qlabel(q), end=lx.QUARTER_END[q]))
+    tb.line(pick(r, R["status.lead"], n=lead.name), "lead")
+    tb.heading(head(r, "Summary"))
     tb.para([(_status_sentence(r, p.code_name, p.status[q], q), "status"),
-             (f"The main milestone this quarter: {p.milestone[q]}.", "milestone")])
-    tb.heading("Budget")
+             (pick(r, R["status.milestone"], ms=p.milestone[q]), "milestone")])
+    tb.heading(head(r, "Budget"))
     tb.para([(f"Spend to date is {spent}% of the approved budget of {money(p.budget_k)}.", "budget")])
-    tb.heading("Risks and issues")
-    risk = fr.choice(["a key engineer is shared with another project", "vendor delivery dates keep slipping",
-                      "test environments are unstable", "requirements from Finance are still changing",
-                      "the data migration is slower than planned", "security review findings are still open"])
+    tb.heading(head(r, "Risks and issues"))
+    risk = pick(fr, R["status.risk"])
     other = w.get(s.ref["extra"])
     tb.bullets([(f"Top risk: {risk}.", "risk"),
-                f"{other.name} is tracking the mitigation and will report back at the next steering meeting."])
+                pick(r, R["status.tracker"], x=other.name)])
     if len(s.domains) > 1:
         prod = w.get(p.product)
         tb.heading("Product impact" if "products" in s.domains else "Engineering notes")
-        tb.para([f"The work feeds into {prod.name}, the {prod.description}.",
-                 f"Release planning is coordinated with the {w.get(prod.team).name} team."])
-    tb.heading("Next steps")
-    tb.para([pick(r, ["Focus for next quarter is closing open risks and preparing the next milestone.",
-                      "The team will re-baseline the plan at the next steering meeting.",
-                      "No change to scope is planned for next quarter."])])
+        tb.para([pick(r, R["status.product"], prod=prod.name, desc=prod.description),
+                 pick(r, R["status.release"], team=w.get(prod.team).name)])
+    tb.heading(head(r, "Next steps"))
+    tb.para([pick(r, [x]) for x in r.sample(R["status.next"], r.randint(1, 2))])
     return f"Project {p.code_name} status report, {qlabel(q)}", tb
 
 
@@ -131,26 +117,30 @@ def render_project_charter(w: World, s: DocSpec, r: random.Random) -> Rendered:
     lead, sponsor, team, prod = w.get(p.lead), w.get(p.sponsor), w.get(p.team), w.get(p.product)
     tb = TextBuilder()
     tb.line(f"Project charter: {p.code_name} ({p.id})")
-    tb.heading("Goal")
+    tb.heading(head(r, "Goal"))
     tb.para([(f"Project {p.code_name} exists to {p.goal}.", "goal"),
-             pick(r, ["Success will be measured against the targets agreed at kickoff.",
-                      "The goal was agreed with the sponsor during planning."])])
-    tb.heading("People")
-    tb.bullets([(f"Project lead: {lead.name} ({lead.role}, {team.name})", "lead"),
-                (f"Executive sponsor: {sponsor.name}", "sponsor"),
-                ("Partner teams: " + (", ".join(w.get(t).name for t in p.partner_teams) or "none"), "partners")])
-    tb.heading("Scope and budget")
+             pick(r, R["charter.goal_note"])])
+    tb.heading(head(r, "People"))
+    partners = ", ".join(w.get(t).name for t in p.partner_teams) or "none"
+    tb.bullets([(pick(r, R["charter.lead"], n=lead.name, role=lead.role, team=team.name), "lead"),
+                (pick(r, R["charter.sponsor"], n=sponsor.name), "sponsor"),
+                (pick(r, R["charter.partners"], teams=partners), "partners")])
+    tb.heading(head(r, "Scope and budget"))
     tb.para([(f"The approved budget for {p.code_name} is {money(p.budget_k)}.", "budget"),
-             (f"The project delivers changes to {prod.name}.", "product")])
-    tb.heading("Milestones")
-    tb.table(["Quarter", "Planned milestone"], [([qlabel(q), p.milestone[q]], f"ms:{q}") for q in lx.QUARTERS])
-    if "engineering" in s.domains:
-        tb.heading("Engineering approach")
-        tb.para(["Work is delivered in two-week increments behind feature flags.",
-                 "Every change follows the code review standard and the deployment standard."])
+             (pick(r, R["charter.product"], prod=prod.name), "product")])
+    tb.heading(head(r, "Milestones"))
+    cols = r.choice(R["charter.milestone_head"]).split("|")
+    if r.random() < 0.3:
+        tb.table(cols, [([qlabel(q), p.milestone[q]], f"ms:{q}") for q in lx.QUARTERS])
     else:
-        tb.heading("Customer impact")
-        tb.para([f"{prod.name} customers will see the changes gradually, starting with a pilot group."])
+        tb.table([*cols, r.choice(["Notes", "Comment", "Remarks"])],
+                 [([qlabel(q), p.milestone[q], pick(r, R["status.ms_note"])], f"ms:{q}") for q in lx.QUARTERS])
+    if "engineering" in s.domains:
+        tb.heading(head(r, "Engineering approach"))
+        tb.para([pick(r, [x]) for x in r.sample(R["charter.engineering"], 2)])
+    else:
+        tb.heading(head(r, "Customer impact"))
+        tb.para([pick(r, R["charter.customer"], prod=prod.name)])
     return f"{p.code_name} project charter", tb
 
 
@@ -164,30 +154,26 @@ def render_system(w: World, s: DocSpec, r: random.Random) -> Rendered:
         uptime = f"{fr.choice(['99.95', '99.90', '99.72', '99.99', '99.41', '99.85'])}%"
         state = fr.choice(["healthy", "healthy", "degraded during a migration", "scheduled for an upgrade"])
         tb.line(f"{sy.name} ({sy.id}) service review, {qlabel(q)}")
-        tb.heading("Availability")
+        tb.heading(head(r, "Availability"))
         tb.para([(f"{sy.name} achieved {uptime} availability in {qlabel(q)}.", "uptime"),
-                 (f"At quarter end the service was {state}.", "status")])
-        tb.heading("Ownership")
-        tb.para([(f"{admin.name} remains the primary administrator, on behalf of the {owner.name} team.", "admin")])
-        tb.heading("Planned work")
-        tb.bullets([fr.choice(["Patch the underlying operating system", "Review licence usage",
-                               "Rotate service credentials", "Test restore from backup"]),
-                    fr.choice(["Tidy up stale accounts", "Update the runbook", "Renew the support contract"])])
+                 (pick(r, R["system.state"], state=state), "status")])
+        tb.heading(head(r, "Ownership"))
+        tb.para([(pick(r, R["system.admin"], n=admin.name, team=owner.name), "admin")])
+        tb.heading(head(r, "Planned work"))
+        tb.bullets([pick(fr, [x]) for x in fr.sample(R["system.planned"], fr.randint(2, 3))])
         return f"{sy.name} service review {qlabel(q)}", tb
     tb.line(f"Service catalogue entry: {sy.name} ({sy.id})")
-    tb.heading("What it is")
+    tb.heading(head(r, "What it is"))
     tb.para([(f"{sy.name} is Meridian's {sy.kind}.", "kind"),
              (f"It is supplied by {sy.vendor} and used by about {sy.users} people.", "vendor")])
-    tb.heading("Ownership")
+    tb.heading(head(r, "Ownership"))
     tb.bullets([(f"Owning team: {owner.name}", "owner"), (f"Primary administrator: {admin.name}", "admin"),
-                "Support hours: business hours, with on-call cover for severity 1 incidents"])
-    tb.heading("Getting access")
-    tb.para([pick(r, ["Request access through the IT service portal and name the business reason.",
-                      "Access is granted by role; ask your manager to submit the request."])])
+                pick(r, R["system.support"])])
+    tb.heading(head(r, "Getting access"))
+    tb.para([pick(r, R["system.access"])])
     if "engineering" in s.domains:
-        tb.heading("Integration")
-        tb.para(["Engineering teams integrate through the documented API; credentials live in the secrets vault.",
-                 "Changes to integrations follow the deployment standard and need a rollback plan."])
+        tb.heading(head(r, "Integration"))
+        tb.para([pick(r, R["system.integration"][:1]), pick(r, R["system.integration"][1:])])
     return f"{sy.name} ({sy.kind})", tb
 
 
@@ -196,8 +182,8 @@ def render_profile(w: World, s: DocSpec, r: random.Random) -> Rendered:
     team = w.get(p.team)
     tb = TextBuilder()
     tb.line(p.name)
-    tb.line(f"{p.role}, {team.name}", "role")
-    tb.heading("About")
+    tb.line(pick(r, R["profile.role"], role=p.role, team=team.name), "role")
+    tb.heading(head(r, "About"))
     first = p.name.split()[0]
     tb.ctx = {"first": first}
     about = [(pick(r, ["{f} works in the {t} team in {d}.", "{f} is part of {d}, in the {t} team.",
@@ -211,14 +197,15 @@ def render_profile(w: World, s: DocSpec, r: random.Random) -> Rendered:
         about.append((pick(r, ["{f} reports to {m}.", "{f}'s manager is {m}.", "{m} is {f}'s line manager."],
                            f=first, m=w.get(p.manager).name), "manager"))
     tb.para(about)
-    tb.heading("Areas of expertise")
-    tb.bullets([x[0].upper() + x[1:] for x in p.skills])
+    tb.heading(head(r, "Areas of expertise"))
+    tb.bullets([x[0].upper() + x[1:] + tail(r, "profile.skill_tail") for x in p.skills])
     if s.ref.get("projects"):
-        tb.heading("Current projects")
+        tb.heading(head(r, "Current projects"))
         names = [w.get(x).code_name for x in s.ref["projects"]]
         tb.para([(f"{p.name} leads project {' and project '.join(names)}.", "projects")])
-    tb.close("Contact", [f"Email {p.email}.", pick(r, ["Prefers chat for quick questions.",
-                                                       "Office hours on Thursdays.", "Happy to mentor new joiners."])])
+    tb.close(r.choice(["Contact", "Get in touch", "How to reach me", "Contact details"]),
+             [pick(r, R["profile.email"], e=p.email, f=first),
+              *(pick(r, [x]) for x in r.sample(R["profile.contact"], r.randint(1, 2)))])
     return f"{p.name}, {p.role}", tb
 
 
@@ -227,18 +214,16 @@ def render_team(w: World, s: DocSpec, r: random.Random) -> Rendered:
     lead = w.get(t.lead)
     tb = TextBuilder()
     tb.line(f"{t.name} team")
-    tb.heading("Mission")
+    tb.heading(head(r, "Mission"))
     tb.para([(f"The {t.name} team is part of {t.department} and looks after Meridian's "
               f"{ {'hr': 'people processes', 'engineering': 'software platforms', 'it': 'internal systems', 'products': 'product direction', 'projects': 'delivery portfolio', 'compliance': 'legal and regulatory obligations', 'communications': 'finances and internal messaging'}[t.domain] }.",
               "mission")])
-    tb.heading("People")
-    tb.para([(pick(r, ["The team is led by {n}.", "{n} leads the team.", "Team lead: {n}."], n=lead.name), "lead")])
-    tb.table(["Name", "Role", "Location"], [([w.get(m).name, w.get(m).role, w.get(m).location], f"member:{m}")
+    tb.heading(head(r, "People"))
+    tb.para([(pick(r, R["team.lead"], n=lead.name), "lead")])
+    tb.table(r.choice(R["team.table"]).split("|"), [([w.get(m).name, w.get(m).role, w.get(m).location], f"member:{m}")
                                           for m in s.ref["members"]])
-    tb.heading("Working with us")
-    tb.para([pick(r, ["Raise requests in the team channel; we triage them every morning.",
-                      "Use the intake form for anything that takes more than a day.",
-                      "We hold open office hours every Wednesday afternoon."])])
+    tb.heading(head(r, "Working with us"))
+    tb.para([pick(r, [x]) for x in r.sample(R["team.working"], r.randint(1, 2))])
     return f"{t.name} team page", tb
 
 
@@ -247,17 +232,16 @@ def render_product(w: World, s: DocSpec, r: random.Random) -> Rendered:
     mgr = w.get(p.manager)
     tb = TextBuilder()
     tb.line(f"{p.name} product specification ({p.id})")
-    tb.heading("Overview")
+    tb.heading(head(r, "Overview"))
     tb.para([(f"{p.name} is Meridian's {p.description}.", "description"),
              (f"The current release is version {p.version}.", "version")])
-    tb.heading("Ownership")
+    tb.heading(head(r, "Ownership"))
     tb.para([(f"{mgr.name} is the product manager, and the {w.get(p.team).name} team builds it.", "manager")])
-    tb.heading("Key capabilities")
-    tb.bullets([(f[0].upper() + f[1:], f"feature{k}") for k, f in enumerate(p.features)])
-    tb.heading("Engineering constraints")
-    tb.para(["All capabilities must work in both EU and US regions.",
-             pick(r, ["Latency budgets are enforced in the load-testing playbook.",
-                      "New capabilities ship behind feature flags."])])
+    tb.heading(head(r, "Key capabilities"))
+    tb.bullets([(f[0].upper() + f[1:] + tail(r, "product.feature_tail"), f"feature{k}")
+                for k, f in enumerate(p.features)])
+    tb.heading(head(r, "Engineering constraints"))
+    tb.para([pick(r, R["product.constraints"][:1]), pick(r, R["product.constraints"][1:])])
     return f"{p.name} product specification", tb
 
 
@@ -267,14 +251,11 @@ def render_eng_process(w: World, s: DocSpec, r: random.Random) -> Rendered:
     tb = TextBuilder()
     tb.line(f"Engineering handbook: {name}")
     tb.heading("Why this exists")
-    tb.para([f"This guide describes {purpose}.", "It is written for every engineer at Meridian."])
-    tb.heading("Steps")
-    steps = ["Open a ticket that describes the change and its risk.", "Write or update the tests first.",
-             "Ask a second engineer to review before merging.", "Watch the dashboards for an hour after release.",
-             "Record anything surprising in the team's decision log."]
-    r.shuffle(steps)
-    tb.bullets(steps[:4])
-    tb.heading("Related standards")
+    tb.para([f"This guide describes {purpose}.", pick(r, R["eng.audience"])])
+    tb.heading(head(r, "Steps"))
+    steps = r.sample(R["eng.steps"], r.randint(3, 5))
+    tb.bullets([pick(r, [x]) for x in steps])
+    tb.heading(head(r, "Related standards"))
     ref = f"{pol.title} ({pol.id})" if r.random() < 0.3 else pol.title
-    tb.para([(f"This guide must be read together with the {ref}.", "policy_ref")])
+    tb.para([(pick(r, R["eng.related"], ref=ref), "policy_ref")])
     return f"{name}", tb

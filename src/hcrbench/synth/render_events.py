@@ -9,8 +9,9 @@ from datetime import date, timedelta
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.phrases_docs import POOLS
 from hcrbench.synth.render_entities import Rendered, qlabel
+from hcrbench.synth.render_phrases import R, head, tail
 from hcrbench.synth.seeds import rng
-from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick
+from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick, vary
 from hcrbench.synth.world import World
 
 DECISION_OPTIONS = ["build the capability in-house", "buy a vendor product", "defer the work to the next half-year",
@@ -30,14 +31,12 @@ def _timeline(r: random.Random, t: dict, reporter: str, assignee: str) -> list[s
     a = r.randint(1, max(1, dur // 6))
     b = a + r.randint(1, max(1, dur // 6))
     c = b + max(1, int((dur - b) * r.uniform(0.3, 0.7)))
-    steps = [(0, pick(r, ["First automated alert fired.", "Monitoring showed the first errors.",
-                          "The first user complaint reached the service desk."])),
-             (a, f"{reporter} opened {t['id']}."),
-             (b, f"{assignee} acknowledged the ticket and started investigating."
-              + (" A major incident was declared." if t["severity"] == 1 else "")),
-             (c, pick(r, ["The probable cause was identified.", "The team confirmed the cause and agreed the fix.",
-                          "A fix was prepared and tested."])),
-             (dur, "Service was fully restored and monitoring returned to normal.")]
+    steps = [(0, pick(r, R["incident.first"])),
+             (a, pick(r, R["incident.opened"], rep=reporter, id=t["id"])),
+             (b, pick(r, R["incident.ack"], asg=assignee)
+              + (" " + pick(r, R["incident.major"]) if t["severity"] == 1 else "")),
+             (c, pick(r, R["incident.cause"])),
+             (dur, pick(r, R["incident.restored"]))]
     return [f"{_clock(start, m)} {what}" for m, what in steps]
 
 
@@ -47,30 +46,28 @@ def render_incident(w: World, s, r: random.Random) -> Rendered:
     rep, asg = w.get(t["reporter"]), w.get(t["assignee"])
     tb = TextBuilder()
     tb.line(f"Incident {t['id']}: {sy.name} {lx.SYMPTOM_LABELS[t['symptom']]}")
-    tb.line(f"Severity: {SEVERITY[t['severity']]}", "severity")
+    sev, label = SEVERITY[t["severity"]][:-1].split(" (")
+    tb.line(pick(r, R["incident.severity"], sev=sev, label=label), "severity")
     tb.line(f"Opened: {human_date(t['date'])} | Reporter: {rep.name} | Assignee: {asg.name}", "assignee")
-    tb.heading("Summary")
-    tb.para([(pick(r, ["On {d}, {sym} on {sys}.", "{sys} users reported that {sym} on {d}."],
-                   d=human_date(t["date"]), sym=lx.SYMPTOMS[t["symptom"]], sys=sy.name), "summary"),
-             (f"The disruption lasted {t['duration_min']} minutes before service was restored.", "duration")])
+    tb.heading(head(r, "Summary"))
+    tb.para([(pick(r, R["incident.summary"], d=human_date(t["date"]), sym=lx.SYMPTOMS[t["symptom"]], sys=sy.name),
+              "summary"),
+             (pick(r, R["incident.duration"], n=t["duration_min"]), "duration")])
     tb.heading(r.choice(["Timeline", "Timeline (UTC)", "Sequence of events"]))
     tb.bullets(_timeline(r, t, rep.name, asg.name))
-    tb.heading("Root cause")
-    tb.para([(pick(r, ["The root cause was {c}.", "Investigation traced the problem to {c}."],
-                   c=lx.ROOT_CAUSES[t["root_cause"]]), "root_cause")])
-    tb.heading("Resolution")
-    tb.para([(f"The {w.get(sy.owner_team).name} team, which owns {sy.name}, {lx.FIXES[t['fix']]}.", "fix"),
-             pick(r, ["A postmortem was scheduled within the agreed deadline.",
-                      "Follow-up actions are tracked in Tide Ticketing.",
-                      "No customer data was affected."])])
+    tb.heading(head(r, "Root cause"))
+    tb.para([(pick(r, R["incident.root_cause"], c=lx.ROOT_CAUSES[t["root_cause"]]), "root_cause")])
+    tb.heading(head(r, "Resolution"))
+    closers = r.sample(R["incident.closer"], r.randint(1, 2))
+    tb.para([(pick(r, R["incident.fix"], team=w.get(sy.owner_team).name, sys=sy.name, fix=lx.FIXES[t["fix"]]),
+              "fix"), *(pick(r, [c], sys=sy.name) for c in closers)])
     if t["project"]:
         p = w.get(t["project"])
-        tb.heading("Project impact")
-        tb.para([(f"The outage delayed testing for project {p.code_name}, led by {w.get(p.lead).name}.",
-                  "project")])
+        tb.heading(head(r, "Project impact"))
+        tb.para([(pick(r, R["incident.project"], p=p.code_name, lead=w.get(p.lead).name), "project")])
     if "engineering" in s.domains:
-        tb.heading("Engineering follow-up")
-        tb.para(["A regression test now covers this failure mode, and the alert threshold was lowered."])
+        tb.heading(head(r, "Engineering follow-up"))
+        tb.para([pick(r, R["incident.engineering"])])
     return f"{t['id']} {sy.name} incident", tb
 
 
@@ -80,38 +77,42 @@ def render_decision(w: World, s, r: random.Random) -> Rendered:
     opt = DECISION_OPTIONS[d["option"]]
     tb = TextBuilder()
     tb.line(f"Decision record {d['id']}")
-    tb.line(f"Date: {human_date(d['date'])} | Project: {p.code_name} | Status: approved")
-    tb.heading("Context")
-    tb.para([(f"Project {p.code_name} needed a way to {p.goal}.", "context"),
-             pick(r, ["Several options were compared over two workshops.",
-                      "The team weighed cost, time to deliver and operational risk."])])
-    tb.heading("Decision")
-    tb.para([(f"The team decided to {opt}.", "decision"),
-             (f"The expected cost is {money(d['cost_k'])}.", "cost")])
-    tb.heading("Options considered")
-    tb.bullets([o[0].upper() + o[1:] + (" (chosen)" if k == d["option"] else "")
-                for k, o in enumerate(DECISION_OPTIONS)])
-    tb.heading("Approval")
-    tb.para([(f"{appr.name} approved the decision; {own.name} owns its implementation.", "approver")])
+    tb.line(pick(r, R["decision.header"], d=human_date(d["date"]), p=p.code_name))
+    tb.heading(head(r, "Context"))
+    tb.para([(pick(r, R["decision.context"], p=p.code_name, goal=p.goal), "context"),
+             pick(r, R["decision.process"])])
+    tb.heading(head(r, "Decision"))
+    tb.para([(pick(r, R["decision.decision"], opt=opt), "decision"),
+             (pick(r, R["decision.cost"], cost=money(d["cost_k"])), "cost")])
+    tb.heading(head(r, "Options considered"))
+    tb.bullets(_options(r, d["option"]))
+    tb.heading(head(r, "Approval"))
+    tb.para([(pick(r, R["decision.approver"], a=appr.name, o=own.name), "approver")])
     if "projects" in s.domains:
-        tb.heading("Delivery impact")
-        tb.para([(f"{own.name}, who leads {p.code_name}, will update its delivery plan and milestones before the "
-                  "next steering meeting.", "delivery"), f"The {w.get(p.team).name} team carries most of the work."])
+        tb.heading(head(r, "Delivery impact"))
+        tb.para([(pick(r, R["decision.delivery"], o=own.name, p=p.code_name), "delivery"),
+                 pick(r, R["decision.team"], team=w.get(p.team).name)])
     if d["policy"]:
         pol = w.get(d["policy"])
-        tb.heading("Policy considerations")
-        tb.para([(f"The option was checked against {pol.id} ({pol.title}) and found compliant.", "policy")])
-    tb.heading("Consequences")
-    tb.bullets(["The delivery plan is updated to reflect this choice.",
-                pick(r, ["Finance will adjust the forecast.", "Affected teams were informed.",
-                         "The decision will be revisited in six months."])])
+        tb.heading(head(r, "Policy considerations"))
+        tb.para([(pick(r, R["decision.policy"], pol=f"{pol.id} ({pol.title})"), "policy")])
+    tb.heading(head(r, "Consequences"))
+    tb.bullets([pick(r, [c]) for c in r.sample(R["decision.consequence"], r.randint(2, 3))])
     return f"{d['id']}: {p.code_name} decides to {opt}", tb
 
 
-MEETING_ACTIONS = ["update the risk log", "draft the test plan", "confirm vendor dates", "prepare the demo",
-                   "book the next review", "circulate the budget view", "write up the open questions",
-                   "check capacity with the platform team", "share the revised timeline",
-                   "collect feedback from pilot users"]
+
+
+def _options(r: random.Random, chosen: int) -> list[str]:
+    """The options-considered bullets: the chosen option (marked) and three others, in a shuffled order."""
+    alts = [o for k, o in enumerate(R["decision.alt_known"]) if k != chosen]
+    extra = R["decision.alternative"]
+    others = r.sample(alts, r.randint(1, 3))
+    others += r.sample(extra, 3 - len(others))
+    items = [pick(r, [o]) + tail(r, "decision.rejected") for o in others]
+    c = DECISION_OPTIONS[chosen]
+    items.insert(r.randrange(len(items) + 1), pick(r, R["decision.chosen"], o=c[0].upper() + c[1:]))
+    return items
 
 
 def _short_names(names: list[str]) -> list[str]:
@@ -133,28 +134,25 @@ def render_meeting(w: World, s, r: random.Random) -> Rendered:
     names = [w.get(a).name for a in m["attendees"]]
     short = _short_names(names)
     tb.line(f"{p.code_name} {kind}: notes from {human_date(m['date'])}")
-    tb.line("Attendees: " + ", ".join(names), "attendees")
+    tb.line(pick(r, R["meeting.attendees"], names=", ".join(names)), "attendees")
     gap = 7 if kind == "weekly sync" else 14 if kind == "planning session" else 28
-    tb.line(f"Chair: {chair.name} | Next meeting: {_later(m['date'], gap)}")
+    tb.line(pick(r, R["meeting.chair"], chair=chair.name, next=_later(m["date"], gap)))
     tb.heading(r.choice(["Discussion", "Discussion points", "What we covered"]))
-    tb.para([(pick(r, ["The group reviewed progress on {c} against the plan.",
-                       "{chair} opened with a recap of the last two weeks on {c}."], c=p.code_name,
-                   chair=short[0]), "discussion"),
-             pick(r, ["Most of the time went on the open risks.", "Testing capacity was the main concern.",
-                      "The team agreed the scope is still right."])])
+    tb.para([(pick(r, R["meeting.discussion"], c=p.code_name, chair=short[0]), "discussion"),
+             pick(r, R["meeting.mood"])])
     pool = [x for x in POOLS["meeting.discussion"] if len(short) > 1 or "{b}" not in x]
     points = r.sample(pool, min(len(pool), max(3, min(5, len(short) + 1))))
     n = len(short)
     tb.bullets([x.format(a=short[(k + 1) % n], b=short[(k + 2) % n if (k + 2) % n != (k + 1) % n else 0],
                          code=p.code_name, goal=p.goal) for k, x in enumerate(points)])
     if m["decision"]:
-        tb.heading("Decisions")
-        tb.para([(f"The meeting confirmed decision {m['decision']} and asked the owner to share the plan.",
-                  "decision")])
+        tb.heading(head(r, "Decisions"))
+        tb.para([(pick(r, R["meeting.decision"], d=m["decision"]), "decision")])
     tb.heading(r.choice(["Actions", "Action items", "Follow-ups"]))
     due = _later(m["date"], 7)
-    acts = [(f"{names[k % len(names)]}: {a} by {due}", f"action{k}")
-            for k, a in enumerate(r.sample(MEETING_ACTIONS, m["actions"]))]
+    form = r.choice(R["meeting.action_line"])
+    acts = [(pick(r, [form], who=names[k % len(names)], what=vary(r, a), due=due), f"action{k}")
+            for k, a in enumerate(r.sample(R["meeting.action"], m["actions"]))]
     tb.bullets(acts)
     return f"{p.code_name} {kind} {m['date']}", tb
 
@@ -170,30 +168,29 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
         tb.line(title)
         tb.para([(f"From {human_date(p.effective[v])}, version {v + 1} of the {p.title}{ident} applies.", "headline"),
                  (f"The {p.params[0]['name']} is {amount(p.params[0]['values'][v], p.params[0]['unit'])}.", "param0"),
-                 "Please read the full text before raising a request."])
+                 pick(r, R["announce.read"])])
     elif topic == "project":
         p = w.get(s.ref["project"])
-        title = f"Update on project {p.code_name}"
+        title = pick(r, R["announce.project_title"], p=p.code_name)
         tb.line(title)
-        tb.para([(f"Project {p.code_name} is making good progress and has a new demo ready.", "headline"),
-                 (f"Thanks to {w.get(p.lead).name}, who leads {p.code_name}, and the team for the hard work.",
-                  "lead"),
-                 "Come and see it at the next all-hands."])
+        tb.para([(pick(r, R["announce.project_news"], p=p.code_name), "headline"),
+                 (pick(r, R["announce.thanks"], n=w.get(p.lead).name, p=p.code_name), "lead"),
+                 pick(r, R["announce.demo"])])
     elif topic == "system":
         sy = w.get(s.ref["system"])
-        title = f"Planned maintenance for {sy.name}"
+        title = pick(r, R["announce.maint_title"], sys=sy.name)
         tb.line(title)
-        tb.para([(f"{sy.name} will be unavailable for two hours this Saturday for planned maintenance.", "headline"),
-                 (f"The {w.get(sy.owner_team).name} team, which owns {sy.name}, will post updates on the status "
-                  "page.", "owner")])
+        tb.para([(pick(r, R["announce.maintenance"], sys=sy.name), "headline"),
+                 (pick(r, R["announce.owner"], team=w.get(sy.owner_team).name, sys=sy.name), "owner"),
+                 pick(r, R["announce.plan"])])
     else:
         p = w.get(s.ref["person"])
-        title = f"Welcome and congratulations: {p.name}"
+        title = pick(r, R["announce.welcome_title"], n=p.name)
         tb.line(title)
-        tb.para([(f"Please join me in congratulating {p.name} on the new role of {p.role}.", "headline"),
-                 (f"{p.name.split()[0]} will continue to work with the {w.get(p.team).name} team.", "team")])
+        tb.para([(pick(r, R["announce.welcome"], n=p.name, role=p.role), "headline"),
+                 (pick(r, R["announce.team"], f=p.name.split()[0], team=w.get(p.team).name), "team")])
     tb.kind = f"announcement:{topic}"
-    tb.close(None, [(f"{a.name}, {a.role}", "signature")], "lines")
+    tb.close(None, [(pick(r, R["announce.signature"], n=a.name, role=a.role), "signature")], "lines")
     return title, tb
 
 
@@ -201,14 +198,14 @@ def render_team_news(w: World, s, r: random.Random) -> Rendered:
     t, p = w.get(s.ref["team"]), w.get(s.ref["project"])
     n = w.get(s.ref["person"]) if s.ref.get("person") else None
     tb = TextBuilder()
-    tb.line(f"{t.name} newsletter")
+    tb.line(pick(r, R["news.title"], t=t.name))
     if n is not None:
-        tb.heading("New faces")
+        tb.heading(head(r, "New faces"))
         tb.para([(f"{n.name} joined Meridian on {human_date(n.joined)} as {n.role} in the {t.name} team.",
                   "newcomer")])
-    tb.heading("What we are working on")
-    tb.para([(f"The team is supporting project {p.code_name}, which aims to {p.goal}.", "project"),
-             f"{w.get(t.lead).name} is the contact for anything related to our work."])
+    tb.heading(head(r, "What we are working on"))
+    tb.para([(pick(r, R["news.project"], p=p.code_name, goal=p.goal), "project"),
+             pick(r, R["news.contact"], lead=w.get(t.lead).name)])
     return f"{t.name} newsletter", tb
 
 
@@ -216,15 +213,14 @@ def render_project_update(w: World, s, r: random.Random) -> Rendered:
     p = w.get(s.ref["project"])
     x = w.get(s.ref["extra"])
     tb = TextBuilder()
-    tb.line(f"{p.code_name}: mid-quarter note")
-    tb.para([(f"{p.code_name} is currently {p.status['2024-Q3']} heading towards {p.milestone['2024-Q3']}.",
+    tb.line(pick(r, R["update.title"], p=p.code_name))
+    tb.para([(pick(r, R["status.line"], c=p.code_name, status=p.status["2024-Q3"], ms=p.milestone["2024-Q3"]),
               "status"),
-             f"{x.name} joined the working group this month to help with testing.",
-             pick(r, ["The next steering meeting will review the plan.", "No budget change is requested."])])
+             pick(r, R["update.joined"], x=x.name), pick(r, R["update.next"])])
     if len(s.domains) > 1:
         prod = w.get(p.product)
         tb.heading("Product impact" if "products" in s.domains else "Engineering notes")
-        tb.para([f"The work changes {prod.name}, and the {w.get(prod.team).name} team is reviewing the design."])
+        tb.para([pick(r, R["update.product"], prod=prod.name, team=w.get(prod.team).name)])
     return f"{p.code_name} mid-quarter note", tb
 
 
@@ -239,14 +235,13 @@ def render_access_review(w: World, s, r: random.Random) -> Rendered:
     tb.line(f"Quarterly access review: {sy.name} ({sy.id})")
     tb.line(f"Reviewer: {w.get(s.ref['auditor']).name} | Period: {qlabel('2024-Q2')}", "auditor")
     tb.heading("Scope")
-    tb.para(["All active accounts with any level of access were included in the review.",
-             "Privileged accounts were reviewed individually."])
+    tb.para([pick(r, R["access.scope"]), pick(r, R["access.privileged"])])
     tb.heading("Findings")
     tb.para([(f"{n_acc} accounts were reviewed and {n_rev} were removed because the owner no longer needed access.",
               "findings"),
-             "No privileged account was found without a named owner."])
+             pick(r, R["access.owner"])])
     tb.heading("Follow-up")
-    tb.para([f"The {w.get(sy.owner_team).name} team confirmed the removals within ten working days."])
+    tb.para([pick(r, R["access.follow"], team=w.get(sy.owner_team).name)])
     return f"Access review {sy.name} {qlabel('2024-Q2')}", tb
 
 
@@ -256,13 +251,13 @@ def render_onboarding(w: World, s, r: random.Random) -> Rendered:
     tb = TextBuilder()
     tb.line(f"Onboarding checklist: {t.name}")
     tb.heading("Week one")
-    tb.bullets(["Collect your laptop and badge from the IT Service Desk.", "Complete the mandatory training.",
+    tb.bullets([*(pick(r, [x]) for x in r.sample(R["onboard.week1"], 2)),
                 (f"Meet your onboarding buddy, {buddy.name}.", "buddy")])
     tb.heading("Week two")
-    tb.bullets(["Shadow a team ritual and take notes.", f"Have a one-to-one with {w.get(t.lead).name}.",
-                "Read the team page and the last three decision records."])
+    tb.bullets([pick(r, [x]) for x in r.sample(R["onboard.week2"], 2)]
+               + [f"Have a one-to-one with {w.get(t.lead).name}."])
     tb.heading("First month")
-    tb.bullets(["Ship a small change or complete a first deliverable.", "Give feedback on this checklist."])
+    tb.bullets([pick(r, [x]) for x in r.sample(R["onboard.month"], 2)])
     return f"Onboarding checklist: {t.name}", tb
 
 
@@ -275,12 +270,12 @@ def render_release_notes(w: World, s, r: random.Random) -> Rendered:
     tb = TextBuilder()
     tb.line(f"{p.name} release notes, version {ver}", "version")
     tb.heading("New")
-    tb.bullets([(f"{feats[0][0].upper()}{feats[0][1:]} is now generally available.", "features")])
+    tb.bullets([(pick(r, R["release.new"], f=feats[0][0].upper() + feats[0][1:]), "features")])
     tb.heading("Improved")
-    tb.bullets([f"{feats[1][0].upper()}{feats[1][1:]} is faster and easier to configure."])
+    tb.bullets([pick(r, R["release.improved"], f=feats[1][0].upper() + feats[1][1:])])
     tb.heading("Fixed")
-    tb.bullets(["Several display issues in exported reports.", "A rare error when saving settings."])
-    tb.close(None, [(f"Questions go to {w.get(p.manager).name}, product manager.", "manager")], "lines")
+    tb.bullets([pick(r, [x]) for x in r.sample(R["release.fixed"], r.randint(2, 3))])
+    tb.close(None, [(pick(r, R["release.questions"], m=w.get(p.manager).name), "manager")], "lines")
     return f"{p.name} {ver} release notes", tb
 
 
@@ -299,9 +294,10 @@ def render_ops_digest(w: World, s, r: random.Random) -> Rendered:
                          f"row:{iid}"))
         tb.table(["Ticket", "System", "Severity", "Duration"], rows)
     else:
-        tb.para(["No incidents were recorded this week."])
+        tb.para([pick(r, R["digest.none"])])
     tb.heading("Changes")
-    tb.para(["Routine patching completed on schedule.", "No emergency changes were needed."])
+    tb.para([pick(r, [x]) for x in R["digest.changes"][:2]] + ([pick(r, R["digest.changes"][2:])]
+                                                              if r.random() < 0.5 else []))
     return f"Operations weekly digest, week {wk}", tb
 
 
