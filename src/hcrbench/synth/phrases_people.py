@@ -10,9 +10,9 @@ from __future__ import annotations
 
 POLICY = {
     "policy.scope": [
-        "This {word} [covers|applies to|includes|extends to] [permanent and fixed-term|salaried and hourly|"
-        "full-time and part-time|permanent and temporary] employees of every [Meridian entity|subsidiary|"
-        "legal entity in the group|company in the group].",
+        "This {word} [covers|applies to|includes|extends to] [permanent and fixed-term|salaried and "
+        "hourly|full-time and part-time|permanent and temporary] employees of every [Meridian "
+        "entity|subsidiary|legal entity in the group|company in the group].",
         "[Interns|Apprentices|Graduate trainees|Placement students] and [apprentices|trainees|working "
         "students|summer hires] are [covered|included|in scope] from their [first day|start date|first "
         "working day].",
@@ -20,11 +20,11 @@ POLICY = {
         "office|client project|joint venture] [remain|stay|are still] [covered|in scope|bound by it] while "
         "they are [away|on assignment|working there|seconded].",
         "[Employees|Staff|Colleagues|People] on [notice|garden leave|a fixed end date|a phased exit] "
-        "[remain|stay|are still] [covered|in scope|bound by this {word}] until their [last working day|"
-        "leaving date|final day|contract ends].",
+        "[remain|stay|are still] [covered|in scope|bound by this {word}] until their [last working "
+        "day|leaving date|final day|contract ends].",
         "[Leaders|Executives|Senior managers|Directors] are [bound by|subject to|held to|covered by] the "
-        "same rules as everyone else; there is no [separate|special|softer|private] [executive|leadership|"
-        "senior|management] version.",
+        "same rules as everyone else; there is no [separate|special|softer|private] "
+        "[executive|leadership|senior|management] version.",
         "Where a [collective agreement|works council agreement|local labour law|union agreement] applies, "
         "its terms are [read together with|applied alongside|combined with|considered with] this {word}.",
         "[Contractors|Agency workers|Freelancers|Consultants] [follow|observe|respect|comply with] the "
@@ -32,27 +32,28 @@ POLICY = {
         "of work|agency agreement] [names|lists|refers to|incorporates].",
     ],
     "policy.definitions": [
-        "Working day: [Monday to Friday|a weekday|any scheduled weekday], [excluding|except|not counting|"
-        "other than] [public holidays|bank holidays|statutory holidays|official holidays] in the "
+        "Working day: [Monday to Friday|a weekday|any scheduled weekday], [excluding|except|not "
+        "counting|other than] [public holidays|bank holidays|statutory holidays|official holidays] in the "
         "employee's [home location|contractual location|base country|registered office].",
         "Line manager: the person [shown|listed|recorded|named] as the employee's [manager|direct "
         "supervisor|reporting manager] in the [HR system|people directory|organisation chart|personnel "
         "record].",
-        "Owner team: the team [named|listed|shown|identified] at the top of this document, [responsible|"
-        "accountable] for [keeping it current|maintaining it|reviewing it|answering questions about it].",
-        "Approver: the [senior leader|executive|accountable manager|designated leader] [accountable|"
-        "responsible|answerable] for the [content|wording|substance|rules] of this {word}.",
-        "Request: any [application|claim|submission|ask] made under this {word} through the "
-        "[self-service portal|request form|HR portal|approved workflow].",
-        "Home location: the [office|site|workplace|base] named in the employee's [contract|offer letter|"
-        "employment terms], or their country of residence if [fully remote|home-based|location-"
-        "independent] by contract.",
+        "Owner team: the team [named|listed|shown|identified] at the top of this document, "
+        "[responsible|accountable] for [keeping it current|maintaining it|reviewing it|answering questions "
+        "about it].",
+        "Approver: the [senior leader|executive|accountable manager|designated leader] "
+        "[accountable|responsible|answerable] for the [content|wording|substance|rules] of this {word}.",
+        "Request: any [application|claim|submission|ask] made under this {word} through the [self-service "
+        "portal|request form|HR portal|approved workflow].",
+        "Home location: the [office|site|workplace|base] named in the employee's [contract|offer "
+        "letter|employment terms], or their country of residence if [fully "
+        "remote|home-based|location-independent] by contract.",
         "Exception: a [documented|recorded|written|logged], [time-limited|temporary|dated|bounded] "
         "[departure|deviation|variation] from this {word} [approved|authorised|agreed|signed off] in "
         "writing.",
-        "Material change: [an update|a revision|an amendment|a change] that [alters|affects|modifies|"
-        "shifts] [entitlements|limits|obligations|approval steps], as opposed to [wording|formatting|"
-        "clarification|typo] [fixes|edits|changes|corrections].",
+        "Material change: [an update|a revision|an amendment|a change] that "
+        "[alters|affects|modifies|shifts] [entitlements|limits|obligations|approval steps], as opposed to "
+        "[wording|formatting|clarification|typo] [fixes|edits|changes|corrections].",
     ],
     "policy.exceptions": [
         "Exceptions are [approved|granted|signed off|authorised] in writing by the owner team and "
@@ -61,46 +62,47 @@ POLICY = {
         "[starts|takes effect|begins|runs] [on|from] the date it is [approved|granted|signed|recorded].",
         "[Managers|Team leads|Supervisors|Department heads] cannot [grant|approve|allow|authorise] "
         "exceptions on their own, even for a [single|one-off|brief|small] [occasion|case|request|period].",
-        "Requests for an exception must [explain|state|set out|describe] why the [standard|normal|usual|"
-        "default] rule does not [work|fit|apply well|suit the case] and for how long.",
+        "Requests for an exception must [explain|state|set out|describe] why the "
+        "[standard|normal|usual|default] rule does not [work|fit|apply well|suit the case] and for how "
+        "long.",
         "Where an exception is [refused|declined|turned down|rejected], the employee may ask the approver "
         "[named above|listed above|of this {word}] to [review|reconsider|look again at] the decision.",
         "Exceptions [granted|approved|agreed|issued] under [earlier|previous|older|superseded] versions "
         "[stay|remain|continue to be] valid until their [stated|recorded|agreed|written] end date.",
-        "[Emergencies|Urgent situations|Genuine emergencies|Safety-critical situations] are [handled|"
-        "dealt with|resolved|addressed] first and [documented|written up|recorded|logged] [afterwards|"
-        "later|after the fact], within [five|three|ten|a few] working days.",
-        "A [register|log|list|record] of [active|open|current|approved] exceptions is [kept|maintained|"
-        "held|updated] by the owner team and [shared|reported|summarised|reviewed] [each quarter|every "
-        "year|at every review|twice a year].",
+        "[Emergencies|Urgent situations|Genuine emergencies|Safety-critical situations] are [handled|dealt "
+        "with|resolved|addressed] first and [documented|written up|recorded|logged] "
+        "[afterwards|later|after the fact], within [five|three|ten|a few] working days.",
+        "A [register|log|list|record] of [active|open|current|approved] exceptions is "
+        "[kept|maintained|held|updated] by the owner team and [shared|reported|summarised|reviewed] [each "
+        "quarter|every year|at every review|twice a year].",
     ],
     "policy.roles": [
         "Employees are [responsible|expected|asked] [for reading|to read|to know] this {word} and "
         "[following|to follow|to apply] it.",
-        "[Line managers|Managers|Team leads|People leaders] make sure their teams [know about|understand|"
-        "are aware of|have read] this {word} and [apply|use|follow|interpret] it [consistently|fairly|"
-        "the same way|evenly].",
+        "[Line managers|Managers|Team leads|People leaders] make sure their teams [know "
+        "about|understand|are aware of|have read] this {word} and [apply|use|follow|interpret] it "
+        "[consistently|fairly|the same way|evenly].",
         "The owner team [answers|handles|fields|responds to] questions, [keeps|maintains|holds] the text "
         "[current|up to date|accurate] and [reports|comments|publishes figures] on how it is used.",
         "The approver [signs off|approves|endorses|authorises] every new version and any exception with a "
         "[material|significant|notable|real] [cost|financial impact|budget effect|risk].",
-        "[HR business partners|People partners|HR advisers|Employee relations specialists] [support|help|"
-        "advise|coach] managers with [difficult|unusual|sensitive|complex] [cases|situations|requests|"
-        "questions].",
+        "[HR business partners|People partners|HR advisers|Employee relations specialists] "
+        "[support|help|advise|coach] managers with [difficult|unusual|sensitive|complex] "
+        "[cases|situations|requests|questions].",
         "[Finance|The finance team|Financial controllers|Budget owners] [check|confirm|verify|make sure] "
         "that the [figures|amounts|limits|numbers] in this {word} [match|fit|agree with|line up with] the "
         "[approved|agreed|current|signed-off] budget.",
         "[Internal audit|Compliance|Risk colleagues|The controls team] [test|sample|check|review] "
-        "[adherence|compliance|how well it is followed|its application] [from time to time|periodically|"
-        "each year|on a rotating basis].",
+        "[adherence|compliance|how well it is followed|its application] [from time to "
+        "time|periodically|each year|on a rotating basis].",
     ],
     "policy.review": [
         "This {word} is reviewed every [year|twelve months|two years|eighteen months], or sooner if the "
         "[law|regulatory landscape|business|organisation] [changes|shifts|moves on|requires it].",
-        "[Comments|Suggestions|Proposed changes|Questions] for the next review can be [sent|passed|"
-        "submitted|raised] to the owner team at any time.",
-        "Each new version is [announced|published|flagged|shared] on the intranet and in the [monthly|"
-        "regular|next|all-staff] [all-staff update|newsletter|company bulletin|digest].",
+        "[Comments|Suggestions|Proposed changes|Questions] for the next review can be "
+        "[sent|passed|submitted|raised] to the owner team at any time.",
+        "Each new version is [announced|published|flagged|shared] on the intranet and in the "
+        "[monthly|regular|next|all-staff] [all-staff update|newsletter|company bulletin|digest].",
         "[Earlier|Previous|Older|Superseded] versions are [archived|kept|retained|stored] and can be "
         "[requested|obtained|viewed|retrieved] from the owner team.",
         "[Material|Substantial|Significant|Important] changes are [discussed|consulted on|shared|talked "
@@ -115,44 +117,48 @@ POLICY = {
 PROFILE = {
     "profile.background": [
         "Before Meridian, {first} spent [several|a few|six|many] years in [consulting|management "
-        "consulting|an audit firm|a boutique advisory firm], mostly on [finance transformation|supply-chain|"
-        "operating-model|post-merger integration] work.",
+        "consulting|an audit firm|a boutique advisory firm], mostly on [finance "
+        "transformation|supply-chain|operating-model|post-merger integration] work.",
         "{first} studied [computer science|mathematics|economics|physics|linguistics] and moved into this "
         "field after a first job in [customer support|technical writing|a bank's back office|market "
         "research|a call centre].",
-        "{first} previously worked at a [logistics|food-delivery|insurance|travel-booking|renewable-energy] "
-        "start-up and brings a [strong operations mindset|bias for shipping|feel for scrappy "
-        "prioritisation|practical streak].",
-        "{first} came to Meridian from the [public sector|civil service|a city council|a hospital trust|"
-        "a university], where the work centred on [large programmes|citizen services|procurement reform|"
-        "records management].",
+        "{first} previously worked at a "
+        "[logistics|food-delivery|insurance|travel-booking|renewable-energy] start-up and brings a [strong "
+        "operations mindset|bias for shipping|feel for scrappy prioritisation|practical streak].",
+        "{first} came to Meridian from the [public sector|civil service|a city council|a hospital trust|a "
+        "university], where the work centred on [large programmes|citizen services|procurement "
+        "reform|records management].",
         "{first} started out as a [teacher|journalist|lab technician|paramedic|retail manager] and still "
         "enjoys [running internal training sessions|explaining things simply|mentoring juniors|writing "
         "clear guides].",
-        "{first} has [worked|lived|studied] in [three|four|two|five] countries and speaks [four|three|two|"
-        "five] languages.",
-        "{first} joined through the [graduate programme|apprenticeship scheme|internship programme|"
-        "returners' programme] and has since [rotated through|worked in|spent time in|moved across] "
-        "[two|three|several] departments.",
-        "[Earlier on|Years ago|Before moving into this line of work|Some years back], {first} [ran|managed|co-founded|looked after] a [small|family|"
-        "local|community] [bakery|bookshop|design studio|bicycle repair shop|translation agency] and "
-        "[learned|picked up|came away with] [a lot about|a taste for|first-hand lessons in] [cash flow|"
-        "customer service|negotiation|keeping things simple].",
+        "{first} has [worked|lived|studied] in [three|four|two|five] countries and speaks "
+        "[four|three|two|five] languages.",
+        "{first} joined through the [graduate programme|apprenticeship scheme|internship "
+        "programme|returners' programme] and has since [rotated through|worked in|spent time in|moved "
+        "across] [two|three|several] departments.",
+        "[Earlier on|Years ago|Before moving into this line of work|Some years back], {first} "
+        "[ran|managed|co-founded|looked after] a [small|family|local|community] [bakery|bookshop|design "
+        "studio|bicycle repair shop|translation agency] and [learned|picked up|came away with] [a lot "
+        "about|a taste for|first-hand lessons in] [cash flow|customer service|negotiation|keeping things "
+        "simple].",
         "{first} spent [a decade|several years|most of the last decade|the early career] in [retail "
-        "banking|hospitality|manufacturing|telecoms|pharmaceuticals] before [moving|switching|pivoting|"
-        "crossing over] into [software|technology|product work|digital services].",
+        "banking|hospitality|manufacturing|telecoms|pharmaceuticals] before "
+        "[moving|switching|pivoting|crossing over] into [software|technology|product work|digital "
+        "services].",
         "{first} holds a [master's degree|doctorate|diploma|professional qualification] in [operations "
-        "research|accounting|industrial design|information science|psychology] and [still|regularly|"
-        "occasionally|now and then] [lectures|writes|reviews papers|coaches students] on the subject.",
+        "research|accounting|industrial design|information science|psychology] and "
+        "[still|regularly|occasionally|now and then] [lectures|writes|reviews papers|coaches students] on "
+        "the subject.",
     ],
     "profile.style": [
         "{first} prefers [written questions|short written notes|messages|async questions] [with|that "
-        "include|carrying|that come with] [context|background|links|a clear goal] over [quick calls|"
-        "impromptu meetings|hallway chats|video calls].",
+        "include|carrying|that come with] [context|background|links|a clear goal] over [quick "
+        "calls|impromptu meetings|hallway chats|video calls].",
         "{first} keeps [Friday afternoons|Monday mornings|Wednesday afternoons|the last hour of the day] "
         "[free of meetings|clear|meeting-free|unbooked] for [focused work|deep work|reading|planning].",
-        "The best way to get a [quick|fast|useful|clear] answer from {first} is a [short|brief|concise|"
-        "direct] message with a [clear ask|specific question|deadline|suggested answer].",
+        "The best way to get a [quick|fast|useful|clear] answer from {first} is a "
+        "[short|brief|concise|direct] message with a [clear ask|specific question|deadline|suggested "
+        "answer].",
         "{first} is happy to [review|read|comment on|look at] [drafts|early ideas|rough notes|sketches] "
         "[early|at any stage|before they are polished|while they are still rough].",
         "{first} [blocks|protects|reserves|guards] mornings for [deep work|writing|analysis|design "
@@ -161,33 +167,33 @@ PROFILE = {
         "{first} likes to [agree|set|write down|settle] [goals|outcomes|success criteria|expectations] at "
         "the start of a piece of work and [check in|catch up|review progress|compare notes] [weekly|every "
         "fortnight|at each milestone|briefly each week].",
-        "{first} [values|appreciates|welcomes|asks for] [blunt|candid|honest|direct] [feedback|comments|"
-        "pushback|disagreement], [ideally|preferably|especially|best] [in writing|face to face|in a "
-        "one-to-one|early on].",
-        "[Diagrams|Sketches|Whiteboard drawings|Worked examples] [help|work better for|land faster with|"
-        "are preferred by] {first} [than|over|compared with|rather than] [long|dense|wordy|sprawling] "
+        "{first} [values|appreciates|welcomes|asks for] [blunt|candid|honest|direct] "
+        "[feedback|comments|pushback|disagreement], [ideally|preferably|especially|best] [in writing|face "
+        "to face|in a one-to-one|early on].",
+        "[Diagrams|Sketches|Whiteboard drawings|Worked examples] [help|work better for|land faster "
+        "with|are preferred by] {first} [than|over|compared with|rather than] [long|dense|wordy|sprawling] "
         "[documents|emails|slide decks|threads].",
     ],
     "profile.interests": [
-        "Outside work, {first} [runs|hosts|helps run|co-organises] the office [book club|walking group|"
-        "running club|board-game evening|film night].",
+        "Outside work, {first} [runs|hosts|helps run|co-organises] the office [book club|walking "
+        "group|running club|board-game evening|film night].",
         "{first} volunteers as a mentor in the [women-in-tech network|local coding club|career-changers' "
         "network|school outreach programme|apprentice network].",
         "{first} helps organise the [yearly|annual|spring|autumn] internal [hackathon|ideas day|charity "
         "fundraiser|volunteering week].",
         "{first} is one of the trained [mental health first aiders|first aiders|fire wardens|wellbeing "
         "champions] for the office.",
-        "{first} gives a talk at the [monthly|regular|quarterly] [lunch-and-learn series|tech talks|brown-bag "
-        "sessions|knowledge-sharing hour] now and then.",
-        "[Weekends|Spare evenings|Holidays|Free afternoons] [usually|often|mostly|tend to] [involve|go on|"
-        "mean|revolve around] [hiking|gardening|pottery|bouldering|birdwatching|choir practice] for "
+        "{first} gives a talk at the [monthly|regular|quarterly] [lunch-and-learn series|tech "
+        "talks|brown-bag sessions|knowledge-sharing hour] now and then.",
+        "[Weekends|Spare evenings|Holidays|Free afternoons] [usually|often|mostly|tend to] [involve|go "
+        "on|mean|revolve around] [hiking|gardening|pottery|bouldering|birdwatching|choir practice] for "
         "{first}.",
-        "{first} [bakes|cooks|brews|roasts] [sourdough|coffee|curries|pastries|preserves] and [brings|"
-        "shares|occasionally brings|has been known to bring] the [results|experiments|best batches|"
-        "leftovers] to the office.",
+        "{first} [bakes|cooks|brews|roasts] [sourdough|coffee|curries|pastries|preserves] and "
+        "[brings|shares|occasionally brings|has been known to bring] the [results|experiments|best "
+        "batches|leftovers] to the office.",
         "{first} [plays|practises|teaches|is learning] [the cello|the guitar|piano|the drums|the violin] "
-        "and [performs|plays|sings|rehearses] with a [local|community|amateur|neighbourhood] [orchestra|"
-        "band|ensemble|choir].",
+        "and [performs|plays|sings|rehearses] with a [local|community|amateur|neighbourhood] "
+        "[orchestra|band|ensemble|choir].",
         "{first} is [training for|working towards|signed up for|preparing for] a [half marathon|cycling "
         "tour|triathlon|long-distance walk|charity swim] [later this year|next spring|this autumn|in the "
         "coming months].",
@@ -203,13 +209,13 @@ ANNOUNCE = {
         "[Managers|Team leads|People leaders|Supervisors] have received a [short|brief|one-page|concise] "
         "[briefing|summary|note|pack] so that they can [answer questions|explain the change|help their "
         "teams|handle queries].",
-        "The owner team will run [two|three|a couple of|several] open [Q&A sessions|drop-in calls|"
-        "question-and-answer slots|office hours] over the next [fortnight|two weeks|month|few weeks].",
-        "The [self-service portal|request form|HR portal|online form] has been updated to [reflect|show|"
-        "match|use] the new [figures|limits|amounts|rules].",
+        "The owner team will run [two|three|a couple of|several] open [Q&A sessions|drop-in "
+        "calls|question-and-answer slots|office hours] over the next [fortnight|two weeks|month|few weeks].",
+        "The [self-service portal|request form|HR portal|online form] has been updated to "
+        "[reflect|show|match|use] the new [figures|limits|amounts|rules].",
         "[A summary|A one-page summary|A short explainer|A plain-language guide] of [what changed|the "
-        "differences|the main changes|the new rules] [sits|is pinned|is posted|is linked] [at the top of|"
-        "next to|alongside|above] the [full text|document|policy page|new version].",
+        "differences|the main changes|the new rules] [sits|is pinned|is posted|is linked] [at the top "
+        "of|next to|alongside|above] the [full text|document|policy page|new version].",
         "[Questions|Concerns|Queries|Unusual cases] that the [guidance|FAQ|summary|briefing] does not "
         "[answer|cover|settle|resolve] can go to the owner team [through the usual form|by email|via the "
         "service desk|in the policy channel].",
@@ -228,84 +234,84 @@ ANNOUNCE = {
         "discussion|segment] at the next [all-hands|town hall|company meeting|department briefing].",
         "If this [affects|changes|upsets|interferes with] a [plan|booking|arrangement|commitment] you have "
         "already made, [talk to|speak with|check with|contact] your manager first.",
-        "We will [share|send|publish|post] a [follow-up|short update|progress note|review] once the "
-        "[first month|first few weeks|first quarter|initial period] is over.",
+        "We will [share|send|publish|post] a [follow-up|short update|progress note|review] once the [first "
+        "month|first few weeks|first quarter|initial period] is over.",
         "[Nothing|No action|No step|No form] is [needed|required|expected] from you [right now|today|at "
-        "this stage|for the moment]; [changes|updates|adjustments|new steps] [apply|take effect|kick in|"
-        "happen] [automatically|in the background|without any action|on their own].",
-        "[Questions|Worries|Concerns|Doubts] can be [raised|asked|shared|posted] [anonymously|openly|"
-        "confidentially|at any time] through the [feedback form|staff survey tool|question box|people "
-        "team's inbox].",
+        "this stage|for the moment]; [changes|updates|adjustments|new steps] [apply|take effect|kick "
+        "in|happen] [automatically|in the background|without any action|on their own].",
+        "[Questions|Worries|Concerns|Doubts] can be [raised|asked|shared|posted] "
+        "[anonymously|openly|confidentially|at any time] through the [feedback form|staff survey "
+        "tool|question box|people team's inbox].",
         "[Part-time|Shift-based|Field-based|Site-based] [colleagues|staff|teams|employees] [may|will|can] "
-        "[see|notice|feel|experience] [small|a few|some|minor] [differences|changes|adjustments|"
-        "effects], which [managers|team leads|the people team|local leads] will [explain|walk through|"
-        "clarify|cover] [individually|in team meetings|one to one|on site].",
-        "[Existing|Current|Ongoing|Open] [requests|arrangements|approvals|commitments] [carry on|"
-        "continue|stand|remain valid] [as before|unchanged|as agreed|without interruption] [while|as|"
-        "during the time] the [new|updated|revised] [arrangements|rules|process|set-up] [settle in|bed "
-        "in|take hold|get going].",
+        "[see|notice|feel|experience] [small|a few|some|minor] [differences|changes|adjustments|effects], "
+        "which [managers|team leads|the people team|local leads] will [explain|walk through|clarify|cover] "
+        "[individually|in team meetings|one to one|on site].",
+        "[Existing|Current|Ongoing|Open] [requests|arrangements|approvals|commitments] [carry "
+        "on|continue|stand|remain valid] [as before|unchanged|as agreed|without interruption] "
+        "[while|as|during the time] the [new|updated|revised] [arrangements|rules|process|set-up] [settle "
+        "in|bed in|take hold|get going].",
         "[Feedback|Comments|Reactions|Experiences] from the first [weeks|month|cycle|few weeks] will "
-        "[shape|inform|guide|feed into] any [adjustments|tweaks|refinements|changes] [later on|in the "
-        "next version|before the next review|down the line].",
+        "[shape|inform|guide|feed into] any [adjustments|tweaks|refinements|changes] [later on|in the next "
+        "version|before the next review|down the line].",
     ],
     "announce.project": [
         "The demo takes about [ten|fifteen|twenty|twelve] minutes and will be followed by [questions|a "
         "short Q&A|open discussion|time for feedback].",
         "[Early feedback|Initial reactions|First impressions|Comments] from [pilot users|testers|early "
         "adopters|the first teams] [has been|have been|are] [encouraging|positive|constructive|promising].",
-        "There is still room in the [pilot group|early access group|trial|beta] for a [few|couple of|"
-        "handful of|small number of] more [teams|departments|volunteers|groups].",
-        "The project space on the intranet has the [latest|current|most recent|up-to-date] [plan|"
-        "timeline|roadmap|schedule] and [contacts|a list of contacts|the team list|who to ask].",
-        "[Suggestions|Ideas|Requests|Comments] for the next phase are welcome in the project [channel|"
-        "space|inbox|forum].",
+        "There is still room in the [pilot group|early access group|trial|beta] for a [few|couple "
+        "of|handful of|small number of] more [teams|departments|volunteers|groups].",
+        "The project space on the intranet has the [latest|current|most recent|up-to-date] "
+        "[plan|timeline|roadmap|schedule] and [contacts|a list of contacts|the team list|who to ask].",
+        "[Suggestions|Ideas|Requests|Comments] for the next phase are welcome in the project "
+        "[channel|space|inbox|forum].",
         "[A recording|Slides|A written summary|Notes] of the [session|demo|presentation|walkthrough] will "
         "be [shared|posted|published|made available] [afterwards|the same day|within a day|on the project "
         "page].",
-        "[Colleagues|Teams|People|Anyone] [interested in|curious about|keen on|wanting to try] the [new|"
-        "upcoming|pilot] [tools|features|way of working|process] can [sign up|register|put their name "
+        "[Colleagues|Teams|People|Anyone] [interested in|curious about|keen on|wanting to try] the "
+        "[new|upcoming|pilot] [tools|features|way of working|process] can [sign up|register|put their name "
         "down|volunteer] [through the form|in the channel|with the project team|on the project page].",
-        "The [team|project team|core team|delivery team] [thanks|is grateful to|wants to thank|"
-        "appreciates] [everyone|all the colleagues|every volunteer|the testers] who [tested|tried|"
-        "reviewed|commented on] [early versions|prototypes|drafts|the first builds].",
-        "[Training|Onboarding|Walkthroughs|Hands-on sessions] for the [first|next|second|wider] [wave|"
-        "group|cohort|round] [start|begin|open|are being scheduled] [soon|shortly|in the coming weeks|once "
-        "the pilot closes].",
+        "The [team|project team|core team|delivery team] [thanks|is grateful to|wants to "
+        "thank|appreciates] [everyone|all the colleagues|every volunteer|the testers] who "
+        "[tested|tried|reviewed|commented on] [early versions|prototypes|drafts|the first builds].",
+        "[Training|Onboarding|Walkthroughs|Hands-on sessions] for the [first|next|second|wider] "
+        "[wave|group|cohort|round] [start|begin|open|are being scheduled] [soon|shortly|in the coming "
+        "weeks|once the pilot closes].",
     ],
     "announce.system": [
-        "Please [save your work|close open documents|finish any edits|save drafts] and [sign out|log off|"
-        "close the application|exit] before the [window|maintenance|work|upgrade] [starts|begins|"
-        "opens].",
+        "Please [save your work|close open documents|finish any edits|save drafts] and [sign out|log "
+        "off|close the application|exit] before the [window|maintenance|work|upgrade] "
+        "[starts|begins|opens].",
         "[Mobile|Remote|Offline|Tablet] access will also be [unavailable|paused|interrupted|off] during "
         "the [window|maintenance|upgrade|work].",
-        "If something still does not [work|behave|load|look right] [afterwards|after the window|once "
-        "the work is done|the next morning], raise a ticket with the [service desk|helpdesk|support team|"
-        "IT desk].",
-        "The [window|slot|timing|date] was [chosen|picked|selected|set] to [avoid|stay clear of|sidestep|"
-        "dodge] [month-end processing|payroll runs|peak trading|reporting deadlines].",
+        "If something still does not [work|behave|load|look right] [afterwards|after the window|once the "
+        "work is done|the next morning], raise a ticket with the [service desk|helpdesk|support team|IT "
+        "desk].",
+        "The [window|slot|timing|date] was [chosen|picked|selected|set] to [avoid|stay clear "
+        "of|sidestep|dodge] [month-end processing|payroll runs|peak trading|reporting deadlines].",
         "[Automated|Scheduled|Background|Overnight] jobs [scheduled|due|planned|queued] during the window "
         "will [run|resume|complete|catch up] once the service is back.",
-        "[Bookmarks|Saved links|Shortcuts|Favourites] [keep working|stay valid|continue to work|will "
-        "still work]; [no|none of your] [settings|preferences|data|saved views] [need|needs] to be "
+        "[Bookmarks|Saved links|Shortcuts|Favourites] [keep working|stay valid|continue to work|will still "
+        "work]; [no|none of your] [settings|preferences|data|saved views] [need|needs] to be "
         "[changed|re-entered|moved|recreated].",
-        "The [status page|service health page|IT news page|operations channel] will [show|carry|post|"
-        "announce] [progress|updates|the all-clear|any delays] [during|throughout|over the course of|"
-        "while] the [work|window|maintenance|upgrade].",
-        "[After|Following|Once] the [upgrade|change|maintenance|update], you [may|might|could] [be asked|"
-        "need|be prompted] to [sign in again|clear your browser cache|accept new terms|reload the page].",
+        "The [status page|service health page|IT news page|operations channel] will "
+        "[show|carry|post|announce] [progress|updates|the all-clear|any delays] [during|throughout|over "
+        "the course of|while] the [work|window|maintenance|upgrade].",
+        "[After|Following|Once] the [upgrade|change|maintenance|update], you [may|might|could] [be "
+        "asked|need|be prompted] to [sign in again|clear your browser cache|accept new terms|reload the "
+        "page].",
     ],
     "announce.people": [
-        "The [handover|transfer|hand-off|transition] of current [responsibilities|work|duties|"
-        "commitments] will be [complete|finished|wrapped up|done] by the end of the [month|quarter|next "
-        "few weeks].",
+        "The [handover|transfer|hand-off|transition] of current [responsibilities|work|duties|commitments] "
+        "will be [complete|finished|wrapped up|done] by the end of the [month|quarter|next few weeks].",
         "Please [drop|leave|post|share] a [note|message|word] of [congratulations|welcome|thanks|good "
         "wishes] in the team channel.",
-        "An [updated|refreshed|revised|new] [organisation chart|team directory|reporting-line chart|"
-        "people directory entry] will be published [next week|shortly|soon|in the coming days].",
+        "An [updated|refreshed|revised|new] [organisation chart|team directory|reporting-line chart|people "
+        "directory entry] will be published [next week|shortly|soon|in the coming days].",
         "[Existing|Current|Open|Pending] [requests|approvals|projects|tickets] continue as before during "
         "the [transition|changeover|handover|hand-off].",
-        "[Introductions|Welcome coffees|Meet-and-greet slots|Short one-to-ones] with [each team|the "
-        "wider group|key partners|colleagues] are being [arranged|booked|scheduled|set up] over the "
+        "[Introductions|Welcome coffees|Meet-and-greet slots|Short one-to-ones] with [each team|the wider "
+        "group|key partners|colleagues] are being [arranged|booked|scheduled|set up] over the "
         "[coming|next|first few|following] weeks.",
         "[Questions|Queries|Concerns] about [who to contact|where requests go|approvals|day-to-day work] "
         "in the meantime can go to the [team inbox|department channel|people team|usual contact].",
@@ -314,15 +320,15 @@ ANNOUNCE = {
         "room|team area] [later in the month|on Friday afternoon|next week|soon].",
     ],
     "news.shoutouts": [
-        "A [big|huge|warm|heartfelt] thank you to everyone who [covered|looked after|kept on top of|"
-        "staffed] the [support queue|service desk|inbox|phones] during the [holiday weeks|summer break|"
-        "year-end rush|busy season].",
+        "A [big|huge|warm|heartfelt] thank you to everyone who [covered|looked after|kept on top "
+        "of|staffed] the [support queue|service desk|inbox|phones] during the [holiday weeks|summer "
+        "break|year-end rush|busy season].",
         "Congratulations to the colleagues who [completed|passed|earned|finished] their [professional "
         "certifications|accountancy exams|cloud certifications|project management qualifications] this "
         "[month|quarter|season|term].",
-        "Thanks to the volunteers who [ran|organised|staffed|baked for] the office [charity bake sale|"
-        "book swap|clothing drive|food bank collection], which [raised|collected|brought in|gathered] "
-        "[more than expected|a record amount|far more than last year|an impressive total].",
+        "Thanks to the volunteers who [ran|organised|staffed|baked for] the office [charity bake sale|book "
+        "swap|clothing drive|food bank collection], which [raised|collected|brought in|gathered] [more "
+        "than expected|a record amount|far more than last year|an impressive total].",
         "Well done to the [interns|apprentices|graduates|summer trainees], whose [demo day|final "
         "presentations|showcase|project fair] was the [best attended|liveliest|most polished|most "
         "talked-about] [yet|so far|on record|in years].",
@@ -330,18 +336,18 @@ ANNOUNCE = {
         "who [tidied|reorganised|refreshed|rebuilt] the [shared drive|team wiki|onboarding guide|meeting "
         "room kit] [without being asked|in their spare time|over several weeks|with great care].",
         "[A round of applause|Warm thanks|Well-earned praise|Recognition] for the [night shift|weekend "
-        "crew|migration team|release crew], who [worked|pulled together|stayed calm|kept going] [through|"
-        "during|across] a [demanding|long|tricky|busy] [week|cut-over|month-end|launch].",
-        "[Congratulations|Best wishes|Warm wishes|Cheers] to [our|the] [newest|recently promoted|"
-        "long-serving|returning] colleagues [celebrating|marking|reaching|enjoying] [work anniversaries|"
-        "promotions|new roles|milestones] this [month|quarter|season].",
+        "crew|migration team|release crew], who [worked|pulled together|stayed calm|kept going] "
+        "[through|during|across] a [demanding|long|tricky|busy] [week|cut-over|month-end|launch].",
+        "[Congratulations|Best wishes|Warm wishes|Cheers] to [our|the] [newest|recently "
+        "promoted|long-serving|returning] colleagues [celebrating|marking|reaching|enjoying] [work "
+        "anniversaries|promotions|new roles|milestones] this [month|quarter|season].",
     ],
     "news.upcoming": [
-        "The next [lunch-and-learn|tech talk|brown-bag session|knowledge-sharing hour] [covers|is about|"
-        "focuses on|looks at] [writing clear status updates|running better meetings|giving feedback|"
-        "spreadsheet tips|presenting to executives].",
-        "[Quarterly|Half-year|Annual|Next quarter's] planning [starts|begins|opens|kicks off] in [two|"
-        "three|a few] weeks; please send [topics|ideas|proposals|requests] to the team lead.",
+        "The next [lunch-and-learn|tech talk|brown-bag session|knowledge-sharing hour] [covers|is "
+        "about|focuses on|looks at] [writing clear status updates|running better meetings|giving "
+        "feedback|spreadsheet tips|presenting to executives].",
+        "[Quarterly|Half-year|Annual|Next quarter's] planning [starts|begins|opens|kicks off] in "
+        "[two|three|a few] weeks; please send [topics|ideas|proposals|requests] to the team lead.",
         "The team [offsite|away day|planning day|social] is [booked|set|planned|pencilled in] for the "
         "[last Thursday|first Friday|second Wednesday|middle] of next month.",
         "We are [hiring|growing|recruiting|adding people]: [two|three|several|a couple of] open roles are "
@@ -351,14 +357,14 @@ ANNOUNCE = {
         "the east wing|on our floor|near the lifts] is [scheduled|planned|booked|expected] for the "
         "[first|second|last] weekend of next month.",
         "[Flu jabs|Health checks|Eye tests|Ergonomic assessments] are [offered|available|bookable|being "
-        "run] [on site|in the office|through the wellbeing portal|at the clinic downstairs] [next month|"
-        "in the coming weeks|this season|from next week].",
-        "A [volunteering day|charity walk|community clean-up|blood donation session] is [planned|"
-        "organised|coming up|on the calendar] [later this month|next quarter|in the spring|before the "
-        "holidays]; [sign-up|registration|the sign-up sheet|booking] [opens|is open|goes live] [soon|"
-        "now|next week].",
+        "run] [on site|in the office|through the wellbeing portal|at the clinic downstairs] [next month|in "
+        "the coming weeks|this season|from next week].",
+        "A [volunteering day|charity walk|community clean-up|blood donation session] is "
+        "[planned|organised|coming up|on the calendar] [later this month|next quarter|in the spring|before "
+        "the holidays]; [sign-up|registration|the sign-up sheet|booking] [opens|is open|goes live] "
+        "[soon|now|next week].",
         "The [end-of-year|summer|seasonal|quarterly] [celebration|party|team lunch|get-together] "
-        "[details|invitations|plans|arrangements] will [follow|arrive|be shared|go out] [shortly|soon|"
-        "by email|in the channel].",
+        "[details|invitations|plans|arrangements] will [follow|arrive|be shared|go out] [shortly|soon|by "
+        "email|in the channel].",
     ],
 }

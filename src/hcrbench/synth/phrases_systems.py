@@ -9,37 +9,37 @@ from __future__ import annotations
 
 SYSTEMS = {
     "system.limits": [
-        "[Bulk exports|Mass downloads|Large extracts|Scheduled exports] are [capped|limited|restricted|held] "
-        "at [fifty|twenty-five|a hundred|ten] thousand [records|rows|items|entries] per [request|run|job|"
-        "file].",
-        "[Single sign-on|Browser|Web|Desktop] sessions [expire|time out|end|close] after [twelve|eight|"
-        "four|ten] hours of [inactivity|idle time|no activity|silence].",
+        "[Bulk exports|Mass downloads|Large extracts|Scheduled exports] are "
+        "[capped|limited|restricted|held] at [fifty|twenty-five|a hundred|ten] thousand "
+        "[records|rows|items|entries] per [request|run|job|file].",
+        "[Single sign-on|Browser|Web|Desktop] sessions [expire|time out|end|close] after "
+        "[twelve|eight|four|ten] hours of [inactivity|idle time|no activity|silence].",
         "The [mobile interface|phone app|tablet view|lightweight client] [offers|exposes|supports|covers] "
         "[a subset|only part|a reduced set|the most common] of the [desktop|full|browser|web] "
         "[features|functions|screens|workflows].",
-        "[Custom integrations|Bespoke connectors|Home-grown scripts|Third-party plug-ins] need a [review|"
-        "check|sign-off|design review] by the [owning|responsible|platform|supporting] team before they "
-        "[go live|are enabled|touch live data|connect to production].",
-        "[Historical|Archived|Older|Migrated] [data|records|entries|history] [from before|older than|"
-        "predating|ahead of] the [last|previous|most recent] [migration|platform change|major upgrade|"
-        "re-platforming] is [read-only|view-only|locked for editing|available for reference only].",
-        "[API|Request|Call|Integration] [rate limits|quotas|throttles|caps] [apply|are enforced|are counted|"
-        "are measured] per [integration|client application|service account|token], not per [user|person|"
-        "seat|login].",
-        "[Attachments|Uploaded files|Imported documents|Images] [larger|bigger|heavier] than [twenty|fifty|"
-        "ten|twenty-five] megabytes are [rejected|refused|blocked|not accepted]; [compress|split|zip|"
-        "link] them [instead|first|before uploading|rather than attaching].",
-        "[Keyword search|Full-text search|Filtering|Indexing] [across|over|within|spanning] [archived|very old|"
-        "closed|deleted] [items|records|cases|projects] is [slower|limited|not supported|batch-updated "
+        "[Custom integrations|Bespoke connectors|Home-grown scripts|Third-party plug-ins] need a "
+        "[review|check|sign-off|design review] by the [owning|responsible|platform|supporting] team before "
+        "they [go live|are enabled|touch live data|connect to production].",
+        "[Historical|Archived|Older|Migrated] [data|records|entries|history] [from before|older "
+        "than|predating|ahead of] the [last|previous|most recent] [migration|platform change|major "
+        "upgrade|re-platforming] is [read-only|view-only|locked for editing|available for reference only].",
+        "[API|Request|Call|Integration] [rate limits|quotas|throttles|caps] [apply|are enforced|are "
+        "counted|are measured] per [integration|client application|service account|token], not per "
+        "[user|person|seat|login].",
+        "[Attachments|Uploaded files|Imported documents|Images] [larger|bigger|heavier] than "
+        "[twenty|fifty|ten|twenty-five] megabytes are [rejected|refused|blocked|not accepted]; "
+        "[compress|split|zip|link] them [instead|first|before uploading|rather than attaching].",
+        "[Keyword search|Full-text search|Filtering|Indexing] [across|over|within|spanning] [archived|very "
+        "old|closed|deleted] [items|records|cases|projects] is [slower|limited|not supported|batch-updated "
         "overnight].",
-        "[Reports|Dashboards|Saved views|Scheduled queries] [refresh|update|recalculate|reload] [every|"
-        "once an|each] [hour|night|few hours|fifteen minutes], so [figures|numbers|totals|counts] can "
-        "[lag|trail|differ from|fall behind] [live data|the source|what you just entered|the latest "
+        "[Reports|Dashboards|Saved views|Scheduled queries] [refresh|update|recalculate|reload] "
+        "[every|once an|each] [hour|night|few hours|fifteen minutes], so [figures|numbers|totals|counts] "
+        "can [lag|trail|differ from|fall behind] [live data|the source|what you just entered|the latest "
         "changes].",
         "[Concurrent|Simultaneous|Parallel|Shared] [editing|updates|changes|work] on [the same record|one "
         "item|a single document|the same form] [is not|isn't fully|is only partly|is not yet] "
-        "[supported|merged|handled|reconciled]; the [last|final|most recent] [save|write|edit] [wins|"
-        "overwrites earlier ones|takes priority].",
+        "[supported|merged|handled|reconciled]; the [last|final|most recent] [save|write|edit] "
+        "[wins|overwrites earlier ones|takes priority].",
     ],
     "system.support": [
         "[First-line|Initial|Front-line|Tier-one] support is [provided|handled|given|offered] by the "
@@ -48,47 +48,49 @@ SYSTEMS = {
         "[Severity 1|Critical|Top-priority|Business-stopping] [problems|faults|tickets|issues] are "
         "[answered|picked up|acknowledged|triaged] within [fifteen|thirty|ten|twenty] minutes, [around the "
         "clock|at any hour|day and night|every day of the year].",
-        "[Known issues|Current problems|Open defects|Reported faults] and [workarounds|temporary fixes|"
-        "suggested steps|interim advice] are [listed|published|kept|tracked] on the service's [status page|"
-        "support page|help page|wiki page].",
+        "[Known issues|Current problems|Open defects|Reported faults] and [workarounds|temporary "
+        "fixes|suggested steps|interim advice] are [listed|published|kept|tracked] on the service's "
+        "[status page|support page|help page|wiki page].",
         "The [vendor|supplier|software provider|manufacturer] is [engaged|contacted|brought in|called] by "
-        "the [owning|supporting|responsible|platform] team only; please do not [contact|email|ring|"
-        "message] them [directly|yourself|on your own|without going through the team].",
+        "the [owning|supporting|responsible|platform] team only; please do not "
+        "[contact|email|ring|message] them [directly|yourself|on your own|without going through the team].",
         "[Planned work|Maintenance|Patching|Upgrades] is [scheduled|booked|arranged|carried out] [in quiet "
-        "hours|at weekends|outside business hours|in announced windows] and [announced|published|flagged|"
-        "shared] [a week ahead|in advance|on the status page|in the weekly digest].",
+        "hours|at weekends|outside business hours|in announced windows] and "
+        "[announced|published|flagged|shared] [a week ahead|in advance|on the status page|in the weekly "
+        "digest].",
         "[Feature requests|Enhancement ideas|Suggestions|Improvement requests] go through the [ideas "
         "board|request form|product backlog|intake queue] and are [reviewed|triaged|assessed|discussed] "
         "[monthly|every sprint|each quarter|at the planning session].",
-        "[Urgent|Out-of-hours|Weekend|Night-time] [problems|requests|faults|emergencies] [should|must|"
-        "need to] be [raised|reported|logged|phoned in] through the [service desk hotline|emergency line|"
-        "duty phone|urgent ticket category], not by [email|chat|direct message|a comment on the wiki].",
-        "[Training|How-to guides|Short videos|Quick-start sheets] for [new users|newcomers|occasional users|"
-        "administrators] are [available|linked|collected|kept] [on the help page|in the learning portal|"
-        "in the team space|from the service's home page].",
+        "[Urgent|Out-of-hours|Weekend|Night-time] [problems|requests|faults|emergencies] [should|must|need "
+        "to] be [raised|reported|logged|phoned in] through the [service desk hotline|emergency line|duty "
+        "phone|urgent ticket category], not by [email|chat|direct message|a comment on the wiki].",
+        "[Training|How-to guides|Short videos|Quick-start sheets] for [new users|newcomers|occasional "
+        "users|administrators] are [available|linked|collected|kept] [on the help page|in the learning "
+        "portal|in the team space|from the service's home page].",
     ],
     "system.data": [
-        "The system holds [personal|customer|employee|financial] data, so access is [limited|restricted|"
-        "granted only|confined] to people who need it for their [role|job|daily work|assigned tasks].",
+        "The system holds [personal|customer|employee|financial] data, so access is "
+        "[limited|restricted|granted only|confined] to people who need it for their [role|job|daily "
+        "work|assigned tasks].",
         "[Data|Records|Content|Customer information] is [stored|hosted|kept|held] in [one region|a single "
-        "jurisdiction|the region named in the contract|a primary data centre] and [replicated|copied|"
-        "mirrored|backed up] to a [second|secondary|separate|standby] [site|region|location|data centre] "
-        "for [recovery|resilience|continuity|disaster recovery].",
-        "[Nightly|Daily|Regular|Automatic] [backups|snapshots|copies|exports] are [kept|held|retained|"
-        "stored] for [thirty-five|thirty|sixty|ninety] days [and tested|with restores checked|with spot "
-        "checks|under encryption].",
-        "[Reports|Analyses|Dashboards|Extracts] built on this data must use the [certified|approved|"
-        "governed|curated] [datasets|views|models|sources], not [raw extracts|ad hoc copies|private "
-        "spreadsheets|screen scrapes].",
+        "jurisdiction|the region named in the contract|a primary data centre] and "
+        "[replicated|copied|mirrored|backed up] to a [second|secondary|separate|standby] "
+        "[site|region|location|data centre] for [recovery|resilience|continuity|disaster recovery].",
+        "[Nightly|Daily|Regular|Automatic] [backups|snapshots|copies|exports] are "
+        "[kept|held|retained|stored] for [thirty-five|thirty|sixty|ninety] days [and tested|with restores "
+        "checked|with spot checks|under encryption].",
+        "[Reports|Analyses|Dashboards|Extracts] built on this data must use the "
+        "[certified|approved|governed|curated] [datasets|views|models|sources], not [raw extracts|ad hoc "
+        "copies|private spreadsheets|screen scrapes].",
         "[Deletion|Erasure|Correction|Subject access] requests are [processed|handled|routed|worked] "
-        "through the [privacy team's|data protection|privacy office|compliance] [workflow|queue|process|"
-        "request form].",
-        "[Data|Fields|Values|Columns] [classified|labelled|marked|tagged] as [confidential|sensitive|"
-        "restricted|personal] are [masked|hidden|redacted|obscured] in [test environments|non-production "
-        "copies|training systems|demo accounts].",
-        "[Every|Each|Any] [read|change|export|login] of [sensitive|restricted|personal|protected] [records|"
-        "fields|data|information] is [logged|recorded|audited|tracked] and [reviewed|sampled|checked|"
-        "monitored] [regularly|every month|by the security team|on a schedule].",
+        "through the [privacy team's|data protection|privacy office|compliance] "
+        "[workflow|queue|process|request form].",
+        "[Data|Fields|Values|Columns] [classified|labelled|marked|tagged] as "
+        "[confidential|sensitive|restricted|personal] are [masked|hidden|redacted|obscured] in [test "
+        "environments|non-production copies|training systems|demo accounts].",
+        "[Every|Each|Any] [read|change|export|login] of [sensitive|restricted|personal|protected] "
+        "[records|fields|data|information] is [logged|recorded|audited|tracked] and "
+        "[reviewed|sampled|checked|monitored] [regularly|every month|by the security team|on a schedule].",
         "[Exports|Downloads|Copies|Extracts] [leaving|taken outside|moved out of|copied from] the system "
         "must be [encrypted|stored on managed devices|kept in approved locations|deleted after use].",
     ],
@@ -96,84 +98,87 @@ SYSTEMS = {
         "The change has a [linked|referenced|attached|connected] [ticket|work item|issue|story] with a "
         "[short|brief|one-line|clear] [risk note|impact note|description of the blast radius|test plan].",
         "[Automated tests|Unit tests|Integration tests|Contract tests] [cover|exercise|check|verify] the "
-        "[new|changed|modified|added] [behaviour|logic|code paths|edge cases] and [pass|run green|succeed|"
-        "complete] [locally|in the pipeline|on a clean checkout|in continuous integration].",
-        "[Monitoring|Dashboards|Metrics|Alerts] [show|expose|capture|surface] the [signals|numbers|"
-        "indicators|evidence] needed to [tell|judge|see|confirm] whether the change [works|behaves|"
-        "helps|is healthy].",
-        "The [rollback path|revert plan|back-out step|undo procedure] has been [tried|rehearsed|exercised|"
-        "tested] at least once in [staging|a test environment|a sandbox|pre-production].",
-        "[Documentation|Runbooks|Help pages|Operator notes] [and|plus] [runbooks|diagrams|changelogs|"
-        "configuration notes] are [updated|amended|revised|refreshed] in the same change.",
+        "[new|changed|modified|added] [behaviour|logic|code paths|edge cases] and [pass|run "
+        "green|succeed|complete] [locally|in the pipeline|on a clean checkout|in continuous integration].",
+        "[Monitoring|Dashboards|Metrics|Alerts] [show|expose|capture|surface] the "
+        "[signals|numbers|indicators|evidence] needed to [tell|judge|see|confirm] whether the change "
+        "[works|behaves|helps|is healthy].",
+        "The [rollback path|revert plan|back-out step|undo procedure] has been "
+        "[tried|rehearsed|exercised|tested] at least once in [staging|a test environment|a "
+        "sandbox|pre-production].",
+        "[Documentation|Runbooks|Help pages|Operator notes] [and|plus] "
+        "[runbooks|diagrams|changelogs|configuration notes] are [updated|amended|revised|refreshed] in the "
+        "same change.",
         "[Feature flags|Toggles|Kill switches|Experiment switches] have an [owner|accountable person|named "
         "maintainer] and a [removal date|clean-up date|review date|retirement plan].",
-        "[Database|Schema|Index|Storage] [changes|migrations|alterations|updates] are [backwards-compatible|"
-        "reversible|tested on a copy|split into safe steps] and [reviewed|checked|approved|read] by [a "
-        "second engineer|someone outside the team|a database specialist|the platform group].",
+        "[Database|Schema|Index|Storage] [changes|migrations|alterations|updates] are "
+        "[backwards-compatible|reversible|tested on a copy|split into safe steps] and "
+        "[reviewed|checked|approved|read] by [a second engineer|someone outside the team|a database "
+        "specialist|the platform group].",
         "[Secrets|Keys|Tokens|Connection strings] [live|sit|are kept|are stored] in the [vault|secret "
-        "store|managed key service|approved secrets manager], never in [code|the repository|config files|"
-        "chat messages].",
+        "store|managed key service|approved secrets manager], never in [code|the repository|config "
+        "files|chat messages].",
         "[Dependencies|Libraries|Packages|Base images] [added|upgraded|introduced|pinned] by the change "
-        "have been [scanned|checked|vetted|reviewed] for [known vulnerabilities|licence problems|"
-        "maintenance status|security advisories].",
+        "have been [scanned|checked|vetted|reviewed] for [known vulnerabilities|licence "
+        "problems|maintenance status|security advisories].",
         "[Affected|Neighbouring|Downstream|Dependent] teams [know|have been told|are aware|were warned] "
-        "[when|that] the change [lands|goes out|ships|takes effect] and [what|how] to [watch for|check|"
-        "report|expect].",
+        "[when|that] the change [lands|goes out|ships|takes effect] and [what|how] to [watch "
+        "for|check|report|expect].",
     ],
     "engproc.mistakes": [
         "[Skipping|Bypassing|Rushing|Leaving out] the [staging check|test run|canary stage|peer check] "
         "because the change [looks trivial|seems tiny|is only a config edit|is just one line].",
-        "[Bundling|Mixing|Combining|Packing] [unrelated|several|loosely related|half-finished] [fixes|"
-        "changes|features|refactors] into one [large|sprawling|enormous|hard-to-read] change.",
-        "[Leaving|Keeping|Forgetting|Abandoning] [temporary|experimental|short-lived|launch-time] [flags|"
-        "toggles|switches|workarounds] in the code [long after|months after|well past|far beyond] "
+        "[Bundling|Mixing|Combining|Packing] [unrelated|several|loosely related|half-finished] "
+        "[fixes|changes|features|refactors] into one [large|sprawling|enormous|hard-to-read] change.",
+        "[Leaving|Keeping|Forgetting|Abandoning] [temporary|experimental|short-lived|launch-time] "
+        "[flags|toggles|switches|workarounds] in the code [long after|months after|well past|far beyond] "
         "[launch|they were needed|the experiment ended|the release].",
-        "[Relying|Depending|Counting|Leaning] on a [single|lone|single trusted|one] person to [approve|"
-        "check|sign off|review] [risky|large|sensitive|complex] changes [every time|by default|out of "
-        "habit|without a backup].",
+        "[Relying|Depending|Counting|Leaning] on a [single|lone|single trusted|one] person to "
+        "[approve|check|sign off|review] [risky|large|sensitive|complex] changes [every time|by "
+        "default|out of habit|without a backup].",
         "[Treating|Regarding|Dismissing|Ignoring] [warnings|deprecation notices|flaky tests|lint messages] "
         "in the [build output|pipeline|test logs|compiler output] as [harmless|noise|someone else's "
         "problem|cosmetic].",
         "[Writing|Drafting|Creating|Starting] the [runbook|operator guide|support notes|alert "
-        "descriptions] after the first [problem|incident|failure|page] instead of before [release|launch|"
-        "go-live|shipping].",
-        "[Testing|Checking|Trying|Validating] only the [happy path|expected input|default settings|"
-        "simple cases] and [missing|overlooking|forgetting|skipping] [timeouts|empty values|large inputs|"
-        "concurrent requests].",
+        "descriptions] after the first [problem|incident|failure|page] instead of before "
+        "[release|launch|go-live|shipping].",
+        "[Testing|Checking|Trying|Validating] only the [happy path|expected input|default settings|simple "
+        "cases] and [missing|overlooking|forgetting|skipping] [timeouts|empty values|large "
+        "inputs|concurrent requests].",
         "[Copying|Pasting|Reusing|Borrowing] [configuration|settings|scripts|snippets] from [another|an "
-        "older|a similar|a neighbouring] [service|environment|project|repository] without [checking|"
-        "understanding|adapting|reviewing] [what|each value it|which parts it] [changes|sets|overrides|"
-        "assumes].",
+        "older|a similar|a neighbouring] [service|environment|project|repository] without "
+        "[checking|understanding|adapting|reviewing] [what|each value it|which parts it] "
+        "[changes|sets|overrides|assumes].",
     ],
     "engproc.when_not": [
-        "[Prototypes|Throwaway spikes|Design experiments|Proofs of concept] that never [touch|reach|read|"
-        "write to] [production data|live systems|customer records|shared infrastructure] can follow a "
-        "[lighter|shorter|simpler|trimmed] process.",
+        "[Prototypes|Throwaway spikes|Design experiments|Proofs of concept] that never "
+        "[touch|reach|read|write to] [production data|live systems|customer records|shared infrastructure] "
+        "can follow a [lighter|shorter|simpler|trimmed] process.",
         "During a [declared|major|high-severity|formally opened] incident, the [incident lead|duty "
-        "manager|incident commander|senior responder] may [approve|authorise|allow|sign off] [emergency|"
-        "urgent|corrective|stabilising] changes [and|then] [document them afterwards|record them the "
-        "same day|file the paperwork later|review them the next morning].",
+        "manager|incident commander|senior responder] may [approve|authorise|allow|sign off] "
+        "[emergency|urgent|corrective|stabilising] changes [and|then] [document them afterwards|record "
+        "them the same day|file the paperwork later|review them the next morning].",
         "[Documentation-only|Comment-only|Typo-fix|Text-only] changes need [one reviewer|a single "
-        "approval|a quick look from a colleague|one sign-off] and no [staging check|canary|change ticket|"
-        "release window].",
+        "approval|a quick look from a colleague|one sign-off] and no [staging check|canary|change "
+        "ticket|release window].",
         "[Internal tools|Team scripts|Personal utilities|Sandbox services] used by [a handful of|only a "
-        "few|fewer than ten|a small group of] [people|engineers|colleagues|team members] may [skip|omit|"
-        "drop|relax] the [formal|full|heavier|complete] [sign-off|approval|review board|change board] "
-        "[step|stage|requirement].",
+        "few|fewer than ten|a small group of] [people|engineers|colleagues|team members] may "
+        "[skip|omit|drop|relax] the [formal|full|heavier|complete] [sign-off|approval|review board|change "
+        "board] [step|stage|requirement].",
         "[Reverting|Rolling back|Undoing|Backing out] a [recent|just-released|faulty|misbehaving] change "
-        "[does not|never needs to|need not] [wait for|go through|queue for] the [usual|regular|normal|"
-        "standard] [approval|review cycle|change board|release slot].",
+        "[does not|never needs to|need not] [wait for|go through|queue for] the "
+        "[usual|regular|normal|standard] [approval|review cycle|change board|release slot].",
     ],
     "product.users": [
         "[Primary|Core|Main|Typical] users are [finance|operations|procurement|back-office] staff in "
         "[companies|organisations|businesses|firms] with [two hundred|a few hundred|several hundred|five "
         "hundred] to [five|ten|twenty] thousand employees.",
-        "[Administrators|Power administrators|Account owners|System administrators] [configure|set up|"
-        "tailor|manage] the product; [day-to-day|everyday|regular|most] users [mostly work|spend their "
+        "[Administrators|Power administrators|Account owners|System administrators] [configure|set "
+        "up|tailor|manage] the product; [day-to-day|everyday|regular|most] users [mostly work|spend their "
         "time|live|stay] in the [dashboard|inbox view|task list|home screen].",
         "[Most|Many|The majority of|A large share of] customers [start|begin|launch|pilot] with [one|a "
-        "single|a small] [department|team|region|business unit] and [expand|grow|spread|widen] [after "
-        "the first year|over time|once they see results|within a few quarters].",
+        "single|a small] [department|team|region|business unit] and [expand|grow|spread|widen] [after the "
+        "first year|over time|once they see results|within a few quarters].",
         "[Partners|Resellers|Channel partners|Distributors] [resell|sell|offer|bundle] the product in "
         "[markets|regions|countries|segments] where [the company|we|the business] has no [direct sales "
         "team|local office|field sales presence|local team].",
@@ -181,27 +186,28 @@ SYSTEMS = {
         "[keyboard shortcuts|bulk actions|saved filters|custom views] and [bulk edits|exports|automation "
         "rules|templates].",
         "[Occasional|Infrequent|Casual|Light] users [open|visit|log into|check] the product [once a "
-        "month|a few times a quarter|only at month-end|around reporting deadlines] and [need|want|expect|"
-        "value] [guidance|clear defaults|a simple path|reminders] [more than|over|rather than|ahead of] "
-        "[features|depth|configurability|options].",
-        "[Auditors|Controllers|Managers|Executives] [read|review|consult|look at] [summaries|reports|"
-        "approvals|audit trails] but [rarely|seldom|almost never|hardly ever] [enter|edit|create|change] "
-        "[data|records|entries|transactions] [themselves|directly|by hand].",
+        "month|a few times a quarter|only at month-end|around reporting deadlines] and "
+        "[need|want|expect|value] [guidance|clear defaults|a simple path|reminders] [more than|over|rather "
+        "than|ahead of] [features|depth|configurability|options].",
+        "[Auditors|Controllers|Managers|Executives] [read|review|consult|look at] "
+        "[summaries|reports|approvals|audit trails] but [rarely|seldom|almost never|hardly ever] "
+        "[enter|edit|create|change] [data|records|entries|transactions] [themselves|directly|by hand].",
     ],
     "product.non_goals": [
-        "[Becoming|Turning into|Growing into|Positioning as] a [general-purpose|universal|catch-all|"
-        "do-everything] [workflow engine|automation platform|low-code builder|process suite].",
-        "[Replacing|Substituting for|Competing with|Taking over from] the customer's [general ledger|"
-        "accounting system|core finance suite|payroll engine].",
-        "[Supporting|Offering|Maintaining|Packaging] [on-premise installations|self-hosted editions|"
-        "air-gapped installs|customer-managed hosting].",
-        "[Building|Developing|Adding|Shipping] [features|screens|integrations|reports] for a [single|lone|"
-        "one-off|one] customer.",
+        "[Becoming|Turning into|Growing into|Positioning as] a "
+        "[general-purpose|universal|catch-all|do-everything] [workflow engine|automation platform|low-code "
+        "builder|process suite].",
+        "[Replacing|Substituting for|Competing with|Taking over from] the customer's [general "
+        "ledger|accounting system|core finance suite|payroll engine].",
+        "[Supporting|Offering|Maintaining|Packaging] [on-premise installations|self-hosted "
+        "editions|air-gapped installs|customer-managed hosting].",
+        "[Building|Developing|Adding|Shipping] [features|screens|integrations|reports] for a "
+        "[single|lone|one-off|one] customer.",
         "[Competing|Fighting|Racing|Matching rivals] on price with [entry-level|budget|free|bargain] "
         "[tools|products|apps|spreadsheet templates].",
-        "[Offering|Providing|Running|Selling] [consulting|implementation services|custom development|"
-        "bespoke training] [as|for|through] a [core|main|primary|standard] [revenue line|offering|business|"
-        "product line].",
+        "[Offering|Providing|Running|Selling] [consulting|implementation services|custom "
+        "development|bespoke training] [as|for|through] a [core|main|primary|standard] [revenue "
+        "line|offering|business|product line].",
         "[Storing|Hosting|Archiving|Holding] [documents|files|scans|media] [as a|like a|for use as a] "
         "[general|standalone|full] [file share|content repository|document store|drive].",
     ],
@@ -211,45 +217,45 @@ SYSTEMS = {
         "[Time|Days|Elapsed time|Average time] from [sign-up|contract signature|first login|account "
         "creation] to [first value|first completed task|the first report|the first live workflow], "
         "measured in [days|working days|hours].",
-        "[Support tickets|Help requests|Contacts|Cases] per [hundred|thousand|fifty] [active users|"
-        "monthly users|seats|accounts].",
-        "[Net revenue retention|Gross retention|Renewal rate|Expansion revenue] over [twelve|eighteen|"
-        "twenty-four] months.",
-        "[Share|Proportion|Percentage|Fraction] of customers using at least [three|two|four|five] "
-        "[core capabilities|main features|modules|key workflows].",
+        "[Support tickets|Help requests|Contacts|Cases] per [hundred|thousand|fifty] [active users|monthly "
+        "users|seats|accounts].",
+        "[Net revenue retention|Gross retention|Renewal rate|Expansion revenue] over "
+        "[twelve|eighteen|twenty-four] months.",
+        "[Share|Proportion|Percentage|Fraction] of customers using at least [three|two|four|five] [core "
+        "capabilities|main features|modules|key workflows].",
         "[Task completion rate|Success rate|Abandonment rate|Error rate] [in|for|across|on] the [most|five "
         "most|ten most|three most] [common|frequent|important|used] [workflows|journeys|tasks|flows].",
-        "[Median|Average|Ninetieth-percentile|Typical] [page load time|response time|report run time|"
-        "search latency] [as experienced by|for|seen by|measured for] [real users|customers|the busiest "
-        "accounts|mobile users].",
-        "[Customer satisfaction|User satisfaction|Recommendation score|Ease-of-use rating] [from|in|"
-        "gathered by|measured through] [in-app surveys|quarterly surveys|post-ticket polls|user "
+        "[Median|Average|Ninetieth-percentile|Typical] [page load time|response time|report run "
+        "time|search latency] [as experienced by|for|seen by|measured for] [real users|customers|the "
+        "busiest accounts|mobile users].",
+        "[Customer satisfaction|User satisfaction|Recommendation score|Ease-of-use rating] "
+        "[from|in|gathered by|measured through] [in-app surveys|quarterly surveys|post-ticket polls|user "
         "interviews].",
     ],
     "team.rituals": [
         "[Stand-up|The morning check-in|The daily huddle|Our sync] runs at [nine thirty|ten|a quarter past "
         "nine|half past nine] on [Mondays, Wednesdays and Fridays|weekdays|Tuesdays and Thursdays|most "
         "mornings].",
-        "[Planning|Sprint planning|Backlog planning|Iteration planning] happens every [second Tuesday|"
-        "other Monday|fortnight|second Wednesday]; [demos|showcases|reviews|show-and-tells] [follow|come|"
-        "happen|take place] [on the Thursday after|at the end of the iteration|the week after|two days "
-        "later].",
+        "[Planning|Sprint planning|Backlog planning|Iteration planning] happens every [second "
+        "Tuesday|other Monday|fortnight|second Wednesday]; [demos|showcases|reviews|show-and-tells] "
+        "[follow|come|happen|take place] [on the Thursday after|at the end of the iteration|the week "
+        "after|two days later].",
         "A [monthly|regular|quarterly|six-weekly] retrospective looks at [how we work|our habits|the way "
         "we collaborate|our process], not just [what we shipped|output|delivery|the roadmap].",
-        "[Team members|Colleagues|Engineers|We] take turns to [run|lead|host|facilitate] the [weekly|"
-        "daily|twice-weekly|Monday] [intake triage|request review|ticket sweep|queue review].",
+        "[Team members|Colleagues|Engineers|We] take turns to [run|lead|host|facilitate] the "
+        "[weekly|daily|twice-weekly|Monday] [intake triage|request review|ticket sweep|queue review].",
         "Once a [quarter|month|season|half-year] the team spends a [day|morning|couple of days|full day] "
         "on [improvements|tooling|learning|clean-up work] of its own [choosing|picking|selection].",
         "[Friday afternoons|Wednesday mornings|Thursday afternoons|The last hour of the week] are "
-        "[kept|reserved|set aside|protected] for [learning|reading|experiments|documentation] [without|"
-        "free of|clear of|away from] [meetings|interruptions|tickets|chat].",
+        "[kept|reserved|set aside|protected] for [learning|reading|experiments|documentation] "
+        "[without|free of|clear of|away from] [meetings|interruptions|tickets|chat].",
         "[New joiners|Newcomers|Recent hires|New team members] get a [buddy|mentor|guide|pairing partner] "
         "for their first [month|six weeks|quarter|few weeks] and a [written|short|simple|clear] "
         "[plan|checklist|list of goals|reading list].",
         "[Decisions|Design choices|Trade-offs|Agreements] are [written down|recorded|logged|captured] in "
         "[short|one-page|lightweight|plain] [decision notes|design records|summaries|entries] so that "
-        "[absent|remote|future|new] [colleagues|team members|readers|joiners] can [catch up|follow|"
-        "understand the reasons|see why].",
+        "[absent|remote|future|new] [colleagues|team members|readers|joiners] can [catch "
+        "up|follow|understand the reasons|see why].",
     ],
     "team.owns": [
         "The team keeps a [public|visible|open|shared] [backlog|roadmap|board|queue] so that other teams "
@@ -257,37 +263,38 @@ SYSTEMS = {
         "[Service-level targets|Response targets|Turnaround times|Commitments] for the team's work are "
         "[published|posted|documented|listed] on the [intranet|team page|wiki|team space].",
         "[Requests|Questions|Tickets|Asks] are [answered|acknowledged|picked up|responded to] within "
-        "[two|three|one|a couple of] working days, even if only to say when they will be [picked up|"
-        "handled|started|looked at].",
-        "The team [publishes|shares|writes|circulates] a [short|brief|one-page|plain] [summary|report|"
-        "review|round-up] of its work at the end of every [quarter|half-year|month|planning cycle].",
+        "[two|three|one|a couple of] working days, even if only to say when they will be [picked "
+        "up|handled|started|looked at].",
+        "The team [publishes|shares|writes|circulates] a [short|brief|one-page|plain] "
+        "[summary|report|review|round-up] of its work at the end of every "
+        "[quarter|half-year|month|planning cycle].",
         "[Documentation|Guides|Runbooks|How-to pages] for everything the team [owns|runs|maintains|looks "
         "after] [lives|is kept|sits|is stored] in the team space on the wiki.",
-        "[Changes|Releases|Updates|Maintenance] that [affect|touch|could disturb|matter to] other teams are "
-        "[announced|flagged|shared|posted] [in advance|a week ahead|in the shared channel|on the "
+        "[Changes|Releases|Updates|Maintenance] that [affect|touch|could disturb|matter to] other teams "
+        "are [announced|flagged|shared|posted] [in advance|a week ahead|in the shared channel|on the "
         "change calendar].",
         "[Feedback|Complaints|Ideas|Suggestions] about the team's [services|work|tools|support] are "
-        "[welcome|encouraged|invited|appreciated] and [reviewed|read|discussed|triaged] at the [monthly|"
-        "next|regular|quarterly] [retrospective|planning session|team meeting|review].",
+        "[welcome|encouraged|invited|appreciated] and [reviewed|read|discussed|triaged] at the "
+        "[monthly|next|regular|quarterly] [retrospective|planning session|team meeting|review].",
     ],
 }
 
 CLUSTER = {
     "cluster.review_method": [
         "[Account owners|Managers|Resource owners|Team leads] [confirmed|verified|checked|attested to] "
-        "each [account|permission|entitlement|role] in the [review tool|certification tool|review workbook|"
-        "governance portal].",
+        "each [account|permission|entitlement|role] in the [review tool|certification tool|review "
+        "workbook|governance portal].",
         "[Accounts|Users|Permissions|Memberships] without a [response|reply|decision|confirmation] after "
         "[two|three] [reminders|chasers|nudges|follow-ups] were [disabled|suspended|removed|locked].",
-        "[Service accounts|Machine accounts|Technical users|Integration accounts] were [checked|matched|"
-        "compared|reconciled] against the [service catalogue|asset register|application inventory|"
-        "configuration database].",
+        "[Service accounts|Machine accounts|Technical users|Integration accounts] were "
+        "[checked|matched|compared|reconciled] against the [service catalogue|asset register|application "
+        "inventory|configuration database].",
         "[Leavers|Movers|Dormant accounts|Unused accounts] [found|spotted|identified|flagged] during the "
         "[exercise|review|sweep|check] were [removed|closed|cleaned up|deprovisioned] [the same day|within "
         "a week|straight away|before sign-off].",
-        "[Privileged|Administrative|Elevated|High-risk] [roles|permissions|groups|rights] [received|got|"
-        "needed|went through] a [second|separate|stricter|closer] [look|check|approval|pass] by [a security "
-        "analyst|the control owner|an independent reviewer|someone outside the team].",
+        "[Privileged|Administrative|Elevated|High-risk] [roles|permissions|groups|rights] "
+        "[received|got|needed|went through] a [second|separate|stricter|closer] [look|check|approval|pass] "
+        "by [a security analyst|the control owner|an independent reviewer|someone outside the team].",
     ],
     "cluster.onboarding_tips": [
         "[Ask questions early|Ask early and often|Speak up early|Raise questions freely]; [nobody|no one] "
@@ -298,55 +305,56 @@ CLUSTER = {
         "[Block|Reserve|Set aside|Protect] time in your calendar to [read|explore|learn|practise], not "
         "just to [meet people|attend sessions|sit in calls|join introductions].",
         "[Say hello|Introduce yourself|Post a short hello|Drop a note] in the [team channel|wider "
-        "department channel|newcomers' channel|office chat] [so|so that] [people|colleagues|teammates|"
-        "neighbours] can [put a face to the name|find you|say hi|offer help].",
+        "department channel|newcomers' channel|office chat] [so|so that] "
+        "[people|colleagues|teammates|neighbours] can [put a face to the name|find you|say hi|offer help].",
         "[Shadow|Sit in with|Join|Observe] [a colleague|someone from support|a senior teammate|a buddy] "
         "[for|during|through] a [shift|morning|few calls|week] to [see|learn|understand|watch] how "
         "[requests|real work|customer questions|daily tasks] [flow|arrive|get handled|move].",
     ],
     "cluster.release_known": [
         "[Very large|Oversized|Multi-year|Unusually big] [exports|downloads|extracts|reports] can still "
-        "[time out|stall|fail|take several minutes]; [split|break|divide|chunk] them into [smaller|"
-        "shorter|monthly|weekly] [ranges|batches|periods|pieces].",
-        "The new [filters|sorting options|saved views|column settings] are not yet [available|shown|"
-        "supported|enabled] in the [mobile|tablet|narrow-screen|offline] [view|app|layout|client].",
-        "[Some|A few|Certain|Older] browser [extensions|add-ons|plug-ins|privacy tools] [interfere with|"
-        "break|disrupt|block parts of] the new [editor|toolbar|upload dialog|preview pane].",
+        "[time out|stall|fail|take several minutes]; [split|break|divide|chunk] them into "
+        "[smaller|shorter|monthly|weekly] [ranges|batches|periods|pieces].",
+        "The new [filters|sorting options|saved views|column settings] are not yet "
+        "[available|shown|supported|enabled] in the [mobile|tablet|narrow-screen|offline] "
+        "[view|app|layout|client].",
+        "[Some|A few|Certain|Older] browser [extensions|add-ons|plug-ins|privacy tools] [interfere "
+        "with|break|disrupt|block parts of] the new [editor|toolbar|upload dialog|preview pane].",
         "[Notifications|Email alerts|Reminder messages|Digest emails] [can|may|might|sometimes] "
-        "[arrive|show up|be sent|appear] [twice|late|out of order|without their formatting] for "
-        "[a small number of|some|a handful of|certain] [users|accounts|workspaces|subscribers].",
-        "[Keyboard navigation|Screen-reader labels|High-contrast mode|Focus order] on the [new|redesigned|"
-        "updated|rebuilt] [settings page|form builder|dashboard|import wizard] [still has|shows|has|"
-        "contains] [gaps|rough edges|a few problems|known faults] that are [being fixed|scheduled for the "
-        "next update|tracked|under investigation].",
-        "[Dates|Times|Currency values|Number formats] in [exported|downloaded|printed|emailed] [files|"
-        "reports|sheets|summaries] [may|can|sometimes] [use|show|follow|fall back to] the [server's|wrong|"
-        "default|original] [locale|time zone|format|settings].",
+        "[arrive|show up|be sent|appear] [twice|late|out of order|without their formatting] for [a small "
+        "number of|some|a handful of|certain] [users|accounts|workspaces|subscribers].",
+        "[Keyboard navigation|Screen-reader labels|High-contrast mode|Focus order] on the "
+        "[new|redesigned|updated|rebuilt] [settings page|form builder|dashboard|import wizard] [still "
+        "has|shows|has|contains] [gaps|rough edges|a few problems|known faults] that are [being "
+        "fixed|scheduled for the next update|tracked|under investigation].",
+        "[Dates|Times|Currency values|Number formats] in [exported|downloaded|printed|emailed] "
+        "[files|reports|sheets|summaries] [may|can|sometimes] [use|show|follow|fall back to] the "
+        "[server's|wrong|default|original] [locale|time zone|format|settings].",
         "[Undo|Autosave|Drag and drop|Copy and paste] [does not|can fail to|may not|sometimes doesn't] "
-        "[work|behave as expected|keep formatting|respond] in [tables|long documents|nested lists|"
-        "shared drafts] [yet|for now|in this version|on older browsers].",
-        "[Imported|Migrated|Legacy|Older] [templates|layouts|saved searches|custom fields] [may|might|"
-        "can|sometimes] need a [one-off|quick|manual|single] [refresh|re-save|review|fix] [to pick up|"
-        "before they show|to display|to use] the [new|updated|latest|changed] [styles|behaviour|options|"
-        "layout].",
+        "[work|behave as expected|keep formatting|respond] in [tables|long documents|nested lists|shared "
+        "drafts] [yet|for now|in this version|on older browsers].",
+        "[Imported|Migrated|Legacy|Older] [templates|layouts|saved searches|custom fields] "
+        "[may|might|can|sometimes] need a [one-off|quick|manual|single] [refresh|re-save|review|fix] [to "
+        "pick up|before they show|to display|to use] the [new|updated|latest|changed] "
+        "[styles|behaviour|options|layout].",
     ],
     "cluster.digest_radar": [
         "[Certificate|Licence|Domain|Support-contract] renewals for [several|a handful of|a few|some] "
-        "[internal|shared|customer-facing|legacy] [services|platforms|tools|systems] [fall due|come up|"
-        "expire|need attention] [next month|soon|this quarter|in the coming weeks].",
-        "[Capacity planning|Load forecasting|Scaling reviews|Headroom checks] for the [end-of-quarter|"
-        "seasonal|year-end|month-end] [peak|rush|surge|spike] [starts|begins|kicks off|gets under way] "
-        "[next week|shortly|soon|this month].",
-        "The [disaster-recovery|failover|backup-restore|business-continuity] [test|drill|exercise|"
-        "rehearsal] is [scheduled|planned|booked|pencilled in] for [a weekend|a quiet evening|an "
-        "announced window|later this month].",
-        "[Operating-system|Database|Runtime|Library] [upgrades|patches|end-of-support dates|version "
-        "bumps] [for|across|affecting|on] [older|ageing|legacy|a few] [hosts|clusters|images|servers] "
-        "[are coming up|need planning|are on the list|want attention].",
-        "[Cost|Cloud spend|Storage growth|Log volume] [reviews|trends|reports|checks] [flagged|showed|"
-        "highlighted|pointed to] [a few|several|some|two] [idle|oversized|forgotten|unused] [resources|"
-        "volumes|environments|instances] [worth|due for|ready for|that need] [a clean-up|removal|"
-        "resizing|a second look].",
+        "[internal|shared|customer-facing|legacy] [services|platforms|tools|systems] [fall due|come "
+        "up|expire|need attention] [next month|soon|this quarter|in the coming weeks].",
+        "[Capacity planning|Load forecasting|Scaling reviews|Headroom checks] for the "
+        "[end-of-quarter|seasonal|year-end|month-end] [peak|rush|surge|spike] [starts|begins|kicks "
+        "off|gets under way] [next week|shortly|soon|this month].",
+        "The [disaster-recovery|failover|backup-restore|business-continuity] "
+        "[test|drill|exercise|rehearsal] is [scheduled|planned|booked|pencilled in] for [a weekend|a quiet "
+        "evening|an announced window|later this month].",
+        "[Operating-system|Database|Runtime|Library] [upgrades|patches|end-of-support dates|version bumps] "
+        "[for|across|affecting|on] [older|ageing|legacy|a few] [hosts|clusters|images|servers] [are coming "
+        "up|need planning|are on the list|want attention].",
+        "[Cost|Cloud spend|Storage growth|Log volume] [reviews|trends|reports|checks] "
+        "[flagged|showed|highlighted|pointed to] [a few|several|some|two] "
+        "[idle|oversized|forgotten|unused] [resources|volumes|environments|instances] [worth|due for|ready "
+        "for|that need] [a clean-up|removal|resizing|a second look].",
         "[Alert|Monitoring|Dashboard|Paging] [tuning|clean-up|hygiene|review] [continues|carries on|is "
         "planned|is under way] to [cut|reduce|trim|remove] [noisy|duplicate|stale|low-value] "
         "[alerts|pages|notifications|checks].",
