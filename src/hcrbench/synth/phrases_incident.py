@@ -214,7 +214,8 @@ INCIDENT = {
     ],
     "decision.rationale": [
         "It is the option with the [shortest|clearest|quickest|most direct|least risky] [path to "
-        "value|route to a working result|way to show progress|road to first users].",
+        "value|route to a working result|way to show progress|road to first users] [among those "
+        "assessed|of the shortlisted options|on the table|that the group compared].",
         "It keeps [operational|delivery|security|financial] risk [within|inside|below|under] the "
         "[level|threshold|limit|tolerance] the [sponsor|steering group|leadership team|budget holder] "
         "[accepted|agreed|signed off|set].",

@@ -11,13 +11,16 @@ from __future__ import annotations
 MEETING = {
     "meeting.discussion": [
         "{a} [walked the group through|summarised|gave an update on|reported on] [progress|the latest "
-        "progress|where things stand|recent movement] towards the goal to {goal}.",
+        "progress|where things stand|recent movement] towards the goal to {goal}[, with|, showing|, "
+        "sharing|, including] [two items closed|a short demo|the updated burn-down|a revised timeline|the "
+        "latest test results].",
         "{a} reported that the [test environment|staging cluster|performance lab|shared sandbox] is "
         "[booked out|fully reserved|oversubscribed|spoken for] for the next [fortnight|two sprints|few "
         "weeks|month] and asked for help [finding more capacity|freeing up slots|sharing the "
         "load|borrowing another environment].",
-        "{a} [doubted|questioned whether|was unsure whether|challenged whether] the next milestone is "
-        "realistic; {b} will bring a [revised|fresh|bottom-up|re-baselined] estimate [next time|to the "
+        "{a} [doubted|questioned whether|was unsure whether|challenged whether] the next "
+        "[milestone|checkpoint|delivery date|release target] is [realistic|achievable|still within "
+        "reach|safe]; {b} will bring a [revised|fresh|bottom-up|re-baselined] estimate [next time|to the "
         "next session|by the end of the week].",
         "{a} flagged that [two|several|a couple of|three] open questions from [Finance|the budget "
         "office|the commercial team|the controllers] are still [blocking|holding up|delaying|stalling] the "
@@ -33,29 +36,36 @@ MEETING = {
         "to [build|delivery|engineering|implementation] went [more smoothly|far better|with fewer "
         "gaps|faster] than last time.",
         "{a} asked whether {code} needs its own [security review|threat model|privacy "
-        "assessment|architecture review] or can reuse the platform's; {b} will [check|find out|ask the "
-        "reviewers|confirm].",
+        "assessment|architecture review] or can [reuse|inherit|lean on|build on] the platform's; {b} will "
+        "[check|find out|ask the reviewers|confirm].",
         "{a} raised concerns about [support readiness|operational readiness|training gaps|knowledge-base "
         "coverage] and suggested [a training session|a dry run|shadowing shifts|a walkthrough for the "
-        "service desk] before launch.",
+        "service desk] before [launch|go-live|the first wave|the switchover].",
         "{a} confirmed that the [vendor|supplier|contractor|integration partner] has agreed to the "
-        "[revised|updated|amended|new] delivery dates in writing.",
+        "[revised|updated|amended|new] [delivery dates|milestones|acceptance terms|payment schedule] [in "
+        "writing|by email|in a signed letter|in the latest contract note].",
         "{a} summarised the themes from the last retrospective: [fewer meetings|shorter meetings|less "
         "context switching|protected focus time], [clearer acceptance criteria|sharper "
-        "requirements|smaller tickets|earlier test data].",
+        "requirements|smaller tickets|earlier test data] and [better hand-offs|more pairing|quieter "
+        "Fridays|shorter review queues].",
         "{a} asked for the dependency on the [data team|platform group|integration work|reporting stream] "
-        "to be made [visible|explicit|tracked|highlighted] on the plan, and {b} agreed to add it.",
+        "to be made [visible|explicit|tracked|highlighted] on the plan, and {b} "
+        "[agreed|offered|promised|volunteered] to add it [this week|before the next session|to the "
+        "timeline|with a date].",
         "{a} reminded everyone that the goal is to {goal}, and that anything outside it [waits for|belongs "
-        "in|is parked until|moves to] the next phase.",
+        "in|is parked until|moves to] the next [phase|release|planning round|stage] [unless the sponsor "
+        "says otherwise|as agreed at kick-off|by default|without exception].",
         "{a} presented [three|two|four|several] options for the [migration sequence|release order|cut-over "
         "plan|data load]; the group preferred the [lowest-risk|simplest|most reversible|least disruptive] "
         "one.",
-        "{a} reported that recruitment for the open [engineering|analyst|design|testing] role has reached "
-        "[final interviews|the shortlist stage|offer stage|second-round interviews].",
-        "{a} suggested [recording|filming|streaming|capturing] the demo so that colleagues in other time "
-        "zones can [watch it|catch up|see it later|follow along].",
-        "{a} and {b} will pair on the [cut-over checklist|launch runbook|go-live plan|test script] before "
-        "the next session.",
+        "{a} reported that recruitment for the open [engineering|analyst|design|testing] role [in the "
+        "team|on the project|for the workstream|in the squad] has reached [final interviews|the shortlist "
+        "stage|offer stage|second-round interviews].",
+        "{a} suggested [recording|filming|streaming|capturing] the demo so that colleagues [in other time "
+        "zones|on leave|in the field|on early shifts] can [watch it|catch up|see it later|follow along].",
+        "{a} and {b} will pair on the [cut-over checklist|launch runbook|go-live plan|test script] [before "
+        "the next session|this week|on Thursday|ahead of the dry run] and [share it|circulate a "
+        "draft|report back|post it in the channel] [afterwards|with the group|by Friday|for comments].",
         "{a} [pointed out|noticed|highlighted|mentioned] that [defect|bug|open issue|ticket] counts for "
         "{code} have [dropped|fallen|come down|halved] since the [last|previous|most recent] "
         "[sync|review|checkpoint].",
@@ -299,8 +309,10 @@ MEETING = {
         "The [demo recording|walkthrough video|session recording|screen capture] is "
         "[linked|available|posted|stored] [from|in|on] the [project space|team page|shared drive|project "
         "channel].",
-        "[Testing|Quality work|The test team's|Verification] focus this month is [performance under "
-        "load|accessibility|mobile behaviour|data accuracy|failover behaviour].",
+        "[Testing|Quality work|The test team's|Verification] focus [this month|for the coming weeks|in "
+        "this cycle|until the next checkpoint] is [performance under load|accessibility|mobile "
+        "behaviour|data accuracy|failover behaviour], [with|and] [results|findings|a summary|daily notes] "
+        "[posted|shared|logged] in the [project channel|test report|tracker].",
         "[Two|Three|A few|Several] [open defects|known bugs|outstanding issues|high-priority tickets] are "
         "being [fixed|worked on|addressed|retested] before the next [checkpoint|release|review|demo].",
         "The [working group|design forum|user panel|review circle] meets on [Tuesdays|Wednesdays|Thursday "
@@ -343,7 +355,8 @@ MEETING = {
         "week|alongside the main work].",
     ],
     "charter.out_of_scope": [
-        "[Changes|Adjustments|Revisions|Updates] to [pricing|packaging|discount rules|price lists].",
+        "[Changes|Adjustments|Revisions|Updates] to [pricing|packaging|discount rules|price lists] [in any "
+        "market|for existing customers|during the project|beyond what the launch needs].",
         "[Migrating|Moving|Converting|Transferring] [historical|archived|legacy|closed] "
         "[data|records|transactions|cases] older than [seven|five|ten|six] years.",
         "[New features|Enhancements|Extra capabilities|Additional reports] "
@@ -353,9 +366,11 @@ MEETING = {
         "layer|dashboard suite|document templates], which is a [separate|distinct|later|parallel] "
         "[initiative|project|workstream|piece of work].",
         "[Support for|Testing on|Compatibility with|Fixes for] [legacy browsers|old mobile operating "
-        "systems|unsupported devices|retired client versions].",
+        "systems|unsupported devices|retired client versions] [beyond the agreed support matrix|that the "
+        "vendor no longer patches|outside the standard build|listed as end of life].",
         "[Any change|Changes|Amendments|Renegotiation] to [customer contracts|supplier agreements|service "
-        "terms|partner agreements].",
+        "terms|partner agreements] [or their renewal dates|and their pricing schedules|agreed before the "
+        "project started|unless legally required].",
         "[Organisational|Reporting-line|Role|Team-structure] [changes|redesign|restructuring|moves] "
         "[arising from|linked to|triggered by|following] the [new process|new tooling|project|programme].",
         "[Hardware refresh|Office fit-out|Network upgrades|Telephony changes] [at|for|across|in] [branch "

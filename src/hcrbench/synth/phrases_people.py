@@ -26,7 +26,9 @@ POLICY = {
         "same rules as everyone else; there is no [separate|special|softer|private] "
         "[executive|leadership|senior|management] version.",
         "Where a [collective agreement|works council agreement|local labour law|union agreement] applies, "
-        "its terms are [read together with|applied alongside|combined with|considered with] this {word}.",
+        "its terms are [read together with|applied alongside|combined with|considered with] this {word}, "
+        "and [the more favourable rule applies|the agreement prevails on any conflict|local terms win "
+        "where they are more generous|any conflict is settled in the employee's favour].",
         "[Contractors|Agency workers|Freelancers|Consultants] [follow|observe|respect|comply with] the "
         "[parts|sections|rules|provisions] of this {word} that their [contract|engagement letter|statement "
         "of work|agency agreement] [names|lists|refers to|incorporates].",
@@ -36,18 +38,21 @@ POLICY = {
         "counting|other than] [public holidays|bank holidays|statutory holidays|official holidays] in the "
         "employee's [home location|contractual location|base country|registered office].",
         "Line manager: the person [shown|listed|recorded|named] as the employee's [manager|direct "
-        "supervisor|reporting manager] in the [HR system|people directory|organisation chart|personnel "
-        "record].",
-        "Owner team: the team [named|listed|shown|identified] at the top of this document, "
-        "[responsible|accountable] for [keeping it current|maintaining it|reviewing it|answering questions "
-        "about it].",
+        "supervisor|reporting manager|people leader] in the [HR system|people directory|organisation "
+        "chart|personnel record].",
+        "Owner team: the team [named|listed|shown|identified] [at the top of this document|in the header "
+        "above|in the document details|on the first page], [responsible|accountable] for [keeping it "
+        "current|maintaining it|reviewing it|answering questions about it].",
         "Approver: the [senior leader|executive|accountable manager|designated leader] "
-        "[accountable|responsible|answerable] for the [content|wording|substance|rules] of this {word}.",
+        "[accountable|responsible|answerable] for the [content|wording|substance|rules] of this {word} "
+        "[and its exceptions|and every later revision|as a whole|and how it is applied].",
         "Request: any [application|claim|submission|ask] made under this {word} through the [self-service "
-        "portal|request form|HR portal|approved workflow].",
-        "Home location: the [office|site|workplace|base] named in the employee's [contract|offer "
-        "letter|employment terms], or their country of residence if [fully "
-        "remote|home-based|location-independent] by contract.",
+        "portal|request form|HR portal|approved workflow], [including|as well as] "
+        "[amendments|cancellations|resubmissions|follow-up changes] [to it|made later|after approval|of an "
+        "earlier one].",
+        "Home location: the [office|site|workplace|base|building|campus] named in the employee's "
+        "[contract|offer letter|employment terms], or their country of residence if [fully "
+        "remote|home-based|location-independent|field-based] by contract.",
         "Exception: a [documented|recorded|written|logged], [time-limited|temporary|dated|bounded] "
         "[departure|deviation|variation] from this {word} [approved|authorised|agreed|signed off] in "
         "writing.",
@@ -66,7 +71,8 @@ POLICY = {
         "[standard|normal|usual|default] rule does not [work|fit|apply well|suit the case] and for how "
         "long.",
         "Where an exception is [refused|declined|turned down|rejected], the employee may ask the approver "
-        "[named above|listed above|of this {word}] to [review|reconsider|look again at] the decision.",
+        "[named above|listed above|of this {word}|identified earlier] to [review|reconsider|look again "
+        "at|revisit] the decision [within a month|in writing|once|without penalty].",
         "Exceptions [granted|approved|agreed|issued] under [earlier|previous|older|superseded] versions "
         "[stay|remain|continue to be] valid until their [stated|recorded|agreed|written] end date.",
         "[Emergencies|Urgent situations|Genuine emergencies|Safety-critical situations] are [handled|dealt "
@@ -77,8 +83,9 @@ POLICY = {
         "quarter|every year|at every review|twice a year].",
     ],
     "policy.roles": [
-        "Employees are [responsible|expected|asked] [for reading|to read|to know] this {word} and "
-        "[following|to follow|to apply] it.",
+        "[Employees|Colleagues|Staff members|All workers] are [responsible for|expected to be|asked to "
+        "be|required to be] [familiar|fully familiar|up to date] with this {word} and [for following|for "
+        "applying|for acting on|for respecting] it [in daily work|at all times|in every case|consistently].",
         "[Line managers|Managers|Team leads|People leaders] make sure their teams [know "
         "about|understand|are aware of|have read] this {word} and [apply|use|follow|interpret] it "
         "[consistently|fairly|the same way|evenly].",
@@ -89,9 +96,9 @@ POLICY = {
         "[HR business partners|People partners|HR advisers|Employee relations specialists] "
         "[support|help|advise|coach] managers with [difficult|unusual|sensitive|complex] "
         "[cases|situations|requests|questions].",
-        "[Finance|The finance team|Financial controllers|Budget owners] [check|confirm|verify|make sure] "
-        "that the [figures|amounts|limits|numbers] in this {word} [match|fit|agree with|line up with] the "
-        "[approved|agreed|current|signed-off] budget.",
+        "[Finance|The finance team|Financial controllers|Budget owners|Management accountants] "
+        "[check|confirm|verify|make sure] that the [figures|amounts|limits|numbers] in this {word} "
+        "[match|fit|agree with|line up with] the [approved|agreed|current|signed-off] budget.",
         "[Internal audit|Compliance|Risk colleagues|The controls team] [test|sample|check|review] "
         "[adherence|compliance|how well it is followed|its application] [from time to "
         "time|periodically|each year|on a rotating basis].",
@@ -100,7 +107,9 @@ POLICY = {
         "This {word} is reviewed every [year|twelve months|two years|eighteen months], or sooner if the "
         "[law|regulatory landscape|business|organisation] [changes|shifts|moves on|requires it].",
         "[Comments|Suggestions|Proposed changes|Questions] for the next review can be "
-        "[sent|passed|submitted|raised] to the owner team at any time.",
+        "[sent|passed|submitted|raised] to the owner team [at any time|whenever they come up|through the "
+        "feedback form|in the policy channel], [not only|and not just|rather than only] [during|in|ahead "
+        "of] the [formal review|annual cycle|consultation period|review window].",
         "Each new version is [announced|published|flagged|shared] on the intranet and in the "
         "[monthly|regular|next|all-staff] [all-staff update|newsletter|company bulletin|digest].",
         "[Earlier|Previous|Older|Superseded] versions are [archived|kept|retained|stored] and can be "
@@ -119,23 +128,26 @@ PROFILE = {
         "Before Meridian, {first} spent [several|a few|six|many] years in [consulting|management "
         "consulting|an audit firm|a boutique advisory firm], mostly on [finance "
         "transformation|supply-chain|operating-model|post-merger integration] work.",
-        "{first} studied [computer science|mathematics|economics|physics|linguistics] and moved into this "
-        "field after a first job in [customer support|technical writing|a bank's back office|market "
-        "research|a call centre].",
+        "{first} studied [computer science|mathematics|economics|physics|linguistics] [at "
+        "university|part-time|in evening classes|abroad] and moved into this field after a first job in "
+        "[customer support|technical writing|a bank's back office|market research|a call centre].",
         "{first} previously worked at a "
-        "[logistics|food-delivery|insurance|travel-booking|renewable-energy] start-up and brings a [strong "
-        "operations mindset|bias for shipping|feel for scrappy prioritisation|practical streak].",
+        "[logistics|food-delivery|insurance|travel-booking|renewable-energy] start-up [for several "
+        "years|as an early hire|for a while|through two funding rounds] and brings a [strong operations "
+        "mindset|bias for shipping|feel for scrappy prioritisation|practical streak].",
         "{first} came to Meridian from the [public sector|civil service|a city council|a hospital trust|a "
-        "university], where the work centred on [large programmes|citizen services|procurement "
-        "reform|records management].",
-        "{first} started out as a [teacher|journalist|lab technician|paramedic|retail manager] and still "
-        "enjoys [running internal training sessions|explaining things simply|mentoring juniors|writing "
-        "clear guides].",
+        "university], where the work [centred|focused|was built|mostly turned] on [large "
+        "programmes|citizen services|procurement reform|records management].",
+        "{first} started out as a [teacher|journalist|lab technician|paramedic|retail manager] and "
+        "[still|to this day|even now|always] enjoys [running internal training sessions|explaining things "
+        "simply|mentoring juniors|writing clear guides].",
         "{first} has [worked|lived|studied] in [three|four|two|five] countries and speaks "
-        "[four|three|two|five] languages.",
+        "[four|three|two|five] languages [fluently|with varying confidence|at work and at home|to "
+        "different levels].",
         "{first} joined through the [graduate programme|apprenticeship scheme|internship "
         "programme|returners' programme] and has since [rotated through|worked in|spent time in|moved "
-        "across] [two|three|several] departments.",
+        "across] [two|three|several] departments [before settling here|along the way|in quick "
+        "succession|on short assignments].",
         "[Earlier on|Years ago|Before moving into this line of work|Some years back], {first} "
         "[ran|managed|co-founded|looked after] a [small|family|local|community] [bakery|bookshop|design "
         "studio|bicycle repair shop|translation agency] and [learned|picked up|came away with] [a lot "
@@ -176,15 +188,20 @@ PROFILE = {
     ],
     "profile.interests": [
         "Outside work, {first} [runs|hosts|helps run|co-organises] the office [book club|walking "
-        "group|running club|board-game evening|film night].",
-        "{first} volunteers as a mentor in the [women-in-tech network|local coding club|career-changers' "
-        "network|school outreach programme|apprentice network].",
-        "{first} helps organise the [yearly|annual|spring|autumn] internal [hackathon|ideas day|charity "
-        "fundraiser|volunteering week].",
-        "{first} is one of the trained [mental health first aiders|first aiders|fire wardens|wellbeing "
-        "champions] for the office.",
-        "{first} gives a talk at the [monthly|regular|quarterly] [lunch-and-learn series|tech "
-        "talks|brown-bag sessions|knowledge-sharing hour] now and then.",
+        "group|running club|board-game evening|film night], which [meets monthly|always welcomes "
+        "newcomers|has a loyal crowd|keeps a shared calendar].",
+        "{first} [volunteers|gives time|serves|helps out] as a [mentor|coach|guide|sponsor] in the "
+        "[women-in-tech network|local coding club|career-changers' network|school outreach "
+        "programme|apprentice network].",
+        "{first} [helps organise|co-runs|judges|always signs up for] the [yearly|annual|spring|autumn] "
+        "internal [hackathon|ideas day|charity fundraiser|volunteering week].",
+        "{first} is one of the [trained|volunteer|certified|designated] [mental health first aiders|first "
+        "aiders|fire wardens|wellbeing champions] for the [office|building|floor|site] and [keeps the "
+        "training current|is easy to find|is glad to help|refreshes the course every year].",
+        "{first} [gives a talk|presents|runs a session|leads a workshop] at the "
+        "[monthly|regular|quarterly] [lunch-and-learn series|tech talks|brown-bag "
+        "sessions|knowledge-sharing hour] [now and then|once or twice a year|whenever a good topic comes "
+        "up|fairly regularly].",
         "[Weekends|Spare evenings|Holidays|Free afternoons] [usually|often|mostly|tend to] [involve|go "
         "on|mean|revolve around] [hiking|gardening|pottery|bouldering|birdwatching|choir practice] for "
         "{first}.",
@@ -202,8 +219,9 @@ PROFILE = {
 
 ANNOUNCE = {
     "announce.policy": [
-        "The full text is in the [policy library|document library|policy hub|handbook section] on the "
-        "intranet.",
+        "The [full|complete|signed|official] text is in the [policy library|document library|policy "
+        "hub|handbook section] on the intranet[, next to the previous version|, with a printable copy| "
+        "alongside a short summary|, linked from the home page].",
         "[Requests|Claims|Applications|Bookings] already [approved|agreed|signed off|accepted] under the "
         "[previous|earlier|old|former] version are not [affected|changed|reopened|touched].",
         "[Managers|Team leads|People leaders|Supervisors] have received a [short|brief|one-page|concise] "
@@ -255,8 +273,8 @@ ANNOUNCE = {
         "version|before the next review|down the line].",
     ],
     "announce.project": [
-        "The demo takes about [ten|fifteen|twenty|twelve] minutes and will be followed by [questions|a "
-        "short Q&A|open discussion|time for feedback].",
+        "The [demo|showcase|walkthrough|preview] takes about [ten|fifteen|twenty|twelve] minutes and will "
+        "be followed by [questions|a short Q&A|open discussion|time for feedback].",
         "[Early feedback|Initial reactions|First impressions|Comments] from [pilot users|testers|early "
         "adopters|the first teams] [has been|have been|are] [encouraging|positive|constructive|promising].",
         "There is still room in the [pilot group|early access group|trial|beta] for a [few|couple "
@@ -264,7 +282,8 @@ ANNOUNCE = {
         "The project space on the intranet has the [latest|current|most recent|up-to-date] "
         "[plan|timeline|roadmap|schedule] and [contacts|a list of contacts|the team list|who to ask].",
         "[Suggestions|Ideas|Requests|Comments] for the next phase are welcome in the project "
-        "[channel|space|inbox|forum].",
+        "[channel|space|inbox|forum] [until the end of the month|at any time|before the next "
+        "checkpoint|ahead of planning].",
         "[A recording|Slides|A written summary|Notes] of the [session|demo|presentation|walkthrough] will "
         "be [shared|posted|published|made available] [afterwards|the same day|within a day|on the project "
         "page].",
@@ -305,7 +324,7 @@ ANNOUNCE = {
         "The [handover|transfer|hand-off|transition] of current [responsibilities|work|duties|commitments] "
         "will be [complete|finished|wrapped up|done] by the end of the [month|quarter|next few weeks].",
         "Please [drop|leave|post|share] a [note|message|word] of [congratulations|welcome|thanks|good "
-        "wishes] in the team channel.",
+        "wishes] in the [team channel|department channel|comments below|shared card].",
         "An [updated|refreshed|revised|new] [organisation chart|team directory|reporting-line chart|people "
         "directory entry] will be published [next week|shortly|soon|in the coming days].",
         "[Existing|Current|Open|Pending] [requests|approvals|projects|tickets] continue as before during "
@@ -314,7 +333,8 @@ ANNOUNCE = {
         "group|key partners|colleagues] are being [arranged|booked|scheduled|set up] over the "
         "[coming|next|first few|following] weeks.",
         "[Questions|Queries|Concerns] about [who to contact|where requests go|approvals|day-to-day work] "
-        "in the meantime can go to the [team inbox|department channel|people team|usual contact].",
+        "in the meantime can go to the [team inbox|department channel|people team|usual contact] [as "
+        "before|for now|until the handover ends|in the meantime].",
         "[Join us|Come along|Everyone is welcome|Please come] [for|to] a [short|small|informal|relaxed] "
         "[farewell|welcome|celebration|get-together] in the [kitchen area|break-out space|usual meeting "
         "room|team area] [later in the month|on Friday afternoon|next week|soon].",

@@ -110,7 +110,7 @@ SYSTEMS = {
         "[runbooks|diagrams|changelogs|configuration notes] are [updated|amended|revised|refreshed] in the "
         "same change.",
         "[Feature flags|Toggles|Kill switches|Experiment switches] have an [owner|accountable person|named "
-        "maintainer] and a [removal date|clean-up date|review date|retirement plan].",
+        "maintainer|assigned steward] and a [removal date|clean-up date|review date|retirement plan].",
         "[Database|Schema|Index|Storage] [changes|migrations|alterations|updates] are "
         "[backwards-compatible|reversible|tested on a copy|split into safe steps] and "
         "[reviewed|checked|approved|read] by [a second engineer|someone outside the team|a database "
@@ -198,9 +198,11 @@ SYSTEMS = {
         "[general-purpose|universal|catch-all|do-everything] [workflow engine|automation platform|low-code "
         "builder|process suite].",
         "[Replacing|Substituting for|Competing with|Taking over from] the customer's [general "
-        "ledger|accounting system|core finance suite|payroll engine].",
+        "ledger|accounting system|core finance suite|payroll engine] [or its reporting|in whole or in "
+        "part|as the system of record|for statutory filings].",
         "[Supporting|Offering|Maintaining|Packaging] [on-premise installations|self-hosted "
-        "editions|air-gapped installs|customer-managed hosting].",
+        "editions|air-gapped installs|customer-managed hosting] [for any tier|in the first releases|at any "
+        "price|outside the cloud edition].",
         "[Building|Developing|Adding|Shipping] [features|screens|integrations|reports] for a "
         "[single|lone|one-off|one] customer.",
         "[Competing|Fighting|Racing|Matching rivals] on price with [entry-level|budget|free|bargain] "
@@ -213,14 +215,15 @@ SYSTEMS = {
     ],
     "product.metrics": [
         "[Weekly|Monthly|Daily|Rolling] active users per [customer account|workspace|tenant|paying "
-        "customer].",
+        "customer], [tracked|reported|charted|reviewed] [weekly|monthly|by segment|by region].",
         "[Time|Days|Elapsed time|Average time] from [sign-up|contract signature|first login|account "
         "creation] to [first value|first completed task|the first report|the first live workflow], "
         "measured in [days|working days|hours].",
-        "[Support tickets|Help requests|Contacts|Cases] per [hundred|thousand|fifty] [active users|monthly "
-        "users|seats|accounts].",
+        "[Support tickets|Help requests|Contacts|Cases] per [hundred|thousand|fifty|five hundred] [active "
+        "users|monthly users|seats|accounts].",
         "[Net revenue retention|Gross retention|Renewal rate|Expansion revenue] over "
-        "[twelve|eighteen|twenty-four] months.",
+        "[twelve|eighteen|twenty-four] months, [split|broken down|segmented|reported] by [customer "
+        "size|region|plan|industry].",
         "[Share|Proportion|Percentage|Fraction] of customers using at least [three|two|four|five] [core "
         "capabilities|main features|modules|key workflows].",
         "[Task completion rate|Success rate|Abandonment rate|Error rate] [in|for|across|on] the [most|five "
