@@ -71,6 +71,29 @@ INCIDENT = {
         "[took|absorbed|bore|carried] [most|the bulk|nearly all|the majority] of the [errors|failed "
         "requests|timeouts|retries], while [smaller|quieter|secondary|standby] [ones|sites|zones|regions] "
         "[were barely touched|recovered quickly|stayed green|saw only minor noise].",
+        "[Card payments|Checkout|Invoice generation|Order confirmation] [stalled|froze|queued up|slowed to "
+        "a crawl] for [a short stretch|several minutes|the first half of the window|part of the "
+        "afternoon], and [merchants|shoppers|buyers|clients] [abandoned|gave up on|retried|postponed] "
+        "[baskets|purchases|submissions|payments] [in that time|as a result|while it lasted|until it "
+        "cleared].",
+        "[Warehouse scanners|Handheld terminals|Point-of-sale tills|Kiosk screens] [lost|dropped|could not "
+        "hold] their [connection|session|link to the back end|sync] and [staff|operators|shift leads|floor "
+        "teams] [switched to|fell back on|resorted to|used] [paper forms|manual logs|offline "
+        "mode|spreadsheets] [until|till|right up until] the [link|service|network|back end] [returned|came "
+        "back|stabilised|was restored].",
+        "[Replication lag|Cache misses|Queue backlogs|Connection resets] [meant|caused|led to|resulted in] "
+        "[stale|outdated|inconsistent|half-updated] [balances|stock levels|dashboards|search results] for "
+        "[some|a few|a subset of|a minority of] [readers|users|tenants|reports], "
+        "[corrected|reconciled|refreshed|repaired] [automatically|overnight|within the hour|by a rerun] "
+        "[afterwards|later|once things settled|after recovery].",
+        "[Email|Text-message|Push|Webhook] [notifications|alerts|receipts|reminders] [queued|piled "
+        "up|backed up|were held] during the [outage|event|fault|window] and [went out|arrived|were "
+        "delivered|flushed] [in a burst|late|out of order|all at once] [when|as soon as|after|once] "
+        "[sending|delivery|dispatch|the relay] [resumed|restarted|recovered|came back].",
+        "The [event|failure|outage|fault] [fell|landed|happened|struck] [outside|during|ahead of|after] "
+        "[business hours|the payroll cut-off|peak trading|the morning rush], which "
+        "[limited|softened|reduced|contained] its [effect|reach|cost|visibility] [considerably|a great "
+        "deal|noticeably|somewhat].",
     ],
     "incident.lessons": [
         "The first [alert|page|notification|warning] was too [vague|generic|noisy|terse] to [act on|triage "
@@ -159,6 +182,28 @@ INCIDENT = {
         "delay|confusion]; [responders|engineers|people on shift|team members] are "
         "[encouraged|told|reminded|expected] to [declare early|err on the side of declaring|raise it first "
         "and downgrade later].",
+        "[DNS|Load-balancer|Firewall|Proxy] [changes|rules|records|settings] were "
+        "[edited|changed|pushed|updated] [outside|without|ahead of|around] the [change calendar|usual "
+        "review|ticketed process|maintenance window]; they now [live|sit|are managed|are versioned] in "
+        "[code|the configuration repository|reviewed templates|source control] [like everything else|with "
+        "an approval step|with automated checks|and ship through the pipeline].",
+        "A [memory leak|thread-pool exhaustion|connection leak|file-handle leak] had been "
+        "[building|growing|creeping up|accumulating] for [days|weeks|several releases|a long while] "
+        "[before|until|ahead of the moment] the [service|process|worker|container] [fell "
+        "over|crashed|stopped answering|was killed]; [trend|saturation|leak|resource] "
+        "[alerts|graphs|checks|thresholds] now [catch|flag|surface|warn about] the "
+        "[slope|growth|drift|build-up].",
+        "[Failover|The standby|The replica|Our secondary site] [had not been|was never|was rarely|had not "
+        "recently been] [exercised|tested|promoted|switched to], and [it|the switch|promotion|the "
+        "cut-over] [took|needed|required|cost] [longer|more manual steps|more nerve|more coordination] "
+        "than [anyone expected|the runbook claimed|planned|it should]; "
+        "[regular|scheduled|quarterly|routine] [drills|game days|failover tests|exercises] [are now "
+        "booked|have been added|are on the calendar|now run].",
+        "[Feature flags|Kill switches|Traffic controls|Rate limiters] [would have|could have|might "
+        "have|should have] [contained|limited|switched off|isolated] the [faulty|broken|misbehaving|new] "
+        "[path|code|feature|release] [within minutes|almost at once|without a rollback|in one step]; "
+        "[risky|large|customer-facing|high-traffic] [changes|features|releases|launches] now [ship|go "
+        "out|launch|arrive] [behind one|with one|behind a toggle|with a switch].",
     ],
     "incident.comms": [
         "[Updates|Progress notes|Status messages|Short bulletins] were [posted|published|pushed|shared] on "
@@ -211,6 +256,39 @@ INCIDENT = {
         "[notice|update|announcement|resolution message] [went out|were sent|followed|were published] "
         "[for|to] [offices|teams|customers|users] [outside|beyond|away from] the [head office|main "
         "English-speaking markets|central region|primary site].",
+        "[A first|The initial|An early|The opening] [notice|update|acknowledgement|message] [went out|was "
+        "posted|was published|appeared] within [ten|fifteen|twenty|twelve] minutes of "
+        "[declaring|opening|raising|confirming] the [incident|problem|outage|fault], [before|ahead of|even "
+        "before|without waiting for] the [cause|diagnosis|root cause|fix] was "
+        "[known|clear|found|understood].",
+        "[Regulators|Auditors|Insurers|Major partners] were [informed|notified|told|briefed] [within the "
+        "agreed|inside the contractual|in line with the required|well within the] [time "
+        "limit|deadline|notice period|window], [following|using|according to|as set out in] the "
+        "[notification|escalation|disclosure|communication] [procedure|checklist|playbook|template].",
+        "[Social media|Community forum|Public review|Partner portal] [questions|posts|comments|threads] "
+        "were [answered|handled|picked up|acknowledged] by the [support|community|communications|social] "
+        "team [with|using|pointing to|linking] the [same|agreed|approved|latest] [wording|status "
+        "link|statement|message] [as|used on|posted on|published on] the status page.",
+        "[Sales|Account|Partner|Customer success] [teams|colleagues|managers|leads] [joined|received|were "
+        "added to|subscribed to] a [dedicated|separate|short-lived|temporary] [update "
+        "list|channel|thread|mailing list] [so that|so] they [could|were able to|would] [answer|respond "
+        "to|field|handle] [customer|client|prospect|partner] [calls|questions|emails|messages] "
+        "[consistently|with confidence|without guessing|accurately].",
+        "[Wording|Templates|Draft notices|Message skeletons] for [common|typical|recurring|predictable] "
+        "[failure|outage|incident|degradation] [types|scenarios|patterns|cases] are now "
+        "[kept|stored|pre-approved|prepared] [ready|in advance|in the runbook|next to the playbook] [so|so "
+        "that] the [first|opening|initial] [update|notice|message] [goes out|is sent|can be posted|leaves] "
+        "[faster|without delay|in minutes|straight away].",
+        "[Internal|Staff|Company-wide|Intranet] [banners|announcements|notes|messages] "
+        "[told|asked|reminded|let] [colleagues|employees|people|everyone] [not to|to avoid|to hold off "
+        "on|against] [raising|filing|logging|opening] [duplicate|further|repeat|extra] "
+        "[tickets|reports|requests|cases] [while|as long as|during the time] the "
+        "[problem|incident|fault|disruption] [was|remained|stayed] [open|active|under investigation].",
+        "The [final|closing|summary|wrap-up] [update|notice|message|note] "
+        "[listed|named|described|summarised] [what happened|the cause|the timeline|the impact], "
+        "[what|which steps|which actions|the fixes] [were taken|had been made|followed|came next] and "
+        "[where|how] to [read|find|follow|comment on] the [full|detailed|complete|written] "
+        "[review|report|write-up|postmortem].",
     ],
     "decision.rationale": [
         "It is the option with the [shortest|clearest|quickest|most direct|least risky] [path to "
@@ -260,6 +338,28 @@ INCIDENT = {
         "[found|raised|identified|reported] [fewer|no blocking|only minor|manageable] "
         "[concerns|objections|findings|issues] with it than with the [alternatives|other options|competing "
         "proposals|rest of the shortlist].",
+        "It [keeps|preserves|maintains|protects] a [clean|clear|single|simple] [audit trail|source of "
+        "truth|ownership line|data lineage] [that|which] [auditors|controllers|reviewers|regulators] "
+        "[asked for|expect|rely on|have praised] [in past reviews|explicitly|every year|before].",
+        "The [team|engineers|operators|analysts] who will [run|own|maintain|live with] it [day to day|long "
+        "term|after launch|once the project ends] [chose|recommended|voted for|argued for] it "
+        "[after|following|on the strength of|based on] a [hands-on trial|short bake-off|side-by-side "
+        "test|week of prototyping].",
+        "It [can|may|is able to] be [introduced|phased in|switched on|adopted] [one team at a time|region "
+        "by region|in small waves|behind a toggle], [which|and this] [limits|keeps down|reduces|caps] the "
+        "[blast radius|disruption|risk|exposure] of [mistakes|early problems|surprises|teething issues].",
+        "[Accessibility|Localisation|Offline use|Mobile support] [comes|is included|arrives|is provided] "
+        "[built in|out of the box|by default|without extra work], [whereas|while|where] the "
+        "[alternatives|other candidates|rival options|competing tools] [needed|required|relied on|would "
+        "have needed] [custom work|add-ons|paid extensions|workarounds].",
+        "[Published|Independent|Peer|Reference] [benchmarks|case studies|customer references|user reviews] "
+        "[from|by|across|among] [similar|comparable|peer|larger] "
+        "[organisations|companies|teams|businesses] [supported|backed|favoured|confirmed] [it|this "
+        "choice|the option|the approach] [consistently|clearly|over the others|in most cases].",
+        "It [lets|allows|enables|frees] [staff|the team|colleagues|specialists] to [stop|retire|drop|let "
+        "go of] [a|one] [fragile|brittle|hand-maintained|undocumented] [spreadsheet|macro|batch "
+        "script|workaround] that [breaks|fails|misfires|needs fixing] [every quarter|at month-end|whenever "
+        "inputs change|several times a year].",
     ],
     "decision.risks": [
         "The [estimate|plan|timeline|cost forecast] [assumes|relies on|depends on|takes for granted] that "
@@ -299,5 +399,40 @@ INCIDENT = {
         "The [option|decision|approach|plan] [depends|relies|leans] on a [vendor roadmap|partner "
         "commitment|supplier promise|third-party feature] that [has not|is not yet|may not be] "
         "[shipped|delivered|guaranteed|contractually binding].",
+        "[Data migration|Record conversion|History transfer|Archive import] "
+        "[errors|gaps|mismatches|losses] [could|may|might] [surface|show up|come to light|appear] "
+        "[only|first|late] [after|once|when] [go-live|the old system is switched off|users start "
+        "reconciling|month-end closes].",
+        "The [approach|choice|new set-up|platform] [ties|binds|locks|commits] us to [one|a single|a "
+        "specific|a proprietary] [vendor's|supplier's|cloud provider's|partner's] [roadmap|pricing|release "
+        "cadence|support model] [for the next few years|for the contract term|in the medium term|until a "
+        "replacement is found].",
+        "[Users|Teams|Some departments|Power users] [may|could|might] [resist|push back on|work "
+        "around|ignore] the [change|new process|new tool|new rules] if [the benefits|the reasons|the "
+        "gains|its value] [are not|aren't] [explained|made visible|felt|communicated] "
+        "[early|clearly|quickly|well].",
+        "[Security|Privacy|Access|Encryption] [controls|settings|defaults|policies] [in|on|for] the "
+        "[chosen|new|selected|preferred] [platform|service|product|tool] [still|yet] [need|require|call "
+        "for|await] [a full|an independent|a formal|a detailed] [review|assessment|audit|sign-off].",
+        "[Savings|Benefits|Efficiency gains|Time savings] in the [business case|plan|forecast|proposal] "
+        "[assume|rely on|depend on|presume] [full|high|rapid|near-universal] "
+        "[adoption|usage|take-up|uptake] [within|by the end of|inside|over] the [first year|first two "
+        "quarters|pilot period|initial contract].",
+        "[Key|Critical|Essential|Specialist] [features|integrations|reports|connectors] "
+        "[are|remain|sit|stay] on the [vendor's|supplier's|partner's|platform's] [roadmap|wish list|future "
+        "plan|backlog] [rather than|instead of|and not] [in|among|inside] the "
+        "[current|shipping|released|available] [product|version|edition|release].",
+        "[Cut-over|Switch-over|Go-live|Changeover] [timing|scheduling|planning|coordination] "
+        "[clashes|overlaps|competes|collides] with [audit fieldwork|peak season|the financial "
+        "year-end|another major release], [which|and this] [leaves|gives|allows] [little|limited|not "
+        "much|scarce] [slack|room|margin|time] [for|to absorb|to handle|to deal with] "
+        "[slippage|surprises|rework|delays].",
+        "[Ongoing|Recurring|Hidden|Indirect] [costs|effort|fees|overheads] such as [training|storage "
+        "growth|premium support|extra licences] [may|could|might] [exceed|outgrow|overtake|erode] the "
+        "[estimate|savings|forecast|budget] [over time|after the first year|as usage grows|at scale].",
+        "[Decommissioning|Retiring|Switching off|Removing] the [old|legacy|previous|current] "
+        "[system|tool|process|platform] [depends on|waits for|hinges on|requires] [every|all|each of "
+        "the|the last few] [downstream|dependent|linked|connected] [teams|reports|feeds|interfaces] "
+        "[moving|migrating|switching|being rebuilt] [first|in time|on schedule|beforehand].",
     ],
 }

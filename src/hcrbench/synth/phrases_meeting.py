@@ -160,6 +160,14 @@ MEETING = {
         "[sponsor|budget holder|approver|steering chair] is [travelling|unavailable|away|double-booked].",
         "[Training|Change management|User communication|Readiness work] is [under-resourced|behind "
         "plan|unassigned|not yet scoped] for the [second|final|largest|busiest] [wave|phase|group|region].",
+        "[Licence|Seat|Capacity|Storage] [limits|quotas|caps|allowances] [could|may|might] [run out|be "
+        "reached|be exceeded|bite] [before|ahead of|sooner than|prior to] the [renewal|budget cycle|next "
+        "purchase|contract review], [forcing|leading to|triggering|causing] [an unplanned|an urgent|an "
+        "awkward|a costly] [purchase|request|negotiation|trade-off].",
+        "[Scope creep|Gold-plating|Feature requests|Nice-to-haves] [from|raised by|pushed by|coming from] "
+        "[enthusiastic|senior|vocal|new] [stakeholders|users|sponsors|teams] [threaten|risk|endanger|could "
+        "swallow] the [buffer|contingency|spare capacity|slack] [kept|held|reserved|set aside] for "
+        "[testing|fixes|stabilisation|hardening].",
     ],
     "meeting.priorities": [
         "[Finish|Complete|Wrap up|Land] the [integration work|API changes|data mapping|connector build] "
@@ -186,6 +194,12 @@ MEETING = {
         "[Measure|Track|Baseline|Chart] [cycle time|lead time|throughput|escaped defects] [so that|so] the "
         "[next|following|coming] [retrospective|review|planning round] can [compare|judge|see|discuss] "
         "[progress|the trend|real change|improvement].",
+        "[Retire|Switch off|Decommission|Remove] [one|two|the last|a few] [legacy|duplicate|unused|old] "
+        "[reports|jobs|servers|environments] [so|so that] [running costs|maintenance|licence spend|support "
+        "effort] [drop|fall|shrink|go down] [this quarter|before year-end|as planned|visibly].",
+        "[Interview|Survey|Observe|Talk to] [five|ten|a handful of|several] [users|customers|frontline "
+        "staff|administrators] [before|ahead of|prior to] [designing|committing to|building|scoping] the "
+        "[next|second|following|larger] [increment|phase|release|feature set].",
     ],
     "meeting.questions": [
         "Do we need a [second|separate|larger|more diverse] [pilot group|trial cohort|test "
@@ -240,6 +254,18 @@ MEETING = {
         "[What|How much] [effort|time|money|capacity] [goes|is going|will go] into [maintenance|running "
         "costs|support|upkeep] [once|after|when] the [project team|core team|build team|programme team] "
         "[disbands|moves on|hands over|steps away]?",
+        "[Who|Which team|Which role|Who exactly] [keeps|maintains|updates|curates] the [runbooks|help "
+        "articles|FAQ|support scripts] [after|once|when|as soon as] the [first|initial|pilot|launch] "
+        "[weeks|month|wave|phase] [are over|has passed|ends|is complete]?",
+        "[Can|Could|Should|Will] [existing|current|legacy|older] [reports|dashboards|exports|scheduled "
+        "jobs] [keep running|stay live|be kept|run in parallel] [during|through|across|for the length of] "
+        "the [transition|switchover|migration|pilot]?",
+        "[How|Where|When] do we [record|log|capture|document] [decisions|trade-offs|agreed "
+        "changes|exceptions] [made|taken|agreed|settled] [in|during|outside|between] [these|the weekly|the "
+        "steering|ad hoc] [meetings|sessions|calls|conversations]?",
+        "[Is|Would|Could] [one|a single|another|an extra] [test cycle|dress rehearsal|pilot week|dry run] "
+        "[be|prove] [enough|sufficient|adequate|worth the time] to [catch|surface|flush out|spot] the "
+        "[remaining|last|outstanding|late] [defects|edge cases|integration issues|data errors]?",
     ],
     "status.highlights": [
         "[User acceptance testing|End-to-end testing|The pilot|The beta programme] [started|began|kicked "
@@ -273,6 +299,14 @@ MEETING = {
         "[Accessibility|Usability|Load|Failover] [checks|tests|audits|drills] "
         "[passed|completed|concluded|were signed off] [with|after] [minor|a few small|no serious|easily "
         "fixed] [fixes|findings|issues|changes].",
+        "[Cloud|Licence|Hosting|Tooling] [costs|spend|bills|charges] [came in|landed|finished|were "
+        "tracked] [below|under|within|close to] [forecast|plan|budget|the estimate] [thanks to|because "
+        "of|after|following] [rightsizing|reserved capacity|a renegotiated rate|clean-up of idle "
+        "resources].",
+        "[A key|The main|A long-standing|The largest] [blocker|dependency|open risk|technical debt item] "
+        "[was cleared|was retired|got resolved|was closed] [after|following|through|thanks to] [joint "
+        "work|a workshop|a spike|an escalation] [with|alongside|involving|together with] [a partner "
+        "team|the vendor|the platform group|the data stewards].",
     ],
     "status.dependencies": [
         "[Platform|Network|Infrastructure|Hosting] [changes|upgrades|capacity|work] from the "
@@ -304,6 +338,15 @@ MEETING = {
         "[Training rooms|Trainers|Super-users|Change champions] [must|need to|have to] be "
         "[booked|confirmed|trained|available] [in each region|at every site|in time for the first "
         "wave|before go-live].",
+        "[Purchase-order|Purchasing|Contract approval|Vendor onboarding] "
+        "[paperwork|steps|checks|sign-offs] for the [new|additional|second|extended] "
+        "[supplier|licence|contract|service] [are|remain|sit|stay] [open|outstanding|in the queue|with the "
+        "buying team].",
+        "[Another|A neighbouring|A sister|A partner] [programme's|team's|project's|department's] "
+        "[release|migration|freeze|reorganisation] [must|has to|needs to|should] "
+        "[finish|land|complete|settle] [first|beforehand|before ours|ahead of us], [so|which "
+        "means|meaning] [our|the next] [dates|milestones|plans|steps] [follow|track|depend on|trail] "
+        "[theirs|its outcome|their schedule|that timeline].",
     ],
     "update.notes": [
         "The [demo recording|walkthrough video|session recording|screen capture] is "
@@ -353,6 +396,27 @@ MEETING = {
         "[Minor|Small|Cosmetic|Low-risk] [fixes|tweaks|improvements|corrections] to [labels|layouts|error "
         "messages|email templates] [shipped|went out|were released|landed] [quietly|this month|last "
         "week|alongside the main work].",
+        "[Accessibility|Localisation|Performance|Security] [fixes|improvements|checks|reviews] [picked "
+        "up|identified|found|raised] [during|in|through|from] the [audit|pilot|last round of "
+        "testing|external review] are [tracked|scheduled|prioritised|listed] [on the board|in the "
+        "backlog|for the next sprint|in the release plan].",
+        "[Next month|The coming weeks|The next cycle|The following sprint] [brings|will bring|includes|is "
+        "set aside for] [the first|a second|a larger|a wider] [data load|pilot wave|integration test|user "
+        "trial], [subject to|depending on|pending|assuming] [sign-off|a go decision|the readiness "
+        "check|sponsor approval].",
+        "[Release notes|Change summaries|Short changelogs|Plain-language notes] for [each|every] "
+        "[build|drop|increment|version] are [posted|published|kept|written up] [in the project space|on "
+        "the wiki|in the channel|on the team page] [so|so that] [testers|support colleagues|pilot "
+        "users|stakeholders] [know|can see|can check|understand] what [changed|moved|is new|was fixed].",
+        "[A glossary|An acronym list|A who-does-what page|A map of the workstreams] [was|has been|got] "
+        "[added|published|drafted|created] for [newcomers|new joiners|colleagues from other "
+        "teams|visitors] [after|following|because of|prompted by] [several|repeated|a few|many] "
+        "[questions|requests|confused messages|comments] [in the channel|at the demo|during onboarding|in "
+        "the last survey].",
+        "[Risk|Issue|Dependency|Assumption] [owners|holders|leads|contacts] "
+        "[refreshed|reviewed|updated|re-scored] their [entries|items|ratings|notes] [this month|at the "
+        "checkpoint|after the steering meeting|last week], and [two|three|a few|several] [were "
+        "closed|dropped off the list|were downgraded|were merged].",
     ],
     "charter.out_of_scope": [
         "[Changes|Adjustments|Revisions|Updates] to [pricing|packaging|discount rules|price lists] [in any "

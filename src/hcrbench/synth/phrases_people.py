@@ -239,6 +239,14 @@ ANNOUNCE = {
         "service desk|in the policy channel].",
         "[Translations|Local-language versions|Regional summaries|Translated copies] [will follow|are "
         "being prepared|come out|will be published] [within|in] [two|three|a few] weeks.",
+        "[Examples|Worked examples|Case studies|Scenarios] [showing|illustrating|explaining|walking "
+        "through] [how|when|where] the [new|revised|updated|changed] [rules|limits|steps|thresholds] "
+        "[apply|work|bite|take effect] [are|have been] [added|included|appended|published] [at the end|in "
+        "an annex|on a separate page|in the FAQ].",
+        "[Training|A short e-learning module|A refresher|A micro-course] on the [changes|new "
+        "version|updated rules|revisions] [will be|is being|has been] [assigned|made "
+        "available|published|rolled into the learning portal] [to|for] [everyone affected|managers "
+        "first|all staff|the teams concerned] [this month|shortly|over the coming weeks|next quarter].",
     ],
     "announce.meaning": [
         "For [most people|the majority of colleagues|nearly everyone|most teams], nothing [changes|is "
@@ -271,6 +279,14 @@ ANNOUNCE = {
         "[Feedback|Comments|Reactions|Experiences] from the first [weeks|month|cycle|few weeks] will "
         "[shape|inform|guide|feed into] any [adjustments|tweaks|refinements|changes] [later on|in the next "
         "version|before the next review|down the line].",
+        "[Line managers|Team leads|Supervisors|People leaders] [can|may|are able to|will] [approve|sign "
+        "off|agree|confirm] [most|routine|everyday|standard] [requests|cases|arrangements|questions] "
+        "[themselves|directly|locally|without escalation] [under|with|following|using] the "
+        "[new|updated|revised|simplified] [rules|process|guidance|set-up].",
+        "[A recording|Slides|A short video|Written notes] from the [briefing|launch session|all-hands "
+        "segment|Q&A] will be [available|posted|shared|uploaded] [on the intranet|in the staff portal|on "
+        "the news page|in the team channel] for [anyone|colleagues|people|those] who [missed it|could not "
+        "join|work shifts|were on leave].",
     ],
     "announce.project": [
         "The [demo|showcase|walkthrough|preview] takes about [ten|fifteen|twenty|twelve] minutes and will "
@@ -296,6 +312,16 @@ ANNOUNCE = {
         "[Training|Onboarding|Walkthroughs|Hands-on sessions] for the [first|next|second|wider] "
         "[wave|group|cohort|round] [start|begin|open|are being scheduled] [soon|shortly|in the coming "
         "weeks|once the pilot closes].",
+        "[Dates|Milestones|Timings|Phases] [may|might|could|are likely to] [move|shift|change|adjust] "
+        "[as|while|because|since] the [pilot|trial|first phase|early testing] "
+        "[teaches|shows|tells|reveals] us [more|what works|where the gaps are|what users need]; "
+        "[updates|changes|revisions|news] [will appear|are posted|will be shared|go out] [in the project "
+        "space|on the project page|in the channel|in this series of posts].",
+        "[Anyone|Colleagues|Teams|People] [affected by|touched by|involved in|relying on] the "
+        "[current|old|existing|legacy] [process|tools|system|workflow] [will|should|can expect to] "
+        "[hear|receive|get|be sent] [a personal|a direct|a tailored|an individual] "
+        "[note|invitation|briefing|message] [before|ahead of|well before|prior to] [anything|the first "
+        "change|go-live|the switch] [happens|takes effect|is made|lands].",
     ],
     "announce.system": [
         "Please [save your work|close open documents|finish any edits|save drafts] and [sign out|log "
@@ -319,6 +345,14 @@ ANNOUNCE = {
         "[After|Following|Once] the [upgrade|change|maintenance|update], you [may|might|could] [be "
         "asked|need|be prompted] to [sign in again|clear your browser cache|accept new terms|reload the "
         "page].",
+        "[Single sign-on|Multi-factor prompts|Remembered devices|Session cookies] [may|might|could|will] "
+        "[ask|prompt|require|need] you to [confirm|re-verify|approve|re-register] [your|the] "
+        "[device|phone|account|sign-in] [once|one time|again|the first time] [after|following|once] the "
+        "[change|update|work|upgrade].",
+        "[Colleagues|Teams|Staff|People] [working|on shift|based|travelling] in [other time zones|early "
+        "shifts|night shifts|distant regions] [should|may want to|are asked to|can] "
+        "[plan|arrange|schedule|reorganise] [around|for|ahead of] the "
+        "[window|maintenance|downtime|interruption] [in advance|with their manager|now|before it starts].",
     ],
     "announce.people": [
         "The [handover|transfer|hand-off|transition] of current [responsibilities|work|duties|commitments] "
@@ -338,6 +372,16 @@ ANNOUNCE = {
         "[Join us|Come along|Everyone is welcome|Please come] [for|to] a [short|small|informal|relaxed] "
         "[farewell|welcome|celebration|get-together] in the [kitchen area|break-out space|usual meeting "
         "room|team area] [later in the month|on Friday afternoon|next week|soon].",
+        "[Responsibilities|Areas of work|Portfolios|Duties] [previously|formerly|until now|earlier] "
+        "[held|covered|handled|looked after] [by the role|in this position|by the post|in the seat] "
+        "[are|will be|have been] [shared|split|divided|redistributed] [across|among|between] the "
+        "[team|wider group|department|existing leads] [for now|until further notice|in the interim|during "
+        "the search].",
+        "[Recruitment|The search|Hiring|A selection process] for the [vacant|open|empty|new] "
+        "[role|position|post|seat] [starts|begins|opens|gets under way] [shortly|soon|next month|in the "
+        "coming weeks], and [internal|current|existing|in-house] [candidates|colleagues|applicants|staff] "
+        "are [welcome|encouraged|invited|free] to [apply|put themselves forward|express interest|ask about "
+        "it].",
     ],
     "news.shoutouts": [
         "A [big|huge|warm|heartfelt] thank you to everyone who [covered|looked after|kept on top "
@@ -361,6 +405,19 @@ ANNOUNCE = {
         "[Congratulations|Best wishes|Warm wishes|Cheers] to [our|the] [newest|recently "
         "promoted|long-serving|returning] colleagues [celebrating|marking|reaching|enjoying] [work "
         "anniversaries|promotions|new roles|milestones] this [month|quarter|season].",
+        "[Thanks|Gratitude|A special mention|Big appreciation] to [everyone|the colleagues|all the "
+        "people|the volunteers] who [answered|filled in|took part in|shared their views in] the "
+        "[engagement survey|pulse survey|office feedback poll|wellbeing questionnaire]; [response "
+        "rates|participation|turnout|the return rate] [hit|reached|beat|climbed to] a [new high|record "
+        "level|multi-year best|level we have never seen].",
+        "[Congratulations|Well done|Bravo|Three cheers] to the [quiz team|football team|running "
+        "group|relay team] [for|on] [winning|taking second place in|reaching the final of|finishing] the "
+        "[local|regional|charity|inter-company] [league|cup|fun run|challenge] [this month|last weekend|in "
+        "style|against tough competition].",
+        "[Thank you|Heartfelt thanks|Sincere thanks|A grateful nod] to the "
+        "[facilities|office|building|workplace] [team|crew|staff|colleagues] for [keeping|getting|making] "
+        "[the heating|the lifts|the kitchens|the meeting rooms] [running|working|usable|in order] "
+        "[through|during|despite] the [cold snap|building works|storm|refurbishment].",
     ],
     "news.upcoming": [
         "The next [lunch-and-learn|tech talk|brown-bag session|knowledge-sharing hour] [covers|is "
@@ -386,5 +443,18 @@ ANNOUNCE = {
         "The [end-of-year|summer|seasonal|quarterly] [celebration|party|team lunch|get-together] "
         "[details|invitations|plans|arrangements] will [follow|arrive|be shared|go out] [shortly|soon|by "
         "email|in the channel].",
+        "[Desk booking|Room booking|Parking allocation|Locker assignment] "
+        "[moves|switches|changes|migrates] to [a new|an updated|a simpler|a single] "
+        "[app|system|form|process] [from next month|after the holidays|in the new quarter|later this "
+        "season]; [a short guide|instructions|a how-to|a quick demo] [will follow|comes soon|is on the "
+        "way|will be shared].",
+        "[Mentoring|Coaching|Shadowing|Job-swap] [pairs|matches|places|applications] for the "
+        "[next|coming|spring|autumn] [round|cohort|intake|programme] [close|are due|must be in|end] [at "
+        "the end of the month|next Friday|in two weeks|soon]; [first-timers|newcomers|everyone|all levels] "
+        "[are welcome|are encouraged|can apply|should consider it].",
+        "The [next|upcoming|quarterly|monthly] [town hall|department meeting|open forum|ask-the-leaders "
+        "session] [takes place|happens|is held|runs] [in the main auditorium|online and in person|in the "
+        "large meeting room|over lunch]; [questions|topics|submissions|suggestions] can be "
+        "[sent|posted|submitted|raised] [beforehand|anonymously|in advance|through the form].",
     ],
 }

@@ -309,7 +309,8 @@ CLUSTER = {
         "just to [meet people|attend sessions|sit in calls|join introductions].",
         "[Say hello|Introduce yourself|Post a short hello|Drop a note] in the [team channel|wider "
         "department channel|newcomers' channel|office chat] [so|so that] "
-        "[people|colleagues|teammates|neighbours] can [put a face to the name|find you|say hi|offer help].",
+        "[people|colleagues|teammates|neighbours] can [put a face to the name|find you|welcome you|offer "
+        "help].",
         "[Shadow|Sit in with|Join|Observe] [a colleague|someone from support|a senior teammate|a buddy] "
         "[for|during|through] a [shift|morning|few calls|week] to [see|learn|understand|watch] how "
         "[requests|real work|customer questions|daily tasks] [flow|arrive|get handled|move].",
@@ -340,6 +341,22 @@ CLUSTER = {
         "[may|might|can|sometimes] need a [one-off|quick|manual|single] [refresh|re-save|review|fix] [to "
         "pick up|before they show|to display|to use] the [new|updated|latest|changed] "
         "[styles|behaviour|options|layout].",
+        "[Keyword search results|Autocomplete suggestions|Recent-items lists|Sorting by date] "
+        "[may|can|might|sometimes] [lag|trail|miss|omit] [newly created|just edited|recently "
+        "imported|freshly synced] [items|records|entries|documents] by [a few minutes|up to an hour|a "
+        "short while|one indexing cycle].",
+        "[Printing|Print preview|PDF export|Page layout] [from|of|for] [wide|landscape|very "
+        "long|multi-page] [tables|reports|forms|views] [can|may|might|sometimes] [cut "
+        "off|truncate|clip|drop] the [last|right-most|final|outer] [column|columns|margin|page].",
+        "[Time zone|Daylight-saving|Calendar|Date-picker] [handling|logic|display|behaviour] "
+        "[around|near|at|during] the [clock change|month boundary|year end|week boundary] "
+        "[can|may|might|sometimes] [show|display|record|produce] [entries|times|events|deadlines] [an hour "
+        "off|on the wrong day|twice|out of sequence].",
+        "[Single sign-on|Session|Login|Authentication] [redirects|prompts|timeouts|refreshes] "
+        "[can|may|might|sometimes] [loop|repeat|stall|fail] [in private browsing|with strict cookie "
+        "settings|behind some corporate proxies|on shared machines]; [a normal window|clearing "
+        "cookies|another browser|signing in again] [usually|typically|generally|normally] [helps|fixes "
+        "it|solves it|works].",
     ],
     "cluster.digest_radar": [
         "[Certificate|Licence|Domain|Support-contract] renewals for [several|a handful of|a few|some] "
