@@ -64,9 +64,9 @@ INCIDENT = {
         "due|kicked off|were queued] during the [window|outage|disruption] [failed cleanly|were "
         "skipped|were retried automatically|completed late] and [needed|required|got] [no manual action|a "
         "manual rerun|a sanity check|spot checks] [afterwards|later|the next day].",
-        "[Nobody|No one|Not a single user|No customer] [lost|saw|reported|was exposed to] [data|another "
-        "person's records|incorrect balances|a security exposure] [as a result|because of this|during the "
-        "event|at any point].",
+        "[Nobody|No one|Not a single user|No customer] [saw|was shown|gained access to|was exposed to] "
+        "[another person's records|incorrect balances|someone else's data|the wrong account] [as a "
+        "result|because of this|during the event|at any point].",
         "The [busiest|most loaded|largest|highest-traffic] [region|cluster|availability zone|shard] "
         "[took|absorbed|bore|carried] [most|the bulk|nearly all|the majority] of the [errors|failed "
         "requests|timeouts|retries], while [smaller|quieter|secondary|standby] [ones|sites|zones|regions] "
@@ -87,9 +87,9 @@ INCIDENT = {
         "[corrected|reconciled|refreshed|repaired] [automatically|overnight|within the hour|by a rerun] "
         "[afterwards|later|once things settled|after recovery].",
         "[Email|Text-message|Push|Webhook] [notifications|alerts|receipts|reminders] [queued|piled "
-        "up|backed up|were held] during the [outage|event|fault|window] and [went out|arrived|were "
-        "delivered|flushed] [in a burst|late|out of order|all at once] [when|as soon as|after|once] "
-        "[sending|delivery|dispatch|the relay] [resumed|restarted|recovered|came back].",
+        "up|backed up|were held] during the [outage|event|fault|window] and [were sent|arrived|were "
+        "delivered|flushed through] [in a burst|late|out of order|all at once] [when|as soon "
+        "as|after|once] [sending|delivery|dispatch|the relay] [resumed|restarted|recovered|came back].",
         "The [event|failure|outage|fault] [fell|landed|happened|struck] [outside|during|ahead of|after] "
         "[business hours|the payroll cut-off|peak trading|the morning rush], which "
         "[limited|softened|reduced|contained] its [effect|reach|cost|visibility] [considerably|a great "
@@ -129,8 +129,8 @@ INCIDENT = {
         "place|wired into the pipeline].",
         "[Capacity headroom|Disk growth|Connection pool sizing|Queue depth] is now "
         "[reviewed|charted|checked|forecast] [monthly instead of quarterly|every sprint|weekly|before each "
-        "peak season], with an [owner|alert|threshold|ticket] for [anything|every metric|each resource|any "
-        "trend] that [crosses|nears|drifts past|approaches] its [limit|ceiling|budget].",
+        "peak season], with [an owner|an alert|a threshold|a ticket] for [anything|every metric|each "
+        "resource|any trend] that [crosses|nears|drifts past|approaches] its [limit|ceiling|budget].",
         "[Certificate|Token|Secret|Key] [expiry|rotation|renewal] was [tracked|recorded|noted] only in a "
         "[spreadsheet|personal calendar|wiki table|shared inbox]; [renewals|expiry dates|rotations] now "
         "[raise|open|trigger] a [ticket|reminder|warning|task] [thirty|forty-five|sixty|ninety] days ahead.",
@@ -258,8 +258,8 @@ INCIDENT = {
         "English-speaking markets|central region|primary site].",
         "[A first|The initial|An early|The opening] [notice|update|acknowledgement|message] [went out|was "
         "posted|was published|appeared] within [ten|fifteen|twenty|twelve] minutes of "
-        "[declaring|opening|raising|confirming] the [incident|problem|outage|fault], [before|ahead of|even "
-        "before|without waiting for] the [cause|diagnosis|root cause|fix] was "
+        "[declaring|opening|raising|confirming] the [incident|problem|outage|fault], [before|well "
+        "before|even before|long before] the [cause|diagnosis|root cause|fix] was "
         "[known|clear|found|understood].",
         "[Regulators|Auditors|Insurers|Major partners] were [informed|notified|told|briefed] [within the "
         "agreed|inside the contractual|in line with the required|well within the] [time "
@@ -274,13 +274,14 @@ INCIDENT = {
         "list|channel|thread|mailing list] [so that|so] they [could|were able to|would] [answer|respond "
         "to|field|handle] [customer|client|prospect|partner] [calls|questions|emails|messages] "
         "[consistently|with confidence|without guessing|accurately].",
-        "[Wording|Templates|Draft notices|Message skeletons] for [common|typical|recurring|predictable] "
-        "[failure|outage|incident|degradation] [types|scenarios|patterns|cases] are now "
-        "[kept|stored|pre-approved|prepared] [ready|in advance|in the runbook|next to the playbook] [so|so "
-        "that] the [first|opening|initial] [update|notice|message] [goes out|is sent|can be posted|leaves] "
-        "[faster|without delay|in minutes|straight away].",
+        "[Draft statements|Templates|Draft notices|Message skeletons] for "
+        "[common|typical|recurring|predictable] [failure|outage|incident|degradation] "
+        "[types|scenarios|patterns|cases] are now [kept|stored|pre-approved|prepared] [ready|in advance|in "
+        "the runbook|next to the playbook] [so|so that] the [first|opening|initial] "
+        "[update|notice|message] [goes out|is sent|can be posted|leaves] [faster|without delay|in "
+        "minutes|straight away].",
         "[Internal|Staff|Company-wide|Intranet] [banners|announcements|notes|messages] "
-        "[told|asked|reminded|let] [colleagues|employees|people|everyone] [not to|to avoid|to hold off "
+        "[told|asked|reminded|urged] [colleagues|employees|people|everyone] [not to|to avoid|to hold off "
         "on|against] [raising|filing|logging|opening] [duplicate|further|repeat|extra] "
         "[tickets|reports|requests|cases] [while|as long as|during the time] the "
         "[problem|incident|fault|disruption] [was|remained|stayed] [open|active|under investigation].",
@@ -335,12 +336,12 @@ INCIDENT = {
         "[low|modest|acceptable|bounded] because [data|configuration|records|content] [stays|remains|is "
         "kept|lives] in [open|standard|portable|well-documented] [formats|schemas|structures].",
         "[Legal|Privacy|Security|Compliance] [reviewers|colleagues|advisers] "
-        "[found|raised|identified|reported] [fewer|no blocking|only minor|manageable] "
+        "[found|raised|identified|reported] [fewer|smaller|milder|less serious] "
         "[concerns|objections|findings|issues] with it than with the [alternatives|other options|competing "
         "proposals|rest of the shortlist].",
         "It [keeps|preserves|maintains|protects] a [clean|clear|single|simple] [audit trail|source of "
         "truth|ownership line|data lineage] [that|which] [auditors|controllers|reviewers|regulators] "
-        "[asked for|expect|rely on|have praised] [in past reviews|explicitly|every year|before].",
+        "[asked for|requested|insisted on|praised] [in past reviews|explicitly|last year|before].",
         "The [team|engineers|operators|analysts] who will [run|own|maintain|live with] it [day to day|long "
         "term|after launch|once the project ends] [chose|recommended|voted for|argued for] it "
         "[after|following|on the strength of|based on] a [hands-on trial|short bake-off|side-by-side "
@@ -401,8 +402,8 @@ INCIDENT = {
         "[shipped|delivered|guaranteed|contractually binding].",
         "[Data migration|Record conversion|History transfer|Archive import] "
         "[errors|gaps|mismatches|losses] [could|may|might] [surface|show up|come to light|appear] "
-        "[only|first|late] [after|once|when] [go-live|the old system is switched off|users start "
-        "reconciling|month-end closes].",
+        "[only|first|late] [after|once|when] [go-live has passed|the old system is switched off|users "
+        "start reconciling|month-end closes].",
         "The [approach|choice|new set-up|platform] [ties|binds|locks|commits] us to [one|a single|a "
         "specific|a proprietary] [vendor's|supplier's|cloud provider's|partner's] [roadmap|pricing|release "
         "cadence|support model] [for the next few years|for the contract term|in the medium term|until a "

@@ -49,7 +49,7 @@ MEETING = {
         "requirements|smaller tickets|earlier test data] and [better hand-offs|more pairing|quieter "
         "Fridays|shorter review queues].",
         "{a} asked for the dependency on the [data team|platform group|integration work|reporting stream] "
-        "to be made [visible|explicit|tracked|highlighted] on the plan, and {b} "
+        "to be made [visible|explicit|clearer|more prominent] on the plan, and {b} "
         "[agreed|offered|promised|volunteered] to add it [this week|before the next session|to the "
         "timeline|with a date].",
         "{a} reminded everyone that the goal is to {goal}, and that anything outside it [waits for|belongs "
@@ -87,7 +87,7 @@ MEETING = {
         "[Requirements|User stories|Acceptance criteria|Specifications] were [clearer|better written|more "
         "complete|easier to test] than in the [previous|last|prior|earlier] [iteration|cycle|sprint].",
         "The team [hit|met|delivered|honoured] [every|nearly every|each|all but one] "
-        "[commitment|goal|promise|planned item] [it made|set|agreed|took on] for the "
+        "[commitment|goal|promise|planned item] [it made|it set|it agreed|it took on] for the "
         "[iteration|sprint|cycle].",
         "[Test automation|The regression suite|Automated checks|Nightly builds] "
         "[caught|flagged|stopped|intercepted] [two|several|three|a couple of] [regressions|breaking "
@@ -156,7 +156,7 @@ MEETING = {
         "[Exchange rates|Hardware lead times|Licence costs|Contractor rates] [could|may|might] "
         "[move|shift|rise|fluctuate] [enough|sufficiently|far enough] to [strain|stretch|threaten|reopen] "
         "the [budget|cost plan|business case|forecast].",
-        "[Decision-making|Approvals|Sign-off|Escalation] [slows|stalls|drags|gets stuck] when the "
+        "[Decision-making|Approval|Sign-off|Escalation] [slows|stalls|drags|gets stuck] when the "
         "[sponsor|budget holder|approver|steering chair] is [travelling|unavailable|away|double-booked].",
         "[Training|Change management|User communication|Readiness work] is [under-resourced|behind "
         "plan|unassigned|not yet scoped] for the [second|final|largest|busiest] [wave|phase|group|region].",
@@ -183,8 +183,8 @@ MEETING = {
         "[below|under|down to fewer than] [twenty|thirty|fifteen|forty] [open items|items|entries|tickets].",
         "[Agree|Confirm|Rehearse|Finalise] the [cut-over plan|go-live checklist|switchover sequence|launch "
         "runbook] with [operations|support|the service desk|the run team].",
-        "[Automate|Script|Streamline|Simplify] the [release steps|environment set-up|test data "
-        "refresh|build pipeline] that still [need|require|depend on|rely on] [manual work|hand edits|one "
+        "[Automate|Script|Streamline|Simplify] the [release steps|environment scripts|test data "
+        "refreshes|build jobs] that still [need|require|depend on|rely on] [manual work|hand edits|one "
         "person|a checklist].",
         "[Write|Publish|Update|Review] the [user guide|help articles|FAQ|training videos] [ahead "
         "of|before|in time for|well before] the [pilot|launch|first wave|go-live].",
@@ -195,8 +195,9 @@ MEETING = {
         "[next|following|coming] [retrospective|review|planning round] can [compare|judge|see|discuss] "
         "[progress|the trend|real change|improvement].",
         "[Retire|Switch off|Decommission|Remove] [one|two|the last|a few] [legacy|duplicate|unused|old] "
-        "[reports|jobs|servers|environments] [so|so that] [running costs|maintenance|licence spend|support "
-        "effort] [drop|fall|shrink|go down] [this quarter|before year-end|as planned|visibly].",
+        "[reports|jobs|servers|environments] [so|so that] [running costs|maintenance hours|licence "
+        "fees|support tickets] [drop|fall|shrink|go down] [this quarter|before year-end|as "
+        "planned|visibly].",
         "[Interview|Survey|Observe|Talk to] [five|ten|a handful of|several] [users|customers|frontline "
         "staff|administrators] [before|ahead of|prior to] [designing|committing to|building|scoping] the "
         "[next|second|following|larger] [increment|phase|release|feature set].",
@@ -256,7 +257,7 @@ MEETING = {
         "[disbands|moves on|hands over|steps away]?",
         "[Who|Which team|Which role|Who exactly] [keeps|maintains|updates|curates] the [runbooks|help "
         "articles|FAQ|support scripts] [after|once|when|as soon as] the [first|initial|pilot|launch] "
-        "[weeks|month|wave|phase] [are over|has passed|ends|is complete]?",
+        "[month|wave|phase|fortnight] [is over|has passed|ends|is complete]?",
         "[Can|Could|Should|Will] [existing|current|legacy|older] [reports|dashboards|exports|scheduled "
         "jobs] [keep running|stay live|be kept|run in parallel] [during|through|across|for the length of] "
         "the [transition|switchover|migration|pilot]?",
@@ -287,18 +288,18 @@ MEETING = {
         "staff|the service desk|frontline teams|super-users] [is in draft|is being reviewed|went to "
         "review|was published].",
         "[Data migration|The first data load|A trial migration|The dress rehearsal] "
-        "[completed|ran|finished|succeeded] [with|showing] [fewer|only a handful of|no|manageable] "
-        "[rejected records|errors|mismatches|exceptions].",
+        "[completed|ran|finished|succeeded] [with|showing] [fewer|only a handful of|no|very few] [rejected "
+        "records|errors|mismatches|exceptions].",
         "[Page load times|Response times|Report run times|Batch durations] [improved|dropped|fell|shrank] "
         "[noticeably|sharply|by about half|well below target] after the [tuning|caching|indexing|query] "
         "[work|changes|sprint|fixes].",
-        "[Feedback|Survey results|Interview notes|Usability findings] from [pilot users|early "
+        "[Comments|Survey results|Interview notes|Usability findings] from [pilot users|early "
         "adopters|testers|the first cohort] were [mostly positive|encouraging|largely "
         "favourable|constructive] and [fed|went|flowed|were turned] into the [next "
         "iteration|backlog|design update|release plan].",
         "[Accessibility|Usability|Load|Failover] [checks|tests|audits|drills] "
-        "[passed|completed|concluded|were signed off] [with|after] [minor|a few small|no serious|easily "
-        "fixed] [fixes|findings|issues|changes].",
+        "[passed|completed|concluded|were signed off] [with|after] [minor|a few small|no serious|only "
+        "cosmetic] [findings|issues|comments|defects].",
         "[Cloud|Licence|Hosting|Tooling] [costs|spend|bills|charges] [came in|landed|finished|were "
         "tracked] [below|under|within|close to] [forecast|plan|budget|the estimate] [thanks to|because "
         "of|after|following] [rightsizing|reserved capacity|a renegotiated rate|clean-up of idle "
@@ -323,7 +324,7 @@ MEETING = {
         "[customer terms|order forms|data processing terms|service schedule] is [still pending|in "
         "progress|not yet started|waiting for comments].",
         "[Support readiness|Service desk readiness|Go-live support|Operational handover] [depends "
-        "on|needs|relies on|waits for] the [knowledge-base articles|support scripts|escalation "
+        "on|hinges on|relies on|waits for] the [knowledge-base articles|support scripts|escalation "
         "paths|runbooks] being [published|finished|approved|tested].",
         "[A partner|An external supplier|A third-party provider|An integration vendor] [must|has to|needs "
         "to|is expected to] [deliver|release|certify|expose] a [new API version|connector update|test "
@@ -333,15 +334,14 @@ MEETING = {
         "on back order].",
         "[Reference data|Master data|Product codes|Cost-centre mappings] [from|owned by|maintained "
         "by|supplied by] [another team|a sister department|the finance systems group|the data stewards] "
-        "[need|needs|must be|have to be] [cleaned|agreed|refreshed|published] before "
+        "[must be|must first be|will need to be|should be] [cleaned|agreed|refreshed|published] before "
         "[testing|migration|reconciliation|the load] [can start|continues|is meaningful].",
         "[Training rooms|Trainers|Super-users|Change champions] [must|need to|have to] be "
         "[booked|confirmed|trained|available] [in each region|at every site|in time for the first "
         "wave|before go-live].",
-        "[Purchase-order|Purchasing|Contract approval|Vendor onboarding] "
-        "[paperwork|steps|checks|sign-offs] for the [new|additional|second|extended] "
-        "[supplier|licence|contract|service] [are|remain|sit|stay] [open|outstanding|in the queue|with the "
-        "buying team].",
+        "[Purchase-order|Purchasing|Contract approval|Vendor onboarding] [forms|steps|checks|sign-offs] "
+        "for the [new|additional|second|extended] [supplier|licence|contract|service] "
+        "[are|remain|sit|stay] [open|outstanding|in the queue|with the buying team].",
         "[Another|A neighbouring|A sister|A partner] [programme's|team's|project's|department's] "
         "[release|migration|freeze|reorganisation] [must|has to|needs to|should] "
         "[finish|land|complete|settle] [first|beforehand|before ours|ahead of us], [so|which "
@@ -377,9 +377,9 @@ MEETING = {
         "[Office hours|Drop-in sessions|Open clinics|Ask-me-anything slots] with the [project team|core "
         "team|leads|architects] [continue|carry on|run|are held] [every other week|on Thursday "
         "afternoons|twice a month|weekly] for [questions|anyone curious|feedback|ideas].",
-        "[Spend|Costs|Burn rate|Actuals] [remain|stay|are tracking|sit] [within|inside|close to|slightly "
-        "under] the [approved|agreed|current|forecast] [envelope|budget|range|plan] [for the quarter|this "
-        "month|so far|year to date].",
+        "[Costs|Actual costs|Monthly costs|Project costs] [remain|stay|are tracking|sit] "
+        "[within|inside|close to|slightly under] the [approved|agreed|current|forecast] "
+        "[envelope|budget|range|plan] [for the quarter|this month|so far|year to date].",
         "[A new|An updated|A revised|A simplified] [onboarding guide|contributor guide|how-to "
         "page|quick-start note] [explains|describes|covers|walks through] how [other "
         "teams|newcomers|contributors|volunteers] can [help|get involved|test early builds|share ideas].",
@@ -442,7 +442,7 @@ MEETING = {
     ],
     "charter.assumptions": [
         "[Core team members|Named contributors|Key specialists|Workstream leads] can "
-        "[commit|dedicate|give|set aside] at least [eighty|seventy|sixty|half] percent of their time.",
+        "[commit|dedicate|give|set aside] at least [eighty|seventy|sixty|ninety] percent of their time.",
         "The [current|existing|signed|present] [vendor contract|supplier agreement|licence "
         "agreement|support contract] [remains|stays|continues|is] in place for the [duration|whole "
         "project|full term|life of the programme].",

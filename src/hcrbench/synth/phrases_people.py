@@ -83,9 +83,9 @@ POLICY = {
         "quarter|every year|at every review|twice a year].",
     ],
     "policy.roles": [
-        "[Employees|Colleagues|Staff members|All workers] are [responsible for|expected to be|asked to "
-        "be|required to be] [familiar|fully familiar|up to date] with this {word} and [for following|for "
-        "applying|for acting on|for respecting] it [in daily work|at all times|in every case|consistently].",
+        "[Employees|Colleagues|Staff members|All workers] [must|should|are expected to|are asked to] "
+        "[read|know|understand|keep up with] this {word} and [follow|apply|act on|respect] it [in daily "
+        "work|at all times|in every case|consistently].",
         "[Line managers|Managers|Team leads|People leaders] make sure their teams [know "
         "about|understand|are aware of|have read] this {word} and [apply|use|follow|interpret] it "
         "[consistently|fairly|the same way|evenly].",
@@ -182,8 +182,8 @@ PROFILE = {
         "{first} [values|appreciates|welcomes|asks for] [blunt|candid|honest|direct] "
         "[feedback|comments|pushback|disagreement], [ideally|preferably|especially|best] [in writing|face "
         "to face|in a one-to-one|early on].",
-        "[Diagrams|Sketches|Whiteboard drawings|Worked examples] [help|work better for|land faster "
-        "with|are preferred by] {first} [than|over|compared with|rather than] [long|dense|wordy|sprawling] "
+        "{first} [finds|considers|calls] [diagrams|sketches|whiteboard drawings|worked examples] [far more "
+        "useful|much clearer|easier to follow|quicker to digest] than [long|dense|wordy|sprawling] "
         "[documents|emails|slide decks|threads].",
     ],
     "profile.interests": [
@@ -202,14 +202,14 @@ PROFILE = {
         "[monthly|regular|quarterly] [lunch-and-learn series|tech talks|brown-bag "
         "sessions|knowledge-sharing hour] [now and then|once or twice a year|whenever a good topic comes "
         "up|fairly regularly].",
-        "[Weekends|Spare evenings|Holidays|Free afternoons] [usually|often|mostly|tend to] [involve|go "
-        "on|mean|revolve around] [hiking|gardening|pottery|bouldering|birdwatching|choir practice] for "
-        "{first}.",
-        "{first} [bakes|cooks|brews|roasts] [sourdough|coffee|curries|pastries|preserves] and "
-        "[brings|shares|occasionally brings|has been known to bring] the [results|experiments|best "
-        "batches|leftovers] to the office.",
+        "{first} [usually|often|mostly|happily] spends [weekends|spare evenings|holidays|free afternoons] "
+        "[hiking|gardening|at the pottery wheel|bouldering|birdwatching|at choir practice] [with "
+        "family|with friends|with a local club|whenever the weather allows].",
+        "{first} [bakes sourdough|brews coffee|cooks curries|makes pastries|makes jam] [as a hobby|at "
+        "weekends|in spare moments|for fun] and [brings|shares|occasionally brings|has been known to "
+        "bring] the [results|experiments|best batches|leftovers] to the office.",
         "{first} [plays|practises|teaches|is learning] [the cello|the guitar|piano|the drums|the violin] "
-        "and [performs|plays|sings|rehearses] with a [local|community|amateur|neighbourhood] "
+        "and [performs|plays|sings|rehearses] with a [local|community|semi-professional|neighbourhood] "
         "[orchestra|band|ensemble|choir].",
         "{first} is [training for|working towards|signed up for|preparing for] a [half marathon|cycling "
         "tour|triathlon|long-distance walk|charity swim] [later this year|next spring|this autumn|in the "
@@ -244,7 +244,7 @@ ANNOUNCE = {
         "[apply|work|bite|take effect] [are|have been] [added|included|appended|published] [at the end|in "
         "an annex|on a separate page|in the FAQ].",
         "[Training|A short e-learning module|A refresher|A micro-course] on the [changes|new "
-        "version|updated rules|revisions] [will be|is being|has been] [assigned|made "
+        "version|updated rules|revisions] [will be|is to be|is going to be|should be] [assigned|made "
         "available|published|rolled into the learning portal] [to|for] [everyone affected|managers "
         "first|all staff|the teams concerned] [this month|shortly|over the coming weeks|next quarter].",
     ],
@@ -291,10 +291,11 @@ ANNOUNCE = {
     "announce.project": [
         "The [demo|showcase|walkthrough|preview] takes about [ten|fifteen|twenty|twelve] minutes and will "
         "be followed by [questions|a short Q&A|open discussion|time for feedback].",
-        "[Early feedback|Initial reactions|First impressions|Comments] from [pilot users|testers|early "
-        "adopters|the first teams] [has been|have been|are] [encouraging|positive|constructive|promising].",
-        "There is still room in the [pilot group|early access group|trial|beta] for a [few|couple "
-        "of|handful of|small number of] more [teams|departments|volunteers|groups].",
+        "[Early feedback|Initial feedback|Feedback so far|The first feedback] from [pilot "
+        "users|testers|early adopters|the first teams] [has been|is|has proved|has felt] "
+        "[encouraging|positive|constructive|promising].",
+        "There is still room in the [pilot group|early access group|trial|beta] for [a few|two or "
+        "three|several|some] more [teams|departments|volunteers|groups].",
         "The project space on the intranet has the [latest|current|most recent|up-to-date] "
         "[plan|timeline|roadmap|schedule] and [contacts|a list of contacts|the team list|who to ask].",
         "[Suggestions|Ideas|Requests|Comments] for the next phase are welcome in the project "
@@ -309,9 +310,9 @@ ANNOUNCE = {
         "The [team|project team|core team|delivery team] [thanks|is grateful to|wants to "
         "thank|appreciates] [everyone|all the colleagues|every volunteer|the testers] who "
         "[tested|tried|reviewed|commented on] [early versions|prototypes|drafts|the first builds].",
-        "[Training|Onboarding|Walkthroughs|Hands-on sessions] for the [first|next|second|wider] "
-        "[wave|group|cohort|round] [start|begin|open|are being scheduled] [soon|shortly|in the coming "
-        "weeks|once the pilot closes].",
+        "[Training sessions|Onboarding sessions|Walkthroughs|Hands-on sessions] for the "
+        "[first|next|second|wider] [wave|group|cohort|round] [start|begin|open|are being scheduled] "
+        "[soon|shortly|in the coming weeks|once the pilot closes].",
         "[Dates|Milestones|Timings|Phases] [may|might|could|are likely to] [move|shift|change|adjust] "
         "[as|while|because|since] the [pilot|trial|first phase|early testing] "
         "[teaches|shows|tells|reveals] us [more|what works|where the gaps are|what users need]; "
@@ -320,8 +321,8 @@ ANNOUNCE = {
         "[Anyone|Colleagues|Teams|People] [affected by|touched by|involved in|relying on] the "
         "[current|old|existing|legacy] [process|tools|system|workflow] [will|should|can expect to] "
         "[hear|receive|get|be sent] [a personal|a direct|a tailored|an individual] "
-        "[note|invitation|briefing|message] [before|ahead of|well before|prior to] [anything|the first "
-        "change|go-live|the switch] [happens|takes effect|is made|lands].",
+        "[note|invitation|briefing|message] [before|well before|long before|some time before] "
+        "[anything|the first change|go-live|the switch] [happens|takes effect|is made|lands].",
     ],
     "announce.system": [
         "Please [save your work|close open documents|finish any edits|save drafts] and [sign out|log "
@@ -342,13 +343,13 @@ ANNOUNCE = {
         "The [status page|service health page|IT news page|operations channel] will "
         "[show|carry|post|announce] [progress|updates|the all-clear|any delays] [during|throughout|over "
         "the course of|while] the [work|window|maintenance|upgrade].",
-        "[After|Following|Once] the [upgrade|change|maintenance|update], you [may|might|could] [be "
-        "asked|need|be prompted] to [sign in again|clear your browser cache|accept new terms|reload the "
-        "page].",
-        "[Single sign-on|Multi-factor prompts|Remembered devices|Session cookies] [may|might|could|will] "
-        "[ask|prompt|require|need] you to [confirm|re-verify|approve|re-register] [your|the] "
-        "[device|phone|account|sign-in] [once|one time|again|the first time] [after|following|once] the "
-        "[change|update|work|upgrade].",
+        "[After|Following|Straight after] the [upgrade|change|maintenance|update], you [may|might|could] "
+        "[be asked|need|be prompted] to [sign in again|clear your browser cache|accept new terms|reload "
+        "the page].",
+        "[After|Following|Once] the [change|update|work|upgrade] [is done|is complete|has finished|is "
+        "over], [single sign-on|the sign-in page|the authenticator app|multi-factor sign-in] "
+        "[may|might|could|will probably] [ask|prompt] you to [confirm|re-verify|approve|re-register] your "
+        "[device|phone|account|sign-in] [once|one more time|again].",
         "[Colleagues|Teams|Staff|People] [working|on shift|based|travelling] in [other time zones|early "
         "shifts|night shifts|distant regions] [should|may want to|are asked to|can] "
         "[plan|arrange|schedule|reorganise] [around|for|ahead of] the "
@@ -359,8 +360,8 @@ ANNOUNCE = {
         "will be [complete|finished|wrapped up|done] by the end of the [month|quarter|next few weeks].",
         "Please [drop|leave|post|share] a [note|message|word] of [congratulations|welcome|thanks|good "
         "wishes] in the [team channel|department channel|comments below|shared card].",
-        "An [updated|refreshed|revised|new] [organisation chart|team directory|reporting-line chart|people "
-        "directory entry] will be published [next week|shortly|soon|in the coming days].",
+        "[An updated|A refreshed|A revised|A new] [organisation chart|team directory|reporting-line "
+        "chart|people directory entry] will be published [next week|shortly|soon|in the coming days].",
         "[Existing|Current|Open|Pending] [requests|approvals|projects|tickets] continue as before during "
         "the [transition|changeover|handover|hand-off].",
         "[Introductions|Welcome coffees|Meet-and-greet slots|Short one-to-ones] with [each team|the wider "
@@ -399,7 +400,7 @@ ANNOUNCE = {
         "[Kudos|Hats off|Many thanks|Special thanks] to the [colleagues|volunteers|people|team members] "
         "who [tidied|reorganised|refreshed|rebuilt] the [shared drive|team wiki|onboarding guide|meeting "
         "room kit] [without being asked|in their spare time|over several weeks|with great care].",
-        "[A round of applause|Warm thanks|Well-earned praise|Recognition] for the [night shift|weekend "
+        "[A round of applause|Warm praise|Well-earned praise|Recognition] for the [night shift|weekend "
         "crew|migration team|release crew], who [worked|pulled together|stayed calm|kept going] "
         "[through|during|across] a [demanding|long|tricky|busy] [week|cut-over|month-end|launch].",
         "[Congratulations|Best wishes|Warm wishes|Cheers] to [our|the] [newest|recently "

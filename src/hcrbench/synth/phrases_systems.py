@@ -109,8 +109,9 @@ SYSTEMS = {
         "[Documentation|Runbooks|Help pages|Operator notes] [and|plus] "
         "[runbooks|diagrams|changelogs|configuration notes] are [updated|amended|revised|refreshed] in the "
         "same change.",
-        "[Feature flags|Toggles|Kill switches|Experiment switches] have an [owner|accountable person|named "
-        "maintainer|assigned steward] and a [removal date|clean-up date|review date|retirement plan].",
+        "[Feature flags|Toggles|Kill switches|Experiment switches] have [an owner|an accountable person|a "
+        "named maintainer|an assigned steward] and a [removal date|clean-up date|review date|retirement "
+        "plan].",
         "[Database|Schema|Index|Storage] [changes|migrations|alterations|updates] are "
         "[backwards-compatible|reversible|tested on a copy|split into safe steps] and "
         "[reviewed|checked|approved|read] by [a second engineer|someone outside the team|a database "
@@ -131,7 +132,7 @@ SYSTEMS = {
         "[Bundling|Mixing|Combining|Packing] [unrelated|several|loosely related|half-finished] "
         "[fixes|changes|features|refactors] into one [large|sprawling|enormous|hard-to-read] change.",
         "[Leaving|Keeping|Forgetting|Abandoning] [temporary|experimental|short-lived|launch-time] "
-        "[flags|toggles|switches|workarounds] in the code [long after|months after|well past|far beyond] "
+        "[flags|toggles|switches|workarounds] in the code [long after|months after|well after|weeks after] "
         "[launch|they were needed|the experiment ended|the release].",
         "[Relying|Depending|Counting|Leaning] on a [single|lone|single trusted|one] person to "
         "[approve|check|sign off|review] [risky|large|sensitive|complex] changes [every time|by "
@@ -261,8 +262,8 @@ SYSTEMS = {
         "up|follow|understand the reasons|see why].",
     ],
     "team.owns": [
-        "The team keeps a [public|visible|open|shared] [backlog|roadmap|board|queue] so that other teams "
-        "can [see|follow|check|track] what is [coming|planned|in progress|next].",
+        "The team keeps a [public|visible|openly shared|shared] [backlog|roadmap|board|queue] so that "
+        "other teams can [see|follow|check|track] what is [coming|planned|in progress|next].",
         "[Service-level targets|Response targets|Turnaround times|Commitments] for the team's work are "
         "[published|posted|documented|listed] on the [intranet|team page|wiki|team space].",
         "[Requests|Questions|Tickets|Asks] are [answered|acknowledged|picked up|responded to] within "
@@ -276,8 +277,8 @@ SYSTEMS = {
         "[Changes|Releases|Updates|Maintenance] that [affect|touch|could disturb|matter to] other teams "
         "are [announced|flagged|shared|posted] [in advance|a week ahead|in the shared channel|on the "
         "change calendar].",
-        "[Feedback|Complaints|Ideas|Suggestions] about the team's [services|work|tools|support] are "
-        "[welcome|encouraged|invited|appreciated] and [reviewed|read|discussed|triaged] at the "
+        "[Feedback|Every comment|Each idea|Any suggestion] about the team's [services|work|tools|support] "
+        "is [welcome|encouraged|invited|appreciated] and [reviewed|read|discussed|triaged] at the "
         "[monthly|next|regular|quarterly] [retrospective|planning session|team meeting|review].",
     ],
 }
@@ -301,10 +302,10 @@ CLUSTER = {
     ],
     "cluster.onboarding_tips": [
         "[Ask questions early|Ask early and often|Speak up early|Raise questions freely]; [nobody|no one] "
-        "[expects|assumes|wants|needs] you to know the [systems|tools|acronyms|processes] [yet|in your "
+        "[expects|wants|needs|requires] you to know the [systems|tools|acronyms|processes] [yet|in your "
         "first weeks|straight away|on day one].",
-        "Keep a [list|note|running log|notebook] of things that [confused|puzzled|surprised|slowed] you, "
-        "it [helps|lets us|allows us to] [improve|refine|update|fix] this [checklist|guide|page].",
+        "Keep a [list|note|running log|notebook] of things that [confused|puzzled|surprised|frustrated] "
+        "you, it [helps|lets us|allows us to] [improve|refine|update|fix] this [checklist|guide|page].",
         "[Block|Reserve|Set aside|Protect] time in your calendar to [read|explore|learn|practise], not "
         "just to [meet people|attend sessions|sit in calls|join introductions].",
         "[Say hello|Introduce yourself|Post a short hello|Drop a note] in the [team channel|wider "
@@ -313,7 +314,7 @@ CLUSTER = {
         "help].",
         "[Shadow|Sit in with|Join|Observe] [a colleague|someone from support|a senior teammate|a buddy] "
         "[for|during|through] a [shift|morning|few calls|week] to [see|learn|understand|watch] how "
-        "[requests|real work|customer questions|daily tasks] [flow|arrive|get handled|move].",
+        "[requests|incoming jobs|customer questions|daily tasks] [flow|arrive|get handled|move].",
     ],
     "cluster.release_known": [
         "[Very large|Oversized|Multi-year|Unusually big] [exports|downloads|extracts|reports] can still "
@@ -324,9 +325,9 @@ CLUSTER = {
         "[view|app|layout|client].",
         "[Some|A few|Certain|Older] browser [extensions|add-ons|plug-ins|privacy tools] [interfere "
         "with|break|disrupt|block parts of] the new [editor|toolbar|upload dialog|preview pane].",
-        "[Notifications|Email alerts|Reminder messages|Digest emails] [can|may|might|sometimes] "
-        "[arrive|show up|be sent|appear] [twice|late|out of order|without their formatting] for [a small "
-        "number of|some|a handful of|certain] [users|accounts|workspaces|subscribers].",
+        "[Notifications|Email alerts|Reminder messages|Digest emails] [can|may|might|could] [arrive|show "
+        "up|be sent|appear] [twice|late|out of order|without their formatting] for [a small number "
+        "of|some|a handful of|certain] [users|accounts|workspaces|subscribers].",
         "[Keyboard navigation|Screen-reader labels|High-contrast mode|Focus order] on the "
         "[new|redesigned|updated|rebuilt] [settings page|form builder|dashboard|import wizard] [still "
         "has|shows|has|contains] [gaps|rough edges|a few problems|known faults] that are [being "
@@ -342,18 +343,18 @@ CLUSTER = {
         "pick up|before they show|to display|to use] the [new|updated|latest|changed] "
         "[styles|behaviour|options|layout].",
         "[Keyword search results|Autocomplete suggestions|Recent-items lists|Sorting by date] "
-        "[may|can|might|sometimes] [lag|trail|miss|omit] [newly created|just edited|recently "
-        "imported|freshly synced] [items|records|entries|documents] by [a few minutes|up to an hour|a "
-        "short while|one indexing cycle].",
+        "[may|can|might|could] [lag|trail|miss|omit] [newly created|just edited|recently imported|freshly "
+        "synced] [items|records|entries|documents] by [a few minutes|up to an hour|a short while|one "
+        "indexing cycle].",
         "[Printing|Print preview|PDF export|Page layout] [from|of|for] [wide|landscape|very "
-        "long|multi-page] [tables|reports|forms|views] [can|may|might|sometimes] [cut "
-        "off|truncate|clip|drop] the [last|right-most|final|outer] [column|columns|margin|page].",
+        "long|multi-page] [tables|reports|forms|views] [can|may|might|could] [cut off|truncate|clip|drop] "
+        "the [last|right-most|final|outer] [column|columns|margin|page].",
         "[Time zone|Daylight-saving|Calendar|Date-picker] [handling|logic|display|behaviour] "
         "[around|near|at|during] the [clock change|month boundary|year end|week boundary] "
-        "[can|may|might|sometimes] [show|display|record|produce] [entries|times|events|deadlines] [an hour "
+        "[can|may|might|could] [show|display|record|produce] [entries|times|events|deadlines] [an hour "
         "off|on the wrong day|twice|out of sequence].",
         "[Single sign-on|Session|Login|Authentication] [redirects|prompts|timeouts|refreshes] "
-        "[can|may|might|sometimes] [loop|repeat|stall|fail] [in private browsing|with strict cookie "
+        "[can|may|might|could] [loop|repeat|stall|fail] [in private browsing|with strict cookie "
         "settings|behind some corporate proxies|on shared machines]; [a normal window|clearing "
         "cookies|another browser|signing in again] [usually|typically|generally|normally] [helps|fixes "
         "it|solves it|works].",
