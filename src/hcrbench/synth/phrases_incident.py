@@ -162,8 +162,8 @@ INCIDENT = {
         "[required|expected|part of the process|mandatory].",
         "[Single points of failure|Hidden dependencies|Shared credentials|Undocumented cron jobs] "
         "[surfaced|came to light|were discovered|turned up] during the [review|investigation|timeline "
-        "reconstruction|clean-up], and [each one|every one|all of them] now [has|carries|sits on] an "
-        "[owner|remediation ticket|entry in the risk log|agreed fix date].",
+        "reconstruction|clean-up], and [each one|every one|each item] now [has|carries|comes with] [an "
+        "owner|a remediation ticket|an entry in the risk log|an agreed fix date].",
         "[Load tests|Performance tests|Stress tests|Soak tests] had [never|not|only partly] "
         "[covered|exercised|simulated|reproduced] [this traffic pattern|a cold cache|a burst of writes|the "
         "end-of-month peak]; [a scenario|one|a test case|a script] for it [now runs|is scheduled|has been "
@@ -210,7 +210,7 @@ INCIDENT = {
         "the [status page|internal status board|service health page|operations channel] every "
         "[thirty|twenty|fifteen|forty-five] minutes until the [service recovered|fix was confirmed|error "
         "rate settled|system was stable].",
-        "An [all-clear|resolution|closing|recovery] [message|notice|note|bulletin] was "
+        "[An all-clear|A resolution|A closing|A recovery] [message|notice|note|bulletin] was "
         "[sent|issued|posted|circulated] to [affected teams|impacted departments|the people who reported "
         "it|everyone subscribed] once [monitoring|the graphs|error rates|every health check] had been "
         "[stable|quiet|flat|green] for [an hour|two hours|a full business hour|most of the afternoon].",

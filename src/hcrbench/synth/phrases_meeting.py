@@ -99,7 +99,7 @@ MEETING = {
         "[Decisions|Trade-offs|Priority calls|Scope questions] were [made|settled|taken|resolved] "
         "[quickly|in the room|without long threads|on the same day] because the [product "
         "owner|sponsor|decision-maker|lead] was [available|present|on hand|reachable].",
-        "[Documentation|Notes|Design records|Runbooks] were [written|updated|kept current|finished] "
+        "[Help pages|Notes|Design records|Runbooks] were [written|updated|kept current|finished] "
         "[alongside|together with|as part of|during] the [work|build|changes|tickets], not [afterwards|at "
         "the end|as an afterthought].",
     ],
@@ -233,8 +233,8 @@ MEETING = {
         "[changes|releases|updates|configuration edits] [during|around|for the duration of|ahead of] the "
         "[cut-over|launch week|migration window|go-live]?",
         "Are the [training materials|help articles|user guides|walkthrough videos] "
-        "[ready|complete|translated|reviewed] for [every|each|all the|the remaining] [region|team|user "
-        "group|language]?",
+        "[ready|complete|translated|reviewed] for [every|each|every single|each remaining] "
+        "[region|team|user group|language]?",
         "[What|Which] [metrics|signals|thresholds|numbers] would [trigger|justify|force|prompt] a "
         "[rollback|pause|change of course|second look] [after|during|in the first week of] the "
         "[launch|release|pilot|switchover]?",
@@ -318,8 +318,8 @@ MEETING = {
         "[agreed|arranged|negotiated|booked] with [Finance|the controllers|the accounting team|the "
         "month-end team].",
         "[Security|Privacy|Risk|Architecture] [sign-off|approval|clearance|review] is "
-        "[required|needed|mandatory|expected] before [any|the first|a wider|an] [external pilot|customer "
-        "trial|public preview|partner test].",
+        "[required|needed|mandatory|expected] before [any|the first|a wider|the next] [external "
+        "pilot|customer trial|public preview|partner test].",
         "The [legal|contractual|commercial|regulatory] review of the [updated|revised|new|amended] "
         "[customer terms|order forms|data processing terms|service schedule] is [still pending|in "
         "progress|not yet started|waiting for comments].",
@@ -483,8 +483,8 @@ MEETING = {
         "team|management board|operating committee].",
         "[Changes|Requests|Amendments|Variations] to [scope|budget|timeline|deliverables] [follow|go "
         "through|use|pass through] a [light|written|formal|documented] "
-        "[change-control|change-request|approval|decision] [process|route|procedure|step] with an [impact "
-        "note|cost estimate|risk assessment|short rationale].",
+        "[change-control|change-request|approval|decision] [process|route|procedure|step] with [an impact "
+        "note|a cost estimate|a risk assessment|a short rationale].",
         "[A risk log|A decision log|An issue register|An action tracker] is "
         "[kept|maintained|updated|reviewed] [weekly|at every session|continuously|every fortnight] and "
         "[visible|open|readable|shared] to [the whole team|all contributors|every stakeholder|anyone "

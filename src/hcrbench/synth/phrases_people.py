@@ -132,11 +132,11 @@ PROFILE = {
         "university|part-time|in evening classes|abroad] and moved into this field after a first job in "
         "[customer support|technical writing|a bank's back office|market research|a call centre].",
         "{first} previously worked at a "
-        "[logistics|food-delivery|insurance|travel-booking|renewable-energy] start-up [for several "
+        "[logistics|food-delivery|health-insurance|travel-booking|renewable-energy] start-up [for several "
         "years|as an early hire|for a while|through two funding rounds] and brings a [strong operations "
         "mindset|bias for shipping|feel for scrappy prioritisation|practical streak].",
-        "{first} came to Meridian from the [public sector|civil service|a city council|a hospital trust|a "
-        "university], where the work [centred|focused|was built|mostly turned] on [large "
+        "{first} came to Meridian from [the public sector|the civil service|a city council|a hospital "
+        "trust|a university], where the work [centred|focused|was built|mostly turned] on [large "
         "programmes|citizen services|procurement reform|records management].",
         "{first} started out as a [teacher|journalist|lab technician|paramedic|retail manager] and "
         "[still|to this day|even now|always] enjoys [running internal training sessions|explaining things "
@@ -258,7 +258,7 @@ ANNOUNCE = {
         "with the [details|full details|practical detail|specifics].",
         "There will be a [short|brief|fifteen-minute|dedicated] [Q&A session|question slot|open "
         "discussion|segment] at the next [all-hands|town hall|company meeting|department briefing].",
-        "If this [affects|changes|upsets|interferes with] a [plan|booking|arrangement|commitment] you have "
+        "If this [affects|changes|upsets|interferes with] a [plan|booking|holiday|commitment] you have "
         "already made, [talk to|speak with|check with|contact] your manager first.",
         "We will [share|send|publish|post] a [follow-up|short update|progress note|review] once the [first "
         "month|first few weeks|first quarter|initial period] is over.",
@@ -370,7 +370,7 @@ ANNOUNCE = {
         "[Questions|Queries|Concerns] about [who to contact|where requests go|approvals|day-to-day work] "
         "in the meantime can go to the [team inbox|department channel|people team|usual contact] [as "
         "before|for now|until the handover ends|in the meantime].",
-        "[Join us|Come along|Everyone is welcome|Please come] [for|to] a [short|small|informal|relaxed] "
+        "[Join us|Come along|Everyone is welcome|Please come] [for|to] a [short|small|casual|relaxed] "
         "[farewell|welcome|celebration|get-together] in the [kitchen area|break-out space|usual meeting "
         "room|team area] [later in the month|on Friday afternoon|next week|soon].",
         "[Responsibilities|Areas of work|Portfolios|Duties] [previously|formerly|until now|earlier] "
@@ -416,7 +416,7 @@ ANNOUNCE = {
         "[local|regional|charity|inter-company] [league|cup|fun run|challenge] [this month|last weekend|in "
         "style|against tough competition].",
         "[Thank you|Heartfelt thanks|Sincere thanks|A grateful nod] to the "
-        "[facilities|office|building|workplace] [team|crew|staff|colleagues] for [keeping|getting|making] "
+        "[facilities|office|building|workplace] [team|crew|staff|colleagues] for [keeping|getting|having] "
         "[the heating|the lifts|the kitchens|the meeting rooms] [running|working|usable|in order] "
         "[through|during|despite] the [cold snap|building works|storm|refurbishment].",
     ],

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 SYSTEMS = {
     "system.limits": [
-        "[Bulk exports|Mass downloads|Large extracts|Scheduled exports] are "
-        "[capped|limited|restricted|held] at [fifty|twenty-five|a hundred|ten] thousand "
-        "[records|rows|items|entries] per [request|run|job|file].",
+        "[Bulk exports|Mass downloads|Large extracts|Scheduled exports] are [capped|limited|set|held] at "
+        "[fifty|twenty-five|a hundred|ten] thousand [records|rows|items|entries] per "
+        "[request|run|job|file].",
         "[Single sign-on|Browser|Web|Desktop] sessions [expire|time out|end|close] after "
         "[twelve|eight|four|ten] hours of [inactivity|idle time|no activity|silence].",
         "The [mobile interface|phone app|tablet view|lightweight client] [offers|exposes|supports|covers] "
@@ -33,8 +33,8 @@ SYSTEMS = {
         "old|closed|deleted] [items|records|cases|projects] is [slower|limited|not supported|batch-updated "
         "overnight].",
         "[Reports|Dashboards|Saved views|Scheduled queries] [refresh|update|recalculate|reload] "
-        "[every|once an|each] [hour|night|few hours|fifteen minutes], so [figures|numbers|totals|counts] "
-        "can [lag|trail|differ from|fall behind] [live data|the source|what you just entered|the latest "
+        "[every|each] [hour|night|few hours|fifteen minutes], so [figures|numbers|totals|counts] can "
+        "[lag|trail|differ from|fall behind] [live data|the source|what you just entered|the latest "
         "changes].",
         "[Concurrent|Simultaneous|Parallel|Shared] [editing|updates|changes|work] on [the same record|one "
         "item|a single document|the same form] [is not|isn't fully|is only partly|is not yet] "
@@ -95,7 +95,7 @@ SYSTEMS = {
         "must be [encrypted|stored on managed devices|kept in approved locations|deleted after use].",
     ],
     "engproc.checklist": [
-        "The change has a [linked|referenced|attached|connected] [ticket|work item|issue|story] with a "
+        "The change has a [linked|referenced|related|connected] [ticket|work item|issue|story] with a "
         "[short|brief|one-line|clear] [risk note|impact note|description of the blast radius|test plan].",
         "[Automated tests|Unit tests|Integration tests|Contract tests] [cover|exercise|check|verify] the "
         "[new|changed|modified|added] [behaviour|logic|code paths|edge cases] and [pass|run "
@@ -137,9 +137,9 @@ SYSTEMS = {
         "[Relying|Depending|Counting|Leaning] on a [single|lone|single trusted|one] person to "
         "[approve|check|sign off|review] [risky|large|sensitive|complex] changes [every time|by "
         "default|out of habit|without a backup].",
-        "[Treating|Regarding|Dismissing|Ignoring] [warnings|deprecation notices|flaky tests|lint messages] "
-        "in the [build output|pipeline|test logs|compiler output] as [harmless|noise|someone else's "
-        "problem|cosmetic].",
+        "[Treating|Regarding|Dismissing|Writing off] [warnings|deprecation notices|flaky tests|lint "
+        "messages] in the [build output|pipeline|test logs|compiler output] as [harmless|noise|someone "
+        "else's problem|cosmetic].",
         "[Writing|Drafting|Creating|Starting] the [runbook|operator guide|support notes|alert "
         "descriptions] after the first [problem|incident|failure|page] instead of before "
         "[release|launch|go-live|shipping].",
@@ -262,7 +262,7 @@ SYSTEMS = {
         "up|follow|understand the reasons|see why].",
     ],
     "team.owns": [
-        "The team keeps a [public|visible|openly shared|shared] [backlog|roadmap|board|queue] so that "
+        "The team keeps a [public|visible|widely shared|shared] [backlog|roadmap|board|queue] so that "
         "other teams can [see|follow|check|track] what is [coming|planned|in progress|next].",
         "[Service-level targets|Response targets|Turnaround times|Commitments] for the team's work are "
         "[published|posted|documented|listed] on the [intranet|team page|wiki|team space].",
@@ -275,7 +275,7 @@ SYSTEMS = {
         "[Documentation|Guides|Runbooks|How-to pages] for everything the team [owns|runs|maintains|looks "
         "after] [lives|is kept|sits|is stored] in the team space on the wiki.",
         "[Changes|Releases|Updates|Maintenance] that [affect|touch|could disturb|matter to] other teams "
-        "are [announced|flagged|shared|posted] [in advance|a week ahead|in the shared channel|on the "
+        "are [announced|flagged|highlighted|posted] [in advance|a week ahead|in the shared channel|on the "
         "change calendar].",
         "[Feedback|Every comment|Each idea|Any suggestion] about the team's [services|work|tools|support] "
         "is [welcome|encouraged|invited|appreciated] and [reviewed|read|discussed|triaged] at the "
