@@ -21,6 +21,11 @@ HEAVY = ["incident.lessons", "incident.impact", "incident.comms", "update.notes"
          "decision.rationale", "meeting.questions"]
 
 
+# "a" before a vowel or "an" before a consonant (an expansion glued an article to the wrong option).
+_ARTICLE = re.compile(r"\b(?:a [aeiou]\w*|an [^aeiouh\W]\w*)", re.I)
+_ARTICLE_OK = ("a u", "a one", "an hour")
+
+
 def _fields(t: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(t) if f}
 
@@ -67,3 +72,4 @@ def test_pool_template_expansions_are_clean_sentences():
                 s = vary(r, t).format_map(ctx)
                 assert not re.search(r"[\[\]|]|  | [,.;:?]|,,|\.\.", s), (k, s)
                 assert s[0].isupper() and s[-1] in ".?", (k, s)
+                assert not [w for w in _ARTICLE.findall(s) if not w.lower().startswith(_ARTICLE_OK)], (k, s)
