@@ -102,6 +102,13 @@ MEETING = {
         "[Help pages|Notes|Design records|Runbooks] were [written|updated|kept current|finished] "
         "[alongside|together with|as part of|during] the [work|build|changes|tickets], not [afterwards|at "
         "the end|as an afterthought].",
+        "[Customer|User|Stakeholder|Support] [questions|complaints|requests|escalations] were "
+        "[answered|handled|routed|closed] [faster|sooner|more calmly|more consistently] [thanks to|because "
+        "of|with the help of|through] the [new|shared|updated|agreed] [triage rota|FAQ|intake "
+        "form|response templates].",
+        "[Cross-team|Joint|Shared|Combined] [planning|estimation|design reviews|demos] "
+        "[surfaced|caught|revealed|flagged] [dependencies|conflicts|clashes|overlaps] [early|weeks "
+        "ahead|before they hurt|in good time].",
     ],
     "meeting.improve": [
         "Too many [urgent|unplanned|last-minute|ad hoc] requests [arrived|came in|landed|slipped in] "
@@ -127,6 +134,14 @@ MEETING = {
         "[Chat threads|Message channels|Email chains|Side conversations] [replaced|stood in for|took the "
         "place of|crowded out] [written decisions|the decision log|proper notes|tickets], so "
         "[context|reasons|history|agreements] [got lost|were hard to find|went missing|faded].",
+        "[Onboarding|Access requests|Environment set-up|Tool licences] for [new joiners|contractors|new "
+        "team members|temporary staff] took [days|far too long|most of a week|several attempts] [to sort "
+        "out|to arrange|to complete|to get right].",
+        "[Dashboards|Reports|Metrics|Status pages] [showed|gave|reported|displayed] "
+        "[conflicting|stale|confusing|incomplete] [numbers|figures|signals|pictures], so "
+        "[discussions|reviews|planning|decisions] [began|started|opened|got stuck] with "
+        "[arguments|debates|questions|disputes] about [the data|which figure was right|the source|the "
+        "definitions].",
     ],
     "meeting.risks": [
         "[Key-person dependency|Single-expert risk|Bus-factor risk|Concentrated know-how]: only [one|a "
@@ -161,13 +176,13 @@ MEETING = {
         "[Training|Change management|User communication|Readiness work] is [under-resourced|behind "
         "plan|unassigned|not yet scoped] for the [second|final|largest|busiest] [wave|phase|group|region].",
         "[Licence|Seat|Capacity|Storage] [limits|quotas|caps|allowances] [could|may|might] [run out|be "
-        "reached|be exceeded|bite] [before|ahead of|sooner than|prior to] the [renewal|budget cycle|next "
+        "reached|be exceeded|bite] [before|ahead of|well before|prior to] the [renewal|budget cycle|next "
         "purchase|contract review], [forcing|leading to|triggering|causing] [an unplanned|an urgent|an "
         "awkward|a costly] [purchase|request|negotiation|trade-off].",
         "[Scope creep|Gold-plating|Feature requests|Nice-to-haves] [from|raised by|pushed by|coming from] "
-        "[enthusiastic|senior|vocal|new] [stakeholders|users|sponsors|teams] [threaten|risk|endanger|could "
-        "swallow] the [buffer|contingency|spare capacity|slack] [kept|held|reserved|set aside] for "
-        "[testing|fixes|stabilisation|hardening].",
+        "[enthusiastic|senior|vocal|new] [stakeholders|users|sponsors|teams] [could eat into|may "
+        "threaten|could swallow|might absorb] the [buffer|contingency|spare capacity|slack] "
+        "[kept|held|reserved|set aside] for [testing|fixes|stabilisation|hardening].",
     ],
     "meeting.priorities": [
         "[Finish|Complete|Wrap up|Land] the [integration work|API changes|data mapping|connector build] "
@@ -439,6 +454,11 @@ MEETING = {
         "[arising from|linked to|triggered by|following] the [new process|new tooling|project|programme].",
         "[Hardware refresh|Office fit-out|Network upgrades|Telephony changes] [at|for|across|in] [branch "
         "sites|regional offices|the warehouses|partner locations].",
+        "[Translation|Localisation|Regional adaptation|Right-to-left layouts] [for|into|of the interface "
+        "for] [languages|markets|locales|regions] [beyond|other than|outside|besides] the "
+        "[launch|initial|first|pilot] [set|group|wave|list].",
+        "[Integration with|Connectors for|Data feeds to|Single sign-on for] [external partners'|customers' "
+        "own|franchisees'|suppliers'] [systems|portals|platforms|tools].",
     ],
     "charter.assumptions": [
         "[Core team members|Named contributors|Key specialists|Workstream leads] can "
@@ -464,6 +484,13 @@ MEETING = {
         "[affecting|covering|relevant to|that apply to] the [work|scope|solution|project] do not "
         "[change|shift|tighten|move] [materially|significantly|much|substantially] during [delivery|the "
         "project|the build|the programme].",
+        "[Existing|Current|Standard|Approved] [tooling|licences|infrastructure|platforms] [can|will be "
+        "able to|are sufficient to|are expected to] [support|carry|host|absorb] the [work|new "
+        "load|pilot|solution] [without|with no|free of] [new|extra|additional|unplanned] "
+        "[purchases|spend|contracts|hardware].",
+        "[Sponsors|Decision-makers|Approvers|Steering members] [respond|decide|sign off|give feedback] "
+        "[within|inside|in no more than|by the end of] [five|ten|three|seven] working days "
+        "[when|whenever|once|after] [asked|a decision is needed|a paper is circulated|a request comes in].",
     ],
     "charter.governance": [
         "A [steering group|project board|sponsor group|governance forum] [meets|convenes|sits|gathers] "
@@ -493,5 +520,12 @@ MEETING = {
         "[for|during|over|across] [six months|a year|two quarters|the first year] after "
         "[closure|go-live|hand-over|completion] by the [sponsor|business owner|receiving team|benefits "
         "owner].",
+        "[Lessons learned|Retrospective findings|Closure notes|Post-project reviews] are [captured|written "
+        "up|recorded|shared] [at each phase end|at closure|after every gate|at the end] and [passed "
+        "on|handed|made available|offered] to [future projects|the portfolio office|similar "
+        "initiatives|other programmes].",
+        "[Conflicts|Overlaps|Clashes|Interdependencies] with [other|related|neighbouring|parallel] "
+        "[projects|programmes|initiatives|workstreams] are [raised|tabled|discussed|resolved] "
+        "[at|in|through] the [portfolio review|architecture board|planning forum|programme board].",
     ],
 }

@@ -32,6 +32,18 @@ POLICY = {
         "[Contractors|Agency workers|Freelancers|Consultants] [follow|observe|respect|comply with] the "
         "[parts|sections|rules|provisions] of this {word} that their [contract|engagement letter|statement "
         "of work|agency agreement] [names|lists|refers to|incorporates].",
+        "[Board members|Non-executive directors|Advisory board members|Trustees of the staff pension "
+        "scheme] [follow|observe|are asked to respect|are held to] the "
+        "[relevant|applicable|pertinent|matching] [sections|clauses|parts|provisions] of this {word} "
+        "[when|whenever|while|as long as] they [act|work|serve|represent the company] [on company "
+        "business|in that capacity|for the group|in an official role].",
+        "[Newly acquired|Recently merged|Freshly integrated|Newly purchased] "
+        "[businesses|subsidiaries|companies|units] [adopt|move onto|switch to|come under] this {word} "
+        "[within|inside|no later than|in under] [six|nine|twelve|eighteen] months [of|after|following] "
+        "[completion|the deal closing|the acquisition|integration day].",
+        "[Volunteers|Work-experience students|Job shadows|Visiting researchers] are [covered|included|in "
+        "scope] [only|just|solely] [where|when|if] [their placement letter|the host manager|their "
+        "agreement|the visit plan] [says so|states it|confirms it|refers to this {word}].",
     ],
     "policy.definitions": [
         "Working day: [Monday to Friday|a weekday|any scheduled weekday], [excluding|except|not "
@@ -59,6 +71,14 @@ POLICY = {
         "Material change: [an update|a revision|an amendment|a change] that "
         "[alters|affects|modifies|shifts] [entitlements|limits|obligations|approval steps], as opposed to "
         "[wording|formatting|clarification|typo] [fixes|edits|changes|corrections].",
+        "Business need: a [documented|genuine|demonstrable|recorded] "
+        "[reason|requirement|purpose|justification] [linked to|arising from|tied to|grounded in] the "
+        "employee's [role|objectives|assigned work|current duties], [rather than|not|as distinct from] "
+        "[personal preference|convenience|habit|comfort].",
+        "Delegate: [a colleague|a deputy|a named person|an authorised stand-in] "
+        "[given|granted|handed|assigned] [temporary|written|limited|time-bound] authority to "
+        "[act|approve|sign|decide] [for|on behalf of|in place of] [an approver|a manager|the owner team|a "
+        "budget holder] [during|for the length of|throughout] [an absence|leave|a secondment|a vacancy].",
     ],
     "policy.exceptions": [
         "Exceptions are [approved|granted|signed off|authorised] in writing by the owner team and "
@@ -81,6 +101,13 @@ POLICY = {
         "A [register|log|list|record] of [active|open|current|approved] exceptions is "
         "[kept|maintained|held|updated] by the owner team and [shared|reported|summarised|reviewed] [each "
         "quarter|every year|at every review|twice a year].",
+        "[Repeated|Recurring|Back-to-back|Rolling] exceptions for [the same|an identical|one|a single] "
+        "[person|team|case|situation] [trigger|prompt|lead to|call for] [a check on|a review of|a "
+        "discussion of|a conversation about] whether the {word} [itself|as written|in its current form] "
+        "[needs|requires|should get|deserves] [changing|an update|a new clause|rewording].",
+        "[Cost|Budget|Headcount|Tax] [implications|effects|consequences|impacts] of an exception are "
+        "[checked|confirmed|reviewed|cleared] with [Finance|the budget holder|the payroll team|the tax "
+        "adviser] [before|ahead of|prior to] [approval|sign-off|the decision|confirmation].",
     ],
     "policy.roles": [
         "[Employees|Colleagues|Staff members|All workers] [must|should|are expected to|are asked to] "
@@ -102,6 +129,18 @@ POLICY = {
         "[Internal audit|Compliance|Risk colleagues|The controls team] [test|sample|check|review] "
         "[adherence|compliance|how well it is followed|its application] [from time to "
         "time|periodically|each year|on a rotating basis].",
+        "[Payroll|The payroll team|Payroll specialists|The reward team] "
+        "[processes|applies|handles|implements] [approved|agreed|signed-off|confirmed] "
+        "[requests|changes|adjustments|entitlements] [in the next|by the following|in time for the "
+        "next|within one] [pay run|payroll cycle|monthly cut-off|processing window].",
+        "[Employment lawyers|In-house lawyers|Legal advisers|Our legal colleagues] [advise|comment|give "
+        "guidance|are consulted] [on|about|where there is doubt over] [local law|conflicts with "
+        "contracts|works council rights|cross-border cases] [when|whenever|if|as soon as] [asked|needed|a "
+        "question arises|a case is unclear].",
+        "[Service desk agents|People-team advisers|First-line HR colleagues|Shared-services staff] "
+        "[answer|handle|log|route] [routine|everyday|simple|common] [questions|queries|requests|cases] and "
+        "[pass|escalate|refer|hand] [anything|anything else that is|whatever is|everything] "
+        "[unusual|complex|sensitive|ambiguous] to the owner team.",
     ],
     "policy.review": [
         "This {word} is reviewed every [year|twelve months|two years|eighteen months], or sooner if the "
@@ -120,6 +159,21 @@ POLICY = {
         "[A change log|A revision table|A summary of changes|A version history] at the [end|bottom|back] "
         "of this {word} [shows|lists|records|explains] what [changed|moved|was added|was removed] in "
         "[each|every] [version|revision|edition|update].",
+        "[Usage|Request|Exception|Complaint] [figures|statistics|volumes|trends] from the "
+        "[past|previous|last|preceding] [year|period|cycle|twelve months] [inform|feed into|shape|guide] "
+        "[each|every|the next|the annual] [review|revision|update|round of changes].",
+        "[Benchmarks|Comparisons|Market surveys|Peer data] from [similar|comparable|peer|neighbouring] "
+        "[employers|companies|organisations|firms] are [considered|weighed|looked at|taken into account] "
+        "[at|during|as part of|in] [each|every|the] [review|revision|refresh|update].",
+        "[Broken links|Outdated references|Renamed forms|Retired contacts] "
+        "[found|spotted|noticed|reported] [between|outside|ahead of|in between] reviews are "
+        "[fixed|corrected|updated|repaired] [straight away|without a new version|as minor edits|promptly] "
+        "and [noted|logged|recorded|listed] in the [change log|revision table|version history|document "
+        "history].",
+        "[The review|Each review|The annual check|Every revision] [asks|checks|tests|considers] "
+        "[whether|if] the {word} is [still|really|actually|genuinely] [needed|read|understood|followed], "
+        "not only [whether|if] its [figures|wording|references|examples] are [current|correct|accurate|up "
+        "to date].",
     ],
 }
 
@@ -185,6 +239,16 @@ PROFILE = {
         "{first} [finds|considers|calls] [diagrams|sketches|whiteboard drawings|worked examples] [far more "
         "useful|much clearer|easier to follow|quicker to digest] than [long|dense|wordy|sprawling] "
         "[documents|emails|slide decks|threads].",
+        "{first} [likes|prefers|asks for|appreciates] [agendas|pre-reads|clear goals|a short brief] "
+        "[shared|sent|circulated|posted] [a day|the evening|a few hours|some time] before "
+        "[meetings|workshops|reviews|calls], [and|but] is [happy|glad|fine|relaxed] to [join|attend|drop "
+        "into|help with] [short-notice|impromptu|urgent|ad hoc] [calls|sessions|chats|huddles] "
+        "[when|if|where] [something|a problem|a decision|a customer issue] is "
+        "[urgent|blocking|pressing|time-critical].",
+        "[Working hours|Core hours|Availability|Office days] for {first} [vary|shift|change|differ] "
+        "[across|through|during|over] the [week|month|year|quarter], so the [shared calendar|team "
+        "calendar|status message|out-of-office note] is the [best|most reliable|quickest|surest] "
+        "[guide|reference|place to check|source].",
     ],
     "profile.interests": [
         "Outside work, {first} [runs|hosts|helps run|co-organises] the office [book club|walking "
@@ -214,6 +278,17 @@ PROFILE = {
         "{first} is [training for|working towards|signed up for|preparing for] a [half marathon|cycling "
         "tour|triathlon|long-distance walk|charity swim] [later this year|next spring|this autumn|in the "
         "coming months].",
+        "{first} [restores|repairs|rebuilds|tinkers with] [old bicycles|vintage radios|antique "
+        "furniture|classic motorbikes|mechanical watches] [in a garage workshop|on weekends|with a "
+        "neighbour|as a long-running project] and [will happily|is glad to|loves to|can] [talk "
+        "about|explain|show photos of|share tips on] [it|the latest project|the process|the finds].",
+        "{first} [speaks|is learning|practises|keeps up] "
+        "[Portuguese|Japanese|Swahili|Finnish|Arabic|Korean] [for|because of|thanks to|out of love for] "
+        "[family reasons|travel|a partner's family|a long-held curiosity] and [welcomes|enjoys|looks "
+        "for|seeks out] [conversation practice|language exchanges|book recommendations|film suggestions].",
+        "[At weekends|In the evenings|On holiday|Most summers], {first} [volunteers|helps out|lends a "
+        "hand|works shifts] at [a community garden|an animal shelter|a food bank|a youth football club|a "
+        "repair cafe] [nearby|in the neighbourhood|in town|close to home].",
     ],
 }
 
@@ -314,10 +389,10 @@ ANNOUNCE = {
         "[first|next|second|wider] [wave|group|cohort|round] [start|begin|open|are being scheduled] "
         "[soon|shortly|in the coming weeks|once the pilot closes].",
         "[Dates|Milestones|Timings|Phases] [may|might|could|are likely to] [move|shift|change|adjust] "
-        "[as|while|because|since] the [pilot|trial|first phase|early testing] "
-        "[teaches|shows|tells|reveals] us [more|what works|where the gaps are|what users need]; "
-        "[updates|changes|revisions|news] [will appear|are posted|will be shared|go out] [in the project "
-        "space|on the project page|in the channel|in this series of posts].",
+        "[as|while|because|since] the [pilot|trial|first phase|early testing] [teaches|shows|tells] us "
+        "[more|what works|where the gaps are|what users need]; [updates|changes|revisions|notes] [will "
+        "appear|are posted|will be shared|go out] [in the project space|on the project page|in the "
+        "channel|in this series of posts].",
         "[Anyone|Colleagues|Teams|People] [affected by|touched by|involved in|relying on] the "
         "[current|old|existing|legacy] [process|tools|system|workflow] [will|should|can expect to] "
         "[hear|receive|get|be sent] [a personal|a direct|a tailored|an individual] "
@@ -383,6 +458,10 @@ ANNOUNCE = {
         "coming weeks], and [internal|current|existing|in-house] [candidates|colleagues|applicants|staff] "
         "are [welcome|encouraged|invited|free] to [apply|put themselves forward|express interest|ask about "
         "it].",
+        "[Current|Existing|Ongoing|Live] [projects|workstreams|commitments|initiatives] "
+        "[keep|retain|continue with|stay with] their [owners|leads|sponsors|contacts] [unless|except "
+        "where|until|apart from cases where] [told otherwise|a change is announced|the team agrees "
+        "otherwise|a handover is arranged].",
     ],
     "news.shoutouts": [
         "A [big|huge|warm|heartfelt] thank you to everyone who [covered|looked after|kept on top "

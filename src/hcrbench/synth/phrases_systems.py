@@ -32,8 +32,8 @@ SYSTEMS = {
         "[Keyword search|Full-text search|Filtering|Indexing] [across|over|within|spanning] [archived|very "
         "old|closed|deleted] [items|records|cases|projects] is [slower|limited|not supported|batch-updated "
         "overnight].",
-        "[Reports|Dashboards|Saved views|Scheduled queries] [refresh|update|recalculate|reload] "
-        "[every|each] [hour|night|few hours|fifteen minutes], so [figures|numbers|totals|counts] can "
+        "[Reports|Dashboards|Saved views|Scheduled queries] [refresh|update|recalculate|reload] every "
+        "[hour|night|few hours|fifteen minutes|morning], so [figures|numbers|totals|counts] can "
         "[lag|trail|differ from|fall behind] [live data|the source|what you just entered|the latest "
         "changes].",
         "[Concurrent|Simultaneous|Parallel|Shared] [editing|updates|changes|work] on [the same record|one "
@@ -67,6 +67,13 @@ SYSTEMS = {
         "[Training|How-to guides|Short videos|Quick-start sheets] for [new users|newcomers|occasional "
         "users|administrators] are [available|linked|collected|kept] [on the help page|in the learning "
         "portal|in the team space|from the service's home page].",
+        "[Access requests|New accounts|Permission changes|Role changes] are "
+        "[raised|requested|made|submitted] through the [self-service catalogue|request portal|access "
+        "form|service catalogue] and [approved|signed off|confirmed|checked] by the [requester's "
+        "manager|data owner|system owner|resource owner].",
+        "[Outages|Incidents|Serious faults|Disruptions] are [announced|posted|shown|reported] on the "
+        "[status page|service health board|IT news feed|operations channel] [as soon as|once|the "
+        "moment|when] they are [confirmed|known|detected|verified].",
     ],
     "system.data": [
         "The system holds [personal|customer|employee|financial] data, so access is "
@@ -93,6 +100,13 @@ SYSTEMS = {
         "[reviewed|sampled|checked|monitored] [regularly|every month|by the security team|on a schedule].",
         "[Exports|Downloads|Copies|Extracts] [leaving|taken outside|moved out of|copied from] the system "
         "must be [encrypted|stored on managed devices|kept in approved locations|deleted after use].",
+        "[Test|Training|Demo|Development] [environments|copies|instances|systems] [use|hold|contain|rely "
+        "on] [synthetic|anonymised|masked|generated] [data|records|samples|datasets] [only|by "
+        "default|wherever possible|as a rule].",
+        "[Data integrations|Interfaces|Feeds|Connectors] [that|which] [send|pass|push|copy] data "
+        "[to|into|towards] [other|downstream|external|partner] [systems|services|tools|platforms] are "
+        "[listed|documented|recorded|registered] in the [data map|integration register|record of "
+        "processing|interface catalogue].",
     ],
     "engproc.checklist": [
         "The change has a [linked|referenced|related|connected] [ticket|work item|issue|story] with a "
@@ -150,6 +164,12 @@ SYSTEMS = {
         "older|a similar|a neighbouring] [service|environment|project|repository] without "
         "[checking|understanding|adapting|reviewing] [what|each value it|which parts it] "
         "[changes|sets|overrides|assumes].",
+        "[Merging|Shipping|Releasing|Pushing] [late on a Friday|just before a holiday|minutes before a "
+        "freeze|at the end of a long day] without [anyone|a colleague|a second person|someone] "
+        "[watching|around to watch|on hand to check|able to react to] the [result|graphs|aftermath|alerts].",
+        "[Hard-coding|Embedding|Baking in|Inlining] [hostnames|limits|timeouts|credentials] [that|which] "
+        "[belong|should live|ought to sit|need to be] in [configuration|the settings store|environment "
+        "variables|the vault].",
     ],
     "engproc.when_not": [
         "[Prototypes|Throwaway spikes|Design experiments|Proofs of concept] that never "
@@ -169,6 +189,14 @@ SYSTEMS = {
         "[Reverting|Rolling back|Undoing|Backing out] a [recent|just-released|faulty|misbehaving] change "
         "[does not|never needs to|need not] [wait for|go through|queue for] the "
         "[usual|regular|normal|standard] [approval|review cycle|change board|release slot].",
+        "[Reversible|Low-risk|Self-contained|Toggle-guarded] [configuration changes|copy changes|style "
+        "tweaks|dashboard edits] [inside|within|confined to] a [single|team-owned|non-critical|sandboxed] "
+        "[service|tool|space|workspace] can [go out|ship|be applied|land] [with|after] a "
+        "[lighter|quicker|single|shorter] [review|check|approval|look].",
+        "[Spikes|Research tasks|Benchmarks|Throwaway analyses] [run|done|carried out|kept] [on|in|against] "
+        "[personal|local|isolated|temporary] [branches|sandboxes|notebooks|copies] need no [change "
+        "ticket|formal review|release note|approval] [at all|until they turn into real work|unless they "
+        "are kept|while they stay local].",
     ],
     "product.users": [
         "[Primary|Core|Main|Typical] users are [finance|operations|procurement|back-office] staff in "
@@ -193,6 +221,20 @@ SYSTEMS = {
         "[Auditors|Controllers|Managers|Executives] [read|review|consult|look at] "
         "[summaries|reports|approvals|audit trails] but [rarely|seldom|almost never|hardly ever] "
         "[enter|edit|create|change] [data|records|entries|transactions] [themselves|directly|by hand].",
+        "[Field|Mobile|Travelling|Site-based] [staff|workers|teams|engineers] [use|open|rely on|check] the "
+        "[phone app|mobile view|tablet app|lightweight client] [between|on the way to|during|after] "
+        "[visits|jobs|appointments|shifts], [often|usually|mostly|typically] [on|with|over] "
+        "[poor|patchy|slow|unreliable] [connections|signal|networks|coverage].",
+        "[Implementation partners|Consultants|Systems integrators|Agencies] [configure|set "
+        "up|deploy|tailor] the product [for|on behalf of|alongside|together with] "
+        "[smaller|mid-sized|first-time|less technical] [customers|clients|buyers|organisations] [that "
+        "lack|without|who have no|missing] [in-house|internal|dedicated|specialist] [IT "
+        "staff|administrators|technical teams|expertise].",
+        "[Buyers|Purchasers|Decision-makers|Budget holders] [are often|tend to be|are usually|are "
+        "frequently] [different people|separate|other people|not the same people] from the "
+        "[daily|everyday|hands-on|regular] [users|operators|staff|practitioners], [which|and this] "
+        "[shapes|affects|drives|influences] [how|the way] the product is "
+        "[sold|demonstrated|priced|packaged].",
     ],
     "product.non_goals": [
         "[Becoming|Turning into|Growing into|Positioning as] a "
@@ -213,6 +255,14 @@ SYSTEMS = {
         "line|offering|business|product line].",
         "[Storing|Hosting|Archiving|Holding] [documents|files|scans|media] [as a|like a|for use as a] "
         "[general|standalone|full] [file share|content repository|document store|drive].",
+        "[Replacing|Duplicating|Rebuilding|Imitating] [chat tools|email clients|calendar apps|video "
+        "calling] [inside|within|as part of|in] the product.",
+        "[Supporting|Accommodating|Serving|Targeting] [very small|sole-trader|hobbyist|one-person] "
+        "[businesses|customers|users|accounts] [in|during|for|throughout] the [current|first|next "
+        "two|coming] [phase|releases|years|roadmap period].",
+        "[Guaranteeing|Promising|Committing to|Offering] [custom|bespoke|individual|per-customer] [service "
+        "levels|response times|release dates|uptime figures] [outside|beyond|apart from] the "
+        "[standard|published|contracted|tiered] [plans|terms|packages|schedule].",
     ],
     "product.metrics": [
         "[Weekly|Monthly|Daily|Rolling] active users per [customer account|workspace|tenant|paying "
@@ -235,6 +285,12 @@ SYSTEMS = {
         "[Customer satisfaction|User satisfaction|Recommendation score|Ease-of-use rating] "
         "[from|in|gathered by|measured through] [in-app surveys|quarterly surveys|post-ticket polls|user "
         "interviews].",
+        "[Number|Count|Share|Rate] of [workflows|approvals|invoices|documents] "
+        "[completed|processed|handled|closed] [without|with no|free of|needing no] "
+        "[manual|human|offline|paper] [steps|intervention|re-keying|workarounds].",
+        "[Churn|Cancellation|Downgrade|Non-renewal] [rate|share|reasons|trends] [among|for|across|within] "
+        "[customers|accounts|tenants|segments] in their [first|second|opening|initial] [year|renewal "
+        "cycle|half-year|contract term].",
     ],
     "team.rituals": [
         "[Stand-up|The morning check-in|The daily huddle|Our sync] runs at [nine thirty|ten|a quarter past "
@@ -260,6 +316,13 @@ SYSTEMS = {
         "[short|one-page|lightweight|plain] [decision notes|design records|summaries|entries] so that "
         "[absent|remote|future|new] [colleagues|team members|readers|joiners] can [catch "
         "up|follow|understand the reasons|see why].",
+        "[Incidents|Near misses|Surprises|Hard lessons] [get|are given|receive|earn] a "
+        "[short|blameless|thirty-minute|written] [review|debrief|look-back|write-up] "
+        "[within|inside|during|before the end of] the [week|fortnight|sprint|month] [they happen|they "
+        "occur|of the event|in question].",
+        "[Birthdays|Work anniversaries|Promotions|Farewells] are [marked|celebrated|noted|acknowledged] "
+        "with [cake|a card|a team lunch|a short toast] [at|during|after] the [Friday|weekly|monthly|next] "
+        "[catch-up|demo|stand-up|team meeting].",
     ],
     "team.owns": [
         "The team keeps a [public|visible|widely shared|shared] [backlog|roadmap|board|queue] so that "
@@ -280,6 +343,18 @@ SYSTEMS = {
         "[Feedback|Every comment|Each idea|Any suggestion] about the team's [services|work|tools|support] "
         "is [welcome|encouraged|invited|appreciated] and [reviewed|read|discussed|triaged] at the "
         "[monthly|next|regular|quarterly] [retrospective|planning session|team meeting|review].",
+        "[Changes|Improvements|Fixes|Updates] the team [makes|ships|delivers|releases] are "
+        "[listed|summarised|described|logged] in a [monthly|running|public|shared] [changelog|release "
+        "note|digest|update] that [anyone|other teams|every colleague|stakeholders] can [subscribe "
+        "to|follow|read|search].",
+        "[Urgent|Blocking|Critical|Time-sensitive] [requests|issues|problems|questions] "
+        "[outside|beyond|after] [office hours|core hours|the working day|the usual schedule] go to the "
+        "[duty rota|standby person|escalation contact|emergency line] [listed|shown|named|published] on "
+        "the team page.",
+        "[Capacity|Availability|Lead times|Queue length] for [new|incoming|planned|larger] "
+        "[requests|work|projects|asks] [is|are] [reviewed|shared|posted|updated] [monthly|each "
+        "sprint|every quarter|weekly] [so|so that] [requesters|other teams|sponsors|partners] can "
+        "[plan|set expectations|book time|schedule] [realistically|accordingly|early|with confidence].",
     ],
 }
 
@@ -299,6 +374,16 @@ CLUSTER = {
         "[Privileged|Administrative|Elevated|High-risk] [roles|permissions|groups|rights] "
         "[received|got|needed|went through] a [second|separate|stricter|closer] [look|check|approval|pass] "
         "by [a security analyst|the control owner|an independent reviewer|someone outside the team].",
+        "[Group memberships|Shared mailbox grants|Folder permissions|Distribution lists] were "
+        "[sampled|checked|reviewed|tested] [alongside|together with|as well as|in addition to] "
+        "[individual|personal|named|direct] [accounts|grants|permissions|roles].",
+        "[Evidence|Screenshots|Export files|Sign-off records] [from|of|for|covering] the "
+        "[review|exercise|campaign|round] [were|have been|are] [stored|filed|archived|kept] [for|ready "
+        "for|to support|in case of] [audit|later checks|the next assessment|external review].",
+        "[Reviewers|Owners|Approvers|Managers] [who|that] [approved|confirmed|ticked|accepted] "
+        "[everything|every line|all items|whole lists] [without changes|in seconds|in bulk|at once] "
+        "[received|got|were sent|were given] a [follow-up|second request|reminder|query] [asking|to "
+        "ask|checking] for [reasons|justification|a closer look|detail].",
     ],
     "cluster.onboarding_tips": [
         "[Ask questions early|Ask early and often|Speak up early|Raise questions freely]; [nobody|no one] "
@@ -315,6 +400,16 @@ CLUSTER = {
         "[Shadow|Sit in with|Join|Observe] [a colleague|someone from support|a senior teammate|a buddy] "
         "[for|during|through] a [shift|morning|few calls|week] to [see|learn|understand|watch] how "
         "[requests|incoming jobs|customer questions|daily tasks] [flow|arrive|get handled|move].",
+        "[Bookmark|Save|Pin|Keep handy] the [team page|help portal|people directory|service catalogue]; "
+        "[most|many|nearly all|the bulk of] [early|first-week|newcomer|beginner] "
+        "[questions|puzzles|requests|problems] [are answered|are covered|have answers|are explained] there.",
+        "[Take|Use|Make the most of|Enjoy] [lunch|coffee breaks|walks|the kitchen] "
+        "[with|alongside|together with] [different|new|various|neighbouring] "
+        "[colleagues|teams|people|faces] [in|during|for] your [first|opening|first few|early] "
+        "[weeks|month|days|fortnight].",
+        "[Write|Note|Jot|Put] down [acronyms|team names|tool names|abbreviations] as you [meet|hear|come "
+        "across|bump into] them, and [check|look them up|ask about them|confirm them] [later|at the end of "
+        "the day|with your buddy|in the glossary].",
     ],
     "cluster.release_known": [
         "[Very large|Oversized|Multi-year|Unusually big] [exports|downloads|extracts|reports] can still "
@@ -379,5 +474,14 @@ CLUSTER = {
         "[Alert|Monitoring|Dashboard|Paging] [tuning|clean-up|hygiene|review] [continues|carries on|is "
         "planned|is under way] to [cut|reduce|trim|remove] [noisy|duplicate|stale|low-value] "
         "[alerts|pages|notifications|checks].",
+        "[Account attestations|Permission checks|Quarterly attestations|Entitlement sweeps] "
+        "[for|across|covering|on] [shared|production|finance|admin] [systems|tools|groups|accounts] "
+        "[open|start|begin|are due] [soon|next week|this month|shortly].",
+        "[Old|Stale|Unused|Orphaned] [feature flags|cron jobs|service accounts|DNS records] are [being|due "
+        "to be|scheduled to be|about to be] [swept|cleaned up|retired|removed] [across|from|in] [several|a "
+        "few|many|some] [services|repositories|zones|environments].",
+        "[Holiday|Seasonal|Year-end|Summer] [cover|staffing|standby rotas|support arrangements] "
+        "[for|across|on] the [operations|platform|network|service desk] [team|side|rota|group] [are "
+        "being|will be|are now being|should be] [drafted|agreed|published|finalised].",
     ],
 }
