@@ -305,8 +305,7 @@ INCIDENT = {
         "[procurement|tendering|contract negotiation|supplier selection] [process|exercise|cycle|round].",
         "It [leaves room|keeps the door open|lets us come back|allows us] to "
         "[revisit|reconsider|revise|reopen] the [choice|decision|approach|trade-off] once [usage data|real "
-        "traffic figures|pilot results|customer feedback] [is available|arrives|comes in|has been "
-        "gathered].",
+        "traffic data|pilot data|customer feedback] [is available|arrives|comes in|has been gathered].",
         "It has the [lowest|smallest|most predictable|best-understood] [total cost|running cost|cost of "
         "ownership|ongoing spend] over [three|five|four] years in the [finance model|business case|cost "
         "comparison|spreadsheet the group reviewed].",

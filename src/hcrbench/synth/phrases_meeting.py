@@ -124,8 +124,9 @@ MEETING = {
         "[Estimates|Plans|Forecasts|Capacity figures] [ignored|left out|underplayed|did not include] [time "
         "spent|hours lost|effort] on [support questions|interruptions|unplanned fixes|recruiting "
         "interviews].",
-        "The [hand-off|handover|transfer] to [operations|support|the service desk|the run team] came too "
-        "[late|close to launch|abruptly|informally] in the [cycle|sprint|release|project].",
+        "The [hand-off|handover|transfer|knowledge transfer] to [operations|support|the service desk|the "
+        "run team] [came|happened|arrived|was arranged] too [late in the cycle|close to launch|near the "
+        "end of the release|late in the project].",
         "[Test data|Sample records|Environments|Access rights] were [not ready|missing|incomplete|delayed] "
         "when [testing|work|the sprint|development] [started|began|needed them|kicked off].",
         "[Work in progress|Open items|Parallel tasks|Half-finished tickets] [piled up|grew|built "
@@ -344,7 +345,7 @@ MEETING = {
         "[A partner|An external supplier|A third-party provider|An integration vendor] [must|has to|needs "
         "to|is expected to] [deliver|release|certify|expose] a [new API version|connector update|test "
         "endpoint|sandbox account] [first|before we can continue|ahead of integration testing].",
-        "[Hardware|Licences|Network links|Test devices] [ordered|requested|bought|reserved] for the "
+        "[Servers|Licences|Network links|Test devices] [ordered|requested|bought|reserved] for the "
         "[project|pilot|next phase|test lab] [have not arrived|are delayed|are stuck in approval|are still "
         "on back order].",
         "[Reference data|Master data|Product codes|Cost-centre mappings] [from|owned by|maintained "
@@ -514,7 +515,7 @@ MEETING = {
         "note|a cost estimate|a risk assessment|a short rationale].",
         "[A risk log|A decision log|An issue register|An action tracker] is "
         "[kept|maintained|updated|reviewed] [weekly|at every session|continuously|every fortnight] and "
-        "[visible|open|readable|shared] to [the whole team|all contributors|every stakeholder|anyone "
+        "[visible|open|readable|available] to [the whole team|all contributors|every stakeholder|anyone "
         "involved].",
         "[Benefits|Outcomes|Results|Value] are [tracked|measured|reviewed|reported] "
         "[for|during|over|across] [six months|a year|two quarters|the first year] after "

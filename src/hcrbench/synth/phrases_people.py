@@ -450,9 +450,9 @@ ANNOUNCE = {
         "room|team area] [later in the month|on Friday afternoon|next week|soon].",
         "[Responsibilities|Areas of work|Portfolios|Duties] [previously|formerly|until now|earlier] "
         "[held|covered|handled|looked after] [by the role|in this position|by the post|in the seat] "
-        "[are|will be|have been] [shared|split|divided|redistributed] [across|among|between] the "
-        "[team|wider group|department|existing leads] [for now|until further notice|in the interim|during "
-        "the search].",
+        "[are|will be|have been] [shared|split|divided|redistributed] [across the team|among the wider "
+        "group|within the department|between the existing leads] [for now|until further notice|in the "
+        "interim|during the search].",
         "[Recruitment|The search|Hiring|A selection process] for the [vacant|open|empty|new] "
         "[role|position|post|seat] [starts|begins|opens|gets under way] [shortly|soon|next month|in the "
         "coming weeks], and [internal|current|existing|in-house] [candidates|colleagues|applicants|staff] "
@@ -474,7 +474,7 @@ ANNOUNCE = {
         "swap|clothing drive|food bank collection], which [raised|collected|brought in|gathered] [more "
         "than expected|a record amount|far more than last year|an impressive total].",
         "Well done to the [interns|apprentices|graduates|summer trainees], whose [demo day|final "
-        "presentations|showcase|project fair] was the [best attended|liveliest|most polished|most "
+        "presentation day|showcase|project fair] was the [best attended|liveliest|most polished|most "
         "talked-about] [yet|so far|on record|in years].",
         "[Kudos|Hats off|Many thanks|Special thanks] to the [colleagues|volunteers|people|team members] "
         "who [tidied|reorganised|refreshed|rebuilt] the [shared drive|team wiki|onboarding guide|meeting "

@@ -20,7 +20,7 @@ SYSTEMS = {
         "[Custom integrations|Bespoke connectors|Home-grown scripts|Third-party plug-ins] need a "
         "[review|check|sign-off|design review] by the [owning|responsible|platform|supporting] team before "
         "they [go live|are enabled|touch live data|connect to production].",
-        "[Historical|Archived|Older|Migrated] [data|records|entries|history] [from before|older "
+        "[Historical|Archived|Older|Migrated] [data|content|information|history] [from before|older "
         "than|predating|ahead of] the [last|previous|most recent] [migration|platform change|major "
         "upgrade|re-platforming] is [read-only|view-only|locked for editing|available for reference only].",
         "[API|Request|Call|Integration] [rate limits|quotas|throttles|caps] [apply|are enforced|are "
@@ -55,7 +55,7 @@ SYSTEMS = {
         "the [owning|supporting|responsible|platform] team only; please do not "
         "[contact|email|ring|message] them [directly|yourself|on your own|without going through the team].",
         "[Planned work|Maintenance|Patching|Upgrades] is [scheduled|booked|arranged|carried out] [in quiet "
-        "hours|at weekends|outside business hours|in announced windows] and "
+        "hours|at weekends|outside business hours|in agreed windows] and "
         "[announced|published|flagged|shared] [a week ahead|in advance|on the status page|in the weekly "
         "digest].",
         "[Feature requests|Enhancement ideas|Suggestions|Improvement requests] go through the [ideas "
@@ -335,8 +335,8 @@ SYSTEMS = {
         "The team [publishes|shares|writes|circulates] a [short|brief|one-page|plain] "
         "[summary|report|review|round-up] of its work at the end of every "
         "[quarter|half-year|month|planning cycle].",
-        "[Documentation|Guides|Runbooks|How-to pages] for everything the team [owns|runs|maintains|looks "
-        "after] [lives|is kept|sits|is stored] in the team space on the wiki.",
+        "[Documentation|Guidance|Reference material|How-to material] for everything the team "
+        "[owns|runs|maintains|looks after] [lives|is kept|sits|is stored] in the team space on the wiki.",
         "[Changes|Releases|Updates|Maintenance] that [affect|touch|could disturb|matter to] other teams "
         "are [announced|flagged|highlighted|posted] [in advance|a week ahead|in the shared channel|on the "
         "change calendar].",
@@ -351,10 +351,10 @@ SYSTEMS = {
         "[outside|beyond|after] [office hours|core hours|the working day|the usual schedule] go to the "
         "[duty rota|standby person|escalation contact|emergency line] [listed|shown|named|published] on "
         "the team page.",
-        "[Capacity|Availability|Lead times|Queue length] for [new|incoming|planned|larger] "
-        "[requests|work|projects|asks] [is|are] [reviewed|shared|posted|updated] [monthly|each "
-        "sprint|every quarter|weekly] [so|so that] [requesters|other teams|sponsors|partners] can "
-        "[plan|set expectations|book time|schedule] [realistically|accordingly|early|with confidence].",
+        "[Capacity|Availability|Lead time|Queue length] for [new|incoming|planned|larger] "
+        "[requests|work|projects|asks] is [reviewed|shared|posted|updated] [monthly|each sprint|every "
+        "quarter|weekly] [so|so that] [requesters|other teams|sponsors|partners] can [plan|set "
+        "expectations|book time|schedule] [realistically|accordingly|early|with confidence].",
     ],
 }
 
@@ -438,9 +438,9 @@ CLUSTER = {
         "pick up|before they show|to display|to use] the [new|updated|latest|changed] "
         "[styles|behaviour|options|layout].",
         "[Keyword search results|Autocomplete suggestions|Recent-items lists|Sorting by date] "
-        "[may|can|might|could] [lag|trail|miss|omit] [newly created|just edited|recently imported|freshly "
-        "synced] [items|records|entries|documents] by [a few minutes|up to an hour|a short while|one "
-        "indexing cycle].",
+        "[may|can|might|could] [lag|trail|lag behind|run behind] [newly created|just edited|recently "
+        "imported|freshly synced] [items|records|entries|documents] by [a few minutes|up to an hour|a "
+        "short while|one indexing cycle].",
         "[Printing|Print preview|PDF export|Page layout] [from|of|for] [wide|landscape|very "
         "long|multi-page] [tables|reports|forms|views] [can|may|might|could] [cut off|truncate|clip|drop] "
         "the [last|right-most|final|outer] [column|columns|margin|page].",
