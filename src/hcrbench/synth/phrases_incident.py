@@ -412,7 +412,7 @@ INCIDENT = {
         "gains|its value] [are not|aren't] [explained|made visible|felt|communicated] "
         "[early|clearly|quickly|well].",
         "[Security|Privacy|Access|Encryption] [controls|settings|defaults|policies] [in|on|for] the "
-        "[chosen|new|selected|preferred] [platform|service|product|tool] [still|yet] [need|require|call "
+        "[chosen|new|selected|preferred] [platform|service|product|tool] still [need|require|call "
         "for|await] [a full|an independent|a formal|a detailed] [review|assessment|audit|sign-off].",
         "[Savings|Benefits|Efficiency gains|Time savings] in the [business case|plan|forecast|proposal] "
         "[assume|rely on|depend on|presume] [full|high|rapid|near-universal] "

@@ -370,7 +370,7 @@ MEETING = {
         "channel].",
         "[Testing|Quality work|The test team's|Verification] focus [this month|for the coming weeks|in "
         "this cycle|until the next checkpoint] is [performance under load|accessibility|mobile "
-        "behaviour|data accuracy|failover behaviour], [with|and] [results|findings|a summary|daily notes] "
+        "behaviour|data accuracy|failover behaviour], with [results|findings|a summary|daily notes] "
         "[posted|shared|logged] in the [project channel|test report|tracker].",
         "[Two|Three|A few|Several] [open defects|known bugs|outstanding issues|high-priority tickets] are "
         "being [fixed|worked on|addressed|retested] before the next [checkpoint|release|review|demo].",
@@ -385,8 +385,8 @@ MEETING = {
         "channel|shared for feedback] [until Friday|this week|for the next fortnight|until the next "
         "checkpoint].",
         "[A short|A quick|An anonymous|A five-minute] [survey|poll|questionnaire|feedback form] for [pilot "
-        "users|testers|early adopters|volunteers] [closes|runs until|stays open until|ends] [at the end of "
-        "the month|next Friday|after the next demo|in two weeks].",
+        "users|testers|early adopters|volunteers] [closes|ends|wraps up|shuts] [at the end of the "
+        "month|next Friday|after the next demo|in two weeks].",
         "The [glossary|FAQ|decision log|risk register] [has been|was|got] [refreshed|expanded|cleaned "
         "up|brought up to date] [with|to include|to cover|adding] [recent|new|the latest|this month's] "
         "[terms|questions|decisions|entries].",

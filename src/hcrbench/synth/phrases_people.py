@@ -123,12 +123,12 @@ POLICY = {
         "[HR business partners|People partners|HR advisers|Employee relations specialists] "
         "[support|help|advise|coach] managers with [difficult|unusual|sensitive|complex] "
         "[cases|situations|requests|questions].",
-        "[Finance|The finance team|Financial controllers|Budget owners|Management accountants] "
-        "[check|confirm|verify|make sure] that the [figures|amounts|limits|numbers] in this {word} "
-        "[match|fit|agree with|line up with] the [approved|agreed|current|signed-off] budget.",
-        "[Internal audit|Compliance|Risk colleagues|The controls team] [test|sample|check|review] "
-        "[adherence|compliance|how well it is followed|its application] [from time to "
-        "time|periodically|each year|on a rotating basis].",
+        "[Finance colleagues|Finance business partners|Financial controllers|Budget owners|Management "
+        "accountants] [check|confirm|verify|make sure] that the [figures|amounts|limits|numbers] in this "
+        "{word} [match|fit|agree with|line up with] the [approved|agreed|current|signed-off] budget.",
+        "[Internal auditors|Compliance officers|Risk colleagues|Controls specialists] "
+        "[test|sample|check|review] [adherence|compliance|how well it is followed|its application] [from "
+        "time to time|periodically|each year|on a rotating basis].",
         "[Payroll|The payroll team|Payroll specialists|The reward team] "
         "[processes|applies|handles|implements] [approved|agreed|signed-off|confirmed] "
         "[requests|changes|adjustments|entitlements] [in the next|by the following|in time for the "
@@ -526,8 +526,8 @@ ANNOUNCE = {
         "[Desk booking|Room booking|Parking allocation|Locker assignment] "
         "[moves|switches|changes|migrates] to [a new|an updated|a simpler|a single] "
         "[app|system|form|process] [from next month|after the holidays|in the new quarter|later this "
-        "season]; [a short guide|instructions|a how-to|a quick demo] [will follow|comes soon|is on the "
-        "way|will be shared].",
+        "season]; [a short guide|a set of instructions|a how-to|a quick demo] [will follow|comes soon|is "
+        "on the way|will be shared].",
         "[Mentoring|Coaching|Shadowing|Job-swap] [pairs|matches|places|applications] for the "
         "[next|coming|spring|autumn] [round|cohort|intake|programme] [close|are due|must be in|end] [at "
         "the end of the month|next Friday|in two weeks|soon]; [first-timers|newcomers|everyone|all levels] "

@@ -36,8 +36,8 @@ SYSTEMS = {
         "[hour|night|few hours|fifteen minutes|morning], so [figures|numbers|totals|counts] can "
         "[lag|trail|differ from|fall behind] [live data|the source|what you just entered|the latest "
         "changes].",
-        "[Concurrent|Simultaneous|Parallel|Shared] [editing|updates|changes|work] on [the same record|one "
-        "item|a single document|the same form] [is not|isn't fully|is only partly|is not yet] "
+        "[Concurrent|Simultaneous|Parallel|Shared] [editing|updating|work|collaboration] on [the same "
+        "record|one item|a single document|the same form] [is not|isn't fully|is only partly|is not yet] "
         "[supported|merged|handled|reconciled]; the [last|final|most recent] [save|write|edit] "
         "[wins|overwrites earlier ones|takes priority].",
     ],
@@ -114,7 +114,7 @@ SYSTEMS = {
         "[Automated tests|Unit tests|Integration tests|Contract tests] [cover|exercise|check|verify] the "
         "[new|changed|modified|added] [behaviour|logic|code paths|edge cases] and [pass|run "
         "green|succeed|complete] [locally|in the pipeline|on a clean checkout|in continuous integration].",
-        "[Monitoring|Dashboards|Metrics|Alerts] [show|expose|capture|surface] the "
+        "[Monitoring dashboards|Dashboards|Metrics|Alerts] [show|expose|capture|surface] the "
         "[signals|numbers|indicators|evidence] needed to [tell|judge|see|confirm] whether the change "
         "[works|behaves|helps|is healthy].",
         "The [rollback path|revert plan|back-out step|undo procedure] has been "
@@ -343,7 +343,7 @@ SYSTEMS = {
         "[Feedback|Every comment|Each idea|Any suggestion] about the team's [services|work|tools|support] "
         "is [welcome|encouraged|invited|appreciated] and [reviewed|read|discussed|triaged] at the "
         "[monthly|next|regular|quarterly] [retrospective|planning session|team meeting|review].",
-        "[Changes|Improvements|Fixes|Updates] the team [makes|ships|delivers|releases] are "
+        "[Changes|Improvements|Fixes|Tweaks] the team [makes|ships|delivers|releases] are "
         "[listed|summarised|described|logged] in a [monthly|running|public|shared] [changelog|release "
         "note|digest|update] that [anyone|other teams|every colleague|stakeholders] can [subscribe "
         "to|follow|read|search].",
@@ -377,7 +377,7 @@ CLUSTER = {
         "[Group memberships|Shared mailbox grants|Folder permissions|Distribution lists] were "
         "[sampled|checked|reviewed|tested] [alongside|together with|as well as|in addition to] "
         "[individual|personal|named|direct] [accounts|grants|permissions|roles].",
-        "[Evidence|Screenshots|Export files|Sign-off records] [from|of|for|covering] the "
+        "[Evidence files|Screenshots|Export files|Sign-off records] [from|of|for|covering] the "
         "[review|exercise|campaign|round] [were|have been|are] [stored|filed|archived|kept] [for|ready "
         "for|to support|in case of] [audit|later checks|the next assessment|external review].",
         "[Reviewers|Owners|Approvers|Managers] [who|that] [approved|confirmed|ticked|accepted] "
@@ -480,8 +480,9 @@ CLUSTER = {
         "[Old|Stale|Unused|Orphaned] [feature flags|cron jobs|service accounts|DNS records] are [being|due "
         "to be|scheduled to be|about to be] [swept|cleaned up|retired|removed] [across|from|in] [several|a "
         "few|many|some] [services|repositories|zones|environments].",
-        "[Holiday|Seasonal|Year-end|Summer] [cover|staffing|standby rotas|support arrangements] "
-        "[for|across|on] the [operations|platform|network|service desk] [team|side|rota|group] [are "
-        "being|will be|are now being|should be] [drafted|agreed|published|finalised].",
+        "[Holiday|Seasonal|Year-end|Summer] [cover arrangements|staffing plans|standby rotas|support "
+        "arrangements] [for|across|on] the [operations|platform|network|service desk] "
+        "[team|side|rota|group] [are being|will be|are now being|should be] "
+        "[drafted|agreed|published|finalised].",
     ],
 }
