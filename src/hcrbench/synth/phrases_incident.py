@@ -268,9 +268,9 @@ INCIDENT = {
         "[Social media|Community forum|Public review|Partner portal] [questions|posts|comments|threads] "
         "were [answered|handled|picked up|acknowledged] by the [support|community|communications|social] "
         "team [with|using|pointing to|linking] the [same|agreed|approved|latest] [wording|status "
-        "link|statement|message] [as|used on|posted on|published on] the status page.",
-        "[Sales|Account|Partner|Customer success] [teams|colleagues|managers|leads] [joined|received|were "
-        "added to|subscribed to] a [dedicated|separate|short-lived|temporary] [update "
+        "link|statement|message] [seen on|used on|posted on|published on] the status page.",
+        "[Sales|Account|Partner|Customer success] [teams|colleagues|managers|leads] [joined|were "
+        "given|were added to|subscribed to] a [dedicated|separate|short-lived|temporary] [update "
         "list|channel|thread|mailing list] [so that|so] they [could|were able to|would] [answer|respond "
         "to|field|handle] [customer|client|prospect|partner] [calls|questions|emails|messages] "
         "[consistently|with confidence|without guessing|accurately].",

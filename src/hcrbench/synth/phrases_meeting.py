@@ -119,7 +119,7 @@ MEETING = {
         "[Reviews|Change approvals|Sign-offs|Peer checks] [waited|sat|lingered|queued] too long for a "
         "[second|senior|specialist|final] [approver|reviewer|signature|opinion].",
         "[Meetings|Calls|Status sessions|Recurring invites] [spilled into|ate into|crowded out|broke up] "
-        "[focus time|deep-work blocks|quiet mornings|heads-down time] on [Tuesdays and Thursdays|most "
+        "[focus time|deep-work blocks|quiet hours|heads-down time] on [Tuesdays and Thursdays|most "
         "afternoons|Mondays|busy weeks].",
         "[Estimates|Plans|Forecasts|Capacity figures] [ignored|left out|underplayed|did not include] [time "
         "spent|hours lost|effort] on [support questions|interruptions|unplanned fixes|recruiting "
@@ -130,7 +130,7 @@ MEETING = {
         "[Test data|Sample records|Environments|Access rights] were [not ready|missing|incomplete|delayed] "
         "when [testing|work|the sprint|development] [started|began|needed them|kicked off].",
         "[Work in progress|Open items|Parallel tasks|Half-finished tickets] [piled up|grew|built "
-        "up|multiplied]; [limiting it|capping it|a WIP limit|finishing before starting] would [help|speed "
+        "up|multiplied]; [limits on it|a cap|a WIP limit|finishing before starting] would [help|speed "
         "things up|cut waiting|reduce context switching].",
         "[Chat threads|Message channels|Email chains|Side conversations] [replaced|stood in for|took the "
         "place of|crowded out] [written decisions|the decision log|proper notes|tickets], so "

@@ -394,8 +394,8 @@ ANNOUNCE = {
         "appear|are posted|will be shared|go out] [in the project space|on the project page|in the "
         "channel|in this series of posts].",
         "[Anyone|Colleagues|Teams|People] [affected by|touched by|involved in|relying on] the "
-        "[current|old|existing|legacy] [process|tools|system|workflow] [will|should|can expect to] "
-        "[hear|receive|get|be sent] [a personal|a direct|a tailored|an individual] "
+        "[current|old|existing|legacy] [process|tools|system|workflow] [will|should|can expect to] [be "
+        "given|receive|get|be sent] [a personal|a direct|a tailored|an individual] "
         "[note|invitation|briefing|message] [before|well before|long before|some time before] "
         "[anything|the first change|go-live|the switch] [happens|takes effect|is made|lands].",
     ],

@@ -137,7 +137,7 @@ SYSTEMS = {
         "have been [scanned|checked|vetted|reviewed] for [known vulnerabilities|licence "
         "problems|maintenance status|security advisories].",
         "[Affected|Neighbouring|Downstream|Dependent] teams [know|have been told|are aware|were warned] "
-        "[when|that] the change [lands|goes out|ships|takes effect] and [what|how] to [watch "
+        "[when|that] the change [lands|goes out|ships|takes effect] and what to [watch "
         "for|check|report|expect].",
     ],
     "engproc.mistakes": [
@@ -209,8 +209,8 @@ SYSTEMS = {
         "single|a small] [department|team|region|business unit] and [expand|grow|spread|widen] [after the "
         "first year|over time|once they see results|within a few quarters].",
         "[Partners|Resellers|Channel partners|Distributors] [resell|sell|offer|bundle] the product in "
-        "[markets|regions|countries|segments] where [the company|we|the business] has no [direct sales "
-        "team|local office|field sales presence|local team].",
+        "[markets|regions|countries|segments] where [the company|the group|the business] has no [direct "
+        "sales team|local office|field sales presence|local team].",
         "[Power users|Expert users|Heavy users|Analysts] [rely on|depend on|love|make heavy use of] "
         "[keyboard shortcuts|bulk actions|saved filters|custom views] and [bulk edits|exports|automation "
         "rules|templates].",
@@ -337,9 +337,9 @@ SYSTEMS = {
         "[quarter|half-year|month|planning cycle].",
         "[Documentation|Guidance|Reference material|How-to material] for everything the team "
         "[owns|runs|maintains|looks after] [lives|is kept|sits|is stored] in the team space on the wiki.",
-        "[Changes|Releases|Updates|Maintenance] that [affect|touch|could disturb|matter to] other teams "
-        "are [announced|flagged|highlighted|posted] [in advance|a week ahead|in the shared channel|on the "
-        "change calendar].",
+        "[Changes|Releases|Updates|Maintenance windows] that [affect|touch|could disturb|matter to] other "
+        "teams are [announced|flagged|highlighted|posted] [in advance|a week ahead|in the shared "
+        "channel|on the change calendar].",
         "[Feedback|Every comment|Each idea|Any suggestion] about the team's [services|work|tools|support] "
         "is [welcome|encouraged|invited|appreciated] and [reviewed|read|discussed|triaged] at the "
         "[monthly|next|regular|quarterly] [retrospective|planning session|team meeting|review].",
