@@ -143,7 +143,7 @@ def render_meeting(w: World, s, r: random.Random) -> Rendered:
     pool = [x for x in POOLS["meeting.discussion"] if len(short) > 1 or "{b}" not in x]
     points = r.sample(pool, min(len(pool), max(3, min(5, len(short) + 1))))
     n = len(short)
-    tb.bullets([x.format(a=short[(k + 1) % n], b=short[(k + 2) % n if (k + 2) % n != (k + 1) % n else 0],
+    tb.bullets([vary(r, x).format(a=short[(k + 1) % n], b=short[(k + 2) % n if (k + 2) % n != (k + 1) % n else 0],
                          code=p.code_name, goal=p.goal) for k, x in enumerate(points)])
     if m["decision"]:
         tb.heading(head(r, "Decisions"))
