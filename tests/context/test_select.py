@@ -149,3 +149,28 @@ def test_positions_equal_expand(meridian):
             pos, scores = index.positions(ranked, limit)
             assert [c.chunk_id for c in cands] == [index.chunked.corpus.doc_ids[p] for p in pos]
             assert [c.score for c in cands] == scores.tolist()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_run_positions_equal_positions_per_query(data):
+    """The whole-run vectorised expansion gives each query exactly what positions(run.ranked(q)) gives, including
+    float32 score ties (doc id descending), unknown documents and documents without chunks."""
+    from hcrbench.context import ChunkIndex
+    from hcrbench.data.chunking import chunk_corpus
+    from hcrbench.data.types import Corpus, Run
+
+    n_docs = data.draw(st.integers(1, 12))
+    words = [" ".join(["word"] * data.draw(st.integers(0, 60))) + "." for _ in range(n_docs)]
+    corpus = Corpus([f"d{i}" for i in range(n_docs)], words, [""] * n_docs, [{} for _ in range(n_docs)])
+    index = ChunkIndex(chunk_corpus(corpus, max_tokens=16, overlap=0))
+    ids = [*corpus.doc_ids, "ghost"]
+    score = st.sampled_from([0.0, 1.0, 1.0 + 1e-9, 2.5, -3.0, 7.25])
+    ranked = {f"q{j}": data.draw(st.dictionaries(st.sampled_from(ids), score, max_size=len(ids)))
+              for j in range(data.draw(st.integers(1, 4)))}
+    run = Run.from_dict(ranked)
+    limit = data.draw(st.sampled_from([1, 3, 10, None]))
+    got = index.run_positions(run, limit)
+    for q in run.query_ids:
+        pos, sc = index.positions(run.ranked(q), limit)
+        assert got[q][0].tolist() == pos.tolist() and got[q][1].tolist() == sc.tolist()

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from hcrbench.data.chunking import ChunkedCorpus
-from hcrbench.data.types import Run
+from hcrbench.data.types import Run, trec_score_key
 
 
 class Candidate(NamedTuple):
@@ -79,6 +79,49 @@ class ChunkIndex:
             return (np.array([self._pos[c.chunk_id] for c in cands], dtype=np.int64),
                     np.array([c.score for c in cands], dtype=np.float64))
         return np.array(pos[:limit], dtype=np.int64), np.array(sc[:limit], dtype=np.float64)
+
+    def run_positions(self, run: Run, max_candidates: int | None = 100
+                      ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """:meth:`positions` for every query of ``run`` at once, vectorised over the whole run.
+
+        The run is put in trec_eval order (score as float32 descending, then doc id descending) by one
+        ``lexsort``; each document contributes its chunk range while fewer than ``max_candidates`` chunks are
+        taken, then the query's list is cut at ``max_candidates``: the same arrays :meth:`positions` gives for
+        ``run.ranked(q)`` (tested), at a fraction of its per-query cost (benchmarks/bench_context.py). A run that
+        names chunk ids rather than documents goes through :meth:`positions` query by query.
+        """
+        vocab = run.doc_vocab
+        if any(v not in self.by_doc and v in self._pos for v in vocab):  # chunk-level ids: the general path
+            return {q: self.positions(run.ranked(q), max_candidates) for q in run.query_ids}
+        get = self._range.get
+        ranges = np.array([get(ident, (0, 0)) for ident in vocab], dtype=np.int64).reshape(-1, 2)
+        start, length = ranges[:, 0], ranges[:, 1] - ranges[:, 0]
+        id_rank = np.empty(len(vocab), dtype=np.int64)
+        id_rank[sorted(range(len(vocab)), key=vocab.__getitem__)] = np.arange(len(vocab))
+        offsets = run.offsets
+        counts = np.diff(offsets)
+        qix = np.repeat(np.arange(len(counts)), counts)
+        docs = run.doc_index.astype(np.int64)
+        perm = np.lexsort((-id_rank[docs], -trec_score_key(run.scores), qix))
+        docs, scores, qix = docs[perm], run.scores[perm], qix[perm]
+        lens = length[docs]
+        csum = np.cumsum(lens)
+        before = csum - lens - np.repeat(np.concatenate(([0], csum))[offsets[:-1]], counts)  # chunks ahead in query
+        limit = np.iinfo(np.int64).max if max_candidates is None else int(max_candidates)
+        take = (lens > 0) & (before < limit)
+        s, ln, sc, qq = start[docs[take]], lens[take], scores[take], qix[take]
+        total = int(ln.sum())
+        first = np.repeat(np.cumsum(ln) - ln, ln)
+        pos = np.repeat(s, ln) + (np.arange(total, dtype=np.int64) - first)
+        pos_scores = np.repeat(sc, ln)
+        pos_q = np.repeat(qq, ln)
+        within = np.arange(total, dtype=np.int64) - np.repeat(
+            np.searchsorted(pos_q, np.arange(len(counts))), np.bincount(pos_q, minlength=len(counts)))
+        keep = within < limit
+        pos, pos_scores, pos_q = pos[keep], pos_scores[keep], pos_q[keep]
+        bounds = np.searchsorted(pos_q, np.arange(len(counts) + 1))
+        return {q: (pos[bounds[i]:bounds[i + 1]], pos_scores[bounds[i]:bounds[i + 1]])
+                for i, q in enumerate(run.query_ids)}
 
     def candidate(self, i: int, score: float, rank: int) -> Candidate:
         return Candidate(*self._base[i], float(score), rank)

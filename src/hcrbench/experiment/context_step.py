@@ -110,12 +110,16 @@ def context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Ru
         flags: dict[str, bool] = {}
         t_sel = 0.0
         qvecs = dict(zip(qids, sim.query_vectors([data.queries[q] for q in qids]))) if sim is not None else {}
+        t1 = time.perf_counter()
+        # greedy: the whole run expanded at once (arrays only), candidates built for the kept chunks
+        expanded = index.run_positions(run, cc.candidates) if sim is None else {}
+        t_sel += time.perf_counter() - t1
+        nothing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
         for q in qids:
-            ranked = run.ranked(q) if q in run else []
             ev = evidence.get(q) if evidence is not None else None
             t1 = time.perf_counter()
-            if sim is None:  # greedy: arrays only, candidates built for the kept chunks
-                pos, scores = index.positions(ranked, cc.candidates)
+            if sim is None:
+                pos, scores = expanded.get(q, nothing)
                 tokens = index.tokens[pos]
                 selections = []
                 for b in budgets:
@@ -125,7 +129,7 @@ def context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Ru
                                                 {"stop_at_overflow": cc.stop_at_overflow}))
                 flag_scores, flag_tokens = scores.tolist(), tokens.tolist()
             else:
-                cands = index.expand(ranked, cc.candidates)
+                cands = index.expand(run.ranked(q) if q in run else [], cc.candidates)
                 sims = sim.matrices(data.queries[q], [c.chunk_id for c in cands], qvecs[q])
                 selections = [select(q, cands, b, cfg.selection, token_counter=counter.name, sims=sims,
                                      stop_at_overflow=cc.stop_at_overflow, mmr_lambda=cc.mmr_lambda)
