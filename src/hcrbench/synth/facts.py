@@ -179,9 +179,11 @@ def key_facts(w: World, s: DocSpec, key: str) -> list[str]:
             return [f"pol:{p.id}:v{v}:effective"]
         if key.startswith("param"):
             return [f"pol:{p.id}:v{v}:{key}"]
-        if key == "change":
+        if key.startswith("change") and key[6:].isdigit() or key == "change":  # the j-th changed figure
+            j = int(key[6:] or 0)
             changed = [k for k, prm in enumerate(p.params) if prm["values"][v] != prm["values"][v - 1]]
-            return [f"pol:{p.id}:v{v - 1}:param{changed[0]}", f"pol:{p.id}:v{v}:param{changed[0]}"] if changed else []
+            return [f"pol:{p.id}:v{v - 1}:param{changed[j]}", f"pol:{p.id}:v{v}:param{changed[j]}"] \
+                if j < len(changed) else []
         if key == "system":
             return [f"sys:{ref['system']}:owner"]
         return []

@@ -58,12 +58,13 @@ def thematic(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
             facts = [f"pol:{pol.id}:v2:param0", f"pol:{pol.id}:v2:param1", f"pol:{pol.id}:owner"]
             text = {"easy": f"What are the main rules in Meridian's {pol.title}, and which team owns it?",
                     "medium": f"What limits apply to {pol.term} at Meridian right now, and who is responsible?",
-                    "hard": f"How do {_alt(r, pol)} work here?"}[diff]
+                    "hard": f"How does Meridian handle {_alt(r, pol)}?"}[diff]
         else:
             k = r.randrange(2)
             prm = pol.params[k]
             facts = [f"pol:{pol.id}:v{v}:param{k}" for v in range(3)] + [f"pol:{pol.id}:approver"]
-            text = {"easy": f"How has the {prm['name']} in the {pol.title} evolved, and who approves it?",
+            text = {"easy": f"What has the {pol.title} set as the {prm['name']} over its versions, and who approves "
+                            "it?",
                     "medium": f"What is the history of the {prm['name']} rule for {pol.term}?",
                     "hard": f"Have the {_alt(r, pol)} figures been revised over time?"}[diff]
         return _q(c, "thematic", diff, "adversarial:vocabulary" if diff == "hard" else "template", text,
@@ -123,6 +124,27 @@ def _spread(c: Catalog, eid: str) -> int:
     return cache[eid]
 
 
+_ASPECT = {"mtg": "the meetings they attended", "dec": "the decisions they were part of", "prj": "their projects",
+           "tkt": "the incidents they handled", "pol": "the policies they approve", "sys": "the systems they run",
+           "team": "the team they lead"}
+
+
+def _aspects(facts: list[str], pid: str) -> str:
+    """What a person summary asks for, named after the facts it needs (so the question promises no more)."""
+    out: list[str] = []
+    for f in sorted(facts, key=lambda f: not f.startswith(f"per:{pid}:")):  # their own facts first
+        kind, subject, attr = f.split(":")[0], f.split(":")[1], f.split(":")[2]
+        if kind == "per" and subject == pid:
+            words = {"role": "their role", "team": "their team", "manager": "their manager"}.get(attr, f"their {attr}")
+        elif kind == "per":
+            words = "the people who report to them" if attr == "manager" else "their colleagues"
+        else:
+            words = _ASPECT.get(kind, "other documents that name them")
+        if words not in out:
+            out.append(words)
+    return ", ".join(out[:-1]) + (" and " if len(out) > 1 else "") + out[-1]
+
+
 def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Facts about one entity spread over several kinds of document; the answer is the list of those facts."""
     w = c.w
@@ -147,6 +169,9 @@ def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None
     cands = [f for g in sorted(groups) for f in groups[g]]
     r.shuffle(cands)
     cands.sort(key=lambda f: len(c.docs_stating(f)))
+    if eid[1:].isdigit():  # a person: their own role and team first, so a summary of them starts there
+        own = [f for f in (f"per:{eid}:role", f"per:{eid}:team") if f in cands]
+        cands = own + [f for f in cands if f not in own]
     facts: list[str] = []
     covered: set[int] = set()
     kinds: set[str] = set()
@@ -165,7 +190,7 @@ def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None
     name = c.display(eid)
     e = w.get(eid)
     if eid[1:].isdigit():
-        text = {"easy": f"Summarise what Meridian's documents say about {name}: role, team, projects and meetings.",
+        text = {"easy": f"Summarise what Meridian's documents say about {name}: {_aspects(facts, eid)}.",
                 "medium": f"What has {name} been working on across Meridian?",
                 "hard": f"What is {name.split()[0]} from {w.get(e.team).name} involved in across the company?"}[diff]
     elif eid.startswith("PRJ"):

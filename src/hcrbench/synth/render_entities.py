@@ -53,9 +53,12 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
         changed = [(prm["name"], prm["values"][v - 1], prm["values"][v], prm["unit"]) for prm in p.params
                    if prm["values"][v] != prm["values"][v - 1]]
         tb.heading(head(r, "Changes in this version"))
-        if changed:
+        if changed:  # every changed figure is stated (keys change, change1, ...: facts.key_facts)
             n, a, b, u = changed[0]
-            tb.para([(f"Compared with version {v}, the {n} changed from {amount(a, u)} to {amount(b, u)}.", "change")])
+            notes = [(f"Compared with version {v}, the {n} changed from {amount(a, u)} to {amount(b, u)}.", "change")]
+            for j, (n, a, b, u) in enumerate(changed[1:], start=1):
+                notes.append((f"The {n} also changed, from {amount(a, u)} to {amount(b, u)}.", f"change{j}"))
+            tb.para(notes)
         else:
             tb.para([(f"Version {v + 1} only clarifies wording; the figures are the same as in version {v}.",
                       "change")])

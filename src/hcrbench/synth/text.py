@@ -145,7 +145,12 @@ def money(k: int) -> str:
 
 
 def amount(v: int, unit: str) -> str:
-    return f"USD {v:,}" if unit == "USD" else f"{v} {unit}"
+    """A policy figure with its unit: "USD 1,200", "3 weeks", "1 week" (a plural unit is made singular for 1)."""
+    if unit == "USD":
+        return f"USD {v:,}"
+    if v == 1 and unit.endswith("s") and not unit.endswith("ss"):
+        unit = unit[:-1]
+    return f"{v} {unit}"
 
 
 def target_words(r: random.Random) -> int:
