@@ -179,7 +179,7 @@ def key_facts(w: World, s: DocSpec, key: str) -> list[str]:
             return [f"pol:{p.id}:v{v}:effective"]
         if key.startswith("param"):
             return [f"pol:{p.id}:v{v}:{key}"]
-        if key.startswith("change") and key[6:].isdigit() or key == "change":  # the j-th changed figure
+        if (key.startswith("change") and key[6:].isdigit()) or key == "change":  # the j-th changed figure
             j = int(key[6:] or 0)
             changed = [k for k, prm in enumerate(p.params) if prm["values"][v] != prm["values"][v - 1]]
             return [f"pol:{p.id}:v{v - 1}:param{changed[j]}", f"pol:{p.id}:v{v}:param{changed[j]}"] \
