@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from hcrbench.synth.phrases_extra import MORE_RENDER
 from hcrbench.synth.render_phrases_pages import PAGES
 from hcrbench.synth.text import pick
 
@@ -470,3 +471,5 @@ R: dict[str, list[str]] = {
                                "news|New role]: {n}"],
     **PAGES,
 }
+for _name, _more in MORE_RENDER.items():  # extra wordings that widen the vocabulary (see phrases_extra)
+    R[_name] = R[_name] + _more
