@@ -453,7 +453,9 @@ R: dict[str, list[str]] = {
         "Extend the [existing|current] platform[| with new modules| rather than adding another tool]",
     ],
     "decision.rejected": ["[|- too slow|- too costly|- rejected on cost|- rejected on risk|- not ready in time"
-                          "|- weak support model|- poor fit with the architecture|- licence terms too rigid]"],
+                          "|- weak support model|- poor fit with the architecture|- licence terms too rigid|- steep learning curve"
+                          "|- patchy documentation|- opaque pricing|- immature ecosystem|- unproven at our scale"
+                          "|- onerous indemnity clauses|- brittle integrations|- clunky interface|- sparse user community]"],
     "announce.owner": ["[The {team} team, which owns {sys}, will|As owner of {sys}, the {team} team will|The "
                        "{team} team (owner of {sys}) will] [post updates on the status page|share progress in "
                        "the support channel|send a note when the work is done|keep the status page current]."],
