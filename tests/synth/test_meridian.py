@@ -154,17 +154,22 @@ def test_documents_carry_routing_metadata(small):
     assert {m["quarter"] for m in corpus.metadata if m.get("snapshot")} == {"2024-Q1", "2024-Q2", "2024-Q3"}
 
 
-# Meridian 2 targets not reached yet (text pools still 1.x; see docs/meridian.md): measured and reported as missed,
-# never hidden. Every other property must hold; a gap that closes must be removed from this list.
-KNOWN_GAPS = {"distinct-sentence ratio", "share of sentences found in 10+ documents", "vocabulary (distinct words)",
-              "budget-feasible share per category"}
+# Meridian 2 targets not reached yet: measured and reported as missed, never hidden. Every other property must hold;
+# a gap that closes must be removed from this list. The text targets (distinct-sentence ratio, 10+-document share,
+# vocabulary) are met on medium since the body text became [a|b] templates (phrases*.py, render_phrases*.py).
+KNOWN_GAPS = {"budget-feasible share per category"}
+# Small (500 docs) draws each template a quarter as often as medium, so fewer of the options' words are ever drawn:
+# its vocabulary is ~5,550-5,600 words against the ">= 6,000 (medium)" target, which describe applies at every size.
+SMALL_GAPS = {"vocabulary (distinct words)"}
 
 
 def test_describe_small_meets_every_target_but_the_known_gaps(small):
     res = describe(small)
     # On small (500 docs) fewer entities have facts in 11+ separate documents: 0.15-0.18 of queries need more
     # than ten documents there (medium meets the 20-30% target, tested below).
-    assert set(res["missed"]) == KNOWN_GAPS | {"queries needing >10 documents"}, res["missed"]
+    assert set(res["missed"]) == KNOWN_GAPS | SMALL_GAPS | {"queries needing >10 documents"}, res["missed"]
+    props = {p["property"]: p["measured"] for p in res["properties"]}
+    assert props["distinct-sentence ratio"] >= 0.70 and props["share of sentences found in 10+ documents"] <= 0.10
     assert not res["all_met"]
     assert json.loads((small / "describe.json").read_text()) == res
 
@@ -176,6 +181,8 @@ def test_describe_medium_meets_every_target_but_the_known_gaps(tmp_path):
     assert main(["describe", str(out)]) == 0
     res = json.loads((out / "describe.json").read_text())
     assert res["n_docs"] == 2000 and set(res["missed"]) == KNOWN_GAPS, res["missed"]
+    props = {p["property"]: p["measured"] for p in res["properties"]}
+    assert props["vocabulary (distinct words)"] >= 6400  # the >= 6,000 target with a margin for other seeds
 
 
 @pytest.mark.parametrize(
@@ -317,4 +324,4 @@ def test_describe_console_script_names_the_missed_targets(small):
     res = subprocess.run(["hcrbench", "describe", str(small)], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     last = res.stdout.strip().splitlines()[-1]
-    assert "target(s) missed" in last and "distinct-sentence ratio" in last and "describe.json" in last
+    assert "target(s) missed" in last and "vocabulary (distinct words)" in last and "describe.json" in last

@@ -13,6 +13,8 @@ the company's world (owners, dates, figures, offices) that a query could ask abo
 
 from __future__ import annotations
 
+from hcrbench.synth.phrases_extra import MORE_DOMAIN
+
 DOMAIN = {
     "general": [
         "If anything on this page looks [out of date|stale|wrong|inconsistent|unclear|incomplete], [say so|mention it|flag it|raise it|point it out] in the owning team's [channel|forum|mailbox|queue|discussion thread] [rather than|instead of] [editing it quietly|fixing it silently|changing it yourself|rewriting it on the spot|patching it without a note], so the [change|correction|fix|amendment|update] can be [confirmed|checked|verified|agreed|recorded].",
@@ -319,6 +321,10 @@ DOMAIN = {
         "[Milestone anniversaries|Long-service dates|Retirements|Graduations from internal programmes|Award wins] are [gathered|collected|compiled|listed|rounded up] from [nominations|manager submissions|colleague suggestions|the people team|team leads] [each month|every edition|as they arrive|throughout the month|on a rolling basis]; [nothing|no one] is [printed|included|featured|published|mentioned] [without|before getting|unless we have] the [person's|colleague's|individual's] [agreement|consent|go-ahead|approval|blessing].",
     ],
 }
+
+# The extra templates written to widen the vocabulary of the most-drawn pools (see phrases_extra).
+for _pool, _more in MORE_DOMAIN.items():
+    DOMAIN[_pool] = DOMAIN[_pool] + _more
 
 # Section headings for a domain's own closing section, drawn per document.
 DOMAIN_HEADINGS = {

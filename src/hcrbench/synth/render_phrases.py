@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from hcrbench.synth.phrases_extra import MORE_RENDER
 from hcrbench.synth.render_phrases_pages import PAGES
 from hcrbench.synth.text import pick
 
@@ -452,7 +453,9 @@ R: dict[str, list[str]] = {
         "Extend the [existing|current] platform[| with new modules| rather than adding another tool]",
     ],
     "decision.rejected": ["[|- too slow|- too costly|- rejected on cost|- rejected on risk|- not ready in time"
-                          "|- weak support model|- poor fit with the architecture|- licence terms too rigid]"],
+                          "|- weak support model|- poor fit with the architecture|- licence terms too rigid|- steep learning curve"
+                          "|- patchy documentation|- opaque pricing|- immature ecosystem|- unproven at our scale"
+                          "|- onerous indemnity clauses|- brittle integrations|- clunky interface|- sparse user community]"],
     "announce.owner": ["[The {team} team, which owns {sys}, will|As owner of {sys}, the {team} team will|The "
                        "{team} team (owner of {sys}) will] [post updates on the status page|share progress in "
                        "the support channel|send a note when the work is done|keep the status page current]."],
@@ -470,3 +473,5 @@ R: dict[str, list[str]] = {
                                "news|New role]: {n}"],
     **PAGES,
 }
+for _name, _more in MORE_RENDER.items():  # extra wordings that widen the vocabulary (see phrases_extra)
+    R[_name] = R[_name] + _more
