@@ -10,17 +10,12 @@ from itertools import product
 import pytest
 
 from hcrbench.synth import filler, generate_meridian
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.describe import IDENTIFIER, SENTENCE_END, TextStats
+from hcrbench.synth.describe import SENTENCE_END, TextStats
 from hcrbench.synth.filler import ALL_POOLS, EXTRAS
-from hcrbench.synth.lexicon import SYNONYMS
 from hcrbench.synth.phrases import DOMAIN, DOMAIN_HEADINGS
+from hcrbench.synth.safety import unsafe
 from hcrbench.synth.text import options, variants, vary
 
-FORMS = re.compile("|".join(re.escape(f.lower()) for fs in SYNONYMS.values() for f in fs))
-NAMES = re.compile("|".join(map(re.escape, [t[0] for t in lx.TEAMS] + [s[0] for s in lx.SYSTEMS]
-                                + [p[0] for p in lx.PRODUCTS] + lx.CODE_NAMES + lx.EXTRA_TEAM_WORDS)))
-PEOPLE = re.compile(r"\b(?:" + "|".join(map(re.escape, lx.FIRST_NAMES + lx.LAST_NAMES)) + r")\b")
 # Pools drawn by most documents need the most surface forms (a medium corpus draws general and projects ~2,000+
 # times, it / communications / people ~800-900 times, the rest a few hundred times or less).
 MIN_VARIANTS = {"general": 1000, "projects": 1000, "it": 600, "communications": 600, "people": 600}
@@ -29,12 +24,6 @@ MIN_TEMPLATES = {"general": 40, "projects": 40, "it": 25, "communications": 25, 
 MIN_TEMPLATES_OTHER = 15
 ARTICLE = re.compile(r"(?i)\ban [b-df-gj-np-tv-z]|\ba (?!one)[aeio]")
 _GROUP = re.compile(r"\[([^\[\]]*)\]")
-
-
-def _unsafe(text: str) -> list[str]:
-    """What in ``text`` would break the ground truth: a synonym form, an identifier, an entity or person name."""
-    found = FORMS.findall(text.lower()) + NAMES.findall(text) + PEOPLE.findall(text)
-    return found + ([IDENTIFIER.search(text).group()] if IDENTIFIER.search(text) else [])
 
 
 def _segments(template: str) -> list[list[str]]:
@@ -53,7 +42,7 @@ def test_every_pool_template_option_keeps_the_ground_truth_safe():
     every += [h for sections in EXTRAS.values() for hs, *_ in sections for h in hs]
     for template in every:
         for piece in options(template):
-            assert not _unsafe(piece), (piece, _unsafe(piece), template)
+            assert not unsafe(piece), (piece, unsafe(piece), template)
 
 
 def test_domain_templates_make_no_unsafe_text_across_group_boundaries():
@@ -65,7 +54,7 @@ def test_domain_templates_make_no_unsafe_text_across_group_boundaries():
             for i in range(len(segs) - 2):
                 for combo in product(*segs[i:i + 3]):
                     text = re.sub(r"\s+", " ", "".join(combo))
-                    assert not _unsafe(text), (pool, text, _unsafe(text))
+                    assert not unsafe(text), (pool, text, unsafe(text))
                     assert not ARTICLE.search(text), (pool, text)  # "a"/"an" agrees with every next word
 
 
