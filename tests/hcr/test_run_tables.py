@@ -52,3 +52,35 @@ def test_run_prints_routing_tree_and_ablation_tables_then_a_bottom_line(beir_dir
     assert last.startswith("bottom line:") and "next: hcrbench report" in last, last
     assert "nDCG@10" in last and ("beats" in last or "loses to" in last or "no significant" in last)
     assert (out / "tree_metrics.json").is_file()
+
+
+def test_run_without_tree_systems_prints_no_tree_tables_and_still_ends_with_a_bottom_line(beir_dir, tmp_path):
+    out = tmp_path / "flat"
+    cfg = tmp_path / "flat.toml"
+    cfg.write_text(f"""
+name = "flat"
+output_dir = "{out}"
+metrics = ["nDCG@10"]
+baseline = "bm25"
+k = 10
+n_resamples = 500
+
+[dataset]
+path = "{beir_dir}"
+split = "test"
+
+[[systems]]
+name = "bm25"
+type = "bm25"
+
+[[systems]]
+name = "bm25-flat-b"
+type = "bm25"
+params = {{ k1 = 0.2, b = 1.0 }}
+""")
+    env = {**os.environ, "HCRBENCH_PROGRESS": "0", "HCRBENCH_CACHE": str(tmp_path / "cache"), "COLUMNS": "200"}
+    p = subprocess.run(["hcrbench", "run", str(cfg)], capture_output=True, text=True, env=env, timeout=600)
+    assert p.returncode == 0, p.stderr
+    assert "Routing error per level" not in p.stdout and "against hcr" not in p.stdout
+    last = p.stdout.strip().splitlines()[-1]
+    assert last.startswith("bottom line:") and "is best on nDCG@10" in last and "next: hcrbench report" in last, last

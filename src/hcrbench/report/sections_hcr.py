@@ -37,6 +37,9 @@ def routing_section(ctx: Context) -> Section:
     rows, lines = [], []
     for name, rep in tm.items():
         r = rep["routing"]
+        if not r.get("n_queries") and not r.get("eps_any"):  # e.g. A1 (flat): a log without levels
+            lines.append(f"{name}: no query was routed through the tree (its routing log has no levels).")
+            continue
         eps = list(r.get("eps_any") or [])
         ok = _within(r.get("accuracy"), r.get("predicted_power"))
         rows.append([Cell(name), Cell(str(r.get("n_queries", "—")), num=True),
