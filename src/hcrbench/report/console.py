@@ -8,11 +8,16 @@ HTML, Markdown and LaTeX cannot disagree.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table as RichTable
 
 from hcrbench.report.model import Section, Table
+
+if TYPE_CHECKING:
+    from hcrbench.report.sections import Context
 
 _STYLE = {"good": "green", "bad": "red", "warn": "yellow", "muted": "dim", "info": "cyan"}
 
@@ -29,15 +34,9 @@ def rich_table(t: Table) -> RichTable:
             style = _STYLE.get(c.tone or "", "")
             if c.bold:
                 style = f"bold {style}".strip()
-            cells.append(f"[{style}]{_escape(c.text)}[/]" if style else _escape(c.text))
+            cells.append(f"[{style}]{escape(c.text)}[/]" if style else escape(c.text))
         out.add_row(*cells)
     return out
-
-
-def _escape(s: str) -> str:
-    from rich.markup import escape
-
-    return escape(s)
 
 
 def _print_section(console: Console, section: Section) -> None:
@@ -66,7 +65,7 @@ def print_tree_tables(console: Console, folder: str | Path) -> str:
     return run_bottom_line(ctx)
 
 
-def run_bottom_line(ctx) -> str:
+def run_bottom_line(ctx: Context) -> str:
     """Who is best on the main metric and whether that beats the baseline significantly; then the system under
     test against the baseline when it is another system."""
     from hcrbench.report.sections import plain_comparison

@@ -133,7 +133,7 @@ def _aspects(facts: list[str], pid: str) -> str:
     """What a person summary asks for, named after the facts it needs (so the question promises no more)."""
     out: list[str] = []
     for f in sorted(facts, key=lambda f: not f.startswith(f"per:{pid}:")):  # their own facts first
-        kind, subject, attr = f.split(":")[0], f.split(":")[1], f.split(":")[2]
+        kind, subject, attr = f.split(":")[:3]
         if kind == "per" and subject == pid:
             words = {"role": "their role", "team": "their team", "manager": "their manager"}.get(attr, f"their {attr}")
         elif kind == "per":
