@@ -162,8 +162,16 @@ def fact_entities(fid: str, w: World) -> list[str]:
     return out
 
 
-def _person(pid: str, *attrs: str) -> list[str]:
-    return [f"per:{pid}:{a}" for a in attrs]
+def _person(w: World, pid: str, *attrs: str) -> list[str]:
+    """A person's facts; a team lead's title that names the team ("Site Reliability Lead") also states who
+    leads that team."""
+    out = [f"per:{pid}:{a}" for a in attrs]
+    if "role" in attrs:
+        p = w.get(pid)
+        t = w.get(p.team)
+        if t.lead == pid and t.name in p.role:
+            out.append(f"team:{t.id}:lead")
+    return out
 
 
 def key_facts(w: World, s: DocSpec, key: str) -> list[str]:
@@ -172,7 +180,7 @@ def key_facts(w: World, s: DocSpec, key: str) -> list[str]:
     if t == "policy":
         p, v = w.get(ref["policy"]), ref["version"]
         if key == "approver":
-            return [f"pol:{p.id}:owner", f"pol:{p.id}:approver", *_person(p.approver, "role")]
+            return [f"pol:{p.id}:owner", f"pol:{p.id}:approver", *_person(w, p.approver, "role")]
         if key == "owner":
             return [f"pol:{p.id}:owner", f"pol:{p.id}:approver"]
         if key == "effective":
@@ -190,14 +198,15 @@ def key_facts(w: World, s: DocSpec, key: str) -> list[str]:
     if t == "project_status":
         p, q = w.get(ref["project"]), ref["quarter"]
         return {"lead": [f"prj:{p.id}:lead"], "status": [f"prj:{p.id}:status:{q}"],
-                "milestone": [f"prj:{p.id}:milestone:{q}"], "budget": [f"prj:{p.id}:budget"]}.get(key, [])
+                "milestone": [f"prj:{p.id}:milestone:{q}"], "budget": [f"prj:{p.id}:budget"],
+                "product": [f"prj:{p.id}:product", f"prd:{p.product}:description"]}.get(key, [])
     if t == "project_update":
         p = ref["project"]
         return [f"prj:{p}:status:2024-Q3", f"prj:{p}:milestone:2024-Q3"] if key == "status" else []
     if t == "project_charter":
         p = w.get(ref["project"])
         if key == "lead":
-            return [f"prj:{p.id}:lead", *_person(p.lead, "role", "team")]
+            return [f"prj:{p.id}:lead", *_person(w, p.lead, "role", "team")]
         if key.startswith("ms:"):
             return [f"prj:{p.id}:milestone:{key[3:]}"]
         return {"goal": [f"prj:{p.id}:goal"], "sponsor": [f"prj:{p.id}:sponsor"], "budget": [f"prj:{p.id}:budget"],
@@ -211,13 +220,13 @@ def key_facts(w: World, s: DocSpec, key: str) -> list[str]:
     if t == "profile":
         pid = ref["person"]
         if key == "role":
-            return _person(pid, "role", "team")
+            return _person(w, pid, "role", "team")
         if key == "team":
-            return _person(pid, "team")
+            return _person(w, pid, "team")
         if key == "location":
-            return _person(pid, "joined", "location")
+            return _person(w, pid, "joined", "location")
         if key == "manager":
-            return _person(pid, "manager")
+            return _person(w, pid, "manager")
         if key == "projects":
             return [f"prj:{x}:lead" for x in ref["projects"]]
         return []
@@ -225,7 +234,7 @@ def key_facts(w: World, s: DocSpec, key: str) -> list[str]:
         if key == "lead":
             return [f"team:{ref['team']}:lead"]
         if key.startswith("member:"):
-            return _person(key[7:], "team", "role", "location")
+            return _person(w, key[7:], "team", "role", "location")
         return []
     if t == "product_spec":
         pid = ref["product"]
@@ -253,18 +262,20 @@ def key_facts(w: World, s: DocSpec, key: str) -> list[str]:
         return {"decision": [f"dec:{d['id']}:option"], "cost": [f"dec:{d['id']}:cost"]}.get(key, [])
     if t == "meeting":
         m = w.meetings[ref["meeting"]]
+        if key == "goal":  # a discussion point that names the project's goal
+            return [f"prj:{m['project']}:goal"]
         return [f"mtg:{m['id']}:attendee:{a}" for a in m["attendees"]] if key == "attendees" else []
     if t == "announcement":
         topic = ref["topic"]
         if key == "signature":
-            return _person(ref["author"], "role")
+            return _person(w, ref["author"], "role")
         if topic == "policy":
             p, v = ref["policy"], ref["version"]
             return {"headline": [f"pol:{p}:v{v}:effective"], "param0": [f"pol:{p}:v{v}:param0"]}.get(key, [])
         if topic == "people" and key == "headline":
-            return _person(ref["person"], "role")
+            return _person(w, ref["person"], "role")
         if topic == "people" and key == "team":
-            return _person(ref["person"], "team")
+            return _person(w, ref["person"], "team")
         if topic == "system" and key == "owner":
             return [f"sys:{ref['system']}:owner"]
         if topic == "project" and key == "lead":
@@ -274,7 +285,7 @@ def key_facts(w: World, s: DocSpec, key: str) -> list[str]:
         if key == "project":
             return [f"prj:{ref['project']}:goal"]
         if key == "newcomer":
-            return _person(ref["person"], "role", "team", "joined")
+            return _person(w, ref["person"], "role", "team", "joined")
         return []
     if t == "ops_digest" and key.startswith("row:"):
         tid = key[4:]

@@ -108,7 +108,7 @@ def render_project_status(w: World, s: DocSpec, r: random.Random) -> Rendered:
     if len(s.domains) > 1:
         prod = w.get(p.product)
         tb.heading("Product impact" if "products" in s.domains else "Engineering notes")
-        tb.para([pick(r, R["status.product"], prod=prod.name, desc=prod.description),
+        tb.para([(pick(r, R["status.product"], prod=prod.name, desc=prod.description), "product"),
                  pick(r, R["status.release"], team=w.get(prod.team).name)])
     tb.heading(head(r, "Next steps"))
     tb.para([pick(r, [x]) for x in r.sample(R["status.next"], r.randint(1, 2))])

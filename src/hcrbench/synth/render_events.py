@@ -143,8 +143,10 @@ def render_meeting(w: World, s, r: random.Random) -> Rendered:
     pool = [x for x in POOLS["meeting.discussion"] if len(short) > 1 or "{b}" not in x]
     points = r.sample(pool, min(len(pool), max(3, min(5, len(short) + 1))))
     n = len(short)
-    tb.bullets([vary(r, x).format(a=short[(k + 1) % n], b=short[(k + 2) % n if (k + 2) % n != (k + 1) % n else 0],
-                         code=p.code_name, goal=p.goal) for k, x in enumerate(points)])
+    # a point that names the project's goal states it (the project is in the notes' title)
+    tb.bullets([(vary(r, x).format(a=short[(k + 1) % n], b=short[(k + 2) % n if (k + 2) % n != (k + 1) % n else 0],
+                                   code=p.code_name, goal=p.goal), "goal" if "{goal}" in x else None)
+                for k, x in enumerate(points)])
     if m["decision"]:
         tb.heading(head(r, "Decisions"))
         tb.para([(pick(r, R["meeting.decision"], d=m["decision"]), "decision")])
