@@ -45,7 +45,23 @@ def main() -> None:
         a, b = t.rfind("\n\n", 0, s), t.find("\n\n", e)
         return d, 0 if a < 0 else a + 2, len(t) if b < 0 else b
 
+    from hcrbench.data.chunking import chunk_text
+    spans: dict[tuple[str, int], list[tuple[int, int]]] = {}
+
+    def chunker(size: int, structure: bool):
+        def unit(d: str, s: int, e: int) -> tuple[str, int, int]:
+            key = (d, size + structure)
+            if key not in spans:
+                spans[key] = [(a, b) for a, b, _, _ in chunk_text(docs[d], max_tokens=size, overlap=32,
+                                                                   structure_aware=structure, counter=counter)]
+            # cheapest chunk that holds the whole statement (falls back to the document)
+            best = [(b - a, a, b) for a, b in spans[key] if a <= s and e <= b]
+            _, a, b = min(best) if best else (0, 0, len(docs[d]))
+            return d, a, b
+        return unit
+
     units = {"sentence": lambda d, s, e: (d, s, e), "paragraph": para, "section": section,
+             "chunk128": chunker(128, True), "chunk256": chunker(256, False),
              "document": lambda d, s, e: (d, 0, len(docs[d]))}
     cost: dict[tuple[str, int, int], int] = {}
 
