@@ -5,8 +5,9 @@ are not reached).
 
 ``evidence.jsonl``'s minimal evidence is the cheapest set of *sentences* stating every needed fact (the issue's
 definition). This script recomputes the cheapest cover when each statement costs its whole paragraph (text between
-blank lines), its section (heading to heading) or its document, and prints the share of queries whose cover fits
-the budget, next to the design's targets. Exact cover up to 12 facts, greedy (tokens per new fact) above.
+blank lines), its section (heading to heading), the smallest chunk holding it (``chunk_text`` at 128 tokens,
+heading-aware, and at 256 tokens, the library default) or its document, and prints the share of queries whose
+cover fits the budget, next to the design's targets. Exact cover up to 12 facts, greedy (tokens per new fact) above.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+from hcrbench.data.chunking import chunk_text
 from hcrbench.data.tokens import default_counter
 from hcrbench.synth.describe import FEASIBLE_DESIGN
 
@@ -45,7 +47,6 @@ def main() -> None:
         a, b = t.rfind("\n\n", 0, s), t.find("\n\n", e)
         return d, 0 if a < 0 else a + 2, len(t) if b < 0 else b
 
-    from hcrbench.data.chunking import chunk_text
     spans: dict[tuple[str, int], list[tuple[int, int]]] = {}
 
     def chunker(size: int, structure: bool):
