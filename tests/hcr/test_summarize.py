@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,3 +44,20 @@ def test_token_cap_holds(groups, cap):
         head = text.split(". ", 1)[0]
         body = text.split(". ", 1)[1] if ". " in text else ""
         assert counter.count(body) <= max(cap - counter.count(head) - 1, 0) + 1
+
+
+def test_summaries_do_not_depend_on_the_process_hash_seed():
+    """Sentence scores sum a set's term weights; set order changes with PYTHONHASHSEED, and a float sum in that
+    order made two equally good sentences swap between processes (a cold and a warm run's trees disagreed)."""
+    import subprocess
+    import sys
+
+    script = (
+        "from hcrbench.retrieve.summarize import ExtractiveSummarizer\n"
+        "w = {'alpha': 0.1, 'beta': 0.2, 'gamma': 0.3, 'delta': 0.3, 'epsilon': 0.2, 'zeta': 0.1}\n"
+        "s = ExtractiveSummarizer(n_terms=1)\n"
+        "print(s._one(['Alpha beta gamma.', 'Zeta epsilon delta.'], w, 8))\n"
+    )
+    outs = {subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(h)}).stdout for h in range(8)}
+    assert len(outs) == 1, outs

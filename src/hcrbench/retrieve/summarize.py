@@ -84,7 +84,7 @@ class ExtractiveSummarizer:
         for i, s in enumerate(sents):
             ws = words(s)
             if ws:
-                scored.append((-sum(weight.get(w, 0.0) for w in set(ws)) / math.sqrt(len(ws)), i))
+                scored.append((-math.fsum(weight.get(w, 0.0) for w in set(ws)) / math.sqrt(len(ws)), i))  # exact sum: set order varies by process
         chosen: list[int] = []
         for _, i in sorted(scored):
             n = self.counter.count(sents[i])
