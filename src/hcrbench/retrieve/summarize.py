@@ -66,6 +66,7 @@ class ExtractiveSummarizer:
     """Offline, deterministic routing summary: salient terms + representative sentences, under a token cap."""
 
     name = "extractive-ctfidf"
+    version = 2  # 2: scores no longer depend on the process's hash seed (cached trees built by 1 are rebuilt)
 
     def __init__(self, n_terms: int = 12, counter: TokenCounter | None = None) -> None:
         self.n_terms = n_terms

@@ -251,7 +251,8 @@ class HCRRetriever:
         key = {"chunks": corpus_fingerprint(ids, texts), "model": self.encoder.model_id, "depth": self.depth,
                "branching": self.branching, "seed": self.seed, "summarizer": ExtractiveSummarizer.name,
                "summary_tokens": self.summary_tokens, "summary_sample": self.summary_sample,
-               "entities": self.entities, "faiss": faiss.__version__, "version": 1}
+               "entities": self.entities, "faiss": faiss.__version__, "version": 1,
+               "summarizer_version": ExtractiveSummarizer.version}
         hit = index_ready("hcr-tree", key, self.cache_dir) if self.cache else None
         if hit is not None:
             costs.add("tree_cache_hits")

@@ -153,6 +153,8 @@ class RaptorRetriever:
         key = {"format": TREE_FORMAT, "leaves": corpus_fingerprint(ids, texts), "model": self.encoder.model_id,
                "summarizer": self.summarizer.name, "token_counter": self.counter.name,
                "chunk_tokens": self.chunk_tokens, "tree": self.tree_config.to_dict(), "versions": _versions()}
+        if getattr(self.summarizer, "version", 1) != 1:  # a summarizer's fix rebuilds the trees it made
+            key["summarizer_version"] = self.summarizer.version
         hit = index_ready("raptor-tree", key, self.cache_dir) if self.cache else None
         if hit is not None:
             self.tree = RaptorTree.load(hit)
