@@ -116,3 +116,19 @@ def test_seed_and_resample_bounds(experiment: Path, line, ok):
     else:
         with pytest.raises(InputError, match=rf"exp\.toml:\d+: {key}: .*less than or equal"):
             load_config(experiment)
+
+
+def test_a_fix_to_tree_summaries_recomputes_tree_systems_only(monkeypatch):
+    """A finished run is reused while its fingerprint holds; a fix to HCR's and RAPTOR's summaries (the
+    summarizer's version) must change their fingerprints, and nobody else's."""
+    from hcrbench.experiment.config import parse_config
+    from hcrbench.experiment.runner import system_fingerprint
+    from hcrbench.retrieve.summarize import ExtractiveSummarizer
+
+    cfg = parse_config('name = "x"\n[dataset]\npath = "d"\n'
+                       '[[systems]]\nname = "h"\ntype = "hcr"\n[[systems]]\nname = "r"\ntype = "raptor"\n'
+                       '[[systems]]\nname = "b"\ntype = "bm25"\n')
+    now = {s.name: system_fingerprint(s, cfg, "data") for s in cfg.systems}
+    monkeypatch.setattr(ExtractiveSummarizer, "version", 1)
+    before = {s.name: system_fingerprint(s, cfg, "data") for s in cfg.systems}
+    assert now["h"] != before["h"] and now["r"] != before["r"] and now["b"] == before["b"]

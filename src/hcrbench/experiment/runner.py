@@ -65,6 +65,7 @@ from hcrbench.experiment.manifest import (
 from hcrbench.experiment.protocol import protocol_steps
 from hcrbench.experiment.seeds import seed_aggregation
 from hcrbench.experiment.tree_step import log_rel
+from hcrbench.retrieve.summarize import ExtractiveSummarizer
 
 
 @dataclass
@@ -102,7 +103,14 @@ def system_fingerprint(system: SystemConfig, cfg: ExperimentConfig, data_key: st
         "dataset": data_key,
         **({"system_seed": system.seed} if system.seed is not None else {}),
         **({"policy": system.policy} if system.policy is not None else {}),  # absent: old fingerprints hold
+        **_code_version(system.type),
     })
+
+
+def _code_version(kind: str) -> dict[str, Any]:
+    """Fixes to a system's own code that change its runs (absent at version 1: old fingerprints hold)."""
+    v = ExtractiveSummarizer.version  # HCR's and RAPTOR's routing summaries
+    return {"summarizer_version": v} if kind in ("hcr", "raptor") and v != 1 else {}
 
 
 def _seed_everything(seed: int) -> None:
