@@ -84,8 +84,8 @@ class ExtractiveSummarizer:
         scored = []
         for i, s in enumerate(sents):
             ws = words(s)
-            if ws:
-                scored.append((-math.fsum(weight.get(w, 0.0) for w in set(ws)) / math.sqrt(len(ws)), i))  # exact sum: set order varies by process
+            if ws:  # an exact sum: a set's order, and so a float sum's rounding, varies from process to process
+                scored.append((-math.fsum(weight.get(w, 0.0) for w in set(ws)) / math.sqrt(len(ws)), i))
         chosen: list[int] = []
         for _, i in sorted(scored):
             n = self.counter.count(sents[i])
