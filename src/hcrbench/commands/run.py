@@ -73,16 +73,18 @@ def run_command(
         from hcrbench.report.verdicts import print_protocol
 
         print_protocol(console, result.verdicts)
+    report = None
     if result.gate is not None or result.verdicts is not None:  # a protocol run: the report beside the results
-        from hcrbench.commands.quickstart import write_report_for
+        from hcrbench.report.document import make_report
 
-        console.print(f"report: {write_report_for(result.output_dir)}")
+        report = make_report(result.output_dir)
+        console.print(f"report: {report.paths['html']}")
         next_step = f"open {result.output_dir / 'report.html'}"
     else:
         next_step = f"hcrbench report {result.output_dir} for the full report"
     from hcrbench.report.console import print_tree_tables
 
-    line = print_tree_tables(console, result.output_dir)
+    line = print_tree_tables(console, result.output_dir, report)
     console.print(f"[bold]bottom line:[/bold] {line}; next: {next_step}", soft_wrap=True)
     err.print(f"computed {len(result.computed)}, reused {len(result.reused)}"
               + (f", skipped {len(result.skipped)}" if result.skipped else "")

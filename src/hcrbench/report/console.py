@@ -17,6 +17,7 @@ from rich.table import Table as RichTable
 from hcrbench.report.model import Section, Table
 
 if TYPE_CHECKING:
+    from hcrbench.report.document import ReportResult
     from hcrbench.report.sections import Context
 
 _STYLE = {"good": "green", "bad": "red", "warn": "yellow", "muted": "dim", "info": "cyan"}
@@ -45,22 +46,26 @@ def _print_section(console: Console, section: Section) -> None:
             console.print(rich_table(block))
 
 
-def print_tree_tables(console: Console, folder: str | Path) -> str:
+def print_tree_tables(console: Console, folder: str | Path, report: ReportResult | None = None) -> str:
     """Print the routing, tree-quality and ablation tables of an experiment folder (those that exist) and return
-    its bottom line (the protocol's verdict when there is one, else the system under test vs the baseline)."""
+    its bottom line (the protocol's verdict when there is one, else the system under test vs the baseline).
+
+    With ``report`` (what :func:`~hcrbench.report.document.make_report` just returned for the folder) its own
+    sections are printed: nothing is read or computed again."""
     from hcrbench.report.document import bottom_line
     from hcrbench.report.inputs import load_inputs
     from hcrbench.report.sections import make_context
     from hcrbench.report.sections_hcr import ablation_section, routing_section
 
-    inp = load_inputs(folder)
-    ctx = make_context(inp)
-    if inp.tree_metrics:
-        _print_section(console, routing_section(ctx))
-    abl = ablation_section(ctx)
-    if abl.ran:
-        _print_section(console, abl)
-    if inp.verdicts is not None or inp.eval is None:
+    if report is not None and report.context is not None:
+        ctx, sections = report.context, [s for s in report.sections if s.key in ("routing", "ablations")]
+    else:
+        ctx = make_context(load_inputs(folder))
+        sections = [routing_section(ctx), ablation_section(ctx)]
+    for section in sections:
+        if section.ran:
+            _print_section(console, section)
+    if ctx.inp.verdicts is not None or ctx.inp.eval is None:
         return bottom_line(ctx)
     return run_bottom_line(ctx)
 

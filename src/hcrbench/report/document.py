@@ -103,6 +103,8 @@ class ReportResult:
     paths: dict[str, Path]
     bottom_line: str
     not_run: list[str] = field(default_factory=list)
+    context: S.Context | None = None  # what the sections were built from, and the sections themselves, so a
+    sections: list[Section] = field(default_factory=list)  # caller can print some without building them again
 
 
 def write_report(folder: str | Path) -> dict[str, Path]:
@@ -133,4 +135,4 @@ def make_report(folder: str | Path) -> ReportResult:
     atomic_write_text(out["html"], render_html(sections, title, subtitle))
     atomic_write_text(out["md"], render_markdown(sections, title, subtitle, files))
     atomic_write_text(out["tex"], render_latex(sections, title))
-    return ReportResult(out, bottom_line(ctx), [s.title for s in sections if not s.ran])
+    return ReportResult(out, bottom_line(ctx), [s.title for s in sections if not s.ran], ctx, sections)
