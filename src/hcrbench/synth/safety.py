@@ -24,4 +24,5 @@ def unsafe(text: str) -> list[str]:
     """What in ``text`` would break the ground truth: synonym forms (lower-cased substrings), entity and person
     names, an identifier; empty when the text is safe."""
     found = FORMS.findall(text.lower()) + NAMES.findall(text) + PEOPLE.findall(text)
-    return found + ([IDENTIFIER.search(text).group()] if IDENTIFIER.search(text) else [])
+    ident = IDENTIFIER.search(text)
+    return found + ([ident.group()] if ident else [])
