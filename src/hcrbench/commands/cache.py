@@ -27,10 +27,10 @@ def _mb(n: int) -> str:
 def info(root: Path | None = typer.Option(None, "--root", help=_ROOT_HELP)) -> None:
     """What is cached: one line per embedding model and per built index, with sizes."""
     from rich.console import Console
-    from rich.table import Table
 
     from hcrbench.data.cache import cache_root
     from hcrbench.data.cache_admin import list_entries
+    from hcrbench.report.terminal import Table, width
 
     entries = list_entries(root)
     where = cache_root(root)
@@ -43,7 +43,7 @@ def info(root: Path | None = typer.Option(None, "--root", help=_ROOT_HELP)) -> N
     for e in entries:
         items = f"{e.items} shards" if e.kind == "embeddings" else f"{e.items} files"
         table.add_row(e.kind, e.name, items, _mb(e.size_bytes))
-    Console(width=120).print(table)
+    Console(width=width(120)).print(table)
     total = sum(e.size_bytes for e in entries)
     typer.echo(f"{len(entries)} entries, {_mb(total)} in all; check them with `hcrbench cache verify`.")
 

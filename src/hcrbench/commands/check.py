@@ -27,7 +27,6 @@ def check_command(
 ) -> None:
     """Re-run the configured suite and compare it with a frozen baseline (exit 1 on a regression)."""
     import json
-    import sys
 
     from rich.console import Console
 
@@ -36,13 +35,14 @@ def check_command(
     from hcrbench.data.outputs import ensure_parent
     from hcrbench.experiment.check import check
     from hcrbench.report.check import check_table
+    from hcrbench.report.terminal import width
 
     if json_path is not None:
         ensure_parent(json_path, field="--json")
     result = check(baseline, config, metric=metric, max_drop=max_drop, smoke=True if smoke else None, reuse=reuse,
                    allow_dataset_change=allow_dataset_change, progress=not quiet)
     flush_warnings()
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
+    console = Console(highlight=False, width=width())
     console.print(check_table(result))
     for note in result.notes:
         console.print(f"note: {note}", soft_wrap=True)

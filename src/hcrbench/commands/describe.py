@@ -12,8 +12,8 @@ def describe_command(
 ) -> None:
     """Print each measured property with its target and whether it is met; write FOLDER/describe.json."""
     from rich.console import Console
-    from rich.table import Table
 
+    from hcrbench.report.terminal import Table, width
     from hcrbench.synth import describe
 
     result = describe(folder)
@@ -24,7 +24,7 @@ def describe_command(
         m = p["measured"]
         shown = ", ".join(f"{k} {v}" for k, v in m.items()) if isinstance(m, dict) else str(m)
         table.add_row(p["property"], shown, p["target"], "[green]✓[/]" if p["met"] else "[red]✗[/]")
-    Console(width=160).print(table)
+    Console(width=width(160)).print(table)
     missed = result.get("missed", [])
     verdict = "all targets met" if result["all_met"] else f"{len(missed)} target(s) missed: {'; '.join(missed)}"
     typer.echo(f"{verdict}; wrote {folder / 'describe.json'}")

@@ -61,9 +61,8 @@ def _fmt(x: float) -> str:
 
 
 def _print_result(console, res, title: str) -> None:
-    from rich.table import Table
-
     from hcrbench.gate import NULL_TITLES
+    from hcrbench.report.terminal import Table
 
     verdict = "[green]PASS[/]" if res.gate_pass else "[red]FAIL[/]"
     t = Table(title=f"{title} — {res.metric}: real {_fmt(res.real_mean)} over {len(res.query_ids)} queries, oracle "
@@ -84,7 +83,9 @@ def gate_command(
     split: str = typer.Option("test", "--split", help="Qrels split of the BEIR folder."),
     qrels_path: Path | None = typer.Option(None, "--qrels", help="Qrels file (overrides the dataset's)."),
     pool_path: Path | None = typer.Option(None, "--item-pool", help="Doc ids, one per line (or a JSON list)."),
-    metric: str = typer.Option("nDCG@10", "--metric", "-m", help="Graded metric: nDCG@k, P@k, R@k, RR, AP."),
+    metric: str = typer.Option("nDCG@10", "--metric", "--metrics", "-m",
+                               help="The graded metric to gate: nDCG@k, P@k, R@k, RR, AP (-m / --metrics as in "
+                                    "evaluate, with one metric: the gate judges one)."),
     strict: bool = typer.Option(True, "--strict/--no-strict", help="Also gate strict recall@5 of the top gold."),
     controls: bool = typer.Option(False, "--controls", help="Build and gate the positive/negative controls."),
     n_trials: int = typer.Option(200, "--n-trials", help="Trials per null (>= 80 for Holm to reach 0.05)."),
@@ -99,7 +100,8 @@ def gate_command(
     baseline: str | None = typer.Option(None, "--baseline", "-b",
                                         help="Run name to compare every other run with: paired deltas and verdicts."),
     min_delta: float = typer.Option(0.01, "--min-delta", help="Smallest delta that matters (verdict MISS/UNDER-NS)."),
-    n_resamples: int = typer.Option(10_000, "--n-resamples", help="Bootstrap/permutation resamples (--baseline)."),
+    n_resamples: int = typer.Option(10_000, "--resamples", "--n-resamples",
+                                    help="Bootstrap/permutation resamples (--baseline)."),
     stratify: list[str] = typer.Option(None, "--stratify",
                                        help="Query metadata field for per-stratum deltas (repeatable; --baseline)."),
     calibration: Path | None = typer.Option(None, "--calibration",
@@ -117,7 +119,11 @@ def gate_command(
     from hcrbench.data import atomic_write_text, read_run
     from hcrbench.gate import agreement_table, gate_pairs, run_controls
     from hcrbench.gate._kernels import check_rel_threshold, parse_gate_metric
+    from hcrbench.report.terminal import width
 
+    if len([t for t in metric.split(",") if t.strip()]) > 1:
+        raise InputError(f"the gate judges one graded metric (strict R@5 is added); got {metric!r}: run the gate "
+                         "once per metric", field="--metrics")
     m = parse_gate_metric(metric)
     check_rel_threshold(rel_threshold, field="--rel-threshold")
     check_draws(n_trials, "--n-trials")
@@ -154,7 +160,7 @@ def gate_command(
 
             for f in stratify:  # fail before the gate's trials on an unknown field
                 strata_from_metadata(queries, f)
-    console = Console(width=140)
+    console = Console(width=width())
     if not 0.0 <= tau_rel <= 1.0:
         raise InputError(f"must be in [0, 1], got {tau_rel}", field="--tau-rel")
     common = dict(n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold, tau_rel=tau_rel)
@@ -276,7 +282,7 @@ def _baseline_report(console, pairs, baseline: str, queries, stratify: list[str]
 
 
 def _print_controls(console, rep) -> None:
-    from rich.table import Table
+    from hcrbench.report.terminal import Table
 
     t = Table(title="Controls: expected vs observed gate outcome", title_justify="left")
     for col in ("control", "metric", "real", "expected", "got", "failed nulls", "ok"):

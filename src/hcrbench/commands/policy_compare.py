@@ -42,6 +42,7 @@ def policy_compare_command(
     from hcrbench.data import atomic_write_text
     from hcrbench.experiment.policy_compare import check_chunker, compare_policies, load_policy_bench
     from hcrbench.report.policy import print_policy_comparison
+    from hcrbench.report.terminal import width
     from hcrbench.retrieve import make_retriever
     from hcrbench.retrieve.policy import Policy
 
@@ -64,7 +65,7 @@ def policy_compare_command(
     doc = compare_policies(bench, lambda: make_retriever(system, **params), system, chunkers, single, multi,
                            seed=seed, n_resamples=n_resamples, params=params,
                            progress=lambda m: err.print(f"[dim]{m}[/dim]", highlight=False))
-    print_policy_comparison(doc, console=Console(file=sys.stdout, width=200))
+    print_policy_comparison(doc, console=Console(file=sys.stdout, width=width(200)))
     if json_path is not None:
         atomic_write_text(json_path, json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
         err.print(f"wrote {json_path}", highlight=False)

@@ -29,13 +29,13 @@ def quickstart_command(
     quiet: bool = typer.Option(False, "--quiet", help="No progress output."),
 ) -> None:
     """The main job: corpus to go / no-go / kill in one command (re-running reuses everything finished)."""
-    import sys
 
     from rich.console import Console
 
     from hcrbench.cli import flush_warnings
     from hcrbench.experiment.quickstart import ENCODERS, parse_sizes, run_quickstart
     from hcrbench.limits import check_draws, check_seed
+    from hcrbench.report.terminal import width
 
     if encoder not in ENCODERS:
         raise InputError(f"must be one of {', '.join(ENCODERS)}, got {encoder!r}", field="--encoder")
@@ -44,13 +44,19 @@ def quickstart_command(
     check_seed(seed, "--seed")
     check_draws(n_trials, "--n-trials")
     check_draws(resamples, "--resamples")
-    size_list = parse_sizes(sizes) if sizes is not None else parse_sizes(size)
+    if sizes is not None:
+        size_list = parse_sizes(sizes)
+    else:
+        try:
+            size_list = parse_sizes(size)
+        except InputError as e:  # one --size: name the flag the user typed
+            raise InputError(e.problem, field="--size") from None
     if sizes is not None and size != "small":
         raise InputError("give --size or --sizes, not both", field="--sizes")
     qs = run_quickstart(out, sizes=size_list, seed=seed, encoder=encoder, seeds=seeds, n_trials=n_trials,
                         n_resamples=resamples, fail_fast=fail_fast, progress=not quiet)
     flush_warnings()
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
+    console = Console(highlight=False, width=width())
     print_outcome(console, qs.result, growth=qs.growth)
     res = qs.result
     Console(stderr=True, highlight=False).print(

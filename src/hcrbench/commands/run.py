@@ -31,20 +31,20 @@ def run_command(
                                                "config's protocol.fail_fast)."),
 ) -> None:
     """Run every system of an experiment, score them and write the output folder (resumable)."""
-    import sys
 
     from rich.console import Console
 
     from hcrbench.cli import flush_warnings
     from hcrbench.experiment import run_experiment
     from hcrbench.report.evaluation import print_evaluation, strata_table
+    from hcrbench.report.terminal import width
 
     err = Console(stderr=True, highlight=False)
     # Warnings go to stderr once each, above the tables (hcrbench.cli).
     result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet,
                             force=force, execution=execution_of(config, engine, address), fail_fast=fail_fast)
     flush_warnings()  # above the tables
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
+    console = Console(highlight=False, width=width())
     print_evaluation(result.evaluation, result.comparisons, console=console)
     per_query = result.output_dir / "per_query.parquet"
     strata = [s for s in result.manifest.get("config", {}).get("strata", []) or []]

@@ -146,6 +146,16 @@ class BeirDataset:
     path: Path
 
 
+def _smart_hint(folder: Path) -> str:
+    """A suggestion to convert when ``folder`` holds a SMART collection (Cranfield, CISI) instead of BEIR files."""
+    names = {p.name.lower() for p in folder.iterdir() if p.is_file()}
+    for collection, marker in (("cranfield", "cran.all.1400"), ("cisi", "cisi.all")):
+        if marker in names:
+            return (f"; this looks like the SMART collection {collection}: convert it first with `hcrbench convert "
+                    f"smart --collection {collection} --in {folder} --out data/{collection}`")
+    return ""
+
+
 def load_beir(folder: str | Path, split: str = "test", *, restrict_queries: bool = True) -> BeirDataset:
     """Load a BEIR folder. Missing files are one-line errors naming what is missing.
 
@@ -160,7 +170,7 @@ def load_beir(folder: str | Path, split: str = "test", *, restrict_queries: bool
     for p in (corpus_path, queries_path, qrels_path):
         if not p.exists():
             available = sorted(x.stem for x in (folder / "qrels").glob("*.tsv")) if p == qrels_path else []
-            hint = f" (available splits: {', '.join(available)})" if available else ""
+            hint = f" (available splits: {', '.join(available)})" if available else _smart_hint(folder)
             raise InputError(f"BEIR folder is missing {p.relative_to(folder)}{hint}", path=folder)
     qrels = read_qrels(qrels_path, name=f"{folder.name}/{split}")
     queries = read_queries(queries_path)

@@ -144,7 +144,7 @@ def compare_policies(bench: PolicyBench, make: Callable[[], Any], system: str, c
     for chunker in chunkers:
         units = make_units(bench, chunker)
         if progress:
-            progress(f"{chunker}: indexing {len(units.corpus):,} units with {system}")
+            progress(f"{_chunker_label(chunker)}: indexing {len(units.corpus):,} units with {system}")
         retriever = make()
         retriever.index(units.corpus)
         sys_params = retriever.params
@@ -299,3 +299,8 @@ def _chunker_comparison(done: dict[str, _Done], single: Policy, *, seed: int, n_
     ev = EvaluationResult(first.metrics, runs, first.rel_threshold, first.missing)
     return [{"policy": single.name, **c.to_dict(), "metric_key": _KEYS[c.metric]}
             for c in compare(ev, baseline=next(iter(done)), n_resamples=n_resamples, seed=seed)]
+
+
+def _chunker_label(chunker: str) -> str:
+    """How a chunker is named to a person: ``none`` is whole documents ("no chunking")."""
+    return "no chunking" if chunker == "none" else f"chunker {chunker}"

