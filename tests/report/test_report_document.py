@@ -134,6 +134,9 @@ def test_ablation_and_growth_sections(copy_of):
     table = html.split('id="t-ablations"')[1].split("</table>")[0]
     assert "k1: 1.5 → 0.9; b: 0.75 → 0.4" in table  # bm25 against the main system bm25-k1.5
     assert "bm25-chunks128" in table
+    row = table.split("bm25-chunks128")[1].split("</tr>")[0]  # it also turns chunking on
+    assert "chunking: off → " in row and "max_tokens=128" in row
+    assert "<th>id</th>" not in table  # no system carries an A1-A8 id: no all-dash column
     section = html.split('<section id="growth">')[1].split("</section>")[0]
     assert 'id="f-growth"' in section and "[-0.090, -0.030]" in section
     assert "hcr loses to rerank by 0.060 nDCG@10 (p = 0.0010)" in section

@@ -72,7 +72,8 @@ def routing_section(ctx: Context) -> Section:
 def _tree_table(tm: dict[str, Any]) -> Table:
     names = list(tm)
 
-    def row(label: str, get: Any, crit: str = "", good: Any = None) -> list[Cell]:
+    def row(label: str, get: Any, crit: str = "", good: Any = None, *, count: bool = False,
+            per_query: bool = False) -> list[Cell]:
         cells = [Cell(label), Cell(crit, tone="muted")]
         for n in names:
             try:
@@ -82,10 +83,12 @@ def _tree_table(tm: dict[str, Any]) -> Table:
             tone = None
             if good is not None and isinstance(x, (int, float)):
                 tone = "good" if good(x) else "bad"
-            cells.append(Cell(f3(x) if not isinstance(x, str) else x, num=True, tone=tone))
+            cells.append(Cell(_count(x, per_query) if count else (f3(x) if not isinstance(x, str) else x),
+                              num=True, tone=tone))
         return cells
 
-    rows = [row("depth", lambda r: r["tree"]["depth"]), row("nodes", lambda r: r["tree"]["n_nodes"]),
+    rows = [row("depth", lambda r: r["tree"]["depth"], count=True),
+            row("nodes", lambda r: r["tree"]["n_nodes"], count=True),
             row("sibling distinctiveness (mean)", lambda r: r["tree"]["sibling_distinctiveness"]["mean"],
                 ">= 0.15 (tree sanity)", lambda x: x >= 0.15),
             row("sibling distinctiveness (min)", lambda r: r["tree"]["sibling_distinctiveness"]["min"]),
@@ -98,10 +101,15 @@ def _tree_table(tm: dict[str, Any]) -> Table:
     rows += [row(f"leaf reachability at eps {k}", lambda r, k=k: r["tree"]["leaf_reachability"][k]) for k in reach]
     rows += [row("entity-link coverage", lambda r: r["entity_links"]["coverage"]),
              row("beam / collapsed agree on top document", lambda r: r["path_agreement"]["agreement"]),
-             row("nodes scored per query", lambda r: r["cost"]["nodes_scored_per_query"]),
-             row("chunks scored per query", lambda r: r["cost"]["chunks_scored_per_query"]),
-             row("chunks in the tree", lambda r: r["cost"]["n_chunks"])]
-    return Table("tree", "Tree quality and routing cost", ["measure", "criterion", *names], rows)
+             row("nodes scored per query", lambda r: r["cost"]["nodes_scored_per_query"], count=True,
+                 per_query=True),
+             row("chunks scored per query", lambda r: r["cost"]["chunks_scored_per_query"], "mean; see note",
+                 count=True, per_query=True),
+             row("chunks in the tree", lambda r: r["cost"]["n_chunks"], count=True)]
+    return Table("tree", "Tree quality and routing cost", ["measure", "criterion", *names], rows,
+                 notes="Chunks scored per query count every chunk score a query computed: a chunk scored by both "
+                       "paths, or again by the entity-link step, counts each time, so the mean can exceed the "
+                       "chunks in the tree. Counts are whole numbers; per-query figures are means over queries.")
 
 
 # ----------------------------------------------------------------------------------------------- gate
@@ -175,6 +183,23 @@ def _param_diff(main: dict[str, Any], other: dict[str, Any], keys: list[str]) ->
     return [f"{k}: {main.get(k, '—')} → {other.get(k, '—')}" for k in keys if main.get(k) != other.get(k)]
 
 
+def _settings(entry: dict[str, Any]) -> dict[str, Any]:
+    """A manifest system's settings as one flat dict: its parameters and its chunking (``"off"`` for whole
+    documents, else its settings), so an ablation that also turns chunking on says so."""
+    out = {**(entry.get("config_params") or {}), **(entry.get("params") or {})}
+    chunking = entry.get("chunking")
+    out["chunking"] = (", ".join(f"{k}={v}" for k, v in sorted(chunking.items()) if v is not None)
+                       if chunking else "off")
+    return out
+
+
+def _count(x: Any, per_query: bool) -> str:
+    """A count as a whole number (``3,783``); a per-query mean of counts with one decimal (``3,857.3``)."""
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return "—" if x is None else str(x)
+    return f"{x:,.1f}" if per_query and x != int(x) else f"{round(x):,}"
+
+
 def ablation_section(ctx: Context, n_resamples: int = 10_000) -> Section:
     title = "Ablations"
     man, ev = ctx.inp.manifest, ctx.inp.eval
@@ -185,18 +210,19 @@ def ablation_section(ctx: Context, n_resamples: int = 10_000) -> Section:
     if not others:
         return not_run("ablations", title, f"no other system of type {kind!r} besides {ctx.main} in this run "
                                             "(ablations are systems of the same type with other parameters).")
-    params = {s: {**(man["systems"][s].get("config_params") or {}), **(man["systems"][s].get("params") or {})}
-              for s in [ctx.main, *others]}
-    set_keys = {s: list(man["systems"][s].get("config_params") or man["systems"][s].get("params") or {})
+    params = {s: _settings(man["systems"][s]) for s in [ctx.main, *others]}
+    set_keys = {s: [*(man["systems"][s].get("config_params") or man["systems"][s].get("params") or {}),
+                    "chunking"]
                 for s in [ctx.main, *others]}
     comps = _paired(ev, ctx.main, others, ctx.metric, n_resamples, int(man.get("seed") or 0))
     rows = []
+    with_id = any(_ABLATION_ID.match(s) for s in others)  # an all-dash id column says nothing
     for s in others:
         m = _ABLATION_ID.match(s)
         c = comps.get(s)
         tone = None if c is None or c["p_holm"] >= ALPHA else ("good" if c["delta"] > 0 else "bad")
         vs_base = ctx.comparison(s)
-        rows.append([Cell(s), Cell(m.group(1) if m else "—", tone="muted"),
+        rows.append([Cell(s), *([Cell(m.group(1) if m else "—", tone="muted")] if with_id else []),
                      Cell("; ".join(_param_diff(params[ctx.main], params[s], list(dict.fromkeys(
                          [*set_keys[ctx.main], *set_keys[s]])))) or "(same parameters)"),
                      Cell(f3(ev["runs"][s]["means"].get(ctx.metric)), num=True),
@@ -207,7 +233,8 @@ def ablation_section(ctx: Context, n_resamples: int = 10_000) -> Section:
     main_mean = f3(ev["runs"][ctx.main]["means"].get(ctx.metric))
     return Section("ablations", title, [Table(
         "ablations", f"Every {kind} system against {ctx.main} ({ctx.metric} {main_mean}): what changed and what it "
-                     "did", ["system", "id", "parameters changed (main → this)", ctx.metric, f"delta vs {ctx.main}",
+                     "did", ["system", *(["id"] if with_id else []), "settings changed (main → this)", ctx.metric,
+                             f"delta vs {ctx.main}",
                              "Holm p", f"delta vs {ctx.baseline}"], rows,
         notes=(f"Delta vs {ctx.main}: paired, 95% CI; p from a paired permutation test with Holm over this table's "
                f"{len(others)} comparisons (computed by the report; seed {int(man.get('seed') or 0)})."))])
