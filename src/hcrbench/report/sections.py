@@ -114,7 +114,9 @@ def verdicts_section(ctx: Context) -> Section:
                  Cell(f3(c.get("value")), num=True), Cell(f3(c.get("threshold")), num=True),
                  Cell(str(c["status"]), tone=tone_of_verdict(c["status"]), bold=True), Cell(str(c.get("text", "")))]
                 for c in cps]
-        blocks.append(Table("checkpoints", "Fail-fast checkpoints, in order (the first kill stops the protocol)",
+        how = (f"the run stopped here: {v['stopped']}" if v.get("stopped")
+               else "every checkpoint was evaluated; with --fail-fast the first failure stops the run")
+        blocks.append(Table("checkpoints", f"Fail-fast checkpoints, in order ({how})",
                             ["checkpoint", "kill criterion", "value", "threshold", "status", "in plain words"],
                             rows))
     hyps = v.get("hypotheses") or []
