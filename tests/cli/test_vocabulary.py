@@ -33,10 +33,38 @@ def bench(tmp_path: Path) -> dict[str, Path]:
     return paths
 
 
+def _in_a_terminal(args: list[str], columns: int) -> str:
+    """stdout of ``hcrbench ARGS`` run in a pseudo-terminal ``columns`` wide (what a person at a shell sees)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    p = subprocess.Popen(["hcrbench", *args], stdout=follower, stderr=subprocess.DEVNULL,
+                         env={**env, "HCRBENCH_PROGRESS": "0", "TERM": "dumb", "NO_COLOR": "1"})
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(leader)
+    assert p.wait(timeout=300) == 0
+    return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+
+
 def test_tables_at_80_columns_keep_every_name_and_interval_whole(bench):
-    r = _hcrbench("evaluate", str(bench["qrels"]), str(bench["baseline-system-a"]), str(bench["hcr-seed1-variant"]),
-                  str(bench["hcr-seed2-variant"]), "-m", "nDCG@10,RR", "--resamples", "500", COLUMNS="80")
-    assert r.returncode == 0, r.stderr
+    out = _in_a_terminal(["evaluate", str(bench["qrels"]), str(bench["baseline-system-a"]),
+                          str(bench["hcr-seed1-variant"]), str(bench["hcr-seed2-variant"]), "-m", "nDCG@10,RR",
+                          "--resamples", "500"], 80)
+    r = subprocess.CompletedProcess([], 0, out, "")
     assert "…" not in r.stdout and "..." not in r.stdout  # nothing cut to a shared prefix
     assert max(len(line) for line in r.stdout.splitlines()) <= 80
     names = []  # the run column of the comparison table, its folded lines joined back

@@ -20,9 +20,8 @@ class Table(_RichTable):
 
 
 def width(default: int = 140) -> int | None:
-    """Width for a stdout console: the terminal's or ``$COLUMNS`` (rich reads both when given ``None``), else
-    ``default`` for a pipe or a log file, where nothing says how wide the reader's screen is."""
-    import os
+    """Width for a stdout console: the terminal's when stdout is one (rich measures it), else ``default`` for a
+    pipe or a log file, where nothing says how wide the reader's screen is."""
     import sys
 
-    return None if sys.stdout.isatty() or os.environ.get("COLUMNS", "").isdigit() else default
+    return None if sys.stdout.isatty() else default
