@@ -132,7 +132,7 @@ def evaluate_command(
         raise InputError(f"no run named {baseline!r} (runs: {', '.join(names)})", field="--baseline")
     result = evaluate(qr, {r.name: r for r in loaded}, [m.name for m in measures],
                       rel_threshold=rel_threshold, missing=missing, max_docs=max_docs,
-                      judged_only=judged_only, subtopics=_read_subtopics(subtopics, measures))
+                      judged_only=judged_only, subtopics=_read_subtopics(subtopics, measures, qrels))
     comparisons = []
     if len(loaded) > 1:
         comparisons = compare(result, baseline=baseline or names[0], n_resamples=n_resamples, seed=seed,
@@ -147,15 +147,16 @@ def evaluate_command(
         err.print(f"wrote {json_path}", highlight=False)
 
 
-def _read_subtopics(path: Path | None, measures: list) -> object:
-    """Read --subtopics when given; asking for alpha_nDCG without it is a usage error naming the flag."""
+def _read_subtopics(path: Path | None, measures: list, qrels: Path) -> object:
+    """Read --subtopics when given; else, for alpha_nDCG, the qrels file's second column is the subtopic (ndeval)."""
     if path is not None:
         from hcrbench.data.subtopics import read_subtopic_qrels
 
         return read_subtopic_qrels(path)
-    if any(m.name.startswith("alpha_nDCG") for m in measures):
-        raise InputError("alpha_nDCG needs subtopic qrels: pass --subtopics FILE (qid subtopic docid rel)",
-                         field="--subtopics")
+    if any(m.kind == "alpha_nDCG" for m in measures):
+        from hcrbench.metrics.evaluate import subtopics_from_qrels_file
+
+        return subtopics_from_qrels_file(qrels)
     return None
 
 

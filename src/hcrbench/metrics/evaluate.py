@@ -117,15 +117,30 @@ def _preview(ids: list[str], n: int = 5) -> str:
     return head + (", ..." if len(ids) > n else "")
 
 
-def _subtopics(subtopics: Any) -> SubtopicQrels:
+NDEVAL_NOTE = "alpha_nDCG without subtopics reads the qrels file's second column as the subtopic (ndeval's convention)"
+
+
+def _subtopics(subtopics: Any, qrels: Any = None) -> SubtopicQrels:
+    if subtopics is None and isinstance(qrels, (str, os.PathLike)) and not str(qrels).startswith("irds:"):
+        return subtopics_from_qrels_file(qrels)
     if subtopics is None:
-        raise InputError("alpha_nDCG needs subtopic qrels: evaluate(..., subtopics=SubtopicQrels | dict | path)",
+        raise InputError("alpha_nDCG needs subtopic qrels: evaluate(..., subtopics=SubtopicQrels | dict | path), "
+                         "or pass the qrels as a file path (its second column is then the subtopic, as in ndeval)",
                          field="subtopics")
     if isinstance(subtopics, SubtopicQrels):
         return subtopics
     if isinstance(subtopics, (str, os.PathLike)):
         return read_subtopic_qrels(subtopics)
     return SubtopicQrels.from_dict(subtopics)
+
+
+def subtopics_from_qrels_file(path: Any) -> SubtopicQrels:
+    """A ``qid subtopic docid rel`` reading of a TREC qrels file (ndeval's convention for alpha-nDCG)."""
+    try:
+        return read_subtopic_qrels(path)
+    except InputError as e:
+        raise InputError(f"{e.problem} ({NDEVAL_NOTE}; pass subtopic qrels otherwise)", path=e.path, line=e.line,
+                         field=e.field) from None
 
 
 def restrict_hits(hits: Hits, max_docs: int | None, judged_only: bool) -> Hits:
@@ -171,6 +186,8 @@ def evaluate(
     a non-negative judgment before scoring and closes the gaps in the ranking (trec_eval ``-J``). ``subtopics``
     (a :class:`~hcrbench.data.subtopics.SubtopicQrels`, ``{qid: {doc: {subtopic: grade}}}`` or a path) is needed
     by ``alpha_nDCG@k`` only; qrels queries it lacks score 0 (``max_docs``/``judged_only`` do not apply to it).
+    Without it, a qrels *path*'s second column is read as the subtopic, as ndeval does (a standard qrels file
+    with ``0`` there gives each judged doc one subtopic).
     """
     if isinstance(rel_threshold, bool) or not isinstance(rel_threshold, (int, np.integer)):
         raise InputError(f"must be an integer grade, got {rel_threshold!r}", field="rel_threshold")
@@ -181,7 +198,7 @@ def evaluate(
         raise InputError(f"must be a positive integer, got {max_docs!r}", field="max_docs")
     measures = parse_measures(metrics)
     diverse = [m for m in measures if m.kind == "alpha_nDCG"]
-    sub = _subtopics(subtopics) if diverse else None
+    sub = _subtopics(subtopics, qrels) if diverse else None
     qrels_obj = as_qrels(qrels)
     runs = named_runs(run_or_runs)
     index = QrelsIndex.build(qrels_obj)
