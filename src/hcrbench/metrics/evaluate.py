@@ -59,6 +59,11 @@ class RunEvaluation:
     def __getitem__(self, metric: str) -> np.ndarray:
         return self.values[metric]
 
+    def __repr__(self) -> str:
+        means = ", ".join(f"{m}={v:.4f}" for m, v in list(self.means.items())[:6])
+        more = ", ..." if len(self.values) > 6 else ""
+        return f"RunEvaluation({self.name!r}, {len(self.query_ids)} queries: {means}{more})"
+
 
 @dataclass
 class EvaluationResult:
@@ -98,6 +103,57 @@ class EvaluationResult:
             cols.update({m: r.values[m] for m in self.metrics})
             frames.append(pd.DataFrame(cols))
         return pd.concat(frames, ignore_index=True)
+
+    # -- tables: notebooks, papers, pandas ------------------------------------------------------------------
+    def to_frame(self, per_query: bool = False):
+        """The means as a pandas DataFrame (one row per run, one column per metric, index ``run``);
+        ``per_query=True`` gives :attr:`per_query`'s long table instead."""
+        if per_query:
+            return self.per_query
+        import pandas as pd
+
+        means = self.means
+        return pd.DataFrame([means[r] for r in self.runs], index=pd.Index(list(self.runs), name="run"),
+                            columns=list(self.metrics))
+
+    def _table(self, digits: int, comparisons: Any, alpha: float, mark: str) -> tuple[list[str], list[list[str]]]:
+        from hcrbench.data.display import fmt
+
+        significant = {(c.run, c.metric) for c in (comparisons or []) if c.significant(alpha)}
+        means = self.means
+        rows = [[name] + [fmt(means[name][m], digits) + (mark if (name, m) in significant else "")
+                          for m in self.metrics] for name in self.runs]
+        return ["run", *self.metrics], rows
+
+    def to_markdown(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05) -> str:
+        """A Markdown table of the means; with ``comparisons`` (from :func:`hcrbench.compare`) a ``†`` marks each
+        mean that differs from the baseline's with Holm-adjusted p < ``alpha``."""
+        from hcrbench.data.display import markdown_table
+
+        return markdown_table(*self._table(digits, comparisons, alpha, " †"))
+
+    def to_latex(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05, caption: str = "") -> str:
+        """A LaTeX ``table`` (booktabs) of the means; ``comparisons`` mark significant differences with ``†``."""
+        from hcrbench.data.display import latex_table
+
+        return latex_table(*self._table(digits, comparisons, alpha, "†"), caption=caption).replace("†", r"$^\dagger$")
+
+    def _repr_html_(self) -> str:
+        from hcrbench.data.display import html_table
+
+        n = {len(r.query_ids) for r in self.runs.values()}
+        queries = f"{n.pop()} queries" if len(n) == 1 else "queries per run differ"
+        caption = f"hcrbench evaluation: {len(self.runs)} runs, {queries}, rel_threshold {self.rel_threshold}"
+        return html_table(*self._table(4, None, 0.05, ""), caption=caption)
+
+    def __repr__(self) -> str:
+        header, rows = self._table(4, None, 0.05, "")
+        shown = rows[:20]
+        width = [max(len(r[i]) for r in [header, *shown]) for i in range(len(header))]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r, width)) for r in [header, *shown]]
+        if len(rows) > len(shown):
+            lines.append(f"... {len(rows) - len(shown)} more runs")
+        return f"EvaluationResult(means of {len(self.runs)} runs)\n" + "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"metrics": [...], "runs": {NAME: {"means", "per_query", "ledger"}}}``."""
