@@ -47,6 +47,10 @@ def _read_inputs(qrels: Path, runs: list[Path], dedupe: bool):
     """Read the qrels and runs; when a file has the other format's column count, say they look swapped."""
     from hcrbench.data import read_qrels, read_run
 
+    if str(qrels).startswith("irds:"):  # an ir_datasets id (hcrbench.data.irds)
+        from hcrbench.data.irds import irds_qrels
+
+        return irds_qrels(str(qrels)), [read_run(p, dedupe=dedupe) for p in runs]
     qc = _columns(qrels)
     rc = _columns(runs[0]) if runs else None
     if qc == 6 and rc in (3, 4):
@@ -72,7 +76,8 @@ def _read_inputs(qrels: Path, runs: list[Path], dedupe: bool):
 
 
 def evaluate_command(
-    qrels: Path = typer.Argument(..., help="Qrels file: TREC (qid 0 docid rel) or BEIR TSV with header."),
+    qrels: Path = typer.Argument(..., help="Qrels file: TREC (qid 0 docid rel) or BEIR TSV with header; or "
+                                           "irds:<id> (an ir_datasets id, e.g. irds:beir/scifact/test)."),
     runs: list[Path] = typer.Argument(..., help="One or more TREC run files (gzip allowed)."),
     metrics: str = typer.Option("nDCG@10,R@100,RR,P@5,AP", "--metrics", "-m",
                                 help="Comma-separated measures, e.g. 'nDCG@10,R@100,RR,P@5,AP'."),
