@@ -103,19 +103,20 @@ def _from_columns(cls: type, qids: Any, docs: Any, values: Any, name: str, what:
         vals = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
         bad = next(i for i, v in enumerate(values) if not _number(v))
-        raise InputError(f"{source}: {what} for query {qs[bad]!r} doc {ds[bad]!r} is not a number: "
+        raise InputError(f"{source}: {what} for query {str(qs[bad])!r} doc {str(ds[bad])!r} is not a number: "
                          f"{list(values)[bad]!r}", field=what) from None
     bad_mask = cls._bad_values(vals)
     if bad_mask.any():
         i = int(np.flatnonzero(bad_mask)[0])
-        raise InputError(f"{source}: {what} for query {qs[i]!r} doc {ds[i]!r} is invalid: {vals[i]!r}", field=what)
+        raise InputError(f"{source}: {what} for query {str(qs[i])!r} doc {str(ds[i])!r} is invalid: "
+                         f"{float(vals[i])!r}", field=what)
     qcode, qvocab = _codes(qs)
     dcode, dvocab = _codes(ds)
     key = qcode * len(dvocab) + dcode
     uniq, first, counts = np.unique(key, return_index=True, return_counts=True)
     if (counts > 1).any():
         i = int(first[np.flatnonzero(counts > 1)[0]])
-        raise InputError(f"{source}: query {qs[i]!r} holds doc {ds[i]!r} twice", field="doc_id")
+        raise InputError(f"{source}: query {str(qs[i])!r} holds doc {str(ds[i])!r} twice", field="doc_id")
     order = np.argsort(qcode, kind="stable")
     offsets = np.concatenate([[0], np.cumsum(np.bincount(qcode, minlength=len(qvocab)))]).astype(np.int64)
     return cls(qvocab, offsets, dcode[order].astype(np.int32), vals[order].astype(cls._value_dtype), dvocab,
