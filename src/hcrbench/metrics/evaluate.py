@@ -195,7 +195,8 @@ def subtopics_from_qrels_file(path: Any) -> SubtopicQrels:
     try:
         return read_subtopic_qrels(path)
     except InputError as e:
-        raise InputError(f"{e.problem} ({NDEVAL_NOTE}; pass subtopic qrels otherwise)", path=e.path, line=e.line,
+        raise InputError(f"{e.problem} ({NDEVAL_NOTE}; otherwise pass subtopic qrels: --subtopics FILE, "
+                         f"subtopics=)", path=e.path, line=e.line,
                          field=e.field) from None
 
 
