@@ -113,7 +113,7 @@ def _from_columns(cls: type, qids: Any, docs: Any, values: Any, name: str, what:
     qcode, qvocab = _codes(qs)
     dcode, dvocab = _codes(ds)
     key = qcode * len(dvocab) + dcode
-    uniq, first, counts = np.unique(key, return_index=True, return_counts=True)
+    _, first, counts = np.unique(key, return_index=True, return_counts=True)
     if (counts > 1).any():
         i = int(first[np.flatnonzero(counts > 1)[0]])
         raise InputError(f"{source}: query {str(qs[i])!r} holds doc {str(ds[i])!r} twice", field="doc_id")

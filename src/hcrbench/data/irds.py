@@ -63,18 +63,24 @@ def load_dataset(dataset_id: str) -> Any:
 
 
 def _fetch_failed(dataset_id: str, what: str, e: BaseException) -> InputError:
-    detail = " ".join(str(e).split())[:160] or type(e).__name__
+    detail = " ".join(str(e).split("(Caused by")[0].split())[:120] or type(e).__name__
     return InputError(f"irds:{dataset_id}: cannot read its {what}: not in ir_datasets' cache under "
                       f"{irds_home()} and could not be fetched ({type(e).__name__}: {detail})", field="dataset")
 
 
 def _read(dataset_id: str, what: str, fn: Any) -> Any:
+    import logging
+
+    before = logging.root.manager.disable
+    logging.disable(logging.WARNING)  # ir_datasets' download retries would print lines above our one line
     try:
         return fn()
     except InputError:
         raise
     except (Exception, SystemExit) as e:  # ir_datasets raises what its downloader raises
         raise _fetch_failed(dataset_id, what, e) from None
+    finally:
+        logging.disable(before)
 
 
 def irds_qrels(dataset_id: str) -> Qrels:
