@@ -154,6 +154,9 @@ def test_short_reprs_and_tables(scifact):
     assert sum("†" in cell for cell in md[3].split("|")) == len(marked)
     tex = res.to_latex(caption="SciFact")
     assert r"\begin{tabular}{lrrrrrrr}" in tex and r"bm25\_plain" in tex
+    assert "<table>" in comparisons._repr_html_() and len(repr(comparisons).splitlines()) == 2 + len(comparisons)
+    assert comparisons.to_frame()["p_holm"].tolist() == [c.p_holm for c in comparisons]
+    assert comparisons.to_markdown().count("\n") == 2 + len(comparisons)
     frame = res.to_frame()
     assert frame.loc["bm25", "nDCG@10"] == res.means["bm25"]["nDCG@10"]
     assert list(frame.index) == ["bm25", "bm25_plain"]

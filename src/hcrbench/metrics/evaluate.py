@@ -104,6 +104,18 @@ class EvaluationResult:
             frames.append(pd.DataFrame(cols))
         return pd.concat(frames, ignore_index=True)
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"metrics": [...], "runs": {NAME: {"means", "per_query", "ledger"}}}``."""
+        return {
+            "metrics": list(self.metrics),
+            "rel_threshold": self.rel_threshold,
+            "missing": self.missing,
+            "runs": {
+                name: {"means": r.means, "per_query": r.per_query, "ledger": r.ledger.to_dict()}
+                for name, r in self.runs.items()
+            },
+        }
+
     # -- tables: notebooks, papers, pandas ------------------------------------------------------------------
     def to_frame(self, per_query: bool = False):
         """The means as a pandas DataFrame (one row per run, one column per metric, index ``run``);
@@ -154,18 +166,6 @@ class EvaluationResult:
         if len(rows) > len(shown):
             lines.append(f"... {len(rows) - len(shown)} more runs")
         return f"EvaluationResult(means of {len(self.runs)} runs)\n" + "\n".join(lines)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{"metrics": [...], "runs": {NAME: {"means", "per_query", "ledger"}}}``."""
-        return {
-            "metrics": list(self.metrics),
-            "rel_threshold": self.rel_threshold,
-            "missing": self.missing,
-            "runs": {
-                name: {"means": r.means, "per_query": r.per_query, "ledger": r.ledger.to_dict()}
-                for name, r in self.runs.items()
-            },
-        }
 
 
 def _preview(ids: list[str], n: int = 5) -> str:
