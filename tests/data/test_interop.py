@@ -103,6 +103,19 @@ def test_frames_round_trip_and_ir_measures_reads_them(scifact):
                                                        abs=1e-12)
 
 
+def test_the_gate_and_alpha_ndcg_take_the_same_shapes(scifact):
+    from hcrbench.gate.core import as_qrels, as_runs
+    from hcrbench.metrics import alpha_ndcg
+
+    qrels, runs, folder = scifact
+    shapes = _shapes(qrels, runs["bm25"], folder)
+    for q, r in (shapes["ir_measures records"], shapes["PyTerrier DataFrames"]):
+        assert as_qrels(q).to_dict() == qrels.to_dict()
+        assert as_runs({"x": r})["x"].to_dict() == runs["bm25"].to_dict()
+    sub = {q: {d: {"0": g} for d, g in docs.items()} for q, docs in qrels.items()}
+    assert alpha_ndcg(sub, runs["bm25"].to_frame(), 10) == alpha_ndcg(sub, runs["bm25"], 10)
+
+
 def test_rrf_takes_plain_dicts_and_frames(scifact):
     _, runs, _ = scifact
     want = rrf([runs["bm25"], runs["bm25_plain"]]).to_dict()
