@@ -120,3 +120,29 @@ def test_evaluate_cli_without_cache_or_network_names_the_id_and_the_cache(tmp_pa
     last = lines[-1]
     assert out.returncode == 2 and len(lines) == 1, out.stderr  # ir_datasets' own retry lines silenced
     assert "irds:beir/scifact/test" in last and str(tmp_path / "empty") in last
+
+
+@pytest.mark.slow  # two BM25 indexes of SciFact and a CLI start: ~10 s on 2 busy cores
+def test_retrieve_cli_on_irds_scifact_equals_the_beir_folder(tmp_path):
+    """beir/scifact/test from a prepared ir_datasets cache (its source.zip, no network): the same corpus, queries
+    and qrels as ../shared's BEIR folder, so `hcrbench retrieve --dataset irds:...` gives the same run."""
+    import zipfile
+
+    from hcrbench.data import read_run
+    from hcrbench.retrieve import make_retriever
+
+    home = tmp_path / "irds"
+    (home / "beir" / "scifact").mkdir(parents=True)
+    with zipfile.ZipFile(home / "beir" / "scifact" / "source.zip", "w") as z:
+        for rel in ("corpus.jsonl", "queries.jsonl", "qrels/test.tsv"):
+            z.write(SCIFACT / rel, f"scifact/{rel}")
+    proxy = "http://127.0.0.1:9"
+    out = subprocess.run(["hcrbench", "retrieve", "--dataset", "irds:beir/scifact/test", "--system", "bm25",
+                          "--k", "10", "--out", str(tmp_path / "r.trec")], capture_output=True, text=True,
+                         env=_env(home, HCRBENCH_CACHE=str(tmp_path / "cache"), HTTPS_PROXY=proxy,
+                                  https_proxy=proxy))
+    assert out.returncode == 0, out.stderr
+    ds = load_beir(SCIFACT, "test")
+    r = make_retriever("bm25")
+    r.index(ds.corpus)
+    assert read_run(tmp_path / "r.trec").to_dict() == r.search(ds.queries, 10).run.to_dict()
