@@ -63,3 +63,8 @@ __all__ += [
 
 # Classic SMART-format collections (Cranfield, CISI).
 __all__ += ["load_cisi", "load_cranfield", "read_smart_documents", "read_smart_queries"]
+
+# Other libraries' qrels and runs in, ours out (ranx, ir_measures, pandas / PyTerrier, pytrec_eval; issue 26).
+from hcrbench.data.interop import as_qrels, as_run
+
+__all__ += ["as_qrels", "as_run"]
