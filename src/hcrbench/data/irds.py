@@ -68,11 +68,26 @@ def _fetch_failed(dataset_id: str, what: str, e: BaseException) -> InputError:
                       f"{irds_home()} and could not be fetched ({type(e).__name__}: {detail})", field="dataset")
 
 
+def _bars_wanted() -> bool:
+    """hcrbench's rule for progress bars (retrieve/progress.py): stderr is a terminal, HCRBENCH_PROGRESS is not 0."""
+    import sys
+
+    flag = os.environ.get("HCRBENCH_PROGRESS", "").strip().lower()
+    return sys.stderr.isatty() and flag not in ("0", "false", "no", "off")
+
+
 def _read(dataset_id: str, what: str, fn: Any) -> Any:
+    import functools
     import logging
+    import types
 
     before = logging.root.manager.disable
     logging.disable(logging.WARNING)  # ir_datasets' download retries would print lines above our one line
+    lazy = _irds().lazy_libs
+    real_tqdm = lazy.tqdm
+    if not _bars_wanted():  # ir_datasets draws its own tqdm bars: off where hcrbench's are off
+        module = real_tqdm()
+        lazy.tqdm = lambda: types.SimpleNamespace(tqdm=functools.partial(module.tqdm, disable=True))
     try:
         return fn()
     except InputError:
@@ -81,6 +96,7 @@ def _read(dataset_id: str, what: str, fn: Any) -> Any:
         raise _fetch_failed(dataset_id, what, e) from None
     finally:
         logging.disable(before)
+        lazy.tqdm = real_tqdm
 
 
 def irds_qrels(dataset_id: str) -> Qrels:
