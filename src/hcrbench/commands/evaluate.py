@@ -47,6 +47,10 @@ def _read_inputs(qrels: Path, runs: list[Path], dedupe: bool):
     """Read the qrels and runs; when a file has the other format's column count, say they look swapped."""
     from hcrbench.data import read_qrels, read_run
 
+    if str(qrels).startswith("irds:"):  # an ir_datasets id (hcrbench.data.irds)
+        from hcrbench.data.irds import irds_qrels
+
+        return irds_qrels(str(qrels)), [read_run(p, dedupe=dedupe) for p in runs]
     qc = _columns(qrels)
     rc = _columns(runs[0]) if runs else None
     if qc == 6 and rc in (3, 4):
@@ -72,7 +76,8 @@ def _read_inputs(qrels: Path, runs: list[Path], dedupe: bool):
 
 
 def evaluate_command(
-    qrels: Path = typer.Argument(..., help="Qrels file: TREC (qid 0 docid rel) or BEIR TSV with header."),
+    qrels: Path = typer.Argument(..., help="Qrels file: TREC (qid 0 docid rel) or BEIR TSV with header; or "
+                                           "irds:<id> (an ir_datasets id, e.g. irds:beir/scifact/test)."),
     runs: list[Path] = typer.Argument(..., help="One or more TREC run files (gzip allowed)."),
     metrics: str = typer.Option("nDCG@10,R@100,RR,P@5,AP", "--metrics", "-m",
                                 help="Comma-separated measures, e.g. 'nDCG@10,R@100,RR,P@5,AP'."),
@@ -132,7 +137,7 @@ def evaluate_command(
         raise InputError(f"no run named {baseline!r} (runs: {', '.join(names)})", field="--baseline")
     result = evaluate(qr, {r.name: r for r in loaded}, [m.name for m in measures],
                       rel_threshold=rel_threshold, missing=missing, max_docs=max_docs,
-                      judged_only=judged_only, subtopics=_read_subtopics(subtopics, measures))
+                      judged_only=judged_only, subtopics=_read_subtopics(subtopics, measures, qrels))
     comparisons = []
     if len(loaded) > 1:
         comparisons = compare(result, baseline=baseline or names[0], n_resamples=n_resamples, seed=seed,
@@ -147,15 +152,16 @@ def evaluate_command(
         err.print(f"wrote {json_path}", highlight=False)
 
 
-def _read_subtopics(path: Path | None, measures: list) -> object:
-    """Read --subtopics when given; asking for alpha_nDCG without it is a usage error naming the flag."""
+def _read_subtopics(path: Path | None, measures: list, qrels: Path) -> object:
+    """Read --subtopics when given; else, for alpha_nDCG, the qrels file's second column is the subtopic (ndeval)."""
     if path is not None:
         from hcrbench.data.subtopics import read_subtopic_qrels
 
         return read_subtopic_qrels(path)
-    if any(m.name.startswith("alpha_nDCG") for m in measures):
-        raise InputError("alpha_nDCG needs subtopic qrels: pass --subtopics FILE (qid subtopic docid rel)",
-                         field="--subtopics")
+    if any(m.kind == "alpha_nDCG" for m in measures):
+        from hcrbench.metrics.evaluate import subtopics_from_qrels_file
+
+        return subtopics_from_qrels_file(qrels)
     return None
 
 

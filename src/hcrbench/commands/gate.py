@@ -38,17 +38,18 @@ def _read_pool(path: Path) -> list[str]:
 
 def _load(dataset: Path | None, split: str, qrels_path: Path | None, pool_path: Path | None):
     from hcrbench.data import load_beir, read_qrels
+    from hcrbench.data.interop import as_qrels
 
     if dataset is None and qrels_path is None:
         raise InputError("give --dataset DIR (BEIR folder) or --qrels FILE with --item-pool FILE", field="--dataset")
     qrels = pool = queries = None
     if dataset is not None:
-        if not dataset.is_dir():
+        if not str(dataset).startswith("irds:") and not dataset.is_dir():  # irds:<id>: hcrbench.data.irds
             raise InputError("not a directory", path=dataset, field="--dataset")
         ds = load_beir(dataset, split)
         qrels, pool, queries = ds.qrels, list(ds.corpus.doc_ids), ds.queries
     if qrels_path is not None:
-        qrels = read_qrels(qrels_path)
+        qrels = read_qrels(qrels_path) if not str(qrels_path).startswith("irds:") else as_qrels(str(qrels_path))
     if pool_path is not None:
         pool = _read_pool(pool_path)
     if pool is None:

@@ -46,12 +46,11 @@ def run_command(
     flush_warnings()  # above the tables
     console = Console(highlight=False, width=width())
     print_evaluation(result.evaluation, result.comparisons, console=console)
-    per_query = result.output_dir / "per_query.parquet"
-    strata = [s for s in result.manifest.get("config", {}).get("strata", []) or []]
-    if per_query.is_file() and strata:
-        import pandas as pd
+    from hcrbench.data.per_query import read_per_query
 
-        frame = pd.read_parquet(per_query)
+    strata = [s for s in result.manifest.get("config", {}).get("strata", []) or []]
+    frame = read_per_query(result.output_dir, list(result.evaluation.metrics)) if strata else None
+    if frame is not None:
         metric = result.evaluation.metrics[0]
         for field in strata:
             if field in frame.columns and frame[field].notna().any():

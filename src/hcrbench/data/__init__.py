@@ -45,6 +45,7 @@ __all__ = [
 
 # Chunking, token counting and labelled-substring judgments (issue #3, parts 2 and 6).
 from hcrbench.data.chunking import ChunkedCorpus, chunk_corpus, doc_run_from_chunk_run
+from hcrbench.data.interop import as_qrels, as_run
 from hcrbench.data.labelled import LabelledQuery, labelled_qrels, read_labelled
 from hcrbench.data.smart import load_cisi, load_cranfield, read_smart_documents, read_smart_queries
 from hcrbench.data.tokens import TokenCounter, count_tokens, get_counter
@@ -63,3 +64,5 @@ __all__ += [
 
 # Classic SMART-format collections (Cranfield, CISI).
 __all__ += ["load_cisi", "load_cranfield", "read_smart_documents", "read_smart_queries"]
+
+__all__ += ["as_qrels", "as_run"]  # other libraries' qrels and runs (hcrbench.data.interop; issue 26)

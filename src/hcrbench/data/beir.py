@@ -160,7 +160,12 @@ def load_beir(folder: str | Path, split: str = "test", *, restrict_queries: bool
     """Load a BEIR folder. Missing files are one-line errors naming what is missing.
 
     With ``restrict_queries`` only queries that have judgments in the split are kept, as BEIR's loader does.
+    ``irds:<id>`` loads an ir_datasets dataset through its BEIR copy (:mod:`hcrbench.data.irds`).
     """
+    if str(folder).startswith("irds:"):
+        from hcrbench.data.irds import irds_folder
+
+        folder = irds_folder(str(folder), split)
     folder = Path(folder)
     if not folder.is_dir():
         raise InputError("BEIR dataset folder not found", path=folder)

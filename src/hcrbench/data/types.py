@@ -284,6 +284,33 @@ class _Ragged:
     def rename(self, name: str):
         return type(self)(self.query_ids, self.offsets, self.doc_index, self._values, self.doc_vocab, name)
 
+    # -- other libraries and notebooks (hcrbench.data.interop, hcrbench.data.display) ------------------------
+    def to_frame(self, columns: str = "ir_measures"):
+        """A pandas DataFrame, one row per entry, in ir_measures' columns or ``columns="pyterrier"``'s."""
+        from hcrbench.data.interop import to_frame
+
+        return to_frame(self, columns)
+
+    def to_ranx(self):
+        """The same entries as a ranx ``Qrels`` / ``Run`` (needs ranx)."""
+        from hcrbench.data.interop import to_ranx
+
+        return to_ranx(self)
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}({self.name!r}: {len(self.query_ids):,} queries, {self.n_entries:,} "
+                f"{'judgments' if isinstance(self, Qrels) else 'retrieved docs'})")
+
+    def _repr_html_(self) -> str:
+        from hcrbench.data.display import fmt, html_table
+
+        rows = []
+        for q in self.query_ids[:3]:
+            items = self.ranked(q) if isinstance(self, Run) else list(self[q].items())
+            rows += [[q, d, fmt(v)] for d, v in items[:3]]
+        value = "relevance" if isinstance(self, Qrels) else "score"
+        return html_table(["query_id", "doc_id", value], rows, caption=repr(self) + " (first entries)")
+
 
 def _is_number(v: Any) -> bool:
     try:

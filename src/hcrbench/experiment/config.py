@@ -12,7 +12,7 @@ Schema (documented with examples in docs/experiments.md)::
     n_resamples = 10000                 # permutation / bootstrap resamples of the comparisons
     family = "run"                      # Holm family: "run" = (baseline, metrics) per system (default, as
                                         # gate --baseline); "metric" = every system per metric; "all" pools
-    strata = ["category"]               # query metadata copied into per_query.parquet
+    strata = ["category"]               # query metadata copied into per_query.csv
     [dataset]
     path = "../shared/datasets/scifact" # BEIR folder, relative to the config file
     split = "test"

@@ -59,8 +59,17 @@ def load_data(cfg: DatasetConfig, base: Path, config_path: Path, text: str = "")
     """Read the dataset named by ``cfg`` (paths relative to ``base``, the config file's folder)."""
     if cfg.path is not None and cfg.generate == "meridian":
         _generate_if_missing(cfg, base)
-    if cfg.path is not None:
+    if cfg.path is not None and cfg.path.startswith("irds:"):  # an ir_datasets id: its BEIR copy (data/irds.py)
+        from hcrbench.data.irds import irds_folder
+
+        try:
+            root = irds_folder(cfg.path, cfg.split).resolve()
+        except InputError as e:
+            raise InputError(e.problem, path=config_path, line=locate(text, ("dataset", "path")),
+                             field="dataset.path") from None
+    elif cfg.path is not None:
         root = _resolve(cfg.path, base, "path", config_path, text, folder=True).resolve()
+    if cfg.path is not None:
         corpus_p = root / "corpus.jsonl"
         queries_p = root / "queries.jsonl"
         qrels_p: Path | None = root / "qrels" / f"{cfg.split}.tsv"

@@ -6,7 +6,8 @@ Output folder (``output_dir`` of the config)::
     manifest.json        config, dataset hashes, per-system params/costs/timings, versions, git commit
     runs/<NAME>.trec     one TREC run per system
     eval.json            the ``hcrbench evaluate --json`` document (means, per-query, ledger, comparisons)
-    per_query.parquet    run, query_id, one column per metric, plus query strata (e.g. category)
+    per_query.csv        run, query_id, one column per metric, plus query strata (e.g. category); also
+                         per_query.parquet when pyarrow is installed (hcrbench.data.per_query)
     logs/                routing log + tree of every tree retriever (hcr), as ``hcrbench retrieve`` writes them
     gate.json            with a [gate] table: the four-null gate, controls, verdicts vs the baseline (gate_step)
     tree_metrics.json    for systems with a routing log: the ``hcrbench tree-metrics --json`` document (tree_step)
@@ -44,9 +45,10 @@ from typing import Any
 import numpy as np
 
 from hcrbench.data import splitlock as lock
-from hcrbench.data.atomic import atomic_open, atomic_write_text
+from hcrbench.data.atomic import atomic_write_text
 from hcrbench.data.hashing import sha256_file
 from hcrbench.data.outputs import ensure_parent
+from hcrbench.data.per_query import write_per_query
 from hcrbench.data.trec import read_run, write_run
 from hcrbench.data.types import Run
 from hcrbench.errors import HcrbenchWarning, InputError
@@ -236,12 +238,14 @@ def _drop_stale_results(out: Path) -> None:
     """Delete eval.json and per_query.parquet before any run changes, so a run that fails midway never leaves
     scores that disagree with runs/ (they are rewritten once every system is done; the manifest says "partial"
     meanwhile, which ``hcrbench lock`` refuses)."""
-    for fname in ("eval.json", "per_query.parquet", "gate.json", "tree_metrics.json", "verdicts.json"):
+    for fname in ("eval.json", "per_query.csv", "per_query.parquet", "gate.json", "tree_metrics.json",
+                  "verdicts.json"):
         (out / fname).unlink(missing_ok=True)
 
 
 #: What an experiment folder may hold before its manifest exists (a run stopped before its first checkpoint).
 _OWN_ENTRIES = {"config.toml", "manifest.json", "runs", "eval.json", "per_query.parquet", "hcrbench.lock", "logs",
+                "per_query.csv",
                 "contexts", "curves", "gate.json", "tree_metrics.json", "verdicts.json",
                 # hcrbench quickstart's folder: its config, generated data, smaller sizes, growth and report
                 "quickstart.toml", "data", "sizes", "growth.json", "report.html", "report.md", "tables.tex",
@@ -454,8 +458,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         manifest["timings"].update(ctx_timings)
     atomic_write_text(out / "eval.json", json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     frame = _per_query_frame(evaluation, data, cfg.strata)
-    with atomic_open(out / "per_query.parquet", "wb") as fh:
-        frame.to_parquet(fh, index=False)
+    write_per_query(frame, out)
     manifest["timings"]["eval_seconds"] = round(time.perf_counter() - t_eval, 3)
     if stopped is None and watch is not None:
         stopped = watch.check(runs)  # the last system's checkpoints

@@ -14,6 +14,7 @@ no number.
 
 from __future__ import annotations
 
+import os
 import warnings as _warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from hcrbench.data import Qrels, Run
+from hcrbench.data import Qrels, Run, interop
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.gate._kernels import (
     GateMetric,
@@ -110,36 +111,35 @@ def empirical_p(real: float, trials: np.ndarray) -> float:
 # ------------------------------------------------------------------------------------------ the problem
 
 
-def as_qrels(qrels: Qrels | Mapping[str, Mapping[str, int]]) -> Qrels:
-    if isinstance(qrels, Qrels):
-        return qrels
-    try:
-        return Qrels.from_dict(qrels)
-    except (ValueError, TypeError, AttributeError) as e:
-        raise InputError(f"not a qrels mapping {{qid: {{doc: grade}}}}: {e}", field="qrels") from None
+def as_qrels(qrels: Any) -> Qrels:
+    """Qrels from anything :func:`hcrbench.data.interop.as_qrels` takes (dicts, paths, ranx, DataFrames, ...)."""
+    return interop.as_qrels(qrels)
 
 
-def as_runs(runs: Run | Mapping[str, Any] | list) -> dict[str, Run]:
-    """Normalise a Run, ``{qid: {doc: score}}``, a list of runs or ``{name: run}`` to ``{name: Run}``."""
-    if isinstance(runs, Run):
-        return {runs.name: runs}
+def as_runs(runs: Any) -> dict[str, Run]:
+    """Normalise a run (a Run, ``{qid: {doc: score}}``, a path, a ranx Run, a DataFrame, ScoredDoc records), a
+    list of runs or ``{name: run}`` to ``{name: Run}`` (:mod:`hcrbench.data.interop`)."""
+    if isinstance(runs, (Run, str, os.PathLike)) or interop.is_foreign_run(runs):
+        run = interop.as_run(runs)
+        return {run.name: run}
     if isinstance(runs, list):
         out: dict[str, Run] = {}
         for i, r in enumerate(runs):
-            run = r if isinstance(r, Run) else Run.from_dict(r, name=f"run{i}")
+            run = interop.as_run(r) if not isinstance(r, Mapping) else interop.as_run(r, name=f"run{i}")
             if run.name in out:
                 raise InputError(f"two runs are named {run.name!r}", field="runs")
             out[run.name] = run
         return out
     if isinstance(runs, Mapping):
         vals = list(runs.values())
-        if vals and all(isinstance(v, Run) for v in vals):
-            return {str(k): v.rename(str(k)) for k, v in runs.items()}
+        if vals and all(isinstance(v, Run) or interop.is_foreign_run(v) for v in vals):
+            return {str(k): interop.as_run(v, name=str(k)) for k, v in runs.items()}
         if vals and all(isinstance(v, Mapping) for v in vals) and all(
                 all(isinstance(x, Mapping) for x in v.values()) for v in vals if v):
-            return {str(k): Run.from_dict(v, name=str(k)) for k, v in runs.items()}
-        return {"run": Run.from_dict(runs, name="run")}
-    raise InputError(f"unsupported run type {type(runs).__name__}", field="runs")
+            return {str(k): interop.as_run(v, name=str(k)) for k, v in runs.items()}
+        return {"run": interop.as_run(runs, name="run")}
+    raise InputError(f"runs must be a run ({interop.RUN_ACCEPTED}), a list of runs or {{name: run}}; got "
+                     f"{type(runs).__name__}", field="runs")
 
 
 @dataclass

@@ -191,21 +191,26 @@ def pairwise_preference(client: LLMClient, question: str, context_a: str, contex
     return "tie"
 
 
+def kappa_score() -> Any:
+    """scikit-learn's ``cohen_kappa_score`` (the one Cohen's kappa of hcrbench), or a one-line error naming the
+    extra that installs it."""
+    try:
+        from sklearn.metrics import cohen_kappa_score
+    except ImportError:
+        raise InputError("Cohen's kappa needs scikit-learn, which is not installed: pip install "
+                         "'hcrbench[agreement]'", field="kappa") from None
+    return cohen_kappa_score
+
+
 def cohens_kappa(a: Sequence[Any], b: Sequence[Any]) -> float | None:
     """Cohen's kappa of two raters' labels on the same items (pairs with a ``None`` are dropped); ``None`` when
-    nothing is left or chance agreement is 1 (both raters constant and equal: kappa undefined)."""
-    pairs = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
-    if not pairs:
-        return None
-    cats = sorted({x for p in pairs for x in p}, key=repr)
-    idx = {c: i for i, c in enumerate(cats)}
-    m = np.zeros((len(cats), len(cats)))
-    for x, y in pairs:
-        m[idx[x], idx[y]] += 1
-    n = m.sum()
-    po = np.trace(m) / n
-    pe = float((m.sum(axis=0) * m.sum(axis=1)).sum() / n**2)
-    return None if pe >= 1.0 else float((po - pe) / (1.0 - pe))
+    nothing is left or chance agreement is 1 (both raters constant and equal: kappa undefined). Computed by
+    scikit-learn's ``cohen_kappa_score`` on the labels as strings (so mixed label types compare as ``repr``)."""
+    pairs = [(repr(x), repr(y)) for x, y in zip(a, b) if x is not None and y is not None]
+    if not pairs or len({v for p in pairs for v in p}) < 2:
+        return None  # one label in all: chance agreement 1, kappa undefined
+    score = kappa_score()
+    return float(score([x for x, _ in pairs], [y for _, y in pairs]))
 
 
 def conditional_decomposition(sufficient: Sequence[bool | None], correct: Sequence[bool | None]

@@ -1,4 +1,5 @@
-"""Turn what users pass (hcrbench types, pytrec_eval-style dicts, file paths) into encoded inputs.
+"""Turn what users pass (hcrbench types, pytrec_eval dicts, paths, ranx / ir_measures / pandas objects: see
+:mod:`hcrbench.data.interop`) into encoded inputs.
 
 Dict-of-dict runs are flattened without building a :class:`~hcrbench.data.Run` (one dict lookup per entry
 against the qrels' doc ids), so evaluating the in-memory dicts pytrec_eval users already hold stays fast.
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from hcrbench.data import Qrels, Run, RunResult, read_qrels, read_run, trec_score_key
+from hcrbench.data import Qrels, Run, RunResult, interop, trec_score_key
 from hcrbench.errors import InputError
 from hcrbench.metrics.encode import UNJUDGED, EncodedRun, QrelsIndex, map_docs, rows_from_lengths
 
@@ -22,19 +23,9 @@ RunLike = Any  # Run | RunResult | {qid: {doc: score}} | path
 
 
 def as_qrels(qrels: Any) -> Qrels:
-    """A :class:`Qrels` from a Qrels, ``{qid: {doc: grade}}`` or a qrels file path."""
-    if isinstance(qrels, Qrels):
-        out = qrels
-    elif isinstance(qrels, (str, os.PathLike)):
-        out = read_qrels(qrels)
-    elif isinstance(qrels, Mapping):
-        try:
-            out = Qrels.from_dict(qrels)
-        except (ValueError, TypeError, AttributeError) as e:
-            raise InputError(f"bad qrels dict: {e}", field="qrels") from None
-    else:
-        raise InputError(f"qrels must be a Qrels, a {{qid: {{doc: grade}}}} dict or a path, "
-                         f"got {type(qrels).__name__}", field="qrels")
+    """A :class:`Qrels` from anything :func:`hcrbench.data.interop.as_qrels` accepts (paths, ``irds:<id>``,
+    pytrec_eval dicts, ranx, ir_measures records, DataFrames)."""
+    out = interop.as_qrels(qrels)
     if len(out.query_ids) == 0:
         raise InputError("qrels hold no queries", field="qrels")
     return out
@@ -55,7 +46,7 @@ def _is_single_run_mapping(d: Mapping) -> bool:
 
 def named_runs(run_or_runs: Any) -> list[tuple[str, RunLike]]:
     """``[(name, run)]`` from one run, a list of runs or ``{name: run}``; names made unique."""
-    if isinstance(run_or_runs, (Run, RunResult, str, os.PathLike)):
+    if isinstance(run_or_runs, (Run, RunResult, str, os.PathLike)) or interop.is_foreign_run(run_or_runs):
         items = [(None, run_or_runs)]
     elif isinstance(run_or_runs, Mapping):
         if _is_single_run_mapping(run_or_runs):
@@ -65,7 +56,7 @@ def named_runs(run_or_runs: Any) -> list[tuple[str, RunLike]]:
     elif isinstance(run_or_runs, Sequence):
         items = [(None, r) for r in run_or_runs]
     else:
-        raise InputError(f"runs must be a Run, a {{qid: {{doc: score}}}} dict, a list or {{name: run}}, "
+        raise InputError(f"runs must be one run ({interop.RUN_ACCEPTED}), a list of runs or {{name: run}}; "
                          f"got {type(run_or_runs).__name__}", field="runs")
     if not items:
         raise InputError("no runs given", field="runs")
@@ -74,10 +65,11 @@ def named_runs(run_or_runs: Any) -> list[tuple[str, RunLike]]:
     for i, (name, run) in enumerate(items):
         if isinstance(run, RunResult):
             run = run.run
-        if isinstance(run, (str, os.PathLike)):
-            run = read_run(run)
+        if isinstance(run, (str, os.PathLike)) or interop.is_foreign_run(run):
+            run = interop.as_run(run)
         if not isinstance(run, (Run, Mapping)):
-            raise InputError(f"run {i + 1} is a {type(run).__name__}, not a Run or dict", field="runs")
+            raise InputError(f"run {i + 1} is a {type(run).__name__}; a run must be {interop.RUN_ACCEPTED}",
+                             field="runs")
         if name is None:
             name = run.name if isinstance(run, Run) else ("run" if len(items) == 1 else f"run{i + 1}")
         base, j = name, 2

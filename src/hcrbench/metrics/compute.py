@@ -106,6 +106,11 @@ def compute(measure: Measure, hits: Hits, index: QrelsIndex, rel_threshold: int,
         dcg = _discounted(q, rank, gains, k, ctx.nq)
         idcg = _discounted(iq, irank, igain, k, ctx.nq)
         return _divide(dcg, idcg)
+    if kind == "DCG":  # ranx dcg / dcg_burges: nDCG's numerator alone (gain = grade, or 2^grade - 1)
+        gains = np.maximum(hits.grade, 0).astype(np.float64)
+        if measure.param("dcg") == "exp-log2":
+            gains = np.exp2(gains) - 1.0
+        return _discounted(q, rank, gains, k, ctx.nq)
     if kind in ("ERR", "nERR"):
         grade = np.where(hits.grade > 0, hits.grade, 0)
         gmax = int(measure.param("max"))  # type: ignore[call-overload]
@@ -156,6 +161,11 @@ def compute(measure: Measure, hits: Hits, index: QrelsIndex, rel_threshold: int,
         return ctx.count(rel & _cut(rank, k)) / float(k)  # type: ignore[arg-type]
     if kind == "R":
         return _divide(ctx.count(rel & _cut(rank, k)), n_rel)
+    if kind == "F1":  # ranx f1@k = 2 P@k R@k / (P@k + R@k); without k, P is over every retrieved doc
+        found = ctx.count(rel & _cut(rank, k))
+        depth = hits.n_ret.astype(np.float64) if k is None else np.full(ctx.nq, float(k))
+        prec, rec = _divide(found, depth), _divide(found, n_rel)
+        return _divide(2.0 * prec * rec, prec + rec)
     if kind == "Success":
         return (ctx.count(rel & _cut(rank, k)) > 0).astype(np.float64)
     if kind == "Rprec":

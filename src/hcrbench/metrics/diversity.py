@@ -10,10 +10,9 @@ trec_eval order (score as float32 descending, then doc id descending).
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
-from hcrbench.data import Run, read_run
+from hcrbench.data.interop import as_run
 from hcrbench.data.subtopics import SubtopicQrels
 from hcrbench.errors import InputError
 
@@ -63,10 +62,7 @@ def alpha_ndcg(subtopics: SubtopicQrels | dict, run: Any, k: int, alpha: float =
         raise InputError(f"must be in [0, 1), got {alpha!r}", field="alpha")
     if not isinstance(subtopics, SubtopicQrels):
         subtopics = SubtopicQrels.from_dict(subtopics)
-    if isinstance(run, (str, Path)):
-        run = read_run(run)
-    elif not isinstance(run, Run):
-        run = Run.from_dict(run)
+    run = as_run(run)  # a Run, dict, path, ranx Run, DataFrame, ScoredDoc records (hcrbench.data.interop)
     present = set(run.query_ids)
     ranked = {q: [d for d, _ in run.ranked(q)[:k]] for q in subtopics.query_ids if q in present}
     out = {}

@@ -59,6 +59,11 @@ class RunEvaluation:
     def __getitem__(self, metric: str) -> np.ndarray:
         return self.values[metric]
 
+    def __repr__(self) -> str:
+        means = ", ".join(f"{m}={v:.4f}" for m, v in list(self.means.items())[:6])
+        more = ", ..." if len(self.values) > 6 else ""
+        return f"RunEvaluation({self.name!r}, {len(self.query_ids)} queries: {means}{more})"
+
 
 @dataclass
 class EvaluationResult:
@@ -111,21 +116,88 @@ class EvaluationResult:
             },
         }
 
+    # -- tables: notebooks, papers, pandas ------------------------------------------------------------------
+    def to_frame(self, per_query: bool = False):
+        """The means as a pandas DataFrame (one row per run, one column per metric, index ``run``);
+        ``per_query=True`` gives :attr:`per_query`'s long table instead."""
+        if per_query:
+            return self.per_query
+        import pandas as pd
+
+        means = self.means
+        return pd.DataFrame([means[r] for r in self.runs], index=pd.Index(list(self.runs), name="run"),
+                            columns=list(self.metrics))
+
+    def _table(self, digits: int, comparisons: Any, alpha: float, mark: str) -> tuple[list[str], list[list[str]]]:
+        from hcrbench.data.display import fmt
+
+        significant = {(c.run, c.metric) for c in (comparisons or []) if c.significant(alpha)}
+        means = self.means
+        rows = [[name] + [fmt(means[name][m], digits) + (mark if (name, m) in significant else "")
+                          for m in self.metrics] for name in self.runs]
+        return ["run", *self.metrics], rows
+
+    def to_markdown(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05) -> str:
+        """A Markdown table of the means; with ``comparisons`` (from :func:`hcrbench.compare`) a ``†`` marks each
+        mean that differs from the baseline's with Holm-adjusted p < ``alpha``."""
+        from hcrbench.data.display import markdown_table
+
+        return markdown_table(*self._table(digits, comparisons, alpha, " †"))
+
+    def to_latex(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05, caption: str = "") -> str:
+        """A LaTeX ``table`` (booktabs) of the means; ``comparisons`` mark significant differences with ``†``."""
+        from hcrbench.data.display import latex_table
+
+        return latex_table(*self._table(digits, comparisons, alpha, "†"), caption=caption).replace("†", r"$^\dagger$")
+
+    def _repr_html_(self) -> str:
+        from hcrbench.data.display import html_table
+
+        n = {len(r.query_ids) for r in self.runs.values()}
+        queries = f"{n.pop()} queries" if len(n) == 1 else "queries per run differ"
+        caption = f"hcrbench evaluation: {len(self.runs)} runs, {queries}, rel_threshold {self.rel_threshold}"
+        return html_table(*self._table(4, None, 0.05, ""), caption=caption)
+
+    def __repr__(self) -> str:
+        header, rows = self._table(4, None, 0.05, "")
+        shown = rows[:20]
+        width = [max(len(r[i]) for r in [header, *shown]) for i in range(len(header))]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r, width)) for r in [header, *shown]]
+        if len(rows) > len(shown):
+            lines.append(f"... {len(rows) - len(shown)} more runs")
+        return f"EvaluationResult(means of {len(self.runs)} runs)\n" + "\n".join(lines)
+
 
 def _preview(ids: list[str], n: int = 5) -> str:
     head = ", ".join(repr(q) for q in ids[:n])
     return head + (", ..." if len(ids) > n else "")
 
 
-def _subtopics(subtopics: Any) -> SubtopicQrels:
+NDEVAL_NOTE = "alpha_nDCG without subtopics reads the qrels file's second column as the subtopic (ndeval's convention)"
+
+
+def _subtopics(subtopics: Any, qrels: Any = None) -> SubtopicQrels:
+    if subtopics is None and isinstance(qrels, (str, os.PathLike)) and not str(qrels).startswith("irds:"):
+        return subtopics_from_qrels_file(qrels)
     if subtopics is None:
-        raise InputError("alpha_nDCG needs subtopic qrels: evaluate(..., subtopics=SubtopicQrels | dict | path)",
+        raise InputError("alpha_nDCG needs subtopic qrels: evaluate(..., subtopics=SubtopicQrels | dict | path), "
+                         "or pass the qrels as a file path (its second column is then the subtopic, as in ndeval)",
                          field="subtopics")
     if isinstance(subtopics, SubtopicQrels):
         return subtopics
     if isinstance(subtopics, (str, os.PathLike)):
         return read_subtopic_qrels(subtopics)
     return SubtopicQrels.from_dict(subtopics)
+
+
+def subtopics_from_qrels_file(path: Any) -> SubtopicQrels:
+    """A ``qid subtopic docid rel`` reading of a TREC qrels file (ndeval's convention for alpha-nDCG)."""
+    try:
+        return read_subtopic_qrels(path)
+    except InputError as e:
+        raise InputError(f"{e.problem} ({NDEVAL_NOTE}; otherwise pass subtopic qrels: --subtopics FILE, "
+                         f"subtopics=)", path=e.path, line=e.line,
+                         field=e.field) from None
 
 
 def restrict_hits(hits: Hits, max_docs: int | None, judged_only: bool) -> Hits:
@@ -171,6 +243,8 @@ def evaluate(
     a non-negative judgment before scoring and closes the gaps in the ranking (trec_eval ``-J``). ``subtopics``
     (a :class:`~hcrbench.data.subtopics.SubtopicQrels`, ``{qid: {doc: {subtopic: grade}}}`` or a path) is needed
     by ``alpha_nDCG@k`` only; qrels queries it lacks score 0 (``max_docs``/``judged_only`` do not apply to it).
+    Without it, a qrels *path*'s second column is read as the subtopic, as ndeval does (a standard qrels file
+    with ``0`` there gives each judged doc one subtopic).
     """
     if isinstance(rel_threshold, bool) or not isinstance(rel_threshold, (int, np.integer)):
         raise InputError(f"must be an integer grade, got {rel_threshold!r}", field="rel_threshold")
@@ -181,7 +255,7 @@ def evaluate(
         raise InputError(f"must be a positive integer, got {max_docs!r}", field="max_docs")
     measures = parse_measures(metrics)
     diverse = [m for m in measures if m.kind == "alpha_nDCG"]
-    sub = _subtopics(subtopics) if diverse else None
+    sub = _subtopics(subtopics, qrels) if diverse else None
     qrels_obj = as_qrels(qrels)
     runs = named_runs(run_or_runs)
     index = QrelsIndex.build(qrels_obj)

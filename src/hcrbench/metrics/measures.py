@@ -42,13 +42,16 @@ KINDS: dict[str, tuple[str, bool]] = {
     "ERR": ("required", False),
     "nERR": ("required", False),
     "RBP": ("optional", True),
-    "alpha_nDCG": ("required", True),  # needs subtopic qrels: evaluate(..., subtopics=)
+    "alpha_nDCG": ("required", True),  # subtopic qrels: evaluate(..., subtopics=) or a qrels file's 2nd column
+    "DCG": ("optional", False),  # ranx dcg@k (linear gains) / dcg_burges@k (2^g - 1): nDCG's numerator
+    "F1": ("optional", True),  # ranx f1@k: harmonic mean of P@k and R@k (without a cutoff: of set P and R)
 }
 
 #: kind -> {parameter: (type, default)} besides ``rel``. A parameter equal to its default is dropped, so
 #: ``RBP(p=0.8)`` and ``RBP`` are the same measure.
 PARAMS: dict[str, dict[str, tuple[type, object]]] = {
     "nDCG": {"dcg": (str, "log2"), "gains": (dict, None)},
+    "DCG": {"dcg": (str, "log2")},
     "RBP": {"p": (float, 0.8)},
     "SetF": {"beta": (float, 1.0)},
     "ERR": {"max": (int, 4)},
@@ -56,7 +59,8 @@ PARAMS: dict[str, dict[str, tuple[type, object]]] = {
     "alpha_nDCG": {"alpha": (float, 0.5)},
 }
 #: Allowed values of string parameters.
-CHOICES: dict[tuple[str, str], tuple[str, ...]] = {("nDCG", "dcg"): ("log2", "exp-log2")}
+CHOICES: dict[tuple[str, str], tuple[str, ...]] = {("nDCG", "dcg"): ("log2", "exp-log2"),
+                                                   ("DCG", "dcg"): ("log2", "exp-log2")}
 
 # Case-insensitive aliases of the kinds (ir_measures spellings and common variants).
 _ALIASES: dict[str, str] = {
@@ -99,6 +103,10 @@ _ALIASES: dict[str, str] = {
     "rprec": "Rprec",
     "r-prec": "Rprec",
     "r_prec": "Rprec",
+    "r-precision": "Rprec",  # ranx
+    "r_precision": "Rprec",
+    "dcg": "DCG",  # ranx (linear gains, as trec_eval's ndcg)
+    "f1": "F1",  # ranx
     "judged": "Judged",
     "unjudged": "Unjudged",
     "unj": "Unjudged",
@@ -141,6 +149,7 @@ _TREC_IPREC_RE = re.compile(r"^iprec_at_recall[_.]([0-9]*\.?[0-9]+)$")
 #: Other tools' names that carry a parameter: ranx's ``ndcg_burges`` is nDCG with exponential gains.
 _PARAM_ALIASES: dict[str, tuple[str, tuple[tuple[str, object], ...]]] = {
     "ndcg_burges": ("nDCG", (("dcg", "exp-log2"),)),
+    "dcg_burges": ("DCG", (("dcg", "exp-log2"),)),
     "rbp": ("RBP", (("p", 0.9),)),  # trec_eval's rbp defaults to p = 0.9 (ir_measures' RBP to 0.8)
 }
 _SPEC_RE = re.compile(
@@ -291,18 +300,46 @@ def _param_value(kind: str, key: str, value: str, spec: str) -> object:
 def _lookup_kind(name: str) -> tuple[str | None, tuple[tuple[str, object], ...]]:
     if name in _PARAM_ALIASES:  # exact case: ``rbp`` is trec_eval's, ``RBP`` ir_measures'
         return _PARAM_ALIASES[name]
-    if name.lower() == "ndcg_burges":
-        return _PARAM_ALIASES["ndcg_burges"]
+    if name.lower() in ("ndcg_burges", "dcg_burges"):
+        return _PARAM_ALIASES[name.lower()]
     kind = TREC_EVAL_NAMES.get(name) if name not in _TREC_CUT_FAMILIES else None
     return kind or (name if name in KINDS else _ALIASES.get(name.lower())), ()
 
 
+def known_names() -> list[str]:
+    """Every measure name the parser knows (kinds, aliases, trec_eval and other tools' names)."""
+    return sorted({*KINDS, *_ALIASES, *TREC_EVAL_NAMES, *_PARAM_ALIASES})
+
+
+def _did_you_mean(name: str) -> str:
+    """`` (did you mean 'map'?)``: up to three close known spellings, one per measure they name."""
+    import difflib
+
+    lower: dict[str, str] = {}
+    for n in known_names():
+        lower.setdefault(n.lower(), n)
+    picked: dict[object, str] = {}
+    for c in difflib.get_close_matches(name.lower(), list(lower), n=8, cutoff=0.6):
+        picked.setdefault(_lookup_kind(lower[c]), lower[c])
+    close = list(picked.values())[:3]
+    return " (did you mean " + " or ".join(repr(c) for c in close) + "?)" if close else ""
+
+
+def is_foreign_measure(obj: object) -> bool:
+    """An ir_measures ``Measure`` object (checked without importing ir_measures); ``str()`` gives its name."""
+    return type(obj).__module__.split(".")[0] == "ir_measures" and hasattr(obj, "NAME")
+
+
 def parse_measure(spec: str | Measure) -> Measure:
-    """Parse one measure string (ours, ir_measures', ranx's or trec_eval's name). Raises :class:`InputError`."""
+    """Parse one measure: a string (ours, ir_measures', ranx's or trec_eval's name), a :class:`Measure` or an
+    ir_measures measure object (``ir_measures.nDCG@10``). Raises :class:`InputError`."""
     if isinstance(spec, Measure):
         return spec
+    if is_foreign_measure(spec):
+        spec = str(spec)
     if not isinstance(spec, str):
-        raise InputError(f"a measure must be a string, got {type(spec).__name__}", field="metrics")
+        raise InputError(f"a measure must be a string like 'nDCG@10', an hcrbench Measure or an ir_measures "
+                         f"measure, got {type(spec).__name__}", field="metrics")
     text = spec.strip()
     params: dict[str, object] = {}
     rel = None
@@ -321,8 +358,8 @@ def parse_measure(spec: str | Measure) -> Measure:
         name = m.group("name")
         kind, fixed = _lookup_kind(name)
         if kind is None:
-            known = ", ".join(KINDS)
-            raise InputError(f"unknown measure {name!r} in {spec!r} (known: {known})", field="metrics")
+            raise InputError(f"unknown measure {name!r} in {spec!r}{_did_you_mean(name)} (known: "
+                             f"{', '.join(KINDS)}; docs/metrics.md lists every spelling)", field="metrics")
         params.update(fixed)
         cutoff = None
         if m.group("cutoff") is not None:
@@ -353,7 +390,7 @@ def parse_measure(spec: str | Measure) -> Measure:
     if need_cutoff == "none" and cutoff is not None:
         raise InputError(f"measure {kind} takes no cutoff (got {spec!r})", field="metrics")
     if rel is not None and not takes_rel:
-        why = "uses raw grades as gains" if kind in ("nDCG", "ERR", "nERR") else "does not use relevance"
+        why = "uses raw grades as gains" if kind in ("nDCG", "DCG", "ERR", "nERR") else "does not use relevance"
         raise InputError(f"measure {kind} {why}; rel= is not allowed (got {spec!r})", field="metrics")
     defaults = PARAMS.get(kind, {})
     kept = tuple(sorted((k, v) for k, v in params.items() if k == "recall" or v != defaults[k][1]))
@@ -384,11 +421,14 @@ def parse_measures(spec: str | Measure | Iterable[str | Measure]) -> list[Measur
     trec_eval's multi-cutoff names work too: ``"ndcg_cut.5,10,P.5,20"`` is nDCG@5, nDCG@10, P@5, P@20.
     """
     items: list[str | Measure]
+    if is_foreign_measure(spec):
+        spec = str(spec)
     if isinstance(spec, (str, Measure)):
         items = _split_top_level(spec) if isinstance(spec, str) else [spec]
     else:
         items = []
         for s in spec:
+            s = str(s) if is_foreign_measure(s) else s
             items.extend(_split_top_level(s) if isinstance(s, str) else [s])
     out: list[Measure] = []
     for item in _expand_trec_cutoffs(items):

@@ -32,14 +32,14 @@ FILES_DIR = "report_files"
 BUILDERS: list[tuple[Callable[[S.Context], Section], str]] = [
     (S.verdicts_section, "verdicts.json"),
     (S.systems_section, "eval.json"),
-    (S.categories_section, "per_query.parquet"),
+    (S.categories_section, "per_query.csv"),
     (S.sufficiency_section, "eval.json"),
     (H.routing_section, "tree_metrics.json"),
     (H.gate_section, "gate.json"),
     (H.ablation_section, "manifest.json"),
     (H.calibration_section, "gate.json"),
     (H.growth_section, "growth.json"),
-    (S.queries_section, "per_query.parquet"),
+    (S.queries_section, "per_query.csv"),
     (S.ledger_section, "eval.json"),
     (S.details_section, "manifest.json"),
 ]

@@ -1,7 +1,7 @@
 """Reading an experiment folder for the report: every file optional, every malformed file one InputError.
 
 The folder is what ``hcrbench run`` / ``hcrbench quickstart`` write (``manifest.json``, ``eval.json``,
-``per_query.parquet``, and from the protocol ``gate.json``, ``tree_metrics.json``, ``growth.json``,
+``per_query.csv`` / ``per_query.parquet``, and from the protocol ``gate.json``, ``tree_metrics.json``, ``growth.json``,
 ``verdicts.json``). A file that is absent is ``None`` here (its section says "not run"); a file that is present
 but unreadable or of the wrong shape raises :class:`~hcrbench.errors.InputError` naming it, so the report is never
 drawn from half a file. Query texts come from the dataset the manifest names, when it is still there.
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hcrbench.data.per_query import read_per_query
 from hcrbench.errors import InputError
 
 VERDICTS_SCHEMA = "hcrbench.verdicts/1"
@@ -107,21 +108,6 @@ def _check_growth(doc: dict[str, Any], path: Path) -> None:
             raise InputError("each point needs a numeric 'delta'", path=path, field=f"points[{i}]")
 
 
-def _read_parquet(path: Path) -> Any:
-    if not path.exists():
-        return None
-    import pandas as pd
-
-    try:
-        df = pd.read_parquet(path)
-    except Exception as e:  # pyarrow raises several kinds for a damaged file
-        raise InputError(f"not a readable parquet file ({type(e).__name__})", path=path) from None
-    for col in ("run", "query_id"):
-        if col not in df.columns:
-            raise InputError("missing column", path=path, field=col)
-    return df
-
-
 def _query_texts(manifest: dict[str, Any] | None, folder: Path) -> dict[str, str]:
     """Query id -> text from the dataset named in the manifest (empty when it is gone or unreadable)."""
     try:
@@ -157,6 +143,7 @@ def load_inputs(folder: str | Path) -> ReportInputs:
         if doc is not None and check is not None:
             check(doc, folder / name)
         setattr(inp, attrs[name], doc)
-    inp.per_query = _read_parquet(folder / "per_query.parquet")
+    metrics = (inp.eval or {}).get("metrics") if isinstance(inp.eval, dict) else None
+    inp.per_query = read_per_query(folder, metrics if isinstance(metrics, list) else None)
     inp.queries = _query_texts(inp.manifest, folder)
     return inp

@@ -1,4 +1,4 @@
-"""Report sections from eval.json, per_query.parquet and verdicts.json: verdicts, systems, categories, token
+"""Report sections from eval.json, per_query.csv / .parquet and verdicts.json: verdicts, systems, categories, token
 efficiency, queries, ledger, run details. Each builder returns a :class:`~hcrbench.report.model.Section`, or a
 "not run" one when its input file is absent. The HCR, gate, ablation and growth sections are in
 :mod:`hcrbench.report.sections_hcr`.
@@ -236,9 +236,9 @@ def categories_section(ctx: Context) -> Section:
     df = ctx.inp.per_query
     title = "Per category"
     if df is None:
-        return not_run("categories", title, "per_query.parquet is absent: run the experiment (hcrbench run).")
+        return not_run("categories", title, "the per-query table (per_query.csv) is absent: run the experiment (hcrbench run).")
     if "category" not in df.columns or ctx.metric not in df.columns:
-        return not_run("categories", title, f"per_query.parquet has no 'category' or {ctx.metric!r} column "
+        return not_run("categories", title, f"the per-query table has no 'category' or {ctx.metric!r} column "
                                             "(add strata = [\"category\"] to the config).")
     systems = [s for s in ctx.systems if s in set(df["run"])] or sorted(set(df["run"]))
     cats = sorted(str(c) for c in set(df["category"].dropna()))
@@ -312,11 +312,11 @@ def queries_section(ctx: Context, n: int = 5) -> Section:
     title = "Biggest wins and losses"
     df = ctx.inp.per_query
     if df is None or ctx.main is None or ctx.baseline is None or ctx.main == ctx.baseline:
-        return not_run("queries", title, "needs per_query.parquet and a system besides the baseline.")
+        return not_run("queries", title, "needs the per-query table (per_query.csv) and a system besides the baseline.")
     a = df[df["run"] == ctx.main].set_index("query_id")
     b = df[df["run"] == ctx.baseline].set_index("query_id")
     if ctx.metric not in df.columns or a.empty or b.empty:
-        return not_run("queries", title, f"per_query.parquet holds no {ctx.metric} for {ctx.main} and "
+        return not_run("queries", title, f"the per-query table holds no {ctx.metric} for {ctx.main} and "
                                          f"{ctx.baseline}.")
     d = (a[ctx.metric] - b[ctx.metric].reindex(a.index).fillna(0.0)).sort_values(kind="mergesort")
     picks = [("loss", q) for q in d.index[:n] if d[q] < 0] + [("win", q) for q in d.index[::-1][:n] if d[q] > 0]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from hcrbench.data.interop import as_run
 from hcrbench.data.types import Run, trec_score_key
 from hcrbench.errors import InputError
 from hcrbench.retrieve.util import finite_float, finite_nonneg, int_at_least
@@ -74,6 +75,7 @@ def _combine(runs: Sequence[Run], contributions: list[np.ndarray], name: str) ->
 
 
 def _cut(run: Run, depth: int | None) -> Run:
+    run = as_run(run)  # dicts, ranx runs, DataFrames, paths: hcrbench.data.interop
     return run if depth is None else run.top_k(int_at_least(depth, "depth", 1))
 
 

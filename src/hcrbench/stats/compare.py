@@ -27,6 +27,7 @@ from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.metrics.measures import parse_measure
 from hcrbench.stats._arrays import check_probability, check_resamples, check_seed, derive_seed, to_json_float
 from hcrbench.stats.bootstrap import choose_method, paired_ci
+from hcrbench.stats.comparisons import Comparisons
 from hcrbench.stats.effect import cohens_d_paired
 from hcrbench.stats.multiple import holm
 from hcrbench.stats.permutation import permutation_test
@@ -205,7 +206,7 @@ def compare(
         adjusted[idx] = holm([rows[i]["p"] for i in idx])
         for i in idx:
             rows[i]["family_size"] = len(idx)
-    return [Comparison(p_holm=float(ph), family=family, **r) for r, ph in zip(rows, adjusted)]
+    return Comparisons(Comparison(p_holm=float(ph), family=family, **r) for r, ph in zip(rows, adjusted))
 
 
 def _clean(obj: Any) -> Any:

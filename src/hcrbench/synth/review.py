@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+import warnings
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,20 +116,13 @@ def review_sheet(folder: str | Path, out: str | Path, n: int = 30, seed: int = 0
 
 
 def cohen_kappa(a: np.ndarray, b: np.ndarray, labels: list[int], weights: str | None = None) -> float:
-    """Cohen's kappa of two raters over ``labels`` (``weights``: None or "linear"), as scikit-learn defines it."""
-    k = len(labels)
-    idx = {v: i for i, v in enumerate(labels)}
-    conf = np.zeros((k, k))
-    for x, y in zip(a, b, strict=True):
-        conf[idx[int(x)], idx[int(y)]] += 1
-    expected = np.outer(conf.sum(1), conf.sum(0)) / conf.sum()
-    if weights is None:
-        w = 1.0 - np.eye(k)
-    else:
-        grid = np.arange(k)
-        w = np.abs(grid[:, None] - grid[None, :]).astype(float)
-    denom = (w * expected).sum()
-    return float("nan") if denom == 0 else float(1.0 - (w * conf).sum() / denom)
+    """Cohen's kappa of two raters over ``labels`` (``weights``: None or "linear"): scikit-learn's
+    ``cohen_kappa_score`` (NaN when undefined)."""
+    from hcrbench.llm.judge import kappa_score
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # 0/0 when both raters use one grade: NaN, as before
+        return float(kappa_score()(np.asarray(a), np.asarray(b), labels=labels, weights=weights))
 
 
 @dataclass

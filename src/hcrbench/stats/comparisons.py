@@ -1,0 +1,46 @@
+"""The list :func:`hcrbench.stats.compare` returns, made readable: a short repr, an HTML table in Jupyter, a
+DataFrame and a Markdown table. It is a plain ``list`` of :class:`~hcrbench.stats.compare.Comparison` otherwise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_COLUMNS = ("run", "baseline", "metric", "delta", "ci", "p", "p_holm", "cohens_d", "helped/hurt/tied")
+
+
+class Comparisons(list):
+    """Comparisons of one :func:`~hcrbench.stats.compare` call, in its order."""
+
+    def _rows(self, digits: int = 4) -> list[list[str]]:
+        from hcrbench.data.display import fmt
+
+        return [[c.run, c.baseline, c.metric, f"{c.delta:+.{digits}f}",
+                 f"[{fmt(c.ci_low, digits)}, {fmt(c.ci_high, digits)}]", fmt(c.p, 3),
+                 fmt(c.p_holm, 3) + (" *" if c.significant() else ""), fmt(c.cohens_d, 2),
+                 f"{c.helped}/{c.hurt}/{c.tied}"] for c in self]
+
+    def to_frame(self) -> Any:
+        """One row per comparison with the fields of ``--json``'s ``comparisons`` entries."""
+        import pandas as pd
+
+        return pd.DataFrame([c.to_dict() for c in self])
+
+    def to_markdown(self, digits: int = 4) -> str:
+        from hcrbench.data.display import markdown_table
+
+        return markdown_table(_COLUMNS, self._rows(digits))
+
+    def _repr_html_(self) -> str:
+        from hcrbench.data.display import html_table
+
+        family = f"Holm family: {self[0].family} ({self[0].family_size} tests); * p_holm < 0.05" if self else ""
+        return html_table(_COLUMNS, self._rows(), caption=f"{len(self)} comparisons. {family}")
+
+    def __repr__(self) -> str:
+        rows = self._rows()[:20]
+        if not rows:
+            return "Comparisons([])"
+        width = [max(len(r[i]) for r in [list(_COLUMNS), *rows]) for i in range(len(_COLUMNS))]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip() for r in [list(_COLUMNS), *rows]]
+        more = [f"... {len(self) - 20} more"] if len(self) > 20 else []
+        return "\n".join([f"Comparisons({len(self)}, * = p_holm < 0.05)", *lines, *more])
