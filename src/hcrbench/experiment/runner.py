@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from rich.markup import escape
 
 from hcrbench.data import splitlock as lock
 from hcrbench.data.atomic import atomic_open, atomic_write_text
@@ -269,8 +270,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     data = load_data(cfg.dataset, config_path.parent, config_path, text)
     load_seconds = time.perf_counter() - t_load
     check_strata(cfg, {k for q in data.queries.query_ids for k in data.queries.meta(q)}, config_path, text)
-    console.print(f"[bold]{cfg.name}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
-                  f"({cfg.dataset.split}), {len(cfg.systems)} systems -> {out}")
+    console.print(f"[bold]{escape(cfg.name)}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
+                  f"({escape(cfg.dataset.split)}), {len(cfg.systems)} systems -> {escape(str(out))}")
     locked = cfg.dataset.locked or lock.is_locked(data.key)
     if locked:
         lock.check_unlocked(data.key, split=cfg.dataset.split, dataset=str(data.root), force=force_test,
@@ -316,7 +317,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         fp = system_fingerprint(system, cfg, data.key)
         rel = f"runs/{system.name}.trec"
         prev = old_systems.get(system.name)
-        tags[system.name] = tag = f"[{i}/{len(cfg.systems)}] {system.name}"
+        tags[system.name] = tag = escape(f"[{i}/{len(cfg.systems)}] {system.name}")
         if _reusable(prev, fp, out / rel):
             runs[system.name] = _load_run(out / rel, system.name)
             manifest["systems"][system.name] = prev
@@ -354,7 +355,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
                 if watch is not None and runs:
                     stopped = watch.check(runs)
                     if stopped is not None:
-                        console.print(f"[red]--fail-fast:[/red] {stopped}; not running the remaining systems")
+                        console.print(f"[red]--fail-fast:[/red] {escape(stopped)}; not running the remaining "
+                                      "systems")
                         skipped.extend(c.name for c in cells if c.name not in runs)
                         break
                 engine.run(batch, data, on_done, tags)
