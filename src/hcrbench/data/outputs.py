@@ -107,7 +107,12 @@ class FolderLock:
         import fcntl
 
         path = self.folder / BUSY
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as e:
+            from hcrbench.errors import WriteError
+
+            raise WriteError.from_os(e, path, "the folder's lock file") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
