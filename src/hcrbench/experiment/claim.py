@@ -48,6 +48,36 @@ def drop_stale_results(out: Path) -> None:
             p.unlink(missing_ok=True)
 
 
+#: The report files (``hcrbench report``, or ``hcrbench run`` on a protocol config): rendered from the files of
+#: :data:`_REPORT_INPUTS`, so they are dropped whenever one of those changed.
+REPORT_FILES = ("report.html", "report.md", "tables.tex", "report_files")
+_REPORT_INPUTS = ("config.toml", "eval.json", "per_query.parquet", "gate.json", "tree_metrics.json", "verdicts.json",
+                  "growth.json")
+
+
+def derived_state(out: Path) -> str:
+    """A digest of what the report is rendered from (see :data:`_REPORT_INPUTS`); '' for a missing file."""
+    import hashlib
+
+    from hcrbench.data.hashing import sha256_file
+
+    h = hashlib.sha256()
+    for name in _REPORT_INPUTS:
+        p = out / name
+        h.update(f"{name}={sha256_file(p) if p.is_file() else ''};".encode())
+    return h.hexdigest()
+
+
+def drop_reports(out: Path) -> None:
+    """Delete the report files (a re-run whose scores moved must not leave a report of the old ones)."""
+    for fname in REPORT_FILES:
+        p = out / fname
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
+
+
 def _is_hcrbench_manifest(obj: Any) -> bool:
     return isinstance(obj, dict) and isinstance(obj.get("name"), str) and "config_sha256" in obj \
         and isinstance(obj.get("systems"), dict)

@@ -53,7 +53,13 @@ from hcrbench.data.outputs import releasing
 from hcrbench.data.trec import read_run, write_run
 from hcrbench.data.types import Run
 from hcrbench.errors import HcrbenchWarning, InputError
-from hcrbench.experiment.claim import check_output_dir, claim_output_dir, drop_stale_results
+from hcrbench.experiment.claim import (
+    check_output_dir,
+    claim_output_dir,
+    derived_state,
+    drop_reports,
+    drop_stale_results,
+)
 from hcrbench.experiment.config import ExperimentConfig, SystemConfig, check_strata, load_config, locate
 from hcrbench.experiment.dataset import ExperimentData, load_data
 from hcrbench.experiment.engine import Cell, CellInputError, CellOutput, make_engine
@@ -107,7 +113,14 @@ def system_fingerprint(system: SystemConfig, cfg: ExperimentConfig, data_key: st
         **({"system_seed": system.seed} if system.seed is not None else {}),
         **({"policy": system.policy} if system.policy is not None else {}),  # absent: old fingerprints hold
         **_code_version(system.type),
+        **_input_file(system),
     })
+
+
+def _input_file(system: SystemConfig) -> dict[str, Any]:
+    """A runfile system's run is its file: a changed file is a changed input (absent for other systems)."""
+    path = system.params.get("path") if system.type == "runfile" else None
+    return {"input_sha256": sha256_file(path)} if isinstance(path, str) and Path(path).is_file() else {}
 
 
 def _code_version(kind: str) -> dict[str, Any]:
@@ -278,6 +291,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
                             config_path=config_path, line=locate(text, ("dataset", "locked")))
 
     old = claim_output_dir(out, cfg, config_path, text, force=force)  # creates it, marks it, holds its lock
+    derived_before = derived_state(out)
     atomic_write_text(out / "config.toml", text)
     old_systems = old.get("systems") if isinstance(old.get("systems"), dict) else {}
     manifest: dict[str, Any] = {
@@ -410,6 +424,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     manifest["status"] = "complete" if not skipped else "partial"
     manifest["scored_systems"] = list(runs)
     write_manifest(out, manifest)
+    if derived_state(out) != derived_before:  # scores, gate or verdicts moved: a report left here is stale
+        drop_reports(out)
     if locked:
         lock.record_scoring(data.key, split=data.split, dataset=str(data.root), files=data.files,
                             experiment=cfg.name, output_dir=out.resolve(), systems=list(runs), forced=force_test)
