@@ -123,3 +123,19 @@ def test_a_second_run_on_a_busy_folder_stops_naming_the_holder(root: Path, capsy
     assert code == 0, err
     man = json.loads((out / "manifest.json").read_text())
     assert list(man["systems"]) == list(json.loads((out / "eval.json").read_text())["runs"]) == ["good"]
+
+
+def test_a_folder_holding_only_its_config_data_and_experiments_is_claimed_without_force(root: Path, capsys):
+    """hcrbench quickstart's layout: the config inside the output folder, the data under it, smaller sizes in
+    sizes/ (each an experiment folder of its own)."""
+    qs = root / "qs"
+    (qs / "sizes").mkdir(parents=True)
+    (root / "data").rename(qs / "data")
+    (qs / "sizes" / "small.toml").write_text(config_text("small", root, output_dir="small").replace(
+        'path = "data"', f'path = "{qs / "data"}"'))
+    assert in_process(capsys, "run", str(qs / "sizes" / "small.toml"), "--quiet")[0] == 0
+    (qs / "sizes" / "small.toml").unlink()  # sizes/ now holds one experiment folder, nothing else
+    (qs / "quickstart.toml").write_text(config_text("qs", root, output_dir="."))
+    code, _, err = in_process(capsys, "run", str(qs / "quickstart.toml"), "--quiet")
+    assert code == 0, err
+    assert read_marker(qs)["foreign"] == []
