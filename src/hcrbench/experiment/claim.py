@@ -165,14 +165,18 @@ def _decide(out: Path, cfg: ExperimentConfig, config_path: Path, text: str, *, f
         if act:
             write_marker(out, name=cfg.name, config_path=config_abs, foreign=foreign)
         return {}
-    ident = old if _is_hcrbench_manifest(old) else (marker or {})
+    # The marker says whose folder it is; without one (an older hcrbench), the manifest does.
+    manifest = old if _is_hcrbench_manifest(old) else None
+    ident = marker or manifest or {}
     same_name = ident.get("name") == cfg.name
     same_file = ident.get("config_path") in (None, config_abs)
-    same_text = ident.get("config_sha256") == sha256_json(text)
+    same_text = manifest is not None and manifest.get("name") == cfg.name \
+        and manifest.get("config_sha256") == sha256_json(text)
     if same_name and (same_file or same_text):
-        if act and (marker is None or marker.get("name") != cfg.name):
-            write_marker(out, name=cfg.name, config_path=config_abs, foreign=(marker or {}).get("foreign"))
-        return old if isinstance(old, dict) else {}
+        if act and marker is None:
+            write_marker(out, name=cfg.name, config_path=config_abs)
+        # Resume from the manifest only when it is this experiment's (a takeover may have died before its first)
+        return old if manifest is not None and manifest.get("name") == cfg.name else {}
     if not force:
         other = f"experiment {ident.get('name')!r}" + (f" (config {ident['config_path']})"
                                                         if ident.get("config_path") else "")
