@@ -280,8 +280,7 @@ def _main(argv: list[str]) -> int:
         except OSError as e:  # the machine, not the input (disk full, read-only, I/O error): one line, exit 1
             from hcrbench.errors import WriteError
 
-            where = e.filename if e.filename is not None else "hcrbench"
-            err = WriteError.from_os(e, where)
+            err = WriteError.from_os(e, e.filename)
             fail(str(err), err.exit_code)
     if sigint.hit and rv == EXIT_INTERRUPTED:
         return _interrupted(argv)

@@ -72,7 +72,7 @@ class WriteError(InputError):
     exit_code = 1
 
     @classmethod
-    def from_os(cls, e: OSError, path: str | Path, what: str = "") -> WriteError:
+    def from_os(cls, e: OSError, path: str | Path | None, what: str = "") -> WriteError:
         """The one-line error for ``e``, raised while writing ``what`` to ``path``."""
         reason = e.strerror or str(e)
         err = cls(f"cannot write {what}: {reason}" if what else reason, path=path)

@@ -71,3 +71,16 @@ def test_cache_verify_reports_and_repair_removes_orphaned_partial_shards(tmp_pat
     assert in_process(capsys, "cache", "verify", "--root", str(tmp_path))[0] == 0
     assert len([p for p in cache.path.iterdir() if p.name != "model.json"]) == 5  # the committed shard is intact
     assert EmbeddingCache("toy-model", root=tmp_path).get(["a", "b", "c"])[2] is None
+
+
+def test_any_other_os_error_is_one_line_exit_1(tmp_path: Path, capsys, monkeypatch):
+    import errno
+
+    import hcrbench.data.cache_admin as admin
+
+    def broken(*a, **k):
+        raise OSError(errno.EIO, "Input/output error", str(tmp_path / "shard.vec.npy"))
+
+    monkeypatch.setattr(admin, "verify_cache", broken)
+    code, _, err = in_process(capsys, "cache", "verify", "--root", str(tmp_path))
+    assert code == 1 and err == f"hcrbench: error: {tmp_path / 'shard.vec.npy'}: Input/output error\n"
