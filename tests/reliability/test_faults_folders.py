@@ -139,3 +139,33 @@ def test_a_folder_holding_only_its_config_data_and_experiments_is_claimed_withou
     code, _, err = in_process(capsys, "run", str(qs / "quickstart.toml"), "--quiet")
     assert code == 0, err
     assert read_marker(qs)["foreign"] == []
+
+
+def test_two_runs_at_once_the_second_stops_and_the_first_stays_consistent(root: Path):
+    """Issue 27's race: start `hcrbench run a.toml`, edit a.toml, start `hcrbench run a.toml --only good`."""
+    import subprocess
+    import time
+
+    from conftest import FAKEFS
+
+    env = {**os.environ, "HCRBENCH_PROGRESS": "0", "HCRBENCH_FAKE_FAULT": f"SLOW:{root / 'out' / 'runs'}",
+           "PYTHONPATH": os.pathsep.join([str(FAKEFS), os.environ.get("PYTHONPATH", "")])}
+    first = subprocess.Popen(["hcrbench", "run", "a.toml", "--quiet"], cwd=root, env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    busy = root / "out" / ".hcrbench-busy"
+    deadline = time.time() + 120
+    while not (busy.is_file() and f'"pid": {first.pid}' in busy.read_text()) and first.poll() is None \
+            and time.time() < deadline:
+        time.sleep(0.1)
+    original = (root / "a.toml").read_text()
+    (root / "a.toml").write_text(original.replace("n_resamples = 200", "n_resamples = 300"))  # edited meanwhile
+    second = hcrbench("run", "a.toml", "--only", "good", cwd=root)
+    _, first_err = first.communicate(timeout=300)
+    assert first.returncode == 0, first_err
+    assert second.returncode == 2 and f"in use by another hcrbench command (pid {first.pid} " in \
+        one_error_line(second)
+    out = root / "out"
+    man = json.loads((out / "manifest.json").read_text())
+    assert (out / "config.toml").read_text() == original and man["config"]["n_resamples"] == 200
+    assert man["status"] == "complete" and list(json.loads((out / "eval.json").read_text())["runs"]) == \
+        list(man["systems"]) == ["good", "poor"]

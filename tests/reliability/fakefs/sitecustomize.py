@@ -2,7 +2,8 @@
 
 ``HCRBENCH_FAKE_FAULT="ENOSPC:/abs/dir"`` makes every write under ``/abs/dir`` fail as a full disk would: files
 open, but flushing them to disk (``os.fsync``, or a buffered ``open(..., "w")`` file's write) raises
-``OSError(ENOSPC)``. ``"EROFS:/abs/dir"`` makes creating anything there fail as on a read-only file system.
+``OSError(ENOSPC)``. ``"EROFS:/abs/dir"`` makes creating anything there fail as on a read-only file system. ``"SLOW:/abs/dir"`` makes
+the first ``os.fsync`` of a file there sleep 3 seconds (a slow disk: a run that is still writing, for races).
 Reading is never affected, and nothing outside the folder is. Only for tests: hcrbench itself has no hook.
 """
 
@@ -16,7 +17,7 @@ import os
 _SPEC = os.environ.get("HCRBENCH_FAKE_FAULT", "")
 if ":" in _SPEC:
     _NAME, _DIR = _SPEC.split(":", 1)
-    _ERR = getattr(errno, _NAME)
+    _ERR = getattr(errno, _NAME, None)
     _DIR = os.path.realpath(_DIR)
 
     def _under(path) -> bool:
@@ -58,13 +59,21 @@ if ":" in _SPEC:
             _fail(path)
         return _real_os_open(path, flags, *args, **kwargs)
 
+    _slept = []
+
     def fake_fsync(fd):
         try:
             target = os.readlink(f"/proc/self/fd/{fd}")
         except OSError:
             target = ""
         if _under(target):
-            _fail(target)
+            if _NAME != "SLOW":
+                _fail(target)
+            if not _slept:
+                import time
+
+                _slept.append(target)
+                time.sleep(3.0)
         return _real_fsync(fd)
 
     def fake_mkdir(path, *args, **kwargs):
@@ -72,5 +81,8 @@ if ":" in _SPEC:
             _fail(path)
         return _real_mkdir(path, *args, **kwargs)
 
-    builtins.open = io.open = fake_open
-    os.open, os.fsync, os.mkdir = fake_os_open, fake_fsync, fake_mkdir
+    if _NAME == "SLOW":
+        os.fsync = fake_fsync
+    else:
+        builtins.open = io.open = fake_open
+        os.open, os.fsync, os.mkdir = fake_os_open, fake_fsync, fake_mkdir
