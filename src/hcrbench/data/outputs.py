@@ -104,8 +104,10 @@ class FolderLock:
         self.fd: int | None = None
 
     def acquire(self) -> FolderLock:
-        import fcntl
-
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX: no folder lock
+            return self
         path = self.folder / BUSY
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
