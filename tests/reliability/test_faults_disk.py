@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from faultkit import config_text, hcrbench, in_process, one_error_line
 
-from conftest import config_text, hcrbench, in_process, one_error_line
 from hcrbench.data.cache import EmbeddingCache
 
 

@@ -9,7 +9,8 @@ import os
 import re
 from pathlib import Path
 
-from conftest import config_text, hcrbench, in_process, one_error_line, snapshot
+from faultkit import config_text, hcrbench, in_process, one_error_line, snapshot
+
 from hcrbench.data.outputs import MARKER, FolderLock, read_marker
 
 # ----------------------------------------------------------------------------------------------- ownership
@@ -146,7 +147,7 @@ def test_two_runs_at_once_the_second_stops_and_the_first_stays_consistent(root: 
     import subprocess
     import time
 
-    from conftest import FAKEFS
+    from faultkit import FAKEFS
 
     env = {**os.environ, "HCRBENCH_PROGRESS": "0", "HCRBENCH_FAKE_FAULT": f"SLOW:{root / 'out' / 'runs'}",
            "PYTHONPATH": os.pathsep.join([str(FAKEFS), os.environ.get("PYTHONPATH", "")])}

@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from faultkit import hcrbench, in_process, make_dataset, one_error_line
 
-from conftest import hcrbench, in_process, make_dataset, one_error_line
 from hcrbench.data import Run, read_qrels, read_run, write_run
 from hcrbench.data.cache import corpus_fingerprint
 from hcrbench.errors import InputError
