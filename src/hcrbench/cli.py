@@ -253,7 +253,7 @@ def _main(argv: list[str]) -> int:
         try:
             rv = command().main(args=argv, prog_name="hcrbench", standalone_mode=False)
         except InputError as e:
-            fail(str(e))
+            fail(str(e), getattr(e, "exit_code", EXIT_USAGE))  # WriteError (disk full, read-only): 1
         except KeyboardInterrupt:
             return _interrupted(argv)
         except cc.ABORT:
@@ -277,6 +277,11 @@ def _main(argv: list[str]) -> int:
         except BrokenPipeError:  # `hcrbench ... | head`: the reader left; nothing more to say
             sys.stderr.close()
             return EXIT_OK
+        except OSError as e:  # the machine, not the input (disk full, read-only, I/O error): one line, exit 1
+            from hcrbench.errors import WriteError
+
+            err = WriteError.from_os(e, e.filename)
+            fail(str(err), err.exit_code)
     if sigint.hit and rv == EXIT_INTERRUPTED:
         return _interrupted(argv)
     if isinstance(rv, bool) or not isinstance(rv, int):

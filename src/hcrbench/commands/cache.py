@@ -27,6 +27,7 @@ def _mb(n: int) -> str:
 def info(root: Path | None = typer.Option(None, "--root", help=_ROOT_HELP)) -> None:
     """What is cached: one line per embedding model and per built index, with sizes."""
     from rich.console import Console
+    from rich.markup import escape
 
     from hcrbench.data.cache import cache_root
     from hcrbench.data.cache_admin import list_entries
@@ -42,7 +43,7 @@ def info(root: Path | None = typer.Option(None, "--root", help=_ROOT_HELP)) -> N
         table.add_column(col, justify="right" if col in ("items", "size") else "left")
     for e in entries:
         items = f"{e.items} shards" if e.kind == "embeddings" else f"{e.items} files"
-        table.add_row(e.kind, e.name, items, _mb(e.size_bytes))
+        table.add_row(escape(e.kind), escape(e.name), items, _mb(e.size_bytes))  # a model id is the user's text
     Console(width=width(120)).print(table)
     total = sum(e.size_bytes for e in entries)
     typer.echo(f"{len(entries)} entries, {_mb(total)} in all; check them with `hcrbench cache verify`.")

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from hcrbench.errors import InputError
 from hcrbench.limits import check_draws, check_seed
@@ -66,7 +67,7 @@ def _print_result(console, res, title: str) -> None:
     from hcrbench.report.terminal import Table
 
     verdict = "[green]PASS[/]" if res.gate_pass else "[red]FAIL[/]"
-    t = Table(title=f"{title} — {res.metric}: real {_fmt(res.real_mean)} over {len(res.query_ids)} queries, oracle "
+    t = Table(title=f"{escape(title)} — {escape(res.metric)}: real {_fmt(res.real_mean)} over {len(res.query_ids)} queries, oracle "
                     f"{_fmt(res.oracle_mean)} — gate {verdict} (pass: delta >= max(tau {res.tau:g}, tau_rel "
                     f"{res.tau_rel:g} x gap to oracle), Holm p < {res.alpha:g})", title_justify="left")
     for col in ("null", "mean", "95% interval", "delta", "needed", "gap share", "p", "Holm p", "pass"):
@@ -183,7 +184,7 @@ def gate_command(
     if pairs and strict:
         for row in agreement_table(pairs):
             if row["disagree"]:
-                err.print(f"[yellow]warning:[/] {row['system']} {'passes' if row['graded_pass'] else 'fails'}"
+                err.print(f"[yellow]warning:[/] {escape(row['system'])} {'passes' if row['graded_pass'] else 'fails'}"
                               f" the gate on {row['graded_metric']} but "
                               f"{'passes' if row['strict_pass'] else 'fails'} on strict R@5")
     if rep is not None:
@@ -213,7 +214,7 @@ def _bottom_line(console, pairs, rep) -> bool:
     if rep is not None:
         parts.append("harness not trusted (a control was misclassified)" if untrusted else "harness trusted")
     failed = bool(failing) or untrusted
-    console.print(f"gate: {'FAIL' if failed else 'PASS'} — {'; '.join(parts)}")
+    console.print(f"gate: {'FAIL' if failed else 'PASS'} — {escape('; '.join(parts))}")
     return failed
 
 
@@ -261,13 +262,13 @@ def _baseline_report(console, pairs, baseline: str, queries, stratify: list[str]
     base = pairs[baseline]
     failing = [r.metric for r in (base.graded, base.strict) if r is not None and not r.gate_pass]
     if failing:
-        (err or console).print(f"[yellow]warning:[/] the baseline {baseline!r} itself fails the gate on "
+        (err or console).print(f"[yellow]warning:[/] the baseline {escape(repr(baseline))} itself fails the gate on "
                       f"{', '.join(failing)}: deltas against it say little")
     from hcrbench.stats.compare import family_text
 
     extra: dict = {"baseline": baseline, "min_delta": min_delta, "verdicts": [c.to_dict() for c in comps],
                    "family": family_text(family, baseline), "family_kind": family, "pool_pairings": pool_pairings}
-    console.print(f"Holm family: {family_text(family, baseline)}")
+    console.print(escape(f"Holm family: {family_text(family, baseline)}"))
     if stratify:
         rows = strata_rows(comps, queries, stratify)
         for t in strata_tables(rows):
@@ -277,7 +278,7 @@ def _baseline_report(console, pairs, baseline: str, queries, stratify: list[str]
         rows = calibration_rows(comps, seed=seed)
         console.print(calibration_table(rows))
         plot_calibration_runs(rows, calibration, n_bench=len(base.graded.query_ids), min_delta=min_delta)
-        console.print(f"calibration plot written to {calibration}")
+        console.print(escape(f"calibration plot written to {calibration}"))
         extra["calibration"] = rows
     return extra
 
@@ -295,7 +296,7 @@ def _print_controls(console, rep) -> None:
     if rep.trusted:
         console.print("harness trusted on this benchmark: ✓ (every control classified as expected)")
     else:
-        console.print(f"harness trusted on this benchmark: ✗ — misclassified: {', '.join(rep.misclassified)}")
+        console.print(escape(f"harness trusted on this benchmark: ✗ — misclassified: {', '.join(rep.misclassified)}"))
 
 
 def register(app: typer.Typer) -> None:

@@ -1,7 +1,8 @@
 """``hcrbench lock DIR`` and ``hcrbench verify DIR``: bind an experiment's scores to hashes, check them later.
 
-``verify`` exits 1 on any drift (a changed byte in data, config or a run, a changed stored score), printing one
-line per problem; 0 when intact; 2 for bad input (no lock file, not an experiment directory).
+``verify`` exits 1 on any drift (a changed byte in data, config, a run, a report or any other file hcrbench wrote,
+a changed stored score, a truncated manifest or lock), printing one line per problem; 0 when intact; 2 for bad
+input (no lock file, not a directory). docs/reliability.md lists what the lock covers.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ def lock_command(
                                    help="Declare the dataset split locked: runners refuse to score it again "
                                         "without --force-test."),
 ) -> None:
-    """Write DIR/hcrbench.lock: SHA-256 of data, config, runs and scores, hcrbench version and git commit."""
+    """Write DIR/hcrbench.lock: SHA-256 of the data and of every file hcrbench wrote in DIR, the scores, the
+    hcrbench version and git commit."""
     from hcrbench.gate import LOCK_NAME, lock_experiment
 
     lock = lock_experiment(directory, lock_test=lock_test)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 #: Re-running the same command resumes: finished systems are reused (see hcrbench.experiment.runner).
 RESUMABLE = {"run"}
@@ -61,13 +62,13 @@ def run_command(
         files = write_curves(result.sufficiency, result.output_dir / "curves")
         console.print(sufficiency_table(result.sufficiency))
         for line in bottom_lines(result.sufficiency):
-            console.print(line)
+            console.print(escape(line))
         if files:
-            console.print("curves: " + ", ".join(str(result.output_dir / f) for f in files.values()))
+            console.print(escape("curves: " + ", ".join(str(result.output_dir / f) for f in files.values())))
     if result.gate is not None:
         from hcrbench.experiment.gate_step import gate_bottom_line
 
-        console.print(gate_bottom_line(result.gate))
+        console.print(escape(gate_bottom_line(result.gate)))
     if result.verdicts is not None:
         from hcrbench.report.verdicts import print_protocol
 
@@ -77,17 +78,17 @@ def run_command(
         from hcrbench.report.document import make_report
 
         report = make_report(result.output_dir)
-        console.print(f"report: {report.paths['html']}")
+        console.print(escape(f"report: {report.paths['html']}"))
         next_step = f"open {result.output_dir / 'report.html'}"
     else:
         next_step = f"hcrbench report {result.output_dir} for the full report"
     from hcrbench.report.console import print_tree_tables
 
     line = print_tree_tables(console, result.output_dir, report)
-    console.print(f"[bold]bottom line:[/bold] {line}; next: {next_step}", soft_wrap=True)
+    console.print(f"[bold]bottom line:[/bold] {escape(f'{line}; next: {next_step}')}", soft_wrap=True)
     err.print(f"computed {len(result.computed)}, reused {len(result.reused)}"
               + (f", skipped {len(result.skipped)}" if result.skipped else "")
-              + f"; wrote {result.output_dir}", soft_wrap=True)
+              + escape(f"; wrote {result.output_dir}"), soft_wrap=True)
 
 
 def execution_of(config: Path, engine: str | None, address: str | None):

@@ -1,11 +1,15 @@
 """Atomic file writes: write to a temporary file beside the target, fsync, then rename.
 
 A crash or Ctrl-C never leaves a half-written result file: either the old file or the complete new one exists.
+A write the machine refuses (disk full, read-only file system, no permission) removes the temporary file and
+raises :class:`~hcrbench.errors.WriteError` naming the target: one line, exit 1 (2 when the path is wrong, e.g.
+a file where a folder should be). The old file, if any, is left as it was.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import io
 import os
@@ -14,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
-from hcrbench.errors import InputError
+from hcrbench.errors import InputError, WriteError
 
 
 @contextlib.contextmanager
@@ -28,8 +32,15 @@ def atomic_open(path: str | Path, mode: str = "w", *, encoding: str = "utf-8") -
     path = Path(path)
     if path.is_dir():
         raise InputError("is a directory", path=path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except FileExistsError:
+        err = WriteError(f"cannot write: a file stands where the folder {path.parent} should be", path=path)
+        err.exit_code = 2  # a wrong path: the user's to fix
+        raise err from None
+    except OSError as e:
+        raise WriteError.from_os(e, path, "the file") from None
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file the permissions open() would
         with os.fdopen(fd, "wb") as raw:
@@ -52,10 +63,21 @@ def atomic_open(path: str | Path, mode: str = "w", *, encoding: str = "utf-8") -
                 raw.flush()
                 os.fsync(raw.fileno())
         os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if e.errno not in _WRITE_ERRNOS:  # not the disk's doing (e.g. the caller's own read failed)
+            raise
+        raise WriteError.from_os(e, path, "the file") from None
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+#: errno values of a write the machine refused: these become a WriteError naming the target.
+_WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.EFBIG,
+                 errno.ENOTDIR, errno.ENAMETOOLONG}
 
 
 def _umask() -> int:

@@ -8,15 +8,17 @@ in place of ``_id``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from hcrbench.data.atomic import atomic_open
+from hcrbench.data.ids import check_ids, id_problem
 from hcrbench.data.trec import open_lines, read_qrels
 from hcrbench.data.types import Corpus, Qrels, Queries
-from hcrbench.errors import InputError
+from hcrbench.errors import InputError, cut
 
 _ID_KEYS = ("_id", "doc_id", "query_id", "id")
 
@@ -30,8 +32,12 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
             raise InputError(f"invalid JSON ({e.msg} at column {e.colno})", path=path, line=n) from None
+        except (ValueError, RecursionError) as e:  # e.g. an integer of 4,301+ digits, nesting too deep
+            why = "a number of more than 4,300 digits" if "digits" in str(e) else cut(str(e), 120)
+            raise InputError(f"invalid JSON ({why})", path=path, line=n) from None
         if not isinstance(obj, dict):
             raise InputError(f"expected a JSON object, got {type(obj).__name__}", path=path, line=n)
+        _check_surrogates(obj, line, path, n)
         yield n, obj
 
 
@@ -42,13 +48,17 @@ def write_jsonl(path: str | Path, rows) -> None:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
-def _get_id(obj: dict[str, Any], path, n: int) -> str:
+def _get_id(obj: dict[str, Any], path, n: int, query: bool = False) -> str:
     for k in _ID_KEYS:
         if k in obj:
             v = obj[k]
             if not isinstance(v, (str, int)) or isinstance(v, bool) or str(v).strip() == "":
-                raise InputError(f"id must be a non-empty string, got {v!r}", path=path, line=n, field=k)
-            return str(v)
+                raise InputError(f"id must be a non-empty string, got {cut(repr(v))}", path=path, line=n, field=k)
+            rid = str(v)
+            problem = id_problem(rid, query=query)
+            if problem is not None:
+                raise InputError(f"id {cut(repr(rid))} {problem}", path=path, line=n, field=k)
+            return rid
     raise InputError("missing id (expected '_id')", path=path, line=n, field="_id")
 
 
@@ -65,8 +75,29 @@ def _get_text(obj: dict[str, Any], key: str, path, n: int, required: bool) -> st
     return v
 
 
-def _metadata(obj: dict[str, Any], skip: tuple[str, ...]) -> dict[str, Any]:
-    meta = dict(obj.get("metadata") or {})
+#: A JSON escape of a UTF-16 surrogate; a lone one decodes to a str that cannot be encoded as UTF-8.
+_ESC_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _check_surrogates(obj: dict[str, Any], line: str, path, n: int) -> None:
+    """Refuse a line whose JSON escapes decode to a lone surrogate (only lines holding such an escape are
+    checked, so ordinary corpora pay one substring test per line)."""
+    if "\\u" not in line or not _ESC_SURROGATE.search(line):
+        return
+    for k, v in obj.items():
+        try:
+            json.dumps(v, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError("holds a lone surrogate (a \\ud800-\\udfff escape without its pair), which is not "
+                             "text", path=path, line=n, field=k) from None
+
+
+def _metadata(obj: dict[str, Any], skip: tuple[str, ...], path, n: int) -> dict[str, Any]:
+    raw = obj.get("metadata")
+    if raw is not None and not isinstance(raw, dict):
+        raise InputError(f"'metadata' must be a JSON object, got {type(raw).__name__}", path=path, line=n,
+                         field="metadata")
+    meta = dict(raw or {})
     for k, v in obj.items():
         if k not in skip and k != "metadata" and k not in _ID_KEYS:
             meta.setdefault(k, v)
@@ -81,7 +112,7 @@ def _read_records(path: str | Path, kind: str, optional: tuple[str, ...]):
     metas: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for n, obj in iter_jsonl(path):
-        rid = _get_id(obj, path, n)
+        rid = _get_id(obj, path, n, query=kind == "query")
         if rid in seen:
             raise InputError(f"duplicate {kind} id {rid!r} (first on line {seen[rid]})", path=path, line=n,
                              field="_id")
@@ -90,13 +121,16 @@ def _read_records(path: str | Path, kind: str, optional: tuple[str, ...]):
         texts.append(_get_text(obj, "text", path, n, required=True))
         for f in optional:
             extra[f].append(_get_text(obj, f, path, n, required=False))
-        metas.append(_metadata(obj, ("text", *optional)))
+        metas.append(_metadata(obj, ("text", *optional), path, n))
     return ids, texts, extra, metas
 
 
 def read_corpus(path: str | Path, *, name: str | None = None) -> Corpus:
     """Read a BEIR ``corpus.jsonl``."""
     ids, texts, extra, metas = _read_records(path, "doc", ("title",))
+    if not any(t.strip() for t in texts) and not any(t.strip() for t in extra["title"]):
+        raise InputError(f"every document's text and title is empty ({len(ids)} documents): nothing to retrieve",
+                         path=path, field="text")
     return Corpus(ids, texts, extra["title"], metas, name=name or Path(path).parent.name)
 
 
@@ -107,6 +141,7 @@ def read_queries(path: str | Path, *, name: str | None = None) -> Queries:
 
 
 def write_corpus(corpus: Corpus, path: str | Path) -> None:
+    check_ids(corpus.doc_ids, what="doc id", path=path, field="_id")
     rows = []
     for i, doc_id in enumerate(corpus.doc_ids):
         row: dict[str, Any] = {"_id": doc_id, "title": corpus.titles[i], "text": corpus.texts[i]}
@@ -117,6 +152,7 @@ def write_corpus(corpus: Corpus, path: str | Path) -> None:
 
 
 def write_queries(queries: Queries, path: str | Path) -> None:
+    check_ids(queries.query_ids, what="query id", path=path, field="_id", query=True)
     rows = []
     for i, qid in enumerate(queries.query_ids):
         row: dict[str, Any] = {"_id": qid, "text": queries.texts[i]}
@@ -127,7 +163,10 @@ def write_queries(queries: Queries, path: str | Path) -> None:
 
 
 def write_beir_qrels(qrels: Qrels, path: str | Path) -> None:
-    """Write BEIR qrels TSV with its header line."""
+    """Write BEIR qrels TSV with its header line (ids a TSV cannot hold round-trip are refused first)."""
+    from hcrbench.data.trec import check_written_ids
+
+    check_written_ids(qrels, path, what="qrels")
     with atomic_open(path, "w") as fh:
         fh.write("query-id\tcorpus-id\tscore\n")
         for qid, docs in qrels.items():

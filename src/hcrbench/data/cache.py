@@ -26,6 +26,8 @@ and rewrites it. :func:`verify_cache` checks a whole cache folder (``hcrbench ca
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import io
 import json
@@ -43,7 +45,7 @@ import numpy as np
 import xxhash
 
 from hcrbench.data.atomic import atomic_write_bytes, atomic_write_text
-from hcrbench.errors import HcrbenchWarning
+from hcrbench.errors import HcrbenchWarning, InputError
 
 #: Checksum algorithm recorded beside every cached file: XXH3-128 (~15 GB/s; it detects damage, not tampering).
 #: Entries written with BLAKE2b-128 (hcrbench before XXH3) are still verified with the algorithm they record.
@@ -53,13 +55,28 @@ _CHUNK = 1 << 22
 
 
 def cache_root(root: str | Path | None = None) -> Path:
-    """The cache folder: ``root`` if given, else ``$HCRBENCH_CACHE``, else ``~/.cache/hcrbench``."""
+    """The cache folder: ``root`` if given, else ``$HCRBENCH_CACHE``, else ``~/.cache/hcrbench``.
+
+    A path that exists and is not a folder is a user mistake: :class:`InputError` naming it (exit 2).
+    """
+    field = "cache_dir"
     if root is not None:
-        return Path(root)
-    env = os.environ.get("HCRBENCH_CACHE")
-    if env:
-        return Path(env)
-    return Path.home() / ".cache" / "hcrbench"
+        p = Path(root)
+    elif os.environ.get("HCRBENCH_CACHE"):
+        p, field = Path(os.environ["HCRBENCH_CACHE"]), "HCRBENCH_CACHE"
+    else:
+        p = Path.home() / ".cache" / "hcrbench"
+    if p.exists() and not p.is_dir():
+        raise InputError("the cache must be a folder, and this is a file; point it at a folder (or unset it)",
+                         path=p, field=field)
+    return p
+
+
+def warn_unwritable(where: str | Path, e: BaseException) -> None:
+    """The one warning for a cache write the machine refused (disk full, read-only): the run goes on uncached."""
+    reason = getattr(e, "strerror", None) or getattr(e, "problem", None) or str(e)
+    warnings.warn(f"cache: cannot write {where} ({reason}); continuing without caching it", HcrbenchWarning,
+                  stacklevel=3)
 
 
 def text_digest(text: str) -> bytes:
@@ -68,19 +85,52 @@ def text_digest(text: str) -> bytes:
 
 
 def key_hash(obj: Any) -> str:
-    """A stable hex hash of a JSON-able object (sorted keys): names index folders."""
+    """A stable hex hash of a JSON-able object (sorted keys): names index folders.
+
+    JSON is an unambiguous encoding (strings are quoted and escaped), so two different keys never share a blob.
+    """
     blob = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+#: Bumped when the encoding of index keys changes (2: length-prefixed corpus fingerprints, versions in the key).
+INDEX_KEY_SCHEMA = 2
+
+
+def _key_versions() -> dict[str, str]:
+    """hcrbench's and numpy's versions: part of every index key, so another release never reads an old index."""
+    global _VERSIONS
+    if _VERSIONS is None:
+        from importlib import metadata
+
+        try:
+            hv = metadata.version("hcrbench")
+        except metadata.PackageNotFoundError:  # pragma: no cover - not installed
+            import hcrbench
+
+            hv = getattr(hcrbench, "__version__", "unknown")
+        _VERSIONS = {"hcrbench": hv, "numpy": np.__version__}
+    return _VERSIONS
+
+
+_VERSIONS: dict[str, str] | None = None
+
+
 def corpus_fingerprint(doc_ids: Sequence[str], texts: Sequence[str]) -> str:
-    """sha256 over (doc id, text) pairs in order: two corpora share an index only if this matches."""
-    h = hashlib.sha256()
+    """sha256 over (doc id, text) pairs in order: two corpora share an index only if this matches.
+
+    Each field is length-prefixed (8 bytes, then its UTF-8 bytes), and the count of documents closes it, so no
+    text can pass for a document boundary: a one-document corpus whose text holds ``\\x00`` / ``\\x01`` never
+    collides with an honest two-document corpus (it did when fields were only joined by separators).
+    """
+    h = hashlib.sha256(b"hcrbench.corpus/2\n")
+    n = 0
     for d, t in zip(doc_ids, texts):
-        h.update(d.encode("utf-8"))
-        h.update(b"\x00")
-        h.update(t.encode("utf-8"))
-        h.update(b"\x01")
+        for field in (d.encode("utf-8", "surrogatepass"), t.encode("utf-8", "surrogatepass")):
+            h.update(len(field).to_bytes(8, "little"))
+            h.update(field)
+        n += 1
+    h.update(n.to_bytes(8, "little"))
     return h.hexdigest()
 
 
@@ -162,6 +212,7 @@ class EmbeddingCache:
         digest = hashlib.sha256(f"{model_id}|{self.dtype.str}".encode()).hexdigest()[:16]
         default = cache_root(root) / "embeddings" / f"{_slug(model_id)}-{digest}"
         self.path = Path(path) if path is not None else default
+        self.unwritable = False  # set when a write failed (disk full, read-only): later puts are skipped
         self._index: dict[bytes, tuple[str, int]] = {}
         self._shards: dict[str, tuple[np.ndarray, np.ndarray, bool] | None] = {}
         self._scanned: set[str] = set()
@@ -299,19 +350,28 @@ class EmbeddingCache:
         vec = np.concatenate(blocks, axis=0)
         keys = np.frombuffer(b"".join(digests), dtype=np.uint8).reshape(len(digests), 32)
         shard = hashlib.sha256(keys.tobytes()).hexdigest()[:24]
-        self.path.mkdir(parents=True, exist_ok=True)
-        if not (self.path / "model.json").exists():
-            atomic_write_text(self.path / "model.json",
-                              json.dumps({"model_id": self.model_id, "dtype": self.dtype.str}) + "\n")
         files = {"vec": _npy_bytes(vec), "off": _npy_bytes(off), "keys": _npy_bytes(keys)}
         meta = {"checksum": CHECKSUM, "n_texts": len(texts), "shape": list(vec.shape), "dtype": self.dtype.str,
                 "files": {k: {"size": len(b), "digest": bytes_digest(b)} for k, b in files.items()}}
-        atomic_write_bytes(self.path / f"{shard}.vec.npy", files["vec"])
-        atomic_write_bytes(self.path / f"{shard}.off.npy", files["off"])
-        if single:
-            atomic_write_bytes(self.path / f"{shard}.single", b"")
-        atomic_write_text(self.path / f"{shard}.sum.json", json.dumps(meta, sort_keys=True) + "\n")
-        atomic_write_bytes(self.path / f"{shard}.keys.npy", files["keys"])  # the commit marker: last
+        if self.unwritable:
+            return
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            if not (self.path / "model.json").exists():
+                atomic_write_text(self.path / "model.json",
+                                  json.dumps({"model_id": self.model_id, "dtype": self.dtype.str}) + "\n")
+            atomic_write_bytes(self.path / f"{shard}.vec.npy", files["vec"])
+            atomic_write_bytes(self.path / f"{shard}.off.npy", files["off"])
+            if single:
+                atomic_write_bytes(self.path / f"{shard}.single", b"")
+            atomic_write_text(self.path / f"{shard}.sum.json", json.dumps(meta, sort_keys=True) + "\n")
+            atomic_write_bytes(self.path / f"{shard}.keys.npy", files["keys"])  # the commit marker: last
+        except (OSError, InputError) as e:  # disk full, read-only: keep computing, stop caching
+            with contextlib.suppress(OSError):
+                _remove(self.path / f"{shard}{sfx}" for sfx in _SHARD_SUFFIXES)
+            self.unwritable = True
+            warn_unwritable(self.path, e)
+            return
         self._shards.pop(shard, None)
         for row, d in enumerate(digests):
             self._index.setdefault(d, (shard, row))
@@ -327,7 +387,8 @@ class EmbeddingCache:
 
 def index_dir(kind: str, key: Any, root: str | Path | None = None) -> Path:
     """The folder a built index of ``kind`` with inputs ``key`` lives in (it may not exist yet)."""
-    return cache_root(root) / "indexes" / _slug(kind) / key_hash(key)[:32]
+    full = {"key": key, "schema": INDEX_KEY_SCHEMA, "versions": _key_versions()}
+    return cache_root(root) / "indexes" / _slug(kind) / key_hash(full)[:32]
 
 
 def _index_files(folder: Path) -> list[Path]:
@@ -382,25 +443,74 @@ def save_index(kind: str, key: Any, writer, root: str | Path | None = None) -> P
     """Build a cached index atomically: ``writer(tmp_dir)`` fills a temp folder, which is then renamed.
 
     The folder only appears complete (with ``checksums.json`` of every file, then ``key.json``) or not at all, so
-    an interrupted save is rebuilt and a damaged one is detected by :func:`index_ready`.
+    an interrupted save is rebuilt and a damaged one is detected by :func:`index_ready`. The rename happens under
+    an exclusive lock on the entry (:func:`entry_lock`): when another process finished the same entry
+    first and it verifies, that one is kept and this copy dropped, so a reader never sees a folder being
+    replaced. A write the machine refuses (disk full, read-only cache) leaves nothing behind and only warns:
+    the caller has the index in memory and goes on uncached (the returned folder then does not exist).
     """
     final = index_dir(kind, key, root)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=final.parent))
+    tmp: Path | None = None
     try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{final.name}.", dir=final.parent))
         writer(tmp)
         files = {p.relative_to(tmp).as_posix(): {"size": p.stat().st_size, "digest": file_digest(p)}
                  for p in _index_files(tmp)}
         (tmp / "checksums.json").write_text(json.dumps({"checksum": CHECKSUM, "files": files}, sort_keys=True)
                                             + "\n", encoding="utf-8")
         (tmp / "key.json").write_text(json.dumps(key, sort_keys=True, default=str) + "\n", encoding="utf-8")
-        if final.exists():
-            shutil.rmtree(final, ignore_errors=True)
-        os.replace(tmp, final)
+        with entry_lock(final):
+            if (final / "key.json").is_file() and check_index(final) is None:
+                shutil.rmtree(tmp, ignore_errors=True)  # another process saved the same entry first
+                return final
+            if final.exists():
+                shutil.rmtree(final, ignore_errors=True)
+            os.replace(tmp, final)
+    except (OSError, RuntimeError) as e:  # faiss reports a failed write as RuntimeError
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        if isinstance(e, OSError) and e.errno not in _DISK_ERRNOS:
+            raise
+        if isinstance(e, RuntimeError) and not _looks_like_disk(str(e)):
+            raise
+        warn_unwritable(final, e)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
         raise
     return final
+
+
+#: errno values of a write the machine refused (the run goes on without caching).
+_DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EIO, errno.EFBIG,
+                errno.ENOTDIR}
+
+
+def _looks_like_disk(message: str) -> bool:
+    m = message.lower()
+    return any(w in m for w in ("no space", "read-only", "permission denied", "disk", "write", "fwrite"))
+
+
+@contextlib.contextmanager
+def entry_lock(folder: Path):
+    """An exclusive lock on one index entry (``<cache>/.locks/<kind>-<name>.lock``), held while it is replaced.
+
+    ``flock`` is released by the kernel when the process dies, so a killed writer never leaves it locked.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock (the rename below is still atomic)
+        yield
+        return
+    locks = folder.parents[2] / ".locks"
+    locks.mkdir(exist_ok=True)
+    fd = os.open(locks / f"{folder.parent.name}-{folder.name}.lock", os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def missing_positions(cached: Iterable[np.ndarray | None]) -> list[int]:

@@ -83,6 +83,11 @@ def verify_cache(root: str | Path | None = None, *, repair: bool = False) -> tup
                     shutil.rmtree(e.path, ignore_errors=True)
                 continue
             cache = EmbeddingCache(model[0], dtype=model[1], path=e.path, scan=False)
+            for orphan in orphaned_files(e.path):
+                damage.append(Damage(orphan, "embedding shard", "orphaned partial file (a write that never "
+                                     "committed: no .keys.npy beside it, or a temp file)"))
+                if repair:
+                    orphan.unlink(missing_ok=True)
             for shard in cache.shard_names():
                 checked += 1
                 reason = cache.check_shard(shard)
@@ -102,6 +107,26 @@ def verify_cache(root: str | Path | None = None, *, repair: bool = False) -> tup
         if repair:
             shutil.rmtree(e.path, ignore_errors=True)
     return checked, damage
+
+
+def orphaned_files(folder: Path) -> list[Path]:
+    """Files of an embedding folder that belong to no committed shard: a shard's ``.vec.npy`` / ``.off.npy`` /
+    ``.sum.json`` / ``.single`` without its ``.keys.npy`` (a put interrupted by a full disk or a kill) and left-over
+    temp files (``.NAME.XXXX.tmp``). Runs never read them; ``cache verify`` reports them and ``--repair`` deletes
+    them."""
+    committed = {p.name[: -len(".keys.npy")] for p in folder.glob("*.keys.npy")}
+    out = []
+    for p in sorted(folder.iterdir()):
+        if not p.is_file() or p.name == "model.json" or p.name.endswith(".keys.npy"):
+            continue
+        if p.name.startswith(".") and p.name.endswith(".tmp"):
+            out.append(p)
+            continue
+        for sfx in (".vec.npy", ".off.npy", ".sum.json", ".single"):
+            if p.name.endswith(sfx) and p.name[: -len(sfx)] not in committed:
+                out.append(p)
+                break
+    return out
 
 
 def parse_age(text: str) -> float:

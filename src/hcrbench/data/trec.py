@@ -25,8 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from hcrbench.data.atomic import atomic_open
+from hcrbench.data.ids import check_ids, first_bad_id
 from hcrbench.data.types import Qrels, Run
-from hcrbench.errors import HcrbenchWarning, InputError
+from hcrbench.errors import HcrbenchWarning, InputError, cut
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -166,7 +167,7 @@ def read_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
         if not parts or _is_comment(parts):
             continue
         if ncols is None:
-            if len(parts) == 3 and not _INT.fullmatch(parts[2]):
+            if len(parts) == 3 and _is_beir_header(parts):
                 ncols = 3  # BEIR header line
                 header = 1
                 continue
@@ -177,7 +178,7 @@ def read_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
         qid, doc, rel = (parts[0], parts[1], parts[2]) if ncols == 3 else (parts[0], parts[2], parts[3])
         if not _INT.fullmatch(rel):
             raise InputError(f"relevance must be an integer, got {_s(rel)!r}", path=path, line=n, field="rel")
-        g = int(rel)
+        g = int(rel) if len(rel) < 20 else _I32 + 1  # int() of 4,301+ digits raises; any 20 digits is too big
         if not -_I32 <= g <= _I32:
             raise InputError(
                 f"relevance {_s(rel)} is out of range (|rel| <= {_I32})", path=path, line=n, field="rel",
@@ -187,6 +188,7 @@ def read_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
         gr.append(g)
     if not qc:
         raise InputError("no judgments in file (only a header?)", path=path)
+    _check_read_ids(path, q.names, d.names, doc_col=1 if ncols == 3 else 2)
     qa = np.frombuffer(qc, dtype=np.int32)
     da = np.frombuffer(dc, dtype=np.int32)
     dup = _first_duplicate(qa, da)
@@ -202,7 +204,8 @@ def read_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
 
 
 def write_qrels(qrels: Qrels, path: str | Path) -> None:
-    """Write TREC qrels (``qid 0 docid rel``) atomically."""
+    """Write TREC qrels (``qid 0 docid rel``) atomically; an id the file cannot hold is refused first."""
+    check_written_ids(qrels, path, what="qrels")
     with atomic_open(path, "w") as fh:
         vocab = qrels.doc_vocab
         for i, qid in enumerate(qrels.query_ids):
@@ -243,11 +246,14 @@ def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False)
             score = float(parts[4])
         except ValueError:
             raise InputError(f"score is not a number: {_s(parts[4])!r}", path=path, line=n, field="score") from None
+        if b"_" in parts[4]:
+            _refuse_underscore(parts[4], path, n)
         if not math.isfinite(score):
             raise InputError(f"score must be finite, got {_s(parts[4])!r}", path=path, line=n, field="score")
         qc_append(q_get(parts[0].decode()))
         dc_append(d_get(parts[2].decode()))
         sc_append(score)
+    _check_read_ids(path, q.names, d.names, doc_col=2)
     if extra_cols_line:
         warnings.warn(
             f"{path}:{extra_cols_line}: run lines have more than 6 columns; the extra ones are ignored "
@@ -275,7 +281,8 @@ def write_run(run: Run, path: str | Path, *, tag: str | None = None, k: int | No
     """Write a TREC run atomically, each query in trec_eval order with ranks 1..n (``.gz`` compresses).
 
     Scores are written with ``repr`` precision so reading the file back gives the identical run. A NaN or
-    infinite score is refused (one line naming the system and query), since every reader refuses it too.
+    infinite score is refused (one line naming the system and query), since every reader refuses it too; so is
+    an id the file cannot hold round-trip (whitespace, a control character, empty: :mod:`hcrbench.data.ids`).
     """
     tag = tag or run.name or "hcrbench"
     tag = "_".join(tag.split()) or "hcrbench"
@@ -286,6 +293,7 @@ def write_run(run: Run, path: str | Path, *, tag: str | None = None, k: int | No
         raise InputError(f"system {tag!r} gave query {qid!r} doc {run.doc_vocab[int(run.doc_index[i])]!r} a "
                          f"non-finite score ({float(run.scores[i])}); refusing to write a run no tool can read "
                          "(a damaged cache or a broken model?)", path=path)
+    check_written_ids(run, path, what=f"system {tag!r}")
     with atomic_open(path, "w") as fh:
         for qid in run.query_ids:
             ranked = run.ranked(qid)
@@ -302,8 +310,61 @@ _I32 = 2**31 - 1
 
 
 def _s(b: bytes) -> str:
-    """A raw field as text for an error message."""
-    return b.decode("utf-8", "replace")
+    """A raw field as text for an error message (a long one cut, so the message stays one readable line)."""
+    return cut(b.decode("utf-8", "replace"), 80)
+
+
+#: A BEIR header's third column is a word (``score``), never a number: ``2.0`` or ``1e0`` is a grade.
+_NUMBER = re.compile(rb"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(inf|infinity|nan)", re.I)
+
+
+def _is_beir_header(parts: list[bytes]) -> bool:
+    """A first 3-column line is a BEIR header when its grade column is not a number at all.
+
+    Detected by content: ``q1 d1 2.0`` is a judgement with a bad grade (an error naming the line), not a header
+    to skip silently.
+    """
+    return not _NUMBER.fullmatch(parts[2])
+
+
+def _refuse_underscore(field: bytes, path: Path, n: int) -> None:
+    """Python's float reads ``1_000`` as 1000, trec_eval's ``atof`` as 1: refuse rather than disagree."""
+    raise InputError(f"score {_s(field)!r} holds '_': trec_eval reads it as {_atof_prefix(field)!r}, Python as "
+                     f"{float(field)!r}; write the number without '_'", path=path, line=n, field="score")
+
+
+def _atof_prefix(field: bytes) -> str:
+    m = re.match(rb"[+-]?([0-9]*\.?[0-9]*)([eE][+-]?[0-9]+)?", field)
+    return (m.group() if m else b"").decode() or "0"
+
+
+def _check_read_ids(path: Path, qids: list[str], dids: list[str], *, doc_col: int) -> None:
+    """Refuse ids read from a TREC file that could not be written back (control characters: whitespace cannot
+    reach here, it splits columns). One pass over the distinct ids; the line is looked up only on error."""
+    check_ids(qids, what="query id", path=path, field="qid",
+              line_of=lambda i: _line_of_field(path, 0, qids[i]))
+    check_ids(dids, what="doc id", path=path, field="docid",
+              line_of=lambda i: _line_of_field(path, doc_col, dids[i]))
+
+
+def _line_of_field(path: Path, col: int, value: str) -> int | None:
+    want = value.encode("utf-8", "surrogatepass")
+    for n, raw in _raw_lines(path):
+        parts = raw.split()
+        if len(parts) > col and parts[col] == want and not _is_comment(parts):
+            return n
+    return None
+
+
+def check_written_ids(obj: Qrels | Run, path: str | Path, *, what: str) -> None:
+    """Refuse to write a run or qrels whose ids a TREC file cannot hold round-trip, naming ``what`` (the system)
+    and the id, before anything is written."""
+    check_ids(obj.query_ids, what=f"{what}: query id", path=path, query=True)
+    vocab = obj.doc_vocab
+    if first_bad_id(vocab) is None:
+        return
+    used = [vocab[c] for c in np.unique(obj.doc_index).tolist()]
+    check_ids(used, what=f"{what}: doc id", path=path)
 
 
 def _stem(path: Path) -> str:

@@ -25,9 +25,11 @@ Engines: the systems to compute are cells handed to the engine of ``[execution]`
 local (default, in this process) or Ray tasks (:mod:`hcrbench.experiment.engine`); either way the run files and
 the manifest are written here, in the driver, as each cell finishes, so results are the same on both.
 
-Ownership: a folder that holds another experiment's results (another name, or another config file with other
-contents) or files that are not hcrbench's is refused unless ``force=True`` (``hcrbench run --force``); editing
-and re-running the same config file is the resume above. At most one missing parent folder is created.
+Ownership (:mod:`hcrbench.experiment.claim`): a folder that holds another experiment's results (another name, or
+another config file with other contents) or files that are not hcrbench's is refused unless ``force=True``
+(``hcrbench run --force``, which never deletes a file hcrbench did not write); editing and re-running the same
+config file is the resume above. One run at a time per folder: a second one stops with one line naming the first.
+At most one missing parent folder is created.
 """
 
 from __future__ import annotations
@@ -43,15 +45,23 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from rich.markup import escape
 
 from hcrbench.data import splitlock as lock
 from hcrbench.data.atomic import atomic_write_text
 from hcrbench.data.hashing import sha256_file
-from hcrbench.data.outputs import ensure_parent
+from hcrbench.data.outputs import releasing
 from hcrbench.data.per_query import write_per_query
 from hcrbench.data.trec import read_run, write_run
 from hcrbench.data.types import Run
 from hcrbench.errors import HcrbenchWarning, InputError
+from hcrbench.experiment.claim import (
+    check_output_dir,
+    claim_output_dir,
+    derived_state,
+    drop_reports,
+    drop_stale_results,
+)
 from hcrbench.experiment.config import ExperimentConfig, SystemConfig, check_strata, load_config, locate
 from hcrbench.experiment.dataset import ExperimentData, load_data
 from hcrbench.experiment.engine import Cell, CellInputError, CellOutput, make_engine
@@ -60,7 +70,6 @@ from hcrbench.experiment.manifest import (
     git_commit,
     hcrbench_commit,
     package_versions,
-    read_manifest,
     sha256_json,
     write_manifest,
 )
@@ -106,7 +115,14 @@ def system_fingerprint(system: SystemConfig, cfg: ExperimentConfig, data_key: st
         **({"system_seed": system.seed} if system.seed is not None else {}),
         **({"policy": system.policy} if system.policy is not None else {}),  # absent: old fingerprints hold
         **_code_version(system.type),
+        **_input_file(system),
     })
+
+
+def _input_file(system: SystemConfig) -> dict[str, Any]:
+    """A runfile system's run is its file: a changed file is a changed input (absent for other systems)."""
+    path = system.params.get("path") if system.type == "runfile" else None
+    return {"input_sha256": sha256_file(path)} if isinstance(path, str) and Path(path).is_file() else {}
 
 
 def _code_version(kind: str) -> dict[str, Any]:
@@ -234,61 +250,7 @@ def _load_run(path: Path, name: str) -> Run:
     return read_run(path, name=name)
 
 
-def _drop_stale_results(out: Path) -> None:
-    """Delete eval.json and per_query.parquet before any run changes, so a run that fails midway never leaves
-    scores that disagree with runs/ (they are rewritten once every system is done; the manifest says "partial"
-    meanwhile, which ``hcrbench lock`` refuses)."""
-    for fname in ("eval.json", "per_query.csv", "per_query.parquet", "gate.json", "tree_metrics.json",
-                  "verdicts.json"):
-        (out / fname).unlink(missing_ok=True)
-
-
-#: What an experiment folder may hold before its manifest exists (a run stopped before its first checkpoint).
-_OWN_ENTRIES = {"config.toml", "manifest.json", "runs", "eval.json", "per_query.parquet", "hcrbench.lock", "logs",
-                "per_query.csv",
-                "contexts", "curves", "gate.json", "tree_metrics.json", "verdicts.json",
-                # hcrbench quickstart's folder: its config, generated data, smaller sizes, growth and report
-                "quickstart.toml", "data", "sizes", "growth.json", "report.html", "report.md", "tables.tex",
-                "report_files"}
-
-
-def _claim_output_dir(out: Path, cfg: ExperimentConfig, config_path: Path, text: str, *, force: bool) -> dict:
-    """Refuse to write into another experiment's folder (or a folder of other files) unless ``force``.
-
-    Returns the old manifest to resume from: empty when the folder is new or was taken over with ``force``
-    (then the other experiment's lock and runs are removed, so nothing stale is left beside the new results).
-    """
-    if not out.is_dir() or not any(out.iterdir()):
-        return {}
-    old = read_manifest(out)
-    where = dict(path=config_path, line=locate(text, ("output_dir",)), field="output_dir")
-    hint = "pass --force to replace them, or set another output_dir"
-    if not isinstance(old, dict):
-        foreign = sorted(p.name for p in out.iterdir() if not p.name.startswith(".") and p.name not in _OWN_ENTRIES)
-        if foreign and not force:
-            raise InputError(f"the output folder {out} holds files that are not an hcrbench experiment's "
-                             f"({', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}); "
-                             f"pass --force to write into it anyway, or set another output_dir", **where)
-        return {}
-    same_name = old.get("name") == cfg.name
-    same_file = old.get("config_path") in (None, str(config_path.resolve()))
-    same_text = old.get("config_sha256") == sha256_json(text)
-    if same_name and (same_file or same_text):
-        return old
-    if not force:
-        other = f"experiment {old.get('name')!r}" + (f" (config {old['config_path']})" if old.get("config_path")
-                                                      else "")
-        raise InputError(f"the output folder {out} holds the results of {other}, not of this config; {hint}",
-                         **where)
-    (out / "hcrbench.lock").unlink(missing_ok=True)
-    _drop_stale_results(out)
-    keep = {s.name for s in cfg.systems}
-    for name, entry in (old.get("systems") or {}).items():
-        if name not in keep and isinstance(entry, dict) and isinstance(entry.get("run"), str):
-            (out / entry["run"]).unlink(missing_ok=True)
-    return {"systems": {k: v for k, v in (old.get("systems") or {}).items() if k in keep}}
-
-
+@releasing  # the output folder's lock (claim_output_dir) is released however this returns
 def run_experiment(config_path: str | Path, *, force_test: bool = False, only: list[str] | None = None,
                    progress: bool = True, force: bool = False,
                    execution: ExecutionConfig | None = None, fail_fast: bool | None = None) -> ExperimentResult:
@@ -317,29 +279,22 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     if out.exists() and not out.is_dir():
         raise InputError(f"output path exists and is not a folder: {out}", path=config_path,
                          line=locate(text, ("output_dir",)), field="output_dir")
-    old = _claim_output_dir(out, cfg, config_path, text, force=force)
+    check_output_dir(out, cfg, config_path, text, force=force)  # refuse a folder not ours before the slow work
 
     t_load = time.perf_counter()
     data = load_data(cfg.dataset, config_path.parent, config_path, text)
     load_seconds = time.perf_counter() - t_load
     check_strata(cfg, {k for q in data.queries.query_ids for k in data.queries.meta(q)}, config_path, text)
-    console.print(f"[bold]{cfg.name}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
-                  f"({cfg.dataset.split}), {len(cfg.systems)} systems -> {out}")
+    console.print(f"[bold]{escape(cfg.name)}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
+                  f"({escape(cfg.dataset.split)}), {len(cfg.systems)} systems -> {escape(str(out))}")
     locked = cfg.dataset.locked or lock.is_locked(data.key)
     if locked:
         lock.check_unlocked(data.key, split=cfg.dataset.split, dataset=str(data.root), force=force_test,
                             config_path=config_path, line=locate(text, ("dataset", "locked")))
 
-    try:
-        ensure_parent(out, field="output_dir")
-        out.mkdir(exist_ok=True)
-        atomic_write_text(out / "config.toml", text)
-    except (NotADirectoryError, PermissionError, FileExistsError) as e:
-        raise InputError(f"cannot create the output folder {out} ({e.strerror or e})", path=config_path,
-                         line=locate(text, ("output_dir",)), field="output_dir") from None
-    except InputError as e:
-        raise InputError(e.problem, path=config_path, line=locate(text, ("output_dir",)),
-                         field="output_dir") from None
+    old = claim_output_dir(out, cfg, config_path, text, force=force)  # creates it, marks it, holds its lock
+    derived_before = derived_state(out)
+    atomic_write_text(out / "config.toml", text)
     old_systems = old.get("systems") if isinstance(old.get("systems"), dict) else {}
     manifest: dict[str, Any] = {
         "name": cfg.name,
@@ -378,7 +333,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         fp = system_fingerprint(system, cfg, data.key)
         rel = f"runs/{system.name}.trec"
         prev = old_systems.get(system.name)
-        tags[system.name] = tag = f"[{i}/{len(cfg.systems)}] {system.name}"
+        tags[system.name] = tag = escape(f"[{i}/{len(cfg.systems)}] {system.name}")
         if _reusable(prev, fp, out / rel):
             runs[system.name] = _load_run(out / rel, system.name)
             manifest["systems"][system.name] = prev
@@ -392,7 +347,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
                               log_path=str((out / log_rel(system.name)).resolve())))
     if cells:
         engine = make_engine(execution or cfg.execution, console)  # first: a bad engine or address changes nothing
-        _drop_stale_results(out)  # scores on disk are stale from here on
+        drop_stale_results(out)  # scores and reports on disk are stale from here on
         _checkpoint(out, cfg, manifest, old_systems)
 
         def on_done(cell: Cell, output: CellOutput) -> None:
@@ -416,7 +371,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
                 if watch is not None and runs:
                     stopped = watch.check(runs)
                     if stopped is not None:
-                        console.print(f"[red]--fail-fast:[/red] {stopped}; not running the remaining systems")
+                        console.print(f"[red]--fail-fast:[/red] {escape(stopped)}; not running the remaining "
+                                      "systems")
                         skipped.extend(c.name for c in cells if c.name not in runs)
                         break
                 engine.run(batch, data, on_done, tags)
@@ -469,6 +425,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     manifest["status"] = "complete" if not skipped else "partial"
     manifest["scored_systems"] = list(runs)
     write_manifest(out, manifest)
+    if derived_state(out) != derived_before:  # scores, gate or verdicts moved: a report left here is stale
+        drop_reports(out)
     if locked:
         lock.record_scoring(data.key, split=data.split, dataset=str(data.root), files=data.files,
                             experiment=cfg.name, output_dir=out.resolve(), systems=list(runs), forced=force_test)

@@ -2,10 +2,15 @@
 
 ``lock_experiment(DIR)`` writes ``DIR/hcrbench.lock`` (JSON, no timestamp, so the same directory gives the same
 bytes): the SHA-256 of every dataset file named in ``manifest.json`` (``dataset.files``, paths relative to the
-dataset folder), of ``config.toml``, ``manifest.json``, ``eval.json`` and every ``runs/*.trec``; the stored means;
-the hcrbench version and git commit. ``verify_experiment(DIR)`` recomputes every hash *and* re-evaluates every
+dataset folder) and of every file in DIR that hcrbench wrote (lock version 2: config, manifest, scores, runs,
+``per_query.parquet``, ``gate.json``, ``verdicts.json``, ``tree_metrics.json``, logs, the report, ...; not the lock
+itself, the folder's busy file, the dataset's own folder when it lives inside DIR, nor the entries the ownership
+marker lists as not hcrbench's); the stored means; the hcrbench version and git commit. A version-1 lock (older
+hcrbench: config, manifest, eval.json and runs only) is still verified on its own list, with a note. ``verify_experiment(DIR)`` recomputes every hash *and* re-evaluates every
 run against the dataset qrels with the manifest's metrics, comparing with ``eval.json`` (tolerance 1e-12).
-Each drift is one line; an empty list means the experiment is intact. Code drift (another hcrbench version or
+Each drift is one line naming the file; an empty list means the experiment is intact. Exit codes of ``hcrbench
+verify``: 1 for any drift, a damaged (unparseable) manifest or lock included; 2 only when DIR is not a folder or
+holds no lock. Code drift (another hcrbench version or
 commit) is reported as a note, not a failure, unless ``strict_code`` — the re-evaluation is what guards scores.
 
 Test-split lock: ``declare_test_locked`` records a dataset split (fingerprint: SHA-256 of its qrels file) in a
@@ -26,6 +31,7 @@ from hcrbench.data.hashing import sha256_file
 from hcrbench.errors import InputError
 
 LOCK_NAME = "hcrbench.lock"
+LOCK_VERSION = 2
 TOLERANCE = 1e-12
 
 
@@ -74,14 +80,38 @@ def dataset_dir(exp_dir: Path, manifest: dict[str, Any]) -> Path:
     return p
 
 
-def _tracked(exp_dir: Path, manifest: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
-    """(experiment files -> sha256, dataset files -> sha256) as found on disk now ('' when missing)."""
+def _experiment_files(exp_dir: Path, version: int, ds: Path | None) -> list[str]:
+    """The files of the experiment folder a lock of ``version`` covers, as paths relative to it."""
+    if version < 2:
+        return ["config.toml", "manifest.json", "eval.json",
+                *sorted(p.relative_to(exp_dir).as_posix() for p in (exp_dir / "runs").glob("*.trec"))]
+    from hcrbench.data.outputs import BUSY, read_marker
+
+    foreign = set((read_marker(exp_dir) or {}).get("foreign") or [])
+    ds_real = ds.resolve() if ds is not None else None
+    out = []
+    for p in sorted(exp_dir.rglob("*")):
+        rel = p.relative_to(exp_dir)
+        if not p.is_file() or rel.parts[0] in foreign or p.name in (LOCK_NAME, BUSY):
+            continue
+        if p.name.startswith(".") and p.name.endswith(".tmp"):  # an atomic write in progress
+            continue
+        if ds_real is not None and ds_real in p.resolve().parents:  # hashed as dataset files
+            continue
+        out.append(rel.as_posix())
+    return out
+
+
+def _tracked(exp_dir: Path, manifest: dict[str, Any], version: int = LOCK_VERSION,
+             extra: tuple[str, ...] = ()) -> tuple[dict[str, str], dict[str, str]]:
+    """(experiment files -> sha256, dataset files -> sha256) as found on disk now ('' when missing).
+
+    ``extra``: paths to hash as well (those the lock names, so a deleted file is reported as missing)."""
+    ds = dataset_dir(exp_dir, manifest)
     files: dict[str, str] = {}
-    for rel in ["config.toml", "manifest.json", "eval.json",
-                *sorted(p.relative_to(exp_dir).as_posix() for p in (exp_dir / "runs").glob("*.trec"))]:
+    for rel in sorted({*_experiment_files(exp_dir, version, ds), *extra}):
         p = exp_dir / rel
         files[rel] = sha256_file(p) if p.is_file() else ""
-    ds = dataset_dir(exp_dir, manifest)
     data: dict[str, str] = {}
     for rel in sorted((manifest.get("dataset") or {}).get("files") or {}):
         p = ds / rel
@@ -112,7 +142,7 @@ def lock_experiment(exp_dir: str | Path, *, lock_test: bool = False) -> dict[str
         if not h:
             raise InputError("file named by the experiment is missing", path=d / rel if ":" not in rel else rel)
     ds = manifest["dataset"]
-    lock = {"version": 1, "hcrbench_version": _version(), "git_commit": git_commit(),
+    lock = {"version": LOCK_VERSION, "hcrbench_version": _version(), "git_commit": git_commit(),
             "dataset": {"path": ds.get("path"), "split": ds.get("split"), "files": data},
             "files": files, "means": _stored_means(d), "test_locked": bool(lock_test)}
     from hcrbench.data import atomic_write_text
@@ -134,17 +164,38 @@ class VerifyReport:
 
 
 def verify_experiment(exp_dir: str | Path, *, strict_code: bool = False, reevaluate: bool = True) -> VerifyReport:
-    """Recompute hashes and re-evaluate stored scores; one line per drift in ``problems``."""
+    """Recompute hashes and re-evaluate stored scores; one line per drift in ``problems``.
+
+    Raises :class:`InputError` (exit 2) only when ``exp_dir`` is not a folder or holds no lock; a damaged lock or
+    manifest is a drift like any other (exit 1).
+    """
     d = Path(exp_dir)
-    lock = _read_json(d / LOCK_NAME)
+    if not d.is_dir():
+        raise InputError("not a directory", path=d)
+    if not (d / LOCK_NAME).is_file():
+        raise InputError("no lock here; run 'hcrbench lock DIR' first", path=d / LOCK_NAME)
     rep = VerifyReport()
-    manifest = _read_json(d / "manifest.json") if (d / "manifest.json").is_file() else {}
-    if not manifest:
-        rep.problems.append(f"{d / 'manifest.json'}: missing")
+    try:
+        lock = _read_json(d / LOCK_NAME)
+    except InputError as e:
+        rep.problems.append(f"{e} (the lock itself is damaged)")
         return rep
-    files, data = _tracked(d, manifest)
-    for rel in sorted(set(lock.get("files", {})) | set(files)):
-        _compare(rep, str(d / rel), lock.get("files", {}).get(rel), files.get(rel))
+    version = lock.get("version", 1) if isinstance(lock.get("version", 1), int) else 1
+    if version < 2:
+        rep.notes.append("the lock was written by an older hcrbench and covers config.toml, manifest.json, "
+                         "eval.json and runs/*.trec only; run 'hcrbench lock' again to cover every file")
+    locked_files = lock.get("files") if isinstance(lock.get("files"), dict) else {}
+    try:
+        manifest = _read_json(d / "manifest.json")
+        files, data = _tracked(d, manifest, version, tuple(locked_files))
+    except InputError as e:
+        rep.problems.append(str(e))
+        for rel in sorted(locked_files):  # still name every file that changed
+            p = d / rel
+            _compare(rep, str(p), locked_files.get(rel), sha256_file(p) if p.is_file() else "")
+        return rep
+    for rel in sorted(set(locked_files) | set(files)):
+        _compare(rep, str(d / rel), locked_files.get(rel), files.get(rel))
     ds = dataset_dir(d, manifest)
     locked_data = (lock.get("dataset") or {}).get("files") or {}
     for rel in sorted(set(locked_data) | set(data)):
@@ -199,7 +250,7 @@ def _reevaluate(rep: VerifyReport, d: Path, manifest: dict[str, Any], ds: Path,
                 old = stored.get(name, {}).get(m)
                 if old is None or abs(float(old) - float(v)) > TOLERANCE:
                     rep.problems.append(f"{d / 'eval.json'}: {name} {m}: stored {old!r}, re-evaluated {v!r}")
-    except (InputError, KeyError, TypeError) as e:
+    except (InputError, KeyError, TypeError, ValueError, OSError) as e:
         rep.problems.append(f"{d}: re-evaluation failed: {e}")
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markup import escape
+
 from hcrbench.report.evaluation import _fmt, _fmt_p
 from hcrbench.report.terminal import Table
 
@@ -26,7 +28,7 @@ def check_table(result: Any) -> Table:
         gate = "—" if r.gate_before is None and r.gate_now is None else f"{r.gate_before or '—'} -> {r.gate_now or '—'}"
         status = {"ok": "[green]ok[/]", "new": "[dim]new[/]"}.get(r.status, "[red]FAIL[/]")
         if r.status == "FAIL" and r.reasons:
-            status += f" ({'; '.join(r.reasons)})"
-        table.add_row(r.system, _fmt(r.baseline), _fmt(r.now), _signed(r.delta), _fmt_p(r.p_drop),
+            status += escape(f" ({'; '.join(r.reasons)})")
+        table.add_row(escape(r.system), _fmt(r.baseline), _fmt(r.now), _signed(r.delta), _fmt_p(r.p_drop),
                       str(r.n_paired) if r.n_paired else "—", gate, status)
     return table

@@ -14,6 +14,8 @@ import io
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
+
 from hcrbench.data.atomic import atomic_open, atomic_write_text
 from hcrbench.report.terminal import Table
 
@@ -155,7 +157,7 @@ def sufficiency_table(doc: dict[str, Any]) -> Table:
             tok = e["mean_tokens"].get(key)
             cells.append("—" if r is None else f"{_pct(r['rate'])} [{_pct(r['low'])}, {_pct(r['high'])}]"
                          f"\n{tok:.0f} tok")
-        table.add_row(name, *cells)
+        table.add_row(escape(name), *cells)
     return table
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from hcrbench.report.terminal import Table, width
 
@@ -31,7 +32,7 @@ def means_table(evaluation: Any, title: str = "Means") -> Table:
         table.add_column(m, justify="right")
     table.add_column("queries", justify="right", style="dim")
     for name, ev in evaluation.runs.items():
-        table.add_row(name, *(_fmt(ev.means[m]) for m in evaluation.metrics), str(len(ev.query_ids)))
+        table.add_row(escape(name), *(_fmt(ev.means[m]) for m in evaluation.metrics), str(len(ev.query_ids)))
     return table
 
 
@@ -42,7 +43,7 @@ def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95) -> T
     methods = ", ".join(dict.fromkeys(getattr(c, "ci_method", "percentile") for c in comparisons))
     fam = getattr(comparisons[0], "family", "all") if comparisons else "all"
     holm_over = {"run": "each run's metrics", "metric": "every run, per metric"}.get(fam, "all rows")
-    table = Table(title=f"Against baseline {', '.join(baselines)} ({pct}% CI of the delta: {methods}; paired "
+    table = Table(title=f"Against baseline {escape(', '.join(baselines))} ({pct}% CI of the delta: {methods}; paired "
                         f"permutation test; Holm family: {holm_over}, size m)", title_justify="left")
     for col, justify in (("run", "left"), ("metric", "left"), ("delta", "right"),
                          (f"{pct}% CI", "right"), ("p", "right"), ("p (Holm)", "right"), ("d", "right"),
@@ -52,7 +53,7 @@ def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95) -> T
         sig = c.p_holm is not None and not math.isnan(c.p_holm) and c.p_holm < 0.05
         delta = f"{c.delta:+.4f}"
         table.add_row(
-            c.run, c.metric,
+            escape(c.run), escape(c.metric),
             f"[bold]{delta}[/bold]" if sig else delta,
             f"[{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]",
             _fmt_p(c.p), f"{_fmt_p(c.p_holm)} (m={getattr(c, 'family_size', 0) or len(comparisons)})",
@@ -91,7 +92,7 @@ def per_query_table(evaluation: Any) -> Table:
     names = list(evaluation.runs)
     for name in names:
         for m in evaluation.metrics:
-            table.add_column(f"{name}\n{m}" if len(names) > 1 else m, justify="right")
+            table.add_column(escape(f"{name}\n{m}" if len(names) > 1 else m), justify="right")
     qids: list[str] = []
     seen: set[str] = set()
     for ev in evaluation.runs.values():
@@ -100,7 +101,7 @@ def per_query_table(evaluation: Any) -> Table:
                 seen.add(q)
                 qids.append(q)
     for q in qids:
-        row = [q]
+        row = [escape(q)]
         for name in names:
             pq = evaluation.runs[name].per_query
             row.extend(_fmt(pq[m].get(q)) for m in evaluation.metrics)
@@ -121,7 +122,7 @@ def print_evaluation(evaluation: Any, comparisons: Sequence[Any], *, per_query: 
         console.print(comparisons_table(comparisons))
     console.print("[dim]Ledger[/dim]")
     for line in ledger_lines(evaluation):
-        console.print(f"  [dim]{line}[/dim]", highlight=False)
+        console.print(f"  [dim]{escape(line)}[/dim]", highlight=False)
 
 
 def strata_table(frame: Any, metric: str, field: str) -> Table:
@@ -136,10 +137,10 @@ def strata_table(frame: Any, metric: str, field: str) -> Table:
     table.add_column(field, style="bold")
     table.add_column("queries", justify="right", style="dim")
     for r in runs:
-        table.add_column(r, justify="right")
+        table.add_column(escape(str(r)), justify="right")
     for value in pivot.index:
         row = pivot.loc[value]
         best = max(row[r] for r in runs)
         cells = [f"[bold]{row[r]:.4f}[/bold]" if row[r] == best else f"{row[r]:.4f}" for r in runs]
-        table.add_row(str(value), str(int(counts.get(value, 0))), *cells)
+        table.add_row(escape(str(value)), str(int(counts.get(value, 0))), *cells)
     return table

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
+
 from hcrbench.gate.baseline import (  # noqa: F401  (re-exported: the comparison logic lives in the gate)
     STRICT_PREFIX,
     GateComparison,
@@ -149,14 +151,14 @@ def verdict_table(comparisons: Sequence[GateComparison]) -> Any:
     base = comparisons[0].baseline if comparisons else ""
     fam = getattr(comparisons[0].comparison, "family", "run") if comparisons else "run"
     over = "per run and metric set" if fam == "run" else "over all runs, per metric set"
-    t = Table(title=f"Verdicts vs baseline {base} (Holm family {over}; m = family size)", title_justify="left")
+    t = Table(title=f"Verdicts vs baseline {escape(str(base))} (Holm family {over}; m = family size)", title_justify="left")
     for col in ("run", "metric", "delta", "95% CI", "p Holm (m)", "verdict", "detail"):
         t.add_column(col, justify="right" if col in ("delta", "95% CI", "p Holm (m)") else "left")
     for gc in comparisons:
         v = gc.verdict
         label = f"HIT {v.sign}" if v.label == "HIT" else v.label
         method = getattr(gc.comparison, "ci_method", "")
-        t.add_row(gc.run, gc.metric, f"{v.delta:+.4f}", f"[{v.ci_low:+.4f}, {v.ci_high:+.4f}] {method}",
+        t.add_row(escape(gc.run), escape(gc.metric), f"{v.delta:+.4f}", f"[{v.ci_low:+.4f}, {v.ci_high:+.4f}] {method}",
                   f"{_p(v.p_holm)} (m={v.family_size})", f"[{_STYLE[v.label]}]{label}[/]", _detail(gc))
     return t
 
@@ -168,12 +170,13 @@ def strata_tables(rows: Sequence[Mapping[str, Any]]) -> list[Any]:
     tables = []
     for key in dict.fromkeys((r["field"], r["metric"]) for r in rows):
         sel = [r for r in rows if (r["field"], r["metric"]) == key]
-        t = Table(title=f"Per {key[0]}: {key[1]} delta vs {sel[0]['baseline']}", title_justify="left")
+        t = Table(title=escape(f"Per {key[0]}: {key[1]} delta vs {sel[0]['baseline']}"), title_justify="left")
         for col in ("run", key[0], "n", "run mean", "base mean", "delta", "helped", "hurt", "tied"):
             t.add_column(col, justify="left" if col in ("run", key[0]) else "right")
         prev = None
         for r in sel:
-            t.add_row(r["run"] if r["run"] != prev else "", r["stratum"], str(r["n"]), _f(r["mean_a"]),
+            t.add_row(escape(r["run"]) if r["run"] != prev else "", escape(str(r["stratum"])), str(r["n"]),
+                      _f(r["mean_a"]),
                       _f(r["mean_b"]), f"{r['delta']:+.4f}", f"{100 * r['helped']:.0f}%", f"{100 * r['hurt']:.0f}%",
                       f"{100 * r['tied']:.0f}%", end_section=r["stratum"] == "(all)")
             prev = r["run"]
@@ -190,7 +193,7 @@ def calibration_table(rows: Sequence[Mapping[str, Any]]) -> Any:
         t.add_column(col, justify="left" if col in ("run", "kind") else "right")
     prev = None
     for r in rows:
-        t.add_row(r["run"] if r["run"] != prev else "", str(r["n"]), r["kind"], _f(r["ci_width"]),
+        t.add_row(escape(r["run"]) if r["run"] != prev else "", str(r["n"]), r["kind"], _f(r["ci_width"]),
                   _f(r["projected_width"]))
         prev = r["run"]
     return t

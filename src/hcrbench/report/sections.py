@@ -372,10 +372,13 @@ def details_section(ctx: Context) -> Section:
              f"{man.get('rel_threshold', '—')}, baseline {man.get('baseline', '—')}",
              f"hcrbench commit {man.get('hcrbench_commit') or '—'}",
              "versions: " + ", ".join(f"{k} {v}" for k, v in (man.get("versions") or {}).items())]
-    rows = [[Cell(n), Cell(str(e.get("type", "—"))), Cell(f3(e.get("seconds"), 2), num=True),
+    # No wall-clock seconds here: they differ between two identical runs and live in manifest.json only, so the
+    # report of the same inputs is the same bytes.
+    rows = [[Cell(n), Cell(str(e.get("type", "—"))),
              Cell(", ".join(f"{k}={v}" for k, v in (e.get("config_params") or {}).items()) or "—", tone="muted")]
             for n, e in (man.get("systems") or {}).items() if isinstance(e, dict)]
     return Section("details", title, [Para(items=items, kind="bullets"),
-                                      Table("timings", "Systems as configured", ["system", "type", "seconds",
+                                      Table("timings", "Systems as configured", ["system", "type",
                                                                                  "parameters set"], rows,
-                                            latex=False)])
+                                            notes="Wall-clock seconds per system: manifest.json (systems.NAME."
+                                                  "seconds, timings).", latex=False)])

@@ -1,0 +1,86 @@
+"""Fault injection, disk classes (issue 27): a full or read-only output folder, a full or read-only cache, a cache
+path that is a file, orphaned partial shards. The disk faults are faked (fakefs/sitecustomize.py: writes under one
+folder fail with ENOSPC or EROFS), so the tests need no root and no small file system."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from faultkit import config_text, hcrbench, in_process, one_error_line
+
+from hcrbench.data.cache import EmbeddingCache
+
+
+@pytest.mark.parametrize(("fault", "reason"), [("ENOSPC", "No space left on device"),
+                                               ("EROFS", "Read-only file system")], ids=["full", "read-only"])
+def test_an_unwritable_output_folder_is_one_line_exit_1_and_nothing_half_written(root: Path, capsys, fault: str,
+                                                                                  reason: str):
+    (root / "disk").mkdir()
+    (root / "f.toml").write_text(config_text("exp-f", root, output_dir="disk/out"))
+    if fault == "EROFS":  # the folder exists from an earlier run; now the disk is read-only
+        assert in_process(capsys, "run", str(root / "f.toml"), "--quiet")[0] == 0
+    p = hcrbench("run", "f.toml", "--quiet", cwd=root, fault=f"{fault}:{root / 'disk'}")
+    assert p.returncode == 1
+    err = one_error_line(p)
+    assert "disk/out/" in err and reason in err, err
+    assert not [q for q in (root / "disk").rglob("*") if q.name.endswith(".tmp")]  # no temp file left
+    code, _, err = in_process(capsys, "run", str(root / "f.toml"), "--quiet")  # the disk is back: it completes
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("fault", ["ENOSPC", "EROFS"], ids=["full", "read-only"])
+def test_an_unwritable_cache_warns_and_the_run_is_unchanged(root: Path, capsys, monkeypatch, fault: str):
+    monkeypatch.setenv("HCRBENCH_CACHE", str(root / "clean-cache"))
+    args = ("retrieve", "--dataset", "data", "--system", "bm25", "--k", "5")
+    monkeypatch.chdir(root)
+    assert in_process(capsys, *args, "--out", "clean.trec")[0] == 0
+    (root / "disk").mkdir()
+    p = hcrbench(*args, "--out", "faulty.trec", cwd=root, fault=f"{fault}:{root / 'disk'}",
+                 env={"HCRBENCH_CACHE": str(root / "disk" / "cache")})
+    assert p.returncode == 0, p.stderr
+    assert "warning: cache: cannot write" in p.stderr and "continuing without caching it" in p.stderr
+    assert (root / "faulty.trec").read_bytes() == (root / "clean.trec").read_bytes()
+    assert not [q for q in (root / "disk").rglob("*") if q.is_file()]  # nothing half-written left behind
+
+
+def test_a_cache_path_that_is_a_file_is_one_line_exit_2(root: Path, capsys, monkeypatch):
+    monkeypatch.setenv("HCRBENCH_CACHE", str(root / "a.toml"))
+    code, _, err = in_process(capsys, "retrieve", "--dataset", str(root / "data"), "--system", "bm25", "--out",
+                              str(root / "r.trec"))
+    assert code == 2 and err.count("\n") == 1 and "HCRBENCH_CACHE: the cache must be a folder" in err, err
+    code, _, err = in_process(capsys, "cache", "verify")
+    assert code == 2 and "HCRBENCH_CACHE" in err
+
+
+def test_cache_verify_reports_and_repair_removes_orphaned_partial_shards(tmp_path: Path, capsys):
+    cache = EmbeddingCache("toy-model", root=tmp_path)
+    cache.put(["a", "b"], [np.ones(4), np.zeros(4)])
+    first = set(cache.path.glob("*.keys.npy"))
+    cache.put(["c"], [np.ones(4)])
+    (shard,) = set(cache.path.glob("*.keys.npy")) - first  # c's shard
+    shard.unlink()  # a put that died before its commit marker: vec / off / sum left behind
+    (cache.path / ".x.vec.npy.abc123.tmp").write_bytes(b"partial")
+    p = hcrbench("cache", "verify", "--root", str(tmp_path), cwd=tmp_path)
+    assert p.returncode == 1 and "Traceback" not in p.stderr
+    orphans = [ln for ln in p.stderr.splitlines() if "orphaned partial file" in ln]
+    assert len(orphans) == 5, p.stderr  # .vec.npy, .off.npy, .sum.json, .single and the temp file
+    code, _, err = in_process(capsys, "cache", "verify", "--root", str(tmp_path), "--repair")
+    assert code == 0 and "removed" in err, err
+    assert in_process(capsys, "cache", "verify", "--root", str(tmp_path))[0] == 0
+    assert len([p for p in cache.path.iterdir() if p.name != "model.json"]) == 5  # the committed shard is intact
+    assert EmbeddingCache("toy-model", root=tmp_path).get(["a", "b", "c"])[2] is None
+
+
+def test_any_other_os_error_is_one_line_exit_1(tmp_path: Path, capsys, monkeypatch):
+    import errno
+
+    import hcrbench.data.cache_admin as admin
+
+    def broken(*a, **k):
+        raise OSError(errno.EIO, "Input/output error", str(tmp_path / "shard.vec.npy"))
+
+    monkeypatch.setattr(admin, "verify_cache", broken)
+    code, _, err = in_process(capsys, "cache", "verify", "--root", str(tmp_path))
+    assert code == 1 and err == f"hcrbench: error: {tmp_path / 'shard.vec.npy'}: Input/output error\n"
