@@ -302,6 +302,7 @@ def query_rows(plans: list[QueryPlan], cat: Catalog) -> tuple[list[dict], list[d
             "facts": p.facts, "minimal_tokens": n_tok, "n_minimal_docs": len({s.doc_id for s in minimal}), "hops": len(p.facts) if p.chain else 1,
             "design_difficulty": p.difficulty, "qrels_topical": topical,
             "intent": p.intent, "params": p.params, "bridges": bridges(chain_of(p), p.chain),
+            "chain": chain_of(p) if p.chain else [],
         }
         if p.extra.get("pattern"):
             meta["pattern"] = p.extra["pattern"]

@@ -17,6 +17,7 @@ from hcrbench.synth.world import CORE_PEOPLE, CORE_PROJECTS, World
 
 ENTITY_MIN_FACTS = 6  # entity-spanning: at least six facts
 MAX_FACTS = 40
+SPANNING_DOCS = 11  # ... that need more than ten documents (the design's "spans >10 documents")
 Aspect = tuple[str, Callable[[World, str], list[str]]]
 
 PERSON: dict[str, Aspect] = {
@@ -99,6 +100,24 @@ def fact_line(c: Catalog, fid: str) -> str:
     return f"{subject_name(c.w, fid)}, {attr}: {fact_value(c.w, fid)}"
 
 
+def doc_cover(c: Catalog, facts: list[str]) -> int:
+    """How many documents a greedy cover of ``facts`` takes (each step: the document stating most uncovered
+    facts), an estimate of how many documents an answer needs."""
+    left = set(facts)
+    by_doc: dict[int, set[str]] = {}
+    for f in facts:
+        for d in c.docs_stating(f):
+            by_doc.setdefault(d, set()).add(f)
+    n = 0
+    while left:
+        d = max(sorted(by_doc), key=lambda d: len(by_doc[d] & left))
+        if not by_doc[d] & left:
+            break
+        left -= by_doc[d]
+        n += 1
+    return n
+
+
 def _pool(c: Catalog, r: random.Random, diff: str) -> list[str]:
     w = c.w
     people = [p.id for p in w.people[1:CORE_PEOPLE] if c.profile(p.id) is not None]
@@ -124,13 +143,13 @@ def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None
         return None
     names = sorted(avail)
     r.shuffle(names)
-    k = r.randint(2, min(4, len(names)))
+    k = r.randint(2, min(5, len(names)))
     chosen = names[:k]
     if table is PERSON and "role" in avail and "role" not in chosen:
         chosen = ["role", *chosen[:-1]]  # a summary of a person starts from their job title
     chosen = [n for n in table if n in chosen]  # the table's order
     facts = [f for n in chosen for f in avail[n][1]]
-    if not ENTITY_MIN_FACTS <= len(facts) <= MAX_FACTS:
+    if not ENTITY_MIN_FACTS <= len(facts) <= MAX_FACTS or doc_cover(c, facts) < SPANNING_DOCS:
         return None
     aspects = _join([avail[n][0] for n in chosen])
     e = w.get(eid)

@@ -67,7 +67,8 @@ def leakage(metas: list[dict[str, Any]]) -> dict[str, int]:
         linked[m["query_id"]] = ns
         for kind, key in ns:
             seen[kind][key].add(m["split"])
-    out = {f"{k}s shared across splits": sum(len(v) > 1 for v in d.values()) for k, d in seen.items()}
+    label = {"fact": "needed facts", "entity": "expected entities", "relevant": "relevant-document sets"}
+    out = {label[k]: sum(len(v) > 1 for v in d.values()) for k, d in seen.items()}
     out["queries linked to another split"] = sum(
         any(len(seen[k][key]) > 1 for k, key in ns) for ns in linked.values())
     return out
