@@ -56,6 +56,7 @@ class Catalog:
         self._texts: dict[int, str] = {}
         self.split_owner: dict = {}
         self.split = ""
+        self.relaxed = False  # set by the planner for a last try at a slot: generators drop their size targets
         self.count_tokens = count_tokens or (lambda s: len(s.split()))
         self.cache: dict[str, object] = {}  # indexes the query generators build once
         self.prov: dict[str, list[Statement]] = defaultdict(list)

@@ -105,12 +105,16 @@ def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
     for cname, diff, slot, split in _slots():
         gen = with_patterns(cname, CATEGORIES[cname][1])
         # a slot no draw can fill without a leak goes to another split (the counts then show it)
-        for where in (split, *(s for s in SPLIT_SHARES if s != split)):
+        # a slot no draw can fill is tried once more without the generator's size targets (entity-spanning
+        # questions over 10+ documents), then in another split (the counts then show it)
+        for where, relaxed in ((split, False), (split, True), *((s, True) for s in SPLIT_SHARES if s != split)):
+            cat.relaxed = relaxed
             got = _draw(cat, gen, seed, cname, diff, slot, where, ledger, seen, bridged[cname])
             if got is not None:
                 break
         else:
             raise RuntimeError(f"meridian: could not fill query slot {cname}/{diff} #{slot} in any split")
+        cat.relaxed = False
         plan, linked = got
         plan.split = split = where
         seen["texts"].add(plan.text)
