@@ -95,7 +95,8 @@ def test_a_changed_dataset_is_an_input_error_unless_allowed(frozen: Path, tmp_pa
     shutil.copytree(meridian, data)
     qrels = data / "qrels" / "test.tsv"
     lines = qrels.read_text().splitlines(keepends=True)
-    qrels.write_text("".join(ln for ln in lines if not ln.startswith("MQ007\t")))  # one query's judgments gone
+    gone = lines[1].split("\t")[0] + "\t"  # the first test query's judgments gone
+    qrels.write_text("".join(ln for ln in lines if not ln.startswith(gone)))
     cfg = write_config(tmp_path / "edited.toml", data, GOOD)
     code, _, err = _main(["check", str(cfg), "--baseline", str(frozen)], capsys)  # with progress lines
     assert code == 2 and "Traceback" not in err

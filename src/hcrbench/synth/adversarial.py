@@ -36,59 +36,73 @@ def patterns() -> list[dict[str, Any]]:
 
 
 def _plan(c: Catalog, p: dict, diff: str, text: str, answer: Any, facts: list[str], ents: list[str],
-          chain: bool = False) -> QueryPlan | None:
+          chain: bool = False, **params: Any) -> QueryPlan | None:
     if any(not c.stated(f) for f in facts):
         return None
     plan = QueryPlan(p["category"], diff, "adversarial", text, answer, facts, ents, chain)
     plan.extra["pattern"] = p["name"]
+    plan.intent, plan.params = p["kind"], params
     return plan
 
 
 def outdated_version(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
-    pol = r.choice(c.w.policies)
+    pol = c.pick(r, c.w.policies)
     k = r.randrange(2)
     prm = pol.params[k]
     if prm["values"][2] in prm["values"][:2]:
         return None  # the trap needs every older version to state another figure
     fid = f"pol:{pol.id}:v2:param{k}"
     return _plan(c, p, diff, r.choice(p["text"]).format(param=prm["name"], title=pol.title), fact_value(c.w, fid),
-                 [fid], [pol.id])
+                 [fid], [pol.id], policy=pol.id, param=k)
 
 
 def wrong_branch_location(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
-    dec = r.choice(c.core_decisions)
+    dec = c.pick(r, c.core_decisions)
     appr = c.w.get(dec["approver"])
     facts = [f"dec:{dec['id']}:approver", f"per:{appr.id}:location"]
     return _plan(c, p, diff, r.choice(p["text"]).format(decision=dec["id"]), appr.location, facts,
-                 [dec["id"], dec["project"], appr.id], chain=True)
+                 [dec["id"], dec["project"], appr.id], chain=True, decision=dec["id"])
 
 
 def negation_owner(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
+    """Of four named systems (one or two owned by the team), which are not owned by it: the words bound the
+    answer, and every named system's owner is a needed fact (each must be checked)."""
     w = c.w
-    team = w.get(r.choice(sorted({s.owner_team for s in w.systems})))
+    team = c.pick(r, [w.get(t) for t in sorted({s.owner_team for s in w.systems})])
+    own = [s for s in w.systems if s.owner_team == team.id]
     others = [s for s in w.systems if s.owner_team != team.id]
-    return _plan(c, p, diff, r.choice(p["text"]).format(team=team.name), [s.name for s in others],
-                 [f"sys:{s.id}:owner" for s in others], [])
+    k = min(len(own), r.choice([1, 2]))
+    if len(others) < 4 - k:
+        return None
+    named = c.sample(r, own, k) + c.sample(r, others, 4 - k)
+    r.shuffle(named)
+    listed = ", ".join(s.name for s in named[:-1]) + " and " + named[-1].name
+    return _plan(c, p, diff, r.choice(p["text"]).format(team=team.name, systems=listed),
+                 [s.name for s in named if s.owner_team != team.id], [f"sys:{s.id}:owner" for s in named],
+                 [team.id], team=team.id, systems=[s.id for s in named])
 
 
 def near_duplicate_access_review(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
     reviewed = sorted({c.specs[d].ref["system"] for d in c.by_type.get("access_review", [])})
     if not reviewed:
         return None
-    sy = c.w.get(r.choice(reviewed))
+    sy = c.w.get(c.pick(r, reviewed))
     fid = f"sys:{sy.id}:removed"
     return _plan(c, p, diff, r.choice(p["text"]).format(system=sy.name), fact_value(c.w, fid).split()[0],
-                 [fid], [sy.id])
+                 [fid], [sy.id], system=sy.id)
 
 
 def deep_and_shallow(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
-    sy = r.choice(c.w.systems)
+    sy = c.pick(r, c.w.systems)
     adm = c.w.get(sy.admin)
     if adm.manager is None:
         return None
     facts = [f"sys:{sy.id}:vendor", f"sys:{sy.id}:admin", f"per:{adm.id}:manager"]
-    return _plan(c, p, diff, r.choice(p["text"]).format(system=sy.name),
-                 [sy.vendor, c.w.get(adm.manager).name], facts, [sy.id, adm.id], chain=True)
+    plan = _plan(c, p, diff, r.choice(p["text"]).format(system=sy.name),
+                 [sy.vendor, c.w.get(adm.manager).name], facts, [sy.id, adm.id], chain=True, system=sy.id)
+    if plan is not None:
+        plan.extra["chain"] = facts[1:]  # the deep part: administrator, then their manager; the vendor is shallow
+    return plan
 
 
 KINDS: dict[str, Callable[..., QueryPlan | None]] = {

@@ -32,15 +32,31 @@ class QueryPlan:
     split: str = ""
     query_id: str = ""
     extra: dict = field(default_factory=dict)
+    intent: str = ""  # what the words ask, evaluated over the world ("incidents_on_system", ...)
+    params: dict = field(default_factory=dict)  # the intent's parameters (ids, quarter, severity ...)
+
+
+def _ids(x) -> list[str]:
+    """The entity ids an item of the world stands for (a ticket or decision: itself, its system and project)."""
+    if isinstance(x, dict):
+        return [v for v in (x.get("id"), x.get("system"), x.get("project")) if v]
+    return [getattr(x, "id", x)]
 
 
 class Catalog:
     """Where things are in the planned corpus."""
 
     def __init__(self, world: World, specs: list[DocSpec], statements: list[Statement] | None = None,
-                 count_tokens: Callable[[str], int] | None = None) -> None:
+                 count_tokens: Callable[[str], int] | None = None, titles: list[str] | None = None,
+                 text_of: Callable[[int], str] | None = None) -> None:
         self.w = world
         self.specs = specs
+        self.titles = titles or []  # document titles by index (vocabulary checks)
+        self._text_of = text_of  # a document's text by index (re-rendered on demand: the corpus is not kept)
+        self._texts: dict[int, str] = {}
+        self.split_owner: dict = {}
+        self.split = ""
+        self.relaxed = False  # set by the planner for a last try at a slot: generators drop their size targets
         self.count_tokens = count_tokens or (lambda s: len(s.split()))
         self.cache: dict[str, object] = {}  # indexes the query generators build once
         self.prov: dict[str, list[Statement]] = defaultdict(list)
@@ -80,6 +96,33 @@ class Catalog:
 
     def docs_stating(self, fid: str) -> set[int]:
         return {st.doc for st in self.prov.get(fid, [])}
+
+    def usable(self, eid: str) -> bool:
+        """True unless ``eid`` already belongs to another split than the one being drawn for (set by the planner:
+        ``split_owner`` maps ("entity", id) to a split, ``split`` is the slot's)."""
+        return self.split_owner.get(("entity", eid), self.split) == self.split
+
+    def pick(self, r, items):
+        """A random item whose entities are usable (any item when none is: the draw is then rejected)."""
+        items = list(items)
+        ok = [x for x in items if all(self.usable(e) for e in _ids(x))]
+        return r.choice(ok or items)
+
+    def sample(self, r, items, k: int):
+        items = list(items)
+        ok = [x for x in items if all(self.usable(e) for e in _ids(x))]
+        return r.sample(ok if len(ok) >= k else items, k)
+
+    def text(self, doc: int) -> str | None:
+        """The text of document ``doc`` (None when the catalog was built without a renderer)."""
+        if self._text_of is None:
+            return None
+        if doc not in self._texts:
+            self._texts[doc] = self._text_of(doc)
+        return self._texts[doc]
+
+    def title(self, doc: int) -> str:
+        return self.titles[doc] if doc < len(self.titles) else ""
 
     def profile(self, pid: str) -> int | None:
         return self.single.get(("profile", pid))

@@ -17,9 +17,9 @@ import numpy as np
 from hcrbench.data import atomic_write_text, iter_jsonl
 from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
+from hcrbench.synth.labels import audit, entity_names
 from hcrbench.synth.queries import DIFFICULTY_SHARES, SPLIT_SHARES
 from hcrbench.synth.query_gen import CATEGORIES, SPANNING_MIN_DOCS
-from hcrbench.synth.stems import content_stems
 
 IDENTIFIER = re.compile(r"\b[A-Z]{2,4}(?:-[A-Z]{2,4})?-\d{2,6}\b")
 DIFFICULTY_TOL = 0.06
@@ -86,7 +86,7 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
     ]
     props += text_stats.props(n)
     props += _query_props(metas, key)
-    props += _provenance_props(folder, metas)
+    props += _provenance_props(folder, metas, world)
     result = {"folder": str(folder), "n_docs": n, "n_queries": len(metas), "token_counter": counter.name,
               "all_met": all(p["met"] for p in props), "missed": [p["property"] for p in props if not p["met"]],
               "properties": props}
@@ -182,7 +182,7 @@ class TextStats:
         ]
 
 
-def _provenance_props(folder: Path, metas: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _provenance_props(folder: Path, metas: list[dict[str, Any]], world: dict[str, Any]) -> list[dict[str, Any]]:
     """Re-derive what the qrels and labels promise from ``provenance.jsonl`` (Meridian 2 folders)."""
     path = folder / "provenance.jsonl"
     if not path.is_file():
@@ -192,7 +192,7 @@ def _provenance_props(folder: Path, metas: list[dict[str, Any]]) -> list[dict[st
     for _, row in iter_jsonl(path):
         docs_of[row["fact_id"]].add(row["doc_id"])
         texts[row["fact_id"]].append(row["text"])
-    missing = shortcut = vocab_shared = 0
+    missing = shortcut = 0
     owner: dict[frozenset, str] = {}
     shared = 0
     facts_seen: Counter[tuple] = Counter()
@@ -204,9 +204,6 @@ def _provenance_props(folder: Path, metas: list[dict[str, Any]]) -> list[dict[st
         missing += len(stated - rel)
         if m["category"] in ("two_hop", "multi_hop") and facts and set.intersection(*(docs_of[f] for f in facts)):
             shortcut += 1
-        if m["origin"] == "adversarial:vocabulary" and facts:
-            ev = set().union(*(content_stems(t) for f in facts for t in texts[f]))
-            vocab_shared += bool(content_stems(m["text"]) & ev)
         if facts:
             facts_seen[tuple(sorted(facts))] += 1
             key = frozenset(rel)
@@ -216,10 +213,27 @@ def _provenance_props(folder: Path, metas: list[dict[str, Any]]) -> list[dict[st
     shares = {c: round(sum(v) / len(v), 2) for c, v in sorted(feasible.items())}
     worst = max((abs(shares[c] - FEASIBLE_DESIGN[c]) for c in shares), default=0.0)
     dups = sum(k - 1 for k in facts_seen.values())
+    lab = audit(folder, metas, docs_of, texts, entity_names(world))
+    low = {c: v["ndcg@10 min"] for c, v in lab["oracle"].items()}
+    recall = min((v["R@100 min"] for v in lab["oracle"].values()), default=0.0)
+    most = max((sum(g >= 2 for g in m["qrels"].values()) for m in metas), default=0)
+    cap = max(lab["bridges"].values(), default=0.0)
     return [
         _prop("documents stating a needed fact but not judged relevant", missing, "0 (exhaustive qrels)", missing == 0),
         _prop("multi-hop queries shortcut by one document", shortcut, "0", shortcut == 0),
-        _prop("vocabulary-mismatch queries sharing a stem with evidence", vocab_shared, "0", vocab_shared == 0),
+        _prop("vocabulary-mismatch queries sharing a stem with evidence or a relevant title",
+              lab["vocabulary shared"], "0", lab["vocabulary shared"] == 0),
+        _prop("evidence-oracle nDCG@10 on the primary qrels (lowest per category)", low, "1.0 in every category",
+              bool(low) and all(v == 1.0 for v in low.values())),
+        _prop("evidence-oracle R@100 (lowest query); most relevant documents of a query", [recall, most],
+              "1.0; <= 100", recall == 1.0 and most <= 100),
+        _prop("split leakage (shared across splits)", lab["leakage"], "all 0", not any(lab["leakage"].values())),
+        _prop("largest share of a chain category through one bridge entity", lab["bridges"], "~10% (<= 0.15)",
+              cap <= 0.15),
+        _prop("chain queries answered by the first hop's document", lab["chain shortcuts"], "0",
+              lab["chain shortcuts"] == 0),
+        _prop("judged-0 documents naming a query entity", lab["judged 0 naming a query entity"], "0",
+              lab["judged 0 naming a query entity"] == 0),
         _prop("queries repeating another's fact set", dups, "0", dups == 0),
         _prop("relevant-document sets shared across splits", shared, "0", shared == 0),
         _prop("budget-feasible share per category", shares,

@@ -26,7 +26,7 @@ from hcrbench.synth.render import render
 from hcrbench.synth.schedule import iter_specs
 from hcrbench.synth.world import CORE_DOCS, build_world
 
-GENERATOR_VERSION = "2.0.0"
+GENERATOR_VERSION = "3.0.0"
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
 MAX_DOCS = 1_000_000
 SPLITS = ("tune", "dev", "test")
@@ -94,16 +94,18 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0)
     specs = list(iter_specs(world))
     counter = default_counter()
     statements: list[Statement] = []
+    titles: list[str] = []
     with atomic_open(out / "corpus.jsonl", "w") as fh, atomic_open(out / "provenance.jsonl", "w") as ph:
         for spec in specs:
             doc = render(world, spec)
             fh.write(json.dumps(doc.row(), ensure_ascii=False) + "\n")
+            titles.append(doc.title)
             for st in doc_statements(world, spec, doc):
                 statements.append(st)
                 ph.write(json.dumps({"doc_id": doc.doc_id, "start": st.start, "end": st.end,
                                      "fact_id": st.fact_id, "text": st.text}, ensure_ascii=False) + "\n")
 
-    cat = Catalog(world, specs, statements, counter.count)
+    cat = Catalog(world, specs, statements, counter.count, titles, lambda i: render(world, specs[i]).text)
     plans = plan_queries(cat, seed)
     q_rows, meta_rows, ev_rows = query_rows(plans, cat)
     write_jsonl(out / "queries.jsonl", q_rows)
@@ -112,10 +114,13 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0)
     for split in SPLITS:
         rows = {m["query_id"]: m["qrels"] for m in meta_rows if m["split"] == split and m["qrels"]}
         write_beir_qrels(Qrels.from_dict(rows, name=split), out / "qrels" / f"{split}.tsv")
+        topical = {m["query_id"]: {**m["qrels_topical"], **{d: g for d, g in m["qrels"].items() if g >= 2}}
+                   for m in meta_rows if m["split"] == split and m["qrels"]}
+        write_beir_qrels(Qrels.from_dict(topical, name=f"{split}-topical"), out / "qrels-topical" / f"{split}.tsv")
     atomic_write_text(out / "world.json", json.dumps(world.to_json(), ensure_ascii=False, indent=1) + "\n")
 
     files = ["corpus.jsonl", "provenance.jsonl", "queries.jsonl", "queries.meta.jsonl", "evidence.jsonl",
-             *(f"qrels/{s}.tsv" for s in SPLITS), "world.json"]
+             *(f"qrels/{s}.tsv" for s in SPLITS), *(f"qrels-topical/{s}.tsv" for s in SPLITS), "world.json"]
     manifest = {
         "name": "meridian", "generator_version": GENERATOR_VERSION, "seed": seed,
         "size": size.strip().lower() if isinstance(size, str) and not size.strip().isdecimal() else n,

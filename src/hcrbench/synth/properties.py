@@ -1,25 +1,48 @@
-"""Each query category's defining property, checked against the fact provenance (the generator rejects a draw
-that breaks one, and the tests re-check the written files with the same rules).
+"""Each query category's defining property, checked against the fact provenance, the document titles and the
+rendered text (the generator rejects a draw that breaks one, and the tests re-check the written files).
 
-- two-hop / 3+-hop: no single document states every hop of the chain (no shortcut);
-- vocabulary mismatch: the query shares no content-word stem with any statement of a needed fact;
+- two-hop / 3+-hop: no single document states two consecutive hops of the chain (so none states them all), and
+  no document that states the first hop already contains the chain's final answer (a world regularity such as
+  "a person's manager leads their team" would otherwise answer it from one page);
+- vocabulary mismatch: the query shares no content-word stem with any statement of a needed fact nor with the
+  title of any document that states one (the grade-2/3 documents);
 - thematic: the needed facts are stated across at least two documents (a theme, not a single-page lookup);
 - entity-spanning: the facts come from at least two kinds of document;
 - ambiguous: at least two interpretations, each with facts stated somewhere;
 - every judged query has a non-empty answer.
+
+Bridges (the entities a chain passes through) are counted by the planner, which caps how many queries of a
+category may go through one (:func:`bridges`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import pairwise
 
 from hcrbench.synth.stems import content_stems
 
 
+def subject(fid: str) -> str:
+    return fid.split(":")[1]
+
+
+def bridges(chain_facts: list[str], chain: bool = True) -> list[str]:
+    """The entities a chain goes through: subjects of its later hops other than the starting subject."""
+    if not chain or len(chain_facts) < 2:
+        return []
+    start = subject(chain_facts[0])
+    return list(dict.fromkeys(subject(f) for f in chain_facts[1:] if subject(f) != start))
+
+
 def violations(category: str, origin: str, text: str, answer: object, facts: list[str],
-               stated: Callable[[str], Iterable[tuple[int, str, str]]], n_interpretations: int = 0) -> list[str]:
+               stated: Callable[[str], Iterable[tuple[int, str, str]]], n_interpretations: int = 0, *,
+               title: Callable[[int], str] | None = None, text_of: Callable[[int], str | None] | None = None,
+               final_value: str | None = None, chain_facts: list[str] | None = None) -> list[str]:
     """Why a query does not have its category's property (empty when it does). ``stated(fact)`` yields
-    ``(doc, doc_type, statement text)`` for every statement of the fact."""
+    ``(doc, doc_type, statement text)`` for every statement of the fact; ``title(doc)`` and ``text_of(doc)``
+    give a document's title and text (when known); ``final_value`` is the chain's answer as written in text and
+    ``chain_facts`` its hops (default: every needed fact)."""
     out: list[str] = []
     if category == "out_of_distribution":
         return out if not facts else ["out-of-distribution query needs facts"]
@@ -32,9 +55,17 @@ def violations(category: str, origin: str, text: str, answer: object, facts: lis
         out.append("a needed fact is stated nowhere")
         return out
     if category in ("two_hop", "multi_hop"):
-        common = set.intersection(*docs_of.values())
-        if common:
-            out.append(f"chain shortcut by document(s) {sorted(common)[:3]}")
+        hops = chain_facts or facts
+        for a, b in pairwise(hops):
+            common = docs_of[a] & docs_of[b]
+            if common:
+                out.append(f"hops {a} and {b} both stated by document(s) {sorted(common)[:3]}")
+        if final_value and text_of is not None:
+            for d in sorted(docs_of[hops[0]]):
+                body = text_of(d)
+                if body is not None and final_value in body:
+                    out.append(f"document {d} states the first hop and contains the answer {final_value!r}")
+                    break
     if category == "thematic" and len(set().union(*docs_of.values())) < 2:
         out.append("thematic query answered by a single document")
     if category == "entity_spanning" and len({t for f in facts for _, t, _ in stated(f)}) < 2:
@@ -44,9 +75,11 @@ def violations(category: str, origin: str, text: str, answer: object, facts: lis
     if origin == "adversarial:vocabulary":
         ev: set[str] = set()
         for f in facts:
-            for _, _, s in stated(f):
+            for d, _, s in stated(f):
                 ev |= content_stems(s)
+                if title is not None:
+                    ev |= content_stems(title(d))
         shared = content_stems(text) & ev
         if shared:
-            out.append(f"vocabulary-mismatch query shares stems {sorted(shared)} with its evidence")
+            out.append(f"vocabulary-mismatch query shares stems {sorted(shared)} with its evidence or its titles")
     return out

@@ -1,31 +1,40 @@
-"""The 300-query suite: slots per category and difficulty, stratified tune/dev/test splits with no project or key
-entity (and no relevant-document set) shared between splits, qrels derived from fact provenance, the minimal
+"""The 300-query suite: slots per category and difficulty, tune/dev/test splits that share no needed fact,
+expected entity or relevant-document set (:mod:`splits`), qrels derived from fact provenance, the minimal
 evidence set, and the final rows (metadata, evidence, graded qrels).
 
-Grades: 3 = the document states every needed fact, 2 = at least one, 1 = it is about a query entity without a
-needed fact (topical), 0 = a judged hard negative (same kinds of document as the relevant ones, other entities).
+Primary grades (``qrels/``) are evidence-first: 3 = the document states every needed fact, 2 = at least one,
+0 = a judged negative checked to be off-topic. Documents about a query entity without a needed fact (topical, 1)
+go, uncapped, to the secondary view ``qrels-topical/`` (``qrels_topical`` in the metadata).
 """
 
 from __future__ import annotations
 
 import heapq
+import math
+from collections import Counter, defaultdict
 from collections.abc import Callable
 
 from hcrbench.data.evidence import BUDGET_TOKENS, EvidenceSpan, QueryEvidence
 from hcrbench.synth.adversarial import with_patterns
 from hcrbench.synth.catalog import Catalog, QueryPlan
-from hcrbench.synth.properties import violations
-from hcrbench.synth.query_gen import CATEGORIES
-from hcrbench.synth.seeds import rng, sub_seed
+from hcrbench.synth.facts import fact_value
+from hcrbench.synth.properties import bridges, violations
+from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES
+from hcrbench.synth.seeds import rng
+from hcrbench.synth.splits import SplitLedger, nodes, pools
 from hcrbench.synth.stems import overlap
-from hcrbench.synth.world import CORE_PROJECTS, World
+from hcrbench.synth.world import CORE_PROJECTS
 
 DIFFICULTY_SHARES = {"easy": 0.40, "medium": 0.35, "hard": 0.25}
 SPLIT_SHARES = {"tune": 0.6, "dev": 0.2, "test": 0.2}
-MAX_TRIES = 400
-TOPICAL_CAP = 30
+MAX_TRIES = 600
 NEGATIVES = 5
 EXACT_COVER_MAX_FACTS = 12
+MAX_RELEVANT = 100  # R@100 = 1 must be reachable: no query has more relevant documents than that
+BRIDGE_SHARE = 0.10  # no bridge entity in more than ~10% of a chain category's queries
+#: Categories whose slots need the most distinct world resources are filled first.
+FILL_ORDER = ("ambiguous", "aggregation", "multi_hop", "entity_spanning", "two_hop", "temporal", "comparative",
+              "thematic", "detail", "out_of_distribution")
 
 
 def difficulty_counts(n: int) -> dict[str, int]:
@@ -38,59 +47,103 @@ def split_counts(n: int) -> list[str]:
     return ["tune"] * tune + ["dev"] * dev + ["test"] * (n - tune - dev)
 
 
-def entity_pools(world: World, seed: int) -> dict[str, str]:
-    """Each project and key entity belongs to one split's pool; tune and test queries draw only from their own."""
-    r = rng(seed, "split_pools")
-    pool: dict[str, str] = {}
-    for group in ([p.id for p in world.projects[:CORE_PROJECTS]],
-                  [k for k in world.key_entities if not k.startswith("PRJ")]):
-        group = list(group)
-        r.shuffle(group)
-        labels = split_counts(len(group))
-        pool.update(zip(group, labels))
-    for p in world.projects[CORE_PROJECTS:]:
-        pool[p.id] = ["tune", "tune", "tune", "dev", "test"][sub_seed(seed, "pool", p.id) % 5]
-    return pool
-
-
-def _fits(plan: QueryPlan, split: str, pool: dict[str, str]) -> bool:
-    if split == "dev":
-        return True
-    return all(pool.get(e, split) == split for e in plan.entities)
+def bridge_cap(n: int) -> int:
+    """The most queries of a chain category (``n`` queries) that may go through one bridge entity."""
+    return max(2, math.ceil(BRIDGE_SHARE * n))
 
 
 def plan_violations(plan: QueryPlan, cat: Catalog) -> list[str]:
-    """The category property check of :mod:`properties`, fed from the catalog's provenance."""
+    """The category property check of :mod:`properties`, fed from the catalog's provenance, titles and text."""
     def stated(f: str):
         return ((st.doc, cat.specs[st.doc].doc_type, st.text) for st in cat.stated(f))
+    hops = chain_of(plan)
+    final = fact_value(cat.w, hops[-1]) if plan.chain and hops else None
     return violations(plan.category, plan.origin, plan.text, plan.answer, plan.facts, stated,
-                      len(plan.interpretations))
+                      len(plan.interpretations), title=cat.title, text_of=cat.text, final_value=final,
+                      chain_facts=hops)
+
+
+def chain_of(plan: QueryPlan) -> list[str]:
+    """A chain query's hops in order (a pattern may need a further fact beside its chain)."""
+    return list(plan.extra.get("chain") or plan.facts)
+
+
+def _slots() -> list[tuple[str, str, int, str]]:
+    """Every (category, difficulty, slot, split), categories in :data:`FILL_ORDER`; within a category the splits
+    take turns (each split's k-th slot comes at the k-th share of the category), so no split is served last."""
+    out = []
+    for cname in FILL_ORDER:
+        n = CATEGORIES[cname][0]
+        rows = []
+        for diff, k in difficulty_counts(n).items():
+            splits = split_counts(k)
+            for slot, split in enumerate(splits):
+                rows.append((cname, diff, slot, split))
+        rank: dict[str, int] = {}
+        total = {s: sum(r[3] == s for r in rows) for s in SPLIT_SHARES}
+        keyed = []
+        for r in rows:
+            i = rank.get(r[3], 0)
+            rank[r[3]] = i + 1
+            keyed.append(((i + 0.5) / total[r[3]], -list(SPLIT_SHARES).index(r[3]), r))
+        out += [r for *_, r in sorted(keyed, key=lambda x: x[:2])]
+    return out
 
 
 def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
     """Draw the 300 queries. Every slot (category, difficulty, split) is filled by rejection sampling from its
-    generator: a draw is rejected when its text or fact set repeats an earlier query, when its relevant documents
-    equal those of a query in another split, when it breaks its category's property, or when it uses another
-    split's entities. A slot that cannot be filled is a generator bug and raises."""
-    pool = entity_pools(cat.w, seed)
-    out: list[QueryPlan] = []
+    generator: a draw is rejected when its text or fact set repeats an earlier query, when it has more than
+    :data:`MAX_RELEVANT` relevant documents, when it shares a needed fact, an expected entity or its relevant-document
+    set with another split (:class:`SplitLedger`), when it goes through a bridge entity that already carries
+    :func:`bridge_cap` queries of its category, or when it breaks its category's property. A slot that cannot be
+    filled in its split goes to another one (``describe`` reports the split counts); one that cannot be filled in
+    any split is a generator bug and raises."""
+    ledger = SplitLedger(entity_pools(cat, seed))
+    planned: dict[tuple[str, str, int], QueryPlan] = {}
     seen: dict[str, set] = {"texts": set(), "facts": set()}
-    relevant: dict[frozenset, str] = {}
-    for cname, (n, base) in CATEGORIES.items():
-        gen = with_patterns(cname, base)
+    bridged: dict[str, Counter] = defaultdict(Counter)
+    for cname, diff, slot, split in _slots():
+        gen = with_patterns(cname, CATEGORIES[cname][1])
+        # a slot no draw can fill without a leak goes to another split (the counts then show it)
+        # a slot no draw can fill is tried once more without the generator's size targets (entity-spanning
+        # questions over 10+ documents), then in another split (the counts then show it)
+        for where, relaxed in ((split, False), (split, True), *((s, True) for s in SPLIT_SHARES if s != split)):
+            cat.relaxed = relaxed
+            got = _draw(cat, gen, seed, cname, diff, slot, where, ledger, seen, bridged[cname])
+            if got is not None:
+                break
+        else:
+            raise RuntimeError(f"meridian: could not fill query slot {cname}/{diff} #{slot} in any split")
+        cat.relaxed = False
+        plan, linked = got
+        plan.split = split = where
+        seen["texts"].add(plan.text)
+        if plan.facts:
+            seen["facts"].add(tuple(sorted(plan.facts)))
+        ledger.claim(split, linked)
+        bridged[cname].update(bridges(chain_of(plan), plan.chain))
+        planned[(cname, diff, slot)] = plan
+    out: list[QueryPlan] = []
+    for cname, (n, _) in CATEGORIES.items():  # ids in category order, as before
         for diff, k in difficulty_counts(n).items():
-            splits = split_counts(k)
-            rng(seed, "split_order", f"{cname}|{diff}").shuffle(splits)
-            for slot, split in enumerate(splits):
-                plan = _draw(cat, gen, seed, cname, diff, slot, split, pool, seen, relevant)
-                plan.split = split
-                seen["texts"].add(plan.text)
-                if plan.facts:
-                    seen["facts"].add(tuple(sorted(plan.facts)))
-                    relevant.setdefault(_relevant_set(plan, cat), split)
-                out.append(plan)
+            out += [planned[(cname, diff, slot)] for slot in range(k)]
     for i, p in enumerate(out):
         p.query_id = f"MQ{i + 1:03d}"
+    return out
+
+
+def entity_pools(cat: Catalog, seed: int) -> dict[str, str]:
+    """Policies (the ones an ambiguous word covers together), systems, products, core projects and key people
+    dealt to the splits 60/20/20 kind by kind; other entities are owned by the first split that draws them."""
+    w = cat.w
+    grouped = [[p.id for p in w.policies if p.concept in concepts] for _, concepts in AMBIGUOUS_GROUPS]
+    in_group = {e for g in grouped for e in g}
+    kinds = [grouped + [[p.id] for p in w.policies if p.id not in in_group],
+             [[s.id] for s in w.systems], [[p.id] for p in w.products],
+             [[p.id] for p in w.projects[:CORE_PROJECTS]], [[k] for k in w.key_entities if k[1:].isdigit()]]
+    out: dict[str, str] = {}
+    for i, units in enumerate(kinds):
+        out.update(pools([u for u in units if u], SPLIT_SHARES, rng(seed, "split_pools", i)))
     return out
 
 
@@ -99,23 +152,32 @@ def _relevant_set(plan: QueryPlan, cat: Catalog) -> frozenset:
 
 
 def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: int, split: str,
-          pool: dict[str, str], seen: dict[str, set], relevant: dict[frozenset, str]) -> QueryPlan:
+          ledger: SplitLedger, seen: dict[str, set], bridged: Counter) -> tuple[QueryPlan, list] | None:
+    cap = bridge_cap(CATEGORIES[cname][0])
+    cat.split_owner, cat.split = ledger.owner, split
     for attempt in range(MAX_TRIES):
         r = rng(seed, f"query|{cname}|{diff}|{slot}", attempt)
         plan = gen(cat, r, diff)
-        if plan is None or plan.text in seen["texts"] or not _fits(plan, split, pool):
+        if plan is None or plan.text in seen["texts"]:
             continue
-        if plan.facts and (tuple(sorted(plan.facts)) in seen["facts"]
-                           or relevant.get(_relevant_set(plan, cat), split) != split):
+        rel = _relevant_set(plan, cat)
+        if plan.facts and (tuple(sorted(plan.facts)) in seen["facts"] or len(rel) > MAX_RELEVANT):
+            continue
+        linked = nodes(plan.facts, plan.entities, rel)
+        if not ledger.fits(split, linked):
+            continue
+        if any(bridged[b] >= cap for b in bridges(chain_of(plan), plan.chain)):
             continue
         if plan_violations(plan, cat):
             continue
-        return plan
-    raise RuntimeError(f"meridian: could not fill query slot {cname}/{diff}/{split} #{slot}")
+        return plan, linked
+    return None
 
 
 def derive_qrels(plan: QueryPlan, cat: Catalog, facts: list[str] | None = None) -> dict[int, int]:
-    """Graded qrels from provenance: 3 states every needed fact, 2 some, 1 topical, 0 judged hard negative."""
+    """Evidence-first graded qrels from provenance: 3 states every needed fact, 2 some, 0 a judged negative (a
+    document of the same kinds as the evidence that is checked to be off-topic: it is about none of the query's
+    entities and its text names none of them). Topical documents are in :func:`topical_docs`, never here."""
     need = set(plan.facts if facts is None else facts)
     if not need:
         return {}
@@ -124,15 +186,41 @@ def derive_qrels(plan: QueryPlan, cat: Catalog, facts: list[str] | None = None) 
         for d in cat.docs_stating(f):
             stated.setdefault(d, set()).add(f)
     grades = {d: 3 if fs == need else 2 for d, fs in stated.items()}
-    for e in plan.entities:
-        for d in cat.mentions(e)[:TOPICAL_CAP]:
-            grades.setdefault(d, 1)
+    about = set(topical_docs(plan, cat)) | set(grades)
+    names = _names(plan, cat)
     types = sorted({cat.specs[d].doc_type for d in stated})
-    cands = sorted(d for t in types for d in cat.by_type[t] if d not in grades)
+    cands = sorted(d for t in types for d in cat.by_type[t] if d not in about)
     r = rng(cat.w.seed, "negatives", "|".join(sorted(need)))
-    for d in r.sample(cands, min(NEGATIVES, len(cands))):
+    r.shuffle(cands)
+    picked = 0
+    for d in cands:
+        if picked == NEGATIVES:
+            break
+        text = cat.text(d)
+        if text is not None and any(n in text for n in names):
+            continue  # names a query entity: not checked off-topic, so not judged
         grades[d] = 0
+        picked += 1
     return dict(sorted(grades.items()))
+
+
+def _names(plan: QueryPlan, cat: Catalog) -> set[str]:
+    """How the query's entities and its facts' subjects are written in text."""
+    ents = set(plan.entities) | {f.split(":")[1] for f in plan.facts}
+    out = {cat.display(e) for e in ents}
+    for e in ents:
+        obj = cat.w.index.get(e)
+        if obj is not None and hasattr(obj, "title"):
+            out.add(obj.title)
+    return {n for n in out if n}
+
+
+def topical_docs(plan: QueryPlan, cat: Catalog) -> list[int]:
+    """Every document about a query entity (its routing metadata names it) that states no needed fact: the
+    secondary, topical view (``qrels-topical/``), exhaustive and uncapped."""
+    need = set(plan.facts) | {f for i in plan.interpretations for f in i["facts"]}
+    evidence = {d for f in need for d in cat.docs_stating(f)}
+    return sorted({d for e in plan.entities for d in cat.mentions(e)} - evidence) if need else []
 
 
 def minimal_evidence(spans: list[EvidenceSpan], need: list[str], count_tokens: Callable[[str], int]
@@ -201,6 +289,7 @@ def query_rows(plans: list[QueryPlan], cat: Catalog) -> tuple[list[dict], list[d
         n_tok = sum(cat.count_tokens(s.text) for s in {(s.doc_id, s.start, s.end): s for s in minimal}.values())
         grades = derive_qrels(p, cat)
         qrels = {cat.specs[d].doc_id: g for d, g in grades.items()}
+        topical = {cat.specs[d].doc_id: 1 for d in topical_docs(p, cat)}
         ev_docs = list(dict.fromkeys(s.doc_id for s in minimal)) + sorted({s.doc_id for s in spans})
         domains = list(dict.fromkeys(cat.specs[int(d[4:])].domain for d in ev_docs))
         scores[p.query_id] = _difficulty_score(p, minimal, len({s.doc_id for s in spans}))
@@ -215,7 +304,9 @@ def query_rows(plans: list[QueryPlan], cat: Catalog) -> tuple[list[dict], list[d
             "evidence": [{"doc_id": s.doc_id, "start": s.start, "end": s.end} for s in
                          {(s.doc_id, s.start, s.end): s for s in spans}.values()],
             "facts": p.facts, "minimal_tokens": n_tok, "n_minimal_docs": len({s.doc_id for s in minimal}), "hops": len(p.facts) if p.chain else 1,
-            "design_difficulty": p.difficulty,
+            "design_difficulty": p.difficulty, "qrels_topical": topical,
+            "intent": p.intent, "params": p.params, "bridges": bridges(chain_of(p), p.chain),
+            "chain": chain_of(p) if p.chain else [],
         }
         if p.extra.get("pattern"):
             meta["pattern"] = p.extra["pattern"]

@@ -78,7 +78,7 @@ def review_sheet(folder: str | Path, out: str | Path, n: int = 30, seed: int = 0
     plan: list[tuple[dict, list[tuple[str, int]]]] = []
     for m in picked:
         by_grade: dict[int, list[str]] = defaultdict(list)
-        for d, g in sorted(m["qrels"].items()):
+        for d, g in sorted({**m.get("qrels_topical", {}), **m["qrels"]}.items()):  # primary and topical views
             by_grade[g].append(d)
         shown: list[tuple[str, int]] = []
         for g, k in PER_GRADE.items():
