@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import string
 
 from hcrbench.synth.phrases import DOMAIN, DOMAIN_HEADINGS
@@ -115,9 +116,10 @@ _NEEDS = {pool: [(s, placeholders(s)) for s in xs] for pool, xs in ALL_POOLS.ite
 class Prose:
     """One document's sentence source: each pool is shuffled once (by the document's RNG) and popped."""
 
-    def __init__(self, r: random.Random, ctx: dict[str, str] | None = None) -> None:
+    def __init__(self, r: random.Random, ctx: dict[str, str] | None = None, avoid: re.Pattern[str] | None = None):
         self.r = r
         self.ctx = ctx or {}
+        self.avoid = avoid  # templates matching this are never drawn (e.g. good schedule news in a late report)
         self.used: set[str] = set()
         self._left: dict[str, list[str]] = {}
 
@@ -125,7 +127,8 @@ class Prose:
         """Up to ``n`` unused sentences from ``pool`` whose placeholders this document can fill."""
         left = self._left.get(pool)
         if left is None:
-            left = [s for s, need in _NEEDS[pool] if need <= self.ctx.keys()]
+            left = [s for s, need in _NEEDS[pool] if need <= self.ctx.keys()
+                    and not (self.avoid and self.avoid.search(s))]
             self.r.shuffle(left)
             self._left[pool] = left
         out: list[str] = []
@@ -148,7 +151,7 @@ FLOOR_WORDS = 135  # below this a document keeps drawing closing notes (keeps ev
 def prose_for(tb: TextBuilder, r: random.Random) -> Prose:
     """The document's shared :class:`Prose` (created on first use), so no two sections repeat a sentence."""
     if tb.prose is None:
-        tb.prose = Prose(r, tb.ctx)
+        tb.prose = Prose(r, tb.ctx, tb.avoid)
     return tb.prose
 
 

@@ -4,6 +4,7 @@ people profiles, team pages, product specs and engineering process guides."""
 from __future__ import annotations
 
 import random
+import re
 
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.filler import section
@@ -14,6 +15,8 @@ from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick
 from hcrbench.synth.world import World
 
 Rendered = tuple[str, TextBuilder]
+LATE = ("at risk", "delayed", "on hold")  # statuses whose reports carry no good schedule news
+GOOD_SCHEDULE_NEWS = re.compile(r"\b(?:on schedule|ahead of schedule|on time|on track|early)\b")
 
 
 def qlabel(q: str) -> str:
@@ -91,6 +94,8 @@ def render_project_status(w: World, s: DocSpec, r: random.Random) -> Rendered:
     fr = rng(w.seed, "projstat", f"{p.id}|{q}")
     spent = fr.randrange(15, 95)
     tb = TextBuilder()
+    if p.status[q] in LATE:
+        tb.avoid = GOOD_SCHEDULE_NEWS
     ident = f" ({p.id})" if fr.random() < 0.5 else ""
     tb.line(f"Project: {p.code_name}{ident}")
     tb.line(pick(r, R["status.period"], q=qlabel(q), end=lx.QUARTER_END[q]))
