@@ -30,6 +30,7 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
     word = p.title.split()[-1].lower()
     tb = TextBuilder()
     tb.ctx = {"word": word}
+    tb.topic = "policy:finance" if owner.name == "Finance Operations" else f"policy:{p.domain}"
     tb.line(f"{p.id} | {p.title} | Version {v + 1}")
     tb.line(pick(r, ["Owner: {o} | Approved by: {a}, {t}", "Owning team: {o} | Sign-off: {a} ({t})",
                      "Owner: {o} | Approver: {a}, {t}"], o=owner.name, a=approver.name, t=approver.role), "approver")
