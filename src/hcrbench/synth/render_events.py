@@ -166,7 +166,8 @@ def render_meeting(w: World, s, r: random.Random) -> Rendered:
     acts = [(pick(r, [form], who=names[k % len(names)], what=vary(r, a), due=due), f"action{k}")
             for k, a in enumerate(r.sample(R["meeting.action"], m["actions"]))]
     tb.bullets(acts)
-    return f"{p.code_name} {kind} {m['date']}", tb
+    n = f" (no. {s.ref['n']})" if s.ref.get("n", 1) > 1 else ""  # a second meeting that day (huge corpora)
+    return f"{p.code_name} {kind} {m['date']}{n}", tb
 
 
 def render_announcement(w: World, s, r: random.Random) -> Rendered:

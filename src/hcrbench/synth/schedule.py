@@ -33,8 +33,8 @@ CLUSTERS = {"C1": "access_review", "C2": "onboarding", "C3": "release_notes", "C
 SNAPSHOT_SYSTEMS = 6
 CORE_TICKETS, CORE_DECISIONS = 70, 35
 QUARTER_END_ISO = {"2024-Q1": "2024-03-31", "2024-Q2": "2024-06-30", "2024-Q3": "2024-09-30"}
-ESCALATION = {"T06": "T08"}  # an incident escalated out of its owning team goes to Site Reliability (T06), or,
-ESCALATION_DEFAULT = "T06"   # from Site Reliability itself, to Security Operations (T08)
+ESCALATION = {"T06": "T02"}  # an incident escalated out of its owning team goes to Site Reliability (T06), or,
+ESCALATION_DEFAULT = "T06"   # from Site Reliability itself, to Platform Engineering (T02)
 
 
 @dataclass
@@ -392,7 +392,7 @@ class Scheduler:
         # held once the chair (the project's lead) has joined and after any decision the notes confirm
         lo = max([day, w.get(proj.lead).joined] + ([recent[-1]["date"]] if recent else []))
         if lo != day or ("meeting", proj.id, day) in self.used_days:
-            day, _ = self._free_day(r, "meeting", proj.id, lo)
+            day, ref["n"] = self._free_day(r, "meeting", proj.id, lo)
         else:
             self.used_days[("meeting", proj.id, day)] = 1
         att = _uniq([proj.lead] + [self._person(r, i, 0.4, by=day) for _ in range(r.randint(2, 5))])
