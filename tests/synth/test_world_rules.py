@@ -89,6 +89,12 @@ def _break_goal_domain(w, docs):
     w["projects"][0]["goal"] = "redesign the employee intranet"
 
 
+def _break_completed(w, docs):
+    m = w["meetings"][0]
+    next(p for p in w["projects"] if p["id"] == m["project"])["status"]["2024-Q" + str((int(m["date"][5:7]) + 2) // 3)] \
+        = "completed"
+
+
 def _break_users(w, docs):
     w["systems"][0]["users"] = len(w["people"]) + 1
 
@@ -124,13 +130,19 @@ BREAKS = {
     "role_fits_team": _break_role, "no_appearance_before_joining": _break_joining,
     "one_decision_per_project_per_day": _break_decision_day, "reversal_states_reason": _break_reversal,
     "project_goal_unique": _break_goal_unique, "project_product_in_domain": _break_goal_domain,
-    "system_users_within_staff": _break_users, "incident_assigned_in_owning_team": _break_assignee,
+    "no_work_after_completion": _break_completed, "system_users_within_staff": _break_users, "incident_assigned_in_owning_team": _break_assignee,
     "document_titles_unique": _break_titles, "no_self_contradiction": _break_contradiction,
     "policy_version_changes_figure": _break_policy,
 }
 
 
-@pytest.mark.parametrize("name, brk", [*BREAKS.items(), ("no_self_contradiction", _break_dated_status)])
+def _break_meeting_before_decision(w, docs):
+    m = next(m for m in w["meetings"] if m["decision"])
+    m["date"] = "2024-01-01"
+
+
+@pytest.mark.parametrize("name, brk", [*BREAKS.items(), ("no_self_contradiction", _break_dated_status),
+                                       ("no_self_contradiction", _break_meeting_before_decision)])
 def test_each_rule_catches_a_world_broken_its_way(good, name, brk):
     w, docs = copy.deepcopy(good)
     brk(w, docs)

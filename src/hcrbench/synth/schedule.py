@@ -79,6 +79,20 @@ def _day(r, lo: str, hi: date = LAST_DAY) -> str:
     return (a + timedelta(days=r.randint(0, max(0, (hi - a).days)))).isoformat()
 
 
+def quarter_of(day: str) -> str:
+    return f"{day[:4]}-Q{(int(day[5:7]) - 1) // 3 + 1}"
+
+
+def open_until(project) -> str:
+    """The last day of the last quarter in which ``project`` is not yet completed."""
+    return QUARTER_END_ISO[[q for q in lx.QUARTERS if project.status[q] != "completed"][-1]]
+
+
+def open_on(project, day: str) -> bool:
+    """Whether ``project`` is still running on ``day`` (not completed in that quarter)."""
+    return project.status.get(quarter_of(day)) != "completed"
+
+
 def _uniq(xs: list[str]) -> list[str]:
     return list(dict.fromkeys(x for x in xs if x))
 
@@ -325,13 +339,15 @@ class Scheduler:
         return r.choice(members or [fallback])
 
     def _project_led_by(self, r, i: int, day: str, key_bias: float, taken: set[tuple[str, str]] = frozenset()) -> str:
-        """A project whose lead had joined by ``day`` (and that has no ``taken`` entry for that day)."""
+        """A project still running on ``day`` whose lead had joined by then (and with no ``taken`` entry that day)."""
+        def fits(p) -> bool:
+            return self._joined_by(p.lead, day) and (p.id, day) not in taken and open_on(p, day)
+
         for _ in range(30):
             pid = self._project(r, i, key_bias)
-            if self._joined_by(self.w.get(pid).lead, day) and (pid, day) not in taken:
+            if fits(self.w.get(pid)):
                 return pid
-        return next((p.id for p in self.w.projects[:projects_at(i)]
-                     if self._joined_by(p.lead, day) and (p.id, day) not in taken), pid)
+        return next((p.id for p in self.w.projects[:projects_at(i)] if fits(p)), pid)
 
     def _spec_incident(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
         w, r = self.w, rng(self.seed, "incident", i)
@@ -350,7 +366,7 @@ class Scheduler:
         else:
             assignee = self._member(r, s.owner_team, i, day, s.admin)
         t = {"id": f"INC-{20000 + 3 * k + r.randint(1, 3)}", "doc": i, "system": sysid,
-             "reporter": self._person(r, i, 0.25, by=day), "assignee": assignee,
+             "reporter": self._person(r, i, 0.4, by=day), "assignee": assignee,
              "severity": r.choice([1, 2, 2, 3, 3, 3]), "root_cause": cause,
              "fix": cause if r.random() < 0.8 else r.randrange(len(lx.FIXES)),
              "symptom": r.randrange(len(lx.SYMPTOMS)), "duration_min": r.randrange(12, 600),
@@ -386,13 +402,18 @@ class Scheduler:
     def _spec_meeting(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
         w, r = self.w, rng(self.seed, "meeting", i)
         k = len(w.meetings)
-        proj = w.get(self._project(r, i))
-        day = f"2024-{r.randint(1, 9):02d}-{r.randint(1, 28):02d}"
-        recent = [d for d in w.decisions[-5:] if d["project"] == proj.id]
-        # held once the chair (the project's lead) has joined and after any decision the notes confirm
-        lo = max([day, w.get(proj.lead).joined] + ([recent[-1]["date"]] if recent else []))
-        if lo != day or ("meeting", proj.id, day) in self.used_days:
-            day, ref["n"] = self._free_day(r, "meeting", proj.id, lo)
+        for _ in range(30):  # held while the project runs, once its chair (the lead) has joined
+            proj = w.get(self._project(r, i))
+            day = f"2024-{r.randint(1, 9):02d}-{r.randint(1, 28):02d}"
+            # the notes confirm the project's latest decision when it was taken in the six weeks before
+            recent = [d for d in w.decisions[-5:] if d["project"] == proj.id
+                      and 0 <= (date.fromisoformat(day) - date.fromisoformat(d["date"])).days <= 42]
+            lo = max(day, w.get(proj.lead).joined)
+            last = open_until(proj)
+            if lo <= last:
+                break
+        if lo != day or day > last or ("meeting", proj.id, day) in self.used_days:
+            day, ref["n"] = self._free_day(r, "meeting", proj.id, lo, date.fromisoformat(last))
         else:
             self.used_days[("meeting", proj.id, day)] = 1
         att = _uniq([proj.lead] + [self._person(r, i, 0.4, by=day) for _ in range(r.randint(2, 5))])

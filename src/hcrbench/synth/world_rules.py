@@ -147,6 +147,18 @@ def _project_product_in_domain(w, docs):
     return out
 
 
+@rule("no_work_after_completion", "no meeting, decision or incident involves a project after it was completed")
+def _no_work_after_completion(w, docs):
+    projects = {p["id"]: p for p in w["projects"]}
+    out = []
+    for kind, events in (("meeting", w["meetings"]), ("decision", w["decisions"]), ("incident", w["tickets"])):
+        for e in events:
+            p = projects.get(e.get("project") or "")
+            if p is not None and p["status"].get(_quarter(e["date"])) == "completed":
+                out.append(f"{e['id']}: {kind} on {p['id']} on {e['date']}, completed in {_quarter(e['date'])}")
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------- systems
 @rule("system_users_within_staff", "no system has more users than the company has staff")
 def _system_users_within_staff(w, docs):
@@ -186,10 +198,13 @@ def _quarter(day: str) -> str:
 
 @rule("no_self_contradiction",
       "no sentence contradicts itself or its dated document (a completed project heading for a milestone, a "
-      "project status other than the world's for the document's quarter, good schedule news in a late report)")
+      "project status other than the world's for the document's quarter, good schedule news in a late report, "
+      "meeting notes confirming a decision not yet taken)")
 def _no_self_contradiction(w, docs):
     projects = {p["id"]: p for p in w["projects"]}
-    out = []
+    decided = {d["id"]: d["date"] for d in w["decisions"]}
+    out = [f"{m['id']} ({m['date']}) confirms {m['decision']}, taken {decided[m['decision']]}"
+           for m in w["meetings"] if m.get("decision") and decided[m["decision"]] > m["date"]]
     for d in docs:
         text, meta = d["text"], d["metadata"]
         for m in _COMPLETED_AHEAD.finditer(text):
