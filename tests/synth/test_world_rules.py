@@ -136,13 +136,21 @@ BREAKS = {
 }
 
 
+def _break_completed_report(w, docs):
+    doc = next(d for d in docs if d["metadata"]["doc_type"] == "project_status"
+               and next(p for p in w["projects"] if p["id"] == d["metadata"]["entities"][0])["status"][
+                   d["metadata"]["quarter"]] == "completed")
+    doc["text"] += "\n- Top risk: vendor delivery dates keep slipping."
+
+
 def _break_meeting_before_decision(w, docs):
     m = next(m for m in w["meetings"] if m["decision"])
     m["date"] = "2024-01-01"
 
 
 @pytest.mark.parametrize("name, brk", [*BREAKS.items(), ("no_self_contradiction", _break_dated_status),
-                                       ("no_self_contradiction", _break_meeting_before_decision)])
+                                       ("no_self_contradiction", _break_meeting_before_decision),
+                                       ("no_self_contradiction", _break_completed_report)])
 def test_each_rule_catches_a_world_broken_its_way(good, name, brk):
     w, docs = copy.deepcopy(good)
     brk(w, docs)

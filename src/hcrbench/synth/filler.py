@@ -49,6 +49,7 @@ EXTRAS: dict[str, list[tuple[list[str], str, str, int, int]]] = {
         (["Highlights", "Progress this quarter"], "status.highlights", "bullets", 2, 4),
         (["Dependencies", "External dependencies"], "status.dependencies", "bullets", 2, 3),
     ],
+    "project_status:done": [(["Highlights", "Progress this quarter"], "status.highlights", "bullets", 2, 4)],
     "project_update": [(["Also this month", "Other news"], "update.notes", "bullets", 2, 3)],
     "project_charter": [
         (["Out of scope", "Not included"], "charter.out_of_scope", "bullets", 2, 4),

@@ -109,15 +109,19 @@ def render_project_status(w: World, s: DocSpec, r: random.Random) -> Rendered:
     tb.heading(head(r, "Risks and issues"))
     risk = pick(fr, R["status.risk"])
     other = w.get(s.ref["extra"])
-    tb.bullets([(f"Top risk: {risk}.", "risk"),
-                pick(r, R["status.tracker"], x=other.name)])
+    done = p.status[q] == "completed"  # a finished project has no open risk and no next milestone
+    if done:  # ... and no external dependencies section
+        tb.kind = "project_status:done"
+    tb.bullets([(pick(r, R["status.closed"]) if done else f"Top risk: {risk}.", "risk"),
+                pick(r, R["status.closer" if done else "status.tracker"], x=other.name)])
     if len(s.domains) > 1:
         prod = w.get(p.product)
         tb.heading("Product impact" if "products" in s.domains else "Engineering notes")
         tb.para([(pick(r, R["status.product"], prod=prod.name, desc=prod.description), "product"),
                  pick(r, R["status.release"], team=w.get(prod.team).name)])
     tb.heading(head(r, "Next steps"))
-    tb.para([pick(r, [x]) for x in r.sample(R["status.next"], r.randint(1, 2))])
+    nxt = R["status.next_done" if done else "status.next"]
+    tb.para([pick(r, [x]) for x in r.sample(nxt, min(len(nxt), r.randint(1, 2)))])
     return f"Project {p.code_name} status report, {qlabel(q)}", tb
 
 

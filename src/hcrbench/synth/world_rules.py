@@ -189,6 +189,7 @@ def _document_titles_unique(w, docs):
 
 _STATUS = "|".join(lx.STATUSES)
 _COMPLETED_AHEAD = re.compile(r"\bcompleted\b[^.\n]*\b(?:heading towards|working towards|aiming for|on the way to)\b")
+_STILL_OPEN = re.compile(r"\bTop risk:|\bre-baseline\b|\bnext milestone\b")
 _SCHEDULE_GOOD = re.compile(r"\b(?:on schedule|ahead of schedule|on time|on track)\b")
 
 
@@ -198,7 +199,8 @@ def _quarter(day: str) -> str:
 
 @rule("no_self_contradiction",
       "no sentence contradicts itself or its dated document (a completed project heading for a milestone, a "
-      "project status other than the world's for the document's quarter, good schedule news in a late report, "
+      "project status other than the world's for the document's quarter, good schedule news in a late report, open "
+      "risks in a completed project's report, "
       "meeting notes confirming a decision not yet taken)")
 def _no_self_contradiction(w, docs):
     projects = {p["id"]: p for p in w["projects"]}
@@ -222,6 +224,9 @@ def _no_self_contradiction(w, docs):
                 if m.group(1) != want:
                     out.append(f"{d['_id']}: {p['code_name']} stated {m.group(1)!r}, world says {want!r} "
                                f"for {_quarter(day)}")
+            if meta["doc_type"] == "project_status" and want == "completed":
+                for m in _STILL_OPEN.finditer(text):
+                    out.append(f"{d['_id']}: {p['code_name']} is completed but the text says {m.group(0)!r}")
             if meta["doc_type"] in ("project_status", "project_update") and want in ("at risk", "delayed", "on hold"):
                 for m in _SCHEDULE_GOOD.finditer(text):
                     out.append(f"{d['_id']}: {p['code_name']} is {want} but the text says {m.group(0)!r}")
