@@ -9,13 +9,23 @@ corpus is a superset of a smaller one.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
 from hcrbench.synth import lexicon as lx
+from hcrbench.synth.schedule_base import (
+    CLUSTERS,
+    CORE_DECISIONS,
+    CORE_TICKETS,
+    LAST_DAY,
+    QUARTER_END_ISO,
+    SNAPSHOT_SYSTEMS,
+    DocSpec,
+    _day,
+    _uniq,
+)
+from hcrbench.synth.schedule_events import EventSpecs
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.world import (
     CORE_DOCS,
@@ -29,75 +39,8 @@ from hcrbench.synth.world import (
     projects_at,
 )
 
-CLUSTERS = {"C1": "access_review", "C2": "onboarding", "C3": "release_notes", "C4": "ops_digest"}
-SNAPSHOT_SYSTEMS = 6
-CORE_TICKETS, CORE_DECISIONS = 70, 35
-QUARTER_END_ISO = {"2024-Q1": "2024-03-31", "2024-Q2": "2024-06-30", "2024-Q3": "2024-09-30"}
-ESCALATION = {"T06": "T02"}  # an incident escalated out of its owning team goes to Site Reliability (T06), or,
-ESCALATION_DEFAULT = "T06"   # from Site Reliability itself, to Platform Engineering (T02)
 
-
-@dataclass
-class DocSpec:
-    """One planned document: its type, routing metadata and the world facts it will state."""
-
-    index: int
-    doc_type: str
-    domains: list[str]
-    entities: list[str]
-    ref: dict[str, Any] = field(default_factory=dict)
-    quarter: str | None = None
-    cluster: str | None = None
-    date: str | None = None  # ISO date of a dated document (events, notes, policies, status reports)
-
-    @property
-    def doc_id(self) -> str:
-        return f"MER-{self.index:06d}"
-
-    @property
-    def domain(self) -> str:
-        return self.domains[0]
-
-
-def _event_date(k: int, core: int) -> str:
-    """The date of the k-th ticket or decision, non-decreasing in k (numbers grow with dates) and depending only
-    on k: the core block's ``core`` events spread over January to June 2024, later ones over July to September
-    (crowding towards its end as the corpus grows)."""
-    if k < core:
-        day = k * 180 // core
-    else:
-        day = 180 + int(90 * (1 - math.exp(-(k - core) / 400)))
-    return (date(2024, 1, 2) + timedelta(days=day)).isoformat()
-
-
-LAST_DAY = date(2024, 9, 30)
-
-
-def _day(r, lo: str, hi: date = LAST_DAY) -> str:
-    """A day from ``lo`` (ISO) to ``hi``, inclusive."""
-    a = date.fromisoformat(lo)
-    return (a + timedelta(days=r.randint(0, max(0, (hi - a).days)))).isoformat()
-
-
-def quarter_of(day: str) -> str:
-    return f"{day[:4]}-Q{(int(day[5:7]) - 1) // 3 + 1}"
-
-
-def open_until(project) -> str:
-    """The last day of the last quarter in which ``project`` is not yet completed."""
-    return QUARTER_END_ISO[[q for q in lx.QUARTERS if project.status[q] != "completed"][-1]]
-
-
-def open_on(project, day: str) -> bool:
-    """Whether ``project`` is still running on ``day`` (not completed in that quarter)."""
-    return project.status.get(quarter_of(day)) != "completed"
-
-
-def _uniq(xs: list[str]) -> list[str]:
-    return list(dict.fromkeys(x for x in xs if x))
-
-
-class Scheduler:
+class Scheduler(EventSpecs):
     """Builds specs in order and records the events (tickets, decisions, meetings) into the world."""
 
     def __init__(self, world: World) -> None:
@@ -320,110 +263,6 @@ class Scheduler:
         if not ref["systems"]:
             return DocSpec(i, kind, ["it", "engineering"], ["SYS-06"], ref, cluster=ref["cluster"])
         return DocSpec(i, kind, ["it", "engineering"], _uniq(ref["systems"]), ref, cluster=ref["cluster"])
-
-    def _members(self, team: str, i: int, day: str) -> list[str]:
-        """Non-lead members of ``team`` who exist at document ``i`` and had joined by ``day``."""
-        n = people_at(i)
-        for p in self.w.people[max(1, self._seen_people):n]:  # team rosters grow with the corpus
-            self._rosters.setdefault(p.team, []).append(p)
-        self._seen_people = max(self._seen_people, n)
-        lead = self.w.get(team).lead
-        return [p.id for p in self._rosters.get(team, []) if p.id != lead and p.joined <= day]
-
-    def _member(self, r, team: str, i: int, day: str, fallback: str) -> str:
-        """A member of ``team`` (a key person of the team a third of the time, as other draws favour them)."""
-        members = self._members(team, i, day)
-        key = [m for m in members if m in self.key]
-        if key and r.random() < 0.35:
-            return r.choice(key)
-        return r.choice(members or [fallback])
-
-    def _project_led_by(self, r, i: int, day: str, key_bias: float, taken: set[tuple[str, str]] = frozenset()) -> str:
-        """A project still running on ``day`` whose lead had joined by then (and with no ``taken`` entry that day)."""
-        def fits(p) -> bool:
-            return self._joined_by(p.lead, day) and (p.id, day) not in taken and open_on(p, day)
-
-        for _ in range(30):
-            pid = self._project(r, i, key_bias)
-            if fits(self.w.get(pid)):
-                return pid
-        return next((p.id for p in self.w.projects[:projects_at(i)] if fits(p)), pid)
-
-    def _spec_incident(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
-        w, r = self.w, rng(self.seed, "incident", i)
-        k = len(w.tickets)
-        day = _event_date(k, CORE_TICKETS)
-        sysid = self._system(r, 0.6)
-        s = w.get(sysid)
-        cause = r.randrange(len(lx.ROOT_CAUSES))
-        # assigned within the owning team (its administrator half the time); now and then escalated to another
-        escalated = None
-        if r.random() < 0.5:
-            assignee = s.admin
-        elif r.random() < 0.12:
-            escalated = ESCALATION.get(s.owner_team, ESCALATION_DEFAULT)
-            assignee = self._member(r, escalated, i, day, s.admin)
-        else:
-            assignee = self._member(r, s.owner_team, i, day, s.admin)
-        t = {"id": f"INC-{20000 + 3 * k + r.randint(1, 3)}", "doc": i, "system": sysid,
-             "reporter": self._person(r, i, 0.4, by=day), "assignee": assignee,
-             "severity": r.choice([1, 2, 2, 3, 3, 3]), "root_cause": cause,
-             "fix": cause if r.random() < 0.8 else r.randrange(len(lx.FIXES)),
-             "symptom": r.randrange(len(lx.SYMPTOMS)), "duration_min": r.randrange(12, 600),
-             "date": day, "project": self._project_led_by(r, i, day, 0.35) if r.random() < 0.45 else None,
-             "escalated_to": escalated if assignee != s.admin else None}
-        w.tickets.append(t)
-        ref["ticket"] = k
-        doms = ["it"] + (["projects"] if t["project"] else []) + (["engineering"] if r.random() < 0.2 else [])
-        lead = w.get(t["project"]).lead if t["project"] else ""  # the project-impact section names the lead
-        return DocSpec(i, kind, _uniq(doms), _uniq([t["id"], sysid, s.owner_team, t["reporter"], t["assignee"],
-                                                   t["project"] or "", lead]), ref, date=day)
-
-    def _spec_decision(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
-        w, r = self.w, rng(self.seed, "decision", i)
-        k = len(w.decisions)
-        day = _event_date(k, CORE_DECISIONS)
-        proj = w.get(self._project_led_by(r, i, day, 0.45, self.decision_days))  # one per project per day
-        self.decision_days.add((proj.id, day))
-        pol = r.choice(w.policies) if r.random() < 0.35 else None
-        d = {"id": f"DEC-{401 + k:04d}", "doc": i, "project": proj.id, "approver": proj.sponsor,
-             "owner": proj.lead, "policy": pol.id if pol else None, "option": r.randrange(4),
-             "date": day, "cost_k": r.randrange(20, 400, 5), "reverses": None, "reason": None}
-        prev = self.last_decision.get(proj.id)
-        if prev is not None and prev["option"] != d["option"]:  # a change of course names what it reverses, and why
-            d["reverses"], d["reason"] = prev["id"], r.choice(lx.DECISION_REASONS)
-        self.last_decision[proj.id] = d
-        w.decisions.append(d)
-        ref["decision"] = k
-        doms = ["communications"] + (["projects"] if r.random() < 0.3 else []) + ([pol.domain] if pol else [])
-        return DocSpec(i, kind, _uniq(doms), _uniq([d["id"], proj.id, d["approver"], d["owner"], d["policy"] or ""]),
-                       ref, date=day)
-
-    def _spec_meeting(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
-        w, r = self.w, rng(self.seed, "meeting", i)
-        k = len(w.meetings)
-        for _ in range(30):  # held while the project runs, once its chair (the lead) has joined
-            proj = w.get(self._project(r, i))
-            day = f"2024-{r.randint(1, 9):02d}-{r.randint(1, 28):02d}"
-            # the notes confirm the project's latest decision when it was taken in the six weeks before
-            recent = [d for d in w.decisions[-5:] if d["project"] == proj.id
-                      and 0 <= (date.fromisoformat(day) - date.fromisoformat(d["date"])).days <= 42]
-            lo = max(day, w.get(proj.lead).joined)
-            last = open_until(proj)
-            if lo <= last:
-                break
-        if lo != day or day > last or ("meeting", proj.id, day) in self.used_days:
-            day, ref["n"] = self._free_day(r, "meeting", proj.id, lo, date.fromisoformat(last))
-        else:
-            self.used_days[("meeting", proj.id, day)] = 1
-        att = _uniq([proj.lead] + [self._person(r, i, 0.4, by=day) for _ in range(r.randint(2, 5))])
-        m = {"id": f"MTG-{k + 1:05d}", "doc": i, "project": proj.id, "attendees": att, "chair": proj.lead,
-             "date": day, "decision": recent[-1]["id"] if recent else None,
-             "actions": r.randint(2, 4)}
-        w.meetings.append(m)
-        ref["meeting"] = k
-        doms = ["projects"] + (["communications"] if m["decision"] or r.random() < 0.15 else [])
-        return DocSpec(i, kind, doms, _uniq([proj.id, *att, m["decision"] or ""]), ref, date=day)
 
     def _spec_announcement(self, i: int, kind: str, ref: dict[str, Any], r) -> DocSpec:
         w = self.w

@@ -10,7 +10,7 @@ several seeds and every size, and a broken world (each rule has one) shows that 
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -240,13 +240,6 @@ def _policy_version_changes_figure(w, docs):
         for v in range(1, len(p["effective"])):
             if all(prm["values"][v] == prm["values"][v - 1] for prm in p["params"]):
                 out.append(f"{p['id']} version {v + 1} changes no figure")
-    return out
-
-
-def by_doc_type(docs: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for d in docs:
-        out[d["metadata"]["doc_type"]].append(d)
     return out
 
 
