@@ -114,8 +114,10 @@ class Scheduler(EventSpecs):
             plan += [("system_status", {"system": s.id, "quarter": q}) for s in w.systems[:SNAPSHOT_SYSTEMS]]
         r = rng(self.seed, "core_profiles")
         leads = [p.id for p in w.people[: len(w.teams) + 1]]
-        others = [p.id for p in w.people[len(w.teams) + 1: CORE_PEOPLE] if p.id not in self.key_people]
-        profiled = _uniq(leads + self.key_people + r.sample(others, 60 - len(leads) - len(self.key_people)))
+        known = _uniq(leads + self.key_people + [s.admin for s in w.systems])  # system administrators have pages
+        others = [p.id for p in w.people[len(w.teams) + 1: CORE_PEOPLE] if p.id not in known]
+        profiled = _uniq(known + r.sample(others, 60 - len(known)))
+        self.profiled = set(profiled)
         plan += [("profile", {"person": pid}) for pid in profiled]
         plan += [("team_page", {"team": t.id}) for t in w.teams]
         plan += [("project_charter", {"project": p.id}) for p in w.projects[:CORE_PROJECTS]]

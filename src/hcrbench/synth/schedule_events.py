@@ -40,11 +40,15 @@ class EventSpecs:
         return [p.id for p in self._rosters.get(team, []) if p.id != lead and p.joined <= day]
 
     def _member(self, r, team: str, i: int, day: str, fallback: str) -> str:
-        """A member of ``team`` (a key person of the team a third of the time, as other draws favour them)."""
+        """A member of ``team``: a key person of the team a third of the time (as other draws favour them), else
+        mostly someone with a profile page (the people an incident's readers can look up)."""
         members = self._members(team, i, day)
         key = [m for m in members if m in self.key]
         if key and r.random() < 0.35:
             return r.choice(key)
+        profiled = [m for m in members if m in self.profiled]
+        if profiled and r.random() < 0.6:
+            return r.choice(profiled)
         return r.choice(members or [fallback])
 
     def _project_led_by(self, r, i: int, day: str, key_bias: float, taken: set[tuple[str, str]] = frozenset()) -> str:
