@@ -104,8 +104,8 @@ def fact_value(w: World, fid: str) -> str:
             return w.get(s.admin).name
         if attr == "removed":  # the access review's finding (same draw as the renderer's)
             fr = rng(w.seed, "access_review", s.id)
-            fr.randrange(40, 900)
-            return f"{fr.randrange(1, 25)} were removed"
+            n_acc = fr.randint(max(2, s.users * 3 // 4), s.users)
+            return f"{fr.randrange(1, min(25, n_acc))} were removed"
         return {"kind": s.kind, "vendor": s.vendor, "users": str(s.users)}[attr]
     if kind == "prd":
         p = w.get(subj)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import string
 
 from hcrbench.synth.phrases import DOMAIN, DOMAIN_HEADINGS
@@ -48,6 +49,7 @@ EXTRAS: dict[str, list[tuple[list[str], str, str, int, int]]] = {
         (["Highlights", "Progress this quarter"], "status.highlights", "bullets", 2, 4),
         (["Dependencies", "External dependencies"], "status.dependencies", "bullets", 2, 3),
     ],
+    "project_status:done": [(["Highlights", "Progress this quarter"], "status.highlights", "bullets", 2, 4)],
     "project_update": [(["Also this month", "Other news"], "update.notes", "bullets", 2, 3)],
     "project_charter": [
         (["Out of scope", "Not included"], "charter.out_of_scope", "bullets", 2, 4),
@@ -115,9 +117,10 @@ _NEEDS = {pool: [(s, placeholders(s)) for s in xs] for pool, xs in ALL_POOLS.ite
 class Prose:
     """One document's sentence source: each pool is shuffled once (by the document's RNG) and popped."""
 
-    def __init__(self, r: random.Random, ctx: dict[str, str] | None = None) -> None:
+    def __init__(self, r: random.Random, ctx: dict[str, str] | None = None, avoid: re.Pattern[str] | None = None):
         self.r = r
         self.ctx = ctx or {}
+        self.avoid = avoid  # templates matching this are never drawn (e.g. good schedule news in a late report)
         self.used: set[str] = set()
         self._left: dict[str, list[str]] = {}
 
@@ -125,7 +128,8 @@ class Prose:
         """Up to ``n`` unused sentences from ``pool`` whose placeholders this document can fill."""
         left = self._left.get(pool)
         if left is None:
-            left = [s for s, need in _NEEDS[pool] if need <= self.ctx.keys()]
+            left = [s for s, need in _NEEDS[pool] if need <= self.ctx.keys()
+                    and not (self.avoid and self.avoid.search(s))]
             self.r.shuffle(left)
             self._left[pool] = left
         out: list[str] = []
@@ -137,18 +141,37 @@ class Prose:
         return out
 
 
-# The closing-notes pool for document types whose primary domain's pool would read oddly (a decision record is
-# filed under communications, but its notes are about delivery).
-CLOSER = {"decision": "projects", "meeting": "projects", "project_update": "projects", "team_news": "news",
-          "team_page": "general", "ops_digest": "it", "access_review": "compliance", "onboarding": "hr",
-          "release_notes": "products"}
+# The closing-notes pools of each document type, in the order they are drawn (first the type's own topic; a
+# reference page may add general notes about the page). Keyed by document type, or by type and topic where the
+# type's topic varies (a policy's domain, or "finance" for the policies Finance Operations owns). There is no
+# fallback: a type missing here is an error (tests/synth/test_filler_topics.py), so no document draws notes of
+# another topic (a battery-recycling note in a project update).
+CLOSING: dict[str, tuple[str, ...]] = {
+    "policy:hr": ("hr", "page"), "policy:it": ("it", "page"), "policy:engineering": ("engineering", "page"),
+    "policy:compliance": ("compliance", "page"), "policy:finance": ("finance", "page"),
+    "project_status": ("projects",), "project_update": ("projects",), "project_charter": ("projects", "page"),
+    "decision": ("projects",), "meeting": ("projects",),
+    "system_status": ("it",), "system_overview": ("it", "page"), "incident": ("it",), "ops_digest": ("it",),
+    "profile": ("people", "page"), "team_page": ("people", "page"),
+    "product_spec": ("products", "page"), "release_notes": ("products",),
+    "eng_process": ("engineering", "page"),
+    "announcement": ("announce",), "team_news": ("news",),
+    "access_review": ("compliance",), "onboarding": ("hr",),
+}
+
+
+def closing_pools(tb: TextBuilder, doc_type: str) -> tuple[str, ...]:
+    """The closing-notes pools of a document (its :attr:`TextBuilder.topic` or its type, see :data:`CLOSING`)."""
+    return CLOSING[tb.topic or doc_type.split(":")[0]]
+
+
 FLOOR_WORDS = 135  # below this a document keeps drawing closing notes (keeps every document >= 150 tokens)
 
 
 def prose_for(tb: TextBuilder, r: random.Random) -> Prose:
     """The document's shared :class:`Prose` (created on first use), so no two sections repeat a sentence."""
     if tb.prose is None:
-        tb.prose = Prose(r, tb.ctx)
+        tb.prose = Prose(r, tb.ctx, tb.avoid)
     return tb.prose
 
 
@@ -165,7 +188,7 @@ def section(tb: TextBuilder, r: random.Random, heads: list[str], pool: str, form
 
 def pad(tb: TextBuilder, r: random.Random, doc_type: str, domains: list[str], min_words: int) -> None:
     """Add type-specific sections until ``tb`` has about ``min_words`` words, then at most one closing-notes
-    section (two, or more if the document would otherwise fall under :data:`FLOOR_WORDS`)."""
+    sections of the document's own topics (:data:`CLOSING`; two, or three while under :data:`FLOOR_WORDS`)."""
 
     def words() -> int:
         return tb.words + tb.closing_words
@@ -177,9 +200,8 @@ def pad(tb: TextBuilder, r: random.Random, doc_type: str, domains: list[str], mi
         if need < 25:
             break
         section(tb, r, heads, pool, form, max(lo, min(hi, round(need / WORDS_PER_SENTENCE))))
-    closer = CLOSER.get(doc_type.split(":")[0], domains[0])
-    pools = [closer, "general", *(d for d in domains[1:] if d in DOMAIN_HEADINGS)]
-    for k, pool in enumerate(dict.fromkeys(pools)):
+    pools = closing_pools(tb, doc_type)
+    for k, pool in enumerate((pools * 3)[:3]):  # a one-topic type may add a second section of its own topic
         need = min_words - words()
         if words() >= FLOOR_WORDS and (need <= 0 or k >= 2):
             return

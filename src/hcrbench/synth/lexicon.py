@@ -48,19 +48,31 @@ TEAMS = [
 EXTRA_TEAM_WORDS = ["Growth", "Identity", "Analytics", "Billing", "Search", "Integrations", "Observability",
                     "Procurement", "Customer Success", "Localization", "Edge Networking", "Developer Tools"]
 
-ROLES = {
-    "hr": ["HR Business Partner", "People Operations Specialist", "Recruiter", "Compensation Analyst"],
-    "engineering": ["Software Engineer", "Senior Software Engineer", "Staff Engineer", "Engineering Manager",
-                    "QA Engineer", "Data Engineer"],
-    "it": ["Systems Administrator", "Site Reliability Engineer", "Security Analyst", "IT Support Engineer"],
-    "products": ["Product Manager", "Senior Product Manager", "Product Designer", "UX Researcher"],
-    "projects": ["Program Manager", "Project Coordinator", "Delivery Lead"],
-    "compliance": ["Compliance Officer", "Internal Auditor", "Privacy Counsel", "Risk Analyst"],
-    "communications": ["Communications Manager", "Financial Analyst", "Controller", "Content Strategist"],
+# The role titles that fit each team (a role in another team's list would not be believed: no controllers in
+# Internal Communications, no communications managers in Finance Operations). Team leads are "<team> Lead";
+# department heads carry their department's title.
+TEAM_ROLES = {
+    "People Operations": ["HR Business Partner", "People Operations Specialist", "Compensation Analyst",
+                          "HR Generalist"],
+    "Talent Acquisition": ["Recruiter", "Talent Sourcer", "Recruiting Coordinator"],
+    "Platform Engineering": ["Software Engineer", "Senior Software Engineer", "Staff Engineer", "Engineering Manager"],
+    "Payments Engineering": ["Software Engineer", "Senior Software Engineer", "QA Engineer", "Engineering Manager"],
+    "Data Engineering": ["Data Engineer", "Senior Data Engineer", "Analytics Engineer"],
+    "Mobile Apps": ["Mobile Engineer", "Senior Software Engineer", "QA Engineer"],
+    "Site Reliability": ["Site Reliability Engineer", "Senior Site Reliability Engineer", "Platform Operations Engineer"],
+    "IT Service Desk": ["IT Support Engineer", "Service Desk Analyst", "Systems Administrator"],
+    "Security Operations": ["Security Analyst", "Security Engineer", "Identity Administrator"],
+    "Product Management": ["Product Manager", "Senior Product Manager", "Product Owner"],
+    "Design Studio": ["Product Designer", "Senior Product Designer", "UX Researcher"],
+    "Program Office": ["Program Manager", "Project Coordinator", "Delivery Manager"],
+    "Legal and Compliance": ["Compliance Officer", "Privacy Counsel", "Legal Counsel"],
+    "Internal Audit": ["Internal Auditor", "Risk Analyst", "Audit Manager"],
+    "Finance Operations": ["Financial Analyst", "Controller", "Accountant", "Payroll Specialist"],
+    "Internal Communications": ["Communications Manager", "Content Strategist", "Internal Communications Specialist"],
 }
-HEAD_TITLES = {"hr": "Head of People", "engineering": "Director of Engineering", "it": "Head of IT",
-               "products": "VP Product", "projects": "Head of Programs", "compliance": "General Counsel",
-               "communications": "Head of Operations"}
+HEAD_TITLES = {"Human Resources": "Head of People", "Engineering": "Director of Engineering", "IT": "Head of IT",
+               "Product": "VP Product", "Operations": "Head of Operations", "Legal": "General Counsel",
+               "Finance": "Head of Finance"}
 
 CODE_NAMES = [
     "Falcon", "Osprey", "Heron", "Kestrel", "Lynx", "Otter", "Cobalt", "Juniper", "Basalt", "Meridian Edge",
@@ -68,24 +80,61 @@ CODE_NAMES = [
     "Cinder", "Willow", "Granite", "Solstice", "Beacon", "Harbor", "Summit", "Vertex", "Zephyr", "Comet",
     "Orchid", "Tamarack", "Ridgeway", "Lantern", "Bramble", "Drift", "Alder", "Fjord", "Kite", "Mosaic",
 ]
-PROJECT_GOALS = [
-    "migrate the billing ledger to the new event-sourced platform",
-    "replace the legacy customer onboarding flow",
-    "consolidate the three regional data warehouses into one",
-    "launch self-service account recovery in the mobile app",
-    "cut the median checkout latency below 300 milliseconds",
-    "roll out single sign-on to every internal tool",
-    "rebuild the partner reporting API",
-    "introduce usage-based pricing for the analytics tier",
-    "automate quarterly access certification",
-    "move the build farm to ephemeral runners",
-    "redesign the employee intranet",
-    "localise the product for the Japanese market",
-    "retire the on-premise file servers",
-    "add fraud scoring to card payments",
-    "ship offline mode for the field-service app",
-    "standardise observability across all services",
-]
+# What a project can aim to do, by the product it delivers into: each project draws its own (goal, scope) pair,
+# so no two projects share a goal and every goal is about its product's area (PRODUCT_AREA words).
+PRODUCT_GOALS = {
+    "Meridian Ledger": ["migrate the invoicing ledger to an event-sourced platform",
+                        "automate the month-end close for accounting customers",
+                        "add multi-entity consolidation to the accounting suite",
+                        "rebuild invoice approval workflows", "speed up ledger reconciliation",
+                        "introduce usage-based invoicing"],
+    "Meridian Pulse": ["rebuild the customer analytics dashboards on streaming data",
+                       "add cohort analysis to the analytics dashboard",
+                       "cut dashboard load times below two seconds",
+                       "consolidate the regional analytics warehouses into one",
+                       "introduce usage-based pricing for the analytics tier",
+                       "add alerting on customer churn signals to the dashboard"],
+    "Meridian Pay": ["add fraud scoring to card payments", "cut the median checkout latency below 300 milliseconds",
+                     "support instant bank-transfer payments", "replace the legacy payment settlement jobs",
+                     "add local payment methods to the checkout", "automate chargeback handling for card payments"],
+    "Meridian Field": ["ship offline mode for the field-service app", "add route planning for field technicians",
+                       "rebuild job scheduling in the field-service app",
+                       "launch self-service account recovery in the field-service app",
+                       "add photo capture to technician job reports", "cut the field app's battery drain"],
+    "Meridian Connect": ["rebuild the partner reporting API", "add webhooks for partner integrations",
+                         "replace the partner onboarding flow for the integration API",
+                         "introduce rate-limit tiers on the partner API",
+                         "publish a versioned partner API", "standardise partner API authentication"],
+    "Meridian Vault": ["add legal-hold controls to document storage",
+                       "migrate archived documents to cheaper storage tiers",
+                       "automate retention schedules for stored documents",
+                       "add full-text search to document storage",
+                       "encrypt every stored document with customer-held keys",
+                       "retire the on-premise document servers"],
+    "Meridian Insight": ["add scenario planning to the forecasting add-on",
+                         "improve cash-flow forecast accuracy", "launch rolling forecasts for finance teams",
+                         "rebuild the forecasting models on the new data platform",
+                         "add budget-versus-actual forecasting views",
+                         "localise forecasting for the Japanese market"],
+    "Meridian Desk": ["add SLA timers to support tickets", "launch a self-service help centre for support customers",
+                      "route support tickets by skill", "replace the legacy customer support inbox",
+                      "add satisfaction surveys to closed support tickets",
+                      "consolidate the support ticketing queues"],
+}
+GOAL_SCOPES = ["", " for enterprise customers", " in the EMEA region", " for small businesses",
+               " in North America", " in the APAC region", " for public-sector customers", " for new sign-ups",
+               " across all regions", " in Latin America"]
+# Words that place a goal in its product's area (a goal names at least one of its product's words).
+PRODUCT_AREA = {
+    "Meridian Ledger": ["invoic", "ledger", "accounting", "month-end"],
+    "Meridian Pulse": ["analytics", "dashboard", "cohort", "churn"],
+    "Meridian Pay": ["payment", "checkout", "card", "chargeback"],
+    "Meridian Field": ["field", "technician"],
+    "Meridian Connect": ["partner", "integration", "API"],
+    "Meridian Vault": ["document", "storage", "retention"],
+    "Meridian Insight": ["forecast"],
+    "Meridian Desk": ["support", "ticket"],
+}
 STATUSES = ["on track", "at risk", "delayed", "on hold", "completed"]
 QUARTERS = ["2024-Q1", "2024-Q2", "2024-Q3"]
 QUARTER_END = {"2024-Q1": "31 March 2024", "2024-Q2": "30 June 2024", "2024-Q3": "30 September 2024"}
@@ -124,6 +173,8 @@ SYSTEMS = [
     ("Tide Ticketing", "IT service management tool", "ServiceNow"),
     ("Granite Backup", "backup and restore service", "Veeam"),
 ]
+# Systems nearly every member of staff uses (the rest serve one part of the company).
+COMPANY_WIDE_SYSTEMS = {"Orbit VPN", "Quill Wiki", "Keystone IAM", "Relay Mail", "Tide Ticketing", "Helix HRIS"}
 # The team that owns each system: the one whose work it serves.
 SYSTEM_OWNERS = {"Atlas CRM": "T07", "Helix HRIS": "T00", "Orbit VPN": "T08", "Nova Build": "T02",
                  "Quill Wiki": "T07", "Beacon Monitor": "T06", "Keystone IAM": "T08", "Ledgerline ERP": "T14",
@@ -161,6 +212,18 @@ FIXES = [
     "negotiated a higher quota and added client-side retries", "flushed the cache and versioned the keys",
     "re-synchronised NTP and added a skew monitor", "moved traffic to the secondary region",
     "throttled the batch job and moved it off-peak", "restored the role binding and added a drift check",
+]
+
+# Why a project changed course: a decision that reverses an earlier one on its project gives one of these.
+DECISION_REASONS = [
+    "the vendor quotes came in well above the approved budget",
+    "the pilot showed that the earlier approach would not scale",
+    "the preferred supplier withdrew its offer",
+    "the sponsor moved the money to a more urgent programme",
+    "a security review ruled out the earlier approach",
+    "the engineers who would have built it were moved to other work",
+    "a cheaper option appeared after the first decision",
+    "customer research pointed in another direction",
 ]
 
 # Concept -> surface forms. A policy keeps one form; hard queries use another.

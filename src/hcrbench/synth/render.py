@@ -57,5 +57,7 @@ def render(world: World, spec: DocSpec) -> RenderedDoc:
         meta["snapshot"] = True
     if spec.cluster:
         meta["cluster"] = spec.cluster
+    if spec.date:
+        meta["date"] = spec.date
     return RenderedDoc(spec.doc_id, title, tb.text(), dict(tb.spans), tb.pieces, meta)
 

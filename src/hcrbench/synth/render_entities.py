@@ -4,6 +4,7 @@ people profiles, team pages, product specs and engineering process guides."""
 from __future__ import annotations
 
 import random
+import re
 
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.filler import section
@@ -14,6 +15,8 @@ from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick
 from hcrbench.synth.world import World
 
 Rendered = tuple[str, TextBuilder]
+LATE = ("at risk", "delayed", "on hold")  # statuses whose reports carry no good schedule news
+GOOD_SCHEDULE_NEWS = re.compile(r"\b(?:on schedule|ahead of schedule|on time|on track|early)\b")
 
 
 def qlabel(q: str) -> str:
@@ -27,6 +30,7 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
     word = p.title.split()[-1].lower()
     tb = TextBuilder()
     tb.ctx = {"word": word}
+    tb.topic = "policy:finance" if owner.name == "Finance Operations" else f"policy:{p.domain}"
     tb.line(f"{p.id} | {p.title} | Version {v + 1}")
     tb.line(pick(r, ["Owner: {o} | Approved by: {a}, {t}", "Owning team: {o} | Sign-off: {a} ({t})",
                      "Owner: {o} | Approver: {a}, {t}"], o=owner.name, a=approver.name, t=approver.role), "approver")
@@ -91,6 +95,8 @@ def render_project_status(w: World, s: DocSpec, r: random.Random) -> Rendered:
     fr = rng(w.seed, "projstat", f"{p.id}|{q}")
     spent = fr.randrange(15, 95)
     tb = TextBuilder()
+    if p.status[q] in LATE:
+        tb.avoid = GOOD_SCHEDULE_NEWS
     ident = f" ({p.id})" if fr.random() < 0.5 else ""
     tb.line(f"Project: {p.code_name}{ident}")
     tb.line(pick(r, R["status.period"], q=qlabel(q), end=lx.QUARTER_END[q]))
@@ -103,15 +109,19 @@ def render_project_status(w: World, s: DocSpec, r: random.Random) -> Rendered:
     tb.heading(head(r, "Risks and issues"))
     risk = pick(fr, R["status.risk"])
     other = w.get(s.ref["extra"])
-    tb.bullets([(f"Top risk: {risk}.", "risk"),
-                pick(r, R["status.tracker"], x=other.name)])
+    done = p.status[q] == "completed"  # a finished project has no open risk and no next milestone
+    if done:  # ... and no external dependencies section
+        tb.kind = "project_status:done"
+    tb.bullets([(pick(r, R["status.closed"]) if done else f"Top risk: {risk}.", "risk"),
+                pick(r, R["status.closer" if done else "status.tracker"], x=other.name)])
     if len(s.domains) > 1:
         prod = w.get(p.product)
         tb.heading("Product impact" if "products" in s.domains else "Engineering notes")
         tb.para([(pick(r, R["status.product"], prod=prod.name, desc=prod.description), "product"),
                  pick(r, R["status.release"], team=w.get(prod.team).name)])
     tb.heading(head(r, "Next steps"))
-    tb.para([pick(r, [x]) for x in r.sample(R["status.next"], r.randint(1, 2))])
+    nxt = R["status.next_done" if done else "status.next"]
+    tb.para([pick(r, [x]) for x in r.sample(nxt, min(len(nxt), r.randint(1, 2)))])
     return f"Project {p.code_name} status report, {qlabel(q)}", tb
 
 

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.phrases_docs import POOLS
-from hcrbench.synth.render_entities import Rendered, qlabel
+from hcrbench.synth.render_entities import GOOD_SCHEDULE_NEWS, LATE, Rendered, qlabel
 from hcrbench.synth.render_phrases import R, head, tail
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick, vary
@@ -49,6 +49,8 @@ def render_incident(w: World, s, r: random.Random) -> Rendered:
     sev, label = SEVERITY[t["severity"]][:-1].split(" (")
     tb.line(pick(r, R["incident.severity"], sev=sev, label=label), "severity")
     tb.line(f"Opened: {human_date(t['date'])} | Reporter: {rep.name} | Assignee: {asg.name}", "assignee")
+    if t.get("escalated_to"):
+        tb.line(pick(r, R["incident.escalated"], team=w.get(t["escalated_to"]).name))
     tb.heading(head(r, "Summary"))
     tb.para([(pick(r, R["incident.summary"], d=human_date(t["date"]), sym=lx.SYMPTOMS[t["symptom"]], sys=sy.name),
               "summary"),
@@ -81,6 +83,8 @@ def render_decision(w: World, s, r: random.Random) -> Rendered:
     tb.heading(head(r, "Context"))
     tb.para([(pick(r, R["decision.context"], p=p.code_name, goal=p.goal), "context"),
              pick(r, R["decision.process"])])
+    if d.get("reverses"):
+        tb.para([pick(r, R["decision.reverses"], prev=d["reverses"], reason=d["reason"])])
     tb.heading(head(r, "Decision"))
     tb.para([(pick(r, R["decision.decision"], opt=opt), "decision"),
              (pick(r, R["decision.cost"], cost=money(d["cost_k"])), "cost")])
@@ -113,6 +117,12 @@ def _options(r: random.Random, chosen: int) -> list[str]:
     c = DECISION_OPTIONS[chosen]
     items.insert(r.randrange(len(items) + 1), pick(r, R["decision.chosen"], o=c[0].upper() + c[1:]))
     return items
+
+
+def _dated(title: str, ref: dict) -> str:
+    """A title with its document's day (and, when a subject has several documents that day, their number)."""
+    n = f" (no. {ref['n']})" if ref.get("n", 1) > 1 else ""
+    return f"{title}, {human_date(ref['date'])}{n}"
 
 
 def _short_names(names: list[str]) -> list[str]:
@@ -156,7 +166,8 @@ def render_meeting(w: World, s, r: random.Random) -> Rendered:
     acts = [(pick(r, [form], who=names[k % len(names)], what=vary(r, a), due=due), f"action{k}")
             for k, a in enumerate(r.sample(R["meeting.action"], m["actions"]))]
     tb.bullets(acts)
-    return f"{p.code_name} {kind} {m['date']}", tb
+    n = f" (no. {s.ref['n']})" if s.ref.get("n", 1) > 1 else ""  # a second meeting that day (huge corpora)
+    return f"{p.code_name} {kind} {m['date']}{n}", tb
 
 
 def render_announcement(w: World, s, r: random.Random) -> Rendered:
@@ -167,6 +178,7 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
         p, v = w.get(s.ref["policy"]), s.ref["version"]
         ident = f" ({p.id})" if r.random() < 0.4 else ""
         title = f"Reminder: {p.title.lower()} version {v + 1}"
+        title = _dated(title, s.ref)
         tb.line(title)
         tb.para([(f"From {human_date(p.effective[v])}, version {v + 1} of the {p.title}{ident} applies.", "headline"),
                  (f"The {p.params[0]['name']} is {amount(p.params[0]['values'][v], p.params[0]['unit'])}.", "param0"),
@@ -174,6 +186,7 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
     elif topic == "project":
         p = w.get(s.ref["project"])
         title = pick(r, R["announce.project_title"], p=p.code_name)
+        title = _dated(title, s.ref)
         tb.line(title)
         tb.para([(pick(r, R["announce.project_news"], p=p.code_name), "headline"),
                  (pick(r, R["announce.thanks"], n=w.get(p.lead).name, p=p.code_name), "lead"),
@@ -181,6 +194,7 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
     elif topic == "system":
         sy = w.get(s.ref["system"])
         title = pick(r, R["announce.maint_title"], sys=sy.name)
+        title = _dated(title, s.ref)
         tb.line(title)
         tb.para([(pick(r, R["announce.maintenance"], sys=sy.name), "headline"),
                  (pick(r, R["announce.owner"], team=w.get(sy.owner_team).name, sys=sy.name), "owner"),
@@ -188,6 +202,7 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
     else:
         p = w.get(s.ref["person"])
         title = pick(r, R["announce.welcome_title"], n=p.name)
+        title = _dated(title, s.ref)
         tb.line(title)
         tb.para([(pick(r, R["announce.welcome"], n=p.name, role=p.role), "headline"),
                  (pick(r, R["announce.team"], f=p.name.split()[0], team=w.get(p.team).name), "team")])
@@ -200,7 +215,8 @@ def render_team_news(w: World, s, r: random.Random) -> Rendered:
     t, p = w.get(s.ref["team"]), w.get(s.ref["project"])
     n = w.get(s.ref["person"]) if s.ref.get("person") else None
     tb = TextBuilder()
-    tb.line(pick(r, R["news.title"], t=t.name))
+    title = _dated(pick(r, R["news.title"], t=t.name), s.ref)
+    tb.line(title)
     if n is not None:
         tb.heading(head(r, "New faces"))
         tb.para([(f"{n.name} joined Meridian on {human_date(n.joined)} as {n.role} in the {t.name} team.",
@@ -208,22 +224,26 @@ def render_team_news(w: World, s, r: random.Random) -> Rendered:
     tb.heading(head(r, "What we are working on"))
     tb.para([(pick(r, R["news.project"], p=p.code_name, goal=p.goal), "project"),
              pick(r, R["news.contact"], lead=w.get(t.lead).name)])
-    return f"{t.name} newsletter", tb
+    return title, tb
 
 
 def render_project_update(w: World, s, r: random.Random) -> Rendered:
     p = w.get(s.ref["project"])
     x = w.get(s.ref["extra"])
     tb = TextBuilder()
-    tb.line(pick(r, R["update.title"], p=p.code_name))
-    tb.para([(pick(r, R["status.line"], c=p.code_name, status=p.status["2024-Q3"], ms=p.milestone["2024-Q3"]),
+    title = _dated(pick(r, R["update.title"], p=p.code_name), s.ref)
+    tb.line(title)
+    line = "status.line_done" if p.status["2024-Q3"] == "completed" else "status.line"
+    if p.status["2024-Q3"] in LATE:
+        tb.avoid = GOOD_SCHEDULE_NEWS
+    tb.para([(pick(r, R[line], c=p.code_name, status=p.status["2024-Q3"], ms=p.milestone["2024-Q3"]),
               "status"),
              pick(r, R["update.joined"], x=x.name), pick(r, R["update.next"])])
     if len(s.domains) > 1:
         prod = w.get(p.product)
         tb.heading("Product impact" if "products" in s.domains else "Engineering notes")
         tb.para([pick(r, R["update.product"], prod=prod.name, team=w.get(prod.team).name)])
-    return f"{p.code_name} mid-quarter note", tb
+    return title, tb
 
 
 # ---------------------------------------------------------------- near-duplicate clusters (shared wording)
@@ -232,7 +252,8 @@ def render_project_update(w: World, s, r: random.Random) -> Rendered:
 def render_access_review(w: World, s, r: random.Random) -> Rendered:
     sy = w.get(s.ref["system"])
     fr = rng(w.seed, "access_review", sy.id)
-    n_acc, n_rev = fr.randrange(40, 900), fr.randrange(1, 25)
+    n_acc = fr.randint(max(2, sy.users * 3 // 4), sy.users)  # accounts reviewed: at most the system's users
+    n_rev = fr.randrange(1, min(25, n_acc))
     tb = TextBuilder()
     tb.line(f"Quarterly access review: {sy.name} ({sy.id})")
     tb.line(f"Reviewer: {w.get(s.ref['auditor']).name} | Period: {qlabel('2024-Q2')}", "auditor")

@@ -9,13 +9,23 @@ corpus is a superset of a smaller one.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
 from hcrbench.synth import lexicon as lx
+from hcrbench.synth.schedule_base import (
+    CLUSTERS,
+    CORE_DECISIONS,
+    CORE_TICKETS,
+    LAST_DAY,
+    QUARTER_END_ISO,
+    SNAPSHOT_SYSTEMS,
+    DocSpec,
+    _day,
+    _uniq,
+)
+from hcrbench.synth.schedule_events import EventSpecs
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.world import (
     CORE_DOCS,
@@ -29,48 +39,8 @@ from hcrbench.synth.world import (
     projects_at,
 )
 
-CLUSTERS = {"C1": "access_review", "C2": "onboarding", "C3": "release_notes", "C4": "ops_digest"}
-SNAPSHOT_SYSTEMS = 6
-CORE_TICKETS, CORE_DECISIONS = 70, 35
 
-
-@dataclass
-class DocSpec:
-    """One planned document: its type, routing metadata and the world facts it will state."""
-
-    index: int
-    doc_type: str
-    domains: list[str]
-    entities: list[str]
-    ref: dict[str, Any] = field(default_factory=dict)
-    quarter: str | None = None
-    cluster: str | None = None
-
-    @property
-    def doc_id(self) -> str:
-        return f"MER-{self.index:06d}"
-
-    @property
-    def domain(self) -> str:
-        return self.domains[0]
-
-
-def _event_date(k: int, core: int) -> str:
-    """The date of the k-th ticket or decision, non-decreasing in k (numbers grow with dates) and depending only
-    on k: the core block's ``core`` events spread over January to June 2024, later ones over July to September
-    (crowding towards its end as the corpus grows)."""
-    if k < core:
-        day = k * 180 // core
-    else:
-        day = 180 + int(90 * (1 - math.exp(-(k - core) / 400)))
-    return (date(2024, 1, 2) + timedelta(days=day)).isoformat()
-
-
-def _uniq(xs: list[str]) -> list[str]:
-    return list(dict.fromkeys(x for x in xs if x))
-
-
-class Scheduler:
+class Scheduler(EventSpecs):
     """Builds specs in order and records the events (tickets, decisions, meetings) into the world."""
 
     def __init__(self, world: World) -> None:
@@ -82,12 +52,44 @@ class Scheduler:
         self.key_systems = [k for k in world.key_entities if k.startswith("SYS")]
         self.core = self._core_plan()
         self.announced: set[str] = set()
+        self.used_days: dict[tuple[str, str, str], int] = {}  # (kind, subject, day) -> documents: titles name them
+        self.numbers: dict[tuple[str, str], int] = {}
+        self.last_decision: dict[str, dict[str, Any]] = {}  # project -> its latest decision
+        self.decision_days: set[tuple[str, str]] = set()  # (project, day) of every decision so far
+        self._rosters: dict[str, list[Any]] = {}
+        self._seen_people = 1
+        self.digest_weeks: set[date] = set()  # (kind, subject) -> documents so far (release numbers)
 
     # ------------------------------------------------------------------ helpers
-    def _person(self, r, i: int, key_bias: float = 0.3) -> str:
+    def _person(self, r, i: int, key_bias: float = 0.3, by: str | None = None) -> str:
+        """A person who exists at document ``i`` (and, given ``by``, had joined by that ISO day)."""
         if r.random() < key_bias:
             return r.choice(self.key_people)
-        return self.w.people[r.randrange(1, people_at(i))].id
+        for _ in range(20):
+            p = self.w.people[r.randrange(1, people_at(i))]
+            if by is None or p.joined <= by:
+                return p.id
+        return r.choice(self.key_people)  # key people are core staff, who joined before 2024
+
+    def _joined_by(self, pid: str, day: str) -> bool:
+        return self.w.get(pid).joined <= day
+
+    def _free_day(self, r, kind: str, subject: str, lo: str, hi: date = LAST_DAY) -> tuple[str, int]:
+        """A day in [lo, hi] on which ``subject`` has no other ``kind`` document, so a title with the day in it is
+        unique; once the days run out (very large corpora) a day repeats and the second number says which
+        document of that day this is (1 for the first), for the title to carry."""
+        for _ in range(40):
+            day = _day(r, lo, hi)
+            if (kind, subject, day) not in self.used_days:
+                break
+        n = self.used_days.get((kind, subject, day), 0) + 1
+        self.used_days[(kind, subject, day)] = n
+        return day, n
+
+    def _number(self, kind: str, subject: str) -> int:
+        n = self.numbers.get((kind, subject), 0) + 1
+        self.numbers[(kind, subject)] = n
+        return n
 
     def _project(self, r, i: int, key_bias: float = 0.35) -> str:
         if r.random() < key_bias:
@@ -112,8 +114,10 @@ class Scheduler:
             plan += [("system_status", {"system": s.id, "quarter": q}) for s in w.systems[:SNAPSHOT_SYSTEMS]]
         r = rng(self.seed, "core_profiles")
         leads = [p.id for p in w.people[: len(w.teams) + 1]]
-        others = [p.id for p in w.people[len(w.teams) + 1: CORE_PEOPLE] if p.id not in self.key_people]
-        profiled = _uniq(leads + self.key_people + r.sample(others, 60 - len(leads) - len(self.key_people)))
+        known = _uniq(leads + self.key_people + [s.admin for s in w.systems])  # system administrators have pages
+        others = [p.id for p in w.people[len(w.teams) + 1: CORE_PEOPLE] if p.id not in known]
+        profiled = _uniq(known + r.sample(others, 60 - len(known)))
+        self.profiled = set(profiled)
         plan += [("profile", {"person": pid}) for pid in profiled]
         plan += [("team_page", {"team": t.id}) for t in w.teams]
         plan += [("project_charter", {"project": p.id}) for p in w.projects[:CORE_PROJECTS]]
@@ -165,11 +169,13 @@ class Scheduler:
                 doms.append("it")
             shown = "it" in doms or p.domain == "hr"
             return DocSpec(i, kind, _uniq(doms), _uniq([p.id, p.owner_team, p.approver,
-                                                       ref["system"] if shown else ""]), ref, quarter=q)
+                                                       ref["system"] if shown else ""]), ref, quarter=q,
+                           date=p.effective[ref["version"]])
         if kind in ("project_status", "project_charter", "project_update"):
             if kind == "project_update":
                 ref["project"] = self._project(r, i)
                 ref["quarter"] = q = "2024-Q3"
+                ref["date"], ref["n"] = self._free_day(r, "update", ref["project"], "2024-07-01")
             p = w.get(ref["project"])
             doms = ["projects"]
             if kind == "project_charter" or r.random() < 0.35:
@@ -177,11 +183,13 @@ class Scheduler:
             if kind == "project_charter":
                 ents = [p.id, p.lead, p.sponsor, p.team, p.product, *p.partner_teams]
             else:
-                ref["extra"] = self._person(r, i)
+                day = ref.get("date") or QUARTER_END_ISO[q]
+                ref["extra"] = self._person(r, i, by=day)
                 ents = [p.id, p.lead if kind == "project_status" else "", ref["extra"]]
                 if len(doms) > 1:
                     ents += [p.product, w.get(p.product).team]
-            return DocSpec(i, kind, _uniq(doms), _uniq(ents), ref, quarter=q if kind == "project_status" else None)
+            return DocSpec(i, kind, _uniq(doms), _uniq(ents), ref, quarter=q if kind == "project_status" else None,
+                           date=None if kind == "project_charter" else ref.get("date") or QUARTER_END_ISO[q])
         if kind == "system_status":
             s = w.get(ref["system"])
             return DocSpec(i, kind, ["it"], _uniq([s.id, s.owner_team, s.admin]), ref, quarter=q)
@@ -221,7 +229,9 @@ class Scheduler:
                 newest = None
             ref.update(team=t.id, person=newest.id if newest else None, project=self._project(r, i))
             doms = ["communications", "people"] if r.random() < 0.5 else ["communications"]
-            return DocSpec(i, kind, doms, _uniq([t.id, t.lead, newest.id if newest else "", ref["project"]]), ref)
+            ref["date"], ref["n"] = self._free_day(r, "news", t.id, newest.joined if newest else "2024-01-02")
+            return DocSpec(i, kind, doms, _uniq([t.id, t.lead, newest.id if newest else "", ref["project"]]), ref,
+                           date=ref["date"])
         return self._spec_announcement(i, kind, ref, r)
 
     def _spec_cluster(self, i: int, kind: str, ref: dict[str, Any], r) -> DocSpec:
@@ -237,14 +247,17 @@ class Scheduler:
             return DocSpec(i, kind, ["hr", t.domain] if t.domain != "hr" else ["hr"],
                            _uniq([t.id, t.lead, ref["buddy"]]), ref, cluster=ref["cluster"])
         if kind == "release_notes":
-            if "product" not in ref:
+            if "product" not in ref:  # a later release of the product: the next patch number
                 ref["product"] = r.choice(w.products).id
-                ref["minor"] = 1 + i % 7
+                ref["minor"] = self._number("release", ref["product"])
             p = w.get(ref["product"])
             return DocSpec(i, kind, ["products"], _uniq([p.id, p.manager]), ref, cluster=ref.get("cluster"))
         # Ticket dates grow with ticket numbers, so a week before the newest ticket is complete: list all of it.
         last = date.fromisoformat(w.tickets[-1]["date"]) if w.tickets else date(2024, 1, 8)
         monday = last - timedelta(days=last.weekday() + 7 * (1 + ref["week"]))
+        while monday in self.digest_weeks:  # each week has one digest
+            monday -= timedelta(days=7)
+        self.digest_weeks.add(monday)
         ref["monday"] = monday.isoformat()
         week = [t for t in w.tickets if monday <= date.fromisoformat(t["date"]) < monday + timedelta(days=7)]
         ref["incidents"] = [t["id"] for t in week]
@@ -252,53 +265,6 @@ class Scheduler:
         if not ref["systems"]:
             return DocSpec(i, kind, ["it", "engineering"], ["SYS-06"], ref, cluster=ref["cluster"])
         return DocSpec(i, kind, ["it", "engineering"], _uniq(ref["systems"]), ref, cluster=ref["cluster"])
-
-    def _spec_incident(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
-        w, r = self.w, rng(self.seed, "incident", i)
-        k = len(w.tickets)
-        sysid = self._system(r, 0.6)
-        s = w.get(sysid)
-        cause = r.randrange(len(lx.ROOT_CAUSES))
-        t = {"id": f"INC-{20000 + 3 * k + r.randint(1, 3)}", "doc": i, "system": sysid,
-             "reporter": self._person(r, i, 0.25), "assignee": s.admin if r.random() < 0.5 else self._person(r, i),
-             "severity": r.choice([1, 2, 2, 3, 3, 3]), "root_cause": cause,
-             "fix": cause if r.random() < 0.8 else r.randrange(len(lx.FIXES)),
-             "symptom": r.randrange(len(lx.SYMPTOMS)), "duration_min": r.randrange(12, 600),
-             "date": _event_date(k, CORE_TICKETS), "project": self._project(r, i) if r.random() < 0.45 else None}
-        w.tickets.append(t)
-        ref["ticket"] = k
-        doms = ["it"] + (["projects"] if t["project"] else []) + (["engineering"] if r.random() < 0.2 else [])
-        lead = w.get(t["project"]).lead if t["project"] else ""  # the project-impact section names the lead
-        return DocSpec(i, kind, _uniq(doms), _uniq([t["id"], sysid, s.owner_team, t["reporter"], t["assignee"],
-                                                   t["project"] or "", lead]), ref)
-
-    def _spec_decision(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
-        w, r = self.w, rng(self.seed, "decision", i)
-        k = len(w.decisions)
-        proj = w.get(self._project(r, i, 0.45))
-        pol = r.choice(w.policies) if r.random() < 0.35 else None
-        d = {"id": f"DEC-{401 + k:04d}", "doc": i, "project": proj.id, "approver": proj.sponsor,
-             "owner": proj.lead, "policy": pol.id if pol else None, "option": r.randrange(4),
-             "date": _event_date(k, CORE_DECISIONS), "cost_k": r.randrange(20, 400, 5)}
-        w.decisions.append(d)
-        ref["decision"] = k
-        doms = ["communications"] + (["projects"] if r.random() < 0.3 else []) + ([pol.domain] if pol else [])
-        return DocSpec(i, kind, _uniq(doms), _uniq([d["id"], proj.id, d["approver"], d["owner"], d["policy"] or ""]),
-                       ref)
-
-    def _spec_meeting(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
-        w, r = self.w, rng(self.seed, "meeting", i)
-        k = len(w.meetings)
-        proj = w.get(self._project(r, i))
-        att = _uniq([proj.lead] + [self._person(r, i, 0.4) for _ in range(r.randint(2, 5))])
-        recent = [d["id"] for d in w.decisions[-5:] if d["project"] == proj.id]
-        m = {"id": f"MTG-{k + 1:05d}", "doc": i, "project": proj.id, "attendees": att, "chair": proj.lead,
-             "date": f"2024-{r.randint(1, 9):02d}-{r.randint(1, 28):02d}", "decision": recent[-1] if recent else None,
-             "actions": r.randint(2, 4)}
-        w.meetings.append(m)
-        ref["meeting"] = k
-        doms = ["projects"] + (["communications"] if m["decision"] or r.random() < 0.15 else [])
-        return DocSpec(i, kind, doms, _uniq([proj.id, *att, m["decision"] or ""]), ref)
 
     def _spec_announcement(self, i: int, kind: str, ref: dict[str, Any], r) -> DocSpec:
         w = self.w
@@ -309,18 +275,26 @@ class Scheduler:
             p = r.choice(w.policies)
             ref["policy"] = p.id
             ref["version"] = r.randrange(3)
-            return DocSpec(i, kind, ["communications", p.domain], [p.id, ref["author"]], ref)
+            eff = date.fromisoformat(p.effective[ref["version"]])  # a reminder in the weeks before it applies
+            ref["date"], ref["n"] = self._free_day(r, "announce", f"{p.id}|{ref['version']}",
+                                                   (eff - timedelta(days=28)).isoformat(), eff)
+            return DocSpec(i, kind, ["communications", p.domain], [p.id, ref["author"]], ref, date=ref["date"])
         if topic == "project":
             p = w.get(self._project(r, i))
             ref["project"] = p.id
-            return DocSpec(i, kind, ["communications", "projects"], _uniq([p.id, p.lead, ref["author"]]), ref)
+            ref["date"], ref["n"] = self._free_day(r, "announce", p.id, max("2024-01-02", w.get(p.lead).joined))
+            return DocSpec(i, kind, ["communications", "projects"], _uniq([p.id, p.lead, ref["author"]]), ref,
+                           date=ref["date"])
         if topic == "system":
             s = w.get(self._system(r))
             ref["system"] = s.id
-            return DocSpec(i, kind, ["communications"], _uniq([s.id, s.owner_team, ref["author"]]), ref)
+            ref["date"], ref["n"] = self._free_day(r, "announce", s.id, "2024-01-02")
+            return DocSpec(i, kind, ["communications"], _uniq([s.id, s.owner_team, ref["author"]]), ref,
+                           date=ref["date"])
         p = w.get(self._person(r, i, 0.4))
         ref["person"] = p.id
-        return DocSpec(i, kind, ["communications"], _uniq([p.id, p.team, ref["author"]]), ref)
+        ref["date"], ref["n"] = self._free_day(r, "announce", p.id, max("2024-01-02", p.joined))
+        return DocSpec(i, kind, ["communications"], _uniq([p.id, p.team, ref["author"]]), ref, date=ref["date"])
 
 
 def iter_specs(world: World) -> Iterator[DocSpec]:

@@ -25,6 +25,8 @@ class TextBuilder:
         # Facts the body-text pools may use ({placeholders}) and the section-set key (e.g. the meeting kind).
         self.ctx: dict[str, str] = {}
         self.kind: str | None = None
+        self.avoid: re.Pattern[str] | None = None  # body-text templates this document must not draw (filler.Prose)
+        self.topic: str | None = None  # the closing-notes key when the type alone does not fix it (filler.CLOSING)
         self.prose = None  # the document's hcrbench.synth.filler.Prose, shared by every section that draws filler
         self.closing_words = 0
         self._closing: list[tuple[str | None, list[tuple[str, str | None] | str], str]] = []

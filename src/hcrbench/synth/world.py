@@ -199,12 +199,12 @@ def _build_people(seed: int, n_people: int, teams: list[Team]) -> list[Person]:
             t.lead = pid
             if t.department not in dept_head:
                 dept_head[t.department] = pid
-                role, manager = lx.HEAD_TITLES[t.domain], "P0000"
+                role, manager = lx.HEAD_TITLES[t.department], "P0000"
             else:
                 role, manager = f"{t.name} Lead", dept_head[t.department]
         else:
             t = r.choice(teams)
-            team, role, manager = t.id, r.choice(lx.ROLES[t.domain]), t.lead
+            team, role, manager = t.id, r.choice(lx.TEAM_ROLES[t.name]), t.lead
         year = r.choice([2015, 2017, 2018, 2019, 2020, 2021, 2022, 2023])
         joined = f"{year}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}"
         if j >= CORE_PEOPLE:  # people added as the corpus grows are this year's joiners
@@ -213,6 +213,48 @@ def _build_people(seed: int, n_people: int, teams: list[Team]) -> list[Person]:
         people.append(Person(pid, name, _email(name, emails), team, role, manager,
                              r.choice(lx.LOCATIONS), joined, skills))
     return people
+
+
+def _every_version_changes(vals: list[dict[str, Any]], params: list[tuple]) -> None:
+    """Make every policy version change at least one figure: when a version repeats every figure of the one
+    before, its first parameter with room moves up one step (10 for money), carried into later versions."""
+    for v in (1, 2):
+        if any(x["values"][v] != x["values"][v - 1] for x in vals):
+            continue
+        for x, (_, unit, _lo, hi) in zip(vals, params, strict=True):
+            step = 10 if unit == "USD" else 1
+            if x["values"][v - 1] + step <= hi:
+                x["values"][v] = x["values"][v - 1] + step
+                break
+        else:  # every figure is at its ceiling: the first one comes down a step instead
+            x, unit = vals[0], params[0][1]
+            x["values"][v] = x["values"][v - 1] - (10 if unit == "USD" else 1)
+        if v == 1:  # a later version never falls behind a raised figure
+            for x in vals:
+                x["values"][2] = max(x["values"][2], x["values"][1])
+
+
+def _milestones(r, status: dict[str, str]) -> dict[str, str]:
+    """Quarterly milestones in delivery order; a completed project has reached the last one (general
+    availability) and the quarters before it have not."""
+    done = [q for q in lx.QUARTERS if status[q] == "completed"]
+    last = len(lx.MILESTONES) - 1
+    open_q = [q for q in lx.QUARTERS if status[q] != "completed"]
+    steps = sorted(r.sample(range(last), len(open_q)))
+    return {**dict(zip(open_q, (lx.MILESTONES[k] for k in steps), strict=True)),
+            **{q: lx.MILESTONES[last] for q in done}}
+
+
+def _goal(r, product: str, used: set[str]) -> str:
+    """A goal about ``product`` that no earlier project has (a numbered phase once every pairing is taken)."""
+    free = [g + s for g in lx.PRODUCT_GOALS[product] for s in lx.GOAL_SCOPES if g + s not in used]
+    goal = r.choice(free) if free else r.choice(lx.PRODUCT_GOALS[product])
+    k = 2
+    base = goal
+    while goal in used:
+        goal, k = f"{base} (phase {k})", k + 1
+    used.add(goal)
+    return goal
 
 
 def build_world(seed: int, n_docs: int) -> World:
@@ -237,7 +279,9 @@ def build_world(seed: int, n_docs: int) -> World:
         owner = lx.SYSTEM_OWNERS[name]  # the team whose work the system serves (HRIS: People Operations ...)
         lead = teams[int(owner[1:])].lead
         admin = r.choice([x for x in by_team.get(owner, []) if x not in (lead, "P0000")] or [lead])
-        systems.append(System(f"SYS-{i + 1:02d}", name, kind, vendor, owner, admin, r.randint(40, 900)))
+        # users never outnumber the staff of the smallest world (company-wide tools reach nearly everyone)
+        users = r.randint(CORE_PEOPLE - 20, CORE_PEOPLE - 2) if name in lx.COMPANY_WIDE_SYSTEMS else r.randint(12, 90)
+        systems.append(System(f"SYS-{i + 1:02d}", name, kind, vendor, owner, admin, users))
 
     policies = []
     counters: dict[str, int] = {}
@@ -254,12 +298,14 @@ def build_world(seed: int, n_docs: int) -> World:
             if unit == "USD":
                 v1, v2, v3 = (round(x, -1) for x in (v1, v2, v3))
             vals.append({"name": name.replace("{term}", term), "unit": unit, "values": [v1, v2, v3]})
+        _every_version_changes(vals, params)
         eff = [f"2024-{m:02d}-{r.randint(1, 28):02d}" for m in (r.randint(1, 2), r.randint(4, 5), r.randint(7, 8))]
         owner = teams[owner_i]
         policies.append(Policy(f"{prefix}-{counters[prefix] + 10:03d}", concept, term, title, dom, owner.id,
                                owner.lead, vals, eff))
 
     projects = []
+    used_goals: set[str] = set()
     for p in range(projects_at(n_docs)):
         r = rng(seed, "project", p)
         bound = CORE_PEOPLE if p < CORE_PROJECTS else people_at(
@@ -268,9 +314,9 @@ def build_world(seed: int, n_docs: int) -> World:
             lead = people[r.randrange(17, bound)]
             if teams[int(lead.team[1:])].domain in DELIVERY_DOMAINS:
                 break
-        code = lx.CODE_NAMES[p] if p < len(lx.CODE_NAMES) else f"{r.choice(lx.CODE_NAMES)} {p // 40 + 1}"
-        steps = sorted(r.sample(range(len(lx.MILESTONES)), len(lx.QUARTERS)))  # milestones only move forward
-        st, ms, status = {}, {}, r.choice(["on track", "on track", "at risk", "delayed"])
+        n_codes = len(lx.CODE_NAMES)  # every project has its own code name ("Otter 2" follows "Otter")
+        code = lx.CODE_NAMES[p] if p < n_codes else f"{lx.CODE_NAMES[p % n_codes]} {p // n_codes + 1}"
+        st, status = {}, r.choice(["on track", "on track", "at risk", "delayed"])
         for qi, q in enumerate(lx.QUARTERS):
             if qi:
                 status = r.choice({"on track": ["on track", "at risk", "completed"],
@@ -278,10 +324,11 @@ def build_world(seed: int, n_docs: int) -> World:
                                    "delayed": ["at risk", "on hold", "delayed"],
                                    "on hold": ["on hold", "delayed"], "completed": ["completed"]}[status])
             st[q] = status
-            ms[q] = lx.MILESTONES[steps[qi]]
+        ms = _milestones(r, st)
         partners = sorted({t.id for t in r.sample(teams, 2)} - {lead.team})
-        projects.append(Project(f"PRJ-{101 + p}", code, r.choice(lx.PROJECT_GOALS), lead.id, lead.team,
-                                products[r.randrange(len(products))].id, dept_head(teams, lead.team),
+        product = products[r.randrange(len(products))]
+        projects.append(Project(f"PRJ-{101 + p}", code, _goal(r, product.name, used_goals), lead.id, lead.team,
+                                product.id, dept_head(teams, lead.team),
                                 r.randrange(120, 2400, 10), st, ms, partners))
 
     r = rng(seed, "key_entities")

@@ -1,0 +1,139 @@
+"""The scheduler's event documents (incidents, decisions, meetings), which record their events into the world.
+
+Events keep the world's rules (:mod:`hcrbench.synth.world_rules`): people act only once they have joined, incidents
+go to the owning team unless escalated, a project has at most one decision a day and none once it is completed,
+and a decision that changes course names the one it reverses and why.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from hcrbench.synth import lexicon as lx
+from hcrbench.synth.schedule_base import (
+    CORE_DECISIONS,
+    CORE_TICKETS,
+    DocSpec,
+    _event_date,
+    _uniq,
+    open_on,
+    open_until,
+)
+from hcrbench.synth.seeds import rng
+from hcrbench.synth.world import people_at, projects_at
+
+ESCALATION = {"T06": "T02"}  # an incident escalated out of its owning team goes to Site Reliability (T06), or,
+ESCALATION_DEFAULT = "T06"   # from Site Reliability itself, to Platform Engineering (T02)
+
+
+class EventSpecs:
+    """Mixin of :class:`hcrbench.synth.schedule.Scheduler`: the specs of incidents, decisions and meetings."""
+
+    def _members(self, team: str, i: int, day: str) -> list[str]:
+        """Non-lead members of ``team`` who exist at document ``i`` and had joined by ``day``."""
+        n = people_at(i)
+        for p in self.w.people[max(1, self._seen_people):n]:  # team rosters grow with the corpus
+            self._rosters.setdefault(p.team, []).append(p)
+        self._seen_people = max(self._seen_people, n)
+        lead = self.w.get(team).lead
+        return [p.id for p in self._rosters.get(team, []) if p.id != lead and p.joined <= day]
+
+    def _member(self, r, team: str, i: int, day: str, fallback: str) -> str:
+        """A member of ``team``: a key person of the team a third of the time (as other draws favour them), else
+        mostly someone with a profile page (the people an incident's readers can look up)."""
+        members = self._members(team, i, day)
+        key = [m for m in members if m in self.key]
+        if key and r.random() < 0.35:
+            return r.choice(key)
+        profiled = [m for m in members if m in self.profiled]
+        if profiled and r.random() < 0.6:
+            return r.choice(profiled)
+        return r.choice(members or [fallback])
+
+    def _project_led_by(self, r, i: int, day: str, key_bias: float, taken: set[tuple[str, str]] = frozenset()) -> str:
+        """A project still running on ``day`` whose lead had joined by then (and with no ``taken`` entry that day)."""
+        def fits(p) -> bool:
+            return self._joined_by(p.lead, day) and (p.id, day) not in taken and open_on(p, day)
+
+        for _ in range(30):
+            pid = self._project(r, i, key_bias)
+            if fits(self.w.get(pid)):
+                return pid
+        return next((p.id for p in self.w.projects[:projects_at(i)] if fits(p)), pid)
+
+    def _spec_incident(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
+        w, r = self.w, rng(self.seed, "incident", i)
+        k = len(w.tickets)
+        day = _event_date(k, CORE_TICKETS)
+        sysid = self._system(r, 0.6)
+        s = w.get(sysid)
+        cause = r.randrange(len(lx.ROOT_CAUSES))
+        # assigned within the owning team (its administrator half the time); now and then escalated to another
+        escalated = None
+        if r.random() < 0.5:
+            assignee = s.admin
+        elif r.random() < 0.12:
+            escalated = ESCALATION.get(s.owner_team, ESCALATION_DEFAULT)
+            assignee = self._member(r, escalated, i, day, s.admin)
+        else:
+            assignee = self._member(r, s.owner_team, i, day, s.admin)
+        t = {"id": f"INC-{20000 + 3 * k + r.randint(1, 3)}", "doc": i, "system": sysid,
+             "reporter": self._person(r, i, 0.4, by=day), "assignee": assignee,
+             "severity": r.choice([1, 2, 2, 3, 3, 3]), "root_cause": cause,
+             "fix": cause if r.random() < 0.8 else r.randrange(len(lx.FIXES)),
+             "symptom": r.randrange(len(lx.SYMPTOMS)), "duration_min": r.randrange(12, 600),
+             "date": day, "project": self._project_led_by(r, i, day, 0.35) if r.random() < 0.45 else None,
+             "escalated_to": escalated if assignee != s.admin else None}
+        w.tickets.append(t)
+        ref["ticket"] = k
+        doms = ["it"] + (["projects"] if t["project"] else []) + (["engineering"] if r.random() < 0.2 else [])
+        lead = w.get(t["project"]).lead if t["project"] else ""  # the project-impact section names the lead
+        return DocSpec(i, kind, _uniq(doms), _uniq([t["id"], sysid, s.owner_team, t["reporter"], t["assignee"],
+                                                   t["project"] or "", lead]), ref, date=day)
+
+    def _spec_decision(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
+        w, r = self.w, rng(self.seed, "decision", i)
+        k = len(w.decisions)
+        day = _event_date(k, CORE_DECISIONS)
+        proj = w.get(self._project_led_by(r, i, day, 0.45, self.decision_days))  # one per project per day
+        self.decision_days.add((proj.id, day))
+        pol = r.choice(w.policies) if r.random() < 0.35 else None
+        d = {"id": f"DEC-{401 + k:04d}", "doc": i, "project": proj.id, "approver": proj.sponsor,
+             "owner": proj.lead, "policy": pol.id if pol else None, "option": r.randrange(4),
+             "date": day, "cost_k": r.randrange(20, 400, 5), "reverses": None, "reason": None}
+        prev = self.last_decision.get(proj.id)
+        if prev is not None and prev["option"] != d["option"]:  # a change of course names what it reverses, and why
+            d["reverses"], d["reason"] = prev["id"], r.choice(lx.DECISION_REASONS)
+        self.last_decision[proj.id] = d
+        w.decisions.append(d)
+        ref["decision"] = k
+        doms = ["communications"] + (["projects"] if r.random() < 0.3 else []) + ([pol.domain] if pol else [])
+        return DocSpec(i, kind, _uniq(doms), _uniq([d["id"], proj.id, d["approver"], d["owner"], d["policy"] or ""]),
+                       ref, date=day)
+
+    def _spec_meeting(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
+        w, r = self.w, rng(self.seed, "meeting", i)
+        k = len(w.meetings)
+        for _ in range(30):  # held while the project runs, once its chair (the lead) has joined
+            proj = w.get(self._project(r, i))
+            day = f"2024-{r.randint(1, 9):02d}-{r.randint(1, 28):02d}"
+            # the notes confirm the project's latest decision when it was taken in the six weeks before
+            recent = [d for d in w.decisions[-5:] if d["project"] == proj.id
+                      and 0 <= (date.fromisoformat(day) - date.fromisoformat(d["date"])).days <= 42]
+            lo = max(day, w.get(proj.lead).joined)
+            last = open_until(proj)
+            if lo <= last:
+                break
+        if lo != day or day > last or ("meeting", proj.id, day) in self.used_days:
+            day, ref["n"] = self._free_day(r, "meeting", proj.id, lo, date.fromisoformat(last))
+        else:
+            self.used_days[("meeting", proj.id, day)] = 1
+        att = _uniq([proj.lead] + [self._person(r, i, 0.4, by=day) for _ in range(r.randint(2, 5))])
+        m = {"id": f"MTG-{k + 1:05d}", "doc": i, "project": proj.id, "attendees": att, "chair": proj.lead,
+             "date": day, "decision": recent[-1]["id"] if recent else None,
+             "actions": r.randint(2, 4)}
+        w.meetings.append(m)
+        ref["meeting"] = k
+        doms = ["projects"] + (["communications"] if m["decision"] or r.random() < 0.15 else [])
+        return DocSpec(i, kind, doms, _uniq([proj.id, *att, m["decision"] or ""]), ref, date=day)
