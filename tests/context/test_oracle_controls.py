@@ -78,22 +78,23 @@ def test_oracle_fails_at_most_5_percent_of_feasible_queries_at_400(controls):
     s = controls["doc"]
     assert s["oracle"] == "oracle"
     o = s["systems"]["oracle"]
-    assert o["control"] == "oracle" and o["delivers"] == "units" and o["unit_set"] == "chunks-128"
+    # the oracle delivers the baseline's units (no protocol here): bm25's own 128-token chunks, 32 overlap
+    assert o["control"] == "oracle" and o["delivers"] == "units" and o["unit_set"] == "chunks-128o32s"
     f = o["failure_on_feasible"]
-    assert f["budget"] == 400 and f["feasible_in"] == "chunks-128"
+    assert f["budget"] == 400 and f["feasible_in"] == "chunks-128o32s"
     assert f["n"] >= 20  # not vacuous: Meridian small has budget-feasible test queries in 128-token chunks
     assert f["rate"] <= 0.05
     assert o["mean_tokens"]["400"] <= 400
     # the per-query feasibility the protocol reads, beside the sentence-level one
     bf = s["budget_feasible"]
-    assert bf["unit_set"] == "chunks-128" and bf["budget"] == 400
+    assert bf["unit_set"] == "chunks-128o32s" and bf["budget"] == 400
     assert set(bf["deliverable"]) == set(o["budget_feasible"]) and sum(bf["deliverable"].values()) == f["n"]
     assert set(bf["sentence"]) >= set(bf["deliverable"])
     # feasibility in deliverable units never exceeds the sentence-level count: chunks cost at least their sentences
     assert sum(bf["deliverable"].values()) <= sum(bf["sentence"].values())
     feas = s["feasibility"]
     assert set(feas["unit_sets"]) == {"chunks-128", "chunks-128o32s"}
-    cats = feas["unit_sets"]["chunks-128"]["by_category"]
+    cats = feas["unit_sets"]["chunks-128o32s"]["by_category"]
     assert sum(c["feasible"] for c in cats.values()) == f["n"]
     assert set(cats) == set(feas["sentence"]["by_category"])
 

@@ -225,8 +225,11 @@ def context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Ru
     feasible_in = {n: {q: c["cover_tokens"] is not None and c["cover_tokens"] <= ref for q, c in cov.items()}
                    for n, cov in covers.items()}
     oracle_name = ORACLE if ORACLE not in runs else f"{ORACLE}-control"
+    # the oracle delivers the units of the system under test (the protocol's), else the baseline's
+    lead = [cfg.protocol.system if cfg.protocol is not None else None, baseline]
+    oracle_set = next((deliveries[n].unit_set for n in lead if n in deliveries), ctx_set)
     t_oracle = time.perf_counter()
-    oracle = oracle_candidates(unit_sets[ctx_set], evidence, qids, budgets, doc_texts) if evidence else None
+    oracle = oracle_candidates(unit_sets[oracle_set], evidence, qids, budgets, doc_texts) if evidence else None
     oracle_seconds = time.perf_counter() - t_oracle
     per_system: dict[str, Any] = {}
     outcomes: dict[str, dict[str, dict[str, list[bool | None]]]] = {}
@@ -250,8 +253,8 @@ def context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Ru
         outcomes[oracle_name], per_system[oracle_name] = _judge_system(
             oracle_name, lambda q, b: oracle[b].get(q, []), "greedy", budgets, qids, data, cfg, None, qvecs,
             evidence, rel_docs, doc_texts, counter.name, ref, out)
-        deliveries[oracle_name] = Delivery("units", {}, ctx_set,
-                                           "the cheapest cover of the needed facts by context chunks within B")
+        deliveries[oracle_name] = Delivery("units", {}, oracle_set,
+                                           f"the cheapest cover of the needed facts by {oracle_set} within B")
     kinds = [k for k in KINDS if any(v is not None for j in outcomes.values() for v in j[budget_key(None)][k])]
     headline = kinds[0] if kinds else None
     categories = {q: str(data.queries.meta(q).get("category")) for q in qids
@@ -269,8 +272,8 @@ def context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Ru
         "systems": {},
         "comparisons": [], "token_efficiency": {},
         "budget_feasible": {"sentence": dict(sorted(sentence_feasible.items())),
-                            "deliverable": dict(sorted(feasible_in[ctx_set].items())),
-                            "unit_set": ctx_set, "budget": ref},
+                            "deliverable": dict(sorted(feasible_in[oracle_set].items())),
+                            "unit_set": oracle_set, "budget": ref},
     }
     if evidence is not None:
         doc["feasibility"] = _feasibility_doc(unit_sets, covers, sentence_feasible, budgets, ref, categories)
