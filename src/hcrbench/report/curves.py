@@ -210,7 +210,8 @@ def sufficiency_table(doc: dict[str, Any]) -> Table:
     headline = doc.get("headline")
     proxy = " (proxy)" if headline in doc.get("proxy_kinds", []) else ""
     table = Table(title=f"Sufficiency@B: {headline}{proxy}, % of {doc['n_queries']} queries [95% CI] "
-                        f"({doc['selection']} selection, {doc['token_counter']} tokens)", title_justify="left")
+                        f"(default selection {doc['selection']}, {doc['token_counter']} tokens; under each "
+                        "system: what it delivers, its selection)", title_justify="left")
     table.add_column("system", style="bold")
     for key in doc["budgets"]:
         table.add_column(f"B={key}", justify="right")
@@ -221,7 +222,8 @@ def sufficiency_table(doc: dict[str, Any]) -> Table:
             tok = e["mean_tokens"].get(key)
             cells.append("—" if r is None else f"{_pct(r['rate'])} [{_pct(r['low'])}, {_pct(r['high'])}]"
                          f"\n{tok:.0f} tok")
-        table.add_row(name, *cells)
+        how = f"\n{e['delivers']}, {e.get('selection', doc['selection'])}" if e.get("delivers") else ""
+        table.add_row(f"{name}{how}", *cells)
     return table
 
 
