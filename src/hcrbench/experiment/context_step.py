@@ -132,7 +132,9 @@ def _judge_system(name: str, cands_for: Any, method: str, budgets: list[int | No
             verdict = judge(s.chunks, s.text(), ev, rel_docs.get(q), doc_texts)
             key = budget_key(b)
             mean_tokens[key] += s.n_tokens / max(len(qids), 1)
-            row = {"query_id": q, "budget": b, "chunks": s.chunk_ids, "n_tokens": s.n_tokens}
+            row = {"query_id": q, "budget": b, "chunks": s.chunk_ids, "n_tokens": s.n_tokens,
+                   "spans": [[c.doc_id, c.start, c.end] if c.doc_id else [None, None, None, c.text]
+                             for c in s.chunks]}
             for k in KINDS:
                 row[k] = verdict.get(k)
                 judged[key][k].append(row[k])
