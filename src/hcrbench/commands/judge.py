@@ -108,6 +108,10 @@ def judge_command(
                    f"{_f(ag['kendall_tau'])} ({tau_ok} the design's 0.7), disagreement "
                    f"{_f(ag['disagreement'], True)} on {ag['n']}{flag}")
     typer.echo(f"-> {dest}")
+    if r["n_failed"] and not r["n_judged"]:
+        first = next(iter(r["failures"].values()))
+        raise InputError(f"no judgement came back: all {r['n_failed']} calls failed (first: {first}); check the "
+                         "endpoint (`hcrbench llm serve`), --timeout and --max-tokens", field="HCRBENCH_LLM_BASE_URL")
 
 
 def _listed_model(url: str) -> str | None:
