@@ -29,6 +29,11 @@ def _text(row: dict[str, Any], doc_texts: dict[str, str], text_of: dict[str, str
     from hcrbench.context import Candidate, Selection
 
     if "spans" not in row:  # written before spans were recorded: the context chunks by id
+        missing = [c for c in row["chunks"] if c not in (text_of or {})]
+        if missing:
+            raise InputError(f"contexts of query {row['query_id']!r} name units that are no context chunk "
+                             f"({missing[0]!r}): written before spans were recorded; re-run `hcrbench run`",
+                             field="contexts")
         return "\n\n".join((text_of or {})[c] for c in row["chunks"])
     cands = []
     for i, sp in enumerate(row["spans"]):
