@@ -37,6 +37,8 @@ def judge_command(
                                                                   "category and exact label (folder mode)."),
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the --limit sample."),
     no_repeat: bool = typer.Option(False, "--no-repeat", help="Skip the second temperature-0 pass (hygiene)."),
+    wording_sample: int = typer.Option(20, "--wording-sample", min=0, help="Items asked in 2 more wordings "
+                                                                        "(prompt fragility; 0 skips it)."),
     timeout: float | None = typer.Option(None, "--timeout", min=0.001, help="Seconds per call "
                                                                            "(env HCRBENCH_LLM_TIMEOUT; default 120)."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="Tokens per answer "
@@ -73,7 +75,8 @@ def judge_command(
         from hcrbench.llm.records import judge_records, read_records
 
         records = read_records(input_file)
-        r = judge_records(client, records, judge2=second, repeat=not no_repeat, progress=progress)
+        r = judge_records(client, records, judge2=second, repeat=not no_repeat, progress=progress,
+                          wording_sample=wording_sample)
         dest = out_file or input_file.with_name(input_file.name.removesuffix(".jsonl") + ".judged.json")
         atomic_write_text(dest, json.dumps(r, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
         head = f"{len(records)} records"
@@ -83,7 +86,7 @@ def judge_command(
         if system is None:
             raise InputError("folder mode needs --system NAME (whose contexts to judge)", field="--system")
         r = judge_contexts(output_dir, system, budget, client, limit=limit, repeat=not no_repeat, seed=seed,
-                           judge2=second, progress=progress)
+                           judge2=second, progress=progress, wording_sample=wording_sample)
         dest = Path(output_dir) / "judge" / f"{system}@{budget}.json"
         head = f"{system} @ B={budget}"
     typer.echo(f"{head}: judge {cfg.model} says sufficient for {_f(r['rate'], True)} of {r['n_judged']} judged; "

@@ -45,7 +45,8 @@ def _text(row: dict[str, Any], doc_texts: dict[str, str], text_of: dict[str, str
 
 def judge_contexts(output_dir: str | Path, system: str, budget: str, client: LLMClient, *,
                    limit: int | None = None, repeat: bool = True, seed: int = 0, judge2: LLMClient | None = None,
-                   progress: Callable[[int, int, Judgement], None] | None = None) -> dict[str, Any]:
+                   progress: Callable[[int, int, Judgement], None] | None = None, wording_sample: int = 20
+                   ) -> dict[str, Any]:
     """Judge ``system``'s contexts at ``budget`` (a number or ``all``); returns the written document.
 
     ``limit``: judge a sample of that many queries, stratified by query category and exact label (``seed``)."""
@@ -83,7 +84,8 @@ def judge_contexts(output_dir: str | Path, system: str, budget: str, client: LLM
         rows = [r for r in rows if r["query_id"] in keep]
     items = [(r["query_id"], queries[r["query_id"]], _text(r, doc_texts, text_of)) for r in rows]
     names = [n for n in manifest.get("systems", {})] + ([suff["oracle"]] if suff.get("oracle") else [])
-    report = run_sufficiency_judge(client, items, rule=rule, system_names=names, repeat=repeat, progress=progress)
+    report = run_sufficiency_judge(client, items, rule=rule, system_names=names, repeat=repeat, progress=progress,
+                                   sensitivity_queries=wording_sample)
     result = {"system": system, "budget": budget, "rule": suff.get("headline"), "seed": seed,
               "sample": "stratified by query category x exact label" if limit is not None else "all queries",
               "judge": judge_manifest(report, client), **report.to_dict(),

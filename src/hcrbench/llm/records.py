@@ -103,13 +103,14 @@ def conditional_evaluation(client: LLMClient, records: Sequence[Record], suffici
 
 
 def judge_records(client: LLMClient, records: Sequence[Record], *, judge2: LLMClient | None = None,
-                  repeat: bool = True, progress: Callable[[int, int, Judgement], None] | None = None
-                  ) -> dict[str, Any]:
+                  repeat: bool = True, progress: Callable[[int, int, Judgement], None] | None = None,
+                  wording_sample: int = 20) -> dict[str, Any]:
     """Sufficiency of every record, then conditional correctness, a second judge's agreement and the
     calibration against exact labels where given. Returns the document ``hcrbench judge --input`` writes."""
     items = [(r.id, r.question, r.context) for r in records]
     exact = {r.id: r.label for r in records if r.label is not None}
-    rep = run_sufficiency_judge(client, items, rule=exact or None, repeat=repeat, progress=progress)
+    rep = run_sufficiency_judge(client, items, rule=exact or None, repeat=repeat, progress=progress,
+                                sensitivity_queries=wording_sample)
     doc: dict[str, Any] = {"judge": judge_manifest(rep, client), **rep.to_dict(),
                            "conditional": conditional_evaluation(client, records, rep.labels)}
     if exact:
