@@ -125,9 +125,15 @@ def draw_curves(ax: Any, doc: dict[str, Any], series: dict[str, dict[str, dict[s
         side.tick_params(axis="y", labelleft=False)
         side.grid(alpha=0.3)
         side.set_title("no limit", fontsize=7)
-    if legend:
-        ax.legend(fontsize=6, loc="upper left", ncol=2 if len(series) > 6 else 1)
+    if legend:  # below the axes, so it never hides a curve
+        ax.legend(fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=min(4, max(len(series), 1)),
+                  frameon=False)
     return side
+
+
+def legend_rows(n: int) -> int:
+    """Rows the legend of :func:`draw_curves` takes for ``n`` systems (to size the figure's bottom margin)."""
+    return -(-n // 4)
 
 
 def write_curves(doc: dict[str, Any], folder: str | Path) -> dict[str, str]:
@@ -164,14 +170,15 @@ def write_curves(doc: dict[str, Any], folder: str | Path) -> dict[str, str]:
     label = f"{headline}{' (proxy)' if headline in doc.get('proxy_kinds', []) else ''}"
     xlabel = f"token budget B ({doc['token_counter']} tokens; default selection: {doc['selection']})"
     with matplotlib.rc_context({"svg.hashsalt": "hcrbench", "figure.dpi": 100}):
-        fig, ax = plt.subplots(figsize=(7.2, 4.6))
+        rows = legend_rows(len(doc["systems"]))
+        fig, ax = plt.subplots(figsize=(7.2, 4.4 + 0.18 * rows))
         series = {n: {k: v[headline] for k, v in e["rates"].items() if headline in v}
                   for n, e in doc["systems"].items()}
         draw_curves(ax, doc, series, f"sufficiency@B: {label}, 95% bootstrap CI (bands: highlighted systems)",
                     legend=True)
         ax.set_xlabel(xlabel, fontsize=8)
         ax.set_ylabel("share of queries", fontsize=8)
-        fig.subplots_adjust(left=0.09, right=0.86, bottom=0.12, top=0.92)
+        fig.subplots_adjust(left=0.09, right=0.86, bottom=0.17 + 0.04 * rows, top=0.92)
         files.update(_save(fig, folder, "sufficiency"))
         plt.close(fig)
         cats = sorted({c for e in doc["systems"].values() for c in e.get("by_category", {})})
@@ -184,9 +191,12 @@ def write_curves(doc: dict[str, Any], folder: str | Path) -> dict[str, str]:
                       f"{cat}")
             for ax in list(axes.flat)[len(cats):]:
                 ax.axis("off")
-            axes.flat[0].legend(fontsize=5, loc="upper left")
+            handles, names = axes.flat[0].get_legend_handles_labels()
+            fig.legend(handles, names, loc="lower center", ncol=min(4, max(len(names), 1)), fontsize=7,
+                       frameon=False)
             fig.suptitle(f"sufficiency@B by category: {label}", fontsize=10)
-            fig.subplots_adjust(wspace=0.35, hspace=0.45, right=0.93)
+            fig.subplots_adjust(wspace=0.35, hspace=0.45, right=0.93,
+                                bottom=min(0.3, (0.35 + 0.22 * legend_rows(len(names))) / (3.2 * nrow)))
             files.update({f"{k}_by_category": v for k, v in _save(fig, folder, "sufficiency_by_category").items()})
             plt.close(fig)
     return files

@@ -103,7 +103,10 @@ def sufficiency_curves(doc: Mapping[str, Any]) -> bytes | None:
     from hcrbench.report.curves import draw_curves
 
     with matplotlib.rc_context(_RC):
-        fig, ax = plt.subplots(figsize=(7.2, 4.4))
+        from hcrbench.report.curves import legend_rows
+
+        rows = legend_rows(len(doc["systems"]))
+        fig, ax = plt.subplots(figsize=(7.2, 4.2 + 0.18 * rows))
         series = {n: {k: v[headline] for k, v in e["rates"].items() if headline in v}
                   for n, e in doc["systems"].items()}
         proxy = " (proxy)" if headline in doc.get("proxy_kinds", []) else ""
@@ -111,7 +114,7 @@ def sufficiency_curves(doc: Mapping[str, Any]) -> bytes | None:
         ax.set_xlabel(f"token budget B ({doc.get('token_counter')} tokens; default selection: "
                       f"{doc.get('selection')})")
         ax.set_ylabel("share of queries")
-        fig.subplots_adjust(left=0.09, right=0.86, bottom=0.12, top=0.92)
+        fig.subplots_adjust(left=0.09, right=0.86, bottom=0.17 + 0.04 * rows, top=0.92)
         return _png(fig)
 
 
