@@ -99,6 +99,8 @@ def judge_command(
                    f"{cond['n_correctness_judged']} ({cond['n_correctness_failed']} failed)")
     cal = r.get("calibration")
     verdict = "no exact labels: the judge is not calibrated"
+    if cal is not None and not cal["n"]:
+        verdict = "calibration vs exact labels: nothing judged -> undecidable (the judge is not calibrated)"
     if cal and cal["n"]:
         verdict = (f"calibration vs exact labels: kappa {_f(cal['kappa'])} on {cal['n']} -> {cal['status']}"
                    + (" (its numbers must not replace the exact measure)" if cal["status"] != "calibrated" else ""))
@@ -113,6 +115,9 @@ def judge_command(
     typer.echo(f"-> {dest}")
     if r["n_failed"] and not r["n_judged"]:
         first = next(iter(r["failures"].values()))
+        if all(f == "no label in the answer" for f in r["failures"].values()):
+            raise InputError(f"no judgement came back: the model answered all {r['n_failed']} prompts without a "
+                             "label (too small a model, or --max-tokens too low)", field="HCRBENCH_LLM_MODEL")
         raise InputError(f"no judgement came back: all {r['n_failed']} calls failed (first: {first}); check the "
                          "endpoint (`hcrbench llm serve`), --timeout and --max-tokens", field="HCRBENCH_LLM_BASE_URL")
 
