@@ -107,3 +107,50 @@ def test_context_text_is_in_reading_order():
     c = Candidate("e#c0", "e", 0, 5, "Other", 1, 0.4, 2)
     s = Selection("q", 100, "greedy", [a, c, b], "cl100k", 3)
     assert s.text(" ") == f"{text[0:31]} {text[32:54]} Other"
+
+
+def test_a_retriever_that_exposes_its_units_is_scored_on_them_and_its_declared_unit_set(tmp_path, tiny):
+    """The interface for HCR / RAPTOR: ``unit_run`` + ``unit_corpus`` after ``search`` -> the runner keeps them in
+    ``logs/<system>.units.jsonl`` (with the unit set), the context step selects from them and counts feasibility
+    in them, with no ``chunking`` table on the system."""
+    from hcrbench.data.chunking import chunk_corpus
+    from hcrbench.data.types import RunResult
+    from hcrbench.experiment import run_experiment
+    from hcrbench.retrieve import make_retriever
+    from hcrbench.retrieve.base import register_retriever
+
+    @register_retriever("test-own-units")
+    class OwnUnits:
+        def __init__(self) -> None:
+            self.inner = make_retriever("bm25")
+            self.params = {}
+
+        def index(self, corpus):
+            self._c = chunk_corpus(corpus, max_tokens=8, overlap=0)
+            self.unit_corpus = self._c.corpus
+            self.inner.index(self._c.corpus)
+
+        def search(self, queries, k=100):
+            r = self.inner.search(queries, k=4 * k)
+            self.unit_run = r.run
+            return RunResult(self._c.doc_run(r.run).top_k(k), r.costs)
+
+    cfg = tmp_path / "u.toml"
+    cfg.write_text(f'name = "u"\noutput_dir = "u"\nmetrics = ["nDCG@10"]\nk = 5\nn_resamples = 100\n'
+                   f'budgets = [12, 40]\n[context]\nchunk_tokens = 8\nreference_budget = 40\n[dataset]\npath = "{tiny}"\n'
+                   '[[systems]]\nname = "own"\ntype = "test-own-units"\n')
+    res = run_experiment(cfg, progress=False)
+    s = res.sufficiency
+    e = s["systems"]["own"]
+    assert e["delivers"] == "units" and e["unit_set"] == "units:own" and "not declared" not in e["how"]
+    from hcrbench.data.beir import read_corpus
+
+    n_units = len(chunk_corpus(read_corpus(tiny / "corpus.jsonl"), max_tokens=8, overlap=0).corpus)
+    assert s["feasibility"]["unit_sets"]["units:own"]["params"] == {"declared": n_units}
+    assert s["oracle"] == "oracle" and s["systems"]["oracle"]["unit_set"] == "units:own"  # the baseline's units
+    assert s["systems"]["oracle"]["rates"]["all"]["evidence_coverage"]["rate"] == 1.0  # covers in its units
+    assert s["systems"]["oracle"]["failure_on_feasible"]["rate"] == 0.0
+    assert e["mean_tokens"]["12"] <= 12
+    rows = [json.loads(x) for x in (tmp_path / "u" / "contexts" / "own.jsonl").read_text().splitlines()]
+    assert all("#c" in c for r in rows for c in r["chunks"])
+    assert read_units(tmp_path / "u" / "logs" / "own.units.jsonl").keys() == {"q1", "q2", "q3", "q4"}

@@ -8,7 +8,9 @@ document) is what trec_eval scores, but a reader gets the units. The runner keep
 
 A unit is ``[unit_id, doc_id, char_start, char_end, score]``, best first: a span of a document's text
 (``corpus[doc_id].text[char_start:char_end]``); a unit that is no span of a document (a summary node) is
-``[unit_id, null, null, null, score, text]``. A system without this file delivers documents
+``[unit_id, null, null, null, score, text]``. The first line may instead be ``{"unit_set": [[unit_id, doc_id,
+char_start, char_end], ...]}``: every span unit the system can deliver (its whole chunking), from which
+feasibility in its own units is counted (:func:`read_unit_set`). A system without this file delivers documents
 (:meth:`hcrbench.context.ChunkIndex.passage_positions` expands them best passage first).
 """
 
@@ -56,7 +58,11 @@ def write_units(path: str | Path, run: Run, units: Corpus, depth: int | None = N
     """Write ``run``'s unit ranking to ``path`` atomically (see the module docstring for the format)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    universe = [[u, m["doc_id"], int(m["char_start"]), int(m["char_end"])]
+                for u, m in zip(units.doc_ids, units.metadata or []) if "char_start" in m and "doc_id" in m]
     with atomic_open(path, "w") as fh:
+        if universe:
+            fh.write(json.dumps({"unit_set": universe}, ensure_ascii=False) + "\n")
         for row in unit_rows(run, units, depth):
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
     return path
@@ -72,6 +78,8 @@ def read_units(path: str | Path) -> dict[str, list[Unit]]:
                 continue
             try:
                 row = json.loads(line)
+                if n == 1 and isinstance(row, dict) and "unit_set" in row:
+                    continue
                 q = row["query_id"]
                 units = row["units"]
             except (json.JSONDecodeError, KeyError, TypeError):
@@ -105,3 +113,20 @@ def unit_texts(units: Mapping[str, list[Unit]], doc_texts: Mapping[str, str]) ->
             else:
                 out[uid] = text or ""
     return out
+
+
+def read_unit_set(path: str | Path) -> list[tuple[str, str, int, int]] | None:
+    """The ``unit_set`` line of a unit ranking file (every span unit the system can deliver), or ``None``."""
+    with open(path, encoding="utf-8") as fh:
+        first = fh.readline()
+    try:
+        obj = json.loads(first) if first.strip() else None
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(obj, dict) or "unit_set" not in obj:
+        return None
+    try:
+        return [(str(u), str(d), int(a), int(b)) for u, d, a, b in obj["unit_set"]]
+    except (TypeError, ValueError):
+        raise InputError("unit_set: each unit must be [id, doc_id, start, end]", path=path, line=1,
+                         field="unit_set") from None

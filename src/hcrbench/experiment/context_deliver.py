@@ -24,7 +24,7 @@ import numpy as np
 
 from hcrbench.context import Candidate, ChunkIndex, TfidfSimilarity
 from hcrbench.context.candidates import best_passage_first
-from hcrbench.context.units import Unit, read_units, units_path
+from hcrbench.context.units import Unit, read_unit_set, read_units, units_path
 from hcrbench.data.chunking import chunk_corpus
 from hcrbench.data.evidence import QueryEvidence
 from hcrbench.data.tokens import TokenCounter, get_counter
@@ -98,6 +98,11 @@ def load_units(out: Path, name: str) -> dict[str, list[Unit]] | None:
     return read_units(p) if p.is_file() else None
 
 
+def load_unit_set(out: Path, name: str) -> list[tuple[str, str, int, int]] | None:
+    p = units_path(out / "logs", name)
+    return read_unit_set(p) if p.is_file() else None
+
+
 @dataclass
 class UnitSet:
     """Every unit a chunking can deliver (as a :class:`ChunkIndex`), for covers and feasibility."""
@@ -117,6 +122,25 @@ def make_unit_set(name: str, corpus: Corpus, counter: TokenCounter, params: Mapp
     if cc.counter != counter.name:  # chunked with another counter: budgets are in the context counter's tokens
         index.tokens = np.array([counter.count(t) for t in cc.corpus.texts], dtype=np.int64)
     return UnitSet(name, index, dict(params))
+
+
+def spans_unit_set(name: str, spans: Sequence[tuple[str, str, int, int]], corpus: Corpus,
+                   counter: TokenCounter) -> UnitSet:
+    """A unit set from the spans a system declared (``unit_set`` in its units file), tokens by ``counter``."""
+    from hcrbench.data.chunking import ChunkedCorpus
+
+    texts = dict(zip(corpus.doc_ids, corpus.texts))
+    order = {d: i for i, d in enumerate(corpus.doc_ids)}
+    rows = sorted((sp for sp in spans if sp[1] in texts), key=lambda sp: (order[sp[1]], sp[2], sp[3], sp[0]))
+    ids, bodies, metas = [], [], []
+    for uid, doc, a, b in rows:
+        t = texts[doc][a:b]
+        ids.append(uid)
+        bodies.append(t)
+        metas.append({"doc_id": doc, "char_start": a, "char_end": b, "n_tokens": counter.count(t)})
+    cc = ChunkedCorpus(Corpus(ids, bodies, None, metas, name=name), {u: m["doc_id"] for u, m in zip(ids, metas)},
+                       counter.name, {"declared_by": name})
+    return UnitSet(name, ChunkIndex(cc), {"declared": len(ids)})
 
 
 class _Units:

@@ -35,9 +35,11 @@ from hcrbench.experiment.context_deliver import (
     chunking_unit_set,
     context_unit_set,
     document_delivery,
+    load_unit_set,
     load_units,
     make_unit_set,
     oracle_candidates,
+    spans_unit_set,
     unit_delivery,
     unit_feasibility,
 )
@@ -217,8 +219,14 @@ def context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Ru
                 us_name = chunking_unit_set(params)
                 if us_name not in unit_sets:
                     unit_sets[us_name] = make_unit_set(us_name, data.corpus, counter, params)
+            declared = None
+            if sc is None or sc.chunking is None:  # no chunking table: the units it declared, if any
+                declared = load_unit_set(out, name)
+                if declared:
+                    us_name = f"units:{name}"
+                    unit_sets[us_name] = spans_unit_set(us_name, declared, data.corpus, counter)
             deliveries[name] = unit_delivery(units, doc_texts, counter, qids, cc.candidates, us_name)
-            if sc is None or sc.chunking is None:
+            if (sc is None or sc.chunking is None) and not declared:
                 deliveries[name].note += f" (feasibility counted in {ctx_set}: its unit set is not declared)"
         else:
             deliveries[name] = document_delivery(run, index, sim, qvecs, qids, cc.candidates, ctx_set)
