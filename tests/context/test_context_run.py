@@ -86,6 +86,9 @@ def test_tiny_run_judges_all_three_ways_and_is_byte_identical(tmp_path, tiny):
         assert "failed calls not scored" in r3.stdout
         j = json.loads((tmp_path / "t1" / "judge" / "bm25@all.json").read_text())
         assert j["n_items"] == 4 and j["n_failed"] == 0 and j["judge"]["model"] == "fake"
+        # judged sufficient for q1 only; the exact rule says all four: a judge that earns no trust
+        assert j["calibration"]["status"] == "uncalibrated" and j["calibration"]["kappa"] == 0.0
+        assert "-> uncalibrated" in r3.stdout
         assert all("bm25" not in r_["messages"][-1]["content"] for r_ in server.requests)  # no system ids
     finally:
         server.stop()

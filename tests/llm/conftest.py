@@ -18,11 +18,24 @@ class FakeOpenAI:
     def __init__(self) -> None:
         self.requests: list[dict] = []
         self.replies: Callable[[dict], tuple[int, str]] = lambda body: (200, "ok")
+        self.models: list[dict] | None = None  # what GET /v1/models lists (None: the endpoint is missing)
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args) -> None:  # keep test output quiet
                 pass
+
+            def do_GET(self) -> None:
+                if outer.models is None or not self.path.endswith("/models"):
+                    self.send_response(404)
+                    self.end_headers()
+                    return
+                payload = json.dumps({"object": "list", "data": outer.models}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
 
             def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))

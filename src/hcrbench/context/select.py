@@ -50,8 +50,15 @@ class Selection:
         return [c.chunk_id for c in self.chunks]
 
     def text(self, sep: str = "\n\n") -> str:
-        """The context as a reader would see it: chunk texts in selection order."""
-        return sep.join(c.text for c in self.chunks)
+        """The context as a reader gets it, in *reading order*: documents in the order their first chunk was
+        selected, a document's chunks in text order (so a sentence cut between two chunks reads whole). Units
+        that are no span of a document (summaries) stay where they were selected."""
+        first: dict[str, int] = {}
+        for i, c in enumerate(self.chunks):
+            first.setdefault(c.doc_id or f"\0{i}", i)
+        order = sorted(range(len(self.chunks)), key=lambda i: (
+            first[self.chunks[i].doc_id or f"\0{i}"], self.chunks[i].start, i))
+        return sep.join(self.chunks[i].text for i in order)
 
     def to_dict(self) -> dict[str, Any]:
         return {"query_id": self.query_id, "budget": self.budget, "method": self.method,

@@ -59,3 +59,14 @@ class TfidfSimilarity(VectorSimilarity):
     def query_vectors(self, texts: Sequence[str]) -> list:
         m = self._vec.transform(list(texts)).tocsr()
         return [m[i] for i in range(m.shape[0])]
+
+    def for_texts(self, ids: Sequence[str], texts: Sequence[str]) -> VectorSimilarity:
+        """A similarity over other units (a system's own chunks or summaries) in this fitted TF-IDF space."""
+        return VectorSimilarity(ids, self._vec.transform(list(texts)).tocsr(), lambda q: self._vec.transform([q]))
+
+    def passage_scores(self, positions: Sequence[int] | np.ndarray, query_vector) -> np.ndarray:
+        """Query-chunk cosine of the chunks at ``positions`` (rows of the fitted corpus): the passage scorer."""
+        if len(positions) == 0:
+            return np.zeros(0)
+        sq = self.vectors[np.asarray(positions, dtype=np.int64)] @ query_vector.T
+        return np.asarray(sq.todense(), dtype=np.float64).reshape(-1)

@@ -99,6 +99,8 @@ class SystemConfig(BaseModel):
     seed: int | None = Field(None, ge=0, le=MAX_SEED)  # this system's own seed (default: the experiment's)
     seed_group: str | None = None  # systems sharing a group are seeds of one stochastic system (aggregated)
     policy: str | None = None  # "1-hop@15", "2-hop@15", "2-hop@15x1.5" (hcrbench.retrieve.policy)
+    # context selection for this system (default: the experiment's `selection`); docs/context.md
+    selection: Literal["greedy", "mmr", "submodular"] | None = None
 
     @field_validator("policy")
     @classmethod

@@ -1,8 +1,11 @@
 """The runner's context step: token-budgeted contexts for every system, judged for sufficiency@B.
 
-For each system's (document-level) run, the top documents are expanded to context chunks in rank order
-(``context.chunk_tokens`` per chunk, sentence-respecting, no overlap), ``selection`` picks chunks under each budget
-of ``budgets`` plus unconstrained, and each context is judged three ways (:mod:`hcrbench.metrics.sufficiency`).
+Each system's candidates are what it delivers (:mod:`hcrbench.experiment.context_deliver`): its own ranked units
+when it ranks units (chunks, nodes), else its documents expanded best passage first into context chunks
+(``context.chunk_tokens`` per chunk, sentence-respecting, no overlap). The system's ``selection`` (default: the
+experiment's) picks candidates under each budget of ``budgets`` plus unconstrained, and each context is judged
+three ways (:mod:`hcrbench.metrics.sufficiency`). An ``oracle`` control row delivers the cheapest cover of the
+needed facts by context chunks; feasibility is counted in deliverable units (the cheapest cover fits B).
 Rates get percentile-bootstrap CIs, systems are compared with the baseline at every budget by the exact McNemar
 test (Holm across budgets, per system). Per-query contexts go to ``contexts/<system>.jsonl``; the summary becomes
 ``eval.json``'s ``sufficiency`` key, which ``hcrbench run`` then draws (:mod:`hcrbench.report.curves`, a stage
@@ -17,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from hcrbench.context import ChunkIndex, Selection, TfidfSimilarity, greedy_positions, select
+from hcrbench.context import Candidate, ChunkIndex, TfidfSimilarity, VectorSimilarity, select
 from hcrbench.data.beir import write_jsonl
 from hcrbench.data.chunking import chunk_corpus
 from hcrbench.data.evidence import QueryEvidence, read_evidence
@@ -25,6 +28,21 @@ from hcrbench.data.tokens import get_counter
 from hcrbench.data.types import Run
 from hcrbench.errors import InputError
 from hcrbench.experiment.config import ExperimentConfig, locate
+from hcrbench.experiment.context_deliver import (
+    PASSAGE_SCORER,
+    Delivery,
+    UnitSet,
+    chunking_unit_set,
+    context_unit_set,
+    document_delivery,
+    load_unit_set,
+    load_units,
+    make_unit_set,
+    oracle_candidates,
+    spans_unit_set,
+    unit_delivery,
+    unit_feasibility,
+)
 from hcrbench.experiment.dataset import ExperimentData
 from hcrbench.metrics.sufficiency import (
     KINDS,
@@ -40,6 +58,8 @@ from hcrbench.stats.mcnemar import mcnemar_exact
 
 #: How an unconstrained budget is written in JSON keys and tables.
 UNCONSTRAINED = "all"
+#: The control row's name in ``systems`` (``oracle-control`` when a system is already called ``oracle``).
+ORACLE = "oracle"
 
 
 def budget_key(b: int | None) -> str:
@@ -78,83 +98,174 @@ def _rate(values: list[bool], seed: int, n_resamples: int) -> dict[str, Any]:
     return {"rate": ci.estimate, "low": ci.low, "high": ci.high, "n": int(x.size)}
 
 
+
+def _judge_system(name: str, cands_for: Any, method: str, budgets: list[int | None], qids: list[str],
+                  data: ExperimentData, cfg: ExperimentConfig, sim: VectorSimilarity | None, qvecs: dict[str, Any],
+                  evidence: dict[str, QueryEvidence] | None, rel_docs: dict[str, list[str]],
+                  doc_texts: dict[str, str], counter_name: str, ref: int, out: Path
+                  ) -> tuple[dict[str, dict[str, list[bool | None]]], dict[str, Any]]:
+    """Select under every budget and judge every context of one system; writes ``contexts/<name>.jsonl``."""
+    cc = cfg.context
+    judged: dict[str, dict[str, list[bool | None]]] = {budget_key(b): {k: [] for k in KINDS} for b in budgets}
+    mean_tokens = {budget_key(b): 0.0 for b in budgets}
+    flags: dict[str, bool] = {}
+    rows: list[dict[str, Any]] = []
+    t_sel = 0.0
+    for q in qids:
+        ev = evidence.get(q) if evidence is not None else None
+        t1 = time.perf_counter()
+        selections = []
+        pool: list[Candidate] = cands_for(q, None)
+
+        def sims_of(cands: list[Candidate], q: str = q) -> tuple[np.ndarray, np.ndarray] | None:
+            if method == "greedy" or sim is None:
+                return None
+            return sim.matrices(data.queries[q], [c.chunk_id for c in cands], qvecs.get(q))
+
+        pool_sims = sims_of(pool)
+        for b in budgets:
+            cands = cands_for(q, b)
+            sims = pool_sims if cands is pool else sims_of(cands)
+            selections.append(select(q, cands, b, method, token_counter=counter_name, sims=sims,
+                                     stop_at_overflow=cc.stop_at_overflow, mmr_lambda=cc.mmr_lambda))
+        t_sel += time.perf_counter() - t1
+        flags[q] = impossible_rule([c.score for c in pool], [c.n_tokens for c in pool], ref)
+        for b, s in zip(budgets, selections):
+            verdict = judge(s.chunks, s.text(), ev, rel_docs.get(q), doc_texts)
+            key = budget_key(b)
+            mean_tokens[key] += s.n_tokens / max(len(qids), 1)
+            row = {"query_id": q, "budget": b, "chunks": s.chunk_ids, "n_tokens": s.n_tokens,
+                   "spans": [[c.doc_id, c.start, c.end] if c.doc_id else [None, None, None, c.text]
+                             for c in s.chunks]}
+            for k in KINDS:
+                row[k] = verdict.get(k)
+                judged[key][k].append(row[k])
+            rows.append(row)
+    write_jsonl(out / "contexts" / f"{name}.jsonl", rows)
+    return judged, {"mean_tokens": {k: round(v, 2) for k, v in mean_tokens.items()},
+                    "selection_seconds_per_query": t_sel / max(len(qids), 1), "impossible_flags": flags}
+
+
+def _share(values: list[bool]) -> dict[str, Any]:
+    return {"n": len(values), "feasible": int(sum(values)),
+            "share": round(float(np.mean(values)), 4) if values else None}
+
+
+def _feasibility_doc(unit_sets: dict[str, UnitSet], covers: dict[str, dict[str, dict[str, Any]]],
+                     sentence: dict[str, bool], budgets: list[int | None], ref: int,
+                     categories: dict[str, str]) -> dict[str, Any]:
+    """``eval.json["sufficiency"]["feasibility"]``: per unit set the cheapest cover of every query, the feasible
+    share at every budget and, at the reference budget, per query category, beside the sentence-level count."""
+    cats = sorted(set(categories.values()))
+
+    def by_cat(flags: dict[str, bool]) -> dict[str, Any]:
+        return {c: _share([v for q, v in flags.items() if categories.get(q) == c]) for c in cats}
+
+    doc: dict[str, Any] = {"reference_budget": ref,
+                           "sentence": {"meaning": "the generator's minimal sentence evidence fits the budget",
+                                        "all": _share(list(sentence.values())), "by_category": by_cat(sentence)},
+                           "unit_sets": {}}
+    for name, us in unit_sets.items():
+        cov = covers[name]
+        at_ref = {q: c["cover_tokens"] is not None and c["cover_tokens"] <= ref for q, c in cov.items()}
+        doc["unit_sets"][name] = {
+            "params": us.params,
+            "cover_tokens": {q: c["cover_tokens"] for q, c in cov.items()},
+            "inexact": sorted(q for q, c in cov.items() if not c["exact"]),
+            "feasible_share": {budget_key(b): _share([c["cover_tokens"] is not None and
+                                                      (b is None or c["cover_tokens"] <= b)
+                                                      for c in cov.values()]) for b in budgets},
+            "all": _share(list(at_ref.values())), "by_category": by_cat(at_ref)}
+    return doc
+
+
 def context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Run], baseline: str, out: Path,
                  config_path: Path, text: str) -> tuple[dict[str, Any], dict[str, float]] | None:
-    """Select, judge and summarise contexts for every run: ``(eval.json's "sufficiency", timings)``, or ``None``
-    when the config sets no budgets. Timings (wall clock, for the manifest) stay out of the deterministic summary."""
+    """Select, judge and summarise contexts for every run and the oracle: ``(eval.json's "sufficiency",
+    timings)``, or ``None`` when the config sets no budgets. Timings (wall clock, for the manifest) stay out of the
+    deterministic summary."""
     if not cfg.budgets:
         return None
     cc = cfg.context
     counter = get_counter(cc.token_counter)
     evidence = _evidence(cfg, data, config_path, text)
     t0 = time.perf_counter()
+    ctx_params = {"max_tokens": cc.chunk_tokens, "overlap": 0, "respect_sentences": True, "structure_aware": False}
+    ctx_set = context_unit_set(cc.chunk_tokens)
     chunked = chunk_corpus(data.corpus, max_tokens=cc.chunk_tokens, overlap=0, counter=counter)
     index = ChunkIndex(chunked)
-    sim = TfidfSimilarity(chunked.corpus.doc_ids, chunked.corpus.texts) if cfg.selection != "greedy" else None
+    sim = TfidfSimilarity(chunked.corpus.doc_ids, chunked.corpus.texts)  # passage scorer and mmr/submodular
     prep_seconds = time.perf_counter() - t0
     doc_texts = dict(zip(data.corpus.doc_ids, data.corpus.texts))
     budgets: list[int | None] = [*cfg.budgets, None]
     qids = list(data.queries.query_ids)
+    qvecs = dict(zip(qids, sim.query_vectors([data.queries[q] for q in qids])))
     rel_docs = {q: [d for d, g in data.qrels[q].items() if g >= cfg.rel_threshold]
                 for q in qids if q in data.qrels}
     ref = cc.reference_budget
-    feasible = {q: is_budget_feasible(e, ref, counter) for q, e in (evidence or {}).items()
-                if e.facts and q in data.queries}
-    kinds_seen: set[str] = set()
+    sentence_feasible = {q: is_budget_feasible(e, ref, counter) for q, e in (evidence or {}).items()
+                         if e.facts and q in data.queries}
+    systems = {s.name: s for s in cfg.systems}
+    unit_sets: dict[str, UnitSet] = {ctx_set: UnitSet(ctx_set, index, ctx_params)}
+    deliveries: dict[str, Delivery] = {}
+    for name, run in runs.items():
+        sc = systems.get(name)
+        units = load_units(out, name)
+        if units is not None:
+            us_name = ctx_set
+            if sc is not None and sc.chunking is not None:
+                params = sc.chunking.model_dump(include={"max_tokens", "overlap", "respect_sentences",
+                                                         "structure_aware", "token_counter"})
+                us_name = chunking_unit_set(params)
+                if us_name not in unit_sets:
+                    unit_sets[us_name] = make_unit_set(us_name, data.corpus, counter, params)
+            declared = None
+            if sc is None or sc.chunking is None:  # no chunking table: the units it declared, if any
+                declared = load_unit_set(out, name)
+                if declared:
+                    us_name = f"units:{name}"
+                    unit_sets[us_name] = spans_unit_set(us_name, declared, data.corpus, counter)
+            deliveries[name] = unit_delivery(units, doc_texts, counter, qids, cc.candidates, us_name)
+            if (sc is None or sc.chunking is None) and not declared:
+                deliveries[name].note += f" (feasibility counted in {ctx_set}: its unit set is not declared)"
+        else:
+            deliveries[name] = document_delivery(run, index, sim, qvecs, qids, cc.candidates, ctx_set)
+    covers = {n: unit_feasibility(us, evidence, qids, doc_texts) for n, us in unit_sets.items()} \
+        if evidence is not None else {n: {} for n in unit_sets}
+    feasible_in = {n: {q: c["cover_tokens"] is not None and c["cover_tokens"] <= ref for q, c in cov.items()}
+                   for n, cov in covers.items()}
+    oracle_name = ORACLE if ORACLE not in runs else f"{ORACLE}-control"
+    # the oracle delivers the units of the system under test (the protocol's), else the baseline's
+    lead = [cfg.protocol.system if cfg.protocol is not None else None, baseline]
+    oracle_set = next((deliveries[n].unit_set for n in lead if n in deliveries), ctx_set)
+    t_oracle = time.perf_counter()
+    oracle = oracle_candidates(unit_sets[oracle_set], evidence, qids, budgets, doc_texts) if evidence else None
+    oracle_seconds = time.perf_counter() - t_oracle
     per_system: dict[str, Any] = {}
     outcomes: dict[str, dict[str, dict[str, list[bool | None]]]] = {}
-    for name, run in runs.items():
-        rows: list[dict[str, Any]] = []
-        judged: dict[str, dict[str, list[bool | None]]] = {budget_key(b): {k: [] for k in KINDS} for b in budgets}
-        mean_tokens = {budget_key(b): 0.0 for b in budgets}
-        flags: dict[str, bool] = {}
-        t_sel = 0.0
-        qvecs = dict(zip(qids, sim.query_vectors([data.queries[q] for q in qids]))) if sim is not None else {}
-        t1 = time.perf_counter()
-        # greedy: the whole run expanded at once (arrays only), candidates built for the kept chunks
-        expanded = index.run_positions(run, cc.candidates) if sim is None else {}
-        t_sel += time.perf_counter() - t1
-        nothing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
-        for q in qids:
-            ev = evidence.get(q) if evidence is not None else None
-            t1 = time.perf_counter()
-            if sim is None:
-                pos, scores = expanded.get(q, nothing)
-                tokens = index.tokens[pos]
-                selections = []
-                for b in budgets:
-                    keep = greedy_positions(tokens, b, stop_at_overflow=cc.stop_at_overflow)
-                    chosen = [index.candidate(int(pos[i]), float(scores[i]), i) for i in keep]
-                    selections.append(Selection(q, b, "greedy", chosen, counter.name, int(pos.size),
-                                                {"stop_at_overflow": cc.stop_at_overflow}))
-                flag_scores, flag_tokens = scores.tolist(), tokens.tolist()
+    methods: dict[str, str] = {}
+    for name, dl in deliveries.items():
+        sc = systems.get(name)
+        method = (sc.selection if sc is not None and sc.selection else None) or cfg.selection
+        methods[name] = method
+        vsim: VectorSimilarity | None = None
+        if method != "greedy":
+            if dl.delivers == "documents":
+                vsim = sim
             else:
-                cands = index.expand(run.ranked(q) if q in run else [], cc.candidates)
-                sims = sim.matrices(data.queries[q], [c.chunk_id for c in cands], qvecs[q])
-                selections = [select(q, cands, b, cfg.selection, token_counter=counter.name, sims=sims,
-                                     stop_at_overflow=cc.stop_at_overflow, mmr_lambda=cc.mmr_lambda)
-                              for b in budgets]
-                flag_scores, flag_tokens = [c.score for c in cands], [c.n_tokens for c in cands]
-            t_sel += time.perf_counter() - t1
-            flags[q] = impossible_rule(flag_scores, flag_tokens, ref)
-            for b, s in zip(budgets, selections):
-                verdict = judge(s.chunks, s.text(), ev, rel_docs.get(q), doc_texts)
-                key = budget_key(b)
-                mean_tokens[key] += s.n_tokens / max(len(qids), 1)
-                row = {"query_id": q, "budget": b, "chunks": s.chunk_ids, "n_tokens": s.n_tokens}
-                for k in KINDS:
-                    v = verdict.get(k)
-                    judged[key][k].append(v)
-                    row[k] = v
-                    if v is not None:
-                        kinds_seen.add(k)
-                rows.append(row)
-        write_jsonl(out / "contexts" / f"{name}.jsonl", rows)
-        outcomes[name] = judged
-        per_system[name] = {"mean_tokens": {k: round(v, 2) for k, v in mean_tokens.items()},
-                            "selection_seconds_per_query": t_sel / max(len(qids), 1),
-                            "impossible_flags": flags}
-    kinds = [k for k in KINDS if k in kinds_seen]
+                ids = sorted({c.chunk_id: c.text for cs in dl.candidates.values() for c in cs}.items())
+                vsim = sim.for_texts([i for i, _ in ids], [t for _, t in ids])
+        outcomes[name], per_system[name] = _judge_system(
+            name, lambda q, b, d=dl: d.candidates.get(q, []), method, budgets, qids, data, cfg, vsim, qvecs,
+            evidence, rel_docs, doc_texts, counter.name, ref, out)
+    if oracle is not None:
+        methods[oracle_name] = "greedy"
+        outcomes[oracle_name], per_system[oracle_name] = _judge_system(
+            oracle_name, lambda q, b: oracle[b].get(q, []), "greedy", budgets, qids, data, cfg, None, qvecs,
+            evidence, rel_docs, doc_texts, counter.name, ref, out)
+        deliveries[oracle_name] = Delivery("units", {}, oracle_set,
+                                           f"the cheapest cover of the needed facts by {oracle_set} within B")
+    kinds = [k for k in KINDS if any(v is not None for j in outcomes.values() for v in j[budget_key(None)][k])]
     headline = kinds[0] if kinds else None
     categories = {q: str(data.queries.meta(q).get("category")) for q in qids
                   if data.queries.meta(q).get("category") is not None}
@@ -162,15 +273,28 @@ def context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Ru
         "token_counter": counter.name, "selection": cfg.selection,
         "params": {"chunk_tokens": cc.chunk_tokens, "candidates": cc.candidates,
                    "stop_at_overflow": cc.stop_at_overflow, "mmr_lambda": cc.mmr_lambda,
-                   "similarity": sim.name if sim is not None else None},
+                   "similarity": sim.name, "passage_scorer": PASSAGE_SCORER},
         "budgets": [budget_key(b) for b in budgets], "reference_budget": ref, "kinds": kinds, "headline": headline,
         "proxy_kinds": ["relevant_passage"], "baseline": baseline, "n_queries": len(qids),
-        "evidence": evidence is not None, "systems": {},
+        "evidence": evidence is not None, "oracle": oracle_name if oracle is not None else None,
+        "highlight": {"system": cfg.protocol.system if cfg.protocol is not None else None,
+                      "kill_baseline": cfg.protocol.kill_baseline if cfg.protocol is not None else baseline},
+        "systems": {},
         "comparisons": [], "token_efficiency": {},
+        "budget_feasible": {"sentence": dict(sorted(sentence_feasible.items())),
+                            "deliverable": dict(sorted(feasible_in[oracle_set].items())),
+                            "unit_set": oracle_set, "budget": ref},
     }
+    if evidence is not None:
+        doc["feasibility"] = _feasibility_doc(unit_sets, covers, sentence_feasible, budgets, ref, categories)
     n_res = min(cfg.n_resamples, 10_000)
     for name, judged in outcomes.items():
-        entry: dict[str, Any] = {"mean_tokens": per_system[name]["mean_tokens"], "rates": {}, "by_category": {}}
+        dl = deliveries[name]
+        entry: dict[str, Any] = {"delivers": dl.delivers, "how": dl.note, "selection": methods[name],
+                                 "unit_set": dl.unit_set, "mean_tokens": per_system[name]["mean_tokens"],
+                                 "rates": {}, "by_category": {}}
+        if name == oracle_name:
+            entry["control"] = "oracle"
         for key, by_kind in judged.items():
             entry["rates"][key] = {}
             for k in kinds:
@@ -184,40 +308,54 @@ def context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Ru
                     if vals:
                         entry["by_category"].setdefault(cat, {})[key] = _rate(
                             vals, derive_seed(cfg.seed, name, key, headline, cat), n_res)
-        if headline is not None and feasible and budget_key(ref) in judged:
-            vals = [v for q, v in zip(qids, judged[budget_key(ref)][headline]) if v is not None and feasible.get(q)]
-            if vals:
-                fail = 1.0 - float(np.mean(vals))
-                entry["failure_on_feasible"] = {"budget": ref, "kind": headline, "rate": fail,
-                                                "band": failure_band(fail), "n": len(vals)}
-        if feasible:
+        own = feasible_in.get(dl.unit_set, {})
+        if own:
+            entry["budget_feasible"] = dict(sorted(own.items()))
+        if headline is not None and budget_key(ref) in judged:
+            verdicts = dict(zip(qids, judged[budget_key(ref)][headline]))
+            for field, feas, unit in (("failure_on_feasible", own, dl.unit_set),
+                                      ("failure_on_sentence_feasible", sentence_feasible, "sentences")):
+                vals = [bool(verdicts[q]) for q in qids if feas.get(q) and verdicts.get(q) is not None]
+                if vals:
+                    fail = 1.0 - float(np.mean(vals))
+                    entry[field] = {"budget": ref, "kind": headline, "rate": fail, "band": failure_band(fail),
+                                    "n": len(vals), "feasible_in": unit}
+        if sentence_feasible and name != oracle_name:
             entry["impossible_detection"] = {"rule": "top-scoring candidates (>= 0.8 of the score range) "
                                                      f"need more than {ref} tokens",
-                                             **detection(per_system[name]["impossible_flags"], feasible).to_dict()}
+                                             **detection(per_system[name]["impossible_flags"], own or
+                                                         sentence_feasible).to_dict()}
         doc["systems"][name] = entry
     if headline is not None:
-        for name in outcomes:
-            if name == baseline:
-                continue
-            tests = []
-            for b in budgets:
-                key = budget_key(b)
-                pairs = [(x, y) for x, y in zip(outcomes[name][key][headline], outcomes[baseline][key][headline])
-                         if x is not None and y is not None]
-                if pairs:
-                    r = mcnemar_exact([x for x, _ in pairs], [y for _, y in pairs])
-                    tests.append({"system": name, "baseline": baseline, "kind": headline, "budget": key,
-                                  "test": "mcnemar-exact", **r.to_dict()})
-            for t, p in zip(tests, holm([t["pvalue"] for t in tests]) if tests else []):
-                t["pvalue_holm"] = float(p)
-                t["holm_family"] = f"{name} vs {baseline}: budgets"
-            doc["comparisons"].extend(tests)
-            curve = {s: {int(k): v[headline]["rate"] for k, v in doc["systems"][s]["rates"].items()
-                         if k != UNCONSTRAINED and headline in v} for s in (name, baseline)}
-            doc["token_efficiency"][name] = {
-                "meaning": f"smallest budget at which {baseline} matches {name}'s {headline} at {ref} tokens",
-                **token_efficiency(curve[baseline], curve[name], ref)}
-    timings = {"context_prep_seconds": round(prep_seconds, 3)}
+        _compare(doc, outcomes, baseline, oracle_name, budgets, headline, ref)
+    timings = {"context_prep_seconds": round(prep_seconds, 3), "oracle_cover_seconds": round(oracle_seconds, 3)}
     for name in outcomes:
         timings[f"selection_seconds_per_query.{name}"] = round(per_system[name]["selection_seconds_per_query"], 6)
     return doc, timings
+
+
+def _compare(doc: dict[str, Any], outcomes: dict[str, Any], baseline: str, oracle_name: str,
+             budgets: list[int | None], headline: str, ref: int) -> None:
+    """Exact McNemar of every system (not the oracle) against the baseline at every budget, Holm across budgets;
+    the token-efficiency ratio of each against the baseline."""
+    for name in outcomes:
+        if name in (baseline, oracle_name) or baseline not in outcomes:
+            continue
+        tests = []
+        for b in budgets:
+            key = budget_key(b)
+            pairs = [(x, y) for x, y in zip(outcomes[name][key][headline], outcomes[baseline][key][headline])
+                     if x is not None and y is not None]
+            if pairs:
+                r = mcnemar_exact([x for x, _ in pairs], [y for _, y in pairs])
+                tests.append({"system": name, "baseline": baseline, "kind": headline, "budget": key,
+                              "test": "mcnemar-exact", **r.to_dict()})
+        for t, p in zip(tests, holm([t["pvalue"] for t in tests]) if tests else []):
+            t["pvalue_holm"] = float(p)
+            t["holm_family"] = f"{name} vs {baseline}: budgets"
+        doc["comparisons"].extend(tests)
+        curve = {s: {int(k): v[headline]["rate"] for k, v in doc["systems"][s]["rates"].items()
+                     if k != UNCONSTRAINED and headline in v} for s in (name, baseline)}
+        doc["token_efficiency"][name] = {
+            "meaning": f"smallest budget at which {baseline} matches {name}'s {headline} at {ref} tokens",
+            **token_efficiency(curve[baseline], curve[name], ref)}

@@ -169,6 +169,7 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
             result = _policy_search(system.policy, retriever, chunked.corpus, data, entry)
         else:
             result = retriever.search(data.queries, k=c.depth or 4 * k)
+        units = (result.run, chunked.corpus)  # what this system delivers: its own ranked chunks
         run = chunked.doc_run(result.run).top_k(k)
         result.costs.add("chunks_indexed", len(chunked.corpus))
         result.costs.add("chunk_tokens_indexed", sum(m["n_tokens"] for m in chunked.corpus.metadata))
@@ -182,11 +183,21 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
             result = retriever.search(data.queries, k=k)
         run = result.run.top_k(k)
         entry["chunking"] = None
+        # a retriever that ranks units of its own (chunks, nodes) may expose them: unit_run over unit_corpus
+        ur, uc = getattr(retriever, "unit_run", None), getattr(retriever, "unit_corpus", None)
+        units = (ur, uc) if ur is not None and uc is not None else None
     seconds = time.perf_counter() - t0
     if log_path is not None:
         from hcrbench.experiment.tree_step import write_routing_log
 
         write_routing_log(retriever, log_path)
+        from hcrbench.context.units import units_path, write_units
+
+        upath = units_path(Path(log_path).parent, system.name)
+        if units is not None:  # the context step scores these, not the documents (docs/context.md)
+            write_units(upath, units[0], units[1])
+        else:
+            upath.unlink(missing_ok=True)
     entry.update({
         "params": _jsonable(dict(retriever.params)),
         "config_params": _jsonable(system.params),

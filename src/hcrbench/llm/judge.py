@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -133,11 +133,17 @@ def check_no_system_ids(prompt: str, system_names: Sequence[str]) -> None:
 
 
 def judge_sufficiency(client: LLMClient, query_id: str, question: str, context: str, *, prompt_variant: int = 0,
-                      variant: int = 0, system_names: Sequence[str] = (), max_tokens: int = 512) -> Judgement:
-    """Ask the autorater once; a failed call or an answer without a label is returned with ``error`` set."""
+                      variant: int = 0, system_names: Sequence[str] = (), max_tokens: int | None = None
+                      ) -> Judgement:
+    """Ask the autorater once; a failed call or an answer without a label is returned with ``error`` set.
+
+    Hygiene: what the tool writes into the prompt (the instructions and example, with the question and the
+    retrieved context left out) must name no system; the retrieved text itself may contain any word (a chunk
+    that says "dense" does not identify the system called ``dense``). ``max_tokens``: the client's setting."""
+    check_no_system_ids(sufficiency_prompt("", "", prompt_variant), system_names)
     prompt = sufficiency_prompt(question, context, prompt_variant)
-    check_no_system_ids(prompt, system_names)
-    r = client.complete(prompt, variant=variant, max_tokens=max_tokens)
+    r = client.complete(prompt, variant=variant, max_tokens=max_tokens,
+                        prompt_id=f"sufficiency/{query_id}/w{prompt_variant}/r{variant}")
     if not r.ok:
         return Judgement(query_id, None, None, r.error, r.cached)
     label = parse_label(r.text or "")
@@ -149,7 +155,7 @@ def generate_answer(client: LLMClient, question: str, context: str, *, variant: 
     prompt = ("Answer the question using only the references. Reply with the answer only, in a few words; "
               f"if the references do not say, reply \"I don't know\".\n\nReferences:\n{context}\n\n"
               f"Question: {question}\nAnswer:")
-    r = client.complete(prompt, variant=variant, max_tokens=64)
+    r = client.complete(prompt, variant=variant, max_tokens=64, prompt_id="answer")
     return r.text.strip() if r.ok and r.text is not None else None
 
 
@@ -161,7 +167,7 @@ def judge_correctness(client: LLMClient, question: str, gold: str | Sequence[str
               "all parts of the reference must be present. Reply with a single digit: 1 (correct) or 0 "
               f"(incorrect).\n\nQuestion: {question}\nReference answer: {gold_text}\nModel answer: {predicted}\n"
               "Digit:")
-    r = client.complete(prompt, variant=variant, max_tokens=4)
+    r = client.complete(prompt, variant=variant, max_tokens=4, prompt_id="correctness")
     if not r.ok or r.text is None:
         return None
     m = re.search(r"[01]", r.text)
@@ -241,68 +247,112 @@ class JudgeReport:
     prompt_variation: float | None = None
     prompt_fragile: bool = False
     kappa_vs_rule: float | None = None
+    checks: list[str] = field(default_factory=list)  # the hygiene checks that actually ran
+
+    def flags(self) -> str:
+        """The hygiene flags in words: which ran, which fired ("not checked" when none ran)."""
+        if not self.checks:
+            return "not checked (nothing judged, or --no-repeat and no wording sample)"
+        fired = [w for w, on in (("judgements differ between repeats (> 5%)", self.repeat_flagged),
+                                 ("fragile to prompt wording (> 10%)", self.prompt_fragile)) if on]
+        return "; ".join(fired) if fired else f"none ({' and '.join(self.checks)} checked)"
 
     def to_dict(self) -> dict[str, Any]:
         return {"model": self.model, "model_reported": self.model_reported, "n_items": self.n_items,
                 "n_judged": self.n_items - self.n_failed, "n_failed": self.n_failed, "rate": self.rate,
                 "repeat_disagreement": self.repeat_disagreement, "repeat_flagged": self.repeat_flagged,
                 "prompt_variation": self.prompt_variation, "prompt_fragile": self.prompt_fragile,
-                "kappa_vs_rule": self.kappa_vs_rule, "failures": dict(sorted(self.failures.items())),
+                "kappa_vs_rule": self.kappa_vs_rule, "checks": list(self.checks), "flags": self.flags(),
+                "failures": dict(sorted(self.failures.items())),
                 "labels": dict(sorted(self.labels.items()))}
+
+
+def _map(client: LLMClient, fn: Callable[[Any], Any], items: Sequence[Any]) -> list[Any]:
+    """``fn`` over ``items`` with ``client.config.concurrency`` calls in flight, results in item order."""
+    workers = max(1, int(getattr(client.config, "concurrency", 1)))
+    if workers == 1 or len(items) < 2:
+        return [fn(it) for it in items]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(fn, items))
 
 
 def run_sufficiency_judge(client: LLMClient, items: Sequence[tuple[str, str, str]], *,
                           rule: dict[str, bool | None] | None = None, system_names: Sequence[str] = (),
-                          sensitivity_queries: int = 20, repeat: bool = True) -> JudgeReport:
+                          sensitivity_queries: int = 20, repeat: bool = True,
+                          progress: Callable[[int, int, Judgement], None] | None = None) -> JudgeReport:
     """Judge ``(query_id, question, context)`` items with the hygiene of the module docstring.
 
-    A query whose two repeats disagree keeps the first label but counts toward ``repeat_disagreement``.
-    ``rule`` (e.g. evidence coverage per query) gives ``kappa_vs_rule``.
+    Items are judged ``client.config.concurrency`` at a time; ``progress(done, total, judgement)`` is called
+    as each first judgement comes back. A query whose two repeats disagree keeps the first label but counts toward
+    ``repeat_disagreement``. ``rule`` (e.g. evidence coverage per query) gives ``kappa_vs_rule``.
     """
+    import threading
+
     labels: dict[str, bool | None] = {}
     failures: dict[str, str] = {}
-    reported = None
-    disagree = n_pairs = 0
-    for qid, question, context in items:
-        j = judge_sufficiency(client, qid, question, context, system_names=system_names)
+    done = [0]
+    lock = threading.Lock()
+
+    def first(it: tuple[str, str, str]) -> Judgement:
+        j = judge_sufficiency(client, it[0], it[1], it[2], system_names=system_names)
+        if progress is not None:
+            with lock:
+                done[0] += 1
+                progress(done[0], len(items), j)
+        return j
+
+    check_no_system_ids(sufficiency_prompt("", ""), system_names)  # before any call
+    firsts = _map(client, first, list(items))
+    for (qid, _, _), j in zip(items, firsts):
         labels[qid] = j.label
         if not j.ok:
             failures[qid] = j.error or "failed"
-            continue
-        hit = client.cached([{"role": "user", "content": sufficiency_prompt(question, context)}], max_tokens=512)
-        reported = reported or (hit.model_reported if hit else None)
-        if repeat:
-            j2 = judge_sufficiency(client, qid, question, context, variant=1, system_names=system_names)
-            if j2.ok:
-                n_pairs += 1
-                disagree += int(j2.label != j.label)
+    served = client.served_model() if hasattr(client, "served_model") else None
+    reported = (served or {}).get("id") if served else None
+    if reported is None:
+        reported = next((h.model_reported for it in items if labels.get(it[0]) is not None
+                         for h in [client.cached([{"role": "user", "content": sufficiency_prompt(it[1], it[2])}])]
+                         if h is not None and h.model_reported), None)
+    ok_items = [it for it in items if labels.get(it[0]) is not None]
+    rep = None
+    if repeat and ok_items:
+        again = _map(client, lambda it: judge_sufficiency(client, it[0], it[1], it[2], variant=1,
+                                                          system_names=system_names), ok_items)
+        pairs = [(labels[it[0]], j2.label) for it, j2 in zip(ok_items, again) if j2.ok]
+        rep = sum(a != b for a, b in pairs) / len(pairs) if pairs else None
     judged = [v for v in labels.values() if v is not None]
-    rep = disagree / n_pairs if n_pairs else None
     variation = None
-    sample = [it for it in items if labels.get(it[0]) is not None][:sensitivity_queries]
-    if sample:
-        differ = n_ok = 0
-        for qid, question, context in sample:
-            ls = [labels[qid]] + [judge_sufficiency(client, qid, question, context, prompt_variant=v,
-                                                    system_names=system_names).label for v in (1, 2)]
-            if all(x is not None for x in ls):
-                n_ok += 1
-                differ += int(len(set(ls)) > 1)
-        variation = differ / n_ok if n_ok else None
+    sample = ok_items[:sensitivity_queries]
+    if sample and sensitivity_queries > 0:
+        others = _map(client, lambda it: [judge_sufficiency(client, it[0], it[1], it[2], prompt_variant=v,
+                                                            system_names=system_names).label for v in (1, 2)],
+                      sample)
+        rows = [[labels[it[0]], *o] for it, o in zip(sample, others)]
+        rows = [r for r in rows if all(x is not None for x in r)]
+        variation = sum(len(set(r)) > 1 for r in rows) / len(rows) if rows else None
     kappa = None
     if rule is not None:
         qs = [q for q in labels if q in rule]
         kappa = cohens_kappa([labels[q] for q in qs], [rule[q] for q in qs])
     return JudgeReport(client.config.model, reported, labels, len(items), len(failures), failures,
                        float(np.mean(judged)) if judged else None, rep, bool(rep is not None and rep > 0.05),
-                       variation, bool(variation is not None and variation > 0.10), kappa)
+                       variation, bool(variation is not None and variation > 0.10), kappa,
+                       checks=[c for c, on in (("repeat", rep is not None), ("wording", variation is not None))
+                               if on])
 
 
 def judge_manifest(report: JudgeReport, client: LLMClient) -> dict[str, Any]:
-    """The manifest entry: model (as configured and as the server names it), settings, hygiene flags."""
-    return {**client.config.manifest(), "model_reported": report.model_reported,
+    """The manifest entry: model (as configured and as the server names it), the settings every call used,
+    which hygiene checks ran and what they found."""
+    served = client.served_model() if hasattr(client, "served_model") else None
+    return {**client.config.manifest(), "model_reported": report.model_reported, "served": served,
+            "file_sha256": client.file_sha256() if hasattr(client, "file_sha256") else None,
             "prompt": "sufficient-context autorater (Joren et al., ICLR 2025), one-shot",
-            "repeat_flagged": report.repeat_flagged, "prompt_fragile": report.prompt_fragile,
+            "checks": list(report.checks), "flags": report.flags(),
+            "repeat_flagged": report.repeat_flagged if "repeat" in report.checks else None,
+            "prompt_fragile": report.prompt_fragile if "wording" in report.checks else None,
             "calls": client.calls, "failures": report.n_failed}
 
 

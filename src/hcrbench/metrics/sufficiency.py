@@ -137,6 +137,143 @@ def is_budget_feasible(evidence: QueryEvidence, budget: int = BUDGET_TOKENS,
     return sum(counter.count(s.text) for s in evidence.minimal) <= budget
 
 
+class UnitLike(SpanLike, Protocol):
+    n_tokens: int
+
+
+@dataclass(frozen=True)
+class Cover:
+    """The cheapest set of deliverable units that states the needed facts (see :func:`cheapest_cover`).
+
+    ``units``: indices into the unit list given; ``tokens``: their total; ``facts``: the facts they state;
+    ``complete``: every needed fact is stated (the query is *budget-feasible in these units* at ``tokens``)."""
+
+    units: tuple[int, ...]
+    tokens: int
+    facts: tuple[str, ...]
+    complete: bool
+
+
+#: More facts than this and the exact search (2^facts states) gives way to a greedy cover (flagged ``exact``).
+MAX_EXACT_FACTS = 16
+
+
+def _cover_items(evidence: QueryEvidence, units: Sequence[UnitLike], by_doc: Mapping[str, Sequence[int]],
+                 doc_texts: Mapping[str, str] | None, max_run: int) -> list[tuple[int, int, tuple[int, ...]]]:
+    """``(fact mask, tokens, unit indices)`` for every unit, and every run of up to ``max_run`` consecutive units of
+    one document, that states at least one needed fact (a statement inside one stretch, as :func:`covered_facts`)."""
+    bit = {f: 1 << i for i, f in enumerate(evidence.facts)}
+    spans_by_doc: dict[str, list[EvidenceSpanLike]] = {}
+    for fact in evidence.facts:
+        for sp in evidence.statements(fact):
+            spans_by_doc.setdefault(sp.doc_id, []).append(sp)
+    items: dict[tuple[int, ...], tuple[int, int]] = {}
+    for doc, spans in spans_by_doc.items():
+        ix = sorted(by_doc.get(doc, ()), key=lambda i: (units[i].start, units[i].end))
+        for a in range(len(ix)):
+            for b in range(a + 1, min(a + max_run, len(ix)) + 1):
+                run = ix[a:b]
+                stretch = _stretches([units[i] for i in run], doc_texts).get(doc, [])
+                if len(stretch) != 1:  # not one contiguous stretch: a longer run cannot mend it
+                    break
+                lo, hi = stretch[0]
+                mask = 0
+                for sp in spans:
+                    if lo <= sp.start and sp.end <= hi:
+                        mask |= bit[sp.fact_id]
+                if not mask:
+                    continue
+                # a run is only worth keeping when its first and last unit are both needed for some statement
+                if b - a > 1 and _cover_mask([units[i] for i in run[1:]], spans, bit, doc_texts) == mask:
+                    continue
+                if b - a > 1 and _cover_mask([units[i] for i in run[:-1]], spans, bit, doc_texts) == mask:
+                    continue
+                key = tuple(run)
+                items[key] = (mask, sum(int(units[i].n_tokens) for i in run))
+    return [(m, t, k) for k, (m, t) in sorted(items.items())]
+
+
+class EvidenceSpanLike(Protocol):
+    doc_id: str
+    start: int
+    end: int
+    fact_id: str
+
+
+def _cover_mask(units: Sequence[UnitLike], spans: Sequence[EvidenceSpanLike], bit: Mapping[str, int],
+                doc_texts: Mapping[str, str] | None) -> int:
+    mask = 0
+    for doc, stretch in _stretches(units, doc_texts).items():
+        for sp in spans:
+            if sp.doc_id == doc and any(a <= sp.start and sp.end <= b for a, b in stretch):
+                mask |= bit[sp.fact_id]
+    return mask
+
+
+def cheapest_cover(evidence: QueryEvidence, units: Sequence[UnitLike], by_doc: Mapping[str, Sequence[int]],
+                   budget: int | None = None, doc_texts: Mapping[str, str] | None = None, *,
+                   max_run: int = 3) -> Cover:
+    """The fewest-token set of ``units`` (chunks a system can deliver) that states every needed fact.
+
+    ``by_doc`` maps a document id to the indices of its units in ``units``. A fact is stated when one of its
+    statement spans lies inside one unit, or inside a run of up to ``max_run`` consecutive units of its document
+    (as :func:`evidence_coverage` judges). Exact (a shortest path over the 2^facts subsets of facts) up to
+    :data:`MAX_EXACT_FACTS` facts, greedy by facts per token beyond. Overlapping units (chunks with overlap) are
+    paid in full, as a reader gets them. With ``budget``: the complete cover when it fits, else the subset of
+    units within the budget that states the most facts (fewest tokens among ties) — the oracle's context at B.
+    """
+    facts = list(evidence.facts)
+    if not facts:
+        return Cover((), 0, (), False)
+    items = _cover_items(evidence, units, by_doc, doc_texts, max_run)
+    cheapest: dict[int, tuple[int, int, tuple[int, ...]]] = {}
+    for it in items:  # only the cheapest way to state each set of facts matters (first in unit order on ties)
+        if it[0] not in cheapest or it[1] < cheapest[it[0]][1]:
+            cheapest[it[0]] = it
+    items = [it for it in items if cheapest[it[0]] is it]
+    full = (1 << len(facts)) - 1
+    limit = float("inf") if budget is None else budget
+    if len(facts) > MAX_EXACT_FACTS:
+        chosen: list[tuple[int, ...]] = []
+        mask, used = 0, 0
+        while mask != full:
+            best = None
+            for m, t, k in items:
+                gain = bin(m & ~mask).count("1")
+                if gain and used + t <= limit and (best is None or gain / max(t, 1) > best[0]):
+                    best = (gain / max(t, 1), m, t, k)
+            if best is None:
+                break
+            chosen.append(best[3])
+            mask |= best[1]
+            used += best[2]
+        picked = tuple(sorted({i for k in chosen for i in k}))
+    else:
+        inf = float("inf")
+        cost = [inf] * (full + 1)
+        back: list[tuple[int, int] | None] = [None] * (full + 1)
+        cost[0] = 0
+        for j, (m, t, _k) in enumerate(items):
+            for s in range(full + 1):
+                c = cost[s] + t
+                if c < cost[s | m] and c <= limit:
+                    cost[s | m] = c
+                    back[s | m] = (s, j)
+        reach = [s for s in range(full + 1) if cost[s] < inf]
+        mask = max(reach, key=lambda s: (bin(s).count("1"), -cost[s], -s))
+        keys: list[tuple[int, ...]] = []
+        s = mask
+        while back[s] is not None:
+            prev, j = back[s]  # type: ignore[misc]
+            keys.append(items[j][2])
+            s = prev
+        picked = tuple(sorted({i for k in keys for i in k}))
+    got = _cover_mask([units[i] for i in picked], [sp for f in facts for sp in evidence.statements(f)],
+                      {f: 1 << i for i, f in enumerate(facts)}, doc_texts)
+    return Cover(picked, sum(int(units[i].n_tokens) for i in picked),
+                 tuple(f for i, f in enumerate(facts) if got >> i & 1), got == full)
+
+
 def failure_band(rate: float) -> str:
     """The design's verdict on a failure rate on budget-feasible queries: good (<= 10%), acceptable (<= 20%),
     concerning (<= 30%), kill (> 30%)."""

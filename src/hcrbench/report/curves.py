@@ -22,13 +22,6 @@ from hcrbench.report.terminal import Table
 UNCONSTRAINED = "all"
 
 
-def _xs(keys: list[str]) -> tuple[list[float], list[str]]:
-    finite = [int(k) for k in keys if k != UNCONSTRAINED]
-    right = (max(finite) * 1.25) if finite else 1.0
-    xs = [right if k == UNCONSTRAINED else float(k) for k in keys]
-    return xs, keys
-
-
 def curve_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per (system, category, budget, judgement): rate, CI, n, mean tokens used."""
     rows = []
@@ -48,22 +41,100 @@ def curve_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def draw_curves(ax: Any, doc: dict[str, Any], series: dict[str, dict[str, dict[str, float]]], title: str) -> None:
-    """Draw one line per system (rate by budget) with its 95% CI band onto ``ax``; budgets from ``doc``."""
-    xs, labels = _xs(doc["budgets"])
-    for name, by_budget in series.items():
-        pts = [(x, by_budget[k]) for x, k in zip(xs, labels) if k in by_budget]
-        if not pts:
-            continue
-        x = [p[0] for p in pts]
-        line = ax.plot(x, [p[1]["rate"] for p in pts], marker="o", label=name)[0]
-        ax.fill_between(x, [p[1]["low"] for p in pts], [p[1]["high"] for p in pts], alpha=0.2,
-                        color=line.get_color(), linewidth=0)
+#: Fixed styles of the three curves a reader looks for first; every other system gets a thin line of its own.
+ROLE_STYLE = {"system": ("#0550ae", "o"), "kill_baseline": ("#cf222e", "s"), "oracle": ("#000000", "*")}
+#: Colours for the other systems (20, none close to the role colours) and markers (13): a distinct pair each.
+PALETTE = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#17becf", "#8c564b",
+           "#bcbd22", "#9467bd", "#ff7f0e", "#2ca02c", "#f781bf", "#999999", "#4daf4a", "#984ea3", "#a65628",
+           "#6a3d9a", "#b15928")
+MARKERS = ("^", "v", "D", "P", "X", "<", ">", "p", "h", "H", "d", "8", "o")
+
+
+def roles(doc: dict[str, Any]) -> dict[str, str]:
+    """``{system: role}`` for the highlighted curves: the system under test and the kill baseline (the
+    protocol's, else the experiment's baseline) and the oracle control."""
+    hl = doc.get("highlight") or {}
+    out: dict[str, str] = {}
+    if doc.get("oracle"):
+        out[doc["oracle"]] = "oracle"
+    kill = hl.get("kill_baseline") or doc.get("baseline")
+    if kill:
+        out[kill] = "kill_baseline"
+    if hl.get("system"):
+        out[hl["system"]] = "system"
+    return out
+
+
+def styles(doc: dict[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
+    """One style per system: colour, marker, line width, whether its CI band is drawn, its legend label.
+
+    The system under test, the kill baseline and the oracle: thick lines with CI bands and fixed colours; every
+    other system a thin line without a band, its own colour and marker (distinct pairs for up to 260 systems)."""
+    role = roles(doc)
+    out: dict[str, dict[str, Any]] = {}
+    i = 0
+    for n in names:
+        r = role.get(n)
+        if r is not None:
+            c, m = ROLE_STYLE[r]
+            label = {"system": f"{n} (under test)", "kill_baseline": f"{n} (kill baseline)",
+                     "oracle": f"{n} (cheapest deliverable cover)"}[r]
+            out[n] = {"color": c, "marker": m, "lw": 2.2, "band": True, "label": label, "zorder": 3,
+                      "ls": "--" if r == "oracle" else "-"}
+        else:
+            out[n] = {"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i % len(MARKERS)], "lw": 0.9,
+                      "band": False, "label": n, "zorder": 2, "ls": "-"}
+            i += 1
+    return out
+
+
+def draw_curves(ax: Any, doc: dict[str, Any], series: dict[str, dict[str, dict[str, float]]], title: str,
+                *, legend: bool = False) -> Any:
+    """Draw one line per system (rate by numeric budget) onto ``ax`` (:func:`styles`: CI bands for the system
+    under test, the kill baseline and the oracle only); the unconstrained point ("all") goes to a narrow panel of
+    its own on the right, so it is not spaced as if it were a number. Returns that panel (or ``None``)."""
+    keys = [k for k in doc["budgets"] if k != UNCONSTRAINED]
+    xs = [float(k) for k in keys]
+    st = styles(doc, list(series))
+    has_all = any(UNCONSTRAINED in by for by in series.values())
+    side = ax.inset_axes([1.03, 0.0, 0.07, 1.0], sharey=ax) if has_all else None
+    for j, (name, by_budget) in enumerate(series.items()):
+        s = st[name]
+        pts = [(x, by_budget[k]) for x, k in zip(xs, keys) if k in by_budget]
+        if pts:
+            x = [p[0] for p in pts]
+            ax.plot(x, [p[1]["rate"] for p in pts], marker=s["marker"], color=s["color"], lw=s["lw"], ls=s["ls"],
+                    ms=6 if s["band"] else 4, label=s["label"], zorder=s["zorder"])
+            if s["band"]:
+                ax.fill_between(x, [p[1]["low"] for p in pts], [p[1]["high"] for p in pts], alpha=0.15,
+                                color=s["color"], linewidth=0)
+        a = by_budget.get(UNCONSTRAINED)
+        if side is not None and a is not None:
+            off = (j - (len(series) - 1) / 2) * (0.6 / max(len(series), 1))
+            side.errorbar([off], [a["rate"]], yerr=[[a["rate"] - a["low"]], [a["high"] - a["rate"]]]
+                          if s["band"] else None, marker=s["marker"], color=s["color"], ms=6 if s["band"] else 4,
+                          lw=s["lw"], capsize=2)
     ax.set_xticks(xs)
-    ax.set_xticklabels(labels, fontsize=7)
+    ax.set_xticklabels(keys, fontsize=7)
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(title, fontsize=9)
     ax.grid(alpha=0.3)
+    if side is not None:
+        side.set_xlim(-0.5, 0.5)
+        side.set_xticks([0.0])
+        side.set_xticklabels(["all"], fontsize=7)
+        side.tick_params(axis="y", labelleft=False)
+        side.grid(alpha=0.3)
+        side.set_title("no limit", fontsize=7)
+    if legend:  # below the axes, so it never hides a curve
+        ax.legend(fontsize=6, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=min(4, max(len(series), 1)),
+                  frameon=False)
+    return side
+
+
+def legend_rows(n: int) -> int:
+    """Rows the legend of :func:`draw_curves` takes for ``n`` systems (to size the figure's bottom margin)."""
+    return -(-n // 4)
 
 
 def write_curves(doc: dict[str, Any], folder: str | Path) -> dict[str, str]:
@@ -98,31 +169,35 @@ def write_curves(doc: dict[str, Any], folder: str | Path) -> dict[str, str]:
                       HcrbenchWarning, stacklevel=2)
         return files
     label = f"{headline}{' (proxy)' if headline in doc.get('proxy_kinds', []) else ''}"
-    xlabel = f"token budget B ({doc['token_counter']} tokens; selection: {doc['selection']})"
+    xlabel = f"token budget B ({doc['token_counter']} tokens; default selection: {doc['selection']})"
     with matplotlib.rc_context({"svg.hashsalt": "hcrbench", "figure.dpi": 100}):
-        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        rows = legend_rows(len(doc["systems"]))
+        fig, ax = plt.subplots(figsize=(7.2, 4.4 + 0.18 * rows))
         series = {n: {k: v[headline] for k, v in e["rates"].items() if headline in v}
                   for n, e in doc["systems"].items()}
-        draw_curves(ax, doc, series, f"sufficiency@B: {label}, 95% bootstrap CI")
+        draw_curves(ax, doc, series, f"sufficiency@B: {label}, 95% bootstrap CI (bands: highlighted systems)",
+                    legend=True)
         ax.set_xlabel(xlabel, fontsize=8)
         ax.set_ylabel("share of queries", fontsize=8)
-        ax.legend(fontsize=7, loc="lower right")
-        fig.tight_layout()
+        fig.subplots_adjust(left=0.09, right=0.86, bottom=0.17 + 0.04 * rows, top=0.92)
         files.update(_save(fig, folder, "sufficiency"))
         plt.close(fig)
         cats = sorted({c for e in doc["systems"].values() for c in e.get("by_category", {})})
         if cats:
             ncol = min(3, len(cats))
             nrow = -(-len(cats) // ncol)
-            fig, axes = plt.subplots(nrow, ncol, figsize=(4.0 * ncol, 3.2 * nrow), squeeze=False)
+            fig, axes = plt.subplots(nrow, ncol, figsize=(4.4 * ncol, 3.2 * nrow), squeeze=False)
             for ax, cat in zip(axes.flat, cats):
                 draw_curves(ax, doc, {n: e.get("by_category", {}).get(cat, {}) for n, e in doc["systems"].items()},
                       f"{cat}")
             for ax in list(axes.flat)[len(cats):]:
                 ax.axis("off")
-            axes.flat[0].legend(fontsize=6, loc="lower right")
+            handles, names = axes.flat[0].get_legend_handles_labels()
+            fig.legend(handles, names, loc="lower center", ncol=min(4, max(len(names), 1)), fontsize=7,
+                       frameon=False)
             fig.suptitle(f"sufficiency@B by category: {label}", fontsize=10)
-            fig.tight_layout()
+            fig.subplots_adjust(wspace=0.35, hspace=0.45, right=0.93,
+                                bottom=min(0.3, (0.35 + 0.22 * legend_rows(len(names))) / (3.2 * nrow)))
             files.update({f"{k}_by_category": v for k, v in _save(fig, folder, "sufficiency_by_category").items()})
             plt.close(fig)
     return files
@@ -146,7 +221,8 @@ def sufficiency_table(doc: dict[str, Any]) -> Table:
     headline = doc.get("headline")
     proxy = " (proxy)" if headline in doc.get("proxy_kinds", []) else ""
     table = Table(title=f"Sufficiency@B: {headline}{proxy}, % of {doc['n_queries']} queries [95% CI] "
-                        f"({doc['selection']} selection, {doc['token_counter']} tokens)", title_justify="left")
+                        f"(default selection {doc['selection']}, {doc['token_counter']} tokens; under each "
+                        "system: what it delivers, its selection)", title_justify="left")
     table.add_column("system", style="bold")
     for key in doc["budgets"]:
         table.add_column(f"B={key}", justify="right")
@@ -157,7 +233,8 @@ def sufficiency_table(doc: dict[str, Any]) -> Table:
             tok = e["mean_tokens"].get(key)
             cells.append("—" if r is None else f"{_pct(r['rate'])} [{_pct(r['low'])}, {_pct(r['high'])}]"
                          f"\n{tok:.0f} tok")
-        table.add_row(escape(name), *cells)
+        how = f"\n{e['delivers']}, {e.get('selection', doc['selection'])}" if e.get("delivers") else ""
+        table.add_row(f"{escape(name)}{escape(how)}", *cells)
     return table
 
 
@@ -165,11 +242,28 @@ def bottom_lines(doc: dict[str, Any]) -> list[str]:
     """What a person can act on: failure rate bands, significant differences, token efficiency."""
     lines = []
     ref = doc["reference_budget"]
+    oracle = doc.get("oracle")
+    feas = doc.get("feasibility") or {}
+    sent = (feas.get("sentence") or {}).get("all")
+    for us, f in (feas.get("unit_sets") or {}).items():
+        if f.get("all", {}).get("n") and sent:
+            lines.append(f"budget-feasible at B={ref}: {f['all']['feasible']} of {f['all']['n']} queries in "
+                         f"{us} units ({sent['feasible']} by the minimal sentences)")
+    if oracle and oracle in doc["systems"]:
+        f = doc["systems"][oracle].get("failure_on_feasible")
+        if f:
+            ok = f["rate"] <= 0.05
+            lines.append(f"control: the oracle (cheapest cover by {f['feasible_in']}) fails {100 * f['rate']:.1f}% "
+                         f"of {f['n']} feasible queries at B={ref}: "
+                         + ("the pipeline can score sufficiency (<= 5%)" if ok else
+                            "the failure-rate rule is NOT decidable here (oracle > 5%)"))
     for name, e in doc["systems"].items():
         f = e.get("failure_on_feasible")
-        if f:
+        if f and name != oracle:
             lines.append(f"{name}: fails {100 * f['rate']:.1f}% of budget-feasible queries at B={ref} "
-                         f"({f['band']}; design: <=20% acceptable, >30% kill; n={f['n']})")
+                         f"({f['band']}; design: <=20% acceptable, >30% kill; n={f['n']}, feasible in "
+                         f"{f.get('feasible_in', 'sentences')}; delivers {e.get('delivers', 'documents')}, "
+                         f"{e.get('selection', doc.get('selection'))})")
         d = e.get("impossible_detection")
         if d and d.get("n"):
             p = "—" if d["precision"] is None else f"{d['precision']:.2f}"

@@ -92,7 +92,8 @@ def category_heatmap(systems: Sequence[str], categories: Sequence[str], values: 
 
 
 def sufficiency_curves(doc: Mapping[str, Any]) -> bytes | None:
-    """The headline sufficiency@B per system with 95% bootstrap CI bands (the runner's ``curves/`` plot)."""
+    """The headline sufficiency@B per system (the runner's ``curves/`` plot): the system under test, the kill
+    baseline and the oracle thick with 95% bootstrap CI bands, the others thin; "all" in a panel of its own."""
     plt = _plt()
     headline = doc.get("headline")
     if plt is None or headline is None:
@@ -102,15 +103,18 @@ def sufficiency_curves(doc: Mapping[str, Any]) -> bytes | None:
     from hcrbench.report.curves import draw_curves
 
     with matplotlib.rc_context(_RC):
-        fig, ax = plt.subplots(figsize=(6.4, 4.0))
+        from hcrbench.report.curves import legend_rows
+
+        rows = legend_rows(len(doc["systems"]))
+        fig, ax = plt.subplots(figsize=(7.2, 4.2 + 0.18 * rows))
         series = {n: {k: v[headline] for k, v in e["rates"].items() if headline in v}
                   for n, e in doc["systems"].items()}
         proxy = " (proxy)" if headline in doc.get("proxy_kinds", []) else ""
-        draw_curves(ax, doc, series, f"sufficiency@B: {headline}{proxy}, 95% bootstrap CI")
-        ax.set_xlabel(f"token budget B ({doc.get('token_counter')} tokens; selection: {doc.get('selection')})")
+        draw_curves(ax, dict(doc), series, f"sufficiency@B: {headline}{proxy}, 95% bootstrap CI", legend=True)
+        ax.set_xlabel(f"token budget B ({doc.get('token_counter')} tokens; default selection: "
+                      f"{doc.get('selection')})")
         ax.set_ylabel("share of queries")
-        ax.legend(fontsize=7, loc="upper left")
-        fig.tight_layout()
+        fig.subplots_adjust(left=0.09, right=0.86, bottom=0.17 + 0.04 * rows, top=0.92)
         return _png(fig)
 
 

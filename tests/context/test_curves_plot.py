@@ -1,0 +1,62 @@
+"""The sufficiency plot a person reads: 12 systems + the oracle, each with its own colour and marker; CI bands only
+for the system under test, the kill baseline and the oracle; the unconstrained budget drawn apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from hcrbench.report.curves import draw_curves, styles, write_curves
+
+pytest.importorskip("matplotlib")
+
+
+def _doc(n: int = 12) -> dict:
+    budgets = ["200", "400", "800", "all"]
+    names = [f"sys{i}" for i in range(n - 2)] + ["hcr", "rerank"]
+
+    def rate(r: float) -> dict:
+        return {"evidence_coverage": {"rate": r, "low": max(0.0, r - 0.1), "high": min(1.0, r + 0.1), "n": 59}}
+
+    systems = {s: {"rates": {b: rate(0.05 * i + 0.02 * j) for j, b in enumerate(budgets)},
+                   "mean_tokens": {b: 100.0 for b in budgets}, "by_category": {}} for i, s in enumerate(names)}
+    systems["oracle"] = {"rates": {b: rate(0.9) for b in budgets}, "mean_tokens": {b: 50.0 for b in budgets},
+                         "by_category": {}}
+    return {"budgets": budgets, "headline": "evidence_coverage", "proxy_kinds": [], "token_counter": "cl100k",
+            "selection": "greedy", "baseline": "rerank", "oracle": "oracle", "n_queries": 59,
+            "highlight": {"system": "hcr", "kill_baseline": "rerank"}, "systems": systems}
+
+
+def test_every_system_has_its_own_colour_and_marker_and_only_three_get_bands():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.collections import PolyCollection
+
+    doc = _doc(12)
+    st = styles(doc, list(doc["systems"]))
+    assert len({s["color"] for s in st.values()}) == 13  # distinct colours, not just distinct pairs
+    assert len({(s["color"], s["marker"]) for s in st.values()}) == 13
+    assert {n for n, s in st.items() if s["band"]} == {"hcr", "rerank", "oracle"}
+    fig, ax = plt.subplots()
+    series = {n: {k: v["evidence_coverage"] for k, v in e["rates"].items()} for n, e in doc["systems"].items()}
+    side = draw_curves(ax, doc, series, "t", legend=True)
+    lines = [ln for ln in ax.get_lines()]
+    assert len(lines) == 13
+    assert len({(ln.get_color(), ln.get_marker()) for ln in lines}) == 13
+    assert sum(isinstance(c, PolyCollection) for c in ax.collections) == 3
+    # numeric budgets on the main axis, spaced by value; "all" only on the side panel
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["200", "400", "800"]
+    assert list(ax.get_xticks()) == [200.0, 400.0, 800.0]
+    assert side is not None and [t.get_text() for t in side.get_xticklabels()] == ["all"]
+    assert all(max(ln.get_xdata()) <= 800 for ln in lines)
+    assert len(ax.get_legend().get_texts()) == 13
+    plt.close(fig)
+
+
+def test_write_curves_is_byte_identical(tmp_path):
+    doc = _doc(5)
+    a = write_curves(doc, tmp_path / "a")
+    write_curves(doc, tmp_path / "b")
+    assert (tmp_path / "a" / "sufficiency.png").read_bytes() == (tmp_path / "b" / "sufficiency.png").read_bytes()
+    assert "png" in a
