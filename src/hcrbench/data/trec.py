@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from hcrbench.data.atomic import atomic_open
+from hcrbench.data.trec_fast import read_run_columns
 from hcrbench.data.types import Qrels, Run
 from hcrbench.errors import HcrbenchWarning, InputError
 
@@ -116,6 +117,9 @@ def _group(qcodes: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
 def _first_duplicate(qcodes: np.ndarray, dcodes: np.ndarray) -> np.ndarray:
     """Boolean mask of entries whose (query, doc) pair appeared at an earlier entry (entries are in file order)."""
     key = qcodes.astype(np.int64) * (int(dcodes.max(initial=0)) + 1) + dcodes
+    sk = np.sort(key)  # an unstable sort is enough to learn that there is no duplicate (the common case)
+    if not np.any(sk[1:] == sk[:-1]):
+        return np.zeros(len(key), dtype=bool)
     order = np.argsort(key, kind="stable")
     sk = key[order]
     dup_sorted = np.zeros(len(sk), dtype=bool)
@@ -228,7 +232,8 @@ def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False)
     sc = array("d")
     extra_cols_line = 0
     q_get, d_get, qc_append, dc_append, sc_append = q.get, d.get, qc.append, dc.append, sc.append  # hot loop
-    for n, raw in _raw_lines(path):
+    fast = read_run_columns(path) if path.is_file() else None  # whole blocks at once (trec_fast); None: this loop
+    for n, raw in _raw_lines(path) if fast is None else ():
         parts = raw.split() if raw.isascii() else _fields(raw, path, n)
         if not parts or parts[0][:1] == b"#":
             continue
@@ -256,6 +261,8 @@ def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False)
     qa = np.frombuffer(qc, dtype=np.int32)
     da = np.frombuffer(dc, dtype=np.int32)
     sa = np.frombuffer(sc, dtype=np.float64)
+    if fast is not None:
+        q.names, d.names, qa, da, sa = fast
     dup = _first_duplicate(qa, da)
     if dup.any():
         if not dedupe:
