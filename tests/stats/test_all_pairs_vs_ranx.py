@@ -61,7 +61,7 @@ def test_evaluate_all_pairs_through_the_console_script(tmp_path):
                      + "\n")
     out = tmp_path / "ap.json"
     cmd = ["hcrbench", "evaluate", str(EX / "cranfield.qrels"), str(EX / "bm25.trec"), str(EX / "bm25_stemmed.trec"),
-           str(third), "-m", "nDCG@10,AP", "--resamples", "500", "--all-pairs", "--json", str(out)]
+           str(third), "-m", "nDCG@10,AP", "--resamples", "200", "--all-pairs", "--json", str(out)]
     r = subprocess.run(cmd, capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
     doc = json.loads(out.read_text())

@@ -121,6 +121,8 @@ def evaluate_command(
     if family not in ("metric", "run", "all"):
         raise InputError(f"must be 'metric', 'run' or 'all', got {family!r}", field="--family")
     check_seed(seed, "--seed")
+    if letters_by not in LETTER_TESTS:
+        raise InputError(f"must be one of {', '.join(LETTER_TESTS)}, got {letters_by!r}", field="--letters")
     if max_docs is not None and max_docs < 1:
         raise InputError(f"must be a positive integer, got {max_docs}", field="--max-docs")
     try:

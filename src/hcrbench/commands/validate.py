@@ -12,7 +12,7 @@ def validate_command(
     qrels: Path | None = typer.Option(None, "--qrels", help="Also report queries these qrels do not know."),
     k: int = typer.Option(1000, "--k", help="Deepest ranking expected per query (trec_eval's default is 1000)."),
 ) -> None:
-    """Check a run for what trec_eval accepts silently: column 2, run tags, ranks vs scores, depth, duplicates."""
+    """Lint a run file beyond syntax: Q0 column, tags, ranks vs scores, depth, duplicates, unknown queries."""
     from hcrbench.cli import EXIT_CHECK_FAILED
     from hcrbench.data import read_qrels
     from hcrbench.data.run_check import check_run
