@@ -94,3 +94,19 @@ def test_scores_parse_exactly_as_float():
     got = _scores(arr, starts, ends)
     want = np.array([float(t) for t in texts])
     assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want))
+
+
+@pytest.mark.parametrize("long_ids", [False, True])
+def test_many_blocks_share_one_vocabulary(tmp_path, monkeypatch, long_ids):
+    import hcrbench.data.trec_fast as tf
+
+    monkeypatch.setattr(tf, "BLOCK", 4096)  # ~100 blocks: ids recur across block boundaries
+    rng = np.random.default_rng(1)
+    pad = "-with-a-long-suffix" if long_ids else ""
+    lines = [f"q{q} Q0 doc{int(d)}{pad} {r} {s:.{int(p)}f} tag\n"
+             for q in range(40) for r, (d, s, p) in enumerate(zip(rng.integers(0, 300, 50), rng.normal(0, 9, 50),
+                                                                  rng.integers(0, 18, 50)), 1)]
+    p = tmp_path / "r.trec"
+    p.write_text("".join(dict.fromkeys(lines)))
+    assert read_run_columns(p) is not None
+    _same(read_run(p, dedupe=True), _loop(p, dedupe=True))

@@ -106,10 +106,11 @@ class _Codes:
         return c
 
 
-def _group(qcodes: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
+def _group(qcodes: np.ndarray, n_queries: int) -> tuple[np.ndarray | slice, np.ndarray]:
     """Stable order that groups entries by query code, and the CSR offsets."""
-    order = np.argsort(qcodes, kind="stable")
     counts = np.bincount(qcodes, minlength=n_queries)
+    grouped = not np.any(qcodes[1:] < qcodes[:-1])  # the usual file: no reordering, no copies
+    order = slice(None) if grouped else np.argsort(qcodes, kind="stable")
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     return order, offsets
 

@@ -107,68 +107,55 @@ def mat_bytes(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> list[bytes]:
 
 
 class _Coder:
-    """Ids -> dense codes in order of first appearance, without a Python object per entry.
+    """Ids -> dense codes in order of first appearance, block by block, without a Python object per entry.
 
-    Entries are kept as fixed-width bytes plus a 64-bit key (the id itself up to 8 bytes, else a hash); runs of equal
-    consecutive ids (a run file's query column) are kept once with their length. At the end pandas' hash table
-    numbers the keys by first appearance, and for hashed keys every kept id is compared with the id of its code, so
-    a hash collision is detected (the caller then falls back to the line loop) instead of merging two ids."""
+    Each id has a 64-bit key (its bytes up to 8, else a hash). The coder keeps the keys seen so far sorted, with
+    their codes and ids; a block's distinct keys are looked up with ``searchsorted``, new ones get the next codes in
+    order of first appearance, and for hashed keys every entry's id is compared with the id kept for its code, so a
+    hash collision is detected (the caller then falls back to the line loop) instead of merging two ids."""
 
     def __init__(self) -> None:
-        self.hashes: list[np.ndarray] = []
-        self.ids: list[np.ndarray] = []
-        self.repeats: list[np.ndarray] = []
-        self.exact = True
+        self.known = np.zeros(0, dtype=np.uint64)  # sorted keys
+        self.known_code = np.zeros(0, dtype=np.int32)
+        self.reps: list[np.ndarray] = []  # ids in code order, one array per block
+        self.rep = np.zeros(0, dtype="S1")  # the id of every code so far (hashed keys only)
+        self.codes: list[np.ndarray] = []
+        self.n = 0
 
-    def add(self, ids: np.ndarray, h: np.ndarray, exact: bool) -> None:
-        head = np.ones(len(ids), dtype=bool)
-        head[1:] = ids[1:] != ids[:-1]
-        if head.sum() < len(ids) // 2:  # grouped (the query column): keep each run of equal ids once
-            at = np.flatnonzero(head)
-            self.repeats.append(np.diff(np.append(at, len(ids))).astype(np.int32))
-            ids, h = ids[at], h[at]
-        else:
-            self.repeats.append(None)
-        self.hashes.append(h)
-        self.ids.append(ids if not exact else ids[:0])  # an exact key is the id: keep its bytes only when hashed
-        self.exact &= exact
+    def add(self, ids: np.ndarray, h: np.ndarray, exact: bool) -> bool:
+        uk, first, inv = np.unique(h, return_index=True, return_inverse=True)
+        pos = np.searchsorted(self.known, uk)
+        hit = pos < len(self.known)
+        hit[hit] = self.known[pos[hit]] == uk[hit]
+        code = np.empty(len(uk), dtype=np.int32)
+        code[hit] = self.known_code[pos[hit]]
+        new = np.flatnonzero(~hit)
+        if new.size:
+            new = new[np.argsort(first[new], kind="stable")]  # first appearance within the block
+            code[new] = np.arange(self.n, self.n + new.size, dtype=np.int32)
+            self.n += new.size
+            order = np.argsort(uk[new])
+            at = np.searchsorted(self.known, uk[new][order])
+            self.known = np.insert(self.known, at, uk[new][order])
+            self.known_code = np.insert(self.known_code, at, code[new][order])
+            self.reps.append(ids[first[new]])
+        entry = code[inv.ravel()]
+        if not exact:
+            width = max(self.rep.dtype.itemsize, ids.dtype.itemsize)
+            if new.size:
+                self.rep = np.concatenate([self.rep.astype(f"S{width}"), ids[first[new]].astype(f"S{width}")])
+            if not np.array_equal(self.rep[entry].astype(f"S{width}"), ids.astype(f"S{width}")):
+                return False  # a 64-bit hash collision
+        self.codes.append(entry)
+        return True
 
-    def finish(self) -> tuple[list[str], np.ndarray] | None:
-        import pandas as pd
-
-        h = np.concatenate(self.hashes)
-        sizes = [len(x) for x in self.hashes]
-        self.hashes = []
-        codes, keys = pd.factorize(h)  # a C hash table: codes in order of first appearance, no sort
-        codes = codes.astype(np.int32)
-        del h
-        if self.exact:  # every key is the id's bytes (<= 8): the id of each code is its key
-            rep = np.ascontiguousarray(keys.astype(np.uint64)).view("S8")
-        else:
-            width = max(a.dtype.itemsize for a in self.ids)
-            rep = np.zeros(len(keys), dtype=f"S{width}")
-            seen = np.zeros(len(keys), dtype=bool)
-            at = 0
-            for a, n in zip(self.ids, sizes):  # the id of each code from its first entry; all entries must match
-                c = codes[at:at + n]
-                new = ~seen[c]
-                if new.any():
-                    idx = np.flatnonzero(new)
-                    cc, keep = np.unique(c[idx], return_index=True)
-                    seen[cc] = True
-                    rep[cc] = a[idx[keep]]
-                if not np.array_equal(rep[c], a.astype(f"S{width}", copy=False)):
-                    return None  # a 64-bit hash collision: the line loop reads this file
-                at += n
-        del keys
-        self.ids = []
-        names = _decode(rep)
-        del rep
-        if all(r is None for r in self.repeats):
-            return names, codes
-        reps = np.concatenate([np.ones(n, dtype=np.int32) if r is None else r
-                               for r, n in zip(self.repeats, sizes)])
-        return names, np.repeat(codes, reps)
+    def finish(self) -> tuple[list[str], np.ndarray]:
+        width = max((a.dtype.itemsize for a in self.reps), default=1)
+        rep = np.concatenate([a.astype(f"S{width}") for a in self.reps]) if self.reps else np.zeros(0, "S1")
+        self.reps, self.rep, self.known, self.known_code = [], np.zeros(0, "S1"), None, None
+        codes = np.concatenate(self.codes) if self.codes else np.zeros(0, np.int32)
+        self.codes = []
+        return _decode(rep), codes
 
 
 def _decode(rep: np.ndarray) -> list[str]:
@@ -227,7 +214,8 @@ def read_run_columns(path: Path):
             if not starts.size:
                 continue
             for coder, f in ((queries, 0), (docs, 2)):
-                coder.add(*_column(arr, starts[f::6], ends[f::6]))
+                if not coder.add(*_column(arr, starts[f::6], ends[f::6])):
+                    return None
             s = _scores(arr, starts[4::6], ends[4::6])
             if not np.all(np.isfinite(s)):
                 return None
@@ -239,6 +227,4 @@ def read_run_columns(path: Path):
         return None
     except (OSError, EOFError, zlib.error):
         return None  # the loop reports unreadable files with its own message
-    if q is None or d is None:
-        return None
     return q[0], d[0], q[1], d[1], np.concatenate(scores)
