@@ -82,8 +82,11 @@ out = ev.evaluate(run)
 secs = time.perf_counter() - t
 names = json.loads(sys.argv[3])
 means = {o: float(np.mean([out[q][m] for q in out])) for m, o in names.items()}
-print(json.dumps({"seconds": secs, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "means": means}))
+try:  # VmHWM: this process's own peak (ru_maxrss keeps the parent's RSS at fork across exec)
+    peak = next(int(ln.split()[1]) for ln in open("/proc/self/status") if ln.startswith("VmHWM")) / 1024
+except (OSError, StopIteration):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": secs, "peak_mb": peak, "means": means}))
 """
 
 
@@ -97,7 +100,11 @@ def _child(run_path: str, qrels_path: str) -> None:
     res = evaluate(read_qrels(qrels_path), read_run(run_path), OURS)
     means = next(iter(res.runs.values())).means
     secs = time.perf_counter() - t
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    try:  # VmHWM: this process's own peak (ru_maxrss keeps the parent's RSS at fork across exec)
+        with open("/proc/self/status") as fh:
+            peak = next(int(ln.split()[1]) for ln in fh if ln.startswith("VmHWM")) / 1024
+    except (OSError, StopIteration):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     print(json.dumps({"seconds": secs, "peak_mb": peak, "means": means}))
 
 

@@ -110,3 +110,16 @@ def test_many_blocks_share_one_vocabulary(tmp_path, monkeypatch, long_ids):
     p.write_text("".join(dict.fromkeys(lines)))
     assert read_run_columns(p) is not None
     _same(read_run(p, dedupe=True), _loop(p, dedupe=True))
+
+
+def test_duplicate_check_in_chunks_finds_every_repeat():
+    from hcrbench.data.trec import _any_duplicate
+
+    q = np.repeat(np.arange(100), 50).astype(np.int32)
+    d = np.tile(np.arange(50), 100).astype(np.int32)
+    assert not _any_duplicate(q, d, chunk=128)
+    for i, j in ((4999, 4950), (2550, 2551), (0, 1), (127, 128 - 50)):  # last query, middle, first, near a cut
+        dd = d.copy()
+        dd[i] = dd[j]
+        assert _any_duplicate(q, dd, chunk=128) and _any_duplicate(q[::-1].copy(), dd[::-1].copy(), chunk=128)
+    assert not _any_duplicate(q[:0], d[:0])

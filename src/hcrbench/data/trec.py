@@ -115,12 +115,30 @@ def _group(qcodes: np.ndarray, n_queries: int) -> tuple[np.ndarray | slice, np.n
     return order, offsets
 
 
+def _any_duplicate(qcodes: np.ndarray, dcodes: np.ndarray, chunk: int = 1 << 20) -> bool:
+    """Whether any (query, doc) pair repeats. Entries grouped by query (the usual file) are checked in chunks cut
+    at query boundaries, so the sort never holds more than about ``chunk`` keys."""
+    n = len(qcodes)
+    grouped = not np.any(qcodes[1:] < qcodes[:-1])
+    cuts = [0, n]
+    if grouped and n > chunk:
+        bounds = np.flatnonzero(qcodes[1:] != qcodes[:-1]) + 1
+        cuts = [0, *bounds[np.unique(np.searchsorted(bounds, np.arange(chunk, n, chunk)).clip(0, len(bounds) - 1))]
+                .tolist(), n] if len(bounds) else [0, n]
+    width = int(dcodes.max(initial=0)) + 1
+    for i in range(len(cuts) - 1):
+        a, b = cuts[i], cuts[i + 1]
+        key = np.sort(qcodes[a:b].astype(np.int64) * width + dcodes[a:b])
+        if np.any(key[1:] == key[:-1]):
+            return True
+    return False
+
+
 def _first_duplicate(qcodes: np.ndarray, dcodes: np.ndarray) -> np.ndarray:
     """Boolean mask of entries whose (query, doc) pair appeared at an earlier entry (entries are in file order)."""
+    if not _any_duplicate(qcodes, dcodes):  # the common case, in little memory
+        return np.zeros(len(qcodes), dtype=bool)
     key = qcodes.astype(np.int64) * (int(dcodes.max(initial=0)) + 1) + dcodes
-    sk = np.sort(key)  # an unstable sort is enough to learn that there is no duplicate (the common case)
-    if not np.any(sk[1:] == sk[:-1]):
-        return np.zeros(len(key), dtype=bool)
     order = np.argsort(key, kind="stable")
     sk = key[order]
     dup_sorted = np.zeros(len(sk), dtype=bool)
