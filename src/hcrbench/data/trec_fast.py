@@ -227,4 +227,18 @@ def read_run_columns(path: Path):
         return None
     except (OSError, EOFError, zlib.error):
         return None  # the loop reports unreadable files with its own message
-    return q[0], d[0], q[1], d[1], np.concatenate(scores)
+    out = q[0], d[0], q[1], d[1], np.concatenate(scores)
+    del scores
+    _trim()
+    return out
+
+
+def _trim() -> None:
+    """Give freed heap pages back to the OS (glibc keeps the per-block temporaries' pages otherwise, which a
+    following evaluate then stacks on); a no-op where there is no glibc."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
