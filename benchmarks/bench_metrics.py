@@ -12,12 +12,21 @@ Timed (wall clock, best of --repeat):
   on-disk cache) and a warm call.
 Means are compared with pytrec_eval's (max |difference| printed).
 
-Usage: python benchmarks/bench_metrics.py [--queries 10000] [--depth 1000] [--repeat 3] [--seed 0]
+With ``--from-files`` the same data is written as TREC files and each tool reads and scores them in a fresh
+process (pytrec_eval's without hcrbench imported) (what ``hcrbench evaluate QRELS RUN`` does, against ``pytrec_eval.parse_qrel`` / ``parse_run`` +
+``RelevanceEvaluator.evaluate``): wall time and peak RSS of each, and the ratios.
+
+Usage: python benchmarks/bench_metrics.py [--queries 10000] [--depth 1000] [--repeat 3] [--seed 0] [--from-files]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
 import warnings
 
@@ -59,14 +68,93 @@ def best_of(fn, repeat: int):
     return min(times), out
 
 
+_PTE_CHILD = """
+import json, resource, sys, time
+import numpy as np
+t = time.perf_counter()
+import pytrec_eval
+with open(sys.argv[2]) as fh:
+    qrels = pytrec_eval.parse_qrel(fh)
+with open(sys.argv[1]) as fh:
+    run = pytrec_eval.parse_run(fh)
+ev = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "P.5", "recall.100", "recip_rank", "map"})
+out = ev.evaluate(run)
+secs = time.perf_counter() - t
+names = json.loads(sys.argv[3])
+means = {o: float(np.mean([out[q][m] for q in out])) for m, o in names.items()}
+try:  # VmHWM: this process's own peak (ru_maxrss keeps the parent's RSS at fork across exec)
+    peak = next(int(ln.split()[1]) for ln in open("/proc/self/status") if ln.startswith("VmHWM")) / 1024
+except (OSError, StopIteration):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": secs, "peak_mb": peak, "means": means}))
+"""
+
+
+def _child(run_path: str, qrels_path: str) -> None:
+    """hcrbench's side: read both files and score them; print {"seconds", "peak_mb", "means"} as JSON."""
+    import resource
+
+    from hcrbench.data import read_qrels, read_run
+
+    t = time.perf_counter()
+    res = evaluate(read_qrels(qrels_path), read_run(run_path), OURS)
+    means = next(iter(res.runs.values())).means
+    secs = time.perf_counter() - t
+    try:  # VmHWM: this process's own peak (ru_maxrss keeps the parent's RSS at fork across exec)
+        with open("/proc/self/status") as fh:
+            peak = next(int(ln.split()[1]) for ln in fh if ln.startswith("VmHWM")) / 1024
+    except (OSError, StopIteration):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    print(json.dumps({"seconds": secs, "peak_mb": peak, "means": means}))
+
+
+def from_files(args) -> None:
+    from hcrbench.data import write_qrels, write_run
+
+    qrels, run, _, _ = make_data(args.queries, args.depth, args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        rp, qp = os.path.join(tmp, "run.trec"), os.path.join(tmp, "qrels.txt")
+        write_run(run, rp)
+        write_qrels(qrels, qp)
+        del qrels, run
+        print(f"files: {args.queries} queries x {args.depth} docs = {args.queries * args.depth:,} run lines "
+              f"({os.path.getsize(rp) / 1e6:.0f} MB); each tool reads + scores them in a fresh process, "
+              f"best of {args.repeat}")
+        best: dict[str, dict] = {}
+        for _ in range(args.repeat):
+            for tool in ("hcrbench", "pytrec_eval"):
+                cmd = ([sys.executable, __file__, "--child", rp, qp] if tool == "hcrbench" else
+                       [sys.executable, "-c", _PTE_CHILD, rp, qp, json.dumps(PTE)])  # pytrec_eval alone
+                r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+                got = json.loads(r.stdout.strip().splitlines()[-1])
+                if tool not in best or got["seconds"] < best[tool]["seconds"]:
+                    best[tool] = {**got, "peak_mb": max(got["peak_mb"], best.get(tool, {}).get("peak_mb", 0))}
+    ours, pte = best["hcrbench"], best["pytrec_eval"]
+    diff = max(abs(ours["means"][o] - pte["means"][o]) for o in OURS)
+    print(f"{'tool':32s} {'seconds':>9s} {'peak MB':>9s}")
+    print(f"{'hcrbench read_run + evaluate':32s} {ours['seconds']:9.2f} {ours['peak_mb']:9.0f}")
+    print(f"{'pytrec_eval parse + evaluate':32s} {pte['seconds']:9.2f} {pte['peak_mb']:9.0f}")
+    print(f"max |mean difference|: {diff:.2e}")
+    print(f"ratio hcrbench / pytrec_eval: time {ours['seconds'] / pte['seconds']:.2f}, "
+          f"memory {ours['peak_mb'] / pte['peak_mb']:.2f}")
+
+
 def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--child":
+        _child(*sys.argv[2:])
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--queries", type=int, default=10_000)
     ap.add_argument("--depth", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--from-files", action="store_true",
+                    help="Time reading TREC files + scoring, each tool in a fresh process (time and peak memory).")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
+    if args.from_files:
+        from_files(args)
+        return
 
     t = time.perf_counter()
     qrels, run, qrels_dict, run_dict = make_data(args.queries, args.depth, args.seed)

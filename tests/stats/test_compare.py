@@ -48,6 +48,11 @@ class FakeEvaluation:
     def __getitem__(self, name: str) -> FakeRunEvaluation:
         return self.runs[name]
 
+    def metric_name(self, name: str) -> str:  # as EvaluationResult: stats itself does not parse measure names
+        from hcrbench.metrics.evaluate import EvaluationResult
+
+        return EvaluationResult.metric_name(self, name)
+
     def to_dict(self) -> dict:
         return {"runs": {n: {"means": r.means, "per_query": r.per_query, "ledger": {"n_queries": len(r.query_ids)}}
                          for n, r in self.runs.items()}}  # fmt: skip

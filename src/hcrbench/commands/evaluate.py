@@ -103,6 +103,12 @@ def evaluate_command(
                                      help="Drop retrieved docs without a judgment before scoring (trec_eval -J)."),
     subtopics: Path | None = typer.Option(None, "--subtopics",
                                           help="Subtopic qrels (qid subtopic docid rel) for alpha_nDCG@k."),
+    all_pairs: bool = typer.Option(False, "--all-pairs",
+                                   help="Compare every pair of runs (Holm over --family, Tukey's HSD) and mark "
+                                        "means with ranx's significance letters."),
+    letters_by: str = typer.Option("holm", "--letters",
+                                   help="With --all-pairs, which p decides a letter (p <= 0.05): 'holm' "
+                                        "(Holm-adjusted permutation), 'tukey' (Tukey's HSD), 't' (paired t-test)."),
 ) -> None:
     """Score runs with trec_eval-exact metrics and compare each with a baseline (paired tests, Holm)."""
     from rich.console import Console
@@ -120,6 +126,8 @@ def evaluate_command(
     if family not in ("metric", "run", "all"):
         raise InputError(f"must be 'metric', 'run' or 'all', got {family!r}", field="--family")
     check_seed(seed, "--seed")
+    if letters_by not in LETTER_TESTS:
+        raise InputError(f"must be one of {', '.join(LETTER_TESTS)}, got {letters_by!r}", field="--letters")
     if max_docs is not None and max_docs < 1:
         raise InputError(f"must be a positive integer, got {max_docs}", field="--max-docs")
     try:
@@ -141,15 +149,36 @@ def evaluate_command(
     comparisons = []
     if len(loaded) > 1:
         comparisons = compare(result, baseline=baseline or names[0], n_resamples=n_resamples, seed=seed,
-                              family=family)
+                              family=family, pairs="all" if all_pairs else "baseline")
+    letters, note = _letters(comparisons, names, letters_by) if all_pairs else (None, None)
     flush_warnings()  # above the tables
-    print_evaluation(result, comparisons, per_query=per_query)
+    print_evaluation(result, comparisons, per_query=per_query, letters=letters, letters_note=note)
     if json_path is not None:
         import json
 
         doc = evaluation_json(result, comparisons)
         atomic_write_text(json_path, json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
         err.print(f"wrote {json_path}", highlight=False)
+
+
+LETTER_TESTS = {"holm": ("p_holm", "Holm-adjusted permutation p"), "tukey": ("p_tukey", "Tukey's HSD p"),
+                "t": ("t_p", "paired t-test p")}
+
+
+def _letters(comparisons: list, names: list[str], by: str) -> tuple[dict | None, str | None]:
+    """ranx's superscripts for the means table and the line that says what they mean."""
+    from hcrbench.stats import significance_letters
+    from hcrbench.stats.letters import letter
+
+    if by not in LETTER_TESTS:
+        raise InputError(f"must be one of {', '.join(LETTER_TESTS)}, got {by!r}", field="--letters")
+    field, label = LETTER_TESTS[by]
+    letters = significance_letters(comparisons, names, alpha=0.05, p=field)
+    beats = sum(1 for v in letters.values() if v)
+    key = ", ".join(f"{letter(i)} = {n}" for i, n in enumerate(names))
+    note = (f"Superscripts: the mean is significantly above that run's ({label} <= 0.05); {key}. "
+            f"{beats} of {len(letters)} means beat at least one other run.")
+    return letters, note
 
 
 def _read_subtopics(path: Path | None, measures: list, qrels: Path) -> object:

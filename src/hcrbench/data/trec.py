@@ -26,6 +26,7 @@ import numpy as np
 
 from hcrbench.data.atomic import atomic_open
 from hcrbench.data.ids import check_ids, first_bad_id
+from hcrbench.data.trec_fast import read_run_columns
 from hcrbench.data.types import Qrels, Run
 from hcrbench.errors import HcrbenchWarning, InputError, cut
 
@@ -106,16 +107,38 @@ class _Codes:
         return c
 
 
-def _group(qcodes: np.ndarray, n_queries: int) -> tuple[np.ndarray, np.ndarray]:
+def _group(qcodes: np.ndarray, n_queries: int) -> tuple[np.ndarray | slice, np.ndarray]:
     """Stable order that groups entries by query code, and the CSR offsets."""
-    order = np.argsort(qcodes, kind="stable")
     counts = np.bincount(qcodes, minlength=n_queries)
+    grouped = not np.any(qcodes[1:] < qcodes[:-1])  # the usual file: no reordering, no copies
+    order = slice(None) if grouped else np.argsort(qcodes, kind="stable")
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
     return order, offsets
 
 
+def _any_duplicate(qcodes: np.ndarray, dcodes: np.ndarray, chunk: int = 1 << 20) -> bool:
+    """Whether any (query, doc) pair repeats. Entries grouped by query (the usual file) are checked in chunks cut
+    at query boundaries, so the sort never holds more than about ``chunk`` keys."""
+    n = len(qcodes)
+    grouped = not np.any(qcodes[1:] < qcodes[:-1])
+    cuts = [0, n]
+    if grouped and n > chunk:
+        bounds = np.flatnonzero(qcodes[1:] != qcodes[:-1]) + 1
+        cuts = [0, *bounds[np.unique(np.searchsorted(bounds, np.arange(chunk, n, chunk)).clip(0, len(bounds) - 1))]
+                .tolist(), n] if len(bounds) else [0, n]
+    width = int(dcodes.max(initial=0)) + 1
+    for i in range(len(cuts) - 1):
+        a, b = cuts[i], cuts[i + 1]
+        key = np.sort(qcodes[a:b].astype(np.int64) * width + dcodes[a:b])
+        if np.any(key[1:] == key[:-1]):
+            return True
+    return False
+
+
 def _first_duplicate(qcodes: np.ndarray, dcodes: np.ndarray) -> np.ndarray:
     """Boolean mask of entries whose (query, doc) pair appeared at an earlier entry (entries are in file order)."""
+    if not _any_duplicate(qcodes, dcodes):  # the common case, in little memory
+        return np.zeros(len(qcodes), dtype=bool)
     key = qcodes.astype(np.int64) * (int(dcodes.max(initial=0)) + 1) + dcodes
     order = np.argsort(key, kind="stable")
     sk = key[order]
@@ -231,7 +254,8 @@ def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False)
     sc = array("d")
     extra_cols_line = 0
     q_get, d_get, qc_append, dc_append, sc_append = q.get, d.get, qc.append, dc.append, sc.append  # hot loop
-    for n, raw in _raw_lines(path):
+    fast = read_run_columns(path) if path.is_file() else None  # whole blocks at once (trec_fast); None: this loop
+    for n, raw in _raw_lines(path) if fast is None else ():
         parts = raw.split() if raw.isascii() else _fields(raw, path, n)
         if not parts or parts[0][:1] == b"#":
             continue
@@ -253,7 +277,6 @@ def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False)
         qc_append(q_get(parts[0].decode()))
         dc_append(d_get(parts[2].decode()))
         sc_append(score)
-    _check_read_ids(path, q.names, d.names, doc_col=2)
     if extra_cols_line:
         warnings.warn(
             f"{path}:{extra_cols_line}: run lines have more than 6 columns; the extra ones are ignored "
@@ -262,6 +285,9 @@ def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False)
     qa = np.frombuffer(qc, dtype=np.int32)
     da = np.frombuffer(dc, dtype=np.int32)
     sa = np.frombuffer(sc, dtype=np.float64)
+    if fast is not None:
+        q.names, d.names, qa, da, sa = fast
+    _check_read_ids(path, q.names, d.names, doc_col=2)  # the loop's ids or the fast path's alike
     dup = _first_duplicate(qa, da)
     if dup.any():
         if not dedupe:

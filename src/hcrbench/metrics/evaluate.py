@@ -104,6 +104,16 @@ class EvaluationResult:
             frames.append(pd.DataFrame(cols))
         return pd.concat(frames, ignore_index=True)
 
+    def metric_name(self, name: str) -> str:
+        """This evaluation's name for a measure spelled any accepted way (``ndcg_cut_10`` -> ``nDCG@10``); a name
+        the registry does not know is returned as given (stats.compare uses this instead of parsing names)."""
+        from hcrbench.metrics.measures import parse_measure
+
+        try:
+            return parse_measure(name).name
+        except InputError:
+            return name
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"metrics": [...], "runs": {NAME: {"means", "per_query", "ledger"}}}``."""
         return {

@@ -24,15 +24,24 @@ def _fmt_p(p: float | None) -> str:
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
 
 
-def means_table(evaluation: Any, title: str = "Means") -> Table:
-    """One row per run, one column per metric, plus the number of queries averaged."""
+def means_table(evaluation: Any, title: str = "Means", letters: dict[tuple[str, str], str] | None = None) -> Table:
+    """One row per run, one column per metric, plus the number of queries averaged.
+
+    ``letters`` (``{(run, metric): superscripts}``, from ``stats.significance_letters``) adds ranx's letter column
+    and marks each mean with the letters of the runs it significantly beats."""
     table = Table(title=title, title_justify="left")
+    if letters is not None:
+        from hcrbench.stats.letters import letter
+
+        table.add_column("#", style="dim")
     table.add_column("run", style="bold")
     for m in evaluation.metrics:
         table.add_column(m, justify="right")
     table.add_column("queries", justify="right", style="dim")
-    for name, ev in evaluation.runs.items():
-        table.add_row(escape(name), *(_fmt(ev.means[m]) for m in evaluation.metrics), str(len(ev.query_ids)))
+    for i, (name, ev) in enumerate(evaluation.runs.items()):
+        cells = [_fmt(ev.means[m]) + (letters or {}).get((name, m), "") for m in evaluation.metrics]
+        lead = [letter(i)] if letters is not None else []
+        table.add_row(*lead, escape(name), *cells, str(len(ev.query_ids)))
     return table
 
 
@@ -43,23 +52,27 @@ def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95) -> T
     methods = ", ".join(dict.fromkeys(getattr(c, "ci_method", "percentile") for c in comparisons))
     fam = getattr(comparisons[0], "family", "all") if comparisons else "all"
     holm_over = {"run": "each run's metrics", "metric": "every run, per metric"}.get(fam, "all rows")
-    table = Table(title=f"Against baseline {escape(', '.join(baselines))} ({pct}% CI of the delta: {methods}; paired "
+    if len(baselines) > 1 and fam == "run":
+        holm_over = "each pair's metrics"
+    against = f"baseline {escape(baselines[0])}" if len(baselines) == 1 else "each other (all pairs)"
+    table = Table(title=f"Against {against} ({pct}% CI of the delta: {methods}; paired "
                         f"permutation test; Holm family: {holm_over}, size m)", title_justify="left")
-    for col, justify in (("run", "left"), ("metric", "left"), ("delta", "right"),
-                         (f"{pct}% CI", "right"), ("p", "right"), ("p (Holm)", "right"), ("d", "right"),
-                         ("helped/hurt/tied", "right")):
+    pairs = len(baselines) > 1
+    tukey = any(getattr(c, "p_tukey", None) is not None for c in comparisons)
+    cols = [("run", "left")] + ([("vs", "left")] if pairs else []) + [
+        ("metric", "left"), ("delta", "right"), (f"{pct}% CI", "right"), ("p", "right"), ("p (Holm)", "right")]
+    cols += ([("p (Tukey)", "right")] if tukey else []) + [("d", "right"), ("helped/hurt/tied", "right")]
+    for col, justify in cols:
         table.add_column(col, justify=justify)
     for c in comparisons:
         sig = c.p_holm is not None and not math.isnan(c.p_holm) and c.p_holm < 0.05
         delta = f"{c.delta:+.4f}"
-        table.add_row(
-            escape(c.run), escape(c.metric),
-            f"[bold]{delta}[/bold]" if sig else delta,
-            f"[{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]",
-            _fmt_p(c.p), f"{_fmt_p(c.p_holm)} (m={getattr(c, 'family_size', 0) or len(comparisons)})",
-            _fmt(c.cohens_d, 2),
-            f"{c.helped}/{c.hurt}/{c.tied}",
-        )
+        cells = [escape(c.run)] + ([escape(c.baseline)] if pairs else []) + [
+            escape(c.metric), f"[bold]{delta}[/bold]" if sig else delta, f"[{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]",
+            _fmt_p(c.p), f"{_fmt_p(c.p_holm)} (m={getattr(c, 'family_size', 0) or len(comparisons)})"]
+        cells += ([_fmt_p(getattr(c, "p_tukey", None))] if tukey else []) + [
+            _fmt(c.cohens_d, 2), f"{c.helped}/{c.hurt}/{c.tied}"]
+        table.add_row(*cells)
     return table
 
 
@@ -110,14 +123,17 @@ def per_query_table(evaluation: Any) -> Table:
 
 
 def print_evaluation(evaluation: Any, comparisons: Sequence[Any], *, per_query: bool = False,
-                     console: Console | None = None) -> None:
+                     console: Console | None = None, letters: dict[tuple[str, str], str] | None = None,
+                     letters_note: str | None = None) -> None:
     if console is None:
 
         # Piped output (CI logs, files) gets a wide fixed width instead of rich's 80 columns.
         console = Console(width=width())
     if per_query:
         console.print(per_query_table(evaluation))
-    console.print(means_table(evaluation))
+    console.print(means_table(evaluation, letters=letters))
+    if letters_note:
+        console.print(f"[dim]{letters_note}[/dim]", highlight=False)
     if comparisons:
         console.print(comparisons_table(comparisons))
     console.print("[dim]Ledger[/dim]")

@@ -4,7 +4,8 @@ Plain functions on numpy arrays of per-query values — :func:`permutation_test`
 :func:`paired_ttest`, :func:`bootstrap_ci` / :func:`paired_bootstrap_ci` (percentile), :func:`paired_ci`
 (t / BCa, chosen by n), :func:`tost` (equivalence), :func:`aggregate_seeds`, :func:`holm`,
 :func:`cohens_d_paired`, power analysis (:func:`required_n`, :func:`minimum_detectable_effect`,
-:func:`project_ci`) — and :func:`compare`, which applies them to every run of an evaluation against a baseline.
+:func:`project_ci`) — and :func:`compare`, which applies them to every run of an evaluation against a baseline (or every pair:
+:func:`tukey_hsd_pvalues`, :func:`significance_letters`).
 Checked against scipy.stats and statsmodels; see docs/statistics.md.
 """
 
@@ -12,6 +13,7 @@ from hcrbench.stats.bootstrap import ConfidenceInterval, bootstrap_ci, mean_ci, 
 from hcrbench.stats.compare import FAMILIES, Comparison, compare, evaluation_json
 from hcrbench.stats.effect import cohens_d_paired
 from hcrbench.stats.equivalence import EquivalenceResult, tost, tost_from_summary
+from hcrbench.stats.letters import significance_letters
 from hcrbench.stats.multiple import holm
 from hcrbench.stats.permutation import TestResult, permutation_test
 from hcrbench.stats.power import (
@@ -25,6 +27,7 @@ from hcrbench.stats.power import (
 )
 from hcrbench.stats.seeds import SeedAggregate, aggregate_seeds
 from hcrbench.stats.ttest import TTestResult, paired_ttest
+from hcrbench.stats.tukey import tukey_hsd_pvalues
 
 __all__ = [
     "FAMILIES",
@@ -52,6 +55,8 @@ __all__ = [
     "project_ci",
     "required_n",
     "required_n_or_inf",
+    "significance_letters",
     "tost",
     "tost_from_summary",
+    "tukey_hsd_pvalues",
 ]

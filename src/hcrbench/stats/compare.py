@@ -12,6 +12,12 @@ uses** (``evaluate``, ``run``, ``gate --baseline``, the protocol; :data:`DEFAULT
 when another system is added or removed (issue #9, finding 4). Also available: ``family="metric"``, (baseline,
 metric) over every system — ``run`` and ``gate --baseline`` then agree even when they score different metric sets;
 ``family="all"`` pools every system x metric of the call. Its size is stored beside every Holm p (``family_size``); :func:`family_text` states it.
+
+``pairs="all"`` compares every pair of runs instead (run ``j`` against run ``i`` for ``i < j``, in evaluation order,
+as ranx's ``compare``): the family ``run`` is then one pair's metric set, ``metric`` every pair on one metric, and
+each row also carries Tukey's HSD p over all runs on that metric (``p_tukey``, scipy's ``tukey_hsd``, as ranx's
+``stat_test="tukey"``). :func:`~hcrbench.stats.letters.significance_letters` turns either into ranx's superscripts.
+Metric names are labels here: an evaluation that knows aliases canonicalises them (``metric_name``).
 """
 
 from __future__ import annotations
@@ -24,7 +30,6 @@ from typing import Any
 import numpy as np
 
 from hcrbench.errors import HcrbenchWarning, InputError
-from hcrbench.metrics.measures import parse_measure
 from hcrbench.stats._arrays import check_probability, check_resamples, check_seed, derive_seed, to_json_float
 from hcrbench.stats.bootstrap import choose_method, paired_ci
 from hcrbench.stats.comparisons import Comparisons
@@ -32,15 +37,23 @@ from hcrbench.stats.effect import cohens_d_paired
 from hcrbench.stats.multiple import holm
 from hcrbench.stats.permutation import permutation_test
 from hcrbench.stats.ttest import paired_ttest
+from hcrbench.stats.tukey import tukey_hsd_pvalues
 
 TIE_TOLERANCE = 1e-12
 FAMILIES = ("metric", "run", "all")
+PAIRS = ("baseline", "all")
 #: The Holm family of every command (see the module docstring).
 DEFAULT_FAMILY = "run"
 
 
-def family_text(family: str = DEFAULT_FAMILY, baseline: str | None = None) -> str:
+def family_text(family: str = DEFAULT_FAMILY, baseline: str | None = None, pairs: str = "baseline") -> str:
     """The declared Holm family in plain words, as printed and written beside every Holm p."""
+    if pairs == "all":
+        return {
+            "metric": "Holm over every pair of systems, separately for each metric",
+            "run": "Holm over the metrics compared for each pair of systems, separately for each pair",
+            "all": "Holm over every (pair of systems, metric) of the comparison",
+        }[family]
     base = f"the baseline {baseline!r}" if baseline else "the baseline"
     return {
         "metric": f"Holm over every system compared with {base}, separately for each metric",
@@ -75,6 +88,7 @@ class Comparison:
     ci_method: str = "percentile"
     family: str = "all"
     family_size: int = 0
+    p_tukey: float | None = None  # all-pairs comparisons only (NaN would break equality of equal results)
 
     def significant(self, alpha: float = 0.05) -> bool:
         """Holm-adjusted p below ``alpha`` (the family-wise error rate stays at ``alpha``)."""
@@ -92,6 +106,8 @@ class Comparison:
         out["ci_method"] = self.ci_method
         out["family"] = self.family
         out["family_size"] = int(self.family_size)
+        if self.p_tukey is not None:  # all-pairs comparisons only
+            out["p_tukey"] = to_json_float(self.p_tukey)
         return out
 
 
@@ -117,13 +133,42 @@ def _paired_values(evaluation: Any, run: str, baseline: str, metric: str) -> tup
     return vr[[pos[q] for q in common]], vb[[ib[q] for q in common]]
 
 
-def _canonical(name: str) -> str:
-    """The evaluation's name for a measure (``ndcg_cut_10`` -> ``nDCG@10``); unparseable names are kept as given
-    (and then reported as not in the evaluation)."""
-    try:
-        return parse_measure(name).name
-    except InputError:
-        return name
+def _canonical(evaluation: Any, name: str) -> str:
+    """The evaluation's name for a measure (``ndcg_cut_10`` -> ``nDCG@10``) when the evaluation can say it
+    (``metric_name``); otherwise the label as given (and then reported as not in the evaluation)."""
+    namer = getattr(evaluation, "metric_name", None)
+    return namer(name) if callable(namer) else name
+
+
+def _pairs(names: list[str], baseline: str, pairs: str) -> list[tuple[str, str]]:
+    """(run, baseline) of every comparison: each run against the baseline, or every pair (later vs earlier)."""
+    if pairs == "all":
+        return [(names[j], names[i]) for i in range(len(names)) for j in range(i + 1, len(names))]
+    return [(run, baseline) for run in names if run != baseline]
+
+
+def _tukey(evaluation: Any, names: list[str], chosen: list[str]) -> dict[tuple[str, str, str], float]:
+    """Tukey's HSD p per (run, baseline, metric) over all runs, on the queries every run was averaged over."""
+    if len(names) < 2:
+        return {}
+    common = set(evaluation.runs[names[0]].query_ids)
+    for n in names[1:]:
+        common &= set(evaluation.runs[n].query_ids)
+    if len(common) < 2:
+        return {}
+    out: dict[tuple[str, str, str], float] = {}
+    for metric in chosen:
+        groups = []
+        for n in names:
+            r = evaluation.runs[n]
+            pos = {q: i for i, q in enumerate(r.query_ids)}
+            idx = [pos[q] for q in evaluation.runs[names[0]].query_ids if q in common]
+            groups.append(np.asarray(r.values[metric], dtype=np.float64)[idx])
+        pm = tukey_hsd_pvalues(groups)
+        for i, a in enumerate(names):
+            for j, b in enumerate(names):
+                out[(a, b, metric)] = float(pm[i, j])
+    return out
 
 
 def compare(
@@ -136,6 +181,7 @@ def compare(
     confidence: float = 0.95,
     ci_method: str = "auto",
     family: str = DEFAULT_FAMILY,
+    pairs: str = "baseline",
 ) -> list[Comparison]:
     """Compare each run of ``evaluation`` (an ``EvaluationResult``) with ``baseline`` (default: the first run).
 
@@ -144,8 +190,11 @@ def compare(
     family is ``family``: ``"metric"`` = every run's comparison on that metric, ``"run"`` = that run's
     comparisons over the metric set, ``"all"`` = this whole list.
     ``ci_method`` is ``auto`` (paired t below 300 queries, else BCa), ``bca``, ``percentile`` or ``t``.
+    ``pairs="all"`` compares every pair of runs (``baseline`` is then ignored) and adds Tukey's HSD p per metric.
     A baseline or metric the evaluation lacks raises :class:`InputError`.
     """
+    if pairs not in PAIRS:
+        raise InputError(f"must be one of {', '.join(PAIRS)}; got {pairs!r}", field="pairs")
     if family not in FAMILIES:
         raise InputError(f"must be one of {', '.join(FAMILIES)}; got {family!r}", field="family")
     choose_method(2, ci_method)  # validates the name
@@ -165,7 +214,7 @@ def compare(
     else:
         chosen = [m.strip() for m in metrics.split(",")] if isinstance(metrics, str) else [str(m) for m in metrics]
         given = [m for m in chosen if m]
-        chosen = [_canonical(m) for m in given]
+        chosen = [_canonical(evaluation, m) for m in given]
         unknown = [g if g == c else f"{g} (= {c})" for g, c in zip(given, chosen) if c not in available]
         if unknown or not chosen:
             raise InputError(
@@ -173,18 +222,16 @@ def compare(
                 field="metrics",
             )
     rows: list[dict[str, Any]] = []
-    for run in names:
-        if run == baseline:
-            continue
+    for run, base in _pairs(names, baseline, pairs):
         for metric in chosen:
-            a, b = _paired_values(evaluation, run, baseline, metric)
+            a, b = _paired_values(evaluation, run, base, metric)
             diff = a - b
-            perm = permutation_test(a, b, n_resamples=n_resamples, seed=derive_seed(seed, "perm", run, baseline, metric))
+            perm = permutation_test(a, b, n_resamples=n_resamples, seed=derive_seed(seed, "perm", run, base, metric))
             ci = paired_ci(
                 a, b, method=ci_method, n_resamples=n_resamples, confidence=confidence,
-                seed=derive_seed(seed, "boot", run, baseline, metric),
+                seed=derive_seed(seed, "boot", run, base, metric),
             )
-            row: dict[str, Any] = {"run": run, "baseline": baseline, "metric": metric, "n": int(diff.size)}
+            row: dict[str, Any] = {"run": run, "baseline": base, "metric": metric, "n": int(diff.size)}
             row["delta"] = float(diff.mean())
             row["ci_low"], row["ci_high"] = ci.low, ci.high
             row["p"] = perm.pvalue
@@ -197,15 +244,18 @@ def compare(
             row["confidence"] = confidence
             row["ci_method"] = ci.method
             rows.append(row)
-    groups: dict[str, list[int]] = {}
+    groups: dict[Any, list[int]] = {}
     for i, r in enumerate(rows):
-        key = {"run": r["run"], "metric": r["metric"]}.get(family, "")
+        key = {"run": (r["run"], r["baseline"]), "metric": r["metric"]}.get(family, "")
         groups.setdefault(key, []).append(i)
     adjusted = np.empty(len(rows))
     for idx in groups.values():
         adjusted[idx] = holm([rows[i]["p"] for i in idx])
         for i in idx:
             rows[i]["family_size"] = len(idx)
+    tukey = _tukey(evaluation, names, chosen) if pairs == "all" else {}
+    for r in rows:
+        r["p_tukey"] = tukey.get((r["run"], r["baseline"], r["metric"]))
     return Comparisons(Comparison(p_holm=float(ph), family=family, **r) for r, ph in zip(rows, adjusted))
 
 

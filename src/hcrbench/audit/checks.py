@@ -1,0 +1,252 @@
+"""The audit's checks: each takes the loaded :class:`~hcrbench.audit.core.Bench` and returns one :class:`Check`.
+
+Every check states its figure, its threshold and a few examples, so a reader can open the documents and judge.
+Thresholds are constants here (a benchmark linter's defaults, not laws); ``status`` is ``ok``, ``FAIL`` or ``skip``
+(the folder lacks what the check needs, e.g. a second split or answer strings).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hcrbench.audit.text import inverted, near_duplicate_pairs, normalise
+
+#: Share of checked queries with at least one suspected false negative above which the check fails.
+MAX_FALSE_NEGATIVE_QUERIES = 0.10
+#: Queries in a duplicate or near-duplicate pair (share of the split) above which the check fails.
+MAX_DUPLICATE_QUERIES = 0.01
+#: Share of the split's queries with a relevant document that is also relevant in another split.
+MAX_SHARED_RELEVANT = 0.10
+#: Oracle ceilings below this (per category, nDCG@10 or R@100) fail.
+MIN_CEILING = 0.95
+#: Share of a run's top-k documents without a judgment above which the check fails.
+MAX_UNJUDGED = 0.50
+KEY_TERMS = 4
+NEAR_DUP = 0.8
+EXAMPLES = 3
+
+
+@dataclass
+class Check:
+    name: str
+    status: str  # ok | FAIL | skip
+    summary: str
+    value: float | None = None
+    threshold: float | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+    examples: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "status": self.status, "summary": self.summary, "value": self.value,
+                "threshold": self.threshold, "details": self.details, "examples": self.examples}
+
+
+def _verdict(value: float, threshold: float, above_fails: bool = True) -> str:
+    bad = value > threshold if above_fails else value < threshold
+    return "FAIL" if bad else "ok"
+
+
+def false_negatives(b: Any) -> Check:
+    """Unjudged documents that contain a query's answer string (when its metadata has one) or all its key terms
+    (its ``KEY_TERMS`` rarest content terms; queries with fewer than 2 are not checked by terms)."""
+    qids = [q for q in b.qrels.query_ids if q in b.query_text]
+    df = {t: len(p) for t, p in b.doc_index.items()}
+    norm_docs: list[str] | None = None
+    checked = with_suspects = total = by_answer = 0
+    examples: list[str] = []
+    for q in qids:
+        judged = set(b.qrels[q])
+        answers = [normalise(a) for a in b.answers.get(q, []) if len(normalise(a)) >= 4]
+        hits: set[int] = set()
+        how: list[str] = []
+        if answers:
+            if norm_docs is None:
+                norm_docs = [normalise(t) for t in b.doc_texts]
+            by_ans = {i for i, t in enumerate(norm_docs) if any(a in t for a in answers)}
+            if by_ans:
+                by_answer += 1
+                hits |= by_ans
+                how.append("the answer string")
+        terms = sorted((t for t in b.query_stems[q] if t in df), key=lambda t: (df[t], t))[:KEY_TERMS]
+        if len(terms) >= 2:
+            hits |= set.intersection(*(set(b.doc_index[t]) for t in terms))
+            how.append("all of " + ", ".join(terms))
+        if not how:
+            continue
+        checked += 1
+        suspects = [b.doc_ids[i] for i in sorted(hits) if b.doc_ids[i] not in judged]
+        if suspects:
+            with_suspects += 1
+            total += len(suspects)
+            if len(examples) < EXAMPLES:
+                more = f" (+{len(suspects) - 3} more)" if len(suspects) > 3 else ""
+                examples.append(f"{q}: unjudged {', '.join(suspects[:3])}{more} contain {' and/or '.join(how)}")
+    if not checked:
+        return Check("false_negatives", "skip", "no query has an answer string or 2+ key terms found in the corpus")
+    share = with_suspects / checked
+    return Check("false_negatives", _verdict(share, MAX_FALSE_NEGATIVE_QUERIES),
+                 f"{with_suspects} of {checked} queries ({share:.0%}) have unjudged documents containing their answer "
+                 f"or all their {KEY_TERMS} rarest key terms ({total} documents; {by_answer} queries by answer string)",
+                 share, MAX_FALSE_NEGATIVE_QUERIES,
+                 {"queries_checked": checked, "queries_with_suspects": with_suspects, "suspect_documents": total,
+                  "by_answer_string": by_answer}, examples)
+
+
+def duplicate_queries(b: Any) -> Check:
+    """Queries of the split with identical text, or the same content stems, or word-shingle Jaccard >= 0.8 with
+    another query of any split."""
+    ids = list(b.all_query_ids)
+    split_q = set(q for q in b.qrels.query_ids if q in b.query_text)
+    texts = [b.query_text[q] for q in ids]
+    pairs = {(i, j) for i, j, _ in near_duplicate_pairs(texts, NEAR_DUP)}
+    by_stems: dict[tuple, list[int]] = {}
+    for i, q in enumerate(ids):
+        s = b.query_stems[q]
+        if s:
+            by_stems.setdefault(tuple(sorted(s)), []).append(i)
+    for members in by_stems.values():
+        pairs.update((members[x], j) for x in range(len(members)) for j in members[x + 1:])
+    pairs = {(i, j) for i, j in pairs if ids[i] in split_q or ids[j] in split_q}
+    involved = {ids[i] for p in pairs for i in p if ids[i] in split_q}
+    share = len(involved) / max(len(split_q), 1)
+    examples = [f"{ids[i]} ~ {ids[j]}: {texts[i]!r} / {texts[j]!r}" for i, j in sorted(pairs)[:EXAMPLES]]
+    cross = sum(1 for i, j in pairs if b.split_of.get(ids[i]) != b.split_of.get(ids[j]))
+    return Check("duplicate_queries", _verdict(share, MAX_DUPLICATE_QUERIES),
+                 f"{len(involved)} of {len(split_q)} queries ({share:.1%}) in {len(pairs)} duplicate or "
+                 f"near-duplicate pairs ({cross} across splits)", share, MAX_DUPLICATE_QUERIES,
+                 {"pairs": len(pairs), "cross_split_pairs": cross, "queries": len(involved)}, examples)
+
+
+def split_leakage(b: Any) -> Check:
+    """Relevant sets, relevant documents and expected entities shared between the split and the other splits."""
+    others = {s: qr for s, qr in b.all_qrels.items() if s != b.split}
+    if not others:
+        return Check("split_leakage", "skip", f"only one split ({b.split}): nothing to leak into")
+    mine = {q: frozenset(d for d, g in b.qrels[q].items() if g > 0) for q in b.qrels.query_ids}
+    other_sets: set[frozenset] = set()
+    other_docs: set[str] = set()
+    other_entities: set[str] = set()
+    for qr in others.values():
+        for q in qr.query_ids:
+            if q in mine:
+                continue  # the same query judged in two splits is the duplicate check's business
+            rel = frozenset(d for d, g in qr[q].items() if g > 0)
+            if rel:
+                other_sets.add(rel)
+            other_docs |= rel
+            other_entities |= set(b.entities.get(q, ()))
+    same_set = [q for q, s in mine.items() if s and s in other_sets]
+    shared_doc = [q for q, s in mine.items() if s & other_docs]
+    has_entities = any(b.entities.get(q) for q in mine)
+    shared_ent = [q for q in mine if set(b.entities.get(q, ())) & other_entities] if has_entities else []
+    n = max(len(mine), 1)
+    share = len(shared_doc) / n
+    fail = bool(same_set) or bool(shared_ent) or share > MAX_SHARED_RELEVANT
+    ent_text = f"; {len(shared_ent)} share an expected entity" if has_entities else "; no entity metadata"
+    examples = [f"{q}: same relevant set as a query of {', '.join(others)}" for q in same_set[:2]]
+    examples += [f"{q}: shares entities {sorted(set(b.entities[q]) & other_entities)[:3]}" for q in shared_ent[:1]]
+    examples += [f"{q}: relevant {sorted(mine[q] & other_docs)[:3]} also relevant in {', '.join(others)}"
+                 for q in shared_doc[:EXAMPLES - len(examples)] if q not in same_set]
+    return Check("split_leakage", "FAIL" if fail else "ok",
+                 f"against {', '.join(others)}: {len(same_set)} of {len(mine)} {b.split} queries have an identical "
+                 f"relevant set, {len(shared_doc)} ({share:.0%}) share a relevant document{ent_text}",
+                 share, MAX_SHARED_RELEVANT,
+                 {"identical_relevant_sets": len(same_set), "shared_relevant_document": len(shared_doc),
+                  "shared_entity": len(shared_ent) if has_entities else None}, examples[:EXAMPLES])
+
+
+def graded_near_duplicates(b: Any) -> Check:
+    """Near-duplicate documents (3-shingle Jaccard >= 0.8) that one query grades differently (judged or not)."""
+    pairs = b.doc_pairs()
+    twin: dict[int, list[int]] = {}
+    for i, j, _ in pairs:
+        twin.setdefault(i, []).append(j)
+        twin.setdefault(j, []).append(i)
+    pos = {d: i for i, d in enumerate(b.doc_ids)}
+    conflicts = 0
+    examples: list[str] = []
+    for q in b.qrels.query_ids:
+        grades = b.qrels[q]
+        for d, g in grades.items():
+            i = pos.get(d)
+            for j in twin.get(i, ()) if i is not None else ():
+                other = b.doc_ids[j]
+                og = grades.get(other)
+                if (og is None and g > 0) or (og is not None and og != g and d < other):
+                    conflicts += 1
+                    if len(examples) < EXAMPLES:
+                        examples.append(f"{q}: {d} graded {g}, near-duplicate {other} "
+                                        f"{'unjudged' if og is None else f'graded {og}'}")
+    summary = (f"{len(pairs)} near-duplicate document pairs in the corpus; {conflicts} (query, pair) cases where "
+               "twins get different grades (or a relevant one's twin is unjudged)")
+    return Check("graded_near_duplicates", "FAIL" if conflicts else "ok", summary, float(conflicts), 0.0,
+                 {"near_duplicate_pairs": len(pairs), "conflicts": conflicts}, examples)
+
+
+def oracle_ceilings(b: Any) -> Check:
+    """Per category: nDCG@10 and R@100 of the ideal run (judged documents by grade; evidence documents when the
+    queries name them), scored on the split's qrels."""
+    from hcrbench.data.types import Run
+    from hcrbench.metrics import evaluate
+
+    qids = list(b.qrels.query_ids)
+    ideal: dict[str, dict[str, float]] = {}
+    kind = "qrels"
+    for q in qids:
+        grades = b.qrels[q]
+        ev = b.evidence.get(q)
+        if ev:
+            kind = "evidence"
+            ideal[q] = {d: float(grades.get(d, 0)) + 1.0 for d in ev}
+        else:
+            ideal[q] = {d: float(g) for d, g in grades.items() if g > 0}
+    run = Run.from_dict({q: docs for q, docs in ideal.items() if docs}, name="oracle")
+    res = evaluate(b.qrels, run, ["nDCG@10", "R@100"], missing="zero")
+    ev = res.runs["oracle"]
+    pos = {q: i for i, q in enumerate(ev.query_ids)}
+    cats: dict[str, list[int]] = {}
+    for q in qids:
+        cats.setdefault(b.category.get(q, "all"), []).append(pos[q])
+    table = {}
+    worst = 1.0
+    for c, idx in sorted(cats.items()):
+        nd = float(np.mean(ev.values["nDCG@10"][idx]))
+        rc = float(np.mean(ev.values["R@100"][idx]))
+        table[c] = {"queries": len(idx), "nDCG@10": round(nd, 4), "R@100": round(rc, 4)}
+        worst = min(worst, nd, rc)
+    low = [f"{c}: nDCG@10 {v['nDCG@10']:.3f}, R@100 {v['R@100']:.3f} ({v['queries']} queries)"
+           for c, v in table.items() if min(v["nDCG@10"], v["R@100"]) < MIN_CEILING]
+    return Check("oracle_ceilings", _verdict(worst, MIN_CEILING, above_fails=False),
+                 f"{kind} oracle over {len(cats)} categor{'y' if len(cats) == 1 else 'ies'}: lowest ceiling "
+                 f"{worst:.3f} (nDCG@10 or R@100)", worst, MIN_CEILING, {"oracle": kind, "categories": table},
+                 low[:EXAMPLES])
+
+
+def unjudged_in_run(b: Any, run: Any, k: int = 10) -> Check:
+    """Share of the run's top-k documents (split queries) that have no judgment for that query."""
+    total = unjudged = 0
+    worst: list[tuple[int, str]] = []
+    for q in b.qrels.query_ids:
+        if q not in run:
+            continue
+        judged = b.qrels[q]
+        top = [d for d, _ in run.ranked(q)[:k]]
+        u = sum(1 for d in top if d not in judged)
+        total += len(top)
+        unjudged += u
+        worst.append((-u, q))
+    if not total:
+        return Check("unjudged_in_run", "skip", f"the run retrieves nothing for the {b.split} queries")
+    share = unjudged / total
+    examples = [f"{q}: {-u} of top {k} unjudged" for u, q in sorted(worst)[:EXAMPLES] if u]
+    return Check("unjudged_in_run", _verdict(share, MAX_UNJUDGED),
+                 f"{unjudged} of {total} top-{k} documents ({share:.0%}) are unjudged: scores of this run are a lower "
+                 "bound" if share else f"every top-{k} document is judged", share, MAX_UNJUDGED,
+                 {"k": k, "unjudged": unjudged, "retrieved": total}, examples)
+
+
+__all__ = ["Check", "duplicate_queries", "false_negatives", "graded_near_duplicates", "inverted", "oracle_ceilings",
+           "split_leakage", "unjudged_in_run"]

@@ -1,0 +1,103 @@
+"""``hcrbench fuse RUN RUN ... --method M [--norm N] [--weights ...] --out F``: ranx's fusion methods on run files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from hcrbench.errors import InputError
+
+
+def _weights(text: str | None) -> list[float] | None:
+    if text is None:
+        return None
+    try:
+        return [float(w) for w in text.split(",") if w.strip()]
+    except ValueError:
+        raise InputError(f"expected comma-separated numbers, got {text!r}", field="--weights") from None
+
+
+def fuse_command(
+    runs: list[Path] = typer.Argument(..., help="Two or more TREC run files (gzip allowed)."),
+    method: str = typer.Option("rrf", "--method", help="sum | max | min | anz | mnz | isr | log_isr | bordafuse | "
+                                                        "rbc | rrf | wsum (ranx's names; combsum etc. accepted)."),
+    norm: str = typer.Option("min-max", "--norm", help="Per-query normalisation first: min-max | max | sum | "
+                                                       "z-score | rank | none (ranx's definitions)."),
+    weights: str | None = typer.Option(None, "--weights", help="One weight per run for wsum / rrf, e.g. 0.7,0.3."),
+    k: float = typer.Option(60, "--k", help="RRF's k."),
+    phi: float = typer.Option(0.8, "--phi", help="RBC's persistence phi in (0, 1)."),
+    tune_qrels: Path | None = typer.Option(None, "--tune-qrels",
+                                           help="Choose the weights (wsum), k (rrf) or phi (rbc) on these qrels' "
+                                                "queries first, as ranx's optimize_fusion."),
+    tune_runs: list[Path] = typer.Option([], "--tune-run",
+                                         help="With --tune-qrels: the same systems' runs on the tune split, one per "
+                                              "RUN in the same order (default: RUN itself, restricted to the tune "
+                                              "queries)."),
+    metric: str = typer.Option("nDCG@10", "--metric", help="Measure maximised with --tune-qrels."),
+    step: float = typer.Option(0.1, "--step", help="Weight grid step with --tune-qrels and wsum."),
+    depth: int = typer.Option(1000, "--k-out", help="Documents written per query."),
+    name: str | None = typer.Option(None, "--name", help="Run tag (default: the method)."),
+    out: Path = typer.Option(..., "--out", help="Fused TREC run to write (atomically; .gz compresses)."),
+) -> None:
+    """Fuse run files with one of ranx's methods (equal to ranx.fuse), optionally tuned on a tune split."""
+    from hcrbench.data import read_qrels, read_run, write_run
+    from hcrbench.data.outputs import ensure_parent
+    from hcrbench.retrieve.fusion_methods import WEIGHTED, fuse, method_name, norm_name
+
+    m = method_name(method)
+    nm = norm_name(norm)
+    w = _weights(weights)
+    if len(runs) < 2:
+        raise InputError(f"fusion needs at least two runs, got {len(runs)}", field="RUN")
+    if w is not None and m not in WEIGHTED:
+        raise InputError(f"method {m!r} takes no weights (weighted methods: {', '.join(WEIGHTED)})",
+                         field="--weights")
+    if w is not None and len(w) != len(runs):
+        raise InputError(f"{len(w)} weights for {len(runs)} runs", field="--weights")
+    if depth < 1:
+        raise InputError(f"must be a positive integer, got {depth}", field="--k-out")
+    ensure_parent(out, field="--out")
+    loaded = [read_run(p) for p in runs]
+    params: dict = {"weights": w, "k": k, "phi": phi}
+    note = ""
+    if tune_runs and tune_qrels is None:
+        raise InputError("--tune-run needs --tune-qrels", field="--tune-run")
+    if tune_qrels is not None:
+        from hcrbench.experiment.fusion_tuning import optimize_fusion
+
+        if w is not None:
+            raise InputError("give either --weights or --tune-qrels, not both", field="--weights")
+        qrels = read_qrels(tune_qrels)
+        if tune_runs and len(tune_runs) != len(runs):
+            raise InputError(f"{len(tune_runs)} tune runs for {len(runs)} runs", field="--tune-run")
+        tuning = [read_run(p) for p in tune_runs] if tune_runs else loaded
+        tuned = optimize_fusion(qrels, tuning, m, nm, metric=metric, step=step)
+        params.update(tuned.params)
+        singles = _single_scores(qrels, tuning, tuned.metric)
+        chosen = ", ".join(f"{key}={_fmt(v)}" for key, v in tuned.params.items())
+        best_single = max(singles.values())
+        typer.echo(f"tuned on {tuned.n_queries} queries of {tune_qrels}: {chosen} gives {tuned.metric} "
+                   f"{tuned.score:.4f} over {len(tuned.trials)} grid points (best single run "
+                   f"{best_single:.4f}: {max(singles, key=singles.get)})")
+        note = f"; {chosen} chosen on {tuned.n_queries} tune queries"
+    fused = fuse(loaded, m, nm, weights=params["weights"], k=params["k"], phi=params["phi"], name=name or m)
+    write_run(fused, out, k=depth)
+    lines = int(sum(min(int(n), depth) for n in fused.lengths()))
+    typer.echo(f"fused {len(runs)} runs with {m} after {nm} normalisation: {len(fused.query_ids)} queries, "
+               f"{lines} lines -> {out}{note}")
+
+
+def _fmt(v) -> str:
+    return ",".join(f"{x:g}" for x in v) if isinstance(v, list) else f"{v:g}"
+
+
+def _single_scores(qrels, runs, metric: str) -> dict[str, float]:
+    from hcrbench.metrics import evaluate
+
+    res = evaluate(qrels, {f"{i}:{r.name}": r.subset(qrels.query_ids) for i, r in enumerate(runs)}, [metric])
+    return {n.split(":", 1)[1]: float(ev.means[metric]) for n, ev in res.runs.items()}
+
+
+def register(app: typer.Typer) -> None:
+    app.command("fuse")(fuse_command)
