@@ -8,8 +8,8 @@ from pathlib import Path
 from hcrbench.data.tree import LevelLog, RoutingRecord, Tree, TreeNode, write_routing_log, write_tree
 from hcrbench.data.types import Corpus, Qrels, Queries
 from hcrbench.experiment.dataset import ExperimentData
-from hcrbench.experiment.hypotheses import easy_routing
-from hcrbench.experiment.protocol import easy_single_branch, single_target_queries
+from hcrbench.protocol.rules import easy_routing
+from hcrbench.protocol.verdicts import easy_single_branch, single_target_queries
 
 # root 0 -> branches 1 (docs a*, chunks 0-1) and 2 (docs b*, chunks 2-3); one routing level below the root
 TREE = Tree([TreeNode(0, 0, None, [1, 2]), TreeNode(1, 1, 0, chunks=[0, 1]), TreeNode(2, 1, 0, chunks=[2, 3])],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hcrbench.experiment import hypotheses as hy
+from hcrbench.protocol import rules as hy
 
 
 @pytest.mark.parametrize("value, status", [(0.15, "pass"), (0.1499, "kill"), (0.6, "pass"), (None, "not run"),

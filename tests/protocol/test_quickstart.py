@@ -10,9 +10,9 @@ from types import SimpleNamespace
 import pytest
 
 from hcrbench.experiment.config import parse_config
-from hcrbench.experiment.hypotheses import corpus_size, tree_sanity
-from hcrbench.experiment.protocol import apply_growth
-from hcrbench.experiment.quickstart import growth_doc, parse_sizes, render_config
+from hcrbench.protocol.quickstart import growth_doc, parse_sizes, render_config
+from hcrbench.protocol.rules import corpus_size, tree_sanity
+from hcrbench.protocol.verdicts import apply_growth
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:

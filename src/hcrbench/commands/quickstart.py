@@ -34,8 +34,8 @@ def quickstart_command(
     from rich.console import Console
 
     from hcrbench.cli import flush_warnings
-    from hcrbench.experiment.quickstart import ENCODERS, parse_sizes, run_quickstart
     from hcrbench.limits import check_draws, check_seed
+    from hcrbench.protocol.quickstart import ENCODERS, parse_sizes, run_quickstart
 
     if encoder not in ENCODERS:
         raise InputError(f"must be one of {', '.join(ENCODERS)}, got {encoder!r}", field="--encoder")

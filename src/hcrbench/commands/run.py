@@ -37,12 +37,14 @@ def run_command(
 
     from hcrbench.cli import flush_warnings
     from hcrbench.experiment import run_experiment
+    from hcrbench.protocol.verdicts import hooks as protocol_hooks
     from hcrbench.report.evaluation import print_evaluation, strata_table
 
     err = Console(stderr=True, highlight=False)
     # Warnings go to stderr once each, above the tables (hcrbench.cli).
     result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet,
-                            force=force, execution=execution_of(config, engine, address), fail_fast=fail_fast)
+                            force=force, execution=execution_of(config, engine, address), fail_fast=fail_fast,
+                            protocol=protocol_hooks())
     flush_warnings()  # above the tables
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     print_evaluation(result.evaluation, result.comparisons, console=console)

@@ -3,7 +3,7 @@
 ``[gate]`` makes ``hcrbench run`` gate its own runs (the four nulls, optionally the controls) and compare every
 system with the baseline in the one declared Holm family (``OUT/gate.json``, the document ``hcrbench gate --json``
 writes). ``[protocol]`` names the systems the design's checkpoints and hypotheses judge (``OUT/verdicts.json``,
-see :mod:`hcrbench.experiment.protocol`)::
+see :mod:`hcrbench.protocol`)::
 
     [gate]
     metric = "nDCG@10"          # graded metric; strict single-gold R@5 too unless strict = false
@@ -75,7 +75,7 @@ class ProtocolConfig(BaseModel):
 def check_roles(cfg: Any, names: list[str], path: str | Path, text: str) -> None:
     """Every system named by ``[gate]`` or ``[protocol]`` must be one of ``[[systems]]`` (one-line error)."""
     from hcrbench.errors import InputError
-    from hcrbench.experiment.config import did_you_mean, locate
+    from hcrbench.experiment.tomlpos import did_you_mean, locate
 
     named: list[tuple[tuple[str, ...], str]] = []
     if cfg.gate is not None:

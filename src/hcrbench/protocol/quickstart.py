@@ -124,8 +124,8 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str =
     """Run the protocol at each size (the largest into ``out``); see the module docstring."""
     from rich.console import Console
 
-    from hcrbench.experiment.protocol import apply_growth, write_verdicts
     from hcrbench.experiment.runner import run_experiment
+    from hcrbench.protocol.verdicts import apply_growth, hooks, write_verdicts
 
     console = Console(stderr=True, quiet=not progress, highlight=False)
     out = out.expanduser()
@@ -141,7 +141,8 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str =
                            n_trials=n_trials, n_resamples=n_resamples, fail_fast=fail_fast)
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold] ({n_docs(size):,} documents) -> {folder}")
-        per_size[size] = run_experiment(cfg, force_test=_rescoring(cfg), progress=progress, fail_fast=fail_fast)
+        per_size[size] = run_experiment(cfg, force_test=_rescoring(cfg), progress=progress, fail_fast=fail_fast,
+                                       protocol=hooks())
     result = per_size[largest]
     growth = None
     if len(sizes) > 1:

@@ -18,7 +18,6 @@ split is read); the split scored, whether it is locked and how often it was scor
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -26,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from hcrbench.data.atomic import atomic_write_text
-from hcrbench.experiment import hypotheses as hy
 from hcrbench.experiment.dataset import ExperimentData
 from hcrbench.experiment.tree_step import log_rel, system_tree_metrics
+from hcrbench.protocol import rules as hy
 
 VERDICTS_FILE = "verdicts.json"
 SCHEMA = "hcrbench.verdicts/1"
@@ -400,27 +399,16 @@ class FailFast:
         return None
 
 
-def protocol_steps(cfg: Any, data: ExperimentData, runs: dict[str, Any], evaluation: Any, doc: dict,
-                   baseline: str, out: Path, console: Any, *, stopped: str | None = None) -> dict[str, Any]:
-    """Gate, tree metrics and verdicts after scoring: ``{"gate", "tree_metrics", "verdicts", "timings"}``."""
-    from hcrbench.experiment.gate_step import gate_step
-    from hcrbench.experiment.tree_step import tree_step
+def judge_step(cfg: Any, data: ExperimentData, runs: dict[str, Any], evaluation: Any, doc: dict, tree: dict | None,
+               out: Path, *, stopped: str | None = None) -> dict[str, Any]:
+    """The runner's verdict hook: judge and write ``verdicts.json``."""
+    verdicts = judge(cfg, data, evaluation, doc, tree, out, stopped=stopped)
+    write_verdicts(out, verdicts)
+    return verdicts
 
-    timings: dict[str, float] = {}
-    t0 = time.perf_counter()
-    gate = None
-    if cfg.gate is not None and cfg.gate.enabled:
-        with console.status(f"gate: {len(runs)} systems x 4 nulls x {cfg.gate.n_trials} trials"
-                            + (" + controls" if cfg.gate.controls else "") + "..."):
-            gate = gate_step(cfg, data, runs, baseline, out)
-        timings["gate_seconds"] = round(time.perf_counter() - t0, 3)
-    else:
-        gate_step(cfg, data, runs, baseline, out)  # removes a stale gate.json
-    t1 = time.perf_counter()
-    tree = tree_step(list(runs), data, out, rel_threshold=cfg.rel_threshold, seed=cfg.seed)
-    timings["tree_metrics_seconds"] = round(time.perf_counter() - t1, 3)
-    verdicts = None
-    if cfg.protocol is not None:
-        verdicts = judge(cfg, data, evaluation, {**doc, "baseline_name": baseline}, tree, out, stopped=stopped)
-        write_verdicts(out, verdicts)
-    return {"gate": gate, "tree_metrics": tree, "verdicts": verdicts, "timings": timings}
+
+def hooks() -> Any:
+    """The :class:`~hcrbench.experiment.steps.ProtocolHooks` that make the runner judge a ``[protocol]`` table."""
+    from hcrbench.experiment.steps import ProtocolHooks
+
+    return ProtocolHooks(watch=FailFast, judge=judge_step)
