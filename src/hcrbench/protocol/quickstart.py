@@ -104,7 +104,8 @@ def _rescoring(path: Path) -> bool:
 
 
 def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
-    """``growth.json``: HCR minus the kill baseline at each size (delta, 95% CI, Holm p, from the verdicts)."""
+    """``growth.json``: HCR minus the kill baseline at each size (delta, 95% CI, Holm p, from the verdicts), and on
+    the entity-spanning + multi-hop queries (``subset``: the corpus-size rule reads it at medium)."""
     points = []
     system = baseline = metric = None
     for size, res in per_size.items():
@@ -112,8 +113,10 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
         system, baseline, metric = v.get("system"), v.get("kill_baseline"), v.get("metric")
         kill = next((h for h in v.get("hypotheses", []) if h["id"] == "kill"), None)
         ev = (kill or {}).get("evidence", {})
+        cs = next((h for h in v.get("hypotheses", []) if h["id"] == "corpus_size"), None)
         points.append({"size": size, "n_docs": res.manifest["dataset"]["n_documents"], "delta": ev.get("delta"),
-                       "ci_low": ev.get("ci_low"), "ci_high": ev.get("ci_high"), "p": ev.get("p_holm")})
+                       "ci_low": ev.get("ci_low"), "ci_high": ev.get("ci_high"), "p": ev.get("p_holm"),
+                       "subset": ((cs or {}).get("evidence") or {}).get("subset_at_this_size")})
     return {"metric": metric or "nDCG@10", "system": system or "hcr", "baseline": baseline or "rerank",
             "points": points}
 

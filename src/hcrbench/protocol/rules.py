@@ -1,13 +1,18 @@
-"""The design's decision rules, as pure functions of plain numbers: fail-fast checkpoints and hypothesis verdicts.
+"""What every protocol rule shares: the verdict words, the design's thresholds, intervals and the significance test.
 
-Each rule takes the measured figures (``None`` when the condition that yields them was not run) and returns one
-JSON-ready dict: a checkpoint ``{"id", "name", "criterion", "value", "threshold", "status", "text"}`` with status
-``pass`` / ``kill`` / ``not run``, or a hypothesis ``{"id", "name", "criterion", "verdict", "text", "evidence"}``
-with verdict ``go`` / ``soft no-go`` / ``no-go`` / ``kill`` / ``inconclusive`` / ``not run``. A rule never invents a
-number: a missing input gives ``not run`` and says which condition is missing. The thresholds are the design's
-(issue #14) and are module constants, so the tests check each boundary. Sufficiency rates and nDCG are in [0, 1];
-"within 5%" and "worse by more than 5%" are read as 5 percentage points (0.05), and "within +-10%" of the
-(1 - eps)^d model as a relative error of at most 10%.
+Semantics (docs/protocol.md has the table, rule by rule):
+
+- A **checkpoint** is a fail-fast check: ``pass``, ``stop and diagnose: <component>`` (never a verdict on the
+  architecture), ``not decidable`` (its interval straddles the threshold: the text gives the n that would decide
+  it) or ``not run``. It fires only when its whole 95% interval lies past the threshold.
+- A **hypothesis** is ``go`` / ``soft no-go`` / ``no-go`` (a component needs fixing) / ``inconclusive`` /
+  ``not decidable`` / ``not run``; only the single kill criterion says ``kill``, and only at the full corpus size.
+- **Significant** everywhere means Holm p < 0.05 within the declared family AND the 95% CI excluding zero; an
+  improvement also needs Cohen's d >= 0.3.
+- Every row carries ``n`` (the queries, pairs or conditions behind it) and ``interval`` (``[low, high]`` of the
+  95% interval of the figure it judges, or null) with ``interval_kind``.
+
+Rates and nDCG are in [0, 1]; "within 5%" is 5 percentage points (0.05).
 """
 
 from __future__ import annotations
@@ -17,30 +22,37 @@ from collections.abc import Sequence
 from typing import Any
 
 GO, SOFT, NOGO, KILL, INCONCLUSIVE, NOT_RUN = "go", "soft no-go", "no-go", "kill", "inconclusive", "not run"
+UNDECIDABLE = "not decidable"
 PASS = "pass"
-VERDICT_ORDER = (KILL, NOGO, SOFT, INCONCLUSIVE, GO)  # worst first: the overall verdict is the worst one run
+DIAGNOSE = "stop and diagnose"
+INVALIDATED = "invalidated"
+HYPOTHESIS_ORDER = (NOGO, SOFT, INCONCLUSIVE, GO)  # worst first, among decided hypotheses
 
 TREE_SANITY_MIN = 0.15   # mean sibling distinctiveness (cosine distance)
 EASY_EPS_MAX = 0.10      # routing error at every level on the easiest single-branch queries
+MIN_EASY = 50            # the design's number of easiest single-branch queries
 KILL_MARGIN = 0.02       # HCR may trail flat + reranker on nDCG@10 by at most this much
 H1A_MIN_RATE = 0.55      # HCR@400 sufficiency
-H1A_SOFT = 0.05          # within this of flat + reranker@400: soft no-go; worse by more: kill
+H1A_SOFT = 0.05          # within this of flat + reranker@400: soft no-go; surely worse by more: no-go
 H1B_OVER_SINGLE = 0.03   # dual path over the best single path (nDCG@10)
 H1B_OVER_RERANK = 0.05   # dual path over flat + reranker
 H1B_ENTITY = 0.08        # dual path over flat + reranker on entity-spanning queries
 H1C_GO_R = 0.7           # Pearson r (routing accuracy, nDCG@10) across conditions
 H1C_KILL_R = 0.3
-LINKS_GAIN = 0.15        # cross-links: relative nDCG@10 gain on entity-spanning queries
-MODEL_TOL = 0.10         # observed accuracy within 10% (relative) of (1 - eps)^d
+LINKS_GAIN = 0.15        # cross-links: relative gain on entity-spanning queries
+MODEL_TOL = 0.10         # observed accuracy at most 10% (relative) below (1 - eps)^d
 FAIL_GOOD, FAIL_OK, FAIL_CONCERN = 0.10, 0.20, 0.30  # failure rate on budget-feasible queries
+ORACLE_MAX_FAIL = 0.05   # H1a and the failure rate need the oracle context to fail <= 5% of feasible queries
 MIN_D = 0.3              # Cohen's d for any claimed improvement
 ALPHA = 0.05
-MIN_CONDITIONS = 3       # a correlation across fewer conditions is not computed
+Z95 = 1.959963984540054
+MIN_CONDITIONS = 3       # a correlation across fewer distinct routing conditions is not computed
+MAX_N = 1_000_000        # the largest n a "would decide at n" estimate reports
 
 
 def _num(x: Any) -> float | None:
     """A finite float, or None (missing, NaN, inf)."""
-    if x is None:
+    if x is None or isinstance(x, bool):
         return None
     try:
         v = float(x)
@@ -53,159 +65,111 @@ def _f(x: float | None, digits: int = 3) -> str:
     return "—" if x is None else f"{x:.{digits}f}"
 
 
-def _p(p: float | None) -> str:
+def _p(p: float | None, label: str = "Holm") -> str:
     if p is None:
-        return "p = —"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+        return f"{label} p = —"
+    return f"{label} p < 0.001" if p < 0.001 else f"{label} p = {p:.3f}"
 
 
-def checkpoint(cid: str, name: str, criterion: str, value: float | None, threshold: float, status: str,
-               text: str) -> dict[str, Any]:
-    return {"id": cid, "name": name, "criterion": criterion, "value": value, "threshold": threshold,
-            "status": status, "text": text}
+def _ci(lo: float | None, hi: float | None, signed: bool = True) -> str:
+    if lo is None or hi is None:
+        return "95% CI —"
+    return f"95% CI [{lo:+.3f}, {hi:+.3f}]" if signed else f"95% CI [{lo:.3f}, {hi:.3f}]"
 
 
-def hypothesis(hid: str, name: str, criterion: str, verdict: str, text: str,
-               evidence: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"id": hid, "name": name, "criterion": criterion, "verdict": verdict, "text": text,
-            "evidence": {k: v for k, v in (evidence or {}).items()}}
+# ------------------------------------------------------------------------------------------------ intervals
 
 
-# ------------------------------------------------------------------------------------------------ checkpoints
+def wilson(k: float, n: int) -> tuple[float, float] | None:
+    """The 95% Wilson score interval of a proportion ``k / n`` (None for n = 0)."""
+    if n <= 0:
+        return None
+    p = min(max(k / n, 0.0), 1.0)
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def tree_sanity(mean_distinctiveness: float | None, why_missing: str = "no tree with routing vectors") -> dict:
-    """Checkpoint 1: the tree's siblings must be distinguishable (mean cosine distance >= 0.15)."""
-    crit = f"mean sibling distinctiveness >= {TREE_SANITY_MIN}"
-    v = _num(mean_distinctiveness)
-    if v is None:
-        return checkpoint("tree_sanity", "Tree sanity", crit, None, TREE_SANITY_MIN, NOT_RUN, f"not run: {why_missing}")
-    ok = v >= TREE_SANITY_MIN
-    return checkpoint("tree_sanity", "Tree sanity", crit, v, TREE_SANITY_MIN, PASS if ok else KILL,
-                      f"siblings are {'distinct enough' if ok else 'too alike'}: mean cosine distance {v:.3f} "
-                      f"({'>=' if ok else '<'} {TREE_SANITY_MIN})")
+def n_to_decide_rate(rate: float, threshold: float) -> int | None:
+    """The smallest n at which a proportion observed at ``rate`` gets a Wilson interval wholly on its side of
+    ``threshold`` (None when the rate sits on the threshold or it needs more than a million)."""
+    if rate == threshold:
+        return None
+
+    def decided(n: int) -> bool:
+        lo, hi = wilson(rate * n, n)  # type: ignore[misc]
+        return lo > threshold if rate > threshold else hi < threshold
+
+    if not decided(MAX_N):
+        return None
+    lo, hi = 1, MAX_N
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if decided(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
-def easy_routing(eps_per_level: Sequence[float | None] | None, n_queries: int = 0,
-                 why_missing: str = "no routing log") -> dict:
-    """Checkpoint 2: on the easiest single-branch queries, routing error eps <= 0.10 at every level."""
-    crit = f"eps <= {EASY_EPS_MAX} at every level on the easiest single-branch queries"
-    levels = [_num(e) for e in (eps_per_level or [])]
-    levels = [e for e in levels if e is not None]
-    if not levels or n_queries == 0:
-        return checkpoint("easy_routing", "Routing on easy single-branch queries", crit, None, EASY_EPS_MAX,
-                          NOT_RUN, f"not run: {why_missing}")
-    worst = max(levels)
-    ok = worst <= EASY_EPS_MAX
-    per = ", ".join(f"L{i + 1} {e:.3f}" for i, e in enumerate(levels))
-    return checkpoint("easy_routing", "Routing on easy single-branch queries", crit, worst, EASY_EPS_MAX,
-                      PASS if ok else KILL, f"worst level eps {worst:.3f} ({per}) on {n_queries} queries: "
-                      + ("routing holds" if ok else "routing already fails where it should be easiest"))
+def n_to_decide_mean(estimate: float, low: float, high: float, n: int, threshold: float) -> int | None:
+    """The n at which an interval ``[low, high]`` around ``estimate`` from ``n`` pairs, shrinking as 1/sqrt(n),
+    would lie wholly on the estimate's side of ``threshold`` (None when the estimate sits on it)."""
+    gap = abs(estimate - threshold)
+    half = (high - low) / 2
+    if gap <= 0 or n <= 0 or half <= 0:
+        return None
+    need = math.ceil(n * (half / gap) ** 2) + 1
+    return need if need <= MAX_N else None
 
 
-def kill_baseline_margin(delta: float | None, baseline: str = "flat + reranker", metric: str = "nDCG@10",
-                         why_missing: str = "HCR or the kill baseline was not run") -> dict:
-    """Checkpoint 3: HCR must not trail flat + reranker on nDCG@10 by more than 0.02."""
-    crit = f"HCR - {baseline} on {metric} >= -{KILL_MARGIN}"
-    d = _num(delta)
-    if d is None:
-        return checkpoint("vs_kill_baseline", f"HCR vs {baseline}", crit, None, -KILL_MARGIN, NOT_RUN,
-                          f"not run: {why_missing}")
-    ok = d >= -KILL_MARGIN
-    return checkpoint("vs_kill_baseline", f"HCR vs {baseline}", crit, d, -KILL_MARGIN, PASS if ok else KILL,
-                      f"HCR {'trails' if d < 0 else 'leads'} {baseline} by {abs(d):.3f} {metric} "
-                      f"({'within' if ok else 'beyond'} the {KILL_MARGIN} margin)")
+def mean_ci(values: Sequence[float]) -> tuple[float, float, float, int] | None:
+    """Mean of ``values`` with its 95% normal interval (mean ± 1.96 sd / sqrt(n)); None for no values."""
+    xs = [float(v) for v in values]
+    n = len(xs)
+    if n == 0:
+        return None
+    m = sum(xs) / n
+    if n == 1:
+        return m, m, m, 1
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    h = Z95 * sd / math.sqrt(n)
+    return m, m - h, m + h, n
 
 
-def token_efficiency(hcr_400: float | None, flat_400: float | None, flat: str = "flat",
-                     why_missing: str = "no sufficiency at 400 tokens") -> dict:
-    """Checkpoint 4: HCR@400 must beat flat@400 on sufficiency."""
-    crit = f"HCR sufficiency@400 > {flat} sufficiency@400"
-    h, f = _num(hcr_400), _num(flat_400)
-    if h is None or f is None:
-        return checkpoint("token_efficiency", "Token efficiency", crit, None, 0.0, NOT_RUN, f"not run: {why_missing}")
-    ok = h > f
-    return checkpoint("token_efficiency", "Token efficiency", crit, h - f, 0.0, PASS if ok else KILL,
-                      f"HCR@400 {h:.3f} vs {flat}@400 {f:.3f}: " + ("HCR gives sufficient context more often" if ok
-                                                                      else "HCR does not beat flat retrieval"))
+def fisher_ci(r: float, n: int) -> tuple[float, float] | None:
+    """The 95% Fisher-z interval of a Pearson r from ``n`` points (None for n <= 3)."""
+    if n <= 3:
+        return None
+    rr = max(min(r, 0.999999), -0.999999)
+    z = math.atanh(rr)
+    h = Z95 / math.sqrt(n - 3)
+    return math.tanh(z - h), math.tanh(z + h)
 
 
-# ------------------------------------------------------------------------------------------------ hypotheses
+def significant(p_holm: float | None, low: float | None, high: float | None) -> bool:
+    """Holm p < 0.05 within the declared family AND the 95% CI excluding zero."""
+    p, lo, hi = _num(p_holm), _num(low), _num(high)
+    return p is not None and p < ALPHA and lo is not None and hi is not None and (lo > 0 or hi < 0)
 
 
-def h1a(hcr_400: float | None, rerank_400: float | None, flat_600: float | None,
-        why_missing: str = "no sufficiency results") -> dict:
-    """H1a: HCR@400 >= flat + reranker@400 and >= 55%, and matches flat at >= 600 tokens: go; within 5 points of
-    flat + reranker@400: soft no-go; worse by more than 5 points: kill."""
-    crit = (f"HCR@400 >= flat+reranker@400 and >= {H1A_MIN_RATE:.0%}, and >= flat@600: go; within "
-            f"{H1A_SOFT:.0%}: soft no-go; worse by > {H1A_SOFT:.0%}: kill")
-    h, r, f6 = _num(hcr_400), _num(rerank_400), _num(flat_600)
-    ev = {"hcr@400": h, "flat+reranker@400": r, "flat@600": f6}
-    if h is None or r is None:
-        return hypothesis("H1a", "Sufficiency under a 400-token budget", crit, NOT_RUN, f"not run: {why_missing}", ev)
-    gap = h - r
-    if gap < -H1A_SOFT:
-        return hypothesis("H1a", "Sufficiency under a 400-token budget", crit, KILL,
-                          f"HCR@400 {h:.3f} is {-gap:.3f} below flat + reranker@400 ({r:.3f}): kill", ev)
-    misses = []
-    if gap < 0:
-        misses.append(f"{-gap:.3f} below flat + reranker@400")
-    if h < H1A_MIN_RATE:
-        misses.append(f"below {H1A_MIN_RATE:.0%}")
-    if f6 is None:
-        misses.append("flat@600 not run")
-    elif h < f6:
-        misses.append(f"below flat@600 ({f6:.3f})")
-    if not misses:
-        return hypothesis("H1a", "Sufficiency under a 400-token budget", crit, GO,
-                          f"HCR@400 {h:.3f} >= flat + reranker@400 {r:.3f}, >= {H1A_MIN_RATE:.0%} and >= flat@600 "
-                          f"{f6:.3f}: go", ev)
-    verdict = INCONCLUSIVE if misses == ["flat@600 not run"] else SOFT
-    return hypothesis("H1a", "Sufficiency under a 400-token budget", crit, verdict,
-                      f"HCR@400 {h:.3f} vs flat + reranker@400 {r:.3f}: " + "; ".join(misses), ev)
-
-
-def improvement(delta: float | None, p: float | None, d: float | None, need: float) -> tuple[bool, str]:
-    """Is ``delta`` a claimable improvement of at least ``need``: delta >= need, p < 0.05, Cohen's d >= 0.3?"""
-    dl, pp, dd = _num(delta), _num(p), _num(d)
+def improvement(delta: float | None, p_holm: float | None, low: float | None, high: float | None,
+                d: float | None, need: float) -> tuple[bool, str]:
+    """Is ``delta`` a claimable improvement of at least ``need``: delta >= need, significant (Holm p < 0.05 and
+    the CI above zero) and Cohen's d >= 0.3? Returns (ok, the reason in words)."""
+    dl, dd = _num(delta), _num(d)
     if dl is None:
         return False, "not run"
     why = []
     if dl < need:
         why.append(f"+{need:.2f} needed, got {dl:+.3f}")
-    if pp is None or pp >= ALPHA:
-        why.append(f"not significant ({_p(pp)})")
+    if not (significant(p_holm, low, high) and dl > 0):
+        why.append(f"not significant ({_p(_num(p_holm))}, {_ci(_num(low), _num(high))})")
     if dd is None or dd < MIN_D:
         why.append(f"Cohen's d {_f(dd, 2)} < {MIN_D}")
-    return not why, "; ".join(why) or f"{dl:+.3f} ({_p(pp)}, d = {_f(dd, 2)})"
-
-
-def h1b(over_single: float | None, p_single: float | None, d_single: float | None,
-        over_rerank: float | None, p_rerank: float | None, d_rerank: float | None,
-        entity_over_rerank: float | None, why_missing: str = "the single-path ablations were not run") -> dict:
-    """H1b: the dual path beats the best single path by >= 0.03 nDCG@10 and flat + reranker by >= 0.05
-    (p < 0.05, paired permutation; Cohen's d >= 0.3), and flat + reranker by >= 0.08 on entity-spanning queries.
-    All met: go; the dual path not better than the best single path: no-go; otherwise soft no-go."""
-    crit = (f"dual - best single path >= +{H1B_OVER_SINGLE} and dual - flat+reranker >= +{H1B_OVER_RERANK} "
-            f"nDCG@10 (p < {ALPHA}, d >= {MIN_D}); entity-spanning >= +{H1B_ENTITY}")
-    ev = {"dual - best single": _num(over_single), "p (vs best single)": _num(p_single),
-          "d (vs best single)": _num(d_single), "dual - flat+reranker": _num(over_rerank),
-          "p (vs flat+reranker)": _num(p_rerank), "d (vs flat+reranker)": _num(d_rerank),
-          "entity-spanning: dual - flat+reranker": _num(entity_over_rerank)}
-    if _num(over_single) is None:
-        return hypothesis("H1b", "Dual path", crit, NOT_RUN, f"not run: {why_missing}", ev)
-    ok1, t1 = improvement(over_single, p_single, d_single, H1B_OVER_SINGLE)
-    ok2, t2 = improvement(over_rerank, p_rerank, d_rerank, H1B_OVER_RERANK)
-    e = _num(entity_over_rerank)
-    ok3 = e is not None and e >= H1B_ENTITY
-    text = (f"vs best single path: {t1}; vs flat + reranker: {t2}; entity-spanning: "
-            f"{'not run' if e is None else f'{e:+.3f}'}")
-    if ok1 and ok2 and ok3:
-        return hypothesis("H1b", "Dual path", crit, GO, "dual path pays: " + text, ev)
-    if _num(over_single) <= 0:  # type: ignore[operator]
-        return hypothesis("H1b", "Dual path", crit, NOGO, "the dual path is no better than a single path: " + text,
-                          ev)
-    return hypothesis("H1b", "Dual path", crit, SOFT, text, ev)
+    return not why, "; ".join(why) or f"{dl:+.3f} ({_p(_num(p_holm))}, {_ci(_num(low), _num(high))}, " \
+                                      f"d = {_f(dd, 2)})"
 
 
 def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
@@ -223,113 +187,33 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
     return sxy / math.sqrt(sxx * syy)
 
 
-def h1c(accuracy: Sequence[float], ndcg: Sequence[float], links_gain: float | None = None,
-        observed: float | None = None, predicted: float | None = None) -> dict:
-    """H1c: routing accuracy explains retrieval quality. Pearson r (accuracy, nDCG@10) across >= 3 conditions:
-    >= 0.7 go, < 0.3 kill, between soft no-go; a go drops to soft no-go when cross-links are worth < 15% on
-    entity-spanning queries or the observed accuracy is off the (1 - eps)^d model by more than 10%."""
-    crit = (f"Pearson r(routing accuracy, nDCG@10) across conditions >= {H1C_GO_R} go, < {H1C_KILL_R} kill; "
-            f"cross-links >= +{LINKS_GAIN:.0%} on entity-spanning; observed accuracy within "
-            f"±{MODEL_TOL:.0%} of (1 - eps)^d")
-    pairs = [(a, b) for a, b in zip(accuracy, ndcg) if _num(a) is not None and _num(b) is not None]
-    r = pearson([a for a, _ in pairs], [b for _, b in pairs]) if len(pairs) >= MIN_CONDITIONS else None
-    o, pr = _num(observed), _num(predicted)
-    model_err = abs(o - pr) / pr if o is not None and pr is not None and pr > 0 else None
-    lg = _num(links_gain)
-    ev = {"conditions": len(pairs), "pearson_r": r, "links_gain_entity_spanning": lg,
-          "observed_accuracy": o, "predicted_(1-eps)^d": pr, "model_relative_error": model_err}
-    extras = []
-    if lg is not None:
-        extras.append(f"cross-links {lg:+.0%} on entity-spanning ({'>=' if lg >= LINKS_GAIN else '<'} "
-                      f"{LINKS_GAIN:.0%})")
-    if model_err is not None:
-        extras.append(f"observed accuracy {o:.3f} vs (1 - eps)^d {pr:.3f} ({model_err:.0%} off)")
-    tail = ("; " + "; ".join(extras)) if extras else ""
-    if r is None:
-        why = (f"{len(pairs)} routing condition(s) with a log; the correlation needs >= {MIN_CONDITIONS}"
-               if len(pairs) < MIN_CONDITIONS else "no variance across conditions")
-        return hypothesis("H1c", "Routing explains quality", crit, NOT_RUN, f"not run: {why}{tail}", ev)
-    if r < H1C_KILL_R:
-        return hypothesis("H1c", "Routing explains quality", crit, KILL,
-                          f"r = {r:.2f} < {H1C_KILL_R} over {len(pairs)} conditions: routing accuracy does not "
-                          f"explain quality{tail}", ev)
-    if r < H1C_GO_R:
-        return hypothesis("H1c", "Routing explains quality", crit, SOFT, f"r = {r:.2f} over {len(pairs)} conditions"
-                          f"{tail}", ev)
-    weak = (lg is not None and lg < LINKS_GAIN) or (model_err is not None and model_err > MODEL_TOL)
-    return hypothesis("H1c", "Routing explains quality", crit, SOFT if weak else GO,
-                      f"r = {r:.2f} over {len(pairs)} conditions{tail}", ev)
+# ------------------------------------------------------------------------------------------------ rows
 
 
-def failure_rate(rate: float | None, n: int = 0, system: str = "HCR",
-                 why_missing: str = "no evidence-based sufficiency at 400 tokens") -> dict:
-    """The failure rate on budget-feasible queries at 400 tokens: <= 20% go (<= 10% good), <= 30% soft no-go
-    (concerning), > 30% kill."""
-    crit = (f"{system} failure rate on budget-feasible queries @400: <= {FAIL_OK:.0%} go, <= {FAIL_CONCERN:.0%} "
-            f"soft no-go, > {FAIL_CONCERN:.0%} kill")
-    v = _num(rate)
-    ev = {"failure_rate": v, "n_feasible": n}
-    if v is None:
-        return hypothesis("failure_rate", "Failure rate on budget-feasible queries", crit, NOT_RUN,
-                          f"not run: {why_missing}", ev)
-    band = "good" if v <= FAIL_GOOD else "acceptable" if v <= FAIL_OK else "concerning" if v <= FAIL_CONCERN \
-        else "kill"
-    verdict = GO if v <= FAIL_OK else SOFT if v <= FAIL_CONCERN else KILL
-    return hypothesis("failure_rate", "Failure rate on budget-feasible queries", crit, verdict,
-                      f"{system} fails {v:.0%} of {n} budget-feasible queries at 400 tokens ({band})", ev)
+def _interval(interval: Sequence[float | None] | None) -> list[float] | None:
+    if interval is None:
+        return None
+    lo, hi = (_num(v) for v in interval)
+    return None if lo is None or hi is None else [lo, hi]
 
 
-def corpus_size(points: Sequence[dict[str, Any]] | None) -> dict:
-    """Corpus growth: HCR's delta against the kill baseline must not shrink as the corpus grows. Delta at the
-    largest size >= delta at the smallest: go; lower by at most 0.02 (the kill margin): soft no-go; lower by
-    more: no-go. Needs >= 2 sizes (``--sizes``)."""
-    crit = (f"delta(HCR - kill baseline) at the largest size >= at the smallest: go; down by <= {KILL_MARGIN}: "
-            f"soft no-go; down by more: no-go")
-    pts = [p for p in (points or []) if _num(p.get("delta")) is not None]
-    ev = {f"delta@{p.get('size')}": _num(p.get("delta")) for p in pts}
-    if len(pts) < 2:
-        return hypothesis("corpus_size", "Corpus size", crit, NOT_RUN,
-                          "not run: needs the comparison at two or more corpus sizes (--sizes small,medium,full)",
-                          ev)
-    first, last = float(pts[0]["delta"]), float(pts[-1]["delta"])
-    change = last - first
-    verdict = GO if change >= 0 else SOFT if change >= -KILL_MARGIN else NOGO
-    return hypothesis("corpus_size", "Corpus size", crit, verdict,
-                      f"delta {first:+.3f} at {pts[0].get('size')} -> {last:+.3f} at {pts[-1].get('size')} "
-                      f"({change:+.3f} as the corpus grows)", ev)
+def checkpoint(cid: str, name: str, criterion: str, value: float | None, threshold: float, status: str,
+               text: str, *, n: int | None = None, interval: Sequence[float | None] | None = None,
+               interval_kind: str | None = None, component: str | None = None) -> dict[str, Any]:
+    return {"id": cid, "name": name, "criterion": criterion, "value": value, "threshold": threshold,
+            "status": status, "text": text, "n": n, "interval": _interval(interval),
+            "interval_kind": interval_kind, "component": component}
 
 
-def single_kill(delta: float | None, p: float | None, d: float | None = None, *, size: str = "?",
-                full_size: bool = False, baseline: str = "flat + reranker", metric: str = "nDCG@10") -> dict:
-    """The single kill criterion: flat + reranker beats HCR at the full corpus size (p < 0.05): kill. HCR ahead
-    with p < 0.05 and Cohen's d >= 0.3: go; anything else: inconclusive. At a smaller size the same rule is
-    applied and the text says the full size was not run."""
-    crit = f"{baseline} beats HCR on {metric} at the full corpus size with p < {ALPHA}: kill"
-    dl, pp, dd = _num(delta), _num(p), _num(d)
-    ev = {"delta": dl, "p_holm": pp, "cohens_d": dd, "size": size, "full_size": bool(full_size)}
-    if dl is None:
-        return hypothesis("kill", "Single kill criterion", crit, NOT_RUN,
-                          "not run: HCR or the kill baseline has no scores", ev)
-    where = "" if full_size else f" (at size {size}; the full size was not run)"
-    if dl < 0 and pp is not None and pp < ALPHA:
-        return hypothesis("kill", "Single kill criterion", crit, KILL,
-                          f"HCR loses to {baseline} by {-dl:.3f} {metric} ({_p(pp)}){where}: kill", ev)
-    ok, why = improvement(dl, pp, dd, 0.0)
-    if ok:
-        return hypothesis("kill", "Single kill criterion", crit, GO,
-                          f"HCR beats {baseline} by {dl:.3f} {metric} ({_p(pp)}, d = {dd:.2f}){where}", ev)
-    return hypothesis("kill", "Single kill criterion", crit, INCONCLUSIVE,
-                      f"HCR {'trails' if dl < 0 else 'leads'} {baseline} by {abs(dl):.3f} {metric} ({_p(pp)})"
-                      f"{where}; no significant difference" + (f" ({why})" if dl > 0 else ""), ev)
+def hypothesis(hid: str, name: str, criterion: str, verdict: str, text: str,
+               evidence: dict[str, Any] | None = None, *, n: int | None = None,
+               interval: Sequence[float | None] | None = None, interval_kind: str | None = None,
+               component: str | None = None) -> dict[str, Any]:
+    return {"id": hid, "name": name, "criterion": criterion, "verdict": verdict, "text": text,
+            "evidence": dict(evidence or {}), "n": n, "interval": _interval(interval),
+            "interval_kind": interval_kind, "component": component}
 
 
-def overall(checkpoints: Sequence[dict], hypotheses: Sequence[dict]) -> str:
-    """Any kill (checkpoint or hypothesis) is a kill; else the worst hypothesis verdict that ran; no hypothesis
-    run: inconclusive (passing checkpoints alone do not make a go)."""
-    if any(c["status"] == KILL for c in checkpoints) or any(h["verdict"] == KILL for h in hypotheses):
-        return KILL
-    ran = [h["verdict"] for h in hypotheses if h["verdict"] != NOT_RUN]
-    for v in VERDICT_ORDER:
-        if v in ran:
-            return v
-    return INCONCLUSIVE
+def stops(status: str) -> bool:
+    """Does a checkpoint status say stop and diagnose?"""
+    return status.startswith(DIAGNOSE)

@@ -17,7 +17,8 @@ from typing import Any
 from hcrbench.errors import InputError
 
 VERDICTS_SCHEMA = "hcrbench.verdicts/1"
-VERDICT_WORDS = ("go", "soft no-go", "no-go", "kill", "inconclusive", "not run")
+VERDICT_WORDS = ("go", "soft no-go", "no-go", "kill", "inconclusive", "not run", "invalidated", "stop and diagnose",
+                 "not decidable")
 
 
 @dataclass
