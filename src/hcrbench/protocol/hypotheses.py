@@ -272,7 +272,7 @@ def corpus_size(points: Sequence[dict[str, Any]] | None, at: str = "medium") -> 
     ok, _ = improvement(d, p, lo, hi, sub.get("d"), 0.0)
     if ok:
         return hypothesis("corpus_size", "Corpus size", crit, GO, f"{words}: a statistical advantage{tail}", ev, **kw)
-    if d is not None and d < 0 and significant(p, lo, hi):
+    if d is not None and d < 0 and significant(p, lo, hi, -1):
         return hypothesis("corpus_size", "Corpus size", crit, NOGO, f"{words}: a significant disadvantage{tail}", ev,
                           **kw)
     return hypothesis("corpus_size", "Corpus size", crit, INCONCLUSIVE, f"{words}: no statistical advantage{tail}",
@@ -297,7 +297,7 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
         return hypothesis("kill", name, crit, NOT_RUN, "not run: HCR or the kill baseline has no scores", ev, **kw)
     words = f"HCR {'trails' if dl < 0 else 'leads'} {baseline} by {abs(dl):.3f} {metric} ({_p(pp)}, {_ci(lo, hi)}" \
             f", d = {_f(dd, 2)}, n {n}{', ' + tested_on if tested_on else ''})"
-    lost = dl < 0 and significant(pp, lo, hi)
+    lost = dl < 0 and significant(pp, lo, hi, -1)
     ok, why = improvement(dl, pp, lo, hi, dd, 0.0)
     if not full_size:
         would = "kill" if lost else "go" if ok else "inconclusive"

@@ -148,10 +148,13 @@ def fisher_ci(r: float, n: int) -> tuple[float, float] | None:
     return math.tanh(z - h), math.tanh(z + h)
 
 
-def significant(p_holm: float | None, low: float | None, high: float | None) -> bool:
-    """Holm p < 0.05 within the declared family AND the 95% CI excluding zero."""
+def significant(p_holm: float | None, low: float | None, high: float | None, sign: int = 0) -> bool:
+    """Holm p < 0.05 within the declared family AND the 95% CI excluding zero (``sign`` +1: above it, -1: below
+    it, 0: either side)."""
     p, lo, hi = _num(p_holm), _num(low), _num(high)
-    return p is not None and p < ALPHA and lo is not None and hi is not None and (lo > 0 or hi < 0)
+    if p is None or p >= ALPHA or lo is None or hi is None:
+        return False
+    return lo > 0 if sign > 0 else hi < 0 if sign < 0 else (lo > 0 or hi < 0)
 
 
 def improvement(delta: float | None, p_holm: float | None, low: float | None, high: float | None,
@@ -164,7 +167,7 @@ def improvement(delta: float | None, p_holm: float | None, low: float | None, hi
     why = []
     if dl < need:
         why.append(f"+{need:.2f} needed, got {dl:+.3f}")
-    if not (significant(p_holm, low, high) and dl > 0):
+    if not significant(p_holm, low, high, +1):
         why.append(f"not significant ({_p(_num(p_holm))}, {_ci(_num(low), _num(high))})")
     if dd is None or dd < MIN_D:
         why.append(f"Cohen's d {_f(dd, 2)} < {MIN_D}")
