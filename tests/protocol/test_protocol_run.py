@@ -185,6 +185,14 @@ def test_verdicts_follow_the_contract_and_the_terminal_ends_with_the_bottom_line
     assert got[("degraded", "vs_kill_baseline")].startswith("stop and diagnose")
     assert v["undecidable_rules"] == sorted({c["rule"] for c in ctl if not c["ok"]})
     assert isinstance(v["tuning"], dict) and "status" in v["tuning"]
+    # cost beside quality for every system, flat ones too: bm25 scores every document of the 40-document corpus
+    cost = json.loads((tmp / "out" / "eval.json").read_text())["cost"]
+    assert set(cost) == {"hcr", "hcr-seed1", "rerank", "bm25", "hcr-beam", "hcr-no-links"}
+    assert cost["bm25"]["chunks_scored"] == 40 and cost["bm25"]["nodes_scored"] == 0
+    assert cost["bm25"]["reranker_calls"] == 0 and cost["bm25"]["depth"] <= 40
+    assert cost["hcr"]["nodes_scored"] > 0 and cost["hcr-beam"]["chunks_scored"] < cost["bm25"]["chunks_scored"]
+    assert v["cost"]["system"]["chunks_scored"] == (cost["hcr"]["chunks_scored"] + cost["hcr-seed1"]["chunks_scored"]) / 2
+    assert v["cost_line"] in v["bottom_line"]
     hyp = {h["id"]: h for h in v["hypotheses"]}
     assert hyp["corpus_size"]["verdict"] == "not run"  # one size: never a made-up number
     assert v["seeds"] == [0, 1] and v["seed_aggregate"]["n_seeds"] == 2

@@ -48,6 +48,7 @@ from hcrbench.data.types import Run
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.experiment.cell import Cell, CellInputError, CellOutput
 from hcrbench.experiment.config import ExperimentConfig, SystemConfig, check_strata, load_config, locate
+from hcrbench.experiment.cost import cost_table
 from hcrbench.experiment.dataset import ExperimentData, load_data
 from hcrbench.experiment.engine import make_engine
 from hcrbench.experiment.execution import ExecutionConfig
@@ -364,6 +365,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         sufficiency, ctx_timings = context_step(cfg, data, runs, baseline, out, config_path, text)
         doc["sufficiency"] = sufficiency
         manifest["timings"].update(ctx_timings)
+    doc["cost"] = cost_table(manifest["systems"], runs, sufficiency)  # per query, every system (experiment.cost)
     atomic_write_text(out / "eval.json", json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     frame = _per_query_frame(evaluation, data, cfg.strata)
     with atomic_open(out / "per_query.parquet", "wb") as fh:

@@ -126,6 +126,53 @@ def growth_probe(ctx: Context, s: Subject) -> dict | None:
             "d": _num(c.cohens_d), "n": int(c.n), "categories": list(GROWTH_CATEGORIES)}
 
 
+UNCUT = ("AP", "MAP", "map", "nDCG", "ndcg", "R-Prec", "Rprec", "bpref")  # measures over the whole ranking
+
+
+def depth_sensitive(metric: str, depth: float) -> bool:
+    """Does ``metric`` read past ``depth`` documents (a cutoff above it, or no cutoff)?"""
+    if "@" in metric:
+        try:
+            return float(metric.rsplit("@", 1)[1]) > depth
+        except ValueError:
+            return True
+    return metric in UNCUT
+
+
+def cost_summary(doc: dict, system: str, group: list[str], kill: str, metric: str, delta: float | None,
+                 metrics: list[str]) -> dict[str, Any] | None:
+    """HCR's cost per query beside the kill baseline's (eval.json's ``cost``), as ratios and one sentence, and a
+    note when depth-sensitive measures compare runs of different depth."""
+    cost = doc.get("cost") or {}
+    mine = [cost.get(n) for n in group if cost.get(n)]
+    base = cost.get(kill)
+    if not mine or not base:
+        return None
+    keys = ("chunks_scored", "nodes_scored", "reranker_calls", "context_tokens", "depth")
+    avg = {k: (sum(c[k] for c in mine) / len(mine) if all(c.get(k) is not None for c in mine) else None)
+           for k in keys}
+    ratio = {k: (avg[k] / base[k] if avg[k] is not None and base.get(k) else None) for k in keys}
+    bits = []
+    for k, label in (("chunks_scored", "chunks scored"), ("reranker_calls", "reranker calls")):
+        if avg[k] is not None and base.get(k) is not None:
+            r = f" ({ratio[k]:.2f}x)" if ratio[k] is not None else ""
+            bits.append(f"{avg[k]:,.0f} {label} vs {base[k]:,.0f}{r}")
+    if avg["nodes_scored"]:
+        bits.append(f"{avg['nodes_scored']:,.0f} tree nodes scored")
+    line = f"cost per query, {system} vs {kill}: " + ", ".join(bits) if bits else None
+    if line and delta is not None:
+        line += f", for {delta:+.3f} {metric}"
+    depth_note = None
+    da, db = avg["depth"], base.get("depth")
+    if da is not None and db is not None and abs(da - db) > 0.5:
+        sens = [m for m in metrics if depth_sensitive(m, min(da, db))]
+        if sens:
+            depth_note = (f"{', '.join(sens)} compare runs of different depth ({system} returns {da:.0f} documents "
+                          f"per query, {kill} {db:.0f}): not comparable between them")
+    return {"system": {k: avg[k] for k in keys}, "kill_baseline": {k: base.get(k) for k in keys},
+            "ratio": ratio, "line": line, "depth_note": depth_note}
+
+
 def overall(checkpoints: list[dict], hypotheses: list[dict]) -> str:
     """``invalidated`` only via the single kill criterion (which says kill only at the full size); else ``stop
     and diagnose`` when a checkpoint fired; else the worst decided hypothesis, never ``go`` while the kill
@@ -225,6 +272,8 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
         if a:
             agg = {"mean": a.get("mean"), "sd": a.get("sd"), "n_seeds": a.get("n_seeds"), "members": a.get("members")}
     kill_row = hs[-1]
+    cost = cost_summary(doc, p.system, members(cfg, p.system, evaluation.runs), p.kill_baseline, p.metric,
+                        kill_row["evidence"].get("delta"), list(evaluation.metrics))
     v: dict[str, Any] = {
         "schema": SCHEMA, "overall": overall(cps, hs), "bottom_line": "",
         "system": p.system, "kill_baseline": p.kill_baseline, "flat": p.flat or p.kill_baseline, "metric": p.metric,
@@ -235,6 +284,7 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
                        "n": kill_row.get("n"), "family": family_text(cfg.family, p.kill_baseline)},
         "checkpoints": cps, "hypotheses": hs, "controls": controls,
         "undecidable_rules": ctl.undecidable_rules(controls), "stopped": stopped,
+        "cost": cost, "cost_line": (cost or {}).get("line"), "depth_note": (cost or {}).get("depth_note"),
         "tuning": {"status": "none", "grid": {}, "chosen": {},
                    "text": "nothing tuned: every parameter is fixed in the config before the test split is scored"},
         "discipline": {"split": data.split, "locked": locked,

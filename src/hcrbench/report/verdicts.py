@@ -96,6 +96,8 @@ def print_protocol(console: Any, v: dict[str, Any]) -> None:
     line = decided_by_line(v)
     if line:
         console.print(escape(line))
+    if v.get("depth_note"):
+        console.print(f"[yellow]depth:[/] {escape(v['depth_note'])}")
     d = v.get("discipline") or {}
     if d:
         console.print(escape(f"test discipline: split {d.get('split')!r} "
