@@ -310,6 +310,11 @@ def apply_growth(v: dict[str, Any], points: list[dict[str, Any]]) -> dict[str, A
     return v
 
 
+def with_tuning(v: dict[str, Any], tuning: dict[str, Any]) -> dict[str, Any]:
+    """``v`` with the tune -> lock -> test record (``tuning.json``) in ``tuning`` and ``discipline.tuning``."""
+    return {**v, "tuning": tuning, "discipline": {**(v.get("discipline") or {}), "tuning": tuning.get("text")}}
+
+
 def write_verdicts(out: Path, v: dict[str, Any]) -> None:
     from hcrbench.stats.compare import _clean
 
