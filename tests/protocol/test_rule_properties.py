@@ -19,7 +19,7 @@ signed = st.floats(-1, 1, allow_nan=False)
 
 
 @given(st.integers(1, 500), st.data())
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_easy_routing_stops_exactly_when_the_wilson_interval_lies_above_the_threshold(n, data):
     k = data.draw(st.integers(0, n))
     row = cp.easy_routing([k / n], [n], n)
@@ -30,7 +30,7 @@ def test_easy_routing_stops_exactly_when_the_wilson_interval_lies_above_the_thre
 
 
 @given(signed, signed, signed, st.integers(2, 1000))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_the_margin_checkpoint_never_stops_while_its_ci_reaches_the_margin(delta, a, b, n):
     lo, hi = min(a, b), max(a, b)
     row = cp.kill_baseline_margin(delta, lo, hi, n)
@@ -39,7 +39,7 @@ def test_the_margin_checkpoint_never_stops_while_its_ci_reaches_the_margin(delta
 
 
 @given(signed, unit, signed, signed, signed, st.booleans())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 def test_the_single_kill_kills_only_at_full_size_when_significant_and_negative(delta, p, a, b, d, full):
     lo, hi = min(a, b), max(a, b)
     row = hy.single_kill(delta, p, lo, hi, d, n=50, size="x", full_size=full)
@@ -53,7 +53,7 @@ def test_the_single_kill_kills_only_at_full_size_when_significant_and_negative(d
 
 
 @given(unit, st.integers(1, 400), st.one_of(st.none(), unit))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_the_failure_rate_never_judges_without_a_good_oracle(rate, n, oracle):
     row = hy.failure_rate(rate, n, oracle_failure=oracle)
     if oracle is None or oracle > 0.05:
