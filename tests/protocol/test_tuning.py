@@ -82,10 +82,11 @@ def test_tune_chooses_the_best_point_on_tune_and_records_its_scores(bench, tmp_p
 
 def test_the_quickstart_config_carries_the_choice_into_every_hcr_system():
     cfg = parse_config(render_config(size="small", seed=0, encoder="hash", seeds=2, tuned={"beam_width": 8}))
-    hcr = [s for s in cfg.systems if s.type == "hcr" and not s.params.get("flat")]
-    assert len(hcr) == 5 and all(s.params["beam_width"] == 8 for s in hcr)
+    hcr = [s for s in cfg.systems if s.type == "hcr" and not s.params.get("flat") and s.name != "hcr-beam2"]
+    assert len(hcr) == 8 and all(s.params["beam_width"] == 8 for s in hcr)
+    assert next(s for s in cfg.systems if s.name == "hcr-beam2").params["beam_width"] == 2  # a fixed condition
     flat = next(s for s in cfg.systems if s.params.get("flat"))
     assert "beam_width" not in flat.params  # the flat stand-in of the kill baseline is not HCR's to tune
     assert cfg.protocol.tune == {"hcr": {"beam_width": [4, 8]}}
     plain = parse_config(render_config(size="small", seed=0, encoder="minilm", seeds=1))
-    assert all("beam_width" not in s.params for s in plain.systems)
+    assert all("beam_width" not in s.params for s in plain.systems if s.name != "hcr-beam2")

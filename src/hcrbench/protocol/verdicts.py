@@ -90,7 +90,8 @@ def tree_sanity_row(ctx: Context) -> dict:
 def h1c_row(ctx: Context) -> dict:
     m, p = ctx.metric, ctx.p
     docs = ctx.tree_docs or {}
-    conds = [n for n, t in docs.items() if n in ctx.evaluation.runs
+    skip = {p.kill_baseline, p.flat}  # baselines (a flat stand-in may log routing) are not routing conditions
+    conds = [n for n, t in docs.items() if n in ctx.evaluation.runs and n not in skip
              and _num((t.get("routing") or {}).get("accuracy")) is not None]
     acc = [float(docs[n]["routing"]["accuracy"]) for n in conds]
     nd = [mean_of(ctx.evaluation, n, m) or 0.0 for n in conds]
