@@ -38,6 +38,7 @@ from hcrbench.protocol.rules import (
 
 CHECKPOINT_SPLITS = ("tune", "dev")  # the easy-routing checkpoint's queries; "train" when neither exists
 CHECKPOINT_LOGS = "logs/checkpoint"
+MAX_CHECKPOINT_QUERIES = 200  # the easy-routing checkpoint's queries are run once more: a cap on that cost
 
 
 def _decide(point_past: bool, interval_past: bool) -> str:
@@ -199,8 +200,9 @@ def checkpoint_splits(root: Path, scored: str) -> list[str]:
     return got or (["train"] if "train" in have and scored != "train" else [])
 
 
-def checkpoint_data(data: Any) -> Any | None:
-    """The experiment's corpus with the queries and judgments of :func:`checkpoint_splits` (None without any)."""
+def checkpoint_data(data: Any, rel_threshold: int = 1, seed: int = 0) -> Any | None:
+    """The experiment's corpus with the easiest single-target queries of :func:`checkpoint_splits` and their
+    judgments (None without such a split)."""
     from hcrbench.data.beir import read_queries
     from hcrbench.data.hashing import sha256_file
     from hcrbench.data.trec import read_qrels
@@ -222,7 +224,17 @@ def checkpoint_data(data: Any) -> Any | None:
     qrels = Qrels.from_dict(merged, name="+".join(splits))
     queries = read_queries(qpath)
     queries = queries.subset([q for q in qrels.query_ids if q in queries])
-    return ExperimentData(data.corpus, queries, qrels, "+".join(splits), root, dict(sorted(files.items())))
+    full = ExperimentData(data.corpus, queries, qrels, "+".join(splits), root, dict(sorted(files.items())))
+    # only the queries the checkpoint reads are run: the easiest single-target ones, at most MAX_CHECKPOINT_QUERIES
+    # (a seeded sample in query order when there are more)
+    chosen = sorted(single_target_queries(full, rel_threshold)[0])
+    if len(chosen) > MAX_CHECKPOINT_QUERIES:
+        import numpy as np
+
+        keep = np.random.default_rng(seed).choice(len(chosen), MAX_CHECKPOINT_QUERIES, replace=False)
+        chosen = [chosen[i] for i in sorted(keep.tolist())]
+    sub = queries.subset([q for q in queries.query_ids if q in set(chosen)])
+    return ExperimentData(data.corpus, sub, qrels, full.split, root, full.files)
 
 
 def checkpoint_routing_log(cfg: Any, data: Any, out: Path) -> tuple[Any, Path | None, str]:
@@ -234,7 +246,7 @@ def checkpoint_routing_log(cfg: Any, data: Any, out: Path) -> tuple[Any, Path | 
     from hcrbench.experiment.runner import system_fingerprint
     from hcrbench.metrics.tree_files import tree_path_for
 
-    cdata = checkpoint_data(data)
+    cdata = checkpoint_data(data, cfg.rel_threshold, cfg.seed)
     if cdata is None:
         return None, None, "the dataset has no tune / dev (or train) split to check routing on"
     sysname = cfg.protocol.system
@@ -246,7 +258,9 @@ def checkpoint_routing_log(cfg: Any, data: Any, out: Path) -> tuple[Any, Path | 
     folder = out / CHECKPOINT_LOGS
     log = folder / f"{sysname}.routing.jsonl"
     stamp = folder / f"{sysname}.fingerprint.json"
-    fp = system_fingerprint(system, cfg, cdata.key)
+    from hcrbench.experiment.manifest import sha256_json
+
+    fp = system_fingerprint(system, cfg, sha256_json({"data": cdata.key, "queries": list(cdata.queries.query_ids)}))
     fresh = stamp.is_file() and json.loads(stamp.read_text(encoding="utf-8")).get("fingerprint") == fp
     if not (fresh and log.is_file() and tree_path_for(log).is_file()):
         folder.mkdir(parents=True, exist_ok=True)
