@@ -2,7 +2,8 @@
 
 For every system (flat ones too), per query: ``chunks_scored`` (chunks the retriever scored: the whole chunked
 corpus for an exhaustive flat scorer), ``nodes_scored`` (tree nodes scored while routing; 0 without a tree),
-``reranker_calls`` (candidates the reranker scored, e.g. ``top_n`` for flat + reranker), ``context_tokens``
+``reranker_calls`` (candidates the reranker scored: ``top_n`` for flat + reranker, whose first stage's
+chunks are ``chunks_scored``), ``context_tokens``
 (mean tokens of the context selected at the reference budget, and unconstrained: ``context_tokens_all``, when
 the config sets budgets) and ``depth`` (mean documents returned per query: depth-sensitive measures such as R@100
 are not comparable between runs of different depth). Read from each system's manifest entry (``costs.counters``).
@@ -40,6 +41,15 @@ def system_cost(entry: dict[str, Any], run: Any = None, sufficiency: dict[str, A
         "context_tokens_all": None,
         "depth": None,
     }
+    if entry.get("type") == "rerank" and "reranked" not in counters and nq:
+        # flat + reranker: the first stage scores the chunked corpus, the reranker its top_n candidates per query
+        # (docs_scored counts both)
+        params = {**(entry.get("config_params") or {}), **(entry.get("params") or {})}
+        top_n = params.get("top_n")
+        if isinstance(top_n, (int, float)) and not isinstance(top_n, bool):
+            out["reranker_calls"] = float(top_n)
+            if out["chunks_scored"] is not None:
+                out["chunks_scored"] = round(out["chunks_scored"] - float(top_n), 3)
     if run is not None and len(run.query_ids):
         out["depth"] = round(sum(len(run[q]) for q in run.query_ids) / len(run.query_ids), 3)
     sys_suff = ((sufficiency or {}).get("systems") or {}).get(name or "") or {}

@@ -248,7 +248,7 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
     hs = [rows["H1a"], rows["H1b"], h1c_row(ctx), rows["failure_rate"], hy.corpus_size(growth), rows["kill"]]
     hs[4]["evidence"]["subset_at_this_size"] = probe
     if s.n_seeds > 1:
-        for r in (*cps[1:], hs[0], hs[3]):
+        for r in (*cps[2:], hs[0], hs[3]):  # easy routing reads the first seed's routing only
             if r.get("status", r.get("verdict")) != NOT_RUN:
                 r["text"] += f" (HCR: mean over {s.n_seeds} seeds)"
     controls = ctl.run_controls(ctx)
