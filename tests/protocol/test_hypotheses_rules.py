@@ -115,6 +115,8 @@ def test_h1b_go_needs_every_improvement_significant_and_large():
     h = hy.h1b(worse, _c(0.06, 0.01, 0.02, 0.1, 0.5), 0.08)
     assert h["verdict"] == "no-go" and "no better than beam" in h["text"] and h["component"] == "dual path"
     assert hy.h1b({}, None, None)["verdict"] == "not run"
+    no_entities = hy.h1b(singles, _c(0.06, 0.01, 0.02, 0.1, 0.5), None)  # a dataset without categories
+    assert no_entities["verdict"] == "not run" and "no entity-spanning queries" in no_entities["text"]
 
 
 def test_h1c_counts_only_conditions_of_distinct_routing_accuracy():

@@ -239,7 +239,7 @@ def test_fail_fast_stops_at_the_first_kill(bench, tmp_path):
     cp = {c["id"]: c["status"] for c in v["checkpoints"]}
     assert cp["tree_sanity"] == "pass" and cp["vs_kill_baseline"] == "stop and diagnose: retrieval quality"
     assert cp["token_efficiency"] == "not run" and "--fail-fast stopped" in v["checkpoints"][3]["text"]
-    assert v["bottom_line"].startswith("stop and diagnose: retrieval quality")
+    assert v["bottom_line"].startswith("a fail-fast checkpoint fired: diagnose retrieval quality")
     m = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert set(m["systems"]) == {"hcr", "hcr-seed1", "rerank"}  # nothing ran after the kill
     assert "--fail-fast" in r.stdout + r.stderr and "skipped 3" in r.stderr

@@ -143,6 +143,9 @@ def h1b(vs_single: dict[str, dict[str, Any]], vs_rerank: dict[str, Any] | None,
                           H1B_OVER_RERANK)
     e = _num(entity_over_rerank)
     ok3 = e is not None and e >= H1B_ENTITY
+    if e is None and c["delta"] > 0:  # go is unreachable without entity-spanning queries: not judged
+        return hypothesis("H1b", "Dual path", crit, NOT_RUN, "not run: no entity-spanning queries (the design's third "
+                          f"clause); vs {closest}: {oks[closest][1]}", ev, **kw)
     text = "; ".join(f"vs {n}: {t}" for n, (_, t) in oks.items()) + f"; vs flat + reranker: {t2}; " \
         f"entity-spanning: {'not run' if e is None else f'{e:+.3f}'}"
     if all(ok for ok, _ in oks.values()) and ok2 and ok3:

@@ -198,16 +198,16 @@ def bottom_line(v: dict[str, Any]) -> str:
     o = v["overall"]
     parts: list[str] = []
     if o == INVALIDATED:
-        parts.append(f"INVALIDATED by the single kill criterion: {kill['text']}")  # type: ignore[index]
+        parts.append(f"the single kill criterion at the full size: {kill['text']}")  # type: ignore[index]
     elif o == DIAGNOSE:
         comps = [c["status"].split(": ", 1)[-1] for c in v["checkpoints"] if stops(c["status"])]
-        parts.append(f"stop and diagnose: {', '.join(comps)} (a fail-fast checkpoint fired; no verdict on the "
-                     f"architecture)")
+        parts.append(f"a fail-fast checkpoint fired: diagnose {', '.join(comps)} (no verdict on the architecture)")
     else:
         bad = [f"{h['id']} ({h.get('component') or h['name']})" for h in v["hypotheses"] if h["verdict"] == o
                and h["id"] != "kill" and o in ("no-go", "soft no-go")]
-        parts.append(f"overall {o}" + (f": {', '.join(bad)} need(s) fixing" if o == "no-go" and bad else
-                                       f" ({', '.join(bad)})" if bad else ""))
+        parts.append(f"{', '.join(bad)} need(s) fixing" if o == "no-go" and bad else
+                     f"{o} on {', '.join(bad)}" if bad else
+                     "every decided rule says go" if o == GO else "no rule decided for or against the system")
         if kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls"):
             prev = kill["evidence"].get("at_full_size_this_would_be")
             parts.append(f"size {kill['evidence'].get('size')} cannot decide the kill criterion"
