@@ -12,10 +12,11 @@ system, on every dataset (falsify-eval controls its null gate; nobody controls g
   kill / no-go / stop.
 
 H1a and the failure rate get no control rows while the oracle gate keeps them from being judged at all (no
-oracle row, or the oracle context fails > 5%). A rule whose control gets the wrong verdict cannot be trusted on this dataset: the real system's row says "not
-decidable on this dataset: control <name> got <verdict>" (:func:`apply`). ``verdicts.json["controls"]`` lists
-``{"control", "rule", "expected", "got", "ok"}``. The single kill criterion is judged on the controls as at the
-full size (the controls check the rule, not the corpus size).
+oracle row, or the oracle context fails > 5%). A rule whose control gets the wrong verdict cannot be trusted
+on this dataset: the real system's row says "not decidable on this dataset: control <name> got <verdict>"
+(:func:`apply`). ``verdicts.json["controls"]`` lists ``{"control", "rule", "expected", "got", "ok"}``. The
+single kill criterion is judged on the controls as at the full size (the controls check the rule, not the
+corpus size).
 """
 
 from __future__ import annotations

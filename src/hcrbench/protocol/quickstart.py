@@ -91,8 +91,9 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
 def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: bool = True, progress: bool = False,
                  **kw: Any) -> tuple[Path, dict[str, Any]]:
     """Tune on the tune split (``[protocol] tune``: an experiment in ``data_root/tune/<size>-s<seed>/``, its
-    record in ``<size>-s<seed>.tuning.json`` beside it), then write ``folder/quickstart.toml`` with the choice locked in (unchanged bytes when nothing
-    changed, so the run resumes). Returns the config's path and the tuning record."""
+    record in ``<size>-s<seed>.tuning.json`` beside it), then write ``folder/quickstart.toml`` with the choice
+    locked in (unchanged bytes when nothing changed, so the run resumes). Returns the config's path and the
+    tuning record."""
     import os
 
     from hcrbench.experiment.config import parse_config

@@ -1,13 +1,13 @@
 """Tune -> lock -> test: the parameters of ``[protocol] tune`` chosen on the tune split before the test split is
 read, recorded in ``tuning.json`` (and ``verdicts.json["tuning"]``).
 
-``[protocol] tune = { hcr = { beam_width = [4, 8] } }`` declares, per system, a small grid. :func:`tune` runs every
-grid point of every such system on the dataset's ``tune`` split (one experiment: each point is a
-system ``<name>.<key>-<value>...``; unlocked, no gate, no budgets; the quickstart keeps it under
-``OUT/data/tune/<size>-s<seed>/`` with ``<size>-s<seed>.toml`` and ``.tuning.json`` beside it), scores it by the protocol metric and picks the
-best (ties: the first point of the grid, so the default stays unless a point beats it). The choice is then
-written into the test config (:mod:`quickstart`), whose split is scored once. Every grid point is a run on the
-tune split, so grids stay tiny (two or three points).
+``[protocol] tune = { hcr = { beam_width = [4, 8] } }`` declares, per system, a small grid. :func:`tune` runs
+every grid point of every such system on the dataset's ``tune`` split (one experiment: each point is a system
+``<name>.<key>-<value>...``; unlocked, no gate, no budgets; the quickstart keeps it under
+``OUT/data/tune/<size>-s<seed>/`` with ``<size>-s<seed>.toml`` and ``.tuning.json`` beside it), scores it by
+the protocol metric and picks the best (ties: the first point of the grid, so the default stays unless a point
+beats it). The choice is then written into the test config (:mod:`quickstart`), whose split is scored once.
+Every grid point is a run on the tune split, so grids stay tiny (two or three points).
 """
 
 from __future__ import annotations
