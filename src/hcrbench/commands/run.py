@@ -27,8 +27,8 @@ def run_command(
                                        help="Ray cluster to run on (implies --engine ray; overrides "
                                             "the \\[execution] address; unset: start a local Ray on 127.0.0.1)."),
     fail_fast: bool | None = typer.Option(None, "--fail-fast/--no-fail-fast",
-                                          help="Stop at the first protocol checkpoint that says stop and diagnose (default: the "
-                                               "config's protocol.fail_fast)."),
+                                          help="Stop at the first protocol checkpoint that says stop and "
+                                               "diagnose (default: the config's protocol.fail_fast)."),
 ) -> None:
     """Run every system of an experiment, score them and write the output folder (resumable)."""
     import sys

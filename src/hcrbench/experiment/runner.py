@@ -207,8 +207,9 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     ``execution`` replaces the config's ``[execution]`` table (``hcrbench run --engine/--address``): which
     engine runs the cells that must be computed (:mod:`hcrbench.experiment.engine`).
     ``fail_fast`` (default: the config's ``protocol.fail_fast``) stops running systems at the first protocol
-    checkpoint that says stop and diagnose (:mod:`hcrbench.protocol`); what ran is still scored. ``protocol``: the protocol
-    stage's hooks (:mod:`hcrbench.experiment.steps`); without them a ``[protocol]`` table is not judged.
+    checkpoint that says stop and diagnose (:mod:`hcrbench.protocol`); what ran is still scored.
+    ``protocol``: the protocol stage's hooks (:mod:`hcrbench.experiment.steps`); without them a ``[protocol]``
+    table is not judged.
     """
     from rich.console import Console
 
