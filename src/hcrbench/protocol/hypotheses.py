@@ -249,7 +249,7 @@ def failure_rate(rate: float | None, n: int = 0, system: str = "HCR", oracle_fai
                       + (f"; n >= {need:,} would decide it" if need else ""), ev, **kw)
 
 
-def corpus_size(points: Sequence[dict[str, Any]] | None, at: str = "medium") -> dict:
+def corpus_size(points: Sequence[dict[str, Any]] | None, at: str = "medium", why_missing: str | None = None) -> dict:
     """The corpus-size rule: a statistical advantage of HCR over the kill baseline at the medium size on
     entity-spanning and multi-hop queries (p < 0.05, CI above zero, d >= 0.3): go; a significant disadvantage
     there: no-go; otherwise inconclusive. The trend of the all-query delta across sizes is reported beside it.
@@ -263,8 +263,8 @@ def corpus_size(points: Sequence[dict[str, Any]] | None, at: str = "medium") -> 
     pt = next((p for p in pts if p.get("size") == at), None)
     sub = (pt or {}).get("subset") or {}
     if pt is None or _num(sub.get("delta")) is None:
-        why = f"needs the comparison at the {at} size ({SIZES_COMMAND})" if pt is None else \
-            f"no entity-spanning / multi-hop queries at {at}"
+        why = why_missing or (f"needs the comparison at the {at} size ({SIZES_COMMAND})" if pt is None else
+                              f"no entity-spanning / multi-hop queries at {at}")
         return hypothesis("corpus_size", "Corpus size", crit, NOT_RUN, f"not run: {why}{tail}", ev,
                           component="scaling")
     d, p, lo, hi = _num(sub["delta"]), _num(sub.get("p")), _num(sub.get("ci_low")), _num(sub.get("ci_high"))

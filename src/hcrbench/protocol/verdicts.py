@@ -245,7 +245,10 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
                                   "failure_rate", "kill"})
     cps = [tree_sanity_row(ctx), rows["easy_routing"], rows["vs_kill_baseline"], rows["token_efficiency"]]
     probe = growth_probe(ctx, s)
-    hs = [rows["H1a"], rows["H1b"], h1c_row(ctx), rows["failure_rate"], hy.corpus_size(growth), rows["kill"]]
+    single = None if cfg.dataset.generate == "meridian" else \
+        "one corpus as given: the rule compares Meridian sizes (hcrbench quickstart --sizes small,medium,full)"
+    hs = [rows["H1a"], rows["H1b"], h1c_row(ctx), rows["failure_rate"], hy.corpus_size(growth, why_missing=single),
+          rows["kill"]]
     hs[4]["evidence"]["subset_at_this_size"] = probe
     if s.n_seeds > 1:
         for r in (*cps[2:], hs[0], hs[3]):  # easy routing reads the first seed's routing only
