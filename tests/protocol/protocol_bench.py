@@ -1,6 +1,7 @@
 """A small constructed benchmark for the protocol tests: five topics with disjoint vocabularies, eight documents
 each, every query naming one document's marker word (so HCR with the hashed encoder routes it), plus Meridian-like
-metadata (category, difficulty, domain, entities) and an evidence file for sufficiency@B."""
+metadata (category, difficulty, domain, entities) and an evidence file for sufficiency@B. A second query per
+document forms the tune split (the easy-routing checkpoint reads tune + dev, never test)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ CATEGORIES = ["detail", "thematic", "entity_spanning", "detail"]
 def write_bench(root: Path) -> Path:
     """Write the benchmark as a BEIR folder at ``root``; returns ``root``."""
     (root / "qrels").mkdir(parents=True, exist_ok=True)
-    docs, queries, qrels, evidence = [], [], [], []
+    docs, queries, qrels, evidence, tune = [], [], [], [], []
     for t, (topic, vocab) in enumerate(TOPICS.items()):
         for d in range(8):
             marker = f"mark{t}{d}x"
@@ -34,6 +35,9 @@ def write_bench(root: Path) -> Path:
             queries.append({"_id": q, "text": f"What is the {marker} budget for {vocab[d % 8]} {vocab[(d + 1) % 8]}?",
                             "metadata": {"category": CATEGORIES[d % 4], "difficulty": "easy" if d < 5 else "hard"}})
             qrels.append((q, doc, 2))
+            queries.append({"_id": f"t{t}_{d}", "text": f"Tell me about {marker} and {vocab[(d + 2) % 8]}.",
+                            "metadata": {"category": "detail", "difficulty": "easy"}})
+            tune.append((f"t{t}_{d}", doc, 2))
             qrels.append((q, f"{topic}-{(d + 1) % 8}", 1))
             span = {"doc_id": doc, "start": 0, "end": len(fact), "text": fact, "fact_id": f"F{t}{d}"}
             evidence.append({"query_id": q, "facts": [f"F{t}{d}"], "evidence": [span], "minimal": [span],
@@ -42,4 +46,6 @@ def write_bench(root: Path) -> Path:
         (root / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     (root / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + "".join(
         f"{q}\t{d}\t{g}\n" for q, d, g in qrels), encoding="utf-8")
+    (root / "qrels" / "tune.tsv").write_text("query-id\tcorpus-id\tscore\n" + "".join(
+        f"{q}\t{d}\t{g}\n" for q, d, g in tune), encoding="utf-8")
     return root

@@ -1,141 +1,194 @@
-"""The design's decision rules on hand-made numbers: every boundary of every checkpoint and hypothesis."""
+"""The design's decision rules on hand-made numbers: every boundary of every checkpoint and hypothesis, the
+interval semantics (a rule fires only when its interval lies past the threshold) and the overall verdict
+(invalidated only through the single kill criterion at the full size)."""
 
 from __future__ import annotations
 
 import pytest
+from scipy import stats
 
-from hcrbench.experiment import hypotheses as hy
-
-
-@pytest.mark.parametrize("value, status", [(0.15, "pass"), (0.1499, "kill"), (0.6, "pass"), (None, "not run"),
-                                           (float("nan"), "not run")])
-def test_tree_sanity_boundary(value, status):
-    c = hy.tree_sanity(value)
-    assert c["status"] == status and c["threshold"] == 0.15 and c["id"] == "tree_sanity"
-    if status == "not run":
-        assert c["value"] is None and c["text"].startswith("not run:")
+from hcrbench.protocol import checkpoints as cp
+from hcrbench.protocol import hypotheses as hy
+from hcrbench.protocol import rules
+from hcrbench.protocol.verdicts import overall
 
 
-@pytest.mark.parametrize("eps, status", [([0.0, 0.10, 0.05], "pass"), ([0.0, 0.1001, 0.0], "kill"),
-                                         ([0.2], "kill"), ([], "not run"), (None, "not run")])
-def test_easy_routing_every_level_must_hold(eps, status):
-    c = hy.easy_routing(eps, n_queries=12)
+def test_wilson_matches_statsmodels():
+    proportion_confint = pytest.importorskip("statsmodels.stats.proportion").proportion_confint
+    for k, n in ((1, 9), (0, 50), (3, 58), (50, 50), (17, 40)):
+        assert rules.wilson(k, n) == pytest.approx(proportion_confint(k, n, alpha=0.05, method="wilson"), abs=1e-12)
+    assert rules.wilson(0, 0) is None
+
+
+def test_fisher_interval_matches_scipy_pearsonr():
+    x = [0.1, 0.4, 0.35, 0.8, 0.7, 0.9]
+    y = [0.2, 0.3, 0.5, 0.7, 0.9, 0.8]
+    r = rules.pearson(x, y)
+    ref = stats.pearsonr(x, y)
+    assert r == pytest.approx(ref.statistic)
+    assert rules.fisher_ci(r, len(x)) == pytest.approx(tuple(ref.confidence_interval(0.95)))
+    assert rules.fisher_ci(r, 3) is None
+
+
+@pytest.mark.parametrize("p, lo, hi, ok", [(0.01, 0.01, 0.05, True), (0.01, -0.01, 0.05, False),
+                                           (0.06, 0.01, 0.05, False), (0.01, -0.05, -0.01, True),
+                                           (None, 0.01, 0.05, False)])
+def test_significance_needs_holm_p_and_the_interval(p, lo, hi, ok):
+    assert rules.significant(p, lo, hi) is ok
+
+
+def test_an_improvement_also_needs_cohens_d():
+    assert rules.improvement(0.05, 0.01, 0.01, 0.09, 0.3, 0.03)[0]
+    ok, why = rules.improvement(0.05, 0.01, 0.01, 0.09, 0.29, 0.03)
+    assert not ok and "Cohen's d" in why
+    assert not rules.improvement(0.05, 0.01, -0.01, 0.09, 0.5, 0.03)[0]  # CI reaches zero
+
+
+@pytest.mark.parametrize("mean, sd, n, status", [(0.15, None, None, "pass"), (0.1499, None, None, "not decidable"),
+                                                 (0.10, 0.05, 400, "stop and diagnose: tree construction"),
+                                                 (0.149, 0.05, 100, "not decidable"), (None, None, None, "not run")])
+def test_tree_sanity_fires_only_on_its_interval(mean, sd, n, status):
+    c = cp.tree_sanity(mean, sd, n)
+    assert c["status"] == status and c["threshold"] == 0.15 and set(c) >= {"n", "interval", "component"}
+
+
+@pytest.mark.parametrize("eps, n_at, status", [([0.0, 0.10, 0.05], [60, 60, 60], "pass"),
+                                               ([0.0, 0.3, 0.0], [60, 60, 60], "stop and diagnose: routing"),
+                                               ([0.0, 0.12, 0.0], [60, 60, 60], "not decidable"),
+                                               ([], [], "not run")])
+def test_easy_routing_every_level_must_hold(eps, n_at, status):
+    assert cp.easy_routing(eps, n_at, 60)["status"] == status
+
+
+@pytest.mark.parametrize("delta, lo, hi, status", [(-0.02, -0.05, 0.01, "pass"), (0.05, 0.0, 0.1, "pass"),
+                                                   (-0.03, -0.06, 0.0, "not decidable"),
+                                                   (-0.05, -0.08, -0.021, "stop and diagnose: retrieval quality"),
+                                                   (None, None, None, "not run")])
+def test_kill_baseline_margin_fires_only_when_the_whole_ci_is_beyond_the_margin(delta, lo, hi, status):
+    c = cp.kill_baseline_margin(delta, lo, hi, 100)
     assert c["status"] == status
-    if eps:
-        assert c["value"] == max(eps)
+    if status == "not decidable":
+        assert "would decide it" in c["text"]
 
 
-def test_easy_routing_without_queries_is_not_run():
-    assert hy.easy_routing([0.0], n_queries=0, why_missing="3 queries")["text"] == "not run: 3 queries"
+@pytest.mark.parametrize("d, lo, hi, status", [(0.01, -0.02, 0.04, "pass"), (0.0, -0.03, 0.03, "not decidable"),
+                                               (-0.1, -0.15, -0.05, "stop and diagnose: context selection"),
+                                               (None, None, None, "not run")])
+def test_token_efficiency_needs_hcr_to_beat_flat(d, lo, hi, status):
+    assert cp.token_efficiency(d, lo, hi, 80, 0.5, 0.5)["status"] == status
 
 
-@pytest.mark.parametrize("delta, status", [(-0.02, "pass"), (-0.0201, "kill"), (0.05, "pass"), (None, "not run")])
-def test_kill_baseline_margin_boundary(delta, status):
-    assert hy.kill_baseline_margin(delta)["status"] == status
-
-
-@pytest.mark.parametrize("hcr, flat, status", [(0.51, 0.50, "pass"), (0.50, 0.50, "kill"), (0.4, 0.5, "kill"),
-                                               (None, 0.5, "not run"), (0.5, None, "not run")])
-def test_token_efficiency_needs_hcr_to_beat_flat(hcr, flat, status):
-    assert hy.token_efficiency(hcr, flat)["status"] == status
-
-
-@pytest.mark.parametrize("hcr, rerank, flat600, verdict", [
-    (0.60, 0.58, 0.59, "go"),             # >= rerank, >= 55%, >= flat@600
-    (0.55, 0.55, 0.55, "go"),             # every bound met with equality
-    (0.5499, 0.50, 0.50, "soft no-go"),   # just under 55%
-    (0.60, 0.58, 0.61, "soft no-go"),     # below flat@600
-    (0.56, 0.61, 0.50, "soft no-go"),     # 0.05 below flat + reranker: within 5 points
-    (0.56, 0.6101, 0.50, "kill"),         # worse by more than 5 points
-    (0.60, 0.58, None, "inconclusive"),   # flat@600 not run, the rest met
-    (None, 0.58, 0.59, "not run"),
+@pytest.mark.parametrize("hcr, rerank, flat600, lo, verdict", [
+    (0.60, 0.58, 0.59, -0.01, "go"),             # >= rerank, non-inferior, >= 55%, >= flat@600
+    (0.60, 0.58, 0.59, -0.06, "soft no-go"),     # non-inferiority not shown
+    (0.5499, 0.50, 0.50, 0.0, "soft no-go"),     # just under 55%
+    (0.60, 0.58, 0.61, 0.0, "soft no-go"),       # below flat@600
+    (0.56, 0.61, 0.50, -0.1, "soft no-go"),      # 0.05 below flat + reranker: within 5 points
+    (0.60, 0.58, None, 0.0, "inconclusive"),     # flat@600 not run, the rest met
+    (None, 0.58, 0.59, 0.0, "not run"),
 ])
-def test_h1a_boundaries(hcr, rerank, flat600, verdict):
-    h = hy.h1a(hcr, rerank, flat600)
-    assert h["verdict"] == verdict and h["id"] == "H1a"
-    assert h["evidence"]["hcr@400"] == hcr
+def test_h1a_boundaries(hcr, rerank, flat600, lo, verdict):
+    h = hy.h1a(hcr, rerank, flat600, lo, lo + 0.1, 80, oracle_failure=0.0, n_feasible=80)
+    assert h["verdict"] == verdict and h["id"] == "H1a" and h["evidence"]["hcr@400"] == hcr
+
+
+def test_h1a_no_go_needs_the_whole_interval_below_five_points_and_an_oracle():
+    assert hy.h1a(0.40, 0.60, 0.5, -0.3, -0.1, 80, 0.0, 80)["verdict"] == "no-go"
+    assert hy.h1a(0.40, 0.60, 0.5, -0.3, 0.0, 80, 0.0, 80)["verdict"] == "not decidable"
+    no_oracle = hy.h1a(0.40, 0.60, 0.5, -0.3, -0.1, 80)
+    assert no_oracle["verdict"] == "not decidable" and "no oracle row" in no_oracle["text"]
+    weak = hy.h1a(0.40, 0.60, 0.5, -0.3, -0.1, 80, oracle_failure=0.06, n_feasible=50)
+    assert weak["verdict"] == "not decidable" and "6%" in weak["text"]
+
+
+def _c(delta, p, lo, hi, d, n=100):
+    return {"delta": delta, "p_holm": p, "ci_low": lo, "ci_high": hi, "d": d, "n": n}
 
 
 def test_h1b_go_needs_every_improvement_significant_and_large():
-    go = hy.h1b(0.03, 0.01, 0.3, 0.05, 0.049, 0.31, 0.08)
-    assert go["verdict"] == "go"
-    assert hy.h1b(0.0299, 0.01, 0.3, 0.05, 0.01, 0.31, 0.08)["verdict"] == "soft no-go"   # +0.03 over single
-    assert hy.h1b(0.03, 0.05, 0.3, 0.05, 0.01, 0.31, 0.08)["verdict"] == "soft no-go"     # p not < 0.05
-    assert hy.h1b(0.03, 0.01, 0.2999, 0.05, 0.01, 0.31, 0.08)["verdict"] == "soft no-go"  # d < 0.3
-    assert hy.h1b(0.03, 0.01, 0.3, 0.0499, 0.01, 0.31, 0.08)["verdict"] == "soft no-go"   # +0.05 over rerank
-    assert hy.h1b(0.03, 0.01, 0.3, 0.05, 0.01, 0.31, 0.0799)["verdict"] == "soft no-go"   # entity-spanning
-    assert hy.h1b(0.03, 0.01, 0.3, 0.05, 0.01, 0.31, None)["verdict"] == "soft no-go"     # entity not run
-    assert hy.h1b(0.0, 0.9, 0.0, 0.05, 0.01, 0.31, 0.08)["verdict"] == "no-go"            # dual no better
-    assert hy.h1b(None, None, None, 0.05, 0.01, 0.31, 0.08)["verdict"] == "not run"
+    singles = {"beam": _c(0.04, 0.01, 0.01, 0.07, 0.4), "collapsed": _c(0.05, 0.01, 0.02, 0.08, 0.4)}
+    assert hy.h1b(singles, _c(0.06, 0.01, 0.02, 0.1, 0.5), 0.08)["verdict"] == "go"
+    assert hy.h1b(singles, _c(0.06, 0.01, 0.02, 0.1, 0.5), 0.07)["verdict"] == "soft no-go"
+    weak = {**singles, "beam": _c(0.04, 0.01, -0.01, 0.07, 0.4)}  # CI reaches zero vs one single path
+    assert hy.h1b(weak, _c(0.06, 0.01, 0.02, 0.1, 0.5), 0.08)["verdict"] == "soft no-go"
+    worse = {**singles, "beam": _c(-0.01, 0.5, -0.04, 0.02, -0.1)}
+    h = hy.h1b(worse, _c(0.06, 0.01, 0.02, 0.1, 0.5), 0.08)
+    assert h["verdict"] == "no-go" and "no better than beam" in h["text"] and h["component"] == "dual path"
+    assert hy.h1b({}, None, None)["verdict"] == "not run"
+    no_entities = hy.h1b(singles, _c(0.06, 0.01, 0.02, 0.1, 0.5), None)  # a dataset without categories
+    assert no_entities["verdict"] == "not run" and "no entity-spanning queries" in no_entities["text"]
 
 
-def test_pearson_matches_numpy_and_refuses_degenerate_input():
-    import numpy as np
-
-    x, y = [0.1, 0.5, 0.7, 0.9], [0.2, 0.3, 0.8, 0.7]
-    assert hy.pearson(x, y) == pytest.approx(np.corrcoef(x, y)[0, 1])
-    assert hy.pearson([1.0, 1.0], [0.0, 1.0]) is None and hy.pearson([1.0], [1.0]) is None
-
-
-def _xy(r_target):
-    """Three conditions whose Pearson r is ``r_target``: y = r x + sqrt(1 - r^2) z, with x and z orthonormal and
-    both orthogonal to the constant."""
-    import math
-
-    x = [-1 / math.sqrt(2), 0.0, 1 / math.sqrt(2)]
-    z = [1 / math.sqrt(6), -2 / math.sqrt(6), 1 / math.sqrt(6)]
-    return x, [r_target * a + math.sqrt(1 - r_target ** 2) * b for a, b in zip(x, z)]
+def test_h1c_counts_only_conditions_of_distinct_routing_accuracy():
+    acc, nd = [0.8, 0.8, 0.8, 0.6, 0.4], [0.5, 0.52, 0.48, 0.4, 0.3]
+    h = hy.h1c(acc, nd, names=list("abcde"))
+    assert h["evidence"]["distinct_conditions"] == 3 and h["n"] == 3 and h["evidence"]["conditions"] == 5
+    assert h["verdict"] == "not decidable"  # r = 1 but 3 points give no interval
+    h = hy.h1c([0.8, 0.8, 0.8], nd[:3])
+    assert h["verdict"] == "not run" and "1 condition(s)" in h["text"]
 
 
-@pytest.mark.parametrize("r, verdict", [(0.7001, "go"), (0.6999, "soft no-go"), (0.3001, "soft no-go"),
-                                        (0.2999, "kill"), (-0.5, "kill")])
-def test_h1c_correlation_boundaries(r, verdict):
-    x, y = _xy(r)
-    h = hy.h1c(x, y)
-    assert h["evidence"]["pearson_r"] == pytest.approx(r)
-    assert h["verdict"] == verdict
+def test_h1c_above_the_model_is_positive_and_below_it_downgrades():
+    acc = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.97]
+    nd = [0.1 + 0.5 * a for a in acc]
+    assert hy.h1c(acc, nd, None, 0.9, 0.7)["verdict"] == "go"   # observed above (1 - eps)^d: a positive finding
+    assert hy.h1c(acc, nd, None, 0.6, 0.7)["verdict"] == "soft no-go"  # 14% below
+    assert hy.h1c(acc, nd, 0.1, None, None)["verdict"] == "soft no-go"  # cross-links < 15%
+    flat = [0.5, 0.1, 0.9, 0.3, 0.7, 0.2, 0.8, 0.4, 0.6, 0.45]
+    assert hy.h1c(acc, [0.5 - 0.4 * a for a in acc])["verdict"] == "no-go"  # r = -1: routing explains nothing
+    assert hy.h1c(acc, flat)["verdict"] in ("not decidable", "soft no-go")
 
 
-def test_h1c_go_drops_to_soft_when_links_or_the_model_fail():
-    x, y = _xy(0.9)
-    assert hy.h1c(x, y, links_gain=0.15, observed=0.88, predicted=0.80)["verdict"] == "go"     # 10% off: holds
-    assert hy.h1c(x, y, links_gain=0.1499)["verdict"] == "soft no-go"
-    assert hy.h1c(x, y, observed=0.70, predicted=0.80)["verdict"] == "soft no-go"             # 12.5% off
-    assert hy.h1c(x[:2], y[:2])["verdict"] == "not run"                                       # 2 conditions
-    assert "needs >= 3" in hy.h1c(x[:2], y[:2])["text"]
+@pytest.mark.parametrize("rate, n, verdict", [(0.10, 100, "go"), (0.20, 100, "go"), (0.25, 100, "soft no-go"),
+                                              (0.45, 100, "no-go"), (0.33, 100, "not decidable"),
+                                              (None, 0, "not run")])
+def test_failure_rate_bands(rate, n, verdict):
+    assert hy.failure_rate(rate, n, oracle_failure=0.0)["verdict"] == verdict
 
 
-@pytest.mark.parametrize("rate, verdict", [(0.05, "go"), (0.10, "go"), (0.20, "go"), (0.2001, "soft no-go"),
-                                           (0.30, "soft no-go"), (0.3001, "kill"), (None, "not run")])
-def test_failure_rate_bands(rate, verdict):
-    assert hy.failure_rate(rate, n=40)["verdict"] == verdict
+def test_failure_rate_needs_the_oracle_to_succeed():
+    assert hy.failure_rate(0.1, 100)["verdict"] == "not decidable"
+    assert hy.failure_rate(0.1, 100, oracle_failure=0.051)["verdict"] == "not decidable"
+    assert hy.failure_rate(0.1, 100, oracle_failure=0.05)["verdict"] == "go"
 
 
-def test_corpus_size_needs_two_sizes_and_judges_the_trend():
-    pts = lambda a, b: [{"size": "small", "delta": a}, {"size": "full", "delta": b}]  # noqa: E731
+def test_corpus_size_is_an_advantage_at_medium_on_entity_spanning_and_multi_hop():
+    sub = {"delta": 0.05, "p": 0.01, "ci_low": 0.02, "ci_high": 0.08, "d": 0.4, "n": 70}
+    pts = [{"size": "small", "delta": -0.05}, {"size": "medium", "delta": -0.05, "subset": sub}]
+    assert hy.corpus_size(pts)["verdict"] == "go"  # losing overall does not matter; the subset at medium does
+    lose = {**sub, "delta": -0.05, "ci_low": -0.08, "ci_high": -0.02}
+    assert hy.corpus_size([{"size": "medium", "delta": 0.0, "subset": lose}])["verdict"] == "no-go"
+    tie = {**sub, "ci_low": -0.01}
+    assert hy.corpus_size([{"size": "medium", "delta": 0.0, "subset": tie}])["verdict"] == "inconclusive"
+    assert hy.corpus_size([{"size": "small", "delta": 0.0}])["verdict"] == "not run"
     assert hy.corpus_size(None)["verdict"] == "not run"
-    assert hy.corpus_size(pts(0.01, None))["verdict"] == "not run"
-    assert hy.corpus_size(pts(0.01, 0.01))["verdict"] == "go"
-    assert hy.corpus_size(pts(0.01, -0.01))["verdict"] == "soft no-go"     # down by exactly 0.02
-    assert hy.corpus_size(pts(0.01, -0.0101))["verdict"] == "no-go"
 
 
-def test_single_kill_criterion():
-    kill = hy.single_kill(-0.04, 0.003, -0.5, size="full", full_size=True, baseline="rerank")
-    assert kill["verdict"] == "kill"
-    assert kill["text"] == "HCR loses to rerank by 0.040 nDCG@10 (p = 0.003): kill"
-    assert hy.single_kill(-0.04, 0.05, -0.5)["verdict"] == "inconclusive"          # p not < 0.05
-    assert hy.single_kill(0.04, 0.01, 0.3)["verdict"] == "go"                       # claimed: d >= 0.3
-    assert hy.single_kill(0.04, 0.01, 0.2999)["verdict"] == "inconclusive"          # d too small to claim
-    assert "full size was not run" in hy.single_kill(-0.04, 0.003, size="small", full_size=False)["text"]
+def test_single_kill_criterion_decides_only_at_the_full_size():
+    lost = dict(delta=-0.04, p_holm=0.01, low=-0.07, high=-0.01, d=-0.4, n=100)
+    assert hy.single_kill(**lost, full_size=True)["verdict"] == "kill"
+    small = hy.single_kill(**lost, size="small", full_size=False)
+    assert small["verdict"] == "not decidable" and "--sizes small,medium,full" in small["text"]
+    assert small["evidence"]["at_full_size_this_would_be"] == "kill"
+    # the review's case: p = 0.037 but the CI reaches zero: not a kill
+    assert hy.single_kill(-0.02, 0.037, -0.05, 0.001, -0.2, full_size=True)["verdict"] == "inconclusive"
+    assert hy.single_kill(0.04, 0.01, 0.01, 0.07, 0.4, full_size=True)["verdict"] == "go"
+    assert hy.single_kill(0.04, 0.01, 0.01, 0.07, 0.2, full_size=True)["verdict"] == "inconclusive"
     assert hy.single_kill(None, None)["verdict"] == "not run"
+    row = hy.single_kill(**lost, full_size=True)
+    assert row["n"] == 100 and row["interval"] == [-0.07, -0.01]
 
 
-def test_overall_is_the_worst_verdict_that_ran():
-    ok = [hy.tree_sanity(0.5)]
-    go = hy.single_kill(0.04, 0.01, 0.5)
-    assert hy.overall(ok, [go]) == "go"
-    assert hy.overall(ok, [go, hy.failure_rate(0.25)]) == "soft no-go"
-    assert hy.overall(ok, [go, hy.corpus_size([{"size": "a", "delta": 0.1}, {"size": "b", "delta": 0.0}])]) == "no-go"
-    assert hy.overall([hy.tree_sanity(0.1)], [go]) == "kill"                        # a checkpoint kill
-    assert hy.overall(ok, [hy.corpus_size(None)]) == "inconclusive"                 # nothing but checkpoints ran
+def test_overall_is_invalidated_only_through_the_kill_at_full_size():
+    ok = [cp.tree_sanity(0.5)]
+    kill = hy.single_kill(-0.04, 0.01, -0.07, -0.01, -0.4, full_size=True)
+    nogo = hy.failure_rate(0.9, 200, oracle_failure=0.0)
+    assert overall(ok, [nogo, kill]) == "invalidated"
+    small = hy.single_kill(-0.04, 0.01, -0.07, -0.01, -0.4, full_size=False)
+    assert overall(ok, [nogo, small]) == "no-go"  # a component needs fixing; the architecture is not judged
+    stop = [cp.easy_routing([0.4], [60], 60)]
+    assert overall(stop, [nogo, small]) == "stop and diagnose"
+    go = hy.single_kill(0.04, 0.01, 0.01, 0.07, 0.4, full_size=True)
+    assert overall(ok, [go]) == "go"
+    assert overall(ok, [hy.failure_rate(0.1, 100, oracle_failure=0.0), small]) == "inconclusive"  # never go
+    assert overall(ok, []) == "inconclusive"

@@ -171,12 +171,39 @@ def test_verdicts_follow_the_contract_and_the_terminal_ends_with_the_bottom_line
     tmp, _, _, r = done
     v = json.loads((tmp / "out" / "verdicts.json").read_text())
     assert v["schema"] == "hcrbench.verdicts/1" and v["system"] == "hcr" and v["kill_baseline"] == "rerank"
-    assert v["overall"] in ("go", "soft no-go", "no-go", "kill", "inconclusive")
+    assert v["overall"] in ("go", "soft no-go", "no-go", "invalidated", "stop and diagnose", "inconclusive")
     assert [c["id"] for c in v["checkpoints"]] == ["tree_sanity", "easy_routing", "vs_kill_baseline",
                                                     "token_efficiency"]
     assert [h["id"] for h in v["hypotheses"]] == ["H1a", "H1b", "H1c", "failure_rate", "corpus_size", "kill"]
     for c in v["checkpoints"]:
-        assert c["status"] in ("pass", "kill", "not run") and set(c) >= {"criterion", "value", "threshold", "text"}
+        assert c["status"] in ("pass", "not decidable", "not run") or c["status"].startswith("stop and diagnose: ")
+        assert set(c) >= {"criterion", "value", "threshold", "text", "n", "interval"}
+    for h in v["hypotheses"]:
+        assert h["verdict"] in ("go", "soft no-go", "no-go", "kill", "inconclusive", "not decidable", "not run")
+        assert "n" in h and "interval" in h
+        assert h["verdict"] != "kill"  # one constructed size: the kill criterion is not judged (not full size)
+    # the easy-routing checkpoint read the tune split (never test): the system ran once more on it
+    er = next(c for c in v["checkpoints"] if c["id"] == "easy_routing")
+    assert er["status"] != "not run" and "of tune" in er["text"] and er["n"] == 40
+    assert (tmp / "out" / "logs" / "checkpoint" / "hcr.routing.jsonl").is_file()
+    # the protocol controls: every row judged and shaped as the contract says
+    ctl = v["controls"]
+    assert {c["control"] for c in ctl} == {"oracle", "clone", "degraded"}
+    assert all(set(c) >= {"control", "rule", "expected", "got", "ok"} for c in ctl)
+    got = {(c["control"], c["rule"]): c["got"] for c in ctl}
+    assert got[("oracle", "kill")] == "go" and got[("degraded", "kill")] == "kill"
+    assert got[("clone", "kill")] == "inconclusive"
+    assert got[("degraded", "vs_kill_baseline")].startswith("stop and diagnose")
+    assert v["undecidable_rules"] == sorted({c["rule"] for c in ctl if not c["ok"]})
+    assert isinstance(v["tuning"], dict) and "status" in v["tuning"]
+    # cost beside quality for every system, flat ones too: bm25 scores every document of the 40-document corpus
+    cost = json.loads((tmp / "out" / "eval.json").read_text())["cost"]
+    assert set(cost) == {"hcr", "hcr-seed1", "rerank", "bm25", "hcr-beam", "hcr-no-links"}
+    assert cost["bm25"]["chunks_scored"] == 40 and cost["bm25"]["nodes_scored"] == 0
+    assert cost["bm25"]["reranker_calls"] == 0 and cost["bm25"]["depth"] <= 40
+    assert cost["hcr"]["nodes_scored"] > 0 and cost["hcr-beam"]["chunks_scored"] < cost["bm25"]["chunks_scored"]
+    assert v["cost"]["system"]["chunks_scored"] == (cost["hcr"]["chunks_scored"] + cost["hcr-seed1"]["chunks_scored"]) / 2
+    assert v["cost_line"] in v["bottom_line"]
     hyp = {h["id"]: h for h in v["hypotheses"]}
     assert hyp["corpus_size"]["verdict"] == "not run"  # one size: never a made-up number
     assert v["seeds"] == [0, 1] and v["seed_aggregate"]["n_seeds"] == 2
@@ -209,7 +236,8 @@ def test_rerun_reuses_every_system_and_gives_the_same_verdicts(done):
 
 
 def test_fail_fast_stops_at_the_first_kill(bench, tmp_path):
-    """A perfect kill baseline: HCR trails by more than 0.02, so checkpoint 3 kills and nothing after it runs."""
+    """A perfect kill baseline: HCR trails by more than 0.02 (its whole CI), so checkpoint 3 says stop and
+    diagnose and nothing after it runs."""
     qrels = (bench / "qrels" / "test.tsv").read_text().splitlines()[1:]
     perfect = tmp_path / "perfect.trec"
     perfect.write_text("".join(f"{q} Q0 {d} 1 {g}.0 perfect\n" for q, d, g in (ln.split("\t") for ln in qrels)))
@@ -218,11 +246,11 @@ def test_fail_fast_stops_at_the_first_kill(bench, tmp_path):
     r = _run("run", str(cfg), "--quiet", "--fail-fast")
     assert r.returncode == 0, r.stderr[-2000:]
     v = json.loads((tmp_path / "out" / "verdicts.json").read_text())
-    assert v["overall"] == "kill" and "checkpoint 3" in v["stopped"]
+    assert v["overall"] == "stop and diagnose" and "checkpoint 3" in v["stopped"]
     cp = {c["id"]: c["status"] for c in v["checkpoints"]}
-    assert cp == {"tree_sanity": "pass", "easy_routing": "pass", "vs_kill_baseline": "kill",
-                  "token_efficiency": "not run"}
-    assert "--fail-fast stopped" in v["checkpoints"][3]["text"]
+    assert cp["tree_sanity"] == "pass" and cp["vs_kill_baseline"] == "stop and diagnose: retrieval quality"
+    assert cp["token_efficiency"] == "not run" and "--fail-fast stopped" in v["checkpoints"][3]["text"]
+    assert v["bottom_line"].startswith("a fail-fast checkpoint fired: diagnose retrieval quality")
     m = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert set(m["systems"]) == {"hcr", "hcr-seed1", "rerank"}  # nothing ran after the kill
     assert "--fail-fast" in r.stdout + r.stderr and "skipped 3" in r.stderr

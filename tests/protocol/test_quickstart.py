@@ -10,9 +10,10 @@ from types import SimpleNamespace
 import pytest
 
 from hcrbench.experiment.config import parse_config
-from hcrbench.experiment.hypotheses import corpus_size, tree_sanity
-from hcrbench.experiment.protocol import apply_growth
-from hcrbench.experiment.quickstart import growth_doc, parse_sizes, render_config
+from hcrbench.protocol.checkpoints import tree_sanity
+from hcrbench.protocol.hypotheses import corpus_size, single_kill
+from hcrbench.protocol.quickstart import growth_doc, parse_sizes, render_config
+from hcrbench.protocol.verdicts import apply_growth
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
@@ -46,22 +47,27 @@ def test_sizes_are_ordered_by_corpus_size_and_checked():
             parse_sizes(bad)
 
 
-def test_growth_points_come_from_each_sizes_kill_comparison_and_feed_the_corpus_size_criterion():
-    def res(n, delta, lo, hi, p):
+def test_growth_points_come_from_each_sizes_comparisons_and_feed_the_corpus_size_rule():
+    def res(n, delta, lo, hi, p, sub):
         kill = {"id": "kill", "evidence": {"delta": delta, "ci_low": lo, "ci_high": hi, "p_holm": p}}
+        cs = {"id": "corpus_size", "evidence": {"subset_at_this_size": sub}}
         return SimpleNamespace(verdicts={"system": "hcr", "kill_baseline": "rerank", "metric": "nDCG@10",
-                                         "hypotheses": [kill]},
+                                         "hypotheses": [cs, kill]},
                                manifest={"dataset": {"n_documents": n}})
-    g = growth_doc({"small": res(500, 0.02, 0.0, 0.04, 0.04), "medium": res(2000, -0.03, -0.05, -0.01, 0.01)})
+    lose = {"delta": -0.06, "p": 0.01, "ci_low": -0.1, "ci_high": -0.02, "d": -0.4, "n": 70}
+    g = growth_doc({"small": res(500, 0.02, 0.0, 0.04, 0.04, None),
+                    "medium": res(2000, -0.03, -0.05, -0.01, 0.01, lose)})
     assert g == {"metric": "nDCG@10", "system": "hcr", "baseline": "rerank", "points": [
-        {"size": "small", "n_docs": 500, "delta": 0.02, "ci_low": 0.0, "ci_high": 0.04, "p": 0.04},
-        {"size": "medium", "n_docs": 2000, "delta": -0.03, "ci_low": -0.05, "ci_high": -0.01, "p": 0.01}]}
+        {"size": "small", "n_docs": 500, "delta": 0.02, "ci_low": 0.0, "ci_high": 0.04, "p": 0.04, "subset": None},
+        {"size": "medium", "n_docs": 2000, "delta": -0.03, "ci_low": -0.05, "ci_high": -0.01, "p": 0.01,
+         "subset": lose}]}
+    kill = single_kill(-0.03, 0.01, -0.05, -0.01, -0.3, size="medium", full_size=False)
     v = {"system": "hcr", "kill_baseline": "rerank", "checkpoints": [tree_sanity(0.5)], "overall": "inconclusive",
-         "hypotheses": [corpus_size(None), {"id": "kill", "name": "Single kill criterion", "verdict": "go",
-                                             "text": "HCR beats rerank by 0.02 nDCG@10 (p = 0.040)"}]}
+         "hypotheses": [corpus_size(None), kill]}
     after = apply_growth(v, g["points"])
-    assert after["hypotheses"][0]["verdict"] == "no-go" and after["overall"] == "no-go"  # 0.02 -> -0.03
-    assert after["bottom_line"] == "HCR beats rerank by 0.02 nDCG@10 (p = 0.040); overall no-go, decided by: corpus size"
+    assert after["hypotheses"][0]["verdict"] == "no-go" and after["overall"] == "no-go"
+    assert after["bottom_line"].startswith("corpus_size (scaling) need(s) fixing")
+    assert "--sizes small,medium,full" in after["bottom_line"]  # medium cannot decide the kill criterion
 
 
 @pytest.mark.parametrize("args, field", [(["--sizes", "small,tiny"], "--sizes"), (["--encoder", "bert"], "--encoder"),

@@ -25,7 +25,8 @@ def quickstart_command(
     seeds: int = typer.Option(3, "--seeds", help="Tree seeds of HCR (mean ± sd over them)."),
     n_trials: int = typer.Option(200, "--n-trials", help="Gate trials per null."),
     resamples: int = typer.Option(10_000, "--resamples", help="Permutation / bootstrap resamples."),
-    fail_fast: bool = typer.Option(False, "--fail-fast", help="Stop at the first checkpoint that kills."),
+    fail_fast: bool = typer.Option(False, "--fail-fast",
+                                   help="Stop at the first checkpoint that says stop and diagnose."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress output."),
 ) -> None:
     """The main job: corpus to go / no-go / kill in one command (re-running reuses everything finished)."""
@@ -33,8 +34,8 @@ def quickstart_command(
     from rich.console import Console
 
     from hcrbench.cli import flush_warnings
-    from hcrbench.experiment.quickstart import ENCODERS, parse_sizes, run_quickstart
     from hcrbench.limits import check_draws, check_seed
+    from hcrbench.protocol.quickstart import ENCODERS, parse_sizes, run_quickstart
     from hcrbench.report.terminal import width
 
     if encoder not in ENCODERS:

@@ -28,8 +28,8 @@ def run_command(
                                        help="Ray cluster to run on (implies --engine ray; overrides "
                                             "the \\[execution] address; unset: start a local Ray on 127.0.0.1)."),
     fail_fast: bool | None = typer.Option(None, "--fail-fast/--no-fail-fast",
-                                          help="Stop at the first protocol checkpoint that kills (default: the "
-                                               "config's protocol.fail_fast)."),
+                                          help="Stop at the first protocol checkpoint that says stop and "
+                                               "diagnose (default: the config's protocol.fail_fast)."),
 ) -> None:
     """Run every system of an experiment, score them and write the output folder (resumable)."""
 
@@ -37,13 +37,15 @@ def run_command(
 
     from hcrbench.cli import flush_warnings
     from hcrbench.experiment import run_experiment
+    from hcrbench.protocol.verdicts import hooks as protocol_hooks
     from hcrbench.report.evaluation import print_evaluation, strata_table
     from hcrbench.report.terminal import width
 
     err = Console(stderr=True, highlight=False)
     # Warnings go to stderr once each, above the tables (hcrbench.cli).
     result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet,
-                            force=force, execution=execution_of(config, engine, address), fail_fast=fail_fast)
+                            force=force, execution=execution_of(config, engine, address), fail_fast=fail_fast,
+                            protocol=protocol_hooks())
     flush_warnings()  # above the tables
     console = Console(highlight=False, width=width())
     print_evaluation(result.evaluation, result.comparisons, console=console)

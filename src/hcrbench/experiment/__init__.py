@@ -5,6 +5,7 @@
 
 from hcrbench.data.hashing import sha256_file
 from hcrbench.data.splitlock import registry_path, split_key
+from hcrbench.experiment.cell import run_system
 from hcrbench.experiment.config import (
     ChunkingConfig,
     DatasetConfig,
@@ -16,7 +17,7 @@ from hcrbench.experiment.config import (
 from hcrbench.experiment.dataset import ExperimentData, load_data
 from hcrbench.experiment.execution import ExecutionConfig
 from hcrbench.experiment.manifest import package_versions, read_manifest, write_manifest
-from hcrbench.experiment.runner import ExperimentResult, output_dir_of, run_experiment, run_system
+from hcrbench.experiment.runner import ExperimentResult, output_dir_of, run_experiment
 
 __all__ = [
     "ChunkingConfig",

@@ -1,4 +1,4 @@
-"""Engines: swappable executors of one cell function, :func:`compute_cell` (one system of an experiment).
+"""Engines: swappable executors of one cell function, :func:`~hcrbench.experiment.cell.compute_cell`.
 
 A cell is one ``[[systems]]`` entry (a system × its params × its seed): it indexes and searches on the
 experiment's data and hands back its run and manifest entry; it never knows where it runs. The engine calls
@@ -15,91 +15,19 @@ storage shared between the driver and the workers.
 
 from __future__ import annotations
 
-import os
-import socket
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from hcrbench.errors import InputError
-from hcrbench.experiment.config import SystemConfig
+from hcrbench.experiment.cell import (  # noqa: F401 (re-exported: the records engines exchange)
+    Cell,
+    CellFailed,
+    CellInputError,
+    CellOutput,
+    OnDone,
+    check_reachable,
+    compute_cell,
+    env_for_workers,
+)
 from hcrbench.experiment.execution import ExecutionConfig
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One unit of work: the system at ``index`` (0-based, config order), with the depth and seed it runs at."""
-
-    index: int
-    system: SystemConfig
-    k: int
-    seed: int
-    fingerprint: str
-    cwd: str = field(default_factory=os.getcwd)  # relative paths in params resolve as in a local run
-    log_path: str | None = None  # where a tree retriever writes its routing log (shared storage on a cluster)
-
-    @property
-    def name(self) -> str:
-        return self.system.name
-
-
-@dataclass
-class CellOutput:
-    """What a cell hands back: its document-level run, its manifest entry, and where it ran."""
-
-    run: Any
-    entry: dict[str, Any]
-    where: dict[str, Any]
-
-
-@dataclass
-class CellFailed:
-    """An :class:`InputError` raised inside a cell, carried back as fields (it pickles badly through Ray)."""
-
-    problem: str
-    field: str | None = None
-    path: str | None = None
-    line: int | None = None
-
-    def error(self) -> InputError:
-        return InputError(self.problem, field=self.field, path=self.path, line=self.line)
-
-
-class CellInputError(Exception):
-    """A cell refused its input; the runner maps ``error`` onto the config line of ``cell``."""
-
-    def __init__(self, cell: Cell, error: InputError) -> None:
-        super().__init__(str(error))
-        self.cell, self.error = cell, error
-
-
-def _where(engine: str) -> dict[str, Any]:
-    where: dict[str, Any] = {"engine": engine, "hostname": socket.gethostname(), "pid": os.getpid()}
-    if engine == "ray":
-        import ray
-
-        where["node_id"] = ray.get_runtime_context().get_node_id()
-    return where
-
-
-def compute_cell(cell: Cell, data: Any, engine: str = "local") -> CellOutput | CellFailed:
-    """Run one cell on ``data`` (an :class:`~hcrbench.experiment.dataset.ExperimentData`)."""
-    from hcrbench.experiment.runner import run_system
-
-    if engine != "local" and os.path.isdir(cell.cwd):
-        os.chdir(cell.cwd)
-    try:
-        run, entry = run_system(cell.system, data, cell.k, cell.seed,
-                                log_path=Path(cell.log_path) if cell.log_path else None)
-    except InputError as e:
-        if engine == "local":
-            raise CellInputError(cell, e) from None
-        return CellFailed(e.problem, e.field, e.path, e.line)
-    return CellOutput(run, entry, _where(engine))
-
-
-OnDone = Callable[[Cell, CellOutput], None]
 
 
 class LocalEngine:
@@ -133,32 +61,3 @@ def make_engine(execution: ExecutionConfig, console: Any = None) -> LocalEngine 
     from hcrbench.experiment.ray_engine import RayEngine
 
     return RayEngine(execution, console)
-
-
-def check_reachable(address: str, timeout: float = 5.0) -> None:
-    """Refuse a ``host:port`` nobody listens on in one line, before Ray would wait for it for minutes."""
-    if address == "auto":  # the cluster this machine runs: Ray looks it up itself
-        return
-    hostport = address.split("://", 1)[-1]
-    host, _, port = hostport.rpartition(":")
-    if not host or not port.isdigit():
-        raise InputError(f"Ray address {address!r} is not HOST:PORT (or 'auto')", field="execution.address")
-    try:
-        with socket.create_connection((host, int(port)), timeout=timeout):
-            pass
-    except OSError as e:
-        raise InputError(f"cannot reach the Ray cluster at {address} ({e.strerror or e}); start it with "
-                         f"`ray start --head` there, or leave --address out to start a local Ray",
-                         field="execution.address") from None
-
-
-def env_for_workers() -> dict[str, str]:
-    """hcrbench's environment for Ray workers: ``HCRBENCH_*`` (paths made absolute) and the offline switches."""
-    out: dict[str, str] = {}
-    for k, v in os.environ.items():
-        if k.startswith("HCRBENCH_"):
-            out[k] = str(Path(v).expanduser().resolve()) if k in ("HCRBENCH_CACHE", "HCRBENCH_HOME") and v else v
-        elif k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
-            out[k] = v
-    return out
-

@@ -122,7 +122,7 @@ class ExecutionConfig(BaseModel):
     def check_resources(self, systems: list[tuple[str, str]]) -> None:
         """Refuse a ``resources`` key that names no system and no system type (a typo would be ignored)."""
         from hcrbench.errors import InputError
-        from hcrbench.experiment.config import did_you_mean
+        from hcrbench.experiment.tomlpos import did_you_mean
 
         known = {n for n, _ in systems} | {t for _, t in systems}
         for key in self.resources:

@@ -3,7 +3,7 @@
 ``[gate]`` makes ``hcrbench run`` gate its own runs (the four nulls, optionally the controls) and compare every
 system with the baseline in the one declared Holm family (``OUT/gate.json``, the document ``hcrbench gate --json``
 writes). ``[protocol]`` names the systems the design's checkpoints and hypotheses judge (``OUT/verdicts.json``,
-see :mod:`hcrbench.experiment.protocol`)::
+see :mod:`hcrbench.protocol`)::
 
     [gate]
     metric = "nDCG@10"          # graded metric; strict single-gold R@5 too unless strict = false
@@ -18,7 +18,8 @@ see :mod:`hcrbench.experiment.protocol`)::
     beam_only = "hcr-beam"      # H1b: the single paths the dual path must beat (optional)
     collapsed_only = "hcr-collapsed"
     no_links = "hcr-no-links"   # H1c: cross-links worth >= 15% on entity-spanning queries (optional)
-    fail_fast = false           # stop at the first checkpoint that kills (hcrbench run --fail-fast)
+    fail_fast = false           # stop at the first checkpoint that says stop and diagnose (--fail-fast)
+    tune = { hcr = { beam_width = [4, 8] } }  # grids chosen on the tune split (quickstart), see tuning.py
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ class ProtocolConfig(BaseModel):
     metric: str = "nDCG@10"
     fail_fast: bool = False
     full_size: bool | None = None  # is this the full-size corpus? (default: Meridian "full" when generated)
+    # tune -> lock -> test: per system, a small grid chosen on the tune split (hcrbench.protocol.tuning)
+    tune: dict[str, dict[str, list[Any]]] = Field(default_factory=dict)
 
     def names(self) -> dict[str, str]:
         """``{role: system name}`` of every role set (checked against the config's systems)."""
@@ -75,7 +78,7 @@ class ProtocolConfig(BaseModel):
 def check_roles(cfg: Any, names: list[str], path: str | Path, text: str) -> None:
     """Every system named by ``[gate]`` or ``[protocol]`` must be one of ``[[systems]]`` (one-line error)."""
     from hcrbench.errors import InputError
-    from hcrbench.experiment.config import did_you_mean, locate
+    from hcrbench.experiment.tomlpos import did_you_mean, locate
 
     named: list[tuple[tuple[str, ...], str]] = []
     if cfg.gate is not None:
@@ -84,6 +87,7 @@ def check_roles(cfg: Any, names: list[str], path: str | Path, text: str) -> None
             named.append((("gate", "baseline"), cfg.gate.baseline))
     if cfg.protocol is not None:
         named += [(("protocol", role), n) for role, n in cfg.protocol.names().items()]
+        named += [(("protocol", "tune"), n) for n in cfg.protocol.tune]
     for loc, n in named:
         if n not in names:
             raise InputError(f"{n!r} is not a system{did_you_mean(n, names)} (systems: {', '.join(names)})",

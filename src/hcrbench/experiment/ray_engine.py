@@ -14,7 +14,7 @@ import logging
 from typing import Any
 
 from hcrbench.errors import InputError
-from hcrbench.experiment.engine import (
+from hcrbench.experiment.cell import (
     Cell,
     CellFailed,
     CellInputError,

@@ -36,15 +36,12 @@ from __future__ import annotations
 
 import json
 import os
-import random
-import sys
 import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from rich.markup import escape
 
 from hcrbench.data import splitlock as lock
@@ -55,6 +52,7 @@ from hcrbench.data.per_query import write_per_query
 from hcrbench.data.trec import read_run, write_run
 from hcrbench.data.types import Run
 from hcrbench.errors import HcrbenchWarning, InputError
+from hcrbench.experiment.cell import Cell, CellInputError, CellOutput
 from hcrbench.experiment.claim import (
     check_output_dir,
     claim_output_dir,
@@ -63,8 +61,9 @@ from hcrbench.experiment.claim import (
     drop_stale_results,
 )
 from hcrbench.experiment.config import ExperimentConfig, SystemConfig, check_strata, load_config, locate
+from hcrbench.experiment.cost import cost_table
 from hcrbench.experiment.dataset import ExperimentData, load_data
-from hcrbench.experiment.engine import Cell, CellInputError, CellOutput, make_engine
+from hcrbench.experiment.engine import make_engine
 from hcrbench.experiment.execution import ExecutionConfig
 from hcrbench.experiment.manifest import (
     git_commit,
@@ -73,8 +72,8 @@ from hcrbench.experiment.manifest import (
     sha256_json,
     write_manifest,
 )
-from hcrbench.experiment.protocol import protocol_steps
 from hcrbench.experiment.seeds import seed_aggregation
+from hcrbench.experiment.steps import ProtocolHooks, after_scoring
 from hcrbench.experiment.tree_step import log_rel
 from hcrbench.retrieve.summarize import ExtractiveSummarizer
 
@@ -131,103 +130,6 @@ def _code_version(kind: str) -> dict[str, Any]:
     return {"summarizer_version": v} if kind in ("hcr", "raptor") and v != 1 else {}
 
 
-def _seed_everything(seed: int) -> None:
-    random.seed(seed)
-    np.random.seed(seed)
-    torch = sys.modules.get("torch")
-    if torch is not None:  # only if a retriever already imported it
-        torch.manual_seed(seed)
-
-
-def _jsonable(obj: Any) -> Any:
-    return json.loads(json.dumps(obj, default=lambda o: o.item() if hasattr(o, "item") else repr(o)))
-
-
-def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
-               log_path: Path | None = None) -> tuple[Run, dict[str, Any]]:
-    """Index and search one system; returns its document-level run (named after it) and its manifest entry.
-
-    A tree retriever's routing log (and tree) is written to ``log_path`` when given (:mod:`tree_step`)."""
-    from hcrbench.retrieve import make_retriever
-
-    _seed_everything(seed)
-    t0 = time.perf_counter()
-    retriever = make_retriever(system.type, **system.params)
-    entry: dict[str, Any] = {"type": system.type}
-    if system.chunking is not None:
-        from hcrbench.data.chunking import chunk_corpus
-        from hcrbench.data.tokens import get_counter
-
-        c = system.chunking
-        t_chunk = time.perf_counter()
-        chunked = chunk_corpus(data.corpus, max_tokens=c.max_tokens, overlap=c.overlap,
-                               respect_sentences=c.respect_sentences, structure_aware=c.structure_aware,
-                               counter=get_counter(c.token_counter))
-        chunk_seconds = time.perf_counter() - t_chunk
-        retriever.index(chunked.corpus)
-        if system.policy is not None:
-            result = _policy_search(system.policy, retriever, chunked.corpus, data, entry)
-        else:
-            result = retriever.search(data.queries, k=c.depth or 4 * k)
-        units = (result.run, chunked.corpus)  # what this system delivers: its own ranked chunks
-        run = chunked.doc_run(result.run).top_k(k)
-        result.costs.add("chunks_indexed", len(chunked.corpus))
-        result.costs.add("chunk_tokens_indexed", sum(m["n_tokens"] for m in chunked.corpus.metadata))
-        result.costs.add_time("chunk", chunk_seconds)
-        entry["chunking"] = chunked.params
-    else:
-        retriever.index(data.corpus)
-        if system.policy is not None:
-            result = _policy_search(system.policy, retriever, data.corpus, data, entry)
-        else:
-            result = retriever.search(data.queries, k=k)
-        run = result.run.top_k(k)
-        entry["chunking"] = None
-        # a retriever that ranks units of its own (chunks, nodes) may expose them: unit_run over unit_corpus
-        ur, uc = getattr(retriever, "unit_run", None), getattr(retriever, "unit_corpus", None)
-        units = (ur, uc) if ur is not None and uc is not None else None
-    seconds = time.perf_counter() - t0
-    if log_path is not None:
-        from hcrbench.experiment.tree_step import write_routing_log
-
-        write_routing_log(retriever, log_path)
-        from hcrbench.context.units import units_path, write_units
-
-        upath = units_path(Path(log_path).parent, system.name)
-        if units is not None:  # the context step scores these, not the documents (docs/context.md)
-            write_units(upath, units[0], units[1])
-        else:
-            upath.unlink(missing_ok=True)
-    entry.update({
-        "params": _jsonable(dict(retriever.params)),
-        "config_params": _jsonable(system.params),
-        "costs": result.costs.to_dict(),
-        "seconds": round(seconds, 3),
-        "n_queries": len(run.query_ids),
-    })
-    return run.rename(system.name), entry
-
-
-def _policy_search(policy: str, retriever: Any, units: Any, data: ExperimentData, entry: dict[str, Any]):
-    """Run ``policy`` (e.g. "2-hop@15") over the indexed ``units``; costs summed over queries into the result."""
-    from hcrbench.data.types import Costs, RunResult
-    from hcrbench.retrieve.policy import Policy, run_policy
-
-    pol = Policy.parse(policy)
-    t0 = time.perf_counter()
-    res = run_policy(retriever, units, data.queries, pol)
-    costs = Costs()
-    for c in res.costs.values():
-        costs.add("policy_retrieval_passes", c.retrieval_passes)
-        costs.add("policy_embedding_calls", c.embedding_calls)
-        costs.add("policy_chunks_examined", c.chunks_examined)
-        costs.add("policy_hops_used", c.hops_used)
-    costs.add("queries", len(data.queries))
-    costs.add_time("policy", time.perf_counter() - t0)
-    entry["policy"] = pol.to_dict()
-    return RunResult(res.run, costs)
-
-
 def _checkpoint(out: Path, cfg: ExperimentConfig, manifest: dict[str, Any], old_systems: dict[str, Any]) -> None:
     """Write the manifest with the systems done so far, and the old entries of those not done yet (resume)."""
     done = manifest["systems"]
@@ -264,14 +166,17 @@ def _load_run(path: Path, name: str) -> Run:
 @releasing  # the output folder's lock (claim_output_dir) is released however this returns
 def run_experiment(config_path: str | Path, *, force_test: bool = False, only: list[str] | None = None,
                    progress: bool = True, force: bool = False,
-                   execution: ExecutionConfig | None = None, fail_fast: bool | None = None) -> ExperimentResult:
+                   execution: ExecutionConfig | None = None, fail_fast: bool | None = None,
+                   protocol: ProtocolHooks | None = None) -> ExperimentResult:
     """Run (or resume) the experiment described by the TOML at ``config_path``; see the module docstring.
 
     ``force`` takes over an output folder that holds another experiment's results (see the module docstring).
     ``execution`` replaces the config's ``[execution]`` table (``hcrbench run --engine/--address``): which
     engine runs the cells that must be computed (:mod:`hcrbench.experiment.engine`).
     ``fail_fast`` (default: the config's ``protocol.fail_fast``) stops running systems at the first protocol
-    checkpoint that kills (:mod:`hcrbench.experiment.protocol`); what ran is still scored.
+    checkpoint that says stop and diagnose (:mod:`hcrbench.protocol`); what ran is still scored.
+    ``protocol``: the protocol stage's hooks (:mod:`hcrbench.experiment.steps`); without them a ``[protocol]``
+    table is not judged.
     """
     from rich.console import Console
 
@@ -336,10 +241,9 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     cells, tags = [], {}
     stopped: str | None = None
     watch = None
-    if cfg.protocol is not None and (cfg.protocol.fail_fast if fail_fast is None else fail_fast):
-        from hcrbench.experiment.protocol import FailFast
-
-        watch = FailFast(cfg, data, out)
+    if cfg.protocol is not None and protocol is not None and (cfg.protocol.fail_fast if fail_fast is None
+                                                              else fail_fast):
+        watch = protocol.watch(cfg, data, out)
     for i, system in enumerate(cfg.systems, start=1):
         fp = system_fingerprint(system, cfg, data.key)
         rel = f"runs/{system.name}.trec"
@@ -423,13 +327,15 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         sufficiency, ctx_timings = context_step(cfg, data, runs, baseline, out, config_path, text)
         doc["sufficiency"] = sufficiency
         manifest["timings"].update(ctx_timings)
+    doc["cost"] = cost_table(manifest["systems"], runs, sufficiency)  # per query, every system (experiment.cost)
     atomic_write_text(out / "eval.json", json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     frame = _per_query_frame(evaluation, data, cfg.strata)
     write_per_query(frame, out)
     manifest["timings"]["eval_seconds"] = round(time.perf_counter() - t_eval, 3)
     if stopped is None and watch is not None:
         stopped = watch.check(runs)  # the last system's checkpoints
-    steps = protocol_steps(cfg, data, runs, evaluation, doc, baseline, out, console, stopped=stopped)
+    steps = after_scoring(cfg, data, runs, evaluation, doc, baseline, out, console, stopped=stopped,
+                          hooks=protocol)
     manifest["timings"].update(steps.pop("timings"))
     if stopped is not None:
         manifest["stopped"] = stopped

@@ -18,7 +18,8 @@ from hcrbench.data.per_query import read_per_query
 from hcrbench.errors import InputError
 
 VERDICTS_SCHEMA = "hcrbench.verdicts/1"
-VERDICT_WORDS = ("go", "soft no-go", "no-go", "kill", "inconclusive", "not run")
+VERDICT_WORDS = ("go", "soft no-go", "no-go", "kill", "inconclusive", "not run", "invalidated", "stop and diagnose",
+                 "not decidable")
 
 
 @dataclass

@@ -91,8 +91,8 @@ def tone_of_verdict(word: str) -> str:
     w = (word or "").strip().lower()
     if w in ("go", "pass", "hit", "trusted"):
         return "good"
-    if w in ("kill", "no-go", "fail", "null-fail"):
+    if w in ("kill", "no-go", "fail", "null-fail", "invalidated") or w.startswith("stop and diagnose"):
         return "bad"
-    if w in ("soft no-go", "under-ns", "warn"):
+    if w in ("soft no-go", "under-ns", "warn", "not decidable"):
         return "warn"
     return "muted"

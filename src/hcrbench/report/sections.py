@@ -108,29 +108,65 @@ def verdicts_section(ctx: Context) -> Section:
         facts.append(f"multiple testing: {v['family']}")
     if facts:
         blocks.append(Para("; ".join(facts) + ".", kind="note"))
+    from hcrbench.report.verdicts import decided_by_line, interval_text
+
+    line = decided_by_line(v)
+    if line:
+        blocks.append(Para(line + ".", kind="note"))
     cps = v.get("checkpoints") or []
     if cps:
         rows = [[Cell(str(c.get("name", c.get("id", "")))), Cell(str(c.get("criterion", ""))),
                  Cell(f3(c.get("value")), num=True), Cell(f3(c.get("threshold")), num=True),
+                 Cell(str(c.get("n") if c.get("n") is not None else "—"), num=True), Cell(interval_text(c)),
                  Cell(str(c["status"]), tone=tone_of_verdict(c["status"]), bold=True), Cell(str(c.get("text", "")))]
                 for c in cps]
         how = (f"the run stopped here: {v['stopped']}" if v.get("stopped")
-               else "every checkpoint was evaluated; with --fail-fast the first failure stops the run")
-        blocks.append(Table("checkpoints", f"Fail-fast checkpoints, in order ({how})",
-                            ["checkpoint", "kill criterion", "value", "threshold", "status", "in plain words"],
-                            rows))
+               else "every checkpoint was evaluated; with --fail-fast the first stop would end the run")
+        blocks.append(Table("checkpoints", f"Fail-fast checkpoints, in order ({how}; one whose whole 95% interval "
+                            "lies past its threshold says stop and diagnose)",
+                            ["checkpoint", "criterion", "value", "threshold", "n", "95% interval", "status",
+                             "in plain words"], rows))
     hyps = v.get("hypotheses") or []
     if hyps:
         rows = []
         for h in hyps:
             ev = h.get("evidence") or {}
-            evid = "; ".join(f"{k} = {f3(x) if isinstance(x, float) else x}" for k, x in ev.items()) \
-                if isinstance(ev, dict) else str(ev)
+            evid = "; ".join(f"{k} = {f3(x) if isinstance(x, float) else x}" for k, x in ev.items()
+                             if not isinstance(x, dict)) if isinstance(ev, dict) else str(ev)
             rows.append([Cell(str(h.get("id", ""))), Cell(str(h.get("name", ""))), Cell(str(h.get("criterion", ""))),
                          Cell(str(h["verdict"]), tone=tone_of_verdict(h["verdict"]), bold=True),
+                         Cell(str(h.get("n") if h.get("n") is not None else "—"), num=True), Cell(interval_text(h)),
                          Cell(str(h.get("text", ""))), Cell(evid, tone="muted")])
         blocks.append(Table("hypotheses", "Hypothesis verdicts (design criteria)",
-                            ["id", "hypothesis", "criterion", "verdict", "in plain words", "evidence"], rows))
+                            ["id", "hypothesis", "criterion", "verdict", "n", "95% interval", "in plain words",
+                             "evidence"], rows))
+    ctl = v.get("controls") or []
+    if ctl:
+        rows = [[Cell(str(c["control"])), Cell(str(c["rule"])), Cell(str(c["expected"])),
+                 Cell(str(c["got"]), tone=tone_of_verdict(str(c["got"]))),
+                 Cell("yes" if c["ok"] else "NO: the rule is not decidable on this dataset",
+                      tone="good" if c["ok"] else "bad", bold=not c["ok"])] for c in ctl]
+        blocks.append(Table("controls", "Protocol controls: the rules judged on an oracle (must pass / go), a clone "
+                            "of the kill baseline (never go or kill) and a degraded kill baseline (must stop / kill)",
+                            ["control", "rule", "expected", "got", "ok"], rows))
+    cost = ((ctx.inp.eval or {}).get("cost")) or {}
+    if cost:
+        from hcrbench.experiment.cost import with_timing
+
+        cost = with_timing(cost, ctx.inp.manifest)
+        cols = ("chunks_scored", "nodes_scored", "reranker_calls", "context_tokens", "depth", "ms_per_query")
+        rows = [[Cell(n, bold=n in (v.get("system"), v.get("kill_baseline")))]
+                + [Cell("—" if c.get(k) is None else f"{c[k]:,.1f}", num=True) for k in cols]
+                for n, c in cost.items()]
+        blocks.append(Table("cost", "Cost per query beside quality (eval.json cost; ms from manifest.json: index + "
+                            "search)", ["system", "chunks scored", "nodes scored", "reranker calls",
+                                        "context tokens @ref", "depth (docs returned)", "ms / query"], rows))
+    for key in ("cost_line", "depth_note"):
+        if v.get(key):
+            blocks.append(Para(str(v[key]) + ".", kind="note"))
+    tun = v.get("tuning") or {}
+    if tun.get("text"):
+        blocks.append(Para(f"Tuning: {tun['text']}.", kind="note"))
     return Section("verdicts", title, blocks)
 
 

@@ -1,4 +1,5 @@
-"""Terminal rendering of ``verdicts.json``: the checkpoint and hypothesis table, then the plain-words bottom line.
+"""Terminal rendering of ``verdicts.json``: the checkpoint and hypothesis table (with n and interval), the
+protocol controls table, then the test that decided and the plain-words bottom line.
 
 Used by ``hcrbench quickstart`` and by ``hcrbench run`` when the config has a ``[protocol]`` table; the HTML /
 Markdown / LaTeX report renders the same document (``hcrbench.report.document``).
@@ -13,7 +14,16 @@ from rich.markup import escape
 from hcrbench.report.terminal import Table
 
 STYLE = {"go": "green", "pass": "green", "soft no-go": "yellow", "inconclusive": "yellow", "no-go": "red",
-         "kill": "bold red", "not run": "dim"}
+         "kill": "bold red", "invalidated": "bold red", "not decidable": "yellow", "not run": "dim"}
+
+
+def style_of(word: str) -> str:
+    return "bold red" if word.startswith("stop and diagnose") else STYLE.get(word, "")
+
+
+def _word(word: str) -> str:
+    s = style_of(word)
+    return f"[{s}]{escape(word)}[/]" if s else escape(word)
 
 
 def _value(x: Any) -> str:
@@ -22,37 +32,79 @@ def _value(x: Any) -> str:
     return f"{x:.3f}" if isinstance(x, float) else str(x)
 
 
+def interval_text(row: dict[str, Any]) -> str:
+    iv = row.get("interval")
+    return "—" if not iv else f"[{iv[0]:+.3f}, {iv[1]:+.3f}]"
+
+
 def verdict_table(v: dict[str, Any]) -> Table:
-    """One row per checkpoint (in the design's order) and per hypothesis: criterion, verdict, evidence in words."""
+    """One row per checkpoint (in the design's order) and per hypothesis: criterion, verdict, n, 95% interval,
+    evidence in words."""
     seeds = v.get("seeds") or []
     agg = v.get("seed_aggregate")
     extra = f"; {v['system']} {v['metric']} {agg['mean']:.3f} ± {agg['sd']:.3f} over seeds {seeds}" \
         if agg and agg.get("sd") is not None else ""
     t = Table(title=escape(f"Protocol: {v['system']} vs {v['kill_baseline']} (kill baseline) — {v['family']}{extra}"),
               title_justify="left", show_lines=False)
-    for col in ("step", "criterion", "verdict", "what the numbers say"):
-        t.add_column(col, justify="left", overflow="fold")
+    for col in ("step", "criterion", "verdict", "n", "95% interval", "what the numbers say"):
+        t.add_column(col, justify="right" if col == "n" else "left", overflow="fold")
     for i, c in enumerate(v.get("checkpoints", []), start=1):
-        st = c["status"]
-        t.add_row(escape(f"{i}. {c['name']}"), escape(c["criterion"]), f"[{STYLE.get(st, '')}]{st}[/]",
-                  escape(c["text"]))
+        t.add_row(f"{i}. {escape(c['name'])}", escape(c["criterion"]), _word(c["status"]), _value(c.get("n")),
+                  interval_text(c), escape(c["text"]))
     for h in v.get("hypotheses", []):
-        vd = h["verdict"]
         label = h["id"] if h["id"].startswith("H") else h["name"]
-        t.add_row(escape(label), escape(h["criterion"]), f"[{STYLE.get(vd, '')}]{vd}[/]", escape(h["text"]))
+        t.add_row(escape(label), escape(h["criterion"]), _word(h["verdict"]), _value(h.get("n")), interval_text(h),
+                  escape(h["text"]))
     return t
 
 
+def controls_table(v: dict[str, Any]) -> Table | None:
+    """The protocol controls: each (control, rule) with the verdict expected and the one it got."""
+    rows = v.get("controls") or []
+    if not rows:
+        return None
+    t = Table(title="Protocol controls (oracle must pass / go, clone never go or kill, degraded must stop / kill)",
+              title_justify="left")
+    for col in ("control", "rule", "expected", "got", "ok"):
+        t.add_column(col, overflow="fold")
+    for c in rows:
+        t.add_row(escape(c["control"]), escape(c["rule"]), escape(c["expected"]), _word(c["got"]),
+                  "[green]yes[/]" if c["ok"] else "[bold red]NO: rule not decidable here[/]")
+    return t
+
+
+def decided_by_line(v: dict[str, Any]) -> str | None:
+    """Which test decided the kill criterion, in the numbers the systems list shows."""
+    d = v.get("decided_by") or {}
+    if d.get("delta") is None:
+        return None
+    p = d.get("p_holm")
+    ptxt = "—" if p is None else ("< 0.001" if p < 0.001 else f"{p:.3f}")
+    ci = d.get("ci")
+    citxt = f", 95% CI [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else ""
+    return (f"kill criterion tested on: {d.get('test')}: delta {d['delta']:+.3f}{citxt}, Holm p {ptxt}, "
+            f"n {d.get('n')} ({d.get('family')})")
+
+
 def print_protocol(console: Any, v: dict[str, Any]) -> None:
-    """The verdict table, then the bottom line in bold with the overall verdict coloured."""
+    """The verdict table, the controls, then the bottom line in bold with the overall verdict coloured."""
     console.print(verdict_table(v))
+    ct = controls_table(v)
+    if ct is not None:
+        console.print(ct)
     if v.get("stopped"):
-        console.print(f"[red]stopped early (--fail-fast):[/] {escape(str(v['stopped']))}")
+        console.print(f"[red]stopped early (--fail-fast):[/] {escape(v['stopped'])}")
+    line = decided_by_line(v)
+    if line:
+        console.print(escape(line))
+    if v.get("depth_note"):
+        console.print(f"[yellow]depth:[/] {escape(v['depth_note'])}")
     d = v.get("discipline") or {}
     if d:
-        console.print(f"test discipline: split {d.get('split')!r} "
-                      f"{'locked' if d.get('locked') else 'not locked'}, scored {d.get('times_scored')} time(s) "
-                      f"{'(this run included)' if d.get('locked') else '(scorings of locked splits are counted)'}; "
-                      f"tuning: {d.get('tuning')}")
-    style = STYLE.get(v["overall"], "")
-    console.print(f"[bold]bottom line:[/bold] [{style}]{escape(v['bottom_line'])}[/]")
+        console.print(escape(f"test discipline: split {d.get('split')!r} "
+                             f"{'locked' if d.get('locked') else 'not locked'}, scored {d.get('times_scored')} time(s) "
+                             f"{'(this run included)' if d.get('locked') else '(scorings of locked splits are counted)'}"
+                             f"; tuning: {(v.get('tuning') or {}).get('text') or d.get('tuning')}"))
+    style = style_of(v["overall"])
+    word = f"[{style}]{escape(v['overall'].upper())}[/]" if style else escape(v["overall"].upper())
+    console.print(f"[bold]bottom line:[/bold] {word} — {escape(v['bottom_line'])}")

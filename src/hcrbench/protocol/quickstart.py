@@ -61,36 +61,65 @@ def n_docs(size: str) -> int:
 
 def _seed_systems(encoder: str, seeds: int) -> str:
     backend = "onnx" if encoder == "minilm" else "hash"
-    return "".join(f'[[systems]]\nname = "hcr-seed{s}"\ntype = "hcr"\nparams = {{ backend = "{backend}", seed = {s} }}'
-                   f'\nseed = {s}\nseed_group = "hcr"\n\n' for s in range(1, seeds))
+    return "".join(f'[[systems]]\nname = "hcr-seed{s}"\ntype = "hcr"\nparams = {{ backend = "{backend}", seed = {s}'
+                   f'${{hcr_tuned}} }}\nseed = {s}\nseed_group = "hcr"\n\n' for s in range(1, seeds))
+
+
+def tuned_params(chosen: dict[str, Any] | None) -> str:
+    """``", beam_width = 8"``: the tune split's choice for HCR, appended to every HCR system's params."""
+    from hcrbench.protocol.tuning import toml_value
+
+    return "".join(f", {k} = {toml_value(v)}" for k, v in (chosen or {}).items())
 
 
 def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int = 3, n_trials: int = 200,
-                  n_resamples: int = 10_000, data: str = "data/meridian-small-s0", fail_fast: bool = False) -> str:
-    """The protocol config's TOML text (see the packaged templates)."""
+                  n_resamples: int = 10_000, data: str = "data/meridian-small-s0", fail_fast: bool = False,
+                  tuned: dict[str, Any] | None = None) -> str:
+    """The protocol config's TOML text (see the packaged templates), HCR's params as ``tuned`` chose them."""
     if encoder not in ENCODERS:
         raise InputError(f"must be one of {', '.join(ENCODERS)}, got {encoder!r}", field="--encoder")
     if not 1 <= seeds <= 10:
         raise InputError(f"must be between 1 and 10, got {seeds}", field="--seeds")
     name = "protocol.toml" if encoder == "minilm" else "protocol_hash.toml"
     text = resources.files("hcrbench.experiment").joinpath("templates", name).read_text(encoding="utf-8")
+    text = text.replace("${seed_systems}", _seed_systems(encoder, seeds))
     out = Template(text).substitute(size=size, output_dir=".", seed=seed, n_resamples=n_resamples, data=data,
-                                    n_trials=n_trials, seed_systems=_seed_systems(encoder, seeds))
+                                    n_trials=n_trials, hcr_tuned=tuned_params(tuned))
     return out.replace("fail_fast = false", f"fail_fast = {'true' if fail_fast else 'false'}")
 
 
-def write_config(folder: Path, size: str, *, seed: int, data_root: Path, **kw: Any) -> Path:
-    """Write ``folder/quickstart.toml`` (unchanged bytes when nothing changed, so the run resumes)."""
+def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: bool = True, progress: bool = False,
+                 **kw: Any) -> tuple[Path, dict[str, Any]]:
+    """Tune on the tune split (``[protocol] tune``: an experiment in ``data_root/tune/<size>-s<seed>/``, its
+    record in ``<size>-s<seed>.tuning.json`` beside it), then write ``folder/quickstart.toml`` with the choice
+    locked in (unchanged bytes when nothing changed, so the run resumes). Returns the config's path and the
+    tuning record."""
     import os
+
+    from hcrbench.experiment.config import parse_config
+    from hcrbench.protocol.tuning import none_doc
+    from hcrbench.protocol.tuning import tune as run_tuning
 
     folder.mkdir(parents=True, exist_ok=True)
     data = data_root / f"meridian-{size}-s{seed}"
     rel = Path(os.path.relpath(data, folder)).as_posix()
-    text = render_config(size=size, seed=seed, data=rel, **kw)
+    chosen: dict[str, Any] = {}
+    doc = none_doc()
+    if tune:
+        draft = render_config(size=size, seed=seed, data=rel, **kw)
+        cfg = parse_config(draft, folder / CONFIG_NAME)
+        if cfg.protocol is not None and cfg.protocol.tune:
+            if not (data / "manifest.json").is_file():
+                from hcrbench.synth import generate_meridian
+
+                generate_meridian(data, size=size, seed=seed)
+            doc = run_tuning(cfg, folder / CONFIG_NAME, data_root / "tune", f"{size}-s{seed}", progress=progress)
+            chosen = doc.get("chosen", {}).get(cfg.protocol.system, {})
+    text = render_config(size=size, seed=seed, data=rel, tuned=chosen, **kw)
     path = folder / CONFIG_NAME
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
         atomic_write_text(path, text)
-    return path
+    return path, doc
 
 
 def _rescoring(path: Path) -> bool:
@@ -104,7 +133,8 @@ def _rescoring(path: Path) -> bool:
 
 
 def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
-    """``growth.json``: HCR minus the kill baseline at each size (delta, 95% CI, Holm p, from the verdicts)."""
+    """``growth.json``: HCR minus the kill baseline at each size (delta, 95% CI, Holm p, from the verdicts), and on
+    the entity-spanning + multi-hop queries (``subset``: the corpus-size rule reads it at medium)."""
     points = []
     system = baseline = metric = None
     for size, res in per_size.items():
@@ -112,8 +142,10 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
         system, baseline, metric = v.get("system"), v.get("kill_baseline"), v.get("metric")
         kill = next((h for h in v.get("hypotheses", []) if h["id"] == "kill"), None)
         ev = (kill or {}).get("evidence", {})
+        cs = next((h for h in v.get("hypotheses", []) if h["id"] == "corpus_size"), None)
         points.append({"size": size, "n_docs": res.manifest["dataset"]["n_documents"], "delta": ev.get("delta"),
-                       "ci_low": ev.get("ci_low"), "ci_high": ev.get("ci_high"), "p": ev.get("p_holm")})
+                       "ci_low": ev.get("ci_low"), "ci_high": ev.get("ci_high"), "p": ev.get("p_holm"),
+                       "subset": ((cs or {}).get("evidence") or {}).get("subset_at_this_size")})
     return {"metric": metric or "nDCG@10", "system": system or "hcr", "baseline": baseline or "rerank",
             "points": points}
 
@@ -124,8 +156,8 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str =
     """Run the protocol at each size (the largest into ``out``); see the module docstring."""
     from rich.console import Console
 
-    from hcrbench.experiment.protocol import apply_growth, write_verdicts
     from hcrbench.experiment.runner import run_experiment
+    from hcrbench.protocol.verdicts import apply_growth, hooks, with_tuning, write_verdicts
 
     console = Console(stderr=True, quiet=not progress, highlight=False)
     out = out.expanduser()
@@ -137,11 +169,17 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str =
     largest = sizes[-1]
     for size in sizes:
         folder = out if size == largest else out / "sizes" / size
-        cfg = write_config(folder, size, seed=seed, data_root=data_root, encoder=encoder, seeds=seeds,
-                           n_trials=n_trials, n_resamples=n_resamples, fail_fast=fail_fast)
+        if len(sizes) > 1:
+            console.print(f"[bold]size {size}[/bold]: tuning on the tune split...")
+        cfg, tuning = write_config(folder, size, seed=seed, data_root=data_root, encoder=encoder, seeds=seeds,
+                           n_trials=n_trials, n_resamples=n_resamples, fail_fast=fail_fast, progress=progress)
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold] ({n_docs(size):,} documents) -> {folder}")
-        per_size[size] = run_experiment(cfg, force_test=_rescoring(cfg), progress=progress, fail_fast=fail_fast)
+        per_size[size] = res = run_experiment(cfg, force_test=_rescoring(cfg), progress=progress,
+                                             fail_fast=fail_fast, protocol=hooks())
+        if res.verdicts is not None:  # the tune -> lock -> test record
+            res.verdicts = with_tuning(res.verdicts, tuning)
+            write_verdicts(folder, res.verdicts)
     result = per_size[largest]
     growth = None
     if len(sizes) > 1:

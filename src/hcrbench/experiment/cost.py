@@ -1,0 +1,84 @@
+"""What each system paid per query, side by side: ``eval.json["cost"][system]``.
+
+For every system (flat ones too), per query: ``chunks_scored`` (chunks the retriever scored: the whole chunked
+corpus for an exhaustive flat scorer), ``nodes_scored`` (tree nodes scored while routing; 0 without a tree),
+``reranker_calls`` (candidates the reranker scored: ``top_n`` for flat + reranker, whose first stage's
+chunks are ``chunks_scored``), ``context_tokens``
+(mean tokens of the context selected at the reference budget, and unconstrained: ``context_tokens_all``, when
+the config sets budgets) and ``depth`` (mean documents returned per query: depth-sensitive measures such as R@100
+are not comparable between runs of different depth). Read from each system's manifest entry (``costs.counters``).
+
+Milliseconds per query (the system's wall time, index + search, over its queries) are not in eval.json, which is
+byte-identical across fresh runs: :func:`with_timing` adds them from ``manifest.json`` where they are shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: counter names that mean "chunks scored", most specific first (bm25 and dense count docs_scored over chunks)
+CHUNK_COUNTERS = ("chunks_scored", "docs_scored")
+
+
+def system_cost(entry: dict[str, Any], run: Any = None, sufficiency: dict[str, Any] | None = None,
+                name: str | None = None) -> dict[str, Any]:
+    """One system's cost per query (see the module docstring); a figure that was not counted is None."""
+    counters = ((entry.get("costs") or {}).get("counters") or {})
+    nq = int(entry.get("n_queries") or counters.get("queries") or 0)
+
+    def per_q(key: str | None) -> float | None:
+        if key is None or key not in counters or not nq:
+            return None
+        return round(float(counters[key]) / nq, 3)
+
+    chunk_key = next((k for k in CHUNK_COUNTERS if k in counters), None)
+    out: dict[str, Any] = {
+        "queries": nq,
+        "chunks_scored": per_q(chunk_key),
+        "nodes_scored": per_q("nodes_scored") if "nodes_scored" in counters else (0.0 if nq else None),
+        "reranker_calls": per_q("reranked") if "reranked" in counters else (0.0 if nq else None),
+        "context_tokens": None,
+        "context_tokens_all": None,
+        "depth": None,
+    }
+    if entry.get("type") == "rerank" and "reranked" not in counters and nq:
+        # flat + reranker: the first stage scores the chunked corpus, the reranker its top_n candidates per query
+        # (docs_scored counts both)
+        params = {**(entry.get("config_params") or {}), **(entry.get("params") or {})}
+        top_n = params.get("top_n")
+        if isinstance(top_n, (int, float)) and not isinstance(top_n, bool):
+            out["reranker_calls"] = float(top_n)
+            if out["chunks_scored"] is not None:
+                out["chunks_scored"] = round(out["chunks_scored"] - float(top_n), 3)
+    if run is not None and len(run.query_ids):
+        out["depth"] = round(sum(len(run[q]) for q in run.query_ids) / len(run.query_ids), 3)
+    sys_suff = ((sufficiency or {}).get("systems") or {}).get(name or "") or {}
+    tokens = sys_suff.get("mean_tokens") or {}
+    ref = str((sufficiency or {}).get("reference_budget", 400))
+    out["context_tokens"] = tokens.get(ref)
+    out["context_tokens_all"] = tokens.get("all")
+    return out
+
+
+def cost_table(systems: dict[str, dict[str, Any]], runs: dict[str, Any], sufficiency: dict | None = None
+               ) -> dict[str, dict[str, Any]]:
+    """``{system: cost per query}`` for every scored system (manifest entries and runs by name)."""
+    return {n: system_cost(systems.get(n) or {}, runs.get(n), sufficiency, n) for n in runs}
+
+
+def depth_mismatch(cost: dict[str, dict[str, Any]], a: str, b: str, tol: float = 0.5) -> bool:
+    """Do runs ``a`` and ``b`` return different depths (mean documents per query)?"""
+    da, db = (cost.get(a) or {}).get("depth"), (cost.get(b) or {}).get("depth")
+    return da is not None and db is not None and abs(da - db) > tol
+
+
+def with_timing(cost: dict[str, dict[str, Any]], manifest: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
+    """``cost`` with ``ms_per_query`` from each system's manifest entry (``seconds`` over its queries)."""
+    systems = (manifest or {}).get("systems") or {}
+    out = {}
+    for n, c in cost.items():
+        e = systems.get(n) or {}
+        nq = c.get("queries") or e.get("n_queries")
+        ms = round(1000.0 * float(e["seconds"]) / nq, 3) if nq and e.get("seconds") is not None else None
+        out[n] = {**c, "ms_per_query": ms}
+    return out

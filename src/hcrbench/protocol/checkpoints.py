@@ -1,0 +1,291 @@
+"""The design's four fail-fast checkpoints: pure rules on plain numbers, and the gathering of their inputs.
+
+A checkpoint says ``pass``, ``stop and diagnose: <component>`` (only when its whole 95% interval lies past the
+threshold), ``not decidable`` (the point estimate is past the threshold but the interval is not: the text gives
+the n that would decide it) or ``not run``; never a verdict on the architecture.
+
+1. Tree sanity: mean sibling distinctiveness >= 0.15 (interval: mean ± 1.96 sd / sqrt(pairs)).
+2. Routing on the easiest single-branch queries: eps <= 0.10 at every level, on >= 50 queries of the tune and dev
+   splits (never test), each level's eps with its Wilson interval. The system runs once on those queries
+   (``logs/checkpoint/``; reused while its fingerprint holds).
+3. HCR vs flat + reranker: HCR's nDCG@10 at most 0.02 below (the paired 95% CI of the difference).
+4. Token efficiency: HCR's sufficiency@400 above flat's (per-query paired difference, normal 95% interval).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hcrbench.protocol.rules import (
+    DIAGNOSE,
+    EASY_EPS_MAX,
+    KILL_MARGIN,
+    MIN_EASY,
+    NOT_RUN,
+    PASS,
+    TREE_SANITY_MIN,
+    UNDECIDABLE,
+    Z95,
+    _ci,
+    _num,
+    checkpoint,
+    n_to_decide_mean,
+    n_to_decide_rate,
+    wilson,
+)
+
+CHECKPOINT_SPLITS = ("tune", "dev")  # the easy-routing checkpoint's queries; "train" when neither exists
+CHECKPOINT_LOGS = "logs/checkpoint"
+MAX_CHECKPOINT_QUERIES = 200  # the easy-routing checkpoint's queries are run once more: a cap on that cost
+
+
+def _decide(point_past: bool, interval_past: bool) -> str:
+    return DIAGNOSE if interval_past else UNDECIDABLE if point_past else PASS
+
+
+def _needs(n_needed: int | None) -> str:
+    return f"n >= {n_needed:,} would decide it at this estimate" if n_needed else "no n would decide it"
+
+
+def tree_sanity(mean: float | None, sd: float | None = None, n: int | None = None,
+                why_missing: str = "no tree with routing vectors") -> dict:
+    """Checkpoint 1: the tree's siblings must be distinguishable (mean cosine distance >= 0.15)."""
+    crit = f"mean sibling distinctiveness >= {TREE_SANITY_MIN}"
+    v, s = _num(mean), _num(sd)
+    if v is None:
+        return checkpoint("tree_sanity", "Tree sanity", crit, None, TREE_SANITY_MIN, NOT_RUN,
+                          f"not run: {why_missing}")
+    lo = hi = None
+    if s is not None and n:
+        h = Z95 * s / n ** 0.5
+        lo, hi = v - h, v + h
+    status = _decide(v < TREE_SANITY_MIN, hi is not None and hi < TREE_SANITY_MIN)
+    if status == DIAGNOSE:
+        status, text = f"{DIAGNOSE}: tree construction", f"siblings are too alike: mean cosine distance {v:.3f} " \
+                                                         f"< {TREE_SANITY_MIN} ({_ci(lo, hi, False)})"
+    elif status == UNDECIDABLE:
+        text = f"not decidable at n = {n}: mean {v:.3f} < {TREE_SANITY_MIN} but {_ci(lo, hi, False)} reaches it"
+    else:
+        text = f"siblings are distinct enough: mean cosine distance {v:.3f} >= {TREE_SANITY_MIN}" + \
+               (f" ({_ci(lo, hi, False)}, {n:,} sibling pairs)" if lo is not None else "")
+    return checkpoint("tree_sanity", "Tree sanity", crit, v, TREE_SANITY_MIN, status, text, n=n,
+                      interval=(lo, hi) if lo is not None else None,
+                      interval_kind="normal 95% (mean ± 1.96 sd / sqrt(pairs))", component="tree construction")
+
+
+def easy_routing(eps_per_level: list[float | None] | None, n_per_level: list[int] | None = None,
+                 n_queries: int = 0, why_missing: str = "no routing log", where: str = "") -> dict:
+    """Checkpoint 2: on the easiest single-branch queries, routing error eps <= 0.10 at every level; a level
+    stops the protocol only when its whole Wilson interval lies above 0.10."""
+    crit = f"eps <= {EASY_EPS_MAX} at every level on >= {MIN_EASY} easiest single-branch queries (tune + dev)"
+    levels = [(_num(e), int(k)) for e, k in zip(eps_per_level or [], n_per_level or [])]
+    levels = [(e, k) for e, k in levels if e is not None and k > 0]
+    if not levels or n_queries == 0:
+        return checkpoint("easy_routing", "Routing on easy single-branch queries", crit, None, EASY_EPS_MAX,
+                          NOT_RUN, f"not run: {why_missing}", n=n_queries or None, component="routing")
+    ivs = [wilson(e * k, k) for e, k in levels]
+    by_point = max(range(len(levels)), key=lambda i: levels[i][0])
+    fired = [i for i, iv in enumerate(ivs) if iv[0] > EASY_EPS_MAX]  # type: ignore[index]
+    past = [i for i, (e, _) in enumerate(levels) if e > EASY_EPS_MAX]
+    per = ", ".join(f"L{i + 1} {e:.3f} [{iv[0]:.3f}, {iv[1]:.3f}] (n {k})"  # type: ignore[index]
+                    for i, ((e, k), iv) in enumerate(zip(levels, ivs)))
+    small = f"; only {n_queries} queries (the design asks for {MIN_EASY})" if n_queries < MIN_EASY else ""
+    pick = fired[0] if fired else (past[0] if past else by_point)
+    e, k = levels[pick]
+    iv = ivs[pick]
+    if fired:
+        status, text = f"{DIAGNOSE}: routing", f"routing fails where it should be easiest: level {pick + 1} eps " \
+                                               f"{e:.3f}, Wilson 95% [{iv[0]:.3f}, {iv[1]:.3f}] > {EASY_EPS_MAX}"
+    elif past:
+        status = UNDECIDABLE
+        text = f"not decidable at n = {k}: level {pick + 1} eps {e:.3f} > {EASY_EPS_MAX} but its Wilson 95% " \
+               f"interval [{iv[0]:.3f}, {iv[1]:.3f}] reaches it; {_needs(n_to_decide_rate(e, EASY_EPS_MAX))}"
+    else:
+        status, text = PASS, f"routing holds: worst level eps {levels[by_point][0]:.3f} <= {EASY_EPS_MAX}"
+    text += f" ({per}; {n_queries} queries{where}){small}"
+    return checkpoint("easy_routing", "Routing on easy single-branch queries", crit, e, EASY_EPS_MAX, status, text,
+                      n=n_queries, interval=iv, interval_kind="Wilson 95% (the level judged)", component="routing")
+
+
+def kill_baseline_margin(delta: float | None, low: float | None = None, high: float | None = None,
+                         n: int | None = None, baseline: str = "flat + reranker", metric: str = "nDCG@10",
+                         why_missing: str = "HCR or the kill baseline was not run") -> dict:
+    """Checkpoint 3: HCR must not trail flat + reranker on nDCG@10 by more than 0.02; it stops the protocol only
+    when the whole paired 95% CI of the difference lies below -0.02."""
+    crit = f"HCR - {baseline} on {metric} >= -{KILL_MARGIN}"
+    d, lo, hi = _num(delta), _num(low), _num(high)
+    name = f"HCR vs {baseline}"
+    if d is None:
+        return checkpoint("vs_kill_baseline", name, crit, None, -KILL_MARGIN, NOT_RUN, f"not run: {why_missing}",
+                          component="retrieval quality")
+    status = _decide(d < -KILL_MARGIN, hi is not None and hi < -KILL_MARGIN)
+    words = f"HCR {'trails' if d < 0 else 'leads'} {baseline} by {abs(d):.3f} {metric} ({_ci(lo, hi)}, n {n})"
+    if status == DIAGNOSE:
+        status, text = f"{DIAGNOSE}: retrieval quality", f"{words}: beyond the {KILL_MARGIN} margin"
+    elif status == UNDECIDABLE:
+        need = n_to_decide_mean(d, lo, hi, n or 0, -KILL_MARGIN) if lo is not None and hi is not None else None
+        text = f"not decidable at n = {n}: {words} reaches the -{KILL_MARGIN} margin; {_needs(need)}"
+    else:
+        text = f"{words}: within the {KILL_MARGIN} margin"
+    return checkpoint("vs_kill_baseline", name, crit, d, -KILL_MARGIN, status, text, n=n,
+                      interval=(lo, hi) if lo is not None else None,
+                      interval_kind="paired bootstrap 95% (the experiment's comparison)",
+                      component="retrieval quality")
+
+
+def token_efficiency(diff: float | None, low: float | None = None, high: float | None = None,
+                     n: int | None = None, hcr_400: float | None = None, flat_400: float | None = None,
+                     flat: str = "flat", why_missing: str = "no sufficiency at 400 tokens") -> dict:
+    """Checkpoint 4: HCR's sufficiency@400 must beat flat@400; it stops the protocol only when the whole 95%
+    interval of the paired difference lies at or below zero."""
+    crit = f"HCR sufficiency@400 > {flat} sufficiency@400"
+    d, lo, hi = _num(diff), _num(low), _num(high)
+    if d is None:
+        return checkpoint("token_efficiency", "Token efficiency", crit, None, 0.0, NOT_RUN, f"not run: {why_missing}",
+                          component="context selection")
+    status = _decide(d <= 0, hi is not None and hi <= 0)
+    words = f"HCR@400 {_num(hcr_400) or 0:.3f} vs {flat}@400 {_num(flat_400) or 0:.3f} ({d:+.3f}, {_ci(lo, hi)}, " \
+            f"n {n})"
+    if status == DIAGNOSE:
+        status, text = f"{DIAGNOSE}: context selection", f"{words}: HCR does not beat flat retrieval"
+    elif status == UNDECIDABLE:
+        need = n_to_decide_mean(d, lo, hi, n or 0, 0.0) if lo is not None and hi is not None and d != 0 else None
+        text = f"not decidable at n = {n}: {words}; {_needs(need)}"
+    else:
+        text = f"{words}: HCR gives sufficient context more often"
+    return checkpoint("token_efficiency", "Token efficiency", crit, d, 0.0, status, text, n=n,
+                      interval=(lo, hi) if lo is not None else None,
+                      interval_kind="normal 95% of the per-query paired difference", component="context selection")
+
+
+# ------------------------------------------------------------------------------------------------ inputs
+
+
+def single_target_queries(data: Any, rel_threshold: int = 1, min_queries: int = MIN_EASY
+                          ) -> tuple[dict[str, dict[str, int]], str]:
+    """The easiest single-branch queries: those with one top-graded relevant document (their target, the one
+    branch routing must find), of difficulty ``easy`` — widened to ``medium`` when fewer than ``min_queries`` are
+    easy (queries without a difficulty all count). Returns ``({query: {target: grade}}, tiers used)``."""
+    targets: dict[str, tuple[str, int]] = {}
+    for q in data.queries.query_ids:
+        if q not in data.qrels:
+            continue
+        judged = {d: g for d, g in data.qrels[q].items() if g >= rel_threshold}
+        if not judged:
+            continue
+        top = max(judged.values())
+        best = [d for d, g in judged.items() if g == top]
+        if len(best) == 1:
+            targets[q] = (best[0], top)
+    tiers: list[str] = []
+    chosen: dict[str, dict[str, int]] = {}
+    for tier in ("easy", "medium"):
+        if tiers and len(chosen) >= min_queries:
+            break
+        tiers.append(tier)
+        for q, (d, g) in targets.items():
+            diff = data.queries.meta(q).get("difficulty")
+            if diff is None or diff == tier:
+                chosen[q] = {d: g}
+    return chosen, "+".join(tiers)
+
+
+def checkpoint_splits(root: Path, scored: str) -> list[str]:
+    """The splits the easy-routing checkpoint reads: tune and dev (never test, never the scored split unless it
+    is tune or dev), else train."""
+    have = {p.stem for p in (root / "qrels").glob("*.tsv")} if (root / "qrels").is_dir() else set()
+    got = [s for s in CHECKPOINT_SPLITS if s in have]
+    return got or (["train"] if "train" in have and scored != "train" else [])
+
+
+def checkpoint_data(data: Any, rel_threshold: int = 1, seed: int = 0) -> Any | None:
+    """The experiment's corpus with the easiest single-target queries of :func:`checkpoint_splits` and their
+    judgments (None without such a split)."""
+    from hcrbench.data.beir import read_queries
+    from hcrbench.data.hashing import sha256_file
+    from hcrbench.data.trec import read_qrels
+    from hcrbench.data.types import Qrels
+    from hcrbench.experiment.dataset import ExperimentData
+
+    root = Path(data.root)
+    splits = checkpoint_splits(root, data.split)
+    qpath = root / "queries.jsonl"
+    if not splits or not qpath.is_file():
+        return None
+    merged: dict[str, dict[str, int]] = {}
+    files = {k: v for k, v in data.files.items() if not k.startswith("qrels/")}
+    for s in splits:
+        p = root / "qrels" / f"{s}.tsv"
+        q = read_qrels(p, name=f"{root.name}/{s}")
+        merged.update({qid: {d: int(g) for d, g in q[qid].items()} for qid in q.query_ids})
+        files[f"qrels/{s}.tsv"] = sha256_file(p)
+    qrels = Qrels.from_dict(merged, name="+".join(splits))
+    queries = read_queries(qpath)
+    queries = queries.subset([q for q in qrels.query_ids if q in queries])
+    full = ExperimentData(data.corpus, queries, qrels, "+".join(splits), root, dict(sorted(files.items())))
+    # only the queries the checkpoint reads are run: the easiest single-target ones, at most MAX_CHECKPOINT_QUERIES
+    # (a seeded sample in query order when there are more)
+    chosen = sorted(single_target_queries(full, rel_threshold)[0])
+    if len(chosen) > MAX_CHECKPOINT_QUERIES:
+        import numpy as np
+
+        keep = np.random.default_rng(seed).choice(len(chosen), MAX_CHECKPOINT_QUERIES, replace=False)
+        chosen = [chosen[i] for i in sorted(keep.tolist())]
+    sub = queries.subset([q for q in queries.query_ids if q in set(chosen)])
+    return ExperimentData(data.corpus, sub, qrels, full.split, root, full.files)
+
+
+def checkpoint_routing_log(cfg: Any, data: Any, out: Path) -> tuple[Any, Path | None, str]:
+    """Run the protocol's system on the checkpoint splits once, writing its routing log under
+    ``logs/checkpoint/`` (reused while the system's fingerprint on those queries holds). Returns
+    ``(checkpoint data, log path, why when none)``."""
+    from hcrbench.data.atomic import atomic_write_text
+    from hcrbench.experiment.cell import run_system
+    from hcrbench.experiment.runner import system_fingerprint
+    from hcrbench.metrics.tree_files import tree_path_for
+
+    cdata = checkpoint_data(data, cfg.rel_threshold, cfg.seed)
+    if cdata is None:
+        return None, None, "the dataset has no tune / dev (or train) split to check routing on"
+    sysname = cfg.protocol.system
+    system = next((s for s in cfg.systems if s.name == sysname), None)
+    if system is None:
+        return cdata, None, f"{sysname} is not a system"
+    if system.type not in ("hcr", "raptor"):
+        return cdata, None, f"{sysname} ({system.type}) writes no routing log"
+    folder = out / CHECKPOINT_LOGS
+    log = folder / f"{sysname}.routing.jsonl"
+    stamp = folder / f"{sysname}.fingerprint.json"
+    from hcrbench.experiment.manifest import sha256_json
+
+    fp = system_fingerprint(system, cfg, sha256_json({"data": cdata.key, "queries": list(cdata.queries.query_ids)}))
+    fresh = stamp.is_file() and json.loads(stamp.read_text(encoding="utf-8")).get("fingerprint") == fp
+    if not (fresh and log.is_file() and tree_path_for(log).is_file()):
+        folder.mkdir(parents=True, exist_ok=True)
+        run_system(system, cdata, cfg.k, cfg.seed if system.seed is None else system.seed, log_path=log)
+        atomic_write_text(stamp, json.dumps({"fingerprint": fp, "split": cdata.split,
+                                             "n_queries": len(cdata.queries)}) + "\n")
+    if not log.is_file() or not tree_path_for(log).is_file():
+        return cdata, None, f"{sysname} wrote no routing log"
+    return cdata, log, ""
+
+
+def easy_single_branch(log: Path | None, data: Any, rel_threshold: int = 1, why: str = ""
+                       ) -> tuple[list[float] | None, list[int] | None, int, str]:
+    """Per-level eps (any correct node in the beam) on the easiest single-branch queries of ``data``, a node
+    being correct when it holds a chunk of the query's one target document. Returns (eps per level, queries per
+    level, n queries, why when none)."""
+    from hcrbench.data.tree import read_routing_log, read_tree
+    from hcrbench.metrics.tree import routing_errors
+    from hcrbench.metrics.tree_files import tree_path_for
+
+    if log is None or data is None:
+        return None, None, 0, why or "no routing log"
+    qrels, tiers = single_target_queries(data, rel_threshold)
+    records = [r for r in read_routing_log(log) if r.query_id in qrels and r.levels]
+    if not records:
+        return None, None, 0, f"no single-target {tiers} query of {data.split} has routing levels"
+    err = routing_errors(read_tree(tree_path_for(log)), records, qrels, rel_threshold)
+    return [float(e) for e in err.eps_any], [int(k) for k in err.n_at_level], int(err.n_queries), ""

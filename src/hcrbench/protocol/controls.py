@@ -1,0 +1,210 @@
+"""Protocol controls: the go / no-go rules judged on three systems whose right verdict is known, beside the real
+system, on every dataset (falsify-eval controls its null gate; nobody controls go/no-go rules).
+
+- ``oracle``: the ideal ranking from the qrels (grade descending, then the kill baseline's order), routing that
+  keeps every relevant branch (eps = 0 on the checkpoint's queries), context = the cheapest evidence cover
+  (sufficient on every budget-feasible query; the sufficiency step's ``oracle`` row when it wrote one). It must get
+  go / pass on every rule whose threshold is reachable.
+- ``clone``: the kill baseline's own run under the system's name. It must never get go or kill (nor stop, nor
+  no-go) on a rule that compares the system with the kill baseline.
+- ``degraded``: the kill baseline with ~30% of its queries' rankings replaced by random documents (seeded);
+  routing that misses on 30% of the checkpoint's queries; its contexts insufficient on those queries. It must get
+  kill / no-go / stop.
+
+H1a and the failure rate get no control rows while the oracle gate keeps them from being judged at all (no
+oracle row, or the oracle context fails > 5%). A rule whose control gets the wrong verdict cannot be trusted
+on this dataset: the real system's row says "not decidable on this dataset: control <name> got <verdict>"
+(:func:`apply`). ``verdicts.json["controls"]`` lists ``{"control", "rule", "expected", "got", "ok"}``. The
+single kill criterion is judged on the controls as at the full size (the controls check the rule, not the
+corpus size).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hcrbench.protocol.inputs import per_query
+from hcrbench.protocol.rules import (
+    DIAGNOSE,
+    GO,
+    INCONCLUSIVE,
+    KILL,
+    NOGO,
+    NOT_RUN,
+    PASS,
+    SOFT,
+    UNDECIDABLE,
+    stops,
+)
+from hcrbench.protocol.subject import Context, Subject, compare_subject, judge_subject
+
+CONTROLS = ("oracle", "clone", "degraded")
+DEGRADE_SHARE = 0.30
+STOP = DIAGNOSE
+#: rule -> control -> the verdicts that are right (the first is the one expected, in words)
+EXPECTED: dict[str, dict[str, tuple[str, ...]]] = {
+    "easy_routing": {"oracle": (PASS,), "degraded": (STOP,)},
+    "vs_kill_baseline": {"oracle": (PASS,), "clone": (PASS, UNDECIDABLE), "degraded": (STOP,)},
+    "token_efficiency": {"oracle": (PASS,)},
+    "H1a": {"oracle": (GO,), "clone": (SOFT, INCONCLUSIVE, UNDECIDABLE), "degraded": (NOGO,)},
+    "H1b": {"oracle": (GO,)},
+    "failure_rate": {"oracle": (GO,)},
+    "kill": {"oracle": (GO,), "clone": (INCONCLUSIVE,), "degraded": (KILL,)},
+}
+
+
+def _rng(ctx: Context, salt: int) -> np.random.Generator:
+    return np.random.default_rng([int(ctx.cfg.seed), salt])
+
+
+def oracle_run(ctx: Context) -> Any:
+    from hcrbench.data.types import Run
+
+    base_run = ctx.cache.get("kill_run")
+    out: dict[str, dict[str, float]] = {}
+    thr = ctx.cfg.rel_threshold
+    for q in ctx.data.qrels.query_ids:
+        rel = sorted(((g, d) for d, g in ctx.data.qrels[q].items() if g >= thr), key=lambda x: (-x[0], x[1]))
+        ranked = [d for _, d in rel]
+        if base_run is not None and q in base_run:
+            ranked += [d for d, _ in sorted(base_run[q].items(), key=lambda x: -x[1]) if d not in set(ranked)]
+        ranked = ranked[: max(ctx.cfg.k, len(rel))]
+        if ranked:
+            out[q] = {d: float(len(ranked) - i) for i, d in enumerate(ranked)}
+    return Run.from_dict(out, name="oracle")
+
+
+def degraded_run(ctx: Context) -> tuple[Any, set[str]]:
+    """The kill baseline with ~30% of its queries' rankings replaced by random documents (same depth, seeded)."""
+    from hcrbench.data.types import Run
+
+    base = ctx.cache["kill_run"]
+    qids = sorted(base.query_ids)
+    rng = _rng(ctx, 7)
+    hit = set(rng.choice(qids, size=round(DEGRADE_SHARE * len(qids)), replace=False).tolist()) if qids else set()
+    docs = np.asarray(list(ctx.data.corpus.doc_ids))
+    out: dict[str, dict[str, float]] = {}
+    for q in qids:
+        ranking = base[q]
+        if q in hit:
+            pick = rng.choice(len(docs), size=min(len(ranking), len(docs)), replace=False)
+            ranking = {str(docs[i]): float(len(pick) - j) for j, i in enumerate(pick)}
+        out[q] = ranking
+    return Run.from_dict(out, name="degraded"), hit
+
+
+def _scores(ctx: Context, run: Any, name: str) -> Any:
+    from hcrbench.metrics import evaluate
+
+    ev = evaluate(ctx.data.qrels, {name: run}, list(ctx.evaluation.metrics), rel_threshold=ctx.cfg.rel_threshold,
+                  missing="zero")
+    return ev.runs[name]
+
+
+def _oracle_suff(ctx: Context) -> tuple[dict[str, float] | None, tuple[float | None, int]]:
+    """Per-query sufficiency of the oracle context at 400 tokens and its failure on feasible queries: the
+    sufficiency step's oracle files when present, else the cheapest evidence cover (sufficient iff feasible)."""
+    from hcrbench.data.evidence import read_evidence
+    from hcrbench.protocol.inputs import oracle_failure, suff_per_query
+
+    own = suff_per_query(ctx.out, "oracle", ctx.kind)
+    of, on = oracle_failure(ctx.sufficiency)
+    path = ctx.data.root / "evidence.jsonl"
+    if own is None and ctx.kind is not None and path.is_file():
+        ev = read_evidence(path)
+        own = {q: 1.0 if ev[q].budget_feasible else 0.0 for q in ctx.data.queries.query_ids if q in ev}
+    if of is None and own is not None:
+        feas = [q for q, v in own.items() if v]
+        of, on = 0.0, len(feas)
+    return own, (of, on or 0)
+
+
+def _routing(ctx: Context, miss_share: float) -> tuple[list[float] | None, list[int] | None, int, str] | None:
+    _eps, n_at, n, why = ctx.routing
+    if not n_at or not n:
+        return None
+    # exactly the share of misses on the queries of every level, as the construction says
+    return [round(miss_share * k) / k for k in n_at], list(n_at), n, why
+
+
+def subjects(ctx: Context) -> dict[str, Subject]:
+    """The three controls as subjects (empty when the kill baseline was not run)."""
+    kill = ctx.p.kill_baseline
+    if kill not in ctx.evaluation.runs or ctx.cache.get("kill_run") is None:
+        return {}
+    base_scores = per_query(ctx.evaluation, [kill], ctx.metric)
+    out: dict[str, Subject] = {}
+    o_run = oracle_run(ctx)
+    o_scores = _scores(ctx, o_run, "oracle")
+    o_suff, o_fail = _oracle_suff(ctx)
+    out["oracle"] = Subject("oracle", o_scores, compare_subject(ctx, "oracle", o_scores), "oracle control",
+                            o_suff, o_fail, _routing(ctx, 0.0))
+    k_suff = ctx.suff(kill)
+    k_fail = ((((ctx.sufficiency or {}).get("systems") or {}).get(kill) or {}).get("failure_on_feasible") or {})
+    out["clone"] = Subject("clone", base_scores, compare_subject(ctx, "clone", base_scores), "clone control",
+                           k_suff, (k_fail.get("rate"), int(k_fail.get("n") or 0)), None)
+    d_run, hit = degraded_run(ctx)
+    d_scores = _scores(ctx, d_run, "degraded")
+    d_suff = {q: (0.0 if q in hit else v) for q, v in k_suff.items()} if k_suff else None
+    out["degraded"] = Subject("degraded", d_scores, compare_subject(ctx, "degraded", d_scores), "degraded control",
+                              d_suff, (None, 0), _routing(ctx, DEGRADE_SHARE))
+    return out
+
+
+def _ok(expected: tuple[str, ...], got: str) -> bool:
+    return any(got == e or (e == STOP and stops(got)) for e in expected)
+
+
+def run_controls(ctx: Context) -> list[dict[str, Any]]:
+    """Every applicable (control, rule) pair judged: ``[{"control", "rule", "expected", "got", "ok"}]``; a rule
+    whose control could not be computed (its input missing) is left out."""
+    from hcrbench.protocol.hypotheses import oracle_gate
+    from hcrbench.protocol.inputs import oracle_failure
+
+    subs = subjects(ctx)
+    rows: list[dict[str, Any]] = []
+    gated = oracle_gate(*oracle_failure(ctx.sufficiency)) is not None  # H1a / failure rate are not judged at all
+    for name in CONTROLS:
+        s = subs.get(name)
+        if s is None:
+            continue
+        rules = {r for r, per in EXPECTED.items() if name in per}
+        got = judge_subject(ctx, s, rules, full_size=True)
+        for rule, per in EXPECTED.items():
+            if name not in per or rule not in got or (gated and rule in ("H1a", "failure_rate")):
+                continue
+            row = got[rule]
+            verdict = row.get("status", row.get("verdict"))
+            if verdict == NOT_RUN:
+                continue
+            exp = per[name]
+            rows.append({"control": name, "rule": rule, "expected": " or ".join(exp), "got": verdict,
+                         "ok": _ok(exp, verdict), "text": row["text"]})
+    return rows
+
+
+def apply(rows: list[dict], controls: list[dict]) -> list[dict]:
+    """Rows whose rule failed a control become "not decidable on this dataset: control <name> got <verdict>"
+    (the verdict they would have had is kept in ``evidence`` / ``before_controls``)."""
+    failed: dict[str, dict] = {}
+    for c in controls:
+        if not c["ok"] and c["rule"] not in failed:
+            failed[c["rule"]] = c
+    out = []
+    for r in rows:
+        c = failed.get(r["id"])
+        key = "status" if "status" in r else "verdict"
+        if c is None or r[key] == NOT_RUN:
+            out.append(r)
+            continue
+        r = {**r, key: UNDECIDABLE, "before_controls": r[key],
+             "text": f"not decidable on this dataset: control {c['control']} got {c['got']} "
+                     f"(expected {c['expected']}); the system's own figures: {r['text']}"}
+        out.append(r)
+    return out
+
+
+def undecidable_rules(controls: list[dict]) -> list[str]:
+    return sorted({c["rule"] for c in controls if not c["ok"]})

@@ -1,0 +1,222 @@
+"""What every protocol rule shares: the verdict words, the design's thresholds, intervals and the significance test.
+
+Semantics (docs/protocol.md has the table, rule by rule):
+
+- A **checkpoint** is a fail-fast check: ``pass``, ``stop and diagnose: <component>`` (never a verdict on the
+  architecture), ``not decidable`` (its interval straddles the threshold: the text gives the n that would decide
+  it) or ``not run``. It fires only when its whole 95% interval lies past the threshold.
+- A **hypothesis** is ``go`` / ``soft no-go`` / ``no-go`` (a component needs fixing) / ``inconclusive`` /
+  ``not decidable`` / ``not run``; only the single kill criterion says ``kill``, and only at the full corpus size.
+- **Significant** everywhere means Holm p < 0.05 within the declared family AND the 95% CI excluding zero; an
+  improvement also needs Cohen's d >= 0.3.
+- Every row carries ``n`` (the queries, pairs or conditions behind it) and ``interval`` (``[low, high]`` of the
+  95% interval of the figure it judges, or null) with ``interval_kind``.
+
+Rates and nDCG are in [0, 1]; "within 5%" is 5 percentage points (0.05).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+GO, SOFT, NOGO, KILL, INCONCLUSIVE, NOT_RUN = "go", "soft no-go", "no-go", "kill", "inconclusive", "not run"
+UNDECIDABLE = "not decidable"
+PASS = "pass"
+DIAGNOSE = "stop and diagnose"
+INVALIDATED = "invalidated"
+HYPOTHESIS_ORDER = (NOGO, SOFT, INCONCLUSIVE, GO)  # worst first, among decided hypotheses
+
+TREE_SANITY_MIN = 0.15   # mean sibling distinctiveness (cosine distance)
+EASY_EPS_MAX = 0.10      # routing error at every level on the easiest single-branch queries
+MIN_EASY = 50            # the design's number of easiest single-branch queries
+KILL_MARGIN = 0.02       # HCR may trail flat + reranker on nDCG@10 by at most this much
+H1A_MIN_RATE = 0.55      # HCR@400 sufficiency
+H1A_SOFT = 0.05          # within this of flat + reranker@400: soft no-go; surely worse by more: no-go
+H1B_OVER_SINGLE = 0.03   # dual path over the best single path (nDCG@10)
+H1B_OVER_RERANK = 0.05   # dual path over flat + reranker
+H1B_ENTITY = 0.08        # dual path over flat + reranker on entity-spanning queries
+H1C_GO_R = 0.7           # Pearson r (routing accuracy, nDCG@10) across conditions
+H1C_KILL_R = 0.3
+LINKS_GAIN = 0.15        # cross-links: relative gain on entity-spanning queries
+MODEL_TOL = 0.10         # observed accuracy at most 10% (relative) below (1 - eps)^d
+FAIL_GOOD, FAIL_OK, FAIL_CONCERN = 0.10, 0.20, 0.30  # failure rate on budget-feasible queries
+ORACLE_MAX_FAIL = 0.05   # H1a and the failure rate need the oracle context to fail <= 5% of feasible queries
+MIN_D = 0.3              # Cohen's d for any claimed improvement
+ALPHA = 0.05
+Z95 = 1.959963984540054
+MIN_CONDITIONS = 3       # a correlation across fewer distinct routing conditions is not computed
+MAX_N = 1_000_000        # the largest n a "would decide at n" estimate reports
+
+
+def _num(x: Any) -> float | None:
+    """A finite float, or None (missing, NaN, inf)."""
+    if x is None or isinstance(x, bool):
+        return None
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+def _f(x: float | None, digits: int = 3) -> str:
+    return "—" if x is None else f"{x:.{digits}f}"
+
+
+def _p(p: float | None, label: str = "Holm") -> str:
+    if p is None:
+        return f"{label} p = —"
+    return f"{label} p < 0.001" if p < 0.001 else f"{label} p = {p:.3f}"
+
+
+def _ci(lo: float | None, hi: float | None, signed: bool = True) -> str:
+    if lo is None or hi is None:
+        return "95% CI —"
+    return f"95% CI [{lo:+.3f}, {hi:+.3f}]" if signed else f"95% CI [{lo:.3f}, {hi:.3f}]"
+
+
+# ------------------------------------------------------------------------------------------------ intervals
+
+
+def wilson(k: float, n: int) -> tuple[float, float] | None:
+    """The 95% Wilson score interval of a proportion ``k / n`` (None for n = 0)."""
+    if n <= 0:
+        return None
+    p = min(max(k / n, 0.0), 1.0)
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def n_to_decide_rate(rate: float, threshold: float) -> int | None:
+    """The smallest n at which a proportion observed at ``rate`` gets a Wilson interval wholly on its side of
+    ``threshold`` (None when the rate sits on the threshold or it needs more than a million)."""
+    if rate == threshold:
+        return None
+
+    def decided(n: int) -> bool:
+        lo, hi = wilson(rate * n, n)  # type: ignore[misc]
+        return lo > threshold if rate > threshold else hi < threshold
+
+    if not decided(MAX_N):
+        return None
+    lo, hi = 1, MAX_N
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if decided(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def n_to_decide_mean(estimate: float, low: float, high: float, n: int, threshold: float) -> int | None:
+    """The n at which an interval ``[low, high]`` around ``estimate`` from ``n`` pairs, shrinking as 1/sqrt(n),
+    would lie wholly on the estimate's side of ``threshold`` (None when the estimate sits on it)."""
+    gap = abs(estimate - threshold)
+    half = (high - low) / 2
+    if gap <= 0 or n <= 0 or half <= 0:
+        return None
+    need = math.ceil(n * (half / gap) ** 2) + 1
+    return need if need <= MAX_N else None
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float, float, int] | None:
+    """Mean of ``values`` with its 95% normal interval (mean ± 1.96 sd / sqrt(n)); None for no values."""
+    xs = [float(v) for v in values]
+    n = len(xs)
+    if n == 0:
+        return None
+    m = sum(xs) / n
+    if n == 1:
+        return m, m, m, 1
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    h = Z95 * sd / math.sqrt(n)
+    return m, m - h, m + h, n
+
+
+def fisher_ci(r: float, n: int) -> tuple[float, float] | None:
+    """The 95% Fisher-z interval of a Pearson r from ``n`` points (None for n <= 3)."""
+    if n <= 3:
+        return None
+    rr = max(min(r, 0.999999), -0.999999)
+    z = math.atanh(rr)
+    h = Z95 / math.sqrt(n - 3)
+    return math.tanh(z - h), math.tanh(z + h)
+
+
+def significant(p_holm: float | None, low: float | None, high: float | None, sign: int = 0) -> bool:
+    """Holm p < 0.05 within the declared family AND the 95% CI excluding zero (``sign`` +1: above it, -1: below
+    it, 0: either side)."""
+    p, lo, hi = _num(p_holm), _num(low), _num(high)
+    if p is None or p >= ALPHA or lo is None or hi is None:
+        return False
+    return lo > 0 if sign > 0 else hi < 0 if sign < 0 else (lo > 0 or hi < 0)
+
+
+def improvement(delta: float | None, p_holm: float | None, low: float | None, high: float | None,
+                d: float | None, need: float) -> tuple[bool, str]:
+    """Is ``delta`` a claimable improvement of at least ``need``: delta >= need, significant (Holm p < 0.05 and
+    the CI above zero) and Cohen's d >= 0.3? Returns (ok, the reason in words)."""
+    dl, dd = _num(delta), _num(d)
+    if dl is None:
+        return False, "not run"
+    why = []
+    if dl < need:
+        why.append(f"+{need:.2f} needed, got {dl:+.3f}")
+    if not significant(p_holm, low, high, +1):
+        why.append(f"not significant ({_p(_num(p_holm))}, {_ci(_num(low), _num(high))})")
+    if dd is None or dd < MIN_D:
+        why.append(f"Cohen's d {_f(dd, 2)} < {MIN_D}")
+    return not why, "; ".join(why) or f"{dl:+.3f} ({_p(_num(p_holm))}, {_ci(_num(low), _num(high))}, " \
+                                      f"d = {_f(dd, 2)})"
+
+
+def pearson(x: Sequence[float], y: Sequence[float]) -> float | None:
+    """Pearson r, or None with fewer than 2 points or no variance."""
+    if len(x) < 2 or len(x) != len(y):
+        return None
+    xs = [float(v) for v in x]
+    ys = [float(v) for v in y]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(xs, ys))
+    sxx = sum((a - mx) ** 2 for a in xs)
+    syy = sum((b - my) ** 2 for b in ys)
+    if sxx <= 0 or syy <= 0:
+        return None
+    return sxy / math.sqrt(sxx * syy)
+
+
+# ------------------------------------------------------------------------------------------------ rows
+
+
+def _interval(interval: Sequence[float | None] | None) -> list[float] | None:
+    if interval is None:
+        return None
+    lo, hi = (_num(v) for v in interval)
+    return None if lo is None or hi is None else [lo, hi]
+
+
+def checkpoint(cid: str, name: str, criterion: str, value: float | None, threshold: float, status: str,
+               text: str, *, n: int | None = None, interval: Sequence[float | None] | None = None,
+               interval_kind: str | None = None, component: str | None = None) -> dict[str, Any]:
+    return {"id": cid, "name": name, "criterion": criterion, "value": value, "threshold": threshold,
+            "status": status, "text": text, "n": n, "interval": _interval(interval),
+            "interval_kind": interval_kind, "component": component}
+
+
+def hypothesis(hid: str, name: str, criterion: str, verdict: str, text: str,
+               evidence: dict[str, Any] | None = None, *, n: int | None = None,
+               interval: Sequence[float | None] | None = None, interval_kind: str | None = None,
+               component: str | None = None) -> dict[str, Any]:
+    return {"id": hid, "name": name, "criterion": criterion, "verdict": verdict, "text": text,
+            "evidence": dict(evidence or {}), "n": n, "interval": _interval(interval),
+            "interval_kind": interval_kind, "component": component}
+
+
+def stops(status: str) -> bool:
+    """Does a checkpoint status say stop and diagnose?"""
+    return status.startswith(DIAGNOSE)

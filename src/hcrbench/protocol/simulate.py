@@ -1,0 +1,163 @@
+"""Every protocol rule simulated on synthetic per-query scores with a known truth: how often it stops / kills /
+says no-go when the truth is fine (false kill) and says go / pass when the truth is bad (false go), at a given n.
+
+Each scenario draws per-query data from a known distribution, computes the figures the protocol computes
+(paired mean with its normal 95% interval and t-test p for the kill comparison, Wilson intervals for rates)
+and hands them to the real rule functions; the rules before issue #23 (a point estimate against the threshold,
+p without an interval) are simulated beside them. ``benchmarks/protocol_rules_sim.py`` prints the table that
+docs/protocol.md quotes; the tests run it with few repetitions. Deterministic for a seed.
+
+Simplification: the kill comparison uses a paired t-test and its t interval in place of the permutation test
+and bootstrap interval the protocol runs (close at these n, far faster); the Holm family is one comparison
+(the seed-averaged system against the kill baseline under ``family = "metric"``).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from hcrbench.protocol import checkpoints as cp
+from hcrbench.protocol import hypotheses as hy
+from hcrbench.protocol.rules import EASY_EPS_MAX, FAIL_CONCERN, H1A_SOFT, KILL_MARGIN, stops
+
+
+@dataclass(frozen=True)
+class Scenario:
+    rule: str
+    truth: str          # in words
+    bad: bool           # the truth is one the rule should act on (stop / kill / no-go)
+    n: int
+    draw: Callable[[np.random.Generator, int], dict]
+
+
+def _paired(rng: np.random.Generator, n: int, delta: float, sd: float = 0.25) -> dict:
+    from scipy import stats
+
+    x = rng.normal(delta, sd, n)
+    m = float(x.mean())
+    se = float(x.std(ddof=1) / np.sqrt(n))
+    t = stats.t.ppf(0.975, n - 1)
+    p = float(stats.ttest_1samp(x, 0.0).pvalue)
+    return {"delta": m, "lo": m - t * se, "hi": m + t * se, "p": p, "d": m / float(x.std(ddof=1)), "n": n}
+
+
+def _binary_paired(rng: np.random.Generator, n: int, p_a: float, p_b: float) -> dict:
+    a = (rng.random(n) < p_a).astype(float)
+    b = (rng.random(n) < p_b).astype(float)
+    diff = a - b
+    m = float(diff.mean())
+    h = 1.959963984540054 * float(diff.std(ddof=1)) / np.sqrt(n)
+    return {"a": float(a.mean()), "b": float(b.mean()), "delta": m, "lo": m - h, "hi": m + h, "n": n}
+
+
+# ------------------------------------------------------------------------------------------------ rules: new, old
+
+
+def new_verdict(rule: str, s: dict) -> str:
+    if rule == "easy_routing":
+        return cp.easy_routing([s["eps"]], [s["n"]], s["n"])["status"]
+    if rule == "vs_kill_baseline":
+        return cp.kill_baseline_margin(s["delta"], s["lo"], s["hi"], s["n"])["status"]
+    if rule == "token_efficiency":
+        return cp.token_efficiency(s["delta"], s["lo"], s["hi"], s["n"], s["a"], s["b"])["status"]
+    if rule == "kill":
+        return hy.single_kill(s["delta"], s["p"], s["lo"], s["hi"], s["d"], n=s["n"], full_size=True)["verdict"]
+    if rule == "H1a":
+        return hy.h1a(s["a"], s["b"], s["b"], s["lo"], s["hi"], s["n"], 0.0, s["n"])["verdict"]
+    if rule == "failure_rate":
+        return hy.failure_rate(s["rate"], s["n"], oracle_failure=0.0)["verdict"]
+    raise ValueError(rule)
+
+
+def old_verdict(rule: str, s: dict) -> str:
+    """The rules as they were before issue #23: the point estimate against the threshold, p without a CI."""
+    if rule == "easy_routing":
+        return "kill" if s["eps"] > EASY_EPS_MAX else "pass"
+    if rule == "vs_kill_baseline":
+        return "kill" if s["delta"] < -KILL_MARGIN else "pass"
+    if rule == "token_efficiency":
+        return "pass" if s["a"] > s["b"] else "kill"
+    if rule == "kill":
+        if s["delta"] < 0 and s["p"] < 0.05:
+            return "kill"
+        return "go" if s["delta"] > 0 and s["p"] < 0.05 and s["d"] >= 0.3 else "inconclusive"
+    if rule == "H1a":
+        gap = s["a"] - s["b"]
+        if gap < -H1A_SOFT:
+            return "kill"
+        return "go" if gap >= 0 and s["a"] >= 0.55 and s["a"] >= s["b"] else "soft no-go"
+    if rule == "failure_rate":
+        return "kill" if s["rate"] > FAIL_CONCERN else "go" if s["rate"] <= 0.20 else "soft no-go"
+    raise ValueError(rule)
+
+
+def acts(verdict: str) -> bool:
+    """Does a verdict act against the system (stop, kill, no-go)?"""
+    return stops(verdict) or verdict in ("kill", "no-go")
+
+
+def passes(verdict: str) -> bool:
+    return verdict in ("pass", "go")
+
+
+# ------------------------------------------------------------------------------------------------ scenarios
+
+
+def _easy(eps: float) -> Callable[[np.random.Generator, int], dict]:
+    return lambda rng, n: {"eps": float(rng.binomial(n, eps) / n), "n": n}
+
+
+def _rate(rate: float) -> Callable[[np.random.Generator, int], dict]:
+    return lambda rng, n: {"rate": float(rng.binomial(n, rate) / n), "n": n}
+
+
+def scenarios(n_routing: int = 50, n_queries: int = 59) -> list[Scenario]:
+    """The scenarios docs/protocol.md reports, at the n the quickstart uses (Meridian small: 59 test queries,
+    ~58 easiest single-branch tune + dev queries) and at the review's 9 easy test queries."""
+    out = []
+    for n in (9, n_routing):
+        out += [Scenario("easy_routing", "eps 0.05 (routing fine)", False, n, _easy(0.05)),
+                Scenario("easy_routing", "eps 0.25 (routing broken)", True, n, _easy(0.25))]
+    n = n_queries
+    out += [
+        Scenario("vs_kill_baseline", "delta -0.01 (within the margin)", False, n,
+                 lambda rng, k: _paired(rng, k, -0.01)),
+        Scenario("vs_kill_baseline", "delta -0.10 (far beyond)", True, n, lambda rng, k: _paired(rng, k, -0.10)),
+        Scenario("kill", "delta 0 (a clone)", False, n, lambda rng, k: _paired(rng, k, 0.0)),
+        Scenario("kill", "delta +0.05 (HCR better)", False, n, lambda rng, k: _paired(rng, k, 0.05)),
+        Scenario("kill", "delta -0.10 (HCR worse)", True, n, lambda rng, k: _paired(rng, k, -0.10)),
+        Scenario("token_efficiency", "equal sufficiency 0.5", False, n,
+                 lambda rng, k: _binary_paired(rng, k, 0.5, 0.5)),
+        Scenario("token_efficiency", "HCR 0.25 below flat", True, n,
+                 lambda rng, k: _binary_paired(rng, k, 0.35, 0.6)),
+        Scenario("H1a", "equal sufficiency 0.6 (a clone)", False, n,
+                 lambda rng, k: _binary_paired(rng, k, 0.6, 0.6)),
+        Scenario("H1a", "HCR 0.25 below flat + reranker", True, n,
+                 lambda rng, k: _binary_paired(rng, k, 0.35, 0.6)),
+        Scenario("failure_rate", "true rate 0.15", False, n, _rate(0.15)),
+        Scenario("failure_rate", "true rate 0.50", True, n, _rate(0.50)),
+    ]
+    return out
+
+
+def simulate(scen: Scenario, reps: int, seed: int = 0) -> dict:
+    """Rates over ``reps`` draws: how often the new and the old rule act (stop / kill / no-go) and pass / go."""
+    rng = np.random.default_rng([seed, zlib.crc32(f"{scen.rule}|{scen.truth}|{scen.n}".encode())])
+    new_act = new_go = old_act = old_go = 0
+    for _ in range(reps):
+        s = scen.draw(rng, scen.n)
+        v_new, v_old = new_verdict(scen.rule, s), old_verdict(scen.rule, s)
+        new_act += acts(v_new)
+        new_go += passes(v_new)
+        old_act += acts(v_old)
+        old_go += passes(v_old)
+    return {"rule": scen.rule, "truth": scen.truth, "bad": scen.bad, "n": scen.n, "reps": reps,
+            "new_act": new_act / reps, "new_go": new_go / reps, "old_act": old_act / reps, "old_go": old_go / reps}
+
+
+def table(reps: int = 2000, seed: int = 0) -> list[dict]:
+    return [simulate(s, reps, seed) for s in scenarios()]

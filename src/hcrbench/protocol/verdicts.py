@@ -1,0 +1,402 @@
+"""The verdict step: the design's checkpoints, hypotheses and protocol controls from an experiment's results, the
+overall verdict and its bottom line (``verdicts.json``, schema ``hcrbench.verdicts/1``).
+
+The runner hands its results to :func:`judge_step` through :func:`hooks` (it never imports this stage).
+Checkpoints 1-4, then H1a, H1b, H1c, the failure rate, the corpus-size rule and the single kill criterion; the
+rules are pure functions (:mod:`checkpoints`, :mod:`hypotheses`), the same ones the controls are judged by
+(:mod:`controls`), and a rule whose control fails is "not decidable on this dataset".
+
+Overall: ``invalidated`` only through the single kill criterion at the full size; else ``stop and diagnose``
+when a checkpoint fired; else the worst decided hypothesis (``no-go``: a component needs fixing, ``soft no-go``,
+``inconclusive``, ``go``), and never ``go`` while the kill criterion is undecided (a smaller size says what it
+decided and which command decides the rest). Every paired test uses the experiment's declared Holm family.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hcrbench.data.atomic import atomic_write_text
+from hcrbench.protocol import checkpoints as cp
+from hcrbench.protocol import controls as ctl
+from hcrbench.protocol import hypotheses as hy
+from hcrbench.protocol.inputs import (
+    ENTITY_CATEGORY,
+    GROWTH_CATEGORIES,
+    category_qids,
+    compare_runs,
+    mean_of,
+    members,
+    per_query,
+    seed_group_of,
+    seed_mean,
+    subset,
+    subset_mean,
+)
+from hcrbench.protocol.rules import (
+    DIAGNOSE,
+    GO,
+    HYPOTHESIS_ORDER,
+    INCONCLUSIVE,
+    INVALIDATED,
+    KILL,
+    NOT_RUN,
+    UNDECIDABLE,
+    _num,
+    stops,
+)
+from hcrbench.protocol.subject import Context, Subject, failure_of, judge_subject
+
+VERDICTS_FILE = "verdicts.json"
+SCHEMA = "hcrbench.verdicts/1"
+RULE_ORDER = ("H1a", "H1b", "H1c", "failure_rate", "corpus_size", "kill")
+
+
+def system_subject(ctx: Context) -> Subject:
+    """The real system: its seed group's averaged per-query scores and eval.json's comparison of them."""
+    p, m = ctx.p, ctx.metric
+    group = members(ctx.cfg, p.system, ctx.evaluation.runs)
+    scores = per_query(ctx.evaluation, group, m)
+    gname = next((s.seed_group for s in ctx.cfg.systems if s.name == p.system), None)
+    row, tested_on = None, f"{p.system}: one run"
+    if gname and p.kill_baseline == ctx.doc.get("baseline_name", p.kill_baseline):
+        c = next((c for c in ctx.doc.get("seed_comparisons", []) if c["run"] == f"{gname} (seed mean)"
+                  and c["metric"] == m and c["baseline"] == p.kill_baseline), None)
+        if c is not None:
+            from hcrbench.protocol.inputs import as_row
+
+            row = as_row(c)
+            tested_on = f"{gname} seed mean over {len(group)} seeds ({', '.join(group)}), " \
+                        f"Holm family of {c.get('family_size') or '?'}"
+    if row is None and p.system in ctx.evaluation.runs and p.kill_baseline in ctx.evaluation.runs:
+        others = {n: ctx.evaluation.runs[n] for n in ctx.evaluation.runs if n != p.kill_baseline}
+        row = compare_runs(ctx.evaluation, ctx.cfg, m, p.kill_baseline, others).get(p.system)
+        if row is not None:
+            tested_on = f"{p.system}: one run, Holm family of {row.get('family_size') or '?'}"
+    return Subject(p.system, scores, row, tested_on, ctx.suff(p.system) if scores is not None else None,
+                   failure_of(ctx, group), ctx.routing, n_seeds=len(group))
+
+
+def tree_sanity_row(ctx: Context) -> dict:
+    sysname = ctx.p.system
+    t = (ctx.tree_docs or {}).get(sysname)
+    sd = ((t or {}).get("tree") or {}).get("sibling_distinctiveness") or {}
+    return cp.tree_sanity(sd.get("mean"), sd.get("sd"), sd.get("n"),
+                          f"{sysname} has no tree metrics" if t is None else "the tree file has no routing vectors")
+
+
+def h1c_row(ctx: Context) -> dict:
+    m, p = ctx.metric, ctx.p
+    docs = ctx.tree_docs or {}
+    skip = {p.kill_baseline, p.flat}  # baselines (a flat stand-in may log routing) are not routing conditions
+    conds = [n for n, t in docs.items() if n in ctx.evaluation.runs and n not in skip
+             and _num((t.get("routing") or {}).get("accuracy")) is not None]
+    acc = [float(docs[n]["routing"]["accuracy"]) for n in conds]
+    nd = [mean_of(ctx.evaluation, n, m) or 0.0 for n in conds]
+    links = None
+    ents = category_qids(ctx.data, ENTITY_CATEGORY)
+    if p.no_links is not None and ents:
+        a, b = subset_mean(ctx.evaluation, p.system, m, ents), subset_mean(ctx.evaluation, p.no_links, m, ents)
+        links = (a - b) / b if a is not None and b is not None and b > 0 else None
+    rt = (docs.get(p.system) or {}).get("routing") or {}
+    row = hy.h1c(acc, nd, links, rt.get("accuracy"), rt.get("predicted_power"), names=conds)
+    row["evidence"]["condition_names"] = ", ".join(conds)
+    return row
+
+
+def growth_probe(ctx: Context, s: Subject) -> dict | None:
+    """HCR - kill baseline on the entity-spanning and multi-hop queries at this size (the corpus-size rule's
+    figure; one comparison, raw p): ``{"delta", "p", "ci_low", "ci_high", "d", "n"}``."""
+    kill = ctx.p.kill_baseline
+    qids = category_qids(ctx.data, GROWTH_CATEGORIES)
+    if s.scores is None or not qids or kill not in ctx.evaluation.runs:
+        return None
+    from types import SimpleNamespace
+
+    from hcrbench.stats import compare
+
+    a, b = subset(s.scores, qids), subset(ctx.evaluation.runs[kill], qids)
+    if len(a.query_ids) < 2:
+        return None
+    ev = SimpleNamespace(metrics=[ctx.metric], runs={kill: b, s.name: a})
+    c = next(iter(compare(ev, kill, [ctx.metric], n_resamples=ctx.cfg.n_resamples, seed=ctx.cfg.seed,
+                          family="metric")))
+    return {"delta": _num(c.delta), "p": _num(c.p), "ci_low": _num(c.ci_low), "ci_high": _num(c.ci_high),
+            "d": _num(c.cohens_d), "n": int(c.n), "categories": list(GROWTH_CATEGORIES)}
+
+
+UNCUT = ("AP", "MAP", "map", "nDCG", "ndcg", "R-Prec", "Rprec", "bpref")  # measures over the whole ranking
+
+
+def depth_sensitive(metric: str, depth: float) -> bool:
+    """Does ``metric`` read past ``depth`` documents (a cutoff above it, or no cutoff)?"""
+    if "@" in metric:
+        try:
+            return float(metric.rsplit("@", 1)[1]) > depth
+        except ValueError:
+            return True
+    return metric in UNCUT
+
+
+def cost_summary(doc: dict, system: str, group: list[str], kill: str, metric: str, delta: float | None,
+                 metrics: list[str]) -> dict[str, Any] | None:
+    """HCR's cost per query beside the kill baseline's (eval.json's ``cost``), as ratios and one sentence, and a
+    note when depth-sensitive measures compare runs of different depth."""
+    cost = doc.get("cost") or {}
+    mine = [cost.get(n) for n in group if cost.get(n)]
+    base = cost.get(kill)
+    if not mine or not base:
+        return None
+    keys = ("chunks_scored", "nodes_scored", "reranker_calls", "context_tokens", "depth")
+    avg = {k: (sum(c[k] for c in mine) / len(mine) if all(c.get(k) is not None for c in mine) else None)
+           for k in keys}
+    ratio = {k: (avg[k] / base[k] if avg[k] is not None and base.get(k) else None) for k in keys}
+    bits = []
+    for k, label in (("chunks_scored", "chunks scored"), ("reranker_calls", "reranker calls")):
+        if avg[k] is not None and base.get(k) is not None:
+            r = f" ({ratio[k]:.2f}x)" if ratio[k] is not None else ""
+            bits.append(f"{avg[k]:,.0f} {label} vs {base[k]:,.0f}{r}")
+    if avg["nodes_scored"]:
+        bits.append(f"{avg['nodes_scored']:,.0f} tree nodes scored")
+    line = f"cost per query, {system} vs {kill}: " + ", ".join(bits) if bits else None
+    if line and delta is not None:
+        line += f", for {delta:+.3f} {metric}"
+    depth_note = None
+    da, db = avg["depth"], base.get("depth")
+    if da is not None and db is not None and abs(da - db) > 0.5:
+        sens = [m for m in metrics if depth_sensitive(m, min(da, db))]
+        if sens:
+            depth_note = (f"{', '.join(sens)} compare runs of different depth ({system} returns {da:.0f} documents "
+                          f"per query, {kill} {db:.0f}): not comparable between them")
+    return {"system": {k: avg[k] for k in keys}, "kill_baseline": {k: base.get(k) for k in keys},
+            "ratio": ratio, "line": line, "depth_note": depth_note}
+
+
+def overall(checkpoints: list[dict], hypotheses: list[dict]) -> str:
+    """``invalidated`` only via the single kill criterion (which says kill only at the full size); else ``stop
+    and diagnose`` when a checkpoint fired; else the worst decided hypothesis, never ``go`` while the kill
+    criterion is undecided; nothing decided: inconclusive."""
+    kill = next((h for h in hypotheses if h["id"] == "kill"), None)
+    if kill is not None and kill["verdict"] == KILL:
+        return INVALIDATED
+    if any(stops(c["status"]) for c in checkpoints):
+        return DIAGNOSE
+    ran = [h["verdict"] for h in hypotheses if h["verdict"] in HYPOTHESIS_ORDER]
+    for v in HYPOTHESIS_ORDER:
+        if v in ran:
+            if v == GO and (kill is None or kill["verdict"] != GO):
+                return INCONCLUSIVE
+            return v
+    return INCONCLUSIVE
+
+
+def bottom_line(v: dict[str, Any]) -> str:
+    """One plain sentence: what decided the overall verdict, what this size cannot decide, what to run next."""
+    kill = next((h for h in v["hypotheses"] if h["id"] == "kill"), None)
+    o = v["overall"]
+    parts: list[str] = []
+    if o == INVALIDATED:
+        parts.append(f"the single kill criterion at the full size: {kill['text']}")  # type: ignore[index]
+    elif o == DIAGNOSE:
+        comps = [c["status"].split(": ", 1)[-1] for c in v["checkpoints"] if stops(c["status"])]
+        parts.append(f"a fail-fast checkpoint fired: diagnose {', '.join(comps)} (no verdict on the architecture)")
+    else:
+        bad = [f"{h['id']} ({h.get('component') or h['name']})" for h in v["hypotheses"] if h["verdict"] == o
+               and h["id"] != "kill" and o in ("no-go", "soft no-go")]
+        parts.append(f"{', '.join(bad)} need(s) fixing" if o == "no-go" and bad else
+                     f"{o} on {', '.join(bad)}" if bad else
+                     "every decided rule says go" if o == GO else "no rule decided for or against the system")
+        if kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls"):
+            prev = kill["evidence"].get("at_full_size_this_would_be")
+            parts.append(f"size {kill['evidence'].get('size')} cannot decide the kill criterion"
+                         + (f" (here it would be {prev})" if prev else "")
+                         + f"; `{hy.SIZES_COMMAND}` decides it")
+        elif kill is not None and kill["verdict"] != NOT_RUN:
+            parts.append(f"kill criterion: {kill['verdict']}")
+    cost = v.get("cost_line")
+    if cost:
+        parts.append(cost)
+    und = v.get("undecidable_rules") or []
+    if und:
+        parts.append(f"not decidable on this dataset (a control failed): {', '.join(und)}")
+    return "; ".join(parts)
+
+
+def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict, tree_docs: dict | None, out: Path,
+          *, growth: list[dict] | None = None, stopped: str | None = None) -> dict[str, Any]:
+    """The ``verdicts.json`` document for this experiment's results."""
+    from hcrbench.data import splitlock
+    from hcrbench.stats.compare import family_text
+
+    p = cfg.protocol
+    ctx = Context(cfg, data, evaluation, doc, tree_docs, out, stopped, growth)
+    ctx.cache["kill_run"] = runs.get(p.kill_baseline)
+    if p.system in evaluation.runs:
+        cdata, log, why = cp.checkpoint_routing_log(cfg, data, out)
+        ctx.routing = cp.easy_single_branch(log, cdata, cfg.rel_threshold, why)
+        if cdata is not None:
+            ctx.routing_where = f" of {cdata.split}"
+    else:
+        ctx.routing = (None, None, 0, f"{p.system} was not run")
+    s = system_subject(ctx)
+    rows = judge_subject(ctx, s, {"easy_routing", "vs_kill_baseline", "token_efficiency", "H1a", "H1b",
+                                  "failure_rate", "kill"})
+    cps = [tree_sanity_row(ctx), rows["easy_routing"], rows["vs_kill_baseline"], rows["token_efficiency"]]
+    probe = growth_probe(ctx, s)
+    single = None if cfg.dataset.generate == "meridian" else \
+        "one corpus as given: the rule compares Meridian sizes (hcrbench quickstart --sizes small,medium,full)"
+    hs = [rows["H1a"], rows["H1b"], h1c_row(ctx), rows["failure_rate"], hy.corpus_size(growth, why_missing=single),
+          rows["kill"]]
+    hs[4]["evidence"]["subset_at_this_size"] = probe
+    if s.n_seeds > 1:
+        for r in (*cps[2:], hs[0], hs[3]):  # easy routing reads the first seed's routing only
+            if r.get("status", r.get("verdict")) != NOT_RUN:
+                r["text"] += f" (HCR: mean over {s.n_seeds} seeds)"
+    controls = ctl.run_controls(ctx)
+    cps, hs = ctl.apply(cps, controls), ctl.apply(hs, controls)
+    stopped_at = None
+    for r in cps:  # --fail-fast: nothing after the first stop counts
+        if stopped_at is not None and stopped is not None:
+            r.update(status=NOT_RUN, value=None, text="not run: --fail-fast stopped at an earlier checkpoint")
+        elif stops(r["status"]):
+            stopped_at = r["id"]
+    if stopped is not None:
+        for h in hs:
+            if h["verdict"] != NOT_RUN and any(n not in evaluation.runs for n in p.names().values()):
+                h["text"] += " (--fail-fast stopped before every system ran)"
+    locked = bool(cfg.dataset.locked or splitlock.is_locked(data.key))
+    grp = [x for x in seed_group_of(cfg, p.system) if x.name in evaluation.runs]
+    seeds = sorted({cfg.seed if x.seed is None else x.seed for x in grp})
+    agg = None
+    gname = grp[0].seed_group if grp and grp[0].seed_group else None
+    if gname and gname in doc.get("seed_aggregates", {}):
+        a = doc["seed_aggregates"][gname].get(p.metric)
+        if a:
+            agg = {"mean": a.get("mean"), "sd": a.get("sd"), "n_seeds": a.get("n_seeds"), "members": a.get("members")}
+    kill_row = hs[-1]
+    cost = cost_summary(doc, p.system, members(cfg, p.system, evaluation.runs), p.kill_baseline, p.metric,
+                        kill_row["evidence"].get("delta"), list(evaluation.metrics))
+    v: dict[str, Any] = {
+        "schema": SCHEMA, "overall": overall(cps, hs), "bottom_line": "",
+        "system": p.system, "kill_baseline": p.kill_baseline, "flat": p.flat or p.kill_baseline, "metric": p.metric,
+        "family": family_text(cfg.family, p.kill_baseline), "seeds": seeds, "seed_aggregate": agg,
+        "size": ctx.size, "full_size": ctx.full_size,
+        "decided_by": {"test": kill_row["evidence"].get("tested_on"), "delta": kill_row["evidence"].get("delta"),
+                       "p_holm": kill_row["evidence"].get("p_holm"), "ci": kill_row.get("interval"),
+                       "n": kill_row.get("n"), "family": family_text(cfg.family, p.kill_baseline)},
+        "checkpoints": cps, "hypotheses": hs, "controls": controls,
+        "undecidable_rules": ctl.undecidable_rules(controls), "stopped": stopped,
+        "cost": cost, "cost_line": (cost or {}).get("line"), "depth_note": (cost or {}).get("depth_note"),
+        "tuning": {"status": "none", "grid": {}, "chosen": {},
+                   "text": "nothing tuned: every parameter is fixed in the config before the test split is scored"},
+        "discipline": {"split": data.split, "locked": locked,
+                       # this scoring is recorded in the lock registry right after the verdicts: count it
+                       "times_scored": len(splitlock.scorings(data.key)) + (1 if locked else 0),
+                       "tuning": "none: every parameter is fixed in the config before the test split is scored"},
+    }
+    v["bottom_line"] = bottom_line(v)
+    return v
+
+
+def apply_growth(v: dict[str, Any], points: list[dict[str, Any]]) -> dict[str, Any]:
+    """``v`` with the corpus-size rule judged on ``points`` (growth.json's) and the overall verdict redone."""
+    hs = []
+    for h in v["hypotheses"]:
+        if h["id"] == "corpus_size":
+            new = hy.corpus_size(points)
+            new["evidence"]["subset_at_this_size"] = h["evidence"].get("subset_at_this_size")
+            h = new
+        hs.append(h)
+    v = {**v, "hypotheses": hs, "overall": overall(v["checkpoints"], hs)}
+    v["bottom_line"] = bottom_line(v)
+    return v
+
+
+def with_tuning(v: dict[str, Any], tuning: dict[str, Any]) -> dict[str, Any]:
+    """``v`` with the tune -> lock -> test record (``tuning.json``) in ``tuning`` and ``discipline.tuning``."""
+    return {**v, "tuning": tuning, "discipline": {**(v.get("discipline") or {}), "tuning": tuning.get("text")}}
+
+
+def write_verdicts(out: Path, v: dict[str, Any]) -> None:
+    from hcrbench.stats.compare import _clean
+
+    atomic_write_text(out / VERDICTS_FILE, json.dumps(_clean(v), indent=2, ensure_ascii=False, allow_nan=False)
+                      + "\n")
+
+
+# ------------------------------------------------------------------------------------------------ runner hooks
+
+
+class FailFast:
+    """``--fail-fast``: called between systems with the runs so far; returns why to stop at the first checkpoint
+    that says stop and diagnose (tree sanity and easy routing once the system ran, the nDCG@10 margin once the
+    kill baseline ran)."""
+
+    def __init__(self, cfg: Any, data: Any, out: Path) -> None:
+        self.cfg, self.data, self.out = cfg, data, out
+        self.done: set[str] = set()
+
+    def check(self, runs: dict[str, Any]) -> str | None:
+        from hcrbench.experiment.tree_step import system_tree_metrics
+        from hcrbench.metrics import evaluate
+
+        p = self.cfg.protocol
+        if p.system in runs and "tree" not in self.done:
+            self.done.add("tree")
+            rep = system_tree_metrics(p.system, self.data, self.out, rel_threshold=self.cfg.rel_threshold,
+                                      seed=self.cfg.seed)
+            sd = ((rep or {}).get("tree", {}).get("sibling_distinctiveness") or {})
+            c = cp.tree_sanity(sd.get("mean"), sd.get("sd"), sd.get("n"))
+            if stops(c["status"]):
+                return f"checkpoint 1 (tree sanity): {c['status']}: {c['text']}"
+            cdata, log, why = cp.checkpoint_routing_log(self.cfg, self.data, self.out)
+            eps, n_at, n, why = cp.easy_single_branch(log, cdata, self.cfg.rel_threshold, why)
+            c = cp.easy_routing(eps, n_at, n, why)
+            if stops(c["status"]):
+                return f"checkpoint 2 (easy routing): {c['status']}: {c['text']}"
+        group = [s.name for s in seed_group_of(self.cfg, p.system)]  # every seed: the margin is on the mean
+        if all(n in runs for n in (*group, p.kill_baseline)) and "margin" not in self.done:
+            self.done.add("margin")
+            ev = evaluate(self.data.qrels, {n: runs[n] for n in (*group, p.kill_baseline)}, [p.metric],
+                          rel_threshold=self.cfg.rel_threshold, missing="zero")
+            scores = per_query(ev, group, p.metric)
+            row = compare_runs(ev, self.cfg, p.metric, p.kill_baseline, {p.system: scores}).get(p.system) or {}
+            a = seed_mean([mean_of(ev, n, p.metric) for n in group])
+            c = cp.kill_baseline_margin(row.get("delta") if a is not None else None, row.get("ci_low"),
+                                        row.get("ci_high"), row.get("n"), p.kill_baseline, p.metric)
+            if stops(c["status"]):
+                return f"checkpoint 3 (HCR vs {p.kill_baseline}): {c['status']}: {c['text']}"
+        return None
+
+
+def judge_step(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict, tree: dict | None, out: Path,
+               *, stopped: str | None = None) -> dict[str, Any]:
+    """The runner's verdict hook: judge and write ``verdicts.json``."""
+    verdicts = judge(cfg, data, runs, evaluation, doc, tree, out, stopped=stopped)
+    write_verdicts(out, verdicts)
+    return verdicts
+
+
+def hooks() -> Any:
+    """The :class:`~hcrbench.experiment.steps.ProtocolHooks` that make the runner judge a ``[protocol]`` table."""
+    from hcrbench.experiment.steps import ProtocolHooks
+
+    return ProtocolHooks(watch=FailFast, judge=judge_step)
+
+
+__all__ = [
+    "DIAGNOSE",
+    "INVALIDATED",
+    "RULE_ORDER",
+    "VERDICTS_FILE",
+    "FailFast",
+    "apply_growth",
+    "bottom_line",
+    "hooks",
+    "judge",
+    "judge_step",
+    "overall",
+    "write_verdicts",
+]

@@ -1,0 +1,33 @@
+"""Cost per query beside quality: every system's figures from its manifest entry (flat + reranker: the first
+stage's chunks and top_n reranker calls), and the depth flag for measures that read past a run's depth."""
+
+from __future__ import annotations
+
+from hcrbench.data.types import Run
+from hcrbench.experiment.cost import cost_table, depth_mismatch, system_cost, with_timing
+from hcrbench.protocol.verdicts import depth_sensitive
+
+
+def test_flat_reranker_splits_its_first_stage_from_its_reranker_calls():
+    entry = {"type": "rerank", "n_queries": 10, "seconds": 2.0, "params": {"top_n": 100},
+             "costs": {"counters": {"docs_scored": 10 * (3783 + 100), "queries": 10}}}
+    c = system_cost(entry)
+    assert (c["chunks_scored"], c["reranker_calls"], c["nodes_scored"]) == (3783.0, 100.0, 0.0)
+    assert with_timing({"r": c}, {"systems": {"r": entry}})["r"]["ms_per_query"] == 200.0
+
+
+def test_tree_systems_report_nodes_and_chunks_and_every_run_its_depth():
+    entry = {"type": "hcr", "n_queries": 2, "costs": {"counters": {"chunks_scored": 100, "nodes_scored": 30,
+                                                                    "reranked": 40, "queries": 2}}}
+    run = Run.from_dict({"q1": {"a": 2.0, "b": 1.0}, "q2": {"a": 1.0}})
+    suff = {"reference_budget": 400, "systems": {"hcr": {"mean_tokens": {"400": 390.5, "all": 900.0}}}}
+    table = cost_table({"hcr": entry}, {"hcr": run}, suff)
+    assert table["hcr"] == {"queries": 2, "chunks_scored": 50.0, "nodes_scored": 15.0, "reranker_calls": 20.0,
+                            "context_tokens": 390.5, "context_tokens_all": 900.0, "depth": 1.5}
+    assert depth_mismatch({"a": {"depth": 30.0}, "b": {"depth": 100.0}}, "a", "b")
+    assert not depth_mismatch({"a": {"depth": 100.0}, "b": {"depth": 100.0}}, "a", "b")
+
+
+def test_depth_sensitive_measures_are_those_reading_past_the_shorter_run():
+    assert depth_sensitive("R@100", 36) and not depth_sensitive("P@5", 36) and not depth_sensitive("nDCG@10", 36)
+    assert depth_sensitive("AP", 1000) and not depth_sensitive("RR", 10)
