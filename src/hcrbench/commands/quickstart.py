@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from hcrbench.commands import _failon
 from hcrbench.errors import InputError
 
 #: Re-running the same command resumes: finished systems and cached embeddings are reused.
@@ -28,6 +29,7 @@ def quickstart_command(
     fail_fast: bool = typer.Option(False, "--fail-fast",
                                    help="Stop at the first checkpoint that says stop and diagnose."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress output."),
+    fail_on: str | None = typer.Option(None, "--fail-on", metavar="LEVEL", help=_failon.HELP),
 ) -> None:
     """The main job: corpus to go / no-go / kill in one command (re-running reuses everything finished)."""
 
@@ -42,6 +44,7 @@ def quickstart_command(
         raise InputError(f"must be one of {', '.join(ENCODERS)}, got {encoder!r}", field="--encoder")
     if not 1 <= seeds <= 10:
         raise InputError(f"must be between 1 and 10, got {seeds}", field="--seeds")
+    level = _failon.check_level(fail_on)
     check_seed(seed, "--seed")
     check_draws(n_trials, "--n-trials")
     check_draws(resamples, "--resamples")
@@ -63,6 +66,10 @@ def quickstart_command(
     Console(stderr=True, highlight=False).print(
         f"computed {len(res.computed)}, reused {len(res.reused)}" + (f", skipped {len(res.skipped)}" if res.skipped
                                                                      else "") + f"; wrote {qs.out}", soft_wrap=True)
+    line = _failon.fails(res.verdicts, level)
+    if line:
+        Console(stderr=True, highlight=False).print(line, soft_wrap=True)
+        raise typer.Exit(1)
 
 
 def print_outcome(console, result, growth=None) -> None:

@@ -7,6 +7,8 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
+from hcrbench.commands import _failon
+
 #: Re-running the same command resumes: finished systems are reused (see hcrbench.experiment.runner).
 RESUMABLE = {"run"}
 
@@ -30,6 +32,7 @@ def run_command(
     fail_fast: bool | None = typer.Option(None, "--fail-fast/--no-fail-fast",
                                           help="Stop at the first protocol checkpoint that says stop and "
                                                "diagnose (default: the config's protocol.fail_fast)."),
+    fail_on: str | None = typer.Option(None, "--fail-on", metavar="LEVEL", help=_failon.HELP),
 ) -> None:
     """Run every system of an experiment, score them and write the output folder (resumable)."""
 
@@ -41,6 +44,7 @@ def run_command(
     from hcrbench.report.evaluation import print_evaluation, strata_table
     from hcrbench.report.terminal import width
 
+    level = _failon.check_level(fail_on)
     err = Console(stderr=True, highlight=False)
     # Warnings go to stderr once each, above the tables (hcrbench.cli).
     result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet,
@@ -91,6 +95,10 @@ def run_command(
     err.print(f"computed {len(result.computed)}, reused {len(result.reused)}"
               + (f", skipped {len(result.skipped)}" if result.skipped else "")
               + escape(f"; wrote {result.output_dir}"), soft_wrap=True)
+    line = _failon.fails(result.verdicts, level)
+    if line:
+        err.print(line, soft_wrap=True)
+        raise typer.Exit(1)
 
 
 def execution_of(config: Path, engine: str | None, address: str | None):

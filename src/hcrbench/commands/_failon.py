@@ -1,0 +1,33 @@
+"""``--fail-on`` for ``quickstart`` and ``run``: exit 1 when the protocol's overall verdict is at or past a level,
+so a CI job can fail on a kill (or on any no-go) instead of reading the bottom line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hcrbench.errors import InputError
+
+#: Overall verdicts from best to worst (protocol.verdicts.overall); ``kill`` is the design's word for invalidated.
+SEVERITY = {"go": 0, "inconclusive": 1, "soft no-go": 2, "no-go": 3, "stop and diagnose": 4, "invalidated": 5}
+LEVELS = {"kill": "invalidated", "invalidated": "invalidated", "diagnose": "stop and diagnose",
+          "no-go": "no-go", "soft-no-go": "soft no-go", "inconclusive": "inconclusive"}
+HELP = ("Exit 1 when the overall verdict is at or past this level: kill (= invalidated), diagnose (stop and "
+        "diagnose or worse), no-go (no-go or worse), soft-no-go, inconclusive. Default: exit 0 on any verdict.")
+
+
+def check_level(level: str | None) -> str | None:
+    if level is None:
+        return None
+    if level not in LEVELS:
+        raise InputError(f"must be one of {', '.join(LEVELS)}, got {level!r}", field="--fail-on")
+    return LEVELS[level]
+
+
+def fails(verdicts: dict[str, Any] | None, level: str | None) -> str | None:
+    """The line to print when ``verdicts``' overall verdict is at or past ``level`` (a checked level), else None."""
+    if level is None or not verdicts:
+        return None
+    got = str(verdicts.get("overall", ""))
+    if SEVERITY.get(got, -1) >= SEVERITY[level]:
+        return f"--fail-on {level}: the overall verdict is {got!r}; exit 1"
+    return None
