@@ -23,6 +23,7 @@ def test_kappa_without_scikit_learn_names_the_agreement_extra(monkeypatch):
     from hcrbench.llm.judge import cohens_kappa
 
     monkeypatch.setitem(sys.modules, "sklearn", None)  # (tests/llm/test_client.py checks the values)
+    monkeypatch.setitem(sys.modules, "sklearn.metrics", None)  # also when an earlier test imported it
     assert cohens_kappa(["a", "a"], ["a", "a"]) is None  # one label: chance agreement 1, undefined
     with pytest.raises(InputError, match=r"pip install 'hcrbench\[agreement\]'"):
         cohens_kappa([1, 0], [0, 1])

@@ -109,3 +109,12 @@ def test_defects_through_the_console_script(tmp_path):
     bad = subprocess.run(["hcrbench", "audit", str(root), "--split", "dev"], capture_output=True, text=True,
                          check=False)
     assert bad.returncode == 2 and "splits: test, tune" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_queries_that_differ_in_a_name_are_two_questions():
+    from hcrbench.audit.checks import _differ_in_a_name
+
+    assert _differ_in_a_name("What did DEC-0408 decide?", "What did DEC-0414 decide?")
+    assert _differ_in_a_name("Cobalt changes a product: where?", "Aurora changes a product: where?")
+    assert not _differ_in_a_name("Dogs bark at the mail carrier?", "dogs bark at the mail carrier")
+    assert not _differ_in_a_name("why do cats purr", "Why do cats purr?")

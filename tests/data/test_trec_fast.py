@@ -42,7 +42,7 @@ def test_examples_read_identically():
 @pytest.mark.parametrize("text,fast", [
     ("\ufeff# a comment\nq1 Q0 d1 1 2.5 t\n\nq1 Q0 d2 2 1e-3 t\r\nq2 Q0 CR#93E 1 -0 t\n", True),
     ("q1 Q0 " + "x" * 40 + " 1 3 t\nq1 Q0 " + "y" * 40 + " 2 2 t\nq2 Q0 " + "x" * 40 + " 1 1 t\n", True),
-    ("qq-10 Q0 d\u00e9j\u00e0-vu 1 12345678901234567.5 t\nqq-10\tQ0\td2\t2\t1_0\tt\n", True),
+    ("qq-10 Q0 d\u00e9j\u00e0-vu 1 12345678901234567.5 t\nqq-10\tQ0\td_2\t2\t10\tt_x\n", True),
     ("q1 Q0 d1 1 2.5 t extra\n", False),  # extra columns: the loop warns
 ])
 def test_odd_but_valid_files(tmp_path, text, fast):
@@ -123,3 +123,13 @@ def test_duplicate_check_in_chunks_finds_every_repeat():
         dd[i] = dd[j]
         assert _any_duplicate(q, dd, chunk=128) and _any_duplicate(q[::-1].copy(), dd[::-1].copy(), chunk=128)
     assert not _any_duplicate(q[:0], d[:0])
+
+
+def test_a_score_with_an_underscore_leaves_the_fast_path_and_is_refused_by_line(tmp_path):
+    from hcrbench.errors import InputError
+
+    p = tmp_path / "r.trec"
+    p.write_text("q_1 Q0 d_1 1 2.5 t_a\nq_1 Q0 d_2 2 1_0 t_a\n")  # '_' in ids and tags is fine, in a score not
+    assert read_run_columns(p) is None
+    with pytest.raises(InputError, match=r"r.trec:2: score"):
+        read_run(p)

@@ -129,8 +129,9 @@ def _differ_in_a_name(a: str, b: str) -> bool:
     """Whether two query texts differ in a token that names something (holds a digit or a capital after the
     first word): 'What did DEC-0408 decide?' and 'What did DEC-0414 decide?' are two questions, not one."""
     ta, tb = a.replace("?", " ").split(), b.replace("?", " ").split()
-    diff = {t for t in set(ta) ^ set(tb) if t.lower() not in _QUESTION_WORDS}
-    return any(any(ch.isdigit() for ch in t) or t[:1].isupper() for t in diff)
+    diff = {t.lower() for t in ta} ^ {t.lower() for t in tb}
+    named = {t.lower() for t in [*ta, *tb] if t[:1].isupper() and t.lower() not in _QUESTION_WORDS}
+    return any(any(ch.isdigit() for ch in t) or t in named for t in diff)
 
 
 _QUESTION_WORDS = {"what", "which", "who", "whom", "whose", "how", "when", "where", "why", "is", "are", "was",

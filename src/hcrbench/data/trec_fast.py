@@ -198,14 +198,20 @@ def _blocks(path: Path):
         yield rest + b"\n"
 
 
+def _underscore_in(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> bool:
+    """Whether any field [s, e) holds '_' (ids may; a score may not)."""
+    at = np.flatnonzero(arr == ord("_"))
+    i = np.searchsorted(s, at, side="right") - 1
+    ok = i >= 0
+    return bool(np.any(at[ok] < e[i[ok]]))
+
+
 def read_run_columns(path: Path):
     """``(query names, doc names, query codes, doc codes, scores)`` in file order, or None to use the line loop."""
     queries, docs = _Coder(), _Coder()
     scores: list[np.ndarray] = []
     try:
         for block in _blocks(path):
-            if b"_" in block:  # maybe a score like 1_000, which float() reads and trec_eval does not: the loop decides
-                return None
             if b"#" in block:  # maybe a comment line (trec_eval 10.0): drop those, keep ids that contain '#'
                 block = _drop_comments(block)
                 if not block:
@@ -218,6 +224,8 @@ def read_run_columns(path: Path):
             for coder, f in ((queries, 0), (docs, 2)):
                 if not coder.add(*_column(arr, starts[f::6], ends[f::6])):
                     return None
+            if b"_" in block and _underscore_in(arr, starts[4::6], ends[4::6]):
+                return None  # a score like 1_000: float() reads 1000, trec_eval 1; the loop refuses it by line
             s = _scores(arr, starts[4::6], ends[4::6])
             if not np.all(np.isfinite(s)):
                 return None

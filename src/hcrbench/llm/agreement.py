@@ -26,15 +26,10 @@ def _pairs(a: Mapping[str, bool | None], b: Mapping[str, bool | None]) -> list[t
 
 
 def _kappa(pairs: list[tuple[int, int]]) -> float | None:
-    from sklearn.metrics import cohen_kappa_score
+    from hcrbench.llm.judge import cohens_kappa  # the one Cohen's kappa (scikit-learn's)
 
-    if not pairs:
-        return None
-    x, y = [p[0] for p in pairs], [p[1] for p in pairs]
-    if len(set(x) | set(y)) < 2:  # both raters constant and equal: kappa undefined
-        return None
-    k = float(cohen_kappa_score(x, y))
-    return None if k != k else k
+    k = cohens_kappa([p[0] for p in pairs], [p[1] for p in pairs])
+    return None if k is None or k != k else k
 
 
 def judge_agreement(a: Mapping[str, bool | None], b: Mapping[str, bool | None]) -> dict[str, Any]:
