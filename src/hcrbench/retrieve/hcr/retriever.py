@@ -8,8 +8,12 @@ chunks and summaries for BM25 and extract entities for cross-links. ``search``: 
 :class:`~hcrbench.data.tree.RoutingRecord` per query in ``routing_log`` (written to ``log_path`` when given;
 ``hcrbench retrieve`` writes it beside the run, with the tree).
 
-Ablations (one parameter each): A1 ``flat=true`` (same chunks, same cascade, no tree), A2 ``rerank="none"``,
-A3 ``mode="beam"``, A4 ``links=false``, A6 ``node_repr="centroid"``, A7 ``depth=2``, A8 ``mmr_lambda=1``.
+Routing (issue 25 defaults): nodes are represented by their centroid, BM25 over their whole subtree and an entity
+card (``node_repr="subtree"``); the beam keeps ``target_pool`` (100) chunks per level; the dual path keeps the more
+confident path (``fusion="wta"``). ``tree_kind="docs"`` builds topic clusters of documents (never split across
+leaves). Ablations (one parameter each): A1 ``flat=true`` (same chunks, same cascade, no tree), A2
+``rerank="none"``, A3 ``mode="beam"``, A4 ``links=false``, A6 ``node_repr="centroid"`` (or ``"summary"``),
+A7 ``depth=2``, A8 ``mmr_lambda=1``.
 """
 
 from __future__ import annotations

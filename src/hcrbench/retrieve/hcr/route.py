@@ -1,15 +1,20 @@
-"""Query-time routing over the HCR tree: scoring cascade, beam search with MMR diversity, collapsed path, dual path.
+"""Query-time routing over the HCR tree: scoring cascade, adaptive beam with MMR diversity, collapsed path, dual path.
 
-Per level the candidates (children of the beam) go through a **cascade**: BM25 over their routing texts and dense
-cosine of their routing vectors, fused by reciprocal rank (k = ``rrf_k``), pre-filter the ``prefilter`` best; the
-reranker (MaxSim or a CrossEncoder, given as a callable) reorders those survivors. The **beam** keeps
-``beam_width`` nodes chosen by MMR: relevance (1 - rank / n) traded against the largest cosine to a node already
-kept (``mmr_lambda`` = 1 turns diversity off). Below the last level the beam's chunks, plus chunks **linked** by an
-entity of the query or of the best few candidates, go through the same cascade (``leaf_rerank`` survivors).
-The **collapsed** path scores every node and chunk flat by dense cosine, expands the ``collapsed_k`` best into their
-chunks and ranks those with the cascade. **Dual** runs both and fuses them (RRF) or keeps the one whose top three
-chunks are closer to the query (winner-take-all). **Flat** (ablation A1) runs the chunk cascade over every chunk.
-Every decision is written to a :class:`~hcrbench.data.tree.RoutingRecord`.
+Per level the candidates (children of the beam) go through a **cascade**: the flat baseline's hybrid, BM25 over
+their routing texts (``node_repr="subtree"``: the whole subtree's text, :mod:`~hcrbench.retrieve.hcr.nodes`) and
+dense cosine of their routing vectors, fused by reciprocal rank (k = ``rrf_k``), with a third RRF list for nodes
+whose **entity card** names an entity of the query; when nodes are routed by summaries the reranker (MaxSim or a
+CrossEncoder, given as a callable) reorders the ``prefilter`` best. The **beam** keeps at least ``beam_width``
+nodes, and more until the chunks under them reach ``target_pool`` (adaptive beam; 0 = fixed width), chosen by MMR:
+relevance (1 - rank / n) traded against the largest cosine to a node already kept (``mmr_lambda`` = 1 turns
+diversity off). Below the last level the beam's chunks, plus chunks **linked** by an entity of the query or of the
+best few candidates, go through the chunk cascade (``leaf_rerank`` survivors reranked).
+The **collapsed** path (``collapsed_scope="leaves"``) scores every last-level node with the same hybrid, ignoring
+the hierarchy, and expands the best until ``target_pool`` chunks; ``"exhaustive"`` is the original rendering (every
+node and chunk by dense cosine, the ``collapsed_k`` best expanded: as many chunk vectors as flat search).
+**Dual** runs both and keeps the path with the higher confidence (``fusion="wta"``; :meth:`Router.confidence`) or
+fuses them (RRF). **Flat** (ablation A1) runs the chunk cascade over every chunk. Every decision is written to a
+:class:`~hcrbench.data.tree.RoutingRecord`.
 """
 
 from __future__ import annotations
