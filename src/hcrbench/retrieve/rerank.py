@@ -84,9 +84,6 @@ class RerankRetriever:
         first_stage: str = "bm25",
         first_stage_params: dict[str, Any] | None = None,
         top_n: int = 100,
-        top_n_from: str | None = None,
-        top_n_match: str = "per-query",
-        top_n_field: str = "chunks_scored",
         model: str | None = None,
         backend: str = "torch",
         batch_size: int = 32,
@@ -99,6 +96,9 @@ class RerankRetriever:
         name: str = "rerank",
         first: Retriever | None = None,
         encoder: Encoder | None = None,
+        top_n_from: str | None = None,
+        top_n_match: str = "per-query",
+        top_n_field: str = "chunks_scored",
     ) -> None:
         if method not in METHODS:
             raise InputError(f"unknown rerank method {method!r} (expected one of {', '.join(METHODS)})",

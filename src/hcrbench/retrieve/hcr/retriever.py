@@ -94,11 +94,6 @@ class HCRRetriever:
         max_links: int = 20,
         links_per_entity: int = 5,
         node_repr: str = "subtree",
-        target_pool: int = 100,
-        tree_kind: str = "chunks",
-        collapsed_scope: str = "leaves",
-        card: bool = True,
-        node_rerank: bool | None = None,
         rerank: str = "maxsim",
         rerank_model: str | None = None,
         flat: bool = False,
@@ -116,6 +111,11 @@ class HCRRetriever:
         cache_dir: str | None = None,
         name: str = "hcr",
         encoder: Encoder | None = None,
+        target_pool: int = 100,
+        tree_kind: str = "chunks",
+        collapsed_scope: str = "leaves",
+        card: bool = True,
+        node_rerank: bool | None = None,
     ) -> None:
         self.depth = int_at_least(depth, "depth", 1)
         self.branching = None if branching is None else int_at_least(branching, "branching", 2)
