@@ -7,7 +7,8 @@ One index (same chunks, same embeddings) serves every variant:
 * flat dense: faiss exact inner product over every chunk embedding (scores N chunks per query);
 * HCR beam (routing only: no reranker, no links) and HCR as configured by default (dual path, MaxSim, links);
 * A1: the same cascade over every chunk, no tree.
-Prints index time and peak memory (tree build included), chunks scored per query and the ratio to flat, latency per
+The quality price of the tree is "HCR beam (no rerank, no links)" against "A1 flat cascade (no rerank)": the same
+hybrid cascade (BM25 + dense RRF) with and without routing. Prints index time and peak memory (tree build included), chunks scored per query and the ratio to flat, latency per
 query and the ratio, and nDCG@10 / R@100 of each variant against the qrels with the cost vs A1. Goal: beam scores
 <= 5% of the chunks flat scoring does at 100k. On a shared machine compare ratios, not absolute times.
 """
@@ -34,7 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chunks", type=int, help="generate Meridian with about this many 128-token chunks")
     ap.add_argument("--split", default="test")
     ap.add_argument("--encoder", default="hash", choices=["hash", "onnx", "torch"])
-    ap.add_argument("--beam-width", type=int, default=4)
+    ap.add_argument("--beam-width", type=int, default=None, help="default: the retriever's")
+    ap.add_argument("--target-pool", type=int, default=None, help="adaptive beam pool (default: the retriever's)")
+    ap.add_argument("--tree-kind", default=None, choices=["chunks", "docs"])
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--skip-default", action="store_true", help="skip the full default HCR (MaxSim is slow)")
@@ -66,7 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     qids = [q for q in ds.queries.query_ids if q in ds.qrels]
     queries = ds.queries.subset(qids)
     rss0 = peak_rss_mib()
-    r = make_retriever("hcr", backend=args.encoder, depth=args.depth, beam_width=args.beam_width, seed=args.seed)
+    extra = {k: v for k, v in (("beam_width", args.beam_width), ("target_pool", args.target_pool),
+                               ("tree_kind", args.tree_kind)) if v is not None}
+    r = make_retriever("hcr", backend=args.encoder, depth=args.depth, seed=args.seed, **extra)
     t0 = time.perf_counter()
     r.index(ds.corpus)
     t_index = time.perf_counter() - t0

@@ -115,6 +115,37 @@ def test_path_agreement_by_category():
     assert out["by_category"]["thematic|disagree"] == {"n": 1, "beam": 0.0, "collapsed": 1.0, "returned": 1.0}
 
 
+def _wta(qid, beam, coll, winner):
+    top = beam if winner == "beam" else coll
+    return RoutingRecord(qid, path=f"dual-wta:{winner}", beam_top_chunks=beam, collapsed_top_chunks=coll,
+                         top_chunks=top, beam_confidence=1.0, collapsed_confidence=0.5)
+
+
+def test_winner_stats_oracle_and_broken_rule():
+    """Metric 4: a rule that always keeps the better path scores kept_not_worse 1 and reaches the oracle; one that
+    always keeps the worse scores 0; winners are counted per category."""
+    qrels = {"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d0": 1}}
+    cats = {"q1": "detail", "q2": "thematic", "q3": "detail"}
+    good = [_wta("q1", [2], [3], "beam"), _wta("q2", [0], [3], "collapsed"), _wta("q3", [0], [0], "beam")]
+    bad = [_wta("q1", [2], [3], "collapsed"), _wta("q2", [0], [3], "beam"), _wta("q3", [0], [0], "beam")]
+    g = path_agreement(TREE, good, qrels, cats)["winner"]
+    b = path_agreement(TREE, bad, qrels, cats)["winner"]
+    assert g["kept_not_worse"] == 1.0 and g["kept_ndcg10"] == g["oracle_ndcg10"] == 1.0
+    assert b["kept_not_worse"] == 1 / 3 and b["kept_ndcg10"] == 1 / 3 and b["oracle_ndcg10"] == 1.0
+    assert g["counts"] == {"all": {"beam": 2, "collapsed": 1}, "detail": {"beam": 2, "collapsed": 0},
+                           "thematic": {"beam": 0, "collapsed": 1}}
+    rrf = [RoutingRecord("q1", path="dual-rrf", beam_top_chunks=[2], collapsed_top_chunks=[3], top_chunks=[2])]
+    assert "winner" not in path_agreement(TREE, rrf, qrels, cats)
+
+
+def test_confidences_round_trip(tmp_path):
+    recs = [_wta("q1", [2], [3], "beam"), RoutingRecord("q2")]
+    write_routing_log(recs, tmp_path / "r.jsonl")
+    back = read_routing_log(tmp_path / "r.jsonl")
+    assert (back[0].beam_confidence, back[0].collapsed_confidence) == (1.0, 0.5)
+    assert back[1].beam_confidence is None
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from([1, 2]), st.sampled_from([3, 4, 5, 6]), st.sampled_from(
     ["d0", "d1", "d2", "d3"])), min_size=1, max_size=12))

@@ -12,7 +12,7 @@ from hcrbench.retrieve import make_retriever
 
 
 def _hcr(corpus, **kw):
-    params = dict(backend="hash", chunk_tokens=0, depth=2, branching=4, cache=False, seed=0)
+    params = dict(backend="hash", chunk_tokens=0, depth=2, branching=4, cache=False, seed=0, target_pool=0)
     params.update(kw)
     r = make_retriever("hcr", **params)
     r.index(corpus)
@@ -138,7 +138,8 @@ def test_cross_encoder_plugs_into_the_cascade(clusters):
             Overlap.calls += 1
             return [len(set(q.split()) & set(t.lower().replace(".", " ").split())) for q, t in pairs]
 
-    r = _hcr(corpus, rerank="cross-encoder", rerank_model="local-dir", mode="beam", beam_width=1, links=False)
+    r = _hcr(corpus, rerank="cross-encoder", rerank_model="local-dir", mode="beam", beam_width=1, links=False,
+             node_repr="summary")
     r._cross = Overlap()
     res = r.search(queries, 10)
     assert Overlap.calls == len(queries) * 3  # two node levels + the leaf level

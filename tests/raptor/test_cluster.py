@@ -84,3 +84,73 @@ def test_recursion_depth_is_bounded(monkeypatch):
     assert sorted(m for g in groups for m in g.tolist()) == list(range(60))
     assert all(sum(tokens[m] for m in g) <= 1000 for g in groups)
     assert stats["reclustered"] == 3 and stats["split_by_order"] == 1
+
+
+def _bic_curve_counter(monkeypatch):
+    """Count GMM fits made by the BIC scan."""
+    import sklearn.mixture
+
+    calls = []
+    real = sklearn.mixture.GaussianMixture
+
+    class Counting(real):
+        def fit(self, x, y=None):
+            calls.append(self.n_components)
+            return super().fit(x, y)
+
+    monkeypatch.setattr(sklearn.mixture, "GaussianMixture", Counting)
+    return calls
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_bic_patience_finds_the_full_scans_minimum_with_fewer_fits(monkeypatch, seed):
+    x = mixture(seed)
+    calls = _bic_curve_counter(monkeypatch)
+    full = cl.optimal_clusters(x, max_clusters=30, seed=224, patience=0)
+    n_full = len(calls)
+    calls.clear()
+    early = cl.optimal_clusters(x, max_clusters=30, seed=224, patience=5)
+    assert early == full == 3
+    assert n_full == 29 and len(calls) == 3 + 5  # the minimum at 3, then five counts that rose
+
+
+def test_bic_patience_is_a_real_deviation_when_too_short(monkeypatch):
+    """A BIC curve with a local minimum before the global one: patience 1 stops at the local one, the full scan
+    (and a patience longer than the bump) finds the global one. The rule can fail; its default is a choice."""
+    import sklearn.mixture
+
+    curve = {1: 10.0, 2: 5.0, 3: 6.0, 4: 7.0, 5: 1.0, 6: 2.0, 7: 3.0}
+
+    class Fake:
+        def __init__(self, n_components, random_state=None):
+            self.n_components = n_components
+
+        def fit(self, x):
+            return self
+
+        def bic(self, x):
+            return curve[self.n_components]
+
+    monkeypatch.setattr(sklearn.mixture, "GaussianMixture", Fake)
+    x = np.zeros((20, 2))
+    assert cl.optimal_clusters(x, max_clusters=8, patience=0) == 5
+    assert cl.optimal_clusters(x, max_clusters=8, patience=3) == 5
+    assert cl.optimal_clusters(x, max_clusters=8, patience=1) == 2
+
+
+def test_parallel_map_keeps_order():
+    items = list(range(7))
+    assert cl._map(abs, [-i for i in items], 2) == items == cl._map(abs, [-i for i in items], 1)
+    assert cl.workers(3) == 3 and cl.workers(0) >= 1
+
+
+@pytest.mark.slow
+def test_parallel_cluster_level_equals_serial():
+    """The local fits in worker processes give exactly the serial clusters (UMAP + GMM are seeded)."""
+    rng = np.random.default_rng(0)
+    centres = rng.standard_normal((4, 32)) * 4
+    emb = np.concatenate([c + rng.standard_normal((60, 32)) for c in centres])
+    serial = cl.cluster_level(emb, cl.ClusterConfig(n_jobs=1))
+    parallel = cl.cluster_level(emb, cl.ClusterConfig(n_jobs=2))
+    assert [g.tolist() for g in serial] == [g.tolist() for g in parallel]
+    assert len(serial) >= 2

@@ -152,7 +152,8 @@ class RoutingRecord:
     ``path``: the ranking returned (``beam``, ``collapsed``, ``dual-rrf``, ``dual-wta:beam``, ``dual-wta:collapsed``
     or ``flat``). ``collapsed_nodes``: the collapsed path's top nodes (internal node ids, and chunks as
     ``-1 - position``). ``links``: ``[entity, chunk position]`` pairs followed. ``top_chunks``: the returned chunk
-    positions, best first (up to 10).
+    positions, best first (up to 10). ``beam_confidence`` / ``collapsed_confidence``: each path's confidence
+    in the dual mode (the winner-take-all rule keeps the higher; see ``hcrbench.retrieve.hcr.route``).
     """
 
     query_id: str
@@ -166,9 +167,15 @@ class RoutingRecord:
     top_chunks: list[int] = field(default_factory=list)
     beam_top_chunks: list[int] = field(default_factory=list)
     collapsed_top_chunks: list[int] = field(default_factory=list)
+    beam_confidence: float | None = None
+    collapsed_confidence: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def _opt_float(v: Any) -> float | None:
+    return None if v is None else float(v)
 
 
 def write_routing_log(records: Iterable[RoutingRecord], path: str | Path) -> None:
@@ -189,7 +196,8 @@ def read_routing_log(path: str | Path) -> list[RoutingRecord]:
                                 int(row.get("nodes_scored", 0)), int(row.get("chunks_scored", 0)),
                                 int(row.get("reranked", 0)), [int(x) for x in row.get("top_chunks", [])],
                                 [int(x) for x in row.get("beam_top_chunks", [])],
-                                [int(x) for x in row.get("collapsed_top_chunks", [])])
+                                [int(x) for x in row.get("collapsed_top_chunks", [])],
+                                _opt_float(row.get("beam_confidence")), _opt_float(row.get("collapsed_confidence")))
         except (KeyError, TypeError, ValueError) as e:
             raise InputError(f"bad routing record ({type(e).__name__}: {e})", path=path, line=n,
                              field="levels") from None

@@ -10,7 +10,8 @@ can be recomputed offline. Definitions:
   level; the
   model predicts it as prod_l (1 - eps_l) and as (1 - mean eps)^d.
 * **Path agreement**: the beam and collapsed paths agree on a query when their best chunks come from the same
-  document; path-conditional nDCG@10 is reported per query category for agreeing and disagreeing queries.
+  document; path-conditional nDCG@10 is reported per query category for agreeing and disagreeing queries; for
+  the dual mode's winner-take-all, which path won (overall and per category) and how often it was not the worse.
 * **Sibling distinctiveness**: pairwise cosine distance of sibling routing vectors (mean / min / sd over pairs).
 * **Summary fidelity**: cosine of a node's summary vector to its centroid, and the share of nodes whose summary
   is closer to their own centroid than to any sibling's (the summary routes to where its chunks are).
@@ -155,11 +156,14 @@ def path_agreement(tree: Tree, log: Sequence[RoutingRecord], qrels: Mapping[str,
             for name, attr in (("beam", "beam_top_chunks"), ("collapsed", "collapsed_top_chunks"),
                                ("returned", "top_chunks"))}
     by_cat: dict[str, dict[str, Any]] = {}
+    winners = {r.query_id: r.path.split(":", 1)[1] for r in both if r.path.startswith("dual-wta:")}
+    per_q: dict[str, dict[str, float]] = {}
     if judged:
         res = evaluate(judged, runs, "nDCG@10", missing="zero")
         pq = res.per_query
         for _, row in pq.iterrows():
             q = row["query_id"]
+            per_q.setdefault(q, {})[row["run"]] = float(row["nDCG@10"])
             cat = (categories or {}).get(q, "all")
             key = f"{cat}|{'agree' if agree[q] else 'disagree'}"
             slot = by_cat.setdefault(key, {"n": 0, "beam": [], "collapsed": [], "returned": []})
@@ -168,8 +172,32 @@ def path_agreement(tree: Tree, log: Sequence[RoutingRecord], qrels: Mapping[str,
             slot["n"] = len(slot["beam"])
             for name in ("beam", "collapsed", "returned"):
                 slot[name] = float(np.mean(slot[name])) if slot[name] else float("nan")
-    return {"n_queries": len(both), "agreement": float(np.mean(list(agree.values()))),
-            "by_category": dict(sorted(by_cat.items()))}
+    out = {"n_queries": len(both), "agreement": float(np.mean(list(agree.values()))),
+           "by_category": dict(sorted(by_cat.items()))}
+    if winners:
+        out["winner"] = _winner_stats(winners, per_q, categories)
+    return out
+
+
+def _winner_stats(winners: Mapping[str, str], per_q: Mapping[str, Mapping[str, float]],
+                  categories: Mapping[str, str] | None) -> dict[str, Any]:
+    """Which path the dual mode's winner-take-all kept, overall and per category, and how often the kept path
+    scored at least as well as the other (``kept_not_worse``; 1.0 = the confidence rule never picked the worse
+    path) among judged queries, plus the oracle (best path per query) nDCG@10 beside the returned one."""
+    counts: dict[str, dict[str, int]] = {}
+    for q, w in winners.items():
+        cat = (categories or {}).get(q, "all")
+        for key in ("all", cat) if cat != "all" else ("all",):
+            slot = counts.setdefault(key, {"beam": 0, "collapsed": 0})
+            slot[w] = slot.get(w, 0) + 1
+    judged = [q for q in winners if q in per_q and {"beam", "collapsed"} <= set(per_q[q])]
+    ok = [per_q[q][winners[q]] >= per_q[q]["collapsed" if winners[q] == "beam" else "beam"] for q in judged]
+    oracle = [max(per_q[q]["beam"], per_q[q]["collapsed"]) for q in judged]
+    kept = [per_q[q][winners[q]] for q in judged]
+    return {"counts": dict(sorted(counts.items())),
+            "kept_not_worse": float(np.mean(ok)) if ok else float("nan"),
+            "kept_ndcg10": float(np.mean(kept)) if kept else float("nan"),
+            "oracle_ndcg10": float(np.mean(oracle)) if oracle else float("nan"), "n_judged": len(judged)}
 
 
 # ------------------------------------------------------------------------------------------------ tree quality

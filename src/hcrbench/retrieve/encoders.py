@@ -265,7 +265,10 @@ def encode_cached(
     if not groups:  # everything cached: no empty 0/0 bar
         return out
     fn = encoder.encode_tokens if tokens else encoder.encode
-    for group in progress(groups, total=len(groups), desc=desc):
+    # a bar only for real work: one group (a query's few candidates, a handful of summaries) draws none, so a
+    # search that encodes per query does not redraw a 0/1 bar thousands of times
+    steps = progress(groups, total=len(groups), desc=desc) if len(groups) > 1 else groups
+    for group in steps:
         if cache is not None and len(groups) > 1:
             group = _take_new_from_cache(cache, texts, group, todo, out, costs)  # another process may have
             if not group:  # stored some meanwhile

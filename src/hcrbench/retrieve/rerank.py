@@ -11,6 +11,11 @@ Two methods, named for what they are:
 
 With ``fuse=True`` the reranked list is fused by RRF (k = ``rrf_k``) with the first stage's top-N. When ``k`` exceeds
 ``top_n`` the first stage's documents beyond ``top_n`` follow, in their order, below every reranked one.
+
+Fairness against HCR (``top_n_from = HCR's routing.jsonl``): the baseline reranks, per query
+(``top_n_match="per-query"``, default) or on average (``"mean"``), as many candidates as HCR's cascade considered
+for that query (``top_n_field="chunks_scored"``, default; ``"reranked"``: as many as HCR reranked), read from HCR's
+cost log, instead of a fixed ``top_n``.
 """
 
 from __future__ import annotations
@@ -29,6 +34,25 @@ from hcrbench.retrieve.util import finite_nonneg, int_at_least, prefixed_costs, 
 
 DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 METHODS = ("maxsim", "cross-encoder")
+MATCHES = ("per-query", "mean")
+FIELDS = ("chunks_scored", "reranked")
+
+
+def matched_top_n(path: str, field: str = "chunks_scored") -> dict[str, int]:
+    """Per query, how many candidates HCR's cascade considered (``chunks_scored``: every chunk its cascade scored,
+    beam and collapsed paths together) or reranked (``reranked``), read from its routing log (``routing.jsonl``).
+    The fairness rule of the design: the reranker baseline reranks as many candidates as HCR's cascade considers.
+    """
+    from pathlib import Path
+
+    from hcrbench.data.tree import read_routing_log
+
+    if not Path(path).is_file():
+        raise InputError("no HCR routing log here (run HCR with log_path first)", path=path, field="top_n_from")
+    recs = read_routing_log(path)
+    if not recs:
+        raise InputError("the HCR routing log is empty", path=path, field="top_n_from")
+    return {r.query_id: int(getattr(r, field)) for r in recs}
 
 
 def maxsim_scores(query_tokens: np.ndarray, doc_blocks: list[np.ndarray]) -> np.ndarray:
@@ -72,6 +96,9 @@ class RerankRetriever:
         name: str = "rerank",
         first: Retriever | None = None,
         encoder: Encoder | None = None,
+        top_n_from: str | None = None,
+        top_n_match: str = "per-query",
+        top_n_field: str = "chunks_scored",
     ) -> None:
         if method not in METHODS:
             raise InputError(f"unknown rerank method {method!r} (expected one of {', '.join(METHODS)})",
@@ -80,6 +107,21 @@ class RerankRetriever:
             raise InputError(f"top_n must be an integer >= 1, got {top_n!r}", field="top_n")
         if backend not in ("torch", "onnx"):
             raise InputError(f"unknown backend {backend!r} (expected 'torch' or 'onnx')", field="backend")
+        if top_n_match not in MATCHES:
+            raise InputError(f"top_n_match must be one of {', '.join(MATCHES)}, got {top_n_match!r}",
+                             field="top_n_match")
+        if top_n_field not in FIELDS:
+            raise InputError(f"top_n_field must be one of {', '.join(FIELDS)}, got {top_n_field!r}",
+                             field="top_n_field")
+        self.top_n_from, self.top_n_match, self.top_n_field = top_n_from, top_n_match, top_n_field
+        self._per_query: dict[str, int] | None = None
+        if top_n_from is not None:
+            self._per_query = matched_top_n(top_n_from, top_n_field)
+            if top_n_match == "mean":
+                top_n = max(1, round(sum(self._per_query.values()) / len(self._per_query)))
+                self._per_query = None
+            else:
+                top_n = max(self._per_query.values())
         rrf_k = finite_nonneg(rrf_k, "rrf_k")
         batch_size = int_at_least(batch_size, "batch_size", 1)
         if max_seq_length is not None:
@@ -137,6 +179,8 @@ class RerankRetriever:
     def params(self) -> dict[str, Any]:
         p: dict[str, Any] = {"method": self.method, "top_n": self.top_n, "first_stage": self.first.name,
                              "first_stage_params": self.first.params, "fuse": self.fuse}
+        if self.top_n_from is not None:
+            p.update(top_n_from=str(self.top_n_from), top_n_match=self.top_n_match, top_n_field=self.top_n_field)
         if self.method == "maxsim":
             p.update(model=self.encoder.model_id, backend=self.backend, trained_reranker=False,
                      note="zero-shot late interaction (MaxSim) over MiniLM token embeddings")
@@ -168,24 +212,31 @@ class RerankRetriever:
                 scored = self._cross_scores(queries, cands, costs)
         reranked = Run.from_ranked(scored, name=self.name)
         if self.fuse:
-            top = Run.from_ranked({q: v[: self.top_n] for q, v in cands.items()}, name="first")
+            top = Run.from_ranked({q: v[: self._n(q)] for q, v in cands.items()}, name="first")
             reranked = rrf([reranked, top], k=self.rrf_k, name=self.name)
         out: dict[str, list[tuple[str, float]]] = {}
         for q in queries.query_ids:
             head = reranked.ranked(q) if q in reranked else []
             seen = {d for d, _ in head}
             floor = min((s for _, s in head), default=0.0)
-            tail = [d for d, _ in cands[q][self.top_n :] if d not in seen]
+            tail = [d for d, _ in cands[q][self._n(q) :] if d not in seen]
             out[q] = (head + [(d, floor - 1.0 - i) for i, d in enumerate(tail)])[:k]
         costs.add("queries", len(queries))
         return RunResult(Run.from_ranked(out, name=self.name), costs)
+
+    def _n(self, qid: str) -> int:
+        """Candidates reranked for ``qid``: ``top_n``, or HCR's count for that query when matched per query (a
+        query HCR did not log gets ``top_n``, the largest count)."""
+        if self._per_query is None:
+            return self.top_n
+        return max(1, self._per_query.get(qid, self.top_n))
 
     def _maxsim(self, queries: Queries, cands: dict[str, list[tuple[str, float]]], costs: Costs):
         corpus = self._corpus
         assert corpus is not None
         cache = EmbeddingCache(self.encoder.model_id + "|tokens", self.cache_dir,
                                dtype="float16") if self.cache else None
-        docs = sorted({d for v in cands.values() for d, _ in v[: self.top_n]}, key=corpus.index_of)
+        docs = sorted({d for q, v in cands.items() for d, _ in v[: self._n(q)]}, key=corpus.index_of)
         with timed(costs, "encode_docs"):
             blocks = encode_cached(self.encoder, [corpus.full_text(corpus.index_of(d)) for d in docs], cache=cache,
                                    costs=costs, tokens=True, dtype="float16", desc="token vectors")
@@ -195,7 +246,7 @@ class RerankRetriever:
                                  dtype="float16", desc="query tokens")
         scored = {}
         for qi, q in enumerate(queries.query_ids):
-            top = [d for d, _ in cands[q][: self.top_n]]
+            top = [d for d, _ in cands[q][: self._n(q)]]
             s = maxsim_scores(np.asarray(qtok[qi], dtype=np.float32), [by_doc[d] for d in top])
             costs.add("docs_scored", len(top))
             scored[q] = list(zip(top, s.tolist()))
@@ -207,7 +258,7 @@ class RerankRetriever:
         model = self.cross_encoder
         scored = {}
         for q, text in queries.items():
-            top = [d for d, _ in cands[q][: self.top_n]]
+            top = [d for d, _ in cands[q][: self._n(q)]]
             pairs = [(text, corpus.full_text(corpus.index_of(d))) for d in top]
             s = model.predict(pairs, batch_size=self.batch_size, show_progress_bar=False) if pairs else []
             costs.add("docs_scored", len(top))

@@ -31,15 +31,19 @@ class SparseBM25:
         n, v = len(texts), max(len(vocab), 1)
         tf = sparse.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)), shape=(n, v), dtype=np.float32)
         tf.sum_duplicates()
-        dl = np.asarray(tf.sum(axis=1)).ravel()
-        avgdl = float(dl.mean()) if n else 1.0
-        df = np.bincount(tf.indices, minlength=v).astype(np.float64)
-        idf = np.log1p((n - df + 0.5) / (df + 0.5))
-        norm = k1 * (1 - b + b * dl / max(avgdl, 1e-9))
-        data = tf.data / (tf.data + np.repeat(norm, np.diff(tf.indptr)))
-        data *= idf[tf.indices]
-        self.matrix = sparse.csr_matrix((data.astype(np.float32), tf.indices, tf.indptr), shape=(n, v))
+        self.k1, self.b = k1, b
+        self.tf = tf  # raw term counts, kept so node rows can be built as sums of chunk rows
+        self.matrix = bm25_weights(tf, k1, b)
         self.vocab = vocab
+
+    @classmethod
+    def from_counts(cls, counts: sparse.csr_matrix, like: SparseBM25) -> SparseBM25:
+        """BM25 over rows of term ``counts`` in ``like``'s vocabulary and analyzer (statistics from ``counts``)."""
+        out = cls.__new__(cls)
+        out._analyzer, out.vocab, out.k1, out.b = like._analyzer, like.vocab, like.k1, like.b
+        out.tf = sparse.csr_matrix(counts, dtype=np.float32)
+        out.matrix = bm25_weights(out.tf, like.k1, like.b)
+        return out
 
     def query_vector(self, text: str) -> sparse.csr_matrix:
         """Query term counts as a (V, 1) sparse column (terms unknown to the collection dropped)."""
@@ -52,3 +56,17 @@ class SparseBM25:
         """BM25 of the query against ``rows`` (all rows when None), float64."""
         m = self.matrix if rows is None else self.matrix[np.asarray(rows, dtype=np.int64)]
         return np.asarray((m @ qvec).todense(), dtype=np.float64).ravel()
+
+
+def bm25_weights(tf: sparse.csr_matrix, k1: float, b: float) -> sparse.csr_matrix:
+    """Lucene BM25 document-side weights of a term-count matrix (rows = documents)."""
+    tf = sparse.csr_matrix(tf, dtype=np.float32)
+    n, v = tf.shape
+    dl = np.asarray(tf.sum(axis=1)).ravel()
+    avgdl = float(dl.mean()) if n else 1.0
+    df = np.bincount(tf.indices, minlength=v).astype(np.float64)
+    idf = np.log1p((n - df + 0.5) / (df + 0.5))
+    norm = k1 * (1 - b + b * dl / max(avgdl, 1e-9))
+    data = tf.data / (tf.data + np.repeat(norm, np.diff(tf.indptr)))
+    data *= idf[tf.indices]
+    return sparse.csr_matrix((data.astype(np.float32), tf.indices.copy(), tf.indptr.copy()), shape=(n, v))

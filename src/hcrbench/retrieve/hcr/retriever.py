@@ -8,8 +8,12 @@ chunks and summaries for BM25 and extract entities for cross-links. ``search``: 
 :class:`~hcrbench.data.tree.RoutingRecord` per query in ``routing_log`` (written to ``log_path`` when given;
 ``hcrbench retrieve`` writes it beside the run, with the tree).
 
-Ablations (one parameter each): A1 ``flat=true`` (same chunks, same cascade, no tree), A2 ``rerank="none"``,
-A3 ``mode="beam"``, A4 ``links=false``, A6 ``node_repr="centroid"``, A7 ``depth=2``, A8 ``mmr_lambda=1``.
+Routing (issue 25 defaults): nodes are represented by their centroid, BM25 over their whole subtree and an entity
+card (``node_repr="subtree"``); the beam keeps ``target_pool`` (100) chunks per level; the dual path keeps the more
+confident path (``fusion="wta"``). ``tree_kind="docs"`` builds topic clusters of documents (never split across
+leaves). Ablations (one parameter each): A1 ``flat=true`` (same chunks, same cascade, no tree), A2
+``rerank="none"``, A3 ``mode="beam"``, A4 ``links=false``, A6 ``node_repr="centroid"`` (or ``"summary"``),
+A7 ``depth=2``, A8 ``mmr_lambda=1``.
 """
 
 from __future__ import annotations
@@ -28,14 +32,15 @@ from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
 from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require
 from hcrbench.retrieve.hcr.links import EXTRACTORS, EntityExtractor, EntityLinks
-from hcrbench.retrieve.hcr.route import FUSIONS, MODES, RouteConfig, Router
+from hcrbench.retrieve.hcr.route import COLLAPSED_SCOPES, FUSIONS, MODES, RouteConfig, Router
 from hcrbench.retrieve.hcr.tree import build_tree
 from hcrbench.retrieve.rerank import DEFAULT_CROSS_ENCODER, maxsim_scores
 from hcrbench.retrieve.summarize import ExtractiveSummarizer
 from hcrbench.retrieve.util import finite_nonneg, int_at_least, timed
 
 RERANKERS = ("maxsim", "cross-encoder", "none")
-NODE_REPRS = ("summary", "centroid")
+NODE_REPRS = ("subtree", "summary", "centroid")
+TREE_KINDS = ("chunks", "docs")
 BACKENDS = ("onnx", "torch", "hash")
 
 
@@ -75,12 +80,12 @@ class HCRRetriever:
         self,
         depth: int = 3,
         branching: int | None = None,
-        beam_width: int = 4,
+        beam_width: int = 3,
         prefilter: int = 8,
         leaf_rerank: int = 100,
         mmr_lambda: float = 0.8,
         mode: str = "dual",
-        fusion: str = "rrf",
+        fusion: str = "wta",
         rrf_k: float = 60,
         collapsed_k: int = 10,
         links: bool = True,
@@ -88,7 +93,7 @@ class HCRRetriever:
         link_max_df: int = 100,
         max_links: int = 20,
         links_per_entity: int = 5,
-        node_repr: str = "summary",
+        node_repr: str = "subtree",
         rerank: str = "maxsim",
         rerank_model: str | None = None,
         flat: bool = False,
@@ -106,12 +111,23 @@ class HCRRetriever:
         cache_dir: str | None = None,
         name: str = "hcr",
         encoder: Encoder | None = None,
+        target_pool: int = 100,
+        tree_kind: str = "chunks",
+        collapsed_scope: str = "leaves",
+        card: bool = True,
+        node_rerank: bool | None = None,
     ) -> None:
         self.depth = int_at_least(depth, "depth", 1)
         self.branching = None if branching is None else int_at_least(branching, "branching", 2)
         self.mode = _choice(mode, "mode", MODES)
         self.fusion = _choice(fusion, "fusion", FUSIONS)
         self.node_repr = _choice(node_repr, "node_repr", NODE_REPRS)
+        self.tree_kind = _choice(tree_kind, "tree_kind", TREE_KINDS)
+        self.collapsed_scope = _choice(collapsed_scope, "collapsed_scope", COLLAPSED_SCOPES)
+        self.card = _flag(card, "card")
+        # nodes are reranked (MaxSim over their summary) only when routed by summaries, unless asked
+        self.node_rerank = (self.node_repr == "summary") if node_rerank is None else _flag(node_rerank,
+                                                                                          "node_rerank")
         self.rerank = _choice(rerank, "rerank", RERANKERS)
         self.entities = _choice(entities, "entities", EXTRACTORS)
         self.backend = _choice(backend, "backend", BACKENDS)
@@ -130,7 +146,9 @@ class HCRRetriever:
             fusion=self.fusion, rrf_k=finite_nonneg(rrf_k, "rrf_k"),
             collapsed_k=int_at_least(collapsed_k, "collapsed_k", 1), links=self.links,
             links_per_entity=int_at_least(links_per_entity, "links_per_entity", 1),
-            max_links=int_at_least(max_links, "max_links", 0), flat=self.flat)
+            max_links=int_at_least(max_links, "max_links", 0), flat=self.flat,
+            target_pool=int_at_least(target_pool, "target_pool", 0), collapsed_scope=self.collapsed_scope,
+            card=self.card and self.node_repr == "subtree")
         self.link_max_df = int_at_least(link_max_df, "link_max_df", 1)
         self.summary_tokens = int_at_least(summary_tokens, "summary_tokens", 8)
         self.summary_sample = int_at_least(summary_sample, "summary_sample", 1)
@@ -173,6 +191,9 @@ class HCRRetriever:
             "collapsed_k": c.collapsed_k, "links": self.links, "entities": self.entities,
             "link_max_df": self.link_max_df, "max_links": c.max_links, "links_per_entity": c.links_per_entity,
             "node_repr": self.node_repr, "rerank": self.rerank, "flat": self.flat,
+            "target_pool": c.target_pool, "tree_kind": self.tree_kind, "collapsed_scope": self.collapsed_scope,
+            "card": c.card, "node_rerank": self.node_rerank,
+            "confidence": "mean top-3 reranker score (cosine without a reranker)",
             "chunk_tokens": self.chunk_tokens, "chunk_overlap": self.chunk_overlap,
             "structure_aware": self.structure_aware, "summary_tokens": self.summary_tokens,
             "summary_sample": self.summary_sample, "seed": self.seed, "summarizer": ExtractiveSummarizer.name,
@@ -233,14 +254,25 @@ class HCRRetriever:
 
         with timed(costs, "lexical"):
             self._chunk_lex = _shared(corpus, (*ckey, "bm25"), lambda: SparseBM25(texts))
-            self._node_lex = SparseBM25([n.summary for n in tree.nodes]) if self.node_repr == "summary" else None
+            self._node_lex: Any = None
+            if self.node_repr == "summary":
+                self._node_lex = SparseBM25([n.summary for n in tree.nodes])
+            elif self.node_repr == "subtree":
+                from hcrbench.retrieve.hcr.nodes import SubtreeBM25
+
+                self._node_lex = SubtreeBM25(tree, self._chunk_lex)
         self._links = None
-        if self.links or tree.chunk_entities is None:
+        self._card = None
+        if self.links or self.cfg.card or tree.chunk_entities is None:
             with timed(costs, "entities"):
                 self._extractor = EntityExtractor(self.entities)
                 if tree.chunk_entities is None:
                     tree.chunk_entities = self._extractor(texts)
                 self._links = EntityLinks(tree.chunk_entities, self.link_max_df) if self.links else None
+                if self.cfg.card:
+                    from hcrbench.retrieve.hcr.nodes import EntityCard
+
+                    self._card = EntityCard(tree, tree.chunk_entities)
         costs.add("chunks_indexed", len(texts))
         costs.add("tree_nodes", len(tree.nodes))
         self.index_costs = costs
@@ -253,6 +285,8 @@ class HCRRetriever:
                "summary_tokens": self.summary_tokens, "summary_sample": self.summary_sample,
                "entities": self.entities, "faiss": faiss.__version__, "version": 1,
                "summarizer_version": ExtractiveSummarizer.version}
+        if self.tree_kind != "chunks":
+            key["tree_kind"] = self.tree_kind
         hit = index_ready("hcr-tree", key, self.cache_dir) if self.cache else None
         if hit is not None:
             costs.add("tree_cache_hits")
@@ -260,7 +294,7 @@ class HCRRetriever:
             return read_tree(hit / "tree.jsonl"), np.load(hit / "centroids.npy")
         built = build_tree(emb, texts, ids, docs, summarizer=ExtractiveSummarizer(), depth=self.depth,
                            branching=self.branching, seed=self.seed, summary_tokens=self.summary_tokens,
-                           summary_sample=self.summary_sample)
+                           summary_sample=self.summary_sample, kind=self.tree_kind)
         built.tree.chunk_entities = EntityExtractor(self.entities)(texts)
         if self.cache:
             def writer(d: Path) -> None:
@@ -325,19 +359,21 @@ class HCRRetriever:
             qv = self._embed(list(queries.texts), costs, "encoding queries")
             reranker = self._make_reranker(queries, costs)
         router = Router(self.tree, self._node_vecs, self._chunk_vecs, self._chunk_lex, self._node_lex,
-                        self._links, self.cfg, reranker)
+                        self._links, self.cfg, reranker, node_reranker=self.node_rerank, card=self._card)
         extractor = getattr(self, "_extractor", None)
-        q_ents = extractor(list(queries.texts)) if extractor is not None and self.links else [[]] * len(queries)
+        want = self.links or self.cfg.card
+        q_ents = extractor(list(queries.texts)) if extractor is not None and want else [[]] * len(queries)
         depth = 4 * int(k)
         ranked: dict[str, list[tuple[str, float]]] = {}
         self.routing_log = []
         ids = self._chunks.doc_ids
         with timed(costs, "route"):
             for qi, (qid, text) in enumerate(queries.items()):
-                qlex = {"chunk": self._chunk_lex.query_vector(text)}
+                qlex: dict[str, Any] = {"chunk": self._chunk_lex.query_vector(text), "ents": q_ents[qi]}
                 if self._node_lex is not None:
-                    qlex["node"] = self._node_lex.query_vector(text)
-                chunks, rec = router.route(qid, qi, qv[qi], qlex, q_ents[qi])
+                    qlex["node"] = (qlex["chunk"] if self.node_repr == "subtree"
+                                    else self._node_lex.query_vector(text))
+                chunks, rec = router.route(qid, qi, qv[qi], qlex, q_ents[qi] if self.links else [])
                 ranked[qid] = [(ids[c], s) for c, s in chunks[:depth]]
                 self.routing_log.append(rec)
                 costs.add("nodes_scored", rec.nodes_scored)

@@ -1,20 +1,25 @@
-"""Query-time routing over the HCR tree: scoring cascade, beam search with MMR diversity, collapsed path, dual path.
+"""Query-time routing over the HCR tree: scoring cascade, adaptive beam with MMR diversity, collapsed path, dual path.
 
-Per level the candidates (children of the beam) go through a **cascade**: BM25 over their routing texts and dense
-cosine of their routing vectors, fused by reciprocal rank (k = ``rrf_k``), pre-filter the ``prefilter`` best; the
-reranker (MaxSim or a CrossEncoder, given as a callable) reorders those survivors. The **beam** keeps
-``beam_width`` nodes chosen by MMR: relevance (1 - rank / n) traded against the largest cosine to a node already
-kept (``mmr_lambda`` = 1 turns diversity off). Below the last level the beam's chunks, plus chunks **linked** by an
-entity of the query or of the best few candidates, go through the same cascade (``leaf_rerank`` survivors).
-The **collapsed** path scores every node and chunk flat by dense cosine, expands the ``collapsed_k`` best into their
-chunks and ranks those with the cascade. **Dual** runs both and fuses them (RRF) or keeps the one whose top three
-chunks are closer to the query (winner-take-all). **Flat** (ablation A1) runs the chunk cascade over every chunk.
-Every decision is written to a :class:`~hcrbench.data.tree.RoutingRecord`.
+Per level the candidates (children of the beam) go through a **cascade**: the flat baseline's hybrid, BM25 over
+their routing texts (``node_repr="subtree"``: the whole subtree's text, :mod:`~hcrbench.retrieve.hcr.nodes`) and
+dense cosine of their routing vectors, fused by reciprocal rank (k = ``rrf_k``), with a third RRF list for nodes
+whose **entity card** names an entity of the query; when nodes are routed by summaries the reranker (MaxSim or a
+CrossEncoder, given as a callable) reorders the ``prefilter`` best. The **beam** keeps at least ``beam_width``
+nodes, and more until the chunks under them reach ``target_pool`` (adaptive beam; 0 = fixed width), chosen by MMR:
+relevance (1 - rank / n) traded against the largest cosine to a node already kept (``mmr_lambda`` = 1 turns
+diversity off). Below the last level the beam's chunks, plus chunks **linked** by an entity of the query or of the
+best few candidates, go through the chunk cascade (``leaf_rerank`` survivors reranked).
+The **collapsed** path (``collapsed_scope="leaves"``) scores every last-level node with the same hybrid, ignoring
+the hierarchy, and expands the best until ``target_pool`` chunks; ``"exhaustive"`` is the original rendering (every
+node and chunk by dense cosine, the ``collapsed_k`` best expanded: as many chunk vectors as flat search).
+**Dual** runs both and keeps the path with the higher confidence (``fusion="wta"``; :meth:`Router.confidence`) or
+fuses them (RRF). **Flat** (ablation A1) runs the chunk cascade over every chunk. Every decision is written to a
+:class:`~hcrbench.data.tree.RoutingRecord`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,9 +30,11 @@ from hcrbench.retrieve.hcr.links import EntityLinks
 
 if TYPE_CHECKING:
     from hcrbench.retrieve.hcr.lexical import SparseBM25
+    from hcrbench.retrieve.hcr.nodes import EntityCard
 
 MODES = ("dual", "beam", "collapsed")
 FUSIONS = ("rrf", "wta")
+COLLAPSED_SCOPES = ("leaves", "exhaustive")
 #: reranker(query position, "node" | "chunk", ids) -> scores (higher is better)
 Reranker = Callable[[int, str, np.ndarray], np.ndarray]
 LOG_TOP = 30
@@ -42,7 +49,7 @@ class RouteConfig:
     leaf_rerank: int = 100
     mmr_lambda: float = 0.8
     mode: str = "dual"
-    fusion: str = "rrf"
+    fusion: str = "wta"
     rrf_k: float = 60.0
     collapsed_k: int = 10
     links: bool = True
@@ -50,15 +57,23 @@ class RouteConfig:
     links_per_entity: int = 5
     max_links: int = 20
     flat: bool = False
+    target_pool: int = 100
+    collapsed_scope: str = "leaves"
+    card: bool = True
 
 
-def _rrf_pair(a: np.ndarray, b: np.ndarray, k: float) -> np.ndarray:
-    """RRF of two score arrays over the same items (ties broken by position, stably)."""
+def _rrf_pair(a: np.ndarray, b: np.ndarray, k: float, hits: np.ndarray | None = None) -> np.ndarray:
+    """RRF of two score arrays over the same items (ties broken by position, stably); ``hits`` (entity-card
+    matches, optional) adds a third list that ranks only the items with at least one hit."""
     out = np.zeros(len(a), dtype=np.float64)
     for s in (a, b):
         ranks = np.empty(len(s), dtype=np.int64)
         ranks[np.argsort(-s, kind="stable")] = np.arange(1, len(s) + 1)
         out += 1.0 / (k + ranks)
+    if hits is not None and hits.any():
+        ranks = np.empty(len(hits), dtype=np.int64)
+        ranks[np.argsort(-hits, kind="stable")] = np.arange(1, len(hits) + 1)
+        out += np.where(hits > 0, 1.0 / (k + ranks), 0.0)
     return out
 
 
@@ -67,14 +82,21 @@ class Router:
 
     def __init__(self, tree: Tree, node_vecs: np.ndarray, chunk_vecs: np.ndarray, chunk_lex: SparseBM25,
                  node_lex: SparseBM25 | None, links: EntityLinks | None, cfg: RouteConfig,
-                 reranker: Reranker | None, node_reranker: bool = True) -> None:
+                 reranker: Reranker | None, node_reranker: bool = True, card: EntityCard | None = None) -> None:
         self.tree, self.node_vecs, self.chunk_vecs = tree, node_vecs, chunk_vecs
         self.chunk_lex, self.node_lex, self.links, self.cfg = chunk_lex, node_lex, links, cfg
         self.reranker = reranker
         self.node_reranker = node_reranker and node_lex is not None  # centroids (A6) have no text to rerank
+        self.card = card if cfg.card else None
         self.children = [np.asarray(n.children, dtype=np.int64) for n in tree.nodes]
         self.chunks = [np.asarray(n.chunks, dtype=np.int64) for n in tree.nodes]
         self._leaf_cache: dict[int, np.ndarray] = {}
+        size = np.array([len(n.chunks) for n in tree.nodes], dtype=np.int64)
+        for n in reversed(tree.nodes):  # breadth-first ids: children after parents
+            if n.parent is not None:
+                size[n.parent] += size[n.node_id]
+        self.size = size  # chunks under each node
+        self.leaves = np.array([n.node_id for n in tree.nodes if n.level == tree.depth], dtype=np.int64)
 
     # -- the cascade ---------------------------------------------------------------------------------------
     def _prefilter(self, kind: str, ids: np.ndarray, qvec: np.ndarray, qlex: dict) -> np.ndarray:
@@ -82,7 +104,10 @@ class Router:
         dense = vecs[ids] @ qvec
         if lex is None:
             return dense.astype(np.float64)
-        return _rrf_pair(dense.astype(np.float64), lex.score(qlex[kind], ids), self.cfg.rrf_k)
+        hits = None
+        if kind == "node" and self.card is not None:
+            hits = self.card.hits(qlex.get("ents", ()), ids)
+        return _rrf_pair(dense.astype(np.float64), lex.score(qlex[kind], ids), self.cfg.rrf_k, hits)
 
     def cascade(self, kind: str, ids: np.ndarray, qi: int, qvec: np.ndarray, qlex: dict, survivors: int,
                 rec: RoutingRecord) -> list[tuple[int, float]]:
@@ -111,25 +136,44 @@ class Router:
         return out
 
     # -- beam ------------------------------------------------------------------------------------------------
-    def _mmr(self, ranked: list[tuple[int, float]], width: int) -> list[int]:
+    def _mmr(self, ranked: list[tuple[int, float]], width: int, pool: int = 0) -> list[int]:
+        """At least ``width`` nodes, and more until the chunks under them reach ``pool`` (adaptive beam), picked
+        greedily by MMR (relevance = 1 - rank / n against the largest cosine to a node already kept)."""
         lam = self.cfg.mmr_lambda
-        if lam >= 1.0 or len(ranked) <= width:
-            return [i for i, _ in ranked[:width]]
         ids = np.array([i for i, _ in ranked], dtype=np.int64)
+        if pool > 0 and len(ids):
+            need = int(np.searchsorted(np.cumsum(self.size[ids]), pool) + 1)  # ranked order reaches the pool
+            width = max(width, min(need, len(ids)))
+        if lam >= 1.0 or len(ranked) <= width:
+            out = [i for i, _ in ranked[:width]]
+            return self._fill_pool(out, ids, pool)
         rel = 1.0 - np.arange(len(ids)) / len(ids)
         vecs = self.node_vecs[ids]
         chosen: list[int] = []
         best_sim = np.full(len(ids), -np.inf)
         taken = np.zeros(len(ids), dtype=bool)
-        for _ in range(width):
+        have = 0
+        while taken.sum() < len(ids) and (len(chosen) < width or have < pool):
             penalty = np.where(np.isfinite(best_sim), best_sim, 0.0)
             val = lam * rel - (1.0 - lam) * penalty
             val[taken] = -np.inf
             j = int(np.argmax(val))
             taken[j] = True
             chosen.append(int(ids[j]))
+            have += int(self.size[ids[j]])
             best_sim = np.maximum(best_sim, vecs @ vecs[j])
         return chosen
+
+    def _fill_pool(self, chosen: list[int], ranked_ids: np.ndarray, pool: int) -> list[int]:
+        have = int(self.size[chosen].sum()) if chosen else 0
+        out = list(chosen)
+        for i in ranked_ids.tolist():
+            if have >= pool:
+                break
+            if i not in out:
+                out.append(int(i))
+                have += int(self.size[i])
+        return out
 
     def leaf_chunks(self, node: int) -> np.ndarray:
         got = self._leaf_cache.get(node)
@@ -146,7 +190,7 @@ class Router:
             if len(cands) == 0:
                 break
             ranked = self.cascade("node", cands, qi, qvec, qlex, self.cfg.prefilter, rec)
-            beam = self._mmr(ranked, self.cfg.beam_width)
+            beam = self._mmr(ranked, self.cfg.beam_width, self.cfg.target_pool)
             rec.levels.append(LevelLog(level, [[i, round(s, 6)] for i, s in ranked], beam))
         leaf = np.unique(np.concatenate([self.chunks[b] for b in beam])) if beam else np.zeros(0, np.int64)
         if self.cfg.links and self.links is not None:
@@ -154,7 +198,7 @@ class Router:
         return self.cascade("chunk", leaf, qi, qvec, qlex, self.cfg.leaf_rerank, rec)
 
     def _follow_links(self, leaf: np.ndarray, q_entities: list[str], qvec: np.ndarray, qlex: dict,
-                      rec: RoutingRecord) -> np.ndarray:
+                      rec: RoutingRecord, log: bool = True) -> np.ndarray:
         assert self.links is not None
         seeds = list(q_entities)
         if len(leaf) and self.cfg.link_seeds:
@@ -175,13 +219,35 @@ class Router:
                 if c not in have:
                     have.add(c)
                     added.append(c)
-                    rec.links.append([e, int(c)])
+                    if log:
+                        rec.links.append([e, int(c)])
             if len(added) >= self.cfg.max_links:
                 break
         return np.concatenate([leaf, np.asarray(added, dtype=np.int64)]) if added else leaf
 
     # -- collapsed -------------------------------------------------------------------------------------------
-    def collapsed(self, qi: int, qvec: np.ndarray, qlex: dict, rec: RoutingRecord) -> list[tuple[int, float]]:
+    def collapsed(self, qi: int, qvec: np.ndarray, qlex: dict, rec: RoutingRecord,
+                  q_entities: Sequence[str] = ()) -> list[tuple[int, float]]:
+        """The collapsed tree. ``collapsed_scope="leaves"`` (default): every last-level node is scored with the
+        routing hybrid (no beam, no hierarchy), the best are expanded, in order, until they hold ``target_pool``
+        chunks (``collapsed_k`` nodes when ``target_pool`` is 0), and those chunks (plus links) go through the chunk cascade.
+        ``"exhaustive"`` (the original rendering): every node and chunk by dense cosine, the best ``collapsed_k``
+        expanded; it scores as many chunk vectors as flat search."""
+        if self.cfg.collapsed_scope == "exhaustive":
+            return self._collapsed_exhaustive(qi, qvec, qlex, rec)
+        ranked = self.cascade("node", self.leaves, qi, qvec, qlex, 0, rec)
+        ids = np.array([i for i, _ in ranked], dtype=np.int64)
+        need = int(np.searchsorted(np.cumsum(self.size[ids]), self.cfg.target_pool) + 1) if len(ids) else 0
+        picked = ids[: need if self.cfg.target_pool > 0 else self.cfg.collapsed_k].tolist()
+        rec.collapsed_nodes = [int(i) for i in picked]
+        cands = (np.unique(np.concatenate([self.chunks[i] for i in picked])) if picked
+                 else np.zeros(0, np.int64))
+        if self.cfg.links and self.links is not None:
+            cands = self._follow_links(cands, list(q_entities), qvec, qlex, rec, log=False)
+        return self.cascade("chunk", cands, qi, qvec, qlex, self.cfg.leaf_rerank, rec)
+
+    def _collapsed_exhaustive(self, qi: int, qvec: np.ndarray, qlex: dict, rec: RoutingRecord
+                              ) -> list[tuple[int, float]]:
         n_nodes = len(self.tree.nodes)
         node_s = self.node_vecs[1:] @ qvec
         chunk_s = self.chunk_vecs @ qvec
@@ -203,6 +269,17 @@ class Router:
         cands = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
         return self.cascade("chunk", cands, qi, qvec, qlex, self.cfg.leaf_rerank, rec)
 
+    def confidence(self, ranked: list[tuple[int, float]], qvec: np.ndarray) -> float:
+        """A path's confidence: the mean final score of its top three chunks when a reranker scored them (the
+        same reranker, query and scale for both paths, so the two are comparable), else their mean cosine to
+        the query."""
+        top = ranked[:3]
+        if not top:
+            return float("-inf")
+        if self.reranker is not None:
+            return float(np.mean([s for _, s in top]))
+        return float((self.chunk_vecs[[i for i, _ in top]] @ qvec).mean())
+
     # -- one query -------------------------------------------------------------------------------------------
     def route(self, qid: str, qi: int, qvec: np.ndarray, qlex: dict, q_entities: list[str]
               ) -> tuple[list[tuple[int, float]], RoutingRecord]:
@@ -215,9 +292,14 @@ class Router:
             ranked = self.cascade("chunk", all_chunks, qi, qvec, qlex, cfg.leaf_rerank, rec)
         else:
             b = self.beam(qi, q_entities, qvec, qlex, rec) if cfg.mode in ("beam", "dual") else []
-            c = self.collapsed(qi, qvec, qlex, rec) if cfg.mode in ("collapsed", "dual") else []
+            c = self.collapsed(qi, qvec, qlex, rec, q_entities) if cfg.mode in ("collapsed", "dual") else []
             rec.beam_top_chunks = [i for i, _ in b[:LOG_TOP]]
             rec.collapsed_top_chunks = [i for i, _ in c[:LOG_TOP]]
+            cb = self.confidence(b, qvec) if cfg.mode == "dual" else float("-inf")
+            cc = self.confidence(c, qvec) if cfg.mode == "dual" else float("-inf")
+            if cfg.mode == "dual":
+                rec.beam_confidence = round(cb, 6) if np.isfinite(cb) else None
+                rec.collapsed_confidence = round(cc, 6) if np.isfinite(cc) else None
             if cfg.mode == "beam":
                 ranked, rec.path = b, "beam"
             elif cfg.mode == "collapsed":
@@ -230,11 +312,7 @@ class Router:
                 ranked = sorted(fused.items(), key=lambda x: (-x[1], x[0]))
                 rec.path = "dual-rrf"
             else:
-                def conf(lst: list[tuple[int, float]]) -> float:
-                    ids = [i for i, _ in lst[:3]]
-                    return float((self.chunk_vecs[ids] @ qvec).mean()) if ids else -np.inf
-
-                win = "beam" if conf(b) >= conf(c) else "collapsed"
+                win = "beam" if cb >= cc else "collapsed"
                 ranked, rec.path = (b if win == "beam" else c), f"dual-wta:{win}"
         rec.top_chunks = [i for i, _ in ranked[:LOG_TOP]]
         return ranked, rec

@@ -86,12 +86,39 @@ def cluster_tree(emb: np.ndarray, *, depth: int = 3, branching: int | None = Non
     return nodes, members
 
 
+def cluster_doc_tree(emb: np.ndarray, chunk_docs: Sequence[str], *, depth: int = 3, branching: int | None = None,
+                     seed: int = 0) -> tuple[list[TreeNode], list[np.ndarray], int]:
+    """Document-aware tree: topic clusters of *documents* (mean chunk embedding, normalised), each last-level node
+    holding every chunk of its documents, so a document is never split across leaves. Returns nodes, members
+    (chunk positions) and the branching used (``auto_branching`` over the number of documents)."""
+    order: dict[str, int] = {}
+    doc_of = np.array([order.setdefault(d, len(order)) for d in chunk_docs], dtype=np.int64)
+    dvec = np.zeros((len(order), emb.shape[1]), dtype=np.float64)
+    np.add.at(dvec, doc_of, emb)
+    dvec = _normalise(dvec)
+    b = branching or auto_branching(len(order), depth)
+    nodes, dmembers = cluster_tree(dvec, depth=depth, branching=b, seed=seed)
+    chunks_of: list[list[int]] = [[] for _ in order]
+    for c, d in enumerate(doc_of.tolist()):
+        chunks_of[d].append(c)
+    members = [np.array(sorted(c for d in m for c in chunks_of[int(d)]), dtype=np.int64) for m in dmembers]
+    for nd, mem in zip(nodes, members):
+        if nd.level == depth:
+            nd.chunks = [int(c) for c in mem]
+    return nodes, members, b
+
+
 def build_tree(emb: np.ndarray, texts: Sequence[str], chunk_ids: Sequence[str], chunk_docs: Sequence[str], *,
                summarizer: Summarizer, depth: int = 3, branching: int | None = None, seed: int = 0,
-               summary_tokens: int = 128, summary_sample: int = 64, params: dict | None = None) -> TreeArrays:
-    """Cluster, then summarise every non-root node level by level (c-TF-IDF statistics shared within a level)."""
+               summary_tokens: int = 128, summary_sample: int = 64, params: dict | None = None,
+               kind: str = "chunks") -> TreeArrays:
+    """Cluster (``kind="chunks"``: k-means over chunks; ``"docs"``: topic clusters -> documents -> chunks), then
+    summarise every non-root node level by level (c-TF-IDF statistics shared within a level)."""
     emb = np.asarray(emb, dtype=np.float32)
-    nodes, members = cluster_tree(emb, depth=depth, branching=branching, seed=seed)
+    if kind == "docs":
+        nodes, members, branching = cluster_doc_tree(emb, chunk_docs, depth=depth, branching=branching, seed=seed)
+    else:
+        nodes, members = cluster_tree(emb, depth=depth, branching=branching, seed=seed)
     centroids = np.zeros((len(nodes), emb.shape[1] if emb.ndim == 2 else 0), dtype=np.float32)
     for i, mem in enumerate(members):
         if len(mem):
@@ -109,7 +136,7 @@ def build_tree(emb: np.ndarray, texts: Sequence[str], chunk_ids: Sequence[str], 
         for i, s in zip(ids, summarizer.summarize_many(groups, summary_tokens)):
             nodes[i].summary = s
     p = dict(params or {})
-    p.update(depth=depth, branching=branching or auto_branching(len(emb), depth), seed=seed,
+    p.update(depth=depth, branching=branching or auto_branching(len(emb), depth), seed=seed, tree_kind=kind,
              summarizer=summarizer.name, summary_tokens=summary_tokens, summary_sample=summary_sample)
     tree = Tree(nodes, list(chunk_ids), list(chunk_docs), p)
     return TreeArrays(tree, centroids)

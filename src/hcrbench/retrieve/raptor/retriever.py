@@ -61,6 +61,8 @@ class RaptorRetriever:
         max_clusters: int = 50,
         max_cluster_tokens: int = 3500,
         max_recluster_depth: int = 8,
+        bic_patience: int = 5,
+        n_jobs: int = 0,
         seed: int = RANDOM_SEED,
         model: str | None = None,
         backend: str = "torch",
@@ -101,7 +103,8 @@ class RaptorRetriever:
                 threshold=threshold, max_clusters=int_at_least(max_clusters, "max_clusters", 2),
                 max_cluster_tokens=int_at_least(max_cluster_tokens, "max_cluster_tokens", 1),
                 max_recluster_depth=int_at_least(max_recluster_depth, "max_recluster_depth", 0),
-                seed=int_at_least(seed, "seed", 0)),
+                seed=int_at_least(seed, "seed", 0), bic_patience=int_at_least(bic_patience, "bic_patience", 0),
+                n_jobs=int_at_least(n_jobs, "n_jobs", 0)),
         )
         self.model, self.backend, self.batch_size, self.device = model, backend, int(batch_size), device
         self.cache, self.cache_dir, self.log_path, self.name = bool(cache), cache_dir, log_path, name

@@ -47,7 +47,8 @@ class TreeConfig:
                 "reduction_dimension": c.reduction_dimension, "threshold": c.threshold,
                 "max_clusters": c.max_clusters, "local_neighbors": c.local_neighbors,
                 "max_cluster_tokens": c.max_cluster_tokens, "max_recluster_depth": c.max_recluster_depth,
-                "metric": c.metric, "seed": c.seed}
+                "metric": c.metric, "seed": c.seed,
+                **({"bic_patience": c.bic_patience} if c.bic_patience else {})}
 
 
 @dataclass
