@@ -381,6 +381,8 @@ class HCRRetriever:
                 costs.add("reranked", rec.reranked)
                 costs.add("links_followed", len(rec.links))
         run = Run.from_ranked(ranked, name=self.name)
+        # what HCR delivers: its own ranked chunks, which the context step selects from (docs/context.md)
+        self.unit_run, self.unit_corpus = run, self._chunks
         if self._c2d is not None:
             run = doc_run_from_chunk_run(run, self._c2d)
         costs.add("queries", len(queries))
