@@ -93,7 +93,13 @@ def test_locked_split_is_scored_once_unless_forced(tmp_path: Path, capsys):
     assert "other.toml:12: dataset.locked: split 'test'" in err and "--force-test" in err
     assert not (tmp_path / "out2" / "runs").exists()  # refused before computing anything
 
+    # A forced re-run of the same folder that reuses every score shows the same numbers: not another look.
     assert main(["run", str(cfg), "--quiet", "--force-test"]) == 0
+    reg = json.loads(registry_path().read_text())
+    (entry,) = reg["splits"].values()
+    assert [s["forced"] for s in entry["scorings"]] == [False]
+    # The other experiment, forced, computes its systems: a recorded (forced) second look.
+    assert main(["run", str(other), "--quiet", "--force-test"]) == 0
     reg = json.loads(registry_path().read_text())
     (entry,) = reg["splits"].values()
     assert [s["forced"] for s in entry["scorings"]] == [False, True]

@@ -26,6 +26,9 @@ class ExperimentData:
     split: str
     root: Path
     files: dict[str, str]
+    #: whether this run looks at the split anew: False when every system's scores were reused unchanged from
+    #: the folder's previous run (a warm re-run shows the same numbers; it is not another look at a locked split)
+    new_look: bool = True
 
     @property
     def key(self) -> str:

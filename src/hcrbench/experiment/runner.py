@@ -334,6 +334,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     manifest["timings"]["eval_seconds"] = round(time.perf_counter() - t_eval, 3)
     if stopped is None and watch is not None:
         stopped = watch.check(runs)  # the last system's checkpoints
+    data.new_look = bool(computed) or not old_systems  # every system reused as it was: the same look again
     steps = after_scoring(cfg, data, runs, evaluation, doc, baseline, out, console, stopped=stopped,
                           hooks=protocol)
     manifest["timings"].update(steps.pop("timings"))
@@ -344,7 +345,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     write_manifest(out, manifest)
     if derived_state(out) != derived_before:  # scores, gate or verdicts moved: a report left here is stale
         drop_reports(out)
-    if locked:
+    if locked and data.new_look:
         lock.record_scoring(data.key, split=data.split, dataset=str(data.root), files=data.files,
                             experiment=cfg.name, output_dir=out.resolve(), systems=list(runs), forced=force_test)
     return ExperimentResult(out, manifest, evaluation, comparisons, computed, reused, skipped, sufficiency,

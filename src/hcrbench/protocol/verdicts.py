@@ -293,7 +293,8 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
                    "text": "nothing tuned: every parameter is fixed in the config before the test split is scored"},
         "discipline": {"split": data.split, "locked": locked,
                        # this scoring is recorded in the lock registry right after the verdicts: count it
-                       "times_scored": len(splitlock.scorings(data.key)) + (1 if locked else 0),
+                       "times_scored": len(splitlock.scorings(data.key)) + (1 if locked and data.new_look else 0),
+                       "new_look": bool(data.new_look),
                        "tuning": "none: every parameter is fixed in the config before the test split is scored"},
     }
     v["bottom_line"] = bottom_line(v)
