@@ -98,6 +98,7 @@ def test_quickstart_hash_on_meridian_small_ends_with_the_verdicts_and_the_report
     assert again.returncode == 0, again.stderr[-3000:]
     assert "computed 0, reused" in again.stderr or "reused" in again.stderr
     v2 = json.loads((out / "verdicts.json").read_text())
-    assert v2["discipline"]["times_scored"] == 2  # the re-run's look is recorded
+    # the warm re-run reuses every score: the same look, not a second one
+    assert v2["discipline"]["times_scored"] == 1 and v2["discipline"]["new_look"] is False
     assert {k: v2[k] for k in ("overall", "bottom_line", "checkpoints")} == \
         {k: v[k] for k in ("overall", "bottom_line", "checkpoints")}
