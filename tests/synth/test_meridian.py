@@ -159,8 +159,9 @@ def test_documents_carry_routing_metadata(small):
 # vocabulary) are met on medium since the body text became [a|b] templates (phrases*.py, render_phrases*.py).
 KNOWN_GAPS = {"budget-feasible share per category"}
 # Small (500 docs) draws each template a quarter as often as medium, so fewer of the options' words are ever drawn:
-# its vocabulary is ~5,550-5,600 words against the ">= 6,000 (medium)" target, which describe applies at every size.
-SMALL_GAPS = {"vocabulary (distinct words)"}
+# its vocabulary (~5,500 words) is reported against no target there; the ">= 6,000" target is the design's for
+# medium and up, where describe applies it.
+SMALL_GAPS: set[str] = set()
 
 
 def test_describe_small_meets_every_target_but_the_known_gaps(small):
@@ -315,4 +316,7 @@ def test_describe_console_script_names_the_missed_targets(small):
     res = subprocess.run(["hcrbench", "describe", str(small)], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     last = res.stdout.strip().splitlines()[-1]
-    assert "target(s) missed" in last and "vocabulary (distinct words)" in last and "describe.json" in last
+    assert "target(s) missed" in last and "budget-feasible share per category" in last and "describe.json" in last
+    assert "vocabulary (distinct words)" not in last  # a medium target: reported on small, not missed
+    row = next(line for line in res.stdout.splitlines() if "vocabulary (distinct words)" in line)
+    assert "target is for 2,000+" in row

@@ -24,6 +24,7 @@ from hcrbench.synth.query_gen import CATEGORIES, SPANNING_MIN_DOCS
 
 IDENTIFIER = re.compile(r"\b[A-Z]{2,4}(?:-[A-Z]{2,4})?-\d{2,6}\b")
 DIFFICULTY_TOL = 0.06
+MEDIUM_DOCS = 2000  # the size the design's text targets are set for
 SPLIT_TOL = 0.05
 
 
@@ -178,7 +179,12 @@ class TextStats:
         return [
             _prop("distinct-sentence ratio", round(distinct, 3), ">= 0.70", distinct >= 0.70),
             _prop("share of sentences found in 10+ documents", round(common, 3), "<= 0.10", common <= 0.10),
-            _prop("vocabulary (distinct words)", len(self.vocab), ">= 6,000 (medium)", len(self.vocab) >= 6000),
+            # the design sets the vocabulary target for medium (2,000 documents) and up; a smaller corpus reports
+            # its vocabulary against no target rather than missing one it was never meant to meet
+            _prop("vocabulary (distinct words)", len(self.vocab),
+                  ">= 6,000 (medium and up)" if n_docs >= MEDIUM_DOCS else
+                  f"reported (the >= 6,000 target is for {MEDIUM_DOCS:,}+ documents)",
+                  len(self.vocab) >= 6000 or n_docs < MEDIUM_DOCS),
             _prop("documents per template", dict(sorted(self.templates.items())), "no template over 35%",
                   top <= 0.35),
         ]
