@@ -34,7 +34,7 @@ type = "bm25"
 [[systems]]
 name = "hcr-beam"
 type = "hcr"
-params = {{ backend = "hash", mode = "beam", chunk_tokens = 64, chunk_overlap = 8 }}
+params = {{ backend = "hash", mode = "beam", chunk_tokens = 64, chunk_overlap = 8, beam_width = 1, target_pool = 8 }}
 
 [[systems]]
 name = "hcr-no-links"

@@ -165,8 +165,8 @@ def improvement(delta: float | None, p_holm: float | None, low: float | None, hi
     if dl is None:
         return False, "not run"
     why = []
-    if dl < need:
-        why.append(f"+{need:.2f} needed, got {dl:+.3f}")
+    if dl < need or dl <= 0:  # no difference is no improvement, whatever an (inconsistent) interval says
+        why.append(f"+{need:.2f} needed, got {dl:+.3f}" if dl < need else f"a positive difference needed, got {dl:+.3f}")
     if not significant(p_holm, low, high, +1):
         why.append(f"not significant ({_p(_num(p_holm))}, {_ci(_num(low), _num(high))})")
     if dd is None or dd < MIN_D:
