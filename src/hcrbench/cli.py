@@ -36,8 +36,8 @@ COMMAND_ORDER = ("quickstart", "generate", "describe", "retrieve", "run", "evalu
                  "verify", "freeze", "check", "convert")
 
 EXIT_CODES_HELP = (
-    "Exit codes: 0 ok / pass; 1 a check failed (gate FAIL, verify mismatch, regression); "
-    "2 bad input or usage; 130 interrupted."
+    "Exit codes: 0 ok / pass; 1 a check failed (gate FAIL, verify mismatch, regression, audit / validate "
+    "findings, --fail-on) or a write the machine refused; 2 bad input or usage; 130 interrupted."
 )
 
 
