@@ -8,7 +8,6 @@ of a run's top 10 when a run is given) and returns them in a fixed order.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,17 +76,14 @@ def load_bench(folder: str | Path, split: str = "test") -> Bench:
     meta: dict[str, dict[str, Any]] = {q: dict(m or {}) for q, m in zip(queries.query_ids, queries.metadata)}
     side = folder / "queries.meta.jsonl"
     if side.exists():
-        with open(side, encoding="utf-8") as fh:
-            for n, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    rec = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise InputError(f"not JSON ({e.msg})", path=side, line=n) from None
-                qid = str(rec.get("query_id", rec.get("_id", "")))
-                if qid:
-                    meta.setdefault(qid, {}).update(rec)
+        from hcrbench.data.beir import (
+            iter_jsonl,  # the project's JSONL reader: file:line errors, huge numbers
+        )
+
+        for _, rec in iter_jsonl(side):
+            qid = str(rec.get("query_id", rec.get("_id", "")))
+            if qid:
+                meta.setdefault(qid, {}).update(rec)
     text = dict(zip(queries.query_ids, queries.texts))
     split_of: dict[str, str] = {}
     for s, qr in all_qrels.items():

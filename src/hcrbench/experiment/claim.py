@@ -40,12 +40,7 @@ def drop_stale_results(out: Path) -> None:
     """Delete every file derived from the runs (scores, gate, verdicts, report) before any run changes, so a run
     that fails midway never leaves results that disagree with runs/ (they are rewritten once every system is
     done; the manifest says "partial" meanwhile, which ``hcrbench lock`` refuses)."""
-    for fname in DERIVED:
-        p = out / fname
-        if p.is_dir() and not p.is_symlink():
-            shutil.rmtree(p, ignore_errors=True)
-        else:
-            p.unlink(missing_ok=True)
+    _remove(out, DERIVED)
 
 
 #: The report files (``hcrbench report``, or ``hcrbench run`` on a protocol config): rendered from the files of
@@ -70,7 +65,12 @@ def derived_state(out: Path) -> str:
 
 def drop_reports(out: Path) -> None:
     """Delete the report files (a re-run whose scores moved must not leave a report of the old ones)."""
-    for fname in REPORT_FILES:
+    _remove(out, REPORT_FILES)
+
+
+def _remove(out: Path, names: tuple[str, ...]) -> None:
+    """Delete ``out/name`` for each name: a folder (not a link) with its contents, else the file or link."""
+    for fname in names:
         p = out / fname
         if p.is_dir() and not p.is_symlink():
             shutil.rmtree(p, ignore_errors=True)
