@@ -105,7 +105,7 @@ def test_defects_through_the_console_script(tmp_path):
     assert "(graded_near_duplicates)" in lines[-1]
     doc = json.loads(out.read_text())
     assert [c["name"] for c in doc["checks"]] == list(DEFECTS)[:5]
-    assert doc["checks"][3]["details"] == {"near_duplicate_pairs": 1, "conflicts": 1}
+    assert doc["checks"][3]["details"] == {"near_duplicate_pairs": 1, "conflicts": 1, "differ_where_the_query_looks": 0}
     bad = subprocess.run(["hcrbench", "audit", str(root), "--split", "dev"], capture_output=True, text=True,
                          check=False)
     assert bad.returncode == 2 and "splits: test, tune" in bad.stderr and "Traceback" not in bad.stderr
@@ -118,3 +118,97 @@ def test_queries_that_differ_in_a_name_are_two_questions():
     assert _differ_in_a_name("Cobalt changes a product: where?", "Aurora changes a product: where?")
     assert not _differ_in_a_name("Dogs bark at the mail carrier?", "dogs bark at the mail carrier")
     assert not _differ_in_a_name("why do cats purr", "Why do cats purr?")
+
+
+# The refinements that keep Meridian's intended look-alikes from failing the audit must not hide a real defect:
+# each one below is tested on a folder where it explains the finding and on one where it must not.
+
+def _with(root, *, docs=None, topical=None, meta=None, tune_meta=None):
+    """Rewrite make_folder's files with extra documents, a qrels-topical view and query metadata."""
+    if docs:
+        with (root / "corpus.jsonl").open("a") as f:
+            f.writelines(json.dumps({"_id": d, "title": "", "text": t}) + "\n" for d, t in docs.items())
+    if topical:
+        (root / "qrels-topical").mkdir(exist_ok=True)
+        (root / "qrels-topical" / "test.tsv").write_text(
+            "query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t1\n" for q, d in topical))
+    if meta or tune_meta:
+        rows = [json.loads(x) for x in (root / "queries.jsonl").read_text().splitlines()]
+        for r in rows:
+            r["metadata"].update((meta or {}).get(r["_id"], {}))
+            r["metadata"].update((tune_meta or {}).get(r["_id"], {}))
+        (root / "queries.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return {c.name: c for c in audit(root, "test")}
+
+
+def test_a_secondary_judgment_explains_key_terms_but_not_an_answer(tmp_path):
+    purr = {"d8": "A purring cat is usually a calm cat; cats purr to signal comfort."}
+    seen = _with(make_folder(tmp_path / "a"), docs=purr, topical=[("t1", "d8")])["false_negatives"]
+    assert seen.status == "ok" and seen.details["judged_in_secondary_view"] == 1
+    answer = {"d8": "Cats purr when content and warm, a calm cat purrs to signal comfort."}
+    hit = _with(make_folder(tmp_path / "b"), docs=answer, topical=[("t1", "d8")])["false_negatives"]
+    assert hit.status == "FAIL" and "d8 contains the answer string beside" in hit.examples[0]
+
+
+def test_a_name_is_held_as_a_phrase(tmp_path):
+    from hcrbench.audit.checks import _name_phrases
+
+    assert _name_phrases("For Wei Osei, give their job title") == ["wei osei"]
+    assert _name_phrases("What did DEC-0408 decide?") == []
+    apart = {"d8": "Wei Bauer works on cats; her manager Osei says cats purr."}
+    root = make_folder(tmp_path / "a")
+    rows = [json.loads(x) for x in (root / "queries.jsonl").read_text().splitlines()]
+    rows[0]["text"] = "why do Wei Osei cats purr"
+    (root / "queries.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert _with(root, docs=apart)["false_negatives"].status == "ok"
+    together = {"d10": "Wei Osei works on cats; cats purr."}
+    assert _with(root, docs=together)["false_negatives"].status == "FAIL"
+
+
+def test_an_answer_the_query_names_is_no_evidence(tmp_path):
+    doc = {"d8": "The vet said on Monday the stock market fell sharply."}  # judged topical: key terms explained
+    named = {"t3": {"answer": ["stock market"]}}  # "stock market fell on monday" names its own answer
+    assert _with(make_folder(tmp_path / "a"), docs=doc, meta=named, topical=[("t3", "d8")])[
+        "false_negatives"].status == "ok"
+    told = {"t3": {"answer": ["fell sharply"]}}
+    assert _with(make_folder(tmp_path / "b"), docs=doc, meta=told, topical=[("t3", "d8")])[
+        "false_negatives"].status == "FAIL"
+
+
+LONG = (" Analysts had expected a calm week, and traders spent the afternoon reading the report line by line while"
+        " the desks in every office tried to work out what the bank would do next and how long it would take.")
+
+
+def _long_d3(root):
+    rows = [json.loads(x) for x in (root / "corpus.jsonl").read_text().splitlines()]
+    for r in rows:
+        if r["_id"] == "d3":
+            r["text"] += LONG
+    (root / "corpus.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return root
+
+
+def test_graded_twins_compare_the_needed_fact_statements(tmp_path):
+    base = DOCS["d3"] + LONG
+    fact = "The stock market fell sharply on Monday"
+    ev = {"t3": {"evidence": [{"doc_id": "d3", "start": 0, "end": len(fact)}]}}
+    # a twin that differs exactly in the statement the query needs (a templated page with another figure)
+    other_day = {"d9": base.replace("fell sharply", "fell slightly")}  # no query term differs: the span does
+    ok = _with(_long_d3(make_folder(tmp_path / "a")), docs=other_day, meta=ev)["graded_near_duplicates"]
+    assert ok.status == "ok" and ok.details["differ_where_the_query_looks"] == 1, ok.summary
+    # a twin that states the same fact and differs elsewhere: still a defect when left unjudged
+    same_fact = {"d9": base.replace("calm week", "quiet week")}
+    bad = _with(_long_d3(make_folder(tmp_path / "b")), docs=same_fact, meta=ev)["graded_near_duplicates"]
+    assert bad.status == "FAIL" and "d3 graded 1, near-duplicate d9 unjudged" in bad.examples[0]
+    # without evidence spans, a twin that differs in a query term differs rightly; one that does not is a defect
+    other_term = {"d9": base.replace("Monday", "Tuesday")}
+    assert _with(_long_d3(make_folder(tmp_path / "c")), docs=other_term)["graded_near_duplicates"].status == "ok"
+    assert _with(_long_d3(make_folder(tmp_path / "d")), docs=same_fact)["graded_near_duplicates"].status == "FAIL"
+
+
+def test_a_needed_fact_shared_across_splits_leaks(tmp_path):
+    facts = {"t1": {"facts": ["cat:purr"]}, "t2": {"facts": ["dog:bark"]}}
+    assert _with(make_folder(tmp_path / "a"), meta=facts, tune_meta={"u1": {"facts": ["soil"]}})[
+        "split_leakage"].status == "ok"
+    leak = _with(make_folder(tmp_path / "b"), meta=facts, tune_meta={"u1": {"facts": ["cat:purr"]}})
+    assert leak["split_leakage"].status == "FAIL" and leak["split_leakage"].details["shared_fact"] == 1

@@ -44,6 +44,13 @@ class Bench:
     entities: dict[str, list[str]] = field(default_factory=dict)
     evidence: dict[str, list[str]] = field(default_factory=dict)
     category: dict[str, str] = field(default_factory=dict)
+    facts: dict[str, list[str]] = field(default_factory=dict)
+    #: query -> document -> the text of the evidence spans that metadata says state a needed fact there
+    evidence_text: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    #: query -> documents judged in a secondary view (``qrels-<view>/<split>.tsv``, e.g. Meridian's topical grades)
+    other_judged: dict[str, set[str]] = field(default_factory=dict)
+    #: per document, the entity ids its metadata names (``entities``), when the corpus has them
+    doc_entities: list[set[str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.query_stems = dict(zip(self.all_query_ids, stems([self.query_text[q] for q in self.all_query_ids])))
@@ -95,16 +102,43 @@ def load_bench(folder: str | Path, split: str = "test") -> Bench:
         raise InputError(f"no query of qrels/{split}.tsv is in queries.jsonl", path=folder)
     docs = [f"{t} {x}".strip() if t else x for t, x in zip(corpus.titles, corpus.texts)]
     b = Bench(folder, split, all_qrels[split], all_qrels, text, judged, split_of, list(corpus.doc_ids), docs)
+    for view in sorted(folder.glob(f"qrels-*/{split}.tsv")):
+        qr = read_qrels(view)
+        for q in qr.query_ids:
+            b.other_judged.setdefault(q, set()).update(qr[q])
+    body = dict(zip(corpus.doc_ids, corpus.texts))
+    b.doc_entities = [set(_list((m or {}).get("entities"))) for m in corpus.metadata]
     for q, m in meta.items():
         b.answers[q] = _list(m.get("answer", m.get("answers")))
         b.entities[q] = _list(m.get("expected_entities", m.get("entities")))
+        b.facts[q] = _list(m.get("facts"))
         ev = m.get("evidence")
         if isinstance(ev, list):
             b.evidence[q] = list(dict.fromkeys(str(e.get("doc_id")) for e in ev if isinstance(e, dict)
                                                and e.get("doc_id") is not None))
+            b.evidence_text[q] = _span_texts(ev, body)
         if m.get("category") is not None:
             b.category[q] = str(m["category"])
     return b
+
+
+def _span_texts(evidence: list, body: dict[str, str]) -> dict[str, list[str]]:
+    """document -> the text of its evidence spans (an entry's ``text``, else ``start``/``end`` into the document's
+    text); entries without either are skipped."""
+    out: dict[str, list[str]] = {}
+    for e in evidence:
+        if not isinstance(e, dict) or e.get("doc_id") is None:
+            continue
+        d = str(e["doc_id"])
+        t = e.get("text")
+        if not isinstance(t, str):
+            start, end = e.get("start"), e.get("end")
+            if not (isinstance(start, int) and isinstance(end, int) and d in body and 0 <= start < end):
+                continue
+            t = body[d][start:end]
+        if t.strip() and t not in out.get(d, []):
+            out.setdefault(d, []).append(t)
+    return out
 
 
 def audit(folder: str | Path, split: str = "test", run: Any = None, k: int = 10) -> list[C.Check]:

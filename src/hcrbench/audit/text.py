@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from hcrbench.synth.stems import STOPWORDS
+from hcrbench.synth.query_dedup import content_terms
 
 WORD = re.compile(r"[a-z0-9]+")
 PRIME = (1 << 61) - 1
@@ -28,28 +28,10 @@ def normalise(text: str) -> str:
 
 
 def stems(texts: Sequence[str]) -> list[set[str]]:
-    """Content terms per text: words (stopwords and 1-2 letter words dropped) as Snowball English stems, and tokens
-    with digits (ids, numbers, years) kept whole, so "INC-20122" and "INC-20156" differ."""
-    import Stemmer
-
-    stem = Stemmer.Stemmer("english").stemWord
-    cache: dict[str, str] = {}
-    out = []
-    for t in texts:
-        terms = set()
-        for w in WORD.findall(t.lower()):
-            if w in STOPWORDS:
-                continue
-            if w.isalpha():
-                if len(w) > 2:
-                    s = cache.get(w)
-                    if s is None:
-                        s = cache[w] = stem(w)
-                    terms.add(s)
-            else:
-                terms.add(w)
-        out.append(terms)
-    return out
+    """Content terms per text (:func:`hcrbench.synth.query_dedup.content_terms`): Snowball English stems of the
+    words (stopwords and 1-2 letter words dropped), tokens with digits kept whole, so "INC-20122" and "INC-20156"
+    differ, and hyphenated identifiers kept whole beside their parts ("hr-pol-011" vs "cmp-pol-011")."""
+    return [content_terms(t) for t in texts]
 
 
 def inverted(sets: Sequence[set[str]]) -> dict[str, list[int]]:

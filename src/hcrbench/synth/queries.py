@@ -13,12 +13,14 @@ import heapq
 import math
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from typing import Any
 
 from hcrbench.data.evidence import BUDGET_TOKENS, EvidenceSpan, QueryEvidence
 from hcrbench.synth.adversarial import with_patterns
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.facts import fact_value
 from hcrbench.synth.properties import bridges, violations
+from hcrbench.synth.query_dedup import QuestionSet
 from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.splits import SplitLedger, nodes, pools
@@ -92,7 +94,8 @@ def _slots() -> list[tuple[str, str, int, str]]:
 
 def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
     """Draw the 300 queries. Every slot (category, difficulty, split) is filled by rejection sampling from its
-    generator: a draw is rejected when its text or fact set repeats an earlier query, when it has more than
+    generator: a draw is rejected when its text (or a near-duplicate of it, :mod:`query_dedup`) or its fact set
+    repeats an earlier query, when it has more than
     :data:`MAX_RELEVANT` relevant documents, when it shares a needed fact, an expected entity or its relevant-document
     set with another split (:class:`SplitLedger`), when it goes through a bridge entity that already carries
     :func:`bridge_cap` queries of its category, or when it breaks its category's property. A slot that cannot be
@@ -100,7 +103,7 @@ def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
     any split is a generator bug and raises."""
     ledger = SplitLedger(entity_pools(cat, seed))
     planned: dict[tuple[str, str, int], QueryPlan] = {}
-    seen: dict[str, set] = {"texts": set(), "facts": set()}
+    seen: dict[str, Any] = {"texts": set(), "facts": set(), "questions": QuestionSet()}
     bridged: dict[str, Counter] = defaultdict(Counter)
     for cname, diff, slot, split in _slots():
         gen = with_patterns(cname, CATEGORIES[cname][1])
@@ -118,6 +121,7 @@ def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
         plan, linked = got
         plan.split = split = where
         seen["texts"].add(plan.text)
+        seen["questions"].add(plan.text)
         if plan.facts:
             seen["facts"].add(tuple(sorted(plan.facts)))
         ledger.claim(split, linked)
@@ -152,13 +156,13 @@ def _relevant_set(plan: QueryPlan, cat: Catalog) -> frozenset:
 
 
 def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: int, split: str,
-          ledger: SplitLedger, seen: dict[str, set], bridged: Counter) -> tuple[QueryPlan, list] | None:
+          ledger: SplitLedger, seen: dict[str, Any], bridged: Counter) -> tuple[QueryPlan, list] | None:
     cap = bridge_cap(CATEGORIES[cname][0])
     cat.split_owner, cat.split = ledger.owner, split
     for attempt in range(MAX_TRIES):
         r = rng(seed, f"query|{cname}|{diff}|{slot}", attempt)
         plan = gen(cat, r, diff)
-        if plan is None or plan.text in seen["texts"]:
+        if plan is None or plan.text in seen["texts"] or seen["questions"].repeats(plan.text):
             continue
         rel = _relevant_set(plan, cat)
         if plan.facts and (tuple(sorted(plan.facts)) in seen["facts"] or len(rel) > MAX_RELEVANT):
