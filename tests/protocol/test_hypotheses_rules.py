@@ -92,9 +92,13 @@ def test_h1a_boundaries(hcr, rerank, flat600, lo, verdict):
     assert h["verdict"] == verdict and h["id"] == "H1a" and h["evidence"]["hcr@400"] == hcr
 
 
-def test_h1a_no_go_needs_the_whole_interval_below_five_points_and_an_oracle():
+def test_h1a_no_go_needs_more_than_five_points_below_significantly_and_an_oracle():
     assert hy.h1a(0.40, 0.60, 0.5, -0.3, -0.1, 80, 0.0, 80)["verdict"] == "no-go"
-    assert hy.h1a(0.40, 0.60, 0.5, -0.3, 0.0, 80, 0.0, 80)["verdict"] == "not decidable"
+    # the degraded control's shape on Meridian small: -0.085, CI [-0.156, -0.013]: significantly past the margin
+    assert hy.h1a(0.169, 0.254, 0.288, -0.156, -0.013, 59, 0.0, 47)["verdict"] == "no-go"
+    undecided = hy.h1a(0.40, 0.60, 0.5, -0.3, 0.0, 80, 0.0, 80)  # the interval reaches zero
+    assert undecided["verdict"] == "not decidable" and "would decide it" in undecided["text"]
+    assert hy.h1a(0.56, 0.60, 0.5, -0.2, -0.01, 80, 0.0, 80)["verdict"] == "soft no-go"  # significant, within 5
     no_oracle = hy.h1a(0.40, 0.60, 0.5, -0.3, -0.1, 80)
     assert no_oracle["verdict"] == "not decidable" and "no oracle row" in no_oracle["text"]
     weak = hy.h1a(0.40, 0.60, 0.5, -0.3, -0.1, 80, oracle_failure=0.06, n_feasible=50)

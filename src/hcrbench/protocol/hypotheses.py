@@ -68,11 +68,13 @@ def h1a(hcr_400: float | None, rerank_400: float | None, flat_600: float | None,
         high: float | None = None, n: int | None = None, oracle_failure: float | None = None,
         n_feasible: int | None = None, why_missing: str = "no sufficiency results") -> dict:
     """H1a: HCR@400 >= flat + reranker@400 (non-inferior: the 95% CI of the difference above -0.05), >= 55%, and
-    >= flat@600: go; within 5 points of flat + reranker@400 or a go bound missed: soft no-go; the whole interval
-    more than 5 points below: no-go (the context component needs fixing). Judged only when the oracle context
+    >= flat@600: go; within 5 points of flat + reranker@400 or a go bound missed: soft no-go; more than 5 points
+    below and significantly below (the 95% CI wholly below zero): no-go (the context component needs fixing).
+    Judged only when the oracle context
     fails <= 5% of feasible queries."""
     crit = (f"HCR@400 >= flat+reranker@400 (95% CI of the difference > -{H1A_SOFT}), >= {H1A_MIN_RATE:.0%} and "
-            f">= flat@600: go; within {H1A_SOFT:.0%}: soft no-go; CI wholly below -{H1A_SOFT}: no-go")
+            f">= flat@600: go; within {H1A_SOFT:.0%}: soft no-go; more than {H1A_SOFT:.0%} below with the CI "
+            f"wholly below 0: no-go")
     h, r, f6, lo, hi = _num(hcr_400), _num(rerank_400), _num(flat_600), _num(low), _num(high)
     ev = {"hcr@400": h, "flat+reranker@400": r, "flat@600": f6, "oracle_failure@400": _num(oracle_failure)}
     kw = dict(n=n, interval=(lo, hi) if lo is not None else None,
@@ -88,12 +90,17 @@ def h1a(hcr_400: float | None, rerank_400: float | None, flat_600: float | None,
     gap = h - r
     words = f"HCR@400 {h:.3f} vs flat + reranker@400 {r:.3f} ({gap:+.3f}, {_ci(lo, hi)}, n {n})"
     if gap < -H1A_SOFT:
-        if hi is not None and hi < -H1A_SOFT:
-            return hypothesis("H1a", name, crit, NOGO, f"{words}: more than {H1A_SOFT:.0%} below; the context "
-                                                        f"component needs fixing", ev, **kw)
-        need = n_to_decide_mean(gap, lo, hi, n or 0, -H1A_SOFT) if lo is not None and hi is not None else None
-        return hypothesis("H1a", name, crit, UNDECIDABLE, f"not decidable at n = {n}: {words}; the interval "
-                          f"reaches -{H1A_SOFT}" + (f"; n >= {need:,} would decide it" if need else ""), ev, **kw)
+        # "worse by > 5%" as every comparison is read (rules.py): the difference past the margin AND significant
+        # (the 95% CI wholly below zero). The CI wholly below -0.05 (before): a degraded control that loses 30%
+        # of the kill baseline's sufficient contexts (-0.076 expected at a 0.25 base rate) got no-go in 7% of
+        # draws at n = 59 (docs/protocol.md, simulation)
+        if hi is not None and hi < 0:
+            return hypothesis("H1a", name, crit, NOGO, f"{words}: more than {H1A_SOFT:.0%} below, significantly; "
+                                                        f"the context component needs fixing", ev, **kw)
+        need = n_to_decide_mean(gap, lo, hi, n or 0, 0.0) if lo is not None and hi is not None else None
+        return hypothesis("H1a", name, crit, UNDECIDABLE, f"not decidable at n = {n}: {words}; more than "
+                          f"{H1A_SOFT:.0%} below but the interval reaches 0"
+                          + (f"; n >= {need:,} would decide it" if need else ""), ev, **kw)
     misses = []
     if gap < 0:
         misses.append(f"{-gap:.3f} below flat + reranker@400")
