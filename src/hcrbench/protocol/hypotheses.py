@@ -219,7 +219,8 @@ def h1c(accuracy: Sequence[float], ndcg: Sequence[float], links_gain: float | No
         extras.append(f"cross-links: {basis}")
     if shortfall is not None:
         extras.append(f"observed accuracy {o:.3f} vs (1 - eps)^d {pr:.3f} ("
-                      + (f"{shortfall:.0%} below" if shortfall > 0 else f"{-shortfall:.0%} above: a positive finding")
+                      + ("on the model" if abs(shortfall) < 0.005 else f"{shortfall:.0%} below" if shortfall > 0
+                         else f"{-shortfall:.0%} above: a positive finding")
                       + ")")
     tail = ("; " + "; ".join(extras)) if extras else ""
     kw = dict(n=len(acc), interval=iv, interval_kind="Fisher-z 95% of r", component="routing")
