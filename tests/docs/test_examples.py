@@ -27,8 +27,11 @@ def test_there_are_example_configs():
 def test_example_config_loads_and_its_systems_construct(config):
     cfg, _ = load_config(config)
     assert cfg.systems, config.name
-    for s in cfg.systems:
-        make_retriever(s.type, **s.params)
+    from hcrbench.experiment.reads import reads_of
+
+    for i, s in enumerate(cfg.systems):
+        src = reads_of(s, [x.name for x in cfg.systems[:i]])  # reads another system's output: made at run time
+        make_retriever(s.type, **{k: v for k, v in s.params.items() if src is None or v != src})
     data = (config.parent / cfg.dataset.path).resolve() if cfg.dataset.path else None
     if data is not None and not cfg.dataset.generate:  # a dataset on disk must be there (../shared beside the repo)
         assert data.is_dir(), f"{config.name}: dataset {data} is missing"

@@ -23,7 +23,8 @@ def test_tree_systems_report_nodes_and_chunks_and_every_run_its_depth():
     suff = {"reference_budget": 400, "systems": {"hcr": {"mean_tokens": {"400": 390.5, "all": 900.0}}}}
     table = cost_table({"hcr": entry}, {"hcr": run}, suff)
     assert table["hcr"] == {"queries": 2, "chunks_scored": 50.0, "nodes_scored": 15.0, "reranker_calls": 20.0,
-                            "context_tokens": 390.5, "context_tokens_all": 900.0, "depth": 1.5}
+                            "context_tokens": 390.5, "context_tokens_all": 900.0, "depth": 1.5,
+                            "ms_per_query": None}  # eval.json keeps the key, null: the figure is the manifest's
     assert depth_mismatch({"a": {"depth": 30.0}, "b": {"depth": 100.0}}, "a", "b")
     assert not depth_mismatch({"a": {"depth": 100.0}, "b": {"depth": 100.0}}, "a", "b")
 
@@ -31,3 +32,20 @@ def test_tree_systems_report_nodes_and_chunks_and_every_run_its_depth():
 def test_depth_sensitive_measures_are_those_reading_past_the_shorter_run():
     assert depth_sensitive("R@100", 36) and not depth_sensitive("P@5", 36) and not depth_sensitive("nDCG@10", 36)
     assert depth_sensitive("AP", 1000) and not depth_sensitive("RR", 10)
+
+
+def test_a_reranker_matched_to_hcr_per_query_counts_its_own_calls_not_its_largest_top_n():
+    # 3 queries: HCR considered 50, 120 and 250 chunks; top_n is the largest (250), calls are 140 per query
+    entry = {"type": "rerank", "n_queries": 3, "seconds": 0.3,
+             "params": {"top_n": 250, "top_n_from": "/x/logs/hcr.routing.jsonl", "top_n_match": "per-query"},
+             "costs": {"counters": {"docs_scored": 3 * 3783 + 50 + 120 + 250, "chunks_indexed": 3783,
+                                    "queries": 3}}}
+    c = system_cost(entry)
+    assert (c["chunks_scored"], c["reranker_calls"]) == (3783.0, 140.0) and c["ms_per_query"] is None
+    assert with_timing({"r": c}, {"systems": {"r": entry}})["r"]["ms_per_query"] == 100.0
+
+
+def test_eval_json_points_at_the_manifest_for_the_timings():
+    from hcrbench.experiment.cost import COST_TIMING
+
+    assert "manifest.json" in COST_TIMING and "seconds" in COST_TIMING

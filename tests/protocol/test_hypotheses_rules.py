@@ -92,9 +92,13 @@ def test_h1a_boundaries(hcr, rerank, flat600, lo, verdict):
     assert h["verdict"] == verdict and h["id"] == "H1a" and h["evidence"]["hcr@400"] == hcr
 
 
-def test_h1a_no_go_needs_the_whole_interval_below_five_points_and_an_oracle():
+def test_h1a_no_go_needs_more_than_five_points_below_significantly_and_an_oracle():
     assert hy.h1a(0.40, 0.60, 0.5, -0.3, -0.1, 80, 0.0, 80)["verdict"] == "no-go"
-    assert hy.h1a(0.40, 0.60, 0.5, -0.3, 0.0, 80, 0.0, 80)["verdict"] == "not decidable"
+    # the degraded control's shape on Meridian small: -0.085, CI [-0.156, -0.013]: significantly past the margin
+    assert hy.h1a(0.169, 0.254, 0.288, -0.156, -0.013, 59, 0.0, 47)["verdict"] == "no-go"
+    undecided = hy.h1a(0.40, 0.60, 0.5, -0.3, 0.0, 80, 0.0, 80)  # the interval reaches zero
+    assert undecided["verdict"] == "not decidable" and "would decide it" in undecided["text"]
+    assert hy.h1a(0.56, 0.60, 0.5, -0.2, -0.01, 80, 0.0, 80)["verdict"] == "soft no-go"  # significant, within 5
     no_oracle = hy.h1a(0.40, 0.60, 0.5, -0.3, -0.1, 80)
     assert no_oracle["verdict"] == "not decidable" and "no oracle row" in no_oracle["text"]
     weak = hy.h1a(0.40, 0.60, 0.5, -0.3, -0.1, 80, oracle_failure=0.06, n_feasible=50)
@@ -192,3 +196,21 @@ def test_overall_is_invalidated_only_through_the_kill_at_full_size():
     assert overall(ok, [go]) == "go"
     assert overall(ok, [hy.failure_rate(0.1, 100, oracle_failure=0.0), small]) == "inconclusive"  # never go
     assert overall(ok, []) == "inconclusive"
+
+
+def test_h1b_with_a_path_chosen_on_dev_is_one_comparison_on_test_with_the_holm_results_as_support():
+    def c(delta, p_raw, p_holm, lo, hi, d):
+        return {**_c(delta, p_holm, lo, hi, d), "p": p_raw}
+    # vs beam: raw p 0.03 (significant alone), Holm over the two paths 0.06 (not)
+    singles = {"beam": c(0.04, 0.03, 0.06, 0.01, 0.07, 0.4), "collapsed": c(-0.01, 0.6, 0.6, -0.04, 0.02, -0.1)}
+    rerank = _c(0.06, 0.01, 0.02, 0.1, 0.5)
+    chosen = hy.h1b(singles, rerank, 0.08, chosen="beam")
+    assert chosen["verdict"] == "go" and "chosen on dev" in chosen["text"]
+    assert chosen["evidence"]["single path chosen on dev"] == "beam"
+    assert "collapsed" in chosen["evidence"]["vs each single path (Holm, supporting)"]
+    # without a dev choice the dual path must beat each path (Holm): collapsed is not beaten -> no-go
+    assert hy.h1b(singles, rerank, 0.08)["verdict"] == "no-go"
+    # dev chose collapsed, and the dual path is no better than it on test: no-go
+    assert hy.h1b(singles, rerank, 0.08, chosen="collapsed")["verdict"] == "no-go"
+    # a choice that names no scored path falls back to every path
+    assert hy.h1b(singles, rerank, 0.08, chosen="nope")["verdict"] == "no-go"

@@ -23,6 +23,7 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 def test_the_packaged_config_runs_every_system_the_protocol_names():
     cfg = parse_config(render_config(size="small", seed=0, encoder="minilm", seeds=3))
     names = {s.name: s for s in cfg.systems}
+    p = cfg.protocol
     assert {s.type for s in cfg.systems} == {"hcr", "rerank", "bm25", "dense", "hybrid", "raptor"}
     assert cfg.baseline == "rerank" and cfg.family == "metric" and cfg.dataset.locked
     assert [s.name for s in cfg.systems if s.seed_group == "hcr"] == ["hcr", "hcr-seed1", "hcr-seed2"]
@@ -31,8 +32,16 @@ def test_the_packaged_config_runs_every_system_the_protocol_names():
     assert (p.system, p.kill_baseline, p.flat) == ("hcr", "rerank", "dense")
     assert all(n in names for n in p.names().values())
     assert cfg.gate is not None and cfg.gate.controls and cfg.budgets == [200, 400, 600, 800]
-    # the kill baseline reranks as many candidates as HCR's cascade does at the leaves (fairness)
-    assert names["rerank"].params["top_n"] == 100
+    # fairness: the kill baseline reranks, per query, as many candidates as HCR (seed 0) considered
+    assert names["rerank"].params["top_n_from"] == "hcr" and names["rerank"].params["top_n_match"] == "per-query"
+    assert [s.name for s in cfg.systems].index("hcr") < [s.name for s in cfg.systems].index("rerank")
+    # the design's selection defaults: submodular for every HCR system but A5, greedy for the baselines
+    hcr = [s for s in cfg.systems if s.type == "hcr"]
+    assert {s.name for s in hcr if s.selection != "submodular"} == {"hcr-greedy"}
+    assert names["hcr-greedy"].selection == "greedy" and names["hcr-greedy"].params == names["hcr"].params
+    assert cfg.selection == "greedy" and all(s.selection is None for s in cfg.systems if s.type != "hcr")
+    assert set(p.tune) == {"hcr", "raptor", "hybrid-rrf"} and all(len(v) == 2 for g in p.tune.values()
+                                                                  for v in g.values())
     one = parse_config(render_config(size="medium", seed=4, encoder="hash", seeds=1, fail_fast=True))
     assert [s.name for s in one.systems if s.seed_group] == ["hcr"] and one.protocol.fail_fast
     assert one.dataset.size == "medium" and one.seed == 4

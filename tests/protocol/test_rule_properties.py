@@ -66,11 +66,12 @@ def test_the_failure_rate_never_judges_without_a_good_oracle(rate, n, oracle):
 def test_each_rule_on_a_known_truth_errs_rarely_at_the_quickstarts_n(scen):
     """300 draws per scenario (the published table uses 2,000): a rule may act on a fine truth (false kill) at
     most 5% of the time, and pass / go on a bad truth at most 10% at n >= 50 (at n = 9 the routing check is
-    allowed to be undecided, never to stop on a fine truth)."""
+    allowed to be undecided, never to stop on a fine truth). A truth within the margin (a soft no-go: H1a at
+    -0.03) may be called no-go at most 10% of the time."""
     r = simulate(scen, reps=300, seed=1)
     if scen.bad:
         assert r["new_go"] <= (0.10 if scen.n >= 50 else 0.15)
     else:
-        assert r["new_act"] <= 0.05
+        assert r["new_act"] <= (0.10 if scen.soft else 0.05)
     if scen.rule in ("easy_routing", "vs_kill_baseline", "token_efficiency", "H1a") and not scen.bad:
         assert r["new_act"] <= r["old_act"]  # the interval never makes a false kill more likely

@@ -81,7 +81,8 @@ def test_tune_chooses_the_best_point_on_tune_and_records_its_scores(bench, tmp_p
 
 
 def test_the_quickstart_config_carries_the_choice_into_every_hcr_system():
-    cfg = parse_config(render_config(size="small", seed=0, encoder="hash", seeds=2, tuned={"beam_width": 8}))
+    cfg = parse_config(render_config(size="small", seed=0, encoder="hash", seeds=2,
+                                     tuned={"hcr": {"beam_width": 8}}))
     hcr = [s for s in cfg.systems if s.type == "hcr" and not s.params.get("flat") and s.name != "hcr-beam2"]
     assert len(hcr) == 8 and all(s.params["beam_width"] == 8 for s in hcr)
     assert next(s for s in cfg.systems if s.name == "hcr-beam2").params["beam_width"] == 2  # a fixed condition
@@ -90,3 +91,10 @@ def test_the_quickstart_config_carries_the_choice_into_every_hcr_system():
     assert cfg.protocol.tune == {"hcr": {"beam_width": [4, 8]}}
     plain = parse_config(render_config(size="small", seed=0, encoder="minilm", seeds=1))
     assert all("beam_width" not in s.params for s in plain.systems if s.name != "hcr-beam2")
+    # every tuned system of the packaged config gets its own choice, and only its own
+    both = parse_config(render_config(size="small", seed=0, encoder="minilm", seeds=1, tuned={
+        "hcr": {"beam_width": 4}, "raptor": {"top_k": 5}, "hybrid-rrf": {"rrf_k": 20}}))
+    by = {s.name: s for s in both.systems}
+    assert by["raptor"].params["top_k"] == 5 and by["hybrid-rrf"].params["rrf_k"] == 20
+    assert by["hcr-greedy"].params["beam_width"] == 4 and "top_k" not in by["hcr"].params
+    assert "rrf_k" not in by["raptor"].params and "beam_width" not in by["rerank"].params

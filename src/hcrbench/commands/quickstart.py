@@ -88,8 +88,35 @@ def print_outcome(console, result, growth=None) -> None:
     if result.gate is not None:
         console.print(gate_bottom_line(result.gate))
     if result.verdicts is not None:
+        print_cost(console, result.output_dir, result.manifest, result.verdicts)
         print_protocol(console, result.verdicts)
     console.print(f"report: {write_report_for(result.output_dir)}")
+
+
+def print_cost(console, folder: Path, manifest: dict, verdicts: dict) -> None:
+    """Cost per query of every system: eval.json's ``cost`` with the ms per query of ``manifest.json`` (eval.json
+    holds them as null: it is byte-identical across fresh runs)."""
+    import json
+
+    from rich.table import Table
+
+    from hcrbench.experiment.cost import with_timing
+
+    path = Path(folder) / "eval.json"
+    cost = (json.loads(path.read_text(encoding="utf-8")).get("cost") if path.is_file() else None) or {}
+    if not cost:
+        return
+    t = Table(title="cost per query (ms: manifest.json, index + search)", title_justify="left")
+    cols = ("chunks_scored", "nodes_scored", "reranker_calls", "context_tokens", "depth", "ms_per_query")
+    t.add_column("system")
+    for c in ("chunks", "nodes", "rerank calls", "ctx tokens", "depth", "ms / q"):
+        t.add_column(c, justify="right")
+    key = {verdicts.get("system"), verdicts.get("kill_baseline")}
+    for n, c in with_timing(cost, manifest).items():
+        t.add_row(f"[bold]{n}[/bold]" if n in key else n,
+                  *("—" if c.get(k) is None else f"{c[k]:,.0f}" if k != "ms_per_query" else f"{c[k]:,.1f}"
+                    for k in cols))
+    console.print(t)
 
 
 def write_report_for(folder: Path) -> Path:

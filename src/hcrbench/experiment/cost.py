@@ -8,14 +8,19 @@ chunks are ``chunks_scored``), ``context_tokens``
 the config sets budgets) and ``depth`` (mean documents returned per query: depth-sensitive measures such as R@100
 are not comparable between runs of different depth). Read from each system's manifest entry (``costs.counters``).
 
-Milliseconds per query (the system's wall time, index + search, over its queries) are not in eval.json, which is
-byte-identical across fresh runs: :func:`with_timing` adds them from ``manifest.json`` where they are shown.
+Milliseconds per query (the system's wall time, index + search, over its queries): every row has the key
+``ms_per_query`` with the value ``null`` in eval.json, which is byte-identical across fresh runs (issue 27: wall
+clocks live in the manifest only), and ``eval.json["cost_timing"]`` (:data:`COST_TIMING`) says where the figures
+are; :func:`with_timing` fills them from ``manifest.json`` for the report's cost table and the console.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+#: eval.json["cost_timing"]: where the ms per query of eval.json["cost"] (null there) are
+COST_TIMING = "manifest.json: systems.<name>.seconds / n_queries (wall clock, index + search; not in eval.json, " \
+              "which is byte-identical across fresh runs)"
 #: counter names that mean "chunks scored", most specific first (bm25 and dense count docs_scored over chunks)
 CHUNK_COUNTERS = ("chunks_scored", "docs_scored")
 
@@ -40,11 +45,19 @@ def system_cost(entry: dict[str, Any], run: Any = None, sufficiency: dict[str, A
         "context_tokens": None,
         "context_tokens_all": None,
         "depth": None,
+        "ms_per_query": None,  # wall clock: manifest.json (COST_TIMING); with_timing fills it
     }
-    if entry.get("type") == "rerank" and "reranked" not in counters and nq:
+    params = {**(entry.get("config_params") or {}), **(entry.get("params") or {})}
+    if entry.get("type") == "rerank" and "reranked" not in counters and nq and params.get("top_n_from") \
+            and "chunks_indexed" in counters and chunk_key is not None:
+        # matched to HCR per query (fairness): the exhaustive first stage scores every chunk, the reranker the
+        # rest of docs_scored
+        first = float(counters["chunks_indexed"])
+        out["chunks_scored"] = round(first, 3)
+        out["reranker_calls"] = round(float(counters[chunk_key]) / nq - first, 3)
+    elif entry.get("type") == "rerank" and "reranked" not in counters and nq:
         # flat + reranker: the first stage scores the chunked corpus, the reranker its top_n candidates per query
         # (docs_scored counts both)
-        params = {**(entry.get("config_params") or {}), **(entry.get("params") or {})}
         top_n = params.get("top_n")
         if isinstance(top_n, (int, float)) and not isinstance(top_n, bool):
             out["reranker_calls"] = float(top_n)

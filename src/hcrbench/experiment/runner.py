@@ -61,7 +61,7 @@ from hcrbench.experiment.claim import (
     drop_stale_results,
 )
 from hcrbench.experiment.config import ExperimentConfig, SystemConfig, check_strata, load_config, locate
-from hcrbench.experiment.cost import cost_table
+from hcrbench.experiment.cost import COST_TIMING, cost_table
 from hcrbench.experiment.dataset import ExperimentData, load_data
 from hcrbench.experiment.engine import make_engine
 from hcrbench.experiment.execution import ExecutionConfig
@@ -72,6 +72,7 @@ from hcrbench.experiment.manifest import (
     sha256_json,
     write_manifest,
 )
+from hcrbench.experiment.reads import batches, fingerprint_with_reads, reads_entry, reads_of, resolved
 from hcrbench.experiment.seeds import seed_aggregation
 from hcrbench.experiment.steps import ProtocolHooks, after_scoring
 from hcrbench.experiment.tree_step import log_rel
@@ -244,8 +245,13 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     if cfg.protocol is not None and protocol is not None and (cfg.protocol.fail_fast if fail_fast is None
                                                               else fail_fast):
         watch = protocol.watch(cfg, data, out)
+    fps: dict[str, str] = {}  # a reader's fingerprint folds in the one of the system it reads (experiment.reads)
+    sources: dict[str, str] = {}
     for i, system in enumerate(cfg.systems, start=1):
-        fp = system_fingerprint(system, cfg, data.key)
+        src = reads_of(system, [s.name for s in cfg.systems[: i - 1]])
+        fp = fps[system.name] = fingerprint_with_reads(system_fingerprint(system, cfg, data.key), src, fps)
+        if src is not None:
+            sources[system.name], system = src, resolved(system, src, out)
         rel = f"runs/{system.name}.trec"
         prev = old_systems.get(system.name)
         tags[system.name] = tag = escape(f"[{i}/{len(cfg.systems)}] {system.name}")
@@ -272,7 +278,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
             # Score what the file holds (empty rankings are not in it), so a resumed run scores the same object.
             runs[cell.name] = _load_run(out / rel, cell.name)
             entry = {"run": rel, **output.entry, "fingerprint": cell.fingerprint,
-                     "run_sha256": sha256_file(out / rel), "execution": output.where}
+                     "run_sha256": sha256_file(out / rel), "execution": output.where,
+                     **({"reads": reads_entry(sources[cell.name], out)} if cell.name in sources else {})}
             manifest["systems"][cell.name] = entry
             _checkpoint(out, cfg, manifest, old_systems)  # systems not reached yet keep their old entries
             computed.append(cell.name)
@@ -282,7 +289,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
 
         try:
             # With --fail-fast the cells go one at a time, in config order, each after the checkpoints.
-            for batch in ([c] for c in cells) if watch is not None else [cells]:
+            for batch in ([c] for c in cells) if watch is not None else batches(cells, sources):
                 if watch is not None and runs:
                     stopped = watch.check(runs)
                     if stopped is not None:
@@ -328,6 +335,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         doc["sufficiency"] = sufficiency
         manifest["timings"].update(ctx_timings)
     doc["cost"] = cost_table(manifest["systems"], runs, sufficiency)  # per query, every system (experiment.cost)
+    doc["cost_timing"] = COST_TIMING  # ms_per_query is null in eval.json: the figures are in the manifest
     atomic_write_text(out / "eval.json", json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     frame = _per_query_frame(evaluation, data, cfg.strata)
     write_per_query(frame, out)

@@ -62,20 +62,32 @@ def n_docs(size: str) -> int:
 def _seed_systems(encoder: str, seeds: int) -> str:
     backend = "onnx" if encoder == "minilm" else "hash"
     return "".join(f'[[systems]]\nname = "hcr-seed{s}"\ntype = "hcr"\nparams = {{ backend = "{backend}", seed = {s}'
-                   f'${{hcr_tuned}} }}\nseed = {s}\nseed_group = "hcr"\n\n' for s in range(1, seeds))
+                   f'${{hcr_tuned}} }}\nseed = {s}\nseed_group = "hcr"\nselection = "submodular"\n\n'
+                   for s in range(1, seeds))
 
 
 def tuned_params(chosen: dict[str, Any] | None) -> str:
-    """``", beam_width = 8"``: the tune split's choice for HCR, appended to every HCR system's params."""
+    """``", beam_width = 8"``: the tune split's choice for a system, appended to its params (HCR's to every HCR
+    system: its seeds and ablations)."""
     from hcrbench.protocol.tuning import toml_value
 
     return "".join(f", {k} = {toml_value(v)}" for k, v in (chosen or {}).items())
 
 
+def tuned_placeholders(text: str, tuned: dict[str, dict[str, Any]] | None) -> dict[str, str]:
+    """``{"hcr_tuned": ", beam_width = 8", "raptor_tuned": ..., "hybrid_rrf_tuned": ...}``: every ``${<name>_tuned}``
+    of the template (``-`` written ``_``) with that system's tuned params (empty when it was not tuned)."""
+    import re
+
+    by_ident = {name.replace("-", "_"): c for name, c in (tuned or {}).items()}
+    return {f"{i}_tuned": tuned_params(by_ident.get(i)) for i in re.findall(r"\$\{(\w+)_tuned\}", text)}
+
+
 def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int = 3, n_trials: int = 200,
                   n_resamples: int = 10_000, data: str = "data/meridian-small-s0", fail_fast: bool = False,
-                  tuned: dict[str, Any] | None = None) -> str:
-    """The protocol config's TOML text (see the packaged templates), HCR's params as ``tuned`` chose them."""
+                  tuned: dict[str, dict[str, Any]] | None = None) -> str:
+    """The protocol config's TOML text (see the packaged templates), each tuned system's params as ``tuned``
+    (``{system: {param: value}}``) chose them."""
     if encoder not in ENCODERS:
         raise InputError(f"must be one of {', '.join(ENCODERS)}, got {encoder!r}", field="--encoder")
     if not 1 <= seeds <= 10:
@@ -84,7 +96,7 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
     text = resources.files("hcrbench.experiment").joinpath("templates", name).read_text(encoding="utf-8")
     text = text.replace("${seed_systems}", _seed_systems(encoder, seeds))
     out = Template(text).substitute(size=size, output_dir=".", seed=seed, n_resamples=n_resamples, data=data,
-                                    n_trials=n_trials, hcr_tuned=tuned_params(tuned))
+                                    n_trials=n_trials, **tuned_placeholders(text, tuned))
     return out.replace("fail_fast = false", f"fail_fast = {'true' if fail_fast else 'false'}")
 
 
@@ -114,7 +126,7 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
 
                 generate_meridian(data, size=size, seed=seed)
             doc = run_tuning(cfg, folder / CONFIG_NAME, data_root / "tune", f"{size}-s{seed}", progress=progress)
-            chosen = doc.get("chosen", {}).get(cfg.protocol.system, {})
+            chosen = doc.get("chosen", {})
     text = render_config(size=size, seed=seed, data=rel, tuned=chosen, **kw)
     path = folder / CONFIG_NAME
     if not path.is_file() or path.read_text(encoding="utf-8") != text:

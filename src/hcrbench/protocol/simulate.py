@@ -32,6 +32,7 @@ class Scenario:
     bad: bool           # the truth is one the rule should act on (stop / kill / no-go)
     n: int
     draw: Callable[[np.random.Generator, int], dict]
+    soft: bool = False  # the truth is a soft no-go (within the margin): acting on it is harsh, not a false kill
 
 
 def _paired(rng: np.random.Generator, n: int, delta: float, sd: float = 0.25) -> dict:
@@ -48,6 +49,17 @@ def _paired(rng: np.random.Generator, n: int, delta: float, sd: float = 0.25) ->
 def _binary_paired(rng: np.random.Generator, n: int, p_a: float, p_b: float) -> dict:
     a = (rng.random(n) < p_a).astype(float)
     b = (rng.random(n) < p_b).astype(float)
+    diff = a - b
+    m = float(diff.mean())
+    h = 1.959963984540054 * float(diff.std(ddof=1)) / np.sqrt(n)
+    return {"a": float(a.mean()), "b": float(b.mean()), "delta": m, "lo": m - h, "hi": m + h, "n": n}
+
+
+def _lost(rng: np.random.Generator, n: int, base: float, share: float) -> dict:
+    """The degraded control's construction: the kill baseline sufficient at rate ``base``, the subject the same
+    except on a random ``share`` of the queries, where its context is insufficient (a paired, one-sided loss)."""
+    b = (rng.random(n) < base).astype(float)
+    a = np.where(rng.random(n) < share, 0.0, b)
     diff = a - b
     m = float(diff.mean())
     h = 1.959963984540054 * float(diff.std(ddof=1)) / np.sqrt(n)
@@ -138,6 +150,10 @@ def scenarios(n_routing: int = 50, n_queries: int = 59) -> list[Scenario]:
                  lambda rng, k: _binary_paired(rng, k, 0.6, 0.6)),
         Scenario("H1a", "HCR 0.25 below flat + reranker", True, n,
                  lambda rng, k: _binary_paired(rng, k, 0.35, 0.6)),
+        Scenario("H1a", "HCR 0.03 below (within 5 points)", False, n,
+                 lambda rng, k: _binary_paired(rng, k, 0.57, 0.6), soft=True),
+        Scenario("H1a", "degraded: 30% of a 0.25 baseline's contexts lost", True, n,
+                 lambda rng, k: _lost(rng, k, 0.25, 0.30)),
         Scenario("failure_rate", "true rate 0.15", False, n, _rate(0.15)),
         Scenario("failure_rate", "true rate 0.50", True, n, _rate(0.50)),
     ]

@@ -185,7 +185,7 @@ def h1b_row(ctx: Context, s: Subject) -> dict:
 
             ent = float(np.mean(a.values[m]) - np.mean(b.values[m]))
     why = "no beam-only / collapsed-only system in [protocol]" if not singles else "not scored"
-    return hy.h1b(vs_single, s.vs_kill, ent, why)
+    return hy.h1b(vs_single, s.vs_kill, ent, why, (ctx.cache.get("dev_selection") or {}).get("chosen"))
 
 
 def judge_subject(ctx: Context, s: Subject, rules: set[str], full_size: bool | None = None) -> dict[str, dict]:

@@ -95,13 +95,26 @@ def h1c_row(ctx: Context) -> dict:
              and _num((t.get("routing") or {}).get("accuracy")) is not None]
     acc = [float(docs[n]["routing"]["accuracy"]) for n in conds]
     nd = [mean_of(ctx.evaluation, n, m) or 0.0 for n in conds]
-    links = None
+    links, basis = None, None
     ents = category_qids(ctx.data, ENTITY_CATEGORY)
     if p.no_links is not None and ents:
-        a, b = subset_mean(ctx.evaluation, p.system, m, ents), subset_mean(ctx.evaluation, p.no_links, m, ents)
+        # the design's cross-link effect is on answer accuracy: its proxy without an LLM is the exact evidence-
+        # coverage sufficiency at 400 tokens (hcr vs hcr-no-links, entity-spanning queries); nDCG@10 only when
+        # the config sets no budgets
+        sa, sb = ctx.suff(p.system), ctx.suff(p.no_links)
+        qs = sorted(q for q in ents if sa and sb and q in sa and q in sb)
+        if qs:
+            a, b = sum(sa[q] for q in qs) / len(qs), sum(sb[q] for q in qs) / len(qs)
+            basis = f"relative sufficiency@400 (exact evidence coverage, the answer-accuracy proxy; {a:.3f} vs " \
+                    f"{b:.3f} on {len(qs)} entity-spanning queries)"
+        else:
+            a, b = subset_mean(ctx.evaluation, p.system, m, ents), subset_mean(ctx.evaluation, p.no_links, m, ents)
+            basis = f"relative {m} on entity-spanning (no sufficiency@400: answer accuracy not measured)"
         links = (a - b) / b if a is not None and b is not None and b > 0 else None
+        if links is None and a is not None and b is not None:
+            basis += ": not a ratio (the no-links figure is 0)"
     rt = (docs.get(p.system) or {}).get("routing") or {}
-    row = hy.h1c(acc, nd, links, rt.get("accuracy"), rt.get("predicted_power"), names=conds)
+    row = hy.h1c(acc, nd, links, rt.get("accuracy"), rt.get("predicted_power"), names=conds, links_basis=basis)
     row["evidence"]["condition_names"] = ", ".join(conds)
     return row
 
@@ -240,6 +253,10 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
             ctx.routing_where = f" of {cdata.split}"
     else:
         ctx.routing = (None, None, 0, f"{p.system} was not run")
+    from hcrbench.protocol.devselect import dev_selection
+
+    if p.system in evaluation.runs and p.beam_only in evaluation.runs and p.collapsed_only in evaluation.runs:
+        ctx.cache["dev_selection"] = dev_selection(cfg, data, out)  # H1b's single path, chosen on dev
     s = system_subject(ctx)
     rows = judge_subject(ctx, s, {"easy_routing", "vs_kill_baseline", "token_efficiency", "H1a", "H1b",
                                   "failure_rate", "kill"})
@@ -290,7 +307,9 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
         "undecidable_rules": ctl.undecidable_rules(controls), "stopped": stopped,
         "cost": cost, "cost_line": (cost or {}).get("line"), "depth_note": (cost or {}).get("depth_note"),
         "tuning": {"status": "none", "grid": {}, "chosen": {},
-                   "text": "nothing tuned: every parameter is fixed in the config before the test split is scored"},
+                   "text": "nothing tuned: every parameter is fixed in the config before the test split is scored",
+                   "dev_selection": ctx.cache.get("dev_selection")},
+        "dev_selection": ctx.cache.get("dev_selection"),
         "discipline": {"split": data.split, "locked": locked,
                        # this scoring is recorded in the lock registry right after the verdicts: count it
                        "times_scored": len(splitlock.scorings(data.key)) + (1 if locked and data.new_look else 0),
@@ -317,6 +336,7 @@ def apply_growth(v: dict[str, Any], points: list[dict[str, Any]]) -> dict[str, A
 
 def with_tuning(v: dict[str, Any], tuning: dict[str, Any]) -> dict[str, Any]:
     """``v`` with the tune -> lock -> test record (``tuning.json``) in ``tuning`` and ``discipline.tuning``."""
+    tuning = {**tuning, "dev_selection": v.get("dev_selection")}  # the dev split's choice between variants
     return {**v, "tuning": tuning, "discipline": {**(v.get("discipline") or {}), "tuning": tuning.get("text")}}
 
 

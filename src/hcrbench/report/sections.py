@@ -167,6 +167,9 @@ def verdicts_section(ctx: Context) -> Section:
     tun = v.get("tuning") or {}
     if tun.get("text"):
         blocks.append(Para(f"Tuning: {tun['text']}.", kind="note"))
+    dev = v.get("dev_selection") or {}
+    if dev.get("text"):
+        blocks.append(Para(f"Dev selection: {dev['text']}.", kind="note"))
     return Section("verdicts", title, blocks)
 
 

@@ -105,6 +105,9 @@ def print_protocol(console: Any, v: dict[str, Any]) -> None:
                              f"{'locked' if d.get('locked') else 'not locked'}, scored {d.get('times_scored')} time(s) "
                              f"{'(this run included)' if d.get('locked') else '(scorings of locked splits are counted)'}"
                              f"; tuning: {(v.get('tuning') or {}).get('text') or d.get('tuning')}"))
+    dev = v.get("dev_selection") or {}
+    if dev.get("text"):
+        console.print(escape(f"dev selection: {dev['text']}"))
     style = style_of(v["overall"])
     word = f"[{style}]{escape(v['overall'].upper())}[/]" if style else escape(v["overall"].upper())
     console.print(f"[bold]bottom line:[/bold] {word} — {escape(v['bottom_line'])}")
