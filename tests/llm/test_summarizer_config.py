@@ -161,3 +161,18 @@ def test_raptor_takes_the_llm_summarizer_from_parameters(server, tmp_path, monke
     server.models = [{"id": "m", "meta": {"sha": "bbb"}}]
     build()
     assert len(server.requests) > asked  # another served model: the tree is summarised again
+
+
+def test_experiment_with_an_unreachable_summarizer_endpoint_is_one_line_exit_2(beir_dir, tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cfg = tmp_path / "e.toml"
+    cfg.write_text(f'name = "e"\noutput_dir = "e"\nmetrics = ["nDCG@10"]\nk = 5\nn_resamples = 100\n'
+                   f'[dataset]\npath = "{beir_dir}"\n[[systems]]\nname = "tree"\ntype = "raptor"\n'
+                   f'params = {{ summarizer = "llm", llm_endpoint = "http://127.0.0.1:{port}/v1", llm_model = "m" }}\n')
+    p = subprocess.run(["hcrbench", "run", str(cfg)], capture_output=True, text=True, env=_env(tmp_path),
+                       timeout=600)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    last = p.stderr.strip().splitlines()[-1]
+    assert "system 'tree'" in last and "cannot reach the LLM endpoint" in last

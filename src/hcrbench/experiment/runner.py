@@ -131,7 +131,10 @@ def _summarizer_identity(system: SystemConfig) -> dict[str, Any]:
         return {}
     from hcrbench.retrieve.summarize_llm import summarizer_fingerprint
 
-    return summarizer_fingerprint(system.params)
+    try:
+        return summarizer_fingerprint(system.params)
+    except InputError as e:  # name the system: the config may have several tree systems
+        raise InputError(f"system {system.name!r}: {e.problem}", field=e.field) from None
 
 
 def _code_version(kind: str) -> dict[str, Any]:
