@@ -97,9 +97,12 @@ def test_bad_endpoint_and_bad_summarizer_are_one_line_exit_2(beir_dir, tmp_path)
     assert "Traceback" not in p.stderr
 
 
-def test_experiment_fingerprint_holds_the_served_model(server, beir_dir, tmp_path):
-    """An experiment's HCR system with ``summarizer = "llm"``: rerun with the same model reuses the run; the same
-    name served by another model file reruns it."""
+def test_experiment_fingerprint_holds_the_served_model(server, beir_dir, tmp_path, monkeypatch):
+    """An experiment's HCR system with ``summarizer = "llm"`` runs through the console script; its fingerprint holds
+    while the server serves the same model and changes when the same name is served by another model file."""
+    from hcrbench.experiment.config import load_config
+    from hcrbench.experiment.runner import system_fingerprint
+
     server.models = [{"id": "m", "meta": {"sha": "aaa"}}]
     server.replies = lambda body: (200, SUMMARY)
     cfg = tmp_path / "e.toml"
@@ -107,22 +110,26 @@ def test_experiment_fingerprint_holds_the_served_model(server, beir_dir, tmp_pat
                    f'[dataset]\npath = "{beir_dir}"\n[[systems]]\nname = "hcr"\ntype = "hcr"\n'
                    f'params = {{ backend = "hash", chunk_tokens = 0, depth = 2, branching = 3, summarizer = "llm", '
                    f'llm_endpoint = "{server.url}", llm_model = "m" }}\n')
-
-    def run():
-        return subprocess.run(["hcrbench", "run", str(cfg)], capture_output=True, text=True, env=_env(tmp_path),
-                              timeout=600)
-
-    p = run()
+    p = subprocess.run(["hcrbench", "run", str(cfg)], capture_output=True, text=True, env=_env(tmp_path),
+                       timeout=600)
     assert p.returncode == 0, p.stderr
     man = json.loads((tmp_path / "e" / "manifest.json").read_text())
-    fp = man["systems"]["hcr"]["fingerprint"]
-    assert man["systems"]["hcr"]["params"]["summarizer"] == "llm:m"
-    assert run().returncode == 0
-    assert json.loads((tmp_path / "e" / "manifest.json").read_text())["systems"]["hcr"]["fingerprint"] == fp
+    assert man["systems"]["hcr"]["params"]["summarizer"] == "llm:m" and _summary_requests(server)
+    monkeypatch.setenv("HCRBENCH_LLM_RETRIES", "0")
+    parsed, _ = load_config(cfg)
+    hcr = parsed.systems[0]
+
+    def fp():
+        return system_fingerprint(hcr, parsed, "data")
+
+    first = fp()
+    assert fp() == first  # the same served model: the finished run would be reused
     server.models = [{"id": "m", "meta": {"sha": "bbb"}}]
-    p = run()
-    assert p.returncode == 0, p.stderr
-    assert json.loads((tmp_path / "e" / "manifest.json").read_text())["systems"]["hcr"]["fingerprint"] != fp
+    assert fp() != first  # another model file behind the same name: the system is run again
+    asked = len(server.requests)
+    server.stop()  # an extractive tree system's fingerprint never asks the server
+    plain = hcr.model_copy(update={"params": {"backend": "hash"}})
+    assert system_fingerprint(plain, parsed, "data") != first and len(server.requests) == asked
 
 
 def test_raptor_takes_the_llm_summarizer_from_parameters(server, tmp_path, monkeypatch):
