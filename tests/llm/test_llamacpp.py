@@ -110,3 +110,49 @@ def test_llm_serve_and_judge_records_through_the_console_scripts(tmp_path):
             srv.wait(timeout=30)
         except subprocess.TimeoutExpired:
             srv.kill()
+
+
+def test_hcr_tree_summarised_by_the_real_model_through_retrieve(llama_url, tmp_path):
+    """``hcrbench retrieve --system hcr --param summarizer=llm`` against the real server: every tree node's summary
+    is the model's (cut to summary_tokens), and a second run reuses the cached tree."""
+    import json
+    import os
+    import subprocess
+
+    from hcrbench.data import Corpus, Qrels, Queries, write_beir_qrels, write_corpus, write_queries
+
+    docs = {"d1": "Backups of the billing database run nightly and are kept for 30 days.",
+            "d2": "Restores of the billing database are tested every month.",
+            "d3": "Laptops are refreshed every three years by the IT service desk.",
+            "d4": "New engineers get laptop access on their first day."}
+    d = tmp_path / "tiny"
+    write_corpus(Corpus(list(docs), list(docs.values()), [""] * 4), d / "corpus.jsonl")
+    write_queries(Queries.from_dict({"q1": "how long are backups kept"}), d / "queries.jsonl")
+    write_beir_qrels(Qrels.from_dict({"q1": {"d1": 1}}), d / "qrels" / "test.tsv")
+    env = {**os.environ, "HCRBENCH_PROGRESS": "0", "HCRBENCH_CACHE": str(tmp_path / "cache"),
+           "HCRBENCH_LLM_TIMEOUT": "300"}
+    params = ["backend=hash", "chunk_tokens=0", "depth=2", "branching=2", "summary_tokens=16"]
+    llm = ["summarizer=llm", f"llm_endpoint={llama_url}", "llm_model=gemma-3-270m"]
+
+    def cmd(ps):
+        return ["hcrbench", "retrieve", "--dataset", str(d), "--system", "hcr",
+                *(x for q in ps for x in ("--param", q)), "--k", "4", "--out", str(tmp_path / "hcr.trec")]
+
+    args = cmd(params + llm)
+    p = subprocess.run(cmd(params), capture_output=True, text=True, env=env, timeout=900)  # the extractive tree
+    assert p.returncode == 0, p.stderr
+    extractive = [n["summary"] for n in map(json.loads, (tmp_path / "hcr.tree.jsonl").read_text().splitlines())
+                  if "node_id" in n]
+    p = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+    assert p.returncode == 0, p.stderr
+    tree = [json.loads(x) for x in (tmp_path / "hcr.tree.jsonl").read_text().splitlines()]
+    log = [json.loads(x) for x in (tmp_path / "cache" / "llm" / "log.jsonl").read_text().splitlines()]
+    asked = [r for r in log if r["prompt_id"].startswith("summarize-v")]
+    assert asked and all(r["status"] in ("ok", "cached") for r in asked)  # a repeated group is a cache hit
+    summaries = [n["summary"] for n in tree if "node_id" in n]
+    assert len(summaries) == len(extractive) and any(summaries)
+    assert all(s != e for s, e in zip(summaries, extractive) if e)  # the model's, not the extractive ones
+    p = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+    assert p.returncode == 0, p.stderr
+    log2 = (tmp_path / "cache" / "llm" / "log.jsonl").read_text().splitlines()
+    assert len(log2) == len(log)  # the cached tree: no call, not even a cache hit

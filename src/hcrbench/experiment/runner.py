@@ -116,6 +116,7 @@ def system_fingerprint(system: SystemConfig, cfg: ExperimentConfig, data_key: st
         **({"policy": system.policy} if system.policy is not None else {}),  # absent: old fingerprints hold
         **_code_version(system.type),
         **_input_file(system),
+        **_summarizer_identity(system),
     })
 
 
@@ -123,6 +124,18 @@ def _input_file(system: SystemConfig) -> dict[str, Any]:
     """A runfile system's run is its file: a changed file is a changed input (absent for other systems)."""
     path = system.params.get("path") if system.type == "runfile" else None
     return {"input_sha256": sha256_file(path)} if isinstance(path, str) and Path(path).is_file() else {}
+
+
+def _summarizer_identity(system: SystemConfig) -> dict[str, Any]:
+    """A tree system summarised by an LLM: the served model and prompt version (absent for the extractive one)."""
+    if system.type not in ("hcr", "raptor"):
+        return {}
+    from hcrbench.retrieve.summarize_llm import summarizer_fingerprint
+
+    try:
+        return summarizer_fingerprint(system.params)
+    except InputError as e:  # name the system: the config may have several tree systems
+        raise InputError(f"system {system.name!r}: {e.problem}", field=e.field) from None
 
 
 def _code_version(kind: str) -> dict[str, Any]:

@@ -2,9 +2,11 @@
 
 ``index``: chunk the documents (``chunk_tokens``, sentence-respecting, as the chunked baselines; 0 = the corpus is
 already chunks), embed the chunks (the dense baseline's encoders and cache), build or load the tree
-(:mod:`~hcrbench.retrieve.hcr.tree`, cached by chunks + parameters + model), embed the routing summaries, index
-chunks and summaries for BM25 and extract entities for cross-links. ``search``: route every query
-(:mod:`~hcrbench.retrieve.hcr.route`), map chunk scores to documents by max (MaxP) and keep one
+(:mod:`~hcrbench.retrieve.hcr.tree`, cached by chunks + parameters + model + summarizer; ``summarizer="llm"``
+with ``llm_endpoint`` / ``llm_model`` has an LLM write the summaries, :mod:`~hcrbench.retrieve.summarize_llm`),
+embed the routing summaries, index chunks and summaries for BM25 and extract entities for cross-links.
+``search``: route every query (:mod:`~hcrbench.retrieve.hcr.route`), map chunk scores to documents by max (MaxP)
+and keep one
 :class:`~hcrbench.data.tree.RoutingRecord` per query in ``routing_log`` (written to ``log_path`` when given;
 ``hcrbench retrieve`` writes it beside the run, with the tree).
 
@@ -35,7 +37,7 @@ from hcrbench.retrieve.hcr.links import EXTRACTORS, EntityExtractor, EntityLinks
 from hcrbench.retrieve.hcr.route import COLLAPSED_SCOPES, FUSIONS, MODES, RouteConfig, Router
 from hcrbench.retrieve.hcr.tree import build_tree
 from hcrbench.retrieve.rerank import DEFAULT_CROSS_ENCODER, maxsim_scores
-from hcrbench.retrieve.summarize import ExtractiveSummarizer
+from hcrbench.retrieve.summarize_llm import make_summarizer, summarizer_key
 from hcrbench.retrieve.util import finite_nonneg, int_at_least, timed
 
 RERANKERS = ("maxsim", "cross-encoder", "none")
@@ -63,13 +65,19 @@ def _shared(corpus: Corpus, key: Any, make: Any) -> Any:
     """What every HCR variant over the same corpus shares in one process (chunks, texts, chunk embeddings,
     chunk BM25), built once: an experiment's ablations index in seconds after the first. Only the last corpus is
     kept."""
-    fp = corpus_fingerprint(corpus.doc_ids, [f"{t}\x02{x}" for t, x in zip(corpus.titles, corpus.texts)])
+    fp = corpus_key(corpus)
     if _MEMO["corpus"] != fp:  # by content, so an edited corpus is never served stale chunks
         _MEMO.clear()
         _MEMO["corpus"] = fp
     if key not in _MEMO:
         _MEMO[key] = make()
     return _MEMO[key]
+
+
+def corpus_key(corpus: Corpus) -> str:
+    """A corpus's identity by content: ids, titles and texts, every field length-prefixed (as
+    :func:`~hcrbench.data.cache.corpus_fingerprint`), so no title/text split can pass for another."""
+    return corpus_fingerprint(corpus.doc_ids, [f"{len(t)}:{t}{x}" for t, x in zip(corpus.titles, corpus.texts)])
 
 
 @register_retriever("hcr")
@@ -116,6 +124,9 @@ class HCRRetriever:
         collapsed_scope: str = "leaves",
         card: bool = True,
         node_rerank: bool | None = None,
+        summarizer: str = "extractive",
+        llm_endpoint: str | None = None,
+        llm_model: str | None = None,
     ) -> None:
         self.depth = int_at_least(depth, "depth", 1)
         self.branching = None if branching is None else int_at_least(branching, "branching", 2)
@@ -152,6 +163,7 @@ class HCRRetriever:
         self.link_max_df = int_at_least(link_max_df, "link_max_df", 1)
         self.summary_tokens = int_at_least(summary_tokens, "summary_tokens", 8)
         self.summary_sample = int_at_least(summary_sample, "summary_sample", 1)
+        self.summarizer = make_summarizer(summarizer, endpoint=llm_endpoint, model=llm_model)
         self.batch_size = int_at_least(batch_size, "batch_size", 1)
         self.seed = int_at_least(seed, "seed", 0)
         if encoder is None and self.backend != "hash":
@@ -196,7 +208,7 @@ class HCRRetriever:
             "confidence": "mean top-3 reranker score (cosine without a reranker)",
             "chunk_tokens": self.chunk_tokens, "chunk_overlap": self.chunk_overlap,
             "structure_aware": self.structure_aware, "summary_tokens": self.summary_tokens,
-            "summary_sample": self.summary_sample, "seed": self.seed, "summarizer": ExtractiveSummarizer.name,
+            "summary_sample": self.summary_sample, "seed": self.seed, "summarizer": self.summarizer.name,
             # fairness: a flat + rerank baseline should rerank this many candidates per query
             "rerank_candidates_per_query": c.leaf_rerank if self.rerank != "none" else 0,
             "tree_from": "documents only",
@@ -281,10 +293,10 @@ class HCRRetriever:
         import faiss
 
         key = {"chunks": corpus_fingerprint(ids, texts), "model": self.encoder.model_id, "depth": self.depth,
-               "branching": self.branching, "seed": self.seed, "summarizer": ExtractiveSummarizer.name,
+               "branching": self.branching, "seed": self.seed, "summarizer": summarizer_key(self.summarizer),
                "summary_tokens": self.summary_tokens, "summary_sample": self.summary_sample,
                "entities": self.entities, "faiss": faiss.__version__, "version": 1,
-               "summarizer_version": ExtractiveSummarizer.version}
+               "summarizer_version": getattr(self.summarizer, "version", 1)}
         if self.tree_kind != "chunks":
             key["tree_kind"] = self.tree_kind
         hit = index_ready("hcr-tree", key, self.cache_dir) if self.cache else None
@@ -292,7 +304,7 @@ class HCRRetriever:
             costs.add("tree_cache_hits")
             self._tree_file = hit / "tree.jsonl"
             return read_tree(hit / "tree.jsonl"), np.load(hit / "centroids.npy")
-        built = build_tree(emb, texts, ids, docs, summarizer=ExtractiveSummarizer(), depth=self.depth,
+        built = build_tree(emb, texts, ids, docs, summarizer=self.summarizer, depth=self.depth,
                            branching=self.branching, seed=self.seed, summary_tokens=self.summary_tokens,
                            summary_sample=self.summary_sample, kind=self.tree_kind)
         built.tree.chunk_entities = EntityExtractor(self.entities)(texts)

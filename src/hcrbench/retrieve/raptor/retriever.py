@@ -7,8 +7,10 @@ extractive summaries by default) or reloads it from the index cache. ``search`` 
 ``mode="traversal"`` (``traversal_top_k`` 5 per layer) and maps the context to documents (:mod:`.select`).
 ``log_path`` writes one JSON line per query with the nodes chosen (id, layer, cosine, tokens).
 
-Offline deviations from the original: an extractive summarizer instead of gpt-3.5-turbo (any
-:class:`~hcrbench.retrieve.summarize.Summarizer` plugs in through ``summarizer=``), MiniLM instead of
+Offline deviations from the original: an extractive summarizer instead of gpt-3.5-turbo (``summarizer="llm"``
+with ``llm_endpoint`` / ``llm_model`` asks an OpenAI-compatible server instead, see
+:mod:`hcrbench.retrieve.summarize_llm`; any :class:`~hcrbench.retrieve.summarize.Summarizer` plugs in through
+``summarizer=``), MiniLM instead of
 SBERT multi-qa-mpnet / ada-002, seeded UMAP, chunks that never cross documents; see ``docs/raptor.md``.
 """
 
@@ -28,7 +30,8 @@ from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, re
 from hcrbench.retrieve.raptor.cluster import RANDOM_SEED, ClusterConfig
 from hcrbench.retrieve.raptor.select import Selection, collapsed, rank_documents, traverse
 from hcrbench.retrieve.raptor.tree import TREE_FORMAT, RaptorTree, TreeConfig, build_tree
-from hcrbench.retrieve.summarize import ExtractiveSummarizer, Summarizer
+from hcrbench.retrieve.summarize import Summarizer
+from hcrbench.retrieve.summarize_llm import make_summarizer, summarizer_key
 from hcrbench.retrieve.util import finite_pos, int_at_least, timed
 
 MODES = ("collapsed", "traversal")
@@ -73,7 +76,9 @@ class RaptorRetriever:
         log_path: str | None = None,
         name: str = "raptor",
         encoder: Encoder | None = None,
-        summarizer: Summarizer | None = None,
+        summarizer: Summarizer | str | None = None,
+        llm_endpoint: str | None = None,
+        llm_model: str | None = None,
     ) -> None:
         if mode not in MODES:
             raise InputError(f"unknown mode {mode!r} (expected one of {', '.join(MODES)})", field="mode")
@@ -109,8 +114,10 @@ class RaptorRetriever:
         self.model, self.backend, self.batch_size, self.device = model, backend, int(batch_size), device
         self.cache, self.cache_dir, self.log_path, self.name = bool(cache), cache_dir, log_path, name
         self._encoder = encoder
-        self.summarizer: Summarizer = summarizer or ExtractiveSummarizer()
         self.counter = default_counter()
+        self.summarizer: Summarizer = (summarizer if summarizer is not None and not isinstance(summarizer, str)
+                                       else make_summarizer(summarizer or "extractive", endpoint=llm_endpoint,
+                                                            model=llm_model, counter=self.counter))
         self.tree: RaptorTree | None = None
         self._doc_ids: list[str] = []
         self.index_costs = Costs()
@@ -154,7 +161,7 @@ class RaptorRetriever:
         docs = [chunked.chunk_to_doc[c] for c in ids]
         costs.add("chunks_indexed", len(ids))
         key = {"format": TREE_FORMAT, "leaves": corpus_fingerprint(ids, texts), "model": self.encoder.model_id,
-               "summarizer": self.summarizer.name, "token_counter": self.counter.name,
+               "summarizer": summarizer_key(self.summarizer), "token_counter": self.counter.name,
                "chunk_tokens": self.chunk_tokens, "tree": self.tree_config.to_dict(), "versions": _versions()}
         if getattr(self.summarizer, "version", 1) != 1:  # a summarizer's fix rebuilds the trees it made
             key["summarizer_version"] = self.summarizer.version
@@ -173,6 +180,7 @@ class RaptorRetriever:
             self.tree = tree
         costs.add("tree_nodes", self.tree.n_nodes)
         self.index_costs = costs
+        self._node_units = node_units(self.tree, cc)
 
     def search(self, queries: Queries, k: int = 100) -> RunResult:
         tree = self.tree
@@ -186,13 +194,16 @@ class RaptorRetriever:
         doc_index: list[int] = []
         run_scores: list[float] = []
         log: list[dict[str, Any]] = []
+        units: dict[str, list[tuple[str, float]]] = {}
+        uids = self._node_units.doc_ids
         with timed(costs, "search"):
             for s0 in range(0, len(queries), 256):
                 block = q[s0 : s0 + 256] @ tree.embeddings.T if tree.n_nodes else np.zeros((0, 0))
                 for r, scores in enumerate(block):
                     qid = queries.query_ids[s0 + r]
-                    docs, entry = self._one(tree, np.asarray(scores, dtype=np.float64), int(k), costs)
+                    docs, entry, nodes = self._one(tree, np.asarray(scores, dtype=np.float64), int(k), costs)
                     entry["query_id"] = qid
+                    units[qid] = [(uids[n], float(len(nodes) - i)) for i, n in enumerate(nodes)]
                     log.append(entry)
                     doc_index.extend(code[d] for d in docs)
                     run_scores.extend(float(len(docs) - i) for i in range(len(docs)))
@@ -204,6 +215,10 @@ class RaptorRetriever:
                   self._doc_ids, name=self.name)
         costs.add("queries", len(queries))
         self.query_log = log
+        # what RAPTOR delivers: its context nodes (leaf chunks and summaries) in its own order, then (fill) the
+        # rest of the collapsed order up to k nodes; the context step selects from these (docs/context.md)
+        self.unit_run = Run.from_ranked(units, name=self.name)
+        self.unit_corpus = self._node_units
         if self.log_path:
             import json
 
@@ -212,7 +227,8 @@ class RaptorRetriever:
                     fh.write(json.dumps(row, ensure_ascii=False) + "\n")
         return RunResult(run, costs)
 
-    def _one(self, tree: RaptorTree, scores: np.ndarray, k: int, costs: Costs) -> tuple[list[str], dict]:
+    def _one(self, tree: RaptorTree, scores: np.ndarray, k: int,
+             costs: Costs) -> tuple[list[str], dict, list[int]]:
         order = np.argsort(-scores, kind="stable") if (self.mode == "collapsed" or self.fill) else None
         sel: Selection
         if self.mode == "collapsed":
@@ -227,7 +243,30 @@ class RaptorRetriever:
         entry = {"mode": self.mode, "context_tokens": sel.tokens, "context_docs": from_ctx,
                  "nodes": [{"id": n, "layer": int(tree.layers[n]), "score": round(float(scores[n]), 6),
                             "tokens": int(tree.tokens[n])} for n in sel.nodes]}
-        return docs, entry
+        nodes = list(sel.nodes)
+        if self.fill and order is not None and len(nodes) < k:
+            taken = set(nodes)
+            nodes.extend(n for n in order[: k + len(nodes)].tolist() if n not in taken)
+            nodes = nodes[: max(k, len(sel.nodes))]
+        return docs, entry, nodes
+
+
+def node_units(tree: RaptorTree, chunks: Corpus) -> Corpus:
+    """Every tree node as a deliverable unit: a leaf is its chunk (id and document span from ``chunks``), a summary
+    node is ``raptor:node<i>`` with its own text and no span (:mod:`hcrbench.context.units`)."""
+    pos = {c: i for i, c in enumerate(chunks.doc_ids)}
+    ids, texts, metas = [], [], []
+    for i in range(tree.n_nodes):
+        if i < tree.n_leaves and tree.leaf_ids[i] in pos:
+            j = pos[tree.leaf_ids[i]]
+            ids.append(tree.leaf_ids[i])
+            texts.append(chunks.texts[j])
+            metas.append(dict(chunks.metadata[j]) if chunks.metadata else {})
+        else:
+            ids.append(f"raptor:node{i}")
+            texts.append(tree.texts[i])
+            metas.append({"layer": int(tree.layers[i])})
+    return Corpus(ids, texts, None, metas, name="raptor-nodes")
 
 
 def _report_layer(layer: int, below: int, clusters: int) -> None:
