@@ -44,8 +44,8 @@ def test_line_counts_steps_shows_the_inner_stage_and_estimates_what_is_left():
     job.expect(4)
     job.begin("hcr-seed1")
     clock.t = 10.0
-    job.update("encoding", 1, 2)  # half a step in 10 s -> 3.5 steps left at 20 s each
-    assert job.text() == "[1/4 steps] hcr-seed1: encoding 1/2 · elapsed 10s · ETA ~1m"
+    job.update("encoding", 1, 2)  # half the inner stage = a quarter step in 10 s -> 3.75 left at 40 s each
+    assert job.text() == "[1/4 steps] hcr-seed1: encoding 1/2 · elapsed 10s · ETA ~2m"
     job.advance()
     job.begin("bm25")
     clock.t = 20.0
@@ -60,7 +60,8 @@ def test_no_estimate_before_any_work_and_a_plan_that_grows_when_a_caller_reserve
     clock = Clock()
     job = JobProgress(live=False, stream=io.StringIO(), clock=clock, tick=0)
     job.reserve(3)
-    assert job.total == 3 and job.eta() is None and "ETA --" in job.text()
+    assert job.total == 3 and job.eta() is None and job.text().startswith("[1/3 steps] starting · elapsed")
+    assert "ETA --" in job.text()
     job.advance(2)
     job.reserve(5)  # 5 more from here: 2 + 5
     assert job.total == 7

@@ -10,8 +10,8 @@ e.g. under a pipe). Otherwise nothing is drawn and the runner's own plain lines 
 is. Lines the runner prints go through :meth:`JobProgress.stream`, which clears the job line first, so the two
 never mix.
 
-The ETA is ``elapsed / done * left`` in steps, where the step under way counts with the fraction its inner
-stage reports; steps differ in cost (RAPTOR's tree vs BM25), so it is an estimate (``~``), refined as steps end.
+The ETA is ``elapsed / done * left`` in steps, where the step under way counts with half the fraction its
+inner stage reports; steps differ in cost (RAPTOR's tree vs BM25), so it is an estimate (``~``), refined as steps end.
 
 :class:`StageClock` records wall and CPU seconds per stage (``manifest.json`` ``"stages"``). CPU seconds are
 this process's user + system time, its reaped children's, and its live children's (worker processes such as
@@ -201,10 +201,11 @@ class JobProgress:
 
     # ---- rendering
     def fraction(self) -> float:
-        """Steps done, the step under way counted by its inner stage's fraction."""
+        """Steps done, the step under way counted as half its inner stage's fraction (an inner stage, such as
+        encoding, is one part of a step: a finished one does not mean the step is)."""
         part = 0.0
         if self.inner is not None and self.inner[2]:
-            part = min(1.0, self.inner[1] / self.inner[2])
+            part = 0.5 * min(1.0, self.inner[1] / self.inner[2])
         return self.done + part
 
     def eta(self) -> float | None:
@@ -217,7 +218,7 @@ class JobProgress:
         elapsed = self.clock() - self.t0
         cur = self.done + 1 if self.done < self.total else self.done  # the step under way
         head = f"[{cur}/{self.total} {self.unit}]"
-        what = self.label
+        what = self.label or "starting"
         if self.inner is not None:
             desc, done, total = self.inner
             what += f": {desc} {done}/{total}" if total else f": {desc} {done}"
