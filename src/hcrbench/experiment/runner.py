@@ -3,7 +3,8 @@
 Output folder (``output_dir`` of the config)::
 
     config.toml          verbatim copy of the config
-    manifest.json        config, dataset hashes, per-system params/costs/timings, versions, git commit
+    manifest.json        config, dataset hashes, per-system params/costs/timings, versions, git commit; "stages":
+                         wall and CPU seconds per stage (load, system:<name>, scoring, gate+tree+verdicts)
     runs/<NAME>.trec     one TREC run per system
     eval.json            the ``hcrbench evaluate --json`` document (means, per-query, ledger, comparisons)
     per_query.csv        run, query_id, one column per metric, plus query strata (e.g. category); also
