@@ -312,6 +312,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
                         console.print(f"[red]--fail-fast:[/red] {escape(stopped)}; not running the remaining "
                                       "systems")
                         skipped.extend(c.name for c in cells if c.name not in runs)
+                        if job:
+                            job.advance(sum(c.name not in runs for c in cells))
                         break
                 engine.run(batch, data, on_done, tags)
         except CellInputError as e:
