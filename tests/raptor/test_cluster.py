@@ -164,9 +164,6 @@ def test_parallel_bic_scan_gives_the_serial_scans_count(patience):
     centres = rng.standard_normal((5, 3)) * 6
     x = np.concatenate([c + rng.standard_normal((130, 3)) for c in centres])
     assert len(x) >= cl._PARALLEL_BIC_MIN
-    serial = cl.optimal_clusters(x, max_clusters=12, seed=224, patience=patience, n_jobs=1)
-    parallel = cl.optimal_clusters(x, max_clusters=12, seed=224, patience=patience, n_jobs=2)
-    bics = [GaussianMixture(n_components=n, random_state=224).fit(x).bic(x) for n in range(1, 12)]
-    assert parallel == serial
-    if patience == 0:
-        assert serial == int(np.argmin(bics)) + 1
+    serial = cl.optimal_clusters(x, max_clusters=9, seed=224, patience=patience, n_jobs=1)
+    parallel = cl.optimal_clusters(x, max_clusters=9, seed=224, patience=patience, n_jobs=2)
+    assert parallel == serial == 5  # five blobs (the serial scan = scikit-learn's argmin: the test above)
