@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.chunks:
         from hcrbench.synth import generate_meridian
 
-        n_docs = max(500, math.ceil(args.chunks / 7.2))  # Meridian medium: ~7.2 chunks of 128 tokens per doc
+        n_docs = max(500, math.ceil(args.chunks / 6.6))  # Meridian: ~6.6 chunks of 128 tokens per doc (92,224 / 13,889)
         root = Path(os.environ.get("HCRBENCH_CACHE", ".")) / f"meridian-{n_docs}"
         if not (root / "corpus.jsonl").is_file():
             t0 = time.perf_counter()

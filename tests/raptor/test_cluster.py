@@ -154,3 +154,16 @@ def test_parallel_cluster_level_equals_serial():
     parallel = cl.cluster_level(emb, cl.ClusterConfig(n_jobs=2))
     assert [g.tolist() for g in serial] == [g.tolist() for g in parallel]
     assert len(serial) >= 2
+
+
+@pytest.mark.parametrize("patience", [0, 2])
+def test_parallel_bic_scan_gives_the_serial_scans_count(patience):
+    """The global scan's fits in worker processes, judged in count order, choose what the serial scan does
+    (including where patience stops it)."""
+    rng = np.random.default_rng(5)
+    centres = rng.standard_normal((5, 3)) * 6
+    x = np.concatenate([c + rng.standard_normal((130, 3)) for c in centres])
+    assert len(x) >= cl._PARALLEL_BIC_MIN
+    serial = cl.optimal_clusters(x, max_clusters=9, seed=224, patience=patience, n_jobs=1)
+    parallel = cl.optimal_clusters(x, max_clusters=9, seed=224, patience=patience, n_jobs=2)
+    assert parallel == serial == 5  # five blobs (the serial scan = scikit-learn's argmin: the test above)

@@ -3,7 +3,8 @@
 Output folder (``output_dir`` of the config)::
 
     config.toml          verbatim copy of the config
-    manifest.json        config, dataset hashes, per-system params/costs/timings, versions, git commit
+    manifest.json        config, dataset hashes, per-system params/costs/timings, versions, git commit; "stages":
+                         wall and CPU seconds per stage (load, system:<name>, scoring, gate+tree+verdicts)
     runs/<NAME>.trec     one TREC run per system
     eval.json            the ``hcrbench evaluate --json`` document (means, per-query, ledger, comparisons)
     per_query.csv        run, query_id, one column per metric, plus query strata (e.g. category); also
@@ -73,6 +74,7 @@ from hcrbench.experiment.manifest import (
     write_manifest,
 )
 from hcrbench.experiment.reads import batches, fingerprint_with_reads, reads_entry, reads_of, resolved
+from hcrbench.experiment.progress import POST_STEPS, StageClock, current_job, with_job_progress
 from hcrbench.experiment.seeds import seed_aggregation
 from hcrbench.experiment.steps import ProtocolHooks, after_scoring
 from hcrbench.experiment.tree_step import log_rel
@@ -178,6 +180,7 @@ def _load_run(path: Path, name: str) -> Run:
 
 
 @releasing  # the output folder's lock (claim_output_dir) is released however this returns
+@with_job_progress  # one progress line for the whole job (experiment.progress), shared with an outer job
 def run_experiment(config_path: str | Path, *, force_test: bool = False, only: list[str] | None = None,
                    progress: bool = True, force: bool = False,
                    execution: ExecutionConfig | None = None, fail_fast: bool | None = None,
@@ -200,7 +203,9 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
 
     config_path = Path(config_path)
     cfg, text = load_config(config_path)
-    console = Console(stderr=True, quiet=not progress, highlight=False)
+    job, clock = current_job(), StageClock()
+    console = Console(file=job.stream(), quiet=not progress, highlight=False) if job and job.live \
+        else Console(stderr=True, quiet=not progress, highlight=False)
     names = [s.name for s in cfg.systems]
     for n in only or []:
         if n not in names:
@@ -211,9 +216,13 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
                          line=locate(text, ("output_dir",)), field="output_dir")
     check_output_dir(out, cfg, config_path, text, force=force)  # refuse a folder not ours before the slow work
 
-    t_load = time.perf_counter()
+    t_load, mark = time.perf_counter(), clock.mark()
+    if job:
+        job.reserve(len(cfg.systems) + POST_STEPS)
+        job.begin(f"{cfg.name}: loading the data")
     data = load_data(cfg.dataset, config_path.parent, config_path, text)
     load_seconds = time.perf_counter() - t_load
+    mark = clock.since("load", mark)
     check_strata(cfg, {k for q in data.queries.query_ids for k in data.queries.meta(q)}, config_path, text)
     console.print(f"[bold]{escape(cfg.name)}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
                   f"({escape(cfg.dataset.split)}), {len(cfg.systems)} systems -> {escape(str(out))}")
@@ -273,9 +282,13 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
             manifest["systems"][system.name] = prev
             reused.append(system.name)
             console.print(f"{tag}: up to date (reused {rel})")
+            if job:
+                job.advance()
         elif only and system.name not in only:
             skipped.append(system.name)
             console.print(f"{tag}: [yellow]skipped[/yellow] (not in --only and no up-to-date run)")
+            if job:
+                job.advance()
         else:
             cells.append(Cell(i - 1, system, cfg.k, cfg.seed if system.seed is None else system.seed, fp,
                               log_path=str((out / log_rel(system.name)).resolve())))
@@ -283,6 +296,9 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         engine = make_engine(execution or cfg.execution, console)  # first: a bad engine or address changes nothing
         drop_stale_results(out)  # scores and reports on disk are stale from here on
         _checkpoint(out, cfg, manifest, old_systems)
+        if job:
+            job.begin(cells[0].name)
+        mark = clock.mark()
 
         def on_done(cell: Cell, output: CellOutput) -> None:
             """Commit one finished cell (in the driver): its run file atomically, then the manifest."""
@@ -299,6 +315,13 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
             where = f" on {output.where['hostname']}" if engine.name != "local" else ""
             again = f", attempt {output.where['attempts']}" if output.where.get("attempts", 1) > 1 else ""
             console.print(f"{tags[cell.name]}: done in {entry['seconds']:.2f}s{where}{again}")
+            nonlocal mark
+            mark = clock.since(f"system:{cell.name}", mark)  # local engine: this cell's time (Ray: the wait)
+            if job:
+                job.advance()
+                left = [c.name for c in cells if c.name not in runs]
+                if left:
+                    job.begin(left[0])
 
         try:
             # With --fail-fast the cells go one at a time, in config order, each after the checkpoints.
@@ -309,6 +332,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
                         console.print(f"[red]--fail-fast:[/red] {escape(stopped)}; not running the remaining "
                                       "systems")
                         skipped.extend(c.name for c in cells if c.name not in runs)
+                        if job:
+                            job.advance(sum(c.name not in runs for c in cells))
                         break
                 engine.run(batch, data, on_done, tags)
         except CellInputError as e:
@@ -331,7 +356,10 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         warnings.warn(f"baseline {baseline!r} has no run yet; comparing against {next(iter(runs))!r}",
                       HcrbenchWarning, stacklevel=2)
         baseline = next(iter(runs))
-    t_eval = time.perf_counter()
+    t_eval, mark = time.perf_counter(), clock.mark()
+    if job:
+        job.reserve(POST_STEPS)
+        job.begin(f"{cfg.name}: scoring {len(runs)} runs" + (" and context" if cfg.budgets else ""))
     evaluation = evaluate(data.qrels, runs, list(cfg.metrics), rel_threshold=cfg.rel_threshold, missing="zero")
     comparisons = compare(evaluation, baseline=baseline, n_resamples=cfg.n_resamples, seed=cfg.seed,
                           family=cfg.family) \
@@ -355,10 +383,18 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     manifest["timings"]["eval_seconds"] = round(time.perf_counter() - t_eval, 3)
     if stopped is None and watch is not None:
         stopped = watch.check(runs)  # the last system's checkpoints
+    mark = clock.since("scoring", mark)
+    if job:
+        job.advance()
+        job.begin(f"{cfg.name}: gate, tree metrics, checkpoints")
     data.new_look = bool(computed) or not old_systems  # every system reused as it was: the same look again
     steps = after_scoring(cfg, data, runs, evaluation, doc, baseline, out, console, stopped=stopped,
                           hooks=protocol)
     manifest["timings"].update(steps.pop("timings"))
+    clock.since("gate+tree+verdicts", mark)
+    manifest["stages"] = clock.stages  # stage -> {"wall_s", "cpu_s"} (experiment.progress.StageClock)
+    if job:
+        job.advance()
     if stopped is not None:
         manifest["stopped"] = stopped
     manifest["status"] = "complete" if not skipped else "partial"

@@ -24,6 +24,7 @@ from typing import Any
 
 from hcrbench.data.atomic import atomic_write_text
 from hcrbench.errors import InputError
+from hcrbench.experiment.progress import current_job, plan_units, with_job_progress
 
 ENCODERS = ("minilm", "hash")
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
@@ -152,6 +153,7 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
             "points": points}
 
 
+@with_job_progress  # one line for the whole job: tuning, every size's systems, scoring, gate and checkpoints
 def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str = "minilm", seeds: int = 3,
                    n_trials: int = 200, n_resamples: int = 10_000, fail_fast: bool = False,
                    progress: bool = True) -> QuickstartResult:
@@ -168,6 +170,8 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str =
     out.mkdir(parents=True, exist_ok=True)
     data_root = out / "data"
     per_size: dict[str, Any] = {}
+    current_job().expect(sum(plan_units(render_config(size=s, seed=seed, encoder=encoder, seeds=seeds))
+                             for s in sizes))  # type: ignore[union-attr]
     largest = sizes[-1]
     for size in sizes:
         folder = out if size == largest else out / "sizes" / size

@@ -193,11 +193,21 @@ class OnnxMiniLMEncoder:
             yield idx, hidden, mask
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        return self.encode_both(texts, tokens=False)[0]
+
+    def encode_both(self, texts: Sequence[str], *, tokens: bool = True) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Pooled vectors and token blocks of ``texts`` from one forward pass: the same numbers as
+        :meth:`encode` and :meth:`encode_tokens` (a text's outputs do not depend on its batch companions)."""
         out = np.zeros((len(texts), 384), dtype=np.float32)
+        blocks: list[Any] = [None] * len(texts) if tokens else []
         for idx, hidden, mask in self._hidden(texts):
             m = mask[..., None].astype(np.float32)
             out[idx] = (hidden * m).sum(1) / np.maximum(m.sum(1), 1e-9)
-        return _normalise(out)
+            if tokens:
+                for r, i in enumerate(idx):
+                    n = int(mask[r].sum())
+                    blocks[i] = _normalise(hidden[r, 1 : n - 1])
+        return _normalise(out), blocks
 
     def encode_tokens(self, texts: Sequence[str]) -> list[np.ndarray]:
         out: list[Any] = [None] * len(texts)
@@ -239,6 +249,7 @@ def encode_cached(
     flush_every: int = 256,
     dtype: str = "float32",
     desc: str = "encoding",
+    tokens_cache: EmbeddingCache | None = None,
 ) -> list[np.ndarray]:
     """Vectors (or token blocks with ``tokens=True``) of ``texts``, encoding only what ``cache`` lacks.
 
@@ -246,6 +257,11 @@ def encode_cached(
     interruption loses at most one group. Costs: ``embedding_calls`` (encoder calls), ``texts_encoded``,
     ``cache_hits``. Fresh vectors are rounded to ``dtype`` (the cache's), so a first run and a cached rerun
     return identical numbers.
+
+    ``tokens_cache`` (vectors only, an encoder with ``encode_both``): the token blocks of the texts encoded
+    here come from the same forward pass and are stored there too (those it lacks), so a late-interaction
+    reranker that later needs them (HCR's MaxSim over its chunks) reads them instead of encoding every text a
+    second time. The numbers are the ones :meth:`encode_tokens` gives (costs: ``token_blocks_stored``).
     """
     if cache is not None and cache.dtype != np.dtype(dtype):
         raise ValueError(f"encode_cached: cache holds {cache.dtype}, asked for {dtype}")
@@ -265,6 +281,7 @@ def encode_cached(
     if not groups:  # everything cached: no empty 0/0 bar
         return out
     fn = encoder.encode_tokens if tokens else encoder.encode
+    both = None if tokens or tokens_cache is None else getattr(encoder, "encode_both", None)
     # a bar only for real work: one group (a query's few candidates, a handful of summaries) draws none, so a
     # search that encodes per query does not redraw a 0/1 bar thousands of times
     steps = progress(groups, total=len(groups), desc=desc) if len(groups) > 1 else groups
@@ -274,7 +291,11 @@ def encode_cached(
             if not group:  # stored some meanwhile
                 continue
         batch = [texts[i] for i in group]
-        vecs = fn(batch)
+        if both is not None:
+            vecs, blocks = both(batch)
+            _store_blocks(tokens_cache, batch, blocks, costs)  # type: ignore[arg-type]
+        else:
+            vecs = fn(batch)
         costs.add("embedding_calls")
         costs.add("texts_encoded", len(batch))
         arrays = [np.asarray(v, dtype=dtype) for v in vecs]
@@ -284,6 +305,14 @@ def encode_cached(
             for j in todo[text_digest(texts[i])]:
                 out[j] = a
     return out
+
+
+def _store_blocks(cache: EmbeddingCache, texts: list[str], blocks: list[np.ndarray], costs: Costs) -> None:
+    """Put the token blocks of ``texts`` that ``cache`` lacks (rounded to its dtype)."""
+    new = [(t, b) for t, b in zip(texts, blocks) if t not in cache]
+    if new:
+        cache.put([t for t, _ in new], [np.asarray(b, dtype=cache.dtype) for _, b in new])
+        costs.add("token_blocks_stored", len(new))
 
 
 def _take_new_from_cache(cache: EmbeddingCache, texts: Sequence[str], group: list[int],

@@ -227,7 +227,8 @@ class HCRRetriever:
         return EmbeddingCache(self.encoder.model_id, self.cache_dir)
 
     def _embed(self, texts: list[str], costs: Costs, desc: str) -> np.ndarray:
-        vecs = encode_cached(self.encoder, texts, cache=self._emb_cache(), costs=costs, desc=desc)
+        vecs = encode_cached(self.encoder, texts, cache=self._emb_cache(), costs=costs, desc=desc,  # MaxSim's
+                             tokens_cache=self._emb_cache(tokens=True) if self.rerank == "maxsim" else None)
         return np.ascontiguousarray(np.stack(vecs).astype(np.float32)) if vecs else np.zeros((0, 1), np.float32)
 
     # -- index -----------------------------------------------------------------------------------------------

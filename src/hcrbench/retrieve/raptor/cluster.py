@@ -15,13 +15,15 @@ position, not by matching embedding rows (the original's matching merges duplica
 ``seed``; with ``random_state`` set UMAP runs single-threaded, so the result is reproducible.
 
 Speed (documented deviations, neither changes what a fit computes): the local UMAP + GMM fits of sibling global
-clusters run in parallel worker processes (``n_jobs``, 0 = every core), gathered in cluster order; the BIC scan
+clusters run in parallel worker processes (``n_jobs``, 0 = every core), gathered in cluster order, and so do the
+GMM fits of the global BIC scan (consecutive counts at a time, judged in count order); the BIC scan
 stops once BIC has risen for ``bic_patience`` (5) consecutive component counts (``bic_patience = 0`` is the
 original's full scan). ``max_clusters`` stays the original's 50: no cap below it by default.
 """
 
 from __future__ import annotations
 
+import functools
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,6 +32,9 @@ import numpy as np
 
 RANDOM_SEED = 224
 """The original's seed (``cluster_utils.RANDOM_SEED``); our default."""
+
+_PARALLEL_BIC_MIN = 500
+"""Points from which a BIC scan's fits go to worker processes (below, a fit costs less than a dispatch)."""
 
 
 @dataclass(frozen=True)
@@ -65,37 +70,49 @@ def reduce(x: np.ndarray, dim: int, n_neighbors: int, *, metric: str = "cosine",
         return np.asarray(model.fit_transform(x), dtype=np.float64)
 
 
-def optimal_clusters(x: np.ndarray, max_clusters: int = 50, seed: int = RANDOM_SEED, patience: int = 0) -> int:
+def _bic(x: np.ndarray, seed: int, n: int) -> float:
+    from sklearn.mixture import GaussianMixture
+
+    return float(GaussianMixture(n_components=n, random_state=seed).fit(x).bic(x))
+
+
+def optimal_clusters(x: np.ndarray, max_clusters: int = 50, seed: int = RANDOM_SEED, patience: int = 0,
+                     n_jobs: int = 1) -> int:
     """The component count in ``1 .. min(max_clusters, N) - 1`` with the lowest GMM BIC (1 when N < 3).
 
     ``patience = 0`` scans every count, as the original does. ``patience = p > 0`` (our default 5, a documented
     deviation) stops once BIC has risen above the best so far for ``p`` consecutive counts: BIC over k is
     close to convex for these fits, so the scan rarely finds a lower minimum later, and a full scan at 50 counts
-    costs ~60 CPU-s per level on 4k points."""
-    from sklearn.mixture import GaussianMixture
+    costs ~60 CPU-s per level on 4k points.
 
+    ``n_jobs`` (0 = every core): the fits of consecutive counts run in worker processes, as many at a time as
+    there are workers, and the rule above is applied to their BICs in count order, so the answer is the serial
+    scan's (fits past the stopping count are wasted, never used)."""
     top = min(int(max_clusters), len(x))
     if top < 2:
         return 1  # one point (the original would argmin an empty list)
-    candidates = range(1, top)
+    candidates = list(range(1, top))
+    step = min(workers(n_jobs), len(candidates)) if n_jobs != 1 and len(x) >= _PARALLEL_BIC_MIN else 1
     best, best_bic, worse = 1, np.inf, 0
-    for n in candidates:
-        bic = GaussianMixture(n_components=n, random_state=seed).fit(x).bic(x)
-        if bic < best_bic:  # strict: the first minimum wins, as np.argmin does
-            best, best_bic, worse = n, bic, 0
-        else:
-            worse += 1
-            if patience and worse >= patience:
-                break
+    for s in range(0, len(candidates), step):
+        batch = candidates[s : s + step]
+        bics = _map(functools.partial(_bic, x, seed), batch, step) if step > 1 else [_bic(x, seed, batch[0])]
+        for n, bic in zip(batch, bics):
+            if bic < best_bic:  # strict: the first minimum wins, as np.argmin does
+                best, best_bic, worse = n, bic, 0
+            else:
+                worse += 1
+                if patience and worse >= patience:
+                    return best
     return best
 
 
-def gmm_soft(x: np.ndarray, threshold: float, max_clusters: int = 50, seed: int = RANDOM_SEED, patience: int = 0
-             ) -> tuple[list[np.ndarray], int]:
+def gmm_soft(x: np.ndarray, threshold: float, max_clusters: int = 50, seed: int = RANDOM_SEED, patience: int = 0,
+             n_jobs: int = 1) -> tuple[list[np.ndarray], int]:
     """Per point the components it belongs to with probability > ``threshold``, and the component count."""
     from sklearn.mixture import GaussianMixture
 
-    n = optimal_clusters(x, max_clusters, seed, patience)
+    n = optimal_clusters(x, max_clusters, seed, patience, n_jobs)
     probs = GaussianMixture(n_components=n, random_state=seed).fit(x).predict_proba(x)
     return [np.flatnonzero(p > threshold) for p in probs], n
 
@@ -118,7 +135,9 @@ def cluster_level(emb: np.ndarray, cfg: ClusterConfig) -> list[np.ndarray]:
     if not umap_fits(n, g_neighbors, g_dim):
         return [np.arange(n, dtype=np.int64)]  # guard: too few points for UMAP, keep them together
     reduced = reduce(emb, g_dim, g_neighbors, metric=cfg.metric, seed=cfg.seed)
-    labels, n_global = gmm_soft(reduced, cfg.threshold, cfg.max_clusters, cfg.seed, cfg.bic_patience)
+    # the global BIC scan fits its counts in parallel (same answer as the serial scan; the local fits below are
+    # parallel across clusters instead, each scanning serially)
+    labels, n_global = gmm_soft(reduced, cfg.threshold, cfg.max_clusters, cfg.seed, cfg.bic_patience, cfg.n_jobs)
     groups = _soft_groups(labels, n_global)
     # the local fits of sibling global clusters are independent: run them in parallel (each seeded, results
     # gathered in cluster order, so the clusters are the same as a serial run's)
