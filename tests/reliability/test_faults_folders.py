@@ -170,3 +170,21 @@ def test_two_runs_at_once_the_second_stops_and_the_first_stays_consistent(root: 
     assert (out / "config.toml").read_text() == original and man["config"]["n_resamples"] == 200
     assert man["status"] == "complete" and list(json.loads((out / "eval.json").read_text())["runs"]) == \
         list(man["systems"]) == ["good", "poor"]
+
+
+def test_a_report_on_a_busy_folder_stops_naming_the_holder_and_writes_nothing(root: Path, capsys):
+    out = root / "out"
+    assert in_process(capsys, "run", str(root / "a.toml"), "--quiet")[0] == 0
+    assert not (out / "report.html").exists()  # --quiet writes no report
+    before = snapshot(out)
+    with FolderLock(out):  # what a running `hcrbench run` holds while it writes the folder
+        p = hcrbench("report", "out", cwd=root)
+        assert p.returncode == 2, p.stderr
+        err = one_error_line(p)
+        assert f"the output folder out is in use by another hcrbench command (pid {os.getpid()} on " in err, err
+        assert snapshot(out) == {**before, ".hcrbench-busy": snapshot(out)[".hcrbench-busy"]}
+    p = hcrbench("report", "out", cwd=root)  # once it is free: writes the report, and leaves the lock free
+    assert p.returncode == 0, p.stderr
+    assert (out / "report.html").is_file()
+    with FolderLock(out):
+        pass

@@ -73,8 +73,8 @@ from hcrbench.experiment.manifest import (
     sha256_json,
     write_manifest,
 )
-from hcrbench.experiment.reads import batches, fingerprint_with_reads, reads_entry, reads_of, resolved
 from hcrbench.experiment.progress import POST_STEPS, StageClock, current_job, with_job_progress
+from hcrbench.experiment.reads import batches, fingerprint_with_reads, reads_entry, reads_of, resolved
 from hcrbench.experiment.seeds import seed_aggregation
 from hcrbench.experiment.steps import ProtocolHooks, after_scoring
 from hcrbench.experiment.tree_step import log_rel

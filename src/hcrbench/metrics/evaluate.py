@@ -147,26 +147,82 @@ class EvaluationResult:
                           for m in self.metrics] for name in self.runs]
         return ["run", *self.metrics], rows
 
-    def to_markdown(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05) -> str:
+    def _letters(self, comparisons: Any, alpha: float, letters_by: str, superscript: bool) -> dict | None:
+        """ranx's significance letters ``{(run, metric): letters}`` when ``comparisons`` are all-pairs (from
+        ``compare(res, pairs="all")``: they carry Tukey's p and a ``letters`` method); None otherwise (the
+        baseline-only ``†`` marks then apply). Duck-typed: this stage does not import hcrbench.stats."""
+        if not comparisons or not any(getattr(c, "p_tukey", None) is not None for c in comparisons):
+            return None
+        fn = getattr(comparisons, "letters", None)
+        return None if fn is None else fn(list(self.runs), alpha=alpha, p=letters_by, superscript=superscript)
+
+    def _letter_table(self, digits: int, letters: dict, sup: Any) -> tuple[list[str], list[list[str]]]:
+        """ranx's ``Report`` layout: ``#`` (the run's letter), the run, each mean followed by ``sup(letters)``."""
+        from hcrbench.data.display import fmt
+
+        means = self.means
+        rows = [[_letter(i), name] + [fmt(means[name][m], digits) + sup(letters.get((name, m), ""), name, m)
+                                      for m in self.metrics] for i, name in enumerate(self.runs)]
+        return ["#", "run", *self.metrics], rows
+
+    def to_markdown(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05,
+                    letters_by: str = "p_holm") -> str:
         """A Markdown table of the means; with ``comparisons`` (from :func:`hcrbench.compare`) a ``†`` marks each
-        mean that differs from the baseline's with Holm-adjusted p < ``alpha``."""
+        mean that differs from the baseline's with Holm-adjusted p < ``alpha``. With all-pairs comparisons
+        (``compare(res, pairs="all")``) the table is ranx's: a ``#`` letter column and each mean followed by the
+        superscript letters of the runs it beats with ``letters_by`` p <= ``alpha`` (``p_holm``, ``p``, ``t_p``:
+        ranx's ``student``, ``p_tukey``: ranx's ``tukey``), e.g. ``0.6942ᵃᶜ``."""
         from hcrbench.data.display import markdown_table
 
+        letters = self._letters(comparisons, alpha, letters_by, superscript=True)
+        if letters is not None:
+            return markdown_table(*self._letter_table(digits, letters, lambda s, n, m: s))
         return markdown_table(*self._table(digits, comparisons, alpha, " †"))
 
-    def to_latex(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05, caption: str = "") -> str:
-        """A LaTeX ``table`` (booktabs) of the means; ``comparisons`` mark significant differences with ``†``."""
+    def to_latex(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05, caption: str = "",
+                 letters_by: str = "p_holm") -> str:
+        """A LaTeX ``table`` (booktabs) of the means; ``comparisons`` mark significant differences with ``†``.
+        With all-pairs comparisons, ranx's ``Report.to_latex`` marks instead: ``0.6942$^{ac}$\\hphantom{$^{b}$}``
+        (the letters of the runs it beats, then a phantom of the others so the columns stay aligned)."""
         from hcrbench.data.display import latex_table
 
-        return latex_table(*self._table(digits, comparisons, alpha, "†"), caption=caption).replace("†", r"$^\dagger$")
+        letters = self._letters(comparisons, alpha, letters_by, superscript=False)
+        if letters is None:
+            return latex_table(*self._table(digits, comparisons, alpha, "†"),
+                               caption=caption).replace("†", r"$^\dagger$")
+        names = list(self.runs)
+        keys = {}  # placeholder -> LaTeX: latex_table escapes cells, so the marks go in after it
+
+        def sup(won: str, name: str, metric: str) -> str:
+            others = "".join(_letter(i) for i, n in enumerate(names) if n != name and _letter(i) not in won)
+            tex = (f"$^{{{won}}}$" if won else "") + (f"\\hphantom{{$^{{{others}}}$}}" if others else "")
+            key = f"ZZLETTERS{len(keys)}ZZ"
+            keys[key] = tex
+            return key
+
+        out = latex_table(*self._letter_table(digits, letters, sup), caption=caption)
+        for key, tex in keys.items():
+            out = out.replace(key, tex)
+        return out
 
     def _repr_html_(self) -> str:
+        return self.to_html()
+
+    def to_html(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05,
+                letters_by: str = "p_holm") -> str:
+        """An HTML table of the means (what Jupyter shows); with all-pairs comparisons, ranx's ``#`` column and
+        superscript letters as in :meth:`to_markdown`, and a caption saying what they mean."""
         from hcrbench.data.display import html_table
 
         n = {len(r.query_ids) for r in self.runs.values()}
         queries = f"{n.pop()} queries" if len(n) == 1 else "queries per run differ"
         caption = f"hcrbench evaluation: {len(self.runs)} runs, {queries}, rel_threshold {self.rel_threshold}"
-        return html_table(*self._table(4, None, 0.05, ""), caption=caption)
+        letters = self._letters(comparisons, alpha, letters_by, superscript=True)
+        if letters is None:
+            return html_table(*self._table(digits, comparisons, alpha, " †"), caption=caption)
+        caption += (f". Superscripts: the mean is significantly above that run's ({letters_by} <= {alpha}; "
+                    "all pairs compared)")
+        return html_table(*self._letter_table(digits, letters, lambda s, n, m: s), caption=caption)
 
     def __repr__(self) -> str:
         header, rows = self._table(4, None, 0.05, "")
@@ -317,3 +373,8 @@ def evaluate(
         )
         out[name] = RunEvaluation(name, qids, values, ledger, list(measures))
     return EvaluationResult([m.name for m in measures], out, int(rel_threshold), missing)
+
+
+def _letter(i: int) -> str:
+    """The i-th run's letter in ranx's tables (a, b, ..., z, then a1, b1, ...; as hcrbench.stats.letters)."""
+    return "abcdefghijklmnopqrstuvwxyz"[i % 26] + (str(i // 26) if i >= 26 else "")

@@ -19,6 +19,14 @@ class Comparisons(list):
                  fmt(c.p_holm, 3) + (" *" if c.significant() else ""), fmt(c.cohens_d, 2),
                  f"{c.helped}/{c.hurt}/{c.tied}"] for c in self]
 
+    def letters(self, names: Any, *, alpha: float = 0.05, p: str = "p_holm",
+                superscript: bool = True) -> dict[tuple[str, str], str]:
+        """ranx's significance letters of these (all-pairs) comparisons: ``{(run, metric): letters}`` of the runs
+        each one beats with ``p`` <= ``alpha`` (see :func:`hcrbench.stats.letters.significance_letters`)."""
+        from hcrbench.stats.letters import significance_letters
+
+        return significance_letters(self, list(names), alpha=alpha, p=p, superscript=superscript)
+
     def to_frame(self) -> Any:
         """One row per comparison with the fields of ``--json``'s ``comparisons`` entries."""
         import pandas as pd

@@ -1,0 +1,91 @@
+"""ranx's significance letters in the Markdown, LaTeX and HTML exports of an all-pairs evaluation
+(``EvaluationResult.to_markdown / to_latex / to_html`` with ``compare(res, pairs="all")``), checked against ranx's
+own ``Report`` on a small example."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from hcrbench.metrics import evaluate
+from hcrbench.stats import compare
+
+N_Q, DEPTH = 40, 10
+
+
+def _data():
+    """A graded qrels, an oracle, a noisy copy of it and a broken (reversed) system; 40 queries."""
+    rng = np.random.default_rng(7)
+    qrels = {f"q{i}": {f"d{i}_{j}": int(g) for j, g in enumerate(rng.integers(0, 4, DEPTH))} for i in range(N_Q)}
+    oracle = {q: {d: float(g) + 0.001 * k for k, (d, g) in enumerate(sorted(j.items()))} for q, j in qrels.items()}
+    noisy = {q: {d: s + float(rng.normal(0, 1.5)) for d, s in r.items()} for q, r in oracle.items()}
+    broken = {q: {d: -s for d, s in r.items()} for q, r in oracle.items()}
+    return qrels, {"oracle": oracle, "noisy": noisy, "broken": broken}
+
+
+@pytest.fixture(scope="module")
+def all_pairs():
+    qrels, runs = _data()
+    res = evaluate(qrels, runs, ["nDCG@10", "P@5"])
+    return qrels, runs, res, compare(res, pairs="all", n_resamples=500, seed=0)
+
+
+def _cells(md: str) -> dict[str, list[str]]:
+    rows = [ln.strip("|").split("|") for ln in md.splitlines()[2:]]
+    return {r[1].strip(): [c.strip() for c in r[2:]] for r in rows}
+
+
+def test_markdown_marks_each_mean_with_the_letters_of_the_runs_it_beats(all_pairs):
+    _, _, res, comps = all_pairs
+    md = res.to_markdown(comparisons=comps)
+    assert md.splitlines()[0].replace(" ", "") == "|#|run|nDCG@10|P@5|"
+    cells = _cells(md)
+    # oracle (a) beats noisy (b) and broken (c); noisy beats broken; broken beats no one (the control)
+    assert cells["oracle"][0].endswith("ᵇᶜ") and cells["noisy"][0].endswith("ᶜ") and not cells["noisy"][0].endswith("ᵇᶜ")
+    assert re.fullmatch(r"\d\.\d{4}", cells["broken"][0])
+    # a copy of a run against itself: no letter either way
+    twin = evaluate(all_pairs[0], {"a": all_pairs[1]["oracle"], "b": dict(all_pairs[1]["oracle"])}, ["nDCG@10"])
+    assert "ᵃ" not in twin.to_markdown(comparisons=compare(twin, pairs="all", n_resamples=200)).split("\n", 2)[2]
+
+
+def test_baseline_comparisons_keep_the_dagger(all_pairs):
+    _, _, res, _ = all_pairs
+    md = res.to_markdown(comparisons=compare(res, n_resamples=500))
+    assert "†" in md and "#" not in md.splitlines()[0]
+
+
+def test_latex_uses_ranx_superscripts_and_phantoms_and_html_carries_the_letters(all_pairs):
+    _, _, res, comps = all_pairs
+    tex = res.to_latex(comparisons=comps)
+    row = next(ln for ln in tex.splitlines() if ln.startswith("a & oracle"))
+    assert re.search(r"\d\.\d{4}\$\^\{bc\}\$ &", row), row
+    row = next(ln for ln in tex.splitlines() if ln.startswith("c & broken"))
+    assert re.search(r"\d\.\d{4}\\hphantom\{\$\^\{ab\}\$\}", row), row
+    assert "ZZLETTERS" not in tex
+    html = res.to_html(comparisons=comps)
+    assert "ᵇᶜ" in html and "Superscripts" in html
+    assert res._repr_html_() == res.to_html()
+
+
+@pytest.mark.slow  # ranx imports numba and JIT-compiles
+@pytest.mark.parametrize("test,field", [("student", "t_p"), ("tukey", "p_tukey")])
+def test_letters_equal_ranx_report(all_pairs, test, field):
+    import ranx
+
+    qrels, runs, res, comps = all_pairs
+    report = ranx.compare(ranx.Qrels.from_dict(qrels), [ranx.Run.from_dict(r, name=n) for n, r in runs.items()],
+                          metrics=["ndcg@10", "precision@5"], stat_test=test, max_p=0.05)
+    cells = _cells(res.to_markdown(comparisons=comps, letters_by=field))
+    tex = res.to_latex(comparisons=comps, letters_by=field)
+    rx_tex = report.to_latex()
+    for n in runs:
+        for j, m in enumerate(("ndcg@10", "precision@5")):
+            sup = report.get_superscript_for_table(n, m)
+            assert cells[n][j] == f"{report.results[n][m]:.4f}{sup}", (n, m)
+            plain = report.get_superscript_for_latex(n, m)
+            phantom = report.get_phantoms_for_latex(n, m)
+            ours = (f"$^{{{plain}}}$" if plain else "") + (rf"\hphantom{{$^{{{phantom}}}$}}" if phantom else "")
+            assert ours in tex and f"$^{{{plain}}}$\\hphantom{{$^{{{phantom}}}$}}".replace("$^{}$", "") in rx_tex
+    assert any(v for row in cells.values() for v in row if not re.fullmatch(r"[\d.]+", v))  # letters present
