@@ -124,3 +124,4 @@ def test_the_controls_still_run_on_a_beir_dataset(beir_run):
     assert sorted(v["undecidable_rules"]) == sorted({c["rule"] for c in bad})
     ev = json.loads((tmp / "out" / "eval.json").read_text())
     assert all(row["ms_per_query"] is None for row in ev["cost"].values()) and "manifest" in ev["cost_timing"]
+    assert "cost per query (ms: manifest.json" in beir_run[1].stdout  # the console shows the manifest's figures

@@ -76,8 +76,10 @@ def run_command(
 
         console.print(escape(gate_bottom_line(result.gate)))
     if result.verdicts is not None:
+        from hcrbench.commands.quickstart import print_cost
         from hcrbench.report.verdicts import print_protocol
 
+        print_cost(console, result.output_dir, result.manifest, result.verdicts)  # ms per query: the manifest's
         print_protocol(console, result.verdicts)
     report = None
     if result.gate is not None or result.verdicts is not None:  # a protocol run: the report beside the results

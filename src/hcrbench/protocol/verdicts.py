@@ -255,8 +255,8 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
         ctx.routing = (None, None, 0, f"{p.system} was not run")
     from hcrbench.protocol.devselect import dev_selection
 
-    if p.system in evaluation.runs and p.beam_only in evaluation.runs and p.collapsed_only in evaluation.runs:
-        ctx.cache["dev_selection"] = dev_selection(cfg, data, out)  # H1b's single path, chosen on dev
+    if p.system in evaluation.runs:  # H1b's single path, chosen on dev (or why not)
+        ctx.cache["dev_selection"] = dev_selection(cfg, data, out)
     s = system_subject(ctx)
     rows = judge_subject(ctx, s, {"easy_routing", "vs_kill_baseline", "token_efficiency", "H1a", "H1b",
                                   "failure_rate", "kill"})
