@@ -41,12 +41,14 @@ GRID = {"target_pool": [50, 200, 400], "beam_width": [2, 4], "tree_kind": ["docs
 class Bench:
     """Dataset, queries, qrels and what every system shares."""
 
-    def __init__(self, dataset: str, split: str, max_queries: int | None, seed: int = 0) -> None:
+    def __init__(self, dataset: str, split: str, max_queries: int | None, seed: int = 0,
+                 backend: str = "onnx") -> None:
         import numpy as np
 
         from hcrbench.data import load_beir
         from hcrbench.data.evidence import read_evidence
 
+        self.backend = backend
         self.root = Path(dataset)
         self.ds = load_beir(self.root, split)
         qids = sorted(q for q in self.ds.queries.query_ids if q in self.ds.qrels)
@@ -67,7 +69,7 @@ class Bench:
     def hcr(self, name: str, seed: int, params: dict) -> object:
         from hcrbench.retrieve import make_retriever
 
-        r = make_retriever("hcr", backend="onnx", seed=seed, **params)
+        r = make_retriever("hcr", backend=self.backend, seed=seed, **params)
         t0 = time.perf_counter()
         r.index(self.ds.corpus)
         t_index = time.perf_counter() - t0
@@ -112,7 +114,7 @@ class Bench:
         qv = r._embed(list(self.queries.texts), costs, "encoding queries")
         index = faiss.IndexFlatIP(r._chunk_vecs.shape[1])
         index.add(r._chunk_vecs)
-        _, idx = index.search(qv, 400)
+        _, idx = index.search(qv, min(400, len(ids)))  # faiss pads with -1 beyond the corpus
         base_wall, base_cpu = time.perf_counter() - w0, time.process_time() - c0
         saved_rerank = r.rerank
         r.rerank = "maxsim"
@@ -129,7 +131,7 @@ class Bench:
                 order = np.argsort(-sc, kind="stable")
                 ranked[q] = ([(ids[top[j]], 1000.0 + float(sc[j])) for j in order]
                              + [(ids[j], float(-k)) for k, j in enumerate(idx[qi][n:])])
-                n_rr += n
+                n_rr += len(top)
             wall, cpu = time.perf_counter() - w0 + base_wall, time.process_time() - c0 + base_cpu
             run = Run.from_ranked(ranked, name=name)
             self._add(name, self._docs(run, r), run, r._chunks, dict(
@@ -237,7 +239,7 @@ def _seed_summary(b: Bench, prefix: str, seeds: list[int]) -> str:
 
 
 def cmd_tune(args: argparse.Namespace) -> dict:
-    b = Bench(args.dataset, args.split, args.max_queries)
+    b = Bench(args.dataset, args.split, args.max_queries, backend=args.backend)
     base = json.loads(args.params)
     grid = json.loads(args.grid) if args.grid else GRID
     print(f"tune: {args.dataset} split {args.split}, {len(b.qids)} judged queries, tree seed {args.seed}", flush=True)
@@ -263,7 +265,7 @@ def cmd_tune(args: argparse.Namespace) -> dict:
 
 
 def cmd_test(args: argparse.Namespace) -> dict:
-    b = Bench(args.dataset, args.split, args.max_queries)
+    b = Bench(args.dataset, args.split, args.max_queries, backend=args.backend)
     params = json.loads(args.params)
     seeds = [int(s) for s in args.seeds.split(",")]
     abl = [a for a in args.ablations.split(",") if a]
@@ -307,6 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ablation-seeds", default="0")
     ap.add_argument("--skip-defaults", action="store_true", help="test: no defaults rows beside tuned params")
     ap.add_argument("--fair", action="store_true", help="add the kill baseline with HCR's per-query pool")
+    ap.add_argument("--backend", default="onnx", choices=["onnx", "torch", "hash"],
+                    help="encoder (hash: model-free, for tests; never a quality claim)")
     ap.add_argument("--max-queries", type=int, default=None, help="a seeded sample of the split's queries")
     ap.add_argument("--json", default=None)
     ap.add_argument("--md", default=None)
