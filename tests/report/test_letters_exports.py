@@ -89,3 +89,24 @@ def test_letters_equal_ranx_report(all_pairs, test, field):
             ours = (f"$^{{{plain}}}$" if plain else "") + (rf"\hphantom{{$^{{{phantom}}}$}}" if phantom else "")
             assert ours in tex and f"$^{{{plain}}}$\\hphantom{{$^{{{phantom}}}$}}".replace("$^{}$", "") in rx_tex
     assert any(v for row in cells.values() for v in row if not re.fullmatch(r"[\d.]+", v))  # letters present
+
+
+def test_evaluate_all_pairs_json_carries_the_letters(tmp_path):
+    """Through the console script: `--all-pairs --json` writes the letters the terminal shows, plain."""
+    import json
+    import subprocess
+    from pathlib import Path
+
+    ex = Path(__file__).resolve().parents[2] / "examples"
+    rev = tmp_path / "rev.trec"  # bm25 with its ranks reversed: a broken system both others beat
+    rev.write_text("".join(f"{p[0]} Q0 {p[2]} 1 {-float(p[4])} rev\n"
+                           for p in (ln.split() for ln in (ex / "bm25.trec").read_text().splitlines())))
+    out = tmp_path / "ap.json"
+    r = subprocess.run(["hcrbench", "evaluate", str(ex / "cranfield.qrels"), str(ex / "bm25.trec"), str(rev),
+                        "-m", "nDCG@10", "--resamples", "200", "--all-pairs", "--json", str(out)],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    letters = json.loads(out.read_text())["letters"]
+    assert letters["by"] == "p_holm" and letters["letter"] == {"bm25": "a", "rev": "b"}
+    assert letters["runs"] == {"bm25": {"nDCG@10": "b"}, "rev": {"nDCG@10": ""}}
+    assert "ᵇ" in r.stdout

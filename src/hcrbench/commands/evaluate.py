@@ -157,6 +157,8 @@ def evaluate_command(
         import json
 
         doc = evaluation_json(result, comparisons)
+        if all_pairs:  # ranx's letters, plain: {"by", "alpha", "runs": {run: {metric: letters it beats}}}
+            doc["letters"] = _letters_json(comparisons, names, letters_by)
         atomic_write_text(json_path, json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
         err.print(f"wrote {json_path}", highlight=False)
 
@@ -179,6 +181,18 @@ def _letters(comparisons: list, names: list[str], by: str) -> tuple[dict | None,
     note = (f"Superscripts: the mean is significantly above that run's ({label} <= 0.05); {key}. "
             f"{beats} of {len(letters)} means beat at least one other run.")
     return letters, note
+
+
+def _letters_json(comparisons: list, names: list[str], by: str) -> dict:
+    from hcrbench.stats import significance_letters
+    from hcrbench.stats.letters import letter
+
+    plain = significance_letters(comparisons, names, alpha=0.05, p=LETTER_TESTS[by][0], superscript=False)
+    runs: dict[str, dict[str, str]] = {n: {} for n in names}
+    for (n, m), v in plain.items():
+        runs[n][m] = v
+    return {"by": LETTER_TESTS[by][0], "alpha": 0.05, "letter": {n: letter(i) for i, n in enumerate(names)},
+            "runs": runs}
 
 
 def _read_subtopics(path: Path | None, measures: list, qrels: Path) -> object:

@@ -4,9 +4,10 @@ The file is read in 4 MiB blocks cut at a newline. Per block, numpy counts the f
 whitespace, as ``bytes.split``); when every line has exactly 6 fields or none (blank), one ``block.split()`` gives
 all fields and every sixth is a query id, doc id or score, so no Python code runs per field beyond a dict lookup
 and a ``float()``. A line whose first field starts with ``#`` is a comment (trec_eval 10.0) and is dropped first.
-Anything else (a line with other than 6 fields, a score that is not a finite number, bad UTF-8 in an id) makes this
-path return None, and the caller re-reads the file with the line loop that names the offending line, so errors
-and warnings are exactly the loop's. Ids are kept as bytes while reading and decoded once per distinct id.
+Anything else (a line with other than 6 fields, a score that is not a finite number or holds '_', bad UTF-8 in any
+field, a NUL byte, a field over :data:`MAX_FIELD` bytes, a 64-bit id hash collision) makes this path return
+None, and the caller re-reads the file with the line loop that names the offending line, so errors and warnings
+are exactly the loop's (tests/data/test_trec_fast_property.py compares both on generated files). Ids are kept as bytes while reading and decoded once per distinct id.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from pathlib import Path
 import numpy as np
 
 BLOCK = 1 << 22
+#: Longest field (bytes) the block reader takes: fields are laid out as fixed-width rows, so a longer one (a 50 MB
+#: id) goes to the line loop instead of making a block's matrix width x lines bytes.
+MAX_FIELD = 4096
 _WS = np.zeros(256, dtype=bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True  # exactly what bytes.split() splits on
 
@@ -47,8 +51,9 @@ def _matrix(arr: np.ndarray, s: np.ndarray, e: np.ndarray, width: int) -> np.nda
 def _column(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
     """Fields [s, e) as fixed-width bytes, a 64-bit key of each, and whether the key is the id itself (<= 8 bytes).
 
-    Longer ids get an FNV-style hash over their own 8-byte words (never the block's padding), so equal ids get
-    equal keys in every block; a collision between different ids is caught by the caller's check."""
+    Longer ids get an FNV-style hash over their own 8-byte words (never the block's padding); ids of up to 8 bytes
+    keep their bytes as key in every block, however wide the block's longest id, so equal ids get equal keys in
+    every block; a collision between different ids is caught by the caller's check."""
     lengths = e - s
     width = max(int(lengths.max()) if len(s) else 1, 1)
     words = -(-width // 8)
@@ -62,7 +67,9 @@ def _column(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, 
     nwords = (lengths + 7) // 8
     for j in range(words):
         h = np.where(nwords > j, (h ^ w[:, j]) * prime, h)
-    return ids, h, False
+    short = lengths <= 8  # an id's key never depends on its block: short ids keep their own bytes in every block
+    h = np.where(short, w[:, 0], h)
+    return ids, h, bool(short.all())
 
 
 _POW10 = np.array([10.0 ** k for k in range(23)])  # exact in float64
@@ -118,9 +125,10 @@ class _Coder:
         self.known = np.zeros(0, dtype=np.uint64)  # sorted keys
         self.known_code = np.zeros(0, dtype=np.int32)
         self.reps: list[np.ndarray] = []  # ids in code order, one array per block
-        self.rep = np.zeros(0, dtype="S1")  # the id of every code so far (hashed keys only)
+        self.rep = np.zeros(0, dtype="S1")  # the id of every code so far
         self.codes: list[np.ndarray] = []
         self.n = 0
+        self.hashed = False  # some key so far is a hash: every later block is checked against the kept ids
 
     def add(self, ids: np.ndarray, h: np.ndarray, exact: bool) -> bool:
         uk, first, inv = np.unique(h, return_index=True, return_inverse=True)
@@ -140,12 +148,12 @@ class _Coder:
             self.known_code = np.insert(self.known_code, at, code[new][order])
             self.reps.append(ids[first[new]])
         entry = code[inv.ravel()]
-        if not exact:
-            width = max(self.rep.dtype.itemsize, ids.dtype.itemsize)
-            if new.size:
-                self.rep = np.concatenate([self.rep.astype(f"S{width}"), ids[first[new]].astype(f"S{width}")])
-            if not np.array_equal(self.rep[entry].astype(f"S{width}"), ids.astype(f"S{width}")):
-                return False  # a 64-bit hash collision
+        width = max(self.rep.dtype.itemsize, ids.dtype.itemsize)
+        if new.size:  # kept for every code (also before the first hash), so any later block can be checked
+            self.rep = np.concatenate([self.rep.astype(f"S{width}"), ids[first[new]].astype(f"S{width}")])
+        self.hashed |= not exact
+        if self.hashed and not np.array_equal(self.rep[entry].astype(f"S{width}"), ids.astype(f"S{width}")):
+            return False  # a 64-bit hash collision (a hash equal to another id's bytes included)
         self.codes.append(entry)
         return True
 
@@ -170,7 +178,10 @@ def _decode(rep: np.ndarray) -> list[str]:
 
 
 def _drop_comments(block: bytes) -> bytes:
-    return b"".join(ln for ln in block.splitlines(keepends=True) if ln.lstrip()[:1] != b"#")
+    """The block without its comment lines; lines end at b"\\n" only, as the loop's file iteration (a lone CR is
+    whitespace inside a line, never a line break: ``bytes.splitlines`` would cut there)."""
+    lines = block.split(b"\n")[:-1]  # the block ends with a newline
+    return b"".join(ln + b"\n" for ln in lines if ln.lstrip()[:1] != b"#")
 
 
 def _blocks(path: Path):
@@ -212,6 +223,10 @@ def read_run_columns(path: Path):
     scores: list[np.ndarray] = []
     try:
         for block in _blocks(path):
+            if b"\x00" in block:  # ids are kept NUL-padded: a NUL in an id would vanish; the loop refuses it
+                return None
+            if not block.isascii():  # bad UTF-8 anywhere on a line (the tag too): the loop names the line
+                block.decode("utf-8")
             if b"#" in block:  # maybe a comment line (trec_eval 10.0): drop those, keep ids that contain '#'
                 block = _drop_comments(block)
                 if not block:
@@ -221,6 +236,8 @@ def read_run_columns(path: Path):
                 return None
             if not starts.size:
                 continue
+            if int((ends - starts).max()) > MAX_FIELD:  # one huge field would make every row of the matrix huge
+                return None
             for coder, f in ((queries, 0), (docs, 2)):
                 if not coder.add(*_column(arr, starts[f::6], ends[f::6])):
                     return None

@@ -8,6 +8,7 @@ measure is computed from them (:mod:`hcrbench.metrics.compute`). Semantics are t
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -194,7 +195,8 @@ class EvaluationResult:
         keys = {}  # placeholder -> LaTeX: latex_table escapes cells, so the marks go in after it
 
         def sup(won: str, name: str, metric: str) -> str:
-            others = "".join(_letter(i) for i, n in enumerate(names) if n != name and _letter(i) not in won)
+            beaten = set(re.findall(r"[a-z][0-9]*", won))  # a, b, ..., z, a1, b1, ...
+            others = "".join(_letter(i) for i, n in enumerate(names) if n != name and _letter(i) not in beaten)
             tex = (f"$^{{{won}}}$" if won else "") + (f"\\hphantom{{$^{{{others}}}$}}" if others else "")
             key = f"ZZLETTERS{len(keys)}ZZ"
             keys[key] = tex
