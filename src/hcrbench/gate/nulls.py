@@ -163,14 +163,26 @@ class Relevance:
         return self.rows, self.labels[idx], self._shuffled_grades(rng)
 
 
+#: How many random partners :func:`_repair_repeats` tries for one repeated slot before moving on.
+REPAIR_TRIES = 200
+
+
 def _repair_repeats(rng: np.random.Generator, rows: np.ndarray, docs: np.ndarray, grades: np.ndarray,
                     max_rounds: int = 1000) -> np.ndarray:
     """Swap away docs that occur twice in one row with a slot of the same key (``grades``: grade or stratum) in
-    another row (keeps counts); RuntimeError when ``max_rounds`` rounds leave a repeat."""
+    another row (keeps counts); RuntimeError when ``max_rounds`` rounds leave a repeat.
+
+    For each repeated slot ``i`` (in order), partners ``j = rng.integers(0, n)`` are drawn one at a time, up to
+    :data:`REPAIR_TRIES`, until one lies in another row, has the same key, and swapping keeps both rows free of
+    repeats. The draws are made in one batch (``integers(0, n, size=k)`` gives the same values as ``k`` scalar
+    calls), checked at once, and the generator is then left exactly where the one-at-a-time loop leaves it (state
+    restored, the used draws redrawn), so the result and the stream afterwards are the loop's.
+    ``rows`` must be non-decreasing (each row's slots contiguous), as :class:`Relevance` keeps them."""
     docs = docs.copy()
     n_rows = int(rows[-1]) + 1 if rows.size else 0
     starts = np.searchsorted(rows, np.arange(n_rows + 1))
     span = int(docs.max(initial=0)) + 1
+    n = docs.size
     for _ in range(max_rounds):
         key = rows * span + docs
         order = np.argsort(key, kind="stable")
@@ -179,16 +191,19 @@ def _repair_repeats(rng: np.random.Generator, rows: np.ndarray, docs: np.ndarray
             return docs
         for i in dup.tolist():
             ri = rows[i]
-            for _try in range(200):
-                j = int(rng.integers(0, docs.size))
-                rj = rows[j]
-                if rj == ri or grades[j] != grades[i]:
-                    continue
-                row_i, row_j = docs[starts[ri]:starts[ri + 1]], docs[starts[rj]:starts[rj + 1]]
-                if docs[j] in row_i or docs[i] in row_j:
-                    continue
+            state = rng.bit_generator.state
+            js = rng.integers(0, n, size=REPAIR_TRIES)
+            cand = js[(rows[js] != ri) & (grades[js] == grades[i])]
+            if cand.size:  # swapping must not repeat docs[j] in row i, nor docs[i] in row j
+                row_i, holders = docs[starts[ri]:starts[ri + 1]], rows[docs == docs[i]]
+                ok = ~(docs[cand][:, None] == row_i).any(axis=1) & ~(rows[cand][:, None] == holders).any(axis=1)
+                cand = cand[ok]
+            if cand.size:
+                j = int(cand[0])
+                used = int(np.flatnonzero(js == j)[0]) + 1  # the first draw equal to j is the one accepted
+                rng.bit_generator.state = state
+                rng.integers(0, n, size=used)
                 docs[i], docs[j] = docs[j], docs[i]
-                break
     raise RuntimeError("null D: could not deal relevant docs without repeats")  # pragma: no cover
 
 

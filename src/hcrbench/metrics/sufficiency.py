@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
+
 from hcrbench.data.evidence import BUDGET_TOKENS, QueryEvidence
 from hcrbench.data.tokens import TokenCounter, default_counter
 
@@ -210,6 +212,57 @@ def _cover_mask(units: Sequence[UnitLike], spans: Sequence[EvidenceSpanLike], bi
     return mask
 
 
+def _popcounts(n_bits: int) -> np.ndarray:
+    """The number of set bits of every integer in ``[0, 2**n_bits)``."""
+    ar = np.arange(1 << n_bits, dtype=np.int64)
+    return sum(((ar >> k) & 1 for k in range(n_bits)), np.zeros_like(ar))
+
+
+def _exact_cover(items: Sequence[tuple[int, int, tuple[int, ...]]], n_facts: int, limit: float
+                 ) -> list[tuple[int, ...]]:
+    """The unit runs of the exact cover: a shortest path over the ``2**n_facts`` fact subsets (vectorised).
+
+    Items are taken in order; item ``(m, t, k)`` relaxes ``cost[s | m]`` from ``cost[s] + t`` (within ``limit``)
+    for every ``s``. It gives exactly what the one-state-at-a-time loop ``for s in range(2**n): if cost[s] + t <
+    cost[s | m]: ...`` gives: a state updated in the same pass is a superset of ``m``, whose own relaxation only
+    leads back to itself (``t >= 0``), so every source reads the cost from before the pass; and each target keeps
+    the smallest source reaching its new minimum, as the loop's strict ``<`` does. The sources of target ``T``
+    are ``(T & ~m) | sub`` for ``sub`` within ``m``: folding the bits of ``m`` pairwise, lowest first, ties to the
+    bit being 0 (the smaller source), leaves the minimum and its smallest source. The state ending the path: most facts, then fewest
+    tokens, then the smallest mask."""
+    full = (1 << n_facts) - 1
+    ar = np.arange(full + 1, dtype=np.int64)
+    cost = np.full(full + 1, np.inf)
+    cost[0] = 0.0
+    back_s = np.full(full + 1, -1, dtype=np.int64)
+    back_j = np.full(full + 1, -1, dtype=np.int64)
+    shape = (2,) * n_facts  # C order: axis a holds bit n_facts - 1 - a
+    for j, (m, t, _k) in enumerate(items):
+        c = cost + t
+        c[c > limit] = np.inf
+        val, src = c.reshape(shape), ar.reshape(shape)
+        for b in [b for b in range(n_facts) if m >> b & 1]:  # lowest bit (last axis) first: later axes stay put
+            ax = n_facts - 1 - b
+            v0, v1 = val.take(0, axis=ax), val.take(1, axis=ax)
+            one = v1 < v0
+            val, src = np.where(one, v1, v0), np.where(one, src.take(1, axis=ax), src.take(0, axis=ax))
+        targets = ar[(ar & m) == 0] | m  # C order of the remaining axes: increasing base = T & ~m
+        val, src = val.reshape(-1), src.reshape(-1)
+        better = val < cost[targets]
+        hit = targets[better]
+        cost[hit], back_s[hit], back_j[hit] = val[better], src[better], j
+    pc = _popcounts(n_facts)
+    reach = cost < np.inf
+    top = reach & (pc == pc[reach].max())
+    least = cost[top].min()
+    s = int(np.flatnonzero(top & (cost == least))[0])
+    keys: list[tuple[int, ...]] = []
+    while back_j[s] >= 0:
+        keys.append(items[int(back_j[s])][2])
+        s = int(back_s[s])
+    return keys
+
+
 def cheapest_cover(evidence: QueryEvidence, units: Sequence[UnitLike], by_doc: Mapping[str, Sequence[int]],
                    budget: int | None = None, doc_texts: Mapping[str, str] | None = None, *,
                    max_run: int = 3) -> Cover:
@@ -249,25 +302,7 @@ def cheapest_cover(evidence: QueryEvidence, units: Sequence[UnitLike], by_doc: M
             used += best[2]
         picked = tuple(sorted({i for k in chosen for i in k}))
     else:
-        inf = float("inf")
-        cost = [inf] * (full + 1)
-        back: list[tuple[int, int] | None] = [None] * (full + 1)
-        cost[0] = 0
-        for j, (m, t, _k) in enumerate(items):
-            for s in range(full + 1):
-                c = cost[s] + t
-                if c < cost[s | m] and c <= limit:
-                    cost[s | m] = c
-                    back[s | m] = (s, j)
-        reach = [s for s in range(full + 1) if cost[s] < inf]
-        mask = max(reach, key=lambda s: (bin(s).count("1"), -cost[s], -s))
-        keys: list[tuple[int, ...]] = []
-        s = mask
-        while back[s] is not None:
-            prev, j = back[s]  # type: ignore[misc]
-            keys.append(items[j][2])
-            s = prev
-        picked = tuple(sorted({i for k in keys for i in k}))
+        picked = tuple(sorted({i for k in _exact_cover(items, len(facts), limit) for i in k}))
     got = _cover_mask([units[i] for i in picked], [sp for f in facts for sp in evidence.statements(f)],
                       {f: 1 << i for i, f in enumerate(facts)}, doc_texts)
     return Cover(picked, sum(int(units[i].n_tokens) for i in picked),
