@@ -6,7 +6,8 @@ controls, and compares every system with the baseline (paired, in the experiment
 HIT / UNDER-NS / MISS / NULL-FAIL verdicts). ``gate.json`` is the document ``hcrbench gate RUNS --controls
 --baseline B --json FILE`` writes for the same runs and options, plus ``"family"`` (the Holm family in words)
 and ``"passed"`` (every gated system passes, and the harness is trusted when controls ran). Same inputs and seed
-give the same bytes.
+give the same bytes; a warm re-run whose inputs are all unchanged reuses the folder's memo of the last computation
+(:mod:`hcrbench.experiment.memo`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,25 @@ def gate_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Run],
     if g is None or not g.enabled:
         (out / GATE_FILE).unlink(missing_ok=True)
         return None
+    from hcrbench.experiment.memo import data_digest, memo_key, recall, remember, round_trip, run_digest
+
+    key = memo_key("gate", {"config": cfg.model_dump(mode="json"), "data": data_digest(data), "baseline": baseline,
+                            "runs": [[n, run_digest(r)] for n, r in runs.items()]})
+    hit = recall(out, "gate", key)
+    if hit is not None:  # a warm re-run: nothing the gate reads changed (hcrbench.experiment.memo)
+        doc = hit["doc"]
+    else:
+        doc = round_trip(_gate_doc(cfg, data, runs, baseline))
+    atomic_write_text(out / GATE_FILE, json.dumps(doc, indent=2, sort_keys=True, allow_nan=False) + "\n")
+    if hit is None:
+        remember(out, "gate", key, doc)
+    return doc
+
+
+def _gate_doc(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Run], baseline: str) -> dict[str, Any]:
+    """The gate document :func:`gate_step` writes (computed)."""
+    g = cfg.gate
+    assert g is not None
     from hcrbench.gate import gate_pairs, run_controls
     from hcrbench.gate._kernels import parse_gate_metric
     from hcrbench.gate.baseline import compare_to_baseline
@@ -63,9 +83,7 @@ def gate_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Run],
                      if not p.graded.gate_pass or (p.strict is not None and not p.strict.gate_pass))
     doc["failing"] = failing
     doc["passed"] = not failing and trusted
-    doc = _clean(doc)  # NaN (e.g. an undefined gap share) is written as null: strict JSON
-    atomic_write_text(out / GATE_FILE, json.dumps(doc, indent=2, sort_keys=True, allow_nan=False) + "\n")
-    return doc
+    return _clean(doc)  # NaN (e.g. an undefined gap share) is written as null: strict JSON
 
 
 def gate_bottom_line(doc: dict[str, Any]) -> str:

@@ -38,14 +38,34 @@ def write_routing_log(retriever: Any, path: Path) -> bool:
 
 def system_tree_metrics(name: str, data: ExperimentData, out: Path, *, rel_threshold: int = 1,
                         seed: int = 0) -> dict[str, Any] | None:
-    """The tree-metrics document of one system from its files in ``out/logs``, or ``None`` when it has no log."""
+    """The tree-metrics document of one system from its files in ``out/logs``, or ``None`` when it has no log.
+
+    A warm re-run whose inputs are all unchanged (the log, the tree files, ``world.json``, the dataset) reuses
+    the folder's memo of the last computation (:mod:`hcrbench.experiment.memo`)."""
+    from hcrbench.experiment.memo import data_digest, file_sha, memo_key, recall, remember, round_trip
     from hcrbench.metrics.tree_files import tree_path_for, tree_report_from_files
 
     log = out / log_rel(name)
-    if not log.is_file() or not tree_path_for(log).is_file():
+    tree = tree_path_for(log)
+    if not log.is_file() or not tree.is_file():
         return None
-    return tree_report_from_files(log, None, data.corpus, data.queries, data.qrels,
-                                  world_path=Path(data.root) / "world.json", rel_threshold=rel_threshold, seed=seed)
+    world = Path(data.root) / "world.json"
+    vectors = tree.with_name(tree.name.removesuffix(".jsonl") + ".npz")
+    step = f"tree-{name}"
+    key = memo_key(step, {"system": name, "log": file_sha(log), "tree": file_sha(tree),
+                          "vectors": file_sha(vectors), "world": file_sha(world), "data": data_digest(data),
+                          "rel_threshold": rel_threshold, "seed": seed})
+    hit = recall(out, step, key)
+    if hit is not None:
+        return hit["doc"]
+    rep = tree_report_from_files(log, None, data.corpus, data.queries, data.qrels, world_path=world,
+                                 rel_threshold=rel_threshold, seed=seed)
+    try:
+        rep = round_trip(rep)
+    except (TypeError, ValueError):  # not plain JSON (a numpy value): hand it on as computed, no memo
+        return rep
+    remember(out, step, key, rep)
+    return rep
 
 
 def tree_step(names: list[str], data: ExperimentData, out: Path, *, rel_threshold: int = 1,
