@@ -1,0 +1,128 @@
+"""`hcrbench quickstart` cold-ish and warm in one go: wall and CPU seconds per stage, side by side.
+
+1. cold-ish: a fresh output folder (the corpus is generated, every system runs, every step computes), with the
+   shared embedding cache (``$HCRBENCH_CACHE``) as it is: run it once before to time a truly cold cache.
+2. warm: the same command again into the same folder (every system and every step reused).
+3. with ``--memo-off``, a third run with ``HCRBENCH_MEMO=0``: warm systems, every step recomputed (what a warm run
+   cost before the step memo, hcrbench.experiment.memo).
+
+Stages are the runner's (``manifest.json["stages"]`` of the main folder and of the tuning experiment, ``tune/``);
+"rest" is the whole command minus those (start-up, imports, generation, the report, the terminal output). CPU
+seconds are the command's user + system time (``getrusage`` of the child). Then the outputs of the cold and warm
+runs are compared byte for byte (the manifests' timing fields, the hcrbench commit and verdicts' ``new_look``
+excluded).
+
+    python benchmarks/bench_quickstart.py [--size small] [--out DIR] [--memo-off]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def run(out: Path, size: str, env: dict[str, str]) -> dict:
+    """One ``hcrbench quickstart`` into ``out``: whole wall / CPU seconds and the stages of both manifests."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    r = subprocess.run(["hcrbench", "quickstart", "--size", size, "--out", str(out)], env=env, capture_output=True,
+                       text=True, check=False)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        sys.exit(f"hcrbench quickstart failed (exit {r.returncode}):\n{r.stderr[-3000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    stages = {}
+    for prefix, man in (("", out / "manifest.json"), ("tune/", next((out / "data" / "tune").glob("*/manifest.json"),
+                                                                     None))):
+        if man is not None and man.is_file():
+            for name, s in (json.loads(man.read_text()).get("stages") or {}).items():
+                stages[prefix + name] = s
+    last = [ln for ln in r.stderr.splitlines() if ln.startswith("computed ")]
+    return {"wall": wall, "cpu": cpu, "stages": stages, "line": last[-1] if last else ""}
+
+
+def _norm(b: bytes) -> bytes:
+    return re.sub(rb"(hcrbench[ _]commit[^0-9a-f]*)[0-9a-f]{40}(\+dirty)?", rb"\1<commit>", b)
+
+
+def snapshot(out: Path) -> dict[str, bytes]:
+    """Every output file but logs (timings), memo and locks; manifests without their timing fields."""
+    snap = {}
+    for p in sorted(out.rglob("*")):
+        rel = p.relative_to(out).as_posix()
+        parts = rel.split("/")
+        if not p.is_file() or "memo" in parts[:-1] or rel.endswith(".hcrbench-busy") or \
+                (parts[0] == "logs" and not rel.endswith(".units.jsonl")):
+            continue
+        data = p.read_bytes()
+        if p.name == "manifest.json" and b'"timings"' in data:  # an experiment's manifest
+            doc = json.loads(data)
+            for k in ("timings", "stages", "hcrbench_commit"):
+                doc.pop(k, None)
+            data = json.dumps(doc, sort_keys=True).encode()
+        if p.name == "verdicts.json":  # a warm re-run is not a new look at the locked split: the one field it sets
+            data = re.sub(rb'"new_look": (true|false)', b'"new_look": <look>', data)
+        snap[rel] = _norm(data)
+    return snap
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--size", default="small")
+    ap.add_argument("--out", type=Path, default=None, help="a folder that does not exist yet (default: a temp one)")
+    ap.add_argument("--memo-off", action="store_true", help="also time a warm run with HCRBENCH_MEMO=0")
+    ap.add_argument("--keep", action="store_true", help="keep the output folder")
+    args = ap.parse_args()
+    if args.out is not None and args.out.exists():
+        sys.exit(f"{args.out} exists: pass a folder that does not exist yet")
+    out = args.out or Path(tempfile.mkdtemp(prefix="bench-quickstart-")) / "qs"
+    env = {**os.environ, "HCRBENCH_PROGRESS": "0"}
+    load0 = os.getloadavg()
+    runs = {"cold-ish": run(out, args.size, env)}
+    cold = snapshot(out)
+    runs["warm"] = run(out, args.size, env)
+    warm = snapshot(out)
+    if args.memo_off:
+        runs["warm, memo off"] = run(out, args.size, {**env, "HCRBENCH_MEMO": "0"})
+    load1 = os.getloadavg()
+    names = []
+    for r in runs.values():
+        names += [n for n in r["stages"] if n not in names]
+    cols = list(runs)
+    print(f"hcrbench quickstart --size {args.size} --out {out}")
+    print(f"load average (1/5/15 min) before {load0[0]:.2f}/{load0[1]:.2f}/{load0[2]:.2f}, after "
+          f"{load1[0]:.2f}/{load1[1]:.2f}/{load1[2]:.2f}; {os.cpu_count()} CPUs")
+    print(f"{'stage':<34}" + "".join(f"{c + ' wall':>18}{'CPU':>8}" for c in cols))
+
+    def row(name: str, vals: list[tuple[float, float] | None]) -> None:
+        print(f"{name:<34}" + "".join(f"{'-':>18}{'-':>8}" if v is None else f"{v[0]:>17.2f}s{v[1]:>7.2f}s"
+                                      for v in vals))
+
+    for n in names:
+        row(n, [(r["stages"][n]["wall_s"], r["stages"][n]["cpu_s"]) if n in r["stages"] else None
+                for r in runs.values()])
+    row("rest (start-up, generation, report)", [
+        (r["wall"] - sum(s["wall_s"] for s in r["stages"].values()),
+         r["cpu"] - sum(s["cpu_s"] for s in r["stages"].values())) for r in runs.values()])
+    row("whole command", [(r["wall"], r["cpu"]) for r in runs.values()])
+    for c, r in runs.items():
+        print(f"{c}: {r['line']}")
+    diff = sorted(k for k in set(cold) | set(warm) if cold.get(k) != warm.get(k))
+    print(f"outputs, cold-ish vs warm: {len(cold)} files compared (timing fields, the hcrbench commit and "
+          f"verdicts' new_look excluded); differ: {', '.join(diff) if diff else 'none'}")
+    if args.out is None and not args.keep:
+        shutil.rmtree(out.parent, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
