@@ -113,8 +113,10 @@ def test_warm_rerun_reuses_every_memo_and_writes_the_same_bytes(done, monkeypatc
     calls = _spy(monkeypatch, context_step_mod, "_context_step")
     gate_calls = _spy(monkeypatch, gate_step_mod, "_gate_doc")
     tree_calls = _spy(monkeypatch, tree_files, "tree_report_from_files")
+    assert json.loads((out / "manifest.json").read_text())["memo"] == {"reused": []}  # the cold run computed
     res = run_experiment(cfg, progress=False, force_test=True)
     assert res.reused == ["bm25", "hcr"]
+    assert res.manifest["memo"] == {"reused": ["context", "gate", "tree-hcr"]}
     assert calls == [] and gate_calls == [] and tree_calls == []  # nothing recomputed
     assert {f: (out / f).read_bytes() for f in OUTPUTS} == before
 

@@ -96,12 +96,30 @@ def file_sha(path: Path) -> str | None:
     return sha256_file(path) if path.is_file() else None
 
 
-def memo_key(step: str, inputs: Any) -> str:
-    """The key of ``step`` for ``inputs`` (JSON-able), the code and the package versions."""
+#: Packages beyond the manifest's whose version can change a step's result (TF-IDF passage scores).
+EXTRA_PACKAGES = ("scikit-learn",)
+
+
+@functools.lru_cache(maxsize=1)
+def versions() -> dict[str, str]:
+    """Python's and the result-relevant packages' versions (the manifest's list and :data:`EXTRA_PACKAGES`)."""
+    from importlib import metadata
+
     from hcrbench.experiment.manifest import package_versions
 
+    out = package_versions()
+    for name in EXTRA_PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
+
+
+def memo_key(step: str, inputs: Any) -> str:
+    """The key of ``step`` for ``inputs`` (JSON-able), the code and the package versions."""
     blob = json.dumps({"schema": MEMO_SCHEMA, "step": step, "inputs": inputs, "code": code_fingerprint(),
-                       "versions": package_versions()}, sort_keys=True, separators=(",", ":"), allow_nan=True)
+                       "versions": versions()}, sort_keys=True, separators=(",", ":"), allow_nan=True)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
@@ -118,8 +136,25 @@ def _path(out: Path, step: str) -> Path:
     return out / MEMO_DIR / f"{step.replace(':', '-').replace('/', '-')}.json"
 
 
+#: Steps served from a memo in this process, per output folder (the runner records them in the manifest).
+_REUSED: dict[str, list[str]] = {}
+
+
+def take_reused(out: Path) -> list[str]:
+    """The steps served from ``out``'s memo since the last call (and forget them)."""
+    return _REUSED.pop(str(Path(out).resolve()), [])
+
+
 def recall(out: Path, step: str, key: str) -> dict[str, Any] | None:
-    """``{"doc", "timings"}`` of the memo of ``step`` in ``out`` when it may be reused for ``key``, else None."""
+    """``{"doc", "timings"}`` of the memo of ``step`` in ``out`` when it may be reused for ``key``, else None.
+    ``timings`` are the seconds the computation took when it ran."""
+    hit = _recall(out, step, key)
+    if hit is not None:
+        _REUSED.setdefault(str(Path(out).resolve()), []).append(step)
+    return hit
+
+
+def _recall(out: Path, step: str, key: str) -> dict[str, Any] | None:
     p = _path(out, step)
     if not memo_enabled() or not p.is_file():
         return None

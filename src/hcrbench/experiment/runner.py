@@ -197,6 +197,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     """
     from rich.console import Console
 
+    from hcrbench.experiment.memo import take_reused
     from hcrbench.metrics import evaluate
     from hcrbench.stats import compare, evaluation_json
     from hcrbench.stats.compare import family_text
@@ -360,6 +361,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     if job:
         job.reserve(POST_STEPS)
         job.begin(f"{cfg.name}: scoring {len(runs)} runs" + (" and context" if cfg.budgets else ""))
+    take_reused(out)  # from here on: this run's steps only
     evaluation = evaluate(data.qrels, runs, list(cfg.metrics), rel_threshold=cfg.rel_threshold, missing="zero")
     comparisons = compare(evaluation, baseline=baseline, n_resamples=cfg.n_resamples, seed=cfg.seed,
                           family=cfg.family) \
@@ -392,6 +394,10 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
                           hooks=protocol)
     manifest["timings"].update(steps.pop("timings"))
     clock.since("gate+tree+verdicts", mark)
+    manifest["memo"] = {"reused": list(dict.fromkeys(take_reused(out)))}  # inputs all unchanged (experiment.memo)
+    if manifest["memo"]["reused"]:
+        console.print(f"reused from {out / 'memo'} (nothing they read changed): "
+                      f"{', '.join(manifest['memo']['reused'])}")
     manifest["stages"] = clock.stages  # stage -> {"wall_s", "cpu_s"} (experiment.progress.StageClock)
     if job:
         job.advance()
