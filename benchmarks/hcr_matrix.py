@@ -4,6 +4,8 @@
     python benchmarks/hcr_matrix.py tune --dataset data/meridian-small --split tune
     # 2. score the chosen parameters once on test: seeds, ablations, kill baseline, BM25, paired statistics
     python benchmarks/hcr_matrix.py test --dataset data/meridian-small --split test --params '{"tree_kind": "docs"}'
+    # 3. from a test run's --json: rows grouped over seeds, HCR vs bm25 and A1, each ablation vs HCR on its seed
+    python benchmarks/hcr_matrix.py paired --from runs/matrix.json
 
 One process, one chunking and one set of chunk embeddings (the HCR retriever's, cached) for every system:
 * kill baseline = dense (exact inner product over every chunk vector) top 100 chunks reranked by the same MaxSim
@@ -17,7 +19,10 @@ machine). Sufficiency@400 (datasets with ``evidence.jsonl``): each system's own 
 tokens (a chunk that does not fit is skipped), evidence coverage (every needed fact stated inside the context),
 share of judged queries with evidence. Paired tests against the kill baseline on nDCG@10: sign-flip permutation
 (hcrbench.stats, 10,000 resamples) and a 95% bootstrap CI of the mean difference; Holm over the rows.
-``--json`` keeps every number; ``--md`` writes the markdown table.
+``--json`` keeps every number; ``--md`` writes the markdown table. ``paired`` re-reads such a JSON: one row per
+system over its seeds (mean ± sd and per-seed nDCG@10, raw and Holm p per seed), then paired sign-flip tests
+(10,000 resamples, seed 0; raw p, not adjusted) of each HCR seed against bm25 and A1 and of each ablation against
+HCR on the same tree seed.
 """
 
 from __future__ import annotations
@@ -296,10 +301,71 @@ def cmd_test(args: argparse.Namespace) -> dict:
     return {"rows": b.rows, "n_queries": len(b.qids), "n_chunks": b.n_chunks, "params": params, "markdown": md}
 
 
+def _group(rows: dict) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {}
+    for n in rows:
+        base, _, s = n.rpartition(" s")
+        groups.setdefault(base if base and s.isdigit() else n, []).append(n)
+    return groups
+
+
+def cmd_paired(path: str) -> str:
+    """Seed-grouped table and paired comparisons from a ``test --json`` file (see the module docstring)."""
+    import numpy as np
+
+    from hcrbench.stats.permutation import permutation_test
+
+    doc = json.loads(Path(path).read_text())
+    rows, n_chunks = doc["rows"], doc["n_chunks"]
+    groups = _group(rows)
+    suff = any(r["suff400"] is not None for r in rows.values())
+    out = ["| system | nDCG@10 (per seed) | R@100 |" + (" suff@400 |" if suff else "") + " vs kill, per seed "
+           "[95% CI first seed] | p per seed (Holm) | chunks/q (% flat) | nodes/q | reranked/q | ms/q (CPU) |",
+           "|---|---|---|" + ("---|" if suff else "") + "---|---|---|---|---|---|"]
+    for g, names in groups.items():
+        rs = [rows[n] for n in names]
+        nd = [r["ndcg"] for r in rs]
+        cell = (f"{np.mean(nd):.4f} ± {np.std(nd, ddof=1):.4f} ({' / '.join(f'{x:.4f}' for x in nd)})"
+                if len(nd) > 1 else f"{nd[0]:.4f}")
+        m = {k: float(np.mean([r[k] for r in rs])) for k in ("r100", "chunks", "nodes", "reranked", "ms", "cpu_ms")}
+        vs = p = "—"
+        if "delta" in rs[0]:
+            vs = " / ".join(f"{r['delta']:+.3f}" for r in rs) + f" [{rs[0]['ci'][0]:+.3f}, {rs[0]['ci'][1]:+.3f}]"
+            p = (" / ".join(f"{r['p']:.2g}" for r in rs) + " (" + " / ".join(f"{r['p_holm']:.2g}" for r in rs)
+                 + ")")
+        s = f" {np.mean([r['suff400'] for r in rs]):.3f} |" if suff else ""
+        out.append(f"| {g} | {cell} | {m['r100']:.3f} |{s} {vs} | {p} | {m['chunks']:,.0f} "
+                   f"({m['chunks'] / n_chunks:.1%}) | {m['nodes']:,.0f} | {m['reranked']:,.0f} | {m['ms']:.0f} "
+                   f"({m['cpu_ms']:.0f}) |")
+    qids = sorted(rows["kill"]["per_query"])
+
+    def pair(a: str, b: str) -> tuple[float, float]:
+        x = np.array([rows[a]["per_query"][q] for q in qids])
+        y = np.array([rows[b]["per_query"][q] for q in qids])
+        return float(x.mean() - y.mean()), permutation_test(x, y, n_resamples=10_000, seed=0).pvalue
+
+    out.append("")
+    hcr = groups.get("hcr", [])
+    for other in ("bm25", "A1 s0"):
+        if other in rows and hcr:
+            d = [pair(h, other) for h in hcr]
+            out.append(f"hcr vs {other.split()[0]}, per seed: " + " / ".join(f"{x:+.4f}" for x, _ in d)
+                       + "; p " + " / ".join(f"{q:.2g}" for _, q in d))
+    for g, names in groups.items():
+        same = [(n, n.replace(g, "hcr", 1)) for n in names if n.replace(g, "hcr", 1) in rows]
+        if g in ("hcr", "hcr-defaults", "A1") or not same or not g.startswith("A"):
+            continue
+        d = [pair(a, h) for a, h in same]
+        out.append(f"{g} vs hcr on the same seed: " + " / ".join(f"{x:+.4f}" for x, _ in d)
+                   + f" (mean {np.mean([x for x, _ in d]):+.4f}); p " + " / ".join(f"{q:.2g}" for _, q in d))
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("command", choices=["tune", "test"])
-    ap.add_argument("--dataset", required=True)
+    ap.add_argument("command", choices=["tune", "test", "paired"])
+    ap.add_argument("--dataset", help="BEIR folder (tune, test)")
+    ap.add_argument("--from", dest="from_json", help="paired: a test run's --json")
     ap.add_argument("--split", default="test")
     ap.add_argument("--params", default="{}", help="HCR parameters (JSON) on top of the retriever's defaults")
     ap.add_argument("--grid", default=None, help="tune: {param: [values]} tried one at a time (JSON)")
@@ -316,6 +382,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--md", default=None)
     args = ap.parse_args(argv)
     os.environ.setdefault("HCRBENCH_PROGRESS", "0")
+    if args.command == "paired":
+        if not args.from_json or not Path(args.from_json).is_file():
+            print(f"error: paired needs --from RUN.json (a test run's --json); got {args.from_json!r}",
+                  file=sys.stderr)
+            return 2
+        try:
+            print(cmd_paired(args.from_json))
+        except (ValueError, KeyError) as e:
+            print(f"error: {args.from_json}: not a hcr_matrix.py test --json ({type(e).__name__}: {e})",
+                  file=sys.stderr)
+            return 2
+        return 0
+    if not args.dataset:
+        print("error: tune and test need --dataset", file=sys.stderr)
+        return 2
     unknown = [a for a in args.ablations.split(",") if a and a not in ABLATIONS]
     if unknown:
         print(f"error: unknown ablation(s) {', '.join(unknown)} (known: {', '.join(ABLATIONS)})", file=sys.stderr)
