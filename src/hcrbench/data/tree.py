@@ -219,6 +219,12 @@ def tree_path_beside(run_path: str | Path) -> Path:
     return p.with_name(p.name.replace(".routing.jsonl", ".tree.jsonl"))
 
 
+def tree_vectors_path(tree_path: str | Path) -> Path:
+    """The routing vectors and centroids stored beside a tree file (``X.tree.jsonl`` -> ``X.tree.npz``)."""
+    p = Path(tree_path)
+    return p.with_name(p.name.removesuffix(".jsonl") + ".npz")
+
+
 def chunk_positions(ids: Sequence[str]) -> dict[str, int]:
     """Chunk id -> position."""
     return {c: i for i, c in enumerate(ids)}

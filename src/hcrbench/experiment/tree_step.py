@@ -42,6 +42,7 @@ def system_tree_metrics(name: str, data: ExperimentData, out: Path, *, rel_thres
 
     A warm re-run whose inputs are all unchanged (the log, the tree files, ``world.json``, the dataset) reuses
     the folder's memo of the last computation (:mod:`hcrbench.experiment.memo`)."""
+    from hcrbench.data.tree import tree_vectors_path
     from hcrbench.experiment.memo import data_digest, file_sha, memo_key, recall, remember, round_trip
     from hcrbench.metrics.tree_files import tree_path_for, tree_report_from_files
 
@@ -50,7 +51,7 @@ def system_tree_metrics(name: str, data: ExperimentData, out: Path, *, rel_thres
     if not log.is_file() or not tree.is_file():
         return None
     world = Path(data.root) / "world.json"
-    vectors = tree.with_name(tree.name.removesuffix(".jsonl") + ".npz")
+    vectors = tree_vectors_path(tree)
     step = f"tree-{name}"
     key = memo_key(step, {"system": name, "log": file_sha(log), "tree": file_sha(tree),
                           "vectors": file_sha(vectors), "world": file_sha(world), "data": data_digest(data),

@@ -26,7 +26,7 @@ def tree_path_for(log: Path) -> Path:
 def tree_report_from_files(log: Path, tree_path: Path | None, corpus: Any, queries: Any, qrels: Any, *,
                            world_path: Path | None = None, rel_threshold: int = 1, seed: int = 0) -> dict[str, Any]:
     """:func:`hcrbench.metrics.tree.tree_report` of the log and tree files (see the module docstring)."""
-    from hcrbench.data.tree import read_routing_log, read_tree
+    from hcrbench.data.tree import read_routing_log, read_tree, tree_vectors_path
     from hcrbench.metrics.tree import tree_report, world_surface_forms
 
     if not log.is_file():
@@ -46,7 +46,7 @@ def tree_report_from_files(log: Path, tree_path: Path | None, corpus: Any, queri
     ents = {d: list(m["entities"]) for d, m in by_doc.items() if isinstance(m.get("entities"), list)} or None
     forms = world_surface_forms(json.loads(world_path.read_text(encoding="utf-8"))) \
         if world_path is not None and world_path.is_file() else None
-    vec_path = tree_path.with_name(tree_path.name.removesuffix(".jsonl") + ".npz")
+    vec_path = tree_vectors_path(tree_path)
     vecs = np.load(vec_path) if vec_path.is_file() else None
     cats = {q: str(queries.meta(q).get("category", "all")) for q in queries.query_ids}
     return tree_report(t, records, qrels.to_dict(), categories=cats, labels=labels,

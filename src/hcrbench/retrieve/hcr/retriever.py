@@ -28,7 +28,7 @@ import numpy as np
 from hcrbench.data.atomic import atomic_open
 from hcrbench.data.cache import EmbeddingCache, corpus_fingerprint, index_ready, save_index
 from hcrbench.data.chunking import chunk_corpus, doc_run_from_chunk_run
-from hcrbench.data.tree import Tree, read_tree, write_routing_log, write_tree
+from hcrbench.data.tree import Tree, read_tree, tree_vectors_path, write_routing_log, write_tree
 from hcrbench.data.types import Corpus, Costs, Queries, Run, RunResult
 from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
@@ -414,5 +414,5 @@ class HCRRetriever:
                                                                   .removesuffix(".jsonl") + ".tree.jsonl")
             write_tree(self.tree, tp)
             arrays = {"routing_vectors": self._node_vecs, "centroids": self._centroids}
-            with atomic_open(tp.with_name(tp.name.removesuffix(".jsonl") + ".npz"), "wb") as fh:
+            with atomic_open(tree_vectors_path(tp), "wb") as fh:
                 np.savez(fh, **arrays)
