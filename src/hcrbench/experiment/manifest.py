@@ -40,10 +40,11 @@ def sha256_json(obj: Any) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode("utf-8")).hexdigest()
 
 
-def package_versions() -> dict[str, str]:
-    """Versions of Python and of the installed packages that matter for results."""
+def package_versions(extra: tuple[str, ...] = ()) -> dict[str, str]:
+    """Versions of Python and of the installed packages that matter for results (the manifest's list, then
+    ``extra``); a package that is not installed is left out."""
     out = {"python": platform.python_version()}
-    for name in _PACKAGES:
+    for name in (*_PACKAGES, *extra):
         try:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:

@@ -103,17 +103,9 @@ EXTRA_PACKAGES = ("scikit-learn",)
 @functools.lru_cache(maxsize=1)
 def versions() -> dict[str, str]:
     """Python's and the result-relevant packages' versions (the manifest's list and :data:`EXTRA_PACKAGES`)."""
-    from importlib import metadata
-
     from hcrbench.experiment.manifest import package_versions
 
-    out = package_versions()
-    for name in EXTRA_PACKAGES:
-        try:
-            out[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            continue
-    return out
+    return package_versions(EXTRA_PACKAGES)
 
 
 def memo_key(step: str, inputs: Any) -> str:
