@@ -16,7 +16,7 @@ from typing import Any
 
 from hcrbench.data.atomic import atomic_open
 from hcrbench.data.ids import check_ids, id_problem
-from hcrbench.data.trec import open_lines, read_qrels
+from hcrbench.data.trec import open_lines, read_qrels, write_beir_qrels  # noqa: F401 (write_beir_qrels: public here)
 from hcrbench.data.types import Corpus, Qrels, Queries
 from hcrbench.errors import InputError, cut
 
@@ -160,18 +160,6 @@ def write_queries(queries: Queries, path: str | Path) -> None:
             row["metadata"] = queries.metadata[i]
         rows.append(row)
     write_jsonl(path, rows)
-
-
-def write_beir_qrels(qrels: Qrels, path: str | Path) -> None:
-    """Write BEIR qrels TSV with its header line (ids a TSV cannot hold round-trip are refused first)."""
-    from hcrbench.data.trec import check_written_ids
-
-    check_written_ids(qrels, path, what="qrels")
-    with atomic_open(path, "w") as fh:
-        fh.write("query-id\tcorpus-id\tscore\n")
-        for qid, docs in qrels.items():
-            for doc, g in docs.items():
-                fh.write(f"{qid}\t{doc}\t{g}\n")
 
 
 @dataclass

@@ -8,7 +8,10 @@ relevance | score``) or PyTerrier ones (``qid, docno, label | score``). Anything
 :class:`~hcrbench.errors.InputError` naming what is accepted. A run's ranking always comes from its scores
 (trec_eval's order); a ``rank`` column is ignored, as trec_eval ignores the rank field.
 
-Out: :func:`to_frame` (a DataFrame in ir_measures' or PyTerrier's column names) and :func:`to_ranx`.
+Out: :func:`to_frame` (a DataFrame in ir_measures' or PyTerrier's column names) and :func:`to_ranx`, also
+attached here as the methods ``Qrels.to_frame`` / ``Run.to_frame`` / ``.to_ranx`` (``hcrbench.data`` imports this
+module, so they exist whenever a Qrels does): :mod:`hcrbench.data.types` knows nothing of pandas or ranx, and the
+format readers (:mod:`~hcrbench.data.trec`, :mod:`~hcrbench.data.irds`) sit below this layer, never above it.
 
 ranx, ir_measures and pandas are imported only when an object of theirs is passed or asked for: none is a
 dependency of the core.
@@ -23,6 +26,10 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data.columns import from_columns as _from_columns
+from hcrbench.data.columns import from_records
+from hcrbench.data.irds import irds_qrels
+from hcrbench.data.trec import read_qrels, read_run
 from hcrbench.data.types import Qrels, Run, RunResult, _Ragged
 from hcrbench.errors import InputError
 
@@ -93,53 +100,6 @@ def looks_like_records(obj: Any, value: str = "score") -> bool:
 # ------------------------------------------------------------------------------------------------------ in
 
 
-def _from_columns(cls: type, qids: Any, docs: Any, values: Any, name: str, what: str, source: str):
-    """Build a Qrels / Run from three parallel columns (query order: first appearance; entries kept in order)."""
-    qs = np.asarray(qids, dtype=object).astype(str)
-    ds = np.asarray(docs, dtype=object).astype(str)
-    if qs.size == 0:
-        raise InputError(f"{source} holds no rows", field=what)
-    try:
-        vals = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        bad = next(i for i, v in enumerate(values) if not _number(v))
-        raise InputError(f"{source}: {what} for query {str(qs[bad])!r} doc {str(ds[bad])!r} is not a number: "
-                         f"{list(values)[bad]!r}", field=what) from None
-    bad_mask = cls._bad_values(vals)
-    if bad_mask.any():
-        i = int(np.flatnonzero(bad_mask)[0])
-        raise InputError(f"{source}: {what} for query {str(qs[i])!r} doc {str(ds[i])!r} is invalid: "
-                         f"{float(vals[i])!r}", field=what)
-    qcode, qvocab = _codes(qs)
-    dcode, dvocab = _codes(ds)
-    key = qcode * len(dvocab) + dcode
-    _, first, counts = np.unique(key, return_index=True, return_counts=True)
-    if (counts > 1).any():
-        i = int(first[np.flatnonzero(counts > 1)[0]])
-        raise InputError(f"{source}: query {str(qs[i])!r} holds doc {str(ds[i])!r} twice", field="doc_id")
-    order = np.argsort(qcode, kind="stable")
-    offsets = np.concatenate([[0], np.cumsum(np.bincount(qcode, minlength=len(qvocab)))]).astype(np.int64)
-    return cls(qvocab, offsets, dcode[order].astype(np.int32), vals[order].astype(cls._value_dtype), dvocab,
-               name)
-
-
-def _codes(strings: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """Integer codes numbered in order of first appearance, and the vocabulary."""
-    uniq, first, inv = np.unique(strings, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(len(uniq), dtype=np.int64)
-    rank[order] = np.arange(len(uniq))
-    return rank[inv.reshape(-1)], uniq[order].tolist()
-
-
-def _number(v: Any) -> bool:
-    try:
-        float(v)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
 def _frame_columns(frame: Any, value: str, source: str) -> tuple[str, str, str]:
     cols = [str(c) for c in frame.columns]
     for style, (q, d, rel, score) in _STYLES.items():
@@ -162,13 +122,7 @@ def _from_frame(cls: type, frame: Any, value: str, name: str):
 
 
 def _from_records(cls: type, records: Iterable[Any], value: str, name: str):
-    qs, ds, vs = [], [], []
-    for r in records:
-        qs.append(r.query_id)
-        ds.append(r.doc_id)
-        vs.append(getattr(r, value))
-    what = "grade" if cls is Qrels else "score"
-    return _from_columns(cls, qs, ds, vs, name, what, f"the {type(r).__name__} records")
+    return from_records(cls, records, value, name)
 
 
 def _from_dict(cls: type, d: Mapping, name: str, field: str):
@@ -183,12 +137,8 @@ def as_qrels(obj: Any, *, name: str = "qrels") -> Qrels:
     if isinstance(obj, Qrels):
         return obj
     if is_irds(obj):
-        from hcrbench.data.irds import irds_qrels
-
         return irds_qrels(obj[len(IRDS_PREFIX):])
     if isinstance(obj, (str, os.PathLike)):
-        from hcrbench.data.trec import read_qrels
-
         return read_qrels(obj)
     if is_ranx(obj, "Qrels"):
         return _from_dict(Qrels, obj.to_dict(), getattr(obj, "name", None) or name, "qrels")
@@ -218,8 +168,6 @@ def as_run(obj: Any, *, name: str | None = None) -> Run:
     if isinstance(obj, Run):
         out = obj
     elif isinstance(obj, (str, os.PathLike)):
-        from hcrbench.data.trec import read_run
-
         out = read_run(obj)
     elif is_ranx(obj, "Run"):
         out = _from_dict(Run, obj.to_dict(), getattr(obj, "name", None) or "run", "run")
@@ -269,3 +217,23 @@ def to_ranx(obj: Qrels | Run):
     if isinstance(obj, Qrels):
         return ranx.Qrels.from_dict(obj.to_dict())
     return ranx.Run.from_dict(obj.to_dict(), name=obj.name)
+
+
+# ------------------------------------------------------------------------------------------- methods of the types
+
+
+def _to_frame_method(self: _Ragged, columns: str = "ir_measures"):
+    """A pandas DataFrame, one row per entry, in ir_measures' columns or ``columns="pyterrier"``'s
+    (:func:`hcrbench.data.interop.to_frame`)."""
+    return to_frame(self, columns)  # type: ignore[arg-type]
+
+
+def _to_ranx_method(self: _Ragged):
+    """The same entries as a ranx ``Qrels`` / ``Run`` (needs ranx; :func:`hcrbench.data.interop.to_ranx`)."""
+    return to_ranx(self)  # type: ignore[arg-type]
+
+
+_to_frame_method.__name__ = _to_frame_method.__qualname__ = "to_frame"
+_to_ranx_method.__name__ = _to_ranx_method.__qualname__ = "to_ranx"
+_Ragged.to_frame = _to_frame_method  # type: ignore[attr-defined]
+_Ragged.to_ranx = _to_ranx_method  # type: ignore[attr-defined]

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.data.atomic import atomic_open, atomic_write_text
+from hcrbench.data.columns import from_records
+from hcrbench.data.trec import write_beir_qrels
 from hcrbench.data.types import Qrels
 from hcrbench.errors import InputError
 
@@ -101,15 +103,15 @@ def _read(dataset_id: str, what: str, fn: Any) -> Any:
 
 def irds_qrels(dataset_id: str) -> Qrels:
     """The qrels of ``dataset_id`` as :class:`Qrels` (named after the id)."""
-    from hcrbench.data.interop import as_qrels
-
     dataset_id = strip_prefix(dataset_id)
     ds = load_dataset(dataset_id)
     if not ds.has_qrels():
         raise InputError(f"irds:{dataset_id} has no qrels (pick an id with a split, e.g. beir/scifact/test)",
                          field="qrels")
     records = _read(dataset_id, "qrels", lambda: list(ds.qrels_iter()))
-    return as_qrels(records, name=dataset_id)
+    if not records:
+        raise InputError(f"irds:{dataset_id} holds no qrels", field="qrels")
+    return from_records(Qrels, records, "relevance", dataset_id)
 
 
 def _text(record: Any) -> str:
@@ -160,8 +162,6 @@ def irds_folder(dataset_id: str, split: str = "test", root: str | Path | None = 
 
         n_docs = _read(dataset_id, "docs", write_docs)
         n_queries = _read(dataset_id, "queries", write_queries)
-    from hcrbench.data.beir import write_beir_qrels
-
     write_beir_qrels(irds_qrels(dataset_id), qrels_path)
     if not (folder / _DONE).is_file():
         atomic_write_text(folder / _DONE, json.dumps({"irds": dataset_id, "docs": n_docs,

@@ -237,6 +237,16 @@ def write_qrels(qrels: Qrels, path: str | Path) -> None:
                 fh.write(f"{qid} 0 {vocab[c]} {g}\n")
 
 
+def write_beir_qrels(qrels: Qrels, path: str | Path) -> None:
+    """Write BEIR qrels TSV with its header line (ids a TSV cannot hold round-trip are refused first)."""
+    check_written_ids(qrels, path, what="qrels")
+    with atomic_open(path, "w") as fh:
+        fh.write("query-id\tcorpus-id\tscore\n")
+        for qid, docs in qrels.items():
+            for doc, g in docs.items():
+                fh.write(f"{qid}\t{doc}\t{g}\n")
+
+
 # --------------------------------------------------------------------------------------------------- runs
 
 

@@ -284,19 +284,8 @@ class _Ragged:
     def rename(self, name: str):
         return type(self)(self.query_ids, self.offsets, self.doc_index, self._values, self.doc_vocab, name)
 
-    # -- other libraries and notebooks (hcrbench.data.interop, hcrbench.data.display) ------------------------
-    def to_frame(self, columns: str = "ir_measures"):
-        """A pandas DataFrame, one row per entry, in ir_measures' columns or ``columns="pyterrier"``'s."""
-        from hcrbench.data.interop import to_frame
-
-        return to_frame(self, columns)
-
-    def to_ranx(self):
-        """The same entries as a ranx ``Qrels`` / ``Run`` (needs ranx)."""
-        from hcrbench.data.interop import to_ranx
-
-        return to_ranx(self)
-
+    # -- other libraries: ``to_frame`` / ``to_ranx`` are attached by hcrbench.data.interop (this module knows
+    # nothing of pandas or ranx); notebooks: hcrbench.data.display ----------------------------------------------
     def __repr__(self) -> str:
         return (f"{type(self).__name__}({self.name!r}: {len(self.query_ids):,} queries, {self.n_entries:,} "
                 f"{'judgments' if isinstance(self, Qrels) else 'retrieved docs'})")
