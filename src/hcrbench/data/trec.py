@@ -19,7 +19,7 @@ import re
 import warnings
 import zlib
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -258,14 +258,27 @@ def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False)
     comment lines are skipped, also at the top of the file (trec_eval 10.0).
     """
     path = Path(path)
+    fast = read_run_columns(path) if path.is_file() else None  # whole blocks at once (trec_fast); None: this loop
+    if fast is None:
+        qnames, dnames, qa, da, sa, extra_cols_line = parse_run_lines(_raw_lines(path), path)
+        if extra_cols_line:
+            warn_extra_columns(path, extra_cols_line, stacklevel=3)
+    else:
+        qnames, dnames, qa, da, sa = fast
+    return run_from_columns(path, qnames, dnames, qa, da, sa, dedupe=dedupe, name=name or _stem(path))
+
+
+def parse_run_lines(lines: Iterable[tuple[int, bytes]], path: Path
+                    ) -> tuple[list[str], list[str], np.ndarray, np.ndarray, np.ndarray, int]:
+    """The line loop of :func:`read_run` over ``(line number, raw line)`` pairs: ``(query names, doc names, query
+    codes, doc codes, scores, first line with more than 6 columns or 0)``; a bad line is an InputError naming it."""
     q = _Codes()
     d = _Codes()
     qc, dc = array("i"), array("i")
     sc = array("d")
     extra_cols_line = 0
     q_get, d_get, qc_append, dc_append, sc_append = q.get, d.get, qc.append, dc.append, sc.append  # hot loop
-    fast = read_run_columns(path) if path.is_file() else None  # whole blocks at once (trec_fast); None: this loop
-    for n, raw in _raw_lines(path) if fast is None else ():
+    for n, raw in lines:
         parts = raw.split() if raw.isascii() else _fields(raw, path, n)
         if not parts or parts[0][:1] == b"#":
             continue
@@ -287,30 +300,38 @@ def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False)
         qc_append(q_get(parts[0].decode()))
         dc_append(d_get(parts[2].decode()))
         sc_append(score)
-    if extra_cols_line:
-        warnings.warn(
-            f"{path}:{extra_cols_line}: run lines have more than 6 columns; the extra ones are ignored "
-            "(as trec_eval does)", HcrbenchWarning, stacklevel=2,
-        )
-    qa = np.frombuffer(qc, dtype=np.int32)
-    da = np.frombuffer(dc, dtype=np.int32)
-    sa = np.frombuffer(sc, dtype=np.float64)
-    if fast is not None:
-        q.names, d.names, qa, da, sa = fast
-    _check_read_ids(path, q.names, d.names, doc_col=2)  # the loop's ids or the fast path's alike
+    return (q.names, d.names, np.frombuffer(qc, dtype=np.int32), np.frombuffer(dc, dtype=np.int32),
+            np.frombuffer(sc, dtype=np.float64), extra_cols_line)
+
+
+def warn_extra_columns(path: Path, line: int, stacklevel: int = 2) -> None:
+    warnings.warn(
+        f"{path}:{line}: run lines have more than 6 columns; the extra ones are ignored "
+        "(as trec_eval does)", HcrbenchWarning, stacklevel=stacklevel,
+    )
+
+
+def run_from_columns(path: Path, qnames: list[str], dnames: list[str], qa: np.ndarray, da: np.ndarray,
+                     sa: np.ndarray, *, dedupe: bool, name: str, entry_offset: int = 0,
+                     entry_number: np.ndarray | None = None) -> Run:
+    """A :class:`Run` from parsed columns in file order: ids checked, duplicates refused (or the first kept with
+    ``dedupe``), entries grouped by query. ``entry_offset`` (entries of ``path`` before these) or ``entry_number``
+    (each entry's position among the file's entries) lets an error name the right line of a file read in parts."""
+    _check_read_ids(path, qnames, dnames, doc_col=2)  # the loop's ids or the fast path's alike
     dup = _first_duplicate(qa, da)
     if dup.any():
         if not dedupe:
             i = int(np.flatnonzero(dup)[0])
+            entry = int(entry_number[i]) if entry_number is not None else entry_offset + i
             raise InputError(
-                f"doc {d.names[da[i]]!r} appears twice for query {q.names[qa[i]]!r} "
+                f"doc {dnames[da[i]]!r} appears twice for query {qnames[qa[i]]!r} "
                 "(use --dedupe to keep the first occurrence)",
-                path=path, line=_line_of_entry(path, i, 0), field="docid",
+                path=path, line=_line_of_entry(path, entry, 0), field="docid",
             )
         keep = ~dup
         qa, da, sa = qa[keep], da[keep], sa[keep]
-    order, offsets = _group(qa, len(q.names))
-    return Run(q.names, offsets, da[order], sa[order], d.names, name=name or _stem(path))
+    order, offsets = _group(qa, len(qnames))
+    return Run(qnames, offsets, da[order], sa[order], dnames, name=name)
 
 
 def write_run(run: Run, path: str | Path, *, tag: str | None = None, k: int | None = None) -> None:

@@ -219,10 +219,19 @@ def _underscore_in(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> bool:
 
 def read_run_columns(path: Path):
     """``(query names, doc names, query codes, doc codes, scores)`` in file order, or None to use the line loop."""
+    out = parse_blocks(_blocks(path))
+    if out is not None:
+        _trim()
+    return out
+
+
+def parse_blocks(blocks):
+    """:func:`read_run_columns` over ``blocks`` (bytes, each ending in a newline: :func:`_blocks`' output, or a part
+    of it when a run is read a batch at a time by :mod:`hcrbench.data.trec_stream`); None to use the line loop."""
     queries, docs = _Coder(), _Coder()
     scores: list[np.ndarray] = []
     try:
-        for block in _blocks(path):
+        for block in blocks:
             if b"\x00" in block:  # ids are kept NUL-padded: a NUL in an id would vanish; the loop refuses it
                 return None
             if not block.isascii():  # bad UTF-8 anywhere on a line (the tag too): the loop names the line
@@ -256,7 +265,6 @@ def read_run_columns(path: Path):
         return None  # the loop reports unreadable files with its own message
     out = q[0], d[0], q[1], d[1], np.concatenate(scores)
     del scores
-    _trim()
     return out
 
 
