@@ -23,12 +23,17 @@ def count_before(groups: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 
 def suffix_max(groups: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """For each element, the maximum of ``values`` over it and the later elements of its group."""
+    """For each element, the maximum of ``values`` over it and the later elements of its group.
+
+    Exact and independent of the other groups: values are replaced by their rank among the distinct values (an
+    integer), groups are kept apart by an integer offset, and the running maximum of the ranks maps back to the
+    values, so no float is ever shifted (a float offset would round, differently with a different set of groups).
+    """
     if values.size == 0:
         return values.astype(np.float64)
-    span = float(np.max(values) - np.min(values)) + 1.0
-    # Reversed, groups appear in decreasing order; an offset growing along the scan keeps groups apart.
+    uniq, inv = np.unique(values, return_inverse=True)
     rev_g = groups[::-1]
-    offset = (rev_g.max() - rev_g).astype(np.float64) * span
-    acc = np.maximum.accumulate(values[::-1] - np.min(values) + offset)
-    return (acc - offset + np.min(values))[::-1]
+    # Reversed, groups appear in decreasing order; an offset growing along the scan keeps groups apart.
+    offset = (rev_g.max() - rev_g).astype(np.int64) * (len(uniq) + 1)
+    acc = np.maximum.accumulate(inv.ravel()[::-1].astype(np.int64) + offset)
+    return uniq[acc - offset][::-1]

@@ -18,14 +18,18 @@ def _err(query: np.ndarray, rank: np.ndarray, grade: np.ndarray, k: int, gmax: i
     keep = (rank < k) & (grade > 0)
     q, r, g = query[keep], rank[keep].astype(np.float64), np.minimum(grade[keep], gmax).astype(np.float64)
     stop = (np.exp2(g) - 1.0) / 2.0**gmax
-    # prod_{j<i}(1 - R_j) per query: exclusive cumulative product, done as a cumulative sum of logs.
+    # prod_{j<i}(1 - R_j) per query: exclusive cumulative product, done as a cumulative sum of logs along each
+    # query's row of a padded matrix, so a query's sum never depends on the queries before it.
     log_cont = np.log1p(-np.minimum(stop, 1.0 - 1e-300))
-    csum = np.cumsum(log_cont)
-    excl = csum - log_cont
+    excl = np.zeros(q.size)
     if q.size:
         first = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
-        base = np.repeat(excl[first], np.diff(np.r_[first, q.size]))
-        excl = excl - base
+        sizes = np.diff(np.r_[first, q.size])
+        row = np.repeat(np.arange(first.size), sizes)
+        col = np.arange(q.size) - np.repeat(first, sizes)
+        mat = np.zeros((first.size, int(sizes.max()) + 1))
+        mat[row, col + 1] = log_cont
+        excl = np.cumsum(mat, axis=1)[row, col]
     return np.bincount(q, weights=stop * np.exp(excl) / (r + 1.0), minlength=nq)
 
 

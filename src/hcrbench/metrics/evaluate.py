@@ -283,9 +283,10 @@ def restrict_hits(hits: Hits, max_docs: int | None, judged_only: bool) -> Hits:
     return Hits(query=q, rank=rank, grade=grade, n_ret=n_ret)
 
 
-def _unjudged_at(hits: Hits, rows: np.ndarray, k: int, nq: int) -> int:
+def _unjudged_per_query(hits: Hits, k: int, nq: int) -> np.ndarray:
+    """Per qrels query, retrieved docs in the top ``k`` without a judgment (the ledger's ``unjudged_at_k``)."""
     judged = np.bincount(hits.query[hits.rank < k], minlength=nq)
-    return int((np.minimum(hits.n_ret, k) - judged)[rows].sum())
+    return (np.minimum(hits.n_ret, k) - judged).astype(np.int64)
 
 
 def evaluate(
@@ -314,6 +315,22 @@ def evaluate(
     Without it, a qrels *path*'s second column is read as the subtopic, as ndeval does (a standard qrels file
     with ``0`` there gives each judged doc one subtopic).
     """
+    measures = check_options(metrics, rel_threshold, missing, max_docs)
+    diverse = [m for m in measures if m.kind == "alpha_nDCG"]
+    sub = _subtopics(subtopics, qrels) if diverse else None
+    qrels_obj = as_qrels(qrels)
+    runs = named_runs(run_or_runs)
+    index = QrelsIndex.build(qrels_obj)
+    out: dict[str, RunEvaluation] = {}
+    for name, run in runs:
+        scored = score_run(run, name, index, measures, int(rel_threshold), max_docs, bool(judged_only), sub)
+        out[name] = finish_run(name, scored, index, measures, int(rel_threshold), missing, max_docs,
+                               bool(judged_only))
+    return EvaluationResult([m.name for m in measures], out, int(rel_threshold), missing)
+
+
+def check_options(metrics: Any, rel_threshold: Any, missing: str, max_docs: Any) -> list[Measure]:
+    """Refuse bad options of :func:`evaluate` (one line naming the option); the parsed measures."""
     if isinstance(rel_threshold, bool) or not isinstance(rel_threshold, (int, np.integer)):
         raise InputError(f"must be an integer grade, got {rel_threshold!r}", field="rel_threshold")
     if missing not in MISSING_POLICIES:
@@ -321,60 +338,84 @@ def evaluate(
     if max_docs is not None and (isinstance(max_docs, bool) or not isinstance(max_docs, (int, np.integer))
                                  or max_docs < 1):
         raise InputError(f"must be a positive integer, got {max_docs!r}", field="max_docs")
-    measures = parse_measures(metrics)
-    diverse = [m for m in measures if m.kind == "alpha_nDCG"]
-    sub = _subtopics(subtopics, qrels) if diverse else None
-    qrels_obj = as_qrels(qrels)
-    runs = named_runs(run_or_runs)
-    index = QrelsIndex.build(qrels_obj)
-    n_rel = index.n_relevant(int(rel_threshold))
-    cutoffs = sorted({m.cutoff for m in measures if m.cutoff is not None}) or [10]
-    all_qids = qrels_obj.query_ids
-    out: dict[str, RunEvaluation] = {}
-    for name, run in runs:
-        enc, run_qids, ignored = encode_run(run, index, name)
-        hits = rank_hits(enc, index.n_queries)
-        if max_docs is not None or judged_only:
-            hits = restrict_hits(hits, max_docs, bool(judged_only))
-        present = np.zeros(index.n_queries, dtype=bool)
-        present[enc.row_query] = True
-        missing_ids = [q for q, p in zip(all_qids, present.tolist()) if not p]
-        rows = np.arange(index.n_queries) if missing == "zero" else np.flatnonzero(present)
-        if not present.any():  # almost surely mismatched ids; averaging zeros would hide it
-            raise InputError(f"run {name!r} shares no query with the qrels (first run ids: "
-                             f"{_preview(run_qids)}; first qrels ids: {_preview(all_qids)})", field="query_id")
-        if ignored:
-            warnings.warn(f"run {name!r}: {len(ignored)} queries not in the qrels are ignored: "
-                          f"{_preview(ignored)}", HcrbenchWarning, stacklevel=2)
-        if missing_ids:
-            what = "counted as 0" if missing == "zero" else "left out of the means"
-            warnings.warn(f"run {name!r}: {len(missing_ids)} qrels queries absent from the run are {what}: "
-                          f"{_preview(missing_ids)}", HcrbenchWarning, stacklevel=2)
-        plain = [m for m in measures if m.kind != "alpha_nDCG"]
-        computed = compute_all(plain, hits, index, int(rel_threshold))
-        for m in diverse:
+    return parse_measures(metrics)
+
+
+@dataclass
+class ScoredRun:
+    """One run's (or one batch of whole queries') values for every qrels query, before the missing policy picks
+    the rows that are averaged. Rows of queries absent from the run hold the value of an empty ranking."""
+
+    computed: dict[str, np.ndarray]  # measure name -> value per qrels query
+    present: np.ndarray  # per qrels query: retrieved anything
+    run_qids: list[str]  # the run's query ids, in its order
+    ignored: list[str]  # run queries not in the qrels
+    unjudged: dict[int, np.ndarray]  # cutoff k -> per qrels query, retrieved docs in the top k without a judgment
+
+
+def ledger_cutoffs(measures: list[Measure]) -> list[int]:
+    return sorted({m.cutoff for m in measures if m.cutoff is not None}) or [10]  # type: ignore[misc]
+
+
+def score_run(run: Any, name: str, index: QrelsIndex, measures: list[Measure], rel_threshold: int,
+              max_docs: int | None, judged_only: bool, sub: SubtopicQrels | None) -> ScoredRun:
+    """Every measure of ``run`` (a :class:`~hcrbench.data.Run` or ``{qid: {doc: score}}``) for every qrels query.
+
+    Each query's values depend on its own lines only, so scoring batches of whole queries and taking each batch's
+    ``present`` rows gives the whole run's values (:mod:`hcrbench.metrics.stream`)."""
+    enc, run_qids, ignored = encode_run(run, index, name)
+    hits = rank_hits(enc, index.n_queries)
+    if max_docs is not None or judged_only:
+        hits = restrict_hits(hits, max_docs, judged_only)
+    present = np.zeros(index.n_queries, dtype=bool)
+    present[enc.row_query] = True
+    plain = [m for m in measures if m.kind != "alpha_nDCG"]
+    computed = compute_all(plain, hits, index, rel_threshold)
+    for m in measures:
+        if m.kind == "alpha_nDCG":
             by_q = alpha_ndcg(sub, run, int(m.cutoff), float(m.param("alpha")),  # type: ignore[arg-type]
-                              threshold=m.threshold(int(rel_threshold)))
-            computed[m.name] = np.array([by_q.get(q, 0.0) for q in all_qids], dtype=np.float64)
-        values = {m.name: computed[m.name][rows] for m in measures}
-        qids = [all_qids[i] for i in rows.tolist()]
-        unj = {k: _unjudged_at(hits, rows, k, index.n_queries) for k in cutoffs}
-        ledger = Ledger(
-            n_queries_averaged=len(qids),
-            zero_filled=missing_ids if missing == "zero" else [],
-            skipped=missing_ids if missing == "skip" else [],
-            ignored=ignored,
-            no_relevant=[all_qids[i] for i in rows.tolist() if n_rel[i] == 0],
-            unjudged_at_k={k: {"total": t, "mean": t / len(qids)} for k, t in unj.items()},
-            rel_threshold=int(rel_threshold),
-            missing_policy=missing,
-            n_qrels_queries=index.n_queries,
-            n_run_queries=len(run_qids),
-            max_docs=None if max_docs is None else int(max_docs),
-            judged_only=bool(judged_only),
-        )
-        out[name] = RunEvaluation(name, qids, values, ledger, list(measures))
-    return EvaluationResult([m.name for m in measures], out, int(rel_threshold), missing)
+                              threshold=m.threshold(rel_threshold))
+            computed[m.name] = np.array([by_q.get(q, 0.0) for q in index.qrels.query_ids], dtype=np.float64)
+    unj = {k: _unjudged_per_query(hits, k, index.n_queries) for k in ledger_cutoffs(measures)}
+    return ScoredRun(computed, present, run_qids, ignored, unj)
+
+
+def finish_run(name: str, scored: ScoredRun, index: QrelsIndex, measures: list[Measure], rel_threshold: int,
+               missing: str, max_docs: int | None, judged_only: bool) -> RunEvaluation:
+    """The :class:`RunEvaluation` of a scored run: rows by the missing policy, the warnings, the ledger."""
+    all_qids = index.qrels.query_ids
+    present, run_qids, ignored = scored.present, scored.run_qids, scored.ignored
+    n_rel = index.n_relevant(rel_threshold)
+    missing_ids = [q for q, p in zip(all_qids, present.tolist()) if not p]
+    rows = np.arange(index.n_queries) if missing == "zero" else np.flatnonzero(present)
+    if not present.any():  # almost surely mismatched ids; averaging zeros would hide it
+        raise InputError(f"run {name!r} shares no query with the qrels (first run ids: "
+                         f"{_preview(run_qids)}; first qrels ids: {_preview(all_qids)})", field="query_id")
+    if ignored:
+        warnings.warn(f"run {name!r}: {len(ignored)} queries not in the qrels are ignored: "
+                      f"{_preview(ignored)}", HcrbenchWarning, stacklevel=3)
+    if missing_ids:
+        what = "counted as 0" if missing == "zero" else "left out of the means"
+        warnings.warn(f"run {name!r}: {len(missing_ids)} qrels queries absent from the run are {what}: "
+                      f"{_preview(missing_ids)}", HcrbenchWarning, stacklevel=3)
+    values = {m.name: scored.computed[m.name][rows] for m in measures}
+    qids = [all_qids[i] for i in rows.tolist()]
+    unj = {k: int(v[rows].sum()) for k, v in scored.unjudged.items()}
+    ledger = Ledger(
+        n_queries_averaged=len(qids),
+        zero_filled=missing_ids if missing == "zero" else [],
+        skipped=missing_ids if missing == "skip" else [],
+        ignored=ignored,
+        no_relevant=[all_qids[i] for i in rows.tolist() if n_rel[i] == 0],
+        unjudged_at_k={k: {"total": t, "mean": t / len(qids)} for k, t in unj.items()},
+        rel_threshold=int(rel_threshold),
+        missing_policy=missing,
+        n_qrels_queries=index.n_queries,
+        n_run_queries=len(run_qids),
+        max_docs=None if max_docs is None else int(max_docs),
+        judged_only=bool(judged_only),
+    )
+    return RunEvaluation(name, qids, values, ledger, list(measures))
 
 
 def _letter(i: int) -> str:

@@ -1,0 +1,284 @@
+"""A TREC run read a batch of whole queries at a time, in memory bounded by the batch, not by the run.
+
+:func:`iter_run_batches` yields :class:`~hcrbench.data.Run` objects that each hold every line of their queries,
+so a measure computed per batch is the measure of the whole run (every trec_eval measure depends on one query's
+lines only). Parsing, validation and error messages are :func:`~hcrbench.data.trec.read_run`'s (same block parser,
+same line loop, same id and duplicate checks; an error names the file's own line).
+
+Two ways through the file:
+
+* **Grouped** (the usual run: all lines of a query together, in any query order): blocks are gathered until a batch
+  holds about ``batch_bytes``, cut before the trailing lines of its last query (they start the next batch), parsed
+  and yielded. One read, nothing written. Memory: one batch (or one query, if a query is larger).
+* **Ungrouped** (a query's lines in several places, e.g. shard runs concatenated): noticed when a query seen in
+  an earlier batch comes back. Then the file is read again from the start, each batch's entries are spilled to
+  ``n`` bucket files by a hash of the query id (``n`` = file size / ``batch_bytes``, so a bucket is about one
+  batch), and each bucket is read back as one batch. Every query lies in one bucket and keeps its lines in file
+  order (so ``dedupe`` keeps the first occurrence, as read_run). Disk: about a third of the run file's size,
+  in a temporary folder removed afterwards. Memory: one bucket.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pickle
+import tempfile
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from hcrbench.data.trec import _raw_lines, _stem, parse_run_lines, run_from_columns, warn_extra_columns
+from hcrbench.data.trec_fast import _blocks, parse_blocks
+from hcrbench.data.types import Run
+
+#: Default batch size (bytes of run text): ~1.5M lines of a typical run, ~150-300 MB of memory while scored.
+BATCH_BYTES = 64 << 20
+
+
+class RunNotGrouped(Exception):
+    """A query's lines are not together in the file (internal signal: :func:`iter_run_batches` then spills)."""
+
+
+def _last_query_start(block: bytes) -> int:
+    """Offset in ``block`` (ending in a newline) where the trailing lines of its last query begin (0: the whole
+    block, blank and comment lines aside, is that query)."""
+    last: bytes | None = None
+    pos = len(block)
+    while pos > 0:
+        start = block.rfind(b"\n", 0, pos - 1) + 1
+        parts = block[start:pos].split(None, 1)
+        if parts and parts[0][:1] != b"#":
+            if last is None:
+                last = parts[0]
+            elif parts[0] != last:
+                return pos
+        pos = start
+    return 0
+
+
+def _first_query(block: bytes) -> bytes | None:
+    for line in block.split(b"\n"):
+        parts = line.split(None, 1)
+        if parts and parts[0][:1] != b"#":
+            return parts[0]
+    return None
+
+
+def _grouped_parts(path: Path, batch_bytes: int) -> Iterator[list[bytes]]:
+    """Lists of blocks, each list ending at a query boundary and holding at least ``batch_bytes`` (but the last)."""
+    pending: list[bytes] = []
+    size = 0
+    for block in _blocks(path):
+        pending.append(block)
+        size += len(block)
+        if size < batch_bytes:
+            continue
+        cut = _last_query_start(block)
+        if cut == 0:
+            if len(pending) > 1 and _first_query(block) != _last_query_of(pending[-2]):
+                out, pending = pending[:-1], [block]  # the block starts a new query: cut before it
+                size = len(block)
+                yield out
+            continue  # one query fills the block and may go on: keep reading
+        out = [*pending[:-1], block[:cut]]
+        pending = [block[cut:]]
+        size = len(pending[0])
+        yield out
+    if pending:
+        yield pending
+
+
+def _last_query_of(block: bytes) -> bytes | None:
+    cut = _last_query_start(block)
+    return _first_query(block[cut:])
+
+
+def _parse(path: Path, blocks: list[bytes], first_line: int):
+    """``(query names, doc names, query codes, doc codes, scores)`` of ``blocks`` (their first line is line
+    ``first_line`` of the file): the block parser, else the line loop (which names a bad line)."""
+    fast = parse_blocks(blocks)
+    if fast is not None:
+        return fast, 0
+    data = b"".join(blocks)
+    lines = data.split(b"\n")[:-1]  # every block ends with a newline
+    *cols, extra = parse_run_lines(zip(range(first_line, first_line + len(lines)), lines), path)
+    return tuple(cols), extra
+
+
+@dataclass
+class RunBatch:
+    """One batch: a :class:`Run` of whole queries and, per query of ``run.query_ids``, the position of its first
+    line among the file's entries (so a caller can put queries back in file order)."""
+
+    run: Run
+    first_entry: np.ndarray
+
+
+def iter_run_batches(path: str | Path, *, batch_bytes: int = BATCH_BYTES, dedupe: bool = False,
+                     name: str | None = None, spill: bool = False, tmp_dir: str | Path | None = None
+                     ) -> Iterator[RunBatch]:
+    """Yield the run at ``path`` in :class:`RunBatch` es of whole queries (see the module docstring).
+
+    Without ``spill`` the file is read once, assuming its queries are grouped; a query that comes back after its
+    batch raises :class:`RunNotGrouped` (batches already yielded are then void: start again with ``spill=True``,
+    as :func:`hcrbench.metrics.stream.evaluate_stream` does). With ``spill`` the entries go through bucket files
+    in ``tmp_dir`` (default: the system's temporary folder) first, so any line order works. Every query is in
+    exactly one batch. Bad lines raise :class:`~hcrbench.errors.InputError` naming the line, as
+    :func:`~hcrbench.data.trec.read_run`.
+    """
+    path = Path(path)
+    if not path.is_file():
+        next(iter(_raw_lines(path)), None)  # read_run's one-line error for a missing file, a folder, ...
+    if batch_bytes < 1:
+        raise ValueError("batch_bytes must be >= 1")
+    name = name or _stem(path)
+    if spill:
+        yield from _spilled(path, batch_bytes, dedupe, name, tmp_dir)
+    else:
+        yield from _grouped(path, batch_bytes, dedupe, name)
+
+
+class _Parts:
+    """Parses lists of blocks in file order, keeping the line and entry count and warning once for extra
+    columns."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.line = 1
+        self.entries = 0
+        self.warned = False
+        self.content = False
+
+    def parse(self, blocks: list[bytes]):
+        (qnames, dnames, qa, da, sa), extra = _parse(self.path, blocks, self.line)
+        if extra and not self.warned:
+            warn_extra_columns(self.path, extra, stacklevel=5)
+            self.warned = True
+        self.line += sum(b.count(b"\n") for b in blocks)
+        self.content = self.content or bool(len(qa)) or any(b.strip() for b in blocks)
+        start = self.entries
+        self.entries += len(qa)
+        return qnames, dnames, qa, da, sa, start
+
+    def finish(self) -> None:
+        if not self.content:
+            list(_raw_lines(self.path))  # read_run's "file is empty"
+
+
+def _first_entries(qa: np.ndarray, n: int, start: int) -> np.ndarray:
+    first = np.full(n, -1, dtype=np.int64)
+    codes, at = np.unique(qa, return_index=True)
+    first[codes] = at
+    return first + start
+
+
+def _grouped(path: Path, batch_bytes: int, dedupe: bool, name: str) -> Iterator[RunBatch]:
+    seen: set[str] = set()
+    parts = _Parts(path)
+    for blocks in _grouped_parts(path, batch_bytes):
+        qnames, dnames, qa, da, sa, start = parts.parse(blocks)
+        if not len(qa):
+            continue
+        if not seen.isdisjoint(qnames):
+            raise RunNotGrouped(next(q for q in qnames if q in seen))
+        seen.update(qnames)
+        run = run_from_columns(path, qnames, dnames, qa, da, sa, dedupe=dedupe, name=name, entry_offset=start)
+        yield RunBatch(run, _first_entries(qa, len(qnames), start))
+    parts.finish()
+
+
+def _sized_parts(path: Path, batch_bytes: int) -> Iterator[list[bytes]]:
+    pending: list[bytes] = []
+    size = 0
+    for block in _blocks(path):
+        pending.append(block)
+        size += len(block)
+        if size >= batch_bytes:
+            yield pending
+            pending, size = [], 0
+    if pending:
+        yield pending
+
+
+def _text_size(path: Path) -> int:
+    """The run's size as text: the file's, or for gzip the size its trailer records (mod 2^32), at least 4x."""
+    size = path.stat().st_size
+    with open(path, "rb") as fh:
+        if fh.read(2) != b"\x1f\x8b":
+            return size
+        fh.seek(-4, os.SEEK_END)
+        isize = int.from_bytes(fh.read(4), "little")
+    return max(4 * size, isize)
+
+
+#: Most bucket files open at once (a larger run makes each bucket larger instead).
+MAX_BUCKETS = 256
+
+
+def _spilled(path: Path, batch_bytes: int, dedupe: bool, name: str, tmp_dir: str | Path | None
+             ) -> Iterator[RunBatch]:
+    n = max(1, min(MAX_BUCKETS, math.ceil(_text_size(path) / batch_bytes)))
+    parts = _Parts(path)
+    with tempfile.TemporaryDirectory(prefix="hcrbench-spill-", dir=tmp_dir) as tmp:
+        files = [open(Path(tmp) / f"{k}.bin", "wb") for k in range(n)]  # noqa: SIM115 (closed below)
+        try:
+            for blocks in _sized_parts(path, batch_bytes):
+                qnames, dnames, qa, da, sa, start = parts.parse(blocks)
+                if not len(qa):
+                    continue
+                bucket = np.array([zlib.crc32(q.encode("utf-8", "surrogatepass")) % n for q in qnames],
+                                  dtype=np.int64)[qa]
+                order = np.argsort(bucket, kind="stable")  # entries of a bucket stay in file order
+                bounds = np.searchsorted(bucket[order], np.arange(n + 1))
+                for k in range(n):
+                    idx = order[bounds[k]:bounds[k + 1]]
+                    if not idx.size:
+                        continue
+                    uq, qinv = np.unique(qa[idx], return_inverse=True)
+                    ud, dinv = np.unique(da[idx], return_inverse=True)
+                    pickle.dump(([qnames[i] for i in uq.tolist()], [dnames[i] for i in ud.tolist()],
+                                 qinv.ravel().astype(np.int32), dinv.ravel().astype(np.int32), sa[idx],
+                                 idx.astype(np.int64) + start), files[k], protocol=pickle.HIGHEST_PROTOCOL)
+        finally:
+            for fh in files:
+                fh.close()
+        parts.finish()
+        for k in range(n):
+            batch = _read_bucket(Path(tmp) / f"{k}.bin", path, dedupe, name)
+            if batch is not None:
+                yield batch
+
+
+def _read_bucket(bucket: Path, path: Path, dedupe: bool, name: str) -> RunBatch | None:
+    qmap: dict[str, int] = {}
+    dmap: dict[str, int] = {}
+    qs, ds, ss, es = [], [], [], []
+    with open(bucket, "rb") as fh:
+        while True:
+            try:
+                qn, dn, qi, di, sa, en = pickle.load(fh)
+            except EOFError:
+                break
+            qcode = np.array([qmap.setdefault(q, len(qmap)) for q in qn], dtype=np.int32)
+            dcode = np.array([dmap.setdefault(d, len(dmap)) for d in dn], dtype=np.int32)
+            qs.append(qcode[qi])
+            ds.append(dcode[di])
+            ss.append(sa)
+            es.append(en)
+    bucket.unlink()
+    if not qs:
+        return None
+    qa, da, sa, en = (np.concatenate(x) for x in (qs, ds, ss, es))
+    # query codes in order of first appearance in the file (the bucket's entries are in file order)
+    uq, first, inv = np.unique(qa, return_index=True, return_inverse=True)
+    rank = np.empty(len(uq), dtype=np.int32)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(uq), dtype=np.int32)
+    names = list(qmap)
+    qnames = [names[c] for c in uq[np.argsort(first, kind="stable")].tolist()]
+    qa = rank[inv.ravel()]
+    run = run_from_columns(path, qnames, list(dmap), qa, da, sa, dedupe=dedupe, name=name, entry_number=en)
+    return RunBatch(run, en[np.sort(first)])
