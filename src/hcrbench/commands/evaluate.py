@@ -109,6 +109,10 @@ def evaluate_command(
     letters_by: str = typer.Option("holm", "--letters",
                                    help="With --all-pairs, which p decides a letter (p <= 0.05): 'holm' "
                                         "(Holm-adjusted permutation), 'tukey' (Tukey's HSD), 't' (paired t-test)."),
+    stream: bool | None = typer.Option(None, "--stream/--no-stream",
+                                       help="Read each run a batch of whole queries at a time, in bounded memory "
+                                            "(same numbers; scattered queries are spilled to a temporary folder). "
+                                            "Default: on when the run files total more than 2 GiB."),
 ) -> None:
     """Score runs with trec_eval-exact metrics and compare each with a baseline (paired tests, Holm)."""
     from rich.console import Console
@@ -138,16 +142,24 @@ def evaluate_command(
     # Warnings (zero-filled queries, ignored queries, ...) go to stderr once each, above the tables (hcrbench.cli).
     if json_path is not None:
         ensure_parent(json_path, field="--json")
-    qr, loaded = _read_inputs(qrels, runs, dedupe)
-    names = _run_names(runs, loaded)
-    loaded = [r.rename(n) for r, n in zip(loaded, names)]
-    if baseline is not None and baseline not in names:
-        raise InputError(f"no run named {baseline!r} (runs: {', '.join(names)})", field="--baseline")
-    result = evaluate(qr, {r.name: r for r in loaded}, [m.name for m in measures],
-                      rel_threshold=rel_threshold, missing=missing, max_docs=max_docs,
-                      judged_only=judged_only, subtopics=_read_subtopics(subtopics, measures, qrels))
+    from hcrbench.commands._evaluate_stream import stream_wanted, streamed_evaluation
+
+    if stream_wanted(stream, runs):  # hcrbench.metrics.stream: the same result, the run never whole in memory
+        result, names = streamed_evaluation(qrels, runs, measures, baseline, dedupe=dedupe,
+                                            rel_threshold=rel_threshold, missing=missing, max_docs=max_docs,
+                                            judged_only=judged_only,
+                                            subtopics=_read_subtopics(subtopics, measures, qrels))
+    else:
+        qr, loaded = _read_inputs(qrels, runs, dedupe)
+        names = _run_names(runs, loaded)
+        loaded = [r.rename(n) for r, n in zip(loaded, names)]
+        if baseline is not None and baseline not in names:
+            raise InputError(f"no run named {baseline!r} (runs: {', '.join(names)})", field="--baseline")
+        result = evaluate(qr, {r.name: r for r in loaded}, [m.name for m in measures],
+                          rel_threshold=rel_threshold, missing=missing, max_docs=max_docs,
+                          judged_only=judged_only, subtopics=_read_subtopics(subtopics, measures, qrels))
     comparisons = []
-    if len(loaded) > 1:
+    if len(names) > 1:
         comparisons = compare(result, baseline=baseline or names[0], n_resamples=n_resamples, seed=seed,
                               family=family, pairs="all" if all_pairs else "baseline")
     letters, note = _letters(comparisons, names, letters_by) if all_pairs else (None, None)

@@ -313,16 +313,17 @@ def warn_extra_columns(path: Path, line: int, stacklevel: int = 2) -> None:
 
 def run_from_columns(path: Path, qnames: list[str], dnames: list[str], qa: np.ndarray, da: np.ndarray,
                      sa: np.ndarray, *, dedupe: bool, name: str, entry_offset: int = 0,
-                     entry_number: np.ndarray | None = None) -> Run:
+                     check_ids: bool = True) -> Run:
     """A :class:`Run` from parsed columns in file order: ids checked, duplicates refused (or the first kept with
-    ``dedupe``), entries grouped by query. ``entry_offset`` (entries of ``path`` before these) or ``entry_number``
-    (each entry's position among the file's entries) lets an error name the right line of a file read in parts."""
-    _check_read_ids(path, qnames, dnames, doc_col=2)  # the loop's ids or the fast path's alike
+    ``dedupe``), entries grouped by query. ``entry_offset`` (entries of ``path`` before these) lets an error name
+    the right line of a file read in parts."""
+    if check_ids:  # (a run read in parts checks each part's ids as it is parsed)
+        _check_read_ids(path, qnames, dnames, doc_col=2)  # the loop's ids or the fast path's alike
     dup = _first_duplicate(qa, da)
     if dup.any():
         if not dedupe:
             i = int(np.flatnonzero(dup)[0])
-            entry = int(entry_number[i]) if entry_number is not None else entry_offset + i
+            entry = entry_offset + i
             raise InputError(
                 f"doc {dnames[da[i]]!r} appears twice for query {qnames[qa[i]]!r} "
                 "(use --dedupe to keep the first occurrence)",

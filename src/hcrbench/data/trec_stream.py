@@ -31,9 +31,19 @@ from pathlib import Path
 
 import numpy as np
 
-from hcrbench.data.trec import _raw_lines, _stem, parse_run_lines, run_from_columns, warn_extra_columns
+from hcrbench.data.trec import (
+    _check_read_ids,
+    _first_duplicate,
+    _line_of_entry,
+    _raw_lines,
+    _stem,
+    parse_run_lines,
+    run_from_columns,
+    warn_extra_columns,
+)
 from hcrbench.data.trec_fast import _blocks, parse_blocks
 from hcrbench.data.types import Run
+from hcrbench.errors import InputError
 
 #: Default batch size (bytes of run text): ~1.5M lines of a typical run, ~150-300 MB of memory while scored.
 BATCH_BYTES = 64 << 20
@@ -118,28 +128,32 @@ class RunBatch:
     first_entry: np.ndarray
 
 
-def iter_run_batches(path: str | Path, *, batch_bytes: int = BATCH_BYTES, dedupe: bool = False,
+def iter_run_batches(paths: str | Path | list, *, batch_bytes: int = BATCH_BYTES, dedupe: bool = False,
                      name: str | None = None, spill: bool = False, tmp_dir: str | Path | None = None
                      ) -> Iterator[RunBatch]:
-    """Yield the run at ``path`` in :class:`RunBatch` es of whole queries (see the module docstring).
+    """Yield the run at ``paths`` in :class:`RunBatch` es of whole queries (see the module docstring).
 
     Without ``spill`` the file is read once, assuming its queries are grouped; a query that comes back after its
     batch raises :class:`RunNotGrouped` (batches already yielded are then void: start again with ``spill=True``,
     as :func:`hcrbench.metrics.stream.evaluate_stream` does). With ``spill`` the entries go through bucket files
-    in ``tmp_dir`` (default: the system's temporary folder) first, so any line order works. Every query is in
-    exactly one batch. Bad lines raise :class:`~hcrbench.errors.InputError` naming the line, as
-    :func:`~hcrbench.data.trec.read_run`.
+    in ``tmp_dir`` (default: the system's temporary folder) first, so any line order works. Several files (shard
+    runs) are read as their concatenation, always through the buckets; ``first_entry`` then counts the entries of
+    the files before. Every query is in exactly one batch. Bad lines raise :class:`~hcrbench.errors.InputError`
+    naming the file and line, as :func:`~hcrbench.data.trec.read_run`.
     """
-    path = Path(path)
-    if not path.is_file():
-        next(iter(_raw_lines(path)), None)  # read_run's one-line error for a missing file, a folder, ...
+    files = [Path(p) for p in paths] if isinstance(paths, (list, tuple)) else [Path(paths)]
+    if not files:
+        raise ValueError("no run files")
+    for path in files:
+        if not path.is_file():
+            next(iter(_raw_lines(path)), None)  # read_run's one-line error for a missing file, a folder, ...
     if batch_bytes < 1:
         raise ValueError("batch_bytes must be >= 1")
-    name = name or _stem(path)
-    if spill:
-        yield from _spilled(path, batch_bytes, dedupe, name, tmp_dir)
+    name = name or _stem(files[0])
+    if spill or len(files) > 1:
+        yield from _spilled(files, batch_bytes, dedupe, name, tmp_dir)
     else:
-        yield from _grouped(path, batch_bytes, dedupe, name)
+        yield from _grouped(files[0], batch_bytes, dedupe, name)
 
 
 class _Parts:
@@ -155,6 +169,7 @@ class _Parts:
 
     def parse(self, blocks: list[bytes]):
         (qnames, dnames, qa, da, sa), extra = _parse(self.path, blocks, self.line)
+        _check_read_ids(self.path, qnames, dnames, doc_col=2)
         if extra and not self.warned:
             warn_extra_columns(self.path, extra, stacklevel=5)
             self.warned = True
@@ -186,7 +201,8 @@ def _grouped(path: Path, batch_bytes: int, dedupe: bool, name: str) -> Iterator[
         if not seen.isdisjoint(qnames):
             raise RunNotGrouped(next(q for q in qnames if q in seen))
         seen.update(qnames)
-        run = run_from_columns(path, qnames, dnames, qa, da, sa, dedupe=dedupe, name=name, entry_offset=start)
+        run = run_from_columns(path, qnames, dnames, qa, da, sa, dedupe=dedupe, name=name, entry_offset=start,
+                               check_ids=False)
         yield RunBatch(run, _first_entries(qa, len(qnames), start))
     parts.finish()
 
@@ -219,41 +235,51 @@ def _text_size(path: Path) -> int:
 MAX_BUCKETS = 256
 
 
-def _spilled(path: Path, batch_bytes: int, dedupe: bool, name: str, tmp_dir: str | Path | None
+def _spilled(files: list[Path], batch_bytes: int, dedupe: bool, name: str, tmp_dir: str | Path | None
              ) -> Iterator[RunBatch]:
-    n = max(1, min(MAX_BUCKETS, math.ceil(_text_size(path) / batch_bytes)))
-    parts = _Parts(path)
+    n = max(1, min(MAX_BUCKETS, math.ceil(sum(_text_size(p) for p in files) / batch_bytes)))
+    offsets = [0]  # entries of the files before each file (first_entry counts across the concatenation)
     with tempfile.TemporaryDirectory(prefix="hcrbench-spill-", dir=tmp_dir) as tmp:
-        files = [open(Path(tmp) / f"{k}.bin", "wb") for k in range(n)]  # noqa: SIM115 (closed below)
+        buckets = [Path(tmp) / f"{k}.bin" for k in range(n)]
+        fhs = [open(b, "wb") for b in buckets]  # noqa: SIM115 (closed below)
         try:
-            for blocks in _sized_parts(path, batch_bytes):
-                qnames, dnames, qa, da, sa, start = parts.parse(blocks)
-                if not len(qa):
-                    continue
-                bucket = np.array([zlib.crc32(q.encode("utf-8", "surrogatepass")) % n for q in qnames],
-                                  dtype=np.int64)[qa]
-                order = np.argsort(bucket, kind="stable")  # entries of a bucket stay in file order
-                bounds = np.searchsorted(bucket[order], np.arange(n + 1))
-                for k in range(n):
-                    idx = order[bounds[k]:bounds[k + 1]]
-                    if not idx.size:
-                        continue
-                    uq, qinv = np.unique(qa[idx], return_inverse=True)
-                    ud, dinv = np.unique(da[idx], return_inverse=True)
-                    pickle.dump(([qnames[i] for i in uq.tolist()], [dnames[i] for i in ud.tolist()],
-                                 qinv.ravel().astype(np.int32), dinv.ravel().astype(np.int32), sa[idx],
-                                 idx.astype(np.int64) + start), files[k], protocol=pickle.HIGHEST_PROTOCOL)
+            for path in files:
+                parts = _Parts(path)
+                for blocks in _sized_parts(path, batch_bytes):
+                    qnames, dnames, qa, da, sa, start = parts.parse(blocks)
+                    if len(qa):
+                        _spill(fhs, qnames, dnames, qa, da, sa, start + offsets[-1])
+                parts.finish()
+                offsets.append(offsets[-1] + parts.entries)
         finally:
-            for fh in files:
+            for fh in fhs:
                 fh.close()
-        parts.finish()
-        for k in range(n):
-            batch = _read_bucket(Path(tmp) / f"{k}.bin", path, dedupe, name)
+        for bucket in buckets:
+            batch = _read_bucket(bucket, files, offsets, dedupe, name)
             if batch is not None:
                 yield batch
 
 
-def _read_bucket(bucket: Path, path: Path, dedupe: bool, name: str) -> RunBatch | None:
+def _spill(fhs: list, qnames: list[str], dnames: list[str], qa: np.ndarray, da: np.ndarray, sa: np.ndarray,
+           start: int) -> None:
+    """Append each entry to its query's bucket file (``crc32(query id) % n``), keeping file order."""
+    n = len(fhs)
+    bucket = np.array([zlib.crc32(q.encode("utf-8", "surrogatepass")) % n for q in qnames], dtype=np.int64)[qa]
+    order = np.argsort(bucket, kind="stable")  # entries of a bucket stay in file order
+    bounds = np.searchsorted(bucket[order], np.arange(n + 1))
+    for k in range(n):
+        idx = order[bounds[k]:bounds[k + 1]]
+        if not idx.size:
+            continue
+        uq, qinv = np.unique(qa[idx], return_inverse=True)
+        ud, dinv = np.unique(da[idx], return_inverse=True)
+        pickle.dump(([qnames[i] for i in uq.tolist()], [dnames[i] for i in ud.tolist()],
+                     qinv.ravel().astype(np.int32), dinv.ravel().astype(np.int32), sa[idx],
+                     idx.astype(np.int64) + start), fhs[k], protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _read_bucket(bucket: Path, files: list[Path], offsets: list[int], dedupe: bool, name: str
+                 ) -> RunBatch | None:
     qmap: dict[str, int] = {}
     dmap: dict[str, int] = {}
     qs, ds, ss, es = [], [], [], []
@@ -273,12 +299,23 @@ def _read_bucket(bucket: Path, path: Path, dedupe: bool, name: str) -> RunBatch 
     if not qs:
         return None
     qa, da, sa, en = (np.concatenate(x) for x in (qs, ds, ss, es))
-    # query codes in order of first appearance in the file (the bucket's entries are in file order)
+    # query codes in order of first appearance in the files (the bucket's entries are in that order)
     uq, first, inv = np.unique(qa, return_index=True, return_inverse=True)
+    by_first = np.argsort(first, kind="stable")
     rank = np.empty(len(uq), dtype=np.int32)
-    rank[np.argsort(first, kind="stable")] = np.arange(len(uq), dtype=np.int32)
+    rank[by_first] = np.arange(len(uq), dtype=np.int32)
     names = list(qmap)
-    qnames = [names[c] for c in uq[np.argsort(first, kind="stable")].tolist()]
+    qnames = [names[c] for c in uq[by_first].tolist()]
     qa = rank[inv.ravel()]
-    run = run_from_columns(path, qnames, list(dmap), qa, da, sa, dedupe=dedupe, name=name, entry_number=en)
+    dnames = list(dmap)
+    dup = _first_duplicate(qa, da)
+    if dup.any() and not dedupe:
+        i = int(np.flatnonzero(dup)[0])
+        f = int(np.searchsorted(offsets, en[i], side="right")) - 1
+        raise InputError(
+            f"doc {dnames[da[i]]!r} appears twice for query {qnames[qa[i]]!r} "
+            "(use --dedupe to keep the first occurrence)",
+            path=files[f], line=_line_of_entry(files[f], int(en[i]) - offsets[f], 0), field="docid",
+        )
+    run = run_from_columns(files[0], qnames, dnames, qa, da, sa, dedupe=True, name=name, check_ids=False)
     return RunBatch(run, en[np.sort(first)])
