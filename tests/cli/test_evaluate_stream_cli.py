@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hcrbench.commands._evaluate_stream import AUTO_STREAM_BYTES, stream_wanted
+from hcrbench.commands._evaluate_scale import AUTO_STREAM_BYTES, stream_wanted
 
 HCRBENCH = shutil.which("hcrbench")
 CLI = [HCRBENCH] if HCRBENCH else [sys.executable, "-m", "hcrbench.cli"]

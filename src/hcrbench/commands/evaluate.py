@@ -78,7 +78,7 @@ def _read_inputs(qrels: Path, runs: list[Path], dedupe: bool):
 def evaluate_command(
     qrels: Path = typer.Argument(..., help="Qrels file: TREC (qid 0 docid rel) or BEIR TSV with header; or "
                                            "irds:<id> (an ir_datasets id, e.g. irds:beir/scifact/test)."),
-    runs: list[Path] = typer.Argument(..., help="One or more TREC run files (gzip allowed)."),
+    runs: list[Path] = typer.Argument(..., help="One or more TREC run files (gzip allowed), or folders of them."),
     metrics: str = typer.Option("nDCG@10,R@100,RR,P@5,AP", "--metrics", "-m",
                                 help="Comma-separated measures, e.g. 'nDCG@10,R@100,RR,P@5,AP'."),
     baseline: str | None = typer.Option(None, "--baseline", "-b",
@@ -113,6 +113,10 @@ def evaluate_command(
                                        help="Read each run a batch of whole queries at a time, in bounded memory "
                                             "(same numbers; scattered queries are spilled to a temporary folder). "
                                             "Default: on when the run files total more than 2 GiB."),
+    engine: str = typer.Option("local", "--engine",
+                               help="'local', or 'ray': each run file a Ray task (a private Ray on 127.0.0.1, or "
+                                    "the cluster at --address); the same numbers."),
+    address: str | None = typer.Option(None, "--address", help="With --engine ray: the Ray cluster's address."),
 ) -> None:
     """Score runs with trec_eval-exact metrics and compare each with a baseline (paired tests, Holm)."""
     from rich.console import Console
@@ -142,13 +146,14 @@ def evaluate_command(
     # Warnings (zero-filled queries, ignored queries, ...) go to stderr once each, above the tables (hcrbench.cli).
     if json_path is not None:
         ensure_parent(json_path, field="--json")
-    from hcrbench.commands._evaluate_stream import stream_wanted, streamed_evaluation
+    from hcrbench.commands._evaluate_scale import expand_runs, scaled_evaluation, scaled_wanted
 
-    if stream_wanted(stream, runs):  # hcrbench.metrics.stream: the same result, the run never whole in memory
-        result, names = streamed_evaluation(qrels, runs, measures, baseline, dedupe=dedupe,
-                                            rel_threshold=rel_threshold, missing=missing, max_docs=max_docs,
-                                            judged_only=judged_only,
-                                            subtopics=_read_subtopics(subtopics, measures, qrels))
+    runs = expand_runs(runs)
+    if scaled_wanted(stream, engine, runs, address):  # streamed and/or on Ray: the same result, computed elsewhere
+        result, names = scaled_evaluation(qrels, runs, measures, baseline, stream=stream, engine=engine,
+                                          address=address, dedupe=dedupe, rel_threshold=rel_threshold,
+                                          missing=missing, max_docs=max_docs, judged_only=judged_only,
+                                          subtopics=_read_subtopics(subtopics, measures, qrels))
     else:
         qr, loaded = _read_inputs(qrels, runs, dedupe)
         names = _run_names(runs, loaded)
