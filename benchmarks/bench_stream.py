@@ -119,9 +119,7 @@ def scatter(path: str, out: str, seed: int, block: int = 10_000) -> None:
     two blocks, each somewhere else in the file): written a block at a time through a shuffled index."""
     with open(path, "rb") as fh:
         offsets = [0]
-        n = 0
-        for line in fh:
-            n += 1
+        for n, _ in enumerate(fh, start=1):
             if n % block == 0:
                 offsets.append(fh.tell())
         end = fh.tell()
@@ -138,7 +136,7 @@ def run_tool(tool: str, run_path: str, qrels_path: str) -> dict:
     cmd = [sys.executable, "-c", _CHILDREN[tool], run_path, qrels_path, json.dumps(OURS), json.dumps(PTE)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        return {"error": (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]}
+        return {"error": (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]}
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 

@@ -18,7 +18,7 @@ def merge_command(
                                      "refusing the runs."),
     tmp_dir: Path | None = typer.Option(None, "--tmp-dir",
                                         help="Where queries are spilled while merging (default: the system's "
-                                             "temporary folder; needs about a third of the runs' size)."),
+                                             "temporary folder; needs about as much disk as the runs' text)."),
 ) -> None:
     """Merge shard runs into one run in trec_eval's order (score desc, then doc id desc), in bounded memory;
     scoring the result equals scoring the concatenated shards."""

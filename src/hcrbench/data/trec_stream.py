@@ -14,8 +14,8 @@ Two ways through the file:
   an earlier batch comes back. Then the file is read again from the start, each batch's entries are spilled to
   ``n`` bucket files by a hash of the query id (``n`` = file size / ``batch_bytes``, so a bucket is about one
   batch), and each bucket is read back as one batch. Every query lies in one bucket and keeps its lines in file
-  order (so ``dedupe`` keeps the first occurrence, as read_run). Disk: about a third of the run file's size,
-  in a temporary folder removed afterwards. Memory: one bucket.
+  order (so ``dedupe`` keeps the first occurrence, as read_run). Disk: about the run text's size, in a
+  temporary folder removed afterwards. Memory: one bucket.
 """
 
 from __future__ import annotations
