@@ -70,6 +70,33 @@ def test_grouped_run_equals_in_memory(tmp_path, batch, missing):
     assert whole.runs["run"].ledger.ignored == ["zz"]
 
 
+@pytest.mark.parametrize("block", [23, 64, 300, 4096])
+@pytest.mark.parametrize("batch", [1, 500, 3000])
+def test_small_blocks_many_batches(tmp_path, monkeypatch, block, batch):
+    """Blocks far smaller than a query (a query spans many blocks) and batches of many blocks: every cut."""
+    import hcrbench.data.trec_fast as trec_fast
+
+    rng = random.Random(block)
+    qrels = _qrels(tmp_path, rng, 12, 25)
+    lines = _run_lines(rng, 12, 25)
+    lines[40:40] = ["# comment\n", "\n"]
+    run = _write(tmp_path / "run.trec", lines)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HcrbenchWarning)
+        whole = evaluate(qrels, run, ALL)
+        monkeypatch.setattr(trec_fast, "BLOCK", block)
+        batches = list(iter_run_batches(run, batch_bytes=batch))
+        assert sum(b.run.n_entries for b in batches) == 12 * 25
+        assert sorted(q for b in batches for q in b.run.query_ids) == sorted(f"q{i}" for i in range(12))
+        if batch < 3000:
+            assert len(batches) > 1
+        _same(whole, evaluate_stream(qrels, run, ALL, batch_bytes=batch))
+        shuffled = lines[:]
+        random.Random(1).shuffle(shuffled)
+        scattered = _write(tmp_path / "scattered.trec", shuffled)
+        _same(whole, evaluate_stream(qrels, scattered, ALL, batch_bytes=batch, names=["run"]))
+
+
 def test_scattered_run_is_spilled_and_equals_in_memory(tmp_path):
     rng = random.Random(3)
     qrels = _qrels(tmp_path, rng, 20, 30)
@@ -158,20 +185,29 @@ def test_generated_runs_equal_in_memory(tmp_path_factory, data):
         lines = data.draw(st.permutations(lines))
     run = _write(tmp / "run.trec", lines)
     batch = data.draw(st.sampled_from([1, 60, 200, 1 << 20]))
+    block = data.draw(st.sampled_from([16, 64, 1 << 22]))  # a query over many blocks, or one block for all
     missing = data.draw(st.sampled_from(["zero", "skip"]))
     kwargs = {"missing": missing, "max_docs": data.draw(st.sampled_from([None, 3])),
               "judged_only": data.draw(st.booleans())}
     q = Qrels.from_dict(qrels)
+    import hcrbench.data.trec_fast as trec_fast
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", HcrbenchWarning)
         try:
             whole = evaluate(q, run, ALL, **kwargs)
         except InputError as e:
-            with pytest.raises(InputError) as got:
-                evaluate_stream(q, run, ALL, batch_bytes=batch, **kwargs)
-            assert got.value.problem == e.problem
-            return
-        _same(whole, evaluate_stream(q, run, ALL, batch_bytes=batch, **kwargs))
+            whole, error = None, e
+        saved, trec_fast.BLOCK = trec_fast.BLOCK, block
+        try:
+            if whole is None:
+                with pytest.raises(InputError) as got:
+                    evaluate_stream(q, run, ALL, batch_bytes=batch, **kwargs)
+                assert got.value.problem == error.problem
+            else:
+                _same(whole, evaluate_stream(q, run, ALL, batch_bytes=batch, **kwargs))
+        finally:
+            trec_fast.BLOCK = saved
 
 
 def test_bad_line_is_named_with_the_files_own_line_number(tmp_path):

@@ -53,9 +53,9 @@ class RunNotGrouped(Exception):
     """A query's lines are not together in the file (internal signal: :func:`iter_run_batches` then spills)."""
 
 
-def _last_query_start(block: bytes) -> int:
-    """Offset in ``block`` (ending in a newline) where the trailing lines of its last query begin (0: the whole
-    block, blank and comment lines aside, is that query)."""
+def _tail(block: bytes) -> tuple[int, bytes | None]:
+    """``(offset, query id)``: where the trailing lines of ``block``'s last query begin (0: the whole block, blank
+    and comment lines aside, is that query) and that query's id (None: the block holds no entry)."""
     last: bytes | None = None
     pos = len(block)
     while pos > 0:
@@ -65,46 +65,46 @@ def _last_query_start(block: bytes) -> int:
             if last is None:
                 last = parts[0]
             elif parts[0] != last:
-                return pos
+                return pos, last
         pos = start
-    return 0
+    return 0, last
 
 
 def _first_query(block: bytes) -> bytes | None:
-    for line in block.split(b"\n"):
-        parts = line.split(None, 1)
+    """The query id of ``block``'s first entry (None: only blank and comment lines)."""
+    pos = 0
+    while pos < len(block):
+        end = block.find(b"\n", pos)
+        end = len(block) if end < 0 else end
+        parts = block[pos:end].split(None, 1)
         if parts and parts[0][:1] != b"#":
             return parts[0]
+        pos = end + 1
     return None
 
 
 def _grouped_parts(path: Path, batch_bytes: int) -> Iterator[list[bytes]]:
-    """Lists of blocks, each list ending at a query boundary and holding at least ``batch_bytes`` (but the last)."""
+    """Lists of blocks, each ending at a query boundary and holding at least ``batch_bytes`` (but the last): a
+    full batch is cut before the trailing lines of its last query, or before a block that starts another query."""
     pending: list[bytes] = []
     size = 0
+    last: bytes | None = None  # the query id of the last entry in ``pending``
     for block in _blocks(path):
+        if size >= batch_bytes and last is not None:  # the batch is full, but its last query filled its last block
+            first = _first_query(block)
+            if first is not None and first != last:
+                yield pending
+                pending, size = [], 0
         pending.append(block)
         size += len(block)
-        if size < batch_bytes:
-            continue
-        cut = _last_query_start(block)
-        if cut == 0:
-            if len(pending) > 1 and _first_query(block) != _last_query_of(pending[-2]):
-                out, pending = pending[:-1], [block]  # the block starts a new query: cut before it
-                size = len(block)
-                yield out
-            continue  # one query fills the block and may go on: keep reading
-        out = [*pending[:-1], block[:cut]]
-        pending = [block[cut:]]
-        size = len(pending[0])
-        yield out
+        cut, tail = _tail(block)
+        last = tail if tail is not None else last
+        if size >= batch_bytes and cut > 0:
+            yield [*pending[:-1], block[:cut]]
+            pending = [block[cut:]]
+            size = len(pending[0])
     if pending:
         yield pending
-
-
-def _last_query_of(block: bytes) -> bytes | None:
-    cut = _last_query_start(block)
-    return _first_query(block[cut:])
 
 
 def _parse(path: Path, blocks: list[bytes], first_line: int):
