@@ -13,7 +13,7 @@ a judged doc, the only place they can change a measure.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import repeat
 
 import numpy as np
@@ -31,6 +31,9 @@ class QrelsIndex:
     keys: np.ndarray  # sorted int64 keys query * n_docs + doc code
     key_grades: np.ndarray  # int64 grades aligned with keys
     entry_query: np.ndarray  # per qrels entry, its query position
+    #: what the qrels alone give (relevant counts, ideal gains), computed once per index: a run scored in many
+    #: batches (hcrbench.metrics.stream) would otherwise redo them per batch. Callers never write into them.
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, qrels: Qrels) -> QrelsIndex:
@@ -60,12 +63,20 @@ class QrelsIndex:
 
     def n_relevant(self, threshold: int) -> np.ndarray:
         """Per qrels query, judged docs with grade >= threshold (negative grades never count, as trec_eval)."""
-        g = self.qrels.grades
-        rel = (g >= threshold) & (g >= 0)
-        return np.bincount(self.entry_query, weights=rel, minlength=self.n_queries).astype(np.int64)
+        key = ("n_relevant", int(threshold))
+        if key not in self._memo:
+            g = self.qrels.grades
+            rel = (g >= threshold) & (g >= 0)
+            self._memo[key] = np.bincount(self.entry_query, weights=rel, minlength=self.n_queries).astype(np.int64)
+        return self._memo[key]
 
     def ideal_gains(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Positive grades per query sorted descending: (query position, 0-based rank, gain)."""
+        if "ideal" not in self._memo:
+            self._memo["ideal"] = self._ideal_gains()
+        return self._memo["ideal"]
+
+    def _ideal_gains(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         g = self.qrels.grades.astype(np.int64)
         pos = g > 0
         q, g = self.entry_query[pos], g[pos]
