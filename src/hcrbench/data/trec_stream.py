@@ -45,8 +45,8 @@ from hcrbench.data.trec_fast import _blocks, parse_blocks
 from hcrbench.data.types import Run
 from hcrbench.errors import InputError
 
-#: Default batch size (bytes of run text): ~1.5M lines of a typical run, ~150-300 MB of memory while scored.
-BATCH_BYTES = 64 << 20
+#: Default batch size (bytes of run text): ~3M lines of a typical run, ~0.6-1 GB of memory while scored.
+BATCH_BYTES = 128 << 20
 
 
 class RunNotGrouped(Exception):
