@@ -102,7 +102,7 @@ def run_positions(run: Run, norm: str = "none", ties: str = "ranx") -> np.ndarra
     the run's order); every normalisation keeps that order but ``min-max-inverted``, which ranx sorts again.
     """
     if ties_name(ties) == "trec":
-        values = ranx_normalise(run, norm) if norm not in ("borda", "none") else run.scores
+        values = ranx_normalise(run, norm, ties="trec") if norm not in ("borda", "none") else run.scores
         return trec_ranks(Run(run.query_ids, run.offsets, run.doc_index, values, run.doc_vocab, name=run.name))
     pos = ranx_positions(run)
     if norm != "min-max-inverted":
