@@ -1,0 +1,69 @@
+"""Wilcoxon signed-rank and Benjamini-Hochberg beside Holm: equal to scipy and statsmodels, and what compare's
+``test`` / ``correction`` change (the deciding p, never ``p_holm``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as sps
+from statsmodels.stats.multitest import multipletests
+from test_compare import make_eval
+
+from hcrbench.errors import InputError
+from hcrbench.stats import adjust, benjamini_hochberg, compare, holm, wilcoxon_p
+
+probs = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=1, max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(probs)
+def test_bh_equals_statsmodels_and_scipy(p):
+    ours = benjamini_hochberg(p)
+    assert ours == pytest.approx(multipletests(p, method="fdr_bh")[1], abs=1e-12)
+    assert ours == pytest.approx(sps.false_discovery_control(p, method="bh"), abs=1e-12)
+    assert adjust(p, "holm") == pytest.approx(multipletests(p, method="holm")[1], abs=1e-12)
+    assert adjust(p, "none").tolist() == list(p)
+    assert np.all(ours <= holm(p) + 1e-15)  # FDR control is never stricter than FWER control
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 1.0]), min_size=30, max_size=30),
+       st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 1.0]), min_size=30, max_size=30))
+def test_wilcoxon_equals_scipy_on_tied_differences(a, b):
+    a, b = np.array(a), np.array(b)
+    if np.all(a == b):
+        assert wilcoxon_p(a, b) == 1.0  # scipy has nothing to rank: no evidence
+    else:
+        assert wilcoxon_p(a, b) == pytest.approx(sps.wilcoxon(a, b).pvalue, abs=1e-15)
+
+
+@pytest.mark.parametrize("family", ["run", "metric", "all"])
+def test_compare_wilcoxon_bh_equal_the_references_over_the_family(family):
+    ev = make_eval(n=80, seed=3, names=("b", "x", "y", "z"), metrics=("nDCG@10", "R@100", "RR"))
+    comps = compare(ev, n_resamples=200, family=family, test="wilcoxon", correction="bh")
+    default = compare(ev, n_resamples=200, family=family)
+    assert [c.p_holm for c in comps] == [c.p_holm for c in default]  # the contract field never moves
+    groups: dict = {}
+    for c in comps:
+        a = ev.runs[c.run].values[c.metric]
+        b = ev.runs[c.baseline].values[c.metric]
+        assert c.p_wilcoxon == pytest.approx(sps.wilcoxon(a, b).pvalue, abs=1e-15)
+        key = {"run": c.run, "metric": c.metric, "all": ""}[family]
+        groups.setdefault(key, []).append(c)
+    for members in groups.values():
+        ref = multipletests([c.p_wilcoxon for c in members], method="fdr_bh")[1]
+        assert [c.p_adj for c in members] == pytest.approx(ref, abs=1e-12)
+        assert all(c.significant(0.05) == (c.p_adj < 0.05) for c in members)
+    assert all(d.p_adj == d.p_holm for d in default)  # defaults: the Holm-adjusted permutation p decides
+    assert "Wilcoxon signed-rank" in comps[0].legend() and "Benjamini-Hochberg" in comps[0].legend()
+    assert comps[0].to_dict()["test"] == "wilcoxon" and comps[0].to_dict()["correction"] == "bh"
+
+
+def test_compare_refuses_unknown_test_or_correction():
+    ev = make_eval(names=("a", "b"))
+    with pytest.raises(InputError):
+        compare(ev, test="sign")
+    with pytest.raises(InputError):
+        compare(ev, correction="bonferroni")
