@@ -67,3 +67,35 @@ def test_compare_refuses_unknown_test_or_correction():
         compare(ev, test="sign")
     with pytest.raises(InputError):
         compare(ev, correction="bonferroni")
+
+
+def test_evaluate_cli_test_correction_alpha(tmp_path):
+    """Through the console script: --test wilcoxon --correction bh --alpha 0.1 decide the bold rows and p_adj,
+    equal to scipy + statsmodels on the per-query values the same JSON holds; bad values are one line, exit 2."""
+    import json
+    import subprocess
+    from pathlib import Path
+
+    ex = Path(__file__).resolve().parents[2] / "examples"
+    out = tmp_path / "e.json"
+    r = subprocess.run(["hcrbench", "evaluate", str(ex / "cranfield.qrels"), str(ex / "bm25.trec"),
+                        str(ex / "bm25_stemmed.trec"), "-m", "nDCG@10", "-m", "AP", "-m", "P@5", "--test", "wilcoxon",
+                        "--correction", "bh", "--alpha", "0.1", "--resamples", "200", "--json", str(out)],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "Wilcoxon signed-rank test" in r.stdout and "Benjamini-Hochberg" in r.stdout and "p < 0.1" in r.stdout
+    doc = json.loads(out.read_text())
+    comps = doc["comparisons"]
+    raw = []
+    for c in comps:
+        a = doc["runs"][c["run"]]["per_query"][c["metric"]]
+        b = doc["runs"][c["baseline"]]["per_query"][c["metric"]]
+        qs = sorted(a)
+        raw.append(sps.wilcoxon([a[q] for q in qs], [b[q] for q in qs]).pvalue)
+        assert c["test"] == "wilcoxon" and c["correction"] == "bh"
+    assert [c["p_wilcoxon"] for c in comps] == pytest.approx(raw, abs=1e-15)
+    assert [c["p_adj"] for c in comps] == pytest.approx(multipletests(raw, method="fdr_bh")[1], abs=1e-12)
+    for bad in (["--test", "sign"], ["--correction", "bonf"], ["--alpha", "1.5"]):
+        e = subprocess.run(["hcrbench", "evaluate", str(ex / "cranfield.qrels"), str(ex / "bm25.trec"), *bad],
+                           capture_output=True, text=True, check=False)
+        assert e.returncode == 2 and e.stderr.count("\n") == 1 and bad[0] in e.stderr, e.stderr

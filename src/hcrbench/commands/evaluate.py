@@ -106,8 +106,15 @@ def evaluate_command(
     all_pairs: bool = typer.Option(False, "--all-pairs",
                                    help="Compare every pair of runs (Holm over --family, Tukey's HSD) and mark "
                                         "means with ranx's significance letters."),
+    test: str = typer.Option("permutation", "--test",
+                             help="Whose p decides significance: permutation (paired, default) | t (paired t-test) | "
+                                  "wilcoxon (signed-rank, scipy's)."),
+    correction: str = typer.Option("holm", "--correction",
+                                   help="Multiple-comparison correction over --family: holm (family-wise error, "
+                                        "default) | bh (Benjamini-Hochberg, false discovery rate) | none."),
+    alpha: float = typer.Option(0.05, "--alpha", help="Significance level of the marks and letters (0-1)."),
     letters_by: str = typer.Option("holm", "--letters",
-                                   help="With --all-pairs, which p decides a letter (p <= 0.05): 'holm' "
+                                   help="With --all-pairs, which p decides a letter (p <= --alpha): 'holm' "
                                         "(Holm-adjusted permutation), 'tukey' (Tukey's HSD), 't' (paired t-test)."),
 ) -> None:
     """Score runs with trec_eval-exact metrics and compare each with a baseline (paired tests, Holm)."""
@@ -128,6 +135,14 @@ def evaluate_command(
     check_seed(seed, "--seed")
     if letters_by not in LETTER_TESTS:
         raise InputError(f"must be one of {', '.join(LETTER_TESTS)}, got {letters_by!r}", field="--letters")
+    from hcrbench.stats.compare import CORRECTIONS, TESTS
+
+    if test not in TESTS:
+        raise InputError(f"must be one of {', '.join(TESTS)}, got {test!r}", field="--test")
+    if correction not in CORRECTIONS:
+        raise InputError(f"must be one of {', '.join(CORRECTIONS)}, got {correction!r}", field="--correction")
+    if not 0 < alpha < 1:
+        raise InputError(f"must be in (0, 1), got {alpha}", field="--alpha")
     if max_docs is not None and max_docs < 1:
         raise InputError(f"must be a positive integer, got {max_docs}", field="--max-docs")
     try:
@@ -149,16 +164,17 @@ def evaluate_command(
     comparisons = []
     if len(loaded) > 1:
         comparisons = compare(result, baseline=baseline or names[0], n_resamples=n_resamples, seed=seed,
-                              family=family, pairs="all" if all_pairs else "baseline")
-    letters, note = _letters(comparisons, names, letters_by) if all_pairs else (None, None)
+                              family=family, pairs="all" if all_pairs else "baseline", test=test,
+                              correction=correction)
+    letters, note = _letters(comparisons, names, letters_by, alpha) if all_pairs else (None, None)
     flush_warnings()  # above the tables
-    print_evaluation(result, comparisons, per_query=per_query, letters=letters, letters_note=note)
+    print_evaluation(result, comparisons, per_query=per_query, letters=letters, letters_note=note, alpha=alpha)
     if json_path is not None:
         import json
 
         doc = evaluation_json(result, comparisons)
         if all_pairs:  # ranx's letters, plain: {"by", "alpha", "runs": {run: {metric: letters it beats}}}
-            doc["letters"] = _letters_json(comparisons, names, letters_by)
+            doc["letters"] = _letters_json(comparisons, names, letters_by, alpha)
         atomic_write_text(json_path, json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
         err.print(f"wrote {json_path}", highlight=False)
 
@@ -167,7 +183,7 @@ LETTER_TESTS = {"holm": ("p_holm", "Holm-adjusted permutation p"), "tukey": ("p_
                 "t": ("t_p", "paired t-test p")}
 
 
-def _letters(comparisons: list, names: list[str], by: str) -> tuple[dict | None, str | None]:
+def _letters(comparisons: list, names: list[str], by: str, alpha: float = 0.05) -> tuple[dict | None, str | None]:
     """ranx's superscripts for the means table and the line that says what they mean."""
     from hcrbench.stats import significance_letters
     from hcrbench.stats.letters import letter
@@ -175,23 +191,23 @@ def _letters(comparisons: list, names: list[str], by: str) -> tuple[dict | None,
     if by not in LETTER_TESTS:
         raise InputError(f"must be one of {', '.join(LETTER_TESTS)}, got {by!r}", field="--letters")
     field, label = LETTER_TESTS[by]
-    letters = significance_letters(comparisons, names, alpha=0.05, p=field)
+    letters = significance_letters(comparisons, names, alpha=alpha, p=field)
     beats = sum(1 for v in letters.values() if v)
     key = ", ".join(f"{letter(i)} = {n}" for i, n in enumerate(names))
-    note = (f"Superscripts: the mean is significantly above that run's ({label} <= 0.05); {key}. "
+    note = (f"Superscripts: the mean is significantly above that run's ({label} <= {alpha:g}); {key}. "
             f"{beats} of {len(letters)} means beat at least one other run.")
     return letters, note
 
 
-def _letters_json(comparisons: list, names: list[str], by: str) -> dict:
+def _letters_json(comparisons: list, names: list[str], by: str, alpha: float = 0.05) -> dict:
     from hcrbench.stats import significance_letters
     from hcrbench.stats.letters import letter
 
-    plain = significance_letters(comparisons, names, alpha=0.05, p=LETTER_TESTS[by][0], superscript=False)
+    plain = significance_letters(comparisons, names, alpha=alpha, p=LETTER_TESTS[by][0], superscript=False)
     runs: dict[str, dict[str, str]] = {n: {} for n in names}
     for (n, m), v in plain.items():
         runs[n][m] = v
-    return {"by": LETTER_TESTS[by][0], "alpha": 0.05, "letter": {n: letter(i) for i, n in enumerate(names)},
+    return {"by": LETTER_TESTS[by][0], "alpha": alpha, "letter": {n: letter(i) for i, n in enumerate(names)},
             "runs": runs}
 
 

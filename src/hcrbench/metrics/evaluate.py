@@ -177,22 +177,52 @@ class EvaluationResult:
 
         letters = self._letters(comparisons, alpha, letters_by, superscript=True)
         if letters is not None:
-            return markdown_table(*self._letter_table(digits, letters, lambda s, n, m: s))
-        return markdown_table(*self._table(digits, comparisons, alpha, " †"))
+            table = markdown_table(*self._letter_table(digits, letters, lambda s, n, m: s))
+        else:
+            table = markdown_table(*self._table(digits, comparisons, alpha, " †"))
+        legend = self._legend(comparisons, alpha, letters_by, letters is not None)
+        return table + (f"\n{legend}\n" if legend else "")
+
+    def _legend(self, comparisons: Any, alpha: float, letters_by: str, lettered: bool) -> str:
+        """The sentence defining the table's marks (empty without comparisons: nothing is marked)."""
+        from hcrbench.metrics.legend import dagger_legend, letters_legend
+
+        if not comparisons:
+            return ""
+        return letters_legend(comparisons, alpha, letters_by) if lettered else dagger_legend(comparisons, alpha)
 
     def to_latex(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05, caption: str = "",
                  letters_by: str = "p_holm") -> str:
         """A LaTeX ``table`` (booktabs) of the means; ``comparisons`` mark significant differences with ``†``.
         With all-pairs comparisons, ranx's ``Report.to_latex`` marks instead: ``0.6942$^{ac}$\\hphantom{$^{b}$}``
-        (the letters of the runs it beats, then a phantom of the others so the columns stay aligned)."""
+        (the letters of the runs it beats, then a phantom of the others so the columns stay aligned). As in ranx,
+        the best mean of each metric is in boldface (the first run with the highest rounded mean), and the caption
+        says so and defines the marks (test, threshold, correction and family, baseline)."""
         from hcrbench.data.display import latex_table
 
         letters = self._letters(comparisons, alpha, letters_by, superscript=False)
-        if letters is None:
-            return latex_table(*self._table(digits, comparisons, alpha, "†"),
-                               caption=caption).replace("†", r"$^\dagger$")
-        names = list(self.runs)
+        legend = self._legend(comparisons, alpha, letters_by, letters is not None)
+        caption = " ".join(t for t in (caption, "The best results are highlighted in boldface.", legend) if t)
         keys = {}  # placeholder -> LaTeX: latex_table escapes cells, so the marks go in after it
+        best = self._best(digits)
+
+        def bold(header: list[str], rows: list[list[str]], first: int) -> tuple[list[str], list[list[str]]]:
+            for i, name in enumerate(self.runs):
+                for j, m in enumerate(self.metrics):
+                    if best.get(m) == name:
+                        cell = rows[i][first + j]
+                        number = cell.split("†")[0].split("ZZ")[0].rstrip()
+                        key = f"ZZBOLD{len(keys)}ZZ"
+                        keys[key] = rf"\textbf{{{number}}}"
+                        rows[i][first + j] = key + cell[len(number):]
+            return header, rows
+
+        if letters is None:
+            out = latex_table(*bold(*self._table(digits, comparisons, alpha, "†"), 1), caption=caption)
+            for key, tex in keys.items():
+                out = out.replace(key, tex)
+            return out.replace("†", r"$^\dagger$")
+        names = list(self.runs)
 
         def sup(won: str, name: str, metric: str) -> str:
             beaten = set(re.findall(r"[a-z][0-9]*", won))  # a, b, ..., z, a1, b1, ...
@@ -202,10 +232,22 @@ class EvaluationResult:
             keys[key] = tex
             return key
 
-        out = latex_table(*self._letter_table(digits, letters, sup), caption=caption)
+        out = latex_table(*bold(*self._letter_table(digits, letters, sup), 2), caption=caption)
         for key, tex in keys.items():
             out = out.replace(key, tex)
         return out
+
+    def _best(self, digits: int) -> dict[str, str]:
+        """Per metric, the run ranx's LaTeX bolds: the first with the highest mean rounded to ``digits`` (none
+        when no mean is above 0, as ranx starts from 0)."""
+        best: dict[str, str] = {}
+        for m in self.metrics:
+            top = 0.0
+            for name in self.runs:
+                v = round(float(self.means[name][m]), digits)
+                if v > top:
+                    top, best[m] = v, name
+        return best
 
     def _repr_html_(self) -> str:
         return self.to_html()
@@ -220,10 +262,10 @@ class EvaluationResult:
         queries = f"{n.pop()} queries" if len(n) == 1 else "queries per run differ"
         caption = f"hcrbench evaluation: {len(self.runs)} runs, {queries}, rel_threshold {self.rel_threshold}"
         letters = self._letters(comparisons, alpha, letters_by, superscript=True)
+        legend = self._legend(comparisons, alpha, letters_by, letters is not None)
+        caption += f". {legend}" if legend else ""
         if letters is None:
             return html_table(*self._table(digits, comparisons, alpha, " †"), caption=caption)
-        caption += (f". Superscripts: the mean is significantly above that run's ({letters_by} <= {alpha}; "
-                    "all pairs compared)")
         return html_table(*self._letter_table(digits, letters, lambda s, n, m: s), caption=caption)
 
     def __repr__(self) -> str:
