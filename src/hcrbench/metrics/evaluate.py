@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data.interop import as_run
 from hcrbench.data.subtopics import SubtopicQrels, read_subtopic_qrels
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.metrics._groups import count_before
@@ -23,7 +24,7 @@ from hcrbench.metrics.compute import compute_all
 from hcrbench.metrics.diversity import alpha_ndcg
 from hcrbench.metrics.encode import Hits, QrelsIndex, rank_hits
 from hcrbench.metrics.ledger import Ledger
-from hcrbench.metrics.measures import Measure, parse_measures
+from hcrbench.metrics.measures import FOREIGN, Measure, parse_measures
 
 MISSING_POLICIES = ("zero", "skip")
 
@@ -325,6 +326,31 @@ def restrict_hits(hits: Hits, max_docs: int | None, judged_only: bool) -> Hits:
     return Hits(query=q, rank=rank, grade=grade, n_ret=n_ret)
 
 
+def foreign_values(measures: list[Any], qrels: Any, run: Any, qids: list[str], max_docs: int | None,
+                   judged_only: bool) -> dict[str, np.ndarray]:
+    """Per-query values of measures hcrbench hands to ir_measures (``ir_measures:X``), on the same run after
+    ``max_docs`` (trec_eval order) and ``judged_only``; a query ir_measures leaves out scores 0."""
+    import ir_measures
+
+    run = as_run(run)
+    if max_docs is not None:
+        run = run.top_k(int(max_docs))
+    judged = qrels.to_dict()
+    docs = run.to_dict()
+    if judged_only:
+        docs = {q: {d: s for d, s in ds.items() if d in judged.get(q, {})} for q, ds in docs.items()}
+    theirs = [ir_measures.parse_measure(m.params[0][1]) for m in measures]
+    values = {str(t): {} for t in theirs}
+    try:
+        for r in ir_measures.iter_calc(theirs, judged, docs):
+            values[str(r.measure)][r.query_id] = float(r.value)
+    except Exception as e:  # ir_measures checks parameters only when it computes
+        raise InputError(f"ir_measures could not compute {', '.join(map(str, theirs))}: {e}",
+                         field="metrics") from None
+    return {m.name: np.array([values[str(t)].get(q, 0.0) for q in qids], dtype=np.float64)
+            for m, t in zip(measures, theirs)}
+
+
 def _unjudged_at(hits: Hits, rows: np.ndarray, k: int, nq: int) -> int:
     judged = np.bincount(hits.query[hits.rank < k], minlength=nq)
     return int((np.minimum(hits.n_ret, k) - judged)[rows].sum())
@@ -392,8 +418,14 @@ def evaluate(
             what = "counted as 0" if missing == "zero" else "left out of the means"
             warnings.warn(f"run {name!r}: {len(missing_ids)} qrels queries absent from the run are {what}: "
                           f"{_preview(missing_ids)}", HcrbenchWarning, stacklevel=2)
-        plain = [m for m in measures if m.kind != "alpha_nDCG"]
+        plain = [m for m in measures if m.kind not in ("alpha_nDCG", FOREIGN) and not m.judged_only]
         computed = compute_all(plain, hits, index, int(rel_threshold))
+        judged = [m for m in measures if m.judged_only and m.kind not in ("alpha_nDCG", FOREIGN)]
+        if judged:  # ir_measures' per-measure judged_only: trec_eval -J for these measures only
+            computed.update(compute_all(judged, restrict_hits(hits, None, True), index, int(rel_threshold)))
+        foreign = [m for m in measures if m.kind == FOREIGN]
+        if foreign:
+            computed.update(foreign_values(foreign, qrels_obj, run, all_qids, max_docs, bool(judged_only)))
         for m in diverse:
             by_q = alpha_ndcg(sub, run, int(m.cutoff), float(m.param("alpha")),  # type: ignore[arg-type]
                               threshold=m.threshold(int(rel_threshold)))
