@@ -44,15 +44,18 @@ _SWAP = "did you swap them? The qrels come first: hcrbench evaluate QRELS RUN [R
 
 
 def _read_inputs(qrels: Path, runs: list[Path], dedupe: bool):
-    """Read the qrels and runs; when a file has the other format's column count, say they look swapped."""
-    from hcrbench.data import read_qrels, read_run
+    """Read the qrels and runs (TREC, ranx JSON or parquet, by content: hcrbench.data.run_formats); when a TREC
+    file has the other format's column count, say they look swapped."""
+    from hcrbench.data.run_formats import read_any_qrels as read_qrels
+    from hcrbench.data.run_formats import read_any_run as read_run
+    from hcrbench.data.run_formats import sniff
 
     if str(qrels).startswith("irds:"):  # an ir_datasets id (hcrbench.data.irds)
         from hcrbench.data.irds import irds_qrels
 
         return irds_qrels(str(qrels)), [read_run(p, dedupe=dedupe) for p in runs]
-    qc = _columns(qrels)
-    rc = _columns(runs[0]) if runs else None
+    qc = _columns(qrels) if sniff(qrels) == "trec" else None
+    rc = _columns(runs[0]) if runs and sniff(runs[0]) == "trec" else None
     if qc == 6 and rc in (3, 4):
         raise InputError(f"QRELS has 6 columns like a run, and {runs[0]} has {rc} like qrels: {_SWAP}",
                          path=qrels, line=1)
@@ -68,7 +71,7 @@ def _read_inputs(qrels: Path, runs: list[Path], dedupe: bool):
         try:
             loaded.append(read_run(p, dedupe=dedupe))
         except InputError as e:
-            if _columns(p) in (3, 4) and e.line is not None:
+            if sniff(p) == "trec" and _columns(p) in (3, 4) and e.line is not None:
                 raise InputError(f"{e.problem} (this looks like a qrels file: {_SWAP})", path=e.path,
                                  line=e.line, field=e.field) from None
             raise
@@ -85,6 +88,12 @@ def evaluate_command(
                                         help="Run name to compare against (default: the first run)."),
     per_query: bool = typer.Option(False, "--per-query", "-q", help="Also print per-query values."),
     json_path: Path | None = typer.Option(None, "--json", help="Write the full result as JSON here."),
+    out_path: Path | None = typer.Option(None, "--out",
+                                         help="Also write the values here, by extension: .csv / .parquet = one row "
+                                              "per (run, query), a column per metric; anything else (.txt) = "
+                                              "trec_eval's text (its per-query lines with -q)."),
+    complete: bool = typer.Option(False, "-c", help="trec_eval's -c: queries in the qrels but not in a run count "
+                                                    "as 0 (the default; = --missing zero)."),
     rel_threshold: int = typer.Option(1, "--rel-threshold", "-l",
                                       help="Minimum grade that counts as relevant (nDCG uses raw grades)."),
     seed: int = typer.Option(0, "--seed", help="Seed for the permutation test and the bootstrap."),
@@ -129,6 +138,8 @@ def evaluate_command(
 
     if missing not in ("zero", "skip"):
         raise InputError(f"must be 'zero' or 'skip', got {missing!r}", field="--missing")
+    if complete and missing != "zero":
+        raise InputError("-c counts missing queries as 0; it contradicts --missing skip", field="-c")
     check_draws(n_resamples, "--resamples")
     if family not in ("metric", "run", "all"):
         raise InputError(f"must be 'metric', 'run' or 'all', got {family!r}", field="--family")
@@ -153,6 +164,8 @@ def evaluate_command(
     # Warnings (zero-filled queries, ignored queries, ...) go to stderr once each, above the tables (hcrbench.cli).
     if json_path is not None:
         ensure_parent(json_path, field="--json")
+    if out_path is not None:
+        ensure_parent(out_path, field="--out")
     qr, loaded = _read_inputs(qrels, runs, dedupe)
     names = _run_names(runs, loaded)
     loaded = [r.rename(n) for r, n in zip(loaded, names)]
@@ -177,6 +190,33 @@ def evaluate_command(
             doc["letters"] = _letters_json(comparisons, names, letters_by, alpha)
         atomic_write_text(json_path, json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
         err.print(f"wrote {json_path}", highlight=False)
+    if out_path is not None:
+        what = _write_values(result, out_path, per_query)
+        err.print(f"wrote {out_path} ({what})", highlight=False)
+
+
+def _write_values(result, path: Path, per_query: bool) -> str:
+    """--out: per-query CSV / parquet, or trec_eval's text; atomically."""
+    from hcrbench.data import atomic_write_text
+    from hcrbench.data.atomic import atomic_open
+
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".parquet"):
+        frame = result.per_query
+        if suffix == ".csv":
+            atomic_write_text(path, frame.to_csv(index=False, lineterminator="\n"))
+        else:
+            from hcrbench.data.per_query import has_pyarrow
+
+            if not has_pyarrow():
+                raise InputError("writing parquet needs pyarrow: pip install 'hcrbench[parquet]'", field="--out")
+            with atomic_open(path, "wb") as fh:
+                frame.to_parquet(fh, index=False)
+        return f"{len(frame)} rows: run, query_id, {', '.join(result.metrics)}"
+    from hcrbench.metrics.trec_text import trec_eval_text
+
+    atomic_write_text(path, trec_eval_text(result, per_query=per_query))
+    return "trec_eval text" + (", per query (-q)" if per_query else "")
 
 
 LETTER_TESTS = {"holm": ("p_holm", "Holm-adjusted permutation p"), "tukey": ("p_tukey", "Tukey's HSD p"),
