@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.data.interop import as_run
 from hcrbench.data.subtopics import SubtopicQrels, read_subtopic_qrels
 from hcrbench.errors import HcrbenchWarning, InputError
@@ -30,7 +31,7 @@ MISSING_POLICIES = ("zero", "skip")
 
 
 @dataclass
-class RunEvaluation:
+class RunEvaluation(ResultDisplay):
     """One run's scores: ``values[metric]`` is a float array aligned with ``query_ids``."""
 
     name: str
@@ -60,6 +61,21 @@ class RunEvaluation:
 
     def __getitem__(self, metric: str) -> np.ndarray:
         return self.values[metric]
+
+    def _display_title(self) -> str:
+        return f"RunEvaluation {self.name!r}: means over {len(self.query_ids)} queries"
+
+    def _display_rows(self) -> list[tuple[str, str]]:
+        """One row per metric (its mean), then what the ledger says the means are over."""
+        from hcrbench.data.display import fmt
+
+        rows = [(m, fmt(float(v))) for m, v in self.means.items()]
+        d = self.ledger.to_dict()
+        for key in ("zero_filled", "ignored", "no_relevant"):
+            v = d.get(key)
+            if v:
+                rows.append((f"ledger: {key.replace('_', ' ')}", f"{len(v)} queries"))
+        return rows
 
     def __repr__(self) -> str:
         means = ", ".join(f"{m}={v:.4f}" for m, v in list(self.means.items())[:6])
@@ -252,6 +268,20 @@ class EvaluationResult:
 
     def _repr_html_(self) -> str:
         return self.to_html()
+
+    def __rich__(self) -> Any:
+        """The means as a rich table (``rich.print(result)``): one row per run, one column per metric."""
+        from rich.markup import escape
+        from rich.table import Table
+
+        from hcrbench.data.display import fmt
+
+        table = Table("run", *map(escape, self.metrics), "queries", title=f"hcrbench evaluation: {len(self.runs)} "
+                      f"runs, rel_threshold {self.rel_threshold}", title_justify="left")
+        means = self.means
+        for name, r in self.runs.items():
+            table.add_row(escape(name), *(fmt(float(means[name][m])) for m in self.metrics), str(len(r.query_ids)))
+        return table
 
     def to_html(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05,
                 letters_by: str = "p_holm") -> str:

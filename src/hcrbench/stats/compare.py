@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.stats._arrays import check_probability, check_resamples, check_seed, derive_seed, to_json_float
 from hcrbench.stats.bootstrap import choose_method, paired_ci
@@ -69,7 +70,7 @@ JSON_KEYS = ("run", "baseline", "metric", "delta", "ci_low", "ci_high", "p", "p_
 
 
 @dataclass(frozen=True)
-class Comparison:
+class Comparison(ResultDisplay):
     """One run against the baseline on one metric (``delta = mean(run) - mean(baseline)``)."""
 
     run: str
@@ -102,6 +103,10 @@ class Comparison:
         """The deciding p (``test``, adjusted by ``correction`` over the family) below ``alpha``; with the
         defaults, the Holm-adjusted permutation p (the family-wise error rate stays at ``alpha``)."""
         return bool((self.p_holm if np.isnan(self.p_adj) else self.p_adj) < alpha)
+
+    def _display_title(self) -> str:
+        verdict = "significant" if self.significant() else "not significant"
+        return f"{self.run} vs {self.baseline} on {self.metric}: {self.delta:+.4f} ({verdict}: {self.legend()})"
 
     def legend(self, alpha: float = 0.05) -> str:
         """What a mark derived from :meth:`significant` means, in one sentence (exported tables print it)."""
