@@ -19,7 +19,7 @@ def _weights(text: str | None) -> list[float] | None:
 
 
 def fuse_command(
-    runs: list[Path] = typer.Argument(..., help="Two or more TREC run files (gzip allowed)."),
+    runs: list[Path] = typer.Argument(..., help="Two or more run files: TREC (gzip allowed), ranx JSON or parquet."),
     method: str = typer.Option("rrf", "--method", help="sum | max | min | anz | mnz | gmnz | med | wmnz | mixed | isr "
                                                         "| log_isr | logn_isr | bordafuse | w_bordafuse | rbc | rrf | "
                                                         "wsum (ranx's names; combsum etc. accepted). Not here: "
@@ -53,8 +53,10 @@ def fuse_command(
 ) -> None:
     """Fuse run files with one of ranx's methods (equal to ranx.fuse, ties included with the default --ties ranx),
     optionally tuned on a tune split."""
-    from hcrbench.data import read_qrels, read_run, write_run
+    from hcrbench.data import write_run
     from hcrbench.data.outputs import ensure_parent
+    from hcrbench.data.run_formats import read_any_qrels as read_qrels
+    from hcrbench.data.run_formats import read_any_run as read_run
     from hcrbench.retrieve.fusion_methods import RANK_BASED, WEIGHTED, fuse, method_name, norm_name, ties_name
 
     m = method_name(method)
