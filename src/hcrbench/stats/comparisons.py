@@ -65,4 +65,4 @@ class Comparisons(list):
         width = [max(len(r[i]) for r in [list(_COLUMNS), *rows]) for i in range(len(_COLUMNS))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip() for r in [list(_COLUMNS), *rows]]
         more = [f"... {len(self) - 20} more"] if len(self) > 20 else []
-        return "\n".join([f"Comparisons({len(self)}, * = p_holm < 0.05)", *lines, *more])
+        return "\n".join([f"Comparisons({len(self)}; {self.legend()})", *lines, *more])
