@@ -88,6 +88,10 @@ def test_trec_eval_text_with_q_and_c_reproduces_trec_evals_own_output(tmp_path):
     ours = out.read_text().splitlines()
     assert len(ours) == 3 * 9 + 2 + 9  # 3 queries x 9 measures, runid and num_q, 9 'all' lines
     assert [ln for ln in ours if ln not in theirs] == [f"{'runid':<22}\tall\tresults.trunc"]
+    stdout = _run("evaluate", str(CONF / "qrels.test"), str(CONF / "results.trunc"), "-q", "-c", "-m", "map",
+                  "-m", "P.5,10", "-m", "ndcg_cut.10", "-m", "num_rel_ret", "-m", "num_ret", "-m", "recip_rank",
+                  "-m", "Rprec", "-m", "bpref", "--format", "trec")
+    assert stdout.returncode == 0 and stdout.stdout == out.read_text()  # the same text on stdout, nothing else
     plain = tmp_path / "all.txt"
     assert _run("evaluate", str(CONF / "qrels.test"), str(CONF / "results.trunc"), "-m", "map", "--out",
                 str(plain)).returncode == 0

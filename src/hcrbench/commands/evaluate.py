@@ -92,6 +92,9 @@ def evaluate_command(
                                          help="Also write the values here, by extension: .csv / .parquet = one row "
                                               "per (run, query), a column per metric; anything else (.txt) = "
                                               "trec_eval's text (its per-query lines with -q)."),
+    fmt: str = typer.Option("table", "--format",
+                            help="What stdout shows: 'table' (rich tables, default) or 'trec' (trec_eval's text: "
+                                 "per-query lines with -q, then the 'all' lines; comparisons are left out)."),
     complete: bool = typer.Option(False, "-c", help="trec_eval's -c: queries in the qrels but not in a run count "
                                                     "as 0 (the default; = --missing zero)."),
     rel_threshold: int = typer.Option(1, "--rel-threshold", "-l",
@@ -138,6 +141,8 @@ def evaluate_command(
 
     if missing not in ("zero", "skip"):
         raise InputError(f"must be 'zero' or 'skip', got {missing!r}", field="--missing")
+    if fmt not in ("table", "trec"):
+        raise InputError(f"must be 'table' or 'trec', got {fmt!r}", field="--format")
     if complete and missing != "zero":
         raise InputError("-c counts missing queries as 0; it contradicts --missing skip", field="-c")
     check_draws(n_resamples, "--resamples")
@@ -181,7 +186,12 @@ def evaluate_command(
                               correction=correction)
     letters, note = _letters(comparisons, names, letters_by, alpha) if all_pairs else (None, None)
     flush_warnings()  # above the tables
-    print_evaluation(result, comparisons, per_query=per_query, letters=letters, letters_note=note, alpha=alpha)
+    if fmt == "trec":  # a trec_eval drop-in: its text on stdout, nothing else
+        from hcrbench.metrics.trec_text import trec_eval_text
+
+        typer.echo(trec_eval_text(result, per_query=per_query), nl=False)
+    else:
+        print_evaluation(result, comparisons, per_query=per_query, letters=letters, letters_note=note, alpha=alpha)
     if json_path is not None:
         import json
 
