@@ -99,3 +99,33 @@ def test_evaluate_cli_test_correction_alpha(tmp_path):
         e = subprocess.run(["hcrbench", "evaluate", str(ex / "cranfield.qrels"), str(ex / "bm25.trec"), *bad],
                            capture_output=True, text=True, check=False)
         assert e.returncode == 2 and e.stderr.count("\n") == 1 and bad[0] in e.stderr, e.stderr
+
+
+def test_all_pairs_letters_can_follow_the_chosen_test_and_correction(tmp_path):
+    import json
+    import subprocess
+    from pathlib import Path
+
+    from hcrbench.stats import significance_letters
+
+    ex = Path(__file__).resolve().parents[2] / "examples"
+    rev = tmp_path / "rev.trec"
+    rev.write_text("".join(f"{p[0]} Q0 {p[2]} 1 {-float(p[4])} rev\n"
+                           for p in (ln.split() for ln in (ex / "bm25.trec").read_text().splitlines())))
+    out = tmp_path / "ap.json"
+    r = subprocess.run(["hcrbench", "evaluate", str(ex / "cranfield.qrels"), str(ex / "bm25.trec"),
+                        str(ex / "bm25_stemmed.trec"), str(rev), "-m", "nDCG@10", "--all-pairs", "--letters", "adj",
+                        "--test", "wilcoxon", "--correction", "bh", "--resamples", "200", "--json", str(out)],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(out.read_text())
+    assert doc["letters"]["by"] == "p_adj"
+    runs = doc["letters"]["runs"]
+    assert runs["bm25"]["nDCG@10"] == runs["bm25_stemmed"]["nDCG@10"] == "c" and runs["rev"]["nDCG@10"] == ""
+    ev = make_eval(n=40, seed=1, names=("a", "b", "c"), metrics=("RR",))
+    comps = compare(ev, pairs="all", n_resamples=200, test="wilcoxon", correction="bh")
+    letters = significance_letters(comps, ["a", "b", "c"], p="p_adj", superscript=False)
+    for c in comps:  # a letter appears exactly where the adjusted Wilcoxon p says so
+        winner, loser = (c.run, c.baseline) if c.delta > 0 else (c.baseline, c.run)
+        mark = "abc"[["a", "b", "c"].index(loser)]
+        assert (mark in letters[(winner, "RR")]) == (c.p_adj <= 0.05), c

@@ -127,7 +127,8 @@ def evaluate_command(
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level of the marks and letters (0-1)."),
     letters_by: str = typer.Option("holm", "--letters",
                                    help="With --all-pairs, which p decides a letter (p <= --alpha): 'holm' "
-                                        "(Holm-adjusted permutation), 'tukey' (Tukey's HSD), 't' (paired t-test)."),
+                                        "(Holm-adjusted permutation), 'tukey' (Tukey's HSD), 't' (paired t-test), 'adj' "
+                                        "(--test's p after --correction)."),
 ) -> None:
     """Score runs with trec_eval-exact metrics and compare each with a baseline (paired tests, Holm)."""
     from rich.console import Console
@@ -230,7 +231,7 @@ def _write_values(result, path: Path, per_query: bool) -> str:
 
 
 LETTER_TESTS = {"holm": ("p_holm", "Holm-adjusted permutation p"), "tukey": ("p_tukey", "Tukey's HSD p"),
-                "t": ("t_p", "paired t-test p")}
+                "t": ("t_p", "paired t-test p"), "adj": ("p_adj", "the --test p adjusted by --correction")}
 
 
 def _letters(comparisons: list, names: list[str], by: str, alpha: float = 0.05) -> tuple[dict | None, str | None]:

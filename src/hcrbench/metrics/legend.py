@@ -14,6 +14,11 @@ _LETTER_P = {"p_holm": "Holm-adjusted paired permutation test p", "p": "paired p
              "p_wilcoxon": "Wilcoxon signed-rank p, not adjusted"}  # fmt: skip
 
 
+def _adjusted(first: Any) -> str:
+    """``p_adj`` in words: the chosen test's p after the chosen correction."""
+    return first.legend(1.0).rsplit(", p <", 1)[0] + " p" if hasattr(first, "legend") else "adjusted p"
+
+
 def dagger_legend(comparisons: Any, alpha: float, mark: str = "†") -> str:
     """What ``†`` means: different from the baseline's mean by the comparisons' test and correction."""
     first = comparisons[0]
@@ -28,7 +33,7 @@ def dagger_legend(comparisons: Any, alpha: float, mark: str = "†") -> str:
 def letters_legend(comparisons: Any, alpha: float, letters_by: str) -> str:
     """What the superscript letters mean (ranx's convention), with the p that decides them."""
     first = comparisons[0]
-    what = _LETTER_P.get(letters_by, letters_by)
+    what = _adjusted(first) if letters_by == "p_adj" else _LETTER_P.get(letters_by, letters_by)
     if letters_by == "p_holm":
         what += f" over a family of {first.family_size} (family '{first.family}')"
     return (f"Superscripts: the letters (column #) of the runs whose mean this one is significantly above "
