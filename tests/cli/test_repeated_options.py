@@ -81,3 +81,24 @@ def test_repeats_refused_in_one_line_through_the_console_script(argv, needle, tm
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
     assert needle in r.stderr and r.stderr.startswith("hcrbench: error:"), r.stderr
     assert not (tmp_path / "x.trec").exists()
+
+
+def test_every_command_refuses_a_repeated_single_value_option_through_the_console_script():
+    """One real subprocess per command (in parallel): its first single-value option given twice is one line,
+    exit 2, before anything runs."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    cases = {}
+    for name, _, p in OPTIONS:
+        if name not in cases and not cc.is_list_option(p):
+            cases[name] = p.opts[0]
+    assert len(cases) >= 20
+
+    def run(item):
+        name, flag = item
+        return name, flag, _hcrbench(*name.split(), flag, "1", flag, "2")
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for name, flag, r in pool.map(run, sorted(cases.items())):
+            assert r.returncode == 2 and r.stderr.count("\n") == 1, (name, r.stderr)
+            assert f"'{flag}" in r.stderr and "given twice" in r.stderr, (name, r.stderr)
