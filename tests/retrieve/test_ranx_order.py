@@ -41,3 +41,17 @@ def test_ties_follow_ranx_not_doc_id():
     assert ranx_rrf.to_dict() != trec_rrf.to_dict()  # the two orders differ on this tie, and the mode decides
     untied = Run.from_dict({"q": {f"d{i:02d}": float(i) for i in range(20)}})
     assert fuse([untied, untied], "rrf", ties="ranx").to_dict() == fuse([untied, untied], "rrf", ties="trec").to_dict()
+
+
+@pytest.mark.slow  # imports ranx and JIT-compiles its sort (about 10 s on a quiet machine)
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 4)), min_size=1, max_size=60, unique_by=lambda t: t[0]))
+def test_positions_equal_ranx_runs_own_sorted_order(docs):
+    import ranx
+
+    d = {"q": {f"d{i}": float(s) for i, s in docs}}
+    theirs = list(ranx.Run.from_dict(d).to_dict()["q"])  # ranx's sorted run: its order of the tied documents
+    run = Run.from_dict(d)
+    pos = ranx_positions(run)
+    ours = [run.doc_vocab[run.doc_index[i]] for i in np.argsort(pos)]
+    assert ours == theirs
