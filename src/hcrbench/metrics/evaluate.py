@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from hcrbench.data.display import ResultDisplay
-from hcrbench.data.interop import as_run
 from hcrbench.data.subtopics import SubtopicQrels, read_subtopic_qrels
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.metrics._groups import count_before
@@ -24,6 +23,7 @@ from hcrbench.metrics.coerce import as_qrels, encode_run, named_runs
 from hcrbench.metrics.compute import compute_all
 from hcrbench.metrics.diversity import alpha_ndcg
 from hcrbench.metrics.encode import Hits, QrelsIndex, rank_hits
+from hcrbench.metrics.foreign import foreign_values
 from hcrbench.metrics.ledger import Ledger
 from hcrbench.metrics.measures import FOREIGN, Measure, parse_measures
 
@@ -354,31 +354,6 @@ def restrict_hits(hits: Hits, max_docs: int | None, judged_only: bool) -> Hits:
         rank = count_before(q, np.ones(q.size, dtype=bool))
         n_ret = np.bincount(q, minlength=n_ret.shape[0]).astype(np.int64)
     return Hits(query=q, rank=rank, grade=grade, n_ret=n_ret)
-
-
-def foreign_values(measures: list[Any], qrels: Any, run: Any, qids: list[str], max_docs: int | None,
-                   judged_only: bool) -> dict[str, np.ndarray]:
-    """Per-query values of measures hcrbench hands to ir_measures (``ir_measures:X``), on the same run after
-    ``max_docs`` (trec_eval order) and ``judged_only``; a query ir_measures leaves out scores 0."""
-    import ir_measures
-
-    run = as_run(run)
-    if max_docs is not None:
-        run = run.top_k(int(max_docs))
-    judged = qrels.to_dict()
-    docs = run.to_dict()
-    if judged_only:
-        docs = {q: {d: s for d, s in ds.items() if d in judged.get(q, {})} for q, ds in docs.items()}
-    theirs = [ir_measures.parse_measure(m.params[0][1]) for m in measures]
-    values = {str(t): {} for t in theirs}
-    try:
-        for r in ir_measures.iter_calc(theirs, judged, docs):
-            values[str(r.measure)][r.query_id] = float(r.value)
-    except Exception as e:  # ir_measures checks parameters only when it computes
-        raise InputError(f"ir_measures could not compute {', '.join(map(str, theirs))}: {e}",
-                         field="metrics") from None
-    return {m.name: np.array([values[str(t)].get(q, 0.0) for q in qids], dtype=np.float64)
-            for m, t in zip(measures, theirs)}
 
 
 def _unjudged_at(hits: Hits, rows: np.ndarray, k: int, nq: int) -> int:

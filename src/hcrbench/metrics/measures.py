@@ -339,31 +339,6 @@ def is_foreign_measure(obj: object) -> bool:
 FOREIGN = "ir_measures"
 
 
-def foreign_measure(spec: str, explain: bool = True) -> Measure | None:
-    """``spec`` as a measure computed through ir_measures, when ir_measures is installed and knows it (with
-    ``explain``, a name it knows with parameters it refuses is an InputError saying so; else None)."""
-    text = spec.strip()
-    if text.startswith(f"{FOREIGN}:"):
-        text = text[len(FOREIGN) + 1:].strip()
-    try:
-        import ir_measures
-    except ImportError:
-        return None
-    try:
-        theirs = ir_measures.parse_measure(text)
-    except Exception:  # ir_measures raises NameError, SyntaxError... for a name it does not know
-        return None
-    try:
-        theirs.validate_params()  # unknown or missing parameters (SDCG needs max_rel)
-        name = str(theirs)
-    except Exception as e:
-        if not explain:
-            return None
-        raise InputError(f"ir_measures knows {text!r} but not these parameters: {e or type(e).__name__}",
-                         field="metrics") from None
-    return Measure(FOREIGN, params=(("measure", name),))
-
-
 def parse_measure(spec: str | Measure) -> Measure:
     """Parse one measure: a string (ours, ir_measures', ranx's or trec_eval's name), a :class:`Measure` or an
     ir_measures measure object (``ir_measures.nDCG@10``). A valid ir_measures measure that hcrbench does not
@@ -376,6 +351,8 @@ def parse_measure(spec: str | Measure) -> Measure:
     if not isinstance(spec, str):
         raise InputError(f"a measure must be a string like 'nDCG@10', an hcrbench Measure or an ir_measures "
                          f"measure, got {type(spec).__name__}", field="metrics")
+    from hcrbench.metrics.foreign import foreign_measure  # it builds Measures: imported here, not at the top
+
     if spec.strip().startswith(f"{FOREIGN}:"):
         forced = foreign_measure(spec)
         if forced is None:
