@@ -1,8 +1,9 @@
 """Measures hcrbench does not compute itself, handed to ir_measures: parsing (``ir_measures:X``) and values.
 
-A valid ir_measures measure that the registry (:mod:`hcrbench.metrics.measures`) does not know becomes
-``Measure(FOREIGN, params=(("measure", its ir_measures name),))``, shown as ``ir_measures:X`` so nobody takes it
-for hcrbench's own; :func:`foreign_values` computes it with ``ir_measures.iter_calc`` on the same run.
+A valid ir_measures measure that the registry (:mod:`hcrbench.metrics.measures`, which imports this module) does
+not know becomes ``Measure(FOREIGN, params=(("measure", ir_measures_name(spec)),))``, shown as ``ir_measures:X`` so
+nobody takes it for hcrbench's own; :func:`foreign_values` computes it with ``ir_measures.iter_calc`` on the same
+run.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ import numpy as np
 
 from hcrbench.data.interop import as_run
 from hcrbench.errors import InputError
-from hcrbench.metrics.measures import FOREIGN, Measure
+
+#: The kind of a measure hcrbench hands to ir_measures (its ``params`` hold ir_measures' name for it).
+FOREIGN = "ir_measures"
 
 
-def foreign_measure(spec: str, explain: bool = True) -> Measure | None:
-    """``spec`` as a measure computed through ir_measures, when ir_measures is installed and knows it (with
-    ``explain``, a name it knows with parameters it refuses is an InputError saying so; else None)."""
+def ir_measures_name(spec: str, explain: bool = True) -> str | None:
+    """ir_measures' own name for ``spec`` when ir_measures is installed and knows it, else None (with
+    ``explain``, a name it knows with parameters it refuses is an InputError saying so)."""
     text = spec.strip()
     if text.startswith(f"{FOREIGN}:"):
         text = text[len(FOREIGN) + 1:].strip()
@@ -38,7 +41,7 @@ def foreign_measure(spec: str, explain: bool = True) -> Measure | None:
             return None
         raise InputError(f"ir_measures knows {text!r} but not these parameters: {e or type(e).__name__}",
                          field="metrics") from None
-    return Measure(FOREIGN, params=(("measure", name),))
+    return name
 
 
 def foreign_values(measures: list[Any], qrels: Any, run: Any, qids: list[str], max_docs: int | None,

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hcrbench.errors import InputError
+from hcrbench.metrics.foreign import FOREIGN, ir_measures_name
 
 # kind -> (cutoff: "required" | "optional" | "none", accepts a rel= threshold)
 KINDS: dict[str, tuple[str, bool]] = {
@@ -335,8 +336,12 @@ def is_foreign_measure(obj: object) -> bool:
     return type(obj).__module__.split(".")[0] == "ir_measures" and hasattr(obj, "NAME")
 
 
-#: The kind of a measure hcrbench does not compute itself and hands to ir_measures (``Measure.params``: its name).
-FOREIGN = "ir_measures"
+
+
+def foreign_measure(spec: str, explain: bool = True) -> Measure | None:
+    """``spec`` as a measure computed through ir_measures (:mod:`hcrbench.metrics.foreign`), or None."""
+    name = ir_measures_name(spec, explain)
+    return None if name is None else Measure(FOREIGN, params=(("measure", name),))
 
 
 def parse_measure(spec: str | Measure) -> Measure:
@@ -351,8 +356,6 @@ def parse_measure(spec: str | Measure) -> Measure:
     if not isinstance(spec, str):
         raise InputError(f"a measure must be a string like 'nDCG@10', an hcrbench Measure or an ir_measures "
                          f"measure, got {type(spec).__name__}", field="metrics")
-    from hcrbench.metrics.foreign import foreign_measure  # it builds Measures: imported here, not at the top
-
     if spec.strip().startswith(f"{FOREIGN}:"):
         forced = foreign_measure(spec)
         if forced is None:
