@@ -12,7 +12,7 @@ from statsmodels.stats.multitest import multipletests
 from test_compare import make_eval
 
 from hcrbench.errors import InputError
-from hcrbench.stats import adjust, benjamini_hochberg, compare, holm, wilcoxon_p
+from hcrbench.stats import adjust, benjamini_hochberg, compare, holm, wilcoxon_p, wilcoxon_test
 
 probs = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=1, max_size=40)
 
@@ -36,7 +36,11 @@ def test_wilcoxon_equals_scipy_on_tied_differences(a, b):
     if np.all(a == b):
         assert wilcoxon_p(a, b) == 1.0  # scipy has nothing to rank: no evidence
     else:
-        assert wilcoxon_p(a, b) == pytest.approx(sps.wilcoxon(a, b).pvalue, abs=1e-15)
+        ref = sps.wilcoxon(a, b)
+        assert wilcoxon_p(a, b) == pytest.approx(ref.pvalue, abs=1e-15)
+        res = wilcoxon_test(a, b)
+        assert (res.statistic, res.pvalue) == (pytest.approx(ref.statistic), pytest.approx(ref.pvalue, abs=1e-15))
+        assert res.n_nonzero == int(np.count_nonzero(a - b))
 
 
 @pytest.mark.parametrize("family", ["run", "metric", "all"])

@@ -1,7 +1,7 @@
 """Paired statistics for retrieval evaluation: is the difference between two runs real?
 
 Plain functions on numpy arrays of per-query values — :func:`permutation_test` (sign flips, exact for small n),
-:func:`paired_ttest`, :func:`wilcoxon_p`, :func:`bootstrap_ci` / :func:`paired_bootstrap_ci` (percentile), :func:`paired_ci`
+:func:`paired_ttest`, :func:`wilcoxon_test` / :func:`wilcoxon_p`, :func:`bootstrap_ci` / :func:`paired_bootstrap_ci` (percentile), :func:`paired_ci`
 (t / BCa, chosen by n), :func:`tost` (equivalence), :func:`aggregate_seeds`, :func:`holm`, :func:`benjamini_hochberg`,
 :func:`cohens_d_paired`, power analysis (:func:`required_n`, :func:`minimum_detectable_effect`,
 :func:`project_ci`) — and :func:`compare`, which applies them to every run of an evaluation against a baseline (or every pair:
@@ -28,7 +28,7 @@ from hcrbench.stats.power import (
 from hcrbench.stats.seeds import SeedAggregate, aggregate_seeds
 from hcrbench.stats.ttest import TTestResult, paired_ttest
 from hcrbench.stats.tukey import tukey_hsd_pvalues
-from hcrbench.stats.wilcoxon import wilcoxon_p
+from hcrbench.stats.wilcoxon import WilcoxonResult, wilcoxon_p, wilcoxon_test
 
 __all__ = [
     "FAMILIES",
@@ -39,6 +39,7 @@ __all__ = [
     "SeedAggregate",
     "TTestResult",
     "TestResult",
+    "WilcoxonResult",
     "adjust",
     "aggregate_seeds",
     "benjamini_hochberg",
@@ -63,4 +64,5 @@ __all__ = [
     "tost_from_summary",
     "tukey_hsd_pvalues",
     "wilcoxon_p",
+    "wilcoxon_test",
 ]
