@@ -39,6 +39,11 @@ def test_ties_follow_ranx_not_doc_id():
     ranx_rrf = fuse([run, run], "rrf", None)
     trec_rrf = fuse([run, run], "rrf", None, ties="trec")
     assert ranx_rrf.to_dict() != trec_rrf.to_dict()  # the two orders differ on this tie, and the mode decides
+    from hcrbench.retrieve import fuse as exported
+    from hcrbench.retrieve import rrf
+
+    assert rrf([run, run], ties="ranx").to_dict() == ranx_rrf.to_dict() and exported is fuse
+    assert rrf([run, run]).to_dict() == trec_rrf.to_dict()  # the hybrid system's default: trec_eval's order
     untied = Run.from_dict({"q": {f"d{i:02d}": float(i) for i in range(20)}})
     assert fuse([untied, untied], "rrf", ties="ranx").to_dict() == fuse([untied, untied], "rrf", ties="trec").to_dict()
 
