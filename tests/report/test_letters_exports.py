@@ -89,6 +89,9 @@ def test_letters_equal_ranx_report(all_pairs, test, field):
             ours = (f"$^{{{plain}}}$" if plain else "") + (rf"\hphantom{{$^{{{phantom}}}$}}" if phantom else "")
             assert ours in tex and f"$^{{{plain}}}$\\hphantom{{$^{{{phantom}}}$}}".replace("$^{}$", "") in rx_tex
     assert any(v for row in cells.values() for v in row if not re.fullmatch(r"[\d.]+", v))  # letters present
+    bold_theirs = sorted(round(float(x), 3) for x in re.findall(r"\\textbf\{(\d\.\d+)\}", rx_tex))
+    bold_ours = sorted(round(float(x), 3) for x in re.findall(r"\\textbf\{(\d\.\d+)\}", tex))
+    assert bold_ours == bold_theirs and bold_ours  # the same best means in bold as ranx's to_latex
 
 
 def test_evaluate_all_pairs_json_carries_the_letters(tmp_path):
