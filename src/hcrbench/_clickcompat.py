@@ -7,6 +7,11 @@ of the separately installed ``click``. The tuples below hold whichever classes c
 :func:`humanize` rewrites the built command tree's help once: flags without a value placeholder, values named
 by plain words (``INTEGER``, ``NUMBER``, ``TEXT``, ``PATH``) instead of Python types (``<list[Path]>``), and
 arguments shown as ``QRELS RUNS...`` instead of ``{qrels} {runs}...``.
+
+:func:`repeats` makes a repeated option add up or fail instead of silently keeping its last value (click's
+default): an option whose value is a comma-separated list (``--metrics``, ``--weights``, any whose help says
+"comma") accumulates repeats, so ``-m nDCG@10 -m AP`` scores both as trec_eval's ``-m`` does; any other option that
+takes one value refuses a second with one line. Options declared repeatable (``--param``) are left alone.
 """
 
 from __future__ import annotations
@@ -178,6 +183,60 @@ def _argument_usage(self: Any, ctx: Any) -> list[str]:
 
 def _argument_type(self: Any, ctx: Any) -> str | None:
     return self._hcrbench_type or None
+
+
+#: Options whose value is a comma-separated list though their help does not say "comma".
+LIST_OPTIONS = frozenset({"--metrics", "--weights", "--sizes"})
+
+
+def is_list_option(param: Any) -> bool:
+    """Whether a click option takes a comma-separated list (repeats then accumulate)."""
+    return bool(LIST_OPTIONS.intersection(getattr(param, "opts", []))) or "comma" in (getattr(param, "help", "")
+                                                                                        or "").lower()
+
+
+def _spelling(param: Any) -> str:
+    opts = list(getattr(param, "opts", []))
+    longs = [o for o in opts if o.startswith("--")]
+    return "/".join(longs + [o for o in opts if not o.startswith("--")]) or str(param.name)
+
+
+def _repeat_aware(option: Any) -> None:
+    """Wrap one parser option's ``process``: a second value joins the first (lists) or is a usage error."""
+    if getattr(option, "_hcrbench_repeats", False) or option.action != "store" or option.obj is None:
+        return
+    process = option.process
+    listed = is_list_option(option.obj)
+
+    def repeat_process(value: Any, state: Any) -> None:
+        seen = state.opts.get(option.dest) if option.dest in state.opts else None
+        if seen is None or value is None:
+            return process(value, state)
+        if listed:
+            return process(f"{seen},{value}", state)
+        raise USAGE_ERROR[0](f"option '{_spelling(option.obj)}' given twice ({seen!r}, then {value!r}); it takes "
+                             "one value", ctx=state.ctx if hasattr(state, "ctx") else None)
+
+    option.process = repeat_process
+    option._hcrbench_repeats = True
+
+
+def repeats(command: Any) -> None:
+    """Make repeated options of ``command`` and its sub-commands add up or refuse (see the module docstring)."""
+    for sub in getattr(command, "commands", {}).values():
+        repeats(sub)
+    make_parser = getattr(command, "make_parser", None)
+    if make_parser is None or getattr(make_parser, "_hcrbench", False):
+        return
+
+    def repeat_parser(ctx: Any) -> Any:
+        parser = make_parser(ctx)
+        for opt in {id(o): o for o in [*parser._long_opt.values(), *parser._short_opt.values()]}.values():
+            _repeat_aware(opt)
+        return parser
+
+    repeat_parser._hcrbench = True  # type: ignore[attr-defined]
+    command.make_parser = repeat_parser
 
 
 def humanize(command: Any, epilog: str | None = None) -> None:

@@ -135,6 +135,7 @@ def command() -> Any:
     if _COMMAND is None or key != _COMMAND_KEY:
         cmd = typer.main.get_command(app)
         cc.humanize(cmd, epilog=EXIT_CODES_HELP)
+        cc.repeats(cmd)  # a repeated option adds up (lists) or is refused, never silently last-wins
         _COMMAND, _COMMAND_KEY = cmd, key
     return _COMMAND
 

@@ -161,15 +161,17 @@ def test_short_reprs_and_tables(scifact):
     assert repr(runs["bm25"]) == f"Run('bm25': 300 queries, {runs['bm25'].n_entries:,} retrieved docs)"
     assert repr(qrels) == "Qrels('scifact/test': 300 queries, 339 judgments)"
     assert "<table>" in res._repr_html_() and "<table>" in runs["bm25"]._repr_html_()
-    md = res.to_markdown(comparisons=comparisons).splitlines()
+    text = res.to_markdown(comparisons=comparisons)
+    md = [ln for ln in text.splitlines() if ln.startswith("|")]
     assert len(md) == 2 + len(runs) and md[0].startswith("| run | nDCG@10 |")
+    assert text.splitlines()[-1].startswith("† the mean differs significantly from the mean of the baseline")
     marked = {c.metric for c in comparisons if c.significant()}
     assert sum("†" in cell for cell in md[3].split("|")) == len(marked)
     tex = res.to_latex(caption="SciFact")
     assert r"\begin{tabular}{lrrrrrrr}" in tex and r"bm25\_plain" in tex
     assert "<table>" in comparisons._repr_html_() and len(repr(comparisons).splitlines()) == 2 + len(comparisons)
     assert comparisons.to_frame()["p_holm"].tolist() == [c.p_holm for c in comparisons]
-    assert comparisons.to_markdown().count("\n") == 2 + len(comparisons)
+    assert comparisons.to_markdown().count("\n") == 2 + len(comparisons) + 2  # a blank line, then the legend
     frame = res.to_frame()
     assert frame.loc["bm25", "nDCG@10"] == res.means["bm25"]["nDCG@10"]
     assert list(frame.index) == ["bm25", "bm25_plain"]

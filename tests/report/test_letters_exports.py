@@ -33,7 +33,7 @@ def all_pairs():
 
 
 def _cells(md: str) -> dict[str, list[str]]:
-    rows = [ln.strip("|").split("|") for ln in md.splitlines()[2:]]
+    rows = [ln.strip("|").split("|") for ln in md.splitlines()[2:] if ln.startswith("|")]  # not the legend
     return {r[1].strip(): [c.strip() for c in r[2:]] for r in rows}
 
 
@@ -60,7 +60,7 @@ def test_latex_uses_ranx_superscripts_and_phantoms_and_html_carries_the_letters(
     _, _, res, comps = all_pairs
     tex = res.to_latex(comparisons=comps)
     row = next(ln for ln in tex.splitlines() if ln.startswith("a & oracle"))
-    assert re.search(r"\d\.\d{4}\$\^\{bc\}\$ &", row), row
+    assert re.search(r"\\textbf\{\d\.\d{4}\}\$\^\{bc\}\$ &", row), row  # the best mean in bold, as ranx
     row = next(ln for ln in tex.splitlines() if ln.startswith("c & broken"))
     assert re.search(r"\d\.\d{4}\\hphantom\{\$\^\{ab\}\$\}", row), row
     assert "ZZLETTERS" not in tex
@@ -89,6 +89,9 @@ def test_letters_equal_ranx_report(all_pairs, test, field):
             ours = (f"$^{{{plain}}}$" if plain else "") + (rf"\hphantom{{$^{{{phantom}}}$}}" if phantom else "")
             assert ours in tex and f"$^{{{plain}}}$\\hphantom{{$^{{{phantom}}}$}}".replace("$^{}$", "") in rx_tex
     assert any(v for row in cells.values() for v in row if not re.fullmatch(r"[\d.]+", v))  # letters present
+    bold_theirs = sorted(round(float(x), 3) for x in re.findall(r"\\textbf\{(\d\.\d+)\}", rx_tex))
+    bold_ours = sorted(round(float(x), 3) for x in re.findall(r"\\textbf\{(\d\.\d+)\}", tex))
+    assert bold_ours == bold_theirs and bold_ours  # the same best means in bold as ranx's to_latex
 
 
 def test_evaluate_all_pairs_json_carries_the_letters(tmp_path):
@@ -110,3 +113,26 @@ def test_evaluate_all_pairs_json_carries_the_letters(tmp_path):
     assert letters["by"] == "p_holm" and letters["letter"] == {"bm25": "a", "rev": "b"}
     assert letters["runs"] == {"bm25": {"nDCG@10": "b"}, "rev": {"nDCG@10": ""}}
     assert "ᵇ" in r.stdout
+
+
+def test_every_export_defines_its_marks_and_latex_bolds_the_best(all_pairs):
+    """Test, threshold, correction, family and baseline are named in the same file as the marks."""
+    _, _, res, comps = all_pairs
+    base = compare(res, n_resamples=300, test="wilcoxon", correction="bh")
+    for text in (res.to_markdown(comparisons=base), res.to_latex(comparisons=base), res.to_html(comparisons=base)):
+        assert "Wilcoxon signed-rank" in text and "Benjamini-Hochberg" in text and "family of 2" in text
+        assert "'oracle'" in text.replace("&#x27;", "'") and "0.05" in text
+    md = res.to_markdown(comparisons=compare(res, n_resamples=300), alpha=0.01)
+    assert md.count("†") == 1 + sum(c.significant(0.01) for c in compare(res, n_resamples=300))
+    assert "p < 0.01" in md and "Holm-adjusted" in md
+    for text in (res.to_markdown(comparisons=comps), res.to_latex(comparisons=comps), res.to_html(comparisons=comps)):
+        assert "Superscripts" in text and "every pair" in text and "Holm-adjusted" in text
+    tex = res.to_latex(comparisons=comps, letters_by="p_tukey")
+    assert "Tukey's HSD" in tex and "boldface" in tex
+    means = res.means
+    for j, m in enumerate(res.metrics):
+        top = max(means, key=lambda n: round(means[n][m], 4))
+        row = next(ln for ln in tex.splitlines() if f"& {top} &" in ln)
+        assert rf"\textbf{{{means[top][m]:.4f}}}" in row.split(" & ")[2 + j]
+    assert res.to_markdown() == res.to_markdown(comparisons=[])  # nothing marked, nothing to define
+    assert "†" not in res.to_markdown()

@@ -53,10 +53,18 @@ def test_methods_hand_computed():
     assert w["q1"]["d4"] == pytest.approx(0.075) and w["q2"]["y"] == pytest.approx(0.75)
     wr = fuse(runs, "rrf", "none", weights=[2.0, 1.0], k=10)
     assert wr["q1"]["d3"] == pytest.approx(2 / 13 + 1 / 11)
+    assert f["med"]["q1"]["d1"] == pytest.approx(1.75) and f["gmnz"]["q1"]["d1"] == pytest.approx(7.0)
+    assert f["logn_isr"]["q1"]["d2"] == pytest.approx(1 / 4 * math.log(1.01))
+    w2 = {m: fuse(runs, m, "none", weights=[0.25, 0.75]) for m in ("wmnz", "mixed", "w_bordafuse")}
+    assert w2["wmnz"]["q1"]["d1"] == pytest.approx(3.5 * 1.0) and w2["wmnz"]["q1"]["d2"] == pytest.approx(0.5)
+    assert w2["mixed"]["q1"]["d1"] == pytest.approx((0.75 + 0.375) * math.sqrt(2))
+    assert w2["w_bordafuse"]["q1"]["d4"] == pytest.approx(0.25 * 1 + 0.75 * 2)
 
 
 @pytest.mark.parametrize("call", [
-    lambda: fuse(_runs(), "condorcet"), lambda: fuse(_runs(), "sum", "softmax"),
+    lambda: fuse(_runs(), "condorcet"), lambda: fuse(_runs(), "sum", "softmax"), lambda: fuse(_runs(), "probfuse"),
+    lambda: fuse(_runs(), "rrf", "borda"), lambda: fuse(_runs(), "rrf", ties="random"),
+    lambda: fuse(_runs(), "logn_isr", sigma=2),
     lambda: fuse(_runs(), "isr", weights=[1, 1]), lambda: fuse(_runs(), "wsum", weights=[1]),
     lambda: fuse(_runs(), "rbc", phi=1.5), lambda: fuse([], "sum"), lambda: weight_grid(2, 0.3),
 ])
@@ -100,7 +108,22 @@ def test_fuse_command(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "weights=0.6,0.4" in r.stdout and r.stdout.strip().splitlines()[-1].startswith("fused 2 runs with wsum")
     assert [d for d, _ in read_run(out).ranked("1")][:5] == [d for d, _ in read_run(good).ranked("1")][:5]
-    for bad in (["--method", "nope"], ["--method", "isr", "--weights", "1,2"]):
+    for ties in ("ranx", "trec"):
+        r = subprocess.run(["hcrbench", "fuse", str(good), str(rev), "--method", "rrf", "--ties", ties, "--out",
+                            str(tmp_path / f"{ties}.trec")], capture_output=True, text=True, check=False)
+        assert r.returncode == 0 and "normalisation" not in r.stdout and f"ties in {ties}" in r.stdout.replace(
+            "ranx's", "ranx").replace("trec_eval's", "trec"), r.stdout
+    tied = [Run.from_dict({"q": {f"d{i:02d}": float(i % 2) for i in range(20)}}, name=n) for n in ("a", "b")]
+    for t in tied:
+        (tmp_path / f"{t.name}.trec").write_text("".join(f"q Q0 {d} 1 {v} {t.name}\n" for d, v in t["q"].items()))
+    outs = {}
+    for ties in ("ranx", "trec"):
+        subprocess.run(["hcrbench", "fuse", str(tmp_path / "a.trec"), str(tmp_path / "b.trec"), "--ties", ties,
+                        "--out", str(tmp_path / f"t{ties}.trec")], check=True, capture_output=True)
+        outs[ties] = read_run(tmp_path / f"t{ties}.trec").to_dict()
+    assert outs["ranx"]["q"] == pytest.approx(fuse(tied, "rrf", None)["q"]) and outs["ranx"] != outs["trec"]
+    for bad in (["--method", "nope"], ["--method", "isr", "--weights", "1,2"], ["--method", "condorcet"],
+                ["--ties", "x"]):
         e = subprocess.run(["hcrbench", "fuse", str(good), str(rev), "--out", str(out), *bad],
                            capture_output=True, text=True, check=False)
         assert e.returncode == 2 and "Traceback" not in e.stderr and e.stderr.count("\n") == 1, e.stderr
@@ -120,43 +143,64 @@ def scifact_runs():
     return out
 
 
-def _untied(runs):
-    """The runs with each score replaced by minus its trec_eval rank: the same order, no tied scores (ranx breaks
-    ties by its own sort, hcrbench by trec_eval's doc-id rule; 40% of these SciFact queries have a tie somewhere)."""
-    from hcrbench.retrieve.fusion import trec_ranks
-
-    return [Run(r.query_ids, r.offsets, r.doc_index, -trec_ranks(r).astype(float), r.doc_vocab, name=r.name)
-            for r in runs]
+def _tied_synthetic(seed: int) -> list[Run]:
+    """Three runs of 12 queries whose integer scores tie everywhere (as BM25's do on SciFact)."""
+    rng = np.random.default_rng(seed)
+    return [Run.from_dict({f"q{q}": {f"d{x}": float(rng.integers(0, 5)) for x in rng.choice(50, n, replace=False)}
+                           for q in range(12)}, name=f"r{j}") for j, n in enumerate((30, 25, 40))]
 
 
-@pytest.mark.slow  # ranx JIT-compiles one numba kernel per method: minutes on a busy 2-core machine
-@pytest.mark.parametrize("method,norm,params", [
-    *[(m, "min-max", {}) for m in ("sum", "max", "min", "anz", "mnz", "isr", "log_isr", "bordafuse")],
-    ("rbc", "min-max", {"phi": 0.8}), ("rrf", "min-max", {"k": 60}),
-    *[("wsum", n, {"weights": [0.5, 0.3, 0.2]}) for n in ("min-max", "max", "sum", "zmuv", None)],
-])
-def test_equal_to_ranx_fuse(scifact_runs, method, norm, params):
+CASES = [
+    *[(m, "min-max", {}) for m in ("sum", "max", "min", "anz", "mnz", "med", "isr", "log_isr", "bordafuse")],
+    ("gmnz", "min-max", {"gamma": 1.5}), ("logn_isr", "min-max", {"sigma": 0.05}),
+    ("rbc", "min-max", {"phi": 0.8}), ("rrf", "min-max", {"k": 60}), ("rrf", None, {"k": 10}),
+    *[(m, "max", {"weights": [0.5, 0.3, 0.2]}) for m in ("wmnz", "mixed", "w_bordafuse")],
+    *[("wsum", n, {"weights": [0.5, 0.3, 0.2]}) for n in ("min-max", "max", "sum", "zmuv", "rank", "borda",
+                                                           "min-max-inverted", None)],
+    ("rrf", "rank", {}), ("isr", "min-max-inverted", {}), ("sum", "borda", {}),
+]
+
+
+def _assert_equal_to_ranx(runs, method, norm, params):
     import ranx
 
-    runs = _untied(scifact_runs) if method in ("isr", "log_isr", "bordafuse", "rbc", "rrf") else scifact_runs
     rx = [ranx.Run.from_dict(r.to_dict(), name=r.name) for r in runs]
     theirs = ranx.fuse(rx, norm=norm, method=method, params=params).to_dict()
     ours = fuse(runs, method, norm, **params).to_dict()
-    assert set(theirs) == set(ours) and len(theirs) == 300
+    assert set(theirs) == set(ours)
     for q, docs in theirs.items():
         assert set(docs) == set(ours[q])
         for d, v in docs.items():
-            assert ours[q][d] == pytest.approx(v, rel=1e-9, abs=1e-12), (q, d)
+            assert ours[q][d] == pytest.approx(v, rel=1e-9, abs=1e-12), (method, norm, q, d)
+    return ours
+
+
+@pytest.mark.slow  # ranx JIT-compiles one numba kernel per method: minutes on a busy 2-core machine
+@pytest.mark.parametrize("method,norm,params", CASES)
+def test_equal_to_ranx_fuse_on_tied_runs(method, norm, params):
+    for seed in (0, 1):
+        _assert_equal_to_ranx(_tied_synthetic(seed), method, norm, params)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method,norm,params", [c for c in CASES if c[0] in ("rrf", "bordafuse", "isr", "sum")])
+def test_equal_to_ranx_fuse_on_scifact_bm25_ties(scifact_runs, method, norm, params):
+    """BM25 runs tie (40% of these SciFact queries somewhere): the default tie order is ranx's, so they agree."""
+    ours = _assert_equal_to_ranx(scifact_runs, method, norm, params)
+    assert len(ours) == 300
+    if method in ("rrf", "bordafuse", "isr") and norm != "min-max-inverted":
+        trec = fuse(scifact_runs, method, norm, ties="trec", **params).to_dict()
+        assert trec != ours  # trec_eval's tie order is a different fusion on these runs
 
 
 @pytest.mark.slow
 def test_weighted_rrf_equals_ranx_wsum_of_rrf_scores(scifact_runs):
     import ranx
 
-    from hcrbench.retrieve.fusion import trec_ranks
+    from hcrbench.retrieve.ranx_order import ranx_positions
 
-    scored = [Run(r.query_ids, r.offsets, r.doc_index, 1.0 / (60 + trec_ranks(r)), r.doc_vocab, name=r.name)
-              for r in scifact_runs]  # ties included: both sides read hcrbench's ranks
+    scored = [Run(r.query_ids, r.offsets, r.doc_index, 1.0 / (60 + ranx_positions(r)), r.doc_vocab, name=r.name)
+              for r in scifact_runs]  # ties included: both sides read ranx's order of them
     rx = [ranx.Run.from_dict(r.to_dict(), name=r.name) for r in scored]
     theirs = ranx.fuse(rx, norm=None, method="wsum", params={"weights": [0.6, 0.3, 0.1]}).to_dict()
     ours = fuse(scifact_runs, "rrf", "none", weights=[0.6, 0.3, 0.1], k=60).to_dict()

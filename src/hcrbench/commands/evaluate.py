@@ -44,15 +44,18 @@ _SWAP = "did you swap them? The qrels come first: hcrbench evaluate QRELS RUN [R
 
 
 def _read_inputs(qrels: Path, runs: list[Path], dedupe: bool):
-    """Read the qrels and runs; when a file has the other format's column count, say they look swapped."""
-    from hcrbench.data import read_qrels, read_run
+    """Read the qrels and runs (TREC, ranx JSON or parquet, by content: hcrbench.data.run_formats); when a TREC
+    file has the other format's column count, say they look swapped."""
+    from hcrbench.data.run_formats import read_any_qrels as read_qrels
+    from hcrbench.data.run_formats import read_any_run as read_run
+    from hcrbench.data.run_formats import sniff
 
     if str(qrels).startswith("irds:"):  # an ir_datasets id (hcrbench.data.irds)
         from hcrbench.data.irds import irds_qrels
 
         return irds_qrels(str(qrels)), [read_run(p, dedupe=dedupe) for p in runs]
-    qc = _columns(qrels)
-    rc = _columns(runs[0]) if runs else None
+    qc = _columns(qrels) if sniff(qrels) == "trec" else None
+    rc = _columns(runs[0]) if runs and sniff(runs[0]) == "trec" else None
     if qc == 6 and rc in (3, 4):
         raise InputError(f"QRELS has 6 columns like a run, and {runs[0]} has {rc} like qrels: {_SWAP}",
                          path=qrels, line=1)
@@ -68,7 +71,7 @@ def _read_inputs(qrels: Path, runs: list[Path], dedupe: bool):
         try:
             loaded.append(read_run(p, dedupe=dedupe))
         except InputError as e:
-            if _columns(p) in (3, 4) and e.line is not None:
+            if sniff(p) == "trec" and _columns(p) in (3, 4) and e.line is not None:
                 raise InputError(f"{e.problem} (this looks like a qrels file: {_SWAP})", path=e.path,
                                  line=e.line, field=e.field) from None
             raise
@@ -85,6 +88,15 @@ def evaluate_command(
                                         help="Run name to compare against (default: the first run)."),
     per_query: bool = typer.Option(False, "--per-query", "-q", help="Also print per-query values."),
     json_path: Path | None = typer.Option(None, "--json", help="Write the full result as JSON here."),
+    out_path: Path | None = typer.Option(None, "--out",
+                                         help="Also write the values here, by extension: .csv / .parquet = one row "
+                                              "per (run, query), a column per metric; anything else (.txt) = "
+                                              "trec_eval's text (its per-query lines with -q)."),
+    fmt: str = typer.Option("table", "--format",
+                            help="What stdout shows: 'table' (rich tables, default) or 'trec' (trec_eval's text: "
+                                 "per-query lines with -q, then the 'all' lines; comparisons are left out)."),
+    complete: bool = typer.Option(False, "-c", help="trec_eval's -c: queries in the qrels but not in a run count "
+                                                    "as 0 (the default; = --missing zero)."),
     rel_threshold: int = typer.Option(1, "--rel-threshold", "-l",
                                       help="Minimum grade that counts as relevant (nDCG uses raw grades)."),
     seed: int = typer.Option(0, "--seed", help="Seed for the permutation test and the bootstrap."),
@@ -106,9 +118,17 @@ def evaluate_command(
     all_pairs: bool = typer.Option(False, "--all-pairs",
                                    help="Compare every pair of runs (Holm over --family, Tukey's HSD) and mark "
                                         "means with ranx's significance letters."),
+    test: str = typer.Option("permutation", "--test",
+                             help="Whose p decides significance: permutation (paired, default) | t (paired t-test) | "
+                                  "wilcoxon (signed-rank, scipy's)."),
+    correction: str = typer.Option("holm", "--correction",
+                                   help="Multiple-comparison correction over --family: holm (family-wise error, "
+                                        "default) | bh (Benjamini-Hochberg, false discovery rate) | none."),
+    alpha: float = typer.Option(0.05, "--alpha", help="Significance level of the marks and letters (0-1)."),
     letters_by: str = typer.Option("holm", "--letters",
-                                   help="With --all-pairs, which p decides a letter (p <= 0.05): 'holm' "
-                                        "(Holm-adjusted permutation), 'tukey' (Tukey's HSD), 't' (paired t-test)."),
+                                   help="With --all-pairs, which p decides a letter (p <= --alpha): 'holm' "
+                                        "(Holm-adjusted permutation), 'tukey' (Tukey's HSD), 't' (paired t-test), 'adj' "
+                                        "(--test's p after --correction)."),
     stream: bool | None = typer.Option(None, "--stream/--no-stream",
                                        help="Read each run a batch of whole queries at a time, in bounded memory "
                                             "(same numbers; scattered queries are spilled to a temporary folder). "
@@ -130,12 +150,24 @@ def evaluate_command(
 
     if missing not in ("zero", "skip"):
         raise InputError(f"must be 'zero' or 'skip', got {missing!r}", field="--missing")
+    if fmt not in ("table", "trec"):
+        raise InputError(f"must be 'table' or 'trec', got {fmt!r}", field="--format")
+    if complete and missing != "zero":
+        raise InputError("-c counts missing queries as 0; it contradicts --missing skip", field="-c")
     check_draws(n_resamples, "--resamples")
     if family not in ("metric", "run", "all"):
         raise InputError(f"must be 'metric', 'run' or 'all', got {family!r}", field="--family")
     check_seed(seed, "--seed")
     if letters_by not in LETTER_TESTS:
         raise InputError(f"must be one of {', '.join(LETTER_TESTS)}, got {letters_by!r}", field="--letters")
+    from hcrbench.stats.compare import CORRECTIONS, TESTS
+
+    if test not in TESTS:
+        raise InputError(f"must be one of {', '.join(TESTS)}, got {test!r}", field="--test")
+    if correction not in CORRECTIONS:
+        raise InputError(f"must be one of {', '.join(CORRECTIONS)}, got {correction!r}", field="--correction")
+    if not 0 < alpha < 1:
+        raise InputError(f"must be in (0, 1), got {alpha}", field="--alpha")
     if max_docs is not None and max_docs < 1:
         raise InputError(f"must be a positive integer, got {max_docs}", field="--max-docs")
     try:
@@ -146,6 +178,8 @@ def evaluate_command(
     # Warnings (zero-filled queries, ignored queries, ...) go to stderr once each, above the tables (hcrbench.cli).
     if json_path is not None:
         ensure_parent(json_path, field="--json")
+    if out_path is not None:
+        ensure_parent(out_path, field="--out")
     from hcrbench.commands._evaluate_scale import expand_runs, scaled_evaluation, scaled_wanted
 
     runs = expand_runs(runs)
@@ -166,25 +200,58 @@ def evaluate_command(
     comparisons = []
     if len(names) > 1:
         comparisons = compare(result, baseline=baseline or names[0], n_resamples=n_resamples, seed=seed,
-                              family=family, pairs="all" if all_pairs else "baseline")
-    letters, note = _letters(comparisons, names, letters_by) if all_pairs else (None, None)
+                              family=family, pairs="all" if all_pairs else "baseline", test=test,
+                              correction=correction)
+    letters, note = _letters(comparisons, names, letters_by, alpha) if all_pairs else (None, None)
     flush_warnings()  # above the tables
-    print_evaluation(result, comparisons, per_query=per_query, letters=letters, letters_note=note)
+    if fmt == "trec":  # a trec_eval drop-in: its text on stdout, nothing else
+        from hcrbench.metrics.trec_text import trec_eval_text
+
+        typer.echo(trec_eval_text(result, per_query=per_query), nl=False)
+    else:
+        print_evaluation(result, comparisons, per_query=per_query, letters=letters, letters_note=note, alpha=alpha)
     if json_path is not None:
         import json
 
         doc = evaluation_json(result, comparisons)
         if all_pairs:  # ranx's letters, plain: {"by", "alpha", "runs": {run: {metric: letters it beats}}}
-            doc["letters"] = _letters_json(comparisons, names, letters_by)
+            doc["letters"] = _letters_json(comparisons, names, letters_by, alpha)
         atomic_write_text(json_path, json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
         err.print(f"wrote {json_path}", highlight=False)
+    if out_path is not None:
+        what = _write_values(result, out_path, per_query)
+        err.print(f"wrote {out_path} ({what})", highlight=False)
+
+
+def _write_values(result, path: Path, per_query: bool) -> str:
+    """--out: per-query CSV / parquet, or trec_eval's text; atomically."""
+    from hcrbench.data import atomic_write_text
+    from hcrbench.data.atomic import atomic_open
+
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".parquet"):
+        frame = result.per_query
+        if suffix == ".csv":
+            atomic_write_text(path, frame.to_csv(index=False, lineterminator="\n"))
+        else:
+            from hcrbench.data.per_query import has_pyarrow
+
+            if not has_pyarrow():
+                raise InputError("writing parquet needs pyarrow: pip install 'hcrbench[parquet]'", field="--out")
+            with atomic_open(path, "wb") as fh:
+                frame.to_parquet(fh, index=False)
+        return f"{len(frame)} rows: run, query_id, {', '.join(result.metrics)}"
+    from hcrbench.metrics.trec_text import trec_eval_text
+
+    atomic_write_text(path, trec_eval_text(result, per_query=per_query))
+    return "trec_eval text" + (", per query (-q)" if per_query else "")
 
 
 LETTER_TESTS = {"holm": ("p_holm", "Holm-adjusted permutation p"), "tukey": ("p_tukey", "Tukey's HSD p"),
-                "t": ("t_p", "paired t-test p")}
+                "t": ("t_p", "paired t-test p"), "adj": ("p_adj", "the --test p adjusted by --correction")}
 
 
-def _letters(comparisons: list, names: list[str], by: str) -> tuple[dict | None, str | None]:
+def _letters(comparisons: list, names: list[str], by: str, alpha: float = 0.05) -> tuple[dict | None, str | None]:
     """ranx's superscripts for the means table and the line that says what they mean."""
     from hcrbench.stats import significance_letters
     from hcrbench.stats.letters import letter
@@ -192,23 +259,23 @@ def _letters(comparisons: list, names: list[str], by: str) -> tuple[dict | None,
     if by not in LETTER_TESTS:
         raise InputError(f"must be one of {', '.join(LETTER_TESTS)}, got {by!r}", field="--letters")
     field, label = LETTER_TESTS[by]
-    letters = significance_letters(comparisons, names, alpha=0.05, p=field)
+    letters = significance_letters(comparisons, names, alpha=alpha, p=field)
     beats = sum(1 for v in letters.values() if v)
     key = ", ".join(f"{letter(i)} = {n}" for i, n in enumerate(names))
-    note = (f"Superscripts: the mean is significantly above that run's ({label} <= 0.05); {key}. "
+    note = (f"Superscripts: the mean is significantly above that run's ({label} <= {alpha:g}); {key}. "
             f"{beats} of {len(letters)} means beat at least one other run.")
     return letters, note
 
 
-def _letters_json(comparisons: list, names: list[str], by: str) -> dict:
+def _letters_json(comparisons: list, names: list[str], by: str, alpha: float = 0.05) -> dict:
     from hcrbench.stats import significance_letters
     from hcrbench.stats.letters import letter
 
-    plain = significance_letters(comparisons, names, alpha=0.05, p=LETTER_TESTS[by][0], superscript=False)
+    plain = significance_letters(comparisons, names, alpha=alpha, p=LETTER_TESTS[by][0], superscript=False)
     runs: dict[str, dict[str, str]] = {n: {} for n in names}
     for (n, m), v in plain.items():
         runs[n][m] = v
-    return {"by": LETTER_TESTS[by][0], "alpha": 0.05, "letter": {n: letter(i) for i, n in enumerate(names)},
+    return {"by": LETTER_TESTS[by][0], "alpha": alpha, "letter": {n: letter(i) for i, n in enumerate(names)},
             "runs": runs}
 
 

@@ -19,14 +19,25 @@ def _weights(text: str | None) -> list[float] | None:
 
 
 def fuse_command(
-    runs: list[Path] = typer.Argument(..., help="Two or more TREC run files (gzip allowed)."),
-    method: str = typer.Option("rrf", "--method", help="sum | max | min | anz | mnz | isr | log_isr | bordafuse | "
-                                                        "rbc | rrf | wsum (ranx's names; combsum etc. accepted)."),
-    norm: str = typer.Option("min-max", "--norm", help="Per-query normalisation first: min-max | max | sum | "
-                                                       "z-score | rank | none (ranx's definitions)."),
-    weights: str | None = typer.Option(None, "--weights", help="One weight per run for wsum / rrf, e.g. 0.7,0.3."),
+    runs: list[Path] = typer.Argument(..., help="Two or more run files: TREC (gzip allowed), ranx JSON or parquet."),
+    method: str = typer.Option("rrf", "--method", help="sum | max | min | anz | mnz | gmnz | med | wmnz | mixed | isr "
+                                                        "| log_isr | logn_isr | bordafuse | w_bordafuse | rbc | rrf | "
+                                                        "wsum (ranx's names; combsum etc. accepted). Not here: "
+                                                        "condorcet, w_condorcet (ranx's result depends on the hash "
+                                                        "seed) and ranx's trained bayesfuse, mapfuse, posfuse, "
+                                                        "probfuse, segfuse, slidefuse."),
+    norm: str | None = typer.Option(None, "--norm", help="Per-query normalisation first: min-max | min-max-inverted "
+                                                         "| max | sum | z-score | rank | borda | none (ranx's "
+                                                         "definitions; default min-max for score-based methods, none "
+                                                         "for rank-based ones, whose ranks it does not change)."),
+    ties: str = typer.Option("ranx", "--ties", help="Order of tied scores for rank-based methods: ranx (its sort; "
+                                                    "equal to ranx.fuse) | trec (trec_eval's: doc id descending)."),
+    weights: str | None = typer.Option(None, "--weights", help="One weight per run for wsum / rrf / wmnz / mixed / "
+                                                               "w_bordafuse, e.g. 0.7,0.3."),
     k: float = typer.Option(60, "--k", help="RRF's k."),
     phi: float = typer.Option(0.8, "--phi", help="RBC's persistence phi in (0, 1)."),
+    gamma: float = typer.Option(1.0, "--gamma", help="gmnz's exponent on the count of runs."),
+    sigma: float = typer.Option(0.01, "--sigma", help="logn_isr's sigma in [0, 1]."),
     tune_qrels: Path | None = typer.Option(None, "--tune-qrels",
                                            help="Choose the weights (wsum), k (rrf) or phi (rbc) on these qrels' "
                                                 "queries first, as ranx's optimize_fusion."),
@@ -40,13 +51,17 @@ def fuse_command(
     name: str | None = typer.Option(None, "--name", help="Run tag (default: the method)."),
     out: Path = typer.Option(..., "--out", help="Fused TREC run to write (atomically; .gz compresses)."),
 ) -> None:
-    """Fuse run files with one of ranx's methods (equal to ranx.fuse), optionally tuned on a tune split."""
-    from hcrbench.data import read_qrels, read_run, write_run
+    """Fuse run files with one of ranx's methods (equal to ranx.fuse, ties included with the default --ties ranx),
+    optionally tuned on a tune split."""
+    from hcrbench.data import write_run
     from hcrbench.data.outputs import ensure_parent
-    from hcrbench.retrieve.fusion_methods import WEIGHTED, fuse, method_name, norm_name
+    from hcrbench.data.run_formats import read_any_qrels as read_qrels
+    from hcrbench.data.run_formats import read_any_run as read_run
+    from hcrbench.retrieve.fusion_methods import RANK_BASED, WEIGHTED, fuse, method_name, norm_name, ties_name
 
     m = method_name(method)
-    nm = norm_name(norm)
+    nm = norm_name(norm if norm is not None else ("none" if m in RANK_BASED else "min-max"))
+    ties = ties_name(ties)
     w = _weights(weights)
     if len(runs) < 2:
         raise InputError(f"fusion needs at least two runs, got {len(runs)}", field="RUN")
@@ -72,7 +87,7 @@ def fuse_command(
         if tune_runs and len(tune_runs) != len(runs):
             raise InputError(f"{len(tune_runs)} tune runs for {len(runs)} runs", field="--tune-run")
         tuning = [read_run(p) for p in tune_runs] if tune_runs else loaded
-        tuned = optimize_fusion(qrels, tuning, m, nm, metric=metric, step=step)
+        tuned = optimize_fusion(qrels, tuning, m, nm, metric=metric, step=step, ties=ties)
         params.update(tuned.params)
         singles = _single_scores(qrels, tuning, tuned.metric)
         chosen = ", ".join(f"{key}={_fmt(v)}" for key, v in tuned.params.items())
@@ -81,11 +96,21 @@ def fuse_command(
                    f"{tuned.score:.4f} over {len(tuned.trials)} grid points (best single run "
                    f"{best_single:.4f}: {max(singles, key=singles.get)})")
         note = f"; {chosen} chosen on {tuned.n_queries} tune queries"
-    fused = fuse(loaded, m, nm, weights=params["weights"], k=params["k"], phi=params["phi"], name=name or m)
+    fused = fuse(loaded, m, nm, weights=params["weights"], k=params["k"], phi=params["phi"], gamma=gamma,
+                 sigma=sigma, ties=ties, name=name or m)
     write_run(fused, out, k=depth)
     lines = int(sum(min(int(n), depth) for n in fused.lengths()))
-    typer.echo(f"fused {len(runs)} runs with {m} after {nm} normalisation: {len(fused.query_ids)} queries, "
+    typer.echo(f"fused {len(runs)} runs with {m} {_how(m, nm, ties, RANK_BASED)}: {len(fused.query_ids)} queries, "
                f"{lines} lines -> {out}{note}")
+
+
+def _how(method: str, norm: str, ties: str, rank_based: tuple[str, ...]) -> str:
+    """What the fusion read: ranks (and whose tie order) or normalised scores."""
+    if method not in rank_based:
+        return f"after {norm} normalisation" if norm != "none" else "on raw scores"
+    order = "ranx's order" if ties == "ranx" else "trec_eval's order"
+    again = " re-sorted by min-max-inverted" if norm == "min-max-inverted" else ""
+    return f"on ranks (ties in {order}{again})"
 
 
 def _fmt(v) -> str:

@@ -60,8 +60,9 @@ def _grid(method: str, n_runs: int, step: float) -> list[dict[str, Any]]:
 
 
 def optimize_fusion(qrels: Qrels, runs: Sequence[Run], method: str = "wsum", norm: str | None = "min-max", *,
-                    metric: str = "nDCG@10", step: float = 0.1) -> FusionTuning:
-    """Grid-search ``method``'s parameter on ``qrels``'s queries; see the module docstring."""
+                    metric: str = "nDCG@10", step: float = 0.1, ties: str = "ranx") -> FusionTuning:
+    """Grid-search ``method``'s parameter on ``qrels``'s queries; see the module docstring (``ties``: as
+    :func:`~hcrbench.retrieve.fusion_methods.fuse`)."""
     from hcrbench.metrics import evaluate, parse_measures
 
     method = method_name(method)
@@ -80,7 +81,7 @@ def optimize_fusion(qrels: Qrels, runs: Sequence[Run], method: str = "wsum", nor
     trials: list[tuple[dict[str, Any], float]] = []
     best: tuple[dict[str, Any], float] | None = None
     for params in _grid(method, len(runs), step):
-        fused = fuse(subset, method, norm, **params)
+        fused = fuse(subset, method, norm, ties=ties, **params)
         res = evaluate(qrels, {"fused": fused}, [name], missing="zero")
         score = float(res.runs["fused"].means[name])
         trials.append((params, score))

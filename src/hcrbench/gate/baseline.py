@@ -18,13 +18,14 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import InputError
 
 STRICT_PREFIX = "strict "
 
 
 @dataclass(frozen=True)
-class GateComparison:
+class GateComparison(ResultDisplay):
     """One run vs the baseline on one gated metric: per-query values, the comparison and its verdict."""
 
     run: str

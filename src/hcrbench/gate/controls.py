@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from hcrbench.data import Qrels, Run
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import InputError
 from hcrbench.gate._kernels import check_rel_threshold
 from hcrbench.gate.core import as_qrels
@@ -115,7 +116,7 @@ def _derangement(rng: np.random.Generator, n: int) -> np.ndarray:
 
 
 @dataclass
-class ControlsReport:
+class ControlsReport(ResultDisplay):
     """Expected vs observed gate outcome of every control, and whether the harness can be trusted."""
 
     pairs: dict[str, GatePair]

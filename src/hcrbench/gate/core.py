@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from hcrbench.data import Qrels, Run, interop
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.gate._kernels import (
     GateMetric,
@@ -40,7 +41,7 @@ from hcrbench.stats.multiple import holm as _holm
 
 
 @dataclass
-class NullResult:
+class NullResult(ResultDisplay):
     """One null: its trial means and the test of the real mean against them."""
 
     name: str
@@ -62,7 +63,7 @@ class NullResult:
 
 
 @dataclass
-class GateResult:
+class GateResult(ResultDisplay):
     """The gate verdict for one system on one metric."""
 
     system: str

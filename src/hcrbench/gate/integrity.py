@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.data.hashing import sha256_file
 from hcrbench.errors import InputError
 
@@ -154,7 +155,7 @@ def lock_experiment(exp_dir: str | Path, *, lock_test: bool = False) -> dict[str
 
 
 @dataclass
-class VerifyReport:
+class VerifyReport(ResultDisplay):
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.data.subtopics import SubtopicQrels, read_subtopic_qrels
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.metrics._groups import count_before
@@ -22,14 +23,15 @@ from hcrbench.metrics.coerce import as_qrels, encode_run, named_runs
 from hcrbench.metrics.compute import compute_all
 from hcrbench.metrics.diversity import alpha_ndcg
 from hcrbench.metrics.encode import Hits, QrelsIndex, rank_hits
+from hcrbench.metrics.foreign import foreign_values
 from hcrbench.metrics.ledger import Ledger
-from hcrbench.metrics.measures import Measure, parse_measures
+from hcrbench.metrics.measures import FOREIGN, Measure, parse_measures
 
 MISSING_POLICIES = ("zero", "skip")
 
 
 @dataclass
-class RunEvaluation:
+class RunEvaluation(ResultDisplay):
     """One run's scores: ``values[metric]`` is a float array aligned with ``query_ids``."""
 
     name: str
@@ -59,6 +61,21 @@ class RunEvaluation:
 
     def __getitem__(self, metric: str) -> np.ndarray:
         return self.values[metric]
+
+    def _display_title(self) -> str:
+        return f"RunEvaluation {self.name!r}: means over {len(self.query_ids)} queries"
+
+    def _display_rows(self) -> list[tuple[str, str]]:
+        """One row per metric (its mean), then what the ledger says the means are over."""
+        from hcrbench.data.display import fmt
+
+        rows = [(m, fmt(float(v))) for m, v in self.means.items()]
+        d = self.ledger.to_dict()
+        for key in ("zero_filled", "ignored", "no_relevant"):
+            v = d.get(key)
+            if v:
+                rows.append((f"ledger: {key.replace('_', ' ')}", f"{len(v)} queries"))
+        return rows
 
     def __repr__(self) -> str:
         means = ", ".join(f"{m}={v:.4f}" for m, v in list(self.means.items())[:6])
@@ -177,22 +194,52 @@ class EvaluationResult:
 
         letters = self._letters(comparisons, alpha, letters_by, superscript=True)
         if letters is not None:
-            return markdown_table(*self._letter_table(digits, letters, lambda s, n, m: s))
-        return markdown_table(*self._table(digits, comparisons, alpha, " †"))
+            table = markdown_table(*self._letter_table(digits, letters, lambda s, n, m: s))
+        else:
+            table = markdown_table(*self._table(digits, comparisons, alpha, " †"))
+        legend = self._legend(comparisons, alpha, letters_by, letters is not None)
+        return table + (f"\n{legend}\n" if legend else "")
+
+    def _legend(self, comparisons: Any, alpha: float, letters_by: str, lettered: bool) -> str:
+        """The sentence defining the table's marks (empty without comparisons: nothing is marked)."""
+        from hcrbench.metrics.legend import dagger_legend, letters_legend
+
+        if not comparisons:
+            return ""
+        return letters_legend(comparisons, alpha, letters_by) if lettered else dagger_legend(comparisons, alpha)
 
     def to_latex(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05, caption: str = "",
                  letters_by: str = "p_holm") -> str:
         """A LaTeX ``table`` (booktabs) of the means; ``comparisons`` mark significant differences with ``†``.
         With all-pairs comparisons, ranx's ``Report.to_latex`` marks instead: ``0.6942$^{ac}$\\hphantom{$^{b}$}``
-        (the letters of the runs it beats, then a phantom of the others so the columns stay aligned)."""
+        (the letters of the runs it beats, then a phantom of the others so the columns stay aligned). As in ranx,
+        the best mean of each metric is in boldface (the first run with the highest rounded mean), and the caption
+        says so and defines the marks (test, threshold, correction and family, baseline)."""
         from hcrbench.data.display import latex_table
 
         letters = self._letters(comparisons, alpha, letters_by, superscript=False)
-        if letters is None:
-            return latex_table(*self._table(digits, comparisons, alpha, "†"),
-                               caption=caption).replace("†", r"$^\dagger$")
-        names = list(self.runs)
+        legend = self._legend(comparisons, alpha, letters_by, letters is not None)
+        caption = " ".join(t for t in (caption, "The best results are highlighted in boldface.", legend) if t)
         keys = {}  # placeholder -> LaTeX: latex_table escapes cells, so the marks go in after it
+        best = self._best(digits)
+
+        def bold(header: list[str], rows: list[list[str]], first: int) -> tuple[list[str], list[list[str]]]:
+            for i, name in enumerate(self.runs):
+                for j, m in enumerate(self.metrics):
+                    if best.get(m) == name:
+                        cell = rows[i][first + j]
+                        number = cell.split("†")[0].split("ZZ")[0].rstrip()
+                        key = f"ZZBOLD{len(keys)}ZZ"
+                        keys[key] = rf"\textbf{{{number}}}"
+                        rows[i][first + j] = key + cell[len(number):]
+            return header, rows
+
+        if letters is None:
+            out = latex_table(*bold(*self._table(digits, comparisons, alpha, "†"), 1), caption=caption)
+            for key, tex in keys.items():
+                out = out.replace(key, tex)
+            return out.replace("†", r"$^\dagger$")
+        names = list(self.runs)
 
         def sup(won: str, name: str, metric: str) -> str:
             beaten = set(re.findall(r"[a-z][0-9]*", won))  # a, b, ..., z, a1, b1, ...
@@ -202,13 +249,39 @@ class EvaluationResult:
             keys[key] = tex
             return key
 
-        out = latex_table(*self._letter_table(digits, letters, sup), caption=caption)
+        out = latex_table(*bold(*self._letter_table(digits, letters, sup), 2), caption=caption)
         for key, tex in keys.items():
             out = out.replace(key, tex)
         return out
 
+    def _best(self, digits: int) -> dict[str, str]:
+        """Per metric, the run ranx's LaTeX bolds: the first with the highest mean rounded to ``digits`` (none
+        when no mean is above 0, as ranx starts from 0)."""
+        best: dict[str, str] = {}
+        for m in self.metrics:
+            top = 0.0
+            for name in self.runs:
+                v = round(float(self.means[name][m]), digits)
+                if v > top:
+                    top, best[m] = v, name
+        return best
+
     def _repr_html_(self) -> str:
         return self.to_html()
+
+    def __rich__(self) -> Any:
+        """The means as a rich table (``rich.print(result)``): one row per run, one column per metric."""
+        from rich.markup import escape
+        from rich.table import Table
+
+        from hcrbench.data.display import fmt
+
+        table = Table("run", *map(escape, self.metrics), "queries", title=f"hcrbench evaluation: {len(self.runs)} "
+                      f"runs, rel_threshold {self.rel_threshold}", title_justify="left")
+        means = self.means
+        for name, r in self.runs.items():
+            table.add_row(escape(name), *(fmt(float(means[name][m])) for m in self.metrics), str(len(r.query_ids)))
+        return table
 
     def to_html(self, digits: int = 4, comparisons: Any = None, alpha: float = 0.05,
                 letters_by: str = "p_holm") -> str:
@@ -220,10 +293,10 @@ class EvaluationResult:
         queries = f"{n.pop()} queries" if len(n) == 1 else "queries per run differ"
         caption = f"hcrbench evaluation: {len(self.runs)} runs, {queries}, rel_threshold {self.rel_threshold}"
         letters = self._letters(comparisons, alpha, letters_by, superscript=True)
+        legend = self._legend(comparisons, alpha, letters_by, letters is not None)
+        caption += f". {legend}" if legend else ""
         if letters is None:
             return html_table(*self._table(digits, comparisons, alpha, " †"), caption=caption)
-        caption += (f". Superscripts: the mean is significantly above that run's ({letters_by} <= {alpha}; "
-                    "all pairs compared)")
         return html_table(*self._letter_table(digits, letters, lambda s, n, m: s), caption=caption)
 
     def __repr__(self) -> str:
@@ -369,8 +442,15 @@ def score_run(run: Any, name: str, index: QrelsIndex, measures: list[Measure], r
         hits = restrict_hits(hits, max_docs, judged_only)
     present = np.zeros(index.n_queries, dtype=bool)
     present[enc.row_query] = True
-    plain = [m for m in measures if m.kind != "alpha_nDCG"]
+    plain = [m for m in measures if m.kind not in ("alpha_nDCG", FOREIGN) and not m.judged_only]
     computed = compute_all(plain, hits, index, rel_threshold)
+    judged = [m for m in measures if m.judged_only and m.kind not in ("alpha_nDCG", FOREIGN)]
+    if judged:  # ir_measures' per-measure judged_only: trec_eval -J for these measures only
+        computed.update(compute_all(judged, restrict_hits(hits, None, True), index, rel_threshold))
+    foreign = [m for m in measures if m.kind == FOREIGN]
+    if foreign:
+        computed.update(foreign_values(foreign, index.qrels, run, index.qrels.query_ids, max_docs,
+                                       bool(judged_only)))
     for m in measures:
         if m.kind == "alpha_nDCG":
             by_q = alpha_ndcg(sub, run, int(m.cutoff), float(m.param("alpha")),  # type: ignore[arg-type]

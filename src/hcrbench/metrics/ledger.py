@@ -9,9 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from hcrbench.data.display import ResultDisplay
+
 
 @dataclass
-class Ledger:
+class Ledger(ResultDisplay):
     """What one run's means are averaged over.
 
     - ``n_queries_averaged``: queries in every mean (the ``query_ids`` of the run's evaluation).

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hcrbench.errors import InputError
+from hcrbench.metrics.foreign import FOREIGN, ir_measures_name
 
 # kind -> (cutoff: "required" | "optional" | "none", accepts a rel= threshold)
 KINDS: dict[str, tuple[str, bool]] = {
@@ -170,13 +171,18 @@ class Measure:
     cutoff: int | None = None
     rel: int | None = None
     params: tuple[tuple[str, object], ...] = ()
+    judged_only: bool = False  # ir_measures' per-measure judged_only: unjudged docs dropped for this one only
 
     @property
     def name(self) -> str:
-        """Canonical string, e.g. ``nDCG@10``, ``P(rel=2)@5``, ``AP``, ``RBP(p=0.9)``, ``IPrec@0.1``."""
+        """Canonical string, e.g. ``nDCG@10``, ``P(rel=2)@5``, ``AP``, ``RBP(p=0.9)``, ``IPrec@0.1``; a measure
+        computed through ir_measures is ``ir_measures:`` + ir_measures' own name (``ir_measures:Compat(p=0.8)``)."""
+        if self.kind == FOREIGN:
+            return f"{FOREIGN}:{self.params[0][1]}"
         s = self.kind
         shown = [f"rel={self.rel}"] if self.rel is not None else []
         shown += [f"{k}={_fmt(v)}" for k, v in self.params if k != "recall"]
+        shown += ["judged_only=True"] if self.judged_only else []
         if shown:
             s += "(" + ",".join(shown) + ")"
         if self.cutoff is not None:
@@ -330,9 +336,19 @@ def is_foreign_measure(obj: object) -> bool:
     return type(obj).__module__.split(".")[0] == "ir_measures" and hasattr(obj, "NAME")
 
 
+
+
+def foreign_measure(spec: str, explain: bool = True) -> Measure | None:
+    """``spec`` as a measure computed through ir_measures (:mod:`hcrbench.metrics.foreign`), or None."""
+    name = ir_measures_name(spec, explain)
+    return None if name is None else Measure(FOREIGN, params=(("measure", name),))
+
+
 def parse_measure(spec: str | Measure) -> Measure:
     """Parse one measure: a string (ours, ir_measures', ranx's or trec_eval's name), a :class:`Measure` or an
-    ir_measures measure object (``ir_measures.nDCG@10``). Raises :class:`InputError`."""
+    ir_measures measure object (``ir_measures.nDCG@10``). A valid ir_measures measure that hcrbench does not
+    compute itself (``Compat(p=0.8)``, ``SDCG(max_rel=2)@10``, ``NumQ``...), or any spelled ``ir_measures:X``, is
+    computed through ir_measures and named ``ir_measures:X``. Raises :class:`InputError`."""
     if isinstance(spec, Measure):
         return spec
     if is_foreign_measure(spec):
@@ -340,7 +356,25 @@ def parse_measure(spec: str | Measure) -> Measure:
     if not isinstance(spec, str):
         raise InputError(f"a measure must be a string like 'nDCG@10', an hcrbench Measure or an ir_measures "
                          f"measure, got {type(spec).__name__}", field="metrics")
+    if spec.strip().startswith(f"{FOREIGN}:"):
+        forced = foreign_measure(spec)
+        if forced is None:
+            raise InputError(f"ir_measures (installed: pip install ir_measures) does not know {spec!r}",
+                             field="metrics")
+        return forced
+    try:
+        return _parse_own(spec)
+    except InputError as e:
+        if "unknown measure" in e.problem or "unknown parameter" in e.problem:
+            theirs = foreign_measure(spec, explain="unknown measure" in e.problem)
+            if theirs is not None:
+                return theirs
+        raise
+
+
+def _parse_own(spec: str) -> Measure:
     text = spec.strip()
+    judged_only = False
     params: dict[str, object] = {}
     rel = None
     m = _TREC_RE.match(text)
@@ -371,8 +405,17 @@ def parse_measure(spec: str | Measure) -> Measure:
         for param in _split_params(m.group("params") or ""):
             key, _, value = (x.strip() for x in param.partition("="))
             value = value.strip("'\"").replace(" ", "")  # ir_measures quotes strings: nDCG(dcg='exp-log2')
+            if key == "cutoff" and value:  # ir_measures' keyword spelling: nDCG(cutoff=10) is nDCG@10
+                given = _int(value, "cutoff", spec)
+                if cutoff is not None and cutoff != given:
+                    raise InputError(f"two cutoffs in measure {spec!r}", field="metrics")
+                cutoff = given
+                continue
+            if key == "judged_only" and value.lower() in ("true", "false", "1", "0"):
+                judged_only = value.lower() in ("true", "1")
+                continue
             if not value or (key != "rel" and key not in allowed):
-                known = ", ".join(["rel=N", *(f"{k}=..." for k in allowed)])
+                known = ", ".join(["rel=N", "cutoff=N", "judged_only=True", *(f"{k}=..." for k in allowed)])
                 raise InputError(f"unknown parameter {param!r} in measure {spec!r} (only {known})", field="metrics")
             if key == "rel":
                 rel = _int(value, "rel", spec)
@@ -394,7 +437,7 @@ def parse_measure(spec: str | Measure) -> Measure:
         raise InputError(f"measure {kind} {why}; rel= is not allowed (got {spec!r})", field="metrics")
     defaults = PARAMS.get(kind, {})
     kept = tuple(sorted((k, v) for k, v in params.items() if k == "recall" or v != defaults[k][1]))
-    return Measure(kind, cutoff, rel, kept)
+    return Measure(kind, cutoff, rel, kept, judged_only)
 
 
 _BARE_CUTOFF = re.compile(r"^[0-9]*\.?[0-9]+$")
@@ -442,7 +485,7 @@ def parse_measures(spec: str | Measure | Iterable[str | Measure]) -> list[Measur
 
 def trec_eval_name(measure: Measure) -> str | None:
     """trec_eval's name for ``measure`` (``ndcg_cut_10``, ``map``...), or None when trec_eval has none."""
-    if measure.rel is not None:
+    if measure.rel is not None or measure.judged_only or measure.kind == FOREIGN:
         return None
     k = measure.cutoff
     if measure.kind == "IPrec":

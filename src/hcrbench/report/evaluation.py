@@ -45,8 +45,10 @@ def means_table(evaluation: Any, title: str = "Means", letters: dict[tuple[str, 
     return table
 
 
-def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95) -> Table:
-    """Delta, bootstrap CI, permutation p, Holm p, Cohen's d and helped/hurt/tied per (run, metric)."""
+def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95, alpha: float = 0.05) -> Table:
+    """Delta, bootstrap CI, permutation p, Holm p, Cohen's d and helped/hurt/tied per (run, metric); a bold delta
+    is significant by the comparisons' own test and correction at ``alpha`` (a ``p (decides)`` column and the
+    caption name them when they are not the default Holm-adjusted permutation p)."""
     pct = round(confidence * 100)
     baselines = sorted({c.baseline for c in comparisons})
     methods = ", ".join(dict.fromkeys(getattr(c, "ci_method", "percentile") for c in comparisons))
@@ -55,22 +57,29 @@ def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95) -> T
     if len(baselines) > 1 and fam == "run":
         holm_over = "each pair's metrics"
     against = f"baseline {escape(baselines[0])}" if len(baselines) == 1 else "each other (all pairs)"
+    first = comparisons[0] if comparisons else None
+    chosen = (getattr(first, "test", "permutation"), getattr(first, "correction", "holm")) if first else None
+    custom = chosen is not None and chosen != ("permutation", "holm")
+    decides = f"; bold: {first.legend(alpha)}" if custom else (f"; bold: p (Holm) < {alpha:g}" if first else "")
     table = Table(title=f"Against {against} ({pct}% CI of the delta: {methods}; paired "
-                        f"permutation test; Holm family: {holm_over}, size m)", title_justify="left")
+                        f"permutation test; Holm family: {holm_over}, size m{decides})", title_justify="left")
     pairs = len(baselines) > 1
     tukey = any(getattr(c, "p_tukey", None) is not None for c in comparisons)
     cols = [("run", "left")] + ([("vs", "left")] if pairs else []) + [
         ("metric", "left"), ("delta", "right"), (f"{pct}% CI", "right"), ("p", "right"), ("p (Holm)", "right")]
-    cols += ([("p (Tukey)", "right")] if tukey else []) + [("d", "right"), ("helped/hurt/tied", "right")]
+    cols += ([("p (Tukey)", "right")] if tukey else []) + ([("p (decides)", "right")] if custom else [])
+    cols += [("d", "right"), ("helped/hurt/tied", "right")]
     for col, justify in cols:
         table.add_column(col, justify=justify)
     for c in comparisons:
-        sig = c.p_holm is not None and not math.isnan(c.p_holm) and c.p_holm < 0.05
+        sig = c.significant(alpha) if hasattr(c, "significant") else (
+            c.p_holm is not None and not math.isnan(c.p_holm) and c.p_holm < alpha)
         delta = f"{c.delta:+.4f}"
         cells = [escape(c.run)] + ([escape(c.baseline)] if pairs else []) + [
             escape(c.metric), f"[bold]{delta}[/bold]" if sig else delta, f"[{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]",
             _fmt_p(c.p), f"{_fmt_p(c.p_holm)} (m={getattr(c, 'family_size', 0) or len(comparisons)})"]
-        cells += ([_fmt_p(getattr(c, "p_tukey", None))] if tukey else []) + [
+        cells += ([_fmt_p(getattr(c, "p_tukey", None))] if tukey else []) + (
+            [_fmt_p(c.p_adj)] if custom else []) + [
             _fmt(c.cohens_d, 2), f"{c.helped}/{c.hurt}/{c.tied}"]
         table.add_row(*cells)
     return table
@@ -124,7 +133,7 @@ def per_query_table(evaluation: Any) -> Table:
 
 def print_evaluation(evaluation: Any, comparisons: Sequence[Any], *, per_query: bool = False,
                      console: Console | None = None, letters: dict[tuple[str, str], str] | None = None,
-                     letters_note: str | None = None) -> None:
+                     letters_note: str | None = None, alpha: float = 0.05) -> None:
     if console is None:
 
         # Piped output (CI logs, files) gets a wide fixed width instead of rich's 80 columns.
@@ -135,7 +144,7 @@ def print_evaluation(evaluation: Any, comparisons: Sequence[Any], *, per_query: 
     if letters_note:
         console.print(f"[dim]{letters_note}[/dim]", highlight=False)
     if comparisons:
-        console.print(comparisons_table(comparisons))
+        console.print(comparisons_table(comparisons, alpha=alpha))
     console.print("[dim]Ledger[/dim]")
     for line in ledger_lines(evaluation):
         console.print(f"  [dim]{escape(line)}[/dim]", highlight=False)

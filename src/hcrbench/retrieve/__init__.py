@@ -11,11 +11,13 @@ from hcrbench.retrieve.base import (
     register_retriever,
 )
 from hcrbench.retrieve.fusion import normalise_scores, rrf, trec_ranks, weighted_fusion
+from hcrbench.retrieve.fusion_methods import fuse
 
 __all__ = [
     "Retriever",
     "accepted_params",
     "available_retrievers",
+    "fuse",
     "make_retriever",
     "normalise_scores",
     "register_retriever",

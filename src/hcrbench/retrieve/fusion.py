@@ -4,7 +4,9 @@ Both work on :class:`~hcrbench.data.Run` objects of any number and any query set
 trec_eval's order (score descending, then doc id descending), so fusing is deterministic whatever the file order.
 
 * ``rrf(runs, k=60)``: score(d) = sum over runs of ``w / (k + rank(d))`` (Cormack et al., SIGIR 2009); a doc absent
-  from a run gets nothing from it. ``depth`` keeps only each run's top ``depth`` before fusing.
+  from a run gets nothing from it. ``depth`` keeps only each run's top ``depth`` before fusing. Tied scores rank in
+  trec_eval's order here (the hybrid system's choice); ``ties="ranx"`` ranks them as ranx does, and then equals
+  ``ranx.fuse(runs, method="rrf")`` on runs with ties too (:mod:`hcrbench.retrieve.ranx_order`).
 * ``weighted_fusion(runs, weights, norm)``: per query, each run's scores are normalised (``minmax`` to [0, 1],
   ``zscore``, ``sum``, or ``none``) and summed with ``weights``; a doc absent from a run gets 0 from it (ranx's
   ``wsum`` convention). A query where every score is equal normalises to 1 (minmax) / 0 (zscore).
@@ -80,12 +82,20 @@ def _cut(run: Run, depth: int | None) -> Run:
 
 
 def rrf(runs: Sequence[Run], k: float = 60, *, weights: Sequence[float] | None = None,
-        depth: int | None = None, name: str = "rrf") -> Run:
-    """Reciprocal rank fusion: ``sum_r w_r / (k + rank_r(d))``; ``depth`` cuts each run first."""
+        depth: int | None = None, name: str = "rrf", ties: str = "trec") -> Run:
+    """Reciprocal rank fusion: ``sum_r w_r / (k + rank_r(d))``; ``depth`` cuts each run first (in trec_eval order).
+
+    ``ties``: ``"trec"`` (doc id descending, as trec_eval) or ``"ranx"`` (ranx's own order of tied scores).
+    """
+    from hcrbench.retrieve.ranx_order import ranx_positions
+
+    if ties not in ("trec", "ranx"):
+        raise InputError(f"unknown tie order {ties!r} (expected trec or ranx)", field="ties")
     w = _check(runs, weights)
     k = finite_nonneg(k, "rrf_k")
     runs = [_cut(r, depth) for r in runs]
-    contribs = [wi / (float(k) + trec_ranks(r)) for r, wi in zip(runs, w)]
+    ranks = ranx_positions if ties == "ranx" else trec_ranks
+    contribs = [wi / (float(k) + ranks(r)) for r, wi in zip(runs, w)]
     return _combine(runs, contribs, name)
 
 

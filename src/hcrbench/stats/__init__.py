@@ -1,8 +1,8 @@
 """Paired statistics for retrieval evaluation: is the difference between two runs real?
 
 Plain functions on numpy arrays of per-query values — :func:`permutation_test` (sign flips, exact for small n),
-:func:`paired_ttest`, :func:`bootstrap_ci` / :func:`paired_bootstrap_ci` (percentile), :func:`paired_ci`
-(t / BCa, chosen by n), :func:`tost` (equivalence), :func:`aggregate_seeds`, :func:`holm`,
+:func:`paired_ttest`, :func:`wilcoxon_test` / :func:`wilcoxon_p`, :func:`bootstrap_ci` / :func:`paired_bootstrap_ci` (percentile), :func:`paired_ci`
+(t / BCa, chosen by n), :func:`tost` (equivalence), :func:`aggregate_seeds`, :func:`holm`, :func:`benjamini_hochberg`,
 :func:`cohens_d_paired`, power analysis (:func:`required_n`, :func:`minimum_detectable_effect`,
 :func:`project_ci`) — and :func:`compare`, which applies them to every run of an evaluation against a baseline (or every pair:
 :func:`tukey_hsd_pvalues`, :func:`significance_letters`).
@@ -14,7 +14,7 @@ from hcrbench.stats.compare import FAMILIES, Comparison, compare, evaluation_jso
 from hcrbench.stats.effect import cohens_d_paired
 from hcrbench.stats.equivalence import EquivalenceResult, tost, tost_from_summary
 from hcrbench.stats.letters import significance_letters
-from hcrbench.stats.multiple import holm
+from hcrbench.stats.multiple import adjust, benjamini_hochberg, holm
 from hcrbench.stats.permutation import TestResult, permutation_test
 from hcrbench.stats.power import (
     ProjectedCI,
@@ -28,6 +28,7 @@ from hcrbench.stats.power import (
 from hcrbench.stats.seeds import SeedAggregate, aggregate_seeds
 from hcrbench.stats.ttest import TTestResult, paired_ttest
 from hcrbench.stats.tukey import tukey_hsd_pvalues
+from hcrbench.stats.wilcoxon import WilcoxonResult, wilcoxon_p, wilcoxon_test
 
 __all__ = [
     "FAMILIES",
@@ -38,7 +39,10 @@ __all__ = [
     "SeedAggregate",
     "TTestResult",
     "TestResult",
+    "WilcoxonResult",
+    "adjust",
     "aggregate_seeds",
+    "benjamini_hochberg",
     "bootstrap_ci",
     "cohens_d_paired",
     "compare",
@@ -59,4 +63,6 @@ __all__ = [
     "tost",
     "tost_from_summary",
     "tukey_hsd_pvalues",
+    "wilcoxon_p",
+    "wilcoxon_test",
 ]

@@ -21,6 +21,7 @@ import numpy as np
 from scipy import special
 from scipy import stats as _st
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import InputError
 from hcrbench.stats._arrays import (
     as_vector,
@@ -36,7 +37,7 @@ T_BELOW = 300  # method="auto": paired t below this many queries, BCa from here 
 
 
 @dataclass(frozen=True)
-class ConfidenceInterval:
+class ConfidenceInterval(ResultDisplay):
     """Point estimate (the sample mean) and interval ``[low, high]``; ``method`` names how it was computed
     (``percentile``, ``bca`` or ``t``)."""
 

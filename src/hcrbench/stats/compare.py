@@ -29,17 +29,22 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.stats._arrays import check_probability, check_resamples, check_seed, derive_seed, to_json_float
 from hcrbench.stats.bootstrap import choose_method, paired_ci
 from hcrbench.stats.comparisons import Comparisons
 from hcrbench.stats.effect import cohens_d_paired
-from hcrbench.stats.multiple import holm
+from hcrbench.stats.multiple import CORRECTIONS, adjust, holm
 from hcrbench.stats.permutation import permutation_test
 from hcrbench.stats.ttest import paired_ttest
 from hcrbench.stats.tukey import tukey_hsd_pvalues
+from hcrbench.stats.wilcoxon import wilcoxon_p
 
 TIE_TOLERANCE = 1e-12
+#: Which p decides significance (``compare(test=...)``): field of Comparison, and its name in legends.
+TESTS = {"permutation": "p", "t": "t_p", "wilcoxon": "p_wilcoxon"}
+TEST_NAMES = {"permutation": "paired permutation test", "t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test"}
 FAMILIES = ("metric", "run", "all")
 PAIRS = ("baseline", "all")
 #: The Holm family of every command (see the module docstring).
@@ -65,7 +70,7 @@ JSON_KEYS = ("run", "baseline", "metric", "delta", "ci_low", "ci_high", "p", "p_
 
 
 @dataclass(frozen=True)
-class Comparison:
+class Comparison(ResultDisplay):
     """One run against the baseline on one metric (``delta = mean(run) - mean(baseline)``)."""
 
     run: str
@@ -89,10 +94,27 @@ class Comparison:
     family: str = "all"
     family_size: int = 0
     p_tukey: float | None = None  # all-pairs comparisons only (NaN would break equality of equal results)
+    p_wilcoxon: float = float("nan")
+    test: str = "permutation"  # whose p decides: permutation (p), t (t_p), wilcoxon (p_wilcoxon)
+    correction: str = "holm"  # holm | bh | none, over the family
+    p_adj: float = float("nan")  # the deciding p after the correction (= p_holm with the defaults)
 
     def significant(self, alpha: float = 0.05) -> bool:
-        """Holm-adjusted p below ``alpha`` (the family-wise error rate stays at ``alpha``)."""
-        return bool(self.p_holm < alpha)
+        """The deciding p (``test``, adjusted by ``correction`` over the family) below ``alpha``; with the
+        defaults, the Holm-adjusted permutation p (the family-wise error rate stays at ``alpha``)."""
+        return bool((self.p_holm if np.isnan(self.p_adj) else self.p_adj) < alpha)
+
+    def _display_title(self) -> str:
+        verdict = "significant" if self.significant() else "not significant"
+        return f"{self.run} vs {self.baseline} on {self.metric}: {self.delta:+.4f} ({verdict}: {self.legend()})"
+
+    def legend(self, alpha: float = 0.05) -> str:
+        """What a mark derived from :meth:`significant` means, in one sentence (exported tables print it)."""
+        test = TEST_NAMES.get(self.test, self.test)
+        how = {"holm": f"Holm-adjusted over a family of {self.family_size} (family '{self.family}')",
+               "bh": f"Benjamini-Hochberg-adjusted over a family of {self.family_size} (family '{self.family}')",
+               "none": "not adjusted for multiple comparisons"}.get(self.correction, self.correction)
+        return f"{test}, two-sided, {how}, p < {alpha:g}"
 
     def to_dict(self) -> dict[str, Any]:
         """The ``comparisons`` entry of ``hcrbench evaluate --json``: plain Python numbers, None for NaN/inf."""
@@ -106,6 +128,10 @@ class Comparison:
         out["ci_method"] = self.ci_method
         out["family"] = self.family
         out["family_size"] = int(self.family_size)
+        if (self.test, self.correction) != ("permutation", "holm"):  # the default document stays as it was
+            out["test"], out["correction"] = self.test, self.correction
+            out["p_adj"] = to_json_float(self.p_holm if np.isnan(self.p_adj) else self.p_adj)
+            out["p_wilcoxon"] = to_json_float(self.p_wilcoxon)
         if self.p_tukey is not None:  # all-pairs comparisons only
             out["p_tukey"] = to_json_float(self.p_tukey)
         return out
@@ -182,6 +208,8 @@ def compare(
     ci_method: str = "auto",
     family: str = DEFAULT_FAMILY,
     pairs: str = "baseline",
+    test: str = "permutation",
+    correction: str = "holm",
 ) -> list[Comparison]:
     """Compare each run of ``evaluation`` (an ``EvaluationResult``) with ``baseline`` (default: the first run).
 
@@ -191,8 +219,14 @@ def compare(
     comparisons over the metric set, ``"all"`` = this whole list.
     ``ci_method`` is ``auto`` (paired t below 300 queries, else BCa), ``bca``, ``percentile`` or ``t``.
     ``pairs="all"`` compares every pair of runs (``baseline`` is then ignored) and adds Tukey's HSD p per metric.
+    ``test`` (permutation, t, wilcoxon) and ``correction`` (holm, bh, none) choose the p that decides
+    :meth:`Comparison.significant` (``p_adj``); ``p_holm`` stays the Holm-adjusted permutation p whatever they are.
     A baseline or metric the evaluation lacks raises :class:`InputError`.
     """
+    if test not in TESTS:
+        raise InputError(f"must be one of {', '.join(TESTS)}; got {test!r}", field="test")
+    if correction not in CORRECTIONS:
+        raise InputError(f"must be one of {', '.join(CORRECTIONS)}; got {correction!r}", field="correction")
     if pairs not in PAIRS:
         raise InputError(f"must be one of {', '.join(PAIRS)}; got {pairs!r}", field="pairs")
     if family not in FAMILIES:
@@ -240,6 +274,7 @@ def compare(
             row["hurt"] = int(np.count_nonzero(diff < -TIE_TOLERANCE))
             row["tied"] = int(diff.size - row["helped"] - row["hurt"])
             row["t_p"] = paired_ttest(a, b).pvalue
+            row["p_wilcoxon"] = wilcoxon_p(a, b)
             row["mean_run"], row["mean_baseline"] = float(a.mean()), float(b.mean())
             row["confidence"] = confidence
             row["ci_method"] = ci.method
@@ -251,12 +286,20 @@ def compare(
     adjusted = np.empty(len(rows))
     for idx in groups.values():
         adjusted[idx] = holm([rows[i]["p"] for i in idx])
-        for i in idx:
+        deciding = adjust([_p_or_one(rows[i][TESTS[test]]) for i in idx], correction)
+        for i, pa in zip(idx, deciding):
             rows[i]["family_size"] = len(idx)
+            rows[i]["p_adj"] = float(pa)
     tukey = _tukey(evaluation, names, chosen) if pairs == "all" else {}
     for r in rows:
         r["p_tukey"] = tukey.get((r["run"], r["baseline"], r["metric"]))
-    return Comparisons(Comparison(p_holm=float(ph), family=family, **r) for r, ph in zip(rows, adjusted))
+    return Comparisons(Comparison(p_holm=float(ph), family=family, test=test, correction=correction, **r)
+                       for r, ph in zip(rows, adjusted))
+
+
+def _p_or_one(p: float) -> float:
+    """A p-value a correction can take: the t-test's NaN (every difference equal) counts as no evidence."""
+    return 1.0 if p is None or np.isnan(p) else float(p)
 
 
 def _clean(obj: Any) -> Any:

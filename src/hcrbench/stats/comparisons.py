@@ -33,16 +33,30 @@ class Comparisons(list):
 
         return pd.DataFrame([c.to_dict() for c in self])
 
+    def legend(self, alpha: float = 0.05) -> str:
+        """What the ``*`` after p_holm means: significant by the comparisons' test and correction at ``alpha``."""
+        return f"* significant: {self[0].legend(alpha)}." if self else ""
+
     def to_markdown(self, digits: int = 4) -> str:
+        """A Markdown table, followed by the sentence defining its ``*`` mark."""
         from hcrbench.data.display import markdown_table
 
-        return markdown_table(_COLUMNS, self._rows(digits))
+        legend = self.legend()
+        return markdown_table(_COLUMNS, self._rows(digits)) + (f"\n{legend}\n" if legend else "")
 
     def _repr_html_(self) -> str:
         from hcrbench.data.display import html_table
 
-        family = f"Holm family: {self[0].family} ({self[0].family_size} tests); * p_holm < 0.05" if self else ""
-        return html_table(_COLUMNS, self._rows(), caption=f"{len(self)} comparisons. {family}")
+        return html_table(_COLUMNS, self._rows(), caption=f"{len(self)} comparisons. {self.legend()}".strip())
+
+    def __rich__(self) -> Any:
+        """A rich table (``rich.print(comparisons)``), its caption defining the mark."""
+        from rich.table import Table
+
+        table = Table(*_COLUMNS, title=f"{len(self)} comparisons", caption=self.legend() or None)
+        for row in self._rows():
+            table.add_row(*row)
+        return table
 
     def __repr__(self) -> str:
         rows = self._rows()[:20]
@@ -51,4 +65,4 @@ class Comparisons(list):
         width = [max(len(r[i]) for r in [list(_COLUMNS), *rows]) for i in range(len(_COLUMNS))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip() for r in [list(_COLUMNS), *rows]]
         more = [f"... {len(self) - 20} more"] if len(self) > 20 else []
-        return "\n".join([f"Comparisons({len(self)}, * = p_holm < 0.05)", *lines, *more])
+        return "\n".join([f"Comparisons({len(self)}; {self.legend()})", *lines, *more])

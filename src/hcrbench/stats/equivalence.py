@@ -16,12 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _st
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import InputError
 from hcrbench.stats._arrays import check_probability, paired_differences
 
 
 @dataclass(frozen=True)
-class EquivalenceResult:
+class EquivalenceResult(ResultDisplay):
     """TOST of ``|mean(a - b)| < margin``: the two one-sided p-values, their max, and the (1 - 2 alpha) CI."""
 
     estimate: float

@@ -17,7 +17,7 @@ from hcrbench.errors import InputError
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 SUPERSCRIPTS = "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖ۹ʳˢᵗᵘᵛʷˣʸᶻ"  # ranx's own table (its q is an Arabic-Indic nine)
-P_FIELDS = ("p_holm", "p", "t_p", "p_tukey")
+P_FIELDS = ("p_holm", "p", "t_p", "p_tukey", "p_wilcoxon", "p_adj")  # p_adj: compare(test=, correction=)
 
 
 def letter(i: int) -> str:

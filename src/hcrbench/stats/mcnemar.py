@@ -12,12 +12,13 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import binom
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import InputError
 from hcrbench.stats._arrays import as_vector
 
 
 @dataclass(frozen=True)
-class McNemarResult:
+class McNemarResult(ResultDisplay):
     """Discordant counts (``a_only``: A yes and B no) and the exact two-sided p-value."""
 
     a_only: int

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import InputError
 from hcrbench.stats._arrays import check_resamples, check_seed, paired_differences
 
@@ -27,7 +28,7 @@ _CHUNK_ENTRIES = 1 << 21  # sign bits per Monte Carlo chunk (≈ 16 MB as float6
 
 
 @dataclass(frozen=True)
-class TestResult:
+class TestResult(ResultDisplay):
     """Outcome of a paired test: the statistic (mean difference), the p-value, and how it was obtained."""
 
     __test__ = False  # not a pytest class

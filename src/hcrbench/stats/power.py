@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import InputError
 from hcrbench.stats._arrays import check_probability
 
@@ -137,7 +138,7 @@ def minimum_detectable_effect(sd: float, n: int, *, power: float = 0.8, alpha: f
 
 
 @dataclass(frozen=True)
-class ProjectedCI:
+class ProjectedCI(ResultDisplay):
     """Half-width of a t confidence interval of a mean difference now (``n``) and at ``n_new`` queries.
 
     ``scale = sqrt(n / n_new)`` is the pure standard-error ratio: multiply any current half-width (a bootstrap

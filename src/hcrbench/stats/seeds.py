@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import InputError
 from hcrbench.stats._arrays import as_vector
 
 
 @dataclass(frozen=True)
-class SeedAggregate:
+class SeedAggregate(ResultDisplay):
     """Per-seed means, their mean and SD (ddof=1; 0 with one seed), and the seed-averaged per-query values."""
 
     seeds: list[str]

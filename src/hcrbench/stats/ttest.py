@@ -12,11 +12,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _st
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.stats._arrays import paired_differences
 
 
 @dataclass(frozen=True)
-class TTestResult:
+class TTestResult(ResultDisplay):
     """t statistic, two-sided p-value and degrees of freedom (``n - 1``)."""
 
     statistic: float
