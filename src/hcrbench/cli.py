@@ -24,6 +24,7 @@ import typer
 from typer.core import TyperGroup
 
 from hcrbench import _clickcompat as cc
+from hcrbench.commands import _guard as guard
 from hcrbench.errors import InputError
 
 EXIT_OK = 0
@@ -135,6 +136,7 @@ def command() -> Any:
     if _COMMAND is None or key != _COMMAND_KEY:
         cmd = typer.main.get_command(app)
         cc.humanize(cmd, epilog=EXIT_CODES_HELP)
+        guard.install(cmd)  # numbers in range, no output over an input: before any command's body runs
         _COMMAND, _COMMAND_KEY = cmd, key
     return _COMMAND
 

@@ -143,8 +143,22 @@ def claim_output_dir(out: Path, cfg: ExperimentConfig, config_path: Path, text: 
     return _decide(out, cfg, config_path, text, force=force, where=where, act=True)  # again, under the lock
 
 
+def _not_in_the_dataset(out: Path, cfg: ExperimentConfig, config_path: Path, where: dict[str, Any]) -> None:
+    """An output folder that is, or lies inside, the dataset folder is refused even with ``--force``: the
+    results would be written among the dataset's files (:mod:`hcrbench.data.outpaths`)."""
+    from hcrbench.data.outpaths import Input, Output, check_outputs
+
+    ds = _inputs(cfg, config_path)[1:]
+    try:
+        check_outputs([Output("output_dir", out, folder=True)],
+                      [Input("dataset", p, dataset=True) for p in ds if p.is_dir()])
+    except InputError as e:
+        raise InputError(e.problem, **where) from None
+
+
 def _decide(out: Path, cfg: ExperimentConfig, config_path: Path, text: str, *, force: bool,
             where: dict[str, Any], act: bool) -> dict:
+    _not_in_the_dataset(out, cfg, config_path, where)
     if not out.is_dir():
         return {}
     entries = sorted(p for p in out.iterdir() if p.name not in (MARKER, BUSY))
