@@ -74,6 +74,6 @@ def test_every_ranged_option_exists_on_its_command():
 
 def test_numbers_in_range_still_run(root: Path, capsys, monkeypatch):
     monkeypatch.chdir(root)
-    code, out, err = in_process(capsys, *FUSE, "--step", "0.5")
+    code, _, err = in_process(capsys, *FUSE, "--step", "0.5")
     assert code == 0, err
     assert (root / "f.trec").is_file()

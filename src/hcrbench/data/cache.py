@@ -45,7 +45,7 @@ import numpy as np
 import xxhash
 
 from hcrbench.data.atomic import atomic_write_bytes, atomic_write_text
-from hcrbench.errors import HcrbenchWarning, InputError
+from hcrbench.errors import HcrbenchWarning, InputError, WriteError
 
 #: Checksum algorithm recorded beside every cached file: XXH3-128 (~15 GB/s; it detects damage, not tampering).
 #: Entries written with BLAKE2b-128 (hcrbench before XXH3) are still verified with the algorithm they record.
@@ -467,11 +467,11 @@ def save_index(kind: str, key: Any, writer, root: str | Path | None = None) -> P
             if final.exists():
                 shutil.rmtree(final, ignore_errors=True)
             os.replace(tmp, final)
-    except (OSError, RuntimeError) as e:  # faiss reports a failed write as RuntimeError
+    except (OSError, RuntimeError, WriteError) as e:  # faiss reports a failed write as RuntimeError
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
-        if isinstance(e, OSError) and e.errno not in _DISK_ERRNOS:
-            raise
+        # Every OSError here is the cache's: the writer writes only into tmp. numpy reports a short write (a disk
+        # that filled up mid-file) as a bare OSError("N requested and M written") with no errno.
         if isinstance(e, RuntimeError) and not _looks_like_disk(str(e)):
             raise
         warn_unwritable(final, e)
