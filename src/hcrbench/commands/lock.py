@@ -20,8 +20,12 @@ def lock_command(
 ) -> None:
     """Write DIR/hcrbench.lock: SHA-256 of the data and of every file hcrbench wrote in DIR, the scores, the
     hcrbench version and git commit."""
+    from hcrbench.errors import InputError
     from hcrbench.gate import LOCK_NAME, lock_experiment
 
+    edited = _report_drift(directory)
+    if edited:  # the report's numbers must come from the (re-derived) results, or a lock would vouch for them
+        raise InputError(f"{edited[0]}; run 'hcrbench report {directory}' to rewrite it, then lock")
     lock = lock_experiment(directory, lock_test=lock_test)
     n = len(lock["files"]) + len(lock["dataset"]["files"])
     typer.echo(f"locked {n} files and {sum(len(v) for v in lock['means'].values())} means -> {directory / LOCK_NAME}")
@@ -38,6 +42,8 @@ def verify_command(
     from hcrbench.gate import verify_experiment
 
     rep = verify_experiment(directory, strict_code=strict_code, reevaluate=not no_reevaluate)
+    if not no_reevaluate:
+        rep.problems.extend(p for p in _report_drift(directory) if p not in rep.problems)
     for note in rep.notes:
         typer.echo(f"note: {note}")
     for p in rep.problems:
@@ -46,6 +52,21 @@ def verify_command(
         typer.echo(f"verify: {len(rep.problems)} problem(s) in {directory}")
         raise typer.Exit(1)
     typer.echo(f"verify: {directory} intact (hashes and re-evaluated scores match the lock)")
+
+
+def _report_drift(directory: Path) -> list[str]:
+    """Report files whose numbers differ from a fresh rendering (:func:`hcrbench.report.document.report_drift`);
+    a folder the report cannot be rendered from is left to lock / verify's own checks."""
+    from hcrbench.errors import InputError
+
+    if not directory.is_dir():
+        return []
+    try:
+        from hcrbench.report.document import report_drift
+
+        return report_drift(directory)
+    except (InputError, OSError, KeyError, TypeError, ValueError):
+        return []
 
 
 def register(app: typer.Typer) -> None:

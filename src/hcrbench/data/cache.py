@@ -45,6 +45,7 @@ import numpy as np
 import xxhash
 
 from hcrbench.data.atomic import atomic_write_bytes, atomic_write_text
+from hcrbench.data.structured import read_json
 from hcrbench.errors import HcrbenchWarning, InputError, WriteError
 
 #: Checksum algorithm recorded beside every cached file: XXH3-128 (~15 GB/s; it detects damage, not tampering).
@@ -255,7 +256,7 @@ class EmbeddingCache:
         """Why ``shard`` cannot be trusted, or None when its files match their checksums, shapes and dtype."""
         base = self.path / shard
         try:
-            meta = json.loads((self.path / f"{shard}.sum.json").read_text(encoding="utf-8"))
+            meta = read_json(self.path / f"{shard}.sum.json")
         except FileNotFoundError:
             return "no checksum file (written by an older hcrbench, or half copied)"
         except (OSError, ValueError) as e:
@@ -400,7 +401,7 @@ def check_index(folder: str | Path) -> str | None:
     """Why the index in ``folder`` cannot be trusted, or None when every file matches ``checksums.json``."""
     folder = Path(folder)
     try:
-        meta = json.loads((folder / "checksums.json").read_text(encoding="utf-8"))
+        meta = read_json(folder / "checksums.json")
         want = meta["files"]
     except FileNotFoundError:
         return "no checksum file (written by an older hcrbench, or half copied)"

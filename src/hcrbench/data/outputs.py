@@ -58,7 +58,9 @@ BUSY = ".hcrbench-busy"
 def read_marker(folder: str | Path) -> dict[str, Any] | None:
     """The folder's ownership marker, or None when it has none (or an unreadable one: not ours to trust)."""
     try:
-        obj = json.loads((Path(folder) / MARKER).read_text(encoding="utf-8"))
+        from hcrbench.data.structured import read_json
+
+        obj = read_json(Path(folder) / MARKER, max_bytes=1 << 20)  # a deep or huge user file: not ours
     except (OSError, ValueError):
         return None
     return obj if isinstance(obj, dict) and obj.get("owner") == "hcrbench" else None
