@@ -42,13 +42,18 @@ class Range:
             return False
         return not (self.hi is not None and (v >= self.hi if self.hi_open else v > self.hi))
 
-    def words(self) -> str:
+    def words(self, integer: bool = False) -> str:
+        kind = "integer" if integer else "number"
+        if self.hi is None and self.lo == 0:
+            return f"a positive {kind}" if self.lo_open else f"a non-negative {kind}"
+        if self.hi is None and self.lo == 1 and not self.lo_open and integer:
+            return "a positive integer"
         parts = []
         if self.lo is not None:
             parts.append(f"{'>' if self.lo_open else '>='} {self.lo:g}")
         if self.hi is not None:
             parts.append(f"{'<' if self.hi_open else '<='} {self.hi:g}")
-        return " and ".join(parts)
+        return f"a {kind} " + " and ".join(parts)
 
 
 AT_LEAST_0, AT_LEAST_1, OVER_0 = Range(0), Range(1), Range(0, lo_open=True)
@@ -90,7 +95,7 @@ def check_numbers(command: str, params: list[Any], values: dict[str, Any]) -> No
             if isinstance(v, float) and not math.isfinite(v):
                 raise InputError(f"must be a finite number, got {v}", field=opt)
             if rng is not None and not rng.holds(v):
-                raise InputError(f"must be {rng.words()}, got {v:g}", field=opt)
+                raise InputError(f"must be {rng.words(isinstance(v, int))}, got {v:g}", field=opt)
 
 
 def check_paths(command: str, params: list[Any], values: dict[str, Any]) -> None:

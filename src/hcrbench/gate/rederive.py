@@ -97,13 +97,18 @@ def rederive(d: Path, manifest: dict[str, Any], ds: Path) -> list[str]:
     problems: list[str] = []
     lines: list[str] = []
     # The means are checked (and named) by verify's own re-evaluation; here everything they rest on.
-    fresh_runs = {n: {k: v for k, v in r.items() if k != "means"} for n, r in fresh["runs"].items()}
-    stored_runs = (stored or {}).get("runs")
-    if isinstance(stored_runs, dict):
-        stored_runs = {n: {k: v for k, v in r.items() if k != "means"} if isinstance(r, dict) else r
-                       for n, r in stored_runs.items()}
+    # A part eval.json does not hold at all (an older or hand-made file) has nothing to vouch for; a part it
+    # holds is compared whole (a query deleted from a per-query table is a mismatch).
+    stored = stored if isinstance(stored, dict) else {}
+    stored_runs = stored.get("runs") if isinstance(stored.get("runs"), dict) else {}
+    fresh_runs = {n: {k: v for k, v in r.items() if k != "means"
+                      and (k in stored_runs[n] if isinstance(stored_runs.get(n), dict) else True)}
+                  for n, r in fresh["runs"].items()}
+    stored_runs = {n: {k: v for k, v in r.items() if k != "means"} if isinstance(r, dict) else r
+                   for n, r in stored_runs.items()}
     _walk(stored_runs, fresh_runs, "", lines)
-    _walk((stored or {}).get("comparisons"), fresh["comparisons"], "comparisons", lines)
+    if "comparisons" in stored:
+        _walk(stored.get("comparisons"), fresh["comparisons"], "comparisons", lines)
     problems += _named(d / "eval.json", lines)
     problems += _per_query_tables(d, evaluation, metrics)
     return problems
