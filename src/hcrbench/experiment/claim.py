@@ -113,6 +113,17 @@ def _ours(entry: Path, inputs: list[Path], depth: int = 0) -> bool:
         return False
 
 
+def _reserved_not_ours(out: Path) -> list[str]:
+    """hcrbench's reserved names (the marker, the run lock file) present in a folder it does not own yet, and
+    not written by hcrbench: a user's files that ``--force`` must never overwrite (like ``hcrbench.lock``)."""
+    from hcrbench.data.outputs import is_our_busy_file
+
+    names = [MARKER] if (out / MARKER).exists() else []  # a marker of ours would have made the folder ours
+    if (out / BUSY).exists() and not is_our_busy_file(out / BUSY):
+        names.append(BUSY)
+    return names
+
+
 def check_output_dir(out: Path, cfg: ExperimentConfig, config_path: Path, text: str, *, force: bool) -> None:
     """Refuse a folder this experiment may not write into, touching nothing (before any slow work)."""
     where = dict(path=config_path, line=locate(text, ("output_dir",)), field="output_dir")
@@ -140,7 +151,12 @@ def claim_output_dir(out: Path, cfg: ExperimentConfig, config_path: Path, text: 
 
         raise WriteError.from_os(e, out, "the output folder") from None
     hold(FolderLock(out, field="output_dir"))
-    return _decide(out, cfg, config_path, text, force=force, where=where, act=True)  # again, under the lock
+    old = _decide(out, cfg, config_path, text, force=force, where=where, act=True)  # again, under the lock
+    from hcrbench.data.atomic import remove_stale_temps
+
+    # A write killed midway left .NAME.XXXXXXXX.tmp; under the lock no other hcrbench writes here: remove them.
+    remove_stale_temps(out, [e for e in OWN_ENTRIES if e not in ("data", "sizes")])
+    return old
 
 
 def _not_in_the_dataset(out: Path, cfg: ExperimentConfig, config_path: Path, where: dict[str, Any]) -> None:
@@ -172,7 +188,7 @@ def _decide(out: Path, cfg: ExperimentConfig, config_path: Path, text: str, *, f
             raise InputError(f"the output folder {out} holds files hcrbench did not write ({_names(foreign)}); "
                              "hcrbench writes only into a folder it created: pass --force to write beside them "
                              "(they are kept), or set another output_dir", **where)
-        clash = [n for n in foreign if n in OWN_ENTRIES]
+        clash = [n for n in foreign if n in OWN_ENTRIES] + ([] if act else _reserved_not_ours(out))
         if clash:
             raise InputError(f"the output folder {out} holds files hcrbench did not write by names it would "
                              f"overwrite ({_names(clash)}); --force never deletes them: move them, or set another "
