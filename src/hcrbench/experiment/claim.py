@@ -166,7 +166,8 @@ def _not_in_the_dataset(out: Path, cfg: ExperimentConfig, config_path: Path, whe
 
     ds = _inputs(cfg, config_path)[1:]
     try:
-        check_outputs([Output("output_dir", out, folder=True)],
+        # folder=False: a dataset *inside* the output folder is allowed (hcrbench quickstart's layout)
+        check_outputs([Output("output_dir", out, folder=False)],
                       [Input("dataset", p, dataset=True) for p in ds if p.is_dir()])
     except InputError as e:
         raise InputError(e.problem, **where) from None
