@@ -80,6 +80,12 @@ def _option(param: Any) -> str:
     return opts[0] if opts else str(getattr(param, "name", "")).upper()
 
 
+def _spelled(param: Any) -> str:
+    """Every long spelling of the option (``--resamples/--n-resamples``), so the message names what was typed."""
+    opts = [o for o in getattr(param, "opts", []) if o.startswith("--")]
+    return "/".join(opts) if opts else str(getattr(param, "name", "")).upper()
+
+
 def _values(v: Any) -> list[Any]:
     return list(v) if isinstance(v, (list, tuple)) else [v]
 
@@ -87,15 +93,15 @@ def _values(v: Any) -> list[Any]:
 def check_numbers(command: str, params: list[Any], values: dict[str, Any]) -> None:
     """Refuse a non-finite float or a number outside its :data:`RANGES` entry (one line, exit 2)."""
     for param in params:
-        opt = _option(param)
+        opt, field = _option(param), _spelled(param)
         rng = COMMAND_RANGES.get((command, opt)) or RANGES.get(opt)
         for v in _values(values.get(param.name)):
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 continue
             if isinstance(v, float) and not math.isfinite(v):
-                raise InputError(f"must be a finite number, got {v}", field=opt)
+                raise InputError(f"must be a finite number, got {v}", field=field)
             if rng is not None and not rng.holds(v):
-                raise InputError(f"must be {rng.words(isinstance(v, int))}, got {v:g}", field=opt)
+                raise InputError(f"must be {rng.words(isinstance(v, int))}, got {v:g}", field=field)
 
 
 def check_paths(command: str, params: list[Any], values: dict[str, Any]) -> None:
