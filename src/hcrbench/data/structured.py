@@ -130,3 +130,11 @@ def read_toml(path: str | Path, *, what: str = "file", field: str | None = None,
               max_bytes: int = MAX_TOML_BYTES) -> dict[str, Any]:
     """The TOML document in the file ``path`` (see :func:`parse_toml`)."""
     return parse_toml(read_text(path, max_bytes=max_bytes, what=what, field=field), path=path, field=field)
+
+
+def parse_json_line(line: str, *, path: str | Path, line_no: int) -> Any:
+    """One JSONL record (:func:`parse_json`), its problems naming ``path`` and the file's line ``line_no``."""
+    try:
+        return parse_json(line, path=path)
+    except InputError as e:
+        raise InputError(e.problem, path=path, line=line_no) from None

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,19 +153,21 @@ def _run_lock(d: Path, *, required: bool):
         lock.release()
 
 
-def lock_experiment(exp_dir: str | Path, *, lock_test: bool = False) -> dict[str, Any]:
+def lock_experiment(exp_dir: str | Path, *, lock_test: bool = False,
+                    derived_check: Callable[[Path], list[str]] | None = None) -> dict[str, Any]:
     """Write ``DIR/hcrbench.lock`` and return it; with ``lock_test`` also declare the dataset split locked.
 
     Refused (one line, exit 2) when a stored number does not re-derive from the runs (:mod:`hcrbench.gate.
-    rederive`), and while a run holds the folder."""
+    rederive`), when ``derived_check(DIR)`` (a higher stage's: the report) names a file, and while a run holds
+    the folder."""
     d = Path(exp_dir)
     if not d.is_dir():
         raise InputError("not a directory", path=d)
     with _run_lock(d, required=True):
-        return _lock(d, lock_test)
+        return _lock(d, lock_test, derived_check)
 
 
-def _lock(d: Path, lock_test: bool) -> dict[str, Any]:
+def _lock(d: Path, lock_test: bool, derived_check: Callable[[Path], list[str]] | None) -> dict[str, Any]:
     manifest = _read_json(d / "manifest.json")
     status = manifest.get("status") if isinstance(manifest, dict) else None
     if status != "complete":
@@ -182,6 +185,9 @@ def _lock(d: Path, lock_test: bool) -> dict[str, Any]:
                          f"{'; '.join(wrong[:3])}{'; ...' if len(wrong) > 3 else ''}; "
                          "a lock would vouch for them: run 'hcrbench run' again to rewrite them, then lock",
                          path=d)
+    edited = derived_check(d) if derived_check is not None else []
+    if edited:
+        raise InputError(f"{edited[0]}; run 'hcrbench report {d}' to rewrite it, then lock")
     ds = manifest["dataset"]
     lock = {"version": LOCK_VERSION, "hcrbench_version": _version(), "git_commit": git_commit(),
             "dataset": {"path": ds.get("path"), "split": ds.get("split"), "files": data},
@@ -204,7 +210,8 @@ class VerifyReport:
         return not self.problems
 
 
-def verify_experiment(exp_dir: str | Path, *, strict_code: bool = False, reevaluate: bool = True) -> VerifyReport:
+def verify_experiment(exp_dir: str | Path, *, strict_code: bool = False, reevaluate: bool = True,
+                      derived_check: Callable[[Path], list[str]] | None = None) -> VerifyReport:
     """Recompute hashes and re-evaluate stored scores; one line per drift in ``problems``.
 
     Raises :class:`InputError` (exit 2) only when ``exp_dir`` is not a folder or holds no lock; a damaged lock or
@@ -216,7 +223,10 @@ def verify_experiment(exp_dir: str | Path, *, strict_code: bool = False, reevalu
     if not (d / LOCK_NAME).is_file():
         raise InputError("no lock here; run 'hcrbench lock DIR' first", path=d / LOCK_NAME)
     with _run_lock(d, required=False):
-        return _verify(d, strict_code, reevaluate)
+        rep = _verify(d, strict_code, reevaluate)
+        if reevaluate and derived_check is not None:
+            rep.problems.extend(p for p in derived_check(d) if p not in rep.problems)
+        return rep
 
 
 def _verify(d: Path, strict_code: bool, reevaluate: bool) -> VerifyReport:

@@ -125,7 +125,7 @@ def _query_texts(manifest: dict[str, Any] | None, folder: Path) -> dict[str, str
                 if line.strip():
                     rec = json.loads(line)
                     out[str(rec["_id"])] = str(rec.get("text", ""))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # RecursionError: a line nested too deep
         return out
     return out
 
