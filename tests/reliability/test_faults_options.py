@@ -77,3 +77,22 @@ def test_numbers_in_range_still_run(root: Path, capsys, monkeypatch):
     code, _, err = in_process(capsys, *FUSE, "--step", "0.5")
     assert code == 0, err
     assert (root / "f.trec").is_file()
+
+
+@pytest.mark.parametrize(("extra", "field"), [
+    ("[gate]\ntau = inf\n", "gate.tau"),
+    ("[gate]\nalpha = nan\n", "gate.alpha"),
+])
+def test_config_numbers_must_be_finite(root: Path, capsys, extra: str, field: str):
+    (root / "n.toml").write_text((root / "a.toml").read_text() + extra)
+    code, _, err = in_process(capsys, "run", str(root / "n.toml"))
+    assert code == 2 and "n.toml:" in err and field in err and "finite" in err, err
+    assert not (root / "out").exists()
+
+
+def test_a_system_parameter_of_nan_is_refused_with_its_line(root: Path, capsys):
+    text = (root / "a.toml").read_text() + '[[systems]]\nname = "bm"\ntype = "bm25"\nparams = { k1 = nan }\n'
+    (root / "n.toml").write_text(text)
+    code, _, err = in_process(capsys, "run", str(root / "n.toml"))
+    line = text.splitlines().index("params = { k1 = nan }") + 1
+    assert code == 2 and f"n.toml:{line}: systems[2].params.k1: must be a finite number" in err, err

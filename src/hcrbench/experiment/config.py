@@ -49,7 +49,7 @@ from hcrbench.experiment.protocol_config import GateConfig, ProtocolConfig, chec
 from hcrbench.experiment.tomlpos import did_you_mean, locate
 from hcrbench.limits import MAX_DRAWS, MAX_SEED
 
-_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
+_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)  # nan / inf: refused
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$")
 
 

@@ -9,6 +9,7 @@ runfile's file is checked for existence rather than read, and a plugin's paramet
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,9 @@ def check_systems(systems: list[Any], config_path: Path, text: str) -> None:
     for i, s in enumerate(systems):
         params = dict(s.params or {})
         try:
+            for key, value in params.items():
+                if not _finite(value):  # TOML reads nan and inf: no retriever means them
+                    raise InputError(f"must be a finite number, got {value!r}", field=key)
             if s.type == "runfile":
                 path = params.get("path")
                 if path and not Path(str(path)).expanduser().is_file():
@@ -47,3 +51,13 @@ def check_systems(systems: list[Any], config_path: Path, text: str) -> None:
                 keys, name = ("systems", i, "params", field), f"params.{field}"
             line = locate(text, keys) or locate(text, ("systems", i, "params")) or locate(text, ("systems", i))
             raise InputError(e.problem, path=config_path, line=line, field=f"systems[{i}].{name}") from None
+
+
+def _finite(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return all(_finite(v) for v in value)
+    return True
