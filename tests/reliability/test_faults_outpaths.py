@@ -106,3 +106,16 @@ def test_run_refuses_an_output_folder_inside_its_dataset_even_with_force(root: P
     code, _, err = in_process(capsys, "run", str(root / "c.toml"), "--force")
     assert code == 2 and "is the input dataset folder" in err, err
     assert snapshot(root / "data") == before
+
+
+def test_run_refuses_a_run_file_inside_its_own_runs_folder(root: Path, capsys):
+    """hcrbench rewrites runs/ (and a takeover deletes the old experiment's runs): a run file read from there
+    would change under the experiment that reads it."""
+    assert in_process(capsys, "run", str(root / "a.toml"), "--quiet")[0] == 0
+    text = (root / "a.toml").read_text().replace(str(root / "poor.trec"), str(root / "out" / "runs" / "good.trec"))
+    (root / "b.toml").write_text(text.replace('name = "exp-a"', 'name = "exp-b"'))
+    before = snapshot(root / "out")
+    code, _, err = in_process(capsys, "run", str(root / "b.toml"), "--force")
+    assert code == 2 and re.search(r"b\.toml:\d+: systems\[1\]\.params\.path: run file .* lies in the output "
+                                   r"folder's runs/", err), err
+    assert snapshot(root / "out") == before

@@ -173,9 +173,24 @@ def _not_in_the_dataset(out: Path, cfg: ExperimentConfig, config_path: Path, whe
         raise InputError(e.problem, **where) from None
 
 
+def _no_run_file_in_runs(out: Path, cfg: ExperimentConfig, config_path: Path, text: str) -> None:
+    """A runfile system may not read its run from the output folder's ``runs/``: hcrbench rewrites the files
+    there (each system's run) and deletes those of a replaced experiment, so the input would change under it."""
+    from hcrbench.data.outpaths import real
+
+    runs = real(out / "runs")
+    for i, s in enumerate(cfg.systems):
+        path = (s.params or {}).get("path") if s.type == "runfile" else None
+        if isinstance(path, str) and path and runs in real(path).parents:
+            raise InputError(f"run file {path} lies in the output folder's runs/, which hcrbench rewrites: copy it "
+                             "elsewhere, or set another output_dir", path=config_path,
+                             line=locate(text, ("systems", i, "params")), field=f"systems[{i}].params.path")
+
+
 def _decide(out: Path, cfg: ExperimentConfig, config_path: Path, text: str, *, force: bool,
             where: dict[str, Any], act: bool) -> dict:
     _not_in_the_dataset(out, cfg, config_path, where)
+    _no_run_file_in_runs(out, cfg, config_path, text)
     if not out.is_dir():
         return {}
     entries = sorted(p for p in out.iterdir() if p.name not in (MARKER, BUSY))
