@@ -67,7 +67,7 @@ RANGES: dict[str, Range] = {
 #: Ranges of one command's option (the same flag means different things in different commands: ``--k``).
 COMMAND_RANGES: dict[tuple[str, str], Range] = {
     ("fuse", "--k"): AT_LEAST_0, ("fuse", "--phi"): PROBABILITY, ("fuse", "--step"): Range(0, 1, lo_open=True),
-    ("fuse", "--k-out"): AT_LEAST_1, ("gate", "--k"): AT_LEAST_1, ("retrieve", "--k"): AT_LEAST_1,
+    ("fuse", "--k-out"): AT_LEAST_1, ("gate", "--k"): AT_LEAST_1,  # retrieve --k: its own check
     ("validate", "--k"): AT_LEAST_1, ("evaluate", "--max-docs"): AT_LEAST_1, ("generate code", "--queries"): AT_LEAST_1,
     ("policy-compare", "--budget"): AT_LEAST_1, ("policy-compare", "--chunks-per-hop"): AT_LEAST_1,
     ("policy-compare", "--multi-budget"): OVER_0, ("quickstart", "--seeds"): AT_LEAST_1,
