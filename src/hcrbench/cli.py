@@ -24,6 +24,7 @@ import typer
 from typer.core import TyperGroup
 
 from hcrbench import _clickcompat as cc
+from hcrbench.commands import _guard as guard
 from hcrbench.errors import InputError
 
 EXIT_OK = 0
@@ -136,6 +137,7 @@ def command() -> Any:
         cmd = typer.main.get_command(app)
         cc.humanize(cmd, epilog=EXIT_CODES_HELP)
         cc.repeats(cmd)  # a repeated option adds up (lists) or is refused, never silently last-wins
+        guard.install(cmd)  # numbers in range, no output over an input: before any command's body runs
         _COMMAND, _COMMAND_KEY = cmd, key
     return _COMMAND
 

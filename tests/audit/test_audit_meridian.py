@@ -14,9 +14,10 @@ from hcrbench.synth import generate_meridian
 
 
 def _audit(folder, split="test"):
-    r = subprocess.run(["hcrbench", "audit", str(folder), "--split", split, "--json", str(folder / f"a-{split}.json")],
+    out = folder.parent / f"{folder.name}-a-{split}.json"  # beside the dataset: nothing is written into an input
+    r = subprocess.run(["hcrbench", "audit", str(folder), "--split", split, "--json", str(out)],
                        capture_output=True, text=True, check=False)
-    return r, json.loads((folder / f"a-{split}.json").read_text())
+    return r, json.loads(out.read_text())
 
 
 @pytest.fixture(scope="module")

@@ -22,20 +22,17 @@ def _run_names(paths: list[Path], runs: list) -> list[str]:
 
 def _columns(path: Path) -> int | None:
     """Fields on the first data line of ``path`` (gzip allowed; blank and '#' lines skipped); None if unreadable."""
-    import gzip
+    from hcrbench.data.compressed import STREAM_ERRORS, bounded_lines, open_input
 
     try:
-        with open(path, "rb") as fh:
-            magic = fh.read(2)
-        opener = gzip.open if magic == b"\x1f\x8b" else open
-        with opener(path, "rb") as fh:
-            for n, raw in enumerate(fh):
+        with open_input(path) as fh:  # capped, like every reader (data.compressed)
+            for n, raw in enumerate(bounded_lines(fh, path)):
                 text = raw.decode("utf-8", "replace").strip()
                 if text and not text.startswith("#"):
                     return len(text.split())
                 if n > 1000:
                     break
-    except (OSError, EOFError):
+    except STREAM_ERRORS:  # InputError (a bomb, an endless line) included
         return None
     return None
 

@@ -24,12 +24,17 @@ from hcrbench.limits import check_draws, check_seed
 def _read_pool(path: Path) -> list[str]:
     if not path.is_file():
         raise InputError("file not found", path=path, field="--item-pool")
-    text = path.read_text(encoding="utf-8").strip()
-    if text.startswith("["):
-        try:
-            ids = [str(x) for x in json.loads(text)]
-        except json.JSONDecodeError as e:
-            raise InputError(f"invalid JSON list ({e.msg})", path=path, line=e.lineno) from None
+    from hcrbench.data.structured import MAX_JSON_BYTES, parse_json, read_text
+
+    text = read_text(path, max_bytes=MAX_JSON_BYTES, what="item pool", field="--item-pool").strip()
+    if text.startswith(("[", "{")):  # JSON: a list of ids, nothing else (an object's keys are not a pool)
+        ids = parse_json(text, path=path, field="--item-pool")
+        if not isinstance(ids, list) or not all(isinstance(x, (str, int)) and not isinstance(x, bool)
+                                                for x in ids):
+            raise InputError("expected a JSON list of document ids (strings), or one id per line; got "
+                             f"{'a JSON object' if isinstance(ids, dict) else 'a list holding other values'}",
+                             path=path, line=1, field="--item-pool")
+        ids = [str(x) for x in ids]
     else:
         ids = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not ids:

@@ -22,7 +22,8 @@ def lock_command(
     hcrbench version and git commit."""
     from hcrbench.gate import LOCK_NAME, lock_experiment
 
-    lock = lock_experiment(directory, lock_test=lock_test)
+    # the report's numbers must come from the (re-derived) results, or a lock would vouch for them
+    lock = lock_experiment(directory, lock_test=lock_test, derived_check=_report_drift)
     n = len(lock["files"]) + len(lock["dataset"]["files"])
     typer.echo(f"locked {n} files and {sum(len(v) for v in lock['means'].values())} means -> {directory / LOCK_NAME}")
     if lock_test:
@@ -37,7 +38,8 @@ def verify_command(
     """Recompute every hash and re-evaluate every run; exit 1 on any drift."""
     from hcrbench.gate import verify_experiment
 
-    rep = verify_experiment(directory, strict_code=strict_code, reevaluate=not no_reevaluate)
+    rep = verify_experiment(directory, strict_code=strict_code, reevaluate=not no_reevaluate,
+                            derived_check=_report_drift)
     for note in rep.notes:
         typer.echo(f"note: {note}")
     for p in rep.problems:
@@ -46,6 +48,21 @@ def verify_command(
         typer.echo(f"verify: {len(rep.problems)} problem(s) in {directory}")
         raise typer.Exit(1)
     typer.echo(f"verify: {directory} intact (hashes and re-evaluated scores match the lock)")
+
+
+def _report_drift(directory: Path) -> list[str]:
+    """Report files whose numbers differ from a fresh rendering (:func:`hcrbench.report.document.report_drift`);
+    a folder the report cannot be rendered from is left to lock / verify's own checks."""
+    from hcrbench.errors import InputError
+
+    if not directory.is_dir():
+        return []
+    try:
+        from hcrbench.report.document import report_drift
+
+        return report_drift(directory)
+    except (InputError, OSError, KeyError, TypeError, ValueError):
+        return []
 
 
 def register(app: typer.Typer) -> None:

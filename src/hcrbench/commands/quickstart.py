@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from hcrbench.commands import _failon
+from hcrbench.data.structured import read_json
 from hcrbench.errors import InputError
 
 #: Re-running the same command resumes: finished systems and cached embeddings are reused.
@@ -96,14 +97,13 @@ def print_outcome(console, result, growth=None) -> None:
 def print_cost(console, folder: Path, manifest: dict, verdicts: dict) -> None:
     """Cost per query of every system: eval.json's ``cost`` with the ms per query of ``manifest.json`` (eval.json
     holds them as null: it is byte-identical across fresh runs)."""
-    import json
 
     from rich.table import Table
 
     from hcrbench.experiment.cost import with_timing
 
     path = Path(folder) / "eval.json"
-    cost = (json.loads(path.read_text(encoding="utf-8")).get("cost") if path.is_file() else None) or {}
+    cost = (read_json(path).get("cost") if path.is_file() else None) or {}
     if not cost:
         return
     t = Table(title="cost per query (ms: manifest.json, index + search)", title_justify="left")

@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from hcrbench.errors import InputError
+from hcrbench.errors import InputError, cut
 
 
 def parse_value(text: str) -> Any:
@@ -22,9 +22,11 @@ def parse_value(text: str) -> Any:
         return None
     if t[:1] in "{[":
         try:
-            return json.loads(t)
-        except json.JSONDecodeError as e:
-            raise InputError(f"value {t!r} is not valid JSON ({e.msg})", field="--param") from None
+            from hcrbench.data.structured import parse_json
+
+            return parse_json(t, field="--param")
+        except InputError as e:
+            raise InputError(f"value {cut(t)!r} is not valid JSON ({e.problem})", field="--param") from None
     for cast in (int, float):
         try:
             return cast(t)

@@ -82,7 +82,7 @@ def read_units(path: str | Path) -> dict[str, list[Unit]]:
                     continue
                 q = row["query_id"]
                 units = row["units"]
-            except (json.JSONDecodeError, KeyError, TypeError):
+            except (ValueError, RecursionError, KeyError, TypeError):
                 raise InputError("expected a JSON object with query_id and units", path=path, line=n,
                                  field="units") from None
             got: list[Unit] = []
@@ -121,7 +121,7 @@ def read_unit_set(path: str | Path) -> list[tuple[str, str, int, int]] | None:
         first = fh.readline()
     try:
         obj = json.loads(first) if first.strip() else None
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(obj, dict) or "unit_set" not in obj:
         return None

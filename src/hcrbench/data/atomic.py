@@ -13,8 +13,9 @@ import errno
 import gzip
 import io
 import os
+import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -96,3 +97,26 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically."""
     with atomic_open(path, "wb") as fh:
         fh.write(data)
+
+
+#: The name :func:`atomic_open` gives its temporary file: ``.NAME.XXXXXXXX.tmp`` (mkstemp's 8 random characters).
+_TEMP_NAME = re.compile(r"^\..+\.[A-Za-z0-9_]{8}\.tmp$")
+
+
+def remove_stale_temps(folder: str | Path, entries: Iterable[str]) -> list[Path]:
+    """Delete the temporary files a killed write left in ``folder`` (directly, or anywhere under the
+    sub-folders named in ``entries``); returns them. Call it only while holding the folder's lock
+    (:class:`~hcrbench.data.outputs.FolderLock`): then no other hcrbench process is writing there."""
+    folder = Path(folder)
+    names = set(entries)
+    found = [p for p in folder.iterdir() if p.is_file() and _TEMP_NAME.match(p.name)] if folder.is_dir() else []
+    for sub in sorted(names):
+        d = folder / sub
+        if d.is_dir() and not d.is_symlink():
+            found += [p for p in d.rglob(".*.tmp") if p.is_file() and _TEMP_NAME.match(p.name)]
+    gone = []
+    for p in found:
+        with contextlib.suppress(OSError):
+            p.unlink()
+            gone.append(p)
+    return gone

@@ -45,7 +45,8 @@ import numpy as np
 import xxhash
 
 from hcrbench.data.atomic import atomic_write_bytes, atomic_write_text
-from hcrbench.errors import HcrbenchWarning, InputError
+from hcrbench.data.structured import read_json
+from hcrbench.errors import HcrbenchWarning, InputError, WriteError
 
 #: Checksum algorithm recorded beside every cached file: XXH3-128 (~15 GB/s; it detects damage, not tampering).
 #: Entries written with BLAKE2b-128 (hcrbench before XXH3) are still verified with the algorithm they record.
@@ -255,7 +256,7 @@ class EmbeddingCache:
         """Why ``shard`` cannot be trusted, or None when its files match their checksums, shapes and dtype."""
         base = self.path / shard
         try:
-            meta = json.loads((self.path / f"{shard}.sum.json").read_text(encoding="utf-8"))
+            meta = read_json(self.path / f"{shard}.sum.json")
         except FileNotFoundError:
             return "no checksum file (written by an older hcrbench, or half copied)"
         except (OSError, ValueError) as e:
@@ -400,7 +401,7 @@ def check_index(folder: str | Path) -> str | None:
     """Why the index in ``folder`` cannot be trusted, or None when every file matches ``checksums.json``."""
     folder = Path(folder)
     try:
-        meta = json.loads((folder / "checksums.json").read_text(encoding="utf-8"))
+        meta = read_json(folder / "checksums.json")
         want = meta["files"]
     except FileNotFoundError:
         return "no checksum file (written by an older hcrbench, or half copied)"
@@ -467,11 +468,11 @@ def save_index(kind: str, key: Any, writer, root: str | Path | None = None) -> P
             if final.exists():
                 shutil.rmtree(final, ignore_errors=True)
             os.replace(tmp, final)
-    except (OSError, RuntimeError) as e:  # faiss reports a failed write as RuntimeError
+    except (OSError, RuntimeError, WriteError) as e:  # faiss reports a failed write as RuntimeError
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
-        if isinstance(e, OSError) and e.errno not in _DISK_ERRNOS:
-            raise
+        # Every OSError here is the cache's: the writer writes only into tmp. numpy reports a short write (a disk
+        # that filled up mid-file) as a bare OSError("N requested and M written") with no errno.
         if isinstance(e, RuntimeError) and not _looks_like_disk(str(e)):
             raise
         warn_unwritable(final, e)

@@ -7,13 +7,13 @@ module walks the folder layout of :mod:`hcrbench.data.cache` and applies them to
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hcrbench.data.cache import Damage, EmbeddingCache, cache_root, check_index
+from hcrbench.data.structured import read_json
 
 
 @dataclass
@@ -38,7 +38,7 @@ def _size(path: Path) -> tuple[int, int, float]:
 
 def _model_of(folder: Path) -> tuple[str, str] | None:
     try:
-        meta = json.loads((folder / "model.json").read_text(encoding="utf-8"))
+        meta = read_json(folder / "model.json")
         return str(meta["model_id"]), str(meta.get("dtype", "<f4"))
     except (OSError, ValueError, KeyError, TypeError):
         return None

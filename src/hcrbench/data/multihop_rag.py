@@ -17,13 +17,13 @@ judgments: like the benchmark's own evaluation, they are not scored.
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from hcrbench.data.beir import BeirDataset
+from hcrbench.data.structured import read_json
 from hcrbench.data.types import Corpus, Qrels, Queries
 from hcrbench.errors import HcrbenchWarning, InputError
 
@@ -34,11 +34,7 @@ QUESTION_TYPES = {"inference_query": "inference", "comparison_query": "compariso
 def _load_list(path: Path, what: str) -> list[Any]:
     if not path.is_file():
         raise InputError(f"{what} not found", path=path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except json.JSONDecodeError as e:
-        raise InputError(f"invalid JSON ({e.msg})", path=path, line=e.lineno) from None
+    data = read_json(path, what=what)  # syntax, nesting, size, encoding: one line (data.structured)
     if not isinstance(data, list):
         raise InputError(f"expected a JSON list of {what} records, got {type(data).__name__}", path=path)
     return data

@@ -58,7 +58,9 @@ BUSY = ".hcrbench-busy"
 def read_marker(folder: str | Path) -> dict[str, Any] | None:
     """The folder's ownership marker, or None when it has none (or an unreadable one: not ours to trust)."""
     try:
-        obj = json.loads((Path(folder) / MARKER).read_text(encoding="utf-8"))
+        from hcrbench.data.structured import read_json
+
+        obj = read_json(Path(folder) / MARKER, max_bytes=1 << 20)  # a deep or huge user file: not ours
     except (OSError, ValueError):
         return None
     return obj if isinstance(obj, dict) and obj.get("owner") == "hcrbench" else None
@@ -115,6 +117,10 @@ class FolderLock:
             from hcrbench.errors import WriteError
 
             raise WriteError.from_os(e, path, "the folder's lock file") from None
+        if not _our_holder(os.pread(fd, 4096, 0), empty_ok=True):  # a user's file by our reserved name: keep it
+            os.close(fd)
+            raise InputError(f"{path} is not hcrbench's lock file (hcrbench reserves the name {BUSY}); move it, "
+                             "or use another folder", field=self.field)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -142,6 +148,26 @@ class FolderLock:
 
     def __exit__(self, *exc: Any) -> None:
         self.release()
+
+
+def _our_holder(raw: bytes, *, empty_ok: bool) -> bool:
+    """Whether ``raw`` is what :class:`FolderLock` writes (pid, host, command, since), or empty when allowed."""
+    if not raw.strip():
+        return empty_ok
+    try:
+        h = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(h, dict) and {"pid", "host", "command", "since"} <= set(h)
+
+
+def is_our_busy_file(path: str | Path) -> bool:
+    """Whether the file at ``path`` is an hcrbench run lock file (an empty one counts: a lock being taken)."""
+    try:
+        with open(path, "rb") as fh:
+            return _our_holder(fh.read(4096), empty_ok=True)
+    except OSError:
+        return False
 
 
 def _describe_holder(raw: bytes) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 
 from hcrbench.data.beir import BeirDataset
 from hcrbench.data.evidence import EvidenceSpan, QueryEvidence
+from hcrbench.data.structured import read_json
 from hcrbench.data.types import Corpus, Qrels, Queries
 from hcrbench.errors import InputError
 
@@ -62,7 +63,7 @@ def load_qasper(path: str | Path, split: str = "test") -> QasperDataset:
     if not p.is_file():
         raise InputError("file not found" if not p.exists() else "not a file", path=p)
     try:
-        raw = json.loads(p.read_text(encoding="utf-8"))
+        raw = read_json(p)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         line = getattr(e, "lineno", None)
         raise InputError(f"invalid JSON ({getattr(e, 'msg', e)})", path=p, line=line) from None

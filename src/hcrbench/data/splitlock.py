@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.data.atomic import atomic_write_text
+from hcrbench.data.structured import read_json
 from hcrbench.errors import InputError
 
 REGISTRY_NAME = "scored-splits.json"
@@ -41,9 +42,9 @@ def _load(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {"version": 1, "splits": {}}
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise InputError(f"lock registry is not valid JSON ({e})", path=path) from None
+        obj = read_json(path)
+    except InputError as e:  # syntax, nesting, size, encoding (data.structured)
+        raise InputError(f"lock registry is not valid JSON ({e.problem})", path=path, line=e.line) from None
     if not isinstance(obj, dict) or not isinstance(obj.get("splits"), dict):
         raise InputError("lock registry has no 'splits' object", path=path, field="splits")
     return obj

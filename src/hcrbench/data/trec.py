@@ -13,11 +13,9 @@ part of the id); comments are skipped before the BEIR-header check, so a comment
 
 from __future__ import annotations
 
-import gzip
 import math
 import re
 import warnings
-import zlib
 from array import array
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -25,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from hcrbench.data.atomic import atomic_open
+from hcrbench.data.compressed import STREAM_ERRORS, bounded_lines, open_input
 from hcrbench.data.ids import check_ids, first_bad_id
 from hcrbench.data.trec_fast import read_run_columns
 from hcrbench.data.types import Qrels, Run
@@ -43,20 +42,19 @@ def _raw_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
         raise InputError("file not found", path=path)
     if path.is_dir():
         raise InputError("is a directory, expected a file", path=path)
-    with open(path, "rb") as probe:
-        magic = probe.read(2)
-    opener = gzip.open if magic == b"\x1f\x8b" else open
     n = 0
     any_content = False
     try:
-        with opener(path, "rb") as fh:
-            for n, raw in enumerate(fh, start=1):
+        with open_input(path) as fh:  # gzip / bzip2 / xz as a capped stream (data.compressed)
+            for n, raw in enumerate(bounded_lines(fh, path), start=1):
                 if n == 1 and raw.startswith(_BOM):
                     raw = raw[3:]
                 if not any_content and raw.strip():
                     any_content = True
                 yield n, raw
-    except (OSError, EOFError, zlib.error) as e:
+    except InputError:
+        raise
+    except STREAM_ERRORS as e:
         raise InputError(f"cannot read file ({e})", path=path, line=n + 1 if n else None) from None
     if not any_content:
         raise InputError("file is empty", path=path)

@@ -12,11 +12,12 @@ are exactly the loop's (tests/data/test_trec_fast_property.py compares both on g
 
 from __future__ import annotations
 
-import gzip
-import zlib
 from pathlib import Path
 
 import numpy as np
+
+from hcrbench.data.compressed import MAX_LINE, STREAM_ERRORS, open_input
+from hcrbench.errors import InputError
 
 BLOCK = 1 << 22
 #: Longest field (bytes) the block reader takes: fields are laid out as fixed-width rows, so a longer one (a 50 MB
@@ -185,12 +186,9 @@ def _drop_comments(block: bytes) -> bytes:
 
 
 def _blocks(path: Path):
-    with open(path, "rb") as probe:
-        magic = probe.read(2)
-    opener = gzip.open if magic == b"\x1f\x8b" else open
     rest = b""
     first = True
-    with opener(path, "rb") as fh:
+    with open_input(path) as fh:  # gzip / bzip2 / xz as a capped stream (data.compressed)
         while True:
             chunk = fh.read(BLOCK)
             if not chunk:
@@ -201,6 +199,9 @@ def _blocks(path: Path):
             data = rest + chunk
             cut = data.rfind(b"\n") + 1
             if cut == 0:
+                if len(data) > MAX_LINE:  # one endless line: refuse before it fills memory
+                    raise InputError(f"line longer than {MAX_LINE:,} bytes: not a line of a run or qrels file",
+                                     path=path)
                 rest = data
                 continue
             rest = data[cut:]
@@ -259,9 +260,11 @@ def parse_blocks(blocks):
         if not scores:
             return None
         q, d = queries.finish(), docs.finish()
+    except InputError:  # a compression bomb or an endless line (data.compressed): refused once, here
+        raise
     except (ValueError, UnicodeDecodeError):  # a score float() refuses, or bad UTF-8: the loop names the line
         return None
-    except (OSError, EOFError, zlib.error):
+    except STREAM_ERRORS:
         return None  # the loop reports unreadable files with its own message
     out = q[0], d[0], q[1], d[1], np.concatenate(scores)
     del scores

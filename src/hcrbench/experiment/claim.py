@@ -113,6 +113,17 @@ def _ours(entry: Path, inputs: list[Path], depth: int = 0) -> bool:
         return False
 
 
+def _reserved_not_ours(out: Path) -> list[str]:
+    """hcrbench's reserved names (the marker, the run lock file) present in a folder it does not own yet, and
+    not written by hcrbench: a user's files that ``--force`` must never overwrite (like ``hcrbench.lock``)."""
+    from hcrbench.data.outputs import is_our_busy_file
+
+    names = [MARKER] if (out / MARKER).exists() else []  # a marker of ours would have made the folder ours
+    if (out / BUSY).exists() and not is_our_busy_file(out / BUSY):
+        names.append(BUSY)
+    return names
+
+
 def check_output_dir(out: Path, cfg: ExperimentConfig, config_path: Path, text: str, *, force: bool) -> None:
     """Refuse a folder this experiment may not write into, touching nothing (before any slow work)."""
     where = dict(path=config_path, line=locate(text, ("output_dir",)), field="output_dir")
@@ -140,11 +151,46 @@ def claim_output_dir(out: Path, cfg: ExperimentConfig, config_path: Path, text: 
 
         raise WriteError.from_os(e, out, "the output folder") from None
     hold(FolderLock(out, field="output_dir"))
-    return _decide(out, cfg, config_path, text, force=force, where=where, act=True)  # again, under the lock
+    old = _decide(out, cfg, config_path, text, force=force, where=where, act=True)  # again, under the lock
+    from hcrbench.data.atomic import remove_stale_temps
+
+    # A write killed midway left .NAME.XXXXXXXX.tmp; under the lock no other hcrbench writes here: remove them.
+    remove_stale_temps(out, [e for e in OWN_ENTRIES if e not in ("data", "sizes")])
+    return old
+
+
+def _not_in_the_dataset(out: Path, cfg: ExperimentConfig, config_path: Path, where: dict[str, Any]) -> None:
+    """An output folder that is, or lies inside, the dataset folder is refused even with ``--force``: the
+    results would be written among the dataset's files (:mod:`hcrbench.data.outpaths`)."""
+    from hcrbench.data.outpaths import Input, Output, check_outputs
+
+    ds = _inputs(cfg, config_path)[1:]
+    try:
+        # folder=False: a dataset *inside* the output folder is allowed (hcrbench quickstart's layout)
+        check_outputs([Output("output_dir", out, folder=False)],
+                      [Input("dataset", p, dataset=True) for p in ds if p.is_dir()])
+    except InputError as e:
+        raise InputError(e.problem, **where) from None
+
+
+def _no_run_file_in_runs(out: Path, cfg: ExperimentConfig, config_path: Path, text: str) -> None:
+    """A runfile system may not read its run from the output folder's ``runs/``: hcrbench rewrites the files
+    there (each system's run) and deletes those of a replaced experiment, so the input would change under it."""
+    from hcrbench.data.outpaths import real
+
+    runs = real(out / "runs")
+    for i, s in enumerate(cfg.systems):
+        path = (s.params or {}).get("path") if s.type == "runfile" else None
+        if isinstance(path, str) and path and runs in real(path).parents:
+            raise InputError(f"run file {path} lies in the output folder's runs/, which hcrbench rewrites: copy it "
+                             "elsewhere, or set another output_dir", path=config_path,
+                             line=locate(text, ("systems", i, "params")), field=f"systems[{i}].params.path")
 
 
 def _decide(out: Path, cfg: ExperimentConfig, config_path: Path, text: str, *, force: bool,
             where: dict[str, Any], act: bool) -> dict:
+    _not_in_the_dataset(out, cfg, config_path, where)
+    _no_run_file_in_runs(out, cfg, config_path, text)
     if not out.is_dir():
         return {}
     entries = sorted(p for p in out.iterdir() if p.name not in (MARKER, BUSY))
@@ -158,7 +204,7 @@ def _decide(out: Path, cfg: ExperimentConfig, config_path: Path, text: str, *, f
             raise InputError(f"the output folder {out} holds files hcrbench did not write ({_names(foreign)}); "
                              "hcrbench writes only into a folder it created: pass --force to write beside them "
                              "(they are kept), or set another output_dir", **where)
-        clash = [n for n in foreign if n in OWN_ENTRIES]
+        clash = [n for n in foreign if n in OWN_ENTRIES] + ([] if act else _reserved_not_ours(out))
         if clash:
             raise InputError(f"the output folder {out} holds files hcrbench did not write by names it would "
                              f"overwrite ({_names(clash)}); --force never deletes them: move them, or set another "

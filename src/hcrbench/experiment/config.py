@@ -37,24 +37,19 @@ Schema (documented with examples in docs/experiments.md)::
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from hcrbench.data.structured import MAX_TOML_BYTES, parse_toml, read_text
 from hcrbench.errors import InputError
 from hcrbench.experiment.execution import ExecutionConfig
 from hcrbench.experiment.protocol_config import GateConfig, ProtocolConfig, check_roles
 from hcrbench.experiment.tomlpos import did_you_mean, locate
 from hcrbench.limits import MAX_DRAWS, MAX_SEED
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
+_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)  # nan / inf: refused
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$")
 
 
@@ -316,12 +311,7 @@ def _cross_policies(cfg: ExperimentConfig) -> ExperimentConfig:
 
 def parse_config(text: str, path: str | Path = "<config>") -> ExperimentConfig:
     """Parse TOML text into an :class:`ExperimentConfig`; the first problem raises a one-line InputError."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
-        problem = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(e))
-        raise InputError(f"invalid TOML: {problem}", path=path, line=int(m.group(1)) if m else None) from None
+    raw = parse_toml(text, path=path)  # nesting, BOM and syntax: one line naming the line (data.structured)
     try:
         cfg = ExperimentConfig.model_validate(raw)
     except ValidationError as e:
@@ -349,8 +339,5 @@ def load_config(path: str | Path) -> tuple[ExperimentConfig, str]:
     path = Path(path)
     if not path.is_file():
         raise InputError("config file not found" if not path.exists() else "config path is not a file", path=path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"invalid UTF-8 at byte {e.start}", path=path) from None
+    text = read_text(path, max_bytes=MAX_TOML_BYTES, what="config file")  # a BOM is dropped, size capped
     return parse_config(text, path), text

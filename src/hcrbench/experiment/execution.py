@@ -56,7 +56,7 @@ def parse_memory(value: int | str | None) -> int | None:
 class Resources(BaseModel):
     """What one system's (or one system type's) cells ask Ray for instead of the table's defaults."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
     num_cpus: float | None = Field(None, ge=0)
     num_gpus: float | None = Field(None, ge=0)
     memory: int | str | None = None
@@ -76,7 +76,7 @@ class Resources(BaseModel):
 class ExecutionConfig(BaseModel):
     """How the cells of an experiment are executed (see the module docstring)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
     engine: Literal["local", "ray"] = "local"
     address: str | None = None
     max_retries: int = Field(2, ge=0, le=100)

@@ -26,6 +26,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from hcrbench.data import structured
 from hcrbench.data.atomic import atomic_write_text
 from hcrbench.errors import InputError
 from hcrbench.experiment.manifest import sha256_json
@@ -47,11 +48,11 @@ def hcrbench_version() -> str:
 def read_json(path: Path, what: str) -> dict[str, Any]:
     """The JSON object in ``path``; a missing, malformed or non-object file is a one-line InputError."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = structured.read_json(path, what=what)
     except FileNotFoundError:
         raise InputError(f"{what} not found", path=path) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise InputError(f"{what} is not valid JSON ({e})", path=path) from None
+    except InputError as e:  # nesting, size, encoding, syntax: one line naming the line
+        raise InputError(f"{what} is not valid JSON ({e.problem})", path=path, line=e.line) from None
     if not isinstance(doc, dict):
         raise InputError(f"{what} is not a JSON object", path=path)
     return doc

@@ -17,6 +17,7 @@ from typing import Any
 from hcrbench.data.atomic import atomic_write_text
 from hcrbench.data.beir import iter_jsonl, read_corpus, read_queries
 from hcrbench.data.chunking import chunk_corpus
+from hcrbench.data.structured import read_json
 from hcrbench.data.tokens import get_counter
 from hcrbench.errors import InputError
 from hcrbench.llm.agreement import calibration, judge_agreement, stratified_sample
@@ -54,7 +55,7 @@ def judge_contexts(output_dir: str | Path, system: str, budget: str, client: LLM
     ev_path = out / "eval.json"
     if not ev_path.is_file():
         raise InputError("no eval.json here: run `hcrbench run` with budgets first", path=out)
-    doc = json.loads(ev_path.read_text(encoding="utf-8"))
+    doc = read_json(ev_path)
     suff = doc.get("sufficiency")
     if not suff:
         raise InputError("eval.json has no 'sufficiency' (the experiment set no budgets)", path=ev_path)
@@ -64,7 +65,7 @@ def judge_contexts(output_dir: str | Path, system: str, budget: str, client: LLM
     if not ctx_path.is_file():
         systems = sorted(p.stem for p in (out / "contexts").glob("*.jsonl"))
         raise InputError(f"no contexts for system {system!r} (systems: {', '.join(systems)})", field="--system")
-    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    manifest = read_json(out / "manifest.json")
     root = Path(manifest["dataset"]["path"])
     corpus = read_corpus(root / "corpus.jsonl")
     queries = read_queries(root / "queries.jsonl")

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.data.atomic import atomic_write_text
+from hcrbench.data.structured import read_json
 from hcrbench.errors import InputError
 
 MANIFEST = "manifest.json"
@@ -77,10 +78,10 @@ def read_manifest(out_dir: str | Path) -> dict[str, Any] | None:
     if not path.exists():
         return None
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise InputError(f"manifest is not valid JSON ({e}); delete it to start the experiment afresh",
-                         path=path) from None
+        obj = read_json(path)
+    except InputError as e:  # syntax, nesting, size, encoding (data.structured)
+        raise InputError(f"manifest is not valid JSON ({e.problem}); delete it to start the experiment afresh",
+                         path=path, line=e.line) from None
     if not isinstance(obj, dict):
         raise InputError("manifest is not a JSON object; delete it to start afresh", path=path)
     return obj

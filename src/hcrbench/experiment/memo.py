@@ -32,6 +32,7 @@ from typing import Any
 
 from hcrbench.data.atomic import atomic_write_text
 from hcrbench.data.hashing import sha256_file
+from hcrbench.data.structured import read_json
 from hcrbench.errors import HcrbenchWarning
 
 MEMO_DIR = "memo"
@@ -151,7 +152,7 @@ def _recall(out: Path, step: str, key: str) -> dict[str, Any] | None:
     if not memo_enabled() or not p.is_file():
         return None
     try:
-        entry = json.loads(p.read_text(encoding="utf-8"))
+        entry = read_json(p)
         if entry.get("schema") != MEMO_SCHEMA or entry.get("key") != key:
             return None  # the inputs (or the code) changed: recompute, as expected
         if _doc_sha(entry["doc"]) != entry["doc_sha256"]:

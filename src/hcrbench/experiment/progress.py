@@ -32,8 +32,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-import tomllib
-
+from hcrbench.data.structured import parse_toml
 from hcrbench.retrieve import progress as inner
 
 POST_STEPS = 2  # per experiment: scoring (+ context), then gate / tree metrics / checkpoints
@@ -302,7 +301,7 @@ def with_job_progress(fn: Callable[..., Any]) -> Callable[..., Any]:
 def plan_units(config_text: str) -> int:
     """The steps one experiment config makes (its systems + :data:`POST_STEPS`), plus those of its tune
     experiment (``[protocol] tune``: one system per grid point, + :data:`POST_STEPS`)."""
-    doc = tomllib.loads(config_text)
+    doc = parse_toml(config_text)
     n = len(doc.get("systems", [])) + POST_STEPS
     grids = (doc.get("protocol") or {}).get("tune") or {}
     points = sum(math.prod(len(v) if isinstance(v, list) else 1 for v in g.values())

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from hcrbench.limits import MAX_DRAWS, MAX_SEED
 
-_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True)
+_STRICT = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)  # nan / inf: refused
 
 
 class GateConfig(BaseModel):

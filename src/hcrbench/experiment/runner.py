@@ -73,6 +73,7 @@ from hcrbench.experiment.manifest import (
     sha256_json,
     write_manifest,
 )
+from hcrbench.experiment.precheck import check_systems
 from hcrbench.experiment.progress import POST_STEPS, StageClock, current_job, with_job_progress
 from hcrbench.experiment.reads import batches, fingerprint_with_reads, reads_entry, reads_of, resolved
 from hcrbench.experiment.seeds import seed_aggregation
@@ -216,6 +217,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         raise InputError(f"output path exists and is not a folder: {out}", path=config_path,
                          line=locate(text, ("output_dir",)), field="output_dir")
     check_output_dir(out, cfg, config_path, text, force=force)  # refuse a folder not ours before the slow work
+    check_systems(list(cfg.systems), config_path, text)  # every system's type and parameters, before any work
 
     t_load, mark = time.perf_counter(), clock.mark()
     if job:

@@ -19,7 +19,6 @@ import contextlib
 import json
 import os
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -30,12 +29,8 @@ from typing import Any
 import numpy as np
 
 from hcrbench.data.atomic import atomic_write_text
+from hcrbench.data.structured import parse_toml
 from hcrbench.errors import InputError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 SMOKE_QUERIES = 20
 SMOKE_PER_CATEGORY = 2
@@ -189,7 +184,7 @@ def run_suite(config_path: str | Path, *, smoke: bool = False, smoke_seed: int |
                             for rel in ("corpus.jsonl", "queries.jsonl", f"qrels/{data.split}.tsv")})
             smoke_info = {"seed": seed, "n": SMOKE_QUERIES, "per_category": SMOKE_PER_CATEGORY,
                           "field": SMOKE_FIELD, "query_ids": qids}
-        raw = tomllib.loads(text)
+        raw = parse_toml(text, path=config_path)
         try:
             fd, name = tempfile.mkstemp(prefix=f".{config_path.stem}.check-", suffix=".toml",
                                         dir=config_path.parent.resolve())

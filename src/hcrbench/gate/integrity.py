@@ -21,14 +21,17 @@ Threat model as falsify-eval's: this catches accidental drift, not an adversary 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hcrbench.data.display import ResultDisplay
 from hcrbench.data.hashing import sha256_file
+from hcrbench.data.structured import read_json
 from hcrbench.errors import InputError
 
 LOCK_NAME = "hcrbench.lock"
@@ -62,7 +65,7 @@ def _read_json(path: Path, field: str | None = None) -> dict[str, Any]:
     if not path.is_file():
         raise InputError("file not found", path=path, field=field)
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
+        obj = read_json(path)
     except json.JSONDecodeError as e:
         raise InputError(f"invalid JSON ({e.msg})", path=path, line=e.lineno) from None
     if not isinstance(obj, dict):
@@ -128,11 +131,44 @@ def _stored_means(exp_dir: Path) -> dict[str, dict[str, float]]:
     return {name: dict((r or {}).get("means") or {}) for name, r in runs.items()}
 
 
-def lock_experiment(exp_dir: str | Path, *, lock_test: bool = False) -> dict[str, Any]:
-    """Write ``DIR/hcrbench.lock`` and return it; with ``lock_test`` also declare the dataset split locked."""
+@contextlib.contextmanager
+def _run_lock(d: Path, *, required: bool):
+    """Hold the folder's run lock (``.hcrbench-busy``, :class:`~hcrbench.data.outputs.FolderLock`): a run writing
+    the folder makes ``lock`` / ``verify`` stop at once naming it, instead of hashing a half-rewritten folder.
+    ``required=False`` (verify): a folder where the lock file cannot be created (read-only) is read unlocked."""
+    from hcrbench.data.outputs import FolderBusy, FolderLock
+
+    lock = FolderLock(d, field="DIR")
+    try:
+        lock.acquire()
+    except FolderBusy:
+        raise
+    except OSError:  # WriteError included: cannot create the lock file
+        if required:
+            raise
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def lock_experiment(exp_dir: str | Path, *, lock_test: bool = False,
+                    derived_check: Callable[[Path], list[str]] | None = None) -> dict[str, Any]:
+    """Write ``DIR/hcrbench.lock`` and return it; with ``lock_test`` also declare the dataset split locked.
+
+    Refused (one line, exit 2) when a stored number does not re-derive from the runs (:mod:`hcrbench.gate.
+    rederive`), when ``derived_check(DIR)`` (a higher stage's: the report) names a file, and while a run holds
+    the folder."""
     d = Path(exp_dir)
     if not d.is_dir():
         raise InputError("not a directory", path=d)
+    with _run_lock(d, required=True):
+        return _lock(d, lock_test, derived_check)
+
+
+def _lock(d: Path, lock_test: bool, derived_check: Callable[[Path], list[str]] | None) -> dict[str, Any]:
     manifest = _read_json(d / "manifest.json")
     status = manifest.get("status") if isinstance(manifest, dict) else None
     if status != "complete":
@@ -142,6 +178,17 @@ def lock_experiment(exp_dir: str | Path, *, lock_test: bool = False) -> dict[str
     for rel, h in {**files, **{f"dataset:{k}": v for k, v in data.items()}}.items():
         if not h:
             raise InputError("file named by the experiment is missing", path=d / rel if ":" not in rel else rel)
+    from hcrbench.gate.rederive import rederive
+
+    wrong = rederive(d, manifest, dataset_dir(d, manifest))
+    if wrong:
+        raise InputError(f"{len(wrong)} stored value(s) do not match a re-evaluation of the runs: "
+                         f"{'; '.join(wrong[:3])}{'; ...' if len(wrong) > 3 else ''}; "
+                         "a lock would vouch for them: run 'hcrbench run' again to rewrite them, then lock",
+                         path=d)
+    edited = derived_check(d) if derived_check is not None else []
+    if edited:
+        raise InputError(f"{edited[0]}; run 'hcrbench report {d}' to rewrite it, then lock")
     ds = manifest["dataset"]
     lock = {"version": LOCK_VERSION, "hcrbench_version": _version(), "git_commit": git_commit(),
             "dataset": {"path": ds.get("path"), "split": ds.get("split"), "files": data},
@@ -164,7 +211,8 @@ class VerifyReport(ResultDisplay):
         return not self.problems
 
 
-def verify_experiment(exp_dir: str | Path, *, strict_code: bool = False, reevaluate: bool = True) -> VerifyReport:
+def verify_experiment(exp_dir: str | Path, *, strict_code: bool = False, reevaluate: bool = True,
+                      derived_check: Callable[[Path], list[str]] | None = None) -> VerifyReport:
     """Recompute hashes and re-evaluate stored scores; one line per drift in ``problems``.
 
     Raises :class:`InputError` (exit 2) only when ``exp_dir`` is not a folder or holds no lock; a damaged lock or
@@ -175,6 +223,14 @@ def verify_experiment(exp_dir: str | Path, *, strict_code: bool = False, reevalu
         raise InputError("not a directory", path=d)
     if not (d / LOCK_NAME).is_file():
         raise InputError("no lock here; run 'hcrbench lock DIR' first", path=d / LOCK_NAME)
+    with _run_lock(d, required=False):
+        rep = _verify(d, strict_code, reevaluate)
+        if reevaluate and derived_check is not None:
+            rep.problems.extend(p for p in derived_check(d) if p not in rep.problems)
+        return rep
+
+
+def _verify(d: Path, strict_code: bool, reevaluate: bool) -> VerifyReport:
     rep = VerifyReport()
     try:
         lock = _read_json(d / LOCK_NAME)
@@ -217,6 +273,10 @@ def verify_experiment(exp_dir: str | Path, *, strict_code: bool = False, reevalu
                 rep.problems.append(f"{d / 'eval.json'}: {run} {m}: locked mean {v!r}, stored now {now!r}")
     if reevaluate:
         _reevaluate(rep, d, manifest, ds, stored)
+        if version >= 2:  # per-query values, intervals, p values, per-query tables (gate.rederive)
+            from hcrbench.gate.rederive import rederive
+
+            rep.problems.extend(rederive(d, manifest, ds))
     return rep
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.data.atomic import atomic_write_text
+from hcrbench.data.structured import read_json
 from hcrbench.errors import InputError
 
 _RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -215,7 +216,7 @@ class LLMClient:
         if not p.is_file():
             return None
         try:
-            rec = json.loads(p.read_text(encoding="utf-8"))
+            rec = read_json(p)
         except (OSError, ValueError):
             return None  # a damaged entry is asked again
         return LLMResponse(rec["answer"], key, self.config.model, cached=True,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hcrbench.errors import InputError
+from hcrbench.errors import InputError, cut
 from hcrbench.llm.agreement import calibration, judge_agreement
 from hcrbench.llm.client import LLMClient
 from hcrbench.llm.judge import (
@@ -54,8 +54,9 @@ def read_records(path: str | Path) -> list[Record]:
                 continue
             try:
                 obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise InputError(f"not JSON ({e.msg})", path=path, line=n) from None
+            except (ValueError, RecursionError) as e:  # RecursionError: nested too deep
+                why = getattr(e, "msg", None) or cut(str(e) or "nested too deep", 120)
+                raise InputError(f"not JSON ({why})", path=path, line=n) from None
             if not isinstance(obj, dict):
                 raise InputError("expected a JSON object", path=path, line=n)
             for key in ("question", "context"):

@@ -9,12 +9,12 @@ metadata (Meridian ``domain`` and ``entities``), query categories and qrels.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from hcrbench.data.structured import read_json
 from hcrbench.errors import InputError
 
 
@@ -44,7 +44,7 @@ def tree_report_from_files(log: Path, tree_path: Path | None, corpus: Any, queri
     labels = [str(by_doc[d].get("domain")) for d in t.chunk_docs] \
         if all("domain" in by_doc[d] for d in t.chunk_docs) else None
     ents = {d: list(m["entities"]) for d, m in by_doc.items() if isinstance(m.get("entities"), list)} or None
-    forms = world_surface_forms(json.loads(world_path.read_text(encoding="utf-8"))) \
+    forms = world_surface_forms(read_json(world_path)) \
         if world_path is not None and world_path.is_file() else None
     vec_path = tree_vectors_path(tree_path)
     vecs = np.load(vec_path) if vec_path.is_file() else None

@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hcrbench.data.structured import read_json
 from hcrbench.protocol.rules import (
     DIAGNOSE,
     EASY_EPS_MAX,
@@ -261,7 +262,7 @@ def checkpoint_routing_log(cfg: Any, data: Any, out: Path) -> tuple[Any, Path | 
     from hcrbench.experiment.manifest import sha256_json
 
     fp = system_fingerprint(system, cfg, sha256_json({"data": cdata.key, "queries": list(cdata.queries.query_ids)}))
-    fresh = stamp.is_file() and json.loads(stamp.read_text(encoding="utf-8")).get("fingerprint") == fp
+    fresh = stamp.is_file() and read_json(stamp).get("fingerprint") == fp
     if not (fresh and log.is_file() and tree_path_for(log).is_file()):
         folder.mkdir(parents=True, exist_ok=True)
         run_system(system, cdata, cfg.k, cfg.seed if system.seed is None else system.seed, log_path=log)

@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hcrbench.data.structured import read_json
+
 DEV_SPLIT = "dev"
 DEV_LOGS = "logs/dev"
 
@@ -66,7 +68,7 @@ def dev_selection(cfg: Any, data: Any, out: Path) -> dict[str, Any]:
     for system in singles:
         run_path, stamp = folder / f"{system.name}.trec", folder / f"{system.name}.fingerprint.json"
         fp = system_fingerprint(system, cfg, sha256_json({"data": ddata.key}))
-        fresh = stamp.is_file() and json.loads(stamp.read_text(encoding="utf-8")).get("fingerprint") == fp
+        fresh = stamp.is_file() and read_json(stamp).get("fingerprint") == fp
         if fresh and run_path.is_file():
             run = read_run(run_path, name=system.name)
         else:

@@ -7,7 +7,6 @@ A comparison is handed to the rules as a plain dict ``{"delta", "p", "p_holm", "
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -136,9 +135,11 @@ def suff_per_query(out: Path, system: str, kind: str | None, budget: int = 400) 
     if kind is None or not path.is_file():
         return None
     got: dict[str, float] = {}
+    from hcrbench.data.structured import parse_json_line
+
     with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            rec = json.loads(line)
+        for n, line in enumerate(fh, start=1):
+            rec = parse_json_line(line, path=path, line_no=n)
             if rec.get("budget") == budget and kind in rec:
                 got[str(rec["query_id"])] = 1.0 if rec[kind] else 0.0
     return got or None

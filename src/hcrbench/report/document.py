@@ -136,3 +136,22 @@ def make_report(folder: str | Path) -> ReportResult:
     atomic_write_text(out["md"], render_markdown(sections, title, subtitle, files))
     atomic_write_text(out["tex"], render_latex(sections, title))
     return ReportResult(out, bottom_line(ctx), [s.title for s in sections if not s.ran], ctx, sections)
+
+
+def report_drift(folder: str | Path) -> list[str]:
+    """The report files in ``folder`` (``report.md``, ``report.html``, ``tables.tex``) whose text differs from a
+    fresh rendering of the folder's results, one line each (nothing is written): a number edited in the report
+    itself. Empty when the folder has no report or every file matches."""
+    folder = Path(folder)
+    names = {"md": "report.md", "html": "report.html", "tex": "tables.tex"}
+    if not any((folder / n).is_file() for n in names.values()):
+        return []
+    inp = load_inputs(folder)
+    ctx, sections = build_sections(inp)
+    title, subtitle = _titles(ctx)
+    files = {f.key: f"{FILES_DIR}/{f.key}.png" for f in _figures(sections)}
+    fresh = {"html": render_html(sections, title, subtitle), "md": render_markdown(sections, title, subtitle, files),
+             "tex": render_latex(sections, title)}
+    return [f"{folder / n}: differs from a fresh rendering of the folder's results (edited after it was written?)"
+            for k, n in names.items() if (folder / n).is_file()
+            and (folder / n).read_text(encoding="utf-8", errors="replace") != fresh[k]]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.data.per_query import read_per_query
+from hcrbench.data.structured import read_json
 from hcrbench.errors import InputError
 
 VERDICTS_SCHEMA = "hcrbench.verdicts/1"
@@ -44,7 +45,7 @@ def _read_json(path: Path) -> dict[str, Any] | None:
     if not path.exists():
         return None
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = read_json(path)
     except json.JSONDecodeError as e:
         raise InputError(f"invalid JSON ({e.msg}, column {e.colno})", path=path, line=e.lineno) from None
     except (OSError, UnicodeDecodeError) as e:
@@ -124,7 +125,7 @@ def _query_texts(manifest: dict[str, Any] | None, folder: Path) -> dict[str, str
                 if line.strip():
                     rec = json.loads(line)
                     out[str(rec["_id"])] = str(rec.get("text", ""))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):  # RecursionError: a line nested too deep
         return out
     return out
 

@@ -1,7 +1,8 @@
 """Render report sections to GitHub Markdown; plots are PNG files beside it (``report_files/KEY.png``).
 
-Text is escaped for Markdown and HTML (``<``, ``>``, ``&`` become entities; ``|`` and emphasis characters are
-backslash-escaped), so corpus and query text render as written and never as markup.
+Text is escaped for Markdown and HTML (``<``, ``>``, ``&`` become entities; ``|``, emphasis characters and ``$``
+are backslash-escaped: GitHub renders ``$...$`` as math), so corpus and query text render as written and never as
+markup.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from hcrbench.report.model import Cell, Figure, Para, Section, Table, Verdict
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|#])")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|#$])")  # $: GitHub renders $...$ as math
 
 
 def md_escape(text: str) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from hcrbench.data import atomic_write_text, iter_jsonl
+from hcrbench.data.structured import read_json
 from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
 from hcrbench.synth.describe_world import world_props
@@ -42,7 +43,7 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
         if not (folder / name).is_file():
             raise InputError(f"not a Meridian folder: missing {name}", path=folder)
     try:
-        world = json.loads((folder / "world.json").read_text(encoding="utf-8"))
+        world = read_json(folder / "world.json")
     except json.JSONDecodeError as e:
         raise InputError(f"invalid JSON ({e.msg})", path=folder / "world.json", line=e.lineno) from None
     key = world.get("key_entities", [])

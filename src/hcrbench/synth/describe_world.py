@@ -5,11 +5,11 @@ Read from the folder's files (``world.json``, ``corpus.jsonl``, ``provenance.jso
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from hcrbench.data import iter_jsonl
+from hcrbench.data.structured import read_json
 from hcrbench.synth.world_rules import violation_counts
 
 
@@ -33,7 +33,7 @@ def fact_share(docs: list[dict[str, Any]], spans: list[tuple[str, int, int]]) ->
 def world_props(folder: str | Path) -> list[dict[str, Any]]:
     """One property per world rule (violations, target 0) and the share of text that states world facts."""
     folder = Path(folder)
-    world = json.loads((folder / "world.json").read_text(encoding="utf-8"))
+    world = read_json(folder / "world.json")
     docs = [obj for _, obj in iter_jsonl(folder / "corpus.jsonl")]
     counts = violation_counts(world, docs)
     props = [{"property": f"world rule: {name}", "measured": n, "target": "0 violations",

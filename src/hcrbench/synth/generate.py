@@ -17,6 +17,7 @@ from typing import Any
 from hcrbench.data import Qrels, atomic_open, atomic_write_text, write_beir_qrels, write_jsonl
 from hcrbench.data.evidence import write_evidence
 from hcrbench.data.hashing import sha256_file
+from hcrbench.data.structured import read_json
 from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
 from hcrbench.synth.catalog import Catalog
@@ -73,7 +74,7 @@ def _check_out(out: Path) -> None:
 def _is_meridian(folder: Path) -> bool:
     """True when ``folder`` holds a manifest.json written by this generator (regenerating there is allowed)."""
     try:
-        man = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        man = read_json(folder / "manifest.json")
     except (OSError, ValueError):
         return False
     return isinstance(man, dict) and man.get("name") == "meridian"

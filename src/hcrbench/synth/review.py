@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from hcrbench.data import atomic_open, atomic_write_text, iter_jsonl
+from hcrbench.data.structured import read_json
 from hcrbench.errors import InputError
 from hcrbench.synth.seeds import rng
 
@@ -150,7 +151,7 @@ def review_score(sheet: str | Path, key: str | Path | None = None) -> ReviewScor
     if not sheet.is_file():
         raise InputError("no such file", path=sheet)
     try:
-        keyed = {int(x["row"]): x for x in json.loads(kp.read_text(encoding="utf-8"))["rows"]}
+        keyed = {int(x["row"]): x for x in read_json(kp)["rows"]}
     except FileNotFoundError:
         raise InputError("key file not found (written beside the sheet by review-sheet)", path=kp) from None
     except (ValueError, KeyError, TypeError):

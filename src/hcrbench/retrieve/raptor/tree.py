@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from hcrbench.data.atomic import atomic_write_text
+from hcrbench.data.structured import read_json
 from hcrbench.data.tokens import TokenCounter
 from hcrbench.retrieve.raptor.cluster import ClusterConfig, raptor_clusters
 from hcrbench.retrieve.summarize import Summarizer
@@ -126,7 +127,7 @@ class RaptorTree:
                     leaf_ids.append(rec["chunk_id"])
                     leaf_docs.append(rec["doc_id"])
         emb = np.load(folder / "embeddings.npy", allow_pickle=False)
-        info = json.loads((folder / "info.json").read_text(encoding="utf-8"))
+        info = read_json(folder / "info.json")
         return cls(texts, np.asarray(layers, dtype=np.int32), np.asarray(tokens, dtype=np.int64), children,
                    emb, leaf_ids, leaf_docs, info)
 
