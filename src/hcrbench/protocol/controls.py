@@ -28,13 +28,7 @@ import numpy as np
 from hcrbench.protocol.inputs import per_query
 from hcrbench.protocol.rules import (
     DIAGNOSE,
-    GO,
-    INCONCLUSIVE,
-    KILL,
-    NOGO,
     NOT_RUN,
-    PASS,
-    SOFT,
     UNDECIDABLE,
     stops,
 )
@@ -43,16 +37,22 @@ from hcrbench.protocol.subject import Context, Subject, compare_subject, judge_s
 CONTROLS = ("oracle", "clone", "degraded")
 DEGRADE_SHARE = 0.30
 STOP = DIAGNOSE
+
+
+def _expected() -> dict[str, dict[str, tuple[str, ...]]]:
+    """rule -> control -> the verdicts that are right, from the registry (each rule states its own)."""
+    from hcrbench.protocol import registry as reg
+
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for r in reg.REGISTRY.values():
+        per = {c: v for c, v in r.controls.items() if c in CONTROLS}
+        if per:
+            out[r.id] = per
+    return out
+
+
 #: rule -> control -> the verdicts that are right (the first is the one expected, in words)
-EXPECTED: dict[str, dict[str, tuple[str, ...]]] = {
-    "easy_routing": {"oracle": (PASS,), "degraded": (STOP,)},
-    "vs_kill_baseline": {"oracle": (PASS,), "clone": (PASS, UNDECIDABLE), "degraded": (STOP,)},
-    "token_efficiency": {"oracle": (PASS,)},
-    "H1a": {"oracle": (GO,), "clone": (SOFT, INCONCLUSIVE, UNDECIDABLE), "degraded": (NOGO,)},
-    "H1b": {"oracle": (GO,)},
-    "failure_rate": {"oracle": (GO,)},
-    "kill": {"oracle": (GO,), "clone": (INCONCLUSIVE,), "degraded": (KILL,)},
-}
+EXPECTED: dict[str, dict[str, tuple[str, ...]]] = _expected()
 
 
 def _rng(ctx: Context, salt: int) -> np.random.Generator:
@@ -138,6 +138,7 @@ def subjects(ctx: Context) -> dict[str, Subject]:
     out: dict[str, Subject] = {}
     o_run = oracle_run(ctx)
     o_scores = _scores(ctx, o_run, "oracle")
+    ctx.cache["oracle_scores"] = o_scores  # the mixture construction's "oracle share" (operating characteristics)
     o_suff, o_fail = _oracle_suff(ctx)
     out["oracle"] = Subject("oracle", o_scores, compare_subject(ctx, "oracle", o_scores), "oracle control",
                             o_suff, o_fail, _routing(ctx, 0.0))
@@ -199,8 +200,9 @@ def apply(rows: list[dict], controls: list[dict]) -> list[dict]:
         if c is None or r[key] == NOT_RUN:
             out.append(r)
             continue
+        where = "this harness" if c["control"] in ("oracle", "perfect") else "this dataset"
         r = {**r, key: UNDECIDABLE, "before_controls": r[key],
-             "text": f"not decidable on this dataset: control {c['control']} got {c['got']} "
+             "text": f"not decidable on {where}: control {c['control']} got {c['got']} "
                      f"(expected {c['expected']}); the system's own figures: {r['text']}"}
         out.append(r)
     return out

@@ -26,7 +26,8 @@ def as_row(c: Any) -> dict[str, Any] | None:
         return None
     g = c.get if isinstance(c, dict) else lambda k, d=None: getattr(c, k, d)
     return {"delta": _num(g("delta")), "p": _num(g("p")), "p_holm": _num(g("p_holm")), "ci_low": _num(g("ci_low")),
-            "ci_high": _num(g("ci_high")), "d": _num(g("cohens_d")), "n": g("n"), "family_size": g("family_size")}
+            "ci_high": _num(g("ci_high")), "d": _num(g("cohens_d")), "n": g("n"), "family_size": g("family_size"),
+            "ci_method": g("ci_method")}
 
 
 def family_metrics(evaluation: Any, cfg: Any, metric: str) -> list[str]:

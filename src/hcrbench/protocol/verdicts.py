@@ -47,7 +47,7 @@ from hcrbench.protocol.rules import (
     _num,
     stops,
 )
-from hcrbench.protocol.subject import Context, Subject, failure_of, judge_subject
+from hcrbench.protocol.subject import Context, Subject, failure_of, judge_subject, retrieval_failures
 
 VERDICTS_FILE = "verdicts.json"
 SCHEMA = "hcrbench.verdicts/1"
@@ -75,8 +75,10 @@ def system_subject(ctx: Context) -> Subject:
         row = compare_runs(ctx.evaluation, ctx.cfg, m, p.kill_baseline, others).get(p.system)
         if row is not None:
             tested_on = f"{p.system}: one run, Holm family of {row.get('family_size') or '?'}"
+    rf = retrieval_failures(ctx, group)
     return Subject(p.system, scores, row, tested_on, ctx.suff(p.system) if scores is not None else None,
-                   failure_of(ctx, group), ctx.routing, n_seeds=len(group))
+                   failure_of(ctx, group) if rf is None else (rf[0], rf[1]), ctx.routing, n_seeds=len(group),
+                   failures=None if rf is None else rf[2])
 
 
 def tree_sanity_row(ctx: Context) -> dict:
@@ -117,6 +119,27 @@ def h1c_row(ctx: Context) -> dict:
     row = hy.h1c(acc, nd, links, rt.get("accuracy"), rt.get("predicted_power"), names=conds, links_basis=basis)
     row["evidence"]["condition_names"] = ", ".join(conds)
     return row
+
+
+def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict]
+                    ) -> tuple[list[dict], list[dict], dict[str, Any]]:
+    """Every judged rule's operating characteristics on this run's own data (:mod:`operating`), the rows of rules
+    that cannot decide at their n turned into "not decidable at n = N; needs n ~ M", and the overall verdict's
+    frequencies under known truths (``verdicts.json["operating"]``)."""
+    from hcrbench.protocol import operating as opc
+    from hcrbench.protocol.operating_inputs import aligned, gather
+
+    seed = int(ctx.cfg.seed)
+    ops = opc.operating_all(gather(ctx, s, {r["id"]: r for r in (*cps, *hs)}), seed=seed)
+    cps, hs = opc.gate_rows(cps, ops), opc.gate_rows(hs, ops)
+    kill_run = ctx.evaluation.runs.get(ctx.p.kill_baseline)
+    if s.scores is not None and kill_run is not None:
+        a, b = aligned(s.scores, kill_run, ctx.metric)
+        agg = opc.operating_overall(hs, cps, a - b, int(a.size), full_size=ctx.full_size, overall_fn=overall,
+                                    seed=seed)
+        if agg is not None:
+            ops["overall"] = agg
+    return cps, hs, ops
 
 
 def growth_probe(ctx: Context, s: Subject) -> dict | None:
@@ -273,6 +296,7 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
                 r["text"] += f" (HCR: mean over {s.n_seeds} seeds)"
     controls = ctl.run_controls(ctx)
     cps, hs = ctl.apply(cps, controls), ctl.apply(hs, controls)
+    cps, hs, operating = judge_operating(ctx, s, cps, hs)
     stopped_at = None
     for r in cps:  # --fail-fast: nothing after the first stop counts
         if stopped_at is not None and stopped is not None:
@@ -303,7 +327,7 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
         "decided_by": {"test": kill_row["evidence"].get("tested_on"), "delta": kill_row["evidence"].get("delta"),
                        "p_holm": kill_row["evidence"].get("p_holm"), "ci": kill_row.get("interval"),
                        "n": kill_row.get("n"), "family": family_text(cfg.family, p.kill_baseline)},
-        "checkpoints": cps, "hypotheses": hs, "controls": controls,
+        "checkpoints": cps, "hypotheses": hs, "controls": controls, "operating": operating,
         "undecidable_rules": ctl.undecidable_rules(controls), "stopped": stopped,
         "cost": cost, "cost_line": (cost or {}).get("line"), "depth_note": (cost or {}).get("depth_note"),
         "tuning": {"status": "none", "grid": {}, "chosen": {},
@@ -350,6 +374,21 @@ def write_verdicts(out: Path, v: dict[str, Any]) -> None:
 # ------------------------------------------------------------------------------------------------ runner hooks
 
 
+def gate_one(row: dict, scores: Any, base: Any, metric: str, seed: int) -> dict:
+    """Checkpoint 3's row gated by its operating characteristics on these scores (as in :func:`judge`), so
+    ``--fail-fast`` stops only where the verdict step would say stop."""
+    from hcrbench.protocol import operating as opc
+    from hcrbench.protocol.operating_inputs import aligned
+
+    if scores is None:
+        return row
+    a, b = aligned(scores, base, metric)
+    if a.size < 2:
+        return row
+    ops = opc.operating_all({"vs_kill_baseline": opc.Inputs(n=int(a.size), diffs=a - b)}, seed=int(seed))
+    return opc.gate_rows([row], ops)[0]
+
+
 class FailFast:
     """``--fail-fast``: called between systems with the runs so far; returns why to stop at the first checkpoint
     that says stop and diagnose (tree sanity and easy routing once the system ran, the nDCG@10 margin once the
@@ -386,9 +425,11 @@ class FailFast:
             row = compare_runs(ev, self.cfg, p.metric, p.kill_baseline, {p.system: scores}).get(p.system) or {}
             a = seed_mean([mean_of(ev, n, p.metric) for n in group])
             c = cp.kill_baseline_margin(row.get("delta") if a is not None else None, row.get("ci_low"),
-                                        row.get("ci_high"), row.get("n"), p.kill_baseline, p.metric)
+                                        row.get("ci_high"), row.get("n"), p.kill_baseline, p.metric,
+                                        system=p.system)
+            c = gate_one(c, scores, ev.runs[p.kill_baseline], p.metric, self.cfg.seed)
             if stops(c["status"]):
-                return f"checkpoint 3 (HCR vs {p.kill_baseline}): {c['status']}: {c['text']}"
+                return f"checkpoint 3 ({p.system} vs {p.kill_baseline}): {c['status']}: {c['text']}"
         return None
 
 

@@ -1,0 +1,92 @@
+"""What each rule's operating characteristics are replayed from, gathered from one experiment's results: the real
+per-query differences behind each comparison, the kill baseline's and the oracle's per-query scores (the mixture
+construction), the n of each rate, the sd of a mean, the number of routing conditions.
+
+Only rules that were run get inputs (a rule "not run" has no n to replay at).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hcrbench.protocol.inputs import GROWTH_CATEGORIES, category_qids
+from hcrbench.protocol.operating import Inputs
+from hcrbench.protocol.rules import NOT_RUN
+
+
+def aligned(a: Any, b: Any, metric: str, qids: set[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Per-query values of ``a`` and ``b`` on their common queries (optionally within ``qids``), in ``a``'s order."""
+    pos = {q: i for i, q in enumerate(b.query_ids)}
+    va, vb = np.asarray(a.values[metric], dtype=np.float64), np.asarray(b.values[metric], dtype=np.float64)
+    keep = [(i, pos[q]) for i, q in enumerate(a.query_ids) if q in pos and (qids is None or q in qids)]
+    if not keep:
+        return np.zeros(0), np.zeros(0)
+    ia, ib = zip(*keep)
+    return va[list(ia)], vb[list(ib)]
+
+
+def _dict_diffs(a: dict[str, float] | None, b: dict[str, float] | None) -> np.ndarray | None:
+    if not a or not b:
+        return None
+    common = sorted(set(a) & set(b))
+    return np.asarray([a[q] - b[q] for q in common], dtype=np.float64) if len(common) >= 2 else None
+
+
+def _status(row: dict | None) -> str:
+    return NOT_RUN if row is None else str(row.get("status", row.get("verdict")))
+
+
+def gather(ctx: Any, s: Any, rows: dict[str, dict]) -> dict[str, Inputs]:
+    """``{rule id: Inputs}`` for every rule of ``rows`` (id -> row) that ran."""
+    m, kill = ctx.metric, ctx.p.kill_baseline
+    out: dict[str, Inputs] = {}
+    run = {k: r for k, r in rows.items() if _status(r) != NOT_RUN}
+    base_run = ctx.evaluation.runs.get(kill)
+    if s.scores is not None and base_run is not None:
+        a, b = aligned(s.scores, base_run, m)
+        if a.size >= 2:
+            oracle = ctx.cache.get("oracle_scores")
+            high = aligned(oracle, base_run, m)[0] if oracle is not None else np.ones_like(b)
+            if high.size != b.size:
+                high = np.ones_like(b)
+            x = Inputs(n=int(a.size), diffs=a - b, base=b, high=high, low=np.zeros_like(b))
+            for rid in ("kill", "vs_kill_baseline"):
+                if rid in run:
+                    out[rid] = x
+        qids = category_qids(ctx.data, GROWTH_CATEGORIES)
+        if "corpus_size" in run and qids:
+            a2, b2 = aligned(s.scores, base_run, m, qids)
+            n_med = (rows["corpus_size"] or {}).get("n")
+            if a2.size >= 2:
+                out["corpus_size"] = Inputs(n=int(n_med or a2.size), diffs=a2 - b2)
+        singles = [n for n in (ctx.p.beam_only, ctx.p.collapsed_only) if n is not None and n in ctx.evaluation.runs]
+        chosen = (ctx.cache.get("dev_selection") or {}).get("chosen")
+        if "H1b" in run and singles:
+            sp = chosen if chosen in singles else singles[0]
+            a3, b3 = aligned(s.scores, ctx.evaluation.runs[sp], m)
+            if a3.size >= 2:
+                out["H1b"] = Inputs(n=int(a3.size), diffs=a3 - b3)
+    if "H1a" in run:
+        d = _dict_diffs(s.suff400, ctx.suff(kill))
+        if d is not None:
+            out["H1a"] = Inputs(n=int(d.size), diffs=d)
+    if "token_efficiency" in run:
+        d = _dict_diffs(s.suff400, ctx.suff(ctx.flat))
+        if d is not None:
+            out["token_efficiency"] = Inputs(n=int(d.size), diffs=d)
+    if "failure_rate" in run and run["failure_rate"].get("n"):
+        out["failure_rate"] = Inputs(n=int(run["failure_rate"]["n"]))
+    if "easy_routing" in run:
+        _eps, n_at, _n, _why = ctx.routing
+        if n_at:
+            out["easy_routing"] = Inputs(n=int(min(n_at)))
+    if "H1c" in run and run["H1c"].get("n"):
+        out["H1c"] = Inputs(n=int(run["H1c"]["n"]))
+    ts = run.get("tree_sanity")
+    if ts is not None and ts.get("n") and ts.get("interval"):
+        lo, hi = ts["interval"]
+        sd = (hi - lo) / 2 / 1.959963984540054 * float(ts["n"]) ** 0.5
+        out["tree_sanity"] = Inputs(n=int(ts["n"]), sd=sd)
+    return out
