@@ -119,7 +119,7 @@ def test_the_controls_still_run_on_a_beir_dataset(beir_run):
     tmp, _ = beir_run
     v = json.loads((tmp / "out" / "verdicts.json").read_text())
     ctl = v["controls"]
-    assert {c["control"] for c in ctl} == {"oracle", "clone", "degraded"}
+    assert {c["control"] for c in ctl} == {"oracle", "clone", "degraded", "twin", "plus_margin", "minus_margin"}
     assert {("clone", "kill"), ("degraded", "kill"), ("oracle", "kill")} <= {(c["control"], c["rule"]) for c in ctl}
     assert all(set(c) >= {"control", "rule", "expected", "got", "ok"} for c in ctl)
     bad = [c for c in ctl if not c["ok"]]

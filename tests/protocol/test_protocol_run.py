@@ -189,7 +189,7 @@ def test_verdicts_follow_the_contract_and_the_terminal_ends_with_the_bottom_line
     assert (tmp / "out" / "logs" / "checkpoint" / "hcr.routing.jsonl").is_file()
     # the protocol controls: every row judged and shaped as the contract says
     ctl = v["controls"]
-    assert {c["control"] for c in ctl} == {"oracle", "clone", "degraded"}
+    assert {c["control"] for c in ctl} == {"oracle", "clone", "degraded", "twin", "plus_margin", "minus_margin"}
     assert all(set(c) >= {"control", "rule", "expected", "got", "ok"} for c in ctl)
     got = {(c["control"], c["rule"]): c["got"] for c in ctl}
     assert got[("oracle", "kill")] == "go" and got[("degraded", "kill")] == "kill"

@@ -122,7 +122,7 @@ def easy_routing(eps_per_level: list[float | None] | None, n_per_level: list[int
 
 def kill_baseline_margin(delta: float | None, low: float | None = None, high: float | None = None,
                          n: int | None = None, baseline: str = "flat + reranker", metric: str = "nDCG@10",
-                         why_missing: str = "the system or the kill baseline was not run", system: str = "HCR",
+                         why_missing: str = "the system or the kill baseline was not run", system: str = "the system",
                          interval_kind: str = "paired t 95% (the experiment's comparison)") -> dict:
     """Checkpoint 3: the system must not trail the kill baseline on nDCG@10 by more than 0.02: stop when the
     whole paired 95% interval of the difference lies below -0.02, pass when it lies above, else not decidable."""
@@ -149,7 +149,7 @@ def kill_baseline_margin(delta: float | None, low: float | None = None, high: fl
 
 def token_efficiency(diff: float | None, low: float | None = None, high: float | None = None,
                      n: int | None = None, hcr_400: float | None = None, flat_400: float | None = None,
-                     flat: str = "flat", why_missing: str = "no sufficiency at 400 tokens", system: str = "HCR") -> dict:
+                     flat: str = "flat", why_missing: str = "no sufficiency at 400 tokens", system: str = "the system") -> dict:
     """Checkpoint 4: the system's sufficiency@400 must beat flat@400: stop when the whole 95% interval of the
     paired difference lies below zero, pass when it lies above, else not decidable."""
     crit = f"{system} sufficiency@400 > {flat} sufficiency@400 (the whole 95% interval on one side)"

@@ -68,9 +68,9 @@ def harness_gate(perfect_failure: float | None, n: int | None = None, name: str 
     v = _num(perfect_failure)
     if v is None or v <= ORACLE_MAX_FAIL:
         return None
-    return (f"not decidable on this harness: a perfect retriever ({name}) fails {v:.0%} of {n} budget-feasible "
-            f"queries at 400 tokens (> {ORACLE_MAX_FAIL:.0%}): delivery and selection, not retrieval, would be "
-            f"judged")
+    return (f"not decidable on this harness: a perfect retriever fails {v:.0%} of the budget-feasible queries at "
+            f"400 tokens (> {ORACLE_MAX_FAIL:.0%}; control row {name}): delivery and selection, not retrieval, "
+            f"would be judged")
 
 
 def _unpaired(a: float, b: float, n: int) -> tuple[float, float]:
@@ -81,7 +81,7 @@ def _unpaired(a: float, b: float, n: int) -> tuple[float, float]:
 
 def h1a(hcr_400: float | None, rerank_400: float | None, flat_600: float | None, low: float | None = None,
         high: float | None = None, n: int | None = None, oracle_failure: float | None = None,
-        n_feasible: int | None = None, why_missing: str = "no sufficiency results", *, system: str = "HCR",
+        n_feasible: int | None = None, why_missing: str = "no sufficiency results", *, system: str = "the system",
         perfect_failure: float | None = None) -> dict:
     """H1a on one standard of evidence: go when the 95% interval of system - flat+reranker @400 lies above
     -0.05 (non-inferior), the Wilson interval of the system's rate above 55% and the interval of system - flat@600
@@ -283,7 +283,7 @@ def h1c(accuracy: Sequence[float], ndcg: Sequence[float], links_gain: float | No
                       "decided: no interval)" if extras else ""), ev, **kw)
 
 
-def failure_rate(rate: float | None, n: int = 0, system: str = "HCR", oracle_failure: float | None = None,
+def failure_rate(rate: float | None, n: int = 0, system: str = "the system", oracle_failure: float | None = None,
                  why_missing: str = "no evidence-based sufficiency at 400 tokens", *,
                  perfect_failure: float | None = None, basis: str = "budget-feasible queries",
                  finding: str | None = None) -> dict:
@@ -361,7 +361,7 @@ def corpus_size(points: Sequence[dict[str, Any]] | None, at: str = "medium", why
 def single_kill(delta: float | None, p_holm: float | None, low: float | None = None, high: float | None = None,
                 d: float | None = None, *, n: int | None = None, size: str = "?", full_size: bool = False,
                 baseline: str = "flat + reranker", metric: str = "nDCG@10", tested_on: str = "",
-                system: str = "HCR", interval_kind: str = "paired t 95% (the kill test, its own family)") -> dict:
+                system: str = "the system", interval_kind: str = "paired t 95% (the kill test, its own family)") -> dict:
     """The single kill criterion, one pre-specified test in a family of its own (``p_holm`` is its own p): the
     kill baseline beats the system at the FULL corpus size (p < 0.05 and the whole 95% CI below zero): kill, the
     architecture is invalidated; the whole CI above zero (p < 0.05): go (Cohen's d reported, not required);

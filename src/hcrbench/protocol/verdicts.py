@@ -121,6 +121,29 @@ def h1c_row(ctx: Context) -> dict:
     return row
 
 
+def writes_routing_log(cfg: Any) -> bool:
+    """Does the protocol's system write a routing log (a tree retriever: HCR, RAPTOR)?"""
+    me = next((x for x in cfg.systems if x.name == cfg.protocol.system), None)
+    return me is not None and me.type in ("hcr", "raptor")
+
+
+def tree_only(cfg: Any, rows: list[dict]) -> list[dict]:
+    """The tree-only rules (routing, tree sanity, dual path, cross-links: :func:`registry.needs_routing_log`) are
+    "not run: <system> writes no routing log" when the subject writes none."""
+    from hcrbench.protocol import registry as reg
+
+    if writes_routing_log(cfg):
+        return rows
+    why = f"not run: {cfg.protocol.system} writes no routing log"
+    out = []
+    for r in rows:
+        key = "status" if "status" in r else "verdict"
+        if r["id"] in reg.needs_routing_log():
+            r = {**r, key: NOT_RUN, "text": why, "interval": None}
+        out.append(r)
+    return out
+
+
 def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict]
                     ) -> tuple[list[dict], list[dict], dict[str, Any]]:
     """Every judged rule's operating characteristics on this run's own data (:mod:`operating`), the rows of rules
@@ -293,9 +316,11 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
     if s.n_seeds > 1:
         for r in (*cps[2:], hs[0], hs[3]):  # easy routing reads the first seed's routing only
             if r.get("status", r.get("verdict")) != NOT_RUN:
-                r["text"] += f" (HCR: mean over {s.n_seeds} seeds)"
+                r["text"] += f" ({p.system}: mean over {s.n_seeds} seeds)"
+    ctx.cache["system_scores"] = s.scores  # the noise controls are built from the system's own differences
     controls = ctl.run_controls(ctx)
     cps, hs = ctl.apply(cps, controls), ctl.apply(hs, controls)
+    cps, hs = tree_only(cfg, cps), tree_only(cfg, hs)
     cps, hs, operating = judge_operating(ctx, s, cps, hs)
     stopped_at = None
     for r in cps:  # --fail-fast: nothing after the first stop counts
