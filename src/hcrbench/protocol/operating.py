@@ -36,6 +36,7 @@ from hcrbench.protocol import registry as reg
 from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, Z95, stops
 
 REPS = 1000
+INNER = 199  # studentized resamples per replayed draw of a bootstrap-t rule
 MC_Z = 2.576  # Monte-Carlo error band: 99% two-sided
 
 
@@ -55,6 +56,15 @@ class Inputs:
 
 def _rng(seed: int, *parts: Any) -> np.random.Generator:
     return np.random.default_rng([int(seed), zlib.crc32("|".join(map(str, parts)).encode())])
+
+
+def _interval(rule: reg.Rule, x: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Row-wise the interval ``rule`` decides on: bootstrap-t (the kill criterion) or paired t."""
+    if rule.interval == "bootstrap-t" and x.shape[1] >= 2:
+        from hcrbench.stats.studentized import bootstrap_t_rows
+
+        return bootstrap_t_rows(x, INNER, rng)
+    return _t_interval(x)
 
 
 def _t_interval(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -94,7 +104,7 @@ def replay_recentred(rule: reg.Rule, diffs: np.ndarray, n: int, truth: float, re
     d = np.asarray(diffs, dtype=np.float64)
     d = d - d.mean() + truth
     x = d[rng.integers(0, d.size, size=(reps, n))]
-    return reg.decide(rule, *_t_interval(x))
+    return reg.decide(rule, *_interval(rule, x, rng))
 
 
 def replay_mixture(rule: reg.Rule, base: np.ndarray, high: np.ndarray, low: np.ndarray, n: int, truth: float,
@@ -108,7 +118,7 @@ def replay_mixture(rule: reg.Rule, base: np.ndarray, high: np.ndarray, low: np.n
         return None  # the zero truth of a mixture is the kill baseline itself: no noise (the re-centred twin has)
     idx = rng.integers(0, b.size, size=(reps, n))
     x = gain[idx] * (rng.random((reps, n)) < truth / room)
-    return reg.decide(rule, *_t_interval(x))
+    return reg.decide(rule, *_interval(rule, x, rng))
 
 
 def replay_rate(rule: reg.Rule, n: int, truth: float, reps: int, rng: np.random.Generator) -> np.ndarray:
@@ -273,8 +283,8 @@ def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: 
     for t in kill_rule.truths():
         rng = _rng(seed, "overall", t)
         x = (d0 - d0.mean() + t)[rng.integers(0, d0.size, size=(reps, n))]
-        lo, hi = _t_interval(x)
-        kc, cc = reg.decide(kill_rule, lo, hi), reg.decide(cp_rule, lo, hi)
+        kc = reg.decide(kill_rule, *_interval(kill_rule, x, rng))
+        cc = reg.decide(cp_rule, *_t_interval(x))
         counts: dict[str, int] = {}
         cache: dict[tuple[int, int], str] = {}
         for k, c in zip(kc.tolist(), cc.tolist()):
@@ -317,3 +327,21 @@ def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
             r["text"] += f" ({op['why']}); the system's own figures: {own}"
         out.append(r)
     return out
+
+
+def markdown(ops: dict[str, dict[str, Any]], construction: str = "re-centred") -> str:
+    """The operating table docs/protocol.md publishes: per rule and truth, P(go) / P(no-go) / P(soft) / P(not
+    decidable), with the rule's decidability at its n and the n it needs."""
+    lines = ["| rule | n | truth | P(go / pass) | P(no-go / kill / stop) | P(soft) | P(not decidable) | decidable "
+             "at n | needs n ~ |", "|---|---:|---:|---:|---:|---:|---:|---|---:|"]
+    for rid, op in ops.items():
+        if rid == "overall":
+            continue
+        rows = op["constructions"].get(construction) or next(iter(op["constructions"].values()), [])
+        for i, r in enumerate(rows):
+            tail = (f"{'yes' if op['decidable'] else 'no: ' + op['why']} | {op['needs_n'] or '—'}" if i == 0
+                    else " | ")
+            lines.append(f"| {rid if i == 0 else ''} | {op['n'] if i == 0 else ''} | {r['truth']:+.3f} | "
+                         f"{r['p_go']:.1%} | {r['p_nogo']:.1%} | {r['p_soft']:.1%} | {r['p_undecidable']:.1%} | "
+                         f"{tail} |")
+    return "\n".join(lines)

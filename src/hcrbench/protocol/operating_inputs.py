@@ -90,3 +90,43 @@ def gather(ctx: Any, s: Any, rows: dict[str, dict]) -> dict[str, Inputs]:
         sd = (hi - lo) / 2 / 1.959963984540054 * float(ts["n"]) ** 0.5
         out["tree_sanity"] = Inputs(n=int(ts["n"]), sd=sd)
     return out
+
+
+def from_out(out: Any, n_override: int | None = None) -> tuple[dict[str, Inputs], dict[str, Any]]:
+    """Inputs read back from a finished experiment folder (``per_query.csv``, ``verdicts.json``): the paired
+    nDCG@10 rules from the per-query scores (the system's seed group averaged), the rates and conditions at the
+    n of their rows. ``n_override`` replays every rule at that n instead (a larger suite's operating
+    characteristics from this one's per-query spread). Returns (inputs, verdicts doc)."""
+    import json
+    from pathlib import Path
+
+    from hcrbench.data.per_query import read_per_query
+
+    out = Path(out)
+    v = json.loads((out / "verdicts.json").read_text(encoding="utf-8"))
+    df = read_per_query(out)
+    m, kill, system = v["metric"], v["kill_baseline"], v["system"]
+    members = ((v.get("seed_aggregate") or {}).get("members")) or [system]
+    wide = df.pivot_table(index="query_id", columns="run", values=m, aggfunc="mean")
+    rows = {r["id"]: r for r in (*v["checkpoints"], *v["hypotheses"])}
+    ins: dict[str, Inputs] = {}
+
+    def n_of(n: int) -> int:
+        return int(n_override or n)
+
+    if kill in wide and all(x in wide for x in members):
+        sysv = wide[members].mean(axis=1).to_numpy(dtype=np.float64)
+        base = wide[kill].to_numpy(dtype=np.float64)
+        d = sysv - base
+        x = Inputs(n=n_of(d.size), diffs=d, base=base, high=np.ones_like(base), low=np.zeros_like(base))
+        ins["kill"] = ins["vs_kill_baseline"] = x
+        if "category" in df.columns:
+            cats = df.drop_duplicates("query_id").set_index("query_id")["category"]
+            keep = [q in set(cats[cats.isin(GROWTH_CATEGORIES)].index) for q in wide.index]
+            if sum(keep) >= 2:
+                ins["corpus_size"] = Inputs(n=n_of(int(sum(keep))), diffs=d[np.asarray(keep)])
+    for rid in ("failure_rate", "easy_routing", "H1c"):
+        r = rows.get(rid)
+        if r and r.get("n") and (r.get("status", r.get("verdict")) != NOT_RUN):
+            ins[rid] = Inputs(n=n_of(int(r["n"])) if rid != "H1c" else int(r["n"]))
+    return ins, v

@@ -81,6 +81,7 @@ class Rule:
     controls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     routing_log: bool = False
     component: str = ""
+    interval: str = "t"        # the interval it decides on: "t", "bootstrap-t", "wilson", "normal", "fisher"
 
     @property
     def truth_centre(self) -> float:
@@ -224,7 +225,7 @@ register(Rule("corpus_size", "Corpus size", "hypothesis",
               go=0.0, nogo=0.0, margin=DESIGN_MARGIN, centre=0.0, component="scaling"))
 register(Rule("kill", "Single kill criterion", "hypothesis",
               "system - kill baseline on nDCG@10 at the full size (its own family of one)", "difference", go=0.0,
-              nogo=0.0, margin=DESIGN_MARGIN, negative=KILL, centre=0.0,
+              nogo=0.0, margin=DESIGN_MARGIN, negative=KILL, centre=0.0, interval="bootstrap-t",
               controls={"oracle": (GO, UNDECIDABLE), "clone": (UNDECIDABLE, INCONCLUSIVE), "degraded": (KILL,),
                         "twin": (UNDECIDABLE, INCONCLUSIVE), "plus_margin": (GO, UNDECIDABLE),
                         "minus_margin": (KILL, UNDECIDABLE)},
