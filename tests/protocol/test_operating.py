@@ -188,3 +188,27 @@ def test_a_perfect_retriever_that_fails_makes_the_sufficiency_rules_not_decidabl
             else:
                 assert r["verdict"] == "not decidable"
                 assert r["text"].startswith("not decidable on this harness: a perfect retriever fails 45%")
+
+
+def test_clustered_queries_widen_the_kill_interval_and_report_the_effective_n(tmp_path):
+    from hcrbench.protocol.inputs import query_clusters
+    from hcrbench.protocol.subject import cluster_row
+
+    qids = [f"q{i}" for i in range(40)]
+    (tmp_path / "queries.meta.jsonl").write_text("".join(
+        f'{{"query_id": "{q}", "cluster": "c{i // 8}"}}\n' for i, q in enumerate(qids)))
+    queries = SimpleNamespace(query_ids=qids, meta=lambda q: {})
+    data = SimpleNamespace(queries=queries, root=tmp_path)
+    assert query_clusters(data) == {q: f"c{i // 8}" for i, q in enumerate(qids)}
+    rng = np.random.default_rng(0)
+    shared = rng.normal(0, 0.2, 5)
+    base = SimpleNamespace(query_ids=qids, values={"nDCG@10": rng.random(40)})
+    sys_ = SimpleNamespace(query_ids=qids, values={"nDCG@10": base.values["nDCG@10"] + shared[np.arange(40) // 8]
+                                                   + rng.normal(0, 0.02, 40)})
+    ctx = SimpleNamespace(data=data, metric="nDCG@10")
+    cl = cluster_row(ctx, sys_, base)  # type: ignore[arg-type]
+    d = sys_.values["nDCG@10"] - base.values["nDCG@10"]
+    t = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
+    assert cl.n_clusters == 5 and cl.effective_n < 40 and (cl.high - cl.low) > (t.high - t.low)
+    assert cluster_row(SimpleNamespace(data=SimpleNamespace(queries=queries, root=tmp_path / "none"),
+                                       metric="nDCG@10"), sys_, base) is None  # no clusters: nothing to add

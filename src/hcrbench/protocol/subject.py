@@ -174,6 +174,25 @@ def failure_row(ctx: Context, s: Subject) -> dict:
                            perfect_failure=pf, basis=basis, finding=finding)
 
 
+def cluster_row(ctx: Context, scores: Any, base: Any) -> Any | None:
+    """The cluster-robust interval of the per-query differences when >= 2 clusters of queries are known
+    (:func:`inputs.query_clusters`), else None."""
+    from hcrbench.protocol.inputs import query_clusters
+
+    clusters = query_clusters(ctx.data)
+    if not clusters:
+        return None
+    pos = {q: i for i, q in enumerate(base.query_ids)}
+    va, vb = scores.values[ctx.metric], base.values[ctx.metric]
+    rows = [(float(va[i]) - float(vb[pos[q]]), clusters[q]) for i, q in enumerate(scores.query_ids)
+            if q in pos and q in clusters]
+    if len({c for _, c in rows}) < 2:
+        return None
+    from hcrbench.stats.cluster import cluster_ci
+
+    return cluster_ci([d for d, _ in rows], None, [c for _, c in rows])
+
+
 def kill_row(ctx: Context, s: Subject, full_size: bool | None = None) -> dict:
     c = s.vs_kill or {}
     # the single pre-specified kill test is a family of its own (never Holm'd with secondary metrics), decided on
@@ -191,10 +210,23 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None) -> dict:
             _m, lo, hi, p = bootstrap_t_test(a, b, n_resamples=int(ctx.cfg.n_resamples), seed=int(ctx.cfg.seed))
             kind = f"bootstrap-t 95% (studentized, {int(ctx.cfg.n_resamples):,} resamples; the kill test, its own " \
                    f"family)"
-    return hy.single_kill(c.get("delta"), p, lo, hi, c.get("d"),
-                          n=c.get("n"), size=ctx.size, full_size=ctx.full_size if full_size is None else full_size,
-                          baseline=ctx.p.kill_baseline, metric=ctx.metric, tested_on=s.tested_on,
-                          system=ctx.p.system, interval_kind=kind)
+            cl = cluster_row(ctx, s.scores, base)
+            if cl is not None:  # queries are not independent: the interval must also hold cluster-robustly
+                lo, hi = min(lo, cl.low), max(hi, cl.high)
+                kind += f" joined with the cluster-robust CR1 t 95% ({cl.n_clusters} clusters, effective n " \
+                        f"{cl.effective_n:.1f} of {cl.n})"
+                ctx.cache["kill_clusters"] = {"n_clusters": cl.n_clusters, "effective_n": cl.effective_n,
+                                              "design_effect": cl.design_effect, "ci": [cl.low, cl.high]}
+    row = hy.single_kill(c.get("delta"), p, lo, hi, c.get("d"),
+                         n=c.get("n"), size=ctx.size, full_size=ctx.full_size if full_size is None else full_size,
+                         baseline=ctx.p.kill_baseline, metric=ctx.metric, tested_on=s.tested_on,
+                         system=ctx.p.system, interval_kind=kind)
+    if ctx.cache.get("kill_clusters") and s.name == ctx.p.system:
+        row["evidence"]["clusters"] = ctx.cache["kill_clusters"]
+        row["evidence"]["effective_n"] = ctx.cache["kill_clusters"]["effective_n"]
+    if s.n_seeds > 1 and s.name == ctx.p.system:
+        row["evidence"]["tree_seeds"] = s.n_seeds  # the seed component: verdicts.json["seed_aggregate"]
+    return row
 
 
 def h1b_row(ctx: Context, s: Subject) -> dict:
