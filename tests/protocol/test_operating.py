@@ -212,3 +212,11 @@ def test_clustered_queries_widen_the_kill_interval_and_report_the_effective_n(tm
     assert cl.n_clusters == 5 and cl.effective_n < 40 and (cl.high - cl.low) > (t.high - t.low)
     assert cluster_row(SimpleNamespace(data=SimpleNamespace(queries=queries, root=tmp_path / "none"),
                                        metric="nDCG@10"), sys_, base) is None  # no clusters: nothing to add
+
+
+def test_a_fixed_seed_component_widens_every_replayed_interval_and_lowers_power():
+    rng = np.random.default_rng(8)
+    d = rng.normal(0, 0.1, 200)
+    plain = op.operating(reg.get("kill"), op.Inputs(n=200, diffs=d), reps=400)
+    seeded = op.operating(reg.get("kill"), op.Inputs(n=200, diffs=d, extra_half=0.02), reps=400)
+    assert seeded["power_go"] < plain["power_go"] and seeded["false_go"] <= plain["false_go"] + 0.01

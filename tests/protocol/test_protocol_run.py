@@ -202,6 +202,10 @@ def test_verdicts_follow_the_contract_and_the_terminal_ends_with_the_bottom_line
             assert row["p_go"] + row["p_nogo"] + row["p_soft"] + row["p_undecidable"] == pytest.approx(1.0)
         assert ops[rid]["reps"] >= 1000 and ops[rid]["n"] == cp_n
     assert all(sum(v for k, v in t.items() if k != "truth") == pytest.approx(1.0) for t in ops["overall"]["truths"])
+    # the kill test: its own family, a bootstrap-t interval, the two tree seeds as a variance component
+    kill = next(h for h in v["hypotheses"] if h["id"] == "kill")
+    assert kill["interval_kind"].startswith("bootstrap-t 95%") and "tree-seed component" in kill["interval_kind"]
+    assert kill["evidence"]["tree_seeds"]["k"] == 2 and kill["evidence"]["tree_seeds"]["half"] >= 0
     assert got[("degraded", "vs_kill_baseline")].startswith("stop and diagnose")
     assert v["undecidable_rules"] == sorted({c["rule"] for c in ctl if not c["ok"]})
     assert isinstance(v["tuning"], dict) and "status" in v["tuning"]

@@ -52,19 +52,27 @@ class Inputs:
     high: np.ndarray | None = None
     low: np.ndarray | None = None
     sd: float | None = None
+    extra_half: float = 0.0  # a fixed variance component added in quadrature to each side (the tree seeds')
 
 
 def _rng(seed: int, *parts: Any) -> np.random.Generator:
     return np.random.default_rng([int(seed), zlib.crc32("|".join(map(str, parts)).encode())])
 
 
-def _interval(rule: reg.Rule, x: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Row-wise the interval ``rule`` decides on: bootstrap-t (the kill criterion) or paired t."""
+def _interval(rule: reg.Rule, x: np.ndarray, rng: np.random.Generator, extra: float = 0.0
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Row-wise the interval ``rule`` decides on: bootstrap-t (the kill criterion) or paired t, each side widened
+    in quadrature by ``extra`` (a fixed variance component)."""
     if rule.interval == "bootstrap-t" and x.shape[1] >= 2:
         from hcrbench.stats.studentized import bootstrap_t_rows
 
-        return bootstrap_t_rows(x, INNER, rng)
-    return _t_interval(x)
+        lo, hi = bootstrap_t_rows(x, INNER, rng)
+    else:
+        lo, hi = _t_interval(x)
+    if extra > 0:
+        m = x.mean(axis=1)
+        lo, hi = m - np.hypot(m - lo, extra), m + np.hypot(hi - m, extra)
+    return lo, hi
 
 
 def _t_interval(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -99,16 +107,16 @@ def fisher_np(r: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def replay_recentred(rule: reg.Rule, diffs: np.ndarray, n: int, truth: float, reps: int,
-                     rng: np.random.Generator) -> np.ndarray:
+                     rng: np.random.Generator, extra: float = 0.0) -> np.ndarray:
     """Verdict codes of ``rule`` on ``reps`` resamples of the re-centred differences at ``truth``."""
     d = np.asarray(diffs, dtype=np.float64)
     d = d - d.mean() + truth
     x = d[rng.integers(0, d.size, size=(reps, n))]
-    return reg.decide(rule, *_interval(rule, x, rng))
+    return reg.decide(rule, *_interval(rule, x, rng, extra))
 
 
 def replay_mixture(rule: reg.Rule, base: np.ndarray, high: np.ndarray, low: np.ndarray, n: int, truth: float,
-                   reps: int, rng: np.random.Generator) -> np.ndarray | None:
+                   reps: int, rng: np.random.Generator, extra: float = 0.0) -> np.ndarray | None:
     """Verdict codes when a share of the kill baseline's queries get the oracle's (truth > 0) or a random
     ranking's (truth < 0) score, the share making the expected difference ``truth`` (None when unreachable)."""
     b = np.asarray(base, dtype=np.float64)
@@ -118,7 +126,7 @@ def replay_mixture(rule: reg.Rule, base: np.ndarray, high: np.ndarray, low: np.n
         return None  # the zero truth of a mixture is the kill baseline itself: no noise (the re-centred twin has)
     idx = rng.integers(0, b.size, size=(reps, n))
     x = gain[idx] * (rng.random((reps, n)) < truth / room)
-    return reg.decide(rule, *_interval(rule, x, rng))
+    return reg.decide(rule, *_interval(rule, x, rng, extra))
 
 
 def replay_rate(rule: reg.Rule, n: int, truth: float, reps: int, rng: np.random.Generator) -> np.ndarray:
@@ -162,9 +170,11 @@ def truths_for(rule: reg.Rule) -> list[float]:
 def _replayer(rule: reg.Rule, x: Inputs) -> dict[str, Callable[[float, int, np.random.Generator], np.ndarray | None]]:
     out: dict[str, Callable[[float, int, np.random.Generator], np.ndarray | None]] = {}
     if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
-        out["re-centred"] = lambda t, r, g: replay_recentred(rule, x.diffs, x.n, t, r, g)  # type: ignore[arg-type]
+        out["re-centred"] = lambda t, r, g: replay_recentred(rule, x.diffs, x.n, t, r, g,  # type: ignore[arg-type]
+                                                             x.extra_half)
         if x.base is not None and x.high is not None and x.low is not None:
-            out["mixture"] = lambda t, r, g: replay_mixture(rule, x.base, x.high, x.low, x.n, t, r, g)  # type: ignore
+            out["mixture"] = lambda t, r, g: replay_mixture(rule, x.base, x.high, x.low, x.n, t, r, g,  # type: ignore
+                                                            x.extra_half)
     elif rule.kind == "proportion":
         out["binomial"] = lambda t, r, g: replay_rate(rule, x.n, t, r, g)
     elif rule.kind == "mean" and x.sd:
@@ -271,7 +281,7 @@ def operating_all(inputs: dict[str, Inputs], *, reps: int = REPS, seed: int = 0)
 
 def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: np.ndarray | None, n: int, *,
                       full_size: bool, overall_fn: Callable[[list[dict], list[dict]], str], reps: int = REPS,
-                      seed: int = 0) -> dict[str, Any] | None:
+                      seed: int = 0, extra: float = 0.0) -> dict[str, Any] | None:
     """The overall verdict's frequencies when the system's nDCG@10 difference from the kill baseline is known
     (re-centred at centre + {0, ±m, ±2m}): the margin checkpoint and the kill criterion replayed on the same
     resamples, every other row held at its observed verdict, :func:`verdicts.overall` applied to each draw."""
@@ -283,7 +293,7 @@ def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: 
     for t in kill_rule.truths():
         rng = _rng(seed, "overall", t)
         x = (d0 - d0.mean() + t)[rng.integers(0, d0.size, size=(reps, n))]
-        kc = reg.decide(kill_rule, *_interval(kill_rule, x, rng))
+        kc = reg.decide(kill_rule, *_interval(kill_rule, x, rng, extra))
         cc = reg.decide(cp_rule, *_t_interval(x))
         counts: dict[str, int] = {}
         cache: dict[tuple[int, int], str] = {}

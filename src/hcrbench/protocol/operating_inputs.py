@@ -52,9 +52,12 @@ def gather(ctx: Any, s: Any, rows: dict[str, dict]) -> dict[str, Inputs]:
             if high.size != b.size:
                 high = np.ones_like(b)
             x = Inputs(n=int(a.size), diffs=a - b, base=b, high=high, low=np.zeros_like(b))
-            for rid in ("kill", "vs_kill_baseline"):
-                if rid in run:
-                    out[rid] = x
+            if "vs_kill_baseline" in run:
+                out["vs_kill_baseline"] = x
+            if "kill" in run:  # the kill interval carries the tree-seed component (subject.seed_component)
+                seed = ctx.cache.get("kill_seed") or {}
+                out["kill"] = Inputs(n=x.n, diffs=x.diffs, base=x.base, high=x.high, low=x.low,
+                                     extra_half=float(seed.get("half") or 0.0))
         qids = category_qids(ctx.data, GROWTH_CATEGORIES)
         if "corpus_size" in run and qids:
             a2, b2 = aligned(s.scores, base_run, m, qids)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from hcrbench.protocol import checkpoints as cp
 from hcrbench.protocol import hypotheses as hy
 from hcrbench.protocol.inputs import (
@@ -174,6 +176,29 @@ def failure_row(ctx: Context, s: Subject) -> dict:
                            perfect_failure=pf, basis=basis, finding=finding)
 
 
+def seed_component(ctx: Context, s: Subject, base: Any) -> dict | None:
+    """The tree-seed variance component of the system's mean difference from the kill baseline: the sd over
+    seeds of each seed's mean difference, as a 95% half-width t(k - 1) sd / sqrt(k) (None for one seed)."""
+    from hcrbench.protocol.operating_inputs import aligned
+
+    group = members(ctx.cfg, ctx.p.system, ctx.evaluation.runs)
+    if len(group) < 2:
+        return None
+    means = []
+    for name in group:
+        a, b = aligned(ctx.evaluation.runs[name], base, ctx.metric)
+        if a.size:
+            means.append(float(np.mean(a - b)))
+    if len(means) < 2:
+        return None
+    from scipy import stats as sps
+
+    k = len(means)
+    sd = float(np.std(means, ddof=1))
+    return {"k": k, "sd_between_seeds": sd, "half": float(sps.t.ppf(0.975, k - 1)) * sd / k ** 0.5,
+            "seed_means": means}
+
+
 def cluster_row(ctx: Context, scores: Any, base: Any) -> Any | None:
     """The cluster-robust interval of the per-query differences when >= 2 clusters of queries are known
     (:func:`inputs.query_clusters`), else None."""
@@ -210,6 +235,14 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None) -> dict:
             _m, lo, hi, p = bootstrap_t_test(a, b, n_resamples=int(ctx.cfg.n_resamples), seed=int(ctx.cfg.seed))
             kind = f"bootstrap-t 95% (studentized, {int(ctx.cfg.n_resamples):,} resamples; the kill test, its own " \
                    f"family)"
+            seed = seed_component(ctx, s, base) if s.name == ctx.p.system else None
+            if seed is not None:  # tree seeds as a variance component: added in quadrature to each side
+                m0 = float(np.mean(a - b))
+                lo = m0 - float(np.hypot(m0 - lo, seed["half"]))
+                hi = m0 + float(np.hypot(hi - m0, seed["half"]))
+                kind += f" with the tree-seed component ±{seed['half']:.3f} (t on {seed['k'] - 1} df over " \
+                        f"{seed['k']} seeds) in quadrature"
+                ctx.cache["kill_seed"] = seed
             cl = cluster_row(ctx, s.scores, base)
             if cl is not None:  # queries are not independent: the interval must also hold cluster-robustly
                 lo, hi = min(lo, cl.low), max(hi, cl.high)
@@ -225,7 +258,7 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None) -> dict:
         row["evidence"]["clusters"] = ctx.cache["kill_clusters"]
         row["evidence"]["effective_n"] = ctx.cache["kill_clusters"]["effective_n"]
     if s.n_seeds > 1 and s.name == ctx.p.system:
-        row["evidence"]["tree_seeds"] = s.n_seeds  # the seed component: verdicts.json["seed_aggregate"]
+        row["evidence"]["tree_seeds"] = ctx.cache.get("kill_seed") or {"k": s.n_seeds}
     return row
 
 
