@@ -277,6 +277,12 @@ def bottom_line(v: dict[str, Any]) -> str:
     cost = v.get("cost_line")
     if cost:
         parts.append(cost)
+    gated = [f"{r['id']} (needs n ~ {r['evidence']['operating']['needs_n']:,})"
+             if (r.get("evidence") or {}).get("operating", {}).get("needs_n") else r["id"]
+             for r in (*v["checkpoints"], *v["hypotheses"]) if r.get("before_operating")]
+    if gated:
+        parts.append("not decidable at this n (power < 0.8 at the margin or false decisions above nominal: "
+                     f"verdicts.json operating): {', '.join(gated)}")
     und = v.get("undecidable_rules") or []
     if und:
         parts.append(f"not decidable on this dataset (a control failed): {', '.join(und)}")
@@ -433,12 +439,20 @@ class FailFast:
             rep = system_tree_metrics(p.system, self.data, self.out, rel_threshold=self.cfg.rel_threshold,
                                       seed=self.cfg.seed)
             sd = ((rep or {}).get("tree", {}).get("sibling_distinctiveness") or {})
+            from hcrbench.protocol import operating as opc
+
             c = cp.tree_sanity(sd.get("mean"), sd.get("sd"), sd.get("n"))
+            if sd.get("sd") and sd.get("n"):  # the same operating gate as the verdict step
+                c = opc.gate_rows([c], opc.operating_all(
+                    {"tree_sanity": opc.Inputs(n=int(sd["n"]), sd=float(sd["sd"]))}, seed=int(self.cfg.seed)))[0]
             if stops(c["status"]):
                 return f"checkpoint 1 (tree sanity): {c['status']}: {c['text']}"
             cdata, log, why = cp.checkpoint_routing_log(self.cfg, self.data, self.out)
             eps, n_at, n, why = cp.easy_single_branch(log, cdata, self.cfg.rel_threshold, why)
             c = cp.easy_routing(eps, n_at, n, why)
+            if n_at:
+                c = opc.gate_rows([c], opc.operating_all({"easy_routing": opc.Inputs(n=int(min(n_at)))},
+                                                         seed=int(self.cfg.seed)))[0]
             if stops(c["status"]):
                 return f"checkpoint 2 (easy routing): {c['status']}: {c['text']}"
         group = [s.name for s in seed_group_of(self.cfg, p.system)]  # every seed: the margin is on the mean
