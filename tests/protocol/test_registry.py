@@ -1,0 +1,57 @@
+"""The rule registry (protocol/registry.py): one object per rule, every control able to fail, thresholds the rule
+functions use, the controls module reading its expectations from it."""
+
+from __future__ import annotations
+
+import pytest
+
+from hcrbench.protocol import controls as ctl
+from hcrbench.protocol import registry as reg
+from hcrbench.protocol.rules import INCONCLUSIVE, UNDECIDABLE
+
+
+def _reachable(rule: reg.Rule) -> set[str]:
+    words = {rule.positive, rule.negative, UNDECIDABLE}
+    if rule.soft:
+        words.add(rule.soft)
+    if rule.id == "H1a":
+        words.add(INCONCLUSIVE)
+    return words
+
+
+@pytest.mark.parametrize("rid", sorted(reg.REGISTRY))
+def test_every_control_of_every_rule_can_fail(rid):
+    """A control whose expected verdicts cover every verdict the rule can give certifies nothing (issue #33)."""
+    rule = reg.get(rid)
+    for control, expected in rule.controls.items():
+        def ok(word, exp=expected):
+            return any(word == e or word.startswith(e) for e in exp)
+        wrong = {w for w in _reachable(rule) if not ok(w)}
+        assert wrong, f"{rid}: control {control} can never fail"
+
+
+def test_the_registry_holds_every_rule_once_with_its_thresholds():
+    assert set(reg.REGISTRY) == {"tree_sanity", "easy_routing", "vs_kill_baseline", "token_efficiency", "H1a", "H1b",
+                                 "H1c", "failure_rate", "corpus_size", "kill"}
+    assert reg.needs_routing_log() == {"tree_sanity", "easy_routing", "H1b", "H1c"}
+    with pytest.raises(ValueError):
+        reg.register(reg.get("kill"))
+    assert reg.get("kill").interval == "bootstrap-t" and reg.get("kill").negative == "kill"
+    for r in reg.REGISTRY.values():
+        assert r.margin > 0 and len(r.truths()) == 5 and r.figure and r.name
+
+
+def test_the_controls_module_reads_each_rules_expectations_from_the_registry():
+    for rid, per in ctl.EXPECTED.items():
+        for control, verdicts in per.items():
+            assert reg.get(rid).controls[control] == verdicts and control in ctl.CONTROLS
+
+
+def test_decide_handles_both_orientations_and_both_band_shapes():
+    fr = reg.get("failure_rate")  # lower is better; go < 20%, no-go > 30%, soft wholly between
+    assert reg.decide_one(fr, 0.05, 0.15) == reg.POS and reg.decide_one(fr, 0.35, 0.5) == reg.NEG
+    assert reg.decide_one(fr, 0.21, 0.29) == reg.MID and reg.decide_one(fr, 0.15, 0.25) == reg.UND
+    h1b = reg.H1B_CLAUSES["single"]  # go: > 0; no-go: < +0.03; both: soft (real but small)
+    assert reg.decide_one(h1b, 0.01, 0.02) == reg.MID and reg.decide_one(h1b, 0.01, 0.08) == reg.POS
+    assert reg.decide_one(h1b, -0.02, 0.02) == reg.NEG and reg.decide_one(h1b, -0.02, 0.05) == reg.UND
+    assert reg.decide_one(reg.get("kill"), None, 0.1) == reg.UND
