@@ -220,3 +220,12 @@ def test_a_fixed_seed_component_widens_every_replayed_interval_and_lowers_power(
     plain = op.operating(reg.get("kill"), op.Inputs(n=200, diffs=d), reps=400)
     seeded = op.operating(reg.get("kill"), op.Inputs(n=200, diffs=d, extra_half=0.02), reps=400)
     assert seeded["power_go"] < plain["power_go"] and seeded["false_go"] <= plain["false_go"] + 0.01
+
+
+def test_reported_frequencies_are_what_the_gated_row_says():
+    rng = np.random.default_rng(9)
+    d = rng.normal(0, 0.25, 300)
+    small = op.operating(reg.get("kill"), op.Inputs(n=40, diffs=d), reps=300)
+    assert not small["decidable"] and all(r["p_undecidable"] == 1.0 for r in small["reported"])
+    big = op.operating(reg.get("kill"), op.Inputs(n=1500, diffs=d), reps=300)
+    assert big["decidable"] and big["reported"] == big["constructions"]["re-centred"]

@@ -234,12 +234,18 @@ def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0) -> 
                    f"(+ Monte-Carlo error {mc:.1%})")
     if not power_ok:
         why.append(f"power at the margin {min(worst['power_go'], worst['power_nogo']):.0%} < {reg.POWER:.0%}")
-    return {"rule": rule.id, "n": int(x.n), "reps": int(reps), "seed": int(seed), "margin": m,
+    decidable = bool(false_ok and power_ok)
+    first = tables.get("re-centred") or next(iter(tables.values()), [])
+    # what this run's row says at each truth: the rule's own frequencies when it is decidable at this n, else
+    # "not decidable" always (the gate turns every verdict into it)
+    reported = [dict(r) if decidable else {"truth": r["truth"], "p_go": 0.0, "p_nogo": 0.0, "p_soft": 0.0,
+                                           "p_undecidable": 1.0} for r in first]
+    return {"rule": rule.id, "n": int(x.n), "reps": int(reps), "seed": int(seed), "margin": m, "reported": reported,
             "thresholds": {"go": g, "nogo": b}, "higher_is_better": rule.higher_is_better,
             "verdict_words": {"go": rule.positive, "nogo": rule.negative, "soft": rule.soft},
             "constructions": tables, "false_go": worst["false_go"], "false_nogo": worst["false_nogo"],
             "nominal": nominal, "mc_error": mc, "power_go": worst["power_go"], "power_nogo": worst["power_nogo"],
-            "decidable": bool(false_ok and power_ok), "needs_n": needs_n(rule, x), "why": "; ".join(why)}
+            "decidable": decidable, "needs_n": needs_n(rule, x), "why": "; ".join(why)}
 
 
 def control_frequencies(op: dict[str, Any], rule: reg.Rule) -> dict[str, Any]:
