@@ -55,3 +55,10 @@ def test_decide_handles_both_orientations_and_both_band_shapes():
     assert reg.decide_one(h1b, 0.01, 0.02) == reg.MID and reg.decide_one(h1b, 0.01, 0.08) == reg.POS
     assert reg.decide_one(h1b, -0.02, 0.02) == reg.NEG and reg.decide_one(h1b, -0.02, 0.05) == reg.UND
     assert reg.decide_one(reg.get("kill"), None, 0.1) == reg.UND
+
+
+def test_each_rule_simulates_itself():
+    from hcrbench.protocol.operating import Inputs
+
+    got = reg.get("failure_rate").simulate(Inputs(n=100), reps=200)
+    assert got["rule"] == "failure_rate" and got["n"] == 100 and "binomial" in got["constructions"]

@@ -92,6 +92,14 @@ class Rule:
         c, m = self.truth_centre, self.margin
         return [round(c + k * m, 10) for k in (-2, -1, 0, 1, 2)]
 
+    def simulate(self, inputs: Any, *, reps: int = 1000, seed: int = 0) -> dict[str, Any] | None:
+        """This rule replayed on known-truth systems built from ``inputs`` (:class:`operating.Inputs`): its
+        operating characteristics at ``inputs.n`` (:func:`operating.operating`; the replay is chosen by ``kind``
+        and ``interval``)."""
+        from hcrbench.protocol.operating import operating
+
+        return operating(self, inputs, reps=reps, seed=seed)
+
     def words(self, code: int) -> str:
         return {POS: self.positive, NEG: self.negative, MID: self.soft or UNDECIDABLE}.get(code, UNDECIDABLE)
 
