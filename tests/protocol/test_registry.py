@@ -62,3 +62,22 @@ def test_each_rule_simulates_itself():
 
     got = reg.get("failure_rate").simulate(Inputs(n=100), reps=200)
     assert got["rule"] == "failure_rate" and got["n"] == 100 and "binomial" in got["constructions"]
+
+
+def test_tree_only_rules_are_not_run_for_a_system_without_a_routing_log():
+    from types import SimpleNamespace
+
+    from hcrbench.protocol import checkpoints as cp
+    from hcrbench.protocol import hypotheses as hy
+    from hcrbench.protocol.verdicts import tree_only
+
+    rows = [cp.tree_sanity(0.3, 0.05, 400), cp.easy_routing([0.0], [60], 60), cp.kill_baseline_margin(0.0, -0.1, 0.1, 59),
+            hy.h1c([0.1, 0.5, 0.9, 0.3], [0.2, 0.4, 0.6, 0.3]), hy.single_kill(0.0, 0.5, -0.1, 0.1, 0.0, n=59)]
+    cfg = SimpleNamespace(protocol=SimpleNamespace(system="bm25x"), systems=[SimpleNamespace(name="bm25x", type="bm25")])
+    out = {r["id"]: r for r in tree_only(cfg, rows)}
+    for rid in ("tree_sanity", "easy_routing", "H1c"):
+        key = "status" if "status" in out[rid] else "verdict"
+        assert out[rid][key] == "not run" and out[rid]["text"] == "not run: bm25x writes no routing log"
+    assert out["vs_kill_baseline"]["status"] == "not decidable" and out["kill"]["verdict"] == "not decidable"
+    hcr = SimpleNamespace(protocol=SimpleNamespace(system="h"), systems=[SimpleNamespace(name="h", type="hcr")])
+    assert tree_only(hcr, rows) == rows
