@@ -229,3 +229,26 @@ def test_reported_frequencies_are_what_the_gated_row_says():
     assert not small["decidable"] and all(r["p_undecidable"] == 1.0 for r in small["reported"])
     big = op.operating(reg.get("kill"), op.Inputs(n=1500, diffs=d), reps=300)
     assert big["decidable"] and big["reported"] == big["constructions"]["re-centred"]
+
+
+def test_the_clustered_kill_replay_equals_a_direct_cluster_bootstrap_through_the_real_rule():
+    from hcrbench.stats.cluster import cluster_ci
+
+    rng = np.random.default_rng(10)
+    g = np.repeat(np.arange(12), 5)
+    d = rng.normal(0, 0.15, 12)[g] + rng.normal(0, 0.05, g.size)
+    reps = 1500
+    got = op.operating(reg.get("kill"), op.Inputs(n=g.size, diffs=d, clusters=g), reps=reps, seed=2)
+    assert set(got["constructions"]) == {"cluster bootstrap"}
+    row = next(r for r in got["constructions"]["cluster bootstrap"] if np.isclose(r["truth"], 0.06))
+    centred = d - d.mean() + 0.06
+    direct = np.random.default_rng(77)
+    go = 0
+    for _ in range(reps):
+        pick = direct.integers(0, 12, 12)
+        vals = np.concatenate([centred[g == c] for c in pick])
+        labels = np.concatenate([[j] * int(np.sum(g == c)) for j, c in enumerate(pick)])
+        c = cluster_ci(vals, None, labels.tolist())
+        p = float(2 * stats.t.sf(abs(c.mean / c.se), c.n_clusters - 1))
+        go += hy.single_kill(c.mean, p, c.low, c.high, None, n=vals.size, full_size=True)["verdict"] == "go"
+    assert abs(go / reps - row["p_go"]) <= _mc_tol(row["p_go"], reps)

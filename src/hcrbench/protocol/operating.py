@@ -53,6 +53,7 @@ class Inputs:
     low: np.ndarray | None = None
     sd: float | None = None
     extra_half: float = 0.0  # a fixed variance component added in quadrature to each side (the tree seeds')
+    clusters: np.ndarray | None = None  # cluster index of each difference: the kill replay resamples clusters
 
 
 def _rng(seed: int, *parts: Any) -> np.random.Generator:
@@ -115,6 +116,29 @@ def replay_recentred(rule: reg.Rule, diffs: np.ndarray, n: int, truth: float, re
     return reg.decide(rule, *_interval(rule, x, rng, extra))
 
 
+def replay_clustered(rule: reg.Rule, diffs: np.ndarray, clusters: np.ndarray, truth: float, reps: int,
+                     rng: np.random.Generator, extra: float = 0.0) -> np.ndarray:
+    """Verdict codes on ``reps`` cluster-bootstrap draws (G clusters with replacement) of the re-centred
+    differences, each judged on its CR1 cluster-robust t interval (df G - 1), as the kill rule judges clustered
+    queries (:func:`subject.kill_row`)."""
+    d = np.asarray(diffs, dtype=np.float64)
+    d = d - d.mean() + truth
+    g = np.asarray(clusters)
+    G = int(g.max()) + 1
+    sums = np.bincount(g, weights=d, minlength=G)
+    counts = np.bincount(g, minlength=G).astype(np.float64)
+    idx = rng.integers(0, G, size=(reps, G))
+    S, C = sums[idx], counts[idx]
+    n = C.sum(axis=1)
+    m = S.sum(axis=1) / n
+    se = np.sqrt(G / (G - 1) * ((S - m[:, None] * C) ** 2).sum(axis=1)) / n
+    h = sps.t.ppf(0.975, G - 1) * se
+    lo, hi = m - h, m + h
+    if extra > 0:
+        lo, hi = m - np.hypot(h, extra), m + np.hypot(h, extra)
+    return reg.decide(rule, lo, hi)
+
+
 def replay_mixture(rule: reg.Rule, base: np.ndarray, high: np.ndarray, low: np.ndarray, n: int, truth: float,
                    reps: int, rng: np.random.Generator, extra: float = 0.0) -> np.ndarray | None:
     """Verdict codes when a share of the kill baseline's queries get the oracle's (truth > 0) or a random
@@ -170,6 +194,10 @@ def truths_for(rule: reg.Rule) -> list[float]:
 def _replayer(rule: reg.Rule, x: Inputs) -> dict[str, Callable[[float, int, np.random.Generator], np.ndarray | None]]:
     out: dict[str, Callable[[float, int, np.random.Generator], np.ndarray | None]] = {}
     if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
+        if x.clusters is not None and rule.interval == "bootstrap-t" and len(set(x.clusters.tolist())) >= 2:
+            out["cluster bootstrap"] = lambda t, r, g: replay_clustered(rule, x.diffs, x.clusters, t, r,  # type: ignore
+                                                                        g, x.extra_half)
+            return out
         out["re-centred"] = lambda t, r, g: replay_recentred(rule, x.diffs, x.n, t, r, g,  # type: ignore[arg-type]
                                                              x.extra_half)
         if x.base is not None and x.high is not None and x.low is not None:

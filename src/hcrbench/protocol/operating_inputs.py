@@ -27,6 +27,22 @@ def aligned(a: Any, b: Any, metric: str, qids: set[str] | None = None) -> tuple[
     return va[list(ia)], vb[list(ib)]
 
 
+def cluster_index(ctx: Any, a: Any, b: Any) -> np.ndarray | None:
+    """The cluster index of each query :func:`aligned` keeps (in its order), when every one carries a cluster
+    id (:func:`inputs.query_clusters`); None otherwise."""
+    from hcrbench.protocol.inputs import query_clusters
+
+    clusters = query_clusters(getattr(ctx, "data", None))
+    if not clusters:
+        return None
+    pos = set(b.query_ids)
+    kept = [q for q in a.query_ids if q in pos]
+    if not kept or any(q not in clusters for q in kept):
+        return None
+    ids = {c: i for i, c in enumerate(dict.fromkeys(clusters[q] for q in kept))}
+    return np.asarray([ids[clusters[q]] for q in kept])
+
+
 def _dict_diffs(a: dict[str, float] | None, b: dict[str, float] | None) -> np.ndarray | None:
     if not a or not b:
         return None
@@ -57,7 +73,8 @@ def gather(ctx: Any, s: Any, rows: dict[str, dict]) -> dict[str, Inputs]:
             if "kill" in run:  # the kill interval carries the tree-seed component (subject.seed_component)
                 seed = ctx.cache.get("kill_seed") or {}
                 out["kill"] = Inputs(n=x.n, diffs=x.diffs, base=x.base, high=x.high, low=x.low,
-                                     extra_half=float(seed.get("half") or 0.0))
+                                     extra_half=float(seed.get("half") or 0.0),
+                                     clusters=cluster_index(ctx, s.scores, base_run))
         qids = category_qids(ctx.data, GROWTH_CATEGORIES)
         if "corpus_size" in run and qids:
             a2, b2 = aligned(s.scores, base_run, m, qids)

@@ -209,8 +209,9 @@ def cluster_row(ctx: Context, scores: Any, base: Any) -> Any | None:
         return None
     pos = {q: i for i, q in enumerate(base.query_ids)}
     va, vb = scores.values[ctx.metric], base.values[ctx.metric]
-    rows = [(float(va[i]) - float(vb[pos[q]]), clusters[q]) for i, q in enumerate(scores.query_ids)
-            if q in pos and q in clusters]
+    if any(q in pos and q not in clusters for q in scores.query_ids):
+        return None  # a partial labelling is not a clustering of the judged queries
+    rows = [(float(va[i]) - float(vb[pos[q]]), clusters[q]) for i, q in enumerate(scores.query_ids) if q in pos]
     if len({c for _, c in rows}) < 2:
         return None
     from hcrbench.stats.cluster import cluster_ci
@@ -235,6 +236,16 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None) -> dict:
             _m, lo, hi, p = bootstrap_t_test(a, b, n_resamples=int(ctx.cfg.n_resamples), seed=int(ctx.cfg.seed))
             kind = f"bootstrap-t 95% (studentized, {int(ctx.cfg.n_resamples):,} resamples; the kill test, its own " \
                    f"family)"
+            cl = cluster_row(ctx, s.scores, base)
+            if cl is not None:  # queries are not independent: the cluster-robust interval replaces the iid one
+                from scipy import stats as sps
+
+                lo, hi = cl.low, cl.high
+                p = float(2 * sps.t.sf(abs(cl.mean / cl.se), cl.n_clusters - 1)) if cl.se > 0 else 1.0
+                kind = f"cluster-robust CR1 t 95% ({cl.n_clusters} clusters, df {cl.n_clusters - 1}, effective n " \
+                       f"{cl.effective_n:.1f} of {cl.n}; the kill test, its own family)"
+                ctx.cache["kill_clusters"] = {"n_clusters": cl.n_clusters, "effective_n": cl.effective_n,
+                                              "design_effect": cl.design_effect, "ci": [cl.low, cl.high]}
             seed = seed_component(ctx, s, base) if s.name == ctx.p.system else None
             if seed is not None:  # tree seeds as a variance component: added in quadrature to each side
                 m0 = float(np.mean(a - b))
@@ -243,13 +254,6 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None) -> dict:
                 kind += f" with the tree-seed component ±{seed['half']:.3f} (t on {seed['k'] - 1} df over " \
                         f"{seed['k']} seeds) in quadrature"
                 ctx.cache["kill_seed"] = seed
-            cl = cluster_row(ctx, s.scores, base)
-            if cl is not None:  # queries are not independent: the interval must also hold cluster-robustly
-                lo, hi = min(lo, cl.low), max(hi, cl.high)
-                kind += f" joined with the cluster-robust CR1 t 95% ({cl.n_clusters} clusters, effective n " \
-                        f"{cl.effective_n:.1f} of {cl.n})"
-                ctx.cache["kill_clusters"] = {"n_clusters": cl.n_clusters, "effective_n": cl.effective_n,
-                                              "design_effect": cl.design_effect, "ci": [cl.low, cl.high]}
     row = hy.single_kill(c.get("delta"), p, lo, hi, c.get("d"),
                          n=c.get("n"), size=ctx.size, full_size=ctx.full_size if full_size is None else full_size,
                          baseline=ctx.p.kill_baseline, metric=ctx.metric, tested_on=s.tested_on,
