@@ -69,7 +69,7 @@ def test_tree_only_rules_are_not_run_for_a_system_without_a_routing_log():
 
     from hcrbench.protocol import checkpoints as cp
     from hcrbench.protocol import hypotheses as hy
-    from hcrbench.protocol.verdicts import tree_only
+    from hcrbench.protocol.gating import tree_only
 
     rows = [cp.tree_sanity(0.3, 0.05, 400), cp.easy_routing([0.0], [60], 60), cp.kill_baseline_margin(0.0, -0.1, 0.1, 59),
             hy.h1c([0.1, 0.5, 0.9, 0.3], [0.2, 0.4, 0.6, 0.3]), hy.single_kill(0.0, 0.5, -0.1, 0.1, 0.0, n=59)]

@@ -22,6 +22,7 @@ from hcrbench.data.atomic import atomic_write_text
 from hcrbench.protocol import checkpoints as cp
 from hcrbench.protocol import controls as ctl
 from hcrbench.protocol import hypotheses as hy
+from hcrbench.protocol.gating import gate_one, judge_operating, tree_only
 from hcrbench.protocol.inputs import (
     ENTITY_CATEGORY,
     GROWTH_CATEGORIES,
@@ -119,50 +120,6 @@ def h1c_row(ctx: Context) -> dict:
     row = hy.h1c(acc, nd, links, rt.get("accuracy"), rt.get("predicted_power"), names=conds, links_basis=basis)
     row["evidence"]["condition_names"] = ", ".join(conds)
     return row
-
-
-def writes_routing_log(cfg: Any) -> bool:
-    """Does the protocol's system write a routing log (a tree retriever: HCR, RAPTOR)?"""
-    me = next((x for x in cfg.systems if x.name == cfg.protocol.system), None)
-    return me is not None and me.type in ("hcr", "raptor")
-
-
-def tree_only(cfg: Any, rows: list[dict]) -> list[dict]:
-    """The tree-only rules (routing, tree sanity, dual path, cross-links: :func:`registry.needs_routing_log`) are
-    "not run: <system> writes no routing log" when the subject writes none."""
-    from hcrbench.protocol import registry as reg
-
-    if writes_routing_log(cfg):
-        return rows
-    why = f"not run: {cfg.protocol.system} writes no routing log"
-    out = []
-    for r in rows:
-        key = "status" if "status" in r else "verdict"
-        if r["id"] in reg.needs_routing_log():
-            r = {**r, key: NOT_RUN, "text": why, "interval": None}
-        out.append(r)
-    return out
-
-
-def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict]
-                    ) -> tuple[list[dict], list[dict], dict[str, Any]]:
-    """Every judged rule's operating characteristics on this run's own data (:mod:`operating`), the rows of rules
-    that cannot decide at their n turned into "not decidable at n = N; needs n ~ M", and the overall verdict's
-    frequencies under known truths (``verdicts.json["operating"]``)."""
-    from hcrbench.protocol import operating as opc
-    from hcrbench.protocol.operating_inputs import aligned, gather
-
-    seed = int(ctx.cfg.seed)
-    ops = opc.operating_all(gather(ctx, s, {r["id"]: r for r in (*cps, *hs)}), seed=seed)
-    cps, hs = opc.gate_rows(cps, ops), opc.gate_rows(hs, ops)
-    kill_run = ctx.evaluation.runs.get(ctx.p.kill_baseline)
-    if s.scores is not None and kill_run is not None:
-        a, b = aligned(s.scores, kill_run, ctx.metric)
-        agg = opc.operating_overall(hs, cps, a - b, int(a.size), full_size=ctx.full_size, overall_fn=overall,
-                                    seed=seed, extra=float((ctx.cache.get("kill_seed") or {}).get("half") or 0.0))
-        if agg is not None:
-            ops["overall"] = agg
-    return cps, hs, ops
 
 
 def growth_probe(ctx: Context, s: Subject) -> dict | None:
@@ -327,7 +284,7 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
     controls = ctl.run_controls(ctx)
     cps, hs = ctl.apply(cps, controls), ctl.apply(hs, controls)
     cps, hs = tree_only(cfg, cps), tree_only(cfg, hs)
-    cps, hs, operating = judge_operating(ctx, s, cps, hs)
+    cps, hs, operating = judge_operating(ctx, s, cps, hs, overall)
     stopped_at = None
     for r in cps:  # --fail-fast: nothing after the first stop counts
         if stopped_at is not None and stopped is not None:
@@ -403,21 +360,6 @@ def write_verdicts(out: Path, v: dict[str, Any]) -> None:
 
 
 # ------------------------------------------------------------------------------------------------ runner hooks
-
-
-def gate_one(row: dict, scores: Any, base: Any, metric: str, seed: int) -> dict:
-    """Checkpoint 3's row gated by its operating characteristics on these scores (as in :func:`judge`), so
-    ``--fail-fast`` stops only where the verdict step would say stop."""
-    from hcrbench.protocol import operating as opc
-    from hcrbench.protocol.operating_inputs import aligned
-
-    if scores is None:
-        return row
-    a, b = aligned(scores, base, metric)
-    if a.size < 2:
-        return row
-    ops = opc.operating_all({"vs_kill_baseline": opc.Inputs(n=int(a.size), diffs=a - b)}, seed=int(seed))
-    return opc.gate_rows([row], ops)[0]
 
 
 class FailFast:
