@@ -281,3 +281,28 @@ def test_protocol_names_must_be_systems(bench, tmp_path):
     cfg.write_text(cfg.read_text().replace("n_trials = 40", "n_trails = 40"))
     r = _run("run", str(cfg))
     assert r.returncode == 2 and "unknown key" in r.stderr and "n_trials" in r.stderr
+
+
+def test_a_perfect_runfile_retriever_as_the_system_gets_no_no_go_or_kill(bench, tmp_path):
+    """Issue #33's first finding, through `hcrbench run`: a runfile that ranks every relevant document first by
+    grade, named as the protocol's system. No rule may act against it; the tree-only rules say it writes no
+    routing log; every row names it, never "HCR"."""
+    qrels = (bench / "qrels" / "test.tsv").read_text().splitlines()[1:]
+    perfect = tmp_path / "perfect.trec"
+    perfect.write_text("".join(f"{q} Q0 {d} 1 {g}.0 perfect\n" for q, d, g in (ln.split("\t") for ln in qrels)))
+    extra = f'\n[[systems]]\nname = "perfect"\ntype = "runfile"\nparams = {{ path = "{perfect}" }}\n'
+    cfg = _config(tmp_path, bench)
+    text = cfg.read_text().replace('system = "hcr"\n', 'system = "perfect"\n', 1)
+    text = text.replace("[gate]\nn_trials = 40\ncontrols = true\n", "")
+    cfg.write_text(text + extra)
+    r = _run("run", str(cfg), "--quiet")
+    assert r.returncode == 0, r.stderr[-2000:]
+    v = json.loads((tmp_path / "out" / "verdicts.json").read_text())
+    rows = [*v["checkpoints"], *v["hypotheses"]]
+    said = {x["id"]: x.get("status", x.get("verdict")) for x in rows}
+    assert not any(s in ("no-go", "kill") or s.startswith("stop and diagnose") for s in said.values()), said
+    assert v["overall"] not in ("no-go", "invalidated", "stop and diagnose")
+    for rid in ("tree_sanity", "easy_routing", "H1b", "H1c"):
+        assert said[rid] == "not run"
+        assert next(x for x in rows if x["id"] == rid)["text"] == "not run: perfect writes no routing log"
+    assert all("HCR" not in x["text"] for x in rows), [x["text"] for x in rows if "HCR" in x["text"]]
