@@ -187,8 +187,10 @@ def h1b(vs_single: dict[str, dict[str, Any]], vs_rerank: dict[str, Any] | None,
         basis = f"vs {chosen} (chosen on dev; one comparison): "
     closest = min(singles, key=lambda n: singles[n]["delta"])  # shown as the row's interval
     c = singles[closest]
+    method = {"t": "paired t", "bca": "paired BCa bootstrap", "percentile": "paired percentile bootstrap"}.get(
+        str(c.get("ci_method") or "t"), str(c.get("ci_method")))
     kw = dict(n=c.get("n"), interval=(c.get("ci_low"), c.get("ci_high")),
-              interval_kind=f"{c.get('ci_method') or 't'} 95% (dual - {closest}, paired)", component="dual path")
+              interval_kind=f"{method} 95% (dual - {closest})", component="dual path")
     got = {n: _clause(sc, "single") for n, sc in singles.items()}
     g2 = _clause(vr, "rerank")
     g3 = _clause(ent, "entity")
@@ -343,8 +345,9 @@ def corpus_size(points: Sequence[dict[str, Any]] | None, at: str = "medium", why
                           component="scaling")
     d, p, lo, hi = _num(sub["delta"]), _num(sub.get("p")), _num(sub.get("ci_low")), _num(sub.get("ci_high"))
     ev.update({f"subset@{at}": d, f"subset p@{at}": p})
-    kw = dict(n=sub.get("n"), interval=(lo, hi), interval_kind=f"{sub.get('ci_method') or 't'} 95% (paired, subset "
-                                                                f"at {at})",
+    method = {"t": "paired t", "bca": "paired BCa bootstrap", "percentile": "paired percentile bootstrap"}.get(
+        str(sub.get("ci_method") or "t"), str(sub.get("ci_method")))
+    kw = dict(n=sub.get("n"), interval=(lo, hi), interval_kind=f"{method} 95% (subset at {at})",
               component="scaling")
     words = f"at {at}, entity-spanning + multi-hop: {d:+.3f} ({_p(p, 'raw')}, {_ci(lo, hi)}, n {sub.get('n')})"
     code = reg.decide_one(reg.get("corpus_size"), lo, hi)
