@@ -31,8 +31,8 @@ def test_independent_clusters_of_one_give_the_plain_interval_and_full_effective_
     rng = np.random.default_rng(1)
     d = rng.normal(0.0, 0.3, 50)
     c = cluster_ci(d, None, list(range(50)))
-    assert c.design_effect == pytest.approx(50 / 49)  # only the G / (G - 1) factor
-    assert c.effective_n == pytest.approx(49)
+    # CR1 with one query per cluster: G / (G - 1) * sum((d - m)^2) / n^2 = s^2 / n, the iid variance exactly
+    assert c.design_effect == pytest.approx(1.0) and c.effective_n == pytest.approx(50)
 
 
 def test_the_cluster_permutation_test_flips_whole_clusters():
