@@ -50,7 +50,8 @@ def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict],
     if s.scores is not None and kill_run is not None:
         a, b = aligned(s.scores, kill_run, ctx.metric)
         agg = opc.operating_overall(hs, cps, a - b, int(a.size), full_size=ctx.full_size, overall_fn=overall,
-                                    seed=seed, extra=float((ctx.cache.get("kill_seed") or {}).get("half") or 0.0))
+                                    seed=seed, extra=float((ctx.cache.get("kill_seed") or {}).get("half") or 0.0),
+                                    decidable={k: bool(o.get("decidable")) for k, o in ops.items()})
         if agg is not None:
             ops["overall"] = agg
     return cps, hs, ops

@@ -315,10 +315,12 @@ def operating_all(inputs: dict[str, Inputs], *, reps: int = REPS, seed: int = 0)
 
 def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: np.ndarray | None, n: int, *,
                       full_size: bool, overall_fn: Callable[[list[dict], list[dict]], str], reps: int = REPS,
-                      seed: int = 0, extra: float = 0.0) -> dict[str, Any] | None:
+                      seed: int = 0, extra: float = 0.0, decidable: dict[str, bool] | None = None
+                      ) -> dict[str, Any] | None:
     """The overall verdict's frequencies when the system's nDCG@10 difference from the kill baseline is known
     (re-centred at centre + {0, ±m, ±2m}): the margin checkpoint and the kill criterion replayed on the same
-    resamples, every other row held at its observed verdict, :func:`verdicts.overall` applied to each draw."""
+    resamples (as gated: a rule not decidable at this n says so on every draw), every other row held at its
+    observed verdict, :func:`verdicts.overall` applied to each draw."""
     if diffs is None or np.asarray(diffs).size < 2 or n < 2:
         return None
     kill_rule, cp_rule = reg.get("kill"), reg.get("vs_kill_baseline")
@@ -329,6 +331,11 @@ def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: 
         x = (d0 - d0.mean() + t)[rng.integers(0, d0.size, size=(reps, n))]
         kc = reg.decide(kill_rule, *_interval(kill_rule, x, rng, extra))
         cc = reg.decide(cp_rule, *_t_interval(x))
+        ok = decidable or {}
+        if not ok.get("kill", True):  # a rule the gate makes "not decidable" says so on every draw
+            kc = np.full_like(kc, reg.UND)
+        if not ok.get("vs_kill_baseline", True):
+            cc = np.full_like(cc, reg.UND)
         counts: dict[str, int] = {}
         cache: dict[tuple[int, int], str] = {}
         for k, c in zip(kc.tolist(), cc.tolist()):
