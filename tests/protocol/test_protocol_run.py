@@ -184,15 +184,28 @@ def test_verdicts_follow_the_contract_and_the_terminal_ends_with_the_bottom_line
         assert h["verdict"] != "kill"  # one constructed size: the kill criterion is not judged (not full size)
     # the easy-routing checkpoint read the tune split (never test): the system ran once more on it
     er = next(c for c in v["checkpoints"] if c["id"] == "easy_routing")
+    cp_n = next(c for c in v["checkpoints"] if c["id"] == "vs_kill_baseline")["n"]
     assert er["status"] != "not run" and "of tune" in er["text"] and er["n"] == 40
     assert (tmp / "out" / "logs" / "checkpoint" / "hcr.routing.jsonl").is_file()
     # the protocol controls: every row judged and shaped as the contract says
     ctl = v["controls"]
-    assert {c["control"] for c in ctl} == {"oracle", "clone", "degraded"}
+    assert {c["control"] for c in ctl} == {"oracle", "clone", "degraded", "twin", "plus_margin", "minus_margin"}
     assert all(set(c) >= {"control", "rule", "expected", "got", "ok"} for c in ctl)
     got = {(c["control"], c["rule"]): c["got"] for c in ctl}
     assert got[("oracle", "kill")] == "go" and got[("degraded", "kill")] == "kill"
-    assert got[("clone", "kill")] == "inconclusive"
+    assert got[("clone", "kill")] == "not decidable"  # issue #33: undecided at n is "not decidable", not a verdict
+    # every judged rule carries its operating characteristics, measured on this run's own per-query data
+    ops = v["operating"]
+    assert {"kill", "vs_kill_baseline", "overall"} <= set(ops)
+    for rid in ("kill", "vs_kill_baseline"):
+        for row in ops[rid]["constructions"]["re-centred"]:
+            assert row["p_go"] + row["p_nogo"] + row["p_soft"] + row["p_undecidable"] == pytest.approx(1.0)
+        assert ops[rid]["reps"] >= 1000 and ops[rid]["n"] == cp_n
+    assert all(sum(v for k, v in t.items() if k != "truth") == pytest.approx(1.0) for t in ops["overall"]["truths"])
+    # the kill test: its own family, a bootstrap-t interval, the two tree seeds as a variance component
+    kill = next(h for h in v["hypotheses"] if h["id"] == "kill")
+    assert kill["interval_kind"].startswith("bootstrap-t 95%") and "tree-seed component" in kill["interval_kind"]
+    assert kill["evidence"]["tree_seeds"]["k"] == 2 and kill["evidence"]["tree_seeds"]["half"] >= 0
     assert got[("degraded", "vs_kill_baseline")].startswith("stop and diagnose")
     assert v["undecidable_rules"] == sorted({c["rule"] for c in ctl if not c["ok"]})
     assert isinstance(v["tuning"], dict) and "status" in v["tuning"]
@@ -235,9 +248,10 @@ def test_rerun_reuses_every_system_and_gives_the_same_verdicts(done):
     assert (tmp / "out" / "verdicts.json").read_bytes() == before
 
 
-def test_fail_fast_stops_at_the_first_kill(bench, tmp_path):
-    """A perfect kill baseline: HCR trails by more than 0.02 (its whole CI), so checkpoint 3 says stop and
-    diagnose and nothing after it runs."""
+def test_fail_fast_does_not_stop_on_a_checkpoint_its_n_cannot_decide(bench, tmp_path):
+    """A perfect kill baseline: the system trails by far more than 0.02 (its whole CI), but at 40 queries the
+    margin checkpoint has power far below 0.8 at the design's margin (issue #33): it says "not decidable at n = 40;
+    needs n ~ M" instead of stop, and --fail-fast lets the run go on (it stops only where the verdict would)."""
     qrels = (bench / "qrels" / "test.tsv").read_text().splitlines()[1:]
     perfect = tmp_path / "perfect.trec"
     perfect.write_text("".join(f"{q} Q0 {d} 1 {g}.0 perfect\n" for q, d, g in (ln.split("\t") for ln in qrels)))
@@ -246,14 +260,14 @@ def test_fail_fast_stops_at_the_first_kill(bench, tmp_path):
     r = _run("run", str(cfg), "--quiet", "--fail-fast")
     assert r.returncode == 0, r.stderr[-2000:]
     v = json.loads((tmp_path / "out" / "verdicts.json").read_text())
-    assert v["overall"] == "stop and diagnose" and "checkpoint 3" in v["stopped"]
-    cp = {c["id"]: c["status"] for c in v["checkpoints"]}
-    assert cp["tree_sanity"] == "pass" and cp["vs_kill_baseline"] == "stop and diagnose: retrieval quality"
-    assert cp["token_efficiency"] == "not run" and "--fail-fast stopped" in v["checkpoints"][3]["text"]
-    assert v["bottom_line"].startswith("a fail-fast checkpoint fired: diagnose retrieval quality")
+    assert v["stopped"] is None and v["overall"] != "stop and diagnose"
+    c3 = next(c for c in v["checkpoints"] if c["id"] == "vs_kill_baseline")
+    assert c3["status"] == "not decidable" and c3["before_operating"] == "stop and diagnose: retrieval quality"
+    assert c3["text"].startswith("not decidable at n = 40; needs n ~ ") and "power at the margin" in c3["text"]
+    op = v["operating"]["vs_kill_baseline"]
+    assert not op["decidable"] and op["power_nogo"] < 0.8 and op["needs_n"] > 40
     m = json.loads((tmp_path / "out" / "manifest.json").read_text())
-    assert set(m["systems"]) == {"hcr", "hcr-seed1", "rerank"}  # nothing ran after the kill
-    assert "--fail-fast" in r.stdout + r.stderr and "skipped 3" in r.stderr
+    assert {"hcr", "hcr-seed1", "rerank", "bm25"} <= set(m["systems"])  # nothing was skipped
 
 
 def test_protocol_names_must_be_systems(bench, tmp_path):
@@ -267,3 +281,28 @@ def test_protocol_names_must_be_systems(bench, tmp_path):
     cfg.write_text(cfg.read_text().replace("n_trials = 40", "n_trails = 40"))
     r = _run("run", str(cfg))
     assert r.returncode == 2 and "unknown key" in r.stderr and "n_trials" in r.stderr
+
+
+def test_a_perfect_runfile_retriever_as_the_system_gets_no_no_go_or_kill(bench, tmp_path):
+    """Issue #33's first finding, through `hcrbench run`: a runfile that ranks every relevant document first by
+    grade, named as the protocol's system. No rule may act against it; the tree-only rules say it writes no
+    routing log; every row names it, never "HCR"."""
+    qrels = (bench / "qrels" / "test.tsv").read_text().splitlines()[1:]
+    perfect = tmp_path / "perfect.trec"
+    perfect.write_text("".join(f"{q} Q0 {d} 1 {g}.0 perfect\n" for q, d, g in (ln.split("\t") for ln in qrels)))
+    extra = f'\n[[systems]]\nname = "perfect"\ntype = "runfile"\nparams = {{ path = "{perfect}" }}\n'
+    cfg = _config(tmp_path, bench)
+    text = cfg.read_text().replace('system = "hcr"\n', 'system = "perfect"\n', 1)
+    text = text.replace("[gate]\nn_trials = 40\ncontrols = true\n", "")
+    cfg.write_text(text + extra)
+    r = _run("run", str(cfg), "--quiet")
+    assert r.returncode == 0, r.stderr[-2000:]
+    v = json.loads((tmp_path / "out" / "verdicts.json").read_text())
+    rows = [*v["checkpoints"], *v["hypotheses"]]
+    said = {x["id"]: x.get("status", x.get("verdict")) for x in rows}
+    assert not any(s in ("no-go", "kill") or s.startswith("stop and diagnose") for s in said.values()), said
+    assert v["overall"] not in ("no-go", "invalidated", "stop and diagnose")
+    for rid in ("tree_sanity", "easy_routing", "H1b", "H1c"):
+        assert said[rid] == "not run"
+        assert next(x for x in rows if x["id"] == rid)["text"] == "not run: perfect writes no routing log"
+    assert all("HCR" not in x["text"] + x["criterion"] for x in rows), [x["text"] for x in rows if "HCR" in x["text"]]

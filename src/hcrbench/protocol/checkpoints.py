@@ -1,8 +1,11 @@
 """The design's four fail-fast checkpoints: pure rules on plain numbers, and the gathering of their inputs.
 
-A checkpoint says ``pass``, ``stop and diagnose: <component>`` (only when its whole 95% interval lies past the
-threshold), ``not decidable`` (the point estimate is past the threshold but the interval is not: the text gives
-the n that would decide it) or ``not run``; never a verdict on the architecture.
+A checkpoint says ``pass`` / ``stop and diagnose: <component>`` (each only when its whole 95% interval lies on
+that side of the threshold), ``not decidable at n = N (needs ~ M)`` (the interval reaches the threshold) or
+``not run``; never a verdict on the architecture.
+
+Every checkpoint decides by :func:`registry.decide`: pass only when its whole interval lies on the right side of the
+threshold, stop only when it lies on the wrong side (one standard of evidence both ways, issue #33).
 
 1. Tree sanity: mean sibling distinctiveness >= 0.15 (interval: mean ± 1.96 sd / sqrt(pairs)).
 2. Routing on the easiest single-branch queries: eps <= 0.10 at every level, on >= 50 queries of the tune and dev
@@ -19,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.data.structured import read_json
+from hcrbench.protocol import registry as reg
 from hcrbench.protocol.rules import (
     DIAGNOSE,
     EASY_EPS_MAX,
@@ -32,8 +36,6 @@ from hcrbench.protocol.rules import (
     _ci,
     _num,
     checkpoint,
-    n_to_decide_mean,
-    n_to_decide_rate,
     wilson,
 )
 
@@ -42,18 +44,19 @@ CHECKPOINT_LOGS = "logs/checkpoint"
 MAX_CHECKPOINT_QUERIES = 200  # the easy-routing checkpoint's queries are run once more: a cap on that cost
 
 
-def _decide(point_past: bool, interval_past: bool) -> str:
-    return DIAGNOSE if interval_past else UNDECIDABLE if point_past else PASS
-
-
 def _needs(n_needed: int | None) -> str:
-    return f"n >= {n_needed:,} would decide it at this estimate" if n_needed else "no n would decide it"
+    return f"needs n ~ {n_needed:,} for power 0.8 at the design's margin" if n_needed else "no n in reach decides it"
+
+
+def _status(rule_id: str, lo: float | None, hi: float | None) -> int:
+    return reg.decide_one(reg.get(rule_id), lo, hi)
 
 
 def tree_sanity(mean: float | None, sd: float | None = None, n: int | None = None,
                 why_missing: str = "no tree with routing vectors") -> dict:
-    """Checkpoint 1: the tree's siblings must be distinguishable (mean cosine distance >= 0.15)."""
-    crit = f"mean sibling distinctiveness >= {TREE_SANITY_MIN}"
+    """Checkpoint 1: the tree's siblings must be distinguishable (mean cosine distance >= 0.15): pass when the
+    whole normal 95% interval lies above 0.15, stop when it lies below, else not decidable."""
+    crit = f"mean sibling distinctiveness >= {TREE_SANITY_MIN} (the whole 95% interval on one side)"
     v, s = _num(mean), _num(sd)
     if v is None:
         return checkpoint("tree_sanity", "Tree sanity", crit, None, TREE_SANITY_MIN, NOT_RUN,
@@ -62,15 +65,19 @@ def tree_sanity(mean: float | None, sd: float | None = None, n: int | None = Non
     if s is not None and n:
         h = Z95 * s / n ** 0.5
         lo, hi = v - h, v + h
-    status = _decide(v < TREE_SANITY_MIN, hi is not None and hi < TREE_SANITY_MIN)
-    if status == DIAGNOSE:
+    code = _status("tree_sanity", lo, hi)
+    if code == reg.NEG:
         status, text = f"{DIAGNOSE}: tree construction", f"siblings are too alike: mean cosine distance {v:.3f} " \
                                                          f"< {TREE_SANITY_MIN} ({_ci(lo, hi, False)})"
-    elif status == UNDECIDABLE:
-        text = f"not decidable at n = {n}: mean {v:.3f} < {TREE_SANITY_MIN} but {_ci(lo, hi, False)} reaches it"
+    elif code == reg.POS:
+        status = PASS
+        text = f"siblings are distinct enough: mean cosine distance {v:.3f} > {TREE_SANITY_MIN} " \
+               f"({_ci(lo, hi, False)}, {n:,} sibling pairs)"
     else:
-        text = f"siblings are distinct enough: mean cosine distance {v:.3f} >= {TREE_SANITY_MIN}" + \
-               (f" ({_ci(lo, hi, False)}, {n:,} sibling pairs)" if lo is not None else "")
+        status = UNDECIDABLE
+        need = reg.n_for_power(s, reg.get("tree_sanity").margin) if s is not None else None
+        text = f"{reg.text_undecidable(n, need, 'sibling pairs')}: mean {v:.3f}, " + \
+               (f"{_ci(lo, hi, False)} reaches {TREE_SANITY_MIN}" if lo is not None else "no sd: no interval")
     return checkpoint("tree_sanity", "Tree sanity", crit, v, TREE_SANITY_MIN, status, text, n=n,
                       interval=(lo, hi) if lo is not None else None,
                       interval_kind="normal 95% (mean ± 1.96 sd / sqrt(pairs))", component="tree construction")
@@ -78,33 +85,37 @@ def tree_sanity(mean: float | None, sd: float | None = None, n: int | None = Non
 
 def easy_routing(eps_per_level: list[float | None] | None, n_per_level: list[int] | None = None,
                  n_queries: int = 0, why_missing: str = "no routing log", where: str = "") -> dict:
-    """Checkpoint 2: on the easiest single-branch queries, routing error eps <= 0.10 at every level; a level
-    stops the protocol only when its whole Wilson interval lies above 0.10."""
-    crit = f"eps <= {EASY_EPS_MAX} at every level on >= {MIN_EASY} easiest single-branch queries (tune + dev)"
+    """Checkpoint 2: on the easiest single-branch queries, routing error eps <= 0.10 at every level: stop when a
+    level's whole Wilson interval lies above 0.10, pass when every level's lies below, else not decidable."""
+    crit = f"eps <= {EASY_EPS_MAX} at every level on >= {MIN_EASY} easiest single-branch queries (tune + dev), " \
+           f"each level's Wilson 95% interval wholly on one side"
     levels = [(_num(e), int(k)) for e, k in zip(eps_per_level or [], n_per_level or [])]
     levels = [(e, k) for e, k in levels if e is not None and k > 0]
     if not levels or n_queries == 0:
         return checkpoint("easy_routing", "Routing on easy single-branch queries", crit, None, EASY_EPS_MAX,
                           NOT_RUN, f"not run: {why_missing}", n=n_queries or None, component="routing")
     ivs = [wilson(e * k, k) for e, k in levels]
-    by_point = max(range(len(levels)), key=lambda i: levels[i][0])
-    fired = [i for i, iv in enumerate(ivs) if iv[0] > EASY_EPS_MAX]  # type: ignore[index]
-    past = [i for i, (e, _) in enumerate(levels) if e > EASY_EPS_MAX]
+    codes = [_status("easy_routing", iv[0], iv[1]) for iv in ivs]  # type: ignore[index]
     per = ", ".join(f"L{i + 1} {e:.3f} [{iv[0]:.3f}, {iv[1]:.3f}] (n {k})"  # type: ignore[index]
                     for i, ((e, k), iv) in enumerate(zip(levels, ivs)))
     small = f"; only {n_queries} queries (the design asks for {MIN_EASY})" if n_queries < MIN_EASY else ""
-    pick = fired[0] if fired else (past[0] if past else by_point)
+    fired = [i for i, c in enumerate(codes) if c == reg.NEG]
+    open_ = [i for i, c in enumerate(codes) if c != reg.POS]
+    worst = max(range(len(levels)), key=lambda i: ivs[i][1])  # type: ignore[index]
+    pick = fired[0] if fired else (max(open_, key=lambda i: levels[i][0]) if open_ else worst)
     e, k = levels[pick]
     iv = ivs[pick]
     if fired:
         status, text = f"{DIAGNOSE}: routing", f"routing fails where it should be easiest: level {pick + 1} eps " \
                                                f"{e:.3f}, Wilson 95% [{iv[0]:.3f}, {iv[1]:.3f}] > {EASY_EPS_MAX}"
-    elif past:
+    elif open_:
         status = UNDECIDABLE
-        text = f"not decidable at n = {k}: level {pick + 1} eps {e:.3f} > {EASY_EPS_MAX} but its Wilson 95% " \
-               f"interval [{iv[0]:.3f}, {iv[1]:.3f}] reaches it; {_needs(n_to_decide_rate(e, EASY_EPS_MAX))}"
+        need = reg.n_for_power_proportion(reg.get("easy_routing"))
+        text = f"{reg.text_undecidable(k, need)}: level {pick + 1} eps {e:.3f}, its Wilson 95% interval " \
+               f"[{iv[0]:.3f}, {iv[1]:.3f}] reaches {EASY_EPS_MAX}; {_needs(need)}"
     else:
-        status, text = PASS, f"routing holds: worst level eps {levels[by_point][0]:.3f} <= {EASY_EPS_MAX}"
+        status, text = PASS, f"routing holds: every level's Wilson 95% interval lies below {EASY_EPS_MAX} (worst " \
+                             f"eps {levels[worst][0]:.3f})"
     text += f" ({per}; {n_queries} queries{where}){small}"
     return checkpoint("easy_routing", "Routing on easy single-branch queries", crit, e, EASY_EPS_MAX, status, text,
                       n=n_queries, interval=iv, interval_kind="Wilson 95% (the level judged)", component="routing")
@@ -112,50 +123,52 @@ def easy_routing(eps_per_level: list[float | None] | None, n_per_level: list[int
 
 def kill_baseline_margin(delta: float | None, low: float | None = None, high: float | None = None,
                          n: int | None = None, baseline: str = "flat + reranker", metric: str = "nDCG@10",
-                         why_missing: str = "HCR or the kill baseline was not run") -> dict:
-    """Checkpoint 3: HCR must not trail flat + reranker on nDCG@10 by more than 0.02; it stops the protocol only
-    when the whole paired 95% CI of the difference lies below -0.02."""
-    crit = f"HCR - {baseline} on {metric} >= -{KILL_MARGIN}"
+                         why_missing: str = "the system or the kill baseline was not run", system: str = "the system",
+                         interval_kind: str = "paired t 95% (the experiment's comparison)") -> dict:
+    """Checkpoint 3: the system must not trail the kill baseline on nDCG@10 by more than 0.02: stop when the
+    whole paired 95% interval of the difference lies below -0.02, pass when it lies above, else not decidable."""
+    crit = f"{system} - {baseline} on {metric} >= -{KILL_MARGIN} (the whole 95% interval on one side)"
     d, lo, hi = _num(delta), _num(low), _num(high)
-    name = f"HCR vs {baseline}"
+    name = f"{system} vs {baseline}"
     if d is None:
         return checkpoint("vs_kill_baseline", name, crit, None, -KILL_MARGIN, NOT_RUN, f"not run: {why_missing}",
                           component="retrieval quality")
-    status = _decide(d < -KILL_MARGIN, hi is not None and hi < -KILL_MARGIN)
-    words = f"HCR {'trails' if d < 0 else 'leads'} {baseline} by {abs(d):.3f} {metric} ({_ci(lo, hi)}, n {n})"
-    if status == DIAGNOSE:
+    code = _status("vs_kill_baseline", lo, hi)
+    words = f"{system} {'trails' if d < 0 else 'leads'} {baseline} by {abs(d):.3f} {metric} ({_ci(lo, hi)}, n {n})"
+    if code == reg.NEG:
         status, text = f"{DIAGNOSE}: retrieval quality", f"{words}: beyond the {KILL_MARGIN} margin"
-    elif status == UNDECIDABLE:
-        need = n_to_decide_mean(d, lo, hi, n or 0, -KILL_MARGIN) if lo is not None and hi is not None else None
-        text = f"not decidable at n = {n}: {words} reaches the -{KILL_MARGIN} margin; {_needs(need)}"
+    elif code == reg.POS:
+        status, text = PASS, f"{words}: surely within the {KILL_MARGIN} margin"
     else:
-        text = f"{words}: within the {KILL_MARGIN} margin"
+        status = UNDECIDABLE
+        need = reg.n_for_power(reg.sd_from(lo, hi, n), reg.get("vs_kill_baseline").margin)
+        text = f"{reg.text_undecidable(n, need)}: {words} reaches the -{KILL_MARGIN} margin"
     return checkpoint("vs_kill_baseline", name, crit, d, -KILL_MARGIN, status, text, n=n,
-                      interval=(lo, hi) if lo is not None else None,
-                      interval_kind="paired bootstrap 95% (the experiment's comparison)",
+                      interval=(lo, hi) if lo is not None else None, interval_kind=interval_kind,
                       component="retrieval quality")
 
 
 def token_efficiency(diff: float | None, low: float | None = None, high: float | None = None,
                      n: int | None = None, hcr_400: float | None = None, flat_400: float | None = None,
-                     flat: str = "flat", why_missing: str = "no sufficiency at 400 tokens") -> dict:
-    """Checkpoint 4: HCR's sufficiency@400 must beat flat@400; it stops the protocol only when the whole 95%
-    interval of the paired difference lies at or below zero."""
-    crit = f"HCR sufficiency@400 > {flat} sufficiency@400"
+                     flat: str = "flat", why_missing: str = "no sufficiency at 400 tokens", system: str = "the system") -> dict:
+    """Checkpoint 4: the system's sufficiency@400 must beat flat@400: stop when the whole 95% interval of the
+    paired difference lies below zero, pass when it lies above, else not decidable."""
+    crit = f"{system} sufficiency@400 > {flat} sufficiency@400 (the whole 95% interval on one side)"
     d, lo, hi = _num(diff), _num(low), _num(high)
     if d is None:
         return checkpoint("token_efficiency", "Token efficiency", crit, None, 0.0, NOT_RUN, f"not run: {why_missing}",
                           component="context selection")
-    status = _decide(d <= 0, hi is not None and hi <= 0)
-    words = f"HCR@400 {_num(hcr_400) or 0:.3f} vs {flat}@400 {_num(flat_400) or 0:.3f} ({d:+.3f}, {_ci(lo, hi)}, " \
-            f"n {n})"
-    if status == DIAGNOSE:
-        status, text = f"{DIAGNOSE}: context selection", f"{words}: HCR does not beat flat retrieval"
-    elif status == UNDECIDABLE:
-        need = n_to_decide_mean(d, lo, hi, n or 0, 0.0) if lo is not None and hi is not None and d != 0 else None
-        text = f"not decidable at n = {n}: {words}; {_needs(need)}"
+    code = _status("token_efficiency", lo, hi)
+    words = f"{system}@400 {_num(hcr_400) or 0:.3f} vs {flat}@400 {_num(flat_400) or 0:.3f} ({d:+.3f}, " \
+            f"{_ci(lo, hi)}, n {n})"
+    if code == reg.NEG:
+        status, text = f"{DIAGNOSE}: context selection", f"{words}: {system} does not beat flat retrieval"
+    elif code == reg.POS:
+        status, text = PASS, f"{words}: {system} gives sufficient context more often"
     else:
-        text = f"{words}: HCR gives sufficient context more often"
+        status = UNDECIDABLE
+        need = reg.n_for_power(reg.sd_from(lo, hi, n), reg.get("token_efficiency").margin)
+        text = f"{reg.text_undecidable(n, need)}: {words}"
     return checkpoint("token_efficiency", "Token efficiency", crit, d, 0.0, status, text, n=n,
                       interval=(lo, hi) if lo is not None else None,
                       interval_kind="normal 95% of the per-query paired difference", component="context selection")

@@ -10,6 +10,12 @@ system, on every dataset (falsify-eval controls its null gate; nobody controls g
 - ``degraded``: the kill baseline with ~30% of its queries' rankings replaced by random documents (seeded);
   routing that misses on 30% of the checkpoint's queries; its contexts insufficient on those queries. It must get
   kill / no-go / stop.
+- ``twin``, ``plus_margin``, ``minus_margin`` (issue #33): the kill baseline plus the system's own per-query
+  differences from it, centred and sign-flipped (realistic sampling noise, truth 0), and the same placed at +/- the
+  kill rule's margin. The twin must get neither go nor kill, +margin never kill, -margin never go; their verdict
+  frequencies over resamples are ``verdicts.json["operating"][rule]["controls"]``.
+
+The verdicts each control must get are each rule's own (:mod:`registry`).
 
 H1a and the failure rate get no control rows while the oracle gate keeps them from being judged at all (no
 oracle row, or the oracle context fails > 5%). A rule whose control gets the wrong verdict cannot be trusted
@@ -28,31 +34,31 @@ import numpy as np
 from hcrbench.protocol.inputs import per_query
 from hcrbench.protocol.rules import (
     DIAGNOSE,
-    GO,
-    INCONCLUSIVE,
-    KILL,
-    NOGO,
     NOT_RUN,
-    PASS,
-    SOFT,
     UNDECIDABLE,
     stops,
 )
 from hcrbench.protocol.subject import Context, Subject, compare_subject, judge_subject
 
-CONTROLS = ("oracle", "clone", "degraded")
+CONTROLS = ("oracle", "clone", "degraded", "twin", "plus_margin", "minus_margin")
 DEGRADE_SHARE = 0.30
 STOP = DIAGNOSE
+
+
+def _expected() -> dict[str, dict[str, tuple[str, ...]]]:
+    """rule -> control -> the verdicts that are right, from the registry (each rule states its own)."""
+    from hcrbench.protocol import registry as reg
+
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for r in reg.REGISTRY.values():
+        per = {c: v for c, v in r.controls.items() if c in CONTROLS}
+        if per:
+            out[r.id] = per
+    return out
+
+
 #: rule -> control -> the verdicts that are right (the first is the one expected, in words)
-EXPECTED: dict[str, dict[str, tuple[str, ...]]] = {
-    "easy_routing": {"oracle": (PASS,), "degraded": (STOP,)},
-    "vs_kill_baseline": {"oracle": (PASS,), "clone": (PASS, UNDECIDABLE), "degraded": (STOP,)},
-    "token_efficiency": {"oracle": (PASS,)},
-    "H1a": {"oracle": (GO,), "clone": (SOFT, INCONCLUSIVE, UNDECIDABLE), "degraded": (NOGO,)},
-    "H1b": {"oracle": (GO,)},
-    "failure_rate": {"oracle": (GO,)},
-    "kill": {"oracle": (GO,), "clone": (INCONCLUSIVE,), "degraded": (KILL,)},
-}
+EXPECTED: dict[str, dict[str, tuple[str, ...]]] = _expected()
 
 
 def _rng(ctx: Context, salt: int) -> np.random.Generator:
@@ -138,6 +144,7 @@ def subjects(ctx: Context) -> dict[str, Subject]:
     out: dict[str, Subject] = {}
     o_run = oracle_run(ctx)
     o_scores = _scores(ctx, o_run, "oracle")
+    ctx.cache["oracle_scores"] = o_scores  # the mixture construction's "oracle share" (operating characteristics)
     o_suff, o_fail = _oracle_suff(ctx)
     out["oracle"] = Subject("oracle", o_scores, compare_subject(ctx, "oracle", o_scores), "oracle control",
                             o_suff, o_fail, _routing(ctx, 0.0))
@@ -150,6 +157,44 @@ def subjects(ctx: Context) -> dict[str, Subject]:
     d_suff = {q: (0.0 if q in hit else v) for q, v in k_suff.items()} if k_suff else None
     out["degraded"] = Subject("degraded", d_scores, compare_subject(ctx, "degraded", d_scores), "degraded control",
                               d_suff, (None, 0), _routing(ctx, DEGRADE_SHARE))
+    for name, sc in noise_controls(ctx, base_scores).items():
+        out[name] = Subject(name, sc, compare_subject(ctx, name, sc), f"{name} control", None, (None, 0), None)
+    return out
+
+
+def noise_controls(ctx: Context, base: Any) -> dict[str, Any]:
+    """Known-truth systems with realistic sampling noise (issue #33: a clone has none): the kill baseline's
+    per-query scores plus the system's real per-query differences from it, centred and (seeded) sign-flipped —
+    ``twin`` (truth 0), ``plus_margin`` / ``minus_margin`` (the same shifted by the kill rule's margin on the
+    protocol metric). Empty when the system or the kill baseline has no scores."""
+    from types import SimpleNamespace
+
+    from hcrbench.protocol import registry as reg
+    from hcrbench.protocol.operating_inputs import aligned
+
+    sysq = ctx.cache.get("system_scores")
+    if sysq is None or base is None:
+        return {}
+    qids = [q for q in base.query_ids if q in set(sysq.query_ids)]
+    if len(qids) < 2:
+        return {}
+    keep = set(qids)
+    sub_base = SimpleNamespace(query_ids=qids, values={m: np.asarray(v, dtype=np.float64)[
+        [i for i, q in enumerate(base.query_ids) if q in keep]] for m, v in base.values.items()})
+    signs = np.where(_rng(ctx, 11).random(len(qids)) < 0.5, -1.0, 1.0)
+    margin = reg.get("kill").margin
+    out = {}
+    for name, shift in (("twin", 0.0), ("plus_margin", margin), ("minus_margin", -margin)):
+        vals = {}
+        for m in base.values:
+            if m not in sysq.values:
+                vals[m] = sub_base.values[m]
+                continue
+            a, b = aligned(SimpleNamespace(query_ids=qids, values={m: sub_base.values[m]}), sysq, m)
+            d = b - a  # system - kill baseline, in qids order
+            d = (d - d.mean()) * signs
+            vals[m] = sub_base.values[m] + d + (shift if m == ctx.metric else 0.0)
+        out[name] = SimpleNamespace(query_ids=qids, values=vals)
     return out
 
 
@@ -199,8 +244,9 @@ def apply(rows: list[dict], controls: list[dict]) -> list[dict]:
         if c is None or r[key] == NOT_RUN:
             out.append(r)
             continue
+        where = "this harness" if c["control"] in ("oracle", "perfect") else "this dataset"
         r = {**r, key: UNDECIDABLE, "before_controls": r[key],
-             "text": f"not decidable on this dataset: control {c['control']} got {c['got']} "
+             "text": f"not decidable on {where}: control {c['control']} got {c['got']} "
                      f"(expected {c['expected']}); the system's own figures: {r['text']}"}
         out.append(r)
     return out

@@ -25,7 +25,8 @@ def as_row(c: Any) -> dict[str, Any] | None:
         return None
     g = c.get if isinstance(c, dict) else lambda k, d=None: getattr(c, k, d)
     return {"delta": _num(g("delta")), "p": _num(g("p")), "p_holm": _num(g("p_holm")), "ci_low": _num(g("ci_low")),
-            "ci_high": _num(g("ci_high")), "d": _num(g("cohens_d")), "n": g("n"), "family_size": g("family_size")}
+            "ci_high": _num(g("ci_high")), "d": _num(g("cohens_d")), "n": g("n"), "family_size": g("family_size"),
+            "ci_method": g("ci_method")}
 
 
 def family_metrics(evaluation: Any, cfg: Any, metric: str) -> list[str]:
@@ -162,3 +163,25 @@ def paired_diff(a: dict[str, float] | None, b: dict[str, float] | None
     common = sorted(set(a) & set(b))
     res = mean_ci([a[q] - b[q] for q in common])
     return (None, None, None, None) if res is None else res
+
+
+def query_clusters(data: Any) -> dict[str, str]:
+    """``{query: cluster id}`` for queries that carry one: the query's metadata ``cluster`` or, when absent, the
+    ``cluster`` key of ``queries.meta.jsonl`` beside the dataset (Meridian writes it); empty when none does."""
+    out: dict[str, str] = {}
+    if data is None or getattr(data, "queries", None) is None:
+        return out
+    for q in data.queries.query_ids:
+        c = data.queries.meta(q).get("cluster")
+        if c is not None:
+            out[q] = str(c)
+    side = Path(getattr(data, "root", "") or ".") / "queries.meta.jsonl"
+    if not out and side.is_file():
+        from hcrbench.data.beir import iter_jsonl
+
+        wanted = set(data.queries.query_ids)
+        for _, rec in iter_jsonl(side):
+            q = str(rec.get("query_id", rec.get("_id", "")))
+            if q in wanted and rec.get("cluster") is not None:
+                out[q] = str(rec["cluster"])
+    return out

@@ -1,16 +1,19 @@
 """What every protocol rule shares: the verdict words, the design's thresholds, intervals and the significance test.
 
-Semantics (docs/protocol.md has the table, rule by rule):
+Semantics (docs/protocol.md has the table, rule by rule; :mod:`registry` holds each rule and the one standard of
+evidence, :func:`registry.decide`):
 
 - A **checkpoint** is a fail-fast check: ``pass``, ``stop and diagnose: <component>`` (never a verdict on the
-  architecture), ``not decidable`` (its interval straddles the threshold: the text gives the n that would decide
-  it) or ``not run``. It fires only when its whole 95% interval lies past the threshold.
+  architecture), ``not decidable`` (its interval reaches the threshold: the text gives the n that would decide
+  it) or ``not run``. Pass and stop each need the whole 95% interval on their side of the threshold.
 - A **hypothesis** is ``go`` / ``soft no-go`` / ``no-go`` (a component needs fixing) / ``inconclusive`` /
   ``not decidable`` / ``not run``; only the single kill criterion says ``kill``, and only at the full corpus size.
-- **Significant** everywhere means Holm p < 0.05 within the declared family AND the 95% CI excluding zero; an
-  improvement also needs Cohen's d >= 0.3.
+  Every decided verdict needs its interval wholly past its threshold (issue #33).
+- Improvements are raw differences judged on their interval against the design's margins; Cohen's d is reported,
+  never required. :func:`significant` and :func:`improvement` are the pre-#33 readings, kept for callers; no rule
+  uses them.
 - Every row carries ``n`` (the queries, pairs or conditions behind it) and ``interval`` (``[low, high]`` of the
-  95% interval of the figure it judges, or null) with ``interval_kind``.
+  95% interval of the figure it judges, or null) with ``interval_kind`` (the method actually used).
 
 Rates and nDCG are in [0, 1]; "within 5%" is 5 percentage points (0.05).
 """

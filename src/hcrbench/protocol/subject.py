@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from hcrbench.protocol import checkpoints as cp
 from hcrbench.protocol import hypotheses as hy
 from hcrbench.protocol.inputs import (
@@ -95,6 +97,7 @@ class Subject:
     failure: tuple[float | None, int] = (None, 0)
     routing: tuple[list[float] | None, list[int] | None, int, str] | None = None
     n_seeds: int = 1
+    failures: dict | None = None  # delivery's split of the failures (retrieval / delivery / selection), when given
 
 
 def compare_subject(ctx: Context, name: str, scores: Any) -> dict | None:
@@ -114,14 +117,23 @@ def checkpoint_rows(ctx: Context, s: Subject) -> list[dict]:
     rows.append(cp.easy_routing(eps, n_at, n, why, where=ctx.routing_where))
     c = s.vs_kill or {}
     rows.append(cp.kill_baseline_margin(c.get("delta"), c.get("ci_low"), c.get("ci_high"), c.get("n"), kill, m,
-                                        f"{s.name if s.scores is None else kill} was not run"))
+                                        f"{s.name if s.scores is None else kill} was not run", system=ctx.p.system,
+                                        interval_kind=interval_kind(c)))
     flat = ctx.flat
     d, lo, hi, nq = paired_diff(s.suff400, ctx.suff(flat))
     rows.append(cp.token_efficiency(d, lo, hi, nq, _mean(s.suff400), suff_rate(ctx.sufficiency, flat, 400) if
                                     ctx.suff(flat) is None else _mean(ctx.suff(flat)), flat,
                                     "the config sets no 400-token budget" if not ctx.sufficiency else
-                                    f"{s.name} or {flat} has no per-query sufficiency at 400 tokens"))
+                                    f"{s.name} or {flat} has no per-query sufficiency at 400 tokens",
+                                    system=ctx.p.system))
     return rows
+
+
+def interval_kind(c: dict | None, what: str = "the experiment's comparison") -> str:
+    """The interval's method as computed (eval.json's ``ci_method``: ``t`` below 300 queries, BCa above)."""
+    method = {"t": "paired t", "bca": "paired BCa bootstrap", "percentile": "paired percentile bootstrap"}.get(
+        str((c or {}).get("ci_method") or "t"), str((c or {}).get("ci_method")))
+    return f"{method} 95% ({what})"
 
 
 def _mean(d: dict[str, float] | None) -> float | None:
@@ -134,21 +146,124 @@ def h1a_row(ctx: Context, s: Subject) -> dict:
     of, on = oracle_failure(ctx.sufficiency)
     why = "the config sets no budgets (sufficiency@B)" if not ctx.sufficiency else \
         f"{s.name} or {kill} has no per-query sufficiency at 400 tokens"
+    pf, _pn = perfect_failure(ctx)
     return hy.h1a(_mean(s.suff400), _mean(ctx.suff(kill)), suff_rate(ctx.sufficiency, flat, 600), lo, hi, n, of, on,
-                  why)
+                  why, system=ctx.p.system, perfect_failure=pf)
+
+
+def perfect_failure(ctx: Context) -> tuple[float | None, str | None]:
+    """The failure rate on feasible queries of the perfect-retriever control row (``entry["control"] ==
+    "perfect"`` in eval.json's sufficiency systems, or the one ``sufficiency["perfect"]`` names), or None."""
+    systems = (ctx.sufficiency or {}).get("systems") or {}
+    name = (ctx.sufficiency or {}).get("perfect")
+    if name not in systems:
+        name = next((k for k, e in systems.items() if isinstance(e, dict) and e.get("control") == "perfect"), None)
+    if name is None:
+        return None, None
+    f = (systems[name] or {}).get("failure_on_feasible") or {}
+    return _num(f.get("rate")), name
 
 
 def failure_row(ctx: Context, s: Subject) -> dict:
     of, _ = oracle_failure(ctx.sufficiency)
     rate, n = s.failure
-    return hy.failure_rate(rate, n, s.name, of, "no budgets, or no evidence.jsonl with budget_feasible flags")
+    pf, _ = perfect_failure(ctx)
+    basis, finding = "budget-feasible queries", None
+    if s.failures is not None:  # delivery reports the retriever's own misses apart from the harness's
+        basis = "budget-feasible queries, the retriever's own misses (failures.retrieval)"
+        finding = s.failures.get("finding")
+    return hy.failure_rate(rate, n, s.name, of, "no budgets, or no evidence.jsonl with budget_feasible flags",
+                           perfect_failure=pf, basis=basis, finding=finding)
+
+
+def seed_component(ctx: Context, s: Subject, base: Any) -> dict | None:
+    """The tree-seed variance component of the system's mean difference from the kill baseline: the sd over
+    seeds of each seed's mean difference, as a 95% half-width t(k - 1) sd / sqrt(k) (None for one seed)."""
+    from hcrbench.protocol.operating_inputs import aligned
+
+    group = members(ctx.cfg, ctx.p.system, ctx.evaluation.runs)
+    if len(group) < 2:
+        return None
+    means = []
+    for name in group:
+        a, b = aligned(ctx.evaluation.runs[name], base, ctx.metric)
+        if a.size:
+            means.append(float(np.mean(a - b)))
+    if len(means) < 2:
+        return None
+    from scipy import stats as sps
+
+    k = len(means)
+    sd = float(np.std(means, ddof=1))
+    return {"k": k, "sd_between_seeds": sd, "half": float(sps.t.ppf(0.975, k - 1)) * sd / k ** 0.5,
+            "seed_means": means}
+
+
+def cluster_row(ctx: Context, scores: Any, base: Any) -> Any | None:
+    """The cluster-robust interval of the per-query differences when >= 2 clusters of queries are known
+    (:func:`inputs.query_clusters`), else None."""
+    from hcrbench.protocol.inputs import query_clusters
+
+    clusters = query_clusters(ctx.data)
+    if not clusters:
+        return None
+    pos = {q: i for i, q in enumerate(base.query_ids)}
+    va, vb = scores.values[ctx.metric], base.values[ctx.metric]
+    if any(q in pos and q not in clusters for q in scores.query_ids):
+        return None  # a partial labelling is not a clustering of the judged queries
+    rows = [(float(va[i]) - float(vb[pos[q]]), clusters[q]) for i, q in enumerate(scores.query_ids) if q in pos]
+    if len({c for _, c in rows}) < 2:
+        return None
+    from hcrbench.stats.cluster import cluster_ci
+
+    return cluster_ci([d for d, _ in rows], None, [c for _, c in rows])
 
 
 def kill_row(ctx: Context, s: Subject, full_size: bool | None = None) -> dict:
     c = s.vs_kill or {}
-    return hy.single_kill(c.get("delta"), c.get("p_holm"), c.get("ci_low"), c.get("ci_high"), c.get("d"),
-                          n=c.get("n"), size=ctx.size, full_size=ctx.full_size if full_size is None else full_size,
-                          baseline=ctx.p.kill_baseline, metric=ctx.metric, tested_on=s.tested_on)
+    # the single pre-specified kill test is a family of its own (never Holm'd with secondary metrics), decided on
+    # the bootstrap-t interval and p of the per-query differences: its one-sided error holds on skewed differences
+    # where the t interval's does not (issue #33; the operating table replays exactly this)
+    p = c.get("p") if c.get("p") is not None else c.get("p_holm")
+    lo, hi, kind = c.get("ci_low"), c.get("ci_high"), interval_kind(c, "the kill test, its own family")
+    base = ctx.evaluation.runs.get(ctx.p.kill_baseline)
+    if s.scores is not None and base is not None:
+        from hcrbench.protocol.operating_inputs import aligned
+        from hcrbench.stats.studentized import bootstrap_t_test
+
+        a, b = aligned(s.scores, base, ctx.metric)
+        if a.size >= 2:
+            _m, lo, hi, p = bootstrap_t_test(a, b, n_resamples=int(ctx.cfg.n_resamples), seed=int(ctx.cfg.seed))
+            kind = f"bootstrap-t 95% (studentized, {int(ctx.cfg.n_resamples):,} resamples; the kill test, its own " \
+                   f"family)"
+            cl = cluster_row(ctx, s.scores, base)
+            if cl is not None:  # queries are not independent: the cluster-robust interval replaces the iid one
+                from scipy import stats as sps
+
+                lo, hi = cl.low, cl.high
+                p = float(2 * sps.t.sf(abs(cl.mean / cl.se), cl.n_clusters - 1)) if cl.se > 0 else 1.0
+                kind = f"cluster-robust CR1 t 95% ({cl.n_clusters} clusters, df {cl.n_clusters - 1}, effective n " \
+                       f"{cl.effective_n:.1f} of {cl.n}; the kill test, its own family)"
+                ctx.cache["kill_clusters"] = {"n_clusters": cl.n_clusters, "effective_n": cl.effective_n,
+                                              "design_effect": cl.design_effect, "ci": [cl.low, cl.high]}
+            seed = seed_component(ctx, s, base) if s.name == ctx.p.system else None
+            if seed is not None:  # tree seeds as a variance component: added in quadrature to each side
+                m0 = float(np.mean(a - b))
+                lo = m0 - float(np.hypot(m0 - lo, seed["half"]))
+                hi = m0 + float(np.hypot(hi - m0, seed["half"]))
+                kind += f" with the tree-seed component ±{seed['half']:.3f} (t on {seed['k'] - 1} df over " \
+                        f"{seed['k']} seeds) in quadrature"
+                ctx.cache["kill_seed"] = seed
+    row = hy.single_kill(c.get("delta"), p, lo, hi, c.get("d"),
+                         n=c.get("n"), size=ctx.size, full_size=ctx.full_size if full_size is None else full_size,
+                         baseline=ctx.p.kill_baseline, metric=ctx.metric, tested_on=s.tested_on,
+                         system=ctx.p.system, interval_kind=kind)
+    if ctx.cache.get("kill_clusters") and s.name == ctx.p.system:
+        row["evidence"]["clusters"] = ctx.cache["kill_clusters"]
+        row["evidence"]["effective_n"] = ctx.cache["kill_clusters"]["effective_n"]
+    if s.n_seeds > 1 and s.name == ctx.p.system:
+        row["evidence"]["tree_seeds"] = ctx.cache.get("kill_seed") or {"k": s.n_seeds}
+    return row
 
 
 def h1b_row(ctx: Context, s: Subject) -> dict:
@@ -169,7 +284,7 @@ def h1b_row(ctx: Context, s: Subject) -> dict:
                             seed=ctx.cfg.seed, family=ctx.cfg.family)
             row = next(c for c in comps if c.metric == m)
             vs_single[sp] = {"delta": row.delta, "p": row.p, "ci_low": row.ci_low, "ci_high": row.ci_high,
-                             "d": row.cohens_d, "n": row.n}
+                             "d": row.cohens_d, "n": row.n, "ci_method": row.ci_method}
         from hcrbench.stats import holm
 
         adj = holm([vs_single[sp]["p"] for sp in singles])
@@ -181,9 +296,15 @@ def h1b_row(ctx: Context, s: Subject) -> dict:
     if s.scores is not None and ents and kill in ctx.evaluation.runs:
         a, b = subset(s.scores, ents), subset(ctx.evaluation.runs[kill], ents)
         if len(a.query_ids):
-            import numpy as np
+            from hcrbench.protocol.rules import mean_ci
 
-            ent = float(np.mean(a.values[m]) - np.mean(b.values[m]))
+            pos = {q: i for i, q in enumerate(b.query_ids)}
+            diffs = [float(a.values[m][i]) - float(b.values[m][pos[q]]) for i, q in enumerate(a.query_ids)
+                     if q in pos]
+            got = mean_ci(diffs)
+            if got is not None:
+                ent = {"delta": got[0], "ci_low": got[1] if got[3] > 1 else None,
+                       "ci_high": got[2] if got[3] > 1 else None, "n": got[3]}
     why = "no beam-only / collapsed-only system in [protocol]" if not singles else "not scored"
     return hy.h1b(vs_single, s.vs_kill, ent, why, (ctx.cache.get("dev_selection") or {}).get("chosen"))
 
@@ -214,3 +335,22 @@ def failure_of(ctx: Context, names: list[str]) -> tuple[float | None, int]:
     if any(r is None for r in rates):
         return None, 0
     return sum(rates) / len(rates), int(frs[0].get("n") or 0)  # type: ignore[arg-type]
+
+
+def retrieval_failures(ctx: Context, names: list[str]) -> tuple[float, int, dict] | None:
+    """The retriever's own failure rate, ``failures["retrieval"] / failures["n_feasible"]`` (seed mean), when
+    context delivery reports the failures apart (eval.json ``sufficiency.systems.<name>.failures``), with the
+    delivery + selection misses as a "context selection" finding; None when any member lacks it."""
+    systems = (ctx.sufficiency or {}).get("systems") or {}
+    fs = [(systems.get(n) or {}).get("failures") for n in names]
+    if not fs or not all(isinstance(f, dict) and _num(f.get("n_feasible")) and _num(f.get("retrieval")) is not None
+                         for f in fs):
+        return None
+    rates = [float(f["retrieval"]) / float(f["n_feasible"]) for f in fs]
+    n = int(fs[0]["n_feasible"])
+    deliv = sum(float(_num(f.get("delivery")) or 0.0) for f in fs) / len(fs)
+    sel = sum(float(_num(f.get("selection")) or 0.0) for f in fs) / len(fs)
+    finding = (f"context selection: {deliv + sel:.3g} of {n} feasible queries missed after retrieval found the "
+               f"evidence ({deliv:.3g} in delivery, {sel:.3g} in selection)")
+    return sum(rates) / len(rates), n, {"finding": finding, "delivery": deliv, "selection": sel,
+                                       "by_category": fs[0].get("by_category")}

@@ -22,6 +22,7 @@ from hcrbench.data.atomic import atomic_write_text
 from hcrbench.protocol import checkpoints as cp
 from hcrbench.protocol import controls as ctl
 from hcrbench.protocol import hypotheses as hy
+from hcrbench.protocol.gating import gate_one, judge_operating, tree_only
 from hcrbench.protocol.inputs import (
     ENTITY_CATEGORY,
     GROWTH_CATEGORIES,
@@ -47,7 +48,7 @@ from hcrbench.protocol.rules import (
     _num,
     stops,
 )
-from hcrbench.protocol.subject import Context, Subject, failure_of, judge_subject
+from hcrbench.protocol.subject import Context, Subject, failure_of, judge_subject, retrieval_failures
 
 VERDICTS_FILE = "verdicts.json"
 SCHEMA = "hcrbench.verdicts/1"
@@ -75,8 +76,10 @@ def system_subject(ctx: Context) -> Subject:
         row = compare_runs(ctx.evaluation, ctx.cfg, m, p.kill_baseline, others).get(p.system)
         if row is not None:
             tested_on = f"{p.system}: one run, Holm family of {row.get('family_size') or '?'}"
+    rf = retrieval_failures(ctx, group)
     return Subject(p.system, scores, row, tested_on, ctx.suff(p.system) if scores is not None else None,
-                   failure_of(ctx, group), ctx.routing, n_seeds=len(group))
+                   failure_of(ctx, group) if rf is None else (rf[0], rf[1]), ctx.routing, n_seeds=len(group),
+                   failures=None if rf is None else rf[2])
 
 
 def tree_sanity_row(ctx: Context) -> dict:
@@ -137,7 +140,7 @@ def growth_probe(ctx: Context, s: Subject) -> dict | None:
     c = next(iter(compare(ev, kill, [ctx.metric], n_resamples=ctx.cfg.n_resamples, seed=ctx.cfg.seed,
                           family="metric")))
     return {"delta": _num(c.delta), "p": _num(c.p), "ci_low": _num(c.ci_low), "ci_high": _num(c.ci_high),
-            "d": _num(c.cohens_d), "n": int(c.n), "categories": list(GROWTH_CATEGORIES)}
+            "d": _num(c.cohens_d), "n": int(c.n), "categories": list(GROWTH_CATEGORIES), "ci_method": c.ci_method}
 
 
 UNCUT = ("AP", "MAP", "map", "nDCG", "ndcg", "R-Prec", "Rprec", "bpref")  # measures over the whole ranking
@@ -231,6 +234,12 @@ def bottom_line(v: dict[str, Any]) -> str:
     cost = v.get("cost_line")
     if cost:
         parts.append(cost)
+    gated = [f"{r['id']} (needs n ~ {r['evidence']['operating']['needs_n']:,})"
+             if (r.get("evidence") or {}).get("operating", {}).get("needs_n") else r["id"]
+             for r in (*v["checkpoints"], *v["hypotheses"]) if r.get("before_operating")]
+    if gated:
+        parts.append("not decidable at this n (power < 0.8 at the margin or false decisions above nominal: "
+                     f"verdicts.json operating): {', '.join(gated)}")
     und = v.get("undecidable_rules") or []
     if und:
         parts.append(f"not decidable on this dataset (a control failed): {', '.join(und)}")
@@ -270,9 +279,12 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
     if s.n_seeds > 1:
         for r in (*cps[2:], hs[0], hs[3]):  # easy routing reads the first seed's routing only
             if r.get("status", r.get("verdict")) != NOT_RUN:
-                r["text"] += f" (HCR: mean over {s.n_seeds} seeds)"
+                r["text"] += f" ({p.system}: mean over {s.n_seeds} seeds)"
+    ctx.cache["system_scores"] = s.scores  # the noise controls are built from the system's own differences
     controls = ctl.run_controls(ctx)
     cps, hs = ctl.apply(cps, controls), ctl.apply(hs, controls)
+    cps, hs = tree_only(cfg, cps), tree_only(cfg, hs)
+    cps, hs, operating = judge_operating(ctx, s, cps, hs, overall)
     stopped_at = None
     for r in cps:  # --fail-fast: nothing after the first stop counts
         if stopped_at is not None and stopped is not None:
@@ -303,7 +315,7 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
         "decided_by": {"test": kill_row["evidence"].get("tested_on"), "delta": kill_row["evidence"].get("delta"),
                        "p_holm": kill_row["evidence"].get("p_holm"), "ci": kill_row.get("interval"),
                        "n": kill_row.get("n"), "family": family_text(cfg.family, p.kill_baseline)},
-        "checkpoints": cps, "hypotheses": hs, "controls": controls,
+        "checkpoints": cps, "hypotheses": hs, "controls": controls, "operating": operating,
         "undecidable_rules": ctl.undecidable_rules(controls), "stopped": stopped,
         "cost": cost, "cost_line": (cost or {}).get("line"), "depth_note": (cost or {}).get("depth_note"),
         "tuning": {"status": "none", "grid": {}, "chosen": {},
@@ -369,12 +381,20 @@ class FailFast:
             rep = system_tree_metrics(p.system, self.data, self.out, rel_threshold=self.cfg.rel_threshold,
                                       seed=self.cfg.seed)
             sd = ((rep or {}).get("tree", {}).get("sibling_distinctiveness") or {})
+            from hcrbench.protocol import operating as opc
+
             c = cp.tree_sanity(sd.get("mean"), sd.get("sd"), sd.get("n"))
+            if sd.get("sd") and sd.get("n"):  # the same operating gate as the verdict step
+                c = opc.gate_rows([c], opc.operating_all(
+                    {"tree_sanity": opc.Inputs(n=int(sd["n"]), sd=float(sd["sd"]))}, seed=int(self.cfg.seed)))[0]
             if stops(c["status"]):
                 return f"checkpoint 1 (tree sanity): {c['status']}: {c['text']}"
             cdata, log, why = cp.checkpoint_routing_log(self.cfg, self.data, self.out)
             eps, n_at, n, why = cp.easy_single_branch(log, cdata, self.cfg.rel_threshold, why)
             c = cp.easy_routing(eps, n_at, n, why)
+            if n_at:
+                c = opc.gate_rows([c], opc.operating_all({"easy_routing": opc.Inputs(n=int(min(n_at)))},
+                                                         seed=int(self.cfg.seed)))[0]
             if stops(c["status"]):
                 return f"checkpoint 2 (easy routing): {c['status']}: {c['text']}"
         group = [s.name for s in seed_group_of(self.cfg, p.system)]  # every seed: the margin is on the mean
@@ -386,9 +406,11 @@ class FailFast:
             row = compare_runs(ev, self.cfg, p.metric, p.kill_baseline, {p.system: scores}).get(p.system) or {}
             a = seed_mean([mean_of(ev, n, p.metric) for n in group])
             c = cp.kill_baseline_margin(row.get("delta") if a is not None else None, row.get("ci_low"),
-                                        row.get("ci_high"), row.get("n"), p.kill_baseline, p.metric)
+                                        row.get("ci_high"), row.get("n"), p.kill_baseline, p.metric,
+                                        system=p.system)
+            c = gate_one(c, scores, ev.runs[p.kill_baseline], p.metric, self.cfg.seed)
             if stops(c["status"]):
-                return f"checkpoint 3 (HCR vs {p.kill_baseline}): {c['status']}: {c['text']}"
+                return f"checkpoint 3 ({p.system} vs {p.kill_baseline}): {c['status']}: {c['text']}"
         return None
 
 

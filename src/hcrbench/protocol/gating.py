@@ -1,0 +1,72 @@
+"""The steps that turn the rules' rows into what a run may say: tree-only rules without a routing log, and the
+operating-characteristics gate (:mod:`operating`) applied to every judged row, at the verdict step and at
+``--fail-fast``. Kept apart from :mod:`verdicts` (which assembles the document) so each stays small."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from hcrbench.protocol.rules import NOT_RUN
+from hcrbench.protocol.subject import Context, Subject
+
+
+def writes_routing_log(cfg: Any) -> bool:
+    """Does the protocol's system write a routing log (a tree retriever: HCR, RAPTOR)?"""
+    me = next((x for x in cfg.systems if x.name == cfg.protocol.system), None)
+    return me is not None and me.type in ("hcr", "raptor")
+
+
+def tree_only(cfg: Any, rows: list[dict]) -> list[dict]:
+    """The tree-only rules (routing, tree sanity, dual path, cross-links: :func:`registry.needs_routing_log`) are
+    "not run: <system> writes no routing log" when the subject writes none."""
+    from hcrbench.protocol import registry as reg
+
+    if writes_routing_log(cfg):
+        return rows
+    why = f"not run: {cfg.protocol.system} writes no routing log"
+    out = []
+    for r in rows:
+        key = "status" if "status" in r else "verdict"
+        if r["id"] in reg.needs_routing_log():
+            r = {**r, key: NOT_RUN, "text": why, "interval": None}
+        out.append(r)
+    return out
+
+
+def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict],
+                    overall: Callable[[list[dict], list[dict]], str]
+                    ) -> tuple[list[dict], list[dict], dict[str, Any]]:
+    """Every judged rule's operating characteristics on this run's own data (:mod:`operating`), the rows of rules
+    that cannot decide at their n turned into "not decidable at n = N; needs n ~ M", and the overall verdict's
+    frequencies under known truths (``verdicts.json["operating"]``)."""
+    from hcrbench.protocol import operating as opc
+    from hcrbench.protocol.operating_inputs import aligned, gather
+
+    seed = int(ctx.cfg.seed)
+    ops = opc.operating_all(gather(ctx, s, {r["id"]: r for r in (*cps, *hs)}), seed=seed)
+    cps, hs = opc.gate_rows(cps, ops), opc.gate_rows(hs, ops)
+    kill_run = ctx.evaluation.runs.get(ctx.p.kill_baseline)
+    if s.scores is not None and kill_run is not None:
+        a, b = aligned(s.scores, kill_run, ctx.metric)
+        agg = opc.operating_overall(hs, cps, a - b, int(a.size), full_size=ctx.full_size, overall_fn=overall,
+                                    seed=seed, extra=float((ctx.cache.get("kill_seed") or {}).get("half") or 0.0),
+                                    decidable={k: bool(o.get("decidable")) for k, o in ops.items()})
+        if agg is not None:
+            ops["overall"] = agg
+    return cps, hs, ops
+
+
+def gate_one(row: dict, scores: Any, base: Any, metric: str, seed: int) -> dict:
+    """Checkpoint 3's row gated by its operating characteristics on these scores (as in :func:`judge`), so
+    ``--fail-fast`` stops only where the verdict step would say stop."""
+    from hcrbench.protocol import operating as opc
+    from hcrbench.protocol.operating_inputs import aligned
+
+    if scores is None:
+        return row
+    a, b = aligned(scores, base, metric)
+    if a.size < 2:
+        return row
+    ops = opc.operating_all({"vs_kill_baseline": opc.Inputs(n=int(a.size), diffs=a - b)}, seed=int(seed))
+    return opc.gate_rows([row], ops)[0]

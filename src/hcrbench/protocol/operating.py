@@ -1,0 +1,403 @@
+"""Operating characteristics of every rule, measured on the data it judges: P(go), P(no-go / kill / stop),
+P(soft) and P(not decidable) when the truth is known.
+
+From the run's own per-query figures, known-truth systems are built and each rule is replayed on ``reps``
+resamples at the n it was run on, with the same standard of evidence (:func:`registry.decide`):
+
+- **re-centred** (paired differences): the real per-query differences system - baseline, centred and shifted to
+  the truth, resampled over queries with replacement (their spread and skew are the real ones);
+- **mixture** (paired differences with per-query scores): the kill baseline with a share of its queries given the
+  oracle's score (truth > 0) or a random ranking's (truth < 0), the share chosen so the mean difference is the
+  truth;
+- **binomial** (rates: failure rate, routing error): counts drawn at the true rate, Wilson intervals;
+- **normal** (a mean with its sd: tree sanity), **bivariate normal** (H1c's r over k conditions, Fisher z).
+
+The truths are the rule's centre + {0, ±margin, ±2 margin} and its two boundaries (go, no-go) with the margin
+past each. A rule is **decidable at this n** when its false decisions stay within their nominal one-sided 2.5%
+(beyond Monte-Carlo error: 2.576 binomial standard errors) — P(go) with the truth on the go boundary, P(no-go)
+with it on the no-go boundary — and its power at the margin is not below 0.8 (beyond the same error) both ways; otherwise its row says "not
+decidable at n = N; needs n ~ M" (:func:`gate_rows`). Everything is numpy over a (reps x n) index matrix, one
+seeded generator per (rule, construction), so a rule on Meridian full takes milliseconds
+(``benchmarks/protocol_operating.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats as sps
+
+from hcrbench.protocol import registry as reg
+from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, Z95, stops
+
+REPS = 1000
+INNER = 199  # studentized resamples per replayed draw of a bootstrap-t rule
+MC_Z = 2.576  # Monte-Carlo error band: 99% two-sided
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What one rule's replay reads: the per-unit figures it resamples (``diffs``: paired differences; ``base``,
+    ``high``, ``low``: the kill baseline's, the oracle's and a random ranking's per-query scores for the mixture;
+    ``sd``: a mean's per-unit sd) and the n it was run on."""
+
+    n: int
+    diffs: np.ndarray | None = None
+    base: np.ndarray | None = None
+    high: np.ndarray | None = None
+    low: np.ndarray | None = None
+    sd: float | None = None
+    extra_half: float = 0.0  # a fixed variance component added in quadrature to each side (the tree seeds')
+    clusters: np.ndarray | None = None  # cluster index of each difference: the kill replay resamples clusters
+
+
+def _rng(seed: int, *parts: Any) -> np.random.Generator:
+    return np.random.default_rng([int(seed), zlib.crc32("|".join(map(str, parts)).encode())])
+
+
+def _interval(rule: reg.Rule, x: np.ndarray, rng: np.random.Generator, extra: float = 0.0
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Row-wise the interval ``rule`` decides on: bootstrap-t (the kill criterion) or paired t, each side widened
+    in quadrature by ``extra`` (a fixed variance component)."""
+    if rule.interval == "bootstrap-t" and x.shape[1] >= 2:
+        from hcrbench.stats.studentized import bootstrap_t_rows
+
+        lo, hi = bootstrap_t_rows(x, INNER, rng)
+    else:
+        lo, hi = _t_interval(x)
+    if extra > 0:
+        m = x.mean(axis=1)
+        lo, hi = m - np.hypot(m - lo, extra), m + np.hypot(hi - m, extra)
+    return lo, hi
+
+
+def _t_interval(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Row-wise paired t 95% interval of a (reps x n) matrix (the protocol's interval below 300 queries)."""
+    n = x.shape[1]
+    m = x.mean(axis=1)
+    if n < 2:
+        return np.full_like(m, np.nan), np.full_like(m, np.nan)
+    h = sps.t.ppf(0.975, n - 1) * x.std(axis=1, ddof=1) / math.sqrt(n)
+    return m - h, m + h
+
+
+def wilson_np(k: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised 95% Wilson interval (equal to :func:`rules.wilson`)."""
+    p = np.clip(np.asarray(k, dtype=np.float64) / n, 0.0, 1.0)
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return np.maximum(0.0, centre - half), np.minimum(1.0, centre + half)
+
+
+def fisher_np(r: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    if k <= 3:
+        nan = np.full_like(r, np.nan)
+        return nan, nan
+    z = np.arctanh(np.clip(r, -0.999999, 0.999999))
+    h = Z95 / math.sqrt(k - 3)
+    return np.tanh(z - h), np.tanh(z + h)
+
+
+# ------------------------------------------------------------------------------------------------ replays
+
+
+def replay_recentred(rule: reg.Rule, diffs: np.ndarray, n: int, truth: float, reps: int,
+                     rng: np.random.Generator, extra: float = 0.0) -> np.ndarray:
+    """Verdict codes of ``rule`` on ``reps`` resamples of the re-centred differences at ``truth``."""
+    d = np.asarray(diffs, dtype=np.float64)
+    d = d - d.mean() + truth
+    x = d[rng.integers(0, d.size, size=(reps, n))]
+    return reg.decide(rule, *_interval(rule, x, rng, extra))
+
+
+def replay_clustered(rule: reg.Rule, diffs: np.ndarray, clusters: np.ndarray, truth: float, reps: int,
+                     rng: np.random.Generator, extra: float = 0.0) -> np.ndarray:
+    """Verdict codes on ``reps`` cluster-bootstrap draws (G clusters with replacement) of the re-centred
+    differences, each judged on its CR1 cluster-robust t interval (df G - 1), as the kill rule judges clustered
+    queries (:func:`subject.kill_row`)."""
+    d = np.asarray(diffs, dtype=np.float64)
+    d = d - d.mean() + truth
+    g = np.asarray(clusters)
+    G = int(g.max()) + 1
+    sums = np.bincount(g, weights=d, minlength=G)
+    counts = np.bincount(g, minlength=G).astype(np.float64)
+    idx = rng.integers(0, G, size=(reps, G))
+    S, C = sums[idx], counts[idx]
+    n = C.sum(axis=1)
+    m = S.sum(axis=1) / n
+    se = np.sqrt(G / (G - 1) * ((S - m[:, None] * C) ** 2).sum(axis=1)) / n
+    h = sps.t.ppf(0.975, G - 1) * se
+    lo, hi = m - h, m + h
+    if extra > 0:
+        lo, hi = m - np.hypot(h, extra), m + np.hypot(h, extra)
+    return reg.decide(rule, lo, hi)
+
+
+def replay_mixture(rule: reg.Rule, base: np.ndarray, high: np.ndarray, low: np.ndarray, n: int, truth: float,
+                   reps: int, rng: np.random.Generator, extra: float = 0.0) -> np.ndarray | None:
+    """Verdict codes when a share of the kill baseline's queries get the oracle's (truth > 0) or a random
+    ranking's (truth < 0) score, the share making the expected difference ``truth`` (None when unreachable)."""
+    b = np.asarray(base, dtype=np.float64)
+    gain = (np.asarray(high, dtype=np.float64) if truth > 0 else np.asarray(low, dtype=np.float64)) - b
+    room = float(gain.mean())
+    if truth == 0 or room == 0 or truth / room <= 0 or truth / room > 1:
+        return None  # the zero truth of a mixture is the kill baseline itself: no noise (the re-centred twin has)
+    idx = rng.integers(0, b.size, size=(reps, n))
+    x = gain[idx] * (rng.random((reps, n)) < truth / room)
+    return reg.decide(rule, *_interval(rule, x, rng, extra))
+
+
+def replay_rate(rule: reg.Rule, n: int, truth: float, reps: int, rng: np.random.Generator) -> np.ndarray:
+    k = rng.binomial(n, min(max(truth, 0.0), 1.0), size=reps)
+    return reg.decide(rule, *wilson_np(k, n))
+
+
+def replay_mean(rule: reg.Rule, sd: float, n: int, truth: float, reps: int, rng: np.random.Generator) -> np.ndarray:
+    se = sd / math.sqrt(n)
+    m = rng.normal(truth, se, size=reps)
+    return reg.decide(rule, m - Z95 * se, m + Z95 * se)
+
+
+def replay_r(rule: reg.Rule, k: int, truth: float, reps: int, rng: np.random.Generator) -> np.ndarray:
+    rho = min(max(truth, -0.999), 0.999)
+    x = rng.standard_normal((reps, k))
+    y = rho * x + math.sqrt(1 - rho * rho) * rng.standard_normal((reps, k))
+    xc, yc = x - x.mean(axis=1, keepdims=True), y - y.mean(axis=1, keepdims=True)
+    r = (xc * yc).sum(axis=1) / np.sqrt((xc * xc).sum(axis=1) * (yc * yc).sum(axis=1))
+    return reg.decide(rule, *fisher_np(r, k))
+
+
+def frequencies(codes: np.ndarray) -> dict[str, float]:
+    reps = max(int(codes.size), 1)
+    return {"p_go": float(np.sum(codes == reg.POS) / reps), "p_nogo": float(np.sum(codes == reg.NEG) / reps),
+            "p_soft": float(np.sum(codes == reg.MID) / reps), "p_undecidable": float(np.sum(codes == reg.UND) / reps)}
+
+
+# ------------------------------------------------------------------------------------------------ one rule
+
+
+def truths_for(rule: reg.Rule) -> list[float]:
+    """The table's truths: centre + {0, ±m, ±2m}, and each boundary with the margin past it."""
+    m = rule.margin
+    g, b = rule.go, rule.nogo
+    s = 1.0 if rule.higher_is_better else -1.0
+    extra = [g, g + s * m, b, b - s * m]
+    return sorted({round(t, 10) for t in (*rule.truths(), *extra)})
+
+
+def _replayer(rule: reg.Rule, x: Inputs) -> dict[str, Callable[[float, int, np.random.Generator], np.ndarray | None]]:
+    out: dict[str, Callable[[float, int, np.random.Generator], np.ndarray | None]] = {}
+    if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
+        if x.clusters is not None and rule.interval == "bootstrap-t" and len(set(x.clusters.tolist())) >= 2:
+            out["cluster bootstrap"] = lambda t, r, g: replay_clustered(rule, x.diffs, x.clusters, t, r,  # type: ignore
+                                                                        g, x.extra_half)
+            return out
+        out["re-centred"] = lambda t, r, g: replay_recentred(rule, x.diffs, x.n, t, r, g,  # type: ignore[arg-type]
+                                                             x.extra_half)
+        if x.base is not None and x.high is not None and x.low is not None:
+            out["mixture"] = lambda t, r, g: replay_mixture(rule, x.base, x.high, x.low, x.n, t, r, g,  # type: ignore
+                                                            x.extra_half)
+    elif rule.kind == "proportion":
+        out["binomial"] = lambda t, r, g: replay_rate(rule, x.n, t, r, g)
+    elif rule.kind == "mean" and x.sd:
+        out["normal"] = lambda t, r, g: replay_mean(rule, float(x.sd), x.n, t, r, g)  # type: ignore[arg-type]
+    elif rule.kind == "correlation":
+        out["bivariate normal"] = lambda t, r, g: replay_r(rule, x.n, t, r, g)
+    return out
+
+
+def needs_n(rule: reg.Rule, x: Inputs) -> int | None:
+    """The n at which the rule would have power 0.8 at its margin (normal approximation, :mod:`registry`)."""
+    if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
+        return reg.n_for_power(float(np.std(x.diffs, ddof=1)), rule.margin)
+    if rule.kind == "proportion":
+        return reg.n_for_power_proportion(rule)
+    if rule.kind == "mean" and x.sd:
+        return reg.n_for_power(float(x.sd), rule.margin)
+    if rule.kind == "correlation":
+        return reg.n_for_power_r(rule.go, -rule.margin)
+    return None
+
+
+def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0) -> dict[str, Any] | None:
+    """``rule``'s operating characteristics at ``x.n``: per construction and truth, P(go / no-go / soft / not
+    decidable); the false-decision and power checks; whether it is decidable at this n and the n it needs."""
+    plays = _replayer(rule, x)
+    if not plays or x.n < 1:
+        return None
+    s = 1.0 if rule.higher_is_better else -1.0
+    g, b, m = rule.go, rule.nogo, rule.margin
+    nominal, mc = reg.NOMINAL_ONE_SIDED, MC_Z * math.sqrt(reg.NOMINAL_ONE_SIDED * (1 - reg.NOMINAL_ONE_SIDED) / reps)
+    tables: dict[str, list[dict[str, Any]]] = {}
+    worst: dict[str, float] = {"false_go": 0.0, "false_nogo": 0.0, "power_go": 1.0, "power_nogo": 1.0}
+    for name, play in plays.items():
+        rows = []
+        for t in truths_for(rule):
+            codes = play(t, reps, _rng(seed, rule.id, name, t))
+            if codes is None:
+                continue
+            f = frequencies(codes)
+            rows.append({"truth": t, **f})
+            if math.isclose(t, g):
+                worst["false_go"] = max(worst["false_go"], f["p_go"])
+            if math.isclose(t, b):
+                worst["false_nogo"] = max(worst["false_nogo"], f["p_nogo"])
+            if math.isclose(t, g + s * m):
+                worst["power_go"] = min(worst["power_go"], f["p_go"])
+            if math.isclose(t, b - s * m):
+                worst["power_nogo"] = min(worst["power_nogo"], f["p_nogo"])
+        tables[name] = rows
+    false_ok = worst["false_go"] <= nominal + mc and worst["false_nogo"] <= nominal + mc
+    mc_power = MC_Z * math.sqrt(reg.POWER * (1 - reg.POWER) / reps)
+    power_ok = min(worst["power_go"], worst["power_nogo"]) >= reg.POWER - mc_power  # not surely below 0.8
+    why = []
+    if not false_ok:
+        why.append(f"false decisions {max(worst['false_go'], worst['false_nogo']):.1%} > nominal {nominal:.1%} "
+                   f"(+ Monte-Carlo error {mc:.1%})")
+    if not power_ok:
+        why.append(f"power at the margin {min(worst['power_go'], worst['power_nogo']):.0%} < {reg.POWER:.0%}")
+    decidable = bool(false_ok and power_ok)
+    first = tables.get("re-centred") or next(iter(tables.values()), [])
+    # what this run's row says at each truth: the rule's own frequencies when it is decidable at this n, else
+    # "not decidable" always (the gate turns every verdict into it)
+    reported = [dict(r) if decidable else {"truth": r["truth"], "p_go": 0.0, "p_nogo": 0.0, "p_soft": 0.0,
+                                           "p_undecidable": 1.0} for r in first]
+    return {"rule": rule.id, "n": int(x.n), "reps": int(reps), "seed": int(seed), "margin": m, "reported": reported,
+            "thresholds": {"go": g, "nogo": b}, "higher_is_better": rule.higher_is_better,
+            "verdict_words": {"go": rule.positive, "nogo": rule.negative, "soft": rule.soft},
+            "constructions": tables, "false_go": worst["false_go"], "false_nogo": worst["false_nogo"],
+            "nominal": nominal, "mc_error": mc, "power_go": worst["power_go"], "power_nogo": worst["power_nogo"],
+            "decidable": decidable, "needs_n": needs_n(rule, x), "why": "; ".join(why)}
+
+
+def control_frequencies(op: dict[str, Any], rule: reg.Rule) -> dict[str, Any]:
+    """The known-truth controls' verdict frequencies over resamples: the twin (truth 0 on the kill baseline's
+    noise), the systems placed at +margin and -margin (re-centred construction), with the verdicts each must
+    get (:mod:`registry`)."""
+    rows = op["constructions"].get("re-centred") or next(iter(op["constructions"].values()), [])
+    at = {round(r["truth"], 10): r for r in rows}
+    c = rule.truth_centre
+    out = {}
+    for name, t in (("twin", c), ("plus_margin", c + rule.margin), ("minus_margin", c - rule.margin)):
+        r = at.get(round(t, 10))
+        if r is None:
+            continue
+        exp = rule.controls.get(name)
+        p_exp = None
+        if exp:
+            p_exp = sum(r[k] for k, w in (("p_go", rule.positive), ("p_nogo", rule.negative),
+                                          ("p_soft", rule.soft), ("p_undecidable", UNDECIDABLE)) if w in exp)
+        out[name] = {"truth": t, **{k: r[k] for k in ("p_go", "p_nogo", "p_soft", "p_undecidable")},
+                     "expected": " or ".join(exp) if exp else None, "p_expected": p_exp}
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ all rules
+
+
+def operating_all(inputs: dict[str, Inputs], *, reps: int = REPS, seed: int = 0) -> dict[str, dict[str, Any]]:
+    """``{rule id: operating}`` for every registered rule with inputs."""
+    out = {}
+    for rid, x in inputs.items():
+        rule = reg.get(rid)
+        op = operating(rule, x, reps=reps, seed=seed)
+        if op is not None:
+            op["controls"] = control_frequencies(op, rule)
+            out[rid] = op
+    return out
+
+
+def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: np.ndarray | None, n: int, *,
+                      full_size: bool, overall_fn: Callable[[list[dict], list[dict]], str], reps: int = REPS,
+                      seed: int = 0, extra: float = 0.0, decidable: dict[str, bool] | None = None
+                      ) -> dict[str, Any] | None:
+    """The overall verdict's frequencies when the system's nDCG@10 difference from the kill baseline is known
+    (re-centred at centre + {0, ±m, ±2m}): the margin checkpoint and the kill criterion replayed on the same
+    resamples (as gated: a rule not decidable at this n says so on every draw), every other row held at its
+    observed verdict, :func:`verdicts.overall` applied to each draw."""
+    if diffs is None or np.asarray(diffs).size < 2 or n < 2:
+        return None
+    kill_rule, cp_rule = reg.get("kill"), reg.get("vs_kill_baseline")
+    d0 = np.asarray(diffs, dtype=np.float64)
+    table = []
+    for t in kill_rule.truths():
+        rng = _rng(seed, "overall", t)
+        x = (d0 - d0.mean() + t)[rng.integers(0, d0.size, size=(reps, n))]
+        kc = reg.decide(kill_rule, *_interval(kill_rule, x, rng, extra))
+        cc = reg.decide(cp_rule, *_t_interval(x))
+        ok = decidable or {}
+        if not ok.get("kill", True):  # a rule the gate makes "not decidable" says so on every draw
+            kc = np.full_like(kc, reg.UND)
+        if not ok.get("vs_kill_baseline", True):
+            cc = np.full_like(cc, reg.UND)
+        counts: dict[str, int] = {}
+        cache: dict[tuple[int, int], str] = {}
+        for k, c in zip(kc.tolist(), cc.tolist()):
+            key = (k, c)
+            if key not in cache:
+                kv = kill_rule.words(k) if full_size else UNDECIDABLE
+                cv = cp_rule.words(c)
+                hs = [dict(h, verdict=kv) if h["id"] == "kill" else h for h in rows]
+                cs = [dict(r, status=(f"{cv}: retrieval quality" if stops(cv) else cv))
+                      if r["id"] == "vs_kill_baseline" else r for r in checkpoints]
+                cache[key] = overall_fn(cs, hs)
+            counts[cache[key]] = counts.get(cache[key], 0) + 1
+        table.append({"truth": t, **{k: v / reps for k, v in sorted(counts.items())}})
+    return {"rule": "overall", "n": int(n), "reps": reps, "seed": seed, "construction": "re-centred",
+            "held": "every row but the margin checkpoint and the kill criterion at its observed verdict",
+            "truths": table}
+
+
+def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
+    """Rows whose rule is not decidable at its n (false decisions above nominal or power < 0.8) say "not
+    decidable at n = N; needs n ~ M" instead of their verdict (kept in ``before_operating``); every row judged
+    carries ``operating`` (its decidability, power and false-decision rates) in its evidence."""
+    out = []
+    for r in rows:
+        op = ops.get(r["id"])
+        key = "status" if "status" in r else "verdict"
+        if op is None or r[key] == NOT_RUN:
+            out.append(r)
+            continue
+        own = r["text"]
+        r = dict(r)
+        summary = {"decidable": op["decidable"], "power_go": op["power_go"], "power_nogo": op["power_nogo"],
+                   "false_go": op["false_go"], "false_nogo": op["false_nogo"], "needs_n": op["needs_n"]}
+        r["evidence"] = {**(r.get("evidence") or {}), "operating": summary}
+        if not op["decidable"] and r[key] != UNDECIDABLE:
+            need = op["needs_n"]
+            r.update({key: UNDECIDABLE, "before_operating": r[key],
+                      "text": f"not decidable at n = {op['n']}; needs n ~ {need:,}" if need else
+                              f"not decidable at n = {op['n']}"})
+            r["text"] += f" ({op['why']}); the system's own figures: {own}"
+        out.append(r)
+    return out
+
+
+def markdown(ops: dict[str, dict[str, Any]], construction: str = "re-centred") -> str:
+    """The operating table docs/protocol.md publishes: per rule and truth, P(go) / P(no-go) / P(soft) / P(not
+    decidable) of the first construction (re-centred for paired differences), P(go) / P(no-go) of the mixture
+    where there is one, the rule's decidability at its n (worst over constructions) and the n it needs."""
+    lines = ["| rule | n | truth | P(go / pass) | P(no-go / kill / stop) | P(soft) | P(not decidable) | mixture: "
+             "P(go) / P(no-go) | decidable at n | needs n ~ |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
+    for rid, op in ops.items():
+        if rid == "overall":
+            continue
+        rows = op["constructions"].get(construction) or next(iter(op["constructions"].values()), [])
+        mix = {round(r["truth"], 10): r for r in op["constructions"].get("mixture", [])}
+        for i, r in enumerate(rows):
+            mx = mix.get(round(r["truth"], 10))
+            mtxt = f"{mx['p_go']:.1%} / {mx['p_nogo']:.1%}" if mx else "—"
+            tail = (f"{'yes' if op['decidable'] else 'no: ' + op['why']} | {op['needs_n'] or '—'}" if i == 0
+                    else " | ")
+            lines.append(f"| {rid if i == 0 else ''} | {op['n'] if i == 0 else ''} | {r['truth']:+.3f} | "
+                         f"{r['p_go']:.1%} | {r['p_nogo']:.1%} | {r['p_soft']:.1%} | {r['p_undecidable']:.1%} | "
+                         f"{mtxt} | {tail} |")
+    return "\n".join(lines)
