@@ -29,8 +29,15 @@ def test_the_packaged_config_runs_every_system_the_protocol_names():
     assert [s.name for s in cfg.systems if s.seed_group == "hcr"] == ["hcr", "hcr-seed1", "hcr-seed2"]
     assert [names[n].seed for n in ("hcr-seed1", "hcr-seed2")] == [1, 2]
     p = cfg.protocol
-    assert (p.system, p.kill_baseline, p.flat) == ("hcr", "rerank", "dense")
+    assert (p.system, p.kill_baseline, p.flat) == ("hcr", "rerank", "auto")  # flat: the best on dev
     assert all(n in names for n in p.names().values())
+    # the kill baseline: hybrid (BM25 + dense RRF, hybrid-rrf's tuned rrf_k) candidates -> HCR's reranker
+    kill = names["rerank"].params
+    assert kill["first_stage"] == "hybrid" and kill["method"] == names["hcr"].params.get("rerank", "maxsim")
+    assert kill["first_stage_params"]["systems"] == names["hybrid-rrf"].params["systems"]
+    # A1 (HCR's cascade without a tree) and BM25 at both granularities are in the field
+    assert names["hcr-flat"].params["flat"] is True and names["hcr-flat"].type == "hcr"
+    assert names["bm25"].chunking is not None and names["bm25-doc"].chunking is None
     assert cfg.gate is not None and cfg.gate.controls and cfg.budgets == [200, 400, 600, 800]
     # fairness: the kill baseline reranks, per query, as many candidates as HCR (seed 0) considered
     assert names["rerank"].params["top_n_from"] == "hcr" and names["rerank"].params["top_n_match"] == "per-query"
@@ -46,6 +53,10 @@ def test_the_packaged_config_runs_every_system_the_protocol_names():
     assert [s.name for s in one.systems if s.seed_group] == ["hcr"] and one.protocol.fail_fast
     assert one.dataset.size == "medium" and one.seed == 4
     assert all(s.params.get("backend") == "hash" for s in one.systems if s.type == "hcr")
+    hashed = {s.name: s for s in one.systems}  # the smoke run has the same field, every encoder hashed
+    assert {"rerank", "hcr-flat", "bm25", "bm25-doc", "dense", "hybrid-rrf"} <= set(hashed)
+    assert hashed["rerank"].params["first_stage"] == "hybrid" and hashed["rerank"].params["backend"] == "hash"
+    assert hashed["rerank"].params["top_n_from"] == "hcr" and one.protocol.flat == "auto"
 
 
 def test_sizes_are_ordered_by_corpus_size_and_checked():
