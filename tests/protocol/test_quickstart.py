@@ -105,7 +105,7 @@ def test_quickstart_hash_on_meridian_small_ends_with_the_verdicts_and_the_report
     monkeypatch.setenv("HCRBENCH_HOME", str(tmp_path / "home"))
     out = tmp_path / "qs"
     args = ("quickstart", "--out", str(out), "--encoder", "hash", "--seeds", "2", "--n-trials", "80",
-            "--resamples", "1000")
+            "--resamples", "1000", "--seed", "0")  # a development seed: tests never look at the verdict seed
     r = _run(*args)
     assert r.returncode == 0, r.stderr[-3000:]
     v = json.loads((out / "verdicts.json").read_text())
@@ -122,3 +122,18 @@ def test_quickstart_hash_on_meridian_small_ends_with_the_verdicts_and_the_report
     assert v2["discipline"]["times_scored"] == 1 and v2["discipline"]["new_look"] is False
     assert {k: v2[k] for k in ("overall", "bottom_line", "checkpoints")} == \
         {k: v[k] for k in ("overall", "bottom_line", "checkpoints")}
+    # the field: flat chosen on dev, the barrier checked, the power plan from tune + dev
+    assert v["field"]["status"] == "chosen" and v["flat"] == v["field"]["flat"]
+    assert v["field"]["barrier"]["status"] in ("passes", "fails") and v["power_plan"]["status"] == "planned"
+    assert v["vs_best"]["line"] in v["bottom_line"] and "power plan" in r.stdout
+    # another folder on the same corpus would be a second look at its locked test split: refused, then --relook
+    other = (*args[:2], str(tmp_path / "qs2"), *args[3:])
+    refused = _run(*other)
+    assert refused.returncode == 2 and "--relook" in refused.stderr and not (tmp_path / "qs2" / "runs").exists()
+    again = _run(*other, "--relook")
+    assert again.returncode == 0, again.stderr[-3000:]
+    v3 = json.loads((tmp_path / "qs2" / "verdicts.json").read_text())
+    assert v3["discipline"]["relook"] is True and v3["discipline"]["looks_before"] == 1
+    reg = json.loads((tmp_path / "home" / "scored-splits.json").read_text())
+    (entry,) = [e for e in reg["splits"].values() if e["split"] == "test"]
+    assert [s.get("relook", False) for s in entry["scorings"]] == [False, True]

@@ -300,7 +300,7 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
             agg = {"mean": a.get("mean"), "sd": a.get("sd"), "n_seeds": a.get("n_seeds"), "members": a.get("members")}
     kill_row = hs[-1]
     cost = cost_summary(doc, p.system, members(cfg, p.system, evaluation.runs), p.kill_baseline, p.metric,
-                        kill_row["evidence"].get("delta"), list(evaluation.metrics))
+                        (s.vs_kill or {}).get("delta"), list(evaluation.metrics))  # the cost is vs the kill baseline
     v: dict[str, Any] = {
         "schema": SCHEMA, "overall": overall(cps, hs), "bottom_line": "",
         "system": p.system, "kill_baseline": p.kill_baseline, "flat": ctx.flat, "metric": p.metric,
@@ -308,7 +308,8 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
         "size": ctx.size, "full_size": ctx.full_size,
         "decided_by": {"test": kill_row["evidence"].get("tested_on"), "delta": kill_row["evidence"].get("delta"),
                        "p_holm": kill_row["evidence"].get("p_holm"), "ci": kill_row.get("interval"),
-                       "n": kill_row.get("n"), "family": family_text(cfg.family, p.kill_baseline)},
+                       "n": kill_row.get("n"), "family": family_text(cfg.family, p.kill_baseline)
+                       if "judged_against" not in kill_row["evidence"] else "its own (one comparison)"},
         "checkpoints": cps, "hypotheses": hs, "controls": controls,
         "undecidable_rules": ctl.undecidable_rules(controls), "stopped": stopped,
         "cost": cost, "cost_line": (cost or {}).get("line"), "depth_note": (cost or {}).get("depth_note"),
