@@ -137,3 +137,16 @@ def test_quickstart_hash_on_meridian_small_ends_with_the_verdicts_and_the_report
     reg = json.loads((tmp_path / "home" / "scored-splits.json").read_text())
     (entry,) = [e for e in reg["splits"].values() if e["split"] == "test"]
     assert [s.get("relook", False) for s in entry["scorings"]] == [False, True]
+
+
+def test_configured_cross_encoder_weights_make_the_kill_baseline_a_cross_encoder_with_maxsim_beside():
+    cfg = parse_config(render_config(size="small", seed=0, encoder="minilm", seeds=1, cross_encoder="/models/ce"))
+    by = {s.name: s for s in cfg.systems}
+    assert by["rerank"].params["method"] == "cross-encoder" and by["rerank"].params["model"] == "/models/ce"
+    twin = by["rerank-maxsim"].params
+    assert twin["method"] == "maxsim" and {k: v for k, v in twin.items() if k != "method"} == \
+        {k: v for k, v in by["rerank"].params.items() if k not in ("method", "model")}  # same candidates, depth
+    hcr = [s for s in cfg.systems if s.type == "hcr"]
+    assert hcr and all(s.params["rerank"] == "cross-encoder" and s.params["rerank_model"] == "/models/ce"
+                       for s in hcr)  # the same reranker HCR uses, A1 included
+    assert "rerank-maxsim" not in {s.name for s in parse_config(render_config(size="small", seed=0)).systems}

@@ -30,6 +30,9 @@ def quickstart_command(
     resamples: int = typer.Option(10_000, "--resamples", help="Permutation / bootstrap resamples."),
     fail_fast: bool = typer.Option(False, "--fail-fast",
                                    help="Stop at the first checkpoint that says stop and diagnose."),
+    cross_encoder: str | None = typer.Option(None, "--cross-encoder", metavar="PATH", help="Cross-encoder weights "
+                                             "(a local folder): HCR and the kill baseline rerank with them; MaxSim "
+                                             "is reported beside."),
     relook: bool = typer.Option(False, "--relook", help="Score a locked test split that was scored before (a "
                                                         "second look, recorded); refused without it."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress output."),
@@ -62,7 +65,8 @@ def quickstart_command(
     if sizes is not None and size != "small":
         raise InputError("give --size or --sizes, not both", field="--sizes")
     qs = run_quickstart(out, sizes=size_list, seed=seed, encoder=encoder, seeds=seeds, n_trials=n_trials,
-                        n_resamples=resamples, fail_fast=fail_fast, progress=not quiet, relook=relook)
+                        n_resamples=resamples, fail_fast=fail_fast, progress=not quiet, relook=relook,
+                        cross_encoder=cross_encoder)
     flush_warnings()
     console = Console(highlight=False, width=width())
     print_outcome(console, qs.result, growth=qs.growth)

@@ -261,3 +261,31 @@ def bottom_line_parts(v: dict[str, Any]) -> list[str]:
 def no_tree(cfg: Any) -> list[str]:
     """Systems that run HCR's cascade without a tree (A1, ``flat = true``): baselines, not routing conditions."""
     return [s.name for s in cfg.systems if s.type == "hcr" and (s.params or {}).get("flat") is True]
+
+
+def with_cross_encoder(text: str, model: str) -> str:
+    """The rendered quickstart config with cross-encoder weights configured (``--cross-encoder PATH``): every HCR
+    system reranks with them, the kill baseline (``rerank``) is ``method = "cross-encoder"`` with them (the same
+    reranker HCR uses), and ``rerank-maxsim`` (the MaxSim pipeline at the same depth) is reported beside it."""
+    import json as _json
+
+    from hcrbench.errors import InputError
+
+    if not model.strip():
+        raise InputError("give the cross-encoder's folder or name", field="--cross-encoder")
+    m = _json.dumps(model)
+    head, *blocks = text.split("[[systems]]\n")
+    out = [head]
+    for b in blocks:
+        first = b.split("\n", 1)[0]
+        if 'type = "hcr"' in b:
+            b = b.replace("params = { backend = ", f'params = {{ rerank = "cross-encoder", rerank_model = {m}, '
+                                                   "backend = ", 1)
+        if first.startswith('name = "rerank"') and 'method = "maxsim"' in b:
+            rest = b.split("\n", 1)[1]
+            twin = 'name = "rerank-maxsim"                     # MaxSim beside the cross-encoder kill baseline\n' + rest
+            b = b.replace('method = "maxsim"', f'method = "cross-encoder", model = {m}', 1)
+            out += [b, twin]
+            continue
+        out.append(b)
+    return "[[systems]]\n".join(out)

@@ -92,9 +92,10 @@ def tuned_placeholders(text: str, tuned: dict[str, dict[str, Any]] | None) -> di
 
 def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int = 3, n_trials: int = 200,
                   n_resamples: int = 10_000, data: str = "data/meridian-small-s0", fail_fast: bool = False,
-                  tuned: dict[str, dict[str, Any]] | None = None) -> str:
+                  tuned: dict[str, dict[str, Any]] | None = None, cross_encoder: str | None = None) -> str:
     """The protocol config's TOML text (see the packaged templates), each tuned system's params as ``tuned``
-    (``{system: {param: value}}``) chose them."""
+    (``{system: {param: value}}``) chose them; with ``cross_encoder`` (weights: a folder or name) HCR and the kill
+    baseline rerank with it and MaxSim is reported beside (:func:`hcrbench.protocol.field.with_cross_encoder`)."""
     if encoder not in ENCODERS:
         raise InputError(f"must be one of {', '.join(ENCODERS)}, got {encoder!r}", field="--encoder")
     if not 1 <= seeds <= 10:
@@ -104,7 +105,12 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
     text = text.replace("${seed_systems}", _seed_systems(encoder, seeds))
     out = Template(text).substitute(size=size, output_dir=".", seed=seed, n_resamples=n_resamples, data=data,
                                     n_trials=n_trials, **tuned_placeholders(text, tuned))
-    return out.replace("fail_fast = false", f"fail_fast = {'true' if fail_fast else 'false'}")
+    out = out.replace("fail_fast = false", f"fail_fast = {'true' if fail_fast else 'false'}")
+    if cross_encoder is not None:
+        from hcrbench.protocol.field import with_cross_encoder
+
+        out = with_cross_encoder(out, cross_encoder)
+    return out
 
 
 def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: bool = True, progress: bool = False,
@@ -162,7 +168,7 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
 @with_job_progress  # one line for the whole job: tuning, every size's systems, scoring, gate and checkpoints
 def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, encoder: str = "minilm", seeds: int = 3,
                    n_trials: int = 200, n_resamples: int = 10_000, fail_fast: bool = False,
-                   progress: bool = True, relook: bool = False) -> QuickstartResult:
+                   progress: bool = True, relook: bool = False, cross_encoder: str | None = None) -> QuickstartResult:
     """Run the protocol at each size (the largest into ``out``); see the module docstring."""
     from rich.console import Console
 
@@ -176,7 +182,8 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
     out.mkdir(parents=True, exist_ok=True)
     data_root = out / "data"
     per_size: dict[str, Any] = {}
-    current_job().expect(sum(plan_units(render_config(size=s, seed=seed, encoder=encoder, seeds=seeds))
+    current_job().expect(sum(plan_units(render_config(size=s, seed=seed, encoder=encoder, seeds=seeds,
+                                                      cross_encoder=cross_encoder))
                              for s in sizes))  # type: ignore[union-attr]
     largest = sizes[-1]
     for size in sizes:  # no work at all when a size's test split would be a second look (--relook)
@@ -187,7 +194,8 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold]: tuning on the tune split...")
         cfg, tuning = write_config(folder, size, seed=seed, data_root=data_root, encoder=encoder, seeds=seeds,
-                           n_trials=n_trials, n_resamples=n_resamples, fail_fast=fail_fast, progress=progress)
+                           n_trials=n_trials, n_resamples=n_resamples, fail_fast=fail_fast, progress=progress,
+                           cross_encoder=cross_encoder)
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold] ({n_docs(size):,} documents) -> {folder}")
         # a demonstration states how often the locked test split was looked at (verdicts.json "discipline"),
