@@ -172,3 +172,19 @@ def test_vs_best_excludes_the_subjects_seed_group():
     row = vs_best(ev, cfg, "nDCG@10", "hcr", ["hcr", "hcr-seed1"], runs["hcr"])
     assert row["best"] == "bm25" and row["delta"] == pytest.approx(0.9 - 0.6)
     assert row["line"].startswith("hcr vs the best other system of this run, bm25 (0.600): +0.300")
+
+
+def test_without_a_dev_split_the_field_is_chosen_on_tune_never_on_test(tmp_path):
+    from protocol_bench import write_bench
+
+    from hcrbench.experiment.dataset import load_data
+    from hcrbench.protocol import field as fld
+
+    bench = write_bench(tmp_path / "bench")  # tune + test, no dev
+    cfg = parse_config(BASE.format(bench=bench, flat="auto", kill="k.trec"))
+    data = load_data(cfg.dataset, tmp_path, tmp_path / "x.toml")
+    s = fld.field_split(data)
+    assert s.split == "tune" and set(s.queries.query_ids) == set(s.qrels.query_ids) and \
+        not set(s.queries.query_ids) & set(data.queries.query_ids)
+    (bench / "qrels" / "tune.tsv").unlink()
+    assert fld.field_split(load_data(cfg.dataset, tmp_path, tmp_path / "x.toml")) is None

@@ -5,7 +5,8 @@ barrier check, the subject against the best system of the run, and the power pla
 - **Flat** (``[protocol] flat = "auto"``): the flat first-stage systems of the config (types ``bm25``, ``dense``,
   ``hybrid``, document- or chunk-level, no policy) are run on the dataset's ``dev`` split (runs kept under
   ``logs/dev/``, reused while their fingerprint holds) and the best by the protocol metric is "flat" (ties: the
-  first in the config). Without a dev split, the first flat first-stage system of the config, said so.
+  first in the config). Without a dev split: the first 200 judged queries of tune, else of train (SciFact); with
+  none of them, the first flat first-stage system of the config, said so. Never the test split.
 - **Barrier**: the kill baseline (hybrid candidates -> HCR's reranker at HCR's depth) runs on dev too, at the
   depth HCR's own dev routing log gives it. The kill criterion may judge only when the kill baseline is at least as
   good as the best flat first-stage system on dev (point estimates: the rule is that the barrier is not visibly
@@ -29,6 +30,8 @@ from hcrbench.experiment.protocol_config import AUTO
 
 FIRST_STAGE_TYPES = ("bm25", "dense", "hybrid")
 DEV_SPLIT, TUNE_SPLIT = "dev", "tune"
+FIELD_SPLITS = ("dev", "tune", "train")  # where flat is chosen: the first the dataset has (never test)
+MAX_FIELD_QUERIES = 200  # a tune / train split is cut to its first 200 judged queries (dev is used whole)
 POWER, ALPHA = 0.8, 0.05
 
 
@@ -93,42 +96,64 @@ def _means(sdata: Any, runs: dict[str, Any], metric: str, rel_threshold: int) ->
     return {n: (list(ev.runs[n].query_ids), np.asarray(ev.runs[n].values[metric], dtype=float)) for n in runs}
 
 
+def field_split(data: Any) -> Any | None:
+    """The split the field is chosen on: dev whole, else the first ``MAX_FIELD_QUERIES`` judged queries of tune,
+    else of train (SciFact has only train); None when the dataset has none of them."""
+    import hashlib
+
+    from hcrbench.experiment.dataset import ExperimentData
+    from hcrbench.protocol.devselect import split_data
+
+    for split in FIELD_SPLITS:
+        sdata = split_data(data, split)
+        if sdata is None:
+            continue
+        if split == DEV_SPLIT or len(sdata.queries) <= MAX_FIELD_QUERIES:
+            return sdata
+        keep = [q for q in sdata.qrels.query_ids if q in sdata.queries][:MAX_FIELD_QUERIES]
+        files = {**sdata.files, "queries-used": hashlib.sha256("\n".join(keep).encode()).hexdigest()}
+        return ExperimentData(sdata.corpus, sdata.queries.subset(keep), sdata.qrels.subset(keep), split,
+                              sdata.root, files)
+    return None
+
+
 def field_on_dev(cfg: Any, data: Any, out: Path) -> dict[str, Any]:
-    """``verdicts.json["field"]``: the flat first-stage systems and the kill baseline on dev, the flat system
-    (configured or chosen) and the barrier check (see the module docstring)."""
-    from hcrbench.protocol.devselect import DEV_LOGS, split_data, split_runs
+    """``verdicts.json["field"]``: the flat first-stage systems and the kill baseline on dev (or tune / train:
+    :func:`field_split`), the flat system (configured or chosen) and the barrier check (module docstring)."""
+    from hcrbench.protocol.devselect import split_runs
 
     p = cfg.protocol
     m = p.metric
     cands = flat_candidates(cfg)
     names = [s.name for s in cfg.systems]
     configured = p.flat if p.flat not in (None, AUTO) else None
-    doc: dict[str, Any] = {"split": DEV_SPLIT, "metric": m, "candidates": cands, "rule": p.flat or AUTO,
+    doc: dict[str, Any] = {"split": None, "metric": m, "candidates": cands, "rule": p.flat or AUTO,
                            "scores": {}, "n_queries": 0}
-    ddata = split_data(data, DEV_SPLIT)
+    ddata = field_split(data)
     if ddata is None:
         flat = configured or (cands[0] if cands else p.kill_baseline)
         doc.update(status="no dev split", flat=flat, best_flat=None,
                    barrier=barrier(p.kill_baseline, None, None, None),
                    text=f"flat = {flat} ({'configured' if configured else 'the first flat first-stage system of the config'}"
-                        f": the dataset has no '{DEV_SPLIT}' split to choose on); the kill baseline's barrier is "
-                        "not checked")
+                        f": the dataset has no {' / '.join(FIELD_SPLITS)} split to choose on); the kill "
+                        "baseline's barrier is not checked")
         return doc
     want = [*cands, *([p.kill_baseline] if p.kill_baseline in names else [])]
     failed: dict[str, str] = {}
-    runs = split_runs(cfg, ddata, out / DEV_LOGS, want, failed)
+    split = ddata.split
+    runs = split_runs(cfg, ddata, out / "logs" / split, want, failed)
     vals = _means(ddata, runs, m, cfg.rel_threshold)
     scores = {n: round(float(v.mean()), 6) for n, (_q, v) in vals.items()}
     best = best_of({n: scores[n] for n in cands if n in scores}, names)
     flat = configured or best or p.kill_baseline
-    b = barrier(p.kill_baseline, scores.get(p.kill_baseline), best, scores.get(best) if best else None)
+    b = barrier(p.kill_baseline, scores.get(p.kill_baseline), best, scores.get(best) if best else None, split)
     words = ", ".join(f"{n} {scores[n]:.3f}" for n in want if n in scores)
-    how = f"configured ({configured})" if configured else f"chosen on {DEV_SPLIT}: {flat}"
+    how = f"configured ({configured})" if configured else f"chosen on {split}: {flat}"
     if failed:
-        b["text"] += "; not run on dev: " + "; ".join(f"{n} ({why})" for n, why in failed.items())
-    doc.update(status="chosen" if not configured else "configured", flat=flat, best_flat=best, scores=scores,
-               n_queries=len(ddata.queries), barrier=b, not_run_on_dev=failed,
-               text=f"flat {how} ({m} on {len(ddata.queries)} {DEV_SPLIT} queries: {words}); {b['text']}")
+        b["text"] += f"; not run on {split}: " + "; ".join(f"{n} ({why})" for n, why in failed.items())
+    doc.update(status="chosen" if not configured else "configured", split=split, flat=flat, best_flat=best,
+               scores=scores, n_queries=len(ddata.queries), barrier=b, not_run=failed,
+               text=f"flat {how} ({m} on {len(ddata.queries)} {split} queries: {words}); {b['text']}")
     return doc
 
 
