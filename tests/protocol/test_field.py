@@ -188,3 +188,16 @@ def test_without_a_dev_split_the_field_is_chosen_on_tune_never_on_test(tmp_path)
         not set(s.queries.query_ids) & set(data.queries.query_ids)
     (bench / "qrels" / "tune.tsv").unlink()
     assert fld.field_split(load_data(cfg.dataset, tmp_path, tmp_path / "x.toml")) is None
+
+
+def test_a_kill_baseline_that_reranks_differently_from_hcr_is_said_so():
+    from hcrbench.protocol.field import reranker_note
+    from hcrbench.protocol.quickstart import render_config
+
+    same = parse_config(render_config(size="small", seed=0, encoder="minilm", seeds=1))
+    assert reranker_note(same) is None
+    assert reranker_note(parse_config(render_config(size="small", seed=0, seeds=1, cross_encoder="/m"))) is None
+    text = render_config(size="small", seed=0, seeds=1).replace('method = "maxsim", first_stage = "hybrid"',
+                                                                 'method = "cross-encoder", first_stage = "hybrid"')
+    note = reranker_note(parse_config(text))
+    assert note.startswith("the kill baseline reranks with cross-encoder, hcr with maxsim: not the same reranker")

@@ -97,6 +97,20 @@ def _means(sdata: Any, runs: dict[str, Any], metric: str, rel_threshold: int) ->
     return {n: (list(ev.runs[n].query_ids), np.asarray(ev.runs[n].values[metric], dtype=float)) for n in runs}
 
 
+def reranker_note(cfg: Any) -> str | None:
+    """A sentence when the kill baseline does not rerank with the reranker the system uses (a ``rerank`` kill
+    baseline against an ``hcr`` system: ``method`` against ``rerank``), else None."""
+    by = {s.name: s for s in cfg.systems}
+    me, kill = by.get(cfg.protocol.system), by.get(cfg.protocol.kill_baseline)
+    if me is None or kill is None or me.type != "hcr" or kill.type != "rerank":
+        return None
+    mine, theirs = (me.params or {}).get("rerank", "maxsim"), (kill.params or {}).get("method", "maxsim")
+    if mine == theirs:
+        return None
+    return (f"the kill baseline reranks with {theirs}, {me.name} with {mine}: not the same reranker (the kill "
+            "baseline is meant to be HCR's own parts without the tree)")
+
+
 def field_split(data: Any) -> Any | None:
     """The split the field is chosen on: dev whole, else the first ``MAX_FIELD_QUERIES`` judged queries of tune,
     else of train (SciFact has only train); None when the dataset has none of them."""
@@ -152,9 +166,11 @@ def field_on_dev(cfg: Any, data: Any, out: Path) -> dict[str, Any]:
     how = f"configured ({configured})" if configured else f"chosen on {split}: {flat}"
     if failed:
         b["text"] += f"; not run on {split}: " + "; ".join(f"{n} ({why})" for n, why in failed.items())
+    note = reranker_note(cfg)
     doc.update(status="chosen" if not configured else "configured", split=split, flat=flat, best_flat=best,
-               scores=scores, n_queries=len(ddata.queries), barrier=b, not_run=failed,
-               text=f"flat {how} ({m} on {len(ddata.queries)} {split} queries: {words}); {b['text']}")
+               scores=scores, n_queries=len(ddata.queries), barrier=b, not_run=failed, reranker_note=note,
+               text=f"flat {how} ({m} on {len(ddata.queries)} {split} queries: {words}); {b['text']}"
+                    + (f"; {note}" if note else ""))
     return doc
 
 
