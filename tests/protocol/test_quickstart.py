@@ -29,8 +29,15 @@ def test_the_packaged_config_runs_every_system_the_protocol_names():
     assert [s.name for s in cfg.systems if s.seed_group == "hcr"] == ["hcr", "hcr-seed1", "hcr-seed2"]
     assert [names[n].seed for n in ("hcr-seed1", "hcr-seed2")] == [1, 2]
     p = cfg.protocol
-    assert (p.system, p.kill_baseline, p.flat) == ("hcr", "rerank", "dense")
+    assert (p.system, p.kill_baseline, p.flat) == ("hcr", "rerank", "auto")  # flat: the best on dev
     assert all(n in names for n in p.names().values())
+    # the kill baseline: hybrid (BM25 + dense RRF, hybrid-rrf's tuned rrf_k) candidates -> HCR's reranker
+    kill = names["rerank"].params
+    assert kill["first_stage"] == "hybrid" and kill["method"] == names["hcr"].params.get("rerank", "maxsim")
+    assert kill["first_stage_params"]["systems"] == names["hybrid-rrf"].params["systems"]
+    # A1 (HCR's cascade without a tree) and BM25 at both granularities are in the field
+    assert names["hcr-flat"].params["flat"] is True and names["hcr-flat"].type == "hcr"
+    assert names["bm25"].chunking is not None and names["bm25-doc"].chunking is None
     assert cfg.gate is not None and cfg.gate.controls and cfg.budgets == [200, 400, 600, 800]
     # fairness: the kill baseline reranks, per query, as many candidates as HCR (seed 0) considered
     assert names["rerank"].params["top_n_from"] == "hcr" and names["rerank"].params["top_n_match"] == "per-query"
@@ -46,6 +53,10 @@ def test_the_packaged_config_runs_every_system_the_protocol_names():
     assert [s.name for s in one.systems if s.seed_group] == ["hcr"] and one.protocol.fail_fast
     assert one.dataset.size == "medium" and one.seed == 4
     assert all(s.params.get("backend") == "hash" for s in one.systems if s.type == "hcr")
+    hashed = {s.name: s for s in one.systems}  # the smoke run has the same field, every encoder hashed
+    assert {"rerank", "hcr-flat", "bm25", "bm25-doc", "dense", "hybrid-rrf"} <= set(hashed)
+    assert hashed["rerank"].params["first_stage"] == "hybrid" and hashed["rerank"].params["backend"] == "hash"
+    assert hashed["rerank"].params["top_n_from"] == "hcr" and one.protocol.flat == "auto"
 
 
 def test_sizes_are_ordered_by_corpus_size_and_checked():
@@ -94,7 +105,7 @@ def test_quickstart_hash_on_meridian_small_ends_with_the_verdicts_and_the_report
     monkeypatch.setenv("HCRBENCH_HOME", str(tmp_path / "home"))
     out = tmp_path / "qs"
     args = ("quickstart", "--out", str(out), "--encoder", "hash", "--seeds", "2", "--n-trials", "80",
-            "--resamples", "1000")
+            "--resamples", "1000", "--seed", "0")  # a development seed: tests never look at the verdict seed
     r = _run(*args)
     assert r.returncode == 0, r.stderr[-3000:]
     v = json.loads((out / "verdicts.json").read_text())
@@ -111,3 +122,31 @@ def test_quickstart_hash_on_meridian_small_ends_with_the_verdicts_and_the_report
     assert v2["discipline"]["times_scored"] == 1 and v2["discipline"]["new_look"] is False
     assert {k: v2[k] for k in ("overall", "bottom_line", "checkpoints")} == \
         {k: v[k] for k in ("overall", "bottom_line", "checkpoints")}
+    # the field: flat chosen on dev, the barrier checked, the power plan from tune + dev
+    assert v["field"]["status"] == "chosen" and v["flat"] == v["field"]["flat"]
+    assert v["field"]["barrier"]["status"] in ("passes", "fails") and v["power_plan"]["status"] == "planned"
+    assert v["vs_best"]["line"] in v["bottom_line"] and "power plan" in r.stdout
+    # another folder on the same corpus would be a second look at its locked test split: refused, then --relook
+    other = (*args[:2], str(tmp_path / "qs2"), *args[3:])
+    refused = _run(*other)
+    assert refused.returncode == 2 and "--relook" in refused.stderr and not (tmp_path / "qs2" / "runs").exists()
+    again = _run(*other, "--relook")
+    assert again.returncode == 0, again.stderr[-3000:]
+    v3 = json.loads((tmp_path / "qs2" / "verdicts.json").read_text())
+    assert v3["discipline"]["relook"] is True and v3["discipline"]["looks_before"] == 1
+    reg = json.loads((tmp_path / "home" / "scored-splits.json").read_text())
+    (entry,) = [e for e in reg["splits"].values() if e["split"] == "test"]
+    assert [s.get("relook", False) for s in entry["scorings"]] == [False, True]
+
+
+def test_configured_cross_encoder_weights_make_the_kill_baseline_a_cross_encoder_with_maxsim_beside():
+    cfg = parse_config(render_config(size="small", seed=0, encoder="minilm", seeds=1, cross_encoder="/models/ce"))
+    by = {s.name: s for s in cfg.systems}
+    assert by["rerank"].params["method"] == "cross-encoder" and by["rerank"].params["model"] == "/models/ce"
+    twin = by["rerank-maxsim"].params
+    assert twin["method"] == "maxsim" and {k: v for k, v in twin.items() if k != "method"} == \
+        {k: v for k, v in by["rerank"].params.items() if k not in ("method", "model")}  # same candidates, depth
+    hcr = [s for s in cfg.systems if s.type == "hcr"]
+    assert hcr and all(s.params["rerank"] == "cross-encoder" and s.params["rerank_model"] == "/models/ce"
+                       for s in hcr)  # the same reranker HCR uses, A1 included
+    assert "rerank-maxsim" not in {s.name for s in parse_config(render_config(size="small", seed=0)).systems}

@@ -87,8 +87,8 @@ def test_the_quickstart_config_carries_the_choice_into_every_hcr_system():
     assert len(hcr) == 8 and all(s.params["beam_width"] == 8 for s in hcr)
     assert next(s for s in cfg.systems if s.name == "hcr-beam2").params["beam_width"] == 2  # a fixed condition
     flat = next(s for s in cfg.systems if s.params.get("flat"))
-    assert "beam_width" not in flat.params  # the flat stand-in of the kill baseline is not HCR's to tune
-    assert cfg.protocol.tune == {"hcr": {"beam_width": [4, 8]}}
+    assert "beam_width" not in flat.params  # A1 (HCR's cascade with no tree) has no beam to tune
+    assert cfg.protocol.tune == {"hcr": {"beam_width": [4, 8]}, "hybrid-rrf": {"rrf_k": [60, 20]}}
     plain = parse_config(render_config(size="small", seed=0, encoder="minilm", seeds=1))
     assert all("beam_width" not in s.params for s in plain.systems if s.name != "hcr-beam2")
     # every tuned system of the packaged config gets its own choice, and only its own
@@ -98,3 +98,7 @@ def test_the_quickstart_config_carries_the_choice_into_every_hcr_system():
     assert by["raptor"].params["top_k"] == 5 and by["hybrid-rrf"].params["rrf_k"] == 20
     assert by["hcr-greedy"].params["beam_width"] == 4 and "top_k" not in by["hcr"].params
     assert "rrf_k" not in by["raptor"].params and "beam_width" not in by["rerank"].params
+    # the kill baseline's hybrid candidates take hybrid-rrf's tuned fusion; its depth stays HCR's (fairness)
+    assert by["rerank"].params["first_stage_params"]["rrf_k"] == 20 and by["rerank"].params["top_n_from"] == "hcr"
+    assert "rrf_k" not in plain.systems[[s.name for s in plain.systems].index("rerank")].params[
+        "first_stage_params"]

@@ -10,6 +10,7 @@ import typer
 from hcrbench.commands import _failon
 from hcrbench.data.structured import read_json
 from hcrbench.errors import InputError
+from hcrbench.protocol.looks import VERDICT_SEED
 
 #: Re-running the same command resumes: finished systems and cached embeddings are reused.
 RESUMABLE = {"quickstart"}
@@ -21,7 +22,8 @@ def quickstart_command(
                                                      "or a document count >= 500."),
     sizes: str | None = typer.Option(None, "--sizes", help="Run at several sizes, e.g. small,medium,full: writes "
                                                            "growth.json (HCR - kill baseline vs corpus size)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the corpus and of every random choice."),
+    seed: int = typer.Option(VERDICT_SEED, "--seed", help="Seed of the corpus and of every random choice (default: the "
+                                                  "verdict seed, fresh data no doc or test scores)."),
     encoder: str = typer.Option("minilm", "--encoder", help="minilm (the real run) or hash (a model-free smoke run "
                                                            "of HCR only: plumbing, not a quality claim)."),
     seeds: int = typer.Option(3, "--seeds", help="Tree seeds of HCR (mean ± sd over them)."),
@@ -29,6 +31,11 @@ def quickstart_command(
     resamples: int = typer.Option(10_000, "--resamples", help="Permutation / bootstrap resamples."),
     fail_fast: bool = typer.Option(False, "--fail-fast",
                                    help="Stop at the first checkpoint that says stop and diagnose."),
+    cross_encoder: str | None = typer.Option(None, "--cross-encoder", metavar="PATH", help="Cross-encoder weights "
+                                             "(a local folder): HCR and the kill baseline rerank with them; MaxSim "
+                                             "is reported beside."),
+    relook: bool = typer.Option(False, "--relook", help="Score a locked test split that was scored before (a "
+                                                        "second look, recorded); refused without it."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress output."),
     fail_on: str | None = typer.Option(None, "--fail-on", metavar="LEVEL", help=_failon.HELP),
 ) -> None:
@@ -59,10 +66,12 @@ def quickstart_command(
     if sizes is not None and size != "small":
         raise InputError("give --size or --sizes, not both", field="--sizes")
     qs = run_quickstart(out, sizes=size_list, seed=seed, encoder=encoder, seeds=seeds, n_trials=n_trials,
-                        n_resamples=resamples, fail_fast=fail_fast, progress=not quiet)
+                        n_resamples=resamples, fail_fast=fail_fast, progress=not quiet, relook=relook,
+                        cross_encoder=cross_encoder)
     flush_warnings()
     console = Console(highlight=False, width=width())
     print_outcome(console, qs.result, growth=qs.growth)
+    print_field(console, qs.result.verdicts)
     res = qs.result
     Console(stderr=True, highlight=False).print(
         f"computed {len(res.computed)}, reused {len(res.reused)}" + (f", skipped {len(res.skipped)}" if res.skipped
@@ -92,6 +101,17 @@ def print_outcome(console, result, growth=None) -> None:
         print_cost(console, result.output_dir, result.manifest, result.verdicts)
         print_protocol(console, result.verdicts)
     console.print(f"report: {write_report_for(result.output_dir)}")
+
+
+def print_field(console, verdicts: dict | None) -> None:
+    """The field's lines (hcrbench.protocol.field): flat chosen on dev with the barrier check, the power plan."""
+    from hcrbench.protocol.quickstart import queries_hook
+
+    v = verdicts or {}
+    for line in ((v.get("field") or {}).get("text"), (v.get("power_plan") or {}).get("text"), queries_hook(v),
+                 (v.get("discipline") or {}).get("relook_text")):
+        if line:
+            console.print(line, soft_wrap=True, markup=False)
 
 
 def print_cost(console, folder: Path, manifest: dict, verdicts: dict) -> None:

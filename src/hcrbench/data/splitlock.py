@@ -104,3 +104,17 @@ def record_scoring(key: str, *, split: str, dataset: str, files: dict[str, str],
         "time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     })
     atomic_write_text(path, json.dumps(reg, indent=2, ensure_ascii=False) + "\n")
+
+
+def annotate_last(key: str, output_dir: str, **fields: Any) -> bool:
+    """Add ``fields`` to the newest scoring of split ``key`` by ``output_dir`` (e.g. ``relook=True``: the
+    quickstart's ``--relook``); True when one was found (atomic rewrite)."""
+    path = registry_path()
+    reg = _load(path)
+    entry = reg["splits"].get(key) or {}
+    mine = [s for s in entry.get("scorings", []) if s.get("output_dir") == str(output_dir)]
+    if not mine:
+        return False
+    mine[-1].update(fields)
+    atomic_write_text(path, json.dumps(reg, indent=2, ensure_ascii=False) + "\n")
+    return True

@@ -13,8 +13,11 @@ see :mod:`hcrbench.protocol`)::
 
     [protocol]
     system = "hcr"              # the hierarchical retriever under test (its seed_group gives mean ± sd)
-    kill_baseline = "rerank"    # flat + reranker: the single kill criterion
-    flat = "dense"              # flat retrieval without reranker (H1a's "matches flat at >= 600")
+    kill_baseline = "rerank"    # hybrid + reranker: the single kill criterion (checked against the flat field)
+    flat = "auto"               # flat retrieval without reranker (H1a's "matches flat at >= 600"): a system
+                                # name, or "auto": the best flat first-stage system (bm25, dense, hybrid, any
+                                # chunking) chosen on the dev split (hcrbench.protocol.field)
+    full_size = true            # is this the full-size corpus? (default: Meridian "full" when generated)
     beam_only = "hcr-beam"      # H1b: the single paths the dual path must beat (optional)
     collapsed_only = "hcr-collapsed"
     no_links = "hcr-no-links"   # H1c: cross-links worth >= 15% on entity-spanning queries (optional)
@@ -53,6 +56,9 @@ class GateConfig(BaseModel):
     systems: list[str] = Field(default_factory=list)  # default: every scored system
 
 
+AUTO = "auto"  # [protocol] flat = "auto": the best flat first-stage system, chosen on the dev split
+
+
 class ProtocolConfig(BaseModel):
     """Which systems the fail-fast checkpoints and the hypothesis verdicts judge (names of ``[[systems]]``)."""
 
@@ -72,7 +78,7 @@ class ProtocolConfig(BaseModel):
     def names(self) -> dict[str, str]:
         """``{role: system name}`` of every role set (checked against the config's systems)."""
         roles = ("system", "kill_baseline", "flat", "beam_only", "collapsed_only", "no_links")
-        return {r: getattr(self, r) for r in roles if getattr(self, r) is not None}
+        return {r: getattr(self, r) for r in roles if getattr(self, r) not in (None, AUTO)}
 
 
 def check_roles(cfg: Any, names: list[str], path: str | Path, text: str) -> None:
@@ -88,6 +94,9 @@ def check_roles(cfg: Any, names: list[str], path: str | Path, text: str) -> None
     if cfg.protocol is not None:
         named += [(("protocol", role), n) for role, n in cfg.protocol.names().items()]
         named += [(("protocol", "tune"), n) for n in cfg.protocol.tune]
+    if cfg.protocol is not None and cfg.protocol.system == cfg.protocol.kill_baseline:
+        raise InputError(f"the system under test cannot be its own kill baseline ({cfg.protocol.system!r})",
+                         path=path, line=locate(text, ("protocol", "kill_baseline")), field="protocol.kill_baseline")
     for loc, n in named:
         if n not in names:
             raise InputError(f"{n!r} is not a system{did_you_mean(n, names)} (systems: {', '.join(names)})",

@@ -20,22 +20,85 @@ DEV_SPLIT = "dev"
 DEV_LOGS = "logs/dev"
 
 
-def _dev_data(data: Any) -> Any | None:
+def split_data(data: Any, split: str) -> Any | None:
+    """The experiment's corpus with the queries and qrels of another split of the same dataset (None when the
+    dataset has no such split, or it is the split the experiment scores)."""
     from hcrbench.data.beir import read_queries
     from hcrbench.data.hashing import sha256_file
     from hcrbench.data.trec import read_qrels
     from hcrbench.experiment.dataset import ExperimentData
 
     root = Path(data.root)
-    qp, qpath = root / "qrels" / f"{DEV_SPLIT}.tsv", root / "queries.jsonl"
-    if data.split == DEV_SPLIT or not qp.is_file() or not qpath.is_file():
+    qp, qpath = root / "qrels" / f"{split}.tsv", root / "queries.jsonl"
+    if data.split == split or not qp.is_file() or not qpath.is_file():
         return None
-    qrels = read_qrels(qp, name=f"{root.name}/{DEV_SPLIT}")
+    qrels = read_qrels(qp, name=f"{root.name}/{split}")
     queries = read_queries(qpath)
     queries = queries.subset([q for q in qrels.query_ids if q in queries])
     files = {k: v for k, v in data.files.items() if not k.startswith("qrels/")}
-    files[f"qrels/{DEV_SPLIT}.tsv"] = sha256_file(qp)
-    return ExperimentData(data.corpus, queries, qrels, DEV_SPLIT, root, dict(sorted(files.items())))
+    files[f"qrels/{split}.tsv"] = sha256_file(qp)
+    return ExperimentData(data.corpus, queries, qrels, split, root, dict(sorted(files.items())))
+
+
+def _dev_data(data: Any) -> Any | None:
+    return split_data(data, DEV_SPLIT)
+
+
+def split_runs(cfg: Any, sdata: Any, folder: Path, names: list[str],
+               failed: dict[str, str] | None = None) -> dict[str, Any]:
+    """``{name: run}`` of the systems ``names`` of ``cfg`` on ``sdata`` (another split), kept in ``folder`` and
+    reused while their fingerprint holds. A system that reads another (the kill baseline's fairness depth,
+    ``top_n_from``) reads that system's routing log on this split, so its source runs first, with its log.
+
+    With ``failed`` (a dict), a system that cannot run on this split (a run file of the test queries only) is
+    left out with its one-line reason there (and so is a system reading it); without it, the error stands."""
+    from hcrbench.data.atomic import atomic_write_text
+    from hcrbench.data.trec import read_run, write_run
+    from hcrbench.errors import InputError
+    from hcrbench.experiment.cell import run_system
+    from hcrbench.experiment.manifest import sha256_json
+    from hcrbench.experiment.reads import fingerprint_with_reads, reads_of
+    from hcrbench.experiment.runner import system_fingerprint
+
+    order = [s.name for s in cfg.systems]
+    by_name = {s.name: s for s in cfg.systems}
+    want = [n for n in order if n in names]
+    sources = {n: src for n in want if (src := reads_of(by_name[n], order)) is not None}
+    want = [n for n in order if n in set(want) | set(sources.values())]  # a source runs before its reader
+    read = set(sources.values())
+    fps: dict[str, str] = {}
+    runs: dict[str, Any] = {}
+    for name in want:
+        system = by_name[name]
+        src = sources.get(name)
+        fp = fps[name] = fingerprint_with_reads(system_fingerprint(system, cfg, sha256_json({"data": sdata.key})),
+                                                src, fps)
+        if src is not None and failed is not None and src in failed:
+            failed[name] = f"reads {src}, which did not run on the {sdata.split} split"
+            continue
+        if src is not None:
+            params = {**system.params, "top_n_from": str((folder / f"{src}.routing.jsonl").resolve())}
+            system = system.model_copy(update={"params": params})
+        run_path, stamp = folder / f"{name}.trec", folder / f"{name}.fingerprint.json"
+        log = folder / f"{name}.routing.jsonl" if name in read else None
+        fresh = stamp.is_file() and read_json(stamp).get("fingerprint") == fp
+        if fresh and run_path.is_file() and (log is None or log.is_file()):
+            runs[name] = read_run(run_path, name=name)
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            run, _ = run_system(system, sdata, cfg.k, cfg.seed if system.seed is None else system.seed,
+                                log_path=log)
+        except InputError as e:
+            if failed is None:
+                raise
+            failed[name] = e.problem
+            continue
+        write_run(run, run_path, tag=name)
+        atomic_write_text(stamp, json.dumps({"fingerprint": fp, "split": sdata.split,
+                                             "n_queries": len(sdata.queries)}) + "\n")
+        runs[name] = run
+    return runs
 
 
 def not_run(why: str) -> dict[str, Any]:
@@ -46,11 +109,6 @@ def dev_selection(cfg: Any, data: Any, out: Path) -> dict[str, Any]:
     """Choose H1b's single path on the dev split (see the module docstring)."""
     import numpy as np
 
-    from hcrbench.data.atomic import atomic_write_text
-    from hcrbench.data.trec import read_run, write_run
-    from hcrbench.experiment.cell import run_system
-    from hcrbench.experiment.manifest import sha256_json
-    from hcrbench.experiment.runner import system_fingerprint
     from hcrbench.metrics import evaluate
 
     p = cfg.protocol
@@ -62,22 +120,12 @@ def dev_selection(cfg: Any, data: Any, out: Path) -> dict[str, Any]:
     if ddata is None:
         return not_run(f"the dataset has no '{DEV_SPLIT}' split (H1b compares the dual path with each single path, "
                        "Holm over them)")
-    folder = out / DEV_LOGS
     m = p.metric
+    runs = split_runs(cfg, ddata, out / DEV_LOGS, [x.name for x in singles])
     scores: dict[str, float] = {}
     for system in singles:
-        run_path, stamp = folder / f"{system.name}.trec", folder / f"{system.name}.fingerprint.json"
-        fp = system_fingerprint(system, cfg, sha256_json({"data": ddata.key}))
-        fresh = stamp.is_file() and read_json(stamp).get("fingerprint") == fp
-        if fresh and run_path.is_file():
-            run = read_run(run_path, name=system.name)
-        else:
-            folder.mkdir(parents=True, exist_ok=True)
-            run, _ = run_system(system, ddata, cfg.k, cfg.seed if system.seed is None else system.seed)
-            write_run(run, run_path, tag=system.name)
-            atomic_write_text(stamp, json.dumps({"fingerprint": fp, "split": DEV_SPLIT,
-                                                 "n_queries": len(ddata.queries)}) + "\n")
-        ev = evaluate(ddata.qrels, {system.name: run}, [m], rel_threshold=cfg.rel_threshold, missing="zero")
+        ev = evaluate(ddata.qrels, {system.name: runs[system.name]}, [m], rel_threshold=cfg.rel_threshold,
+                      missing="zero")
         scores[system.name] = round(float(np.mean(np.asarray(ev.runs[system.name].values[m], dtype=float))), 6)
     chosen = max(scores, key=lambda n: (scores[n], -list(scores).index(n)))  # ties: the first (beam-only)
     n_q = len(ddata.queries)

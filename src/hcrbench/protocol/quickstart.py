@@ -8,9 +8,13 @@ cached embedding) and, with several sizes, runs the comparison at each (``OUT/si
 ``OUT`` itself) and writes ``OUT/growth.json`` (HCR minus the kill baseline on nDCG@10 against corpus size, with
 CIs), which feeds the corpus-size criterion of ``OUT/verdicts.json``.
 
-The test split is declared locked: the first run scores it; a re-run of the same folder (the same packaged
-protocol, nothing tuned in between) re-scores it with the look recorded as forced in the lock registry, and
-``verdicts.json`` reports how many times the split was scored.
+The test split is declared locked: the first run scores it; a warm re-run of the same folder (every score reused)
+is the same look; any other run that would score it again is refused before any work unless ``relook`` (the
+command's ``--relook``), and a relook is recorded in the lock registry and ``verdicts.json["discipline"]``
+(:mod:`hcrbench.protocol.looks`). The default corpus seed is :data:`~hcrbench.protocol.looks.VERDICT_SEED`, fresh
+data that no doc or test scores. ``verdicts.json["power_plan"]`` says how many test queries each rule needs
+(:mod:`hcrbench.protocol.field`); Meridian's query count is fixed by its size on this branch, so the plan is
+printed, not generated (:func:`queries_hook`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from typing import Any
 from hcrbench.data.atomic import atomic_write_text
 from hcrbench.errors import InputError
 from hcrbench.experiment.progress import current_job, plan_units, with_job_progress
+from hcrbench.protocol import looks
+from hcrbench.protocol.looks import VERDICT_SEED
 
 ENCODERS = ("minilm", "hash")
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
@@ -86,9 +92,10 @@ def tuned_placeholders(text: str, tuned: dict[str, dict[str, Any]] | None) -> di
 
 def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int = 3, n_trials: int = 200,
                   n_resamples: int = 10_000, data: str = "data/meridian-small-s0", fail_fast: bool = False,
-                  tuned: dict[str, dict[str, Any]] | None = None) -> str:
+                  tuned: dict[str, dict[str, Any]] | None = None, cross_encoder: str | None = None) -> str:
     """The protocol config's TOML text (see the packaged templates), each tuned system's params as ``tuned``
-    (``{system: {param: value}}``) chose them."""
+    (``{system: {param: value}}``) chose them; with ``cross_encoder`` (weights: a folder or name) HCR and the kill
+    baseline rerank with it and MaxSim is reported beside (:func:`hcrbench.protocol.field.with_cross_encoder`)."""
     if encoder not in ENCODERS:
         raise InputError(f"must be one of {', '.join(ENCODERS)}, got {encoder!r}", field="--encoder")
     if not 1 <= seeds <= 10:
@@ -98,7 +105,12 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
     text = text.replace("${seed_systems}", _seed_systems(encoder, seeds))
     out = Template(text).substitute(size=size, output_dir=".", seed=seed, n_resamples=n_resamples, data=data,
                                     n_trials=n_trials, **tuned_placeholders(text, tuned))
-    return out.replace("fail_fast = false", f"fail_fast = {'true' if fail_fast else 'false'}")
+    out = out.replace("fail_fast = false", f"fail_fast = {'true' if fail_fast else 'false'}")
+    if cross_encoder is not None:
+        from hcrbench.protocol.field import with_cross_encoder
+
+        out = with_cross_encoder(out, cross_encoder)
+    return out
 
 
 def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: bool = True, progress: bool = False,
@@ -154,9 +166,9 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
 
 
 @with_job_progress  # one line for the whole job: tuning, every size's systems, scoring, gate and checkpoints
-def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str = "minilm", seeds: int = 3,
+def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, encoder: str = "minilm", seeds: int = 3,
                    n_trials: int = 200, n_resamples: int = 10_000, fail_fast: bool = False,
-                   progress: bool = True) -> QuickstartResult:
+                   progress: bool = True, relook: bool = False, cross_encoder: str | None = None) -> QuickstartResult:
     """Run the protocol at each size (the largest into ``out``); see the module docstring."""
     from rich.console import Console
 
@@ -170,22 +182,29 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str =
     out.mkdir(parents=True, exist_ok=True)
     data_root = out / "data"
     per_size: dict[str, Any] = {}
-    current_job().expect(sum(plan_units(render_config(size=s, seed=seed, encoder=encoder, seeds=seeds))
+    current_job().expect(sum(plan_units(render_config(size=s, seed=seed, encoder=encoder, seeds=seeds,
+                                                      cross_encoder=cross_encoder))
                              for s in sizes))  # type: ignore[union-attr]
     largest = sizes[-1]
+    for size in sizes:  # no work at all when a size's test split would be a second look (--relook)
+        looks.early_check(data_root / f"meridian-{size}-s{seed}", out if size == largest else out / "sizes" / size,
+                          relook=relook)
     for size in sizes:
         folder = out if size == largest else out / "sizes" / size
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold]: tuning on the tune split...")
         cfg, tuning = write_config(folder, size, seed=seed, data_root=data_root, encoder=encoder, seeds=seeds,
-                           n_trials=n_trials, n_resamples=n_resamples, fail_fast=fail_fast, progress=progress)
+                           n_trials=n_trials, n_resamples=n_resamples, fail_fast=fail_fast, progress=progress,
+                           cross_encoder=cross_encoder)
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold] ({n_docs(size):,} documents) -> {folder}")
         # a demonstration states how often the locked test split was looked at (verdicts.json "discipline"),
         # it does not refuse: another quickstart on the same generated corpus (another encoder, another folder)
         # is a recorded look; a warm re-run that reuses every score is not a new look at all (the runner)
+        look = looks.guard(cfg, data_root / f"meridian-{size}-s{seed}", relook=relook)
         per_size[size] = res = run_experiment(cfg, force_test=True, progress=progress,
                                              fail_fast=fail_fast, protocol=hooks())
+        res.verdicts = looks.record(look, folder, res.verdicts)  # a relook, in the registry and the verdicts
         if res.verdicts is not None:  # the tune -> lock -> test record
             res.verdicts = with_tuning(res.verdicts, tuning)
             write_verdicts(folder, res.verdicts)
@@ -200,3 +219,17 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str =
     else:
         (out / GROWTH_FILE).unlink(missing_ok=True)
     return QuickstartResult(out, result, per_size, growth)
+
+
+def queries_hook(verdicts: dict[str, Any] | None) -> str | None:
+    """What the power plan asks of the corpus: the test queries it wants, beside what this Meridian size has. A
+    Meridian that generates a chosen number of queries (``hcrbench generate meridian --queries N``) would be
+    called with ``power_plan["queries_wanted"]`` here; on this branch its query suite is fixed by its size."""
+    plan = (verdicts or {}).get("power_plan") or {}
+    want, have = plan.get("queries_wanted"), plan.get("n_test")
+    if plan.get("status") != "planned" or not want or not have:
+        return None
+    if want <= have:
+        return f"power plan: the {have} test queries are enough for every rule planned"
+    return (f"power plan: the rules need up to ~{want} test queries, this split has {have}; Meridian's query suite "
+            "is fixed by its size here (a larger --size has more)")

@@ -64,7 +64,11 @@ class Context:
 
     @property
     def flat(self) -> str:
-        return self.p.flat or self.p.kill_baseline
+        """The flat system: chosen on dev (``[protocol] flat = "auto"``, :mod:`hcrbench.protocol.field`) or named."""
+        chosen = self.cache.get("flat")
+        if chosen:
+            return chosen
+        return self.p.flat if self.p.flat not in (None, "auto") else self.p.kill_baseline
 
     @property
     def size(self) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 from hcrbench.data.atomic import atomic_write_text
 from hcrbench.protocol import checkpoints as cp
 from hcrbench.protocol import controls as ctl
+from hcrbench.protocol import field as fld
 from hcrbench.protocol import hypotheses as hy
 from hcrbench.protocol.gating import gate_one, judge_operating, tree_only
 from hcrbench.protocol.inputs import (
@@ -93,7 +94,8 @@ def tree_sanity_row(ctx: Context) -> dict:
 def h1c_row(ctx: Context) -> dict:
     m, p = ctx.metric, ctx.p
     docs = ctx.tree_docs or {}
-    skip = {p.kill_baseline, p.flat}  # baselines (a flat stand-in may log routing) are not routing conditions
+    skip = {p.kill_baseline, ctx.flat, *fld.no_tree(ctx.cfg)}  # baselines (a flat stand-in may log routing) are
+    # not routing conditions
     conds = [n for n, t in docs.items() if n in ctx.evaluation.runs and n not in skip
              and _num((t.get("routing") or {}).get("accuracy")) is not None]
     acc = [float(docs[n]["routing"]["accuracy"]) for n in conds]
@@ -231,6 +233,7 @@ def bottom_line(v: dict[str, Any]) -> str:
                          + f"; `{hy.SIZES_COMMAND}` decides it")
         elif kill is not None and kill["verdict"] != NOT_RUN:
             parts.append(f"kill criterion: {kill['verdict']}")
+    parts += fld.bottom_line_parts(v)  # a kill baseline that is no barrier; the subject vs the best system
     cost = v.get("cost_line")
     if cost:
         parts.append(cost)
@@ -266,9 +269,12 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
 
     if p.system in evaluation.runs:  # H1b's single path, chosen on dev (or why not)
         ctx.cache["dev_selection"] = dev_selection(cfg, data, out)
+    field = ctx.cache["field"] = fld.field_on_dev(cfg, data, out)  # flat chosen on dev; the barrier check
+    ctx.cache["flat"] = field["flat"]
     s = system_subject(ctx)
     rows = judge_subject(ctx, s, {"easy_routing", "vs_kill_baseline", "token_efficiency", "H1a", "H1b",
                                   "failure_rate", "kill"})
+    rows["kill"] = fld.against_strongest(ctx, s, rows["kill"], field)
     cps = [tree_sanity_row(ctx), rows["easy_routing"], rows["vs_kill_baseline"], rows["token_efficiency"]]
     probe = growth_probe(ctx, s)
     single = None if cfg.dataset.generate == "meridian" else \
@@ -306,15 +312,16 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
             agg = {"mean": a.get("mean"), "sd": a.get("sd"), "n_seeds": a.get("n_seeds"), "members": a.get("members")}
     kill_row = hs[-1]
     cost = cost_summary(doc, p.system, members(cfg, p.system, evaluation.runs), p.kill_baseline, p.metric,
-                        kill_row["evidence"].get("delta"), list(evaluation.metrics))
+                        (s.vs_kill or {}).get("delta"), list(evaluation.metrics))  # the cost is vs the kill baseline
     v: dict[str, Any] = {
         "schema": SCHEMA, "overall": overall(cps, hs), "bottom_line": "",
-        "system": p.system, "kill_baseline": p.kill_baseline, "flat": p.flat or p.kill_baseline, "metric": p.metric,
+        "system": p.system, "kill_baseline": p.kill_baseline, "flat": ctx.flat, "metric": p.metric,
         "family": family_text(cfg.family, p.kill_baseline), "seeds": seeds, "seed_aggregate": agg,
         "size": ctx.size, "full_size": ctx.full_size,
         "decided_by": {"test": kill_row["evidence"].get("tested_on"), "delta": kill_row["evidence"].get("delta"),
                        "p_holm": kill_row["evidence"].get("p_holm"), "ci": kill_row.get("interval"),
-                       "n": kill_row.get("n"), "family": family_text(cfg.family, p.kill_baseline)},
+                       "n": kill_row.get("n"), "family": family_text(cfg.family, p.kill_baseline)
+                       if "judged_against" not in kill_row["evidence"] else "its own (one comparison)"},
         "checkpoints": cps, "hypotheses": hs, "controls": controls, "operating": operating,
         "undecidable_rules": ctl.undecidable_rules(controls), "stopped": stopped,
         "cost": cost, "cost_line": (cost or {}).get("line"), "depth_note": (cost or {}).get("depth_note"),
@@ -328,6 +335,11 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
                        "new_look": bool(data.new_look),
                        "tuning": "none: every parameter is fixed in the config before the test split is scored"},
     }
+    v["field"] = field
+    v["vs_best"] = fld.vs_best(evaluation, cfg, p.metric, p.system, members(cfg, p.system, evaluation.runs),
+                               s.scores)
+    v["power_plan"] = fld.power_plan(cfg, data, out, len(data.queries)) if p.system in evaluation.runs else \
+        {"status": "not run", "rules": {}, "text": f"power plan not run: {p.system} was not run"}
     v["bottom_line"] = bottom_line(v)
     return v
 

@@ -46,9 +46,10 @@ class DenseRetriever:
         name: str = "dense",
         encoder: Encoder | None = None,
     ) -> None:
-        if encoder is None:
+        if encoder is None and backend != "hash":  # hash: the model-free test encoder (plumbing runs)
             if backend not in ("torch", "onnx"):
-                raise InputError(f"unknown backend {backend!r} (expected 'torch' or 'onnx')", field="backend")
+                raise InputError(f"unknown backend {backend!r} (expected 'torch', 'onnx' or 'hash')",
+                                 field="backend")
             require("sentence_transformers" if backend == "torch" else "onnxruntime", "dense",
                     "dense" if backend == "torch" else "onnx")
         require("faiss", "dense", "dense")

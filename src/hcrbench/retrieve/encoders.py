@@ -228,7 +228,14 @@ def build_encoder(model: str | None, backend: str, *, batch_size: int, device: s
 
 
 def make_encoder(model: str | None = None, backend: str = "torch", **kw: Any) -> Encoder:
-    """An encoder by backend: ``torch`` (any sentence-transformers model) or ``onnx`` (offline MiniLM int8)."""
+    """An encoder by backend: ``torch`` (any sentence-transformers model), ``onnx`` (offline MiniLM int8) or
+    ``hash`` (the model-free hashed bag of words of :mod:`hcrbench.retrieve.hcr.hashenc`: plumbing runs only)."""
+    if backend == "hash":
+        from hcrbench.retrieve.hcr.hashenc import HashingEncoder
+
+        if model not in (None, "hash-bow:256"):
+            raise InputError(f"backend 'hash' takes no model; got model={model!r}", field="model")
+        return HashingEncoder()
     if backend == "torch":
         return SentenceTransformerEncoder(model, **kw)
     if backend == "onnx":
@@ -236,7 +243,7 @@ def make_encoder(model: str | None = None, backend: str = "torch", **kw: Any) ->
             raise InputError(f"backend 'onnx' only ships {DEFAULT_MODEL}; got model={model!r}", field="model")
         kw.pop("device", None)
         return OnnxMiniLMEncoder(**kw)
-    raise InputError(f"unknown backend {backend!r} (expected 'torch' or 'onnx')", field="backend")
+    raise InputError(f"unknown backend {backend!r} (expected 'torch', 'onnx' or 'hash')", field="backend")
 
 
 def encode_cached(

@@ -105,8 +105,8 @@ class RerankRetriever:
                              field="method")
         if isinstance(top_n, bool) or not isinstance(top_n, int) or top_n < 1:
             raise InputError(f"top_n must be an integer >= 1, got {top_n!r}", field="top_n")
-        if backend not in ("torch", "onnx"):
-            raise InputError(f"unknown backend {backend!r} (expected 'torch' or 'onnx')", field="backend")
+        if backend not in ("torch", "onnx", "hash"):
+            raise InputError(f"unknown backend {backend!r} (expected 'torch', 'onnx' or 'hash')", field="backend")
         if top_n_match not in MATCHES:
             raise InputError(f"top_n_match must be one of {', '.join(MATCHES)}, got {top_n_match!r}",
                              field="top_n_match")
@@ -131,7 +131,7 @@ class RerankRetriever:
                              field="first_stage_params")
         if method == "cross-encoder":
             require("sentence_transformers", "rerank", "dense")
-        elif encoder is None:
+        elif encoder is None and backend != "hash":
             require("sentence_transformers" if backend == "torch" else "onnxruntime", "rerank",
                     "dense" if backend == "torch" else "onnx")
         if first is None:

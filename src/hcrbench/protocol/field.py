@@ -1,0 +1,333 @@
+"""The field a system is judged against: the best flat first-stage system chosen on dev, the kill baseline's
+barrier check, the subject against the best system of the run, and the power plan (``verdicts.json["field"]``,
+``["vs_best"]``, ``["power_plan"]``).
+
+- **Flat** (``[protocol] flat = "auto"``): the flat first-stage systems of the config (types ``bm25``, ``dense``,
+  ``hybrid``, document- or chunk-level, no policy) are run on the dataset's ``dev`` split (runs kept under
+  ``logs/dev/``, reused while their fingerprint holds) and the best by the protocol metric is "flat" (ties: the
+  first in the config). Without a dev split: the first 200 judged queries of tune, else of train (SciFact); with
+  none of them, the first flat first-stage system of the config, said so. Never the test split.
+- **Barrier**: the kill baseline (hybrid candidates -> HCR's reranker at HCR's depth) runs on dev too, at the
+  depth HCR's own dev routing log gives it. The kill criterion may judge only when the kill baseline is at least as
+  good as the best flat first-stage system on dev (point estimates: the rule is that the barrier is not visibly
+  lower than a system without a reranker); otherwise the kill row says "kill baseline weaker than <system>: not a
+  value barrier" and the criterion is judged against that system.
+- **Vs best**: every bottom line states the subject against the best other system of the run (its seed group
+  excluded), with the paired interval; the best is picked on the split it is scored on, so the line is
+  descriptive, never a verdict.
+- **Power plan**: per-query differences subject - kill baseline (and - the chosen single path) on the tune and dev
+  splits give the sd; per rule, the n a paired t test needs to see the design's margin with power 0.8 at
+  alpha 0.05 (statsmodels' ``TTestPower``), beside the n of the test split.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from hcrbench.experiment.protocol_config import AUTO
+
+FIRST_STAGE_TYPES = ("bm25", "dense", "hybrid")
+DEV_SPLIT, TUNE_SPLIT = "dev", "tune"
+FIELD_SPLITS = ("dev", "tune", "train")  # where flat is chosen: the first the dataset has (never test)
+MAX_FIELD_QUERIES = 200  # a tune / train split is cut to its first 200 judged queries (dev is used whole)
+POWER, ALPHA = 0.8, 0.05
+KILL_DESIGN_MARGIN = 0.03  # the design's smallest practically meaningful nDCG@10 difference (0.03 / 0.05 / 0.08)
+
+
+# --------------------------------------------------------------------------------------------- pure choices
+
+
+def flat_candidates(cfg: Any) -> list[str]:
+    """The flat first-stage systems of the config, in config order (no reranker, no tree, no policy)."""
+    return [s.name for s in cfg.systems if s.type in FIRST_STAGE_TYPES and s.policy is None]
+
+
+def best_of(scores: dict[str, float], order: list[str]) -> str | None:
+    """The best-scoring name (ties: the first in ``order``); None when ``scores`` is empty."""
+    names = [n for n in order if n in scores]
+    return max(names, key=lambda n: (scores[n], -names.index(n))) if names else None
+
+
+def barrier(kill: str, kill_score: float | None, best: str | None, best_score: float | None,
+            split: str = DEV_SPLIT) -> dict[str, Any]:
+    """Is the kill baseline at least as good as the best flat first-stage system on ``split``?
+
+    ``{"status": "passes" | "fails" | "not checked", "judge_against": name, "text": ...}``; ``judge_against`` is
+    the kill baseline unless it fails, then the best flat system."""
+    if kill_score is None or best is None or best_score is None:
+        why = f"no {split} scores for the kill baseline or the flat systems"
+        return {"status": "not checked", "judge_against": kill, "kill_baseline": kill, "best_flat": best,
+                "text": f"barrier not checked: {why}"}
+    words = f"{kill} {kill_score:.3f} vs best flat first-stage system {best} {best_score:.3f} on {split}"
+    if kill_score + 1e-12 >= best_score:
+        return {"status": "passes", "judge_against": kill, "kill_baseline": kill, "best_flat": best,
+                "kill_score": kill_score, "best_flat_score": best_score,
+                "text": f"the kill baseline is a value barrier ({words})"}
+    return {"status": "fails", "judge_against": best, "kill_baseline": kill, "best_flat": best,
+            "kill_score": kill_score, "best_flat_score": best_score,
+            "text": f"kill baseline weaker than {best}: not a value barrier ({words}); the kill criterion is "
+                    f"judged against {best}"}
+
+
+def n_needed(sd: float, margin: float, *, power: float = POWER, alpha: float = ALPHA) -> int | None:
+    """Queries a two-sided paired t test at ``alpha`` needs to detect a true mean difference of ``margin`` with
+    ``power``, when the per-query differences have standard deviation ``sd`` (statsmodels' TTestPower)."""
+    if not (sd > 0 and margin > 0) or not math.isfinite(sd):
+        return None
+    from statsmodels.stats.power import TTestPower
+
+    n = TTestPower().solve_power(effect_size=margin / sd, alpha=alpha, power=power, alternative="two-sided")
+    return math.ceil(float(n))
+
+
+# --------------------------------------------------------------------------------------------- dev runs
+
+
+def _means(sdata: Any, runs: dict[str, Any], metric: str, rel_threshold: int) -> dict[str, Any]:
+    """``{name: per-query values}`` of ``runs`` on ``sdata`` (an unjudged or missing query scores 0)."""
+    import numpy as np
+
+    from hcrbench.metrics import evaluate
+
+    if not runs:
+        return {}
+    ev = evaluate(sdata.qrels, runs, [metric], rel_threshold=rel_threshold, missing="zero")
+    return {n: (list(ev.runs[n].query_ids), np.asarray(ev.runs[n].values[metric], dtype=float)) for n in runs}
+
+
+def reranker_note(cfg: Any) -> str | None:
+    """A sentence when the kill baseline does not rerank with the reranker the system uses (a ``rerank`` kill
+    baseline against an ``hcr`` system: ``method`` against ``rerank``), else None."""
+    by = {s.name: s for s in cfg.systems}
+    me, kill = by.get(cfg.protocol.system), by.get(cfg.protocol.kill_baseline)
+    if me is None or kill is None or me.type != "hcr" or kill.type != "rerank":
+        return None
+    mine, theirs = (me.params or {}).get("rerank", "maxsim"), (kill.params or {}).get("method", "maxsim")
+    if mine == theirs:
+        return None
+    return (f"the kill baseline reranks with {theirs}, {me.name} with {mine}: not the same reranker (the kill "
+            "baseline is meant to be HCR's own parts without the tree)")
+
+
+def field_split(data: Any) -> Any | None:
+    """The split the field is chosen on: dev whole, else the first ``MAX_FIELD_QUERIES`` judged queries of tune,
+    else of train (SciFact has only train); None when the dataset has none of them."""
+    import hashlib
+
+    from hcrbench.experiment.dataset import ExperimentData
+    from hcrbench.protocol.devselect import split_data
+
+    for split in FIELD_SPLITS:
+        sdata = split_data(data, split)
+        if sdata is None:
+            continue
+        if split == DEV_SPLIT or len(sdata.queries) <= MAX_FIELD_QUERIES:
+            return sdata
+        keep = [q for q in sdata.qrels.query_ids if q in sdata.queries][:MAX_FIELD_QUERIES]
+        files = {**sdata.files, "queries-used": hashlib.sha256("\n".join(keep).encode()).hexdigest()}
+        return ExperimentData(sdata.corpus, sdata.queries.subset(keep), sdata.qrels.subset(keep), split,
+                              sdata.root, files)
+    return None
+
+
+def field_on_dev(cfg: Any, data: Any, out: Path) -> dict[str, Any]:
+    """``verdicts.json["field"]``: the flat first-stage systems and the kill baseline on dev (or tune / train:
+    :func:`field_split`), the flat system (configured or chosen) and the barrier check (module docstring)."""
+    from hcrbench.protocol.devselect import split_runs
+
+    p = cfg.protocol
+    m = p.metric
+    cands = flat_candidates(cfg)
+    names = [s.name for s in cfg.systems]
+    configured = p.flat if p.flat not in (None, AUTO) else None
+    doc: dict[str, Any] = {"split": None, "metric": m, "candidates": cands, "rule": p.flat or AUTO,
+                           "scores": {}, "n_queries": 0}
+    ddata = field_split(data)
+    if ddata is None:
+        flat = configured or (cands[0] if cands else p.kill_baseline)
+        doc.update(status="no dev split", flat=flat, best_flat=None,
+                   barrier=barrier(p.kill_baseline, None, None, None),
+                   text=f"flat = {flat} ({'configured' if configured else 'the first flat first-stage system of the config'}"
+                        f": the dataset has no {' / '.join(FIELD_SPLITS)} split to choose on); the kill "
+                        "baseline's barrier is not checked")
+        return doc
+    want = [*cands, *([p.kill_baseline] if p.kill_baseline in names else [])]
+    failed: dict[str, str] = {}
+    split = ddata.split
+    runs = split_runs(cfg, ddata, out / "logs" / split, want, failed)
+    vals = _means(ddata, runs, m, cfg.rel_threshold)
+    scores = {n: round(float(v.mean()), 6) for n, (_q, v) in vals.items()}
+    best = best_of({n: scores[n] for n in cands if n in scores}, names)
+    flat = configured or best or p.kill_baseline
+    b = barrier(p.kill_baseline, scores.get(p.kill_baseline), best, scores.get(best) if best else None, split)
+    words = ", ".join(f"{n} {scores[n]:.3f}" for n in want if n in scores)
+    how = f"configured ({configured})" if configured else f"chosen on {split}: {flat}"
+    if failed:
+        b["text"] += f"; not run on {split}: " + "; ".join(f"{n} ({why})" for n, why in failed.items())
+    note = reranker_note(cfg)
+    doc.update(status="chosen" if not configured else "configured", split=split, flat=flat, best_flat=best,
+               scores=scores, n_queries=len(ddata.queries), barrier=b, not_run=failed, reranker_note=note,
+               text=f"flat {how} ({m} on {len(ddata.queries)} {split} queries: {words}); {b['text']}"
+                    + (f"; {note}" if note else ""))
+    return doc
+
+
+# --------------------------------------------------------------------------------------------- power plan
+
+
+def power_plan(cfg: Any, data: Any, out: Path, n_test: int) -> dict[str, Any]:
+    """``verdicts.json["power_plan"]``: per rule, the sd of the per-query differences on tune + dev and the n
+    needed at the design's margin (see the module docstring)."""
+    import numpy as np
+
+    from hcrbench.protocol.devselect import split_data, split_runs
+    from hcrbench.protocol.rules import H1B_OVER_RERANK, H1B_OVER_SINGLE, KILL_MARGIN
+
+    p = cfg.protocol
+    m = p.metric
+    names = [s.name for s in cfg.systems]
+    if p.system not in names or p.kill_baseline not in names:
+        return {"status": "not run", "rules": {}, "text": "power plan not run: no system or kill baseline"}
+    single = None
+    dev_sel = [n for n in (p.beam_only, p.collapsed_only) if n in names]
+    diffs: dict[str, list[float]] = {"kill": [], "single": []}
+    used: dict[str, int] = {}
+    for split in (TUNE_SPLIT, DEV_SPLIT):
+        sdata = split_data(data, split)
+        if sdata is None:
+            continue
+        want = [p.system, p.kill_baseline, *(dev_sel if split == DEV_SPLIT else [])]
+        failed: dict[str, str] = {}
+        runs = split_runs(cfg, sdata, out / "logs" / split, want, failed)
+        if p.system not in runs or p.kill_baseline not in runs:
+            continue  # a system pinned to the test queries (a run file) has no pilot on this split
+        vals = _means(sdata, runs, m, cfg.rel_threshold)
+        used[split] = len(sdata.queries)
+        sys_v = vals[p.system][1]
+        diffs["kill"] += (sys_v - vals[p.kill_baseline][1]).tolist()
+        if split == DEV_SPLIT and dev_sel and all(n in vals for n in dev_sel):
+            single = max(dev_sel, key=lambda n: (float(vals[n][1].mean()), -dev_sel.index(n)))
+            diffs["single"] += (sys_v - vals[single][1]).tolist()
+    if not used:
+        return {"status": "not run", "rules": {}, "text": "power plan not run: no tune or dev split on which "
+                f"both {p.system} and {p.kill_baseline} run"}
+    rows: dict[str, dict[str, Any]] = {}
+    specs = [("vs_kill_baseline", "kill", KILL_MARGIN, f"{p.system} - {p.kill_baseline}"),
+             ("kill", "kill", KILL_DESIGN_MARGIN, f"{p.system} - {p.kill_baseline}"),
+             ("H1b vs flat+reranker", "kill", H1B_OVER_RERANK, f"{p.system} - {p.kill_baseline}"),
+             ("H1b vs single path", "single", H1B_OVER_SINGLE, f"{p.system} - {single}")]
+    for rule, key, margin, what in specs:
+        d = np.asarray(diffs[key], dtype=float)
+        if len(d) < 2:
+            continue
+        sd = float(np.std(d, ddof=1))
+        need = n_needed(sd, margin)
+        rows[rule] = {"difference": what, "margin": margin, "sd": round(sd, 6), "n_pilot": len(d),
+                      "n_needed": need, "n_test": int(n_test),
+                      "enough": None if need is None else bool(n_test >= need)}
+    short = [f"{r} needs ~{x['n_needed']}" for r, x in rows.items() if x["enough"] is False]
+    pilot = " + ".join(f"{s} ({n})" for s, n in used.items())
+    text = (f"power plan ({m}, paired t, power {POWER}, alpha {ALPHA}, sd from {pilot} queries): "
+            + "; ".join(f"{r} at margin {x['margin']}: n {x['n_needed']}" for r, x in rows.items())
+            + f"; the test split has {n_test}" + (f" ({', '.join(short)})" if short else " (enough for each)"))
+    return {"status": "planned", "metric": m, "power": POWER, "alpha": ALPHA, "pilot": used, "rules": rows,
+            "n_test": int(n_test), "queries_wanted": max([x["n_needed"] or 0 for x in rows.values()] or [0]),
+            "text": text}
+
+
+# --------------------------------------------------------------------------------------------- on the test split
+
+
+def vs_best(evaluation: Any, cfg: Any, metric: str, subject: str, group: list[str], scores: Any) -> dict | None:
+    """The subject (seed-averaged ``scores``) against the best other system of the run (``group`` excluded),
+    paired, in the declared family of exactly this pair: ``{"best", "best_mean", "delta", "ci_low", ...,
+    "line"}``."""
+    import numpy as np
+
+    from hcrbench.protocol.inputs import compare_runs
+
+    if scores is None:
+        return None
+    others = {n: float(np.mean(np.asarray(evaluation.runs[n].values[metric], dtype=float)))
+              for n in evaluation.runs if n not in group and n != subject}
+    best = best_of(others, list(evaluation.runs))
+    if best is None:
+        return None
+    row = compare_runs(evaluation, cfg, metric, best, {subject: scores}).get(subject) or {}
+    d, lo, hi = row.get("delta"), row.get("ci_low"), row.get("ci_high")
+    if d is None:
+        return None
+    ci = f"[{lo:+.3f}, {hi:+.3f}]" if lo is not None and hi is not None else "[no interval]"
+    mine = float(np.mean(np.asarray(scores.values[metric], dtype=float)))
+    return {"subject": subject, "best": best, "best_mean": round(others[best], 6), "subject_mean": round(mine, 6),
+            "delta": d, "ci_low": lo, "ci_high": hi, "p": row.get("p"), "n": row.get("n"),
+            "line": f"{subject} vs the best other system of this run, {best} ({others[best]:.3f}): {d:+.3f} {metric} "
+                    f"{ci} (picked on this split: descriptive)"}
+
+
+def against_strongest(ctx: Any, s: Any, kill_row: dict, field: dict) -> dict:
+    """The kill row, judged against the strongest flat system when the kill baseline is not a value barrier
+    (else ``kill_row`` with the barrier's words)."""
+    from hcrbench.protocol import hypotheses as hy
+    from hcrbench.protocol.inputs import compare_runs
+
+    b = (field or {}).get("barrier") or {}
+    kill_row["evidence"]["barrier"] = b.get("status", "not checked")
+    other = b.get("judge_against")
+    if b.get("status") != "fails" or other is None or other not in ctx.evaluation.runs or s.scores is None:
+        return kill_row
+    c = compare_runs(ctx.evaluation, ctx.cfg, ctx.metric, other, {s.name: s.scores}).get(s.name) or {}
+    row = hy.single_kill(c.get("delta"), c.get("p_holm"), c.get("ci_low"), c.get("ci_high"), c.get("d"),
+                         n=c.get("n"), size=ctx.size, full_size=ctx.full_size, baseline=other, metric=ctx.metric,
+                         tested_on=f"{s.name} vs {other}, Holm family of {c.get('family_size') or '?'}")
+    row["text"] = f"kill baseline weaker than {other}: not a value barrier; judged against {other}: {row['text']}"
+    row["evidence"].update(barrier="fails", judged_against=other, kill_baseline=ctx.p.kill_baseline)
+    return row
+
+
+def bottom_line_parts(v: dict[str, Any]) -> list[str]:
+    """What the field adds to a bottom line: a failed barrier and the subject against the best system."""
+    parts = []
+    b = ((v.get("field") or {}).get("barrier") or {})
+    if b.get("status") == "fails":
+        parts.append(f"kill baseline weaker than {b['judge_against']}: not a value barrier (kill criterion judged "
+                     f"against {b['judge_against']})")
+    line = (v.get("vs_best") or {}).get("line")
+    if line:
+        parts.append(line)
+    return parts
+
+
+def no_tree(cfg: Any) -> list[str]:
+    """Systems that run HCR's cascade without a tree (A1, ``flat = true``): baselines, not routing conditions."""
+    return [s.name for s in cfg.systems if s.type == "hcr" and (s.params or {}).get("flat") is True]
+
+
+def with_cross_encoder(text: str, model: str) -> str:
+    """The rendered quickstart config with cross-encoder weights configured (``--cross-encoder PATH``): every HCR
+    system reranks with them, the kill baseline (``rerank``) is ``method = "cross-encoder"`` with them (the same
+    reranker HCR uses), and ``rerank-maxsim`` (the MaxSim pipeline at the same depth) is reported beside it."""
+    import json as _json
+
+    from hcrbench.errors import InputError
+
+    if not model.strip():
+        raise InputError("give the cross-encoder's folder or name", field="--cross-encoder")
+    m = _json.dumps(model)
+    head, *blocks = text.split("[[systems]]\n")
+    out = [head]
+    for b in blocks:
+        first = b.split("\n", 1)[0]
+        if 'type = "hcr"' in b:
+            b = b.replace("params = { backend = ", f'params = {{ rerank = "cross-encoder", rerank_model = {m}, '
+                                                   "backend = ", 1)
+        if first.startswith('name = "rerank"') and 'method = "maxsim"' in b:
+            rest = b.split("\n", 1)[1]
+            twin = 'name = "rerank-maxsim"                     # MaxSim beside the cross-encoder kill baseline\n' + rest
+            b = b.replace('method = "maxsim"', f'method = "cross-encoder", model = {m}', 1)
+            out += [b, twin]
+            continue
+        out.append(b)
+    return "[[systems]]\n".join(out)

@@ -1,0 +1,114 @@
+"""Fresh data for the final word: the quickstart's verdict seed, and one look at a locked test split.
+
+- ``VERDICT_SEED``: the corpus seed ``hcrbench quickstart`` states its verdict on by default. Seeds 0-2 (and
+  others) are the development seeds: docs, tests and tuning rounds looked at their test splits again and again,
+  so a verdict there is not on fresh data. No doc or test names this seed as a corpus they score
+  (``tests/protocol/test_looks.py`` checks); ``--seed`` still picks any other.
+- **One look**: a quickstart's test split is locked. A run that would score it again (another folder, or this
+  folder with anything recomputed) after any recorded scoring is refused before any work, unless ``--relook``;
+  a warm re-run of the same folder that reuses every score is the same look, not a second one. A relook is
+  recorded: the lock registry's scoring entry says ``"relook": true`` and ``verdicts.json["discipline"]`` carries
+  ``relook`` and ``looks_before``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hcrbench.errors import InputError
+
+VERDICT_SEED = 8128
+RELOOK_FLAG = "--relook"
+
+
+def split_key_of(root: Path, split: str = "test") -> str | None:
+    """The lock registry's key of ``root``'s split (as :class:`~hcrbench.experiment.dataset.ExperimentData`
+    computes it), None when the folder is not there yet."""
+    from hcrbench.data.hashing import sha256_file
+    from hcrbench.data.splitlock import split_key
+
+    files = {"corpus.jsonl": root / "corpus.jsonl", "queries.jsonl": root / "queries.jsonl",
+             f"qrels/{split}.tsv": root / "qrels" / f"{split}.tsv"}
+    if not all(p.is_file() for p in files.values()):
+        return None
+    return split_key({k: sha256_file(p) for k, p in sorted(files.items())}, split)
+
+
+def _refuse(prior: list[dict[str, Any]], root: Path, split: str) -> InputError:
+    from hcrbench.data.splitlock import registry_path
+
+    last = prior[-1]
+    return InputError(f"the {split} split of {root} was already scored {len(prior)} time(s), last by "
+                      f"{last.get('experiment')!r} in {last.get('output_dir')} at {last.get('time')} (registry "
+                      f"{registry_path()}); a second look needs {RELOOK_FLAG} (recorded), or take fresh data "
+                      "with another --seed", field=RELOOK_FLAG)
+
+
+def early_check(root: Path, folder: Path, *, relook: bool, split: str = "test") -> None:
+    """Before any work: refuse when the split was scored and never by this folder (a new folder is a new look)."""
+    from hcrbench.data.splitlock import scorings
+
+    key = split_key_of(root, split)
+    if relook or key is None:
+        return
+    prior = scorings(key)
+    mine = str(folder.resolve())
+    if prior and not any(s.get("output_dir") == mine for s in prior):
+        raise _refuse(prior, root, split)
+
+
+def reuses_everything(config_path: Path) -> bool:
+    """Would ``hcrbench run`` of ``config_path`` reuse every system's run from its folder (a warm re-run)?"""
+    from hcrbench.experiment.config import load_config
+    from hcrbench.experiment.dataset import load_data
+    from hcrbench.experiment.reads import fingerprint_with_reads, reads_of
+    from hcrbench.experiment.runner import _reusable, output_dir_of, system_fingerprint
+
+    cfg, text = load_config(config_path)
+    out = output_dir_of(cfg, config_path)
+    man = out / "manifest.json"
+    if not man.is_file():
+        return False
+    old = json.loads(man.read_text(encoding="utf-8")).get("systems") or {}
+    data = load_data(cfg.dataset, config_path.parent, config_path, text)
+    fps: dict[str, str] = {}
+    for i, system in enumerate(cfg.systems):
+        src = reads_of(system, [s.name for s in cfg.systems[:i]])
+        fp = fps[system.name] = fingerprint_with_reads(system_fingerprint(system, cfg, data.key), src, fps)
+        if not _reusable(old.get(system.name), fp, out / f"runs/{system.name}.trec"):
+            return False
+    return True
+
+
+def guard(config_path: Path, root: Path, *, relook: bool, split: str = "test") -> dict[str, Any]:
+    """Before the test split is scored: ``{"looks_before", "relook", "warm"}``; raises when this would be a
+    second look without ``relook``."""
+    from hcrbench.data.splitlock import scorings
+
+    key = split_key_of(root, split)
+    prior = scorings(key) if key is not None else []
+    if not prior:
+        return {"looks_before": 0, "relook": False, "warm": False, "key": key}
+    warm = reuses_everything(config_path)
+    if not warm and not relook:
+        raise _refuse(prior, root, split)
+    return {"looks_before": len(prior), "relook": bool(relook and not warm), "warm": warm, "key": key}
+
+
+def record(look: dict[str, Any], folder: Path, verdicts: dict[str, Any] | None) -> dict[str, Any] | None:
+    """After the run: mark this folder's newest registry scoring as a relook, and put the look into
+    ``verdicts["discipline"]``."""
+    if look.get("relook") and look.get("key"):
+        from hcrbench.data.splitlock import annotate_last
+
+        annotate_last(look["key"], str(folder.resolve()), relook=True)
+    if verdicts is None:
+        return None
+    disc = {**(verdicts.get("discipline") or {}), "relook": bool(look.get("relook")),
+            "looks_before": int(look.get("looks_before") or 0)}
+    if look.get("relook"):
+        disc["relook_text"] = (f"a second look at a locked test split ({look['looks_before']} earlier scoring(s)), "
+                               f"asked for with {RELOOK_FLAG}: the verdict is not on fresh data")
+    return {**verdicts, "discipline": disc}
