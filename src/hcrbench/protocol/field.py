@@ -270,7 +270,6 @@ def vs_best(evaluation: Any, cfg: Any, metric: str, subject: str, group: list[st
 def against_strongest(ctx: Any, s: Any, kill_row: dict, field: dict) -> dict:
     """The kill row, judged against the strongest flat system when the kill baseline is not a value barrier
     (else ``kill_row`` with the barrier's words)."""
-    from hcrbench.protocol import hypotheses as hy
     from hcrbench.protocol.inputs import compare_runs
 
     b = (field or {}).get("barrier") or {}
@@ -278,10 +277,11 @@ def against_strongest(ctx: Any, s: Any, kill_row: dict, field: dict) -> dict:
     other = b.get("judge_against")
     if b.get("status") != "fails" or other is None or other not in ctx.evaluation.runs or s.scores is None:
         return kill_row
+    from hcrbench.protocol.subject import kill_row as subject_kill_row
+
     c = compare_runs(ctx.evaluation, ctx.cfg, ctx.metric, other, {s.name: s.scores}).get(s.name) or {}
-    row = hy.single_kill(c.get("delta"), c.get("p_holm"), c.get("ci_low"), c.get("ci_high"), c.get("d"),
-                         n=c.get("n"), size=ctx.size, full_size=ctx.full_size, baseline=other, metric=ctx.metric,
-                         tested_on=f"{s.name} vs {other}, Holm family of {c.get('family_size') or '?'}")
+    # the same test as against the kill baseline (bootstrap-t, clusters, tree seeds): only the baseline changes
+    row = subject_kill_row(ctx, s, baseline=other, vs=c, tested_on=f"{s.name} vs {other} (one comparison)")
     row["text"] = f"kill baseline weaker than {other}: not a value barrier; judged against {other}: {row['text']}"
     row["evidence"].update(barrier="fails", judged_against=other, kill_baseline=ctx.p.kill_baseline)
     return row

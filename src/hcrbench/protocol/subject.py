@@ -223,14 +223,18 @@ def cluster_row(ctx: Context, scores: Any, base: Any) -> Any | None:
     return cluster_ci([d for d, _ in rows], None, [c for _, c in rows])
 
 
-def kill_row(ctx: Context, s: Subject, full_size: bool | None = None) -> dict:
-    c = s.vs_kill or {}
+def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: str | None = None,
+             vs: dict | None = None, tested_on: str | None = None) -> dict:
+    """The single kill criterion's row: the subject against the kill baseline (or ``baseline``, with ``vs`` its
+    comparison, when the kill baseline is no value barrier: protocol/field.py), on the same test either way."""
+    base_name = baseline or ctx.p.kill_baseline
+    c = (vs if baseline is not None else s.vs_kill) or {}
     # the single pre-specified kill test is a family of its own (never Holm'd with secondary metrics), decided on
     # the bootstrap-t interval and p of the per-query differences: its one-sided error holds on skewed differences
     # where the t interval's does not (issue #33; the operating table replays exactly this)
     p = c.get("p") if c.get("p") is not None else c.get("p_holm")
     lo, hi, kind = c.get("ci_low"), c.get("ci_high"), interval_kind(c, "the kill test, its own family")
-    base = ctx.evaluation.runs.get(ctx.p.kill_baseline)
+    base = ctx.evaluation.runs.get(base_name)
     if s.scores is not None and base is not None:
         from hcrbench.protocol.operating_inputs import aligned
         from hcrbench.stats.studentized import bootstrap_t_test
@@ -260,7 +264,7 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None) -> dict:
                 ctx.cache["kill_seed"] = seed
     row = hy.single_kill(c.get("delta"), p, lo, hi, c.get("d"),
                          n=c.get("n"), size=ctx.size, full_size=ctx.full_size if full_size is None else full_size,
-                         baseline=ctx.p.kill_baseline, metric=ctx.metric, tested_on=s.tested_on,
+                         baseline=base_name, metric=ctx.metric, tested_on=tested_on or s.tested_on,
                          system=ctx.p.system, interval_kind=kind)
     if ctx.cache.get("kill_clusters") and s.name == ctx.p.system:
         row["evidence"]["clusters"] = ctx.cache["kill_clusters"]
