@@ -21,14 +21,8 @@ from typing import Any
 import numpy as np
 
 from hcrbench.context import Candidate, ChunkIndex, TfidfSimilarity, VectorSimilarity, select
-from hcrbench.data.beir import write_jsonl
-from hcrbench.data.chunking import chunk_corpus
-from hcrbench.data.evidence import QueryEvidence, read_evidence
-from hcrbench.data.tokens import get_counter
-from hcrbench.data.types import Run
-from hcrbench.errors import InputError
-from hcrbench.experiment.config import ExperimentConfig, locate
-from hcrbench.experiment.context_deliver import (
+from hcrbench.context.delivery import (
+    DOCUMENT_ORDER,
     PASSAGE_SCORER,
     Delivery,
     UnitSet,
@@ -38,12 +32,19 @@ from hcrbench.experiment.context_deliver import (
     load_unit_set,
     load_units,
     make_unit_set,
-    oracle_candidates,
     spans_unit_set,
     unit_delivery,
-    unit_feasibility,
 )
+from hcrbench.data.beir import write_jsonl
+from hcrbench.data.chunking import chunk_corpus
+from hcrbench.data.evidence import QueryEvidence, read_evidence
+from hcrbench.data.tokens import get_counter
+from hcrbench.data.types import Run
+from hcrbench.errors import InputError
+from hcrbench.experiment.config import ExperimentConfig, locate
+from hcrbench.experiment.context_deliver import oracle_candidates, perfect_run, unit_feasibility
 from hcrbench.experiment.dataset import ExperimentData
+from hcrbench.metrics.failures import Span, failure_class, failure_counts, whole_documents
 from hcrbench.metrics.sufficiency import (
     KINDS,
     detection,
@@ -60,6 +61,8 @@ from hcrbench.stats.mcnemar import mcnemar_exact
 UNCONSTRAINED = "all"
 #: The control row's name in ``systems`` (``oracle-control`` when a system is already called ``oracle``).
 ORACLE = "oracle"
+#: The perfect-retriever control's name (``perfect-control`` when a system is already called ``perfect``).
+PERFECT = "perfect"
 
 
 def budget_key(b: int | None) -> str:
@@ -143,6 +146,7 @@ def _judge_system(name: str, cands_for: Any, method: str, budgets: list[int | No
     judged: dict[str, dict[str, list[bool | None]]] = {budget_key(b): {k: [] for k in KINDS} for b in budgets}
     mean_tokens = {budget_key(b): 0.0 for b in budgets}
     flags: dict[str, bool] = {}
+    at_ref: dict[str, list[Candidate]] = {}
     rows: list[dict[str, Any]] = []
     t_sel = 0.0
     for q in qids:
@@ -165,6 +169,8 @@ def _judge_system(name: str, cands_for: Any, method: str, budgets: list[int | No
         t_sel += time.perf_counter() - t1
         flags[q] = impossible_rule([c.score for c in pool], [c.n_tokens for c in pool], ref)
         for b, s in zip(budgets, selections):
+            if b == ref:
+                at_ref[q] = s.chunks
             verdict = judge(s.chunks, s.text(), ev, rel_docs.get(q), doc_texts)
             key = budget_key(b)
             mean_tokens[key] += s.n_tokens / max(len(qids), 1)
@@ -177,7 +183,18 @@ def _judge_system(name: str, cands_for: Any, method: str, budgets: list[int | No
             rows.append(row)
     write_jsonl(out / "contexts" / f"{name}.jsonl", rows)
     return judged, {"mean_tokens": {k: round(v, 2) for k, v in mean_tokens.items()},
-                    "selection_seconds_per_query": t_sel / max(len(qids), 1), "impossible_flags": flags}
+                    "selection_seconds_per_query": t_sel / max(len(qids), 1), "impossible_flags": flags,
+                    "at_ref": at_ref}
+
+
+def _ranked_spans(run: Run, units: dict[str, list[Any]] | None, k: int, doc_texts: dict[str, str]
+                  ) -> dict[str, list[Span]]:
+    """What a system ranked within its top ``k``, as spans: its units (those that are spans of a document), else its
+    documents whole (the failure anatomy's "stated in the ranked top k")."""
+    if units is not None:
+        return {q: [Span(d, s, e) for _, d, s, e, *_ in us[:k] if d is not None and s is not None and e is not None]
+                for q, us in units.items()}
+    return {q: whole_documents([d for d, _ in run.ranked(q)[:k]], doc_texts) for q in run.query_ids}
 
 
 def _share(values: list[bool]) -> dict[str, Any]:
@@ -237,6 +254,7 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
     systems = {s.name: s for s in cfg.systems}
     unit_sets: dict[str, UnitSet] = {ctx_set: UnitSet(ctx_set, index, ctx_params)}
     deliveries: dict[str, Delivery] = {}
+    ranked_spans: dict[str, dict[str, list[Span]]] = {}
     for name, run in runs.items():
         sc = systems.get(name)
         units = load_units(out, name)
@@ -259,6 +277,18 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
                 deliveries[name].note += f" (feasibility counted in {ctx_set}: its unit set is not declared)"
         else:
             deliveries[name] = document_delivery(run, index, sim, qvecs, qids, cc.candidates, ctx_set)
+        ranked_spans[name] = _ranked_spans(run, units, cfg.k, doc_texts)
+    # the perfect-retriever control: relevant documents by grade, ties in the kill baseline's order, delivered and
+    # selected like every document ranking (docs/context.md)
+    kill = cfg.protocol.kill_baseline if cfg.protocol is not None and cfg.protocol.kill_baseline else baseline
+    perfect_name = PERFECT if PERFECT not in runs else f"{PERFECT}-control"
+    perfect = perfect_run(data.qrels, qids, cfg.rel_threshold, runs.get(kill), perfect_name)
+    perfect_ok = len(perfect.query_ids) > 0
+    if perfect_ok:
+        deliveries[perfect_name] = document_delivery(perfect, index, sim, qvecs, qids, cc.candidates, ctx_set)
+        deliveries[perfect_name].note = (f"every relevant document by grade (ties in {kill}'s order), "
+                                         + deliveries[perfect_name].note)
+        ranked_spans[perfect_name] = _ranked_spans(perfect, None, cfg.k, doc_texts)
     covers = {n: unit_feasibility(us, evidence, qids, doc_texts) for n, us in unit_sets.items()} \
         if evidence is not None else {n: {} for n in unit_sets}
     feasible_in = {n: {q: c["cover_tokens"] is not None and c["cover_tokens"] <= ref for q, c in cov.items()}
@@ -294,6 +324,8 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
             evidence, rel_docs, doc_texts, counter.name, ref, out)
         deliveries[oracle_name] = Delivery("units", {}, oracle_set,
                                            f"the cheapest cover of the needed facts by {oracle_set} within B")
+        ranked_spans[oracle_name] = {q: [Span(c.doc_id, c.start, c.end) for c in cs]
+                                     for q, cs in oracle[ref].items()} if ref in oracle else {}
     kinds = [k for k in KINDS if any(v is not None for j in outcomes.values() for v in j[budget_key(None)][k])]
     headline = kinds[0] if kinds else None
     categories = {q: str(data.queries.meta(q).get("category")) for q in qids
@@ -302,10 +334,12 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
         "token_counter": counter.name, "selection": cfg.selection,
         "params": {"chunk_tokens": cc.chunk_tokens, "candidates": cc.candidates,
                    "stop_at_overflow": cc.stop_at_overflow, "mmr_lambda": cc.mmr_lambda,
-                   "similarity": sim.name, "passage_scorer": PASSAGE_SCORER},
+                   "similarity": sim.name, "passage_scorer": PASSAGE_SCORER,
+                   "document_order": DOCUMENT_ORDER},
         "budgets": [budget_key(b) for b in budgets], "reference_budget": ref, "kinds": kinds, "headline": headline,
         "proxy_kinds": ["relevant_passage"], "baseline": baseline, "n_queries": len(qids),
         "evidence": evidence is not None, "oracle": oracle_name if oracle is not None else None,
+        "perfect": perfect_name if perfect_ok else None,
         "highlight": {"system": cfg.protocol.system if cfg.protocol is not None else None,
                       "kill_baseline": cfg.protocol.kill_baseline if cfg.protocol is not None else baseline},
         "systems": {},
@@ -324,6 +358,8 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
                                  "rates": {}, "by_category": {}}
         if name == oracle_name:
             entry["control"] = "oracle"
+        elif perfect_ok and name == perfect_name:
+            entry["control"] = "perfect"
         for key, by_kind in judged.items():
             entry["rates"][key] = {}
             for k in kinds:
@@ -349,26 +385,32 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
                     fail = 1.0 - float(np.mean(vals))
                     entry[field] = {"budget": ref, "kind": headline, "rate": fail, "band": failure_band(fail),
                                     "n": len(vals), "feasible_in": unit}
-        if sentence_feasible and name != oracle_name:
+        if own and evidence is not None and headline == "evidence_coverage" and budget_key(ref) in judged:
+            at_ref = per_system[name]["at_ref"]
+            classes = {q: failure_class(evidence[q], ranked_spans.get(name, {}).get(q, []), at_ref.get(q, []),
+                                        doc_texts)
+                       for q in qids if own.get(q) and q in evidence and q in at_ref}
+            entry["failures"] = failure_counts(classes, categories, ref)
+        if sentence_feasible and name not in (oracle_name, perfect_name):
             entry["impossible_detection"] = {"rule": "top-scoring candidates (>= 0.8 of the score range) "
                                                      f"need more than {ref} tokens",
                                              **detection(per_system[name]["impossible_flags"], own or
                                                          sentence_feasible).to_dict()}
         doc["systems"][name] = entry
     if headline is not None:
-        _compare(doc, outcomes, baseline, oracle_name, budgets, headline, ref)
+        _compare(doc, outcomes, baseline, (oracle_name, perfect_name), budgets, headline, ref)
     timings = {"context_prep_seconds": round(prep_seconds, 3), "oracle_cover_seconds": round(oracle_seconds, 3)}
     for name in outcomes:
         timings[f"selection_seconds_per_query.{name}"] = round(per_system[name]["selection_seconds_per_query"], 6)
     return doc, timings
 
 
-def _compare(doc: dict[str, Any], outcomes: dict[str, Any], baseline: str, oracle_name: str,
+def _compare(doc: dict[str, Any], outcomes: dict[str, Any], baseline: str, controls: tuple[str, ...],
              budgets: list[int | None], headline: str, ref: int) -> None:
-    """Exact McNemar of every system (not the oracle) against the baseline at every budget, Holm across budgets;
+    """Exact McNemar of every system (not the controls) against the baseline at every budget, Holm across budgets;
     the token-efficiency ratio of each against the baseline."""
     for name in outcomes:
-        if name in (baseline, oracle_name) or baseline not in outcomes:
+        if name == baseline or name in controls or baseline not in outcomes:
             continue
         tests = []
         for b in budgets:
