@@ -70,7 +70,8 @@ def _run(tmp: Path, data: Path, split: str, budgets: str, chunk: int, ref: int =
     env = {**os.environ, "HCRBENCH_PROGRESS": "0"}
     r = subprocess.run(["hcrbench", "run", str(cfg)], capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 0, r.stderr
-    return {"stdout": r.stdout, "doc": json.loads((tmp / "out" / "eval.json").read_text())["sufficiency"]}
+    return {"stdout": r.stdout, "doc": json.loads((tmp / "out" / "eval.json").read_text())["sufficiency"],
+            "out": tmp / "out"}
 
 
 def _check_failures(entry: dict) -> None:
@@ -96,6 +97,14 @@ def test_perfect_control_and_failure_anatomy_on_tiny(tmp_path, tiny):
             _check_failures(e)
     assert s["systems"]["perfect"]["failures"]["retrieval"] == 0
     assert s["systems"]["mine"]["failures"]["retrieval"] == 0
+    assert "control: the perfect retriever" in res["stdout"]
+    # the report shows the failure anatomy and the perfect retriever's row
+    env = {**os.environ, "HCRBENCH_PROGRESS": "0"}
+    r = subprocess.run(["hcrbench", "report", str(res["out"])], capture_output=True, text=True, env=env,
+                       timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    html = "\n".join(p.read_text() for p in res["out"].rglob("*.html"))
+    assert "Why contexts failed" in html and "retrieval miss" in html and "perfect control" in html
 
 
 @pytest.fixture(scope="module")
