@@ -133,3 +133,31 @@ def test_perfect_runfile_on_meridian_small_passes_the_retrieval_side_and_beats_d
                                        "wrong chunk of a right document); docs/context.md")
 def test_perfect_runfile_fails_at_most_5_percent_at_400(small):
     assert small["doc"]["systems"]["mine"]["failure_on_feasible"]["rate"] <= 0.05
+
+
+def test_efficiency_interval_matches_token_efficiency_on_each_resample():
+    """The vectorised bootstrap of the token-efficiency ratio equals :func:`token_efficiency` (the point
+    estimate's function) applied to each resample's curves, resample by resample."""
+    import numpy as np
+
+    from hcrbench.experiment.context_step import efficiency_interval
+    from hcrbench.metrics.sufficiency import token_efficiency
+
+    rng = np.random.default_rng(4)
+    budgets = [200, 400, 800, None]
+    n = 40
+    x = {str(b) if b else "all": {"evidence_coverage": list(rng.random(n) < p)} for b, p in
+         zip(budgets, (0.2, 0.35, 0.5, 0.6))}
+    y = {str(b) if b else "all": {"evidence_coverage": list(rng.random(n) < p)} for b, p in
+         zip(budgets, (0.3, 0.45, 0.55, 0.6))}
+    got = efficiency_interval(x, y, budgets, "evidence_coverage", 400, 300, 9)
+    idx = np.random.default_rng(9).integers(0, n, size=(300, n))
+    ratios = []
+    for row in idx:
+        cx = {b: float(np.mean([x[str(b)]["evidence_coverage"][i] for i in row])) for b in (200, 400, 800)}
+        cy = {400: float(np.mean([y["400"]["evidence_coverage"][i] for i in row]))}
+        r = token_efficiency(cx, cy, 400)["ratio"]
+        ratios.append(np.inf if r is None else r)
+    lo, hi = np.percentile(ratios, [2.5, 97.5], method="inverted_cdf")
+    assert got["ratio_ci"] == [None if not np.isfinite(v) else float(v) for v in (lo, hi)]
+    assert got["n_resamples"] == 300

@@ -31,7 +31,7 @@ def test_the_packaged_config_runs_every_system_the_protocol_names():
     p = cfg.protocol
     assert (p.system, p.kill_baseline, p.flat) == ("hcr", "rerank", "dense")
     assert all(n in names for n in p.names().values())
-    assert cfg.gate is not None and cfg.gate.controls and cfg.budgets == [200, 400, 600, 800]
+    assert cfg.gate is not None and cfg.gate.controls and cfg.budgets == [200, 400, 600, 800, 1200]
     # fairness: the kill baseline reranks, per query, as many candidates as HCR (seed 0) considered
     assert names["rerank"].params["top_n_from"] == "hcr" and names["rerank"].params["top_n_match"] == "per-query"
     assert [s.name for s in cfg.systems].index("hcr") < [s.name for s in cfg.systems].index("rerank")

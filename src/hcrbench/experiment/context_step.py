@@ -399,7 +399,8 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
                                                          sentence_feasible).to_dict()}
         doc["systems"][name] = entry
     if headline is not None:
-        _compare(doc, outcomes, baseline, (oracle_name, perfect_name), budgets, headline, ref)
+        _compare(doc, outcomes, baseline, (oracle_name, perfect_name), budgets, headline, ref,
+                 min(n_res, 2000), cfg.seed)
     timings = {"context_prep_seconds": round(prep_seconds, 3), "oracle_cover_seconds": round(oracle_seconds, 3)}
     for name in outcomes:
         timings[f"selection_seconds_per_query.{name}"] = round(per_system[name]["selection_seconds_per_query"], 6)
@@ -407,9 +408,10 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
 
 
 def _compare(doc: dict[str, Any], outcomes: dict[str, Any], baseline: str, controls: tuple[str, ...],
-             budgets: list[int | None], headline: str, ref: int) -> None:
+             budgets: list[int | None], headline: str, ref: int, n_resamples: int = 2000, seed: int = 0) -> None:
     """Exact McNemar of every system (not the controls) against the baseline at every budget, Holm across budgets;
-    the token-efficiency ratio of each against the baseline."""
+    the token-efficiency ratio of each against the baseline, and the design's (the system under test against the
+    protocol's flat system), each with a bootstrap interval."""
     for name in outcomes:
         if name == baseline or name in controls or baseline not in outcomes:
             continue
@@ -430,4 +432,45 @@ def _compare(doc: dict[str, Any], outcomes: dict[str, Any], baseline: str, contr
                      if k != UNCONSTRAINED and headline in v} for s in (name, baseline)}
         doc["token_efficiency"][name] = {
             "meaning": f"smallest budget at which {baseline} matches {name}'s {headline} at {ref} tokens",
-            **token_efficiency(curve[baseline], curve[name], ref)}
+            **token_efficiency(curve[baseline], curve[name], ref),
+            **efficiency_interval(outcomes[baseline], outcomes[name], budgets, headline, ref, n_resamples,
+                                  derive_seed(seed, name, baseline, "token_efficiency"))}
+    hl = doc.get("highlight") or {}
+    system, flat = hl.get("system"), hl.get("flat")
+    if system in outcomes and flat in outcomes and system != flat:
+        curve = {s: {int(k): v[headline]["rate"] for k, v in doc["systems"][s]["rates"].items()
+                     if k != UNCONSTRAINED and headline in v} for s in (system, flat)}
+        doc["token_efficiency_design"] = {
+            "system": system, "flat": flat,
+            "meaning": f"smallest budget at which {flat} (flat) matches {system}'s {headline} at {ref} tokens; "
+                       "the design's go criterion is a ratio >= 1.5 (HCR@400 >= flat@600)",
+            **token_efficiency(curve[flat], curve[system], ref),
+            **efficiency_interval(outcomes[flat], outcomes[system], budgets, headline, ref, n_resamples,
+                                  derive_seed(seed, system, flat, "token_efficiency"))}
+
+
+def efficiency_interval(x: dict[str, dict[str, list[bool | None]]], y: dict[str, dict[str, list[bool | None]]],
+                        budgets: list[int | None], headline: str, ref: int, n_resamples: int, seed: int
+                        ) -> dict[str, Any]:
+    """A percentile-bootstrap 95% interval of the token-efficiency ratio (queries resampled, both systems' curves
+    recomputed on the same resample): ``{"ratio_ci": [low, high], "n_resamples"}``; an end is ``None`` where in
+    that share of the resamples X never matches Y within the budgets (an unbounded ratio)."""
+    numeric = [b for b in budgets if b is not None]
+    if ref not in numeric:
+        return {}
+    keep = [i for i, v in enumerate(y[budget_key(ref)][headline]) if v is not None
+            and all(x[budget_key(b)][headline][i] is not None for b in numeric)]
+    if not keep:
+        return {}
+    xs = np.array([[bool(x[budget_key(b)][headline][i]) for i in keep] for b in numeric], dtype=np.float64)
+    ys = np.array([bool(y[budget_key(ref)][headline][i]) for i in keep], dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(keep), size=(n_resamples, len(keep)))
+    target = ys[idx].mean(axis=1)
+    rates = xs[:, idx].mean(axis=2)  # budgets x resamples
+    ok = rates >= target[None, :] - 1e-12
+    first = np.where(ok.any(axis=0), np.argmax(ok, axis=0), len(numeric))
+    ratio = np.append(np.asarray(numeric, dtype=np.float64), np.inf)[first] / ref
+    lo, hi = np.percentile(ratio, [2.5, 97.5], method="inverted_cdf")
+    return {"ratio_ci": [None if not np.isfinite(v) else float(v) for v in (lo, hi)],
+            "ci_method": "percentile bootstrap over queries", "n_resamples": int(n_resamples)}
