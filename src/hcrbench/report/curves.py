@@ -312,6 +312,9 @@ def bottom_lines(doc: dict[str, Any]) -> list[str]:
             lines.append(f"{doc['baseline']} never reaches {name}'s sufficiency at B={ref} "
                          f"({100 * t['target']:.1f}%) within the budgets tried")
         else:
+            ci = t.get("ratio_ci")
+            band = "" if not ci else (" [95% CI " + ", ".join("never" if v is None else f"{v:.2f}" for v in ci)
+                                      + "]")
             lines.append(f"{doc['baseline']} needs B={t['budget']} to match {name}'s sufficiency at B={ref} "
-                         f"(token-efficiency ratio {t['ratio']:.2f})")
+                         f"(token-efficiency ratio {t['ratio']:.2f}{band})")
     return lines
