@@ -1,15 +1,18 @@
 """The runner's context step: token-budgeted contexts for every system, judged for sufficiency@B.
 
-Each system's candidates are what it delivers (:mod:`hcrbench.experiment.context_deliver`): its own ranked units
-when it ranks units (chunks, nodes), else its documents expanded best passage first into context chunks
+Each system's candidates are what it delivers (:mod:`hcrbench.context.delivery`): its own ranked units when it ranks
+units (chunks, nodes), else its documents delivered round robin, best passage first, in context chunks
 (``context.chunk_tokens`` per chunk, sentence-respecting, no overlap). The system's ``selection`` (default: the
 experiment's) picks candidates under each budget of ``budgets`` plus unconstrained, and each context is judged
-three ways (:mod:`hcrbench.metrics.sufficiency`). An ``oracle`` control row delivers the cheapest cover of the
-needed facts by context chunks; feasibility is counted in deliverable units (the cheapest cover fits B).
+three ways (:mod:`hcrbench.metrics.sufficiency`). Two control rows: ``oracle`` delivers the cheapest cover of the
+needed facts (feasibility's witness: it checks the judge), ``perfect`` is the document ranking of every relevant
+document by grade, delivered and selected like any document ranking (it checks that the harness lets a good
+retriever pass). Feasibility is counted in deliverable units (the cheapest cover fits B); each insufficient context
+on a feasible query is classed retrieval / selection / delivery miss (:mod:`hcrbench.metrics.failures`).
 Rates get percentile-bootstrap CIs, systems are compared with the baseline at every budget by the exact McNemar
-test (Holm across budgets, per system). Per-query contexts go to ``contexts/<system>.jsonl``; the summary becomes
-``eval.json``'s ``sufficiency`` key, which ``hcrbench run`` then draws (:mod:`hcrbench.report.curves`, a stage
-above this one, writes ``curves/``).
+test (Holm across budgets, per system), token-efficiency ratios get bootstrap intervals. Per-query contexts go to
+``contexts/<system>.jsonl``; the summary becomes ``eval.json``'s ``sufficiency`` key, which ``hcrbench run`` then
+draws (:mod:`hcrbench.report.curves`, a stage above this one, writes ``curves/``).
 """
 
 from __future__ import annotations
