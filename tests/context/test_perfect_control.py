@@ -140,7 +140,7 @@ def test_efficiency_interval_matches_token_efficiency_on_each_resample():
     estimate's function) applied to each resample's curves, resample by resample."""
     import numpy as np
 
-    from hcrbench.experiment.context_step import efficiency_interval
+    from hcrbench.experiment.context_efficiency import efficiency_interval
     from hcrbench.metrics.sufficiency import token_efficiency
 
     rng = np.random.default_rng(4)

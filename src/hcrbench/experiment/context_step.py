@@ -46,6 +46,7 @@ from hcrbench.data.types import Run
 from hcrbench.errors import InputError
 from hcrbench.experiment.config import ExperimentConfig, locate
 from hcrbench.experiment.context_deliver import oracle_candidates, perfect_run, unit_feasibility
+from hcrbench.experiment.context_efficiency import efficiency_interval
 from hcrbench.experiment.dataset import ExperimentData
 from hcrbench.metrics.failures import Span, failure_class, failure_counts, whole_documents
 from hcrbench.metrics.sufficiency import (
@@ -451,29 +452,3 @@ def _compare(doc: dict[str, Any], outcomes: dict[str, Any], baseline: str, contr
             **efficiency_interval(outcomes[flat], outcomes[system], budgets, headline, ref, n_resamples,
                                   derive_seed(seed, system, flat, "token_efficiency"))}
 
-
-def efficiency_interval(x: dict[str, dict[str, list[bool | None]]], y: dict[str, dict[str, list[bool | None]]],
-                        budgets: list[int | None], headline: str, ref: int, n_resamples: int, seed: int
-                        ) -> dict[str, Any]:
-    """A percentile-bootstrap 95% interval of the token-efficiency ratio (queries resampled, both systems' curves
-    recomputed on the same resample): ``{"ratio_ci": [low, high], "n_resamples"}``; an end is ``None`` where in
-    that share of the resamples X never matches Y within the budgets (an unbounded ratio)."""
-    numeric = [b for b in budgets if b is not None]
-    if ref not in numeric:
-        return {}
-    keep = [i for i, v in enumerate(y[budget_key(ref)][headline]) if v is not None
-            and all(x[budget_key(b)][headline][i] is not None for b in numeric)]
-    if not keep:
-        return {}
-    xs = np.array([[bool(x[budget_key(b)][headline][i]) for i in keep] for b in numeric], dtype=np.float64)
-    ys = np.array([bool(y[budget_key(ref)][headline][i]) for i in keep], dtype=np.float64)
-    rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(keep), size=(n_resamples, len(keep)))
-    target = ys[idx].mean(axis=1)
-    rates = xs[:, idx].mean(axis=2)  # budgets x resamples
-    ok = rates >= target[None, :] - 1e-12
-    first = np.where(ok.any(axis=0), np.argmax(ok, axis=0), len(numeric))
-    ratio = np.append(np.asarray(numeric, dtype=np.float64), np.inf)[first] / ref
-    lo, hi = np.percentile(ratio, [2.5, 97.5], method="inverted_cdf")
-    return {"ratio_ci": [None if not np.isfinite(v) else float(v) for v in (lo, hi)],
-            "ci_method": "percentile bootstrap over queries", "n_resamples": int(n_resamples)}
