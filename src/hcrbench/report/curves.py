@@ -101,7 +101,7 @@ def styles(doc: dict[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
                       "band_alpha": 0.15}
         else:
             out[n] = {"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i % len(MARKERS)], "lw": 0.9,
-                      "band": True, "label": n, "zorder": 2, "ls": "-", "alpha": 0.45, "band_alpha": 0.05}
+                      "band": True, "label": n, "zorder": 2, "ls": "-", "alpha": 0.4, "band_alpha": 0.025}
             i += 1
     return out
 

@@ -323,7 +323,8 @@ def sufficiency_section(ctx: Context) -> Section:
     others = [s for s in doc["systems"] if s not in (ctx.main, doc.get("baseline"))]
     lines = [ln for ln in bottom_lines(doc) if not any(ln.startswith(f"{s}:") for s in others)
              and not ln.startswith("budget-feasible at") and "token-efficiency ratio" not in ln
-             and "within the budgets tried" not in ln]  # feasibility and token efficiency: the tables below
+             and "within the budgets tried" not in ln  # feasibility and token efficiency: the tables below
+             and not (ln.startswith("B=") and f"({ctx.main} only " not in ln)]  # paired tests: the main system's
     if lines:
         blocks.append(Para(f"What the budgets say (per-system failure rates shown for {ctx.main} and "
                            f"{doc.get('baseline')}):", items=lines, kind="bullets"))
