@@ -161,3 +161,25 @@ def test_efficiency_interval_matches_token_efficiency_on_each_resample():
     lo, hi = np.percentile(ratios, [2.5, 97.5], method="inverted_cdf")
     assert got["ratio_ci"] == [None if not np.isfinite(v) else float(v) for v in (lo, hi)]
     assert got["n_resamples"] == 300
+
+
+def test_ranked_spans_read_documents_chunk_ids_and_units():
+    """"Stated in the ranked top k": a document whole, a context chunk named by its id, a unit's own span."""
+    from hcrbench.context import ChunkIndex
+    from hcrbench.data.chunking import chunk_corpus
+    from hcrbench.data.types import Corpus, Run
+    from hcrbench.experiment.context_step import _ranked_spans
+    from hcrbench.metrics.failures import Span
+
+    texts = {"A": "One two three four five six seven. Eight nine ten eleven twelve thirteen.",
+             "B": "Fourteen fifteen sixteen seventeen eighteen. Nineteen twenty twenty-one twenty-two."}
+    index = ChunkIndex(chunk_corpus(Corpus(list(texts), list(texts.values())), max_tokens=8, overlap=0))
+    assert len(index.by_doc["B"]) > 1  # B is cut into several chunks
+    chunk = index.chunked.corpus.doc_ids[-1]  # a chunk of B
+    c = index.candidate(index.position(chunk), 0.0, 0)
+    run = Run.from_ranked({"q": [("A", 3.0), (chunk, 2.0), ("nope", 1.0)]})
+    got = _ranked_spans(run, None, 10, texts, index)["q"]
+    assert got == [Span("A", 0, len(texts["A"])), Span("B", c.start, c.end)]
+    assert _ranked_spans(run, None, 1, texts, index)["q"] == [Span("A", 0, len(texts["A"]))]
+    units = {"q": [("u1", "B", 0, 5, 1.0, None), ("s", None, None, None, 0.5, "summary")]}
+    assert _ranked_spans(run, units, 10, texts)["q"] == [Span("B", 0, 5)]

@@ -191,14 +191,25 @@ def _judge_system(name: str, cands_for: Any, method: str, budgets: list[int | No
                     "at_ref": at_ref}
 
 
-def _ranked_spans(run: Run, units: dict[str, list[Any]] | None, k: int, doc_texts: dict[str, str]
-                  ) -> dict[str, list[Span]]:
+def _ranked_spans(run: Run, units: dict[str, list[Any]] | None, k: int, doc_texts: dict[str, str],
+                  index: ChunkIndex | None = None) -> dict[str, list[Span]]:
     """What a system ranked within its top ``k``, as spans: its units (those that are spans of a document), else its
-    documents whole (the failure anatomy's "stated in the ranked top k")."""
+    documents whole, or the context chunks a run names by chunk id (the failure anatomy's "stated in the ranked
+    top k")."""
     if units is not None:
         return {q: [Span(d, s, e) for _, d, s, e, *_ in us[:k] if d is not None and s is not None and e is not None]
                 for q, us in units.items()}
-    return {q: whole_documents([d for d, _ in run.ranked(q)[:k]], doc_texts) for q in run.query_ids}
+    out: dict[str, list[Span]] = {}
+    for q in run.query_ids:
+        spans: list[Span] = []
+        for ident, _ in run.ranked(q)[:k]:
+            if ident in doc_texts:
+                spans.extend(whole_documents([ident], doc_texts))
+            elif index is not None and ident in index.chunked.corpus:
+                c = index.candidate(index.position(ident), 0.0, 0)
+                spans.append(Span(c.doc_id, c.start, c.end))
+        out[q] = spans
+    return out
 
 
 def _share(values: list[bool]) -> dict[str, Any]:
@@ -281,7 +292,7 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
                 deliveries[name].note += f" (feasibility counted in {ctx_set}: its unit set is not declared)"
         else:
             deliveries[name] = document_delivery(run, index, sim, qvecs, qids, cc.candidates, ctx_set)
-        ranked_spans[name] = _ranked_spans(run, units, cfg.k, doc_texts)
+        ranked_spans[name] = _ranked_spans(run, units, cfg.k, doc_texts, index)
     # the perfect-retriever control: relevant documents by grade, ties in the kill baseline's order, delivered and
     # selected like every document ranking (docs/context.md)
     kill = cfg.protocol.kill_baseline if cfg.protocol is not None and cfg.protocol.kill_baseline else baseline
