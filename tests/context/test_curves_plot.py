@@ -1,5 +1,6 @@
-"""The sufficiency plot a person reads: 12 systems + the oracle, each with its own colour and marker; CI bands only
-for the system under test, the kill baseline and the oracle; the unconstrained budget drawn apart."""
+"""The sufficiency plot a person reads: 12 systems + the controls, each with its own colour and marker; a CI band on
+every curve; the system under test, the kill baseline, the best flat system and the controls in colour, the rest
+faded; the unconstrained budget drawn apart."""
 
 from __future__ import annotations
 
@@ -20,13 +21,16 @@ def _doc(n: int = 12) -> dict:
     systems = {s: {"rates": {b: rate(0.05 * i + 0.02 * j) for j, b in enumerate(budgets)},
                    "mean_tokens": {b: 100.0 for b in budgets}, "by_category": {}} for i, s in enumerate(names)}
     systems["oracle"] = {"rates": {b: rate(0.9) for b in budgets}, "mean_tokens": {b: 50.0 for b in budgets},
-                         "by_category": {}}
+                         "by_category": {}, "control": "oracle"}
+    systems["perfect"] = {"rates": {b: rate(0.8) for b in budgets}, "mean_tokens": {b: 50.0 for b in budgets},
+                          "by_category": {}, "control": "perfect"}
     return {"budgets": budgets, "headline": "evidence_coverage", "proxy_kinds": [], "token_counter": "cl100k",
-            "selection": "greedy", "baseline": "rerank", "oracle": "oracle", "n_queries": 59,
+            "selection": "greedy", "baseline": "rerank", "oracle": "oracle", "perfect": "perfect", "n_queries": 59,
+            "reference_budget": 400,
             "highlight": {"system": "hcr", "kill_baseline": "rerank"}, "systems": systems}
 
 
-def test_every_system_has_its_own_colour_and_marker_and_only_three_get_bands():
+def test_every_system_has_its_own_colour_and_marker_and_a_band_and_five_are_highlighted():
     import matplotlib
 
     matplotlib.use("Agg")
@@ -35,22 +39,25 @@ def test_every_system_has_its_own_colour_and_marker_and_only_three_get_bands():
 
     doc = _doc(12)
     st = styles(doc, list(doc["systems"]))
-    assert len({s["color"] for s in st.values()}) == 13  # distinct colours, not just distinct pairs
-    assert len({(s["color"], s["marker"]) for s in st.values()}) == 13
-    assert {n for n, s in st.items() if s["band"]} == {"hcr", "rerank", "oracle"}
+    assert len({s["color"] for s in st.values()}) == 14  # distinct colours, not just distinct pairs
+    assert len({(s["color"], s["marker"]) for s in st.values()}) == 14
+    assert all(s["band"] for s in st.values())
+    # highlighted: under test, kill baseline, the best other system at 400 (no protocol flat here), the controls
+    assert {n for n, s in st.items() if s["alpha"] == 1.0} == {"hcr", "rerank", "sys9", "oracle", "perfect"}
+    assert st["sys9"]["label"] == "sys9 (best flat)" and st["perfect"]["label"] == "perfect (perfect retriever)"
     fig, ax = plt.subplots()
     series = {n: {k: v["evidence_coverage"] for k, v in e["rates"].items()} for n, e in doc["systems"].items()}
     side = draw_curves(ax, doc, series, "t", legend=True)
     lines = [ln for ln in ax.get_lines()]
-    assert len(lines) == 13
-    assert len({(ln.get_color(), ln.get_marker()) for ln in lines}) == 13
-    assert sum(isinstance(c, PolyCollection) for c in ax.collections) == 3
+    assert len(lines) == 14
+    assert len({(ln.get_color(), ln.get_marker()) for ln in lines}) == 14
+    assert sum(isinstance(c, PolyCollection) for c in ax.collections) == 14
     # numeric budgets on the main axis, spaced by value; "all" only on the side panel
     assert [t.get_text() for t in ax.get_xticklabels()] == ["200", "400", "800"]
     assert list(ax.get_xticks()) == [200.0, 400.0, 800.0]
     assert side is not None and [t.get_text() for t in side.get_xticklabels()] == ["all"]
     assert all(max(ln.get_xdata()) <= 800 for ln in lines)
-    assert len(ax.get_legend().get_texts()) == 13
+    assert len(ax.get_legend().get_texts()) == 14
     plt.close(fig)
 
 

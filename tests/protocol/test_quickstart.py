@@ -38,7 +38,7 @@ def test_the_packaged_config_runs_every_system_the_protocol_names():
     # A1 (HCR's cascade without a tree) and BM25 at both granularities are in the field
     assert names["hcr-flat"].params["flat"] is True and names["hcr-flat"].type == "hcr"
     assert names["bm25"].chunking is not None and names["bm25-doc"].chunking is None
-    assert cfg.gate is not None and cfg.gate.controls and cfg.budgets == [200, 400, 600, 800]
+    assert cfg.gate is not None and cfg.gate.controls and cfg.budgets == [200, 400, 600, 800, 1200]
     # fairness: the kill baseline reranks, per query, as many candidates as HCR (seed 0) considered
     assert names["rerank"].params["top_n_from"] == "hcr" and names["rerank"].params["top_n_match"] == "per-query"
     assert [s.name for s in cfg.systems].index("hcr") < [s.name for s in cfg.systems].index("rerank")

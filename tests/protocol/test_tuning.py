@@ -88,7 +88,7 @@ def test_the_quickstart_config_carries_the_choice_into_every_hcr_system():
     assert next(s for s in cfg.systems if s.name == "hcr-beam2").params["beam_width"] == 2  # a fixed condition
     flat = next(s for s in cfg.systems if s.params.get("flat"))
     assert "beam_width" not in flat.params  # A1 (HCR's cascade with no tree) has no beam to tune
-    assert cfg.protocol.tune == {"hcr": {"beam_width": [4, 8]}, "hybrid-rrf": {"rrf_k": [60, 20]}}
+    assert cfg.protocol.tune == {"hcr": {"beam_width": [4, 8], "selection": ["submodular", "greedy"]}, "hybrid-rrf": {"rrf_k": [60, 20]}}
     plain = parse_config(render_config(size="small", seed=0, encoder="minilm", seeds=1))
     assert all("beam_width" not in s.params for s in plain.systems if s.name != "hcr-beam2")
     # every tuned system of the packaged config gets its own choice, and only its own

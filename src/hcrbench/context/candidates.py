@@ -3,7 +3,8 @@
 Selection works on chunks, never on whole documents, so a context can be cut to a token budget without splitting
 a sentence: chunks come from :func:`hcrbench.data.chunking.chunk_corpus` (sentence-respecting, exact substrings
 with offsets). A chunk-level run is used as it is; a document-level run is *expanded* to its chunks in rank order
-(document 1's chunks in text order, then document 2's, ...), each chunk carrying its document's score and rank.
+(document 1's chunks in text order, then document 2's, ...), each chunk carrying its document's score and rank. The order in which a system's documents reach a reader
+(round robin, best passage first) is :mod:`hcrbench.context.delivery`'s.
 """
 
 from __future__ import annotations
@@ -160,15 +161,9 @@ class ChunkIndex:
         return {q: self.expand(run.ranked(q), max_candidates) for q in run.query_ids}
 
 
-def best_passage_first(pos: np.ndarray, doc_of: np.ndarray, passage_scores: np.ndarray) -> np.ndarray:
-    """The order that expands a document run *best passage first*: documents keep their rank, a document's chunks
-    go by ``passage_scores`` (higher first; text order on ties), not in text order.
+def __getattr__(name: str):  # the old home of best_passage_first: delivery lives in hcrbench.context.delivery
+    if name == "best_passage_first":
+        from hcrbench.context.delivery import best_passage_first
 
-    ``pos`` holds chunk positions grouped by document in rank order (as :meth:`ChunkIndex.run_positions` gives
-    them), ``doc_of`` the document code of every chunk position, ``passage_scores`` one score per entry of
-    ``pos``. Returns indices into ``pos``."""
-    if pos.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    doc = doc_of[pos]
-    group = np.concatenate(([0], np.cumsum(doc[1:] != doc[:-1])))
-    return np.lexsort((pos, -np.asarray(passage_scores, dtype=np.float64), group))
+        return best_passage_first
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

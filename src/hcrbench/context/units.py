@@ -11,7 +11,7 @@ A unit is ``[unit_id, doc_id, char_start, char_end, score]``, best first: a span
 ``[unit_id, null, null, null, score, text]``. The first line may instead be ``{"unit_set": [[unit_id, doc_id,
 char_start, char_end], ...]}``: every span unit the system can deliver (its whole chunking), from which
 feasibility in its own units is counted (:func:`read_unit_set`). A system without this file delivers documents
-(:meth:`hcrbench.context.ChunkIndex.passage_positions` expands them best passage first).
+(:func:`hcrbench.context.delivery.document_delivery` delivers them round robin, best passage first).
 """
 
 from __future__ import annotations

@@ -1,146 +1,61 @@
-"""What each system hands a reader, as ranked candidates for context selection, and the deliverable-unit oracle.
+"""Feasibility in deliverable units, and the two controls of the context step: the oracle and the perfect retriever.
 
-- A system that ranks units of its own (chunked baselines, and any retriever exposing ``unit_run``) delivers them:
-  the runner keeps them in ``logs/<system>.units.jsonl`` (:mod:`hcrbench.context.units`) and they go to selection
-  as they are, best first.
-- A document-level system delivers documents: each is expanded to the context chunks (``context.chunk_tokens``)
-  *best passage first* by one declared passage scorer, the same for every such system (:data:`PASSAGE_SCORER`:
-  TF-IDF cosine of the query and the chunk); documents keep their rank.
+What a system delivers is :mod:`hcrbench.context.delivery`'s (its own ranked units, or its documents round robin,
+best passage first); the names it defined are re-exported here for the code that imported them from this module.
+This module adds what needs the evidence and :mod:`hcrbench.metrics`:
+
+- Feasibility, counted in the units a system delivers: a query is budget-feasible at B for a unit set when the
+  cheapest cover of its needed facts by those units costs at most B tokens (:func:`unit_feasibility`).
 - The oracle control delivers the cheapest cover of the needed facts by the context chunks that fits the budget
-  (:func:`hcrbench.metrics.sufficiency.cheapest_cover`), or the most facts that fit when none does.
-
-Feasibility is counted in the same units: a query is budget-feasible at B for a unit set when the cheapest cover
-of its needed facts by those units costs at most B tokens (:func:`unit_feasibility`).
+  (:func:`hcrbench.metrics.sufficiency.cheapest_cover`), or the most facts that fit when none does. It passes by
+  construction (its context *is* the feasibility witness), so it checks the judge, not the delivery.
+- The perfect-retriever control (:func:`perfect_run`) is a document ranking: every relevant document by grade,
+  ties in a given system's order. It goes through the same delivery and selection as any document-level system,
+  so its failures are the harness's: a perfect ranking that the delivery turns into an insufficient context.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from hcrbench.context import Candidate, ChunkIndex, TfidfSimilarity
-from hcrbench.context.candidates import best_passage_first
-from hcrbench.context.units import Unit, read_unit_set, read_units, units_path
-from hcrbench.data.chunking import chunk_corpus
+from hcrbench.context.candidates import Candidate
+from hcrbench.context.delivery import (  # noqa: F401  (re-exported: the names' old home)
+    PASSAGE_SCORER,
+    Delivery,
+    UnitSet,
+    best_passage_first,
+    chunking_unit_set,
+    context_unit_set,
+    document_delivery,
+    load_unit_set,
+    load_units,
+    make_unit_set,
+    round_robin,
+    spans_unit_set,
+    unit_delivery,
+)
 from hcrbench.data.evidence import QueryEvidence
-from hcrbench.data.tokens import TokenCounter, get_counter
-from hcrbench.data.types import Corpus, Run
+from hcrbench.data.types import Qrels, Run
 from hcrbench.metrics.sufficiency import MAX_EXACT_FACTS, cheapest_cover
 
-#: The passage scorer that orders a document's chunks when a document-level system's run is expanded.
-PASSAGE_SCORER = "tfidf-cosine"
 
-
-@dataclass
-class Delivery:
-    """One system's candidates per query, how they were obtained, and the unit set its feasibility is counted in."""
-
-    delivers: str  # "units" or "documents"
-    candidates: dict[str, list[Candidate]]
-    unit_set: str
-    note: str = ""
-
-
-def context_unit_set(chunk_tokens: int) -> str:
-    return f"chunks-{chunk_tokens}"
-
-
-def chunking_unit_set(params: Mapping[str, Any]) -> str:
-    """A stable name for one chunking: ``chunks-128o32`` (+ ``s`` structure-aware, ``-<counter>`` if named)."""
-    name = f"chunks-{params['max_tokens']}o{params.get('overlap', 0)}"
-    if params.get("structure_aware"):
-        name += "s"
-    if not params.get("respect_sentences", True):
-        name += "w"
-    if params.get("token_counter"):
-        name += f"-{params['token_counter']}"
-    return name
-
-
-def document_delivery(run: Run, index: ChunkIndex, sim: TfidfSimilarity, qvecs: Mapping[str, Any],
-                      qids: Sequence[str], limit: int, unit_set: str) -> Delivery:
-    """A document run expanded best passage first (:func:`best_passage_first`), cut at ``limit`` chunks."""
-    expanded = index.run_positions(run, None)
-    out: dict[str, list[Candidate]] = {}
-    nothing = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
+def perfect_run(qrels: Qrels, qids: Sequence[str], threshold: int = 1, order: Run | None = None,
+                name: str = "perfect") -> Run:
+    """The perfect document ranking: per query every document judged ``>= threshold``, by grade (higher first),
+    ties in ``order``'s ranking (a system's run: the kill baseline's), then by document id. Scores are
+    descending integers, so trec_eval order is this order."""
+    ranked: dict[str, list[tuple[str, float]]] = {}
     for q in qids:
-        pos, scores = expanded.get(q, nothing)
-        order = best_passage_first(pos, index.doc_of, sim.passage_scores(pos, qvecs[q]))[:limit]
-        out[q] = [index.candidate(int(pos[i]), float(scores[i]), r) for r, i in enumerate(order)]
-    return Delivery("documents", out, unit_set, f"documents expanded best passage first ({PASSAGE_SCORER})")
-
-
-def unit_delivery(units: Mapping[str, list[Unit]], doc_texts: Mapping[str, str], counter: TokenCounter,
-                  qids: Sequence[str], limit: int, unit_set: str) -> Delivery:
-    """A system's own ranked units, as they are (tokens recounted with the context's counter)."""
-    counts: dict[str, int] = {}
-    out: dict[str, list[Candidate]] = {}
-    for q in qids:
-        cands: list[Candidate] = []
-        for uid, doc, s, e, score, text in units.get(q, [])[:limit]:
-            if doc is not None and doc in doc_texts and s is not None and e is not None:
-                t = doc_texts[doc][s:e]
-            else:
-                doc, s, e, t = "", 0, 0, text or ""
-            if uid not in counts:
-                counts[uid] = counter.count(t)
-            cands.append(Candidate(uid, doc, s, e, t, counts[uid], float(score), len(cands)))
-        out[q] = cands
-    return Delivery("units", out, unit_set, "its own ranked units")
-
-
-def load_units(out: Path, name: str) -> dict[str, list[Unit]] | None:
-    p = units_path(out / "logs", name)
-    return read_units(p) if p.is_file() else None
-
-
-def load_unit_set(out: Path, name: str) -> list[tuple[str, str, int, int]] | None:
-    p = units_path(out / "logs", name)
-    return read_unit_set(p) if p.is_file() else None
-
-
-@dataclass
-class UnitSet:
-    """Every unit a chunking can deliver (as a :class:`ChunkIndex`), for covers and feasibility."""
-
-    name: str
-    index: ChunkIndex
-    params: dict[str, Any]
-
-
-def make_unit_set(name: str, corpus: Corpus, counter: TokenCounter, params: Mapping[str, Any]) -> UnitSet:
-    """Chunk ``corpus`` as ``params`` say; token counts are the context counter's (``counter``)."""
-    cc = chunk_corpus(corpus, max_tokens=int(params["max_tokens"]), overlap=int(params.get("overlap", 0)),
-                      respect_sentences=bool(params.get("respect_sentences", True)),
-                      structure_aware=bool(params.get("structure_aware", False)),
-                      counter=get_counter(params.get("token_counter")) if params.get("token_counter") else counter)
-    index = ChunkIndex(cc)
-    if cc.counter != counter.name:  # chunked with another counter: budgets are in the context counter's tokens
-        index.tokens = np.array([counter.count(t) for t in cc.corpus.texts], dtype=np.int64)
-    return UnitSet(name, index, dict(params))
-
-
-def spans_unit_set(name: str, spans: Sequence[tuple[str, str, int, int]], corpus: Corpus,
-                   counter: TokenCounter) -> UnitSet:
-    """A unit set from the spans a system declared (``unit_set`` in its units file), tokens by ``counter``."""
-    from hcrbench.data.chunking import ChunkedCorpus
-
-    texts = dict(zip(corpus.doc_ids, corpus.texts))
-    order = {d: i for i, d in enumerate(corpus.doc_ids)}
-    rows = sorted((sp for sp in spans if sp[1] in texts), key=lambda sp: (order[sp[1]], sp[2], sp[3], sp[0]))
-    ids, bodies, metas = [], [], []
-    for uid, doc, a, b in rows:
-        t = texts[doc][a:b]
-        ids.append(uid)
-        bodies.append(t)
-        metas.append({"doc_id": doc, "char_start": a, "char_end": b, "n_tokens": counter.count(t)})
-    cc = ChunkedCorpus(Corpus(ids, bodies, None, metas, name=name), {u: m["doc_id"] for u, m in zip(ids, metas)},
-                       counter.name, {"declared_by": name})
-    return UnitSet(name, ChunkIndex(cc), {"declared": len(ids)})
+        if q not in qrels:
+            continue
+        rel = {d: g for d, g in qrels[q].items() if g >= threshold}
+        if not rel:
+            continue
+        pos = {d: i for i, (d, _) in enumerate(order.ranked(q))} if order is not None and q in order else {}
+        docs = sorted(rel, key=lambda d: (-rel[d], pos.get(d, len(pos)), d))
+        ranked[q] = [(d, float(len(docs) - i)) for i, d in enumerate(docs)]
+    return Run.from_ranked(ranked, name=name)
 
 
 class _Units:

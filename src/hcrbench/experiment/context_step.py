@@ -1,15 +1,18 @@
 """The runner's context step: token-budgeted contexts for every system, judged for sufficiency@B.
 
-Each system's candidates are what it delivers (:mod:`hcrbench.experiment.context_deliver`): its own ranked units
-when it ranks units (chunks, nodes), else its documents expanded best passage first into context chunks
+Each system's candidates are what it delivers (:mod:`hcrbench.context.delivery`): its own ranked units when it ranks
+units (chunks, nodes), else its documents delivered round robin, best passage first, in context chunks
 (``context.chunk_tokens`` per chunk, sentence-respecting, no overlap). The system's ``selection`` (default: the
 experiment's) picks candidates under each budget of ``budgets`` plus unconstrained, and each context is judged
-three ways (:mod:`hcrbench.metrics.sufficiency`). An ``oracle`` control row delivers the cheapest cover of the
-needed facts by context chunks; feasibility is counted in deliverable units (the cheapest cover fits B).
+three ways (:mod:`hcrbench.metrics.sufficiency`). Two control rows: ``oracle`` delivers the cheapest cover of the
+needed facts (feasibility's witness: it checks the judge), ``perfect`` is the document ranking of every relevant
+document by grade, delivered and selected like any document ranking (it checks that the harness lets a good
+retriever pass). Feasibility is counted in deliverable units (the cheapest cover fits B); each insufficient context
+on a feasible query is classed retrieval / selection / delivery miss (:mod:`hcrbench.metrics.failures`).
 Rates get percentile-bootstrap CIs, systems are compared with the baseline at every budget by the exact McNemar
-test (Holm across budgets, per system). Per-query contexts go to ``contexts/<system>.jsonl``; the summary becomes
-``eval.json``'s ``sufficiency`` key, which ``hcrbench run`` then draws (:mod:`hcrbench.report.curves`, a stage
-above this one, writes ``curves/``).
+test (Holm across budgets, per system), token-efficiency ratios get bootstrap intervals. Per-query contexts go to
+``contexts/<system>.jsonl``; the summary becomes ``eval.json``'s ``sufficiency`` key, which ``hcrbench run`` then
+draws (:mod:`hcrbench.report.curves`, a stage above this one, writes ``curves/``).
 """
 
 from __future__ import annotations
@@ -21,14 +24,8 @@ from typing import Any
 import numpy as np
 
 from hcrbench.context import Candidate, ChunkIndex, TfidfSimilarity, VectorSimilarity, select
-from hcrbench.data.beir import write_jsonl
-from hcrbench.data.chunking import chunk_corpus
-from hcrbench.data.evidence import QueryEvidence, read_evidence
-from hcrbench.data.tokens import get_counter
-from hcrbench.data.types import Run
-from hcrbench.errors import InputError
-from hcrbench.experiment.config import ExperimentConfig, locate
-from hcrbench.experiment.context_deliver import (
+from hcrbench.context.delivery import (
+    DOCUMENT_ORDER,
     PASSAGE_SCORER,
     Delivery,
     UnitSet,
@@ -38,12 +35,20 @@ from hcrbench.experiment.context_deliver import (
     load_unit_set,
     load_units,
     make_unit_set,
-    oracle_candidates,
     spans_unit_set,
     unit_delivery,
-    unit_feasibility,
 )
+from hcrbench.data.beir import write_jsonl
+from hcrbench.data.chunking import chunk_corpus
+from hcrbench.data.evidence import QueryEvidence, read_evidence
+from hcrbench.data.tokens import get_counter
+from hcrbench.data.types import Run
+from hcrbench.errors import InputError
+from hcrbench.experiment.config import ExperimentConfig, locate
+from hcrbench.experiment.context_deliver import oracle_candidates, perfect_run, unit_feasibility
+from hcrbench.experiment.context_efficiency import efficiency_interval
 from hcrbench.experiment.dataset import ExperimentData
+from hcrbench.metrics.failures import Span, failure_class, failure_counts, whole_documents
 from hcrbench.metrics.sufficiency import (
     KINDS,
     detection,
@@ -60,6 +65,8 @@ from hcrbench.stats.mcnemar import mcnemar_exact
 UNCONSTRAINED = "all"
 #: The control row's name in ``systems`` (``oracle-control`` when a system is already called ``oracle``).
 ORACLE = "oracle"
+#: The perfect-retriever control's name (``perfect-control`` when a system is already called ``perfect``).
+PERFECT = "perfect"
 
 
 def budget_key(b: int | None) -> str:
@@ -143,6 +150,7 @@ def _judge_system(name: str, cands_for: Any, method: str, budgets: list[int | No
     judged: dict[str, dict[str, list[bool | None]]] = {budget_key(b): {k: [] for k in KINDS} for b in budgets}
     mean_tokens = {budget_key(b): 0.0 for b in budgets}
     flags: dict[str, bool] = {}
+    at_ref: dict[str, list[Candidate]] = {}
     rows: list[dict[str, Any]] = []
     t_sel = 0.0
     for q in qids:
@@ -165,6 +173,8 @@ def _judge_system(name: str, cands_for: Any, method: str, budgets: list[int | No
         t_sel += time.perf_counter() - t1
         flags[q] = impossible_rule([c.score for c in pool], [c.n_tokens for c in pool], ref)
         for b, s in zip(budgets, selections):
+            if b == ref:
+                at_ref[q] = s.chunks
             verdict = judge(s.chunks, s.text(), ev, rel_docs.get(q), doc_texts)
             key = budget_key(b)
             mean_tokens[key] += s.n_tokens / max(len(qids), 1)
@@ -177,7 +187,29 @@ def _judge_system(name: str, cands_for: Any, method: str, budgets: list[int | No
             rows.append(row)
     write_jsonl(out / "contexts" / f"{name}.jsonl", rows)
     return judged, {"mean_tokens": {k: round(v, 2) for k, v in mean_tokens.items()},
-                    "selection_seconds_per_query": t_sel / max(len(qids), 1), "impossible_flags": flags}
+                    "selection_seconds_per_query": t_sel / max(len(qids), 1), "impossible_flags": flags,
+                    "at_ref": at_ref}
+
+
+def _ranked_spans(run: Run, units: dict[str, list[Any]] | None, k: int, doc_texts: dict[str, str],
+                  index: ChunkIndex | None = None) -> dict[str, list[Span]]:
+    """What a system ranked within its top ``k``, as spans: its units (those that are spans of a document), else its
+    documents whole, or the context chunks a run names by chunk id (the failure anatomy's "stated in the ranked
+    top k")."""
+    if units is not None:
+        return {q: [Span(d, s, e) for _, d, s, e, *_ in us[:k] if d is not None and s is not None and e is not None]
+                for q, us in units.items()}
+    out: dict[str, list[Span]] = {}
+    for q in run.query_ids:
+        spans: list[Span] = []
+        for ident, _ in run.ranked(q)[:k]:
+            if ident in doc_texts:
+                spans.extend(whole_documents([ident], doc_texts))
+            elif index is not None and ident in index.chunked.corpus:
+                c = index.candidate(index.position(ident), 0.0, 0)
+                spans.append(Span(c.doc_id, c.start, c.end))
+        out[q] = spans
+    return out
 
 
 def _share(values: list[bool]) -> dict[str, Any]:
@@ -237,6 +269,7 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
     systems = {s.name: s for s in cfg.systems}
     unit_sets: dict[str, UnitSet] = {ctx_set: UnitSet(ctx_set, index, ctx_params)}
     deliveries: dict[str, Delivery] = {}
+    ranked_spans: dict[str, dict[str, list[Span]]] = {}
     for name, run in runs.items():
         sc = systems.get(name)
         units = load_units(out, name)
@@ -259,6 +292,18 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
                 deliveries[name].note += f" (feasibility counted in {ctx_set}: its unit set is not declared)"
         else:
             deliveries[name] = document_delivery(run, index, sim, qvecs, qids, cc.candidates, ctx_set)
+        ranked_spans[name] = _ranked_spans(run, units, cfg.k, doc_texts, index)
+    # the perfect-retriever control: relevant documents by grade, ties in the kill baseline's order, delivered and
+    # selected like every document ranking (docs/context.md)
+    kill = cfg.protocol.kill_baseline if cfg.protocol is not None and cfg.protocol.kill_baseline else baseline
+    perfect_name = PERFECT if PERFECT not in runs else f"{PERFECT}-control"
+    perfect = perfect_run(data.qrels, qids, cfg.rel_threshold, runs.get(kill), perfect_name)
+    perfect_ok = len(perfect.query_ids) > 0
+    if perfect_ok:
+        deliveries[perfect_name] = document_delivery(perfect, index, sim, qvecs, qids, cc.candidates, ctx_set)
+        deliveries[perfect_name].note = (f"every relevant document by grade (ties in {kill}'s order), "
+                                         + deliveries[perfect_name].note)
+        ranked_spans[perfect_name] = _ranked_spans(perfect, None, cfg.k, doc_texts)
     covers = {n: unit_feasibility(us, evidence, qids, doc_texts) for n, us in unit_sets.items()} \
         if evidence is not None else {n: {} for n in unit_sets}
     feasible_in = {n: {q: c["cover_tokens"] is not None and c["cover_tokens"] <= ref for q, c in cov.items()}
@@ -294,6 +339,8 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
             evidence, rel_docs, doc_texts, counter.name, ref, out)
         deliveries[oracle_name] = Delivery("units", {}, oracle_set,
                                            f"the cheapest cover of the needed facts by {oracle_set} within B")
+        ranked_spans[oracle_name] = {q: [Span(c.doc_id, c.start, c.end) for c in cs]
+                                     for q, cs in oracle[ref].items()} if ref in oracle else {}
     kinds = [k for k in KINDS if any(v is not None for j in outcomes.values() for v in j[budget_key(None)][k])]
     headline = kinds[0] if kinds else None
     categories = {q: str(data.queries.meta(q).get("category")) for q in qids
@@ -302,12 +349,15 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
         "token_counter": counter.name, "selection": cfg.selection,
         "params": {"chunk_tokens": cc.chunk_tokens, "candidates": cc.candidates,
                    "stop_at_overflow": cc.stop_at_overflow, "mmr_lambda": cc.mmr_lambda,
-                   "similarity": sim.name, "passage_scorer": PASSAGE_SCORER},
+                   "similarity": sim.name, "passage_scorer": PASSAGE_SCORER,
+                   "document_order": DOCUMENT_ORDER},
         "budgets": [budget_key(b) for b in budgets], "reference_budget": ref, "kinds": kinds, "headline": headline,
         "proxy_kinds": ["relevant_passage"], "baseline": baseline, "n_queries": len(qids),
         "evidence": evidence is not None, "oracle": oracle_name if oracle is not None else None,
+        "perfect": perfect_name if perfect_ok else None,
         "highlight": {"system": cfg.protocol.system if cfg.protocol is not None else None,
-                      "kill_baseline": cfg.protocol.kill_baseline if cfg.protocol is not None else baseline},
+                      "kill_baseline": cfg.protocol.kill_baseline if cfg.protocol is not None else baseline,
+                      "flat": cfg.protocol.flat if cfg.protocol is not None else None},
         "systems": {},
         "comparisons": [], "token_efficiency": {},
         "budget_feasible": {"sentence": dict(sorted(sentence_feasible.items())),
@@ -324,6 +374,8 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
                                  "rates": {}, "by_category": {}}
         if name == oracle_name:
             entry["control"] = "oracle"
+        elif perfect_ok and name == perfect_name:
+            entry["control"] = "perfect"
         for key, by_kind in judged.items():
             entry["rates"][key] = {}
             for k in kinds:
@@ -349,26 +401,34 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
                     fail = 1.0 - float(np.mean(vals))
                     entry[field] = {"budget": ref, "kind": headline, "rate": fail, "band": failure_band(fail),
                                     "n": len(vals), "feasible_in": unit}
-        if sentence_feasible and name != oracle_name:
+        if own and evidence is not None and headline == "evidence_coverage" and budget_key(ref) in judged:
+            at_ref = per_system[name]["at_ref"]
+            classes = {q: failure_class(evidence[q], ranked_spans.get(name, {}).get(q, []), at_ref.get(q, []),
+                                        doc_texts)
+                       for q in qids if own.get(q) and q in evidence and q in at_ref}
+            entry["failures"] = failure_counts(classes, categories, ref)
+        if sentence_feasible and name not in (oracle_name, perfect_name):
             entry["impossible_detection"] = {"rule": "top-scoring candidates (>= 0.8 of the score range) "
                                                      f"need more than {ref} tokens",
                                              **detection(per_system[name]["impossible_flags"], own or
                                                          sentence_feasible).to_dict()}
         doc["systems"][name] = entry
     if headline is not None:
-        _compare(doc, outcomes, baseline, oracle_name, budgets, headline, ref)
+        _compare(doc, outcomes, baseline, (oracle_name, perfect_name), budgets, headline, ref,
+                 min(n_res, 2000), cfg.seed)
     timings = {"context_prep_seconds": round(prep_seconds, 3), "oracle_cover_seconds": round(oracle_seconds, 3)}
     for name in outcomes:
         timings[f"selection_seconds_per_query.{name}"] = round(per_system[name]["selection_seconds_per_query"], 6)
     return doc, timings
 
 
-def _compare(doc: dict[str, Any], outcomes: dict[str, Any], baseline: str, oracle_name: str,
-             budgets: list[int | None], headline: str, ref: int) -> None:
-    """Exact McNemar of every system (not the oracle) against the baseline at every budget, Holm across budgets;
-    the token-efficiency ratio of each against the baseline."""
+def _compare(doc: dict[str, Any], outcomes: dict[str, Any], baseline: str, controls: tuple[str, ...],
+             budgets: list[int | None], headline: str, ref: int, n_resamples: int = 2000, seed: int = 0) -> None:
+    """Exact McNemar of every system (not the controls) against the baseline at every budget, Holm across budgets;
+    the token-efficiency ratio of each against the baseline, and the design's (the system under test against the
+    protocol's flat system), each with a bootstrap interval."""
     for name in outcomes:
-        if name in (baseline, oracle_name) or baseline not in outcomes:
+        if name == baseline or name in controls or baseline not in outcomes:
             continue
         tests = []
         for b in budgets:
@@ -387,4 +447,19 @@ def _compare(doc: dict[str, Any], outcomes: dict[str, Any], baseline: str, oracl
                      if k != UNCONSTRAINED and headline in v} for s in (name, baseline)}
         doc["token_efficiency"][name] = {
             "meaning": f"smallest budget at which {baseline} matches {name}'s {headline} at {ref} tokens",
-            **token_efficiency(curve[baseline], curve[name], ref)}
+            **token_efficiency(curve[baseline], curve[name], ref),
+            **efficiency_interval(outcomes[baseline], outcomes[name], budgets, headline, ref, n_resamples,
+                                  derive_seed(seed, name, baseline, "token_efficiency"))}
+    hl = doc.get("highlight") or {}
+    system, flat = hl.get("system"), hl.get("flat")
+    if system in outcomes and flat in outcomes and system != flat:
+        curve = {s: {int(k): v[headline]["rate"] for k, v in doc["systems"][s]["rates"].items()
+                     if k != UNCONSTRAINED and headline in v} for s in (system, flat)}
+        doc["token_efficiency_design"] = {
+            "system": system, "flat": flat,
+            "meaning": f"smallest budget at which {flat} (flat) matches {system}'s {headline} at {ref} tokens; "
+                       "the design's go criterion is a ratio >= 1.5 (HCR@400 >= flat@600)",
+            **token_efficiency(curve[flat], curve[system], ref),
+            **efficiency_interval(outcomes[flat], outcomes[system], budgets, headline, ref, n_resamples,
+                                  derive_seed(seed, system, flat, "token_efficiency"))}
+

@@ -84,7 +84,7 @@ def judge_contexts(output_dir: str | Path, system: str, budget: str, client: LLM
         keep = set(stratified_sample([r["query_id"] for r in rows], strata, limit, seed))
         rows = [r for r in rows if r["query_id"] in keep]
     items = [(r["query_id"], queries[r["query_id"]], _text(r, doc_texts, text_of)) for r in rows]
-    names = [n for n in manifest.get("systems", {})] + ([suff["oracle"]] if suff.get("oracle") else [])
+    names = [n for n in manifest.get("systems", {})] + [suff[c] for c in ("oracle", "perfect") if suff.get(c)]
     report = run_sufficiency_judge(client, items, rule=rule, system_names=names, repeat=repeat, progress=progress,
                                    sensitivity_queries=wording_sample)
     result = {"system": system, "budget": budget, "rule": suff.get("headline"), "seed": seed,

@@ -78,7 +78,7 @@ def tuned_params(chosen: dict[str, Any] | None) -> str:
     system: its seeds and ablations)."""
     from hcrbench.protocol.tuning import toml_value
 
-    return "".join(f", {k} = {toml_value(v)}" for k, v in (chosen or {}).items())
+    return "".join(f", {k} = {toml_value(v)}" for k, v in (chosen or {}).items() if k != "selection")
 
 
 def tuned_placeholders(text: str, tuned: dict[str, dict[str, Any]] | None) -> dict[str, str]:
@@ -105,6 +105,9 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
     text = text.replace("${seed_systems}", _seed_systems(encoder, seeds))
     out = Template(text).substitute(size=size, output_dir=".", seed=seed, n_resamples=n_resamples, data=data,
                                     n_trials=n_trials, **tuned_placeholders(text, tuned))
+    sel = ((tuned or {}).get("hcr") or {}).get("selection")
+    if sel is not None:  # HCR's selection chosen on tune: every HCR system that used the design's default (not A5)
+        out = out.replace('selection = "submodular"', f"selection = {json.dumps(sel)}")
     out = out.replace("fail_fast = false", f"fail_fast = {'true' if fail_fast else 'false'}")
     if cross_encoder is not None:
         from hcrbench.protocol.field import with_cross_encoder

@@ -8,6 +8,12 @@ every grid point of every such system on the dataset's ``tune`` split (one exper
 the protocol metric and picks the best (ties: the first point of the grid, so the default stays unless a point
 beats it). The choice is then written into the test config (:mod:`quickstart`), whose split is scored once.
 Every grid point is a run on the tune split, so grids stay tiny (two or three points).
+
+``selection`` in a grid (``tune = { hcr = { selection = ["submodular", "greedy"] } }``) is the system's context
+selection, not a parameter of it: the tune experiment then also builds the contexts at the reference budget, the
+ranking parameters are chosen by the metric as above, and among the grid points with those parameters the
+selection with the highest sufficiency@B at the reference budget wins (ties: the first listed). Selection does not
+change the ranking, so it is judged on what it changes: the context (docs/context.md).
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from hcrbench.errors import InputError
 
 TUNING_FILE = "tuning.json"
 TUNE_SPLIT = "tune"
+#: The grid key that tunes a system's context selection (chosen by sufficiency@B, not by the metric).
+SELECTION = "selection"
 
 
 def toml_value(v: Any) -> str:
@@ -62,11 +70,20 @@ def tune_config(cfg: Any, data_path: str, output_dir: str = ".") -> str:
     if ds.generate:
         lines += [f'generate = "{ds.generate}"', f'size = "{ds.size}"', f"generate_seed = {ds.generate_seed}"]
     lines += [f'split = "{TUNE_SPLIT}"', ""]
+    if any(SELECTION in g for g in grids.values()):  # contexts at the reference budget, to choose a selection
+        ref = cfg.context.reference_budget
+        lines[lines.index("[dataset]"):lines.index("[dataset]")] = [f"budgets = [{ref}]", ""]
+        lines += ["[context]", f"chunk_tokens = {cfg.context.chunk_tokens}", f"candidates = {cfg.context.candidates}",
+                  f"reference_budget = {ref}", ""]
     for name, grid in grids.items():
         system = next(s for s in cfg.systems if s.name == name)
         for pt in points(grid):
+            params = {k: v for k, v in pt.items() if k != SELECTION}
             lines += ["[[systems]]", f"name = {toml_value(label(name, pt))}", f'type = "{system.type}"',
-                      f"params = {toml_value({**system.params, **pt})}"]
+                      f"params = {toml_value({**system.params, **params})}"]
+            sel = pt.get(SELECTION, system.selection)
+            if sel is not None:
+                lines.append(f"selection = {toml_value(sel)}")
             if system.chunking is not None:
                 lines.append(f"chunking = {toml_value(system.chunking.model_dump(exclude_none=True))}")
             if system.seed is not None:
@@ -103,6 +120,7 @@ def tune(cfg: Any, config_path: Path, root: Path, stem: str, *, progress: bool =
     m = cfg.protocol.metric
     scores: dict[str, dict[str, float]] = {}
     chosen: dict[str, dict[str, Any]] = {}
+    sufficiency: dict[str, dict[str, float | None]] = {}
     for name, grid in grids.items():
         best, best_score = None, None
         scores[name] = {}
@@ -113,14 +131,39 @@ def tune(cfg: Any, config_path: Path, root: Path, stem: str, *, progress: bool =
             if best_score is None or s > best_score + 1e-12:
                 best, best_score = pt, s
         chosen[name] = best or {}
+        if SELECTION in grid and best is not None:  # the ranking's parameters fixed, the context's selection next
+            sufficiency[name] = {}
+            best_suff = None
+            for pt in points(grid):
+                if {k: v for k, v in pt.items() if k != SELECTION} != {k: v for k, v in best.items()
+                                                                       if k != SELECTION}:
+                    continue
+                rate = _sufficiency(res.sufficiency, label(name, pt))
+                sufficiency[name][label(name, pt)] = rate
+                if rate is not None and (best_suff is None or rate > best_suff + 1e-12):
+                    chosen[name], best_suff = pt, rate
     n_q = len(next(iter(res.evaluation.runs.values())).query_ids)
     words = "; ".join(f"{n}: {', '.join(f'{k} = {v}' for k, v in c.items())} "
                       f"({m} {max(scores[n].values()):.3f} on tune)" for n, c in chosen.items())
     doc = {"status": "tuned", "split": TUNE_SPLIT, "metric": m, "n_queries": n_q,
            "grid": {n: dict(g) for n, g in grids.items()}, "scores": scores, "chosen": chosen,
            "text": f"chosen on the tune split ({n_q} queries) by {m} before the test split was read: {words}"}
+    if sufficiency:
+        ref = cfg.context.reference_budget
+        doc["sufficiency"] = {"budget": ref, "kind": (res.sufficiency or {}).get("headline"), "scores": sufficiency}
+        doc["text"] += (f"; selection chosen by sufficiency@{ref} on tune: "
+                        + ", ".join(f"{n} {chosen[n].get(SELECTION)}" for n in sufficiency))
     atomic_write_text(root / f"{stem}.{TUNING_FILE}", json.dumps(doc, indent=2, allow_nan=False) + "\n")
     return doc
+
+
+def _sufficiency(doc: dict[str, Any] | None, system: str) -> float | None:
+    """The headline sufficiency rate of ``system`` at the reference budget in an ``eval.json`` sufficiency doc."""
+    if not doc:
+        return None
+    r = (doc["systems"].get(system, {}).get("rates", {}).get(str(doc["reference_budget"])) or {})
+    got = r.get(doc.get("headline"))
+    return None if got is None else round(float(got["rate"]), 6)
 
 
 def none_doc() -> dict[str, Any]:

@@ -41,8 +41,11 @@ def curve_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-#: Fixed styles of the three curves a reader looks for first; every other system gets a thin line of its own.
-ROLE_STYLE = {"system": ("#0550ae", "o"), "kill_baseline": ("#cf222e", "s"), "oracle": ("#000000", "*")}
+#: Fixed styles of the curves a reader looks for first; every other system gets a thin, faded line of its own.
+ROLE_STYLE = {"system": ("#0550ae", "o"), "kill_baseline": ("#cf222e", "s"), "flat": ("#bf8700", "v"),
+              "perfect": ("#1a7f37", "D"), "oracle": ("#000000", "*")}
+ROLE_LABEL = {"system": "{} (under test)", "kill_baseline": "{} (kill baseline)", "flat": "{} (best flat)",
+              "perfect": "{} (perfect retriever)", "oracle": "{} (cheapest deliverable cover)"}
 #: Colours for the other systems (20, none close to the role colours) and markers (13): a distinct pair each.
 PALETTE = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#17becf", "#8c564b",
            "#bcbd22", "#9467bd", "#ff7f0e", "#2ca02c", "#f781bf", "#999999", "#4daf4a", "#984ea3", "#a65628",
@@ -51,13 +54,19 @@ MARKERS = ("^", "v", "D", "P", "X", "<", ">", "p", "h", "H", "d", "8", "o")
 
 
 def roles(doc: dict[str, Any]) -> dict[str, str]:
-    """``{system: role}`` for the highlighted curves: the system under test and the kill baseline (the
-    protocol's, else the experiment's baseline) and the oracle control."""
+    """``{system: role}`` for the highlighted curves: the system under test, the kill baseline (the protocol's,
+    else the experiment's baseline), the best flat system (the protocol's ``flat``, else the non-control system
+    with the highest headline rate at the reference budget), the perfect retriever and the oracle controls."""
     hl = doc.get("highlight") or {}
     out: dict[str, str] = {}
     if doc.get("oracle"):
         out[doc["oracle"]] = "oracle"
+    if doc.get("perfect"):
+        out[doc["perfect"]] = "perfect"
     kill = hl.get("kill_baseline") or doc.get("baseline")
+    flat = hl.get("flat") or _best_other(doc, {*out, kill, hl.get("system")})
+    if flat and flat in doc.get("systems", {}):
+        out[flat] = "flat"
     if kill:
         out[kill] = "kill_baseline"
     if hl.get("system"):
@@ -65,11 +74,21 @@ def roles(doc: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+def _best_other(doc: dict[str, Any], taken: set[Any]) -> str | None:
+    """The system (not a control, not already highlighted) with the highest headline rate at the reference."""
+    key, headline = str(doc.get("reference_budget")), doc.get("headline")
+    rates = {n: ((e.get("rates") or {}).get(key) or {}).get(headline, {}).get("rate")
+             for n, e in (doc.get("systems") or {}).items() if n not in taken and "control" not in e}
+    rates = {n: r for n, r in rates.items() if r is not None}
+    return max(rates, key=lambda n: (rates[n], n)) if rates else None
+
+
 def styles(doc: dict[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
     """One style per system: colour, marker, line width, whether its CI band is drawn, its legend label.
 
-    The system under test, the kill baseline and the oracle: thick lines with CI bands and fixed colours; every
-    other system a thin line without a band, its own colour and marker (distinct pairs for up to 260 systems)."""
+    The highlighted systems (:func:`roles`): thick lines with fixed colours; every other system a thin, faded line
+    with its own colour and marker (distinct pairs for up to 260 systems). Every curve has its 95% CI band (the
+    faded ones fainter)."""
     role = roles(doc)
     out: dict[str, dict[str, Any]] = {}
     i = 0
@@ -77,21 +96,20 @@ def styles(doc: dict[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
         r = role.get(n)
         if r is not None:
             c, m = ROLE_STYLE[r]
-            label = {"system": f"{n} (under test)", "kill_baseline": f"{n} (kill baseline)",
-                     "oracle": f"{n} (cheapest deliverable cover)"}[r]
-            out[n] = {"color": c, "marker": m, "lw": 2.2, "band": True, "label": label, "zorder": 3,
-                      "ls": "--" if r == "oracle" else "-"}
+            out[n] = {"color": c, "marker": m, "lw": 2.2, "band": True, "label": ROLE_LABEL[r].format(n),
+                      "zorder": 3, "ls": "--" if r in ("oracle", "perfect") else "-", "alpha": 1.0,
+                      "band_alpha": 0.15}
         else:
             out[n] = {"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i % len(MARKERS)], "lw": 0.9,
-                      "band": False, "label": n, "zorder": 2, "ls": "-"}
+                      "band": True, "label": n, "zorder": 2, "ls": "-", "alpha": 0.4, "band_alpha": 0.025}
             i += 1
     return out
 
 
 def draw_curves(ax: Any, doc: dict[str, Any], series: dict[str, dict[str, dict[str, float]]], title: str,
                 *, legend: bool = False) -> Any:
-    """Draw one line per system (rate by numeric budget) onto ``ax`` (:func:`styles`: CI bands for the system
-    under test, the kill baseline and the oracle only); the unconstrained point ("all") goes to a narrow panel of
+    """Draw one line per system (rate by numeric budget) onto ``ax`` (:func:`styles`: a CI band on every curve,
+    the highlighted systems in colour, the rest faded); the unconstrained point ("all") goes to a narrow panel of
     its own on the right, so it is not spaced as if it were a number. Returns that panel (or ``None``)."""
     keys = [k for k in doc["budgets"] if k != UNCONSTRAINED]
     xs = [float(k) for k in keys]
@@ -104,16 +122,16 @@ def draw_curves(ax: Any, doc: dict[str, Any], series: dict[str, dict[str, dict[s
         if pts:
             x = [p[0] for p in pts]
             ax.plot(x, [p[1]["rate"] for p in pts], marker=s["marker"], color=s["color"], lw=s["lw"], ls=s["ls"],
-                    ms=6 if s["band"] else 4, label=s["label"], zorder=s["zorder"])
+                    ms=6 if s["zorder"] == 3 else 4, label=s["label"], zorder=s["zorder"], alpha=s["alpha"])
             if s["band"]:
-                ax.fill_between(x, [p[1]["low"] for p in pts], [p[1]["high"] for p in pts], alpha=0.15,
+                ax.fill_between(x, [p[1]["low"] for p in pts], [p[1]["high"] for p in pts], alpha=s["band_alpha"],
                                 color=s["color"], linewidth=0)
         a = by_budget.get(UNCONSTRAINED)
         if side is not None and a is not None:
             off = (j - (len(series) - 1) / 2) * (0.6 / max(len(series), 1))
             side.errorbar([off], [a["rate"]], yerr=[[a["rate"] - a["low"]], [a["high"] - a["rate"]]]
-                          if s["band"] else None, marker=s["marker"], color=s["color"], ms=6 if s["band"] else 4,
-                          lw=s["lw"], capsize=2)
+                          if s["band"] else None, marker=s["marker"], color=s["color"],
+                          ms=6 if s["zorder"] == 3 else 4, lw=s["lw"], capsize=2, alpha=s["alpha"])
     ax.set_xticks(xs)
     ax.set_xticklabels(keys, fontsize=7)
     ax.set_ylim(-0.02, 1.02)
@@ -175,7 +193,7 @@ def write_curves(doc: dict[str, Any], folder: str | Path) -> dict[str, str]:
         fig, ax = plt.subplots(figsize=(7.2, 4.4 + 0.18 * rows))
         series = {n: {k: v[headline] for k, v in e["rates"].items() if headline in v}
                   for n, e in doc["systems"].items()}
-        draw_curves(ax, doc, series, f"sufficiency@B: {label}, 95% bootstrap CI (bands: highlighted systems)",
+        draw_curves(ax, doc, series, f"sufficiency@B: {label}, 95% bootstrap CI bands",
                     legend=True)
         ax.set_xlabel(xlabel, fontsize=8)
         ax.set_ylabel("share of queries", fontsize=8)
@@ -257,9 +275,22 @@ def bottom_lines(doc: dict[str, Any]) -> list[str]:
                          f"of {f['n']} feasible queries at B={ref}: "
                          + ("the pipeline can score sufficiency (<= 5%)" if ok else
                             "the failure-rate rule is NOT decidable here (oracle > 5%)"))
+    perfect = doc.get("perfect")
+    if perfect and perfect in doc["systems"]:
+        e = doc["systems"][perfect]
+        f, fl = e.get("failure_on_feasible"), e.get("failures") or {}
+        if f:
+            ok = f["rate"] <= 0.05
+            split = (f" (retrieval {fl['retrieval']}, selection {fl['selection']}, delivery {fl['delivery']} misses)"
+                     if fl else "")
+            lines.append(f"control: the perfect retriever (every relevant document first, delivered like any "
+                         f"document ranking) fails {100 * f['rate']:.1f}% of {f['n']} feasible queries at B={ref}"
+                         f"{split}: " + ("the harness lets a good retriever pass (<= 5%)" if ok else
+                                         "a perfect retriever fails here: failure rates above "
+                                         f"{100 * f['rate']:.0f}% are the harness's, not the retriever's"))
     for name, e in doc["systems"].items():
         f = e.get("failure_on_feasible")
-        if f and name != oracle:
+        if f and name not in (oracle, perfect):
             lines.append(f"{name}: fails {100 * f['rate']:.1f}% of budget-feasible queries at B={ref} "
                          f"({f['band']}; design: <=20% acceptable, >30% kill; n={f['n']}, feasible in "
                          f"{f.get('feasible_in', 'sentences')}; delivers {e.get('delivers', 'documents')}, "
@@ -281,6 +312,9 @@ def bottom_lines(doc: dict[str, Any]) -> list[str]:
             lines.append(f"{doc['baseline']} never reaches {name}'s sufficiency at B={ref} "
                          f"({100 * t['target']:.1f}%) within the budgets tried")
         else:
+            ci = t.get("ratio_ci")
+            band = "" if not ci else (" [95% CI " + ", ".join("never" if v is None else f"{v:.2f}" for v in ci)
+                                      + "]")
             lines.append(f"{doc['baseline']} needs B={t['budget']} to match {name}'s sufficiency at B={ref} "
-                         f"(token-efficiency ratio {t['ratio']:.2f})")
+                         f"(token-efficiency ratio {t['ratio']:.2f}{band})")
     return lines

@@ -321,7 +321,10 @@ def sufficiency_section(ctx: Context) -> Section:
     headline = doc.get("headline")
     blocks: list[Any] = []
     others = [s for s in doc["systems"] if s not in (ctx.main, doc.get("baseline"))]
-    lines = [ln for ln in bottom_lines(doc) if not any(ln.startswith(f"{s}:") for s in others)]
+    lines = [ln for ln in bottom_lines(doc) if not any(ln.startswith(f"{s}:") for s in others)
+             and not ln.startswith("budget-feasible at") and "token-efficiency ratio" not in ln
+             and "within the budgets tried" not in ln  # feasibility and token efficiency: the tables below
+             and not (ln.startswith("B=") and f"({ctx.main} only " not in ln)]  # paired tests: the main system's
     if lines:
         blocks.append(Para(f"What the budgets say (per-system failure rates shown for {ctx.main} and "
                            f"{doc.get('baseline')}):", items=lines, kind="bullets"))
@@ -341,6 +344,12 @@ def sufficiency_section(ctx: Context) -> Section:
                         ["system", *[f"B={k}" for k in doc["budgets"]]], rows,
                         notes=f"{doc.get('selection')} selection, {doc.get('token_counter')} tokens; B=all is "
                               "unconstrained."))
+    from hcrbench.report.sufficiency_tables import efficiency_table, failure_tables
+
+    blocks.extend(failure_tables(doc))
+    eff = efficiency_table(doc)
+    if eff is not None:
+        blocks.append(eff)
     return Section("sufficiency", title, blocks)
 
 
