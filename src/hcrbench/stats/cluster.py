@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import InputError
 from hcrbench.stats._arrays import as_vector, check_resamples, check_seed
 
@@ -26,7 +27,7 @@ MAX_EXACT = 16
 
 
 @dataclass(frozen=True)
-class ClusterCI:
+class ClusterCI(ResultDisplay):
     mean: float
     low: float
     high: float

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import InputError
 from hcrbench.stats._arrays import as_vector, check_resamples, check_seed
 
@@ -39,7 +40,7 @@ def t_statistic(d: np.ndarray, axis: int = -1) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class StudentizedResult:
+class StudentizedResult(ResultDisplay):
     """The t statistic of the mean difference, its permutation p-value and how it was obtained."""
 
     statistic: float
