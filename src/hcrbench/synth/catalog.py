@@ -57,6 +57,8 @@ class Catalog:
         self.split_owner: dict = {}
         self.split = ""
         self.relaxed = False  # set by the planner for a last try at a slot: generators drop their size targets
+        self.claimed: set[str] = set()  # entities some planned query already names (set by the planner)
+        self.fresh_bias = 0.0  # chance that pick/sample draw only from entities no query names yet
         self.count_tokens = count_tokens or (lambda s: len(s.split()))
         self.cache: dict[str, object] = {}  # indexes the query generators build once
         self.prov: dict[str, list[Statement]] = defaultdict(list)
@@ -102,15 +104,26 @@ class Catalog:
         ``split_owner`` maps ("entity", id) to a split, ``split`` is the slot's)."""
         return self.split_owner.get(("entity", eid), self.split) == self.split
 
+    def _fresh(self, r, ok: list, k: int) -> list:
+        """With probability ``fresh_bias``, the usable items no planned query names yet (when ``k`` are left), so
+        queries spread over many entities (independent topics) instead of piling onto a few."""
+        if self.fresh_bias and r.random() < self.fresh_bias:
+            fresh = [x for x in ok if not any(e in self.claimed for e in _ids(x))]
+            if len(fresh) >= k:
+                return fresh
+        return ok
+
     def pick(self, r, items):
-        """A random item whose entities are usable (any item when none is: the draw is then rejected)."""
+        """A random item whose entities are usable (any item when none is: the draw is then rejected), preferring
+        entities no query names yet (:meth:`_fresh`)."""
         items = list(items)
         ok = [x for x in items if all(self.usable(e) for e in _ids(x))]
-        return r.choice(ok or items)
+        return r.choice(self._fresh(r, ok, 1) or items)
 
     def sample(self, r, items, k: int):
         items = list(items)
         ok = [x for x in items if all(self.usable(e) for e in _ids(x))]
+        ok = self._fresh(r, ok, k)
         return r.sample(ok if len(ok) >= k else items, k)
 
     def text(self, doc: int) -> str | None:

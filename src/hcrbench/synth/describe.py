@@ -17,6 +17,7 @@ import numpy as np
 from hcrbench.data import atomic_write_text, iter_jsonl
 from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
+from hcrbench.synth.describe_topics import topic_props
 from hcrbench.synth.describe_world import world_props
 from hcrbench.synth.labels import audit, entity_names
 from hcrbench.synth.queries import DIFFICULTY_SHARES, SPLIT_SHARES
@@ -89,10 +90,12 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
     props += text_stats.props(n)
     props += _query_props(metas, key)
     props += _provenance_props(folder, metas, world)
+    topic_rows, topics = topic_props(metas, world)
+    props += topic_rows
     props += world_props(folder)  # world rules (synth/world_rules.py) and the share of text stating facts
     result = {"folder": str(folder), "n_docs": n, "n_queries": len(metas), "token_counter": counter.name,
               "all_met": all(p["met"] for p in props), "missed": [p["property"] for p in props if not p["met"]],
-              "properties": props}
+              "properties": props, "topics": topics}
     if write:
         atomic_write_text(folder / "describe.json", json.dumps(result, indent=1) + "\n")
     return result
