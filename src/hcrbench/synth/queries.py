@@ -47,6 +47,21 @@ FILL_ORDER = ("ambiguous", "aggregation", "multi_hop", "entity_spanning", "two_h
               "thematic", "detail", "out_of_distribution")
 
 
+DESIGN_QUERIES = 300  # the design's suite; CATEGORIES holds its counts
+
+
+def category_counts(n: int = DESIGN_QUERIES) -> dict[str, int]:
+    """Queries per category for a suite of ``n``: the design's shares (its 300-query counts) apportioned by
+    largest remainder, so ``n = 300`` gives the design's counts exactly and every ``n`` sums to ``n``."""
+    base = {c: k for c, (k, _) in CATEGORIES.items()}
+    total = sum(base.values())
+    exact = {c: n * k / total for c, k in base.items()}
+    out = {c: int(v) for c, v in exact.items()}
+    for c in sorted(exact, key=lambda c: (-(exact[c] - out[c]), list(base).index(c)))[:n - sum(out.values())]:
+        out[c] += 1
+    return out
+
+
 def difficulty_counts(n: int) -> dict[str, int]:
     e, m = round(n * 0.40), round(n * 0.35)
     return {"easy": e, "medium": m, "hard": n - e - m}
@@ -55,6 +70,10 @@ def difficulty_counts(n: int) -> dict[str, int]:
 def split_counts(n: int) -> list[str]:
     tune, dev = round(n * 0.6), round(n * 0.2)
     return ["tune"] * tune + ["dev"] * dev + ["test"] * (n - tune - dev)
+
+
+class SuiteTooLarge(RuntimeError):
+    """The world cannot hold the requested suite (a slot no draw fills in any split)."""
 
 
 def bridge_cap(n: int) -> int:
@@ -78,12 +97,12 @@ def chain_of(plan: QueryPlan) -> list[str]:
     return list(plan.extra.get("chain") or plan.facts)
 
 
-def _slots() -> list[tuple[str, str, int, str]]:
+def _slots(counts: dict[str, int]) -> list[tuple[str, str, int, str]]:
     """Every (category, difficulty, slot, split), categories in :data:`FILL_ORDER`; within a category the splits
     take turns (each split's k-th slot comes at the k-th share of the category), so no split is served last."""
     out = []
     for cname in FILL_ORDER:
-        n = CATEGORIES[cname][0]
+        n = counts[cname]
         rows = []
         for diff, k in difficulty_counts(n).items():
             splits = split_counts(k)
@@ -100,8 +119,8 @@ def _slots() -> list[tuple[str, str, int, str]]:
     return out
 
 
-def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
-    """Draw the 300 queries. Every slot (category, difficulty, split) is filled by rejection sampling from its
+def plan_queries(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES) -> list[QueryPlan]:
+    """Draw ``n_queries`` queries in the design's category shares (:func:`category_counts`). Every slot (category, difficulty, split) is filled by rejection sampling from its
     generator: a draw is rejected when its text (or a near-duplicate of it, :mod:`query_dedup`) or its fact set
     repeats an earlier query, when it has more than
     :data:`MAX_RELEVANT` relevant documents, when it shares a needed fact, an expected entity or its relevant-document
@@ -110,7 +129,8 @@ def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
     filled in its split goes to another one (``describe`` reports the split counts); one that cannot be filled in
     any split is a generator bug and raises."""
     ledger = SplitLedger(entity_pools(cat, seed))
-    slots = _slots()
+    counts = category_counts(n_queries)
+    slots = _slots(counts)
     topics = TopicGraph()
     names = NameIndex(world_names(cat.w.to_json()))
     planned: dict[tuple[str, str, int], QueryPlan] = {}
@@ -124,11 +144,12 @@ def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
         # questions over 10+ documents), then in another split (the counts then show it)
         for where, relaxed in ((split, False), (split, True), *((s, True) for s in SPLIT_SHARES if s != split)):
             cat.relaxed = relaxed
-            got = _draw(cat, gen, seed, cname, diff, slot, where, ledger, seen, bridged[cname])
+            got = _draw(cat, gen, seed, cname, diff, slot, where, ledger, seen, bridged[cname],
+                        bridge_cap(counts[cname]))
             if got is not None:
                 break
         else:
-            raise RuntimeError(f"meridian: could not fill query slot {cname}/{diff} #{slot} in any split")
+            raise SuiteTooLarge(f"could not fill query slot {cname}/{diff} #{slot} in any split")
         cat.relaxed = False
         plan, linked = got
         plan.split = split = where
@@ -145,8 +166,8 @@ def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
         planned[(cname, diff, slot)] = plan
     cat.fresh_bias = 0.0
     out: list[QueryPlan] = []
-    for cname, (n, _) in CATEGORIES.items():  # ids in category order, as before
-        for diff, k in difficulty_counts(n).items():
+    for cname in CATEGORIES:  # ids in category order, as before
+        for diff, k in difficulty_counts(counts[cname]).items():
             out += [planned[(cname, diff, slot)] for slot in range(k)]
     for i, p in enumerate(out):
         p.query_id = f"MQ{i + 1:03d}"
@@ -180,14 +201,13 @@ def _relevant_set(plan: QueryPlan, cat: Catalog) -> frozenset:
 
 
 def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: int, split: str,
-          ledger: SplitLedger, seen: dict[str, Any], bridged: Counter) -> tuple[QueryPlan, list] | None:
+          ledger: SplitLedger, seen: dict[str, Any], bridged: Counter, cap: int) -> tuple[QueryPlan, list] | None:
     """One slot by rejection sampling. Besides the category's own checks, a draw is rejected when its fact set
     repeats a planned query's; in its first :data:`NEW_TOPIC_TRIES` attempts, when it touches a planned query's
     topic (an entity, fact or relevant set: :class:`TopicGraph`); in its first :data:`NEW_EVIDENCE_TRIES`, when
     its relevant-document set repeats one or its main subject (first expected entity) is one its category already
     has (six entity-spanning questions about one person are one topic, not six). Later attempts take what the world has left (a world too small for its
     queries shows in ``describe``'s topic figures)."""
-    cap = bridge_cap(CATEGORIES[cname][0])
     cat.split_owner, cat.split = ledger.owner, split
     topics: TopicGraph = seen["topics"]
     for attempt in range(MAX_TRIES):
