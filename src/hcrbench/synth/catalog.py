@@ -87,8 +87,11 @@ class Catalog:
                             ("product_spec", "product"), ("system_overview", "system")):
                 if s.doc_type == kind:
                     self.single.setdefault((kind, ref[k]), s.index)
-        self.core_tickets = [t for t in world.tickets if t["doc"] < 500]
-        self.core_decisions = [d for d in world.decisions if d["doc"] < 500]
+        # Meridian 4: queries draw from the whole world (a bigger corpus holds more independent topics and a
+        # bigger suite); the names stay for the generators that use them
+        self.core_tickets = list(world.tickets)
+        self.core_decisions = list(world.decisions)
+        self.projects = list(world.projects)
         self.ticket_doc = {t["id"]: t["doc"] for t in world.tickets}
         self.decision_doc = {d["id"]: d["doc"] for d in world.decisions}
 
