@@ -135,3 +135,14 @@ def test_describe_reports_topics_through_the_console_script(folder):
     res = json.loads((folder / "describe.json").read_text())
     assert set(res["topics"]) == {"tune", "dev", "test"}
     assert "independent topics per split" in r.stdout
+
+
+def test_out_of_distribution_status_questions_name_no_completed_project(folder):
+    """A Q4 status question about a project completed earlier is answerable ("completed"): never asked."""
+    metas, world = _load(folder)
+    by_name = {p["code_name"]: p for p in world["projects"]}
+    asked = [m for m in metas if m["category"] == "out_of_distribution" and "at the end of Q4" in m["text"]]
+    for m in asked:
+        name = m["text"].split("project ", 1)[1].split(" at the end")[0]
+        assert "completed" not in by_name[name]["status"].values(), m["text"]
+        assert m["qrels"] == {} and m["expected_entities"]  # named, unjudged

@@ -226,8 +226,9 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
         subject = (cname, plan.entities[0] if plan.entities else "")
         if attempt < NEW_EVIDENCE_TRIES and (topics.reuses_evidence(linked) or subject in seen["subjects"]):
             continue
-        if attempt < NEW_TOPIC_TRIES and plan.origin != "adversarial" and topics.loss(linked):
-            continue  # a hand-written pattern (four named systems ...) keeps its share of the draws
+        if attempt < NEW_TOPIC_TRIES and plan.origin not in ("adversarial", "adversarial:ood") \
+                and topics.loss(linked):
+            continue  # hand-written patterns and the kinds of near-miss questions keep their share of the draws
         if any(bridged[b] >= cap for b in bridges(chain_of(plan), plan.chain)):
             continue
         if plan_violations(plan, cat):

@@ -20,7 +20,6 @@ from hcrbench.synth.query_entity import entity_spanning, fact_line
 from hcrbench.synth.render_entities import qlabel
 from hcrbench.synth.render_events import SEVERITY
 from hcrbench.synth.text import amount, human_date, money
-from hcrbench.synth.world import CORE_PROJECTS
 
 SPANNING_MIN_DOCS = 10
 Gen = Callable[[Catalog, random.Random, str], "QueryPlan | None"]
@@ -367,8 +366,11 @@ def out_of_distribution(c: Catalog, r: random.Random, diff: str) -> QueryPlan | 
         if u < 0.3:
             pol = c.pick(r, w.policies)
             text = f"When did version 4 of {pol.id} take effect?"
-        elif u < 0.55:
-            p = r.choice(w.projects[:CORE_PROJECTS])
+        elif u < 0.55:  # a project completed earlier would answer it ("completed"): only running ones
+            running = [p for p in c.projects if "completed" not in p.status.values()]
+            if not running:
+                return None
+            p = c.pick(r, running)
             text = f"What was the status of project {p.code_name} at the end of Q4 2024?"
         elif u < 0.8:
             top = max(int(d["id"][4:]) for d in w.decisions)
