@@ -29,9 +29,18 @@ def quickstart_command(
     fail_fast: bool = typer.Option(False, "--fail-fast",
                                    help="Stop at the first checkpoint that says stop and diagnose."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress output."),
+    system: str = typer.Option("hcr", "--system", metavar="NAME",
+                               help="The system under test: an installed plugin (docs/plugins.md), a built-in "
+                                    "(bm25, dense, ...), a system of the field (hybrid-rrf, ...) or runfile:PATH "
+                                    "(a TREC run of the test queries). Judged against the field, HCR included."),
+    verbose: bool = typer.Option(False, "--verbose", help="Print every table before the verdict block (they are "
+                                                          "always written to OUT/console.txt and the report)."),
     fail_on: str | None = typer.Option(None, "--fail-on", metavar="LEVEL", help=_failon.HELP),
 ) -> None:
-    """The main job: corpus to go / no-go / kill in one command (re-running reuses everything finished)."""
+    """The main job: corpus to go / no-go / kill in one command (re-running reuses everything finished).
+
+    Bring your own retriever: --system NAME (a plugin of the hcrbench.retrievers entry point, see docs/plugins.md).
+    """
 
     from rich.console import Console
 
@@ -57,8 +66,9 @@ def quickstart_command(
             raise InputError(e.problem, field="--size") from None
     if sizes is not None and size != "small":
         raise InputError("give --size or --sizes, not both", field="--sizes")
+    subject = parse_subject(system, encoder=encoder, seed=seed, seeds=seeds)
     qs = run_quickstart(out, sizes=size_list, seed=seed, encoder=encoder, seeds=seeds, n_trials=n_trials,
-                        n_resamples=resamples, fail_fast=fail_fast, progress=not quiet)
+                        n_resamples=resamples, fail_fast=fail_fast, progress=not quiet, subject=subject)
     flush_warnings()
     console = Console(highlight=False, width=width())
     print_outcome(console, qs.result, growth=qs.growth)
@@ -70,6 +80,17 @@ def quickstart_command(
     if line:
         Console(stderr=True, highlight=False).print(line, soft_wrap=True)
         raise typer.Exit(1)
+
+
+def parse_subject(system: str, *, encoder: str, seed: int, seeds: int):
+    """``--system`` as a :class:`hcrbench.protocol.bring.SubjectSpec` (checked before anything is written)."""
+    from hcrbench.protocol.bring import parse_system, system_types, with_subject
+    from hcrbench.protocol.quickstart import render_config
+
+    text = render_config(size="small", seed=seed, encoder=encoder, seeds=seeds)
+    spec = parse_system(system, encoder=encoder, existing=list(system_types(text)))
+    with_subject(text, spec)  # refuses the kill baseline as the subject
+    return spec
 
 
 def print_outcome(console, result, growth=None) -> None:

@@ -102,11 +102,12 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
 
 
 def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: bool = True, progress: bool = False,
-                 **kw: Any) -> tuple[Path, dict[str, Any]]:
+                 subject: Any = None, **kw: Any) -> tuple[Path, dict[str, Any]]:
     """Tune on the tune split (``[protocol] tune``: an experiment in ``data_root/tune/<size>-s<seed>/``, its
     record in ``<size>-s<seed>.tuning.json`` beside it), then write ``folder/quickstart.toml`` with the choice
     locked in (unchanged bytes when nothing changed, so the run resumes). Returns the config's path and the
-    tuning record."""
+    tuning record. ``subject`` (a :class:`hcrbench.protocol.bring.SubjectSpec`, ``--system``): the system under
+    test (default HCR)."""
     import os
 
     from hcrbench.experiment.config import parse_config
@@ -119,7 +120,7 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
     chosen: dict[str, Any] = {}
     doc = none_doc()
     if tune:
-        draft = render_config(size=size, seed=seed, data=rel, **kw)
+        draft = subject_config(render_config(size=size, seed=seed, data=rel, **kw), subject)
         cfg = parse_config(draft, folder / CONFIG_NAME)
         if cfg.protocol is not None and cfg.protocol.tune:
             if not (data / "manifest.json").is_file():
@@ -128,11 +129,18 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
                 generate_meridian(data, size=size, seed=seed)
             doc = run_tuning(cfg, folder / CONFIG_NAME, data_root / "tune", f"{size}-s{seed}", progress=progress)
             chosen = doc.get("chosen", {})
-    text = render_config(size=size, seed=seed, data=rel, tuned=chosen, **kw)
+    text = subject_config(render_config(size=size, seed=seed, data=rel, tuned=chosen, **kw), subject)
     path = folder / CONFIG_NAME
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
         atomic_write_text(path, text)
     return path, doc
+
+
+def subject_config(text: str, subject: Any = None) -> str:
+    """``text`` with ``subject`` as the system under test (:func:`hcrbench.protocol.bring.with_subject`)."""
+    from hcrbench.protocol.bring import with_subject
+
+    return text if subject is None else with_subject(text, subject)
 
 
 def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
@@ -156,7 +164,7 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
 @with_job_progress  # one line for the whole job: tuning, every size's systems, scoring, gate and checkpoints
 def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str = "minilm", seeds: int = 3,
                    n_trials: int = 200, n_resamples: int = 10_000, fail_fast: bool = False,
-                   progress: bool = True) -> QuickstartResult:
+                   progress: bool = True, subject: Any = None) -> QuickstartResult:
     """Run the protocol at each size (the largest into ``out``); see the module docstring."""
     from rich.console import Console
 
@@ -170,7 +178,8 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str =
     out.mkdir(parents=True, exist_ok=True)
     data_root = out / "data"
     per_size: dict[str, Any] = {}
-    current_job().expect(sum(plan_units(render_config(size=s, seed=seed, encoder=encoder, seeds=seeds))
+    current_job().expect(sum(plan_units(subject_config(render_config(size=s, seed=seed, encoder=encoder,
+                                                                     seeds=seeds), subject))
                              for s in sizes))  # type: ignore[union-attr]
     largest = sizes[-1]
     for size in sizes:
@@ -178,7 +187,8 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str =
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold]: tuning on the tune split...")
         cfg, tuning = write_config(folder, size, seed=seed, data_root=data_root, encoder=encoder, seeds=seeds,
-                           n_trials=n_trials, n_resamples=n_resamples, fail_fast=fail_fast, progress=progress)
+                           n_trials=n_trials, n_resamples=n_resamples, fail_fast=fail_fast, progress=progress,
+                           subject=subject)
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold] ({n_docs(size):,} documents) -> {folder}")
         # a demonstration states how often the locked test split was looked at (verdicts.json "discipline"),
