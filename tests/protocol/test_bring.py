@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import tomllib
-
 import pytest
+import tomllib
 
 from hcrbench.errors import InputError
 from hcrbench.experiment.config import parse_config

@@ -17,10 +17,11 @@ the subject is not of type ``hcr``, so no rule compares the subject with HCR's a
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from hcrbench.errors import InputError
 
