@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-import tomllib
 
 from hcrbench.errors import InputError
 from hcrbench.experiment.config import parse_config
-from hcrbench.protocol.bring import TREE_ROLES, parse_system, system_types, with_subject
+from hcrbench.protocol.bring import TREE_ROLES, parse_system, system_types, tomllib, with_subject
 from hcrbench.protocol.quickstart import render_config
 
 
