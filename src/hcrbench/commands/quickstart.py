@@ -71,11 +71,12 @@ def quickstart_command(
                         n_resamples=resamples, fail_fast=fail_fast, progress=not quiet, subject=subject)
     flush_warnings()
     console = Console(highlight=False, width=width())
-    print_outcome(console, qs.result, growth=qs.growth)
     res = qs.result
+    report = end_with_verdict_block(console, qs, verbose=verbose)
     Console(stderr=True, highlight=False).print(
         f"computed {len(res.computed)}, reused {len(res.reused)}" + (f", skipped {len(res.skipped)}" if res.skipped
                                                                      else "") + f"; wrote {qs.out}", soft_wrap=True)
+    print_verdict_block(console, res, report, qs.out / CONSOLE_FILE)
     line = _failon.fails(res.verdicts, level)
     if line:
         Console(stderr=True, highlight=False).print(line, soft_wrap=True)
@@ -93,7 +94,40 @@ def parse_subject(system: str, *, encoder: str, seed: int, seeds: int):
     return spec
 
 
-def print_outcome(console, result, growth=None) -> None:
+CONSOLE_FILE = "console.txt"
+
+
+def end_with_verdict_block(console, qs, *, verbose: bool = False) -> Path:
+    """Write every table of :func:`print_outcome` to ``OUT/console.txt`` (and print them with ``--verbose``);
+    return the report's path. The verdict block is printed last (:func:`print_verdict_block`)."""
+    import io
+
+    from rich.console import Console
+
+    from hcrbench.data.atomic import atomic_write_text
+
+    buf = io.StringIO()
+    report = print_outcome(Console(file=buf, highlight=False, width=160, color_system=None, force_terminal=False),
+                           qs.result, growth=qs.growth)
+    atomic_write_text(Path(qs.out) / CONSOLE_FILE, buf.getvalue())
+    if verbose:
+        print_outcome(console, qs.result, growth=qs.growth, report=report)
+    return report
+
+
+def print_verdict_block(console, result, report: Path, tables: Path | None = None) -> None:
+    """The verdict block (:mod:`hcrbench.report.verdict_block`), or the bottom lines there are without a
+    protocol."""
+    from hcrbench.report.verdict_block import print_block
+
+    if result.verdicts is None:
+        console.print(f"report: {report}")
+        return
+    print_block(console, result.verdicts, result.manifest, report=str(report),
+                tables=str(tables) if tables else None)
+
+
+def print_outcome(console, result, growth=None, report: Path | None = None) -> Path:
     """What ``quickstart`` and ``run`` (with a protocol) end with: scores, gate, verdicts, bottom line, report."""
     from hcrbench.experiment.gate_step import gate_bottom_line
     from hcrbench.report.evaluation import print_evaluation
@@ -111,7 +145,9 @@ def print_outcome(console, result, growth=None) -> None:
     if result.verdicts is not None:
         print_cost(console, result.output_dir, result.manifest, result.verdicts)
         print_protocol(console, result.verdicts)
-    console.print(f"report: {write_report_for(result.output_dir)}")
+    report = report or write_report_for(result.output_dir)
+    console.print(f"report: {report}")
+    return report
 
 
 def print_cost(console, folder: Path, manifest: dict, verdicts: dict) -> None:

@@ -143,6 +143,20 @@ def subject_config(text: str, subject: Any = None) -> str:
     return text if subject is None else with_subject(text, subject)
 
 
+def with_best_simple(verdicts: dict[str, Any], res: Any, config_path: Path) -> dict[str, Any]:
+    """``verdicts`` with ``vs_best_simple``: the subject against the best simple system of the field
+    (:mod:`hcrbench.protocol.best_simple`)."""
+    from hcrbench.experiment.config import load_config
+    from hcrbench.protocol.best_simple import vs_best_simple
+
+    cfg, _ = load_config(config_path)
+    path = Path(res.output_dir) / "eval.json"
+    cost = json.loads(path.read_text(encoding="utf-8")).get("cost") if path.is_file() else None
+    doc = vs_best_simple(res.evaluation, cfg, res.manifest, cost, system=verdicts.get("system") or cfg.protocol.system,
+                         metric=verdicts.get("metric") or cfg.protocol.metric)
+    return {**verdicts, "vs_best_simple": doc}
+
+
 def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
     """``growth.json``: HCR minus the kill baseline at each size (delta, 95% CI, Holm p, from the verdicts), and on
     the entity-spanning + multi-hop queries (``subset``: the corpus-size rule reads it at medium)."""
@@ -197,7 +211,7 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str =
         per_size[size] = res = run_experiment(cfg, force_test=True, progress=progress,
                                              fail_fast=fail_fast, protocol=hooks())
         if res.verdicts is not None:  # the tune -> lock -> test record
-            res.verdicts = with_tuning(res.verdicts, tuning)
+            res.verdicts = with_best_simple(with_tuning(res.verdicts, tuning), res, cfg)
             write_verdicts(folder, res.verdicts)
     result = per_size[largest]
     growth = None
