@@ -24,7 +24,7 @@ from typing import Any
 
 from hcrbench.data.atomic import atomic_write_text
 from hcrbench.errors import InputError
-from hcrbench.experiment.progress import current_job, plan_units, with_job_progress
+from hcrbench.experiment.progress import current_job, plan_units, with_logged_job_progress
 
 ENCODERS = ("minilm", "hash")
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
@@ -157,6 +157,16 @@ def with_best_simple(verdicts: dict[str, Any], res: Any, config_path: Path) -> d
     return {**verdicts, "vs_best_simple": doc}
 
 
+def plan_line(out: Path, sizes: list[str], seed: int, encoder: str, subject: Any, steps: int) -> str:
+    """The job's first line: what it will do, and what only the first run of this folder does."""
+    name = getattr(subject, "name", None) or "hcr"
+    fresh = [s for s in sizes if not (out / "data" / f"meridian-{s}-s{seed}" / "manifest.json").is_file()]
+    first = (f"generating Meridian {', '.join(fresh)} (first run only), " if fresh else "")
+    enc = "encoded with MiniLM, cached after the first run" if encoder == "minilm" else "hashed words, no model"
+    return (f"quickstart: {name} against the field on Meridian {', '.join(sizes)}, {steps} steps: {first}tuning on "
+            f"the tune split, each system ({enc}), scoring, gate, verdicts")
+
+
 def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
     """``growth.json``: HCR minus the kill baseline at each size (delta, 95% CI, Holm p, from the verdicts), and on
     the entity-spanning + multi-hop queries (``subset``: the corpus-size rule reads it at medium)."""
@@ -175,7 +185,7 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
             "points": points}
 
 
-@with_job_progress  # one line for the whole job: tuning, every size's systems, scoring, gate and checkpoints
+@with_logged_job_progress  # one line for the whole job: tuning, every size's systems, scoring, gate and checkpoints
 def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str = "minilm", seeds: int = 3,
                    n_trials: int = 200, n_resamples: int = 10_000, fail_fast: bool = False,
                    progress: bool = True, subject: Any = None) -> QuickstartResult:
@@ -192,9 +202,10 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = 0, encoder: str =
     out.mkdir(parents=True, exist_ok=True)
     data_root = out / "data"
     per_size: dict[str, Any] = {}
-    current_job().expect(sum(plan_units(subject_config(render_config(size=s, seed=seed, encoder=encoder,
-                                                                     seeds=seeds), subject))
-                             for s in sizes))  # type: ignore[union-attr]
+    job = current_job()
+    job.expect(sum(plan_units(subject_config(render_config(size=s, seed=seed, encoder=encoder, seeds=seeds),
+                                             subject)) for s in sizes))  # type: ignore[union-attr]
+    job.say(plan_line(out, sizes, seed, encoder, subject, job.total))  # type: ignore[union-attr]
     largest = sizes[-1]
     for size in sizes:
         folder = out if size == largest else out / "sizes" / size
