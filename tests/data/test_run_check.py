@@ -106,3 +106,15 @@ def test_a_run_hcrbench_wrote_passes_its_own_validate_whatever_float64_says(tmp_
 def test_a_run_of_another_collection_fails_validate_through_the_console_script(tmp_path):
     run, r = _validate(tmp_path, "1 Q0 x 1 3.0 sys\n2 Q0 y 1 1.5 sys\n")
     assert r.returncode == 1 and "no retrieved document is judged" in r.stdout, r.stdout
+
+
+def test_evaluate_warns_when_no_retrieved_document_is_judged(tmp_path):
+    run, _ = _validate(tmp_path, "1 Q0 x 1 3.0 sys\n2 Q0 y 1 1.5 sys\n")
+    r = subprocess.run(["hcrbench", "evaluate", str(tmp_path / "q.qrels"), str(run)],
+                       capture_output=True, text=True, check=False)
+    assert "none of its 2 retrieved documents is judged" in r.stderr, r.stdout + r.stderr
+    ok = tmp_path / "ok.trec"
+    ok.write_text(CLEAN)
+    r = subprocess.run(["hcrbench", "evaluate", str(tmp_path / "q.qrels"), str(ok)],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 0 and "is judged" not in r.stderr

@@ -343,6 +343,11 @@ def evaluate(
         if not present.any():  # almost surely mismatched ids; averaging zeros would hide it
             raise InputError(f"run {name!r} shares no query with the qrels (first run ids: "
                              f"{_preview(run_qids)}; first qrels ids: {_preview(all_qids)})", field="query_id")
+        n_retrieved = int(hits.n_ret[present].sum())
+        if n_retrieved and not bool((hits.grade >= 0).any()):  # every score 0, from ids of another collection
+            warnings.warn(f"run {name!r}: none of its {n_retrieved} retrieved documents is judged in the qrels "
+                          "(document ids of another collection? every score is 0; hcrbench validate RUN --qrels "
+                          "QRELS fails on it)", HcrbenchWarning, stacklevel=2)
         if ignored:
             warnings.warn(f"run {name!r}: {len(ignored)} queries not in the qrels are ignored: "
                           f"{_preview(ignored)}", HcrbenchWarning, stacklevel=2)
