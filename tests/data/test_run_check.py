@@ -104,7 +104,7 @@ def test_a_run_hcrbench_wrote_passes_its_own_validate_whatever_float64_says(tmp_
 
 
 def test_a_run_of_another_collection_fails_validate_through_the_console_script(tmp_path):
-    run, r = _validate(tmp_path, "1 Q0 x 1 3.0 sys\n2 Q0 y 1 1.5 sys\n")
+    _, r = _validate(tmp_path, "1 Q0 x 1 3.0 sys\n2 Q0 y 1 1.5 sys\n")
     assert r.returncode == 1 and "no retrieved document is judged" in r.stdout, r.stdout
 
 
