@@ -233,7 +233,7 @@ def compare(
             )
             row: dict[str, Any] = {"run": run, "baseline": base, "metric": metric, "n": int(diff.size)}
             row["delta"] = float(diff.mean())
-            row["ci_low"], row["ci_high"] = ci.low, ci.high
+            row["ci_low"], row["ci_high"] = small_n_interval(ci.low, ci.high, int(diff.size), metric, run, base)
             row["p"] = perm.pvalue
             row["cohens_d"] = cohens_d_paired(a, b)
             row["helped"] = int(np.count_nonzero(diff > TIE_TOLERANCE))
@@ -257,6 +257,40 @@ def compare(
     for r in rows:
         r["p_tukey"] = tukey.get((r["run"], r["baseline"], r["metric"]))
     return Comparisons(Comparison(p_holm=float(ph), family=family, **r) for r, ph in zip(rows, adjusted))
+
+
+#: Below this many queries an interval is reported with a warning (the t interval's width grows as 1/sqrt(n) times
+#: a t quantile that is 12.7 at n = 2: wider than the metric's whole range).
+SMALL_N = 10
+#: Measure kinds whose per-query values lie in [0, 1], so a paired difference lies in [-1, 1].
+UNIT_KINDS = frozenset({"nDCG", "AP", "RR", "P", "R", "Rprec", "nERR", "alpha_nDCG", "Success", "IPrec", "SetP",
+                        "SetR", "SetF", "F1", "Judged", "RBP", "bpref", "infAP", "Unjudged"})
+
+
+def difference_range(metric: str) -> tuple[float, float] | None:
+    """The range of a paired difference on ``metric``: (-1, 1) for a measure in [0, 1], else None (unknown)."""
+    try:
+        from hcrbench.metrics.measures import parse_measure
+
+        kind = parse_measure(metric).kind
+    except (InputError, ValueError, KeyError):
+        return None
+    return (-1.0, 1.0) if kind in UNIT_KINDS else None
+
+
+def small_n_interval(low: float, high: float, n: int, metric: str, run: str, base: str) -> tuple[float, float]:
+    """``(low, high)`` kept inside the difference's range (a mean difference of values in [0, 1] cannot leave
+    [-1, 1]); with fewer than :data:`SMALL_N` queries, a warning that says how little the interval means."""
+    rng = difference_range(metric)
+    clipped = rng is not None and (low < rng[0] or high > rng[1])
+    if rng is not None:
+        low, high = max(low, rng[0]), min(high, rng[1])
+    if n < SMALL_N:
+        how = ("cut to the metric's range [-1, 1]" if clipped else "inside the metric's range" if rng else
+               "not cut: the metric's range is not known")
+        warnings.warn(f"{run} vs {base} on {metric}: {n} queries: the 95% interval at this n says little "
+                      f"({how}); compare on at least {SMALL_N} queries", HcrbenchWarning, stacklevel=3)
+    return float(low), float(high)
 
 
 def _clean(obj: Any) -> Any:
