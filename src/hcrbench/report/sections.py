@@ -150,17 +150,15 @@ def verdicts_section(ctx: Context) -> Section:
                             "of the kill baseline (never go or kill) and a degraded kill baseline (must stop / kill)",
                             ["control", "rule", "expected", "got", "ok"], rows))
     cost = ((ctx.inp.eval or {}).get("cost")) or {}
-    if cost:
-        from hcrbench.experiment.cost import with_timing
-
-        cost = with_timing(cost, ctx.inp.manifest)
-        cols = ("chunks_scored", "nodes_scored", "reranker_calls", "context_tokens", "depth", "ms_per_query")
+    if cost:  # counts only: a report holds no wall-clock time (docs/reliability.md; the console shows ms / query)
+        cols = ("chunks_scored", "nodes_scored", "reranker_calls", "context_tokens", "depth")
         rows = [[Cell(n, bold=n in (v.get("system"), v.get("kill_baseline")))]
                 + [Cell("—" if c.get(k) is None else f"{c[k]:,.1f}", num=True) for k in cols]
                 for n, c in cost.items()]
-        blocks.append(Table("cost", "Cost per query beside quality (eval.json cost; ms from manifest.json: index + "
-                            "search)", ["system", "chunks scored", "nodes scored", "reranker calls",
-                                        "context tokens @ref", "depth (docs returned)", "ms / query"], rows))
+        blocks.append(Table("cost", "Cost per query beside quality (eval.json cost: counts, the same on every "
+                            "machine; wall-clock ms per query are in the console and manifest.json)",
+                            ["system", "chunks scored", "nodes scored", "reranker calls", "context tokens @ref",
+                             "depth (docs returned)"], rows))
     for key in ("cost_line", "depth_note"):
         if v.get(key):
             blocks.append(Para(str(v[key]) + ".", kind="note"))
