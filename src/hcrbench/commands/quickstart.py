@@ -67,12 +67,18 @@ def quickstart_command(
     if sizes is not None and size != "small":
         raise InputError("give --size or --sizes, not both", field="--sizes")
     subject = parse_subject(system, encoder=encoder, seed=seed, seeds=seeds)
+    from hcrbench.experiment.relock import read_lock, relock
+
+    lock_before = read_lock(out.expanduser())
     qs = run_quickstart(out, sizes=size_list, seed=seed, encoder=encoder, seeds=seeds, n_trials=n_trials,
                         n_resamples=resamples, fail_fast=fail_fast, progress=not quiet, subject=subject)
     flush_warnings()
     console = Console(highlight=False, width=width())
     res = qs.result
     report = end_with_verdict_block(console, qs, verbose=verbose)
+    relocked = relock(qs.out, lock_before)
+    if relocked:
+        Console(stderr=True, highlight=False).print(relocked, soft_wrap=True, markup=False)
     Console(stderr=True, highlight=False).print(
         f"computed {len(res.computed)}, reused {len(res.reused)}" + (f", skipped {len(res.skipped)}" if res.skipped
                                                                      else "") + f"; wrote {qs.out}", soft_wrap=True)
