@@ -20,7 +20,7 @@ def test_two_queries_warn_and_stay_inside_minus_one_one():
     qrels = {"1": {"a": 1}, "2": {"b": 1}}
     ev = evaluate(qrels, {"base": {"1": {"x": 1.0, "a": 0.5}, "2": {"b": 1.0}},
                           "new": {"1": {"a": 1.0}, "2": {"x": 1.0, "b": 0.5}}}, "nDCG@10")
-    with pytest.warns(HcrbenchWarning, match="2 queries: the 95% interval at this n says little"):
+    with pytest.warns(HcrbenchWarning, match="rest on 2 queries: the 95% interval at this n says little"):
         (c,) = compare(ev, "base", n_resamples=1000)
     assert -1.0 <= c.ci_low <= c.delta <= c.ci_high <= 1.0
 
@@ -62,7 +62,7 @@ def test_evaluate_says_so_through_the_console_script(tmp_path):
                         str(tmp_path / "new.trec"), "-m", "nDCG@10", "--json", str(tmp_path / "e.json")],
                        capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
-    assert "2 queries: the 95% interval at this n says little" in r.stderr
+    assert "rest on 2 queries: the 95% interval at this n says little" in r.stderr
     import json
 
     c = json.loads((tmp_path / "e.json").read_text())["comparisons"][0]

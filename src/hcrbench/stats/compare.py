@@ -233,7 +233,7 @@ def compare(
             )
             row: dict[str, Any] = {"run": run, "baseline": base, "metric": metric, "n": int(diff.size)}
             row["delta"] = float(diff.mean())
-            row["ci_low"], row["ci_high"] = small_n_interval(ci.low, ci.high, int(diff.size), metric, run, base)
+            row["ci_low"], row["ci_high"] = small_n_interval(ci.low, ci.high, metric)
             row["p"] = perm.pvalue
             row["cohens_d"] = cohens_d_paired(a, b)
             row["helped"] = int(np.count_nonzero(diff > TIE_TOLERANCE))
@@ -244,6 +244,7 @@ def compare(
             row["confidence"] = confidence
             row["ci_method"] = ci.method
             rows.append(row)
+    warn_small_n(rows)
     groups: dict[Any, list[int]] = {}
     for i, r in enumerate(rows):
         key = {"run": (r["run"], r["baseline"]), "metric": r["metric"]}.get(family, "")
@@ -278,19 +279,26 @@ def difference_range(metric: str) -> tuple[float, float] | None:
     return (-1.0, 1.0) if kind in UNIT_KINDS else None
 
 
-def small_n_interval(low: float, high: float, n: int, metric: str, run: str, base: str) -> tuple[float, float]:
+def small_n_interval(low: float, high: float, metric: str) -> tuple[float, float]:
     """``(low, high)`` kept inside the difference's range (a mean difference of values in [0, 1] cannot leave
-    [-1, 1]); with fewer than :data:`SMALL_N` queries, a warning that says how little the interval means."""
+    [-1, 1]); unchanged for a measure of unknown range."""
     rng = difference_range(metric)
-    clipped = rng is not None and (low < rng[0] or high > rng[1])
     if rng is not None:
         low, high = max(low, rng[0]), min(high, rng[1])
-    if n < SMALL_N:
-        how = ("cut to the metric's range [-1, 1]" if clipped else "inside the metric's range" if rng else
-               "not cut: the metric's range is not known")
-        warnings.warn(f"{run} vs {base} on {metric}: {n} queries: the 95% interval at this n says little "
-                      f"({how}); compare on at least {SMALL_N} queries", HcrbenchWarning, stacklevel=3)
     return float(low), float(high)
+
+
+def warn_small_n(rows: list[dict[str, Any]]) -> None:
+    """One warning for every comparison on fewer than :data:`SMALL_N` queries: how little its interval says."""
+    small = [r for r in rows if r["n"] < SMALL_N]
+    if not small:
+        return
+    ns = sorted({r["n"] for r in small})
+    unknown = sorted({r["metric"] for r in small if difference_range(r["metric"]) is None})
+    how = "kept inside [-1, 1] for measures in [0, 1]" + (f"; not cut for {', '.join(unknown)} (range not known)"
+                                                           if unknown else "")
+    warnings.warn(f"{len(small)} comparison(s) rest on {', '.join(map(str, ns))} queries: the 95% interval at this "
+                  f"n says little ({how}); compare on at least {SMALL_N} queries", HcrbenchWarning, stacklevel=3)
 
 
 def _clean(obj: Any) -> Any:
