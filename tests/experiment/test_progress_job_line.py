@@ -246,4 +246,34 @@ def test_run_under_a_pipe_prints_only_plain_lines(tiny_config):
     assert "\r" not in r.stderr and "\x1b" not in r.stderr and "ETA" not in r.stderr
     done = [ln for ln in r.stderr.splitlines() if " done in " in ln]
     assert [ln.split(":")[0] for ln in done] == ["[1/3] a", "[2/3] b", "[3/3] c"]
-    assert len(r.stderr.splitlines()) <= 8  # header, one line per system, a few more
+    assert len(r.stderr.splitlines()) <= 9  # header, one line per system, a few more (the small-n warning)
+
+
+def test_a_logged_job_writes_a_plain_line_per_step_and_its_inner_stage_at_most_every_few_seconds():
+    clock = Clock()
+    buf = io.StringIO()
+    job = JobProgress(live=False, plain=True, stream=buf, clock=clock, plain_every=15.0)
+    job.expect(4)
+    job.say("quickstart: tfidf against the field")
+    job.begin("hcr")
+    for t in range(1, 40):
+        clock.t = float(t)
+        job.update("encoding", t, 40)
+    job.advance()
+    clock.t = 50.0
+    job.begin("bm25")
+    lines = buf.getvalue().splitlines()
+    assert lines[0] == "quickstart: tfidf against the field · elapsed 0s"
+    assert lines[1].startswith("[1/4 steps] hcr · elapsed 0s")
+    assert [ln.split(" · ")[0] for ln in lines[2:4]] == ["[1/4 steps] hcr: encoding 15/40",
+                                                          "[1/4 steps] hcr: encoding 30/40"]
+    assert lines[-1].startswith("[2/4 steps] bm25 · elapsed 50s · ETA ~") and len(lines) == 5
+    assert "\r" not in buf.getvalue() and "\x1b" not in buf.getvalue()
+
+
+def test_a_job_that_is_neither_live_nor_logged_says_nothing():
+    buf = io.StringIO()
+    job = JobProgress(live=False, stream=buf)
+    job.say("quickstart")
+    job.begin("hcr")
+    assert buf.getvalue() == ""

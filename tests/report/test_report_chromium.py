@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 
 import pytest
 
@@ -30,12 +31,16 @@ VISIBLE = """(() => {
 @pytest.fixture(scope="module")
 def chromium() -> str:
     path = find_chromium()
-    if path is None:  # CI installs it (.ci/run); say so loudly rather than skipping silently
-        pytest.fail("chromium is not installed: apt-get install -y chromium (see .ci/run)")
+    if path is None:
+        why = ("chromium is not installed (scripts/test-prereqs.sh could not install it: "
+               "sudo apt-get install -y chromium, then make test again)")
+        if os.environ.get("CI") or os.environ.get("HCRBENCH_REQUIRE_CHROMIUM") == "1":
+            pytest.fail(why)  # CI installs it (.ci/run): missing there is a failure, not a skip
+        pytest.skip(why)  # -ra (pyproject addopts) prints this reason in the summary
     return path
 
 
-def test_report_renders_in_headless_chromium(written, chromium):
+def test_report_renders_in_headless_chromium(chromium, written):  # chromium first: a skip builds nothing
     html = written["html"]
     with Browser(chromium) as b:
         b.open(html.resolve().as_uri(), width=1280, height=1000)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -135,6 +136,11 @@ def test_verify_repair_info_and_clear(warm, tmp_path):
     assert _cache_cmd(cache, "verify").returncode == 0
     info = _cache_cmd(cache, "info")
     assert info.returncode == 0 and "embeddings" in info.stdout and "bm25" in info.stdout
+    # info and verify count the same entries (verify adds how many files it checked inside them)
+    n_info = int(re.search(r"^(\d+) entries,", info.stdout, re.M).group(1))
+    n_verify = int(re.search(r": (\d+) entries \(\d+ embedding shards and indexes\) checked",
+                             _cache_cmd(cache, "verify").stdout).group(1))
+    assert n_info == n_verify > 0
     bad = _cache_cmd(cache, "clear", "--older-than", "soon")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--older-than" in bad.stderr
     cl = _cache_cmd(cache, "clear", "--kind", "bm25")

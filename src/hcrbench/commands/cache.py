@@ -56,20 +56,22 @@ def verify(
 ) -> None:
     """Check every cached file against the checksum written with it. Exit 1 on damage left unrepaired."""
     from hcrbench.data.cache import cache_root
-    from hcrbench.data.cache_admin import verify_cache
+    from hcrbench.data.cache_admin import list_entries, verify_cache
 
-    checked, damage = verify_cache(root, repair=repair)
+    n_entries = len(list_entries(root))  # the entries `cache info` lists, counted the same way
+    files, damage = verify_cache(root, repair=repair)
     for d in damage:
         typer.echo(f"DAMAGED {d.kind}: {d.path}: {d.reason}" + ("  [removed]" if repair else ""), err=True)
     where = cache_root(root)
+    checked = f"{n_entries} entries ({files} embedding shards and indexes)"
     if not damage:
-        typer.echo(f"cache {where}: {checked} entries checked, all intact.")
+        typer.echo(f"cache {where}: {checked} checked, all intact.")
         return
     if repair:
-        typer.echo(f"cache {where}: {checked} entries checked, {len(damage)} damaged and removed; the next run "
+        typer.echo(f"cache {where}: {checked} checked, {len(damage)} damaged and removed; the next run "
                    "recomputes them.")
         return
-    typer.echo(f"cache {where}: {checked} entries checked, {len(damage)} DAMAGED. Runs already skip and recompute "
+    typer.echo(f"cache {where}: {checked} checked, {len(damage)} DAMAGED. Runs already skip and recompute "
                "them; run `hcrbench cache verify --repair` to delete them now.")
     raise typer.Exit(1)
 

@@ -37,9 +37,18 @@ def quickstart_command(
     relook: bool = typer.Option(False, "--relook", help="Score a locked test split that was scored before (a "
                                                         "second look, recorded); refused without it."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress output."),
+    system: str = typer.Option("hcr", "--system", metavar="NAME",
+                               help="The system under test: an installed plugin (docs/plugins.md), a built-in "
+                                    "(bm25, dense, ...), a system of the field (hybrid-rrf, ...) or runfile:PATH "
+                                    "(a TREC run of the test queries). Judged against the field, HCR included."),
+    verbose: bool = typer.Option(False, "--verbose", help="Print every table before the verdict block (they are "
+                                                          "always written to OUT/console.txt and the report)."),
     fail_on: str | None = typer.Option(None, "--fail-on", metavar="LEVEL", help=_failon.HELP),
 ) -> None:
-    """The main job: corpus to go / no-go / kill in one command (re-running reuses everything finished)."""
+    """The main job: corpus to go / no-go / kill in one command (re-running reuses everything finished).
+
+    Bring your own retriever: --system NAME (a plugin of the hcrbench.retrievers entry point, see docs/plugins.md).
+    """
 
     from rich.console import Console
 
@@ -65,24 +74,75 @@ def quickstart_command(
             raise InputError(e.problem, field="--size") from None
     if sizes is not None and size != "small":
         raise InputError("give --size or --sizes, not both", field="--sizes")
+    subject = parse_subject(system, encoder=encoder, seed=seed, seeds=seeds)
+    from hcrbench.experiment.relock import read_lock, relock
+
+    lock_before = read_lock(out.expanduser())
     qs = run_quickstart(out, sizes=size_list, seed=seed, encoder=encoder, seeds=seeds, n_trials=n_trials,
                         n_resamples=resamples, fail_fast=fail_fast, progress=not quiet, relook=relook,
-                        cross_encoder=cross_encoder)
+                        cross_encoder=cross_encoder, subject=subject)
     flush_warnings()
     console = Console(highlight=False, width=width())
-    print_outcome(console, qs.result, growth=qs.growth)
-    print_field(console, qs.result.verdicts)
     res = qs.result
+    report = end_with_verdict_block(console, qs, verbose=verbose)
+    relocked = relock(qs.out, lock_before)
+    if relocked:
+        Console(stderr=True, highlight=False).print(relocked, soft_wrap=True, markup=False)
     Console(stderr=True, highlight=False).print(
         f"computed {len(res.computed)}, reused {len(res.reused)}" + (f", skipped {len(res.skipped)}" if res.skipped
                                                                      else "") + f"; wrote {qs.out}", soft_wrap=True)
+    print_verdict_block(console, res, report, qs.out / CONSOLE_FILE)
     line = _failon.fails(res.verdicts, level)
     if line:
         Console(stderr=True, highlight=False).print(line, soft_wrap=True)
         raise typer.Exit(1)
 
 
-def print_outcome(console, result, growth=None) -> None:
+def parse_subject(system: str, *, encoder: str, seed: int, seeds: int):
+    """``--system`` as a :class:`hcrbench.protocol.bring.SubjectSpec` (checked before anything is written)."""
+    from hcrbench.protocol.bring import parse_system, system_types, with_subject
+    from hcrbench.protocol.quickstart import render_config
+
+    text = render_config(size="small", seed=seed, encoder=encoder, seeds=seeds)
+    spec = parse_system(system, encoder=encoder, existing=list(system_types(text)))
+    with_subject(text, spec)  # refuses the kill baseline as the subject
+    return spec
+
+
+CONSOLE_FILE = "console.txt"
+
+
+def end_with_verdict_block(console, qs, *, verbose: bool = False) -> Path:
+    """Write every table of :func:`print_outcome` to ``OUT/console.txt`` (and print them with ``--verbose``);
+    return the report's path. The verdict block is printed last (:func:`print_verdict_block`)."""
+    import io
+
+    from rich.console import Console
+
+    from hcrbench.data.atomic import atomic_write_text
+
+    buf = io.StringIO()
+    report = print_outcome(Console(file=buf, highlight=False, width=160, color_system=None, force_terminal=False),
+                           qs.result, growth=qs.growth)
+    atomic_write_text(Path(qs.out) / CONSOLE_FILE, buf.getvalue())
+    if verbose:
+        print_outcome(console, qs.result, growth=qs.growth, report=report)
+    return report
+
+
+def print_verdict_block(console, result, report: Path, tables: Path | None = None) -> None:
+    """The verdict block (:mod:`hcrbench.report.verdict_block`), or the bottom lines there are without a
+    protocol."""
+    from hcrbench.report.verdict_block import print_block
+
+    if result.verdicts is None:
+        console.print(f"report: {report}")
+        return
+    print_block(console, result.verdicts, result.manifest, report=str(report),
+                tables=str(tables) if tables else None)
+
+
+def print_outcome(console, result, growth=None, report: Path | None = None) -> Path:
     """What ``quickstart`` and ``run`` (with a protocol) end with: scores, gate, verdicts, bottom line, report."""
     from hcrbench.experiment.gate_step import gate_bottom_line
     from hcrbench.report.evaluation import print_evaluation
@@ -100,7 +160,10 @@ def print_outcome(console, result, growth=None) -> None:
     if result.verdicts is not None:
         print_cost(console, result.output_dir, result.manifest, result.verdicts)
         print_protocol(console, result.verdicts)
-    console.print(f"report: {write_report_for(result.output_dir)}")
+        print_field(console, result.verdicts)
+    report = report or write_report_for(result.output_dir)
+    console.print(f"report: {report}")
+    return report
 
 
 def print_field(console, verdicts: dict | None) -> None:

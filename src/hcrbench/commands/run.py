@@ -47,6 +47,9 @@ def run_command(
     level = _failon.check_level(fail_on)
     err = Console(stderr=True, highlight=False)
     # Warnings go to stderr once each, above the tables (hcrbench.cli).
+    from hcrbench.experiment.relock import read_lock, relock
+
+    lock_before = read_lock(_output_dir(config))
     result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet,
                             force=force, execution=execution_of(config, engine, address), fail_fast=fail_fast,
                             protocol=protocol_hooks())
@@ -94,6 +97,9 @@ def run_command(
 
     line = print_tree_tables(console, result.output_dir, report)
     console.print(f"[bold]bottom line:[/bold] {escape(f'{line}; next: {next_step}')}", soft_wrap=True)
+    relocked = relock(result.output_dir, lock_before)
+    if relocked:
+        err.print(escape(relocked), soft_wrap=True)
     err.print(f"computed {len(result.computed)}, reused {len(result.reused)}"
               + (f", skipped {len(result.skipped)}" if result.skipped else "")
               + escape(f"; wrote {result.output_dir}"), soft_wrap=True)
@@ -101,6 +107,19 @@ def run_command(
     if line:
         err.print(line, soft_wrap=True)
         raise typer.Exit(1)
+
+
+def _output_dir(config: Path) -> Path:
+    """Where the experiment of ``config`` writes (read before the run, for its lock); the config's own errors are
+    left to the run, which reports them."""
+    try:
+        from hcrbench.experiment import load_config
+        from hcrbench.experiment.runner import output_dir_of
+
+        cfg, _ = load_config(config)
+        return output_dir_of(cfg, Path(config))
+    except Exception:  # a bad config: the run says why, one line
+        return Path(config).parent / ".no-output-dir"
 
 
 def execution_of(config: Path, engine: str | None, address: str | None):

@@ -4,7 +4,9 @@
 lines (file:line): a second column that is not ``Q0``; more than one run tag; ranks that contradict scores (a
 larger rank number with a strictly higher score than the line ranked just before it, in the same query; a rank
 that is not an integer); more than ``k`` documents for a query; a document listed twice for one query; with qrels,
-queries the qrels do not know (trec_eval scores them nowhere). Queries of the qrels that the run lacks are
+queries the qrels do not know (trec_eval scores them nowhere); with qrels, a run none of whose documents the
+qrels judge (ids of another collection: every score 0). Ranks are checked against scores as the ranker orders
+them (:func:`~hcrbench.data.types.trec_score_key`, 32-bit floats). Queries of the qrels that the run lacks are
 reported for information (they score 0 or are skipped, depending on the evaluator's setting), not as a problem.
 Syntax the readers refuse (fewer than 6 columns, a score that is not a finite number, bad UTF-8, a corrupt gzip)
 raises :class:`~hcrbench.errors.InputError` naming the line, as :func:`~hcrbench.data.trec.read_run` does.
@@ -12,13 +14,13 @@ raises :class:`~hcrbench.errors.InputError` naming the line, as :func:`~hcrbench
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hcrbench.data.trec import _fields, _raw_lines
+from hcrbench.data.types import trec_score_key
 from hcrbench.errors import InputError
 
 FIRST = 3  # offending lines shown per class
@@ -118,8 +120,12 @@ def check_run(path: str | Path, qrels: Any = None, k: int = 1000) -> RunCheck:
     bad_rank_lines: list[int] = []
     for entries in per_query.values():
         entries.sort(key=lambda e: (e[0], e[2]))
-        for prev, cur in itertools.pairwise(entries):
-            if cur[0] > prev[0] and cur[0] != math.inf and cur[1] > prev[1]:
+        # scores compared as the ranker and trec_eval compare them (32-bit floats: trec_score_key), so a run that
+        # hcrbench's own writer ranked is never flagged for differences below float32 precision
+        keys = trec_score_key([e[1] for e in entries]).tolist()
+        for i in range(1, len(entries)):
+            prev, cur = entries[i - 1], entries[i]
+            if cur[0] > prev[0] and cur[0] != math.inf and keys[i] > keys[i - 1]:
                 bad_rank_lines.append(cur[2])
     for line in sorted(bad_rank_lines):
         ranks.add(line)
@@ -128,11 +134,18 @@ def check_run(path: str | Path, qrels: Any = None, k: int = 1000) -> RunCheck:
             depth.add(min(e[2] for e in entries), f"{qid.decode(errors='replace')}: {len(entries)}")
     depth.first.sort()
     missing: list[str] = []
+    judged = Problem("no_judged_docs", "no retrieved document is judged (document ids of another collection?)",
+                     unit="queries")
     if qrels is not None:
         known = {q.encode() for q in qrels.query_ids}
         for qid, entries in per_query.items():
             if qid not in known:
                 unknown.add(min(e[2] for e in entries), qid.decode(errors="replace"))
         missing = [q for q in qrels.query_ids if q.encode() not in per_query]
-    problems = [col2, tags, ranks, depth, dups] + ([unknown] if qrels is not None else [])
+        common = [q for q in per_query if q in known]
+        judged_docs = {d.encode() for q in common for d in qrels[q.decode()]}
+        if common and not any(seen[q] & judged_docs for q in common):
+            for q in common:  # every query the qrels judge retrieved only documents they never judged
+                judged.add(min(e[2] for e in per_query[q]), q.decode(errors="replace"))
+    problems = [col2, tags, ranks, depth, dups] + ([unknown, judged] if qrels is not None else [])
     return RunCheck(path, problems, n_lines, len(per_query), k, missing)

@@ -35,6 +35,7 @@ from typing import Any, TextIO
 from hcrbench.data.structured import parse_toml
 from hcrbench.retrieve import progress as inner
 
+PLAIN_EVERY = 15.0  # seconds between two plain lines of one step's inner stage (stderr not a terminal)
 POST_STEPS = 2  # per experiment: scoring (+ context), then gate / tree metrics / checkpoints
 
 _CURRENT: JobProgress | None = None
@@ -122,6 +123,11 @@ def line_wanted() -> bool:
     return inner.terminal_wanted()
 
 
+def plain_wanted() -> bool:
+    """Plain progress lines where no live line is drawn: unless ``HCRBENCH_PROGRESS=0``."""
+    return os.environ.get("HCRBENCH_PROGRESS", "").strip().lower() not in ("0", "false", "no", "off")
+
+
 class _Stream:
     """A file for the job's console: clears the job line before each write and redraws it after a newline."""
 
@@ -152,8 +158,12 @@ class JobProgress:
     lower layers report inner stages through :meth:`update`. Drawn only when ``live``."""
 
     def __init__(self, *, live: bool, stream: TextIO | None = None, unit: str = "steps",
-                 clock: Callable[[], float] = time.monotonic, tick: float = 1.0) -> None:
+                 clock: Callable[[], float] = time.monotonic, tick: float = 1.0, plain: bool = False,
+                 plain_every: float = PLAIN_EVERY) -> None:
         self.live, self.unit, self.clock = live, unit, clock
+        #: not live but wanted (stderr is a pipe or a file): one plain line per step begun, and an inner stage's
+        #: line at most every ``plain_every`` seconds, so a log shows what is being done from the first second
+        self.plain, self.plain_every, self._plain_last = plain and not live, plain_every, -math.inf
         self.base = stream if stream is not None else sys.stderr
         self.total = self.done = 0
         self.label = ""
@@ -184,12 +194,34 @@ class JobProgress:
         with self._lock:
             self.label, self.inner = label, None
             self._draw_locked(force=True)
+            self._plain_line(force=True)
 
     def update(self, desc: str, done: int, total: int | None) -> None:
         """An inner stage of the step under way (``encoding 12/15``)."""
         with self._lock:
             self.inner = (desc, int(done), total)
             self._draw_locked()
+            self._plain_line()
+
+    def say(self, text: str) -> None:
+        """A plain line about what the job is doing (live or not), with the job's elapsed time."""
+        if not (self.live or self.plain):
+            return
+        with self._lock:
+            self._erase()
+            self.base.write(f"{text} · elapsed {fmt_seconds(self.clock() - self.t0)}\n")
+            self.base.flush()
+            self._draw_locked(force=True)
+
+    def _plain_line(self, force: bool = False) -> None:
+        if not self.plain:
+            return
+        now = self.clock()
+        if not force and now - self._plain_last < self.plain_every:
+            return
+        self.base.write(self.text() + "\n")
+        self.base.flush()
+        self._plain_last = now
 
     def advance(self, n: int = 1) -> None:
         with self._lock:
@@ -268,16 +300,19 @@ def current_job() -> JobProgress | None:
 
 
 @contextmanager
-def job_progress(enabled: bool = True, *, stream: TextIO | None = None) -> Iterator[JobProgress]:
+def job_progress(enabled: bool = True, *, stream: TextIO | None = None, plain: bool = False
+                 ) -> Iterator[JobProgress]:
     """The job under way, or a new one for the duration (live when ``enabled`` and :func:`line_wanted`).
 
-    Nested calls (the runner inside the quickstart) share the outer job; only the outermost closes it."""
+    Nested calls (the runner inside the quickstart) share the outer job; only the outermost closes it. ``plain``:
+    where no live line is drawn, plain lines with the ETA (a long job's log: the quickstart)."""
     global _CURRENT
     if _CURRENT is not None:
         yield _CURRENT
         return
-    job = JobProgress(live=enabled and line_wanted(), stream=stream)
-    previous = inner.set_sink(job.update if job.live else None)
+    live = enabled and line_wanted()
+    job = JobProgress(live=live, stream=stream, plain=plain and enabled and not live and plain_wanted())
+    previous = inner.set_sink(job.update if job.live or job.plain else None)
     _CURRENT = job
     try:
         yield job
@@ -293,6 +328,18 @@ def with_job_progress(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kw: Any) -> Any:
         with job_progress(kw.get("progress", True)):
+            return fn(*args, **kw)
+
+    return wrapper
+
+
+def with_logged_job_progress(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """:func:`with_job_progress` that, under a pipe or into a file, writes a plain line per step with the ETA
+    (and an inner stage's every :data:`PLAIN_EVERY` seconds): a long job says what it does from the first second."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kw: Any) -> Any:
+        with job_progress(kw.get("progress", True), plain=True):
             return fn(*args, **kw)
 
     return wrapper

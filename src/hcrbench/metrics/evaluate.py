@@ -442,6 +442,11 @@ def score_run(run: Any, name: str, index: QrelsIndex, measures: list[Measure], r
         hits = restrict_hits(hits, max_docs, judged_only)
     present = np.zeros(index.n_queries, dtype=bool)
     present[enc.row_query] = True
+    n_retrieved = int(hits.n_ret[present].sum())
+    if n_retrieved and not bool((hits.grade >= 0).any()):  # every score 0, from ids of another collection
+        warnings.warn(f"run {name!r}: none of its {n_retrieved} retrieved documents is judged in the qrels "
+                      "(document ids of another collection? every score is 0; hcrbench validate RUN --qrels "
+                      "QRELS fails on it)", HcrbenchWarning, stacklevel=3)
     plain = [m for m in measures if m.kind not in ("alpha_nDCG", FOREIGN) and not m.judged_only]
     computed = compute_all(plain, hits, index, rel_threshold)
     judged = [m for m in measures if m.judged_only and m.kind not in ("alpha_nDCG", FOREIGN)]

@@ -28,7 +28,7 @@ from typing import Any
 
 from hcrbench.data.atomic import atomic_write_text
 from hcrbench.errors import InputError
-from hcrbench.experiment.progress import current_job, plan_units, with_job_progress
+from hcrbench.experiment.progress import current_job, plan_units, with_logged_job_progress
 from hcrbench.protocol import looks
 from hcrbench.protocol.looks import VERDICT_SEED
 
@@ -117,11 +117,12 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
 
 
 def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: bool = True, progress: bool = False,
-                 **kw: Any) -> tuple[Path, dict[str, Any]]:
+                 subject: Any = None, **kw: Any) -> tuple[Path, dict[str, Any]]:
     """Tune on the tune split (``[protocol] tune``: an experiment in ``data_root/tune/<size>-s<seed>/``, its
     record in ``<size>-s<seed>.tuning.json`` beside it), then write ``folder/quickstart.toml`` with the choice
     locked in (unchanged bytes when nothing changed, so the run resumes). Returns the config's path and the
-    tuning record."""
+    tuning record. ``subject`` (a :class:`hcrbench.protocol.bring.SubjectSpec`, ``--system``): the system under
+    test (default HCR)."""
     import os
 
     from hcrbench.experiment.config import parse_config
@@ -134,7 +135,7 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
     chosen: dict[str, Any] = {}
     doc = none_doc()
     if tune:
-        draft = render_config(size=size, seed=seed, data=rel, **kw)
+        draft = subject_config(render_config(size=size, seed=seed, data=rel, **kw), subject)
         cfg = parse_config(draft, folder / CONFIG_NAME)
         if cfg.protocol is not None and cfg.protocol.tune:
             if not (data / "manifest.json").is_file():
@@ -143,11 +144,42 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
                 generate_meridian(data, size=size, seed=seed)
             doc = run_tuning(cfg, folder / CONFIG_NAME, data_root / "tune", f"{size}-s{seed}", progress=progress)
             chosen = doc.get("chosen", {})
-    text = render_config(size=size, seed=seed, data=rel, tuned=chosen, **kw)
+    text = subject_config(render_config(size=size, seed=seed, data=rel, tuned=chosen, **kw), subject)
     path = folder / CONFIG_NAME
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
         atomic_write_text(path, text)
     return path, doc
+
+
+def subject_config(text: str, subject: Any = None) -> str:
+    """``text`` with ``subject`` as the system under test (:func:`hcrbench.protocol.bring.with_subject`)."""
+    from hcrbench.protocol.bring import with_subject
+
+    return text if subject is None else with_subject(text, subject)
+
+
+def with_best_simple(verdicts: dict[str, Any], res: Any, config_path: Path) -> dict[str, Any]:
+    """``verdicts`` with ``vs_best_simple``: the subject against the best simple system of the field
+    (:mod:`hcrbench.protocol.best_simple`)."""
+    from hcrbench.experiment.config import load_config
+    from hcrbench.protocol.best_simple import vs_best_simple
+
+    cfg, _ = load_config(config_path)
+    path = Path(res.output_dir) / "eval.json"
+    cost = json.loads(path.read_text(encoding="utf-8")).get("cost") if path.is_file() else None
+    doc = vs_best_simple(res.evaluation, cfg, res.manifest, cost, system=verdicts.get("system") or cfg.protocol.system,
+                         metric=verdicts.get("metric") or cfg.protocol.metric)
+    return {**verdicts, "vs_best_simple": doc}
+
+
+def plan_line(out: Path, sizes: list[str], seed: int, encoder: str, subject: Any, steps: int) -> str:
+    """The job's first line: what it will do, and what only the first run of this folder does."""
+    name = getattr(subject, "name", None) or "hcr"
+    fresh = [s for s in sizes if not (out / "data" / f"meridian-{s}-s{seed}" / "manifest.json").is_file()]
+    first = (f"generating Meridian {', '.join(fresh)} (first run only), " if fresh else "")
+    enc = "encoded with MiniLM, cached after the first run" if encoder == "minilm" else "hashed words, no model"
+    return (f"quickstart: {name} against the field on Meridian {', '.join(sizes)}, {steps} steps: {first}tuning on "
+            f"the tune split, each system ({enc}), scoring, gate, verdicts")
 
 
 def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
@@ -168,10 +200,11 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
             "points": points}
 
 
-@with_job_progress  # one line for the whole job: tuning, every size's systems, scoring, gate and checkpoints
+@with_logged_job_progress  # one line for the whole job: tuning, every size's systems, scoring, gate and checkpoints
 def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, encoder: str = "minilm", seeds: int = 3,
                    n_trials: int = 200, n_resamples: int = 10_000, fail_fast: bool = False,
-                   progress: bool = True, relook: bool = False, cross_encoder: str | None = None) -> QuickstartResult:
+                   progress: bool = True, relook: bool = False, cross_encoder: str | None = None,
+                   subject: Any = None) -> QuickstartResult:
     """Run the protocol at each size (the largest into ``out``); see the module docstring."""
     from rich.console import Console
 
@@ -185,9 +218,11 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
     out.mkdir(parents=True, exist_ok=True)
     data_root = out / "data"
     per_size: dict[str, Any] = {}
-    current_job().expect(sum(plan_units(render_config(size=s, seed=seed, encoder=encoder, seeds=seeds,
-                                                      cross_encoder=cross_encoder))
-                             for s in sizes))  # type: ignore[union-attr]
+    job = current_job()
+    job.expect(sum(plan_units(subject_config(render_config(size=s, seed=seed, encoder=encoder, seeds=seeds,
+                                                           cross_encoder=cross_encoder), subject))
+                   for s in sizes))  # type: ignore[union-attr]
+    job.say(plan_line(out, sizes, seed, encoder, subject, job.total))  # type: ignore[union-attr]
     largest = sizes[-1]
     for size in sizes:  # no work at all when a size's test split would be a second look (--relook)
         looks.early_check(data_root / f"meridian-{size}-s{seed}", out if size == largest else out / "sizes" / size,
@@ -198,7 +233,7 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
             console.print(f"[bold]size {size}[/bold]: tuning on the tune split...")
         cfg, tuning = write_config(folder, size, seed=seed, data_root=data_root, encoder=encoder, seeds=seeds,
                            n_trials=n_trials, n_resamples=n_resamples, fail_fast=fail_fast, progress=progress,
-                           cross_encoder=cross_encoder)
+                           cross_encoder=cross_encoder, subject=subject)
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold] ({n_docs(size):,} documents) -> {folder}")
         # a demonstration states how often the locked test split was looked at (verdicts.json "discipline"),
@@ -209,7 +244,7 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
                                              fail_fast=fail_fast, protocol=hooks())
         res.verdicts = looks.record(look, folder, res.verdicts)  # a relook, in the registry and the verdicts
         if res.verdicts is not None:  # the tune -> lock -> test record
-            res.verdicts = with_tuning(res.verdicts, tuning)
+            res.verdicts = with_best_simple(with_tuning(res.verdicts, tuning), res, cfg)
             write_verdicts(folder, res.verdicts)
     result = per_size[largest]
     growth = None

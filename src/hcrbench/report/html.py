@@ -6,6 +6,7 @@ text (or a system name) holding ``<script>`` or ``&`` shows as text and never ru
 from __future__ import annotations
 
 import base64
+import re
 from html import escape
 from typing import Any
 
@@ -56,12 +57,22 @@ figure img{max-width:100%;height:auto;border:1px solid var(--line);border-radius
 figcaption{color:var(--muted);font-size:13px;margin-top:4px}
 ul{margin:6px 0 10px;padding-left:22px}
 footer{color:var(--muted);font-size:12px;text-align:center;padding:10px}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em;background:rgba(127,127,127,.12);padding:0 3px;border-radius:3px}
 """
+
+
+def inline(text: str) -> str:
+    """``text`` escaped, its Markdown code spans (```hcrbench quickstart```) shown as ``<code>``, never as
+    literal backticks."""
+    return _CODE.sub(lambda m: f"<code>{m.group(1)}</code>", escape(text))
+
+
+_CODE = re.compile(r"`([^`]+)`")
 
 
 def _cell(c: Cell, tag: str = "td") -> str:
     cls = " ".join(x for x in ("num" if c.num else "", c.tone or "") if x)
-    text = escape(c.text)
+    text = inline(c.text)
     if c.bold:
         text = f"<strong>{text}</strong>"
     if c.sup:
@@ -90,13 +101,13 @@ def block_html(b: Any) -> str:
         return figure_html(b)
     if isinstance(b, Verdict):
         return (f'<div id="verdict" class="verdict {b.tone}"><span class="word {b.tone}">{escape(b.overall)}</span>'
-                f'<span class="line">{escape(b.bottom_line)}</span></div>')
+                f'<span class="line">{inline(b.bottom_line)}</span></div>')
     if isinstance(b, Para):
-        lead = f"<p>{escape(b.text)}</p>" if b.text and b.kind != "note" else ""
+        lead = f"<p>{inline(b.text)}</p>" if b.text and b.kind != "note" else ""
         if b.kind == "note":
-            return f'<p class="note">{escape(b.text)}</p>'
+            return f'<p class="note">{inline(b.text)}</p>'
         if b.items:
-            return lead + "<ul>" + "".join(f"<li>{escape(i)}</li>" for i in b.items) + "</ul>"
+            return lead + "<ul>" + "".join(f"<li>{inline(i)}</li>" for i in b.items) + "</ul>"
         return lead
     raise TypeError(f"unknown block {type(b).__name__}")
 

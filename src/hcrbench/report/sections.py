@@ -22,6 +22,16 @@ FAMILY_TEXT = {"metric": "Holm over every system compared with {base}, separatel
 ALPHA = 0.05
 
 
+def plain_value(x: Any, exact: bool = False) -> str:
+    """A value as a reader writes it, never a Python literal: None -> "—", True / False -> "yes" / "no"; a float
+    to 3 decimals (``exact``: as given, for settings such as ``k1 = 0.9``)."""
+    if x is None:
+        return "—"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    return f3(x) if isinstance(x, float) and not exact else str(x)
+
+
 def f3(x: Any, nd: int = 3) -> str:
     """A number to ``nd`` decimals; "—" for missing / NaN."""
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
@@ -131,8 +141,8 @@ def verdicts_section(ctx: Context) -> Section:
         rows = []
         for h in hyps:
             ev = h.get("evidence") or {}
-            evid = "; ".join(f"{k} = {f3(x) if isinstance(x, float) else x}" for k, x in ev.items()
-                             if not isinstance(x, dict)) if isinstance(ev, dict) else str(ev)
+            evid = "; ".join(f"{k.replace('_', ' ')} {plain_value(x)}" for k, x in ev.items()
+                             if not isinstance(x, (dict, list))) if isinstance(ev, dict) else str(ev)
             rows.append([Cell(str(h.get("id", ""))), Cell(str(h.get("name", ""))), Cell(str(h.get("criterion", ""))),
                          Cell(str(h["verdict"]), tone=tone_of_verdict(h["verdict"]), bold=True),
                          Cell(str(h.get("n") if h.get("n") is not None else "—"), num=True), Cell(interval_text(h)),
@@ -150,17 +160,15 @@ def verdicts_section(ctx: Context) -> Section:
                             "of the kill baseline (never go or kill) and a degraded kill baseline (must stop / kill)",
                             ["control", "rule", "expected", "got", "ok"], rows))
     cost = ((ctx.inp.eval or {}).get("cost")) or {}
-    if cost:
-        from hcrbench.experiment.cost import with_timing
-
-        cost = with_timing(cost, ctx.inp.manifest)
-        cols = ("chunks_scored", "nodes_scored", "reranker_calls", "context_tokens", "depth", "ms_per_query")
+    if cost:  # counts only: a report holds no wall-clock time (docs/reliability.md; the console shows ms / query)
+        cols = ("chunks_scored", "nodes_scored", "reranker_calls", "context_tokens", "depth")
         rows = [[Cell(n, bold=n in (v.get("system"), v.get("kill_baseline")))]
                 + [Cell("—" if c.get(k) is None else f"{c[k]:,.1f}", num=True) for k in cols]
                 for n, c in cost.items()]
-        blocks.append(Table("cost", "Cost per query beside quality (eval.json cost; ms from manifest.json: index + "
-                            "search)", ["system", "chunks scored", "nodes scored", "reranker calls",
-                                        "context tokens @ref", "depth (docs returned)", "ms / query"], rows))
+        blocks.append(Table("cost", "Cost per query beside quality (eval.json cost: counts, the same on every "
+                            "machine; wall-clock ms per query are in the console and manifest.json)",
+                            ["system", "chunks scored", "nodes scored", "reranker calls", "context tokens @ref",
+                             "depth (docs returned)"], rows))
     for key in ("cost_line", "depth_note"):
         if v.get(key):
             blocks.append(Para(str(v[key]) + ".", kind="note"))
@@ -423,7 +431,9 @@ def details_section(ctx: Context) -> Section:
     # No wall-clock seconds here: they differ between two identical runs and live in manifest.json only, so the
     # report of the same inputs is the same bytes.
     rows = [[Cell(n), Cell(str(e.get("type", "—"))),
-             Cell(", ".join(f"{k}={v}" for k, v in (e.get("config_params") or {}).items()) or "—", tone="muted")]
+             Cell(", ".join(f"{k} {plain_value(v, exact=True)}" for k, v in (e.get("config_params") or {}).items())
+                  or "—",
+                  tone="muted")]
             for n, e in (man.get("systems") or {}).items() if isinstance(e, dict)]
     return Section("details", title, [Para(items=items, kind="bullets"),
                                       Table("timings", "Systems as configured", ["system", "type",

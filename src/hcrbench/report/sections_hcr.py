@@ -12,7 +12,7 @@ from typing import Any
 
 from hcrbench.report import plots
 from hcrbench.report.model import Cell, Figure, Para, Section, Table, not_run
-from hcrbench.report.sections import ALPHA, Context, f3, fp, plain_comparison, signed
+from hcrbench.report.sections import ALPHA, Context, f3, fp, plain_comparison, plain_value, signed
 
 _ABLATION_ID = re.compile(r"^(A\d+(?:\+A\d+)*)")
 _IGNORED_PARAMS = {"log_path"}
@@ -180,7 +180,8 @@ def gate_section(ctx: Context) -> Section:
 def _param_diff(main: dict[str, Any], other: dict[str, Any], keys: list[str]) -> list[str]:
     """``key: main value → other value`` for each of ``keys`` (the switches either config set) that differs."""
     keys = [k for k in keys if k not in _IGNORED_PARAMS]
-    return [f"{k}: {main.get(k, '—')} → {other.get(k, '—')}" for k in keys if main.get(k) != other.get(k)]
+    return [f"{k}: {plain_value(main.get(k), exact=True)} → {plain_value(other.get(k), exact=True)}" for k in keys
+            if main.get(k) != other.get(k)]
 
 
 def _settings(entry: dict[str, Any]) -> dict[str, Any]:
@@ -188,7 +189,7 @@ def _settings(entry: dict[str, Any]) -> dict[str, Any]:
     documents, else its settings), so an ablation that also turns chunking on says so."""
     out = {**(entry.get("config_params") or {}), **(entry.get("params") or {})}
     chunking = entry.get("chunking")
-    out["chunking"] = (", ".join(f"{k}={v}" for k, v in sorted(chunking.items()) if v is not None)
+    out["chunking"] = (", ".join(f"{k}={plain_value(v, exact=True)}" for k, v in sorted(chunking.items()) if v is not None)
                        if chunking else "off")
     return out
 

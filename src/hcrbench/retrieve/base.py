@@ -71,19 +71,7 @@ def make_retriever(name: str, /, **params: Any) -> Retriever:
 
     Unknown systems and unknown parameters are :class:`InputError`\ s naming what is accepted.
     """
-    _load_builtins()
-    factory = _REGISTRY.get(name)
-    if factory is None:
-        ep = _plugins().get(name)
-        if ep is None:
-            raise InputError(
-                f"unknown system {name!r} (available: {', '.join(available_retrievers())})", field="system"
-            )
-        try:
-            factory = ep.load()
-        except Exception as e:
-            raise InputError(f"plugin {name!r} ({ep.value}) failed to load: {type(e).__name__}: {e}",
-                             field="system") from None
+    factory = load_factory(name)
     _check_params(name, factory, params)
     try:
         return factory(**params)
@@ -91,6 +79,23 @@ def make_retriever(name: str, /, **params: Any) -> Retriever:
         raise
     except (TypeError, ValueError, AttributeError) as e:  # construction only: a bad value cast in __init__
         raise InputError(f"bad parameters for system {name!r}: {type(e).__name__}: {e}", field="param") from None
+
+
+def load_factory(name: str) -> Callable[..., Retriever]:
+    """The class (or factory) registered or plugged in as ``name``; an InputError when there is none or a plugin
+    fails to import (so a broken plugin is named before anything runs)."""
+    _load_builtins()
+    factory = _REGISTRY.get(name)
+    if factory is not None:
+        return factory
+    ep = _plugins().get(name)
+    if ep is None:
+        raise InputError(f"unknown system {name!r} (available: {', '.join(available_retrievers())})", field="system")
+    try:
+        return ep.load()
+    except Exception as e:
+        raise InputError(f"plugin {name!r} ({ep.value}) failed to load: {type(e).__name__}: {e}",
+                         field="system") from None
 
 
 def accepted_params(factory: Callable[..., Any]) -> list[str] | None:

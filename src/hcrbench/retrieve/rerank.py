@@ -28,7 +28,14 @@ from hcrbench.data.cache import EmbeddingCache
 from hcrbench.data.types import Corpus, Costs, Queries, Run, RunResult
 from hcrbench.errors import InputError
 from hcrbench.retrieve.base import Retriever, make_retriever, register_retriever
-from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require
+from hcrbench.retrieve.encoders import (
+    BACKENDS,
+    Encoder,
+    build_encoder,
+    encode_cached,
+    require,
+    resolve_backend,
+)
 from hcrbench.retrieve.fusion import rrf
 from hcrbench.retrieve.util import finite_nonneg, int_at_least, prefixed_costs, timed
 
@@ -85,7 +92,7 @@ class RerankRetriever:
         first_stage_params: dict[str, Any] | None = None,
         top_n: int = 100,
         model: str | None = None,
-        backend: str = "torch",
+        backend: str = "auto",
         batch_size: int = 32,
         max_seq_length: int | None = None,
         device: str = "cpu",
@@ -105,8 +112,8 @@ class RerankRetriever:
                              field="method")
         if isinstance(top_n, bool) or not isinstance(top_n, int) or top_n < 1:
             raise InputError(f"top_n must be an integer >= 1, got {top_n!r}", field="top_n")
-        if backend not in ("torch", "onnx", "hash"):
-            raise InputError(f"unknown backend {backend!r} (expected 'torch', 'onnx' or 'hash')", field="backend")
+        if backend not in BACKENDS:
+            raise InputError(f"unknown backend {backend!r} (expected one of {', '.join(BACKENDS)})", field="backend")
         if top_n_match not in MATCHES:
             raise InputError(f"top_n_match must be one of {', '.join(MATCHES)}, got {top_n_match!r}",
                              field="top_n_match")
@@ -131,9 +138,8 @@ class RerankRetriever:
                              field="first_stage_params")
         if method == "cross-encoder":
             require("sentence_transformers", "rerank", "dense")
-        elif encoder is None and backend != "hash":
-            require("sentence_transformers" if backend == "torch" else "onnxruntime", "rerank",
-                    "dense" if backend == "torch" else "onnx")
+        elif encoder is None:
+            backend = resolve_backend(backend, "rerank")
         if first is None:
             if first_stage == "rerank":
                 raise InputError("first_stage cannot be 'rerank'", field="first_stage")

@@ -26,7 +26,7 @@ from hcrbench.data.tokens import default_counter
 from hcrbench.data.types import Corpus, Costs, Queries, Run, RunResult
 from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
-from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require
+from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require, resolve_backend
 from hcrbench.retrieve.raptor.cluster import RANDOM_SEED, ClusterConfig
 from hcrbench.retrieve.raptor.select import Selection, collapsed, rank_documents, traverse
 from hcrbench.retrieve.raptor.tree import TREE_FORMAT, RaptorTree, TreeConfig, build_tree
@@ -68,7 +68,7 @@ class RaptorRetriever:
         n_jobs: int = 0,
         seed: int = RANDOM_SEED,
         model: str | None = None,
-        backend: str = "torch",
+        backend: str = "auto",
         batch_size: int = 32,
         device: str = "cpu",
         cache: bool = True,
@@ -83,10 +83,7 @@ class RaptorRetriever:
         if mode not in MODES:
             raise InputError(f"unknown mode {mode!r} (expected one of {', '.join(MODES)})", field="mode")
         if encoder is None:
-            if backend not in ("torch", "onnx"):
-                raise InputError(f"unknown backend {backend!r} (expected 'torch' or 'onnx')", field="backend")
-            require("sentence_transformers" if backend == "torch" else "onnxruntime", "raptor",
-                    "dense" if backend == "torch" else "onnx")
+            backend = resolve_backend(backend, "raptor")
         require("umap", "raptor", "raptor")
         require("sklearn", "raptor", "raptor")
         threshold = finite_pos(threshold, "threshold")

@@ -1,0 +1,121 @@
+"""Bring your own system: ``hcrbench quickstart --system NAME`` makes NAME the protocol's subject.
+
+NAME is one of
+- a plugin (the ``hcrbench.retrievers`` entry-point group, see docs/plugins.md) or a built-in system type
+  (``bm25``, ``dense``, ...): it is added to the config as one more ``[[systems]]`` entry of that type, indexing
+  the whole documents of the corpus;
+- a system the packaged config already runs (``bm25``, ``hybrid-rrf``, ``hcr-beam``, ...): it becomes the subject;
+- ``runfile:PATH``: a TREC run file with the rankings of the test split's queries (``qid Q0 docid rank score tag``;
+  queries of other splits in it are ignored), named after the file.
+
+The rest of the config is the packaged one, unchanged: every system of the field runs as before, and HCR stays
+as a comparator when the subject is not HCR. Only ``[protocol] system`` names the subject; the roles that only
+a hierarchical retriever has (``beam_only``, ``collapsed_only``, ``no_links``: its own ablations) are dropped when
+the subject is not of type ``hcr``, so no rule compares the subject with HCR's ablations as if they were its own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hcrbench.errors import InputError
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+DEFAULT = "hcr"
+RUNFILE = "runfile:"
+#: Roles of ``[protocol]`` that name ablations of a hierarchical retriever (only an ``hcr`` subject keeps them).
+TREE_ROLES = ("beam_only", "collapsed_only", "no_links")
+#: Built-in types whose dense part takes the quickstart's encoder: the parameter that sets it.
+BACKEND_PARAM = {"dense": "backend", "hcr": "backend", "raptor": "backend", "hybrid": "dense_backend"}
+
+
+@dataclass(frozen=True)
+class SubjectSpec:
+    """The system under test as the config will hold it: ``new`` when it is added as one more system."""
+
+    name: str
+    type: str | None = None  # None: a system the packaged config already runs
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def new(self) -> bool:
+        return self.type is not None
+
+
+def parse_system(text: str, *, encoder: str = "minilm", existing: list[str] | None = None) -> SubjectSpec:
+    """``--system`` -> a :class:`SubjectSpec` (InputError naming ``--system`` for what cannot be a subject)."""
+    from hcrbench.retrieve.base import available_retrievers, load_factory
+
+    text = (text or "").strip()
+    existing = existing or []
+    if not text:
+        raise InputError("give a system name, a plugin name or runfile:PATH", field="--system")
+    if text.startswith(RUNFILE):
+        path = Path(text[len(RUNFILE):]).expanduser()
+        if not path.is_file():
+            raise InputError("run file not found", path=path, field="--system")
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "-", path.name.split(".")[0]).strip("-.") or "run"
+        if name in existing:
+            name = f"run-{name}"
+        return SubjectSpec(name, "runfile", {"path": str(path.resolve())})
+    if text in existing:
+        return SubjectSpec(text)
+    known = available_retrievers()
+    if text not in known:
+        raise InputError(f"unknown system {text!r}: not a system of the packaged config ({', '.join(existing)}), "
+                         f"not an installed plugin or built-in ({', '.join(known)}), not runfile:PATH "
+                         "(docs/plugins.md: how to bring a system)", field="--system")
+    try:
+        load_factory(text)  # a plugin that fails to import is named now, not after the field has run
+    except InputError as e:
+        raise InputError(e.problem, field="--system") from None
+    params: dict[str, Any] = {}
+    if text in BACKEND_PARAM:
+        params[BACKEND_PARAM[text]] = "onnx" if encoder == "minilm" else "hash"
+    return SubjectSpec(text, text, params)
+
+
+def system_types(text: str) -> dict[str, str]:
+    """``{name: type}`` of every ``[[systems]]`` of a rendered config, in order."""
+    return {s["name"]: s.get("type", "") for s in tomllib.loads(text).get("systems", [])}
+
+
+def with_subject(text: str, spec: SubjectSpec) -> str:
+    """The rendered config ``text`` with ``spec`` as ``[protocol] system`` (and as one more ``[[systems]]`` when
+    it is new); the tree-only roles dropped for a subject that is not ``hcr``. ``hcr`` returns ``text`` as is."""
+    from hcrbench.protocol.tuning import toml_value
+
+    if spec.name == DEFAULT and not spec.new:
+        return text
+    kind = spec.type if spec.new else system_types(text).get(spec.name, "")
+    proto = tomllib.loads(text).get("protocol", {})
+    if spec.name == proto.get("kill_baseline"):
+        raise InputError(f"{spec.name!r} is the kill baseline of the packaged config: choose another subject",
+                         field="--system")
+    out: list[str] = []
+    section = ""
+    for line in text.splitlines(keepends=True):
+        head = line.strip()
+        if head.startswith("["):
+            section = head
+        key = head.split("=", 1)[0].strip() if "=" in head else ""
+        if section == "[protocol]" and key == "system":
+            line = f"system = {toml_value(spec.name)}                          # the subject (--system)\n"
+        elif section == "[protocol]" and key in TREE_ROLES and kind != "hcr":
+            continue
+        out.append(line)
+    text = "".join(out)
+    if spec.new:
+        block = [f"\n[[systems]]                                # the subject (--system {spec.name})",
+                 f"name = {toml_value(spec.name)}", f"type = {toml_value(spec.type)}"]
+        if spec.params:
+            block.append(f"params = {toml_value(spec.params)}")
+        text = text.rstrip("\n") + "\n" + "\n".join(block) + "\n"
+    return text

@@ -1,0 +1,165 @@
+"""The verdict block: what a console run ends with, at most 15 lines a person can act on.
+
+It names the system under test, gives every rule's verdict in one vocabulary (:data:`WORDS`), the subject
+against the best simple system of the field (interval and cost ratio), what would decide the undecided rules,
+and the report's path. It reads ``verdicts.json`` (and the manifest for wall-clock time); the full tables are in
+``OUT/console.txt``, the report, or on screen with ``--verbose``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+#: The one vocabulary of the block, worst first: every checkpoint status and hypothesis verdict maps to one.
+WORDS = ("kill", "stop", "no-go", "soft no-go", "go", "undecided", "not run")
+MAX_LINES = 15
+#: Short names of the rules (by id); a rule not listed shows its own name.
+SHORT = {"tree_sanity": "tree sanity", "easy_routing": "routing on easy queries", "vs_kill_baseline":
+         "vs the kill baseline", "token_efficiency": "token efficiency", "H1a": "sufficiency at 400 tokens (H1a)",
+         "H1b": "dual path (H1b)", "H1c": "routing explains quality (H1c)", "failure_rate": "failure rate",
+         "corpus_size": "corpus size", "kill": "kill criterion"}
+_STYLE = {"kill": "bold red", "stop": "bold red", "no-go": "red", "soft no-go": "yellow", "go": "green",
+          "undecided": "yellow", "not run": "dim"}
+
+
+def word(status: str | None) -> str:
+    """A checkpoint status or hypothesis verdict in the block's vocabulary."""
+    s = (status or "not run").strip().lower()
+    if s.startswith("stop"):
+        return "stop"
+    return {"pass": "go", "go": "go", "soft no-go": "soft no-go", "no-go": "no-go", "kill": "kill",
+            "not run": "not run"}.get(s, "undecided")
+
+
+def _rules(v: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """``(short name, word, row)`` of every checkpoint and hypothesis, in the design's order."""
+    out = []
+    for c in v.get("checkpoints") or []:
+        out.append((_name(c, v), word(c.get("status")), c))
+    for h in v.get("hypotheses") or []:
+        out.append((_name(h, v), word(h.get("verdict")), h))
+    return out
+
+
+def _name(row: dict[str, Any], v: dict[str, Any]) -> str:
+    if row.get("id") == "vs_kill_baseline" and v.get("kill_baseline"):
+        return f"vs the kill baseline ({v['kill_baseline']})"
+    return SHORT.get(row.get("id", ""), str(row.get("name", row.get("id", "?"))).lower())
+
+
+def _plain(text: str) -> str:
+    """Text without Markdown backticks and internal plural hedges."""
+    return text.replace("`", "").replace("need(s)", "needs")
+
+
+def _clause(text: str, limit: int = 110) -> str:
+    """The first clause of a rule's text (up to ``;``), without its verdict prefix, cut at ``limit``."""
+    head = _plain(text).split(";", 1)[0].strip()
+    head = re.sub(r"^(not decidable|not run|inconclusive)\b[:,]?\s*", "", head)
+    return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
+
+
+def _command(text: str, system: str) -> str | None:
+    """The hcrbench command a rule's text says would decide it (with ``--system`` for a non-HCR subject)."""
+    m = re.search(r"(hcrbench [a-z][^`);]*)", text)
+    if not m:
+        return None
+    cmd = m.group(1).strip().rstrip(".,")
+    if cmd.startswith("hcrbench quickstart") and system != "hcr" and "--system" not in cmd:
+        cmd += f" --system {system}"
+    return cmd
+
+
+def _pm(x: float) -> str:
+    return f"{x:+.3f}"
+
+
+def best_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
+    """The subject against the best simple system: means, difference with its interval, cost ratio."""
+    b = v.get("vs_best_simple")
+    if not b or b.get("delta") is None:
+        return None
+    s = b["system"]
+    ci = b.get("ci")
+    iv = f" (95% CI [{_pm(ci[0])}, {_pm(ci[1])}], n {b['n']})" if ci else f" (n {b['n']}: no interval)"
+    sig = ""
+    if ci:
+        sig = "; better" if ci[0] > 0 else "; worse" if ci[1] < 0 else "; not distinguishable"
+    line = (f"vs the best simple system, {b['best']}: {s} {b['subject_mean']:.3f} vs {b['best_mean']:.3f} "
+            f"{b['metric']}, {_pm(b['delta'])}{iv}{sig}")
+    cost = []
+    if b.get("cost_ratio") is not None:
+        cost.append(f"{b['cost_subject']:,.0f} vs {b['cost_best']:,.0f} {b['cost_item']} per query "
+                    f"({b['cost_ratio']:.2f}x)")
+    ms = _ms(manifest, b.get("seeds") or [s], b["best"])
+    if ms is not None:
+        cost.append(f"{ms[0]:,.1f} vs {ms[1]:,.1f} ms per query ({ms[0] / ms[1]:.2f}x, wall clock)")
+    return line + ("; cost " + ", ".join(cost) if cost else "")
+
+
+def _ms(manifest: dict[str, Any] | None, group: list[str], best: str) -> tuple[float, float] | None:
+    systems = (manifest or {}).get("systems") or {}
+
+    def one(n: str) -> float | None:
+        e = systems.get(n) or {}
+        return 1000.0 * e["seconds"] / e["n_queries"] if e.get("seconds") is not None and e.get("n_queries") \
+            else None
+
+    a = [one(n) for n in group]
+    b = one(best)
+    if b is None or not b or any(x is None for x in a):
+        return None
+    return sum(a) / len(a), b  # type: ignore[arg-type]
+
+
+def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, report: str | None = None,
+                tables: str | None = None) -> list[tuple[str, str]]:
+    """The block as ``(style, text)`` lines (plain text; the style is for the terminal), at most 15."""
+    system = v.get("system") or "?"
+    rules = _rules(v)
+    size = v.get("size")
+    overall = word(v.get("overall"))
+    lines: list[tuple[str, str]] = [
+        ("bold", f"verdict for {system} (the system under test) vs the field on {v.get('metric', 'nDCG@10')}"
+                 + (f", corpus size {size}" if size else ""))]
+    worst = [n for n, w, _ in rules if w == overall and overall not in ("go", "undecided", "not run")]
+    first = next((r for n, w, r in rules if w == overall), None)
+    why = f": {', '.join(worst)} — {_clause(first.get('text', ''), 120)}" if worst and first else ""
+    lines.append((_STYLE.get(overall, ""), f"bottom line: {overall.upper()} for {system}{why}"))
+    bl = best_line(v, manifest)
+    lines.append(("", bl if bl else "vs the best simple system: none of the field's simple systems was scored"))
+    for w in WORDS:
+        names = [n for n, ww, _ in rules if ww == w]
+        if names:
+            lines.append((_STYLE.get(w, ""), f"  {w:<10} {', '.join(names)}"))
+    decide: dict[str, list[str]] = {}  # a command that decides them -> rules
+    why: dict[str, list[str]] = {}  # undecided without a command: the reason the rule gives -> rules
+    for n, w, r in rules:
+        text = r.get("text") or ""
+        cmd = _command(text, system) if w in ("undecided", "not run") else None
+        if cmd:
+            decide.setdefault(cmd, []).append(n)
+        elif w == "undecided":
+            why.setdefault(_clause(text), []).append(n)
+    items = [f"to decide {', '.join(ns)}: run {c}" for c, ns in decide.items()]
+    items += [f"{', '.join(ns)} undecided: {reason}" for reason, ns in why.items()]
+    room = MAX_LINES - len(lines) - 1 - (1 if tables else 0)
+    for i, text in enumerate(items):
+        if i == room - 1 and len(items) > room:
+            lines.append(("dim", f"{len(items) - i} more undecided: see the report"))
+            break
+        lines.append(("dim", text))
+    if tables:
+        lines.append(("dim", f"full tables: {tables} (or --verbose)"))
+    lines.append(("", f"report: {report}" if report else "report: not written"))
+    return lines[:MAX_LINES]
+
+
+def print_block(console: Any, v: dict[str, Any], manifest: dict[str, Any] | None = None, *,
+                report: str | None = None, tables: str | None = None) -> None:
+    """Print :func:`block_lines` (each line whole: ``soft_wrap`` so a narrow terminal does not cut a path)."""
+    from rich.markup import escape
+
+    for style, text in block_lines(v, manifest, report=report, tables=tables):
+        console.print(f"[{style}]{escape(text)}[/]" if style else escape(text), soft_wrap=True)

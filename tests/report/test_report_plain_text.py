@@ -1,0 +1,26 @@
+"""report.html reads as prose and tables, not as program output: no Markdown backticks (code spans are <code>),
+no Python literals (None, True, False) in the text a reader sees."""
+
+from __future__ import annotations
+
+import re
+
+from hcrbench.report.html import inline
+
+
+def _visible(html: str) -> str:
+    html = re.sub(r"<style.*?</style>", "", html, flags=re.S)
+    html = re.sub(r"<code>.*?</code>", "", html, flags=re.S)  # commands may spell anything
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_code_spans_become_code_elements_and_text_is_still_escaped():
+    assert inline("run `hcrbench quickstart --sizes a,b` <now>") == \
+        "run <code>hcrbench quickstart --sizes a,b</code> &lt;now&gt;"
+
+
+def test_the_report_shows_no_backticks_and_no_python_literals(written):
+    text = _visible(written["html"].read_text())
+    assert "`" not in text
+    for literal in ("None", "True", "False"):
+        assert not re.search(rf"\b{literal}\b", text), (literal, re.search(rf".{{60}}\b{literal}\b.{{20}}", text))

@@ -1,0 +1,65 @@
+"""The verdict block a console run ends with (hcrbench.report.verdict_block): at most 15 lines, the subject named,
+every rule in one vocabulary, no internal keys, the comparison with the best simple system."""
+
+from __future__ import annotations
+
+import io
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+
+from hcrbench.report.verdict_block import MAX_LINES, WORDS, block_lines, print_block, word
+
+STATUSES = ["pass", "go", "soft no-go", "no-go", "kill", "stop and diagnose: routing", "not decidable",
+            "inconclusive", "not run", "invalidated"]
+
+
+def _verdicts(system: str, statuses: list[str]) -> dict:
+    cps = [{"id": f"cp{i}", "name": f"Rule {i}", "status": s,
+            "text": f"{s}: failure_rate need(s) `hcrbench quickstart --sizes small,medium,full` here"}
+           for i, s in enumerate(statuses[: len(statuses) // 2])]
+    hy = [{"id": f"H{i}", "name": f"Hypothesis {i}", "verdict": s, "text": f"{s} at n = 5; more"}
+          for i, s in enumerate(statuses[len(statuses) // 2:])]
+    return {"system": system, "kill_baseline": "rerank", "metric": "nDCG@10", "size": "small", "overall": "no-go",
+            "checkpoints": cps, "hypotheses": hy,
+            "vs_best_simple": {"system": system, "seeds": [system], "best": "bm25", "metric": "nDCG@10",
+                               "subject_mean": 0.61, "best_mean": 0.59, "delta": 0.02, "ci": [-0.01, 0.05], "n": 59,
+                               "cost_item": "chunks scored", "cost_subject": 500.0, "cost_best": 3750.0,
+                               "cost_ratio": 500 / 3750}}
+
+
+def test_every_status_maps_into_the_one_vocabulary():
+    assert {word(s) for s in STATUSES} <= set(WORDS)
+    assert word("pass") == word("go") == "go" and word("stop and diagnose: context selection") == "stop"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(STATUSES), min_size=1, max_size=16),
+       st.sampled_from(["tfidf", "my-retriever", "hcr"]))
+def test_the_block_is_short_names_the_subject_and_speaks_one_vocabulary(statuses, system):
+    v = _verdicts(system, statuses)
+    lines = [t for _, t in block_lines(v, report="OUT/report.html", tables="OUT/console.txt")]
+    assert len(lines) <= MAX_LINES
+    assert lines[0].startswith(f"verdict for {system} ") and f"for {system}" in lines[1]
+    assert lines[-1] == "report: OUT/report.html"
+    text = "\n".join(lines)
+    assert "need(s)" not in text and "`" not in text and "None" not in text
+    for ln in lines:
+        if ln.startswith("  "):  # the rule lines: a word of the vocabulary, then the rules
+            assert any(ln[2:].startswith(w + " ") for w in WORDS), ln
+    assert "vs the best simple system, bm25: " + system + " 0.610 vs 0.590 nDCG@10, +0.020 (95% CI " in text
+    assert "(0.13x)" in text and "not distinguishable" in text
+
+
+def test_the_command_that_decides_names_the_subject():
+    v = _verdicts("tfidf", ["not run", "not decidable"])
+    text = "\n".join(t for _, t in block_lines(v))
+    assert "run hcrbench quickstart --sizes small,medium,full --system tfidf" in text
+
+
+def test_print_block_writes_each_line_whole():
+    buf = io.StringIO()
+    print_block(Console(file=buf, width=40, color_system=None), _verdicts("tfidf", ["pass", "no-go"]),
+                report="/a/very/long/path/that/is/longer/than/forty/columns/report.html")
+    assert buf.getvalue().splitlines()[-1] == "report: /a/very/long/path/that/is/longer/than/forty/columns/report.html"
