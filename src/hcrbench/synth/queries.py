@@ -148,13 +148,8 @@ def plan_queries(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES) -> li
                         bridge_cap(counts[cname]))
             if got is not None:
                 break
-        else:  # last resort before giving up: the category's other difficulties (``describe`` shows the tiers)
-            got = next((g for alt in difficulty_counts(counts[cname]) if alt != diff for where in SPLIT_SHARES
-                        for g in [_fallback(cat, gen, seed, cname, alt, slot, where, ledger, seen, bridged[cname],
-                                            bridge_cap(counts[cname]))] if g is not None), None)
-            if got is None:
-                raise SuiteTooLarge(f"could not fill query slot {cname}/{diff} #{slot} in any split")
-            where = got[0].split
+        else:
+            raise SuiteTooLarge(f"could not fill query slot {cname}/{diff} #{slot} in any split")
         cat.relaxed = False
         plan, linked = got
         plan.split = split = where
@@ -203,16 +198,6 @@ def entity_pools(cat: Catalog, seed: int) -> dict[str, str]:
 
 def _relevant_set(plan: QueryPlan, cat: Catalog) -> frozenset:
     return frozenset(d for f in plan.facts for d in cat.docs_stating(f))
-
-
-def _fallback(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: int, split: str,
-              ledger: SplitLedger, seen: dict[str, Any], bridged: Counter, cap: int) -> tuple[QueryPlan, list] | None:
-    """:func:`_draw` relaxed, for a slot whose own difficulty no split can fill; the plan remembers its split."""
-    cat.relaxed = True
-    got = _draw(cat, gen, seed, cname, diff, slot, split, ledger, seen, bridged, cap)
-    if got is not None:
-        got[0].split = split
-    return got
 
 
 def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: int, split: str,
