@@ -21,9 +21,14 @@ def check_systems(systems: list[Any], config_path: Path, text: str) -> None:
     """Raise the first problem of any system in ``systems`` (the config's ``[[systems]]``, in order)."""
     from hcrbench.retrieve import base
 
+    from hcrbench.experiment.reads import READ_PARAMS, reads_of
+
     base._load_builtins()
+    names = [s.name for s in systems]
     for i, s in enumerate(systems):
         params = dict(s.params or {})
+        if reads_of(s, names) is not None:  # another system's output of this run (its routing log): not there yet
+            params = {k: v for k, v in params.items() if not (k in READ_PARAMS and v in names)}
         try:
             for key, value in params.items():
                 if not _finite(value):  # TOML reads nan and inf: no retriever means them
