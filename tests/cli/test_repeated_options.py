@@ -40,7 +40,9 @@ def test_every_value_option_of_every_command_adds_up_or_refuses():
     two values (list options) or raises a usage error naming the option."""
     lists = []
     for name, cmd, p in OPTIONS:
-        ctx = cmd.context_class(cmd, info_name=name)
+        # the CLI's help names: click caches a command's help option on first use, and one built here with
+        # click's default names would drop "-h" from every later in-process call of that command
+        ctx = cmd.context_class(cmd, info_name=name, help_option_names=["-h", "--help"])
         flag = p.opts[0]
         if cc.is_list_option(p):
             opts, _, _ = cmd.make_parser(ctx).parse_args([flag, "a", flag, "b"])

@@ -150,9 +150,11 @@ def test_missing_extra_is_named(monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name == "sentence_transformers" else real(name, *a))
-    with pytest.raises(InputError) as e:
-        make_retriever("dense")
-    assert str(e.value) == "system: system 'dense' needs the [dense] extra: pip install 'hcrbench[dense]'"
+    with pytest.raises(InputError) as e:  # torch asked for by name: the message names the command that works
+        make_retriever("dense", backend="torch")
+    assert "backend=torch needs torch and sentence-transformers" in str(e.value) and "pip install" in str(e.value)
+    if real("onnxruntime") is not None:  # the default (auto) takes the backend that is installed
+        assert make_retriever("dense").params["backend"] == "onnx"
 
 
 def test_plugin_entry_point(tmp_path, monkeypatch, corpus, queries):
