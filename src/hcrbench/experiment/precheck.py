@@ -19,9 +19,8 @@ from hcrbench.experiment.tomlpos import locate
 
 def check_systems(systems: list[Any], config_path: Path, text: str) -> None:
     """Raise the first problem of any system in ``systems`` (the config's ``[[systems]]``, in order)."""
-    from hcrbench.retrieve import base
-
     from hcrbench.experiment.reads import READ_PARAMS, reads_of
+    from hcrbench.retrieve import base
 
     base._load_builtins()
     names = [s.name for s in systems]
