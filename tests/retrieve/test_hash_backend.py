@@ -48,7 +48,7 @@ def test_the_hash_backend_takes_no_model_and_unknown_backends_are_named():
     assert isinstance(make_encoder(None, "hash"), HashingEncoder)
     with pytest.raises(InputError, match="takes no model"):
         make_encoder("bert", "hash")
-    with pytest.raises(InputError, match="unknown backend 'tf' .*torch, onnx, hash"):
+    with pytest.raises(InputError, match=r"unknown backend 'tf' .*torch, onnx, hash"):
         make_retriever("dense", backend="tf")
-    with pytest.raises(InputError, match="unknown backend 'tf' .*torch, onnx, hash"):
+    with pytest.raises(InputError, match=r"unknown backend 'tf' .*torch, onnx, hash"):
         make_retriever("rerank", backend="tf")
