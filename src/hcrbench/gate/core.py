@@ -195,7 +195,11 @@ def real_per_query(qrels: Qrels, run: Run, metric: GateMetric, rel_threshold: in
 
     if not set(run.query_ids) <= set(query_ids):
         run = run.subset(query_ids)  # queries outside the gate's set are not scored (and not warned about)
-    res = evaluate(qrels, {run.name: run}, [metric.name], rel_threshold=rel_threshold, missing="zero")
+    with _warnings.catch_warnings():
+        if run.name == "anti_oracle":  # the control retrieves only unjudged-for-the-query docs by construction
+            _warnings.filterwarnings("ignore", message=r".*none of its \d+ retrieved documents is judged",
+                                     category=HcrbenchWarning)
+        res = evaluate(qrels, {run.name: run}, [metric.name], rel_threshold=rel_threshold, missing="zero")
     pq = res[run.name].per_query[metric.name]
     return np.array([float(pq.get(q, 0.0)) for q in query_ids])
 
