@@ -96,18 +96,8 @@ def bootstrap_t_ci(a: object, b: object | None = None, *, confidence: float = 0.
                    seed: int = 0) -> tuple[float, float, float]:
     """``(mean, low, high)``: the bootstrap-t (studentized) interval of the mean of ``a - b``: the t statistic
     of each query resample about the sample mean, its quantiles mapped back with the sample's standard error."""
-    d = as_vector(a, "a") if b is None else as_vector(a, "a") - as_vector(b, "b")
-    n = d.size
-    if n < 2:
-        raise InputError("need at least 2 paired values", field="a")
-    m = float(d.mean())
-    se = float(d.std(ddof=1) / math.sqrt(n))
-    if se == 0:
-        return m, m, m
-    tt = _boot_t(d, check_resamples(n_resamples), check_seed(seed))
-    alpha = 1 - confidence
-    q_lo, q_hi = np.quantile(tt, [alpha / 2, 1 - alpha / 2])
-    return m, m - float(q_hi) * se, m - float(q_lo) * se
+    m, low, high, _p = bootstrap_t_test(a, b, confidence=confidence, n_resamples=n_resamples, seed=seed)
+    return m, low, high
 
 
 def bootstrap_t_test(a: object, b: object | None = None, *, confidence: float = 0.95, n_resamples: int = 10_000,
