@@ -93,6 +93,28 @@ def test_each_check_fires_on_its_defect_alone(tmp_path, check):
     assert [n for n, s in statuses.items() if s == "FAIL"] == [check], DEFECTS[check]
 
 
+@pytest.mark.parametrize("how", ["relevant", "facts"])
+def test_duplicate_queries_counts_the_same_evidence_however_worded(tmp_path, how):
+    """A differently worded test query with t2's relevant set (any BEIR folder), or with t2's needed facts
+    (metadata lists facts), is a duplicate; the same relevant set in another split is leakage, not this."""
+    root = make_folder(tmp_path / how)
+    meta = {q: {"category": c} for q, (_, _, _, c) in QUERIES.items()}
+    rows = [json.loads(x) for x in (root / "queries.jsonl").read_text().splitlines()]
+    rows.append({"_id": "t6", "text": "what happens when the postman arrives each morning", "metadata": {}})
+    if how == "facts":
+        rows[1]["metadata"] = {**meta["t2"], "facts": ["dog:bark"]}
+        rows[-1]["metadata"] = {"facts": ["dog:bark"]}
+    (root / "queries.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    rel = "d2" if how == "relevant" else "d7"
+    with (root / "qrels" / "test.tsv").open("a") as fh:
+        fh.write(f"t6\t{rel}\t1\n")
+    check = next(c for c in audit(root, "test") if c.name == "duplicate_queries")
+    assert check.status == "FAIL" and check.details["pairs"] == 0
+    assert check.details["evidence_pairs"] == 1
+    assert check.details["same_relevant_set" if how == "relevant" else "same_needed_facts"] == 1
+    assert any("t2 ~ t6" in e for e in check.examples)
+
+
 def test_defects_through_the_console_script(tmp_path):
     root = make_folder(tmp_path / "bad", "graded_near_duplicates")
     out = tmp_path / "audit.json"

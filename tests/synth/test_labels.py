@@ -273,7 +273,8 @@ def test_entity_spanning_answers_every_fact_of_the_aspects_it_names(folder):
         if m["category"] != "entity_spanning":
             continue
         e, aspects = m["params"]["entity"], m["params"]["aspects"]
-        assert m["expected_entities"] == [e] and len(m["answer"]) == len(m["facts"]) >= 6
+        # the subject first; an entity the words also name (the team of "Nora from Finance Operations") follows
+        assert m["expected_entities"][0] == e and len(m["answer"]) == len(m["facts"]) >= 6
         for a in aspects:
             if a in lists and not (a == "incidents" and not e.startswith("SYS")):
                 assert set(lists[a](e)) <= set(m["facts"]), (m["query_id"], a)

@@ -157,7 +157,11 @@ def test_documents_carry_routing_metadata(small):
 # Meridian 2 targets not reached yet: measured and reported as missed, never hidden. Every other property must hold;
 # a gap that closes must be removed from this list. The text targets (distinct-sentence ratio, 10+-document share,
 # vocabulary) are met on medium since the body text became [a|b] templates (phrases*.py, render_phrases*.py).
-KNOWN_GAPS = {"budget-feasible share per category"}
+KNOWN_GAPS = {"budget-feasible share per category",
+              # Meridian 4, issue 35 item 1: the world (14 systems, 20 policies, core projects and people) holds
+              # too few independent subjects for 300 queries; describe reports it (tests/synth/test_topics.py)
+              "independent topics per split (clusters / queries, effective topics)",
+              "relevant-document sets repeated within a split"}
 # Small (500 docs) draws each template a quarter as often as medium, so fewer of the options' words are ever drawn:
 # its vocabulary (~5,500 words) is reported against no target there; the ">= 6,000" target is the design's for
 # medium and up, where describe applies it.

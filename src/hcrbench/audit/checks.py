@@ -149,8 +149,11 @@ def _subject(terms: list[str]) -> list[str]:
 
 
 def duplicate_queries(b: Any) -> Check:
-    """Queries of the split with identical text, or the same content stems, or word-shingle Jaccard >= 0.8 with
-    another query of any split."""
+    """Duplicates in wording or in evidence. Wording: queries of the split with identical text, or the same
+    content stems, or word-shingle Jaccard >= 0.8 with another query of any split. Evidence: two queries of the
+    same split with the identical set of relevant documents (grade > 0; any BEIR folder), or, where metadata
+    lists them (Meridian), the identical set of needed facts: a second question answered by exactly the same
+    documents is not a second independent observation, however it is worded."""
     ids = list(b.all_query_ids)
     split_q = set(q for q in b.qrels.query_ids if q in b.query_text)
     texts = [b.query_text[q] for q in ids]
@@ -164,14 +167,39 @@ def duplicate_queries(b: Any) -> Check:
         pairs.update((members[x], j) for x in range(len(members)) for j in members[x + 1:])
     pairs = {(i, j) for i, j in pairs if (ids[i] in split_q or ids[j] in split_q)
              and not _differ_in_a_name(texts[i], texts[j])}
-    involved = {ids[i] for p in pairs for i in p if ids[i] in split_q}
+    evidence = _evidence_pairs(b, sorted(split_q))
+    involved = {ids[i] for p in pairs for i in p if ids[i] in split_q} | {q for p in evidence for q in p}
     share = len(involved) / max(len(split_q), 1)
     examples = [f"{ids[i]} ~ {ids[j]}: {texts[i]!r} / {texts[j]!r}" for i, j in sorted(pairs)[:EXAMPLES]]
+    examples += [f"{a} ~ {c}: {why}: {b.query_text[a]!r} / {b.query_text[c]!r}"
+                 for (a, c), why in sorted(evidence.items())[:EXAMPLES]]
     cross = sum(1 for i, j in pairs if b.split_of.get(ids[i]) != b.split_of.get(ids[j]))
     return Check("duplicate_queries", _verdict(share, MAX_DUPLICATE_QUERIES),
                  f"{len(involved)} of {len(split_q)} queries ({share:.1%}) in {len(pairs)} duplicate or "
-                 f"near-duplicate pairs ({cross} across splits)", share, MAX_DUPLICATE_QUERIES,
-                 {"pairs": len(pairs), "cross_split_pairs": cross, "queries": len(involved)}, examples)
+                 f"near-duplicate pairs ({cross} across splits) and {len(evidence)} pairs with the same relevant "
+                 "set or needed facts", share, MAX_DUPLICATE_QUERIES,
+                 {"pairs": len(pairs), "cross_split_pairs": cross, "queries": len(involved),
+                  "evidence_pairs": len(evidence),
+                  "same_relevant_set": sum("relevant" in w for w in evidence.values()),
+                  "same_needed_facts": sum("facts" in w for w in evidence.values())}, examples)
+
+
+def _evidence_pairs(b: Any, queries: list[str]) -> dict[tuple[str, str], str]:
+    """Pairs of the split's queries with the identical non-empty relevant set or needed-fact set."""
+    groups: dict[tuple[str, frozenset], list[str]] = {}
+    for q in queries:
+        rel = frozenset(d for d, g in b.qrels[q].items() if g > 0)
+        if rel:
+            groups.setdefault(("same relevant set", rel), []).append(q)
+        facts = frozenset(b.facts.get(q) or ())
+        if facts:
+            groups.setdefault(("same needed facts", facts), []).append(q)
+    out: dict[tuple[str, str], str] = {}
+    for (why, _), qs in groups.items():
+        for i, a in enumerate(qs):
+            for c in qs[i + 1:]:
+                out[(a, c)] = f"{out[(a, c)]}, {why}" if (a, c) in out else why
+    return out
 
 
 _differ_in_a_name = differ_in_a_name

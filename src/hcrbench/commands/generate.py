@@ -1,4 +1,4 @@
-"""``hcrbench generate meridian``: write the synthetic Meridian corpus and its 300-query suite as a BEIR folder."""
+"""``hcrbench generate meridian``: write the synthetic Meridian corpus and its query suite (300 by default, ``--queries N``) as a BEIR folder."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ def meridian_command(
     size: str = typer.Option("small", "--size", help="small (500 docs), medium (2,000), full (3,500) or a count."),
     seed: str = typer.Option("0", "--seed", help="Non-negative integer seed; same seed => identical bytes."),
     out: Path = typer.Option(..., "--out", help="Output folder (created if missing)."),
+    queries: str = typer.Option("300", "--queries",
+                                help="Queries in the suite, in the design's category shares (300: its counts)."),
 ) -> None:
     """Generate Meridian Technologies: corpus.jsonl, queries, qrels/{tune,dev,test}.tsv, evidence, manifest."""
     import time
@@ -31,7 +33,10 @@ def meridian_command(
 
     ensure_parent(out, field="--out")  # at most one missing folder level above --out
     t0 = time.perf_counter()
-    manifest = generate_meridian(out, size=size, seed=int(s))
+    q = queries.strip()
+    if not (q.isascii() and q.isdigit()):
+        raise InputError(f"must be a positive integer, got {queries!r}", field="--queries")
+    manifest = generate_meridian(out, size=size, seed=int(s), n_queries=int(q))
     typer.echo(f"meridian: {manifest['n_docs']:,} documents, {manifest['n_queries']} queries, seed {manifest['seed']} "
                f"-> {out} ({time.perf_counter() - t0:.1f} s)")
 

@@ -69,10 +69,13 @@ def negation_owner(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPla
     answer, and every named system's owner is a needed fact (each must be checked)."""
     w = c.w
     team = c.pick(r, [w.get(t) for t in sorted({s.owner_team for s in w.systems})])
-    own = [s for s in w.systems if s.owner_team == team.id]
-    others = [s for s in w.systems if s.owner_team != team.id]
+    # every named system is an expected entity of the query (it names them), so all four come from the split's
+    # own; each system's ownership stated in at most a quarter of the relevant-document cap (R@100 reachable)
+    fit = [s for s in w.systems if c.usable(s.id) and len(c.docs_stating(f"sys:{s.id}:owner")) <= 25]
+    own = [s for s in fit if s.owner_team == team.id]
+    others = [s for s in fit if s.owner_team != team.id]
     k = min(len(own), r.choice([1, 2]))
-    if len(others) < 4 - k:
+    if not k or len(others) < 4 - k:
         return None
     named = c.sample(r, own, k) + c.sample(r, others, 4 - k)
     r.shuffle(named)

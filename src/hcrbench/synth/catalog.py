@@ -57,6 +57,8 @@ class Catalog:
         self.split_owner: dict = {}
         self.split = ""
         self.relaxed = False  # set by the planner for a last try at a slot: generators drop their size targets
+        self.claimed: set[str] = set()  # entities some planned query already names (set by the planner)
+        self.fresh_bias = 0.0  # chance that pick/sample draw only from entities no query names yet
         self.count_tokens = count_tokens or (lambda s: len(s.split()))
         self.cache: dict[str, object] = {}  # indexes the query generators build once
         self.prov: dict[str, list[Statement]] = defaultdict(list)
@@ -85,8 +87,11 @@ class Catalog:
                             ("product_spec", "product"), ("system_overview", "system")):
                 if s.doc_type == kind:
                     self.single.setdefault((kind, ref[k]), s.index)
-        self.core_tickets = [t for t in world.tickets if t["doc"] < 500]
-        self.core_decisions = [d for d in world.decisions if d["doc"] < 500]
+        # Meridian 4: queries draw from the whole world (a bigger corpus holds more independent topics and a
+        # bigger suite); the names stay for the generators that use them
+        self.core_tickets = list(world.tickets)
+        self.core_decisions = list(world.decisions)
+        self.projects = list(world.projects)
         self.ticket_doc = {t["id"]: t["doc"] for t in world.tickets}
         self.decision_doc = {d["id"]: d["doc"] for d in world.decisions}
 
@@ -102,15 +107,26 @@ class Catalog:
         ``split_owner`` maps ("entity", id) to a split, ``split`` is the slot's)."""
         return self.split_owner.get(("entity", eid), self.split) == self.split
 
+    def _fresh(self, r, ok: list, k: int) -> list:
+        """With probability ``fresh_bias``, the usable items no planned query names yet (when ``k`` are left), so
+        queries spread over many entities (independent topics) instead of piling onto a few."""
+        if self.fresh_bias and r.random() < self.fresh_bias:
+            fresh = [x for x in ok if not any(e in self.claimed for e in _ids(x))]
+            if len(fresh) >= k:
+                return fresh
+        return ok
+
     def pick(self, r, items):
-        """A random item whose entities are usable (any item when none is: the draw is then rejected)."""
+        """A random item whose entities are usable (any item when none is: the draw is then rejected), preferring
+        entities no query names yet (:meth:`_fresh`)."""
         items = list(items)
         ok = [x for x in items if all(self.usable(e) for e in _ids(x))]
-        return r.choice(ok or items)
+        return r.choice(self._fresh(r, ok, 1) or items)
 
     def sample(self, r, items, k: int):
         items = list(items)
         ok = [x for x in items if all(self.usable(e) for e in _ids(x))]
+        ok = self._fresh(r, ok, k)
         return r.sample(ok if len(ok) >= k else items, k)
 
     def text(self, doc: int) -> str | None:

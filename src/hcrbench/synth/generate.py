@@ -22,14 +22,15 @@ from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
 from hcrbench.synth.catalog import Catalog
 from hcrbench.synth.facts import Statement, key_facts
-from hcrbench.synth.queries import plan_queries, query_rows
+from hcrbench.synth.queries import DESIGN_QUERIES, SuiteTooLarge, plan_queries, query_rows
 from hcrbench.synth.render import render
 from hcrbench.synth.schedule import iter_specs
 from hcrbench.synth.world import CORE_DOCS, build_world
 
-GENERATOR_VERSION = "3.0.0"
+GENERATOR_VERSION = "4.0.0"
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
 MAX_DOCS = 1_000_000
+MIN_QUERIES, MAX_QUERIES = 10, 20_000
 SPLITS = ("tune", "dev", "test")
 
 
@@ -58,6 +59,12 @@ def _check_seed(seed: Any) -> int:
     return seed
 
 
+def _check_queries(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or not MIN_QUERIES <= n <= MAX_QUERIES:
+        raise InputError(f"must be an integer between {MIN_QUERIES} and {MAX_QUERIES:,}, got {n!r}", field="queries")
+    return n
+
+
 def _check_out(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise InputError("output path exists and is not a folder", path=out, field="out")
@@ -80,10 +87,16 @@ def _is_meridian(folder: Path) -> bool:
     return isinstance(man, dict) and man.get("name") == "meridian"
 
 
-def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0) -> dict[str, Any]:
-    """Write the Meridian corpus of ``size`` documents for ``seed`` into ``out``; returns the manifest."""
+def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
+                      n_queries: int = DESIGN_QUERIES) -> dict[str, Any]:
+    """Write the Meridian corpus of ``size`` documents for ``seed`` into ``out`` with a suite of ``n_queries``
+    queries in the design's category shares (300 by default: the design's counts); returns the manifest.
+
+    A suite the world cannot hold (a query slot no draw fills) is an :class:`InputError` naming ``queries``;
+    the corpus files already written are removed, so no half-written folder remains."""
     n = resolve_size(size)
     seed = _check_seed(seed)
+    n_queries = _check_queries(n_queries)
     out = Path(out)
     _check_out(out)
     try:
@@ -107,7 +120,13 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0)
                                      "fact_id": st.fact_id, "text": st.text}, ensure_ascii=False) + "\n")
 
     cat = Catalog(world, specs, statements, counter.count, titles, lambda i: render(world, specs[i]).text)
-    plans = plan_queries(cat, seed)
+    try:
+        plans = plan_queries(cat, seed, n_queries)
+    except SuiteTooLarge as e:
+        for name in ("corpus.jsonl", "provenance.jsonl", "manifest.json"):  # no half-written folder
+            (out / name).unlink(missing_ok=True)
+        raise InputError(f"a world of {n:,} documents cannot hold {n_queries:,} queries with Meridian's label "
+                         f"rules ({e}); ask for fewer queries or a larger --size", field="queries") from None
     q_rows, meta_rows, ev_rows = query_rows(plans, cat)
     write_jsonl(out / "queries.jsonl", q_rows)
     write_jsonl(out / "queries.meta.jsonl", meta_rows)

@@ -25,11 +25,19 @@ from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.splits import SplitLedger, nodes, pools
 from hcrbench.synth.stems import overlap
+from hcrbench.synth.topics import NameIndex, TopicGraph, clusters, world_names
 from hcrbench.synth.world import CORE_PROJECTS
 
 DIFFICULTY_SHARES = {"easy": 0.40, "medium": 0.35, "hard": 0.25}
 SPLIT_SHARES = {"tune": 0.6, "dev": 0.2, "test": 0.2}
 MAX_TRIES = 600
+#: Draws of a slot that must open a new topic (touch no planned query's entity, fact or relevant set) before
+#: joining an existing one is allowed (:class:`~hcrbench.synth.topics.TopicGraph`).
+NEW_TOPIC_TRIES = 10
+#: Draws of a slot that must not repeat a planned query's relevant-document set.
+NEW_EVIDENCE_TRIES = 100
+#: Chance that a generator's pick/sample draws only from entities no planned query names yet.
+FRESH_BIAS = 0.85
 NEGATIVES = 5
 EXACT_COVER_MAX_FACTS = 12
 MAX_RELEVANT = 100  # R@100 = 1 must be reachable: no query has more relevant documents than that
@@ -37,6 +45,21 @@ BRIDGE_SHARE = 0.10  # no bridge entity in more than ~10% of a chain category's 
 #: Categories whose slots need the most distinct world resources are filled first.
 FILL_ORDER = ("ambiguous", "aggregation", "multi_hop", "entity_spanning", "two_hop", "temporal", "comparative",
               "thematic", "detail", "out_of_distribution")
+
+
+DESIGN_QUERIES = 300  # the design's suite; CATEGORIES holds its counts
+
+
+def category_counts(n: int = DESIGN_QUERIES) -> dict[str, int]:
+    """Queries per category for a suite of ``n``: the design's shares (its 300-query counts) apportioned by
+    largest remainder, so ``n = 300`` gives the design's counts exactly and every ``n`` sums to ``n``."""
+    base = {c: k for c, (k, _) in CATEGORIES.items()}
+    total = sum(base.values())
+    exact = {c: n * k / total for c, k in base.items()}
+    out = {c: int(v) for c, v in exact.items()}
+    for c in sorted(exact, key=lambda c: (-(exact[c] - out[c]), list(base).index(c)))[:n - sum(out.values())]:
+        out[c] += 1
+    return out
 
 
 def difficulty_counts(n: int) -> dict[str, int]:
@@ -47,6 +70,10 @@ def difficulty_counts(n: int) -> dict[str, int]:
 def split_counts(n: int) -> list[str]:
     tune, dev = round(n * 0.6), round(n * 0.2)
     return ["tune"] * tune + ["dev"] * dev + ["test"] * (n - tune - dev)
+
+
+class SuiteTooLarge(RuntimeError):
+    """The world cannot hold the requested suite (a slot no draw fills in any split)."""
 
 
 def bridge_cap(n: int) -> int:
@@ -70,12 +97,12 @@ def chain_of(plan: QueryPlan) -> list[str]:
     return list(plan.extra.get("chain") or plan.facts)
 
 
-def _slots() -> list[tuple[str, str, int, str]]:
+def _slots(counts: dict[str, int]) -> list[tuple[str, str, int, str]]:
     """Every (category, difficulty, slot, split), categories in :data:`FILL_ORDER`; within a category the splits
     take turns (each split's k-th slot comes at the k-th share of the category), so no split is served last."""
     out = []
     for cname in FILL_ORDER:
-        n = CATEGORIES[cname][0]
+        n = counts[cname]
         rows = []
         for diff, k in difficulty_counts(n).items():
             splits = split_counts(k)
@@ -92,8 +119,8 @@ def _slots() -> list[tuple[str, str, int, str]]:
     return out
 
 
-def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
-    """Draw the 300 queries. Every slot (category, difficulty, split) is filled by rejection sampling from its
+def plan_queries(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES) -> list[QueryPlan]:
+    """Draw ``n_queries`` queries in the design's category shares (:func:`category_counts`). Every slot (category, difficulty, split) is filled by rejection sampling from its
     generator: a draw is rejected when its text (or a near-duplicate of it, :mod:`query_dedup`) or its fact set
     repeats an earlier query, when it has more than
     :data:`MAX_RELEVANT` relevant documents, when it shares a needed fact, an expected entity or its relevant-document
@@ -102,21 +129,27 @@ def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
     filled in its split goes to another one (``describe`` reports the split counts); one that cannot be filled in
     any split is a generator bug and raises."""
     ledger = SplitLedger(entity_pools(cat, seed))
+    counts = category_counts(n_queries)
+    slots = _slots(counts)
+    topics = TopicGraph()
+    names = NameIndex(world_names(cat.w.to_json()))
     planned: dict[tuple[str, str, int], QueryPlan] = {}
-    seen: dict[str, Any] = {"texts": set(), "facts": set(), "questions": QuestionSet()}
+    seen: dict[str, Any] = {"texts": set(), "facts": set(), "questions": QuestionSet(), "topics": topics,
+                            "names": names, "subjects": set()}
     bridged: dict[str, Counter] = defaultdict(Counter)
-    for cname, diff, slot, split in _slots():
+    cat.fresh_bias = FRESH_BIAS
+    for cname, diff, slot, split in slots:
         gen = with_patterns(cname, CATEGORIES[cname][1])
-        # a slot no draw can fill without a leak goes to another split (the counts then show it)
         # a slot no draw can fill is tried once more without the generator's size targets (entity-spanning
         # questions over 10+ documents), then in another split (the counts then show it)
         for where, relaxed in ((split, False), (split, True), *((s, True) for s in SPLIT_SHARES if s != split)):
             cat.relaxed = relaxed
-            got = _draw(cat, gen, seed, cname, diff, slot, where, ledger, seen, bridged[cname])
+            got = _draw(cat, gen, seed, cname, diff, slot, where, ledger, seen, bridged[cname],
+                        bridge_cap(counts[cname]))
             if got is not None:
                 break
         else:
-            raise RuntimeError(f"meridian: could not fill query slot {cname}/{diff} #{slot} in any split")
+            raise SuiteTooLarge(f"could not fill query slot {cname}/{diff} #{slot} in any split")
         cat.relaxed = False
         plan, linked = got
         plan.split = split = where
@@ -125,15 +158,27 @@ def plan_queries(cat: Catalog, seed: int) -> list[QueryPlan]:
         if plan.facts:
             seen["facts"].add(tuple(sorted(plan.facts)))
         ledger.claim(split, linked)
+        topics.claim(linked)
+        if plan.entities:
+            seen["subjects"].add((cname, plan.entities[0]))
+        cat.claimed.update(plan.entities)
         bridged[cname].update(bridges(chain_of(plan), plan.chain))
         planned[(cname, diff, slot)] = plan
+    cat.fresh_bias = 0.0
     out: list[QueryPlan] = []
-    for cname, (n, _) in CATEGORIES.items():  # ids in category order, as before
-        for diff, k in difficulty_counts(n).items():
+    for cname in CATEGORIES:  # ids in category order, as before
+        for diff, k in difficulty_counts(counts[cname]).items():
             out += [planned[(cname, diff, slot)] for slot in range(k)]
     for i, p in enumerate(out):
         p.query_id = f"MQ{i + 1:03d}"
     return out
+
+
+def assign_clusters(meta_rows: list[dict], cat: Catalog) -> None:
+    """Write each query's topic ``cluster`` (:func:`hcrbench.synth.topics.clusters`, names in the text included)."""
+    of = clusters(meta_rows, NameIndex(world_names(cat.w.to_json())))
+    for m in meta_rows:
+        m["cluster"] = of[m["query_id"]]
 
 
 def entity_pools(cat: Catalog, seed: int) -> dict[str, str]:
@@ -156,20 +201,34 @@ def _relevant_set(plan: QueryPlan, cat: Catalog) -> frozenset:
 
 
 def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: int, split: str,
-          ledger: SplitLedger, seen: dict[str, Any], bridged: Counter) -> tuple[QueryPlan, list] | None:
-    cap = bridge_cap(CATEGORIES[cname][0])
+          ledger: SplitLedger, seen: dict[str, Any], bridged: Counter, cap: int) -> tuple[QueryPlan, list] | None:
+    """One slot by rejection sampling. Besides the category's own checks, a draw is rejected when its fact set
+    repeats a planned query's; in its first :data:`NEW_TOPIC_TRIES` attempts, when it touches a planned query's
+    topic (an entity, fact or relevant set: :class:`TopicGraph`); in its first :data:`NEW_EVIDENCE_TRIES`, when
+    its relevant-document set repeats one or its main subject (first expected entity) is one its category already
+    has (six entity-spanning questions about one person are one topic, not six). Later attempts take what the world has left (a world too small for its
+    queries shows in ``describe``'s topic figures)."""
     cat.split_owner, cat.split = ledger.owner, split
+    topics: TopicGraph = seen["topics"]
     for attempt in range(MAX_TRIES):
         r = rng(seed, f"query|{cname}|{diff}|{slot}", attempt)
         plan = gen(cat, r, diff)
         if plan is None or plan.text in seen["texts"] or seen["questions"].repeats(plan.text):
             continue
+        # every entity the words name is an expected entity (and a node of the split graph)
+        plan.entities = list(dict.fromkeys([*plan.entities, *seen["names"].named(plan.text)]))
         rel = _relevant_set(plan, cat)
         if plan.facts and (tuple(sorted(plan.facts)) in seen["facts"] or len(rel) > MAX_RELEVANT):
             continue
         linked = nodes(plan.facts, plan.entities, rel)
         if not ledger.fits(split, linked):
             continue
+        subject = (cname, plan.entities[0] if plan.entities else "")
+        if attempt < NEW_EVIDENCE_TRIES and (topics.reuses_evidence(linked) or subject in seen["subjects"]):
+            continue
+        if attempt < NEW_TOPIC_TRIES and plan.origin not in ("adversarial", "adversarial:ood") \
+                and topics.loss(linked):
+            continue  # hand-written patterns and the kinds of near-miss questions keep their share of the draws
         if any(bridged[b] >= cap for b in bridges(chain_of(plan), plan.chain)):
             continue
         if plan_violations(plan, cat):
@@ -322,6 +381,7 @@ def query_rows(plans: list[QueryPlan], cat: Catalog) -> tuple[list[dict], list[d
         ev_rows.append(QueryEvidence(p.query_id, list(p.facts), spans, minimal, n_tok,
                                      bool(p.facts) and n_tok <= BUDGET_TOKENS, p.answer))
     _tier(meta_rows, q_rows, scores)
+    assign_clusters(meta_rows, cat)
     return q_rows, meta_rows, ev_rows
 
 

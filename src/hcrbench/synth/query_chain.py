@@ -8,7 +8,6 @@ import random
 
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.facts import fact_value
-from hcrbench.synth.world import CORE_PEOPLE, CORE_PROJECTS
 
 
 def _chain(c: Catalog, cat: str, diff: str, origin: str, text: str, facts: list[str], ents: list[str],
@@ -34,7 +33,7 @@ def two_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                       [f"sys:{sy.id}:owner", f"team:{team.id}:lead"], [sy.id, team.id], "lead_of_owner_team",
                       system=sy.id)
     if diff == "easy" and u < 0.55:
-        p = c.pick(r, w.projects[:CORE_PROJECTS])
+        p = c.pick(r, c.projects)
         prd = w.get(p.product)
         return _chain(c, "two_hop", diff, "world", f"Who is the product manager for the product that {p.code_name} "
                       "changes?", [f"prj:{p.id}:product", f"prd:{prd.id}:manager"], [p.id, prd.id],
@@ -54,7 +53,7 @@ def two_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                       [f"prd:{prd.id}:manager", f"per:{pm.id}:location"], [prd.id, pm.id],
                       "location_of_product_manager", product=prd.id)
     if diff == "medium" and u < 0.35:
-        p = c.pick(r, w.projects[:CORE_PROJECTS])
+        p = c.pick(r, c.projects)
         lead = w.get(p.lead)
         return _chain(c, "two_hop", diff, "world", f"Where is the lead of project {p.code_name} based?",
                       [f"prj:{p.id}:lead", f"per:{lead.id}:location"], [p.id, lead.id], "location_of_project_lead",
@@ -89,7 +88,7 @@ def multi_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     w = c.w
     u = r.random()
     if diff in ("easy", "medium") and u < 0.3:
-        per = c.pick(r, w.people[17:CORE_PEOPLE])
+        per = c.pick(r, w.people[17:])
         mgr = w.get(per.manager)
         if mgr.manager is None:
             return None
@@ -100,7 +99,7 @@ def multi_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                       [f"per:{per.id}:manager", f"per:{mgr.id}:manager", f"per:{top.id}:location"],
                       [per.id, mgr.id, top.id], "location_of_second_manager", person=per.id)
     if diff in ("easy", "medium") and u < 0.65:
-        p = c.pick(r, w.projects[:CORE_PROJECTS])
+        p = c.pick(r, c.projects)
         lead = w.get(p.lead)
         if lead.manager is None:
             return None
@@ -111,7 +110,7 @@ def multi_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                       [f"prj:{p.id}:lead", f"per:{lead.id}:manager", f"per:{mgr.id}:location"],
                       [p.id, lead.id, mgr.id], "location_of_project_lead_manager", project=p.id)
     if diff in ("easy", "medium"):
-        p = c.pick(r, w.projects[:CORE_PROJECTS])
+        p = c.pick(r, c.projects)
         prd = w.get(p.product)
         pm = w.get(prd.manager)
         text = (f"Where is the product manager of the product that {p.code_name} changes based?" if diff == "easy"

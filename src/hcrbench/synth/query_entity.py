@@ -13,7 +13,7 @@ from hcrbench.synth import lexicon as lx
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.facts import fact_value, subject_name
 from hcrbench.synth.text import human_date
-from hcrbench.synth.world import CORE_PEOPLE, CORE_PROJECTS, World
+from hcrbench.synth.world import World
 
 ENTITY_MIN_FACTS = 6  # entity-spanning: at least six facts
 MAX_FACTS = 40
@@ -121,8 +121,8 @@ def doc_cover(c: Catalog, facts: list[str]) -> int:
 
 def _pool(c: Catalog, r: random.Random, diff: str) -> list[str]:
     w = c.w
-    people = [p.id for p in w.people[1:CORE_PEOPLE] if c.profile(p.id) is not None]
-    projects = [p.id for p in w.projects[:CORE_PROJECTS]]
+    people = [p.id for p in w.people[1:] if c.profile(p.id) is not None]
+    projects = [p.id for p in c.projects]
     if diff == "easy":
         return people + projects
     if r.random() < 0.5:

@@ -20,7 +20,6 @@ from hcrbench.synth.query_entity import entity_spanning, fact_line
 from hcrbench.synth.render_entities import qlabel
 from hcrbench.synth.render_events import SEVERITY
 from hcrbench.synth.text import amount, human_date, money
-from hcrbench.synth.world import CORE_PROJECTS
 
 SPANNING_MIN_DOCS = 10
 Gen = Callable[[Catalog, random.Random, str], "QueryPlan | None"]
@@ -98,7 +97,7 @@ def thematic(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
             intent = "system_operation"
         return _q(c, "thematic", diff, "template", text, [fact_line(c, f) for f in facts], facts, [sy.id],
                   intent=intent, system=sy.id)
-    p = c.pick(r, w.projects[:CORE_PROJECTS])
+    p = c.pick(r, c.projects)
     facts = [f"prj:{p.id}:goal", f"prj:{p.id}:lead", f"prj:{p.id}:budget"]
     text = {"easy": f"What is project {p.code_name} for, who leads it and what is its budget?",
             "medium": f"What is {p.code_name} trying to achieve, who is in charge of it and how much money was it "
@@ -173,7 +172,7 @@ def comparative(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         return _q(c, "comparative", diff, "template" if diff == "easy" else "adversarial:vocabulary", text, ans,
                   facts, [pol.id], intent="policy_change_v1_v3", policy=pol.id)
     if r.random() < 0.6:
-        a, b = c.sample(r, w.projects[:CORE_PROJECTS], 2)
+        a, b = c.sample(r, c.projects, 2)
         if a.budget_k == b.budget_k:
             return None
         win = a if a.budget_k > b.budget_k else b
@@ -283,7 +282,7 @@ def temporal(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """As-of questions over quarterly reports and policy versions."""
     w = c.w
     if r.random() < 0.55:
-        p = c.pick(r, w.projects[:CORE_PROJECTS])
+        p = c.pick(r, c.projects)
         qi = r.randrange(3) if diff != "hard" else r.choice([0, 1])
         q = lx.QUARTERS[qi]
         text = {"easy": f"What was the status of project {p.code_name} at the end of {qlabel(q)}?",
@@ -367,8 +366,11 @@ def out_of_distribution(c: Catalog, r: random.Random, diff: str) -> QueryPlan | 
         if u < 0.3:
             pol = c.pick(r, w.policies)
             text = f"When did version 4 of {pol.id} take effect?"
-        elif u < 0.55:
-            p = r.choice(w.projects[:CORE_PROJECTS])
+        elif u < 0.55:  # a project completed earlier would answer it ("completed"): only running ones
+            running = [p for p in c.projects if "completed" not in p.status.values()]
+            if not running:
+                return None
+            p = c.pick(r, running)
             text = f"What was the status of project {p.code_name} at the end of Q4 2024?"
         elif u < 0.8:
             top = max(int(d["id"][4:]) for d in w.decisions)
