@@ -41,7 +41,10 @@ FRESH_BIAS = 0.85
 #: The fresh-entity preferences a suite is planned with, in order: spreading early queries over new entities
 #: deals more of the world to the splits one by one, which on some seeds leaves a scarce category (aggregation)
 #: no draw that fits; the suite is then planned again from scratch with a weaker preference.
-FRESH_BIAS_STEPS = (FRESH_BIAS, 0.5, 0.0)
+#: Each step is (fresh bias, draws that must open a new topic, draws that must not repeat evidence); the last
+#: ones also drop the preference for new evidence and new topics (Meridian 3's planner, named entities kept).
+FRESH_BIAS_STEPS = ((FRESH_BIAS, NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES), (0.5, NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES),
+                    (0.0, NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES), (0.0, NEW_TOPIC_TRIES, 0), (0.0, 0, 0))
 NEGATIVES = 5
 EXACT_COVER_MAX_FACTS = 12
 MAX_RELEVANT = 100  # R@100 = 1 must be reachable: no query has more relevant documents than that
@@ -124,12 +127,12 @@ def _slots(counts: dict[str, int]) -> list[tuple[str, str, int, str]]:
 
 
 def plan_queries(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES) -> list[QueryPlan]:
-    """The suite of :func:`plan_suite`, planned with each of :data:`FRESH_BIAS_STEPS` in turn until one fills
+    """The suite of :func:`plan_suite`, planned with each step of :data:`FRESH_BIAS_STEPS` in turn until one fills
     every slot (the first on most seeds: the suite is then the same as with that preference alone); raises
     :class:`SuiteTooLarge` when none does."""
-    for i, bias in enumerate(FRESH_BIAS_STEPS):
+    for i, (bias, new_topic, new_evidence) in enumerate(FRESH_BIAS_STEPS):
         try:
-            return plan_suite(cat, seed, n_queries, bias)
+            return plan_suite(cat, seed, n_queries, bias, (new_topic, new_evidence))
         except SuiteTooLarge:
             if i == len(FRESH_BIAS_STEPS) - 1:
                 raise
@@ -137,7 +140,8 @@ def plan_queries(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES) -> li
 
 
 def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
-               fresh_bias: float = FRESH_BIAS) -> list[QueryPlan]:
+               fresh_bias: float = FRESH_BIAS,
+               prefer: tuple[int, int] = (NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES)) -> list[QueryPlan]:
     """Draw ``n_queries`` queries in the design's category shares (:func:`category_counts`). Every slot (category, difficulty, split) is filled by rejection sampling from its
     generator: a draw is rejected when its text (or a near-duplicate of it, :mod:`query_dedup`) or its fact set
     repeats an earlier query, when it has more than
@@ -153,7 +157,7 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
     names = NameIndex(world_names(cat.w.to_json()))
     planned: dict[tuple[str, str, int], QueryPlan] = {}
     seen: dict[str, Any] = {"texts": set(), "facts": set(), "questions": QuestionSet(), "topics": topics,
-                            "names": names, "subjects": set()}
+                            "names": names, "subjects": set(), "prefer": prefer}
     bridged: dict[str, Counter] = defaultdict(Counter)
     cat.claimed, cat.relaxed = set(), False  # a fresh plan: no entity is named yet
     cat.fresh_bias = fresh_bias
@@ -243,7 +247,7 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
     and evidence preferences and draws from its own random stream."""
     cat.split_owner, cat.split = ledger.owner, split
     topics: TopicGraph = seen["topics"]
-    new_topic, new_evidence = (0, 0) if loose else (NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES)
+    new_topic, new_evidence = (0, 0) if loose else seen.get("prefer", (NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES))
     stream = f"query|{cname}|{diff}|{slot}" + ("|loose" if loose else "")
     for attempt in range(MAX_TRIES):
         r = rng(seed, stream, attempt)
