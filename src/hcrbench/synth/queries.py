@@ -38,6 +38,13 @@ NEW_TOPIC_TRIES = 10
 NEW_EVIDENCE_TRIES = 100
 #: Chance that a generator's pick/sample draws only from entities no planned query names yet.
 FRESH_BIAS = 0.85
+#: The fresh-entity preferences a suite is planned with, in order: spreading early queries over new entities
+#: deals more of the world to the splits one by one, which on some seeds leaves a scarce category (aggregation)
+#: no draw that fits; the suite is then planned again from scratch with a weaker preference.
+#: Each step is (fresh bias, draws that must open a new topic, draws that must not repeat evidence); the last
+#: ones also drop the preference for new evidence and new topics (Meridian 3's planner, named entities kept).
+FRESH_BIAS_STEPS = ((FRESH_BIAS, NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES), (0.5, NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES),
+                    (0.0, NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES), (0.0, NEW_TOPIC_TRIES, 0), (0.0, 0, 0))
 NEGATIVES = 5
 EXACT_COVER_MAX_FACTS = 12
 MAX_RELEVANT = 100  # R@100 = 1 must be reachable: no query has more relevant documents than that
@@ -120,14 +127,29 @@ def _slots(counts: dict[str, int]) -> list[tuple[str, str, int, str]]:
 
 
 def plan_queries(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES) -> list[QueryPlan]:
+    """The suite of :func:`plan_suite`, planned with each step of :data:`FRESH_BIAS_STEPS` in turn until one fills
+    every slot (the first on most seeds: the suite is then the same as with that preference alone); raises
+    :class:`SuiteTooLarge` when none does."""
+    for i, (bias, new_topic, new_evidence) in enumerate(FRESH_BIAS_STEPS):
+        try:
+            return plan_suite(cat, seed, n_queries, bias, (new_topic, new_evidence))
+        except SuiteTooLarge:
+            if i == len(FRESH_BIAS_STEPS) - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
+def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
+               fresh_bias: float = FRESH_BIAS,
+               prefer: tuple[int, int] = (NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES)) -> list[QueryPlan]:
     """Draw ``n_queries`` queries in the design's category shares (:func:`category_counts`). Every slot (category, difficulty, split) is filled by rejection sampling from its
     generator: a draw is rejected when its text (or a near-duplicate of it, :mod:`query_dedup`) or its fact set
     repeats an earlier query, when it has more than
     :data:`MAX_RELEVANT` relevant documents, when it shares a needed fact, an expected entity or its relevant-document
     set with another split (:class:`SplitLedger`), when it goes through a bridge entity that already carries
     :func:`bridge_cap` queries of its category, or when it breaks its category's property. A slot that cannot be
-    filled in its split goes to another one (``describe`` reports the split counts); one that cannot be filled in
-    any split is a generator bug and raises."""
+    filled in its split goes to another one (``describe`` reports the split counts), then drops the topic
+    preferences (:func:`_fallbacks`); one that cannot be filled at all raises :class:`SuiteTooLarge`."""
     ledger = SplitLedger(entity_pools(cat, seed))
     counts = category_counts(n_queries)
     slots = _slots(counts)
@@ -135,22 +157,23 @@ def plan_queries(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES) -> li
     names = NameIndex(world_names(cat.w.to_json()))
     planned: dict[tuple[str, str, int], QueryPlan] = {}
     seen: dict[str, Any] = {"texts": set(), "facts": set(), "questions": QuestionSet(), "topics": topics,
-                            "names": names, "subjects": set()}
+                            "names": names, "subjects": set(), "prefer": prefer}
     bridged: dict[str, Counter] = defaultdict(Counter)
-    cat.fresh_bias = FRESH_BIAS
+    cat.claimed, cat.relaxed = set(), False  # a fresh plan: no entity is named yet
+    cat.fresh_bias = fresh_bias
     for cname, diff, slot, split in slots:
         gen = with_patterns(cname, CATEGORIES[cname][1])
-        # a slot no draw can fill is tried once more without the generator's size targets (entity-spanning
-        # questions over 10+ documents), then in another split (the counts then show it)
-        for where, relaxed in ((split, False), (split, True), *((s, True) for s in SPLIT_SHARES if s != split)):
+        for where, relaxed, loose in _fallbacks(split):
             cat.relaxed = relaxed
+            cat.fresh_bias = 0.0 if loose else fresh_bias
             got = _draw(cat, gen, seed, cname, diff, slot, where, ledger, seen, bridged[cname],
-                        bridge_cap(counts[cname]))
+                        bridge_cap(counts[cname]), loose)
             if got is not None:
                 break
         else:
             raise SuiteTooLarge(f"could not fill query slot {cname}/{diff} #{slot} in any split")
         cat.relaxed = False
+        cat.fresh_bias = fresh_bias
         plan, linked = got
         plan.split = split = where
         seen["texts"].add(plan.text)
@@ -172,6 +195,18 @@ def plan_queries(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES) -> li
     for i, p in enumerate(out):
         p.query_id = f"MQ{i + 1:03d}"
     return out
+
+
+def _fallbacks(split: str) -> list[tuple[str, bool, bool]]:
+    """The tries of a slot as (split, relaxed, loose), in order. A slot no draw can fill is tried once more
+    without the generator's size targets (entity-spanning questions over 10+ documents), then in another split
+    (the counts then show it); then, in its own split first, without the topic preferences (``loose``: no
+    preference for entities no query names yet, for a new topic or for unrepeated evidence, and a fresh stream
+    of draws), so a crowded world gives up topic spread before it gives up the suite. Label rules (split
+    ledger, property checks, fact and text repeats, relevant-set cap) hold in every try."""
+    others = [s for s in SPLIT_SHARES if s != split]
+    return [(split, False, False), (split, True, False), *((s, True, False) for s in others),
+            (split, True, True), *((s, True, True) for s in others)]
 
 
 def assign_clusters(meta_rows: list[dict], cat: Catalog) -> None:
@@ -201,17 +236,21 @@ def _relevant_set(plan: QueryPlan, cat: Catalog) -> frozenset:
 
 
 def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: int, split: str,
-          ledger: SplitLedger, seen: dict[str, Any], bridged: Counter, cap: int) -> tuple[QueryPlan, list] | None:
+          ledger: SplitLedger, seen: dict[str, Any], bridged: Counter, cap: int,
+          loose: bool = False) -> tuple[QueryPlan, list] | None:
     """One slot by rejection sampling. Besides the category's own checks, a draw is rejected when its fact set
     repeats a planned query's; in its first :data:`NEW_TOPIC_TRIES` attempts, when it touches a planned query's
     topic (an entity, fact or relevant set: :class:`TopicGraph`); in its first :data:`NEW_EVIDENCE_TRIES`, when
     its relevant-document set repeats one or its main subject (first expected entity) is one its category already
     has (six entity-spanning questions about one person are one topic, not six). Later attempts take what the world has left (a world too small for its
-    queries shows in ``describe``'s topic figures)."""
+    queries shows in ``describe``'s topic figures). ``loose`` (a last try, :func:`_fallbacks`) drops the topic
+    and evidence preferences and draws from its own random stream."""
     cat.split_owner, cat.split = ledger.owner, split
     topics: TopicGraph = seen["topics"]
+    new_topic, new_evidence = (0, 0) if loose else seen.get("prefer", (NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES))
+    stream = f"query|{cname}|{diff}|{slot}" + ("|loose" if loose else "")
     for attempt in range(MAX_TRIES):
-        r = rng(seed, f"query|{cname}|{diff}|{slot}", attempt)
+        r = rng(seed, stream, attempt)
         plan = gen(cat, r, diff)
         if plan is None or plan.text in seen["texts"] or seen["questions"].repeats(plan.text):
             continue
@@ -224,9 +263,9 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
         if not ledger.fits(split, linked):
             continue
         subject = (cname, plan.entities[0] if plan.entities else "")
-        if attempt < NEW_EVIDENCE_TRIES and (topics.reuses_evidence(linked) or subject in seen["subjects"]):
+        if attempt < new_evidence and (topics.reuses_evidence(linked) or subject in seen["subjects"]):
             continue
-        if attempt < NEW_TOPIC_TRIES and plan.origin not in ("adversarial", "adversarial:ood") \
+        if attempt < new_topic and plan.origin not in ("adversarial", "adversarial:ood") \
                 and topics.loss(linked):
             continue  # hand-written patterns and the kinds of near-miss questions keep their share of the draws
         if any(bridged[b] >= cap for b in bridges(chain_of(plan), plan.chain)):
