@@ -49,6 +49,11 @@ name = "bm25-chunks128"
 type = "bm25"
 params = { k1 = 0.9, b = 0.4 }
 chunking = { max_tokens = 128, overlap = 32, respect_sentences = true, structure_aware = true }
+
+[[systems]]
+name = "dense-hash"                       # model-free hashed bag of words: surely worse than BM25, so the fixture
+type = "dense"                            # holds significant comparisons whatever the corpus seed draws
+params = { backend = "hash" }
 """
 
 
