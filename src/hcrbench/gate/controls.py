@@ -154,7 +154,8 @@ def run_controls(
     pool = list(item_pool)
     runs = build_controls(qrels, pool, k=k, seed=seed, rel_threshold=rel_threshold, base_run=base_run)
     pairs = gate_pairs(qrels, runs, metric=metric, strict=strict, item_pool=pool, n_trials=n_trials, tau=tau,
-                       alpha=alpha, seed=seed, rel_threshold=rel_threshold, tau_rel=tau_rel)
+                       alpha=alpha, seed=seed, rel_threshold=rel_threshold, tau_rel=tau_rel,
+                       expect_unjudged=("anti_oracle",))  # retrieves no doc judged for its query, by design
     rows = []
     for c in CONTROLS:
         for res in (pairs[c].graded, pairs[c].strict):

@@ -189,14 +189,17 @@ class GateProblem:
 
 
 def real_per_query(qrels: Qrels, run: Run, metric: GateMetric, rel_threshold: int,
-                   query_ids: list[str]) -> np.ndarray:
-    """Per-query values of ``run`` from :func:`hcrbench.metrics.evaluate`, aligned with ``query_ids``."""
+                   query_ids: list[str], expect_unjudged: bool = False) -> np.ndarray:
+    """Per-query values of ``run`` from :func:`hcrbench.metrics.evaluate`, aligned with ``query_ids``.
+
+    ``expect_unjudged``: the caller built the run to retrieve no judged document (a control such as the gate's
+    anti-oracle), so evaluate's "none of its retrieved documents is judged" warning is expected and silenced."""
     from hcrbench.metrics import evaluate
 
     if not set(run.query_ids) <= set(query_ids):
         run = run.subset(query_ids)  # queries outside the gate's set are not scored (and not warned about)
     with _warnings.catch_warnings():
-        if run.name == "anti_oracle":  # the control retrieves only unjudged-for-the-query docs by construction
+        if expect_unjudged:
             _warnings.filterwarnings("ignore", message=r".*none of its \d+ retrieved documents is judged",
                                      category=HcrbenchWarning)
         res = evaluate(qrels, {run.name: run}, [metric.name], rel_threshold=rel_threshold, missing="zero")
@@ -226,6 +229,7 @@ def gate_runs(
     null_seeds: Mapping[str, int] | None = None,
     iid_null_d: bool = False,
     tau_rel: float = 0.1,
+    expect_unjudged: Iterable[str] = (),
 ) -> dict[str, GateResult]:
     """Gate every run in ``runs`` against nulls A-D on ``metric``; returns ``{name: GateResult}``.
 
@@ -236,6 +240,8 @@ def gate_runs(
     its seed (the falsify-eval drop-in uses seed, seed+1, seed+2, seed+3 as falsify-eval does); ``iid_null_d``
     selects falsify-eval's iid draw for null D instead of the frequency-preserving deal. ``tau_rel`` (default
     0.1) is the share of the gap between each null's mean and the oracle's mean a system must close.
+    ``expect_unjudged`` names runs built to retrieve no judged document (controls), whose "nothing judged"
+    warning is expected.
     """
     m = parse_gate_metric(metric)
     rel_threshold = check_rel_threshold(rel_threshold)
@@ -293,7 +299,8 @@ def gate_runs(
     oracle = oracle_mean(rel, m, const, rel_threshold)
     out: dict[str, GateResult] = {}
     for name, run in rs.items():
-        values = real_per_query(prob.qrels, run, m, rel_threshold, prob.query_ids)
+        values = real_per_query(prob.qrels, run, m, rel_threshold, prob.query_ids,
+                                expect_unjudged=name in set(expect_unjudged))
         out[name] = _result(name, m, values, trials[name], prob.query_ids, tau, alpha, n_trials, kc, seed, warns,
                             float(tau_rel), oracle)
     return out

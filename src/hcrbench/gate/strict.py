@@ -86,6 +86,7 @@ def gate_pairs(
     seed: int = 0,
     rel_threshold: int = 1,
     tau_rel: float = 0.1,
+    expect_unjudged: Iterable[str] = (),
 ) -> dict[str, GatePair]:
     """Gate every run on ``metric`` and (``strict``) on ``strict_metric`` over single-gold qrels.
 
@@ -97,7 +98,7 @@ def gate_pairs(
     rs = as_runs(runs)
     pool = None if item_pool is None else list(item_pool)
     common = dict(item_pool=pool, n_trials=n_trials, tau=tau, alpha=alpha, seed=seed, rel_threshold=rel_threshold,
-                  tau_rel=tau_rel)
+                  tau_rel=tau_rel, expect_unjudged=tuple(expect_unjudged))
     graded = gate_runs(q, rs, metric=metric, k=k, **common)
     strict_res: dict[str, GateResult | None] = dict.fromkeys(rs)
     if strict:
