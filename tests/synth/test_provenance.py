@@ -108,7 +108,7 @@ def test_qrels_are_derived_from_provenance_and_exhaustive(folder):
         assert set(m["qrels"].values()) <= {0, 1, 2, 3}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _name_pattern(subject: str) -> re.Pattern:
     return re.compile(r"(?<![\w-])" + re.escape(subject) + r"(?![\w-]| \d)")
 
