@@ -168,7 +168,7 @@ class PassageMiniLM:
 class Bench:
     """One Meridian folder's test split, its context chunks, evidence and the queries feasible at ``budget``."""
 
-    def __init__(self, data: Path, budget: int = 400, minilm: bool = False) -> None:
+    def __init__(self, data: Path, budget: int = 400, minilm: bool = False, chunk_tokens: int = 128) -> None:
         from hcrbench.context import ChunkIndex, TfidfSimilarity
         from hcrbench.data.beir import read_corpus, read_queries
         from hcrbench.data.chunking import chunk_corpus
@@ -181,14 +181,15 @@ class Bench:
         self.corpus, self.queries = read_corpus(data / "corpus.jsonl"), read_queries(data / "queries.jsonl")
         self.qrels, self.ev = read_qrels(data / "qrels" / "test.tsv"), read_evidence(data / "evidence.jsonl")
         self.counter = get_counter(None)
-        self.index = ChunkIndex(chunk_corpus(self.corpus, max_tokens=128, overlap=0, counter=self.counter))
+        self.index = ChunkIndex(chunk_corpus(self.corpus, max_tokens=chunk_tokens, overlap=0, counter=self.counter))
+        self.unit_set = f"chunks-{chunk_tokens}"
         texts = self.index.chunked.corpus.texts
         self.tfidf = TfidfSimilarity(self.index.chunked.corpus.doc_ids, texts)
         self.bm25p = PassageBM25(texts)
         self.minilm = PassageMiniLM(texts) if minilm else None
         self.texts = dict(zip(self.corpus.doc_ids, self.corpus.texts))
         qids = [q for q in self.qrels.query_ids if q in self.ev and self.ev[q].facts]
-        self.cover = unit_feasibility(UnitSet("chunks-128", self.index, {}), self.ev, qids, self.texts)
+        self.cover = unit_feasibility(UnitSet(self.unit_set, self.index, {}), self.ev, qids, self.texts)
         self.feas = [q for q in qids if (self.cover[q]["cover_tokens"] or budget + 1) <= budget]
         self.qv = dict(zip(qids, self.tfidf.query_vectors([self.queries[q] for q in qids])))
         self._facts: dict[tuple[str, int], int] = {}
@@ -344,7 +345,7 @@ class Bench:
         from hcrbench.metrics.sufficiency import cheapest_cover
 
         if not hasattr(self, "_units"):
-            self._units = _Units(UnitSet("chunks-128", self.index, {}))
+            self._units = _Units(UnitSet(self.unit_set, self.index, {}))
         c = cheapest_cover(self.ev[q], self._units.units, self._units.by_doc, None, self.texts)
         per = Counter(self._units.units[i].doc_id for i in c.units)
         return len(per), max(per.values(), default=0)
@@ -371,12 +372,12 @@ def bm25_doc_run(b: Bench, qids: list[str]) -> dict[str, list[str]]:
     return {q: [d for d, _ in run.ranked(q)] for q in qids}
 
 
-def bounds(data: Path, budget: int = 400, minilm: bool = False) -> list[dict]:
+def bounds(data: Path, budget: int = 400, minilm: bool = False, chunk_tokens: int = 128) -> list[dict]:
     """Failures at ``budget`` on the feasible queries, per delivery variant, of the perfect ranking (relevant
     documents by grade, ties by id) and of BM25 over documents; then the bounds (oracle passage order, the minimal
     evidence's documents first, the best order of the relevant documents found), and the cheapest cover's shape
     of the harness's failures. Returns one row per line printed."""
-    b = Bench(data, budget, minilm)
+    b = Bench(data, budget, minilm, chunk_tokens)
     n = len(b.feas)
     bm = bm25_doc_run(b, b.feas)
     rows = []
@@ -388,7 +389,7 @@ def bounds(data: Path, budget: int = 400, minilm: bool = False) -> list[dict]:
         print(f"  {name:52s} perfect {len(perfect):2d} ({100 * len(perfect) / n:4.1f}%)  bm25-doc {pct}",
               flush=True)
 
-    print(f"{b.name}: {n} queries feasible at {budget} in 128-token context chunks")
+    print(f"{b.name}: {n} queries feasible at {budget} in {chunk_tokens}-token context chunks")
     for name, v in VARIANTS.items():
         if v.get("scorer") == "minilm" and not minilm:
             continue
@@ -433,11 +434,12 @@ def main() -> None:
     ap.add_argument("--bounds-only", action="store_true", help="only the fast bounds over delivery variants")
     ap.add_argument("--minilm", action="store_true", help="also the MiniLM (int8 ONNX) passage scorer (slow)")
     ap.add_argument("--budget", type=int, default=400)
+    ap.add_argument("--chunk-tokens", type=int, default=128, help="context chunks of the bounds (feasibility too)")
     a = ap.parse_args()
     for d in a.data:
         if not a.bounds_only:
             through_run(d, a.out / d.name)
-        bounds(d, a.budget, a.minilm)
+        bounds(d, a.budget, a.minilm, a.chunk_tokens)
 
 
 if __name__ == "__main__":
