@@ -17,9 +17,9 @@ top-ranked passage of each of the top documents first, which is what a good docu
 same delivery holds for every system of a kind, so systems differ only in their rankings.
 
 Other designs were measured against it (``benchmarks/perfect_control.py --bounds-only``, docs/context.md): BM25 or
-MiniLM as the passage scorer, two passages of the top document first, passages of the top documents by score x rank
+MiniLM (cosine or MaxSim) as the passage scorer, two passages of the top document first, passages of the top documents by score x rank
 prior, query-term coverage across documents, sentence windows and 64-token chunks. None was better on every
-Meridian folder, none brought a perfect ranking near the design's 5% at 400 tokens (the best, MiniLM, 23-27%), and
+Meridian folder, none brought a perfect ranking near the design's 5% at 400 tokens (the best, the MiniLM scorers, 22-30%), and
 the smaller units raised BM25-over-documents' failures from 52-62% to 80-92%; so this delivery stays, and the gap is reported.
 
 :class:`UnitSet` (every unit a chunking can deliver) is here too: feasibility and the oracle's cover are counted
