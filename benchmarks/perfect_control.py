@@ -1,14 +1,19 @@
 """The perfect-retriever control on Meridian folders: through ``hcrbench run``, and its bounds (docs/context.md).
 
-    python benchmarks/perfect_control.py DATA [DATA ...] --out DIR [--bounds-only]
+    python benchmarks/perfect_control.py DATA [DATA ...] --out DIR
+    python benchmarks/perfect_control.py DATA [DATA ...] --bounds-only [--minilm] [--chunk-tokens 64] [--budget 400]
 
 For each Meridian folder (test split): writes a perfect runfile (every relevant document by grade, then id) and a
 degraded one (half of the relevant documents dropped, 20 random documents after), runs ``hcrbench run`` (the console
 script) with BM25 over its own chunks, BM25 over documents, both runfiles and the built-in controls at B = 200-1200,
-and prints each system's failure rate on the feasible queries at 400 with its failure anatomy. Then the bounds of a
-document ranking (the fast form, no retrieval): the perfect ranking delivered round robin with the TF-IDF passage
-scorer, with an oracle passage order (each document's fact-stating chunks first), and with the minimal evidence's
-documents first among equal grades as well.
+and prints each system's failure rate on the feasible queries at 400 with its failure anatomy, then at every budget.
+
+Then the bounds (the fast form, no ``hcrbench run``): failures on the queries feasible at the budget of the perfect
+ranking (ties by id) and of BM25 over documents under each delivery variant of :data:`VARIANTS` (each uses only the
+query, the ranking and the documents: TF-IDF / BM25 / MiniLM / MaxSim passage scorers, the top document first,
+score x rank prior, query-term coverage, sentence windows); and three bounds that use the evidence: an oracle
+passage order, the minimal evidence's documents first as well, and the best order of the relevant documents found.
+Last, the shape of the cheapest cover of each query the harness fails (documents, chunks of one document).
 """
 
 from __future__ import annotations
