@@ -1,24 +1,33 @@
 """The perfect-retriever control on Meridian folders: through ``hcrbench run``, and its bounds (docs/context.md).
 
-    python benchmarks/perfect_control.py DATA [DATA ...] --out DIR [--bounds-only]
+    python benchmarks/perfect_control.py DATA [DATA ...] --out DIR
+    python benchmarks/perfect_control.py DATA [DATA ...] --bounds-only [--minilm] [--chunk-tokens 64] [--budget 400]
 
 For each Meridian folder (test split): writes a perfect runfile (every relevant document by grade, then id) and a
 degraded one (half of the relevant documents dropped, 20 random documents after), runs ``hcrbench run`` (the console
 script) with BM25 over its own chunks, BM25 over documents, both runfiles and the built-in controls at B = 200-1200,
-and prints each system's failure rate on the feasible queries at 400 with its failure anatomy. Then the bounds of a
-document ranking (the fast form, no retrieval): the perfect ranking delivered round robin with the TF-IDF passage
-scorer, with an oracle passage order (each document's fact-stating chunks first), and with the minimal evidence's
-documents first among equal grades as well.
+and prints each system's failure rate on the feasible queries at 400 with its failure anatomy, then at every budget.
+
+Then the bounds (the fast form, no ``hcrbench run``): failures on the queries feasible at the budget of the perfect
+ranking (ties by id) and of BM25 over documents under each delivery variant of :data:`VARIANTS` (each uses only the
+query, the ranking and the documents: TF-IDF / BM25 / MiniLM / MaxSim passage scorers, the top document first,
+score x rank prior, query-term coverage, sentence windows); and three bounds that use the evidence: an oracle
+passage order, the minimal evidence's documents first as well, and the best order of the relevant documents found.
+Last, the shape of the cheapest cover of each query the harness fails (documents, chunks of one document).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import math
 import os
 import random
+import re
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -88,60 +97,377 @@ def through_run(data: Path, out: Path) -> None:
         if f and fl:
             print(f"  {name:18s} {100 * f['rate']:5.1f}% of {f['n']:3d}  ret {fl['retrieval']:2d}  "
                   f"sel {fl['selection']:2d}  del {fl['delivery']:2d}")
+    print("  failure on the queries feasible at each budget (in the system's unit set):")
+    for name, e in s["systems"].items():
+        cover = s["feasibility"]["unit_sets"].get(e.get("unit_set"), {}).get("cover_tokens")
+        if not cover:
+            continue
+        ok: dict[tuple[str, int], bool] = {}
+        with open(out / "out" / "contexts" / f"{name}.jsonl") as fh:
+            for line in fh:
+                c = json.loads(line)
+                if c["budget"] is not None:
+                    ok[c["query_id"], c["budget"]] = bool(c["evidence_coverage"])
+        cells = []
+        for b in (200, 400, 600, 800, 1200):
+            feas = [q for q, t in cover.items() if t is not None and t <= b and (q, b) in ok]
+            fails = sum(not ok[q, b] for q in feas)
+            cells.append(f"{b}: {100 * fails / len(feas):4.1f}% of {len(feas):2d}" if feas else f"{b}: -")
+        print(f"  {name:18s} " + "  ".join(cells))
 
 
-def bounds(data: Path, budget: int = 400) -> None:
-    from hcrbench.context import ChunkIndex, TfidfSimilarity, select
-    from hcrbench.context.delivery import round_robin
-    from hcrbench.data.beir import read_corpus, read_queries
-    from hcrbench.data.chunking import chunk_corpus
-    from hcrbench.data.evidence import read_evidence
-    from hcrbench.data.tokens import get_counter
-    from hcrbench.data.trec import read_qrels
-    from hcrbench.experiment.context_deliver import UnitSet, unit_feasibility
-    from hcrbench.metrics.sufficiency import covered_facts, judge
+# ---------------------------------------------------------------------------------------------------- bounds
 
-    corpus, queries = read_corpus(data / "corpus.jsonl"), read_queries(data / "queries.jsonl")
-    qrels, ev = read_qrels(data / "qrels" / "test.tsv"), read_evidence(data / "evidence.jsonl")
-    counter = get_counter(None)
-    cc = chunk_corpus(corpus, max_tokens=128, overlap=0, counter=counter)
-    index = ChunkIndex(cc)
-    sim = TfidfSimilarity(cc.corpus.doc_ids, cc.corpus.texts)
-    texts = dict(zip(corpus.doc_ids, corpus.texts))
-    qids = [q for q in qrels.query_ids if q in ev and ev[q].facts]
-    cov = unit_feasibility(UnitSet("chunks-128", index, {}), ev, qids, texts)
-    feas = [q for q in qids if cov[q]["cover_tokens"] is not None and cov[q]["cover_tokens"] <= budget]
-    qv = dict(zip(qids, sim.query_vectors([queries[q] for q in qids])))
-    out = {}
-    for mode in ("tfidf", "oracle passages", "oracle passages + minimal documents first"):
-        fails = 0
-        for q in feas:
-            rel = {d: g for d, g in qrels[q].items() if g >= 1}
-            mind = {sp.doc_id for sp in ev[q].minimal}
-            docs = sorted(rel, key=lambda d: (-rel[d], -(d in mind) if "minimal" in mode else 0, d))
-            pos = np.array([p for d in docs for p in index.by_doc[d]], dtype=np.int64)
-            ps = sim.passage_scores(pos, qv[q])
-            if mode != "tfidf":
-                ps = ps + np.array([len(covered_facts([index.candidate(int(p), 0, 0)], ev[q], texts)) for p in pos])
-            order = round_robin(pos, index.doc_of, ps)[:100]
-            cands = [index.candidate(int(pos[i]), 1.0, r) for r, i in enumerate(order)]
-            s = select(q, cands, budget, "greedy", token_counter=counter.name)
-            fails += not judge(s.chunks, s.text(), ev[q], None, texts).evidence_coverage
-        out[mode] = fails
-    print(f"{data.name}: perfect ranking (ties by id) round robin at {budget}, {len(feas)} feasible: "
-          + ", ".join(f"{m} {k} ({100 * k / max(len(feas), 1):.1f}%)" for m, k in out.items()))
+
+def _tokens(text: str) -> list[str]:
+    import Stemmer
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    stem = Stemmer.Stemmer("english")
+    return stem.stemWords([w for w in re.findall(r"\w\w+", text.lower()) if w not in ENGLISH_STOP_WORDS])
+
+
+class PassageBM25:
+    """BM25 (k1 1.2, b 0.75, stemmed, stop words out) over the context chunks: a passage scorer beside TF-IDF."""
+
+    def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75) -> None:
+        self.tf = [Counter(_tokens(t)) for t in texts]
+        df = Counter(w for tf in self.tf for w in tf)
+        n = len(texts)
+        self.idf = {w: math.log(1 + (n - c + 0.5) / (c + 0.5)) for w, c in df.items()}
+        self.len = np.array([sum(tf.values()) for tf in self.tf], dtype=np.float64)
+        self.avg, self.k1, self.b = float(self.len.mean() or 1.0), k1, b
+
+    def scores(self, pos: np.ndarray, query: str) -> np.ndarray:
+        q = set(_tokens(query))
+        out = np.zeros(len(pos))
+        for j, p in enumerate(pos):
+            tf, norm = self.tf[p], self.k1 * (1 - self.b + self.b * self.len[p] / self.avg)
+            out[j] = sum(self.idf[w] * tf[w] * (self.k1 + 1) / (tf[w] + norm) for w in q if w in tf)
+        return out
+
+
+class PassageMiniLM:
+    """all-MiniLM-L6-v2 (int8 ONNX, offline) cosine of query and chunk, over the first ``cap`` chunks of a
+    ranking (the rest score 0: at 400 tokens only the first documents' passages are read)."""
+
+    def __init__(self, texts: list[str], cap: int = 40) -> None:
+        from hcrbench.retrieve.encoders import OnnxMiniLMEncoder
+
+        self.enc, self.texts, self.cap, self.cache = OnnxMiniLMEncoder(threads=1), texts, cap, {}
+
+    def _vec(self, texts: list[str]) -> np.ndarray:
+        need = [t for t in dict.fromkeys(texts) if t not in self.cache]
+        if need:
+            self.cache.update(zip(need, self.enc.encode(need)))
+        return np.array([self.cache[t] for t in texts])
+
+    def scores(self, pos: np.ndarray, query: str) -> np.ndarray:
+        out = np.zeros(len(pos))
+        head = pos[: self.cap]
+        if len(head):
+            out[: len(head)] = self._vec([self.texts[p] for p in head]) @ self._vec([query])[0]
+        return out
+
+
+class PassageMaxSim(PassageMiniLM):
+    """Late interaction over MiniLM token vectors (ColBERT-style MaxSim, zero-shot): the sum over the query's tokens
+    of the best cosine with a chunk token; first ``cap`` chunks of a ranking, the rest 0."""
+
+    def _tok(self, texts: list[str]) -> list[np.ndarray]:
+        need = [t for t in dict.fromkeys(texts) if t not in self.cache]
+        if need:
+            self.cache.update(zip(need, self.enc.encode_tokens(need)))
+        return [self.cache[t] for t in texts]
+
+    def scores(self, pos: np.ndarray, query: str) -> np.ndarray:
+        out = np.zeros(len(pos))
+        qv = self._tok([query])[0]
+        for j, m in enumerate(self._tok([self.texts[p] for p in pos[: self.cap]])):
+            out[j] = float((qv @ m.T).max(axis=1).sum()) if len(m) and len(qv) else 0.0
+        return out
+
+
+class Bench:
+    """One Meridian folder's test split, its context chunks, evidence and the queries feasible at ``budget``."""
+
+    def __init__(self, data: Path, budget: int = 400, minilm: bool = False, chunk_tokens: int = 128) -> None:
+        from hcrbench.context import ChunkIndex, TfidfSimilarity
+        from hcrbench.data.beir import read_corpus, read_queries
+        from hcrbench.data.chunking import chunk_corpus
+        from hcrbench.data.evidence import read_evidence
+        from hcrbench.data.tokens import get_counter
+        from hcrbench.data.trec import read_qrels
+        from hcrbench.experiment.context_deliver import UnitSet, unit_feasibility
+
+        self.name, self.budget = data.name, budget
+        self.corpus, self.queries = read_corpus(data / "corpus.jsonl"), read_queries(data / "queries.jsonl")
+        self.qrels, self.ev = read_qrels(data / "qrels" / "test.tsv"), read_evidence(data / "evidence.jsonl")
+        self.counter = get_counter(None)
+        self.index = ChunkIndex(chunk_corpus(self.corpus, max_tokens=chunk_tokens, overlap=0, counter=self.counter))
+        self.unit_set = f"chunks-{chunk_tokens}"
+        texts = self.index.chunked.corpus.texts
+        self.tfidf = TfidfSimilarity(self.index.chunked.corpus.doc_ids, texts)
+        self.bm25p = PassageBM25(texts)
+        self.minilm = PassageMiniLM(texts) if minilm else None
+        self.maxsim = PassageMaxSim(texts) if minilm else None
+        self.texts = dict(zip(self.corpus.doc_ids, self.corpus.texts))
+        qids = [q for q in self.qrels.query_ids if q in self.ev and self.ev[q].facts]
+        self.cover = unit_feasibility(UnitSet(self.unit_set, self.index, {}), self.ev, qids, self.texts)
+        self.feas = [q for q in qids if (self.cover[q]["cover_tokens"] or budget + 1) <= budget]
+        self.qv = dict(zip(qids, self.tfidf.query_vectors([self.queries[q] for q in qids])))
+        self._facts: dict[tuple[str, int], int] = {}
+
+    def perfect(self, q: str) -> list[str]:
+        rel = {d: g for d, g in self.qrels[q].items() if g >= 1}
+        return sorted(rel, key=lambda d: (-rel[d], d))
+
+    def facts_in(self, q: str, p: int) -> int:
+        from hcrbench.metrics.sufficiency import covered_facts
+
+        key = (q, int(p))
+        if key not in self._facts:
+            self._facts[key] = len(covered_facts([self.index.candidate(int(p), 0, 0)], self.ev[q], self.texts))
+        return self._facts[key]
+
+    def scorer(self, name: str, q: str, pos: np.ndarray) -> np.ndarray:
+        if name == "tfidf":
+            return self.tfidf.passage_scores(pos, self.qv[q])
+        if name == "bm25":
+            return self.bm25p.scores(pos, self.queries[q])
+        if name == "minilm":
+            return self.minilm.scores(pos, self.queries[q])
+        if name == "maxsim":
+            return self.maxsim.scores(pos, self.queries[q])
+        if name == "oracle":  # a document's fact-stating chunks first (uses the evidence: a bound, not a design)
+            return self.tfidf.passage_scores(pos, self.qv[q]) + np.array([self.facts_in(q, p) for p in pos])
+        raise ValueError(name)
+
+    def sufficient(self, q: str, cands: list) -> bool:
+        from hcrbench.context import select
+        from hcrbench.metrics.sufficiency import judge
+
+        s = select(q, cands, self.budget, "greedy", token_counter=self.counter.name)
+        return bool(judge(s.chunks, s.text(), self.ev[q], None, self.texts).evidence_coverage)
+
+    def positions(self, docs: list[str]) -> np.ndarray:
+        return np.array([p for d in docs for p in self.index.by_doc.get(d, ())], dtype=np.int64)
+
+    def deliver(self, q: str, docs: list[str], scorer: str = "tfidf", first_round: int = 1,
+                prior: float | None = None) -> list:
+        """Candidates for a document ranking: round robin, best passage first by ``scorer`` (the harness with
+        ``scorer="tfidf"``); ``first_round = 2``: the top document gives two passages in the first round;
+        ``prior``: instead of round robin, the passages of the top 10 documents by normalised score / (1 + prior *
+        document rank), a document's k-th passage halved k times, then the rest."""
+        from hcrbench.context.delivery import best_passage_first, round_robin
+
+        pos = self.positions(docs)
+        if pos.size == 0:
+            return []
+        ps = self.scorer(scorer, q, pos)
+        if prior is None and first_round == 1:
+            order = [int(pos[i]) for i in round_robin(pos, self.index.doc_of, ps)]
+        else:
+            per: dict[int, list[int]] = {}
+            for i in best_passage_first(pos, self.index.doc_of, ps):
+                per.setdefault(int(self.index.doc_of[pos[i]]), []).append(int(pos[i]))
+            dorder = list(per)
+            order = []
+            if prior is None:  # the first round: the top document's first_round passages, every other's best
+                for r, dc in enumerate(dorder):
+                    k = first_round if r == 0 else 1
+                    order += per[dc][:k]
+                    per[dc] = per[dc][k:]
+            else:
+                score = dict(zip(pos.tolist(), (ps / (ps.max() or 1.0)).tolist()))
+                top = [(r, p) for r, dc in enumerate(dorder[:10]) for p in per.pop(dc)]
+                taken: Counter = Counter()
+                while top:
+                    j = max(range(len(top)), key=lambda j: score[top[j][1]] / (1 + prior * top[j][0])
+                            * 0.5 ** taken[top[j][0]])
+                    r, p = top.pop(j)
+                    taken[r] += 1
+                    order.append(p)
+            while any(per.values()):
+                for dc in list(per):
+                    if per[dc]:
+                        order.append(per[dc].pop(0))
+        return [self.index.candidate(p, 1.0, r) for r, p in enumerate(order[:100])]
+
+    def sentence_windows(self, q: str, docs: list[str], width: int = 1) -> list:
+        """Each document's best sentence window (the sentence with the most query-term IDF and ``width``
+        sentences either side) round robin, three rounds of non-overlapping windows: units smaller than a chunk."""
+        from hcrbench.context.candidates import Candidate
+        from hcrbench.data.chunking import split_sentences
+
+        qt = set(_tokens(self.queries[q]))
+        per = []
+        for d in docs[:30]:
+            t = self.texts[d]
+            ss = split_sentences(t)
+            sc = np.array([sum(self.bm25p.idf.get(w, 0.0) for w in set(_tokens(t[a:b])) & qt) for a, b in ss])
+            wins = sorted(((sc[max(0, i - width):i + width + 1].sum(), ss[max(0, i - width)][0],
+                            ss[min(len(ss) - 1, i + width)][1]) for i in range(len(ss))), key=lambda w: -w[0])
+            per.append((d, wins))
+        out, taken = [], {}
+        for _ in range(3):
+            for d, wins in per:
+                for _, s, e in wins:
+                    if all(e <= a or s >= b for a, b in taken.get(d, [])):
+                        taken.setdefault(d, []).append((s, e))
+                        t = self.texts[d][s:e]
+                        out.append(Candidate(f"{d}@{s}", d, s, e, t, self.counter.count(t), 1.0, len(out)))
+                        break
+        return out
+
+    def coverage(self, q: str, docs: list[str], top: int = 6, prior: float = 0.3) -> list:
+        """Query-term coverage: among the passages of the top ``top`` documents, repeatedly the one with the most
+        IDF mass of query terms not yet covered (plus a tenth of its whole query-term mass), divided by ``1 + prior
+        * document rank``, a document's further passages weighted 0.3; then the other documents' chunks."""
+        qt = set(_tokens(self.queries[q]))
+        pos = [int(p) for p in self.positions(docs[:top])]
+        rank: dict[int, int] = {}
+        for p in pos:
+            rank.setdefault(int(self.index.doc_of[p]), len(rank))
+        terms = {p: set(self.bm25p.tf[p]) & qt for p in pos}
+        covered: set[str] = set()
+        used: set[int] = set()
+        out = []
+
+        def gain(p: int) -> float:
+            dc = int(self.index.doc_of[p])
+            g = sum(self.bm25p.idf[w] for w in terms[p] - covered) + 0.1 * sum(self.bm25p.idf[w] for w in terms[p])
+            return g / (1 + prior * rank[dc]) * (0.3 if dc in used else 1.0)
+
+        while pos:
+            p = max(pos, key=gain)
+            pos.remove(p)
+            out.append(p)
+            covered |= terms[p]
+            used.add(int(self.index.doc_of[p]))
+        out += [int(p) for p in self.positions(docs[top:])]
+        return [self.index.candidate(p, 1.0, r) for r, p in enumerate(out[:100])]
+
+    def best_order(self, q: str, scorer: str = "tfidf", max_tries: int = 2000) -> bool:
+        """Is there an order of the relevant documents that round robin with ``scorer`` turns into a sufficient
+        context? Orders of the fact-stating documents as the first up to 4 (the rest after, by id): documents
+        stating no needed fact only take budget; capped at ``max_tries`` orders."""
+        docs = self.perfect(q)
+        stating = [d for d in docs if any(self.facts_in(q, p) for p in self.index.by_doc.get(d, ()))]
+        tries = 0
+        for k in range(1, min(4, len(stating)) + 1):
+            for pre in itertools.permutations(stating, k):
+                rest = [d for d in docs if d not in pre]
+                if self.sufficient(q, self.deliver(q, list(pre) + rest, scorer)):
+                    return True
+                tries += 1
+                if tries >= max_tries:
+                    return False
+        return False
+
+    def cover_shape(self, q: str) -> tuple[int, int]:
+        """(documents, most chunks of one document) in the cheapest cover of ``q``'s facts by context chunks."""
+        from hcrbench.experiment.context_deliver import UnitSet, _Units
+        from hcrbench.metrics.sufficiency import cheapest_cover
+
+        if not hasattr(self, "_units"):
+            self._units = _Units(UnitSet(self.unit_set, self.index, {}))
+        c = cheapest_cover(self.ev[q], self._units.units, self._units.by_doc, None, self.texts)
+        per = Counter(self._units.units[i].doc_id for i in c.units)
+        return len(per), max(per.values(), default=0)
+
+#: The delivery variants measured by ``--bounds-only``: name -> (delivery, legitimate for any system?).
+VARIANTS = {
+    "tfidf round robin (the harness)": dict(scorer="tfidf"),
+    "bm25 passage scorer, round robin": dict(scorer="bm25"),
+    "minilm passage scorer, round robin": dict(scorer="minilm"),
+    "minilm maxsim (late interaction) passage scorer, round robin": dict(scorer="maxsim"),
+    "tfidf, top document 2 passages first": dict(scorer="tfidf", first_round=2),
+    "bm25 passages of the top 10 by score x rank prior": dict(scorer="bm25", prior=0.5),
+    "query-term coverage over the top 6 documents' passages": dict(coverage=6),
+    "sentence windows (best sentence +-1), round robin": dict(windows=1),
+}
+
+
+def bm25_doc_run(b: Bench, qids: list[str]) -> dict[str, list[str]]:
+    from hcrbench.data.types import Queries
+    from hcrbench.retrieve.bm25 import BM25Retriever
+
+    ret = BM25Retriever(cache=False)
+    ret.index(b.corpus)
+    run = ret.search(Queries(list(qids), [b.queries[q] for q in qids]), k=100).run
+    return {q: [d for d, _ in run.ranked(q)] for q in qids}
+
+
+def bounds(data: Path, budget: int = 400, minilm: bool = False, chunk_tokens: int = 128) -> list[dict]:
+    """Failures at ``budget`` on the feasible queries, per delivery variant, of the perfect ranking (relevant
+    documents by grade, ties by id) and of BM25 over documents; then the bounds (oracle passage order, the minimal
+    evidence's documents first, the best order of the relevant documents found), and the cheapest cover's shape
+    of the harness's failures. Returns one row per line printed."""
+    b = Bench(data, budget, minilm, chunk_tokens)
+    n = len(b.feas)
+    bm = bm25_doc_run(b, b.feas)
+    rows = []
+
+    def row(name: str, perfect: list[str], doc: list[str] | None) -> None:
+        rows.append({"data": b.name, "variant": name, "n": n, "perfect": len(perfect), "bm25_doc":
+                     None if doc is None else len(doc), "failing": perfect})
+        pct = f"{len(doc):2d} ({100 * len(doc) / n:4.1f}%)" if doc is not None else "   -"
+        print(f"  {name:52s} perfect {len(perfect):2d} ({100 * len(perfect) / n:4.1f}%)  bm25-doc {pct}",
+              flush=True)
+
+    print(f"{b.name}: {n} queries feasible at {budget} in {chunk_tokens}-token context chunks")
+    for name, v in VARIANTS.items():
+        if v.get("scorer") in ("minilm", "maxsim") and not minilm:
+            continue
+        if "windows" in v:
+            def deliver(q, docs, w=v["windows"]):
+                return b.sentence_windows(q, docs, w)
+        elif "coverage" in v:
+            def deliver(q, docs, t=v["coverage"]):
+                return b.coverage(q, docs, t)
+        else:
+            def deliver(q, docs, v=v):
+                return b.deliver(q, docs, **v)
+        row(name, [q for q in b.feas if not b.sufficient(q, deliver(q, b.perfect(q)))],
+            [q for q in b.feas if not b.sufficient(q, deliver(q, bm[q]))])
+    harness = rows[0]["failing"]
+    row("bound: oracle passage order (fact-stating chunks first)",
+        [q for q in b.feas if not b.sufficient(q, b.deliver(q, b.perfect(q), "oracle"))], None)
+
+    def minimal_first(q: str) -> list[str]:
+        mind = {sp.doc_id for sp in b.ev[q].minimal}
+        rel = {d: g for d, g in b.qrels[q].items() if g >= 1}
+        return sorted(rel, key=lambda d: (-rel[d], d not in mind, d))
+
+    row("bound: oracle passages + minimal evidence's documents first",
+        [q for q in b.feas if not b.sufficient(q, b.deliver(q, minimal_first(q), "oracle"))], None)
+    row("bound: best order of the relevant documents, tfidf round robin",
+        [q for q in harness if not b.best_order(q, "tfidf")], None)
+    shape = Counter()
+    for q in harness:
+        docs, most = b.cover_shape(q)
+        shape["2+ chunks of one document" if most >= 2 else f"{min(docs, 3)}{'+' if docs >= 3 else ''} documents"
+              ] += 1
+    print(f"  the harness's {len(harness)} failures, by the cheapest cover's shape: "
+          + ", ".join(f"{k}: {v}" for k, v in sorted(shape.items())))
+    return rows
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", nargs="+", type=Path)
     ap.add_argument("--out", type=Path, default=Path("perfect-control"))
-    ap.add_argument("--bounds-only", action="store_true")
+    ap.add_argument("--bounds-only", action="store_true", help="only the fast bounds over delivery variants")
+    ap.add_argument("--minilm", action="store_true",
+                    help="also the MiniLM (int8 ONNX) passage scorers, cosine and MaxSim (slow)")
+    ap.add_argument("--budget", type=int, default=400)
+    ap.add_argument("--chunk-tokens", type=int, default=128, help="context chunks of the bounds (feasibility too)")
     a = ap.parse_args()
     for d in a.data:
         if not a.bounds_only:
             through_run(d, a.out / d.name)
-        bounds(d)
+        bounds(d, a.budget, a.minilm, a.chunk_tokens)
 
 
 if __name__ == "__main__":
