@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from hcrbench.protocol.words import plain, rule_name
 from hcrbench.report.terminal import Table
 
 STYLE = {"go": "green", "pass": "green", "soft no-go": "yellow", "inconclusive": "yellow", "no-go": "red",
@@ -50,11 +51,11 @@ def verdict_table(v: dict[str, Any]) -> Table:
         t.add_column(col, justify="right" if col == "n" else "left", overflow="fold")
     for i, c in enumerate(v.get("checkpoints", []), start=1):
         t.add_row(f"{i}. {escape(c['name'])}", escape(c["criterion"]), _word(c["status"]), _value(c.get("n")),
-                  interval_text(c), escape(c["text"]))
+                  interval_text(c), escape(plain(c["text"])))
     for h in v.get("hypotheses", []):
         label = h["id"] if h["id"].startswith("H") else h["name"]
         t.add_row(escape(label), escape(h["criterion"]), _word(h["verdict"]), _value(h.get("n")), interval_text(h),
-                  escape(h["text"]))
+                  escape(plain(h["text"])))
     return t
 
 
@@ -68,7 +69,7 @@ def controls_table(v: dict[str, Any]) -> Table | None:
     for col in ("control", "rule", "expected", "got", "ok"):
         t.add_column(col, overflow="fold")
     for c in rows:
-        t.add_row(escape(c["control"]), escape(c["rule"]), escape(c["expected"]), _word(c["got"]),
+        t.add_row(escape(c["control"]), escape(rule_name(c["rule"])), escape(c["expected"]), _word(c["got"]),
                   "[green]yes[/]" if c["ok"] else "[bold red]NO: rule not decidable here[/]")
     return t
 
@@ -110,4 +111,4 @@ def print_protocol(console: Any, v: dict[str, Any]) -> None:
         console.print(escape(f"dev selection: {dev['text']}"))
     style = style_of(v["overall"])
     word = f"[{style}]{escape(v['overall'].upper())}[/]" if style else escape(v["overall"].upper())
-    console.print(f"[bold]bottom line:[/bold] {word} — {escape(v['bottom_line'])}")
+    console.print(f"[bold]bottom line:[/bold] {word} — {escape(plain(v['bottom_line']))}")
