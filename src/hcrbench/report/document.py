@@ -79,7 +79,9 @@ def bottom_line(ctx: S.Context) -> str:
     """The report's one sentence: the protocol's bottom line, else the main system against the baseline."""
     v = ctx.inp.verdicts
     if v is not None:
-        return f"{v['overall']}: {v['bottom_line']}"
+        from hcrbench.protocol.words import plain
+
+        return f"{v['overall']}: {plain(v['bottom_line'])}"
     c = ctx.comparison(ctx.main) if ctx.main else None
     if c is not None:
         return S.plain_comparison(c) + " (no protocol verdicts: verdicts.json is absent)"

@@ -49,7 +49,7 @@ caption{text-align:left;font-weight:600;padding:4px 0 6px;font-size:14px}
 th,td{padding:5px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{background:var(--bg);font-weight:600;white-space:nowrap}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-td{max-width:520px;overflow-wrap:anywhere}
+td{max-width:520px;overflow-wrap:break-word}
 td.good{background:var(--good-bg)} td.bad{background:var(--bad-bg)} td.warn{background:var(--warn-bg)}
 td.info{background:var(--info-bg)}
 tr:hover td{background-color:rgba(9,105,218,.04)}

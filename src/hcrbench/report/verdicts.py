@@ -79,12 +79,11 @@ def decided_by_line(v: dict[str, Any]) -> str | None:
     d = v.get("decided_by") or {}
     if d.get("delta") is None:
         return None
-    p = d.get("p_holm")
-    ptxt = "—" if p is None else ("< 0.001" if p < 0.001 else f"{p:.3f}")
     ci = d.get("ci")
     citxt = f", 95% CI [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else ""
-    return (f"kill criterion tested on: {d.get('test')}: delta {d['delta']:+.3f}{citxt}, Holm p {ptxt}, "
-            f"n {d.get('n')} ({d.get('family')})")
+    # no p here: the kill row gives the one p of this comparison (kill-test p, its own family)
+    return (f"kill criterion tested on: {d.get('test')}: delta {d['delta']:+.3f}{citxt}, n {d.get('n')} "
+            f"(family: {d.get('family')}; its p is the kill row's)")
 
 
 def print_protocol(console: Any, v: dict[str, Any]) -> None:
