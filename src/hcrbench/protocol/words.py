@@ -15,8 +15,7 @@ RULE_NAMES = {"tree_sanity": "tree sanity", "easy_routing": "routing on easy que
 #: Internal keys that may appear in a rule's text, and what a person reads instead.
 KEYS = {**{k: v for k, v in RULE_NAMES.items() if "_" in k}, "kill_baseline": "kill baseline",
         "beam_only": "beam-only path", "collapsed_only": "collapsed-only path", "no_links": "no-links ablation",
-        "before_operating": "before its operating characteristics", "needs_n": "n needed",
-        "failures.retrieval": "the retriever's own misses"}
+        "before_operating": "before its operating characteristics", "needs_n": "n needed"}
 _KEY = re.compile(r"(?<![\w.])(" + "|".join(re.escape(k) for k in sorted(KEYS, key=len, reverse=True)) +
                   r")(?![\w])")
 
@@ -28,5 +27,5 @@ def rule_name(rule_id: str, fallback: str | None = None) -> str:
 
 def plain(text: str) -> str:
     """``text`` without Markdown backticks, ``need(s)`` hedges and internal keys."""
-    text = text.replace("`", "").replace("need(s)", "needs")
+    text = text.replace("`", "").replace("need(s)", "needs").replace(" (failures.retrieval)", "")
     return _KEY.sub(lambda m: KEYS[m.group(1)], text)

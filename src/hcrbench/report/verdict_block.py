@@ -52,9 +52,25 @@ def _plain(text: str) -> str:
     return plain(text)
 
 
+def clauses(text: str) -> list[str]:
+    """A rule's text split at the ``;`` outside parentheses and brackets (plain words), the barrier note a kill
+    row opens with left out (the field's line says it)."""
+    out, depth, cur = [], 0, ""
+    for ch in _plain(text):
+        depth += ch in "([" and 1 or (-1 if ch in ")]" and depth else 0)
+        if ch == ";" and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur.strip())
+    return [c for c in out if c and not c.startswith("kill baseline weaker than")] or out
+
+
 def _clause(text: str, limit: int = 110) -> str:
-    """The first clause of a rule's text (up to ``;``), without its verdict prefix, cut at ``limit``."""
-    head = _plain(text).split(";", 1)[0].strip()
+    """The first clause of a rule's text (up to a ``;`` outside parentheses), without its verdict prefix, cut at
+    ``limit``."""
+    head = clauses(text)[0]
     head = re.sub(r"^(not decidable|not run|inconclusive)\b[:,]?\s*", "", head)
     return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
 
