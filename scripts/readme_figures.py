@@ -50,7 +50,7 @@ def _words(row: dict, limit: int = 260) -> str:
 
     parts: list[str] = []
     for c in clauses(str(row.get("text", ""))):
-        if parts and len("; ".join(parts + [c])) > limit:
+        if parts and len("; ".join([*parts, c])) > limit:
             break
         parts.append(c)
     text = "; ".join(parts)

@@ -57,7 +57,7 @@ def clauses(text: str) -> list[str]:
     row opens with left out (the field's line says it)."""
     out, depth, cur = [], 0, ""
     for ch in _plain(text):
-        depth += ch in "([" and 1 or (-1 if ch in ")]" and depth else 0)
+        depth += 1 if ch in "([" else -1 if ch in ")]" and depth else 0
         if ch == ";" and depth == 0:
             out.append(cur.strip())
             cur = ""
