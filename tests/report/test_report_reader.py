@@ -47,3 +47,22 @@ def test_the_routing_axis_is_zoomed_to_values_near_one_and_not_when_they_spread(
     assert 0.5 <= low < min(plots.routing_values(near)) and low == pytest.approx(round(low / 0.05) * 0.05)
     spread = {"hcr": {"routing": {"eps_any": [0.2, 0.6], "n_queries": 9, "accuracy": 0.3}}}
     assert plots.zoom_floor(plots.routing_values(spread)) == 0.0
+
+
+def test_the_screenshot_script_renders_the_top_of_the_report(chromium, written, tmp_path):  # noqa: F811
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "report_screenshot.py"
+    out = tmp_path / "shot.png"
+    r = subprocess.run([sys.executable, str(script), str(written["html"].parent), "--out", str(out)],
+                       capture_output=True, text=True, check=False, timeout=120)
+    assert r.returncode == 0, r.stderr
+    from PIL import Image, ImageStat
+
+    img = Image.open(out).convert("L")
+    assert img.size == (1280, 1000) and ImageStat.Stat(img).var[0] > 500  # the page, not a blank image
+    bad = subprocess.run([sys.executable, str(script), str(tmp_path / "nope")], capture_output=True, text=True,
+                         check=False, timeout=60)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
