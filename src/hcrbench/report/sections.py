@@ -174,8 +174,10 @@ def verdicts_section(ctx: Context) -> Section:
     cost = ((ctx.inp.eval or {}).get("cost")) or {}
     if cost:  # counts only: a report holds no wall-clock time (docs/reliability.md; the console shows ms / query)
         cols = ("chunks_scored", "nodes_scored", "reranker_calls", "context_tokens", "depth")
-        rows = [[Cell(n, bold=n in (v.get("system"), v.get("kill_baseline")))]
-                + [Cell("—" if c.get(k) is None else f"{c[k]:,.1f}", num=True) for k in cols]
+        external = {n for n in cost if ctx.system_type(n) == "runfile"}  # replayed: cost spent elsewhere
+        rows = [[Cell(n + (" (run file: cost unknown)" if n in external else ""),
+                      bold=n in (v.get("system"), v.get("kill_baseline")))]
+                + [Cell("—" if c.get(k) is None or n in external else f"{c[k]:,.1f}", num=True) for k in cols]
                 for n, c in cost.items()]
         blocks.append(Table("cost", "Cost per query beside quality (eval.json cost: counts, the same on every "
                             "machine; wall-clock ms per query are in the console and manifest.json)",
