@@ -70,7 +70,10 @@ def clauses(text: str) -> list[str]:
 def _clause(text: str, limit: int = 110) -> str:
     """The first clause of a rule's text (up to a ``;`` outside parentheses), without its verdict prefix, cut at
     ``limit``."""
-    head = clauses(text)[0]
+    parts = clauses(text)
+    head = parts[0]
+    if len(re.sub(r"^(not decidable|not run|inconclusive)\b[:,]?\s*", "", head)) < 25 and len(parts) > 1:
+        head += "; " + parts[1]  # "at n = 59" alone says nothing: with what it needs
     head = re.sub(r"^(not decidable|not run|inconclusive)\b[:,]?\s*", "", head)
     return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
 
