@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The experiment behind docs/img/report.png, from the repository root:   bash benchmarks/report_demo.sh
+# A demo experiment folder with every report input, from the repository root:   bash benchmarks/report_demo.sh
 # Runs examples/report_demo.toml, gates every run (controls, verdicts against A1-flat, calibration), computes
 # HCR's routing and tree metrics, and writes the report. Until the protocol runner writes gate.json and
 # tree_metrics.json itself, this script writes them in the runner's format (docs/report.md).

@@ -133,3 +133,17 @@ def test_output_folders_are_created_at_most_one_level_deep(root: Path, capsys):
     assert e.value.code == 2 and len(err.splitlines()) == 1
     assert "a.toml:2: output_dir: folder" in err and "deep does not exist" in err and "mkdir -p" in err
     assert not (root / "deep").exists()
+
+
+def test_a_protocol_table_without_a_system_under_test_is_refused_not_picked(root):
+    """Issue #36: `hcrbench run` with `[protocol]` but no `system` used to judge whichever system was called hcr."""
+    extra = '[protocol]\nkill_baseline = "poor"\n'
+    text = _config("noproto", ["good", "poor"], root=root).replace("[dataset]", extra + "[dataset]", 1)
+    text = text.replace('name = "good"', 'name = "hcr"').replace("good.trec", "good.trec")
+    (root / "exp.toml").write_text(text)
+    r = _hcrbench("run", "exp.toml", cwd=root)
+    err = r.stderr.strip().splitlines()
+    line = text.splitlines().index("[protocol]") + 1
+    assert r.returncode == 2 and len(err) == 1, r.stderr
+    assert err[0].startswith(f"hcrbench: error: exp.toml:{line}: protocol.system: no system under test"), err
+    assert not (root / "out").exists()

@@ -45,7 +45,7 @@ def test_line_counts_steps_shows_the_inner_stage_and_estimates_what_is_left():
     job.begin("hcr-seed1")
     clock.t = 10.0
     job.update("encoding", 1, 2)  # half the inner stage = a quarter step in 10 s -> 3.75 left at 40 s each
-    assert job.text() == "[1/4 steps] hcr-seed1: encoding 1/2 · elapsed 10s · ETA ~2m"
+    assert job.text() == "[1/4 steps] hcr-seed1: encoding 1/2 (~10s left) · elapsed 10s · ETA ~2m"
     job.advance()
     job.begin("bm25")
     clock.t = 20.0
@@ -265,9 +265,11 @@ def test_a_logged_job_writes_a_plain_line_per_step_and_its_inner_stage_at_most_e
     lines = buf.getvalue().splitlines()
     assert lines[0] == "quickstart: tfidf against the field · elapsed 0s"
     assert lines[1].startswith("[1/4 steps] hcr · elapsed 0s")
-    assert [ln.split(" · ")[0] for ln in lines[2:4]] == ["[1/4 steps] hcr: encoding 15/40",
-                                                          "[1/4 steps] hcr: encoding 30/40"]
-    assert lines[-1].startswith("[2/4 steps] bm25 · elapsed 50s · ETA ~") and len(lines) == 5
+    # a new inner stage is logged at once, then at most every 15 s (with the stage's own estimate)
+    assert [ln.split(" · ")[0] for ln in lines[2:5]] == ["[1/4 steps] hcr: encoding 1/40 (~40s left)",
+                                                          "[1/4 steps] hcr: encoding 16/40 (~25s left)",
+                                                          "[1/4 steps] hcr: encoding 31/40 (~10s left)"]
+    assert lines[-1].startswith("[2/4 steps] bm25 · elapsed 50s · ETA ~") and len(lines) == 6
     assert "\r" not in buf.getvalue() and "\x1b" not in buf.getvalue()
 
 

@@ -64,3 +64,23 @@ def test_the_kill_baseline_cannot_be_the_subject(text):
     kill = tomllib.loads(text)["protocol"]["kill_baseline"]
     with pytest.raises(InputError, match="kill baseline"):
         with_subject(text, _spec(text, kill))
+
+
+def test_a_folder_of_run_files_is_one_file_per_split(text, tmp_path):
+    runs = tmp_path / "my-system"
+    runs.mkdir()
+    for split in ("test", "dev"):
+        (runs / f"{split}.trec").write_text("q1 Q0 d1 1 2.0 x\n")
+    spec = _spec(text, f"runfile:{runs}")
+    assert spec.name == "my-system" and spec.params == {"paths": {"test": str((runs / "test.trec").resolve()),
+                                                                  "dev": str((runs / "dev.trec").resolve())}}
+    cfg = parse_config(with_subject(text, spec), tmp_path / "q.toml")
+    assert cfg.systems[-1].params["paths"]["dev"] == str((runs / "dev.trec").resolve())
+
+
+def test_split_equals_file_pairs_name_the_subject_after_the_test_file(text, tmp_path):
+    a, b = tmp_path / "bm42.trec", tmp_path / "bm42-tune.trec"
+    a.write_text("q1 Q0 d1 1 2.0 x\n")
+    b.write_text("q1 Q0 d1 1 2.0 x\n")
+    spec = _spec(text, f"runfile:test={a},tune={b}")
+    assert spec.name == "bm42" and list(spec.params["paths"]) == ["test", "tune"]

@@ -86,7 +86,7 @@ def test_growth_points_come_from_each_sizes_comparisons_and_feed_the_corpus_size
          "hypotheses": [corpus_size(None), kill]}
     after = apply_growth(v, g["points"])
     assert after["hypotheses"][0]["verdict"] == "no-go" and after["overall"] == "no-go"
-    assert after["bottom_line"].startswith("corpus_size (scaling) need(s) fixing")
+    assert after["bottom_line"].startswith("no-go on corpus size (scaling)")
     assert "--sizes small,medium,full" in after["bottom_line"]  # medium cannot decide the kill criterion
 
 

@@ -13,7 +13,9 @@ def test_report_command_writes_files_and_ends_with_the_bottom_line(copy_of, tmp_
     res = hcrbench("report", str(folder), cwd=tmp_path)
     out = res.stdout.strip().splitlines()
     v = json.loads((folder / "verdicts.json").read_text())
-    assert any(line == f"bottom line: {v['overall']}: {v['bottom_line']}" for line in out)
+    from hcrbench.protocol.words import plain
+
+    assert any(line == f"bottom line: {v['overall']}: {plain(v['bottom_line'])}" for line in out)
     assert out[-1] == f"open {folder / 'report.html'}"
     assert "not run (no input for them): Corpus growth" in res.stdout
     for name in ("report.html", "report.md", "tables.tex"):

@@ -63,3 +63,30 @@ def test_print_block_writes_each_line_whole():
     print_block(Console(file=buf, width=40, color_system=None), _verdicts("tfidf", ["pass", "no-go"]),
                 report="/a/very/long/path/that/is/longer/than/forty/columns/report.html")
     assert buf.getvalue().splitlines()[-1] == "report: /a/very/long/path/that/is/longer/than/forty/columns/report.html"
+
+
+def test_no_registry_key_appears_in_the_block():
+    """One human vocabulary: the rules by name, never the registry's ids (easy_routing, vs_kill_baseline, ...)."""
+    from hcrbench.protocol.registry import REGISTRY
+    from hcrbench.protocol.verdicts import bottom_line
+
+    keys = [k for k in REGISTRY if "_" in k] + ["kill_baseline", "beam_only", "need(s)"]
+    cps = [{"id": k, "name": r.name, "status": "not decidable", "text": f"not decidable: {k} needs n ~ 300; "
+            "failure_rate and vs_kill_baseline see `hcrbench quickstart --sizes small,medium,full`"}
+           for k, r in REGISTRY.items() if r.stage == "checkpoint"]
+    hy = [{"id": k, "name": r.name, "verdict": "no-go", "component": "x", "text": f"no-go: {k} is short",
+           "evidence": {"operating": {"needs_n": 400}}, "before_operating": True}
+          for k, r in REGISTRY.items() if r.stage == "hypothesis" and k != "kill"]
+    v = {**_verdicts("tfidf", []), "checkpoints": cps, "hypotheses": hy, "overall": "no-go"}
+    v["bottom_line"] = bottom_line(v)
+    text = "\n".join(t for _, t in block_lines(v, report="r.html", tables="c.txt")) + "\n" + v["bottom_line"]
+    for k in keys:
+        assert k not in text, (k, text)
+    assert "failure rate" in text and "`" not in text
+
+
+def test_a_run_file_subject_has_no_cost_ratio():
+    v = _verdicts("my-run", ["go"])
+    v["vs_best_simple"].update(cost_note="unknown (a run file made outside hcrbench)", cost_ratio=None)
+    line = next(t for _, t in block_lines(v) if t.startswith("vs the best simple system"))
+    assert line.endswith("; cost unknown (a run file made outside hcrbench)") and " vs 3,750" not in line

@@ -195,10 +195,14 @@ def print_cost(console, folder: Path, manifest: dict, verdicts: dict) -> None:
     for c in ("chunks", "nodes", "rerank calls", "ctx tokens", "depth", "ms / q"):
         t.add_column(c, justify="right")
     key = {verdicts.get("system"), verdicts.get("kill_baseline")}
+    external = {n for n, e in ((manifest or {}).get("systems") or {}).items() if (e or {}).get("type") == "runfile"}
     for n, c in with_timing(cost, manifest).items():
-        t.add_row(f"[bold]{n}[/bold]" if n in key else n,
-                  *("—" if c.get(k) is None else f"{c[k]:,.0f}" if k != "ms_per_query" else f"{c[k]:,.1f}"
-                    for k in cols))
+        label = f"[bold]{n}[/bold]" if n in key else n
+        if n in external:  # a replayed run file: its cost was spent outside hcrbench
+            t.add_row(f"{label} (run file: cost unknown)", *("—" for _ in cols))
+            continue
+        t.add_row(label, *("—" if c.get(k) is None else f"{c[k]:,.0f}" if k != "ms_per_query" else f"{c[k]:,.1f}"
+                           for k in cols))
     console.print(t)
 
 

@@ -36,6 +36,13 @@ def check_systems(systems: list[Any], config_path: Path, text: str) -> None:
                 path = params.get("path")
                 if path and not Path(str(path)).expanduser().is_file():
                     raise InputError(f"run file {path} not found", field="path")
+                if "paths" in params:
+                    from hcrbench.retrieve.runfile import check_paths
+
+                    if path:
+                        raise InputError("give path (one file) or paths (one file per split), not both",
+                                         field="paths")
+                    check_paths(params["paths"])
             if s.type in base._REGISTRY and s.type != "runfile":
                 base.make_retriever(s.type, **params)
             else:  # a plugin (or runfile): the name and the parameter names, nothing constructed
@@ -55,6 +62,35 @@ def check_systems(systems: list[Any], config_path: Path, text: str) -> None:
                 keys, name = ("systems", i, "params", field), f"params.{field}"
             line = locate(text, keys) or locate(text, ("systems", i, "params")) or locate(text, ("systems", i))
             raise InputError(e.problem, path=config_path, line=line, field=f"systems[{i}].{name}") from None
+
+
+def check_run_ids(systems: list[Any], data: Any, config_path: Path, text: str) -> None:
+    """Every run file of a runfile system with ``paths`` (one file per split) against the loaded data: a docid
+    the corpus does not hold, or a qid that is not a query of the file's split, is one line
+    ``FILE:LINE: unknown docid X`` (or ``unknown qid X``), exit 2, before any work."""
+    from hcrbench.data.trec import read_qrels
+    from hcrbench.retrieve.runfile import check_paths, first_unknown
+
+    known: dict[str, set[str]] = {}
+    for i, s in enumerate(systems):
+        if s.type != "runfile" or not isinstance((s.params or {}).get("paths"), dict):
+            continue
+        for split, path in check_paths(s.params["paths"]).items():
+            if split not in known:
+                qp = Path(data.root) / "qrels" / f"{split}.tsv"
+                if split == data.split:
+                    known[split] = set(data.qrels.query_ids)
+                elif qp.is_file():
+                    known[split] = set(read_qrels(qp).query_ids)
+                else:
+                    raise InputError(f"the dataset {data.root} has no {split} split (no qrels/{split}.tsv)",
+                                     path=config_path, line=locate(text, ("systems", i, "params")),
+                                     field=f"systems[{i}].params.paths.{split}")
+            hit = first_unknown(path, docs=data.corpus, qids=known[split])
+            if hit is not None:
+                line, x, kind = hit
+                where = "not in the corpus" if kind == "docid" else f"not a query of the {split} split"
+                raise InputError(f"unknown {kind} {x} ({where})", path=path, line=line)
 
 
 def _finite(value: Any) -> bool:

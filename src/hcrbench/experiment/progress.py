@@ -1,6 +1,7 @@
 """One progress line for a whole job (``hcrbench run``, ``hcrbench quickstart``), and its per-stage clock.
 
-The line reads ``[3/16 steps] hcr-seed1: encoding 12/15 · elapsed 1m12s · ETA ~2m``: the job's steps (every
+The line reads ``[3/16 steps] hcr-seed1: encoding 3,750 chunks with MiniLM, first run only (cached) · batch
+12/15 (~20s left) · elapsed 1m12s · ETA ~2m``: the job's steps (every
 system of every experiment the job runs, plus each experiment's scoring and its gate / tree metrics /
 checkpoints), the step under way, the inner stage a lower layer reports (:func:`hcrbench.retrieve.progress.
 progress`, which draws no bar of its own while a job line is up), the time since the job started and an
@@ -168,7 +169,8 @@ class JobProgress:
         self.total = self.done = 0
         self.label = ""
         self.inner: tuple[str, int, int | None] | None = None
-        self.t0 = clock()
+        self.inner_t0: float | None = None  # when the inner stage under way began (its own ETA)
+        self.t0 = self.step_t0 = clock()
         self._lock = threading.RLock()
         self._shown = False
         self._last = 0.0
@@ -192,16 +194,19 @@ class JobProgress:
     # ---- the work
     def begin(self, label: str) -> None:
         with self._lock:
-            self.label, self.inner = label, None
+            self.label, self.inner, self.step_t0 = label, None, self.clock()
             self._draw_locked(force=True)
             self._plain_line(force=True)
 
     def update(self, desc: str, done: int, total: int | None) -> None:
         """An inner stage of the step under way (``encoding 12/15``)."""
         with self._lock:
+            new = self.inner is None or self.inner[0] != desc or int(done) < self.inner[1]
+            if new:  # its start: now when it reports 0 done, else (first heard of midway) the step's start
+                self.inner_t0 = self.clock() if int(done) <= 0 else self.step_t0
             self.inner = (desc, int(done), total)
-            self._draw_locked()
-            self._plain_line()
+            self._draw_locked(force=new)
+            self._plain_line(force=new and bool(total))  # a new stage is said at once (a log from the first second)
 
     def say(self, text: str) -> None:
         """A plain line about what the job is doing (live or not), with the job's elapsed time."""
@@ -239,6 +244,15 @@ class JobProgress:
             part = 0.5 * min(1.0, self.inner[1] / self.inner[2])
         return self.done + part
 
+    def inner_eta(self) -> float | None:
+        """Seconds the inner stage under way still needs at its rate so far (None before its first step)."""
+        if self.inner is None or not self.inner[2] or self.inner_t0 is None:
+            return None
+        _d, done, total = self.inner
+        if done <= 0 or done >= total:
+            return None
+        return (self.clock() - self.inner_t0) / done * (total - done)
+
     def eta(self) -> float | None:
         f, left = self.fraction(), self.total - self.fraction()
         if f <= 0 or left <= 0:
@@ -253,6 +267,9 @@ class JobProgress:
         if self.inner is not None:
             desc, done, total = self.inner
             what += f": {desc} {done}/{total}" if total else f": {desc} {done}"
+            left = self.inner_eta()
+            if left is not None:
+                what += f" ({fmt_eta(left)} left)"
         eta = self.eta()
         tail = f"elapsed {fmt_seconds(elapsed)} · ETA " + ("--" if eta is None else fmt_eta(eta))
         return " · ".join(p for p in (f"{head} {what}".rstrip(), tail) if p)

@@ -12,7 +12,7 @@ see :mod:`hcrbench.protocol`)::
     # systems = ["hcr", ...]    # default: every system;  baseline = "..." (default: the experiment's)
 
     [protocol]
-    system = "hcr"              # the hierarchical retriever under test (its seed_group gives mean ± sd)
+    system = "hcr"              # the system under test (required: never picked; its seed_group gives mean ± sd)
     kill_baseline = "rerank"    # hybrid + reranker: the single kill criterion (checked against the flat field)
     flat = "auto"               # flat retrieval without reranker (H1a's "matches flat at >= 600"): a system
                                 # name, or "auto": the best flat first-stage system (bm25, dense, hybrid, any
@@ -63,7 +63,7 @@ class ProtocolConfig(BaseModel):
     """Which systems the fail-fast checkpoints and the hypothesis verdicts judge (names of ``[[systems]]``)."""
 
     model_config = _STRICT
-    system: str = "hcr"
+    system: str = None  # type: ignore[assignment]  # required: check_roles refuses a table without it
     kill_baseline: str = "rerank"
     flat: str | None = None
     beam_only: str | None = None
@@ -94,6 +94,10 @@ def check_roles(cfg: Any, names: list[str], path: str | Path, text: str) -> None
     if cfg.protocol is not None:
         named += [(("protocol", role), n) for role, n in cfg.protocol.names().items()]
         named += [(("protocol", "tune"), n) for n in cfg.protocol.tune]
+    if cfg.protocol is not None and cfg.protocol.system is None:  # a run needs a named subject: none is picked
+        raise InputError("no system under test: give system = NAME, one of "
+                         f"{', '.join(names)} (the protocol judges the system it names, none is picked)",
+                         path=path, line=locate(text, ("protocol",)), field="protocol.system")
     if cfg.protocol is not None and cfg.protocol.system == cfg.protocol.kill_baseline:
         raise InputError(f"the system under test cannot be its own kill baseline ({cfg.protocol.system!r})",
                          path=path, line=locate(text, ("protocol", "kill_baseline")), field="protocol.kill_baseline")

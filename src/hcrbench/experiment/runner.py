@@ -73,7 +73,7 @@ from hcrbench.experiment.manifest import (
     sha256_json,
     write_manifest,
 )
-from hcrbench.experiment.precheck import check_systems
+from hcrbench.experiment.precheck import check_run_ids, check_systems
 from hcrbench.experiment.progress import POST_STEPS, StageClock, current_job, with_job_progress
 from hcrbench.experiment.reads import batches, fingerprint_with_reads, reads_entry, reads_of, resolved
 from hcrbench.experiment.seeds import seed_aggregation
@@ -126,6 +126,10 @@ def system_fingerprint(system: SystemConfig, cfg: ExperimentConfig, data_key: st
 def _input_file(system: SystemConfig) -> dict[str, Any]:
     """A runfile system's run is its file: a changed file is a changed input (absent for other systems)."""
     path = system.params.get("path") if system.type == "runfile" else None
+    paths = system.params.get("paths") if system.type == "runfile" else None
+    if isinstance(paths, dict):  # one file per split: each file is an input
+        return {"input_sha256": {s: sha256_file(p) for s, p in sorted(paths.items())
+                                 if isinstance(p, str) and Path(p).expanduser().is_file()}}
     return {"input_sha256": sha256_file(path)} if isinstance(path, str) and Path(path).is_file() else {}
 
 
@@ -227,6 +231,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     load_seconds = time.perf_counter() - t_load
     mark = clock.since("load", mark)
     check_strata(cfg, {k for q in data.queries.query_ids for k in data.queries.meta(q)}, config_path, text)
+    check_run_ids(list(cfg.systems), data, config_path, text)  # a runfile's ids per split, before any work
     console.print(f"[bold]{escape(cfg.name)}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
                   f"({escape(cfg.dataset.split)}), {len(cfg.systems)} systems -> {escape(str(out))}")
     locked = cfg.dataset.locked or lock.is_locked(data.key)

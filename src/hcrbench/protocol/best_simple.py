@@ -49,13 +49,17 @@ def vs_best_simple(evaluation: Any, cfg: Any, manifest: dict[str, Any], cost: di
     bv = np.asarray(b.values[metric], dtype=np.float64)[[pos[sub.query_ids[i]] for i in common]]
     ci = paired_ci(a, bv, n_resamples=cfg.n_resamples, seed=cfg.seed) if len(common) >= 2 else None
     item, cs, cb = _cost(cost or {}, group, best)
+    external = (entries.get(system) or {}).get("type") == "runfile"
+    if external:  # a replayed run file: what it cost was spent outside hcrbench
+        item, cs, cb = None, None, None
     return {"system": system, "seeds": group, "best": best, "metric": metric, "field": dict(sorted(field.items())),
             "subject_mean": float(a.mean()) if len(a) else None, "best_mean": field[best],
             "delta": float((a - bv).mean()) if len(a) else None,
             "ci": None if ci is None else [float(ci.low), float(ci.high)], "n": len(common),
             "ci_method": None if ci is None else ci.method,
             "cost_item": item, "cost_subject": cs, "cost_best": cb,
-            "cost_ratio": cs / cb if cs is not None and cb else None}
+            "cost_ratio": cs / cb if cs is not None and cb else None,
+            **({"cost_note": "unknown (a run file made outside hcrbench)"} if external else {})}
 
 
 def _cost(cost: dict[str, Any], group: list[str], best: str) -> tuple[str | None, float | None, float | None]:

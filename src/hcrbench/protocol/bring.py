@@ -6,7 +6,11 @@ NAME is one of
   the whole documents of the corpus;
 - a system the packaged config already runs (``bm25``, ``hybrid-rrf``, ``hcr-beam``, ...): it becomes the subject;
 - ``runfile:PATH``: a TREC run file with the rankings of the test split's queries (``qid Q0 docid rank score tag``;
-  queries of other splits in it are ignored), named after the file.
+  queries of other splits in it are ignored), named after the file;
+- ``runfile:test=A,dev=B,tune=C`` or ``runfile:FOLDER`` (a folder holding ``test.trec`` and, when made,
+  ``dev.trec`` and ``tune.trec``): one run file per split (``params.paths``), so the subject also runs where the
+  protocol pilots on tune and dev (the power plan); named after the folder (or the test file). Every id is
+  checked once the corpus is there: ``FILE:LINE: unknown docid X`` / ``unknown qid X``, exit 2.
 
 The rest of the config is the packaged one, unchanged: every system of the field runs as before, and HCR stays
 as a comparator when the subject is not HCR. Only ``[protocol] system`` names the subject; the roles that only
@@ -58,13 +62,7 @@ def parse_system(text: str, *, encoder: str = "minilm", existing: list[str] | No
     if not text:
         raise InputError("give a system name, a plugin name or runfile:PATH", field="--system")
     if text.startswith(RUNFILE):
-        path = Path(text[len(RUNFILE):]).expanduser()
-        if not path.is_file():
-            raise InputError("run file not found", path=path, field="--system")
-        name = re.sub(r"[^A-Za-z0-9_.-]+", "-", path.name.split(".")[0]).strip("-.") or "run"
-        if name in existing:
-            name = f"run-{name}"
-        return SubjectSpec(name, "runfile", {"path": str(path.resolve())})
+        return runfile_spec(text[len(RUNFILE):], existing)
     if text in existing:
         return SubjectSpec(text)
     known = available_retrievers()
@@ -80,6 +78,49 @@ def parse_system(text: str, *, encoder: str = "minilm", existing: list[str] | No
     if text in BACKEND_PARAM:
         params[BACKEND_PARAM[text]] = "onnx" if encoder == "minilm" else "hash"
     return SubjectSpec(text, text, params)
+
+
+def runfile_spec(rest: str, existing: list[str]) -> SubjectSpec:
+    """``runfile:`` followed by ``rest`` (PATH, FOLDER or ``test=A,dev=B,tune=C``) as a subject."""
+    from hcrbench.retrieve.runfile import SPLITS
+
+    path = Path(rest).expanduser()
+    if "=" in rest and not path.exists():  # test=A,dev=B,tune=C
+        paths: dict[str, Path] = {}
+        for part in rest.split(","):
+            split, _, value = part.partition("=")
+            split = split.strip()
+            if split not in SPLITS or not value.strip():
+                raise InputError(f"runfile:{rest}: {part.strip()!r} is not SPLIT=FILE with SPLIT one of "
+                                 f"{', '.join(SPLITS)}", field="--system")
+            if split in paths:
+                raise InputError(f"runfile:{rest}: {split} is given twice", field="--system")
+            paths[split] = Path(value.strip()).expanduser()
+        stem = paths.get("test", Path("run")).name.split(".")[0]
+        base = paths["test"].resolve().parent.name if "test" in paths and stem in SPLITS else stem
+    elif path.is_dir():
+        paths = {s: f for s in SPLITS for f in (path / f"{s}.trec", path / f"{s}.trec.gz") if f.is_file()}
+        if "test" not in paths:
+            raise InputError(f"{path} holds no test.trec (a folder of run files: test.trec, and dev.trec, "
+                             "tune.trec when made)", field="--system")
+        base = path.resolve().name
+    else:
+        if not path.is_file():
+            raise InputError("run file not found", path=path, field="--system")
+        return SubjectSpec(_run_name(path.name.split(".")[0], existing), "runfile", {"path": str(path.resolve())})
+    if "test" not in paths:
+        raise InputError(f"runfile:{rest}: give the test split's file (test=FILE); dev and tune are optional",
+                         field="--system")
+    for split, f in paths.items():
+        if not f.is_file():
+            raise InputError(f"run file of the {split} split not found", path=f, field="--system")
+    return SubjectSpec(_run_name(base, existing), "runfile",
+                       {"paths": {s: str(paths[s].resolve()) for s in SPLITS if s in paths}})
+
+
+def _run_name(stem: str, existing: list[str]) -> str:
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "-", stem).strip("-.") or "run"
+    return f"run-{name}" if name in existing else name
 
 
 def system_types(text: str) -> dict[str, str]:

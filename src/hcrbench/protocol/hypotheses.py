@@ -381,7 +381,7 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
     if dl is None:
         return hypothesis("kill", name, crit, NOT_RUN, f"not run: {system} or the kill baseline has no scores", ev,
                           **kw)
-    words = f"{system} {'trails' if dl < 0 else 'leads'} {baseline} by {abs(dl):.3f} {metric} ({_p(pp, 'p')}, " \
+    words = f"{system} {'trails' if dl < 0 else 'leads'} {baseline} by {abs(dl):.3f} {metric} ({_p(pp, 'kill-test')}, " \
             f"{_ci(lo, hi)}, d = {_f(dd, 2)}, n {n}{', ' + tested_on if tested_on else ''})"
     code = reg.decide_one(reg.get("kill"), lo, hi)
     sig = pp is not None and pp < ALPHA

@@ -211,41 +211,43 @@ def overall(checkpoints: list[dict], hypotheses: list[dict]) -> str:
 
 
 def bottom_line(v: dict[str, Any]) -> str:
-    """One plain sentence: what decided the overall verdict, what this size cannot decide, what to run next."""
+    """One plain sentence: what decided the overall verdict, what this size cannot decide, what to run next (the
+    rules by their human names, hcrbench.protocol.words)."""
+    from hcrbench.protocol.words import plain, rule_name
+
     kill = next((h for h in v["hypotheses"] if h["id"] == "kill"), None)
     o = v["overall"]
     parts: list[str] = []
     if o == INVALIDATED:
-        parts.append(f"the single kill criterion at the full size: {kill['text']}")  # type: ignore[index]
+        parts.append(f"the single kill criterion at the full size: {plain(kill['text'])}")  # type: ignore[index]
     elif o == DIAGNOSE:
         comps = [c["status"].split(": ", 1)[-1] for c in v["checkpoints"] if stops(c["status"])]
         parts.append(f"a fail-fast checkpoint fired: diagnose {', '.join(comps)} (no verdict on the architecture)")
     else:
-        bad = [f"{h['id']} ({h.get('component') or h['name']})" for h in v["hypotheses"] if h["verdict"] == o
-               and h["id"] != "kill" and o in ("no-go", "soft no-go")]
-        parts.append(f"{', '.join(bad)} need(s) fixing" if o == "no-go" and bad else
-                     f"{o} on {', '.join(bad)}" if bad else
+        bad = [rule_name(h["id"], h["name"]) + (f" ({h['component']})" if h.get("component") else "")
+               for h in v["hypotheses"] if h["verdict"] == o and h["id"] != "kill" and o in ("no-go", "soft no-go")]
+        parts.append(f"{o} on {', '.join(bad)}" if bad else
                      "every decided rule says go" if o == GO else "no rule decided for or against the system")
         if kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls"):
             prev = kill["evidence"].get("at_full_size_this_would_be")
             parts.append(f"size {kill['evidence'].get('size')} cannot decide the kill criterion"
                          + (f" (here it would be {prev})" if prev else "")
-                         + f"; `{hy.SIZES_COMMAND}` decides it")
+                         + f"; {hy.SIZES_COMMAND} decides it")
         elif kill is not None and kill["verdict"] != NOT_RUN:
             parts.append(f"kill criterion: {kill['verdict']}")
     parts += fld.bottom_line_parts(v)  # a kill baseline that is no barrier; the subject vs the best system
     cost = v.get("cost_line")
     if cost:
         parts.append(cost)
-    gated = [f"{r['id']} (needs n ~ {r['evidence']['operating']['needs_n']:,})"
-             if (r.get("evidence") or {}).get("operating", {}).get("needs_n") else r["id"]
+    gated = [f"{rule_name(r['id'], r.get('name'))} (needs n ~ {r['evidence']['operating']['needs_n']:,})"
+             if (r.get("evidence") or {}).get("operating", {}).get("needs_n") else rule_name(r["id"], r.get("name"))
              for r in (*v["checkpoints"], *v["hypotheses"]) if r.get("before_operating")]
     if gated:
         parts.append("not decidable at this n (power < 0.8 at the margin or false decisions above nominal: "
                      f"verdicts.json operating): {', '.join(gated)}")
     und = v.get("undecidable_rules") or []
     if und:
-        parts.append(f"not decidable on this dataset (a control failed): {', '.join(und)}")
+        parts.append(f"not decidable on this dataset (a control failed): {', '.join(rule_name(u) for u in und)}")
     return "; ".join(parts)
 
 
@@ -313,6 +315,10 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
     kill_row = hs[-1]
     cost = cost_summary(doc, p.system, members(cfg, p.system, evaluation.runs), p.kill_baseline, p.metric,
                         (s.vs_kill or {}).get("delta"), list(evaluation.metrics))  # the cost is vs the kill baseline
+    if any(x.name == p.system and x.type == "runfile" for x in cfg.systems):  # replayed: its cost was spent elsewhere
+        cost = {"system": None, "kill_baseline": None, "ratio": None, "depth_note": (cost or {}).get("depth_note"),
+                "line": f"cost per query of {p.system}: unknown (a run file made outside hcrbench; replaying it "
+                        "costs nothing comparable)"}
     v: dict[str, Any] = {
         "schema": SCHEMA, "overall": overall(cps, hs), "bottom_line": "",
         "system": p.system, "kill_baseline": p.kill_baseline, "flat": ctx.flat, "metric": p.metric,

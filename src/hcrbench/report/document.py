@@ -1,7 +1,8 @@
 """``write_report(folder)``: the experiment report, as one self-contained ``report.html``, ``report.md`` and
 ``tables.tex``, from whatever of the folder's result files exist.
 
-Order (verdicts first, in plain words): verdict and checkpoints, hypotheses; systems with CIs; per category;
+Order (verdicts first, in plain words): verdict and checkpoints, hypotheses; how to read the page (every mark
+explained); systems with CIs; per category;
 token efficiency; routing and tree quality; gate and controls; ablations; calibration; corpus growth; biggest
 wins and losses (query text, escaped); ledger; run details. A section whose input file is absent says "not
 run" and what would make it; a file present but malformed stops the report with one InputError naming it.
@@ -65,6 +66,9 @@ def build_sections(inp: ReportInputs) -> tuple[S.Context, list[Section]]:
             what = f"missing field {e}" if isinstance(e, KeyError) else f"{type(e).__name__}: {e}"
             raise InputError(f"malformed ({what}); cannot draw the '{build.__name__.removesuffix('_section')}' "
                              "section", path=inp.path(source)) from None
+    from hcrbench.report.legend import legend_section
+
+    out.insert(1, legend_section())  # after the verdict: every mark of the page explained before it is met
     if not plots.available() and out and out[0].ran:
         out[0].blocks.append(Para("Plots are left out: matplotlib is not installed (pip install 'hcrbench[plot]').",
                                   kind="note"))
@@ -75,7 +79,9 @@ def bottom_line(ctx: S.Context) -> str:
     """The report's one sentence: the protocol's bottom line, else the main system against the baseline."""
     v = ctx.inp.verdicts
     if v is not None:
-        return f"{v['overall']}: {v['bottom_line']}"
+        from hcrbench.protocol.words import plain
+
+        return f"{v['overall']}: {plain(v['bottom_line'])}"
     c = ctx.comparison(ctx.main) if ctx.main else None
     if c is not None:
         return S.plain_comparison(c) + " (no protocol verdicts: verdicts.json is absent)"

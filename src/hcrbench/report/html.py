@@ -25,8 +25,10 @@ nav{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid var(
 display:flex;flex-wrap:wrap;gap:6px 16px;font-size:13px}
 nav a{color:var(--info);text-decoration:none}
 nav a.notrun{color:var(--muted)}
+nav .toc{color:var(--fg)}
 main{max-width:1180px;margin:0 auto;padding:20px 24px 60px}
-section{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:18px 22px;margin:18px 0}
+section{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:18px 22px;margin:18px 0;
+min-width:0;max-width:100%;overflow:hidden;scroll-margin-top:48px}
 section.notrun{background:#fbfbfc}
 h2{margin:0 0 12px;font-size:19px;font-weight:600;display:flex;align-items:center;gap:10px}
 .pill{display:inline-block;padding:1px 10px;border-radius:999px;font-size:12px;font-weight:600;
@@ -41,12 +43,13 @@ border:1px solid transparent}
 .verdict.bad,.pill.bad{background:var(--bad-bg);border-color:#ffcecb}
 .verdict.warn,.pill.warn{background:var(--warn-bg);border-color:#f5e0a0}
 .verdict.muted{background:#eaeef2}
-.tablewrap{overflow-x:auto;margin:10px 0 6px}
+.tablewrap{overflow-x:auto;max-width:100%;margin:10px 0 6px}
 table{border-collapse:collapse;font-size:13px;min-width:40%}
 caption{text-align:left;font-weight:600;padding:4px 0 6px;font-size:14px}
 th,td{padding:5px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
 th{background:var(--bg);font-weight:600;white-space:nowrap}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td{max-width:520px;overflow-wrap:break-word}
 td.good{background:var(--good-bg)} td.bad{background:var(--bad-bg)} td.warn{background:var(--warn-bg)}
 td.info{background:var(--info-bg)}
 tr:hover td{background-color:rgba(9,105,218,.04)}
@@ -122,12 +125,14 @@ def section_html(s: Section) -> str:
 
 def render_html(sections: list[Section], title: str, subtitle: str) -> str:
     """The whole page (UTF-8 text)."""
-    nav = " ".join(f'<a href="#{escape(s.key)}"{"" if s.ran else " class=notrun"}>{escape(s.title)}'
-                   f'{"" if s.ran else " (not run)"}</a>' for s in sections)
+    nav = '<strong class="toc">Contents</strong> ' + " ".join(
+        f'<a href="#{escape(s.key)}"{"" if s.ran else " class=notrun"}>{escape(s.title)}'
+        f'{"" if s.ran else " (not run)"}</a>' for s in sections)
     body = "\n".join(section_html(s) for s in sections)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(title)}</title><style>{CSS}</style></head>\n<body>\n"
-            f"<header><h1>{escape(title)}</h1><p>{escape(subtitle)}</p></header>\n<nav>{nav}</nav>\n"
+            f"<header><h1>{escape(title)}</h1><p>{escape(subtitle)}</p></header>\n"
+            f'<nav id="contents" aria-label="Contents">{nav}</nav>\n'
             f"<main>\n{body}\n</main>\n<footer>Written by hcrbench report; self-contained (no network needed)."
             f"</footer>\n</body></html>\n")

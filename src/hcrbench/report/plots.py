@@ -118,6 +118,36 @@ def sufficiency_curves(doc: Mapping[str, Any]) -> bytes | None:
         return _png(fig)
 
 
+def zoom_floor(values: Sequence[float], step: float = 0.05) -> float:
+    """The lower end of a [.., 1] axis that shows the differences between ``values`` (shares in [0, 1]): a
+    multiple of ``step`` below their minimum with a margin of a quarter of their range (at least ``step`` / 2);
+    0 when the values spread over more than half the axis."""
+    vals = [v for v in values if v is not None and math.isfinite(v)]
+    if not vals:
+        return 0.0
+    lo, hi = min(vals), max(vals)
+    if lo < 0.5:
+        return 0.0
+    pad = max((hi - lo) / 4, step / 2)
+    return max(0.0, math.floor((lo - pad) / step) * step)
+
+
+def routing_values(reports: Mapping[str, Mapping[str, Any]]) -> list[float]:
+    """Every value the routing plot draws (1 - eps per level, their running product, observed and predicted)."""
+    out: list[float] = []
+    for rep in reports.values():
+        r = rep["routing"]
+        if not (r.get("eps_any") and r.get("n_queries")):
+            continue
+        acc = 1.0
+        for e in r["eps_any"]:
+            e = e if e is not None and math.isfinite(e) else 0.0
+            acc *= 1 - e
+            out += [1 - e, acc]
+        out += [x for x in (r.get("accuracy"), r.get("predicted_power")) if x is not None and math.isfinite(x)]
+    return out
+
+
 def routing_levels(reports: Mapping[str, Mapping[str, Any]]) -> bytes | None:
     """Per level, routing accuracy 1 - eps_l (bars) and the cumulative product (dashed) per system; the observed
     share of queries routed correctly to the leaves (diamond) beside (1 - mean eps)^d (cross) at depth d."""
@@ -153,10 +183,12 @@ def routing_levels(reports: Mapping[str, Mapping[str, Any]]) -> bytes | None:
         ax.plot([], [], "o--", color="gray", label="prod (1 - eps) down to the level")
         ax.plot([], [], "D", color="gray", label="observed at the leaves")
         ax.plot([], [], "x", color="gray", mew=2, label="(1 - mean eps)^d")
-        ax.set_ylim(0, 1.05)
+        low = zoom_floor(routing_values({n: reports[n] for n in names}))  # zoomed to the values drawn
+        ax.set_ylim(low, 1.0 + (1.0 - low) * 0.04)
         ax.set_xticks(range(1, depth + 1))
         ax.set_xlabel("tree level (1 = below the root); bars: 1 - eps at the level")
-        ax.set_ylabel("share of queries keeping a relevant branch")
+        ax.set_ylabel("share of queries keeping a relevant branch"
+                      + (f"\n(axis starts at {low:.2f}, not 0)" if low > 0 else ""))
         ax.set_title("Routing accuracy per level vs the (1 - eps)^d model")
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         fig.tight_layout()

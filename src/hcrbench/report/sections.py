@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from hcrbench.protocol.words import plain, rule_name
 from hcrbench.report import plots
 from hcrbench.report.inputs import ReportInputs
 from hcrbench.report.model import Cell, Figure, Para, Section, Table, Verdict, not_run, tone_of_verdict
@@ -29,7 +30,19 @@ def plain_value(x: Any, exact: bool = False) -> str:
         return "—"
     if isinstance(x, bool):
         return "yes" if x else "no"
+    if isinstance(x, dict):  # an inline table: its settings in words, never a Python dict
+        return "(" + "; ".join(f"{k} {plain_value(v, exact)}" for k, v in x.items()) + ")"
+    if isinstance(x, (list, tuple)):
+        return ", ".join(plain_value(v, exact) for v in x)
     return f3(x) if isinstance(x, float) and not exact else str(x)
+
+
+def settings_words(text: str) -> str:
+    """A rule's text with its ``key = value`` settings written ``key value`` (how the rest of the page writes
+    them), without Markdown or internal keys (:func:`hcrbench.protocol.words.plain`)."""
+    import re
+
+    return re.sub(r"\b(\w+) = (?=[\w.\-\"'])", r"\1 ", plain(text))
 
 
 def f3(x: Any, nd: int = 3) -> str:
@@ -104,7 +117,7 @@ def verdicts_section(ctx: Context) -> Section:
     if v is None:
         return not_run("verdicts", title, "verdicts.json is absent: the protocol's checkpoints and hypothesis "
                                           "verdicts were not run (hcrbench quickstart runs them).")
-    blocks: list[Any] = [Verdict(v["overall"], v["bottom_line"], tone_of_verdict(v["overall"]))]
+    blocks: list[Any] = [Verdict(v["overall"], plain(v["bottom_line"]), tone_of_verdict(v["overall"]))]
     facts = []
     if v.get("system"):
         facts.append(f"system under test: {v['system']}")
@@ -128,7 +141,8 @@ def verdicts_section(ctx: Context) -> Section:
         rows = [[Cell(str(c.get("name", c.get("id", "")))), Cell(str(c.get("criterion", ""))),
                  Cell(f3(c.get("value")), num=True), Cell(f3(c.get("threshold")), num=True),
                  Cell(str(c.get("n") if c.get("n") is not None else "—"), num=True), Cell(interval_text(c)),
-                 Cell(str(c["status"]), tone=tone_of_verdict(c["status"]), bold=True), Cell(str(c.get("text", "")))]
+                 Cell(str(c["status"]), tone=tone_of_verdict(c["status"]), bold=True),
+                 Cell(plain(str(c.get("text", ""))))]
                 for c in cps]
         how = (f"the run stopped here: {v['stopped']}" if v.get("stopped")
                else "every checkpoint was evaluated; with --fail-fast the first stop would end the run")
@@ -140,19 +154,17 @@ def verdicts_section(ctx: Context) -> Section:
     if hyps:
         rows = []
         for h in hyps:
-            ev = h.get("evidence") or {}
-            evid = "; ".join(f"{k.replace('_', ' ')} {plain_value(x)}" for k, x in ev.items()
-                             if not isinstance(x, (dict, list))) if isinstance(ev, dict) else str(ev)
+            # one p per row: the text's, with its family (the evidence's raw fields stay in verdicts.json)
             rows.append([Cell(str(h.get("id", ""))), Cell(str(h.get("name", ""))), Cell(str(h.get("criterion", ""))),
                          Cell(str(h["verdict"]), tone=tone_of_verdict(h["verdict"]), bold=True),
                          Cell(str(h.get("n") if h.get("n") is not None else "—"), num=True), Cell(interval_text(h)),
-                         Cell(str(h.get("text", ""))), Cell(evid, tone="muted")])
-        blocks.append(Table("hypotheses", "Hypothesis verdicts (design criteria)",
-                            ["id", "hypothesis", "criterion", "verdict", "n", "95% interval", "in plain words",
-                             "evidence"], rows))
+                         Cell(plain(str(h.get("text", ""))))])
+        blocks.append(Table("hypotheses", "Hypothesis verdicts (design criteria; every figure behind them is in "
+                            "verdicts.json)", ["id", "hypothesis", "criterion", "verdict", "n", "95% interval",
+                                               "in plain words"], rows))
     ctl = v.get("controls") or []
     if ctl:
-        rows = [[Cell(str(c["control"])), Cell(str(c["rule"])), Cell(str(c["expected"])),
+        rows = [[Cell(str(c["control"])), Cell(rule_name(str(c["rule"]))), Cell(str(c["expected"])),
                  Cell(str(c["got"]), tone=tone_of_verdict(str(c["got"]))),
                  Cell("yes" if c["ok"] else "NO: the rule is not decidable on this dataset",
                       tone="good" if c["ok"] else "bad", bold=not c["ok"])] for c in ctl]
@@ -162,8 +174,10 @@ def verdicts_section(ctx: Context) -> Section:
     cost = ((ctx.inp.eval or {}).get("cost")) or {}
     if cost:  # counts only: a report holds no wall-clock time (docs/reliability.md; the console shows ms / query)
         cols = ("chunks_scored", "nodes_scored", "reranker_calls", "context_tokens", "depth")
-        rows = [[Cell(n, bold=n in (v.get("system"), v.get("kill_baseline")))]
-                + [Cell("—" if c.get(k) is None else f"{c[k]:,.1f}", num=True) for k in cols]
+        external = {n for n in cost if ctx.system_type(n) == "runfile"}  # replayed: cost spent elsewhere
+        rows = [[Cell(n + (" (run file: cost unknown)" if n in external else ""),
+                      bold=n in (v.get("system"), v.get("kill_baseline")))]
+                + [Cell("—" if c.get(k) is None or n in external else f"{c[k]:,.1f}", num=True) for k in cols]
                 for n, c in cost.items()]
         blocks.append(Table("cost", "Cost per query beside quality (eval.json cost: counts, the same on every "
                             "machine; wall-clock ms per query are in the console and manifest.json)",
@@ -171,13 +185,13 @@ def verdicts_section(ctx: Context) -> Section:
                              "depth (docs returned)"], rows))
     for key in ("cost_line", "depth_note"):
         if v.get(key):
-            blocks.append(Para(str(v[key]) + ".", kind="note"))
+            blocks.append(Para(plain(str(v[key])) + ".", kind="note"))
     tun = v.get("tuning") or {}
     if tun.get("text"):
-        blocks.append(Para(f"Tuning: {tun['text']}.", kind="note"))
+        blocks.append(Para(f"Tuning: {settings_words(tun['text'])}.", kind="note"))
     dev = v.get("dev_selection") or {}
     if dev.get("text"):
-        blocks.append(Para(f"Dev selection: {dev['text']}.", kind="note"))
+        blocks.append(Para(f"Dev selection: {settings_words(dev['text'])}.", kind="note"))
     return Section("verdicts", title, blocks)
 
 
@@ -244,7 +258,7 @@ def systems_section(ctx: Context) -> Section:
         tone = None if p is None or p >= ALPHA else ("good" if c["delta"] > 0 else "bad")
         crow.append([Cell(c["run"]), Cell(c["metric"]), Cell(signed(c.get("delta")), num=True, tone=tone),
                      Cell(f"[{signed(c.get('ci_low'))}, {signed(c.get('ci_high'))}]", num=True),
-                     Cell(fp(c.get("p")), num=True), Cell(fp(p), num=True, tone=tone),
+                     Cell(fp(p), num=True, tone=tone),
                      Cell(f3(c.get("cohens_d"), 2), num=True),
                      Cell(f"{c.get('helped', '—')}/{c.get('hurt', '—')}/{c.get('tied', '—')}", num=True)])
     if crow:
@@ -256,8 +270,9 @@ def systems_section(ctx: Context) -> Section:
             blocks.append(Figure("deltas", f"{ctx.metric} difference of each system from {ctx.baseline}, 95% CI",
                                  fig))
         blocks.append(Table("comparisons", f"Paired comparisons against {ctx.baseline} (95% CI of the delta)",
-                            ["system", "metric", "delta", "95% CI", "p", "Holm p", "Cohen's d", "helped/hurt/tied"],
-                            crow, notes=f"Multiple testing: {ctx.family}."))
+                            ["system", "metric", "delta", "95% CI", "p (Holm)", "Cohen's d", "helped/hurt/tied"],
+                            crow, notes=f"One p per row, Holm-adjusted; family: {ctx.family} (the unadjusted "
+                                        "permutation p is in eval.json)."))
     seeds = ev.get("seed_aggregates") or {}
     if seeds:
         srows = []

@@ -81,7 +81,7 @@ def efficiency_table(doc: dict[str, Any]) -> Table | None:
                                      f"pair matches the first one's sufficiency at B={ref}",
                  ["system vs reference", f"sufficiency@{ref} %", "reference matches at B", "ratio", "95% CI"],
                  rows,
-                 notes=f"ratio = that budget / {ref}; > 1: the system saves tokens; 'never': the reference does not "
+                 notes=f"ratio = that budget / {ref}; > 1: the system saves tokens; “never”: the reference does not "
                        "reach it within the budgets tried (an unbounded ratio). 95% CI: percentile bootstrap over "
                        "queries. The design's go criterion HCR@400 >= flat@600 is a ratio >= 1.5.")
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from hcrbench.protocol.words import RULE_NAMES, plain
+
 #: The one vocabulary of the block, worst first: every checkpoint status and hypothesis verdict maps to one.
 WORDS = ("kill", "stop", "no-go", "soft no-go", "go", "undecided", "not run")
 MAX_LINES = 15
-#: Short names of the rules (by id); a rule not listed shows its own name.
-SHORT = {"tree_sanity": "tree sanity", "easy_routing": "routing on easy queries", "vs_kill_baseline":
-         "vs the kill baseline", "token_efficiency": "token efficiency", "H1a": "sufficiency at 400 tokens (H1a)",
-         "H1b": "dual path (H1b)", "H1c": "routing explains quality (H1c)", "failure_rate": "failure rate",
-         "corpus_size": "corpus size", "kill": "kill criterion"}
+#: Short names of the rules (by id); a rule not listed shows its own name (one vocabulary: protocol.words).
+SHORT = RULE_NAMES
 _STYLE = {"kill": "bold red", "stop": "bold red", "no-go": "red", "soft no-go": "yellow", "go": "green",
           "undecided": "yellow", "not run": "dim"}
 
@@ -49,13 +48,32 @@ def _name(row: dict[str, Any], v: dict[str, Any]) -> str:
 
 
 def _plain(text: str) -> str:
-    """Text without Markdown backticks and internal plural hedges."""
-    return text.replace("`", "").replace("need(s)", "needs")
+    """Text without Markdown backticks, internal plural hedges and internal keys (:func:`words.plain`)."""
+    return plain(text)
+
+
+def clauses(text: str) -> list[str]:
+    """A rule's text split at the ``;`` outside parentheses and brackets (plain words), the barrier note a kill
+    row opens with left out (the field's line says it)."""
+    out, depth, cur = [], 0, ""
+    for ch in _plain(text):
+        depth += 1 if ch in "([" else -1 if ch in ")]" and depth else 0
+        if ch == ";" and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur.strip())
+    return [c for c in out if c and not c.startswith("kill baseline weaker than")] or out
 
 
 def _clause(text: str, limit: int = 110) -> str:
-    """The first clause of a rule's text (up to ``;``), without its verdict prefix, cut at ``limit``."""
-    head = _plain(text).split(";", 1)[0].strip()
+    """The first clause of a rule's text (up to a ``;`` outside parentheses), without its verdict prefix, cut at
+    ``limit``."""
+    parts = clauses(text)
+    head = parts[0]
+    if len(re.sub(r"^(not decidable|not run|inconclusive)\b[:,]?\s*", "", head)) < 25 and len(parts) > 1:
+        head += "; " + parts[1]  # "at n = 59" alone says nothing: with what it needs
     head = re.sub(r"^(not decidable|not run|inconclusive)\b[:,]?\s*", "", head)
     return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
 
@@ -88,6 +106,8 @@ def best_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
         sig = "; better" if ci[0] > 0 else "; worse" if ci[1] < 0 else "; not distinguishable"
     line = (f"vs the best simple system, {b['best']}: {s} {b['subject_mean']:.3f} vs {b['best_mean']:.3f} "
             f"{b['metric']}, {_pm(b['delta'])}{iv}{sig}")
+    if b.get("cost_note"):  # a run file: its cost (and its wall clock) were spent elsewhere
+        return line + f"; cost {b['cost_note']}"
     cost = []
     if b.get("cost_ratio") is not None:
         cost.append(f"{b['cost_subject']:,.0f} vs {b['cost_best']:,.0f} {b['cost_item']} per query "

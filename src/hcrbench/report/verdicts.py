@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from hcrbench.protocol.words import plain, rule_name
 from hcrbench.report.terminal import Table
 
 STYLE = {"go": "green", "pass": "green", "soft no-go": "yellow", "inconclusive": "yellow", "no-go": "red",
@@ -50,11 +51,11 @@ def verdict_table(v: dict[str, Any]) -> Table:
         t.add_column(col, justify="right" if col == "n" else "left", overflow="fold")
     for i, c in enumerate(v.get("checkpoints", []), start=1):
         t.add_row(f"{i}. {escape(c['name'])}", escape(c["criterion"]), _word(c["status"]), _value(c.get("n")),
-                  interval_text(c), escape(c["text"]))
+                  interval_text(c), escape(plain(c["text"])))
     for h in v.get("hypotheses", []):
         label = h["id"] if h["id"].startswith("H") else h["name"]
         t.add_row(escape(label), escape(h["criterion"]), _word(h["verdict"]), _value(h.get("n")), interval_text(h),
-                  escape(h["text"]))
+                  escape(plain(h["text"])))
     return t
 
 
@@ -68,7 +69,7 @@ def controls_table(v: dict[str, Any]) -> Table | None:
     for col in ("control", "rule", "expected", "got", "ok"):
         t.add_column(col, overflow="fold")
     for c in rows:
-        t.add_row(escape(c["control"]), escape(c["rule"]), escape(c["expected"]), _word(c["got"]),
+        t.add_row(escape(c["control"]), escape(rule_name(c["rule"])), escape(c["expected"]), _word(c["got"]),
                   "[green]yes[/]" if c["ok"] else "[bold red]NO: rule not decidable here[/]")
     return t
 
@@ -78,12 +79,11 @@ def decided_by_line(v: dict[str, Any]) -> str | None:
     d = v.get("decided_by") or {}
     if d.get("delta") is None:
         return None
-    p = d.get("p_holm")
-    ptxt = "—" if p is None else ("< 0.001" if p < 0.001 else f"{p:.3f}")
     ci = d.get("ci")
     citxt = f", 95% CI [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else ""
-    return (f"kill criterion tested on: {d.get('test')}: delta {d['delta']:+.3f}{citxt}, Holm p {ptxt}, "
-            f"n {d.get('n')} ({d.get('family')})")
+    # no p here: the kill row gives the one p of this comparison (kill-test p, its own family)
+    return (f"kill criterion tested on: {d.get('test')}: delta {d['delta']:+.3f}{citxt}, n {d.get('n')} "
+            f"(family: {d.get('family')}; its p is the kill row's)")
 
 
 def print_protocol(console: Any, v: dict[str, Any]) -> None:
@@ -110,4 +110,4 @@ def print_protocol(console: Any, v: dict[str, Any]) -> None:
         console.print(escape(f"dev selection: {dev['text']}"))
     style = style_of(v["overall"])
     word = f"[{style}]{escape(v['overall'].upper())}[/]" if style else escape(v["overall"].upper())
-    console.print(f"[bold]bottom line:[/bold] {word} — {escape(v['bottom_line'])}")
+    console.print(f"[bold]bottom line:[/bold] {word} — {escape(plain(v['bottom_line']))}")

@@ -329,7 +329,8 @@ def encode_cached(
     both = None if tokens or tokens_cache is None else getattr(encoder, "encode_both", None)
     # a bar only for real work: one group (a query's few candidates, a handful of summaries) draws none, so a
     # search that encodes per query does not redraw a 0/1 bar thousands of times
-    steps = progress(groups, total=len(groups), desc=desc) if len(groups) > 1 else groups
+    label = encode_label(desc, len(pending), encoder, cached=cache is not None)
+    steps = progress(groups, total=len(groups), desc=label) if len(groups) > 1 else groups
     for group in steps:
         if cache is not None and len(groups) > 1:
             group = _take_new_from_cache(cache, texts, group, todo, out, costs)  # another process may have
@@ -350,6 +351,33 @@ def encode_cached(
             for j in todo[text_digest(texts[i])]:
                 out[j] = a
     return out
+
+
+#: What a caller's ``desc`` names, in the words a progress line uses ("encoding corpus" -> documents).
+_WHAT = {"corpus": "documents"}
+
+
+def model_label(encoder: Any) -> str:
+    """The encoder as a person names it: ``MiniLM`` (the packaged model), ``the hashed bag of words`` (the
+    model-free encoder), else the model's last path component."""
+    mid = str(getattr(encoder, "model_id", "") or "")
+    if "minilm" in mid.lower():
+        return "MiniLM"
+    if mid.startswith("hash-bow"):
+        return "the hashed bag of words"
+    name = mid.split(":")[1] if mid.count(":") >= 1 else mid
+    return name.rstrip("/").rsplit("/", 1)[-1] or "the encoder"
+
+
+def encode_label(desc: str, n: int, encoder: Any, *, cached: bool) -> str:
+    """The progress line's words for encoding ``n`` texts: ``encoding 3,750 chunks with MiniLM, first run only
+    (cached) · batch`` (the line adds ``i/n`` and the ETA); a ``desc`` that is not "encoding ..." is kept."""
+    if not desc.startswith("encoding"):
+        return desc
+    what = desc[len("encoding"):].strip() or "texts"
+    what = _WHAT.get(what, what)
+    return (f"encoding {n:,} {what} with {model_label(encoder)}" + (", first run only (cached)" if cached else "")
+            + " · batch")
 
 
 def _store_blocks(cache: EmbeddingCache, texts: list[str], blocks: list[np.ndarray], costs: Costs) -> None:

@@ -1,0 +1,66 @@
+"""What a reader must be able to trust in report.html, as one JavaScript expression run in Chromium
+(:data:`READER`) and the Python that judges its result (:func:`problems`): no Markdown or Python literals in
+the text, a table of contents reaching every section, every mark of the page in its legend, one p value per
+row, and wide tables scrolling inside their card (never the page)."""
+
+from __future__ import annotations
+
+import re
+
+#: Marks the legend must explain whenever the page uses them outside the legend.
+MARKS = ["✓", "✗", "→", "±", "—", "HIT", "UNDER-NS", "MISS", "NULL-FAIL", "m=", "B=", "soft no-go", "not decidable"]
+
+READER = """(() => {
+  const legend = document.getElementById('legend');
+  const main = document.querySelector('main');
+  const clone = main.cloneNode(true);
+  const l2 = clone.querySelector('#legend'); if (l2) l2.remove();
+  const sections = [...document.querySelectorAll('main > section')].map(s => s.id);
+  const toc = [...document.querySelectorAll('nav#contents a')].map(a => a.getAttribute('href'));
+  const pcols = [...document.querySelectorAll('main table')].map(t => ({
+    id: t.id, cols: [...t.querySelectorAll('thead th')].map(th => th.textContent).filter(h => /(^|\\W)p(\\W|$)/.test(h)),
+    rows: [...t.querySelectorAll('tbody tr')].map(tr =>
+      (tr.textContent.match(/\\bp\\s*(=\\s*[0-9.e-]+|<\\s*0\\.001)/g) || []).length)}));
+  const wraps = [...document.querySelectorAll('.tablewrap')].map(w => {
+    const s = w.closest('section').getBoundingClientRect(), r = w.getBoundingClientRect();
+    return {id: w.firstElementChild.id, right: r.right, sectionRight: s.right, scrolls: w.scrollWidth > w.clientWidth,
+            overflow: getComputedStyle(w).overflowX};
+  });
+  return JSON.stringify({
+    text: document.body.innerText, others: clone.innerText, legend: legend ? legend.innerText : null,
+    sections, toc, pcols, wraps, sups: document.querySelectorAll('main sup').length,
+    pageWidth: document.documentElement.scrollWidth, viewWidth: window.innerWidth,
+  });
+})()"""
+
+LITERAL = re.compile(r"`|\bp p\b|\bNone\b|\bTrue\b|\bFalse\b|\bnan\b|\{'|\{\"|'\w+': |\"\w+\": |\w+_\w+ = ")
+
+
+def problems(state: dict) -> list[str]:
+    """Every way the rendered page (:data:`READER`'s result) fails a reader; empty when it passes."""
+    out = []
+    for m in LITERAL.finditer(state["text"]):
+        a = max(0, m.start() - 40)
+        out.append(f"literal {m.group(0)!r} in the text: ...{state['text'][a:m.end() + 40]!r}")
+    if state["legend"] is None:
+        out.append("no legend (#legend)")
+    else:
+        for mark in MARKS:
+            if mark in state["others"] and mark not in state["legend"]:
+                out.append(f"mark {mark!r} is used but not in the legend")
+        if state["sups"] and "superscript" not in state["legend"]:
+            out.append("superscript letters are used but not in the legend")
+    missing = [s for s in state["sections"] if f"#{s}" not in state["toc"]]
+    if missing or not state["toc"]:
+        out.append(f"table of contents misses {missing or 'everything'}")
+    for t in state["pcols"]:
+        if len(t["cols"]) > 1:
+            out.append(f"table {t['id']} has {len(t['cols'])} p columns: {t['cols']}")
+        if any(n > 1 for n in t["rows"]):
+            out.append(f"table {t['id']} has a row with {max(t['rows'])} p values")
+    if state["pageWidth"] > state["viewWidth"]:
+        out.append(f"the page scrolls sideways ({state['pageWidth']} px > {state['viewWidth']} px)")
+    for w in state["wraps"]:
+        if w["right"] > w["sectionRight"] + 1 or w["overflow"] not in ("auto", "scroll"):
+            out.append(f"table {w['id']} sticks out of its card")
+    return out

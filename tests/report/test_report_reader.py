@@ -1,0 +1,68 @@
+"""A report a reader trusts at first sight, rendered in headless Chromium: no Markdown or Python literals, a
+table of contents, every mark explained in the legend, one p value per row, wide tables scrolling inside their
+card (at a laptop's and a narrow window's width); and the routing plot's axis zoomed to the differences."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hcrbench.report import plots
+
+from .cdp import Browser
+from .conftest import MARK
+from .reader_checks import READER, problems
+from .test_report_chromium import chromium  # noqa: F401  (the fixture: skip with its reason when absent)
+
+
+@pytest.mark.parametrize("width", [1280, 760])
+def test_the_rendered_report_passes_every_reader_check(chromium, written, width):  # noqa: F811
+    with Browser(chromium) as b:
+        b.open(written["html"].resolve().as_uri(), width=width, height=900)
+        state = json.loads(b.evaluate(READER))
+    for key in ("text", "others"):  # the fixture's hostile query text (conftest.MARK) is corpus text, shown as is
+        state[key] = state[key].replace(MARK.split("&")[0].strip(), "")
+    assert problems(state) == []
+    assert state["legend"] and state["toc"][0] == "#verdicts" and "#legend" in state["toc"]
+
+
+def test_the_checks_catch_what_the_issue_found():
+    bad = {"text": "kill: p p = 0.079; `hcrbench quickstart`; eps None; links False; {'a': 1}", "others": "✓ UNDER-NS",
+           "legend": "✓", "sections": ["verdicts", "gate"], "toc": ["#verdicts"], "sups": 2,
+           "pcols": [{"id": "t-comparisons", "cols": ["p", "Holm p"], "rows": [2]}],
+           "wraps": [{"id": "t-x", "right": 1500, "sectionRight": 1200, "overflow": "visible", "scrolls": False}],
+           "pageWidth": 1500, "viewWidth": 1280}
+    found = "\n".join(problems(bad))
+    for what in ("'p p'", "'`'", "'None'", "'False'", "\"{'\"", "'UNDER-NS' is used but not in the legend",
+                 "superscript", "misses ['gate']", "2 p columns", "a row with 2 p values", "scrolls sideways",
+                 "sticks out of its card"):
+        assert what in found, what
+
+
+def test_the_routing_axis_is_zoomed_to_values_near_one_and_not_when_they_spread():
+    near = {"hcr": {"routing": {"eps_any": [0.01, 0.03, 0.05], "n_queries": 59, "accuracy": 0.95,
+                                "predicted_power": 0.92}}}
+    low = plots.zoom_floor(plots.routing_values(near))
+    assert 0.5 <= low < min(plots.routing_values(near)) and low == pytest.approx(round(low / 0.05) * 0.05)
+    spread = {"hcr": {"routing": {"eps_any": [0.2, 0.6], "n_queries": 9, "accuracy": 0.3}}}
+    assert plots.zoom_floor(plots.routing_values(spread)) == 0.0
+
+
+def test_the_screenshot_script_renders_the_top_of_the_report(chromium, written, tmp_path):  # noqa: F811
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "report_screenshot.py"
+    out = tmp_path / "shot.png"
+    r = subprocess.run([sys.executable, str(script), str(written["html"].parent), "--out", str(out)],
+                       capture_output=True, text=True, check=False, timeout=120)
+    assert r.returncode == 0, r.stderr
+    from PIL import Image, ImageStat
+
+    img = Image.open(out).convert("L")
+    assert img.size == (1280, 1000) and ImageStat.Stat(img).var[0] > 500  # the page, not a blank image
+    bad = subprocess.run([sys.executable, str(script), str(tmp_path / "nope")], capture_output=True, text=True,
+                         check=False, timeout=60)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
