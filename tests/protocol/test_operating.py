@@ -232,7 +232,7 @@ def test_reported_frequencies_are_what_the_gated_row_says():
 
 
 def test_the_clustered_kill_replay_equals_a_direct_cluster_bootstrap_through_the_real_rule():
-    from hcrbench.stats.cluster import cluster_ci
+    from hcrbench.stats.cluster import cluster_ci, cluster_p
 
     rng = np.random.default_rng(10)
     g = np.repeat(np.arange(12), 5)
@@ -249,6 +249,6 @@ def test_the_clustered_kill_replay_equals_a_direct_cluster_bootstrap_through_the
         vals = np.concatenate([centred[g == c] for c in pick])
         labels = np.concatenate([[j] * int(np.sum(g == c)) for j, c in enumerate(pick)])
         c = cluster_ci(vals, None, labels.tolist())
-        p = float(2 * stats.t.sf(abs(c.mean / c.se), c.n_clusters - 1))
+        p = cluster_p(c)
         go += hy.single_kill(c.mean, p, c.low, c.high, None, n=vals.size, full_size=True)["verdict"] == "go"
     assert abs(go / reps - row["p_go"]) <= _mc_tol(row["p_go"], reps)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +33,7 @@ import numpy as np
 from scipy import stats as sps
 
 from hcrbench.protocol import registry as reg
-from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, Z95, stops
+from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, Z95
 
 REPS = 1000
 INNER = 199  # studentized resamples per replayed draw of a bootstrap-t rule
@@ -119,8 +119,10 @@ def replay_recentred(rule: reg.Rule, diffs: np.ndarray, n: int, truth: float, re
 def replay_clustered(rule: reg.Rule, diffs: np.ndarray, clusters: np.ndarray, truth: float, reps: int,
                      rng: np.random.Generator, extra: float = 0.0) -> np.ndarray:
     """Verdict codes on ``reps`` cluster-bootstrap draws (G clusters with replacement) of the re-centred
-    differences, each judged on its CR1 cluster-robust t interval (df G - 1), as the kill rule judges clustered
-    queries (:func:`subject.kill_row`)."""
+    differences, each judged on its CR2 cluster-robust t interval with the Bell-McCaffrey df
+    (:func:`stats.cluster.cluster_ci`), as the kill rule judges clustered queries (:func:`subject.kill_row`)."""
+    from hcrbench.stats.cluster import bm_df
+
     d = np.asarray(diffs, dtype=np.float64)
     d = d - d.mean() + truth
     g = np.asarray(clusters)
@@ -131,8 +133,9 @@ def replay_clustered(rule: reg.Rule, diffs: np.ndarray, clusters: np.ndarray, tr
     S, C = sums[idx], counts[idx]
     n = C.sum(axis=1)
     m = S.sum(axis=1) / n
-    se = np.sqrt(G / (G - 1) * ((S - m[:, None] * C) ** 2).sum(axis=1)) / n
-    h = sps.t.ppf(0.975, G - 1) * se
+    q = 1.0 / (1.0 - C / n[:, None])
+    se = np.sqrt((q * (S - m[:, None] * C) ** 2).sum(axis=1)) / n
+    h = sps.t.ppf(0.975, bm_df(C)) * se
     lo, hi = m - h, m + h
     if extra > 0:
         lo, hi = m - np.hypot(h, extra), m + np.hypot(h, extra)
@@ -313,45 +316,11 @@ def operating_all(inputs: dict[str, Inputs], *, reps: int = REPS, seed: int = 0)
     return out
 
 
-def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: np.ndarray | None, n: int, *,
-                      full_size: bool, overall_fn: Callable[[list[dict], list[dict]], str], reps: int = REPS,
-                      seed: int = 0, extra: float = 0.0, decidable: dict[str, bool] | None = None
-                      ) -> dict[str, Any] | None:
-    """The overall verdict's frequencies when the system's nDCG@10 difference from the kill baseline is known
-    (re-centred at centre + {0, ±m, ±2m}): the margin checkpoint and the kill criterion replayed on the same
-    resamples (as gated: a rule not decidable at this n says so on every draw), every other row held at its
-    observed verdict, :func:`verdicts.overall` applied to each draw."""
-    if diffs is None or np.asarray(diffs).size < 2 or n < 2:
-        return None
-    kill_rule, cp_rule = reg.get("kill"), reg.get("vs_kill_baseline")
-    d0 = np.asarray(diffs, dtype=np.float64)
-    table = []
-    for t in kill_rule.truths():
-        rng = _rng(seed, "overall", t)
-        x = (d0 - d0.mean() + t)[rng.integers(0, d0.size, size=(reps, n))]
-        kc = reg.decide(kill_rule, *_interval(kill_rule, x, rng, extra))
-        cc = reg.decide(cp_rule, *_t_interval(x))
-        ok = decidable or {}
-        if not ok.get("kill", True):  # a rule the gate makes "not decidable" says so on every draw
-            kc = np.full_like(kc, reg.UND)
-        if not ok.get("vs_kill_baseline", True):
-            cc = np.full_like(cc, reg.UND)
-        counts: dict[str, int] = {}
-        cache: dict[tuple[int, int], str] = {}
-        for k, c in zip(kc.tolist(), cc.tolist()):
-            key = (k, c)
-            if key not in cache:
-                kv = kill_rule.words(k) if full_size else UNDECIDABLE
-                cv = cp_rule.words(c)
-                hs = [dict(h, verdict=kv) if h["id"] == "kill" else h for h in rows]
-                cs = [dict(r, status=(f"{cv}: retrieval quality" if stops(cv) else cv))
-                      if r["id"] == "vs_kill_baseline" else r for r in checkpoints]
-                cache[key] = overall_fn(cs, hs)
-            counts[cache[key]] = counts.get(cache[key], 0) + 1
-        table.append({"truth": t, **{k: v / reps for k, v in sorted(counts.items())}})
-    return {"rule": "overall", "n": int(n), "reps": reps, "seed": seed, "construction": "re-centred",
-            "held": "every row but the margin checkpoint and the kill criterion at its observed verdict",
-            "truths": table}
+def operating_overall(*args: Any, **kw: Any) -> dict[str, Any] | None:
+    """The overall verdict's frequencies under known truths (:func:`operating_overall.operating_overall`)."""
+    from hcrbench.protocol.operating_overall import operating_overall as _overall
+
+    return _overall(*args, **kw)
 
 
 def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:

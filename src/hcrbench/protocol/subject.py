@@ -246,14 +246,15 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: 
                    f"family)"
             cl = cluster_row(ctx, s.scores, base)
             if cl is not None:  # queries are not independent: the cluster-robust interval replaces the iid one
-                from scipy import stats as sps
+                from hcrbench.stats.cluster import cluster_p
 
                 lo, hi = cl.low, cl.high
-                p = float(2 * sps.t.sf(abs(cl.mean / cl.se), cl.n_clusters - 1)) if cl.se > 0 else 1.0
-                kind = f"cluster-robust CR1 t 95% ({cl.n_clusters} clusters, df {cl.n_clusters - 1}, effective n " \
-                       f"{cl.effective_n:.1f} of {cl.n}; the kill test, its own family)"
+                p = cluster_p(cl)
+                kind = f"cluster-robust CR2 t 95% ({cl.n_clusters} clusters, Bell-McCaffrey df {cl.df:.1f}, " \
+                       f"effective n {cl.effective_n:.1f} of {cl.n}; the kill test, its own family)"
                 ctx.cache["kill_clusters"] = {"n_clusters": cl.n_clusters, "effective_n": cl.effective_n,
-                                              "design_effect": cl.design_effect, "ci": [cl.low, cl.high]}
+                                              "design_effect": cl.design_effect, "ci": [cl.low, cl.high],
+                                              "df": cl.df, "variance": "CR2"}
             seed = seed_component(ctx, s, base) if s.name == ctx.p.system else None
             if seed is not None:  # tree seeds as a variance component: added in quadrature to each side
                 m0 = float(np.mean(a - b))
