@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +64,8 @@ def _interval(rule: reg.Rule, x: np.ndarray, rng: np.random.Generator, extra: fl
               ) -> tuple[np.ndarray, np.ndarray]:
     """Row-wise the interval ``rule`` decides on: bootstrap-t (the kill criterion) or paired t, each side widened
     in quadrature by ``extra`` (a fixed variance component)."""
+    if rule.interval == "betting":
+        return betting_decision_interval(rule, x)
     if rule.interval == "bootstrap-t" and x.shape[1] >= 2:
         from hcrbench.stats.studentized import bootstrap_t_rows
 
@@ -73,6 +75,27 @@ def _interval(rule: reg.Rule, x: np.ndarray, rng: np.random.Generator, extra: fl
     if extra > 0:
         m = x.mean(axis=1)
         lo, hi = m - np.hypot(m - lo, extra), m + np.hypot(hi - m, extra)
+    return lo, hi
+
+
+def betting_decision_interval(rule: reg.Rule, x: np.ndarray, valid: np.ndarray | None = None
+                              ) -> tuple[np.ndarray, np.ndarray]:
+    """Row-wise stand-ins for the betting interval (:mod:`stats.bounded`) that :func:`registry.decide` reads
+    exactly as the interval itself: the interval lies wholly past the rule's single threshold exactly when the
+    hedged capital at the threshold reaches 1 / alpha, on the side of the row's mean (one capital per row instead
+    of a bisection)."""
+    from hcrbench.stats.bounded import rejects_rows
+
+    if rule.go != rule.nogo:
+        raise ValueError(f"rule {rule.id}: the betting replay needs one threshold")
+    thr = float(rule.go)
+    w = np.ones_like(x, dtype=bool) if valid is None else valid
+    m = np.where(w, x, 0.0).sum(axis=1) / np.maximum(w.sum(axis=1), 1)
+    rej = rejects_rows((np.clip(x, -1, 1) + 1) / 2, (thr + 1) / 2, w)
+    eps = 1e-9
+    up, down = rej & (m > thr), rej & (m < thr)
+    lo = np.where(up, thr + eps, np.where(down, np.minimum(m, thr - eps), thr))
+    hi = np.where(up, np.maximum(m, thr + eps), np.where(down, thr - eps, thr))
     return lo, hi
 
 
@@ -117,10 +140,11 @@ def replay_recentred(rule: reg.Rule, diffs: np.ndarray, n: int, truth: float, re
 
 
 def replay_clustered(rule: reg.Rule, diffs: np.ndarray, clusters: np.ndarray, truth: float, reps: int,
-                     rng: np.random.Generator, extra: float = 0.0) -> np.ndarray:
+                     rng: np.random.Generator, extra: float = 0.0, n_clusters: int | None = None) -> np.ndarray:
     """Verdict codes on ``reps`` cluster-bootstrap draws (G clusters with replacement) of the re-centred
     differences, each judged on its CR2 cluster-robust t interval with the Bell-McCaffrey df
-    (:func:`stats.cluster.cluster_ci`), as the kill rule judges clustered queries (:func:`subject.kill_row`)."""
+    (:func:`stats.cluster.cluster_ci`), as the kill rule judges clustered queries (:func:`subject.kill_row`);
+    ``n_clusters`` draws that many clusters instead of G (a larger suite of the same clusters' spread)."""
     from hcrbench.stats.cluster import bm_df
 
     d = np.asarray(diffs, dtype=np.float64)
@@ -129,7 +153,7 @@ def replay_clustered(rule: reg.Rule, diffs: np.ndarray, clusters: np.ndarray, tr
     G = int(g.max()) + 1
     sums = np.bincount(g, weights=d, minlength=G)
     counts = np.bincount(g, minlength=G).astype(np.float64)
-    idx = rng.integers(0, G, size=(reps, G))
+    idx = rng.integers(0, G, size=(reps, max(int(n_clusters or G), 2)))
     S, C = sums[idx], counts[idx]
     n = C.sum(axis=1)
     m = S.sum(axis=1) / n
@@ -198,8 +222,10 @@ def _replayer(rule: reg.Rule, x: Inputs) -> dict[str, Callable[[float, int, np.r
     out: dict[str, Callable[[float, int, np.random.Generator], np.ndarray | None]] = {}
     if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
         if x.clusters is not None and rule.interval == "bootstrap-t" and len(set(x.clusters.tolist())) >= 2:
+            G = len(set(x.clusters.tolist()))
+            k = max(2, round(x.n * G / x.clusters.size))  # clusters in a suite of x.n queries of this spread
             out["cluster bootstrap"] = lambda t, r, g: replay_clustered(rule, x.diffs, x.clusters, t, r,  # type: ignore
-                                                                        g, x.extra_half)
+                                                                        g, x.extra_half, n_clusters=k)
             return out
         out["re-centred"] = lambda t, r, g: replay_recentred(rule, x.diffs, x.n, t, r, g,  # type: ignore[arg-type]
                                                              x.extra_half)
@@ -216,7 +242,8 @@ def _replayer(rule: reg.Rule, x: Inputs) -> dict[str, Callable[[float, int, np.r
 
 
 def needs_n(rule: reg.Rule, x: Inputs) -> int | None:
-    """The n at which the rule would have power 0.8 at its margin (normal approximation, :mod:`registry`)."""
+    """The normal-approximation n for power 0.8 at the margin (:mod:`registry`): the starting point of the replay
+    search (:mod:`operating_needs`) and its fallback where a replay cannot be built."""
     if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
         return reg.n_for_power(float(np.std(x.diffs, ddof=1)), rule.margin)
     if rule.kind == "proportion":
@@ -228,12 +255,12 @@ def needs_n(rule: reg.Rule, x: Inputs) -> int | None:
     return None
 
 
-def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0) -> dict[str, Any] | None:
-    """``rule``'s operating characteristics at ``x.n``: per construction and truth, P(go / no-go / soft / not
-    decidable); the false-decision and power checks; whether it is decidable at this n and the n it needs."""
+def check(rule: reg.Rule, x: Inputs, *, reps: int, seed: int, truths: Sequence[float] | None = None,
+          strict_power: bool = False) -> tuple[dict[str, list[dict[str, Any]]], dict[str, float], bool, list[str]]:
+    """``(tables, worst, decidable, why)``: the replay of ``rule`` at ``x.n`` over ``truths`` (default
+    :func:`truths_for`), its worst false-decision rates and power, and whether it is decidable at this n (power
+    not surely below 0.8; ``strict_power``: its estimate at least 0.8, as the n-search asks)."""
     plays = _replayer(rule, x)
-    if not plays or x.n < 1:
-        return None
     s = 1.0 if rule.higher_is_better else -1.0
     g, b, m = rule.go, rule.nogo, rule.margin
     nominal, mc = reg.NOMINAL_ONE_SIDED, MC_Z * math.sqrt(reg.NOMINAL_ONE_SIDED * (1 - reg.NOMINAL_ONE_SIDED) / reps)
@@ -241,7 +268,7 @@ def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0) -> 
     worst: dict[str, float] = {"false_go": 0.0, "false_nogo": 0.0, "power_go": 1.0, "power_nogo": 1.0}
     for name, play in plays.items():
         rows = []
-        for t in truths_for(rule):
+        for t in (truths_for(rule) if truths is None else truths):
             codes = play(t, reps, _rng(seed, rule.id, name, t))
             if codes is None:
                 continue
@@ -257,7 +284,7 @@ def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0) -> 
                 worst["power_nogo"] = min(worst["power_nogo"], f["p_nogo"])
         tables[name] = rows
     false_ok = worst["false_go"] <= nominal + mc and worst["false_nogo"] <= nominal + mc
-    mc_power = MC_Z * math.sqrt(reg.POWER * (1 - reg.POWER) / reps)
+    mc_power = 0.0 if strict_power else MC_Z * math.sqrt(reg.POWER * (1 - reg.POWER) / reps)
     power_ok = min(worst["power_go"], worst["power_nogo"]) >= reg.POWER - mc_power  # not surely below 0.8
     why = []
     if not false_ok:
@@ -265,7 +292,23 @@ def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0) -> 
                    f"(+ Monte-Carlo error {mc:.1%})")
     if not power_ok:
         why.append(f"power at the margin {min(worst['power_go'], worst['power_nogo']):.0%} < {reg.POWER:.0%}")
-    decidable = bool(false_ok and power_ok)
+    return tables, worst, bool(false_ok and power_ok), why
+
+
+def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0, search: bool = True
+              ) -> dict[str, Any] | None:
+    """``rule``'s operating characteristics at ``x.n``: per construction and truth, P(go / no-go / soft / not
+    decidable); the false-decision and power checks; whether it is decidable at this n and the n it needs."""
+    if not _replayer(rule, x) or x.n < 1:
+        return None
+    g, b, m = rule.go, rule.nogo, rule.margin
+    nominal, mc = reg.NOMINAL_ONE_SIDED, MC_Z * math.sqrt(reg.NOMINAL_ONE_SIDED * (1 - reg.NOMINAL_ONE_SIDED) / reps)
+    tables, worst, decidable, why = check(rule, x, reps=reps, seed=seed)
+    need, need_how = None, None
+    if not decidable and search:
+        from hcrbench.protocol.operating_needs import search_n
+
+        need, need_how = search_n(rule, x, seed=seed)
     first = tables.get("re-centred") or next(iter(tables.values()), [])
     # what this run's row says at each truth: the rule's own frequencies when it is decidable at this n, else
     # "not decidable" always (the gate turns every verdict into it)
@@ -276,7 +319,7 @@ def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0) -> 
             "verdict_words": {"go": rule.positive, "nogo": rule.negative, "soft": rule.soft},
             "constructions": tables, "false_go": worst["false_go"], "false_nogo": worst["false_nogo"],
             "nominal": nominal, "mc_error": mc, "power_go": worst["power_go"], "power_nogo": worst["power_nogo"],
-            "decidable": decidable, "needs_n": needs_n(rule, x), "why": "; ".join(why)}
+            "decidable": decidable, "needs_n": need, "needs_n_how": need_how, "why": "; ".join(why)}
 
 
 def control_frequencies(op: dict[str, Any], rule: reg.Rule) -> dict[str, Any]:

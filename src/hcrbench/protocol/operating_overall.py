@@ -19,7 +19,7 @@ import numpy as np
 from scipy import stats as sps
 
 from hcrbench.protocol import registry as reg
-from hcrbench.protocol.operating import REPS, _interval, _rng, _t_interval
+from hcrbench.protocol.operating import REPS, _interval, _rng, betting_decision_interval
 from hcrbench.protocol.rules import UNDECIDABLE, stops
 
 
@@ -29,9 +29,10 @@ def _centred(d: np.ndarray, t: float) -> np.ndarray:
 
 
 def _cluster_draws(dk: np.ndarray, dc: np.ndarray, g: np.ndarray, reps: int, rng: np.random.Generator,
-                   extra: float) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
-    """Kill (CR2, BM df) and checkpoint (paired t over the resampled queries) intervals on ``reps`` cluster
-    bootstrap draws, the same clusters for both pairs."""
+                   extra: float, cp_rule: reg.Rule) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+    """On ``reps`` cluster bootstrap draws (the same clusters for both pairs): the kill criterion's interval (CR2,
+    BM df, the tree-seed component) and the margin checkpoint's verdict codes on the resampled queries (its
+    own interval, the betting one, on the draw's queries in cluster order)."""
     from hcrbench.stats.cluster import bm_df
 
     G = int(g.max()) + 1
@@ -44,11 +45,22 @@ def _cluster_draws(dk: np.ndarray, dc: np.ndarray, g: np.ndarray, reps: int, rng
     q = 1.0 / (1.0 - C / n[:, None])
     se = np.sqrt((q * (S - m[:, None] * C) ** 2).sum(axis=1)) / n
     h = np.hypot(sps.t.ppf(0.975, bm_df(C)) * se, extra)
-    S2, Q2 = np.bincount(g, weights=dc, minlength=G)[idx], np.bincount(g, weights=dc * dc, minlength=G)[idx]
-    m2 = S2.sum(axis=1) / n
-    var = np.maximum(Q2.sum(axis=1) - n * m2 * m2, 0.0) / (n - 1)
-    h2 = sps.t.ppf(0.975, n - 1) * np.sqrt(var / n)
-    return (m - h, m + h), (m2 - h2, m2 + h2)
+    members = [dc[g == j] for j in range(G)]
+    width = int(n.max())
+    x = np.zeros((reps, width))
+    valid = np.zeros((reps, width), dtype=bool)
+    for r in range(reps):
+        row = np.concatenate([members[j] for j in idx[r]])
+        x[r, :row.size], valid[r, :row.size] = row, True
+    if cp_rule.interval == "betting":
+        cc = reg.decide(cp_rule, *betting_decision_interval(cp_rule, x, valid))
+    else:  # a paired t over each draw's queries
+        w = valid.astype(np.float64)
+        m2 = (x * w).sum(axis=1) / n
+        var = np.maximum(((x - m2[:, None]) ** 2 * w).sum(axis=1), 0.0) / (n - 1)
+        h2 = sps.t.ppf(0.975, n - 1) * np.sqrt(var / n)
+        cc = reg.decide(cp_rule, m2 - h2, m2 + h2)
+    return (m - h, m + h), cc
 
 
 def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: np.ndarray | None, n: int, *,
@@ -74,12 +86,12 @@ def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: 
         rng = _rng(seed, "overall", t)
         dk, dc = _centred(dk0, t), _centred(dc0, t)
         if g is not None:
-            (klo, khi), (clo, chi) = _cluster_draws(dk, dc, g, reps, rng, extra)
-            kc, cc = reg.decide(kill_rule, klo, khi), reg.decide(cp_rule, clo, chi)
+            (klo, khi), cc = _cluster_draws(dk, dc, g, reps, rng, extra, cp_rule)
+            kc = reg.decide(kill_rule, klo, khi)
         else:
             ix = rng.integers(0, dc0.size, size=(reps, n))
             kc = reg.decide(kill_rule, *_interval(kill_rule, dk[ix], rng, extra))
-            cc = reg.decide(cp_rule, *_t_interval(dc[ix]))
+            cc = reg.decide(cp_rule, *_interval(cp_rule, dc[ix], rng))
         if not ok.get("kill", True):  # a rule the gate makes "not decidable" says so on every draw
             kc = np.full_like(kc, reg.UND)
         if not ok.get("vs_kill_baseline", True):

@@ -81,7 +81,7 @@ class Rule:
     controls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     routing_log: bool = False
     component: str = ""
-    interval: str = "t"        # the interval it decides on: "t", "bootstrap-t", "wilson", "normal", "fisher"
+    interval: str = "t"        # the interval it decides on: "t", "bootstrap-t", "betting", "wilson", "normal", "fisher"
 
     @property
     def truth_centre(self) -> float:
@@ -201,7 +201,7 @@ register(Rule("vs_kill_baseline", "System vs the kill baseline", "checkpoint",
               controls={"oracle": (PASS,), "clone": (PASS, UNDECIDABLE), "degraded": (STOP, UNDECIDABLE),
                         "twin": (PASS, UNDECIDABLE), "plus_margin": (PASS, UNDECIDABLE),
                         "minus_margin": (STOP, UNDECIDABLE)},
-              component="retrieval quality"))
+              component="retrieval quality", interval="betting"))
 register(Rule("token_efficiency", "Token efficiency", "checkpoint",
               "system sufficiency@400 - flat sufficiency@400 (paired normal 95%)", "difference", go=0.0, nogo=0.0,
               margin=0.05, positive=PASS, negative=STOP, controls={"oracle": (PASS, UNDECIDABLE)},

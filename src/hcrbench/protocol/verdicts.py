@@ -417,9 +417,11 @@ class FailFast:
             scores = per_query(ev, group, p.metric)
             row = compare_runs(ev, self.cfg, p.metric, p.kill_baseline, {p.system: scores}).get(p.system) or {}
             a = seed_mean([mean_of(ev, n, p.metric) for n in group])
-            c = cp.kill_baseline_margin(row.get("delta") if a is not None else None, row.get("ci_low"),
-                                        row.get("ci_high"), row.get("n"), p.kill_baseline, p.metric,
-                                        system=p.system)
+            from hcrbench.protocol.subject import margin_interval
+
+            lo, hi, kind = margin_interval(scores, ev.runs[p.kill_baseline], p.metric, row)
+            c = cp.kill_baseline_margin(row.get("delta") if a is not None else None, lo, hi, row.get("n"),
+                                        p.kill_baseline, p.metric, system=p.system, interval_kind=kind)
             c = gate_one(c, scores, ev.runs[p.kill_baseline], p.metric, self.cfg.seed)
             if stops(c["status"]):
                 return f"checkpoint 3 ({p.system} vs {p.kill_baseline}): {c['status']}: {c['text']}"
