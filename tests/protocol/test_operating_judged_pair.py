@@ -74,10 +74,30 @@ def test_the_overall_replay_resamples_clusters_and_judges_the_kill_pair():
     # the kill criterion is replayed on its own pair, re-centred at the same truth: a shift of the pair changes
     # nothing, its spread does (a pair four times as noisy is killed less often at truth -0.06)
     better = operating_overall(hs, cps, d, d.size, full_size=True, overall_fn=overall, reps=300, seed=1,
-                               kill_diffs=d + 0.3)
-    plain = operating_overall(hs, cps, d, d.size, full_size=True, overall_fn=overall, reps=300, seed=1)
+                               kill_diffs=d + 0.3, clusters=g)
+    plain = clustered
     assert better["truths"] == plain["truths"]  # re-centred at the same truth: only the spread matters
     wide = operating_overall(hs, cps, d, d.size, full_size=True, overall_fn=overall, reps=300, seed=1,
-                             kill_diffs=d * 4)
+                             kill_diffs=d * 4, clusters=g)
     assert {r["truth"]: r for r in wide["truths"]}[-0.06].get("invalidated", 0) < \
         {r["truth"]: r for r in plain["truths"]}[-0.06].get("invalidated", 0)
+
+
+def test_the_corpus_size_row_is_gated_by_its_own_operating_characteristics():
+    from hcrbench.protocol import hypotheses as hy
+    from hcrbench.protocol.operating import Inputs
+    from hcrbench.protocol.verdicts import apply_growth
+
+    v = {"overall": "inconclusive", "checkpoints": [], "hypotheses": [hy.corpus_size(None)], "operating": {}}
+    points = [{"size": "small", "delta": 0.02}, {"size": "medium", "delta": 0.05, "subset": {
+        "delta": 0.05, "p": 0.01, "ci_low": 0.01, "ci_high": 0.09, "n": 15}}]
+    plain = apply_growth(v, points)
+    assert plain["hypotheses"][0]["verdict"] == "go"  # its interval alone says go ...
+    d = np.random.default_rng(4).normal(0.05, 0.08, 15)
+    gated = apply_growth(v, points, Inputs(n=15, diffs=d), seed=0)
+    row = gated["hypotheses"][0]
+    # ... but at n = 15 the rule has no power at its margin: not decidable, with the n a replay search finds
+    assert row["verdict"] == "not decidable" and row["before_operating"] == "go"
+    op = gated["operating"]["corpus_size"]
+    assert not op["decidable"] and op["needs_n"] > 15 and "replay search" in op["needs_n_how"]
+    assert row["text"].startswith(f"not decidable at n = 15; needs n ~ {op['needs_n']:,}")

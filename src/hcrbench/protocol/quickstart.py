@@ -252,11 +252,26 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
         growth = growth_doc(per_size)
         atomic_write_text(out / GROWTH_FILE, json.dumps(growth, indent=2, allow_nan=False) + "\n")
         if result.verdicts is not None:
-            result.verdicts = apply_growth(result.verdicts, growth["points"])
+            result.verdicts = apply_growth(result.verdicts, growth["points"],
+                                           corpus_size_inputs(out, sizes, largest), seed=seed)
             write_verdicts(out, result.verdicts)
     else:
         (out / GROWTH_FILE).unlink(missing_ok=True)
     return QuickstartResult(out, result, per_size, growth)
+
+
+def corpus_size_inputs(out: Path, sizes: list[str], largest: str) -> Any:
+    """The corpus-size rule's replay inputs: the medium size's per-query differences on the rule's queries (its
+    folder's per_query.csv and verdicts.json), None without a medium run."""
+    if "medium" not in sizes:
+        return None
+    from hcrbench.protocol.operating_inputs import from_out
+
+    folder = out if largest == "medium" else out / "sizes" / "medium"
+    try:
+        return from_out(folder)[0].get("corpus_size")
+    except (OSError, KeyError, ValueError):
+        return None
 
 
 def queries_hook(verdicts: dict[str, Any] | None) -> str | None:

@@ -344,16 +344,29 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
     return v
 
 
-def apply_growth(v: dict[str, Any], points: list[dict[str, Any]]) -> dict[str, Any]:
-    """``v`` with the corpus-size rule judged on ``points`` (growth.json's) and the overall verdict redone."""
+def apply_growth(v: dict[str, Any], points: list[dict[str, Any]], inputs: Any = None, seed: int = 0
+                 ) -> dict[str, Any]:
+    """``v`` with the corpus-size rule judged on ``points`` (growth.json's) and the overall verdict redone.
+    ``inputs`` (:class:`operating.Inputs`: the medium size's per-query differences on the rule's queries) gates
+    the row by its own operating characteristics, as every other rule is (``operating["corpus_size"]``)."""
+    from hcrbench.protocol import operating as opc
+    from hcrbench.protocol import registry as reg
+
+    ops = dict(v.get("operating") or {})
     hs = []
     for h in v["hypotheses"]:
         if h["id"] == "corpus_size":
             new = hy.corpus_size(points)
             new["evidence"]["subset_at_this_size"] = h["evidence"].get("subset_at_this_size")
+            op = opc.operating(reg.get("corpus_size"), inputs, seed=seed) if inputs is not None and \
+                new["verdict"] != NOT_RUN else None
+            if op is not None:
+                op["controls"] = opc.control_frequencies(op, reg.get("corpus_size"))
+                ops["corpus_size"] = op
+                new = opc.gate_rows([new], {"corpus_size": op})[0]
             h = new
         hs.append(h)
-    v = {**v, "hypotheses": hs, "overall": overall(v["checkpoints"], hs)}
+    v = {**v, "hypotheses": hs, "overall": overall(v["checkpoints"], hs), "operating": ops}
     v["bottom_line"] = bottom_line(v)
     return v
 
