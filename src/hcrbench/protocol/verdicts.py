@@ -340,6 +340,12 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
                                s.scores)
     v["power_plan"] = fld.power_plan(cfg, data, out, len(data.queries)) if p.system in evaluation.runs else \
         {"status": "not run", "rules": {}, "text": f"power plan not run: {p.system} was not run"}
+    gq = getattr(cfg.dataset, "generate_queries", None)
+    if gq and cfg.dataset.generate == "meridian":  # the suite a config asked for (quickstart writes its own hook)
+        v["power_plan"]["queries_hook"] = {
+            "status": "configured", "queries": int(gq),
+            "text": f"Meridian generated with a {gq}-query suite ([dataset] generate_queries = {gq}); "
+                    f"{len(data.queries)} test queries"}
     v["bottom_line"] = bottom_line(v)
     return v
 
