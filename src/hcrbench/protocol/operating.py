@@ -64,7 +64,7 @@ def _interval(rule: reg.Rule, x: np.ndarray, rng: np.random.Generator, extra: fl
               ) -> tuple[np.ndarray, np.ndarray]:
     """Row-wise the interval ``rule`` decides on: bootstrap-t (the kill criterion) or paired t, each side widened
     in quadrature by ``extra`` (a fixed variance component)."""
-    if rule.interval == "betting":
+    if rule.interval == "betting" and np.all(np.abs(x) <= 1 + 1e-12):  # beyond [-1, 1]: the row's own t interval
         return betting_decision_interval(rule, x)
     if rule.interval == "bootstrap-t" and x.shape[1] >= 2:
         from hcrbench.stats.studentized import bootstrap_t_rows
