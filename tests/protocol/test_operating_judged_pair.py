@@ -101,3 +101,15 @@ def test_the_corpus_size_row_is_gated_by_its_own_operating_characteristics():
     op = gated["operating"]["corpus_size"]
     assert not op["decidable"] and op["needs_n"] > 15 and "replay search" in op["needs_n_how"]
     assert row["text"].startswith(f"not decidable at n = 15; needs n ~ {op['needs_n']:,}")
+
+
+def test_an_undecided_rows_needs_n_is_the_replayed_one():
+    from hcrbench.protocol import checkpoints as cp
+    from hcrbench.protocol import operating as op
+
+    row = cp.easy_routing([0.09], [50], 50)  # its Wilson interval reaches 0.10: not decidable by its own text
+    assert row["status"] == "not decidable" and "(needs ~ " in row["text"]
+    ops = op.operating_all({"easy_routing": op.Inputs(n=50)}, reps=300)
+    gated = op.gate_rows([row], ops)[0]
+    need = ops["easy_routing"]["needs_n"]
+    assert need and f"(needs ~ {need:,}, by replay)" in gated["text"]

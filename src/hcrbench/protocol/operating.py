@@ -24,6 +24,7 @@ seeded generator per (rule, construction), so a rule on Meridian full takes mill
 from __future__ import annotations
 
 import math
+import re
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, Z95
 REPS = 1000
 INNER = 199  # studentized resamples per replayed draw of a bootstrap-t rule
 MC_Z = 2.576  # Monte-Carlo error band: 99% two-sided
+_NEEDS = re.compile(r"\(needs ~ [\d,]+((?: [a-z]+)*)\)")  # registry.text_undecidable's "(needs ~ M unit)"
 
 
 @dataclass(frozen=True)
@@ -382,6 +384,10 @@ def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
         summary = {"decidable": op["decidable"], "power_go": op["power_go"], "power_nogo": op["power_nogo"],
                    "false_go": op["false_go"], "false_nogo": op["false_nogo"], "needs_n": op["needs_n"]}
         r["evidence"] = {**(r.get("evidence") or {}), "operating": summary}
+        if not op["decidable"] and r[key] == UNDECIDABLE and op["needs_n"]:  # its own text's normal approximation
+            need = int(op["needs_n"])
+            r["text"] = _NEEDS.sub(lambda mt, k=need: f"(needs ~ {k:,}{mt.group(1) or ''}, by replay)", r["text"],
+                                   count=1)
         if not op["decidable"] and r[key] != UNDECIDABLE:
             need = op["needs_n"]
             r.update({key: UNDECIDABLE, "before_operating": r[key],
