@@ -62,22 +62,22 @@ def test_the_overall_replay_resamples_clusters_and_judges_the_kill_pair():
     g = np.concatenate([np.repeat(np.arange(10), 3), np.full(30, 10)])  # one cluster holds half the queries
     d = rng.normal(0, 0.2, 11)[g] + rng.normal(0, 0.05, g.size)
     hs, cps = _rows()
-    clustered = operating_overall(hs, cps, d, d.size, full_size=True, overall_fn=overall, reps=300, seed=1,
+    clustered = operating_overall(hs, cps, d, d.size, full_size=True, overall_fn=overall, reps=200, seed=1,
                                   clusters=g)
-    iid = operating_overall(hs, cps, d, d.size, full_size=True, overall_fn=overall, reps=300, seed=1)
+    iid = operating_overall(hs, cps, d, d.size, full_size=True, overall_fn=overall, reps=200, seed=1)
     assert clustered["construction"] == "cluster bootstrap" and iid["construction"] == "re-centred"
     at0 = {r["truth"]: r for r in clustered["truths"]}[0.0]
     iid0 = {r["truth"]: r for r in iid["truths"]}[0.0]
     # the queries of a cluster move together: resampling queries as independent claims far more invalidations
     assert at0.get("invalidated", 0.0) < iid0.get("invalidated", 0.0)
-    assert at0.get("invalidated", 0.0) <= 0.025 + 2.576 * (0.025 * 0.975 / 300) ** 0.5
+    assert at0.get("invalidated", 0.0) <= 0.025 + 2.576 * (0.025 * 0.975 / 200) ** 0.5
     # the kill criterion is replayed on its own pair, re-centred at the same truth: a shift of the pair changes
     # nothing, its spread does (a pair four times as noisy is killed less often at truth -0.06)
-    better = operating_overall(hs, cps, d, d.size, full_size=True, overall_fn=overall, reps=300, seed=1,
+    better = operating_overall(hs, cps, d, d.size, full_size=True, overall_fn=overall, reps=200, seed=1,
                                kill_diffs=d + 0.3, clusters=g)
     plain = clustered
     assert better["truths"] == plain["truths"]  # re-centred at the same truth: only the spread matters
-    wide = operating_overall(hs, cps, d, d.size, full_size=True, overall_fn=overall, reps=300, seed=1,
+    wide = operating_overall(hs, cps, d, d.size, full_size=True, overall_fn=overall, reps=200, seed=1,
                              kill_diffs=d * 4, clusters=g)
     assert {r["truth"]: r for r in wide["truths"]}[-0.06].get("invalidated", 0) < \
         {r["truth"]: r for r in plain["truths"]}[-0.06].get("invalidated", 0)
