@@ -131,7 +131,7 @@ def test_a_skewed_difference_shows_a_false_kill_rate_above_nominal():
 def test_the_noise_controls_can_fail_and_state_what_they_must_get():
     rng = np.random.default_rng(2)
     diffs = rng.normal(0.0, 0.3, 59)
-    res = op.operating_all({"kill": op.Inputs(n=59, diffs=diffs)}, reps=2000)
+    res = op.operating_all({"kill": op.Inputs(n=59, diffs=diffs)}, reps=2000, search=False)
     ctl = res["kill"]["controls"]
     assert set(ctl) == {"twin", "plus_margin", "minus_margin"}
     assert ctl["twin"]["expected"] == "not decidable or inconclusive"
@@ -226,8 +226,9 @@ def test_clustered_queries_widen_the_kill_interval_and_report_the_effective_n(tm
 def test_a_fixed_seed_component_widens_every_replayed_interval_and_lowers_power():
     rng = np.random.default_rng(8)
     d = rng.normal(0, 0.1, 200)
-    plain = op.operating(reg.get("kill"), op.Inputs(n=200, diffs=d), reps=400)
-    seeded = op.operating(reg.get("kill"), op.Inputs(n=200, diffs=d, extra_half=0.02), reps=400)
+    plain = op.operating(reg.get("kill"), op.Inputs(n=200, diffs=d), reps=400, search=False)
+    seeded = op.operating(reg.get("kill"), op.Inputs(n=200, diffs=d, extra_half=0.02), reps=400,
+                          search=False)
     assert seeded["power_go"] < plain["power_go"] and seeded["false_go"] <= plain["false_go"] + 0.01
 
 
@@ -236,7 +237,7 @@ def test_reported_frequencies_are_what_the_gated_row_says():
     d = rng.normal(0, 0.25, 300)
     small = op.operating(reg.get("kill"), op.Inputs(n=40, diffs=d), reps=300)
     assert not small["decidable"] and all(r["p_undecidable"] == 1.0 for r in small["reported"])
-    big = op.operating(reg.get("kill"), op.Inputs(n=1500, diffs=d), reps=300)
+    big = op.operating(reg.get("kill"), op.Inputs(n=1500, diffs=d), reps=300, search=False)
     assert big["decidable"] and big["reported"] == big["constructions"]["re-centred"]
 
 

@@ -349,12 +349,14 @@ def control_frequencies(op: dict[str, Any], rule: reg.Rule) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------ all rules
 
 
-def operating_all(inputs: dict[str, Inputs], *, reps: int = REPS, seed: int = 0) -> dict[str, dict[str, Any]]:
-    """``{rule id: operating}`` for every registered rule with inputs."""
+def operating_all(inputs: dict[str, Inputs], *, reps: int = REPS, seed: int = 0, search: bool = True
+                  ) -> dict[str, dict[str, Any]]:
+    """``{rule id: operating}`` for every registered rule with inputs (``search``: the replayed n each undecidable
+    rule needs, :mod:`operating_needs`)."""
     out = {}
     for rid, x in inputs.items():
         rule = reg.get(rid)
-        op = operating(rule, x, reps=reps, seed=seed)
+        op = operating(rule, x, reps=reps, seed=seed, search=search)
         if op is not None:
             op["controls"] = control_frequencies(op, rule)
             out[rid] = op
