@@ -226,7 +226,8 @@ def bottom_line(v: dict[str, Any]) -> str:
         parts.append(f"{', '.join(bad)} need(s) fixing" if o == "no-go" and bad else
                      f"{o} on {', '.join(bad)}" if bad else
                      "every decided rule says go" if o == GO else "no rule decided for or against the system")
-        if kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls"):
+        if kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls") \
+                and not v.get("full_size"):
             prev = kill["evidence"].get("at_full_size_this_would_be")
             parts.append(f"size {kill['evidence'].get('size')} cannot decide the kill criterion"
                          + (f" (here it would be {prev})" if prev else "")
