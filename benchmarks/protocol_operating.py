@@ -19,8 +19,9 @@ import time
 import numpy as np
 from scipy import stats as sps
 
-from hcrbench.protocol.operating import markdown, operating_all
+from hcrbench.protocol.operating import operating_all
 from hcrbench.protocol.operating_inputs import from_out
+from hcrbench.protocol.operating_table import markdown
 from hcrbench.stats.cluster import bm_df
 
 
