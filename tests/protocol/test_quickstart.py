@@ -92,7 +92,8 @@ def test_growth_points_come_from_each_sizes_comparisons_and_feed_the_corpus_size
 
 @pytest.mark.parametrize("args, field", [(["--sizes", "small,tiny"], "--sizes"), (["--encoder", "bert"], "--encoder"),
                                          (["--seeds", "0"], "--seeds"), (["--size", "medium", "--sizes", "small"],
-                                                                         "--sizes")])
+                                                                         "--sizes"),
+                                         (["--max-queries", "-1"], "--max-queries")])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, field):
     r = _run("quickstart", "--out", str(tmp_path / "qs"), *args)
     assert r.returncode == 2 and field in r.stderr and "Traceback" not in r.stderr

@@ -44,6 +44,9 @@ def quickstart_command(
     verbose: bool = typer.Option(False, "--verbose", help="Print every table before the verdict block (they are "
                                                           "always written to OUT/console.txt and the report)."),
     fail_on: str | None = typer.Option(None, "--fail-on", metavar="LEVEL", help=_failon.HELP),
+    max_queries: int = typer.Option(600, "--max-queries", help="Generate Meridian with up to this many queries "
+                                    "when the power plan (tune + dev) asks for more test queries than the design's "
+                                    "300-query suite has; 0: keep the design's suite."),
 ) -> None:
     """The main job: corpus to go / no-go / kill in one command (re-running reuses everything finished).
 
@@ -65,6 +68,8 @@ def quickstart_command(
     check_seed(seed, "--seed")
     check_draws(n_trials, "--n-trials")
     check_draws(resamples, "--resamples")
+    if not 0 <= max_queries <= 100_000:
+        raise InputError(f"must be between 0 and 100000, got {max_queries}", field="--max-queries")
     if sizes is not None:
         size_list = parse_sizes(sizes)
     else:
@@ -80,7 +85,7 @@ def quickstart_command(
     lock_before = read_lock(out.expanduser())
     qs = run_quickstart(out, sizes=size_list, seed=seed, encoder=encoder, seeds=seeds, n_trials=n_trials,
                         n_resamples=resamples, fail_fast=fail_fast, progress=not quiet, relook=relook,
-                        cross_encoder=cross_encoder, subject=subject)
+                        cross_encoder=cross_encoder, subject=subject, max_queries=max_queries)
     flush_warnings()
     console = Console(highlight=False, width=width())
     res = qs.result

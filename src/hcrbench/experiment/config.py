@@ -17,7 +17,8 @@ Schema (documented with examples in docs/experiments.md)::
     path = "../shared/datasets/scifact" # BEIR folder, relative to the config file
     split = "test"
     locked = false                      # true: score this split once (see docs/experiments.md)
-    # generate = "meridian"             # built-in corpus: generate `path` if missing (size, generate_seed)
+    # generate = "meridian"             # built-in corpus: generate `path` if missing (size, generate_seed,
+    #                                   # generate_queries: the suite's query count, 300 when unset)
     budgets = [200, 400, 600, 800, 1200] # sufficiency@B (docs/context.md); plus unconstrained
     selection = "greedy"                # greedy | mmr | submodular
     [context]                           # optional: chunk_tokens, candidates, stop_at_overflow, mmr_lambda, ...
@@ -138,6 +139,8 @@ class DatasetConfig(BaseModel):
     generate: Literal["meridian"] | None = None
     size: str | int = "small"
     generate_seed: int = Field(0, ge=0)
+    # Queries in the generated suite (the design's category shares; 300 when unset): a power plan's test queries
+    generate_queries: int | None = Field(None, ge=1)
 
     @model_validator(mode="after")
     def _source(self) -> DatasetConfig:

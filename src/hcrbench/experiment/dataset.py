@@ -55,7 +55,10 @@ def _generate_if_missing(cfg: DatasetConfig, base: Path) -> None:
     target = target if target.is_absolute() else base / target
     if (target / "manifest.json").is_file():
         return  # generated before; its files are hashed below like any dataset's
-    generate_meridian(target, size=cfg.size, seed=cfg.generate_seed)
+    if cfg.generate_queries is not None:
+        generate_meridian(target, size=cfg.size, seed=cfg.generate_seed, n_queries=cfg.generate_queries)
+    else:
+        generate_meridian(target, size=cfg.size, seed=cfg.generate_seed)
 
 
 def load_data(cfg: DatasetConfig, base: Path, config_path: Path, text: str = "") -> ExperimentData:

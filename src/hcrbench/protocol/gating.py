@@ -41,7 +41,7 @@ def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict],
     that cannot decide at their n turned into "not decidable at n = N; needs n ~ M", and the overall verdict's
     frequencies under known truths (``verdicts.json["operating"]``)."""
     from hcrbench.protocol import operating as opc
-    from hcrbench.protocol.operating_inputs import aligned, gather
+    from hcrbench.protocol.operating_inputs import aligned, cluster_index, gather, judged_baseline
 
     seed = int(ctx.cfg.seed)
     ops = opc.operating_all(gather(ctx, s, {r["id"]: r for r in (*cps, *hs)}), seed=seed)
@@ -49,9 +49,13 @@ def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict],
     kill_run = ctx.evaluation.runs.get(ctx.p.kill_baseline)
     if s.scores is not None and kill_run is not None:
         a, b = aligned(s.scores, kill_run, ctx.metric)
+        judged = ctx.evaluation.runs[judged_baseline(ctx, next((h for h in hs if h["id"] == "kill"), None))]
+        ka, kb = aligned(s.scores, judged, ctx.metric)
         agg = opc.operating_overall(hs, cps, a - b, int(a.size), full_size=ctx.full_size, overall_fn=overall,
                                     seed=seed, extra=float((ctx.cache.get("kill_seed") or {}).get("half") or 0.0),
-                                    decidable={k: bool(o.get("decidable")) for k, o in ops.items()})
+                                    decidable={k: bool(o.get("decidable")) for k, o in ops.items()},
+                                    kill_diffs=ka - kb if ka.size == a.size else None,
+                                    clusters=cluster_index(ctx, s.scores, kill_run))
         if agg is not None:
             ops["overall"] = agg
     return cps, hs, ops

@@ -198,16 +198,22 @@ def h1b(vs_single: dict[str, dict[str, Any]], vs_rerank: dict[str, Any] | None,
         f"entity-spanning: {g3[1] if e is not None else 'not run'}"
     worse = [n for n, (k, _) in got.items() if k == reg.NEG]
     if worse:
-        return hypothesis("H1b", "Dual path", crit, NOGO, f"the dual path is surely short of +{H1B_OVER_SINGLE} over "
-                          f"{', '.join(worse)} (no better than it): " + text, ev, **kw)
+        ev["decided_by"] = ", ".join(f"vs {n}" for n in worse)
+        return hypothesis("H1b", "Dual path", crit, NOGO, f"decided by {ev['decided_by']}: the dual path is surely "
+                          f"short of +{H1B_OVER_SINGLE} over {', '.join(worse)} (no better than it): " + text, ev, **kw)
     if e is None and all(k == reg.POS for k, _ in got.values()):
         return hypothesis("H1b", "Dual path", crit, NOT_RUN, "not run: no entity-spanning queries (the design's third "
                           f"clause); vs {closest}: {got[closest][1]}", ev, **kw)
-    codes = [k for k, _ in got.values()] + [g2[0], g3[0]]
+    named = [(f"vs {n}", k) for n, (k, _) in got.items()] + [("vs flat + reranker", g2[0]), ("entity-spanning", g3[0])]
+    codes = [k for _, k in named]
     if all(k == reg.POS for k in codes):
-        return hypothesis("H1b", "Dual path", crit, GO, "the dual path pays: " + text, ev, **kw)
+        ev["decided_by"] = "every clause"
+        return hypothesis("H1b", "Dual path", crit, GO, "decided by every clause: the dual path pays: " + text, ev,
+                          **kw)
     if any(k in (reg.NEG, reg.MID) for k in codes):
-        return hypothesis("H1b", "Dual path", crit, SOFT, "a clause surely misses its margin: " + text, ev, **kw)
+        ev["decided_by"] = ", ".join(w for w, k in named if k in (reg.NEG, reg.MID))
+        return hypothesis("H1b", "Dual path", crit, SOFT, f"decided by {ev['decided_by']}: a clause surely misses "
+                          "its margin: " + text, ev, **kw)
     need = reg.n_for_power(reg.sd_from(_num(c.get("ci_low")), _num(c.get("ci_high")), c.get("n")), H1B_OVER_SINGLE)
     return hypothesis("H1b", "Dual path", crit, UNDECIDABLE, f"{reg.text_undecidable(c.get('n'), need)}: " + text,
                       ev, **kw)

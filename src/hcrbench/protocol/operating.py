@@ -24,6 +24,7 @@ seeded generator per (rule, construction), so a rule on Meridian full takes mill
 from __future__ import annotations
 
 import math
+import re
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,11 +34,12 @@ import numpy as np
 from scipy import stats as sps
 
 from hcrbench.protocol import registry as reg
-from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, Z95, stops
+from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, Z95
 
 REPS = 1000
 INNER = 199  # studentized resamples per replayed draw of a bootstrap-t rule
 MC_Z = 2.576  # Monte-Carlo error band: 99% two-sided
+_NEEDS = re.compile(r"\(needs ~ [\d,]+((?: [a-z]+)*)\)")  # registry.text_undecidable's "(needs ~ M unit)"
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ def _interval(rule: reg.Rule, x: np.ndarray, rng: np.random.Generator, extra: fl
               ) -> tuple[np.ndarray, np.ndarray]:
     """Row-wise the interval ``rule`` decides on: bootstrap-t (the kill criterion) or paired t, each side widened
     in quadrature by ``extra`` (a fixed variance component)."""
+    if rule.interval == "betting" and np.all(np.abs(x) <= 1 + 1e-12):  # beyond [-1, 1]: the row's own t interval
+        return betting_decision_interval(rule, x)
     if rule.interval == "bootstrap-t" and x.shape[1] >= 2:
         from hcrbench.stats.studentized import bootstrap_t_rows
 
@@ -73,6 +77,27 @@ def _interval(rule: reg.Rule, x: np.ndarray, rng: np.random.Generator, extra: fl
     if extra > 0:
         m = x.mean(axis=1)
         lo, hi = m - np.hypot(m - lo, extra), m + np.hypot(hi - m, extra)
+    return lo, hi
+
+
+def betting_decision_interval(rule: reg.Rule, x: np.ndarray, valid: np.ndarray | None = None
+                              ) -> tuple[np.ndarray, np.ndarray]:
+    """Row-wise stand-ins for the betting interval (:mod:`stats.bounded`) that :func:`registry.decide` reads
+    exactly as the interval itself: the interval lies wholly past the rule's single threshold exactly when the
+    hedged capital at the threshold reaches 1 / alpha, on the side of the row's mean (one capital per row instead
+    of a bisection)."""
+    from hcrbench.stats.bounded import rejects_rows
+
+    if rule.go != rule.nogo:
+        raise ValueError(f"rule {rule.id}: the betting replay needs one threshold")
+    thr = float(rule.go)
+    w = np.ones_like(x, dtype=bool) if valid is None else valid
+    m = np.where(w, x, 0.0).sum(axis=1) / np.maximum(w.sum(axis=1), 1)
+    rej = rejects_rows((np.clip(x, -1, 1) + 1) / 2, (thr + 1) / 2, w)
+    eps = 1e-9
+    up, down = rej & (m > thr), rej & (m < thr)
+    lo = np.where(up, thr + eps, np.where(down, np.minimum(m, thr - eps), thr))
+    hi = np.where(up, np.maximum(m, thr + eps), np.where(down, thr - eps, thr))
     return lo, hi
 
 
@@ -117,22 +142,26 @@ def replay_recentred(rule: reg.Rule, diffs: np.ndarray, n: int, truth: float, re
 
 
 def replay_clustered(rule: reg.Rule, diffs: np.ndarray, clusters: np.ndarray, truth: float, reps: int,
-                     rng: np.random.Generator, extra: float = 0.0) -> np.ndarray:
+                     rng: np.random.Generator, extra: float = 0.0, n_clusters: int | None = None) -> np.ndarray:
     """Verdict codes on ``reps`` cluster-bootstrap draws (G clusters with replacement) of the re-centred
-    differences, each judged on its CR1 cluster-robust t interval (df G - 1), as the kill rule judges clustered
-    queries (:func:`subject.kill_row`)."""
+    differences, each judged on its CR2 cluster-robust t interval with the Bell-McCaffrey df
+    (:func:`stats.cluster.cluster_ci`), as the kill rule judges clustered queries (:func:`subject.kill_row`);
+    ``n_clusters`` draws that many clusters instead of G (a larger suite of the same clusters' spread)."""
+    from hcrbench.stats.cluster import bm_df
+
     d = np.asarray(diffs, dtype=np.float64)
     d = d - d.mean() + truth
     g = np.asarray(clusters)
     G = int(g.max()) + 1
     sums = np.bincount(g, weights=d, minlength=G)
     counts = np.bincount(g, minlength=G).astype(np.float64)
-    idx = rng.integers(0, G, size=(reps, G))
+    idx = rng.integers(0, G, size=(reps, max(int(n_clusters or G), 2)))
     S, C = sums[idx], counts[idx]
     n = C.sum(axis=1)
     m = S.sum(axis=1) / n
-    se = np.sqrt(G / (G - 1) * ((S - m[:, None] * C) ** 2).sum(axis=1)) / n
-    h = sps.t.ppf(0.975, G - 1) * se
+    q = 1.0 / (1.0 - C / n[:, None])
+    se = np.sqrt((q * (S - m[:, None] * C) ** 2).sum(axis=1)) / n
+    h = sps.t.ppf(0.975, bm_df(C)) * se
     lo, hi = m - h, m + h
     if extra > 0:
         lo, hi = m - np.hypot(h, extra), m + np.hypot(h, extra)
@@ -195,8 +224,10 @@ def _replayer(rule: reg.Rule, x: Inputs) -> dict[str, Callable[[float, int, np.r
     out: dict[str, Callable[[float, int, np.random.Generator], np.ndarray | None]] = {}
     if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
         if x.clusters is not None and rule.interval == "bootstrap-t" and len(set(x.clusters.tolist())) >= 2:
+            G = len(set(x.clusters.tolist()))
+            k = max(2, round(x.n * G / x.clusters.size))  # clusters in a suite of x.n queries of this spread
             out["cluster bootstrap"] = lambda t, r, g: replay_clustered(rule, x.diffs, x.clusters, t, r,  # type: ignore
-                                                                        g, x.extra_half)
+                                                                        g, x.extra_half, n_clusters=k)
             return out
         out["re-centred"] = lambda t, r, g: replay_recentred(rule, x.diffs, x.n, t, r, g,  # type: ignore[arg-type]
                                                              x.extra_half)
@@ -213,7 +244,8 @@ def _replayer(rule: reg.Rule, x: Inputs) -> dict[str, Callable[[float, int, np.r
 
 
 def needs_n(rule: reg.Rule, x: Inputs) -> int | None:
-    """The n at which the rule would have power 0.8 at its margin (normal approximation, :mod:`registry`)."""
+    """The normal-approximation n for power 0.8 at the margin (:mod:`registry`): the starting point of the replay
+    search (:mod:`operating_needs`) and its fallback where a replay cannot be built."""
     if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
         return reg.n_for_power(float(np.std(x.diffs, ddof=1)), rule.margin)
     if rule.kind == "proportion":
@@ -225,12 +257,12 @@ def needs_n(rule: reg.Rule, x: Inputs) -> int | None:
     return None
 
 
-def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0) -> dict[str, Any] | None:
-    """``rule``'s operating characteristics at ``x.n``: per construction and truth, P(go / no-go / soft / not
-    decidable); the false-decision and power checks; whether it is decidable at this n and the n it needs."""
+def check(rule: reg.Rule, x: Inputs, *, reps: int, seed: int, truths: Sequence[float] | None = None,
+          strict_power: bool = False) -> tuple[dict[str, list[dict[str, Any]]], dict[str, float], bool, list[str]]:
+    """``(tables, worst, decidable, why)``: the replay of ``rule`` at ``x.n`` over ``truths`` (default
+    :func:`truths_for`), its worst false-decision rates and power, and whether it is decidable at this n (power
+    not surely below 0.8; ``strict_power``: its estimate at least 0.8, as the n-search asks)."""
     plays = _replayer(rule, x)
-    if not plays or x.n < 1:
-        return None
     s = 1.0 if rule.higher_is_better else -1.0
     g, b, m = rule.go, rule.nogo, rule.margin
     nominal, mc = reg.NOMINAL_ONE_SIDED, MC_Z * math.sqrt(reg.NOMINAL_ONE_SIDED * (1 - reg.NOMINAL_ONE_SIDED) / reps)
@@ -238,7 +270,7 @@ def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0) -> 
     worst: dict[str, float] = {"false_go": 0.0, "false_nogo": 0.0, "power_go": 1.0, "power_nogo": 1.0}
     for name, play in plays.items():
         rows = []
-        for t in truths_for(rule):
+        for t in (truths_for(rule) if truths is None else truths):
             codes = play(t, reps, _rng(seed, rule.id, name, t))
             if codes is None:
                 continue
@@ -254,7 +286,7 @@ def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0) -> 
                 worst["power_nogo"] = min(worst["power_nogo"], f["p_nogo"])
         tables[name] = rows
     false_ok = worst["false_go"] <= nominal + mc and worst["false_nogo"] <= nominal + mc
-    mc_power = MC_Z * math.sqrt(reg.POWER * (1 - reg.POWER) / reps)
+    mc_power = 0.0 if strict_power else MC_Z * math.sqrt(reg.POWER * (1 - reg.POWER) / reps)
     power_ok = min(worst["power_go"], worst["power_nogo"]) >= reg.POWER - mc_power  # not surely below 0.8
     why = []
     if not false_ok:
@@ -262,7 +294,23 @@ def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0) -> 
                    f"(+ Monte-Carlo error {mc:.1%})")
     if not power_ok:
         why.append(f"power at the margin {min(worst['power_go'], worst['power_nogo']):.0%} < {reg.POWER:.0%}")
-    decidable = bool(false_ok and power_ok)
+    return tables, worst, bool(false_ok and power_ok), why
+
+
+def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0, search: bool = True
+              ) -> dict[str, Any] | None:
+    """``rule``'s operating characteristics at ``x.n``: per construction and truth, P(go / no-go / soft / not
+    decidable); the false-decision and power checks; whether it is decidable at this n and the n it needs."""
+    if not _replayer(rule, x) or x.n < 1:
+        return None
+    g, b, m = rule.go, rule.nogo, rule.margin
+    nominal, mc = reg.NOMINAL_ONE_SIDED, MC_Z * math.sqrt(reg.NOMINAL_ONE_SIDED * (1 - reg.NOMINAL_ONE_SIDED) / reps)
+    tables, worst, decidable, why = check(rule, x, reps=reps, seed=seed)
+    need, need_how = None, None
+    if not decidable and search:
+        from hcrbench.protocol.operating_needs import search_n
+
+        need, need_how = search_n(rule, x, seed=seed)
     first = tables.get("re-centred") or next(iter(tables.values()), [])
     # what this run's row says at each truth: the rule's own frequencies when it is decidable at this n, else
     # "not decidable" always (the gate turns every verdict into it)
@@ -273,7 +321,7 @@ def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0) -> 
             "verdict_words": {"go": rule.positive, "nogo": rule.negative, "soft": rule.soft},
             "constructions": tables, "false_go": worst["false_go"], "false_nogo": worst["false_nogo"],
             "nominal": nominal, "mc_error": mc, "power_go": worst["power_go"], "power_nogo": worst["power_nogo"],
-            "decidable": decidable, "needs_n": needs_n(rule, x), "why": "; ".join(why)}
+            "decidable": decidable, "needs_n": need, "needs_n_how": need_how, "why": "; ".join(why)}
 
 
 def control_frequencies(op: dict[str, Any], rule: reg.Rule) -> dict[str, Any]:
@@ -301,57 +349,25 @@ def control_frequencies(op: dict[str, Any], rule: reg.Rule) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------ all rules
 
 
-def operating_all(inputs: dict[str, Inputs], *, reps: int = REPS, seed: int = 0) -> dict[str, dict[str, Any]]:
-    """``{rule id: operating}`` for every registered rule with inputs."""
+def operating_all(inputs: dict[str, Inputs], *, reps: int = REPS, seed: int = 0, search: bool = True
+                  ) -> dict[str, dict[str, Any]]:
+    """``{rule id: operating}`` for every registered rule with inputs (``search``: the replayed n each undecidable
+    rule needs, :mod:`operating_needs`)."""
     out = {}
     for rid, x in inputs.items():
         rule = reg.get(rid)
-        op = operating(rule, x, reps=reps, seed=seed)
+        op = operating(rule, x, reps=reps, seed=seed, search=search)
         if op is not None:
             op["controls"] = control_frequencies(op, rule)
             out[rid] = op
     return out
 
 
-def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: np.ndarray | None, n: int, *,
-                      full_size: bool, overall_fn: Callable[[list[dict], list[dict]], str], reps: int = REPS,
-                      seed: int = 0, extra: float = 0.0, decidable: dict[str, bool] | None = None
-                      ) -> dict[str, Any] | None:
-    """The overall verdict's frequencies when the system's nDCG@10 difference from the kill baseline is known
-    (re-centred at centre + {0, ±m, ±2m}): the margin checkpoint and the kill criterion replayed on the same
-    resamples (as gated: a rule not decidable at this n says so on every draw), every other row held at its
-    observed verdict, :func:`verdicts.overall` applied to each draw."""
-    if diffs is None or np.asarray(diffs).size < 2 or n < 2:
-        return None
-    kill_rule, cp_rule = reg.get("kill"), reg.get("vs_kill_baseline")
-    d0 = np.asarray(diffs, dtype=np.float64)
-    table = []
-    for t in kill_rule.truths():
-        rng = _rng(seed, "overall", t)
-        x = (d0 - d0.mean() + t)[rng.integers(0, d0.size, size=(reps, n))]
-        kc = reg.decide(kill_rule, *_interval(kill_rule, x, rng, extra))
-        cc = reg.decide(cp_rule, *_t_interval(x))
-        ok = decidable or {}
-        if not ok.get("kill", True):  # a rule the gate makes "not decidable" says so on every draw
-            kc = np.full_like(kc, reg.UND)
-        if not ok.get("vs_kill_baseline", True):
-            cc = np.full_like(cc, reg.UND)
-        counts: dict[str, int] = {}
-        cache: dict[tuple[int, int], str] = {}
-        for k, c in zip(kc.tolist(), cc.tolist()):
-            key = (k, c)
-            if key not in cache:
-                kv = kill_rule.words(k) if full_size else UNDECIDABLE
-                cv = cp_rule.words(c)
-                hs = [dict(h, verdict=kv) if h["id"] == "kill" else h for h in rows]
-                cs = [dict(r, status=(f"{cv}: retrieval quality" if stops(cv) else cv))
-                      if r["id"] == "vs_kill_baseline" else r for r in checkpoints]
-                cache[key] = overall_fn(cs, hs)
-            counts[cache[key]] = counts.get(cache[key], 0) + 1
-        table.append({"truth": t, **{k: v / reps for k, v in sorted(counts.items())}})
-    return {"rule": "overall", "n": int(n), "reps": reps, "seed": seed, "construction": "re-centred",
-            "held": "every row but the margin checkpoint and the kill criterion at its observed verdict",
-            "truths": table}
+def operating_overall(*args: Any, **kw: Any) -> dict[str, Any] | None:
+    """The overall verdict's frequencies under known truths (:func:`operating_overall.operating_overall`)."""
+    from hcrbench.protocol.operating_overall import operating_overall as _overall
+
+    return _overall(*args, **kw)
 
 
 def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
@@ -370,6 +386,10 @@ def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
         summary = {"decidable": op["decidable"], "power_go": op["power_go"], "power_nogo": op["power_nogo"],
                    "false_go": op["false_go"], "false_nogo": op["false_nogo"], "needs_n": op["needs_n"]}
         r["evidence"] = {**(r.get("evidence") or {}), "operating": summary}
+        if not op["decidable"] and r[key] == UNDECIDABLE and op["needs_n"]:  # its own text's normal approximation
+            need = int(op["needs_n"])
+            r["text"] = _NEEDS.sub(lambda mt, k=need: f"(needs ~ {k:,}{mt.group(1) or ''}, by replay)", r["text"],
+                                   count=1)
         if not op["decidable"] and r[key] != UNDECIDABLE:
             need = op["needs_n"]
             r.update({key: UNDECIDABLE, "before_operating": r[key],
@@ -380,24 +400,4 @@ def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
     return out
 
 
-def markdown(ops: dict[str, dict[str, Any]], construction: str = "re-centred") -> str:
-    """The operating table docs/protocol.md publishes: per rule and truth, P(go) / P(no-go) / P(soft) / P(not
-    decidable) of the first construction (re-centred for paired differences), P(go) / P(no-go) of the mixture
-    where there is one, the rule's decidability at its n (worst over constructions) and the n it needs."""
-    lines = ["| rule | n | truth | P(go / pass) | P(no-go / kill / stop) | P(soft) | P(not decidable) | mixture: "
-             "P(go) / P(no-go) | decidable at n | needs n ~ |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
-    for rid, op in ops.items():
-        if rid == "overall":
-            continue
-        rows = op["constructions"].get(construction) or next(iter(op["constructions"].values()), [])
-        mix = {round(r["truth"], 10): r for r in op["constructions"].get("mixture", [])}
-        for i, r in enumerate(rows):
-            mx = mix.get(round(r["truth"], 10))
-            mtxt = f"{mx['p_go']:.1%} / {mx['p_nogo']:.1%}" if mx else "—"
-            tail = (f"{'yes' if op['decidable'] else 'no: ' + op['why']} | {op['needs_n'] or '—'}" if i == 0
-                    else " | ")
-            lines.append(f"| {rid if i == 0 else ''} | {op['n'] if i == 0 else ''} | {r['truth']:+.3f} | "
-                         f"{r['p_go']:.1%} | {r['p_nogo']:.1%} | {r['p_soft']:.1%} | {r['p_undecidable']:.1%} | "
-                         f"{mtxt} | {tail} |")
-    return "\n".join(lines)
+from hcrbench.protocol.operating_table import markdown  # noqa: E402, F401  (re-exported: the published table)

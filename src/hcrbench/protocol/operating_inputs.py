@@ -7,6 +7,7 @@ Only rules that were run get inputs (a rule "not run" has no n to replay at).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,29 @@ def _status(row: dict | None) -> str:
     return NOT_RUN if row is None else str(row.get("status", row.get("verdict")))
 
 
+def judged_baseline(ctx: Any, kill_row: dict | None) -> str:
+    """The baseline the kill criterion was judged against: the strongest flat system when the kill baseline is no
+    value barrier (:func:`field.against_strongest` names it in ``evidence.judged_against``), else the kill
+    baseline."""
+    other = ((kill_row or {}).get("evidence") or {}).get("judged_against")
+    return other if other and other in ctx.evaluation.runs else ctx.p.kill_baseline
+
+
+def kill_inputs(ctx: Any, s: Any, kill_row: dict, x: Inputs, oracle: Any) -> Inputs:
+    """The kill criterion's replay inputs on the pair it was judged on (the system against
+    :func:`judged_baseline`), with its clusters and the tree-seed component."""
+    seed = ctx.cache.get("kill_seed") or {}
+    base_run = ctx.evaluation.runs[judged_baseline(ctx, kill_row)]
+    a, b = aligned(s.scores, base_run, ctx.metric)
+    if a.size < 2:
+        return x
+    high = aligned(oracle, base_run, ctx.metric)[0] if oracle is not None else np.ones_like(b)
+    if high.size != b.size:
+        high = np.ones_like(b)
+    return Inputs(n=int(a.size), diffs=a - b, base=b, high=high, low=np.zeros_like(b),
+                  extra_half=float(seed.get("half") or 0.0), clusters=cluster_index(ctx, s.scores, base_run))
+
+
 def gather(ctx: Any, s: Any, rows: dict[str, dict]) -> dict[str, Inputs]:
     """``{rule id: Inputs}`` for every rule of ``rows`` (id -> row) that ran."""
     m, kill = ctx.metric, ctx.p.kill_baseline
@@ -71,10 +95,7 @@ def gather(ctx: Any, s: Any, rows: dict[str, dict]) -> dict[str, Inputs]:
             if "vs_kill_baseline" in run:
                 out["vs_kill_baseline"] = x
             if "kill" in run:  # the kill interval carries the tree-seed component (subject.seed_component)
-                seed = ctx.cache.get("kill_seed") or {}
-                out["kill"] = Inputs(n=x.n, diffs=x.diffs, base=x.base, high=x.high, low=x.low,
-                                     extra_half=float(seed.get("half") or 0.0),
-                                     clusters=cluster_index(ctx, s.scores, base_run))
+                out["kill"] = kill_inputs(ctx, s, run["kill"], x, oracle)
         qids = category_qids(ctx.data, GROWTH_CATEGORIES)
         if "corpus_size" in run and qids:
             a2, b2 = aligned(s.scores, base_run, m, qids)
@@ -140,6 +161,14 @@ def from_out(out: Any, n_override: int | None = None) -> tuple[dict[str, Inputs]
         d = sysv - base
         x = Inputs(n=n_of(d.size), diffs=d, base=base, high=np.ones_like(base), low=np.zeros_like(base))
         ins["kill"] = ins["vs_kill_baseline"] = x
+        other = (rows.get("kill") or {}).get("evidence", {}).get("judged_against")
+        if other and other in wide:  # the kill baseline is no barrier: the criterion was judged against ``other``
+            ob = wide[other].to_numpy(dtype=np.float64)
+            ins["kill"] = Inputs(n=n_of(d.size), diffs=sysv - ob, base=ob, high=np.ones_like(ob),
+                                 low=np.zeros_like(ob))
+        clusters = _clusters_of(out, list(wide.index))
+        if clusters is not None and n_override is None:
+            ins["kill"] = dataclasses.replace(ins["kill"], clusters=clusters)
         if "category" in df.columns:
             cats = df.drop_duplicates("query_id").set_index("query_id")["category"]
             keep = [q in set(cats[cats.isin(GROWTH_CATEGORIES)].index) for q in wide.index]
@@ -150,3 +179,29 @@ def from_out(out: Any, n_override: int | None = None) -> tuple[dict[str, Inputs]
         if r and r.get("n") and (r.get("status", r.get("verdict")) != NOT_RUN):
             ins[rid] = Inputs(n=n_of(int(r["n"])) if rid != "H1c" else int(r["n"]))
     return ins, v
+
+
+def _clusters_of(out: Any, qids: list[str]) -> np.ndarray | None:
+    """Each query's cluster index from the dataset's ``queries.meta.jsonl`` (``[dataset] path`` of OUT's
+    config.toml; Meridian writes it), when every query of ``qids`` has one."""
+    import json
+    from pathlib import Path
+
+    import tomllib
+
+    try:
+        cfg = tomllib.loads((Path(out) / "config.toml").read_text(encoding="utf-8"))
+        side = Path(out) / str(cfg["dataset"]["path"]) / "queries.meta.jsonl"
+        lines = side.read_text(encoding="utf-8").splitlines() if side.is_file() else []
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return None
+    got = {}
+    for line in lines:
+        if line.strip():
+            rec = json.loads(line)
+            if rec.get("cluster") is not None:
+                got[str(rec.get("query_id"))] = str(rec["cluster"])
+    if any(q not in got for q in qids):
+        return None
+    ids = {k: i for i, k in enumerate(dict.fromkeys(got[q] for q in qids))}
+    return np.asarray([ids[got[q]] for q in qids]) if len(ids) >= 2 else None

@@ -13,8 +13,9 @@ is the same look; any other run that would score it again is refused before any 
 command's ``--relook``), and a relook is recorded in the lock registry and ``verdicts.json["discipline"]``
 (:mod:`hcrbench.protocol.looks`). The default corpus seed is :data:`~hcrbench.protocol.looks.VERDICT_SEED`, fresh
 data that no doc or test scores. ``verdicts.json["power_plan"]`` says how many test queries each rule needs
-(:mod:`hcrbench.protocol.field`); Meridian's query count is fixed by its size on this branch, so the plan is
-printed, not generated (:func:`queries_hook`).
+(:mod:`hcrbench.protocol.field`); before the test split is scored, the same plan on tune + dev picks the query
+suite Meridian is generated with, up to ``max_queries`` (:mod:`hcrbench.protocol.query_plan`; what was generated
+and why in ``power_plan["queries_hook"]``).
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ def tuned_placeholders(text: str, tuned: dict[str, dict[str, Any]] | None) -> di
 
 def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int = 3, n_trials: int = 200,
                   n_resamples: int = 10_000, data: str = "data/meridian-small-s0", fail_fast: bool = False,
-                  tuned: dict[str, dict[str, Any]] | None = None, cross_encoder: str | None = None) -> str:
+                  tuned: dict[str, dict[str, Any]] | None = None, cross_encoder: str | None = None,
+                  queries: int | None = None) -> str:
     """The protocol config's TOML text (see the packaged templates), each tuned system's params as ``tuned``
     (``{system: {param: value}}``) chose them; with ``cross_encoder`` (weights: a folder or name) HCR and the kill
     baseline rerank with it and MaxSim is reported beside (:func:`hcrbench.protocol.field.with_cross_encoder`)."""
@@ -109,6 +111,9 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
     if sel is not None:  # HCR's selection chosen on tune: every HCR system that used the design's default (not A5)
         out = out.replace('selection = "submodular"', f"selection = {json.dumps(sel)}")
     out = out.replace("fail_fast = false", f"fail_fast = {'true' if fail_fast else 'false'}")
+    if queries is not None:  # the power plan's suite (protocol/query_plan.py)
+        out = out.replace(f"generate_seed = {seed}\n", f"generate_seed = {seed}\ngenerate_queries = {int(queries)}\n",
+                          1)
     if cross_encoder is not None:
         from hcrbench.protocol.field import with_cross_encoder
 
@@ -117,7 +122,7 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
 
 
 def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: bool = True, progress: bool = False,
-                 subject: Any = None, **kw: Any) -> tuple[Path, dict[str, Any]]:
+                 subject: Any = None, queries: int | None = None, **kw: Any) -> tuple[Path, dict[str, Any]]:
     """Tune on the tune split (``[protocol] tune``: an experiment in ``data_root/tune/<size>-s<seed>/``, its
     record in ``<size>-s<seed>.tuning.json`` beside it), then write ``folder/quickstart.toml`` with the choice
     locked in (unchanged bytes when nothing changed, so the run resumes). Returns the config's path and the
@@ -130,8 +135,12 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
     from hcrbench.protocol.tuning import tune as run_tuning
 
     folder.mkdir(parents=True, exist_ok=True)
-    data = data_root / f"meridian-{size}-s{seed}"
+    from hcrbench.protocol.query_plan import data_name
+
+    data = data_root / data_name(size, seed, queries)
     rel = Path(os.path.relpath(data, folder)).as_posix()
+    if queries is not None:
+        kw["queries"] = queries
     chosen: dict[str, Any] = {}
     doc = none_doc()
     if tune:
@@ -141,8 +150,12 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
             if not (data / "manifest.json").is_file():
                 from hcrbench.synth import generate_meridian
 
-                generate_meridian(data, size=size, seed=seed)
-            doc = run_tuning(cfg, folder / CONFIG_NAME, data_root / "tune", f"{size}-s{seed}", progress=progress)
+                if queries is not None:
+                    generate_meridian(data, size=size, seed=seed, n_queries=queries)
+                else:
+                    generate_meridian(data, size=size, seed=seed)
+            tag = f"{size}-s{seed}" + (f"-q{queries}" if queries else "")
+            doc = run_tuning(cfg, folder / CONFIG_NAME, data_root / "tune", tag, progress=progress)
             chosen = doc.get("chosen", {})
     text = subject_config(render_config(size=size, seed=seed, data=rel, tuned=chosen, **kw), subject)
     path = folder / CONFIG_NAME
@@ -204,7 +217,7 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
 def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, encoder: str = "minilm", seeds: int = 3,
                    n_trials: int = 200, n_resamples: int = 10_000, fail_fast: bool = False,
                    progress: bool = True, relook: bool = False, cross_encoder: str | None = None,
-                   subject: Any = None) -> QuickstartResult:
+                   subject: Any = None, max_queries: int = 600) -> QuickstartResult:
     """Run the protocol at each size (the largest into ``out``); see the module docstring."""
     from rich.console import Console
 
@@ -224,27 +237,43 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
                    for s in sizes))  # type: ignore[union-attr]
     job.say(plan_line(out, sizes, seed, encoder, subject, job.total))  # type: ignore[union-attr]
     largest = sizes[-1]
-    for size in sizes:  # no work at all when a size's test split would be a second look (--relook)
-        looks.early_check(data_root / f"meridian-{size}-s{seed}", out if size == largest else out / "sizes" / size,
-                          relook=relook)
+    for size in sizes:  # no work at all when a size's test split would be a second look (--relook), the design's
+        # suite's or a power plan's larger one (meridian-<size>-s<seed>-q<N>)
+        larger = sorted(data_root.glob(f"meridian-{size}-s{seed}-q*")) if data_root.is_dir() else []
+        for root in (data_root / f"meridian-{size}-s{seed}", *larger):
+            looks.early_check(root, out if size == largest else out / "sizes" / size, relook=relook)
     for size in sizes:
         folder = out if size == largest else out / "sizes" / size
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold]: tuning on the tune split...")
-        cfg, tuning = write_config(folder, size, seed=seed, data_root=data_root, encoder=encoder, seeds=seeds,
-                           n_trials=n_trials, n_resamples=n_resamples, fail_fast=fail_fast, progress=progress,
-                           cross_encoder=cross_encoder, subject=subject)
+        opts = dict(seed=seed, data_root=data_root, encoder=encoder, seeds=seeds, n_trials=n_trials,
+                    n_resamples=n_resamples, fail_fast=fail_fast, progress=progress, cross_encoder=cross_encoder,
+                    subject=subject)
+        cfg, tuning = write_config(folder, size, **opts)
+        hook = None
+        if max_queries > 0:  # the power plan on tune + dev, before the test split is scored (query_plan.py)
+            from hcrbench.protocol.query_plan import plan as plan_queries
+
+            console.print(f"power plan on tune + dev (size {size}): how many test queries the rules need...")
+            hook = plan_queries(cfg, data_root, size, seed, max_queries)
+            console.print(f"queries: {hook['text']}")
+            if hook.get("queries"):
+                cfg, tuning = write_config(folder, size, queries=hook["queries"], **opts)
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold] ({n_docs(size):,} documents) -> {folder}")
         # a demonstration states how often the locked test split was looked at (verdicts.json "discipline"),
         # it does not refuse: another quickstart on the same generated corpus (another encoder, another folder)
         # is a recorded look; a warm re-run that reuses every score is not a new look at all (the runner)
-        look = looks.guard(cfg, data_root / f"meridian-{size}-s{seed}", relook=relook)
+        from hcrbench.protocol.query_plan import data_name
+
+        look = looks.guard(cfg, data_root / data_name(size, seed, (hook or {}).get("queries")), relook=relook)
         per_size[size] = res = run_experiment(cfg, force_test=True, progress=progress,
                                              fail_fast=fail_fast, protocol=hooks())
         res.verdicts = looks.record(look, folder, res.verdicts)  # a relook, in the registry and the verdicts
         if res.verdicts is not None:  # the tune -> lock -> test record
             res.verdicts = with_best_simple(with_tuning(res.verdicts, tuning), res, cfg)
+            if hook is not None:
+                res.verdicts["power_plan"] = {**(res.verdicts.get("power_plan") or {}), "queries_hook": hook}
             write_verdicts(folder, res.verdicts)
     result = per_size[largest]
     growth = None
@@ -252,22 +281,39 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
         growth = growth_doc(per_size)
         atomic_write_text(out / GROWTH_FILE, json.dumps(growth, indent=2, allow_nan=False) + "\n")
         if result.verdicts is not None:
-            result.verdicts = apply_growth(result.verdicts, growth["points"])
+            result.verdicts = apply_growth(result.verdicts, growth["points"],
+                                           corpus_size_inputs(out, sizes, largest), seed=seed)
             write_verdicts(out, result.verdicts)
     else:
         (out / GROWTH_FILE).unlink(missing_ok=True)
     return QuickstartResult(out, result, per_size, growth)
 
 
+def corpus_size_inputs(out: Path, sizes: list[str], largest: str) -> Any:
+    """The corpus-size rule's replay inputs: the medium size's per-query differences on the rule's queries (its
+    folder's per_query.csv and verdicts.json), None without a medium run."""
+    if "medium" not in sizes:
+        return None
+    from hcrbench.protocol.operating_inputs import from_out
+
+    folder = out if largest == "medium" else out / "sizes" / "medium"
+    try:
+        return from_out(folder)[0].get("corpus_size")
+    except (OSError, KeyError, ValueError):
+        return None
+
+
 def queries_hook(verdicts: dict[str, Any] | None) -> str | None:
-    """What the power plan asks of the corpus: the test queries it wants, beside what this Meridian size has. A
-    Meridian that generates a chosen number of queries (``hcrbench generate meridian --queries N``) would be
-    called with ``power_plan["queries_wanted"]`` here; on this branch its query suite is fixed by its size."""
+    """What the power plan asked of the corpus and what was generated (``power_plan["queries_hook"]``, written by
+    :func:`run_quickstart` through :mod:`query_plan`), else the plan beside what this split has."""
     plan = (verdicts or {}).get("power_plan") or {}
+    hook = plan.get("queries_hook")
+    if hook and hook.get("text"):
+        return f"queries: {hook['text']}"
     want, have = plan.get("queries_wanted"), plan.get("n_test")
     if plan.get("status") != "planned" or not want or not have:
         return None
     if want <= have:
         return f"power plan: the {have} test queries are enough for every rule planned"
-    return (f"power plan: the rules need up to ~{want} test queries, this split has {have}; Meridian's query suite "
-            "is fixed by its size here (a larger --size has more)")
+    return (f"power plan: the rules need up to ~{want} test queries, this split has {have} (quickstart "
+            "--max-queries generates a larger suite; [dataset] generate_queries = N in a config)")

@@ -81,7 +81,7 @@ class Rule:
     controls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     routing_log: bool = False
     component: str = ""
-    interval: str = "t"        # the interval it decides on: "t", "bootstrap-t", "wilson", "normal", "fisher"
+    interval: str = "t"        # the interval it decides on: "t", "bootstrap-t", "betting", "wilson", "normal", "fisher"
 
     @property
     def truth_centre(self) -> float:
@@ -198,10 +198,12 @@ register(Rule("easy_routing", "Routing on easy single-branch queries", "checkpoi
 register(Rule("vs_kill_baseline", "System vs the kill baseline", "checkpoint",
               "system - kill baseline on nDCG@10 (paired 95% interval)", "difference", go=-KILL_MARGIN,
               nogo=-KILL_MARGIN, margin=DESIGN_MARGIN, positive=PASS, negative=STOP,
-              controls={"oracle": (PASS,), "clone": (PASS, UNDECIDABLE), "degraded": (STOP, UNDECIDABLE),
+              # the betting interval is valid at every n and wide at small n: the oracle may be "not decidable"
+              # there (never stopped)
+              controls={"oracle": (PASS, UNDECIDABLE), "clone": (PASS, UNDECIDABLE), "degraded": (STOP, UNDECIDABLE),
                         "twin": (PASS, UNDECIDABLE), "plus_margin": (PASS, UNDECIDABLE),
                         "minus_margin": (STOP, UNDECIDABLE)},
-              component="retrieval quality"))
+              component="retrieval quality", interval="betting"))
 register(Rule("token_efficiency", "Token efficiency", "checkpoint",
               "system sufficiency@400 - flat sufficiency@400 (paired normal 95%)", "difference", go=0.0, nogo=0.0,
               margin=0.05, positive=PASS, negative=STOP, controls={"oracle": (PASS, UNDECIDABLE)},

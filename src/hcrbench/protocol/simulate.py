@@ -7,8 +7,8 @@ and hands them to the real rule functions; the rules before issue #23 (a point e
 p without an interval) are simulated beside them. ``benchmarks/protocol_rules_sim.py`` prints the table that
 docs/protocol.md quotes; the tests run it with few repetitions. Deterministic for a seed.
 
-Simplification: the kill comparison uses a paired t-test and its t interval in place of the permutation test
-and bootstrap interval the protocol runs (close at these n, far faster); the Holm family is one comparison
+Checkpoint 3 is judged on its betting interval, as the protocol judges it. Simplification: the kill comparison
+uses a paired t-test and its t interval in place of the permutation test and bootstrap interval the protocol runs (close at these n, far faster); the Holm family is one comparison
 (the seed-averaged system against the kill baseline under ``family = "metric"``).
 """
 
@@ -43,7 +43,7 @@ def _paired(rng: np.random.Generator, n: int, delta: float, sd: float = 0.25) ->
     se = float(x.std(ddof=1) / np.sqrt(n))
     t = stats.t.ppf(0.975, n - 1)
     p = float(stats.ttest_1samp(x, 0.0).pvalue)
-    return {"delta": m, "lo": m - t * se, "hi": m + t * se, "p": p, "d": m / float(x.std(ddof=1)), "n": n}
+    return {"delta": m, "lo": m - t * se, "hi": m + t * se, "p": p, "d": m / float(x.std(ddof=1)), "n": n, "x": x}
 
 
 def _binary_paired(rng: np.random.Generator, n: int, p_a: float, p_b: float) -> dict:
@@ -72,8 +72,11 @@ def _lost(rng: np.random.Generator, n: int, base: float, share: float) -> dict:
 def new_verdict(rule: str, s: dict) -> str:
     if rule == "easy_routing":
         return cp.easy_routing([s["eps"]], [s["n"]], s["n"])["status"]
-    if rule == "vs_kill_baseline":
-        return cp.kill_baseline_margin(s["delta"], s["lo"], s["hi"], s["n"])["status"]
+    if rule == "vs_kill_baseline":  # the checkpoint's betting interval (differences of metrics in [0, 1])
+        from hcrbench.stats.bounded import betting_ci_diff
+
+        _m, lo, hi = betting_ci_diff(np.clip(s["x"], -1.0, 1.0))
+        return cp.kill_baseline_margin(s["delta"], lo, hi, s["n"])["status"]
     if rule == "token_efficiency":
         return cp.token_efficiency(s["delta"], s["lo"], s["hi"], s["n"], s["a"], s["b"])["status"]
     if rule == "kill":

@@ -228,7 +228,8 @@ def bottom_line(v: dict[str, Any]) -> str:
                for h in v["hypotheses"] if h["verdict"] == o and h["id"] != "kill" and o in ("no-go", "soft no-go")]
         parts.append(f"{o} on {', '.join(bad)}" if bad else
                      "every decided rule says go" if o == GO else "no rule decided for or against the system")
-        if kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls"):
+        if kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls") \
+                and not v.get("full_size"):
             prev = kill["evidence"].get("at_full_size_this_would_be")
             parts.append(f"size {kill['evidence'].get('size')} cannot decide the kill criterion"
                          + (f" (here it would be {prev})" if prev else "")
@@ -346,20 +347,39 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
                                s.scores)
     v["power_plan"] = fld.power_plan(cfg, data, out, len(data.queries)) if p.system in evaluation.runs else \
         {"status": "not run", "rules": {}, "text": f"power plan not run: {p.system} was not run"}
+    gq = getattr(cfg.dataset, "generate_queries", None)
+    if gq and cfg.dataset.generate == "meridian":  # the suite a config asked for (quickstart writes its own hook)
+        v["power_plan"]["queries_hook"] = {
+            "status": "configured", "queries": int(gq),
+            "text": f"Meridian generated with a {gq}-query suite ([dataset] generate_queries = {gq}); "
+                    f"{len(data.queries)} test queries"}
     v["bottom_line"] = bottom_line(v)
     return v
 
 
-def apply_growth(v: dict[str, Any], points: list[dict[str, Any]]) -> dict[str, Any]:
-    """``v`` with the corpus-size rule judged on ``points`` (growth.json's) and the overall verdict redone."""
+def apply_growth(v: dict[str, Any], points: list[dict[str, Any]], inputs: Any = None, seed: int = 0
+                 ) -> dict[str, Any]:
+    """``v`` with the corpus-size rule judged on ``points`` (growth.json's) and the overall verdict redone.
+    ``inputs`` (:class:`operating.Inputs`: the medium size's per-query differences on the rule's queries) gates
+    the row by its own operating characteristics, as every other rule is (``operating["corpus_size"]``)."""
+    from hcrbench.protocol import operating as opc
+    from hcrbench.protocol import registry as reg
+
+    ops = dict(v.get("operating") or {})
     hs = []
     for h in v["hypotheses"]:
         if h["id"] == "corpus_size":
             new = hy.corpus_size(points)
             new["evidence"]["subset_at_this_size"] = h["evidence"].get("subset_at_this_size")
+            op = opc.operating(reg.get("corpus_size"), inputs, seed=seed) if inputs is not None and \
+                new["verdict"] != NOT_RUN else None
+            if op is not None:
+                op["controls"] = opc.control_frequencies(op, reg.get("corpus_size"))
+                ops["corpus_size"] = op
+                new = opc.gate_rows([new], {"corpus_size": op})[0]
             h = new
         hs.append(h)
-    v = {**v, "hypotheses": hs, "overall": overall(v["checkpoints"], hs)}
+    v = {**v, "hypotheses": hs, "overall": overall(v["checkpoints"], hs), "operating": ops}
     v["bottom_line"] = bottom_line(v)
     return v
 
@@ -423,9 +443,11 @@ class FailFast:
             scores = per_query(ev, group, p.metric)
             row = compare_runs(ev, self.cfg, p.metric, p.kill_baseline, {p.system: scores}).get(p.system) or {}
             a = seed_mean([mean_of(ev, n, p.metric) for n in group])
-            c = cp.kill_baseline_margin(row.get("delta") if a is not None else None, row.get("ci_low"),
-                                        row.get("ci_high"), row.get("n"), p.kill_baseline, p.metric,
-                                        system=p.system)
+            from hcrbench.protocol.subject import margin_interval
+
+            lo, hi, kind = margin_interval(scores, ev.runs[p.kill_baseline], p.metric, row)
+            c = cp.kill_baseline_margin(row.get("delta") if a is not None else None, lo, hi, row.get("n"),
+                                        p.kill_baseline, p.metric, system=p.system, interval_kind=kind)
             c = gate_one(c, scores, ev.runs[p.kill_baseline], p.metric, self.cfg.seed)
             if stops(c["status"]):
                 return f"checkpoint 3 ({p.system} vs {p.kill_baseline}): {c['status']}: {c['text']}"

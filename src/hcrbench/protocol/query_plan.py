@@ -1,0 +1,109 @@
+"""The quickstart generates the test queries its power plan asks for (issue #33, Build 6).
+
+Before the test split is scored, the power plan (:func:`field.power_plan`: the system and the kill baseline on
+the tune + dev splits of the design's 300-query suite, in a pilot folder of their own) says how many test queries
+each rule needs. When that is more than the suite's test split has, Meridian is generated again with a larger
+suite (``generate_meridian(..., n_queries=N)``, ``[dataset] generate_queries = N`` in the config), N = the
+wanted test queries over the suite's test share, at most ``--max-queries``; the test split is then scored once,
+on the larger suite. When the generator cannot fill a suite of N (its query planner refuses), the largest count
+that works is found by bisection between the design's 300 and N, and the hook says so. What was generated and why
+is ``verdicts.json["power_plan"]["queries_hook"]``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from hcrbench.errors import InputError
+
+DEFAULT_MAX_QUERIES = 600
+
+
+def data_name(size: str, seed: int, queries: int | None) -> str:
+    """The generated dataset's folder: ``meridian-<size>-s<seed>`` (the design's suite) or ``...-q<N>``."""
+    return f"meridian-{size}-s{seed}" + (f"-q{queries}" if queries else "")
+
+
+def _suite_size(root: Path) -> int | None:
+    try:
+        m = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    for key in ("n_queries", "queries"):
+        v = m.get(key) if isinstance(m, dict) else None
+        if isinstance(v, int):
+            return v
+        if isinstance(v, dict) and isinstance(v.get("n"), int):
+            return int(v["n"])
+    return None
+
+
+def _generates(root: Path, size: str, seed: int, n: int) -> bool:
+    from hcrbench.synth import generate_meridian
+
+    if (root / "manifest.json").is_file():
+        return True
+    try:
+        generate_meridian(root, size=size, seed=seed, n_queries=n)
+    except InputError:
+        return False
+    return True
+
+
+def plan(config_path: Path, data_root: Path, size: str, seed: int, max_queries: int) -> dict[str, Any]:
+    """The queries hook: the pilot power plan on the design's suite (``config_path`` names it) and the suite the
+    test split should come from: ``{"status", "queries", "data", "wanted_test", "n_test_design", "text", ...}``;
+    ``queries`` None keeps the design's suite."""
+    from hcrbench.experiment.config import load_config
+    from hcrbench.experiment.dataset import load_data
+    from hcrbench.protocol.field import power_plan
+
+    cfg, text = load_config(config_path)
+    data = load_data(cfg.dataset, config_path.parent, config_path, text)
+    n_test = len(data.queries)
+    root = Path(data.root)
+    suite = _suite_size(root) or 300
+    pilot = data_root / "pilot" / root.name
+    pilot.mkdir(parents=True, exist_ok=True)
+    pp = power_plan(cfg, data, pilot, n_test) if cfg.protocol is not None else {"status": "not run"}
+    base = {"max_queries": int(max_queries), "n_test_design": n_test, "suite_design": suite,
+            "pilot": pp.get("pilot"), "plan": pp.get("text")}
+    want = pp.get("queries_wanted")
+    if pp.get("status") != "planned" or not want:
+        return {**base, "status": "not planned", "queries": None, "data": root.name,
+                "text": f"no queries generated: {pp.get('text') or 'the power plan did not run'}"}
+    base["wanted_test"] = int(want)
+    if want <= n_test:
+        return {**base, "status": "enough", "queries": None, "data": root.name,
+                "text": f"the design's {suite}-query suite has {n_test} test queries, enough for every rule planned "
+                        f"(~{want} wanted)"}
+    share = n_test / suite
+    target = min(int(max_queries), math.ceil(want / share))
+    if target <= suite:
+        return {**base, "status": "capped", "queries": None, "data": root.name,
+                "text": f"the rules need ~{want} test queries; --max-queries {max_queries} allows no larger suite "
+                        f"than the design's {suite} ({n_test} test queries)"}
+    got, note = target, ""
+    if not _generates(data_root / data_name(size, seed, target), size, seed, target):
+        lo, hi = suite, target  # lo generates (the design's suite), hi does not
+        while hi - lo > max(10, lo // 20):
+            mid = (lo + hi) // 2
+            if _generates(data_root / data_name(size, seed, mid), size, seed, mid):
+                lo = mid
+            else:
+                hi = mid
+        got = lo
+        note = f"; the generator could not fill {target} queries, the largest suite that works is {got}"
+    if got <= suite:
+        return {**base, "status": "generator limit", "queries": None, "data": root.name,
+                "text": f"the rules need ~{want} test queries (a {target}-query suite); the generator fills no suite "
+                        f"larger than the design's {suite}{note}"}
+    expect = round(got * share)
+    capped = " (capped by --max-queries)" if target == max_queries and math.ceil(want / share) > max_queries else ""
+    return {**base, "status": "generated", "queries": got, "data": data_name(size, seed, got),
+            "n_test_expected": expect,
+            "text": f"generated a {got}-query suite (~{expect} test queries){capped}: the power plan on tune + dev "
+                    f"asks for ~{want} test queries, the design's {suite}-query suite has {n_test}{note}"}
