@@ -70,3 +70,19 @@ def test_bad_tree_file_is_one_line(tmp_path):
     p.write_text('{"kind": "other"}\n')
     with pytest.raises(InputError, match="not an hcr tree"):
         read_tree(p)
+
+
+def test_a_tree_whose_header_is_over_a_mebibyte_reads_back(tmp_path):
+    """A large corpus's tree lists every chunk in its header line (Meridian full: over 1 MiB); the reader's line
+    bound is the file's own size, not the 1 MiB bound of a user's file."""
+    from hcrbench.data.compressed import MAX_LINE
+    from hcrbench.data.tree import Tree, TreeNode, read_tree, write_tree
+
+    n = 40_000
+    ids = [f"doc-{i:06d}::chunk-{i % 7:03d}" for i in range(n)]
+    tree = Tree([TreeNode(0, 0, None, [1]), TreeNode(1, 1, 0, [], list(range(n)), "all")], ids,
+                [i.split("::")[0] for i in ids], {"seed": 0}, [["Entity Name"] for _ in ids])
+    write_tree(tree, tmp_path / "tree.jsonl")
+    assert len((tmp_path / "tree.jsonl").read_text().splitlines()[0]) > MAX_LINE
+    back = read_tree(tmp_path / "tree.jsonl")
+    assert back.chunk_ids == ids and back.nodes[1].chunks == list(range(n))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.data.atomic import atomic_open
+from hcrbench.data.compressed import MAX_LINE
 from hcrbench.data.ids import check_ids, id_problem
 from hcrbench.data.trec import open_lines, read_qrels, write_beir_qrels  # noqa: F401 (write_beir_qrels: public here)
 from hcrbench.data.types import Corpus, Qrels, Queries
@@ -23,9 +24,13 @@ from hcrbench.errors import InputError, cut
 _ID_KEYS = ("_id", "doc_id", "query_id", "id")
 
 
-def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each non-blank line; errors name the file and line."""
-    for n, line in open_lines(path):
+def iter_jsonl(path: str | Path, max_line: int = MAX_LINE) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line_number, object)`` for each non-blank line; errors name the file and line.
+
+    ``max_line`` bounds one line's bytes (a user's file: 1 MiB); a file hcrbench writes with one record per corpus
+    (a tree's header lists every chunk) passes a bound that grows with the corpus.
+    """
+    for n, line in open_lines(path, max_line):
         if not line.strip():
             continue
         try:

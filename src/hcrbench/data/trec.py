@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from hcrbench.data.atomic import atomic_open
-from hcrbench.data.compressed import STREAM_ERRORS, bounded_lines, open_input
+from hcrbench.data.compressed import MAX_LINE, STREAM_ERRORS, bounded_lines, open_input
 from hcrbench.data.ids import check_ids, first_bad_id
 from hcrbench.data.trec_fast import read_run_columns
 from hcrbench.data.types import Qrels, Run
@@ -32,7 +32,7 @@ from hcrbench.errors import HcrbenchWarning, InputError, cut
 _BOM = b"\xef\xbb\xbf"
 
 
-def _raw_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
+def _raw_lines(path: str | Path, max_line: int = MAX_LINE) -> Iterator[tuple[int, bytes]]:
     """Yield ``(line_number, raw_bytes)`` for each line (1-based); gzip is transparent, a UTF-8 BOM is dropped.
 
     Raises InputError for a missing file, a directory, an unreadable or corrupt (gzip) file, or an empty file.
@@ -46,7 +46,7 @@ def _raw_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
     any_content = False
     try:
         with open_input(path) as fh:  # gzip / bzip2 / xz as a capped stream (data.compressed)
-            for n, raw in enumerate(bounded_lines(fh, path), start=1):
+            for n, raw in enumerate(bounded_lines(fh, path, max_line), start=1):
                 if n == 1 and raw.startswith(_BOM):
                     raw = raw[3:]
                 if not any_content and raw.strip():
@@ -60,13 +60,13 @@ def _raw_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
         raise InputError("file is empty", path=path)
 
 
-def open_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+def open_lines(path: str | Path, max_line: int = MAX_LINE) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, text)`` for each line (1-based), decoding UTF-8 strictly; gzip is transparent.
 
     A UTF-8 byte-order mark at the start of line 1 is dropped. Raises InputError for a missing file, an empty
     file, a corrupt gzip stream or bad UTF-8.
     """
-    for n, raw in _raw_lines(path):
+    for n, raw in _raw_lines(path, max_line):
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as e:

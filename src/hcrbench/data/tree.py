@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from hcrbench.data.beir import iter_jsonl, write_jsonl
+from hcrbench.data.compressed import MAX_LINE
 from hcrbench.errors import InputError
 
 TREE_KIND = "hcr-tree"
@@ -96,7 +97,10 @@ def write_tree(tree: Tree, path: str | Path) -> None:
 
 def read_tree(path: str | Path) -> Tree:
     """Read a tree written by :func:`write_tree`; a malformed line is a one-line error naming file and line."""
-    rows = iter_jsonl(path)
+    # the header lists every chunk (ids, documents, entities): over 1 MiB on a large corpus, so the line bound is
+    # the file's own size (hcrbench writes this file; an endless line still cannot outgrow it)
+    size = Path(path).stat().st_size if Path(path).is_file() else 0
+    rows = iter_jsonl(path, max_line=max(MAX_LINE, size + 1))
     try:
         n0, header = next(rows)
     except StopIteration:
