@@ -276,14 +276,16 @@ def _promotions_move_up(w, docs):
 
 
 @rule("no_appearance_after_leaving",
-      f"people leave as well as join (at least one leaver per {STAFF_PER_LEAVER} staff), and no one attends a "
-      "meeting, holds an incident or decision role, or is named in a dated document after their last day")
+      f"people leave as well as join (at least one leaver per {STAFF_PER_LEAVER} staff who were there when the "
+      "year began), and no one attends a meeting, holds an incident or decision role, or is named in a dated "
+      "document after their last day")
 def _no_appearance_after_leaving(w, docs):
     people = _people(w)
     leavers = [p for p in w["people"] if p.get("left")]
+    staff = sum(p["joined"] < "2024" for p in w["people"])
     out = []
-    if len(leavers) < len(w["people"]) // STAFF_PER_LEAVER:
-        out.append(f"{len(leavers)} leavers among {len(w['people'])} people")
+    if len(leavers) < staff // STAFF_PER_LEAVER:
+        out.append(f"{len(leavers)} leavers among {staff} staff at the start of the year")
     out += [f"{where}: {pid} left {people[pid]['left']}, appears {day}"
             for pid, day, where in _appearances(w, docs) if people[pid].get("left") and day > people[pid]["left"]]
     return out
