@@ -267,7 +267,8 @@ class Scheduler(EventSpecs, YearSpecs):
         monday = self._digest_week()
         self.digest_weeks.add(monday)
         ref["monday"] = monday.isoformat()
-        week = [t for t in w.tickets if monday <= date.fromisoformat(t["date"]) < monday + timedelta(days=7)]
+        week = sorted((t for t in w.tickets if monday <= date.fromisoformat(t["date"]) < monday + timedelta(days=7)),
+                      key=lambda t: int(t["id"][4:]))  # in number order (numbers grow with days)
         ref["incidents"] = [t["id"] for t in week]
         ref["systems"] = _uniq([t["system"] for t in week])
         if not ref["systems"]:
