@@ -295,7 +295,8 @@ ROOT_CAUSES = [
 ]
 # What a root cause names, system by system (issue 35: 12 shared causes for 423 incidents let a wrong page give the
 # right answer): each incident's cause is one of these templates (parallel to ROOT_CAUSES and FIXES) filled with
-# the system's name and one of its hosts, a change or a release, so the text names its incident.
+# the system's name and one of its hosts, a change or a release, so the text names its incident (never the
+# system's vendor or another fact: a cause states nothing but itself).
 ROOT_CAUSE_TEMPLATES = [
     "an expired TLS certificate on the {sys} host {host}",
     "a misconfigured firewall rule in change CHG-{n} that cut {sys} off from {host}",
@@ -303,10 +304,10 @@ ROOT_CAUSE_TEMPLATES = [
     "a failed disk on the {sys} storage node {host}",
     "a memory leak introduced in {sys} release {ver}",
     "the DNS record of the {sys} host {host}, deleted by an automation script",
-    "rate limiting of {sys} by the {vendor} API after {host} retried in a loop",
+    "rate limiting of {sys} by an upstream API after {host} retried in a loop",
     "a stale cache entry on the {sys} host {host} after schema migration {n}",
     "a clock skew between the {sys} host {host} and the authentication servers",
-    "an unannounced {vendor} maintenance window that took the {sys} host {host} offline",
+    "an unannounced supplier maintenance window that took the {sys} host {host} offline",
     "a runaway batch job on the {sys} host {host} that saturated its network link",
     "change CHG-{n}, which removed the {sys} service account's access to {host}",
 ]

@@ -60,7 +60,7 @@ class YearSpecs:
         prefix = s.name.split()[0].lower()
         for _ in range(100):
             text = lx.ROOT_CAUSE_TEMPLATES[cause].format(
-                sys=s.name, vendor=s.vendor, n=r.randint(1000, 9999),
+                sys=s.name, n=r.randint(1000, 9999),
                 host=f"{prefix}-{r.choice(lx.HOST_ROLES)}-{r.randint(1, 40):02d}",
                 ver=f"{r.randint(2, 9)}.{r.randint(0, 30)}.{r.randint(0, 9)}")
             if text not in self.causes:
