@@ -70,14 +70,17 @@ class YearSpecs:
 
     def _digest_week(self) -> date:
         """The week a new weekly digest covers: the week with the most incidents so far that no digest covered
-        (the latest of equals); a week before the first incident when there is none."""
+        (of equals, the one farthest from the weeks already covered, then the latest); the second week of the year
+        when there is no incident yet."""
         count: dict[date, int] = {}
         for t in self.w.tickets:
             m = _monday(date.fromisoformat(t["date"]))
             if m not in self.digest_weeks:
                 count[m] = count.get(m, 0) + 1
-        if count:
-            return max(count, key=lambda m: (count[m], m))
+        if count:  # ties go to the week farthest from the digested ones (digests spread over the year)
+            def apart(m: date) -> int:
+                return min((abs((m - d).days) for d in self.digest_weeks), default=YEAR_DAYS)
+            return max(count, key=lambda m: (count[m], apart(m), m))
         monday = _monday(FIRST_DAY) + timedelta(days=7)
         while monday in self.digest_weeks:
             monday += timedelta(days=7)
