@@ -15,7 +15,7 @@ import pytest
 
 from hcrbench.cli import main
 
-from .conftest import DAMAGED, GOOD, hcrbench, write_config
+from .conftest import DAMAGED, GOOD, hcrbench, judged_test_queries, write_config
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +25,7 @@ def frozen(tmp_path_factory, meridian: Path) -> Path:
     write_config(root / "good.toml", meridian, GOOD)
     proc = hcrbench("freeze", "good.toml", "--out", "baseline.json", "--quiet", cwd=root)
     assert proc.returncode == 0, proc.stderr
-    assert "froze 2 systems on 59 queries" in proc.stdout
+    assert f"froze 2 systems on {judged_test_queries(meridian)} queries" in proc.stdout
     return root / "baseline.json"
 
 
@@ -35,7 +35,8 @@ def _bottom(proc) -> str:
     return line
 
 
-def test_baseline_file_holds_what_a_paired_test_needs(frozen: Path):
+def test_baseline_file_holds_what_a_paired_test_needs(frozen: Path, meridian: Path):
+    n = judged_test_queries(meridian)
     doc = json.loads(frozen.read_text())
     assert doc["schema"] == "hcrbench.baseline/1" and doc["suite"] == {"kind": "full"}
     assert doc["config"] == "good.toml" and len(doc["config_sha256"]) == 64
@@ -43,18 +44,19 @@ def test_baseline_file_holds_what_a_paired_test_needs(frozen: Path):
     bm25 = doc["systems"]["bm25"]
     assert bm25["params"] == {"k1": 0.9, "b": 0.4}
     per_query = bm25["per_query"]["nDCG@10"]
-    assert len(per_query) == 59 == doc["dataset"]["n_queries"]
-    assert sum(per_query.values()) / 59 == pytest.approx(bm25["means"]["nDCG@10"], abs=1e-12)
+    assert len(per_query) == n == doc["dataset"]["n_queries"]
+    assert sum(per_query.values()) / n == pytest.approx(bm25["means"]["nDCG@10"], abs=1e-12)
     assert doc["gate"] is None  # no gate.json in a plain run's folder
 
 
-def test_check_passes_on_the_frozen_system(frozen: Path, tmp_path: Path):
+def test_check_passes_on_the_frozen_system(frozen: Path, tmp_path: Path, meridian: Path):
     # CONFIG from the baseline, which names it relative to itself: found from any working directory.
     proc = hcrbench("check", "--baseline", str(frozen), "--quiet", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert _bottom(proc) == "check: 2 of 2 systems within 0.02 of the baseline nDCG@10: PASS"
     assert "note:" not in proc.stdout  # same config, same dataset, same version
-    assert re.search(r"│ bm25 +│ +0\.\d{4} │ +0\.\d{4} │ \+0\.0000 │ +1\.0000 │ +59 │", proc.stdout), proc.stdout
+    n = judged_test_queries(meridian)
+    assert re.search(rf"│ bm25 +│ +0\.\d{{4}} │ +0\.\d{{4}} │ \+0\.0000 │ +1\.0000 │ +{n} │", proc.stdout), proc.stdout
 
 
 def test_check_fails_on_a_degraded_bm25_and_max_drop_sets_the_line(frozen: Path, tmp_path: Path, meridian: Path):
@@ -107,7 +109,7 @@ def test_a_changed_dataset_is_an_input_error_unless_allowed(frozen: Path, tmp_pa
                            capsys)
     assert code == 0, out + err
     assert "compared on the queries both have" in out
-    assert re.search(r"│ bm25 .*│ +58 │", out), out
+    assert re.search(rf"│ bm25 .*│ +{judged_test_queries(meridian) - 1} │", out), out
 
 
 def test_freeze_of_an_output_folder_equals_freeze_of_its_config(frozen: Path, tmp_path: Path, capsys):

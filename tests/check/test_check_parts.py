@@ -142,7 +142,7 @@ def test_pytest_fixture_passes_and_fails_in_a_users_tests(pytester, tmp_path: Pa
     res = pytester.runpytest(*args)
     res.assert_outcomes(passed=1, failed=1)
     res.stdout.fnmatch_lines(["*AssertionError: 1 of 2 systems within 0.02 of the baseline nDCG@10; bm25 dropped "
-                              "0.0* nDCG@10 (p = *): FAIL*"])
+                              "0.* nDCG@10 (p = *): FAIL*"])  # 0.06 (Meridian 3), 0.12 (4)
 
 
 def test_pyproject_declares_the_pytest_plugin():

@@ -157,8 +157,8 @@ def test_each_rule_catches_a_world_broken_its_way(good, name, brk):
     assert check_rules(w, docs, [name])[name], f"{name} did not notice"
 
 
-def test_every_rule_has_a_control():
-    assert set(BREAKS) == set(RULES)
+def test_every_rule_has_a_control():  # the year's rules have theirs in test_world_rules_year.py
+    assert set(BREAKS) == {n for n, r in RULES.items() if r.check.__module__.endswith(".world_rules")}
 
 
 def test_role_table_keeps_finance_and_communications_apart():

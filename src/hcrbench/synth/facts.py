@@ -124,7 +124,7 @@ def fact_value(w: World, fid: str) -> str:
             return f"{t['duration_min']}"
         if attr == "date":
             return human_date(t["date"])
-        return lx.ROOT_CAUSES[t["root_cause"]]
+        return t.get("cause") or lx.ROOT_CAUSES[t["root_cause"]]  # generator 4: the incident's own cause
     if kind == "dec":
         d = _decision(w, subj)
         if attr in ("approver", "owner"):
@@ -274,6 +274,8 @@ def key_facts(w: World, s: DocSpec, key: str) -> list[str]:
             return {"headline": [f"pol:{p}:v{v}:effective"], "param0": [f"pol:{p}:v{v}:param0"]}.get(key, [])
         if topic == "people" and key == "headline":
             return _person(w, ref["person"], "role")
+        if topic == "farewell" and key == "headline":
+            return _person(w, ref["person"], "role", "team")
         if topic == "people" and key == "team":
             return _person(w, ref["person"], "team")
         if topic == "system" and key == "owner":

@@ -82,6 +82,14 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
     return f"{p.title} ({p.id}) v{v + 1}", tb
 
 
+def spend_to_date(seed: int, project: str) -> list[int]:
+    """A project's spend to date at the end of each quarter, in percent of its budget: it never falls."""
+    fr = rng(seed, "projspend", project)
+    first = fr.randrange(8, 35)
+    second = min(97, first + fr.randrange(8, 30))
+    return [first, second, min(99, second + fr.randrange(3, 25))]
+
+
 def _status_sentence(r: random.Random, code: str, status: str, q: str) -> str:
     return pick(r, ["Overall status for {q}: {code} is {status}.",
                     "At the end of {q}, {code} was reported as {status}.",
@@ -93,7 +101,7 @@ def render_project_status(w: World, s: DocSpec, r: random.Random) -> Rendered:
     q = s.ref["quarter"]
     lead = w.get(p.lead)
     fr = rng(w.seed, "projstat", f"{p.id}|{q}")
-    spent = fr.randrange(15, 95)
+    spent = spend_to_date(w.seed, p.id)[lx.QUARTERS.index(q)]
     tb = TextBuilder()
     if p.status[q] in LATE:
         tb.avoid = GOOD_SCHEDULE_NEWS

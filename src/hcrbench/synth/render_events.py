@@ -58,7 +58,8 @@ def render_incident(w: World, s, r: random.Random) -> Rendered:
     tb.heading(r.choice(["Timeline", "Timeline (UTC)", "Sequence of events"]))
     tb.bullets(_timeline(r, t, rep.name, asg.name))
     tb.heading(head(r, "Root cause"))
-    tb.para([(pick(r, R["incident.root_cause"], c=lx.ROOT_CAUSES[t["root_cause"]]), "root_cause")])
+    cause = t.get("cause") or lx.ROOT_CAUSES[t["root_cause"]]  # generator 4: specific to the incident
+    tb.para([(pick(r, R["incident.root_cause"], c=cause), "root_cause")])
     tb.heading(head(r, "Resolution"))
     closers = r.sample(R["incident.closer"], r.randint(1, 2))
     tb.para([(pick(r, R["incident.fix"], team=w.get(sy.owner_team).name, sys=sy.name, fix=lx.FIXES[t["fix"]]),
@@ -199,12 +200,27 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
         tb.para([(pick(r, R["announce.maintenance"], sys=sy.name), "headline"),
                  (pick(r, R["announce.owner"], team=w.get(sy.owner_team).name, sys=sy.name), "owner"),
                  pick(r, R["announce.plan"])])
-    else:
+    elif topic == "farewell":  # a leaver's last day
         p = w.get(s.ref["person"])
-        title = pick(r, R["announce.welcome_title"], n=p.name)
-        title = _dated(title, s.ref)
+        first = p.name.split()[0]
+        title = _dated(pick(r, ["Farewell to {n}", "Goodbye and thank you, {n}", "{n} leaves Meridian"], n=p.name),
+                       s.ref)
         tb.line(title)
-        tb.para([(pick(r, R["announce.welcome"], n=p.name, role=p.role), "headline"),
+        tb.para([(pick(r, ["{n}, {role} in the {team} team, leaves Meridian today.",
+                            "Today is the last day at Meridian for {n}, our {role} in the {team} team."],
+                       n=p.name, role=p.role, team=w.get(p.team).name), "headline"),
+                 pick(r, ["Thank you, {f}, for everything you did here, and good luck.",
+                          "We will miss {f}; please join us in wishing them well.",
+                          "{f}'s work moves to colleagues in the team, who have been briefed."], f=first)])
+    else:  # a promotion (one per person a year, one rung up the team's ladder)
+        p = w.get(s.ref["person"])
+        title = _dated(pick(r, ["Congratulations: {n}", "Promotion: {n}", "Good news: {n}", "Role change: {n}"],
+                            n=p.name), s.ref)
+        tb.line(title)
+        tb.para([(pick(r, ["[Please join me in congratulating|Warm congratulations to|A big congratulations to] "
+                           "{n}, promoted from {old} to {role}.",
+                           "{n} [has been|is now] promoted from {old} to {role}[!|.]"],
+                       n=p.name, old=p.promoted["from"], role=p.role), "headline"),
                  (pick(r, R["announce.team"], f=p.name.split()[0], team=w.get(p.team).name), "team")])
     tb.kind = f"announcement:{topic}"
     tb.close(None, [(pick(r, R["announce.signature"], n=a.name, role=a.role), "signature")], "lines")

@@ -24,8 +24,10 @@ from hcrbench.synth.schedule_base import (
     DocSpec,
     _day,
     _uniq,
+    open_until,
 )
 from hcrbench.synth.schedule_events import EventSpecs
+from hcrbench.synth.schedule_year import YearSpecs
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.world import (
     CORE_DOCS,
@@ -40,7 +42,7 @@ from hcrbench.synth.world import (
 )
 
 
-class Scheduler(EventSpecs):
+class Scheduler(EventSpecs, YearSpecs):
     """Builds specs in order and records the events (tickets, decisions, meetings) into the world."""
 
     def __init__(self, world: World) -> None:
@@ -59,6 +61,7 @@ class Scheduler(EventSpecs):
         self._rosters: dict[str, list[Any]] = {}
         self._seen_people = 1
         self.digest_weeks: set[date] = set()  # (kind, subject) -> documents so far (release numbers)
+        self._init_year()
 
     # ------------------------------------------------------------------ helpers
     def _person(self, r, i: int, key_bias: float = 0.3, by: str | None = None) -> str:
@@ -67,9 +70,9 @@ class Scheduler(EventSpecs):
             return r.choice(self.key_people)
         for _ in range(20):
             p = self.w.people[r.randrange(1, people_at(i))]
-            if by is None or p.joined <= by:
+            if (by is None or p.joined <= by) and not self._left_by(p.id, by):
                 return p.id
-        return r.choice(self.key_people)  # key people are core staff, who joined before 2024
+        return r.choice(self.key_people)  # key people are core staff, who joined before 2024 and stay
 
     def _joined_by(self, pid: str, day: str) -> bool:
         return self.w.get(pid).joined <= day
@@ -115,7 +118,7 @@ class Scheduler(EventSpecs):
         r = rng(self.seed, "core_profiles")
         leads = [p.id for p in w.people[: len(w.teams) + 1]]
         known = _uniq(leads + self.key_people + [s.admin for s in w.systems])  # system administrators have pages
-        others = [p.id for p in w.people[len(w.teams) + 1: CORE_PEOPLE] if p.id not in known]
+        others = [p.id for p in w.people[len(w.teams) + 1: CORE_PEOPLE] if p.id not in known and not p.left]
         profiled = _uniq(known + r.sample(others, 60 - len(known)))
         self.profiled = set(profiled)
         plan += [("profile", {"person": pid}) for pid in profiled]
@@ -130,6 +133,7 @@ class Scheduler(EventSpecs):
         plan += [("ops_digest", {"week": k, "cluster": "C4"}) for k in range(6)]
         events = ["incident"] * CORE_TICKETS + ["decision"] * CORE_DECISIONS + ["meeting"] * 40
         plan += [(e, {}) for e in events]
+        plan += [("announcement", {"topic": "farewell", "person": p.id}) for p in w.people[:CORE_PEOPLE] if p.left]
         plan += [("announcement", {})] * (CORE_DOCS - len(plan))
         order = list(range(len(plan)))
         rng(self.seed, "core_order").shuffle(order)
@@ -172,10 +176,11 @@ class Scheduler(EventSpecs):
                                                        ref["system"] if shown else ""]), ref, quarter=q,
                            date=p.effective[ref["version"]])
         if kind in ("project_status", "project_charter", "project_update"):
-            if kind == "project_update":
-                ref["project"] = self._project(r, i)
+            if kind == "project_update":  # notes on work still running: a project completed in Q3 has none
                 ref["quarter"] = q = "2024-Q3"
-                ref["date"], ref["n"] = self._free_day(r, "update", ref["project"], "2024-07-01")
+                day = _day(r, "2024-07-01")
+                ref["project"] = self._project_led_by(r, i, day, 0.35)
+                ref["date"], ref["n"] = self._free_day(r, "update", ref["project"], day, date.fromisoformat(day))
             p = w.get(ref["project"])
             doms = ["projects"]
             if kind == "project_charter" or r.random() < 0.35:
@@ -205,7 +210,8 @@ class Scheduler(EventSpecs):
             return DocSpec(i, kind, doms, _uniq([p.id, p.team, p.manager or "", *projs]), ref)
         if kind == "team_page":
             t = w.get(ref["team"])
-            members = [p.id for p in w.people[1:CORE_PEOPLE] if p.team == t.id and p.id != t.lead][:8]
+            members = [p.id for p in w.people[1:CORE_PEOPLE] if p.team == t.id and p.id != t.lead
+                       and not p.left][:8]
             ref["members"] = members
             doms = ["people", t.domain] if t.domain != "people" else ["people"]
             return DocSpec(i, kind, _uniq(doms), _uniq([t.id, t.lead, *members]), ref)
@@ -227,9 +233,11 @@ class Scheduler(EventSpecs):
                 t = w.get(newest.team)
             else:
                 newest = None
-            ref.update(team=t.id, person=newest.id if newest else None, project=self._project(r, i))
             doms = ["communications", "people"] if r.random() < 0.5 else ["communications"]
             ref["date"], ref["n"] = self._free_day(r, "news", t.id, newest.joined if newest else "2024-01-02")
+            # the project the team is working on is still running on the newsletter's day
+            ref.update(team=t.id, person=newest.id if newest else None,
+                       project=self._project_led_by(r, i, ref["date"], 0.35))
             return DocSpec(i, kind, doms, _uniq([t.id, t.lead, newest.id if newest else "", ref["project"]]), ref,
                            date=ref["date"])
         return self._spec_announcement(i, kind, ref, r)
@@ -238,12 +246,14 @@ class Scheduler(EventSpecs):
         w = self.w
         if kind == "access_review":
             s = w.get(ref["system"])
-            ref["auditor"] = r.choice([p.id for p in w.people[:CORE_PEOPLE] if p.team == "T13"] or ["P0014"])
+            ref["auditor"] = r.choice([p.id for p in w.people[:CORE_PEOPLE] if p.team == "T13" and not p.left]
+                                      or ["P0014"])
             return DocSpec(i, kind, ["compliance", "it"], _uniq([s.id, s.owner_team, ref["auditor"]]), ref,
                            cluster=ref["cluster"])
         if kind == "onboarding":
             t = w.get(ref["team"])
-            ref["buddy"] = r.choice([p.id for p in w.people[:CORE_PEOPLE] if p.team == t.id] or [t.lead])
+            ref["buddy"] = r.choice([p.id for p in w.people[:CORE_PEOPLE] if p.team == t.id and not p.left]
+                                    or [t.lead])
             return DocSpec(i, kind, ["hr", t.domain] if t.domain != "hr" else ["hr"],
                            _uniq([t.id, t.lead, ref["buddy"]]), ref, cluster=ref["cluster"])
         if kind == "release_notes":
@@ -252,14 +262,13 @@ class Scheduler(EventSpecs):
                 ref["minor"] = self._number("release", ref["product"])
             p = w.get(ref["product"])
             return DocSpec(i, kind, ["products"], _uniq([p.id, p.manager]), ref, cluster=ref.get("cluster"))
-        # Ticket dates grow with ticket numbers, so a week before the newest ticket is complete: list all of it.
-        last = date.fromisoformat(w.tickets[-1]["date"]) if w.tickets else date(2024, 1, 8)
-        monday = last - timedelta(days=last.weekday() + 7 * (1 + ref["week"]))
-        while monday in self.digest_weeks:  # each week has one digest
-            monday -= timedelta(days=7)
+        # Each week has one digest, and no later incident is dated in a digested week (schedule_year._ticket_day),
+        # so the incidents of the week so far are all of them.
+        monday = self._digest_week()
         self.digest_weeks.add(monday)
         ref["monday"] = monday.isoformat()
-        week = [t for t in w.tickets if monday <= date.fromisoformat(t["date"]) < monday + timedelta(days=7)]
+        week = sorted((t for t in w.tickets if monday <= date.fromisoformat(t["date"]) < monday + timedelta(days=7)),
+                      key=lambda t: int(t["id"][4:]))  # in number order (numbers grow with days)
         ref["incidents"] = [t["id"] for t in week]
         ref["systems"] = _uniq([t["system"] for t in week])
         if not ref["systems"]:
@@ -268,33 +277,39 @@ class Scheduler(EventSpecs):
 
     def _spec_announcement(self, i: int, kind: str, ref: dict[str, Any], r) -> DocSpec:
         w = self.w
+        if ref.get("topic") == "farewell":
+            return self._farewell_spec(i, kind, ref)
         topic = r.choice(["policy", "project", "system", "people"])
         ref["topic"] = topic
         ref["author"] = r.choice(["P0000", *[t.lead for t in w.teams]])
+        if topic == "people":  # a promotion, announced by the person's team lead
+            spec = self._promotion_spec(i, kind, ref, r)
+            if spec is not None:
+                return spec
+            topic = ref["topic"] = r.choice(["project", "system"])  # nobody left to announce
         if topic == "policy":
             p = r.choice(w.policies)
             ref["policy"] = p.id
+            ref["author"] = p.approver  # a reminder comes from the team that owns the policy
             ref["version"] = r.randrange(3)
             eff = date.fromisoformat(p.effective[ref["version"]])  # a reminder in the weeks before it applies
             ref["date"], ref["n"] = self._free_day(r, "announce", f"{p.id}|{ref['version']}",
                                                    (eff - timedelta(days=28)).isoformat(), eff)
             return DocSpec(i, kind, ["communications", p.domain], [p.id, ref["author"]], ref, date=ref["date"])
-        if topic == "project":
-            p = w.get(self._project(r, i))
+        if topic == "project":  # news from a project still running on the day
+            day = _day(r, "2024-01-02")
+            p = w.get(self._project_led_by(r, i, day, 0.35))
             ref["project"] = p.id
-            ref["date"], ref["n"] = self._free_day(r, "announce", p.id, max("2024-01-02", w.get(p.lead).joined))
+            lo = max("2024-01-02", w.get(p.lead).joined)
+            hi = date.fromisoformat(max(lo, open_until(p)))
+            ref["date"], ref["n"] = self._free_day(r, "announce", p.id, lo, hi)
             return DocSpec(i, kind, ["communications", "projects"], _uniq([p.id, p.lead, ref["author"]]), ref,
                            date=ref["date"])
-        if topic == "system":
-            s = w.get(self._system(r))
-            ref["system"] = s.id
-            ref["date"], ref["n"] = self._free_day(r, "announce", s.id, "2024-01-02")
-            return DocSpec(i, kind, ["communications"], _uniq([s.id, s.owner_team, ref["author"]]), ref,
-                           date=ref["date"])
-        p = w.get(self._person(r, i, 0.4))
-        ref["person"] = p.id
-        ref["date"], ref["n"] = self._free_day(r, "announce", p.id, max("2024-01-02", p.joined))
-        return DocSpec(i, kind, ["communications"], _uniq([p.id, p.team, ref["author"]]), ref, date=ref["date"])
+        s = w.get(self._system(r))
+        ref["system"] = s.id
+        ref["date"], ref["n"] = self._free_day(r, "announce", s.id, "2024-01-02")
+        return DocSpec(i, kind, ["communications"], _uniq([s.id, s.owner_team, ref["author"]]), ref,
+                       date=ref["date"])
 
 
 def iter_specs(world: World) -> Iterator[DocSpec]:

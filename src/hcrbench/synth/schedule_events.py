@@ -13,7 +13,6 @@ from typing import Any
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.schedule_base import (
     CORE_DECISIONS,
-    CORE_TICKETS,
     DocSpec,
     _event_date,
     _uniq,
@@ -37,7 +36,8 @@ class EventSpecs:
             self._rosters.setdefault(p.team, []).append(p)
         self._seen_people = max(self._seen_people, n)
         lead = self.w.get(team).lead
-        return [p.id for p in self._rosters.get(team, []) if p.id != lead and p.joined <= day]
+        return [p.id for p in self._rosters.get(team, []) if p.id != lead and p.joined <= day
+                and not (p.left and p.left < day)]
 
     def _member(self, r, team: str, i: int, day: str, fallback: str) -> str:
         """A member of ``team``: a key person of the team a third of the time (as other draws favour them), else
@@ -65,7 +65,7 @@ class EventSpecs:
     def _spec_incident(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
         w, r = self.w, rng(self.seed, "incident", i)
         k = len(w.tickets)
-        day = _event_date(k, CORE_TICKETS)
+        day, number = self._ticket_day(k)  # spread over the year; numbers grow with days
         sysid = self._system(r, 0.6)
         s = w.get(sysid)
         cause = r.randrange(len(lx.ROOT_CAUSES))
@@ -78,9 +78,9 @@ class EventSpecs:
             assignee = self._member(r, escalated, i, day, s.admin)
         else:
             assignee = self._member(r, s.owner_team, i, day, s.admin)
-        t = {"id": f"INC-{20000 + 3 * k + r.randint(1, 3)}", "doc": i, "system": sysid,
+        t = {"id": f"INC-{number}", "doc": i, "system": sysid,
              "reporter": self._person(r, i, 0.4, by=day), "assignee": assignee,
-             "severity": r.choice([1, 2, 2, 3, 3, 3]), "root_cause": cause,
+             "severity": r.choice([1, 2, 2, 3, 3, 3]), "root_cause": cause, "cause": self._root_cause(r, cause, s),
              "fix": cause if r.random() < 0.8 else r.randrange(len(lx.FIXES)),
              "symptom": r.randrange(len(lx.SYMPTOMS)), "duration_min": r.randrange(12, 600),
              "date": day, "project": self._project_led_by(r, i, day, 0.35) if r.random() < 0.45 else None,
@@ -99,11 +99,12 @@ class EventSpecs:
         proj = w.get(self._project_led_by(r, i, day, 0.45, self.decision_days))  # one per project per day
         self.decision_days.add((proj.id, day))
         pol = r.choice(w.policies) if r.random() < 0.35 else None
+        option, reverses = self._option(r, proj.id, day)  # the course so far, now and then reversed
         d = {"id": f"DEC-{401 + k:04d}", "doc": i, "project": proj.id, "approver": proj.sponsor,
-             "owner": proj.lead, "policy": pol.id if pol else None, "option": r.randrange(4),
+             "owner": proj.lead, "policy": pol.id if pol else None, "option": option,
              "date": day, "cost_k": r.randrange(20, 400, 5), "reverses": None, "reason": None}
         prev = self.last_decision.get(proj.id)
-        if prev is not None and prev["option"] != d["option"]:  # a change of course names what it reverses, and why
+        if reverses:  # a change of course names what it reverses, and why
             d["reverses"], d["reason"] = prev["id"], r.choice(lx.DECISION_REASONS)
         self.last_decision[proj.id] = d
         w.decisions.append(d)

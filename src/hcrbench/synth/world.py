@@ -13,12 +13,14 @@ from typing import Any
 
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.seeds import rng
+from hcrbench.synth.world_year import CORE_STAFF, N_LEAVERS, choose_leavers, line_role, promotion
 
 CORE_DOCS = 500
 CORE_PEOPLE = 120
 CORE_PROJECTS = 24
 PERSON_PERIOD = 8  # after the core block, every 8th document profiles a new person
 PROJECT_PERIOD, PROJECT_PHASE = 80, 4  # ... and every 80th (offset 4) charters a new project
+assert CORE_STAFF == CORE_PEOPLE
 
 
 @dataclass
@@ -41,6 +43,8 @@ class Person:
     location: str
     joined: str
     skills: list[str] = field(default_factory=list)
+    left: str | None = None  # ISO last day at Meridian, for the year's leavers (world_year.choose_leavers)
+    promoted: dict[str, str] | None = None  # {"date", "from"}: this year's promotion into ``role``
 
 
 @dataclass
@@ -204,7 +208,7 @@ def _build_people(seed: int, n_people: int, teams: list[Team]) -> list[Person]:
                 role, manager = f"{t.name} Lead", dept_head[t.department]
         else:
             t = r.choice(teams)
-            team, role, manager = t.id, r.choice(lx.TEAM_ROLES[t.name]), t.lead
+            team, role, manager = t.id, *line_role(r, t, people)
         year = r.choice([2015, 2017, 2018, 2019, 2020, 2021, 2022, 2023])
         joined = f"{year}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}"
         if j >= CORE_PEOPLE:  # people added as the corpus grows are this year's joiners
@@ -212,6 +216,9 @@ def _build_people(seed: int, n_people: int, teams: list[Team]) -> list[Person]:
         skills = r.sample(lx.PRODUCT_FEATURES + [s[1] for s in lx.SYSTEMS[:6]], 3)
         people.append(Person(pid, name, _email(name, emails), team, role, manager,
                              r.choice(lx.LOCATIONS), joined, skills))
+        if j > len(teams):
+            people[-1].promoted = promotion(r, people[-1], teams)
+    choose_leavers(seed, people, len(teams))
     return people
 
 
@@ -246,15 +253,27 @@ def _milestones(r, status: dict[str, str]) -> dict[str, str]:
 
 
 def _goal(r, product: str, used: set[str]) -> str:
-    """A goal about ``product`` that no earlier project has (a numbered phase once every pairing is taken)."""
-    free = [g + s for g in lx.PRODUCT_GOALS[product] for s in lx.GOAL_SCOPES if g + s not in used]
-    goal = r.choice(free) if free else r.choice(lx.PRODUCT_GOALS[product])
+    """A goal about ``product`` whose base no earlier project has (a scope suffix at most varies it: two projects
+    never pursue one goal in two regions); once every base is taken, a numbered phase of a scoped one."""
+    free = [g for g in lx.PRODUCT_GOALS[product] if g not in used]
+    base = r.choice(free) if free else r.choice(lx.PRODUCT_GOALS[product])
+    used.add(base)
+    goal = base + (r.choice(lx.GOAL_SCOPES) if r.random() < 0.5 else "")
     k = 2
-    base = goal
     while goal in used:
-        goal, k = f"{base} (phase {k})", k + 1
+        goal, k = f"{base + lx.GOAL_SCOPES[1]} (phase {k})", k + 1
     used.add(goal)
     return goal
+
+
+def _product_with_goals(r, products: list[Product], used: set[str]) -> Product:
+    """The product a new project delivers into: a random one, or, once its goals are all taken, one with a goal
+    left (so goals stay distinct as long as any product has one)."""
+    product = products[r.randrange(len(products))]
+    if all(g in used for g in lx.PRODUCT_GOALS[product.name]):
+        left = [x for x in products if any(g not in used for g in lx.PRODUCT_GOALS[x.name])]
+        product = r.choice(left) if left else product
+    return product
 
 
 def build_world(seed: int, n_docs: int) -> World:
@@ -262,6 +281,7 @@ def build_world(seed: int, n_docs: int) -> World:
     teams = [Team(f"T{i:02d}", n, d, dom) for i, (n, d, dom) in enumerate(lx.TEAMS)]
     people = _build_people(seed, people_at(n_docs), teams)
     by_team: dict[str, list[str]] = {}
+    gone = {p.id for p in people if p.left}  # leavers hold no post (world_rules_year.leavers_hold_no_post)
     for p in people[:CORE_PEOPLE]:
         by_team.setdefault(p.team, []).append(p.id)
 
@@ -269,7 +289,7 @@ def build_world(seed: int, n_docs: int) -> World:
     for i, (name, desc) in enumerate(lx.PRODUCTS):
         r = rng(seed, "product", i)
         team = "T09" if i % 2 == 0 else r.choice(["T02", "T03", "T05", "T04"])
-        mgr = r.choice([x for x in by_team.get("T09", []) if x != "P0000"] or ["P0010"])
+        mgr = r.choice([x for x in by_team.get("T09", []) if x != "P0000" and x not in gone] or ["P0010"])
         products.append(Product(f"PRD-{i + 1:02d}", name, desc, mgr, team,
                                 f"{r.randint(2, 6)}.{r.randint(0, 9)}", r.sample(lx.PRODUCT_FEATURES, 4)))
 
@@ -278,9 +298,11 @@ def build_world(seed: int, n_docs: int) -> World:
         r = rng(seed, "system", i)
         owner = lx.SYSTEM_OWNERS[name]  # the team whose work the system serves (HRIS: People Operations ...)
         lead = teams[int(owner[1:])].lead
-        admin = r.choice([x for x in by_team.get(owner, []) if x not in (lead, "P0000")] or [lead])
-        # users never outnumber the staff of the smallest world (company-wide tools reach nearly everyone)
-        users = r.randint(CORE_PEOPLE - 20, CORE_PEOPLE - 2) if name in lx.COMPANY_WIDE_SYSTEMS else r.randint(12, 90)
+        admin = r.choice([x for x in by_team.get(owner, []) if x not in (lead, "P0000") and x not in gone] or [lead])
+        # users never outnumber the staff of the smallest world once its leavers are gone (company-wide tools
+        # reach nearly everyone)
+        staff = CORE_PEOPLE - N_LEAVERS
+        users = r.randint(staff - 20, staff - 2) if name in lx.COMPANY_WIDE_SYSTEMS else r.randint(12, 90)
         systems.append(System(f"SYS-{i + 1:02d}", name, kind, vendor, owner, admin, users))
 
     policies = []
@@ -312,8 +334,10 @@ def build_world(seed: int, n_docs: int) -> World:
             CORE_DOCS + (p - CORE_PROJECTS) * PROJECT_PERIOD + PROJECT_PHASE)
         for _ in range(50):  # leads come from delivery teams (engineering, product, programs, IT)
             lead = people[r.randrange(17, bound)]
-            if teams[int(lead.team[1:])].domain in DELIVERY_DOMAINS:
+            if teams[int(lead.team[1:])].domain in DELIVERY_DOMAINS and not lead.left:
                 break
+        if lead.left:  # (never seen) fall back to the first who stays
+            lead = next(x for x in people[17:bound] if not x.left)
         n_codes = len(lx.CODE_NAMES)  # every project has its own code name ("Otter 2" follows "Otter")
         code = lx.CODE_NAMES[p] if p < n_codes else f"{lx.CODE_NAMES[p % n_codes]} {p // n_codes + 1}"
         st, status = {}, r.choice(["on track", "on track", "at risk", "delayed"])
@@ -326,13 +350,13 @@ def build_world(seed: int, n_docs: int) -> World:
             st[q] = status
         ms = _milestones(r, st)
         partners = sorted({t.id for t in r.sample(teams, 2)} - {lead.team})
-        product = products[r.randrange(len(products))]
+        product = _product_with_goals(r, products, used_goals)
         projects.append(Project(f"PRJ-{101 + p}", code, _goal(r, product.name, used_goals), lead.id, lead.team,
                                 product.id, dept_head(teams, lead.team),
                                 r.randrange(120, 2400, 10), st, ms, partners))
 
     r = rng(seed, "key_entities")
-    key_people = r.sample([p.id for p in people[17:CORE_PEOPLE]], 8)
+    key_people = r.sample([p.id for p in people[17:CORE_PEOPLE] if not p.left], 8)
     uses = {x.id: sum(p.product == x.id for p in projects[:CORE_PROJECTS]) for x in products}
     top_products = sorted(products, key=lambda x: (-uses[x.id], x.id))[:3]
     key = key_people + [x.id for x in r.sample(projects[:CORE_PROJECTS], 6)] + \
