@@ -103,14 +103,21 @@ def test_a_rule_is_decidable_only_with_power_at_its_margin_and_says_which_n_it_n
     assert 400 < need < 800 and "replay search" in small["needs_n_how"]
     big = op.operating(reg.get("corpus_size"), op.Inputs(n=need, diffs=diffs), reps=3000)
     assert big["decidable"] and big["power_go"] >= 0.75 and big["false_go"] <= 0.025 + big["mc_error"]
-    # a row of an undecidable rule says so, with its n and the n it needs; its own verdict is kept
+    # a rule short of power whose false decisions hold keeps a verdict its interval decides, and names the n that
+    # would see the margin; its undecided rows say "not decidable" with that n
+    assert small["decisions_trusted"] and small["reported"] != [] and any(r["p_go"] > 0 for r in small["reported"])
     row = hy.single_kill(-0.1, 0.001, -0.15, -0.05, -0.4, n=59, full_size=True)
     gated = op.gate_rows([row], {"kill": small})[0]
+    assert gated["verdict"] == "kill" and f"needs n ~ {need:,}" in gated["text"] and "power at the margin" in \
+        gated["text"]
+    assert op.gate_rows([row], {"kill": big})[0]["verdict"] == "kill"
+    # a rule whose false decisions exceed nominal decides nothing: the row says so, its own verdict kept
+    distrusted = dict(small, decisions_trusted=False, why="false decisions 9.0% > nominal 2.5%")
+    gated = op.gate_rows([row], {"kill": distrusted})[0]
     assert gated["verdict"] == "not decidable" and gated["before_operating"] == "kill"
     assert gated["text"].startswith(f"not decidable at n = 59; needs n ~ {need:,}")
-    assert op.gate_rows([row], {"kill": big})[0]["verdict"] == "kill"
     cp_row = cp.kill_baseline_margin(-0.1, -0.15, -0.05, 59)
-    assert op.gate_rows([cp_row], {"vs_kill_baseline": small})[0]["status"] == "not decidable"
+    assert op.gate_rows([cp_row], {"vs_kill_baseline": distrusted})[0]["status"] == "not decidable"
 
 
 def test_a_skewed_difference_shows_a_false_kill_rate_above_nominal():
@@ -236,9 +243,15 @@ def test_reported_frequencies_are_what_the_gated_row_says():
     rng = np.random.default_rng(9)
     d = rng.normal(0, 0.25, 300)
     small = op.operating(reg.get("kill"), op.Inputs(n=40, diffs=d), reps=300)
-    assert not small["decidable"] and all(r["p_undecidable"] == 1.0 for r in small["reported"])
+    # short of power, false decisions within nominal: the row keeps what its interval decides, as replayed
+    assert not small["decidable"] and small["decisions_trusted"]
+    assert small["reported"] == small["constructions"]["re-centred"]
     big = op.operating(reg.get("kill"), op.Inputs(n=1500, diffs=d), reps=300, search=False)
     assert big["decidable"] and big["reported"] == big["constructions"]["re-centred"]
+    # false decisions above nominal (rare large losses on a t interval): the row never decides
+    skew = np.where(np.random.default_rng(1).random(59) < 0.08, -0.9, 0.0) + rng.normal(0, 0.01, 59)
+    bad = op.operating(reg.get("corpus_size"), op.Inputs(n=59, diffs=skew), reps=2000, search=False)
+    assert not bad["decisions_trusted"] and all(r["p_undecidable"] == 1.0 for r in bad["reported"])
 
 
 def test_the_clustered_kill_replay_equals_a_direct_cluster_bootstrap_through_the_real_rule():

@@ -53,7 +53,8 @@ def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict],
         ka, kb = aligned(s.scores, judged, ctx.metric)
         agg = opc.operating_overall(hs, cps, a - b, int(a.size), full_size=ctx.full_size, overall_fn=overall,
                                     seed=seed, extra=float((ctx.cache.get("kill_seed") or {}).get("half") or 0.0),
-                                    decidable={k: bool(o.get("decidable")) for k, o in ops.items()},
+                                    decidable={k: bool(o.get("decisions_trusted", o.get("decidable")))
+                                               for k, o in ops.items()},
                                     kill_diffs=ka - kb if ka.size == a.size else None,
                                     clusters=cluster_index(ctx, s.scores, kill_run))
         if agg is not None:
