@@ -5,9 +5,23 @@ the answer already in a document that states the first hop)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from itertools import combinations
 
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.facts import fact_value
+
+#: The fewest hops of a 3+-hop chain.
+MULTI_HOPS = 3
+
+
+def distinct_hops(chain: list[str], docs_stating: Callable[[str], set[int]], least: int = MULTI_HOPS) -> bool:
+    """True when ``chain`` has at least ``least`` hops and no document states two of them (any two, not only
+    consecutive ones), so an answer needs one document per hop: >= ``least`` distinct documents."""
+    if len(chain) < least:
+        return False
+    docs = [docs_stating(f) for f in chain]
+    return all(not (a & b) for a, b in combinations(docs, 2))
 
 
 def _chain(c: Catalog, cat: str, diff: str, origin: str, text: str, facts: list[str], ents: list[str],
@@ -80,7 +94,7 @@ def two_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     appr = w.get(dec["approver"])
     return _chain(c, "two_hop", diff, "adversarial:wrong-branch", f"What is the job title of whoever signed off "
                   f"{dec['id']}?", [f"dec:{dec['id']}:approver", f"per:{appr.id}:role"],
-                  [dec["id"], dec["project"], appr.id], "role_of_approver", decision=dec["id"])
+                  [dec["id"], appr.id], "role_of_approver", decision=dec["id"])
 
 
 def multi_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
