@@ -261,13 +261,15 @@ def _fallbacks(split: str) -> list[tuple[str, bool, bool, bool, bool]]:
     """The tries of a slot as (split, relaxed, loose, within budget, relevant set may repeat), in order: its own
     split within the join budget (:data:`BUDGET_TRIES` draws each), with and without the fresh preferences
     (``loose``: no preference for entities no query names yet, for a new topic or a new main subject, and a
-    fresh stream of draws); then outside the budget; then without the generator's size targets (entity-spanning
-    questions over 10+ documents), in its own split and then another (the counts then show it); last letting a relevant
-    set repeat within the split. A crowded world gives up topic spread before it gives up the suite, and
+    fresh stream of draws); then outside the budget as Meridian 4.0's planner did: with the preferences, without
+    the generator's size targets (entity-spanning questions over 10+ documents), in another split (the counts
+    then show it), without the preferences, and there a relevant set may repeat within the split after
+    :data:`NEW_EVIDENCE_TRIES` draws. A crowded world gives up topic spread before it gives up the suite, and
     ``describe`` reports what it gave up. The label rules hold in every try."""
     others = [s for s in SPLIT_SHARES if s != split]
-    return [(split, False, False, True, False), (split, False, True, True, False), (split, False, True, False, False),
-            (split, True, True, False, False), *((s, True, True, False, False) for s in others),
+    return [(split, False, False, True, False), (split, False, True, True, False),
+            (split, False, False, False, True), (split, True, False, False, True),
+            *((s, True, False, False, True) for s in others),
             (split, True, True, False, True), *((s, True, True, False, True) for s in others)]
 
 
@@ -301,7 +303,8 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
         linked = nodes(plan.facts, plan.entities, rel)
         if not ledger.fits(split, linked):
             continue
-        if not seen.get("repeat_ok") and topics.reuses_evidence(linked):
+        if (budget is not None or attempt < new_evidence or not seen.get("repeat_ok")) \
+                and topics.reuses_evidence(linked):
             continue  # a relevant-document set is owned by one split: a repeat would be within this one
         subject = (cname, plan.entities[0] if plan.entities else "")
         if attempt < new_evidence and subject in seen["subjects"]:
