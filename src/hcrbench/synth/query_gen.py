@@ -326,20 +326,18 @@ def ambiguous(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Two or more interpretations, complete over every matching entity, each with its own facts."""
     w = c.w
     if diff == "hard" or r.random() < 0.5:
-        # a surname, or (a bigger suite needs more of them) a first name, that several people share
-        part = -1 if r.random() < 0.5 else 0
-        by_name: dict[str, list[str]] = {}
+        by_last: dict[str, list[str]] = {}
         for p in w.people[1:]:
             if c.stated(f"per:{p.id}:role"):
-                by_name.setdefault(p.name.split()[part], []).append(p.id)
-        cands = sorted((k, v) for k, v in by_name.items() if len(v) > 1)
+                by_last.setdefault(p.name.split()[-1], []).append(p.id)
+        cands = sorted((k, v) for k, v in by_last.items() if len(v) > 1)
         if not cands:
             return None
         last, pids = r.choice(cands)
         text = {"hard": f"What does {last} do?", "medium": f"What is {last}'s job at Meridian?",
                 "easy": f"Who is {last} at Meridian, and what is their job title?"}[diff]
         interp = [{"label": w.get(p).name, "answer": w.get(p).role, "facts": [f"per:{p}:role"]} for p in pids]
-        intent, params = ("role_of_surname", {"surname": last}) if part else ("role_of_first_name", {"first_name": last})
+        intent, params = "role_of_surname", {"surname": last}
     else:
         word, concepts = r.choice(AMBIGUOUS_GROUPS)
         pols = [p for p in w.policies if p.concept in concepts]

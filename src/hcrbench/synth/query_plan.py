@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from hcrbench.synth.adversarial import with_patterns
+from hcrbench.synth.adversarial import patterns, with_patterns
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.facts import fact_value
 from hcrbench.synth.properties import bridges, violations
@@ -234,6 +234,8 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
         cat.relaxed = False
         cat.fresh_bias = fresh_bias
         plan, linked, loss = got
+        seen["patterns"][cname][0] += 1
+        seen["patterns"][cname][1] += plan.origin == "adversarial"
         plan.split = split = where
         seen["texts"].add(plan.text)
         seen["questions"].add(plan.text)
@@ -273,6 +275,11 @@ def _fallbacks(split: str) -> list[tuple[str, bool, bool, bool, bool]]:
             (split, True, True, False, True), *((s, True, True, False, True) for s in others)]
 
 
+def _pattern_share(cname: str) -> float:
+    """The share of a category's draws its hand-written patterns take (``adversarial.toml``)."""
+    return sum(float(p["share"]) for p in patterns() if p["category"] == cname)
+
+
 def _relevant_set(plan: QueryPlan, cat: Catalog) -> frozenset:
     return frozenset(d for f in plan.facts for d in cat.docs_stating(f))
 
@@ -290,6 +297,7 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
     topics: TopicGraph = seen["topics"]
     new_topic, new_evidence = (0, 0) if loose else seen.get("prefer", (NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES))
     stream = f"query|{cname}|{diff}|{slot}" + ("|loose" if loose else "")
+    adv = seen.setdefault("patterns", defaultdict(lambda: [0, 0]))[cname]  # [filled, by a pattern]
     for attempt in range(MAX_TRIES if budget is None else budget.tries(split)):
         r = rng(seed, stream, attempt)
         plan = gen(cat, r, diff)
@@ -312,8 +320,9 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
         loss = topics.loss(linked)
         if attempt < new_topic and loss:
             continue
-        if budget is not None and plan.origin != "adversarial" and not budget.fits(split, loss):
-            continue  # hand-written patterns keep their share of the draws (they still spend the budget)
+        if budget is not None and not budget.fits(split, loss) and not (
+                plan.origin == "adversarial" and adv[1] < _pattern_share(cname) * (adv[0] + 1)):
+            continue  # hand-written patterns keep (up to) their share of the draws; they still spend the budget
         if any(bridged[b] >= cap for b in bridges(chain_of(plan), plan.chain)):
             continue
         if cname == "multi_hop" and not distinct_hops(chain_of(plan), cat.docs_stating):
