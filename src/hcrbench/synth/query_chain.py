@@ -101,7 +101,7 @@ def multi_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """A three-fact chain that no document shortcuts (no document states two consecutive hops)."""
     w = c.w
     u = r.random()
-    if diff in ("easy", "medium") and u < 0.25:
+    if u < 0.25:
         per = c.pick(r, w.people[17:])
         mgr = w.get(per.manager)
         if mgr.manager is None:
@@ -112,7 +112,7 @@ def multi_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         return _chain(c, "multi_hop", diff, "world", text,
                       [f"per:{per.id}:manager", f"per:{mgr.id}:manager", f"per:{top.id}:location"],
                       [per.id, mgr.id, top.id], "location_of_second_manager", person=per.id)
-    if diff in ("easy", "medium") and u < 0.5:
+    if u < 0.5:
         p = c.pick(r, c.projects)
         lead = w.get(p.lead)
         if lead.manager is None:
@@ -123,7 +123,7 @@ def multi_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         return _chain(c, "multi_hop", diff, "world", text,
                       [f"prj:{p.id}:lead", f"per:{lead.id}:manager", f"per:{mgr.id}:location"],
                       [p.id, lead.id, mgr.id], "location_of_project_lead_manager", project=p.id)
-    if diff in ("easy", "medium") and u < 0.75:  # the rest go through a ticket (plentiful: a suite scales)
+    if u < 0.75:  # the rest go through a ticket (plentiful: a suite scales)
         p = c.pick(r, c.projects)
         prd = w.get(p.product)
         pm = w.get(prd.manager)
