@@ -61,7 +61,7 @@ def wrong_branch_location(c: Catalog, r: random.Random, p: dict, diff: str) -> Q
     appr = c.w.get(dec["approver"])
     facts = [f"dec:{dec['id']}:approver", f"per:{appr.id}:location"]
     return _plan(c, p, diff, r.choice(p["text"]).format(decision=dec["id"]), appr.location, facts,
-                 [dec["id"], dec["project"], appr.id], chain=True, decision=dec["id"])
+                 [dec["id"], appr.id], chain=True, decision=dec["id"])
 
 
 def negation_owner(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
@@ -96,15 +96,18 @@ def near_duplicate_access_review(c: Catalog, r: random.Random, p: dict, diff: st
 
 
 def deep_and_shallow(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
+    """A top-level fact (the system's vendor) beside a 3-hop leaf chain (its administrator, their manager, where
+    that manager is based): a 3+-hop query needs >= 3 hops (issue 35)."""
     sy = c.pick(r, c.w.systems)
     adm = c.w.get(sy.admin)
     if adm.manager is None:
         return None
-    facts = [f"sys:{sy.id}:vendor", f"sys:{sy.id}:admin", f"per:{adm.id}:manager"]
+    mgr = c.w.get(adm.manager)
+    facts = [f"sys:{sy.id}:vendor", f"sys:{sy.id}:admin", f"per:{adm.id}:manager", f"per:{mgr.id}:location"]
     plan = _plan(c, p, diff, r.choice(p["text"]).format(system=sy.name),
-                 [sy.vendor, c.w.get(adm.manager).name], facts, [sy.id, adm.id], chain=True, system=sy.id)
+                 [sy.vendor, mgr.location], facts, [sy.id, adm.id, mgr.id], chain=True, system=sy.id)
     if plan is not None:
-        plan.extra["chain"] = facts[1:]  # the deep part: administrator, then their manager; the vendor is shallow
+        plan.extra["chain"] = facts[1:]  # the deep part: administrator, their manager, where they are based
     return plan
 
 

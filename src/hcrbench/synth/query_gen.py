@@ -126,7 +126,8 @@ def detail(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
             text = f"What caused the {sy.name} incident opened on {human_date(t['date'])}?"
             fid = f"tkt:{t['id']}:root_cause"
         ans = fact_value(w, fid) + (" minutes" if fid.endswith("duration") else "")
-        return _q(c, "detail", diff, "template", text, ans, [fid], [t["id"], t["system"]],
+        # the question is about the ticket: its system is an expected entity only where the words name it
+        return _q(c, "detail", diff, "template", text, ans, [fid], [t["id"]],
                   intent=fid.split(":")[2], ticket=t["id"])
     if u < 0.75:
         pol = c.pick(r, w.policies)
@@ -146,7 +147,7 @@ def detail(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         text, fid = f"What did {dec['id']} decide?", f"dec:{dec['id']}:option"
     else:
         text, fid = f"What is the expected cost of decision {dec['id']}?", f"dec:{dec['id']}:cost"
-    return _q(c, "detail", diff, "template", text, fact_value(w, fid), [fid], [dec["id"], dec["project"]],
+    return _q(c, "detail", diff, "template", text, fact_value(w, fid), [fid], [dec["id"]],
               intent="decision_" + fid.split(":")[-1], decision=dec["id"])
 
 
