@@ -34,6 +34,7 @@ def _fake(monkeypatch, tmp_path: Path, wanted: int, limit: int, n_test: int = 59
 
     def generate(out, size, seed, n_queries=300):
         tried.append(n_queries)
+        Path(out).mkdir(parents=True, exist_ok=True)  # as the real generator: the folder first, then the refusal
         if n_queries > limit:
             raise InputError("cannot hold that many queries", field="queries")
         Path(out).mkdir(parents=True, exist_ok=True)
@@ -69,6 +70,9 @@ def test_a_suite_the_generator_refuses_falls_back_to_the_largest_that_works(monk
     hook = qp.plan(tmp_path / "quickstart.toml", tmp_path / "data", "small", 3, 600)
     assert tried[0] == 600 and 440 <= hook["queries"] <= 470
     assert "could not fill 600 queries" in hook["text"] and hook["status"] == "generated"
+    # the search leaves no refused (empty) folder and no other suite behind: the design's and the chosen one
+    assert sorted(p.name for p in (tmp_path / "data").iterdir()) == sorted(
+        ["meridian-small-s3", hook["data"], "pilot"])
 
 
 def test_enough_queries_generate_nothing(monkeypatch, tmp_path):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -41,15 +42,22 @@ def _suite_size(root: Path) -> int | None:
     return None
 
 
-def _generates(root: Path, size: str, seed: int, n: int) -> bool:
+def _generates(root: Path, size: str, seed: int, n: int, made: list[Path] | None = None) -> bool:
+    """Whether Meridian fills an ``n``-query suite (generated into ``root``, reused when already there); a refused
+    suite leaves no folder behind; a folder this call made is appended to ``made``."""
     from hcrbench.synth import generate_meridian
 
     if (root / "manifest.json").is_file():
         return True
+    existed = root.exists()
     try:
         generate_meridian(root, size=size, seed=seed, n_queries=n)
     except InputError:
+        if not existed:
+            shutil.rmtree(root, ignore_errors=True)
         return False
+    if made is not None and not existed:
+        made.append(root)
     return True
 
 
@@ -87,16 +95,20 @@ def plan(config_path: Path, data_root: Path, size: str, seed: int, max_queries: 
                 "text": f"the rules need ~{want} test queries; --max-queries {max_queries} allows no larger suite "
                         f"than the design's {suite} ({n_test} test queries)"}
     got, note = target, ""
-    if not _generates(data_root / data_name(size, seed, target), size, seed, target):
+    made: list[Path] = []
+    if not _generates(data_root / data_name(size, seed, target), size, seed, target, made):
         lo, hi = suite, target  # lo generates (the design's suite), hi does not
         while hi - lo > max(10, lo // 20):
             mid = (lo + hi) // 2
-            if _generates(data_root / data_name(size, seed, mid), size, seed, mid):
+            if _generates(data_root / data_name(size, seed, mid), size, seed, mid, made):
                 lo = mid
             else:
                 hi = mid
         got = lo
         note = f"; the generator could not fill {target} queries, the largest suite that works is {got}"
+    for folder in made:  # the search's other suites: only the one the test split comes from stays
+        if folder.name != data_name(size, seed, got):
+            shutil.rmtree(folder, ignore_errors=True)
     if got <= suite:
         return {**base, "status": "generator limit", "queries": None, "data": root.name,
                 "text": f"the rules need ~{want} test queries (a {target}-query suite); the generator fills no suite "
