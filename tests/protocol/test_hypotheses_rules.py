@@ -126,7 +126,7 @@ def test_h1b_decides_each_raw_difference_on_its_interval_against_its_margin():
     assert hy.h1b(weak, _c(0.06, 0.01, 0.02, 0.1, 0.5), ent)["verdict"] == "not decidable"
     worse = {**singles, "beam": _c(-0.01, 0.5, -0.04, 0.02, -0.1)}  # wholly below +0.03
     h = hy.h1b(worse, _c(0.06, 0.01, 0.02, 0.1, 0.5), ent)
-    assert h["verdict"] == "no-go" and "no better than it" in h["text"] and h["component"] == "dual path"
+    assert h["verdict"] == "no-go" and "surely short of +0.03 over it" in h["text"] and h["component"] == "dual path"
     assert hy.h1b({}, None, None)["verdict"] == "not run"
     no_entities = hy.h1b(singles, _c(0.06, 0.01, 0.02, 0.1, 0.5), None)  # a dataset without categories  # a dataset without categories
     assert no_entities["verdict"] == "not run" and "no entity-spanning queries" in no_entities["text"]

@@ -194,13 +194,13 @@ def h1b(vs_single: dict[str, dict[str, Any]], vs_rerank: dict[str, Any] | None,
     got = {n: _clause(sc, "single") for n, sc in singles.items()}
     g2 = _clause(vr, "rerank")
     g3 = _clause(ent, "entity")
-    text = basis + "; ".join(f"vs {n}: {t}" for n, (_, t) in got.items()) + f"; vs flat + reranker: {g2[1]}; " \
-        f"entity-spanning: {g3[1] if e is not None else 'not run'}"
+    firsts = (basis + got[chosen][1]) if basis else "; ".join(f"vs {n}: {t}" for n, (_, t) in got.items())
+    text = firsts + f"; vs flat + reranker: {g2[1]}; entity-spanning: {g3[1] if e is not None else 'not run'}"
     worse = [n for n, (k, _) in got.items() if k == reg.NEG]
     if worse:
         ev["decided_by"] = ", ".join(f"vs {n}" for n in worse)
-        return hypothesis("H1b", "Dual path", crit, NOGO, f"decided by {ev['decided_by']}: the dual path is surely "
-                          f"short of +{H1B_OVER_SINGLE} over {', '.join(worse)} (no better than it): " + text, ev, **kw)
+        return hypothesis("H1b", "Dual path", crit, NOGO, f"decided by {ev['decided_by']} (the dual path surely "
+                          f"short of +{H1B_OVER_SINGLE} over it): " + text, ev, **kw)
     if e is None and all(k == reg.POS for k, _ in got.values()):
         return hypothesis("H1b", "Dual path", crit, NOT_RUN, "not run: no entity-spanning queries (the design's third "
                           f"clause); vs {closest}: {got[closest][1]}", ev, **kw)
