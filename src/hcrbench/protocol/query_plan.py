@@ -55,6 +55,8 @@ def _generates(root: Path, size: str, seed: int, n: int, made: list[Path] | None
     except InputError:
         if not existed:
             shutil.rmtree(root, ignore_errors=True)
+        elif root.is_dir() and not any(root.iterdir()):  # an empty folder an earlier refusal left
+            root.rmdir()
         return False
     if made is not None and not existed:
         made.append(root)
