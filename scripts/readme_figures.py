@@ -63,6 +63,7 @@ def _words(row: dict, limit: int = 260) -> str:
 def block(folder: Path, shown: str | None = None) -> str:
     """The generated block (without the markers) for the quickstart output ``folder``; ``shown`` is how the
     folder is named in the text (default: as given)."""
+    from hcrbench.protocol.looks import VERDICT_SEED
     from hcrbench.protocol.words import plain
     from hcrbench.report.verdict_block import _rules, best_line
 
@@ -71,9 +72,13 @@ def block(folder: Path, shown: str | None = None) -> str:
     ds = man.get("dataset") or {}
     metric = v.get("metric", "nDCG@10")
     system = v.get("system", "?")
+    seed = man.get("seed", "?")
+    # the verdict seed is named by its role, never by its number: no page names it as a seed it scores
+    # (tests/protocol/test_looks.py), and the README's verdict is the one look at it
+    seed_words = "the verdict seed (`--seed`'s default)" if seed == VERDICT_SEED else f"seed {seed}"
     lines = [f"Figures from `{name}/verdicts.json` and `eval.json`, written by `python scripts/readme_figures.py "
              f"{name} --write` (`--check` compares): corpus size {v.get('size', '?')}, {ds.get('n_documents', '?')} "
-             f"documents, {ds.get('n_queries', '?')} {ds.get('split', 'test')} queries, seed {man.get('seed', '?')}, "
+             f"documents, {ds.get('n_queries', '?')} {ds.get('split', 'test')} queries, {seed_words}, "
              f"system under test {system}, kill baseline {v.get('kill_baseline', '?')}.", "",
              "| rule | verdict | what the numbers say |", "|---|---|---|"]
     b = (v.get("field") or {}).get("barrier") or {}
