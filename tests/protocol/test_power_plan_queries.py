@@ -72,10 +72,23 @@ def test_a_suite_the_generator_refuses_falls_back_to_the_largest_that_works(monk
     assert "could not fill 600 queries" in hook["text"] and hook["status"] == "generated"
     # the search leaves no refused (empty) folder and no other suite behind: the design's and the chosen one
     assert sorted(p.name for p in (tmp_path / "data").iterdir()) == sorted(
-        ["meridian-small-s3", hook["data"], "pilot"])
+        ["meridian-small-s3", hook["data"], "pilot", "queries_search.json"])
 
 
 def test_enough_queries_generate_nothing(monkeypatch, tmp_path):
     tried = _fake(monkeypatch, tmp_path, wanted=40, limit=10_000)
     hook = qp.plan(tmp_path / "quickstart.toml", tmp_path / "data", "small", 3, 600)
     assert hook["status"] == "enough" and hook["queries"] is None and not tried
+
+
+def test_a_warm_rerun_reuses_the_searchs_answer_without_refused_draws(monkeypatch, tmp_path):
+    tried = _fake(monkeypatch, tmp_path, wanted=400, limit=470)
+    first = qp.plan(tmp_path / "quickstart.toml", tmp_path / "data", "small", 3, 600)
+    tried.clear()
+    again = qp.plan(tmp_path / "quickstart.toml", tmp_path / "data", "small", 3, 600)
+    assert again == first and tried == []  # the suite is there: nothing generated, nothing refused again
+    # the suite gone (a cleaned folder): it is generated again at the size the search found
+    import shutil
+    shutil.rmtree(tmp_path / "data" / first["data"])
+    assert qp.plan(tmp_path / "quickstart.toml", tmp_path / "data", "small", 3, 600) == first
+    assert tried == [first["queries"]]

@@ -63,6 +63,27 @@ def _generates(root: Path, size: str, seed: int, n: int, made: list[Path] | None
     return True
 
 
+def _searched(data_root: Path, size: str, seed: int, target: int, got: int | None = None) -> int | None:
+    """The largest suite a past search found for ``target`` queries (``data_root/queries_search.json``, keyed by
+    the generator's version, size, seed and target); with ``got``, record it."""
+    from hcrbench.data.atomic import atomic_write_text
+    from hcrbench.synth.generate import GENERATOR_VERSION
+
+    path = data_root / "queries_search.json"
+    key = f"meridian-{GENERATOR_VERSION}-{size}-s{seed}-q{target}"
+    try:
+        memo = json.loads(path.read_text(encoding="utf-8"))
+        memo = memo if isinstance(memo, dict) else {}
+    except (OSError, ValueError):
+        memo = {}
+    if got is None:
+        v = memo.get(key)
+        return v if isinstance(v, int) and v > 0 else None
+    memo[key] = int(got)
+    atomic_write_text(path, json.dumps(memo, indent=1, sort_keys=True) + "\n")
+    return got
+
+
 def plan(config_path: Path, data_root: Path, size: str, seed: int, max_queries: int) -> dict[str, Any]:
     """The queries hook: the pilot power plan on the design's suite (``config_path`` names it) and the suite the
     test split should come from: ``{"status", "queries", "data", "wanted_test", "n_test_design", "text", ...}``;
@@ -98,7 +119,12 @@ def plan(config_path: Path, data_root: Path, size: str, seed: int, max_queries: 
                         f"than the design's {suite} ({n_test} test queries)"}
     got, note = target, ""
     made: list[Path] = []
-    if not _generates(data_root / data_name(size, seed, target), size, seed, target, made):
+    known = _searched(data_root, size, seed, target)
+    if known is not None and known < target and _generates(data_root / data_name(size, seed, known), size, seed,
+                                                           known):
+        got = known  # a warm re-run: the search's answer, its suite still there (no refused draws again)
+        note = f"; the generator could not fill {target} queries, the largest suite that works is {got}"
+    elif not _generates(data_root / data_name(size, seed, target), size, seed, target, made):
         lo, hi = suite, target  # lo generates (the design's suite), hi does not
         while hi - lo > max(10, lo // 20):
             mid = (lo + hi) // 2
@@ -108,6 +134,7 @@ def plan(config_path: Path, data_root: Path, size: str, seed: int, max_queries: 
                 hi = mid
         got = lo
         note = f"; the generator could not fill {target} queries, the largest suite that works is {got}"
+        _searched(data_root, size, seed, target, got)
     for folder in made:  # the search's other suites: only the one the test split comes from stays
         if folder.name != data_name(size, seed, got):
             shutil.rmtree(folder, ignore_errors=True)
