@@ -404,20 +404,17 @@ def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
             need = int(op["needs_n"])
             r["text"] = _NEEDS.sub(lambda mt, k=need: f"(needs ~ {k:,}{mt.group(1) or ''}, by replay)", r["text"],
                                    count=1)
-        trusted = op.get("decisions_trusted", op["decidable"])
-        if not op["decidable"] and r[key] != UNDECIDABLE and trusted:
+        if not op["decidable"] and r[key] != UNDECIDABLE:
             need = op["needs_n"]
-            power = min(op["power_go"], op["power_nogo"])
-            r["text"] = (f"{own} (decided at n = {op['n']} with false decisions within nominal; power at the margin "
-                         f"{power:.0%}, an effect the size of the margin needs n ~ {need:,})" if need else
-                         f"{own} (decided at n = {op['n']} with false decisions within nominal; power at the margin "
-                         f"{power:.0%})")
-        elif not op["decidable"] and r[key] != UNDECIDABLE:
-            need = op["needs_n"]
-            r.update({key: UNDECIDABLE, "before_operating": r[key],
-                      "text": f"not decidable at n = {op['n']}; needs n ~ {need:,}" if need else
-                              f"not decidable at n = {op['n']}"})
-            r["text"] += f" ({op['why']}); the system's own figures: {own}"
+            if op.get("decisions_trusted", False):  # short of power only: the interval's decision stands
+                tail = f", an effect the size of the margin needs n ~ {need:,}" if need else ""
+                r["text"] = (f"{own} (decided at n = {op['n']} with false decisions within nominal; power at the "
+                             f"margin {min(op['power_go'], op['power_nogo']):.0%}{tail})")
+            else:
+                r.update({key: UNDECIDABLE, "before_operating": r[key],
+                          "text": f"not decidable at n = {op['n']}; needs n ~ {need:,}" if need else
+                                  f"not decidable at n = {op['n']}"})
+                r["text"] += f" ({op['why']}); the system's own figures: {own}"
         out.append(r)
     return out
 
