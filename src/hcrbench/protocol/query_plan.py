@@ -63,25 +63,34 @@ def _generates(root: Path, size: str, seed: int, n: int, made: list[Path] | None
     return True
 
 
-def _searched(data_root: Path, size: str, seed: int, target: int, got: int | None = None) -> int | None:
-    """The largest suite a past search found for ``target`` queries (``data_root/queries_search.json``, keyed by
-    the generator's version, size, seed and target); with ``got``, record it."""
-    from hcrbench.data.atomic import atomic_write_text
+def _search_memo(data_root: Path, size: str, seed: int, target: int) -> tuple[Path, str, dict]:
+    """Where past searches are remembered (``data_root/queries_search.json``), this search's key (the generator's
+    version, size, seed and target) and what the file holds ({} when absent or unreadable)."""
     from hcrbench.synth.generate import GENERATOR_VERSION
 
     path = data_root / "queries_search.json"
     key = f"meridian-{GENERATOR_VERSION}-{size}-s{seed}-q{target}"
     try:
         memo = json.loads(path.read_text(encoding="utf-8"))
-        memo = memo if isinstance(memo, dict) else {}
     except (OSError, ValueError):
         memo = {}
-    if got is None:
-        v = memo.get(key)
-        return v if isinstance(v, int) and v > 0 else None
+    return path, key, memo if isinstance(memo, dict) else {}
+
+
+def _searched(data_root: Path, size: str, seed: int, target: int) -> int | None:
+    """The largest suite a past search found for ``target`` queries, or None."""
+    _, key, memo = _search_memo(data_root, size, seed, target)
+    v = memo.get(key)
+    return v if isinstance(v, int) and v > 0 else None
+
+
+def _remember_search(data_root: Path, size: str, seed: int, target: int, got: int) -> None:
+    """Record that the largest suite that works for ``target`` queries is ``got`` (atomic write)."""
+    from hcrbench.data.atomic import atomic_write_text
+
+    path, key, memo = _search_memo(data_root, size, seed, target)
     memo[key] = int(got)
     atomic_write_text(path, json.dumps(memo, indent=1, sort_keys=True) + "\n")
-    return got
 
 
 def plan(config_path: Path, data_root: Path, size: str, seed: int, max_queries: int) -> dict[str, Any]:
@@ -134,7 +143,7 @@ def plan(config_path: Path, data_root: Path, size: str, seed: int, max_queries: 
                 hi = mid
         got = lo
         note = f"; the generator could not fill {target} queries, the largest suite that works is {got}"
-        _searched(data_root, size, seed, target, got)
+        _remember_search(data_root, size, seed, target, got)
     for folder in made:  # the search's other suites: only the one the test split comes from stays
         if folder.name != data_name(size, seed, got):
             shutil.rmtree(folder, ignore_errors=True)
