@@ -1,6 +1,7 @@
 """The perfect-retriever control on Meridian folders: through ``hcrbench run``, and its bounds (docs/context.md).
 
-    python benchmarks/perfect_control.py DATA [DATA ...] --out DIR
+    python benchmarks/perfect_control.py DATA [DATA ...] --out DIR [--json PATH]
+    python benchmarks/perfect_control.py DATA [DATA ...] --out DIR --from-out [--json PATH]   # no new run
     python benchmarks/perfect_control.py DATA [DATA ...] --bounds-only [--minilm] [--chunk-tokens 64] [--budget 400]
 
 For each Meridian folder (test split): writes a perfect runfile (every relevant document by grade, then id) and a
@@ -14,6 +15,12 @@ query, the ranking and the documents: TF-IDF / BM25 / MiniLM / MaxSim passage sc
 score x rank prior, query-term coverage, sentence windows); and three bounds that use the evidence: an oracle
 passage order, the minimal evidence's documents first as well, and the best order of the relevant documents found.
 Last, the shape of the cheapest cover of each query the harness fails (documents, chunks of one document).
+
+``--generate`` makes each DATA that is no folder, named SIZE-SEED (e.g. ``small-21``), with ``hcrbench generate
+meridian --size SIZE --seed SEED`` under ``--out`` first (the slow test re-measures one folder this way).
+``--from-out`` reads DIR/NAME/out of an earlier run instead of running again (the bounds are still computed unless
+``--through-only``). ``--json PATH`` writes what was printed (per folder: each system's failures at 400 with their
+anatomy and at every budget, the bounds' counts), which ``scripts/doc_figures.py`` renders into docs/context.md.
 """
 
 from __future__ import annotations
@@ -82,6 +89,7 @@ def runfiles(data: Path, out: Path) -> tuple[Path, Path]:
 
 
 def through_run(data: Path, out: Path) -> None:
+    """``hcrbench run`` (the console script) on ``data`` with the runfiles, into ``out / "out"``."""
     out.mkdir(parents=True, exist_ok=True)
     perfect, degraded = runfiles(data, out)
     cfg = out / "perfect-control.toml"
@@ -90,29 +98,71 @@ def through_run(data: Path, out: Path) -> None:
                        env={**os.environ, "HCRBENCH_PROGRESS": "0"})
     if r.returncode != 0:
         sys.exit(r.stderr)
+
+
+BUDGETS = (200, 400, 600, 800, 1200)
+
+
+def generated(data: Path, out: Path) -> Path:
+    """``data`` itself when it is a folder, else Meridian SIZE-SEED (its name) generated under ``out / "data"``."""
+    if data.is_dir():
+        return data
+    size, _, seed = data.name.rpartition("-")
+    if not size or not seed.isdigit():
+        sys.exit(f"{data}: not a folder, and not named SIZE-SEED (e.g. small-21) to generate")
+    dest = out / "data" / data.name
+    if not (dest / "corpus.jsonl").is_file():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        r = subprocess.run(["hcrbench", "generate", "meridian", "--size", size, "--seed", seed, "--out", str(dest)],
+                           capture_output=True, text=True, env={**os.environ, "HCRBENCH_PROGRESS": "0"})
+        if r.returncode != 0:
+            sys.exit(r.stderr)
+    return dest
+
+
+def summarize(name: str, out: Path) -> dict:
+    """Each system's failure on the queries feasible at 400 (rate, n, retrieval / selection / delivery misses) and
+    at every budget (failures, feasible) in the folder ``hcrbench run`` wrote (``out / "out"``)."""
     s = json.loads((out / "out" / "eval.json").read_text())["sufficiency"]
-    print(f"{data.name}: hcrbench run, failure on feasible queries at 400 (retrieval / selection / delivery misses)")
-    for name, e in s["systems"].items():
+    systems = {}
+    for sys_name, e in s["systems"].items():
         f, fl = e.get("failure_on_feasible"), e.get("failures")
+        row: dict = {}
         if f and fl:
-            print(f"  {name:18s} {100 * f['rate']:5.1f}% of {f['n']:3d}  ret {fl['retrieval']:2d}  "
-                  f"sel {fl['selection']:2d}  del {fl['delivery']:2d}")
-    print("  failure on the queries feasible at each budget (in the system's unit set):")
-    for name, e in s["systems"].items():
+            row["at_400"] = {"rate": f["rate"], "n": f["n"], "retrieval": fl["retrieval"],
+                             "selection": fl["selection"], "delivery": fl["delivery"]}
         cover = s["feasibility"]["unit_sets"].get(e.get("unit_set"), {}).get("cover_tokens")
-        if not cover:
+        if cover:
+            ok: dict[tuple[str, int], bool] = {}
+            with open(out / "out" / "contexts" / f"{sys_name}.jsonl") as fh:
+                for line in fh:
+                    c = json.loads(line)
+                    if c["budget"] is not None:
+                        ok[c["query_id"], c["budget"]] = bool(c["evidence_coverage"])
+            row["by_budget"] = {}
+            for b in BUDGETS:
+                feas = [q for q, t in cover.items() if t is not None and t <= b and (q, b) in ok]
+                row["by_budget"][str(b)] = {"failures": sum(not ok[q, b] for q in feas), "feasible": len(feas)}
+        systems[sys_name] = row
+    return {"data": name, "systems": systems}
+
+
+def print_summary(doc: dict) -> None:
+    print(f"{doc['data']}: hcrbench run, failure on feasible queries at 400 (retrieval / selection / delivery "
+          f"misses)")
+    for name, row in doc["systems"].items():
+        f = row.get("at_400")
+        if f:
+            print(f"  {name:18s} {100 * f['rate']:5.1f}% of {f['n']:3d}  ret {f['retrieval']:2d}  "
+                  f"sel {f['selection']:2d}  del {f['delivery']:2d}")
+    print("  failure on the queries feasible at each budget (in the system's unit set):")
+    for name, row in doc["systems"].items():
+        if "by_budget" not in row:
             continue
-        ok: dict[tuple[str, int], bool] = {}
-        with open(out / "out" / "contexts" / f"{name}.jsonl") as fh:
-            for line in fh:
-                c = json.loads(line)
-                if c["budget"] is not None:
-                    ok[c["query_id"], c["budget"]] = bool(c["evidence_coverage"])
         cells = []
-        for b in (200, 400, 600, 800, 1200):
-            feas = [q for q, t in cover.items() if t is not None and t <= b and (q, b) in ok]
-            fails = sum(not ok[q, b] for q in feas)
-            cells.append(f"{b}: {100 * fails / len(feas):4.1f}% of {len(feas):2d}" if feas else f"{b}: -")
+        for b, c in row["by_budget"].items():
+            cells.append(f"{b}: {100 * c['failures'] / c['feasible']:4.1f}% of {c['feasible']:2d}" if c["feasible"]
+                         else f"{b}: -")
         print(f"  {name:18s} " + "  ".join(cells))
 
 
@@ -459,16 +509,34 @@ def main() -> None:
     ap.add_argument("data", nargs="+", type=Path)
     ap.add_argument("--out", type=Path, default=Path("perfect-control"))
     ap.add_argument("--bounds-only", action="store_true", help="only the fast bounds over delivery variants")
+    ap.add_argument("--through-only", action="store_true", help="only the hcrbench run part, no bounds")
+    ap.add_argument("--from-out", action="store_true", help="read OUT/NAME/out of an earlier run, do not run")
     ap.add_argument("--minilm", action="store_true",
                     help="also the MiniLM (int8 ONNX) passage scorers, cosine and MaxSim (slow)")
     ap.add_argument("--budget", type=int, default=400)
     ap.add_argument("--chunk-tokens", type=int, default=128, help="context chunks of the bounds (feasibility too)")
+    ap.add_argument("--json", type=Path, default=None, help="also write what is printed to this file")
+    ap.add_argument("--generate", action="store_true", help="generate each DATA named SIZE-SEED that is no folder")
     a = ap.parse_args()
+    if a.generate:
+        a.data = [generated(d, a.out) for d in a.data]
+    doc: dict = {"budget": a.budget, "chunk_tokens": a.chunk_tokens, "minilm": a.minilm, "folders": []}
     for d in a.data:
+        entry: dict = {"data": d.name}
         if not a.bounds_only:
-            through_run(d, a.out / d.name)
-        bounds(d, a.budget, a.minilm, a.chunk_tokens)
-
+            if not a.from_out:
+                through_run(d, a.out / d.name)
+            entry["through"] = summarize(d.name, a.out / d.name)
+            print_summary(entry["through"])
+        if not a.through_only:
+            entry["bounds"] = [{k: v for k, v in r.items() if k != "failing"}
+                               for r in bounds(d, a.budget, a.minilm, a.chunk_tokens)]
+        doc["folders"].append(entry)
+    if a.json is not None:
+        a.json.parent.mkdir(parents=True, exist_ok=True)
+        part = a.json.with_name(f".{a.json.name}.part")
+        part.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        os.replace(part, a.json)
 
 if __name__ == "__main__":
     main()
