@@ -8,13 +8,22 @@ plus the anti-oracle. Prints the real mean, the smallest share of a null-to-orac
 nulls (``gap_share``; the gate needs >= tau_rel) and PASS/FAIL.
 
     python benchmarks/gate_ladder.py --dataset ../shared/datasets/scifact bm25.trec dense.trec [--tau-rel 0.1]
+    python benchmarks/gate_ladder.py --dataset ../shared/datasets/scifact --bm25 [--json PATH]
+
+``--bm25`` makes the two runs itself (``make_retriever("bm25")`` and ``stemmer="none"``, top 100, named "bm25" and
+"bm25 unstemmed") instead of reading files. ``--json PATH`` writes the rows (no timings: same inputs, same bytes),
+which ``scripts/doc_figures.py`` renders into docs/gate.md with :func:`markdown`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import time
 import warnings
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -37,6 +46,8 @@ def main() -> None:
     ap.add_argument("--tau-rel", type=float, default=0.1)
     ap.add_argument("--n-trials", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--bm25", action="store_true", help="make the BM25 runs (stemmed, unstemmed) instead of files")
+    ap.add_argument("--json", type=Path, default=None, help="also write the rows to this file")
     args = ap.parse_args()
     t0 = time.perf_counter()
     ds = load_beir(args.dataset, "test")
@@ -48,6 +59,14 @@ def main() -> None:
     for p in args.runs:
         r = read_run(p)
         runs[r.name] = r
+    if args.bm25:
+        from hcrbench.retrieve import make_retriever
+
+        for name, params in (("bm25", {}), ("bm25 unstemmed", {"stemmer": "none"})):
+            ret = make_retriever("bm25", cache=False, **params)
+            ret.index(ds.corpus)
+            r = ret.search(ds.queries.subset(qids), k=100).run
+            runs[name] = Run.from_dict(r.to_dict(), name=name)
     if runs:
         first = next(iter(runs.values()))
         name = f"{first.name} on {args.keep:.0%} of queries"
@@ -60,18 +79,40 @@ def main() -> None:
         warnings.simplefilter("ignore", HcrbenchWarning)
         pairs = gate_pairs(ds.qrels, runs, item_pool=pool, n_trials=args.n_trials, tau=0.01, tau_rel=args.tau_rel,
                            seed=args.seed)
-    print(f"{args.dataset}: {len(qids)} queries, tau 0.01, tau_rel {args.tau_rel}, {args.n_trials} trials")
-    print("| system | nDCG@10 | min gap share | gate | strict R@5 | min gap share | gate |")
-    print("|---|---|---|---|---|---|---|")
+    rows = []
     for name, p in pairs.items():
-        cells = []
-        for r in (p.graded, p.strict):
-            share = min(n.gap_share for n in r.nulls.values())
-            cells += [f"{r.real_mean:.4f}", f"{share:.3f}", "PASS" if r.gate_pass else "FAIL"]
-        print(f"| {name} | " + " | ".join(cells) + " |")
-    print(f"oracle means: nDCG@10 {p.graded.oracle_mean:.4f}, strict R@5 {p.strict.oracle_mean:.4f} "
-          f"({time.perf_counter() - t0:.0f} s)")
+        row: dict[str, Any] = {"name": name}
+        for key, r in (("graded", p.graded), ("strict", p.strict)):
+            row[key] = {"real": float(r.real_mean), "min_gap_share": float(min(n.gap_share for n in r.nulls.values())),
+                        "pass": bool(r.gate_pass)}
+        rows.append(row)
+    doc = {"dataset": Path(args.dataset).resolve().name, "n_queries": len(qids), "tau": 0.01, "tau_rel": args.tau_rel,
+           "n_trials": args.n_trials, "seed": args.seed, "rows": rows,
+           "oracle_means": {"graded": float(p.graded.oracle_mean), "strict": float(p.strict.oracle_mean)}}
+    print(markdown(doc))
+    print(f"({time.perf_counter() - t0:.0f} s)")
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        part = args.json.with_name(f".{args.json.name}.part")
+        part.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        os.replace(part, args.json)
 
+
+def markdown(doc: dict[str, Any]) -> str:
+    """The ladder's table (the first column names the dataset and its queries)."""
+    names = {"scifact": "SciFact", "nfcorpus-processed": "NFCorpus", "nfcorpus": "NFCorpus"}
+    out = [f"| {names.get(doc['dataset'], doc['dataset'])} ({doc['n_queries']} q) | nDCG@10 | min gap share | gate | "
+           "strict R@5 | min gap share | gate |", "|---|---|---|---|---|---|---|"]
+    for r in doc["rows"]:
+        cells = []
+        for key in ("graded", "strict"):
+            x = r[key]
+            cells += [f"{x['real']:.4f}", f"{x['min_gap_share']:.3f}", "PASS" if x["pass"] else "FAIL"]
+        name = r["name"] + (" (random)" if r["name"] == "oracle on 0%" else "")
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    out += ["", f"tau {doc['tau']}, tau_rel {doc['tau_rel']}, {doc['n_trials']} trials, seed {doc['seed']}; oracle "
+                f"means nDCG@10 {doc['oracle_means']['graded']:.4f}, strict R@5 {doc['oracle_means']['strict']:.4f}."]
+    return "\n".join(out)
 
 if __name__ == "__main__":
     main()

@@ -501,6 +501,18 @@ def bounds(data: Path, budget: int = 400, minilm: bool = False, chunk_tokens: in
               ] += 1
     print(f"  the harness's {len(harness)} failures, by the cheapest cover's shape: "
           + ", ".join(f"{k}: {v}" for k, v in sorted(shape.items())))
+    cat_of: dict[str, str] = {}
+    meta = data / "queries.meta.jsonl"
+    if meta.is_file():
+        for line in meta.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                m = json.loads(line)
+                cat_of[str(m.get("query_id"))] = str(m.get("category"))
+    rows[0]["harness_failures"] = {
+        "n": len(harness), "cover_shape": dict(sorted(shape.items())),
+        "categories": dict(sorted(Counter(cat_of.get(q, "?") for q in harness).items())),
+        "feasible_categories": dict(sorted(Counter(cat_of.get(q, "?") for q in b.feas).items())),
+        "relevant_docs": sorted(len(b.perfect(q)) for q in harness)}
     return rows
 
 

@@ -203,6 +203,41 @@ def delivery_bounds(doc: dict[str, Any]) -> str:
            "|---" + "|---" * len(folders) + "|"]
     for k in order:
         out.append(f"| {VARIANT_WORDS.get(k, k)} | " + " | ".join(cells[k].get(f, "—") for f in folders) + " |")
+
+    def span(run: dict[str, Any], keep: Callable[[str], bool], side: str = "perfect") -> str | None:
+        v = [100 * r[side] / r["n"] for f in run["folders"] for r in f["bounds"]
+             if keep(r["variant"]) and r.get(side) is not None]
+        return f"{min(v):.1f}-{max(v):.1f}%" if v else None
+
+    parts = [(span(plain, lambda v: v.startswith("bound: oracle passage order")), "oracle passage order leaves"),
+             (span(plain, lambda v: v.startswith("bound: oracle passages +")),
+              "with the minimal evidence's documents first as well"),
+             (span(plain, lambda v: v.startswith("bound: best order")), "the best order of the relevant documents"),
+             (span(minilm, lambda v: v.startswith("minilm")), "the MiniLM scorers"),
+             (span(plain, lambda v: v.startswith("sentence windows"), "bm25_doc"),
+              "sentence windows fail BM25 over documents on"),
+             (span(small, lambda v: v == "tfidf round robin (the harness)", "bm25_doc"),
+              "64-token chunks fail it on")]
+    out += ["", "Over the folders the perfect ranking's failures: " + "; ".join(f"{w} {x}" for x, w in parts if x)
+            + "."]
+    fails = [r["harness_failures"] for f in plain["folders"] for r in f["bounds"][:1] if "harness_failures" in r]
+    if fails:
+        def total(key: str) -> dict[str, int]:
+            t: dict[str, int] = {}
+            for h in fails:
+                for k, v in h[key].items():
+                    t[k] = t.get(k, 0) + v
+            return dict(sorted(t.items(), key=lambda kv: (-kv[1], kv[0])))
+
+        cats, feas, shape = total("categories"), total("feasible_categories"), total("cover_shape")
+        rel = sorted(x for h in fails for x in h["relevant_docs"])
+        none = [f"{feas[c]} {c}" for c in feas if c not in cats]
+        out += ["", f"The harness's {sum(h['n'] for h in fails)} failures of the perfect ranking over the folders, by "
+                    "category: " + ", ".join(f"{v} {k}" for k, v in cats.items())
+                    + (f" (none of the feasible {', '.join(none)})" if none else "")
+                    + "; by the cheapest cover of the query's facts: " + ", ".join(f"{v} {k}" for k, v in shape.items())
+                    + (f"; relevant documents per failing query {rel[0]}-{rel[-1]} (median {rel[len(rel) // 2]})"
+                       if rel else "") + "."]
     return "\n".join(out)
 
 
@@ -267,5 +302,12 @@ FIGS.append(Figure(
     "meridian-bm25-sanity", "docs/meridian.md",
     "python benchmarks/meridian_sanity.py --seed 0 --size medium --json docs/figures/meridian-bm25-sanity.json",
     lambda doc: bench("meridian_sanity").markdown(doc), [SANITY], replay=[SANITY]))
+
+for _name, _ds in (("gate-ladder-scifact", "scifact"), ("gate-ladder-nfcorpus", "nfcorpus-processed")):
+    _cmd = ["benchmarks/gate_ladder.py", "--dataset", f"../shared/datasets/{_ds}", "--bm25", "--json", "{json}"]
+    FIGS.append(Figure(
+        _name, "docs/gate.md",
+        f"python benchmarks/gate_ladder.py --dataset ../shared/datasets/{_ds} --bm25 --json docs/figures/{_name}.json",
+        lambda doc: bench("gate_ladder").markdown(doc), [_cmd], replay=[_cmd]))
 
 FIGURES: dict[str, Figure] = {f.name: f for f in FIGS}
