@@ -310,4 +310,9 @@ for _name, _ds in (("gate-ladder-scifact", "scifact"), ("gate-ladder-nfcorpus", 
         f"python benchmarks/gate_ladder.py --dataset ../shared/datasets/{_ds} --bm25 --json docs/figures/{_name}.json",
         lambda doc: bench("gate_ladder").markdown(doc), [_cmd], replay=[_cmd]))
 
+FIGS.append(Figure(
+    "policy-code-bm25", "docs/policy.md", "python benchmarks/policy_code.py --json docs/figures/policy-code-bm25.json",
+    lambda doc: bench("policy_tables").markdown(doc["docs"], doc["strata"]),
+    [["benchmarks/policy_code.py", "--json", "{json}"]], replay=[["benchmarks/policy_code.py", "--json", "{json}"]]))
+
 FIGURES: dict[str, Figure] = {f.name: f for f in FIGS}

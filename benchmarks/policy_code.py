@@ -1,0 +1,51 @@
+"""docs/policy.md's code-set tables, end to end: generate the code set, compare the policies with BM25, tabulate.
+
+    python benchmarks/policy_code.py [--json PATH]
+
+``hcrbench generate code --package email,asyncio --seed 0`` and ``hcrbench policy-compare --system bm25 --budget 15
+--json`` (chunkers lines and ast) in a scratch folder, then :func:`policy_tables.markdown` over the result; ``--json
+PATH`` writes the parts of the comparison the tables read (``policy_tables.trim``), which ``scripts/doc_figures.py``
+renders into docs/policy.md. Deterministic (seed 0). Seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from policy_tables import markdown, trim
+
+
+def _hcrbench(*args: str) -> None:
+    exe = Path(sys.executable).with_name("hcrbench")
+    r = subprocess.run([str(exe) if exe.exists() else "hcrbench", *args], capture_output=True, text=True,
+                       env={**os.environ, "HCRBENCH_PROGRESS": "0"}, check=False)
+    if r.returncode != 0:
+        sys.exit(f"hcrbench {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", type=Path, default=None, help="also write what the tables read to this file")
+    a = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        data, out = Path(tmp) / "code-ea", Path(tmp) / "pc.json"
+        _hcrbench("generate", "code", "--package", "email,asyncio", "--seed", "0", "--out", str(data))
+        _hcrbench("policy-compare", "--dataset", str(data), "--system", "bm25", "--budget", "15", "--json", str(out))
+        docs = [trim(json.loads(out.read_text(encoding="utf-8")))]
+    print(markdown(docs))
+    if a.json is not None:
+        a.json.parent.mkdir(parents=True, exist_ok=True)
+        part = a.json.with_name(f".{a.json.name}.part")
+        part.write_text(json.dumps({"docs": docs, "strata": False}, indent=1) + "\n", encoding="utf-8")
+        os.replace(part, a.json)
+
+
+if __name__ == "__main__":
+    main()
