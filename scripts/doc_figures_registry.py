@@ -231,11 +231,11 @@ def delivery_bounds(doc: dict[str, Any]) -> str:
 
         cats, feas, shape = total("categories"), total("feasible_categories"), total("cover_shape")
         rel = sorted(x for h in fails for x in h["relevant_docs"])
-        none = [f"{feas[c]} {c}" for c in feas if c not in cats]
+        none = [f"{c} ({feas[c]})" for c in feas if c not in cats]
         out += ["", f"The harness's {sum(h['n'] for h in fails)} failures of the perfect ranking over the folders, by "
-                    "category: " + ", ".join(f"{v} {k}" for k, v in cats.items())
+                    "category: " + ", ".join(f"{k} {v}" for k, v in cats.items())
                     + (f" (none of the feasible {', '.join(none)})" if none else "")
-                    + "; by the cheapest cover of the query's facts: " + ", ".join(f"{v} {k}" for k, v in shape.items())
+                    + "; by the cheapest cover of the query's facts: " + ", ".join(f"{k}: {v}" for k, v in shape.items())
                     + (f"; relevant documents per failing query {rel[0]}-{rel[-1]} (median {rel[len(rel) // 2]})"
                        if rel else "") + "."]
     return "\n".join(out)
