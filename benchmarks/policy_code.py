@@ -1,11 +1,12 @@
 """docs/policy.md's code-set tables, end to end: generate the code set, compare the policies with BM25, tabulate.
 
-    python benchmarks/policy_code.py [--json PATH]
+    python benchmarks/policy_code.py [--package email,asyncio] [--system bm25 [--system dense]] [--json PATH]
 
-``hcrbench generate code --package email,asyncio --seed 0`` and ``hcrbench policy-compare --system bm25 --budget 15
---json`` (chunkers lines and ast) in a scratch folder, then :func:`policy_tables.markdown` over the result; ``--json
-PATH`` writes the parts of the comparison the tables read (``policy_tables.trim``), which ``scripts/doc_figures.py``
-renders into docs/policy.md. Deterministic (seed 0). Seconds.
+``hcrbench generate code --package PACKAGES --seed 0`` and, per ``--system``, ``hcrbench policy-compare --system S
+--budget 15 --json`` (chunkers lines and ast; dense with ``--param backend=onnx``, MiniLM int8) in a scratch
+folder, then :func:`policy_tables.markdown` over the results; ``--json PATH`` writes the parts of the comparisons
+the tables read (``policy_tables.trim``), which ``scripts/doc_figures.py`` renders into docs/policy.md.
+Deterministic (seed 0). Seconds with BM25; minutes with dense (the encode).
 """
 
 from __future__ import annotations
@@ -32,13 +33,22 @@ def _hcrbench(*args: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--package", default="email,asyncio", help="the stdlib packages of the code set")
+    ap.add_argument("--system", action="append", default=None, choices=["bm25", "dense"],
+                    help="bm25 (default) and / or dense, in order")
     ap.add_argument("--json", type=Path, default=None, help="also write what the tables read to this file")
     a = ap.parse_args()
+    name = "code-ea" if a.package == "email,asyncio" else "code-" + a.package.replace(",", "-")
+    docs = []
     with tempfile.TemporaryDirectory() as tmp:
-        data, out = Path(tmp) / "code-ea", Path(tmp) / "pc.json"
-        _hcrbench("generate", "code", "--package", "email,asyncio", "--seed", "0", "--out", str(data))
-        _hcrbench("policy-compare", "--dataset", str(data), "--system", "bm25", "--budget", "15", "--json", str(out))
-        docs = [trim(json.loads(out.read_text(encoding="utf-8")))]
+        data = Path(tmp) / name
+        _hcrbench("generate", "code", "--package", a.package, "--seed", "0", "--out", str(data))
+        for system in a.system or ["bm25"]:
+            out = Path(tmp) / f"{system}.json"
+            extra = ["--param", "backend=onnx"] if system == "dense" else []
+            _hcrbench("policy-compare", "--dataset", str(data), "--system", system, *extra, "--budget", "15",
+                      "--json", str(out))
+            docs.append(trim(json.loads(out.read_text(encoding="utf-8"))))
     print(markdown(docs))
     if a.json is not None:
         a.json.parent.mkdir(parents=True, exist_ok=True)
