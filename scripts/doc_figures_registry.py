@@ -315,4 +315,9 @@ FIGS.append(Figure(
     lambda doc: bench("policy_tables").markdown(doc["docs"], doc["strata"]),
     [["benchmarks/policy_code.py", "--json", "{json}"]], replay=[["benchmarks/policy_code.py", "--json", "{json}"]]))
 
+FIGS.append(Figure(
+    "meridian-topics", "docs/meridian.md", "python benchmarks/meridian_topics.py --json docs/figures/meridian-topics.json",
+    lambda doc: bench("meridian_topics").markdown(doc), [["benchmarks/meridian_topics.py", "--json", "{json}"]],
+    replay=[["benchmarks/meridian_topics.py", "--json", "{json}"]]))
+
 FIGURES: dict[str, Figure] = {f.name: f for f in FIGS}
