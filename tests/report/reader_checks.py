@@ -36,6 +36,10 @@ READER = """(() => {
 LITERAL = re.compile(r"`|\bp p\b|\bNone\b|\bTrue\b|\bFalse\b|\bnan\b|\{'|\{\"|'\w+': |\"\w+\": |\w+_\w+ = ")
 
 
+#: A p column's header names its family: its size (``p (Holm, 15 comparisons)``, ``m=``) or a test without one.
+FAMILY = re.compile(r"\d|m=|unadjusted|Tukey")
+
+
 def problems(state: dict) -> list[str]:
     """Every way the rendered page (:data:`READER`'s result) fails a reader; empty when it passes."""
     out = []
@@ -56,6 +60,9 @@ def problems(state: dict) -> list[str]:
     for t in state["pcols"]:
         if len(t["cols"]) > 1:
             out.append(f"table {t['id']} has {len(t['cols'])} p columns: {t['cols']}")
+        for h in t["cols"]:
+            if not FAMILY.search(h):
+                out.append(f"table {t['id']}: its p column {h!r} does not name its family (size or test)")
         if any(n > 1 for n in t["rows"]):
             out.append(f"table {t['id']} has a row with {max(t['rows'])} p values")
     if state["pageWidth"] > state["viewWidth"]:

@@ -35,7 +35,7 @@ def test_the_checks_catch_what_the_issue_found():
            "pageWidth": 1500, "viewWidth": 1280}
     found = "\n".join(problems(bad))
     for what in ("'p p'", "'`'", "'None'", "'False'", "\"{'\"", "'UNDER-NS' is used but not in the legend",
-                 "superscript", "misses ['gate']", "2 p columns", "a row with 2 p values", "scrolls sideways",
+                 "superscript", "misses ['gate']", "2 p columns", "a row with 2 p values", "does not name its family", "scrolls sideways",
                  "sticks out of its card"):
         assert what in found, what
 

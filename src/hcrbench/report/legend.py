@@ -46,6 +46,17 @@ MARKS: list[tuple[str, str]] = [
 ]
 
 
+def p_header(sizes, method: str = "Holm") -> str:
+    """The header of a table's one p column, its family named beside it: ``p (Holm, 15 comparisons)`` when every
+    row's family has the same size, ``p (Holm, m=)`` when they differ (each cell then says its ``m=``).
+    ``sizes``: the family size of every row (one int for all)."""
+    ms = {int(sizes)} if isinstance(sizes, int) else {int(m) for m in sizes if m}
+    if len(ms) == 1:
+        m = next(iter(ms))
+        return f"p ({method}, {m} comparison{'s' if m != 1 else ''})"
+    return f"p ({method}, m=)" if ms else f"p ({method})"
+
+
 def legend_section() -> Section:
     """The legend as a report section (rendered alike to HTML and Markdown; kept out of tables.tex)."""
     rows = [[_cell(mark), _cell(meaning)] for mark, meaning in MARKS]

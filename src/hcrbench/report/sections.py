@@ -13,6 +13,7 @@ from typing import Any
 from hcrbench.protocol.words import plain, rule_name
 from hcrbench.report import plots
 from hcrbench.report.inputs import ReportInputs
+from hcrbench.report.legend import p_header
 from hcrbench.report.model import Cell, Figure, Para, Section, Table, Verdict, not_run, tone_of_verdict
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -270,9 +271,11 @@ def systems_section(ctx: Context) -> Section:
             blocks.append(Figure("deltas", f"{ctx.metric} difference of each system from {ctx.baseline}, 95% CI",
                                  fig))
         blocks.append(Table("comparisons", f"Paired comparisons against {ctx.baseline} (95% CI of the delta)",
-                            ["system", "metric", "delta", "95% CI", "p (Holm)", "Cohen's d", "helped/hurt/tied"],
-                            crow, notes=f"One p per row, Holm-adjusted; family: {ctx.family} (the unadjusted "
-                                        "permutation p is in eval.json)."))
+                            ["system", "metric", "delta", "95% CI",
+                             p_header([c.get("family_size") or len(ctx.comparisons) for c in ctx.comparisons]),
+                             "Cohen's d", "helped/hurt/tied"],
+                            crow, notes=f"One test per table: a paired permutation test, one p per row, Holm-adjusted; "
+                                        f"family: {ctx.family} (the unadjusted permutation p is in eval.json)."))
     seeds = ev.get("seed_aggregates") or {}
     if seeds:
         srows = []
