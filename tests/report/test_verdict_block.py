@@ -4,13 +4,12 @@ every rule in one vocabulary, no internal keys, the comparison with the best sim
 from __future__ import annotations
 
 import io
+import json
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
-
-import json
-from pathlib import Path
 
 from hcrbench.report.verdict_block import MAX_LINES, REASON, WORDS, block_lines, print_block, shorten, word
 
