@@ -95,7 +95,6 @@ def test_the_documented_plugin_goes_through_the_quickstart_and_the_verdict_is_ab
 
     rules = [ln for ln in block if ln.startswith("  ")]  # one vocabulary: each rule line opens with its word
     assert rules and all(any(ln[2:].startswith(w + " ") for w in WORDS) for ln in rules), rules
-    assert all(re.match(r"[a-z]", ln) for ln in block if ln.strip()), block  # no stray wrapped fragments
     v = json.loads((out / "verdicts.json").read_text(encoding="utf-8"))
     assert v["system"] == name
     best = v["vs_best_simple"]
