@@ -28,8 +28,15 @@ def _rows(t: Table) -> str:
 
 
 def _controls(t: Table, ctx: Any) -> str:
-    ok = sum(1 for r in t.rows if r and r[-1].text == "yes")
-    return f"Protocol controls: {ok} of {len(t.rows)} behave as expected (oracle, kill-baseline clone, degraded)"
+    ok = sum(1 for r in t.rows if r and (r[-1].text in ("yes", "✓") or r[-1].tone == "good"))
+    if "rule" in t.columns:  # the protocol's: its rules judged on an oracle, a clone and a degraded baseline
+        return (f"Protocol controls: {ok} of {len(t.rows)} behave as expected (the rules judged on an oracle, a "
+                "clone and a degraded kill baseline)")
+    return f"Positive and negative controls of the gate: {ok} of {len(t.rows)} classified as expected"
+
+
+def _cost(t: Table, ctx: Any) -> str:
+    return f"Cost per query of {len(t.rows)} systems, in counts: " + ", ".join(t.columns[1:])
 
 
 def _comparisons(t: Table, ctx: Any) -> str:
@@ -66,7 +73,7 @@ def _ledger(t: Table, ctx: Any) -> str:
 
 
 SUMMARY: dict[str, Callable[[Table, Any], str]] = {
-    "controls": _controls, "comparisons": _comparisons, "gate-verdicts": _gate_verdicts, "gate": _gate,
+    "controls": _controls, "cost": _cost, "comparisons": _comparisons, "gate-verdicts": _gate_verdicts, "gate": _gate,
     "legend": _legend, "categories": _categories, "ledger": _ledger,
 }
 
@@ -75,8 +82,8 @@ def _bullets(p: Para, section: Section, ctx: Any) -> str:
     if section.key == "systems":
         verbs = Counter("better" if " beats " in i else "worse" if " loses to " in i else "not significant"
                         for i in p.items)
-        return (f"{p.text.rstrip(':')} {verbs['better']} systems significantly better, {verbs['worse']} worse, "
-                f"{verbs['not significant']} not significantly different")
+        return (f"{p.text.rstrip(':')}: {verbs['better']} of {len(p.items)} systems significantly better, "
+                f"{verbs['worse']} worse, {verbs['not significant']} not significantly different")
     main = next((i for i in p.items if ctx.main and i.startswith(f"{ctx.main}:")), None)
     return main or f"{len(p.items)} lines, one per system"
 
