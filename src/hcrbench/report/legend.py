@@ -17,6 +17,8 @@ MARKS: list[tuple[str, str]] = [
     ("not decidable", "the interval straddles the threshold, the n is too small, or a control failed; the row "
                       "says which and what would decide it"),
     ("inconclusive", "no rule decided the overall verdict either way"),
+    ("undecided", "the lines under the verdict (as the console's verdict block): a rule not decidable or "
+                  "inconclusive yet; its line says what would decide it"),
     ("not run", "the input the rule or section needs is absent; the row says what would make it"),
     ("[a, b]", "a 95% interval (of the difference, when the column is a difference)"),
     ("+0.012 / -0.012", "a difference: the first system minus the one it is compared with"),
