@@ -95,8 +95,11 @@ def test_a_run_file_subject_has_no_cost_ratio():
     v = _verdicts("my-run", ["go"])
     v["vs_best_simple"].update(cost_note="unknown (a run file made outside hcrbench)", cost_ratio=None)
     lines = [t for _, t in block_lines(v)]
-    line = next(t for t in lines if t.startswith("cost per query"))
-    assert line == "cost per query, my-run vs bm25: unknown (a run file made outside hcrbench)"
+    line = next(t for t in lines if t.startswith("cost, "))
+    assert line == "cost, my-run vs bm25: unknown (a run file made outside hcrbench)"
+    from hcrbench.report.verdict_block import best_line
+
+    assert best_line(v, None).endswith("; cost unknown (a run file made outside hcrbench)")  # the README's one line
     assert " vs 3,750" not in "\n".join(lines)
 
 

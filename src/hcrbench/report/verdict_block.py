@@ -165,8 +165,17 @@ def _pm(x: float) -> str:
 
 
 def best_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
-    """The subject against the best simple system: means, difference with its interval (the cost is
-    :func:`cost_line`)."""
+    """The subject against the best simple system in one line: :func:`quality_line`, then ``; cost`` and the
+    figures of :func:`cost_line` (what the README quotes; the block prints the two as two lines)."""
+    q = quality_line(v)
+    if q is None:
+        return None
+    c = cost_line(v, manifest)
+    return q + (f"; cost {c.split(': ', 1)[1]}" if c else "")
+
+
+def quality_line(v: dict[str, Any]) -> str | None:
+    """The subject against the best simple system: means, difference with its interval and what it shows."""
     b = v.get("vs_best_simple")
     if not b or b.get("delta") is None:
         return None
@@ -175,7 +184,7 @@ def best_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
     iv = f" (95% CI [{_pm(ci[0])}, {_pm(ci[1])}], n {b['n']})" if ci else f" (n {b['n']}: no interval)"
     sig = ""
     if ci:
-        sig = ": better" if ci[0] > 0 else ": worse" if ci[1] < 0 else ": not distinguishable"
+        sig = "; better" if ci[0] > 0 else "; worse" if ci[1] < 0 else "; not distinguishable"
     return (f"vs the best simple system, {b['best']}: {s} {b['subject_mean']:.3f} vs {b['best_mean']:.3f} "
             f"{b['metric']}, {_pm(b['delta'])}{iv}{sig}")
 
@@ -186,16 +195,16 @@ def cost_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
     if not b or b.get("delta") is None:
         return None
     s = b["system"]
-    head = f"cost per query, {s} vs {b['best']}: "
+    head = f"cost, {s} vs {b['best']}: "
     if b.get("cost_note"):  # a run file: its cost (and its wall clock) were spent elsewhere
         return head + str(b["cost_note"])
     cost = []
     if b.get("cost_ratio") is not None:
-        cost.append(f"{b['cost_subject']:,.0f} vs {b['cost_best']:,.0f} {b['cost_item']} "
+        cost.append(f"{b['cost_subject']:,.0f} vs {b['cost_best']:,.0f} {b['cost_item']} per query "
                     f"({b['cost_ratio']:.2f}x)")
     ms = _ms(manifest, b.get("seeds") or [s], b["best"])
     if ms is not None:
-        cost.append(f"{ms[0]:,.1f} vs {ms[1]:,.1f} ms ({ms[0] / ms[1]:.2f}x, wall clock)")
+        cost.append(f"{ms[0]:,.1f} vs {ms[1]:,.1f} ms per query ({ms[0] / ms[1]:.2f}x, wall clock)")
     return head + ", ".join(cost) if cost else None
 
 
@@ -231,7 +240,7 @@ def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, re
         head += f": {', '.join(worst)} — "
         head += _clause(first.get("text", ""), max(60, LINE - len(head)))
     lines.append((_STYLE.get(overall, ""), head))
-    bl = best_line(v, manifest)
+    bl = quality_line(v)
     lines.append(("", bl if bl else "vs the best simple system: none of the field's simple systems was scored"))
     cl = cost_line(v, manifest)
     if cl:
