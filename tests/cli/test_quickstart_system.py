@@ -90,6 +90,11 @@ def test_the_documented_plugin_goes_through_the_quickstart_and_the_verdict_is_ab
     assert block[-1] == f"report: {out / 'report.html'}"
     text = "\n".join(block)
     assert "failure_rate" not in text and "need(s)" not in text and "`" not in text
+    assert "…" not in text  # every reason in whole sentences (the full text is in console.txt and the report)
+    from hcrbench.report.verdict_block import WORDS
+
+    rules = [ln for ln in block if ln.startswith("  ")]  # one vocabulary: each rule line opens with its word
+    assert rules and all(any(ln[2:].startswith(w + " ") for w in WORDS) for ln in rules), rules
     v = json.loads((out / "verdicts.json").read_text(encoding="utf-8"))
     assert v["system"] == name
     best = v["vs_best_simple"]

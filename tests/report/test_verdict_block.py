@@ -4,12 +4,17 @@ every rule in one vocabulary, no internal keys, the comparison with the best sim
 from __future__ import annotations
 
 import io
+import json
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from hcrbench.report.verdict_block import MAX_LINES, WORDS, block_lines, print_block, word
+from hcrbench.report.verdict_block import MAX_LINES, REASON, WORDS, block_lines, print_block, shorten, word
+
+#: verdicts.json of a real quickstart (hash encoder, Meridian small, the verdict seed), its rule texts whole.
+REAL = Path(__file__).parent / "data" / "quickstart_verdicts.json"
 
 STATUSES = ["pass", "go", "soft no-go", "no-go", "kill", "stop and diagnose: routing", "not decidable",
             "inconclusive", "not run", "invalidated"]
@@ -50,6 +55,7 @@ def test_the_block_is_short_names_the_subject_and_speaks_one_vocabulary(statuses
             assert any(ln[2:].startswith(w + " ") for w in WORDS), ln
     assert "vs the best simple system, bm25: " + system + " 0.610 vs 0.590 nDCG@10, +0.020 (95% CI " in text
     assert "(0.13x)" in text and "not distinguishable" in text
+    assert "…" not in text  # a reason is shortened by whole sentences, never cut
 
 
 def test_the_command_that_decides_names_the_subject():
@@ -88,5 +94,48 @@ def test_no_registry_key_appears_in_the_block():
 def test_a_run_file_subject_has_no_cost_ratio():
     v = _verdicts("my-run", ["go"])
     v["vs_best_simple"].update(cost_note="unknown (a run file made outside hcrbench)", cost_ratio=None)
-    line = next(t for _, t in block_lines(v) if t.startswith("vs the best simple system"))
-    assert line.endswith("; cost unknown (a run file made outside hcrbench)") and " vs 3,750" not in line
+    lines = [t for _, t in block_lines(v)]
+    line = next(t for t in lines if t.startswith("cost, "))
+    assert line == "cost, my-run vs bm25: unknown (a run file made outside hcrbench)"
+    from hcrbench.report.verdict_block import best_line
+
+    assert best_line(v, None).endswith("; cost unknown (a run file made outside hcrbench)")  # the README's one line
+    assert " vs 3,750" not in "\n".join(lines)
+
+
+def test_a_real_quickstarts_block_cuts_no_sentence_and_keeps_what_would_decide():
+    v = json.loads(REAL.read_text(encoding="utf-8"))
+    lines = [t for _, t in block_lines(v, report="OUT/report.html", tables="OUT/console.txt")]
+    text = "\n".join(lines)
+    assert len(lines) <= MAX_LINES and "…" not in text and "..." not in text
+    assert lines[0].startswith(f"verdict for {v['system']} ") and f"for {v['system']}" in lines[1]
+    assert "token efficiency undecided: at n = 91; needs n ~ 560" in lines  # the aside goes, the need stays
+    assert "(needs ~ 190 conditions, by replay)" in text  # H1c: what it needs survives its other asides
+    for ln in lines:
+        if ln.startswith("  "):
+            assert any(ln[2:].startswith(w + " ") for w in WORDS), ln
+        if " undecided: " in ln:  # a reason in whole sentences: no dangling "(" and no clause ending in ":"
+            reason = ln.split(" undecided: ", 1)[1]
+            assert reason.count("(") == reason.count(")") and reason.count("[") == reason.count("]")
+            assert not reason.rstrip().endswith((":", ",", ";", "—")), ln
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["at n = 59", "needs n ~ 241 (false decisions 23.9% > nominal 2.5%)",
+                                 "on this harness", "a perfect retriever fails 33% of the queries (> 5%; control)",
+                                 "r = 0.90 (Fisher 95% [-0.47, +1.00])", "vs hcr-beam (chosen on dev)",
+                                 "delivery and selection, not retrieval, would be judged (x@400 0.3 vs y 0.1)"]),
+                min_size=1, max_size=6, unique=True), st.integers(40, 160))
+def test_shorten_keeps_whole_parts_and_never_cuts(parts, limit):
+    import re
+
+    text = ": ".join(parts)
+    out = shorten(text, limit)
+    assert out and "…" not in out and out.count("(") == out.count(")") and out.count("[") == out.count("]")
+    tokens = re.compile(r"[^\s():;\[\],]+")
+    it = iter(tokens.findall(text))
+    assert all(w in it for w in tokens.findall(out)), (text, out)  # only whole words, in order, left out
+    if len(text) <= limit:
+        assert out == text
+    assert len(out) <= limit or "(" not in out  # over the limit only once every aside has gone
+    assert REASON >= 100

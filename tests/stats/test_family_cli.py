@@ -29,7 +29,7 @@ def test_holm_p_is_the_same_whatever_other_runs_are_given(tmp_path):
     for c in two["comparisons"]:
         assert c["p_holm"] == key[(c["run"], c["metric"])]["p_holm"]
         assert c["family"] == "run" and c["family_size"] == 2
-    assert "(m=2)" in out2 and "Holm family" in out2
+    assert "p (Holm, 2 comparisons)" in out2 and "Holm family" in out2  # one p, its family's size beside it
     pooled, _ = _evaluate(tmp_path, [EX / "bm25.trec", EX / "bm25_stemmed.trec", third], "pooled", "--family", "all")
     assert all(c["family_size"] == 4 for c in pooled["comparisons"])
     r = subprocess.run(["hcrbench", "evaluate", str(EX / "cranfield.qrels"), str(EX / "bm25.trec"), "--family", "x"],

@@ -206,7 +206,8 @@ def evaluate_command(
 
         typer.echo(trec_eval_text(result, per_query=per_query), nl=False)
     else:
-        print_evaluation(result, comparisons, per_query=per_query, letters=letters, letters_note=note, alpha=alpha)
+        print_evaluation(result, comparisons, per_query=per_query, letters=letters, letters_note=note, alpha=alpha,
+                         p_field=LETTER_TESTS[letters_by][0] if all_pairs else None)
     if json_path is not None:
         import json
 
@@ -259,7 +260,8 @@ def _letters(comparisons: list, names: list[str], by: str, alpha: float = 0.05) 
     letters = significance_letters(comparisons, names, alpha=alpha, p=field)
     beats = sum(1 for v in letters.values() if v)
     key = ", ".join(f"{letter(i)} = {n}" for i, n in enumerate(names))
-    note = (f"Superscripts: the mean is significantly above that run's ({label} <= {alpha:g}); {key}. "
+    note = (f"Superscripts: the mean is significantly above that run's ({label} <= {alpha:g}: the p of the "
+            f"comparisons table below); {key}. "
             f"{beats} of {len(letters)} means beat at least one other run.")
     return letters, note
 

@@ -75,12 +75,14 @@ def _print_result(console, res, title: str) -> None:
     t = Table(title=f"{escape(title)} — {escape(res.metric)}: real {_fmt(res.real_mean)} over {len(res.query_ids)} queries, oracle "
                     f"{_fmt(res.oracle_mean)} — gate {verdict} (pass: delta >= max(tau {res.tau:g}, tau_rel "
                     f"{res.tau_rel:g} x gap to oracle), Holm p < {res.alpha:g})", title_justify="left")
-    for col in ("null", "mean", "95% interval", "delta", "needed", "gap share", "p", "Holm p", "pass"):
+    from hcrbench.report.legend import p_header
+
+    for col in ("null", "mean", "95% interval", "delta", "needed", "gap share", p_header(len(res.nulls)), "pass"):
         t.add_column(col, justify="left" if col == "null" else "right")
     for x, r in res.nulls.items():
         share = "—" if r.gap_share != r.gap_share else f"{r.gap_share:.3f}"
         t.add_row(f"{x} {NULL_TITLES[x]}", _fmt(r.mean), f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]",
-                  f"{r.delta:+.4f}", _fmt(r.margin), share, f"{r.p:.4f}", f"{r.p_holm:.4f}", "✓" if r.passed else "✗")
+                  f"{r.delta:+.4f}", _fmt(r.margin), share, f"{r.p_holm:.4f}", "✓" if r.passed else "✗")
     console.print(t)
 
 

@@ -69,6 +69,9 @@ def build_sections(inp: ReportInputs) -> tuple[S.Context, list[Section]]:
     from hcrbench.report.legend import legend_section
 
     out.insert(1, legend_section())  # after the verdict: every mark of the page explained before it is met
+    from hcrbench.report.folds import fold_sections
+
+    fold_sections(out, ctx)  # the HTML's long tables open on a click, under a one-line summary
     if not plots.available() and out and out[0].ran:
         out[0].blocks.append(Para("Plots are left out: matplotlib is not installed (pip install 'hcrbench[plot]').",
                                   kind="note"))

@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from hcrbench.report.legend import p_header
 from hcrbench.report.terminal import Table, width
 
 
@@ -45,42 +46,79 @@ def means_table(evaluation: Any, title: str = "Means", letters: dict[tuple[str, 
     return table
 
 
-def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95, alpha: float = 0.05) -> Table:
-    """Delta, bootstrap CI, permutation p, Holm p, Cohen's d and helped/hurt/tied per (run, metric); a bold delta
-    is significant by the comparisons' own test and correction at ``alpha`` (a ``p (decides)`` column and the
-    caption name them when they are not the default Holm-adjusted permutation p)."""
+#: The p a table can show (one per table): comparison field -> (header's method, what the caption says).
+P_SHOWN = {"p_holm": ("Holm", "paired permutation test, Holm-adjusted"),
+           "p_tukey": ("Tukey HSD", "Tukey's HSD over every run on the metric"),
+           "t_p": ("t-test, unadjusted", "paired t-test, not adjusted for multiple comparisons")}
+
+
+def _num(x: Any) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+def shown_p(c: Any, field: str) -> float | None:
+    """The one p of a comparison row a table shows: ``field`` (``p_adj`` falls back to the Holm p)."""
+    if field == "p_adj":
+        return _num(c.p_adj) if _num(getattr(c, "p_adj", None)) is not None else _num(c.p_holm)
+    return _num(getattr(c, field, None))
+
+
+def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95, alpha: float = 0.05,
+                      p_field: str | None = None) -> Table:
+    """Delta, bootstrap CI, one p, Cohen's d and helped/hurt/tied per (run, metric).
+
+    One test per table: the p shown is the one that decides the bold deltas (and, with ``--all-pairs``, the
+    letters of the means table): ``p_field`` when given (``p_holm``, ``p_tukey``, ``t_p``, ``p_adj``), else the
+    comparisons' own deciding p (the Holm-adjusted permutation p by default; ``p_adj`` after ``--test`` /
+    ``--correction``). Its column header names the family (``p (Holm, 15 comparisons)``); the caption names the
+    test and the family, and says where the other p values are (``--json``)."""
     pct = round(confidence * 100)
     baselines = sorted({c.baseline for c in comparisons})
     methods = ", ".join(dict.fromkeys(getattr(c, "ci_method", "percentile") for c in comparisons))
     fam = getattr(comparisons[0], "family", "all") if comparisons else "all"
     holm_over = {"run": "each run's metrics", "metric": "every run, per metric"}.get(fam, "all rows")
-    if len(baselines) > 1 and fam == "run":
+    pairs = len(baselines) > 1
+    if pairs and fam == "run":
         holm_over = "each pair's metrics"
     against = f"baseline {escape(baselines[0])}" if len(baselines) == 1 else "each other (all pairs)"
     first = comparisons[0] if comparisons else None
     chosen = (getattr(first, "test", "permutation"), getattr(first, "correction", "holm")) if first else None
     custom = chosen is not None and chosen != ("permutation", "holm")
-    decides = f"; bold: {first.legend(alpha)}" if custom else (f"; bold: p (Holm) < {alpha:g}" if first else "")
-    table = Table(title=f"Against {against} ({pct}% CI of the delta: {methods}; paired "
-                        f"permutation test; Holm family: {holm_over}, size m{decides})", title_justify="left")
-    pairs = len(baselines) > 1
-    tukey = any(getattr(c, "p_tukey", None) is not None for c in comparisons)
+    field = p_field or ("p_adj" if custom else "p_holm")
+    sizes = [getattr(c, "family_size", 0) or len(comparisons) for c in comparisons]
+    if field == "p_adj" and first is not None:
+        method = {"holm": "Holm", "bh": "BH", "none": "unadjusted"}.get(first.correction, first.correction)
+        header = p_header(sizes, method) if first.correction != "none" else "p (unadjusted)"
+        test_text = first.legend(alpha).rsplit(", p < ", 1)[0]
+        fam_text = "" if first.correction == "none" else f"; family: {holm_over}"
+    elif field == "p_tukey":
+        header, test_text, fam_text = "p (Tukey HSD)", P_SHOWN[field][1], ""
+    elif field == "t_p":
+        header, test_text, fam_text = "p (t-test, unadjusted)", P_SHOWN[field][1], ""
+    else:
+        header, test_text = p_header(sizes, "Holm"), P_SHOWN["p_holm"][1]
+        if pairs and fam == "run" and len(set(sizes)) == 1:
+            header = f"p (Holm, {sizes[0]} per pair)"
+        fam_text = f"; Holm family: {holm_over}"
+        one = sorted(set(sizes)) == [1]
+        if one and pairs:
+            fam_text += " (a family of 1 per pair: not corrected across pairs; --family metric or all is)"
+    cmp = "<=" if p_field else "<"  # with letters: the letters' rule (stats.letters: p <= alpha)
+    table = Table(title=f"Against {against} ({pct}% CI of the delta: {methods}; one test per table: {test_text}"
+                        f"{fam_text}; bold: p {cmp} {alpha:g}; every p of every test in --json)", title_justify="left")
     cols = [("run", "left")] + ([("vs", "left")] if pairs else []) + [
-        ("metric", "left"), ("delta", "right"), (f"{pct}% CI", "right"), ("p", "right"), ("p (Holm)", "right")]
-    cols += ([("p (Tukey)", "right")] if tukey else []) + ([("p (decides)", "right")] if custom else [])
-    cols += [("d", "right"), ("helped/hurt/tied", "right")]
+        ("metric", "left"), ("delta", "right"), (f"{pct}% CI", "right"), (header, "right"),
+        ("d", "right"), ("helped/hurt/tied", "right")]
     for col, justify in cols:
-        table.add_column(col, justify=justify)
-    for c in comparisons:
-        sig = c.significant(alpha) if hasattr(c, "significant") else (
-            c.p_holm is not None and not math.isnan(c.p_holm) and c.p_holm < alpha)
+        table.add_column(escape(col), justify=justify)
+    per_row_m = "m=)" in header
+    for c, m in zip(comparisons, sizes):
+        p = shown_p(c, field)
+        sig = p is not None and (p <= alpha if p_field else p < alpha)
         delta = f"{c.delta:+.4f}"
         cells = [escape(c.run)] + ([escape(c.baseline)] if pairs else []) + [
             escape(c.metric), f"[bold]{delta}[/bold]" if sig else delta, f"[{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]",
-            _fmt_p(c.p), f"{_fmt_p(c.p_holm)} (m={getattr(c, 'family_size', 0) or len(comparisons)})"]
-        cells += ([_fmt_p(getattr(c, "p_tukey", None))] if tukey else []) + (
-            [_fmt_p(c.p_adj)] if custom else []) + [
-            _fmt(c.cohens_d, 2), f"{c.helped}/{c.hurt}/{c.tied}"]
+            _fmt_p(p) + (f" (m={m})" if per_row_m else ""), _fmt(c.cohens_d, 2), f"{c.helped}/{c.hurt}/{c.tied}"]
         table.add_row(*cells)
     return table
 
@@ -133,7 +171,9 @@ def per_query_table(evaluation: Any) -> Table:
 
 def print_evaluation(evaluation: Any, comparisons: Sequence[Any], *, per_query: bool = False,
                      console: Console | None = None, letters: dict[tuple[str, str], str] | None = None,
-                     letters_note: str | None = None, alpha: float = 0.05) -> None:
+                     letters_note: str | None = None, alpha: float = 0.05, p_field: str | None = None) -> None:
+    """Means (with ``letters``), the comparisons (one p per row: ``p_field``, the test that decides the letters
+    and the bold deltas; see :func:`comparisons_table`) and the ledger."""
     if console is None:
 
         # Piped output (CI logs, files) gets a wide fixed width instead of rich's 80 columns.
@@ -144,7 +184,7 @@ def print_evaluation(evaluation: Any, comparisons: Sequence[Any], *, per_query: 
     if letters_note:
         console.print(f"[dim]{letters_note}[/dim]", highlight=False)
     if comparisons:
-        console.print(comparisons_table(comparisons, alpha=alpha))
+        console.print(comparisons_table(comparisons, alpha=alpha, p_field=p_field))
     console.print("[dim]Ledger[/dim]")
     for line in ledger_lines(evaluation):
         console.print(f"  [dim]{escape(line)}[/dim]", highlight=False)

@@ -132,8 +132,8 @@ def _detail(gc: GateComparison) -> str:
     if v.label == "NULL-FAIL":
         return f"fails the gate (nulls {','.join(gc.failed_nulls) or '?'})"
     if v.label == "MISS":
-        return (f"equivalent within ±{v.min_delta:g}: TOST CI [{v.eq_ci_low:+.4f}, {v.eq_ci_high:+.4f}], "
-                f"Holm p {_p(v.p_equiv_holm)}")
+        return (f"equivalent within ±{v.min_delta:g}: TOST CI [{v.eq_ci_low:+.4f}, {v.eq_ci_high:+.4f}] "
+                "(its Holm p: --json)")
     if v.reason.startswith("not decidable"):
         return v.reason.split(": ", 1)[1].split(" (every")[0]
     obs = f", {v.n_needed_observed_text} for observed" if v.n_needed_observed_text else ""
@@ -151,15 +151,20 @@ def verdict_table(comparisons: Sequence[GateComparison]) -> Any:
     base = comparisons[0].baseline if comparisons else ""
     fam = getattr(comparisons[0].comparison, "family", "run") if comparisons else "run"
     over = "per run and metric set" if fam == "run" else "over all runs, per metric set"
-    t = Table(title=f"Verdicts vs baseline {escape(str(base))} (Holm family {over}; m = family size)", title_justify="left")
-    for col in ("run", "metric", "delta", "95% CI", "p Holm (m)", "verdict", "detail"):
-        t.add_column(col, justify="right" if col in ("delta", "95% CI", "p Holm (m)") else "left")
+    from hcrbench.report.legend import p_header
+
+    t = Table(title=f"Verdicts vs baseline {escape(str(base))} (one test: paired permutation, Holm family {over})",
+              title_justify="left")
+    sizes = [gc.verdict.family_size for gc in comparisons]
+    head = p_header(sizes)
+    for col in ("run", "metric", "delta", "95% CI", head, "verdict", "detail"):
+        t.add_column(col, justify="right" if col in ("delta", "95% CI", head) else "left")
     for gc in comparisons:
         v = gc.verdict
         label = f"HIT {v.sign}" if v.label == "HIT" else v.label
         method = getattr(gc.comparison, "ci_method", "")
         t.add_row(escape(gc.run), escape(gc.metric), f"{v.delta:+.4f}", f"[{v.ci_low:+.4f}, {v.ci_high:+.4f}] {method}",
-                  f"{_p(v.p_holm)} (m={v.family_size})", f"[{_STYLE[v.label]}]{label}[/]", _detail(gc))
+                  _p(v.p_holm) + (f" (m={v.family_size})" if "m=)" in head else ""), f"[{_STYLE[v.label]}]{label}[/]", _detail(gc))
     return t
 
 

@@ -60,6 +60,14 @@ figure img{max-width:100%;height:auto;border:1px solid var(--line);border-radius
 figcaption{color:var(--muted);font-size:13px;margin-top:4px}
 ul{margin:6px 0 10px;padding-left:22px}
 footer{color:var(--muted);font-size:12px;text-align:center;padding:10px}
+details.fold{margin:8px 0;border:1px solid var(--line);border-radius:6px;background:var(--bg)}
+details.fold>summary{cursor:pointer;padding:6px 12px;font-size:14px;color:var(--fg)}
+details.fold>summary .more{color:var(--info);font-size:12px;margin-left:6px}
+details.fold>summary .more::after{content:"show"} details.fold[open]>summary .more::after{content:"hide"}
+details.fold[open]>summary{border-bottom:1px solid var(--line)}
+details.fold>.foldbody{padding:2px 12px 8px;background:var(--card)}
+ul.facts{margin:0 0 10px;padding-left:20px;font-size:15px}
+ul.facts li{margin:2px 0}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em;background:rgba(127,127,127,.12);padding:0 3px;border-radius:3px}
 """
 
@@ -97,14 +105,32 @@ def figure_html(f: Figure) -> str:
             f'src="data:image/png;base64,{data}"><figcaption>{escape(f.caption)}</figcaption></figure>')
 
 
+def fold_html(summary: str, inner: str) -> str:
+    """``inner`` collapsed under a one-line ``summary`` (a click opens it; no script)."""
+    return (f'<details class="fold"><summary>{inline(summary)}<span class="more"></span></summary>'
+            f'<div class="foldbody">{inner}</div></details>')
+
+
 def block_html(b: Any) -> str:
+    inner = _block_html(b)
+    fold = getattr(b, "fold", "")
+    return fold_html(fold, inner) if fold else inner
+
+
+def _block_html(b: Any) -> str:
     if isinstance(b, Table):
         return table_html(b)
     if isinstance(b, Figure):
         return figure_html(b)
     if isinstance(b, Verdict):
-        return (f'<div id="verdict" class="verdict {b.tone}"><span class="word {b.tone}">{escape(b.overall)}</span>'
-                f'<span class="line">{inline(b.bottom_line)}</span></div>')
+        line = b.short or b.bottom_line
+        out = (f'<div id="verdict" class="verdict {b.tone}"><span class="word {b.tone}">{escape(b.overall)}</span>'
+               f'<span class="line">{inline(line)}</span></div>')
+        if b.items:
+            out += '<ul class="facts">' + "".join(f"<li>{inline(i)}</li>" for i in b.items) + "</ul>"
+        if b.short and b.short != b.bottom_line:
+            out += fold_html("The protocol's whole bottom line", f"<p>{inline(b.bottom_line)}</p>")
+        return out
     if isinstance(b, Para):
         lead = f"<p>{inline(b.text)}</p>" if b.text and b.kind != "note" else ""
         if b.kind == "note":

@@ -17,6 +17,8 @@ MARKS: list[tuple[str, str]] = [
     ("not decidable", "the interval straddles the threshold, the n is too small, or a control failed; the row "
                       "says which and what would decide it"),
     ("inconclusive", "no rule decided the overall verdict either way"),
+    ("undecided", "the lines under the verdict (as the console's verdict block): a rule not decidable or "
+                  "inconclusive yet; its line says what would decide it"),
     ("not run", "the input the rule or section needs is absent; the row says what would make it"),
     ("[a, b]", "a 95% interval (of the difference, when the column is a difference)"),
     ("+0.012 / -0.012", "a difference: the first system minus the one it is compared with"),
@@ -44,6 +46,17 @@ MARKS: list[tuple[str, str]] = [
                                            "predicted / product of (1 - eps) down to the level"),
     ("★ (sufficiency plot)", "the oracle: the evidence itself, the ceiling of any retriever"),
 ]
+
+
+def p_header(sizes, method: str = "Holm") -> str:
+    """The header of a table's one p column, its family named beside it: ``p (Holm, 15 comparisons)`` when every
+    row's family has the same size, ``p (Holm, m=)`` when they differ (each cell then says its ``m=``).
+    ``sizes``: the family size of every row (one int for all)."""
+    ms = {int(sizes)} if isinstance(sizes, int) else {int(m) for m in sizes if m}
+    if len(ms) == 1:
+        m = next(iter(ms))
+        return f"p ({method}, {m} comparison{'s' if m != 1 else ''})"
+    return f"p ({method}, m=)" if ms else f"p ({method})"
 
 
 def legend_section() -> Section:

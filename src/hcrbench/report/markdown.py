@@ -48,7 +48,8 @@ def block_md(b: Any, files: dict[str, str]) -> str:
         rel = files.get(b.key)
         return f"![{md_escape(b.caption)}]({rel})" if rel else f"_(plot left out: {md_escape(b.caption)})_"
     if isinstance(b, Verdict):
-        return f"> **{md_escape(b.overall.upper())}** — {md_escape(b.bottom_line)}"
+        head = f"> **{md_escape(b.overall.upper())}** — {md_escape(b.bottom_line)}"
+        return head + ("\n\n" + "\n".join(f"- {md_escape(i)}" for i in b.items) if b.items else "")
     if isinstance(b, Para):
         if b.kind == "note":
             return f"_{md_escape(b.text)}_"

@@ -36,6 +36,7 @@ class Table:
     rows: list[list[Cell]]
     notes: str = ""
     latex: bool = True
+    fold: str = ""  # HTML: shown collapsed (<details>) under this one-line summary; the other formats show it
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Figure:
     key: str
     caption: str
     png: bytes
+    fold: str = ""  # as Table.fold
 
 
 @dataclass
@@ -54,15 +56,20 @@ class Para:
     text: str = ""
     kind: str = "p"
     items: list[str] = field(default_factory=list)
+    fold: str = ""  # as Table.fold
 
 
 @dataclass
 class Verdict:
-    """The headline: the overall verdict word and the bottom line in plain words."""
+    """The headline: the overall verdict word and the bottom line in plain words; ``items``, the short lines
+    under it (the console's verdict block: the subject, vs the best simple system, each rule's word) and
+    ``short``, the bottom line in one sentence (the HTML shows it, with ``bottom_line`` folded under it)."""
 
     overall: str
     bottom_line: str
     tone: str
+    items: list[str] = field(default_factory=list)
+    short: str = ""
 
 
 @dataclass

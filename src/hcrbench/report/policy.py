@@ -42,9 +42,14 @@ def aggregate_table(doc: dict[str, Any]) -> Table:
 
 
 def deltas_table(doc: dict[str, Any]) -> Table:
-    t = Table(title="Multi-hop minus single-hop (95% bootstrap CI, paired permutation p, Holm per chunking)",
+    from collections import Counter
+
+    from hcrbench.report.legend import p_header
+
+    t = Table(title="Multi-hop minus single-hop (95% bootstrap CI; one test: paired permutation, Holm per chunking)",
               title_justify="left")
-    for h in ("chunker", "policy", "metric", "delta", "95% CI", "p", "p (Holm)", "helped/hurt/tied",
+    per = Counter(d["chunker"] for d in doc["aggregate"]["deltas"])
+    for h in ("chunker", "policy", "metric", "delta", "95% CI", p_header(per.values()), "helped/hurt/tied",
               "embed-call ratio", "examined ratio"):
         t.add_column(h, justify="left" if h in ("chunker", "policy", "metric") else "right")
     for d in doc["aggregate"]["deltas"]:
@@ -52,14 +57,19 @@ def deltas_table(doc: dict[str, Any]) -> Table:
         delta = f"{d['delta']:+.4f}"
         t.add_row(d["chunker"], f"{d['policy']} vs {d['baseline']}", d["metric"],
                   f"[bold]{delta}[/bold]" if sig else delta, f"[{_f(d['ci_low'])}, {_f(d['ci_high'])}]",
-                  _p(d["p"]), _p(d["p_holm"]), f"{d['helped']}/{d['hurt']}/{d['tied']}",
+                  _p(d["p_holm"]), f"{d['helped']}/{d['hurt']}/{d['tied']}",
                   _f(d["embed_call_ratio"], 2), _f(d["chunks_examined_ratio"], 2))
     return t
 
 
 def strata_table(doc: dict[str, Any]) -> Table:
-    t = Table(title="R@10 per stratum (Holm over the strata of one chunking)", title_justify="left")
-    for h in ("chunker", "stratum", "n", "single", "multi", "delta", "95% CI", "p (Holm)"):
+    from collections import Counter
+
+    from hcrbench.report.legend import p_header
+
+    t = Table(title="R@10 per stratum (paired permutation; Holm over the strata of one chunking)", title_justify="left")
+    per = Counter(s["chunker"] for s in doc["aggregate"]["strata"])
+    for h in ("chunker", "stratum", "n", "single", "multi", "delta", "95% CI", p_header(per.values())):
         t.add_column(h, justify="left" if h in ("chunker", "stratum") else "right")
     for s in doc["aggregate"]["strata"]:
         t.add_row(s["chunker"], s["stratum"], str(s["n"]), _f(s["single"]), _f(s["multi"]), f"{s['delta']:+.4f}",
@@ -68,8 +78,11 @@ def strata_table(doc: dict[str, Any]) -> Table:
 
 
 def chunkers_table(doc: dict[str, Any]) -> Table:
-    t = Table(title="Chunkings against the first, single-hop (95% CI, Holm)", title_justify="left")
-    for h in ("chunking", "metric", "delta", "95% CI", "p (Holm)"):
+    from hcrbench.report.legend import p_header
+
+    t = Table(title="Chunkings against the first, single-hop (95% CI; paired permutation, Holm over the table)",
+              title_justify="left")
+    for h in ("chunking", "metric", "delta", "95% CI", p_header(len(doc["aggregate"]["chunkers"]))):
         t.add_column(h, justify="left" if h in ("chunking", "metric") else "right")
     for c in doc["aggregate"]["chunkers"]:
         t.add_row(f"{c['run']} vs {c['baseline']}", c["metric"], f"{c['delta']:+.4f}",

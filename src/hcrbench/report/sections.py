@@ -13,6 +13,7 @@ from typing import Any
 from hcrbench.protocol.words import plain, rule_name
 from hcrbench.report import plots
 from hcrbench.report.inputs import ReportInputs
+from hcrbench.report.legend import p_header
 from hcrbench.report.model import Cell, Figure, Para, Section, Table, Verdict, not_run, tone_of_verdict
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -111,13 +112,36 @@ def make_context(inp: ReportInputs) -> Context:
 # ----------------------------------------------------------------------------------------------- verdicts
 
 
+def headline(v: dict[str, Any]) -> tuple[str, list[str]]:
+    """The verdict in one sentence and the short lines under it: the console's verdict block
+    (:mod:`hcrbench.report.verdict_block`, counts only: a report holds no wall-clock time) without its pointers
+    to files."""
+    from hcrbench.report.verdict_block import block_lines
+
+    lines = [t for _, t in block_lines(v)]
+    head, bottom = lines[0], lines[1]
+    short = bottom.removeprefix("bottom line: ").split(" ", 1)[-1]  # "for hcr: ..." (the word is the badge's)
+    if short == f"for {v.get('system') or '?'}":
+        short = head.removeprefix("verdict ")
+    from hcrbench.report.verdict_block import WORDS
+
+    items = []
+    for t in lines[2:]:
+        if t.startswith(("report:", "full tables:")) or " more undecided" in t:
+            continue
+        w = next((w for w in WORDS if t.startswith(f"  {w} ")), None)  # a rule line: "  no-go      dual path"
+        items.append(f"{w}: {t[len(w) + 2:].strip()}" if w else t)
+    return short, items
+
+
 def verdicts_section(ctx: Context) -> Section:
     v = ctx.inp.verdicts
     title = "Verdict"
     if v is None:
         return not_run("verdicts", title, "verdicts.json is absent: the protocol's checkpoints and hypothesis "
                                           "verdicts were not run (hcrbench quickstart runs them).")
-    blocks: list[Any] = [Verdict(v["overall"], plain(v["bottom_line"]), tone_of_verdict(v["overall"]))]
+    short, items = headline(v)
+    blocks: list[Any] = [Verdict(v["overall"], plain(v["bottom_line"]), tone_of_verdict(v["overall"]), items, short)]
     facts = []
     if v.get("system"):
         facts.append(f"system under test: {v['system']}")
@@ -270,9 +294,11 @@ def systems_section(ctx: Context) -> Section:
             blocks.append(Figure("deltas", f"{ctx.metric} difference of each system from {ctx.baseline}, 95% CI",
                                  fig))
         blocks.append(Table("comparisons", f"Paired comparisons against {ctx.baseline} (95% CI of the delta)",
-                            ["system", "metric", "delta", "95% CI", "p (Holm)", "Cohen's d", "helped/hurt/tied"],
-                            crow, notes=f"One p per row, Holm-adjusted; family: {ctx.family} (the unadjusted "
-                                        "permutation p is in eval.json)."))
+                            ["system", "metric", "delta", "95% CI",
+                             p_header([c.get("family_size") or len(ctx.comparisons) for c in ctx.comparisons]),
+                             "Cohen's d", "helped/hurt/tied"],
+                            crow, notes=f"One test per table: a paired permutation test, one p per row, Holm-adjusted; "
+                                        f"family: {ctx.family} (the unadjusted permutation p is in eval.json)."))
     seeds = ev.get("seed_aggregates") or {}
     if seeds:
         srows = []

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from hcrbench.report import plots
+from hcrbench.report.legend import p_header
 from hcrbench.report.model import Cell, Figure, Para, Section, Table, not_run
 from hcrbench.report.sections import ALPHA, Context, f3, fp, plain_comparison, plain_value, signed
 
@@ -159,6 +160,8 @@ def gate_section(ctx: Context) -> Section:
         blocks.append(Table("controls", "Positive and negative controls: expected vs observed gate outcome",
                             ["control", "metric", "real", "expected", "got", "ok"], crow))
     if g.get("verdicts"):
+        head = p_header([v.get("family_size") or 0 for v in g["verdicts"]])
+        per_row = "m=)" in head
         vrow = []
         for v in g["verdicts"]:
             label = f"HIT {v.get('sign', '')}".strip() if v.get("label") == "HIT" else str(v.get("label"))
@@ -166,11 +169,12 @@ def gate_section(ctx: Context) -> Section:
                     "MISS": "info"}.get(str(v.get("label")))
             vrow.append([Cell(str(v.get("run"))), Cell(str(v.get("metric"))), Cell(signed(v.get("delta")), num=True),
                          Cell(f"[{signed(v.get('ci_low'))}, {signed(v.get('ci_high'))}]", num=True),
-                         Cell(f"{fp(v.get('p_holm'))} (m={v.get('family_size', '—')})", num=True),
+                         Cell(fp(v.get("p_holm")) + (f" (m={v.get('family_size', '—')})" if per_row else ""),
+                              num=True),
                          Cell(label, tone=tone, bold=True)])
         blocks.append(Table("gate-verdicts", f"Gate verdicts against {g.get('baseline')} (HIT / UNDER-NS / MISS / "
-                                             "NULL-FAIL)", ["system", "metric", "delta", "95% CI", "Holm p",
-                                                            "verdict"], vrow))
+                                             "NULL-FAIL; one test: paired permutation, Holm)",
+                             ["system", "metric", "delta", "95% CI", head, "verdict"], vrow))
     return Section("gate", title, blocks)
 
 
@@ -236,7 +240,7 @@ def ablation_section(ctx: Context, n_resamples: int = 10_000) -> Section:
         "ablations", f"Every {kind} system against {ctx.main} ({ctx.metric} {main_mean}): what changed and what it "
                      "did", ["system", *(["id"] if with_id else []), "settings changed (main → this)", ctx.metric,
                              f"delta vs {ctx.main}",
-                             "Holm p", f"delta vs {ctx.baseline}"], rows,
+                             p_header(len(others)), f"delta vs {ctx.baseline}"], rows,
         notes=(f"Delta vs {ctx.main}: paired, 95% CI; p from a paired permutation test with Holm over this table's "
                f"{len(others)} comparisons (computed by the report; seed {int(man.get('seed') or 0)})."))])
 

@@ -16,6 +16,9 @@ from hcrbench.protocol.words import RULE_NAMES, plain
 #: The one vocabulary of the block, worst first: every checkpoint status and hypothesis verdict maps to one.
 WORDS = ("kill", "stop", "no-go", "soft no-go", "go", "undecided", "not run")
 MAX_LINES = 15
+#: The length a rule's reason is shortened to (:func:`shorten`: whole sentences, never an ellipsis), and the
+#: length of the bottom line with its reason.
+REASON, LINE = 110, 140
 #: Short names of the rules (by id); a rule not listed shows its own name (one vocabulary: protocol.words).
 SHORT = RULE_NAMES
 _STYLE = {"kill": "bold red", "stop": "bold red", "no-go": "red", "soft no-go": "yellow", "go": "green",
@@ -67,15 +70,83 @@ def clauses(text: str) -> list[str]:
     return [c for c in out if c and not c.startswith("kill baseline weaker than")] or out
 
 
-def _clause(text: str, limit: int = 110) -> str:
-    """The first clause of a rule's text (up to a ``;`` outside parentheses), without its verdict prefix, cut at
-    ``limit``."""
+_VERDICT_PREFIX = re.compile(r"^(not decidable|not run|inconclusive)\b[:,]?\s*")
+
+
+def _clause(text: str, limit: int = REASON) -> str:
+    """The first clause of a rule's text (up to a ``;`` outside parentheses), without its verdict prefix, made to
+    fit in ``limit`` characters without cutting a sentence (:func:`shorten`); the whole text is in the files."""
     parts = clauses(text)
     head = parts[0]
-    if len(re.sub(r"^(not decidable|not run|inconclusive)\b[:,]?\s*", "", head)) < 25 and len(parts) > 1:
+    if len(_VERDICT_PREFIX.sub("", head)) < 25 and len(parts) > 1:
         head += "; " + parts[1]  # "at n = 59" alone says nothing: with what it needs
-    head = re.sub(r"^(not decidable|not run|inconclusive)\b[:,]?\s*", "", head)
-    return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
+    return shorten(_VERDICT_PREFIX.sub("", head), limit)
+
+
+def _top_level(text: str, sep: str) -> list[str]:
+    """``text`` split at ``sep`` outside parentheses and brackets."""
+    out, depth, cur, i = [], 0, "", 0
+    while i < len(text):
+        ch = text[i]
+        depth += 1 if ch in "([" else -1 if ch in ")]" and depth else 0
+        if depth == 0 and text.startswith(sep, i):
+            out.append(cur)
+            cur, i = "", i + len(sep)
+            continue
+        cur += ch
+        i += 1
+    return [*out, cur]
+
+
+def _parentheticals(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every top-level ``( ... )`` of ``text``, a space before it included."""
+    spans, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            if depth == 0:
+                start = i - 1 if i and text[i - 1] == " " else i
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                spans.append((start, i + 1))
+    return spans
+
+
+def _distinct(parts: list[str]) -> list[str]:
+    out: list[str] = []
+    for part in (p.strip() for p in parts):
+        if part and not any(part in q for q in out):
+            out.append(part)
+    return out
+
+
+def shorten(text: str, limit: int = REASON) -> str:
+    """``text`` in at most ``limit`` characters without cutting a sentence: a ``: ``-part that repeats an
+    earlier one goes, then asides in parentheses (the last first; one that says what a rule needs is kept), then
+    the elaborations after the last ``: `` that fits (at least 40 characters: "on this harness" alone says
+    nothing), then the remaining asides; never an ellipsis, so a first part longer than ``limit`` on its own is
+    kept whole (over the limit)."""
+    text = _drop_asides(": ".join(_distinct(_top_level(" ".join(text.split()), ": "))), limit, keep_needs=True)
+    if len(text) > limit:
+        parts = _top_level(text, ": ")
+        keep = parts[0]
+        for part in parts[1:]:
+            if len(keep) >= 40 and len(keep) + 2 + len(part) > limit:
+                break
+            keep += ": " + part
+        text = keep
+    return _drop_asides(text, limit, keep_needs=False).rstrip(" ,;:")
+
+
+def _drop_asides(text: str, limit: int, *, keep_needs: bool) -> str:
+    while len(text) > limit:
+        spans = [(a, b) for a, b in _parentheticals(text) if not (keep_needs and "need" in text[a:b])]
+        if not spans:
+            break
+        a, b = spans[-1]
+        text = ": ".join(_distinct(_top_level((text[:a] + text[b:]).strip(), ": ")))
+    return text
 
 
 def _command(text: str, system: str) -> str | None:
@@ -94,7 +165,17 @@ def _pm(x: float) -> str:
 
 
 def best_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
-    """The subject against the best simple system: means, difference with its interval, cost ratio."""
+    """The subject against the best simple system in one line: :func:`quality_line`, then ``; cost`` and the
+    figures of :func:`cost_line` (what the README quotes; the block prints the two as two lines)."""
+    q = quality_line(v)
+    if q is None:
+        return None
+    c = cost_line(v, manifest)
+    return q + (f"; cost {c.split(': ', 1)[1]}" if c else "")
+
+
+def quality_line(v: dict[str, Any]) -> str | None:
+    """The subject against the best simple system: means, difference with its interval and what it shows."""
     b = v.get("vs_best_simple")
     if not b or b.get("delta") is None:
         return None
@@ -104,10 +185,19 @@ def best_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
     sig = ""
     if ci:
         sig = "; better" if ci[0] > 0 else "; worse" if ci[1] < 0 else "; not distinguishable"
-    line = (f"vs the best simple system, {b['best']}: {s} {b['subject_mean']:.3f} vs {b['best_mean']:.3f} "
+    return (f"vs the best simple system, {b['best']}: {s} {b['subject_mean']:.3f} vs {b['best_mean']:.3f} "
             f"{b['metric']}, {_pm(b['delta'])}{iv}{sig}")
+
+
+def cost_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
+    """The subject's cost per query beside the best simple system's: counts (and their ratio), wall clock."""
+    b = v.get("vs_best_simple")
+    if not b or b.get("delta") is None:
+        return None
+    s = b["system"]
+    head = f"cost, {s} vs {b['best']}: "
     if b.get("cost_note"):  # a run file: its cost (and its wall clock) were spent elsewhere
-        return line + f"; cost {b['cost_note']}"
+        return head + str(b["cost_note"])
     cost = []
     if b.get("cost_ratio") is not None:
         cost.append(f"{b['cost_subject']:,.0f} vs {b['cost_best']:,.0f} {b['cost_item']} per query "
@@ -115,7 +205,7 @@ def best_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
     ms = _ms(manifest, b.get("seeds") or [s], b["best"])
     if ms is not None:
         cost.append(f"{ms[0]:,.1f} vs {ms[1]:,.1f} ms per query ({ms[0] / ms[1]:.2f}x, wall clock)")
-    return line + ("; cost " + ", ".join(cost) if cost else "")
+    return head + ", ".join(cost) if cost else None
 
 
 def _ms(manifest: dict[str, Any] | None, group: list[str], best: str) -> tuple[float, float] | None:
@@ -145,10 +235,16 @@ def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, re
                  + (f", corpus size {size}" if size else ""))]
     worst = [n for n, w, _ in rules if w == overall and overall not in ("go", "undecided", "not run")]
     first = next((r for n, w, r in rules if w == overall), None)
-    why = f": {', '.join(worst)} — {_clause(first.get('text', ''), 120)}" if worst and first else ""
-    lines.append((_STYLE.get(overall, ""), f"bottom line: {overall.upper()} for {system}{why}"))
-    bl = best_line(v, manifest)
+    head = f"bottom line: {overall.upper()} for {system}"
+    if worst and first:
+        head += f": {', '.join(worst)} — "
+        head += _clause(first.get("text", ""), max(60, LINE - len(head)))
+    lines.append((_STYLE.get(overall, ""), head))
+    bl = quality_line(v)
     lines.append(("", bl if bl else "vs the best simple system: none of the field's simple systems was scored"))
+    cl = cost_line(v, manifest)
+    if cl:
+        lines.append(("", cl))
     for w in WORDS:
         names = [n for n, ww, _ in rules if ww == w]
         if names:
@@ -161,7 +257,7 @@ def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, re
         if cmd:
             decide.setdefault(cmd, []).append(n)
         elif w == "undecided":
-            why.setdefault(_clause(text), []).append(n)
+            why.setdefault(_clause(text, REASON), []).append(n)
     items = [f"to decide {', '.join(ns)}: run {c}" for c, ns in decide.items()]
     items += [f"{', '.join(ns)} undecided: {reason}" for reason, ns in why.items()]
     room = MAX_LINES - len(lines) - 1 - (1 if tables else 0)
