@@ -1,7 +1,7 @@
 """What a reader must be able to trust in report.html, as one JavaScript expression run in Chromium
 (:data:`READER`) and the Python that judges its result (:func:`problems`): no Markdown or Python literals in
 the text, a table of contents reaching every section, every mark of the page in its legend, one p value per
-row, and wide tables scrolling inside their card (never the page)."""
+row, every id once, and wide tables scrolling inside their card (never the page)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ READER = """(() => {
   return JSON.stringify({
     text: document.body.innerText, others: clone.innerText, legend: legend ? legend.innerText : null,
     sections, toc, pcols, wraps, sups: document.querySelectorAll('main sup').length,
+    ids: [...document.querySelectorAll('[id]')].map(e => e.id),
     pageWidth: document.documentElement.scrollWidth, viewWidth: window.innerWidth,
     height, firstScreen, viewHeight: window.innerHeight, folds,
   });
@@ -78,6 +79,10 @@ def problems(state: dict, max_height: int | None = MAX_HEIGHT) -> list[str]:
                 out.append(f"mark {mark!r} is used but not in the legend")
         if state["sups"] and "superscript" not in state["legend"]:
             out.append("superscript letters are used but not in the legend")
+    ids = state.get("ids", [])
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        out.append(f"ids used twice (a link jumps to the first): {dup}")
     missing = [s for s in state["sections"] if f"#{s}" not in state["toc"]]
     if missing or not state["toc"]:
         out.append(f"table of contents misses {missing or 'everything'}")

@@ -24,3 +24,12 @@ def test_the_report_shows_no_backticks_and_no_python_literals(written):
     assert "`" not in text
     for literal in ("None", "True", "False"):
         assert not re.search(rf"\b{literal}\b", text), (literal, re.search(rf".{{60}}\b{literal}\b.{{20}}", text))
+
+
+def test_every_element_id_on_the_page_is_unique(written):
+    """Links of the table of contents and of the legend jump to an id: two tables with one id (the protocol's and the
+    gate's controls once shared ``t-controls``) send a reader to the wrong one."""
+    ids = re.findall(r'\bid="([^"]+)"', written["html"].read_text())
+    assert ids, "the page has no ids to check"
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    assert not dup, dup

@@ -34,11 +34,12 @@ def test_the_checks_catch_what_the_issue_found():
            "pcols": [{"id": "t-comparisons", "cols": ["p", "Holm p"], "rows": [2]}],
            "wraps": [{"id": "t-x", "right": 1500, "sectionRight": 1200, "overflow": "visible", "scrolls": False}],
            "pageWidth": 1500, "viewWidth": 1280, "height": 20_500, "firstScreen": 1400, "viewHeight": 900,
-           "folds": ["two\nlines"]}
+           "folds": ["two\nlines"], "ids": ["t-controls", "verdict", "t-controls"]}
     found = "\n".join(problems(bad))
     for what in ("'p p'", "'`'", "'None'", "'False'", "\"{'\"", "'UNDER-NS' is used but not in the legend",
                  "superscript", "misses ['gate']", "2 p columns", "a row with 2 p values", "does not name its family", "scrolls sideways",
-                 "sticks out of its card", "20,500 px long", "below the first screen", "not one line"):
+                 "sticks out of its card", "20,500 px long", "below the first screen", "not one line",
+                 "ids used twice (a link jumps to the first): ['t-controls']"):
         assert what in found, what
 
 

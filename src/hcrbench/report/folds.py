@@ -73,7 +73,7 @@ def _ledger(t: Table, ctx: Any) -> str:
 
 
 SUMMARY: dict[str, Callable[[Table, Any], str]] = {
-    "controls": _controls, "cost": _cost, "comparisons": _comparisons, "gate-verdicts": _gate_verdicts, "gate": _gate,
+    "controls": _controls, "protocol-controls": _controls, "cost": _cost, "comparisons": _comparisons, "gate-verdicts": _gate_verdicts, "gate": _gate,
     "legend": _legend, "categories": _categories, "ledger": _ledger,
 }
 

@@ -192,8 +192,8 @@ def verdicts_section(ctx: Context) -> Section:
                  Cell(str(c["got"]), tone=tone_of_verdict(str(c["got"]))),
                  Cell("yes" if c["ok"] else "NO: the rule is not decidable on this dataset",
                       tone="good" if c["ok"] else "bad", bold=not c["ok"])] for c in ctl]
-        blocks.append(Table("controls", "Protocol controls: the rules judged on an oracle (must pass / go), a clone "
-                            "of the kill baseline (never go or kill) and a degraded kill baseline (must stop / kill)",
+        blocks.append(Table("protocol-controls", "Protocol controls: the rules judged on an oracle (must pass / go), "
+                            "a clone of the kill baseline (never go or kill) and a degraded kill baseline (must stop / kill)",
                             ["control", "rule", "expected", "got", "ok"], rows))
     cost = ((ctx.inp.eval or {}).get("cost")) or {}
     if cost:  # counts only: a report holds no wall-clock time (docs/reliability.md; the console shows ms / query)
