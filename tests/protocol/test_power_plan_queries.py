@@ -33,12 +33,15 @@ def _fake(monkeypatch, tmp_path: Path, wanted: int, limit: int, n_test: int = 59
     tried: list[int] = []
 
     def generate(out, size, seed, n_queries=300):
+        man = Path(out) / "manifest.json"
+        if man.is_file() and json.loads(man.read_text())["n_queries"] == n_queries:
+            return "kept"  # as ensure_meridian: this generator's folder for the same suite is reused
         tried.append(n_queries)
         Path(out).mkdir(parents=True, exist_ok=True)  # as the real generator: the folder first, then the refusal
         if n_queries > limit:
             raise InputError("cannot hold that many queries", field="queries")
-        Path(out).mkdir(parents=True, exist_ok=True)
-        (Path(out) / "manifest.json").write_text(json.dumps({"n_queries": n_queries}))
+        man.write_text(json.dumps({"n_queries": n_queries}))
+        return "generated"
 
     cfg = SimpleNamespace(dataset=None, protocol=object())
     monkeypatch.setattr("hcrbench.experiment.config.load_config", lambda p: (cfg, ""))
@@ -46,7 +49,7 @@ def _fake(monkeypatch, tmp_path: Path, wanted: int, limit: int, n_test: int = 59
                         lambda *a: SimpleNamespace(queries=list(range(n_test)), root=root))
     monkeypatch.setattr("hcrbench.protocol.field.power_plan", lambda *a: {
         "status": "planned", "queries_wanted": wanted, "pilot": {"tune": 120, "dev": 60}, "text": "plan"})
-    monkeypatch.setattr("hcrbench.synth.generate_meridian", generate)
+    monkeypatch.setattr("hcrbench.synth.generate.ensure_meridian", generate)
     return tried
 
 

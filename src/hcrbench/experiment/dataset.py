@@ -48,17 +48,15 @@ def _resolve(value: str, base: Path, key: str, config_path: Path, text: str, *, 
 
 
 def _generate_if_missing(cfg: DatasetConfig, base: Path) -> None:
-    """Generate the built-in Meridian corpus into ``cfg.path`` unless a generated folder is already there."""
-    from hcrbench.synth import generate_meridian
+    """Generate the built-in Meridian corpus into ``cfg.path`` unless this generator's folder for the config's size,
+    seed and suite is already there (a folder an earlier generator version wrote is regenerated, with a warning)."""
+    from hcrbench.synth.generate import ensure_meridian
 
     target = Path(cfg.path or "").expanduser()
     target = target if target.is_absolute() else base / target
-    if (target / "manifest.json").is_file():
-        return  # generated before; its files are hashed below like any dataset's
-    if cfg.generate_queries is not None:
-        generate_meridian(target, size=cfg.size, seed=cfg.generate_seed, n_queries=cfg.generate_queries)
-    else:
-        generate_meridian(target, size=cfg.size, seed=cfg.generate_seed)
+    done = ensure_meridian(target, size=cfg.size, seed=cfg.generate_seed, n_queries=cfg.generate_queries)
+    if done.startswith("regenerated"):
+        warnings.warn(f"{target}: {done}", HcrbenchWarning, stacklevel=2)
 
 
 def load_data(cfg: DatasetConfig, base: Path, config_path: Path, text: str = "") -> ExperimentData:

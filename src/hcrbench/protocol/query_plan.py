@@ -45,13 +45,11 @@ def _suite_size(root: Path) -> int | None:
 def _generates(root: Path, size: str, seed: int, n: int, made: list[Path] | None = None) -> bool:
     """Whether Meridian fills an ``n``-query suite (generated into ``root``, reused when already there); a refused
     suite leaves no folder behind; a folder this call made is appended to ``made``."""
-    from hcrbench.synth import generate_meridian
+    from hcrbench.synth.generate import ensure_meridian
 
-    if (root / "manifest.json").is_file():
-        return True
     existed = root.exists()
     try:
-        generate_meridian(root, size=size, seed=seed, n_queries=n)
+        ensure_meridian(root, size=size, seed=seed, n_queries=n)  # kept when this generator wrote it
     except InputError:
         if not existed:
             shutil.rmtree(root, ignore_errors=True)

@@ -147,13 +147,9 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
         draft = subject_config(render_config(size=size, seed=seed, data=rel, **kw), subject)
         cfg = parse_config(draft, folder / CONFIG_NAME)
         if cfg.protocol is not None and cfg.protocol.tune:
-            if not (data / "manifest.json").is_file():
-                from hcrbench.synth import generate_meridian
+            from hcrbench.synth.generate import ensure_meridian
 
-                if queries is not None:
-                    generate_meridian(data, size=size, seed=seed, n_queries=queries)
-                else:
-                    generate_meridian(data, size=size, seed=seed)
+            ensure_meridian(data, size=size, seed=seed, n_queries=queries)  # an older generator's folder is rewritten
             tag = f"{size}-s{seed}" + (f"-q{queries}" if queries else "")
             doc = run_tuning(cfg, folder / CONFIG_NAME, data_root / "tune", tag, progress=progress)
             chosen = doc.get("chosen", {})
