@@ -129,10 +129,10 @@ def test_perfect_runfile_on_meridian_small_passes_the_retrieval_side_and_beats_d
 
 @pytest.mark.slow
 @pytest.mark.xfail(strict=True, reason="issue 34's target, out of reach on this harness: the perfect ranking fails "
-                                       "20-36% of the feasible queries at 400 on Meridian small/medium/full, and "
-                                       "no delivery variant measured (BM25 / MiniLM passage scorers, other "
-                                       "interleavings, smaller units) gets near 5%; docs/context.md, "
-                                       "benchmarks/perfect_control.py --bounds-only")
+                                       "a fifth to a third of the feasible queries at 400 on Meridian small/medium/"
+                                       "full, and no delivery variant measured (BM25 / MiniLM passage scorers, "
+                                       "other interleavings, smaller units) gets near 5%; docs/context.md's "
+                                       "generated blocks (scripts/doc_figures.py --list)")
 def test_perfect_runfile_fails_at_most_5_percent_at_400(small):
     assert small["doc"]["systems"]["mine"]["failure_on_feasible"]["rate"] <= 0.05
 
