@@ -30,6 +30,7 @@ from hcrbench.synth.facts import fact_value
 from hcrbench.synth.properties import bridges, violations
 from hcrbench.synth.query_chain import distinct_hops
 from hcrbench.synth.query_dedup import QuestionSet
+from hcrbench.synth.query_fit import FitLedger, fits, slot_targets_of
 from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.splits import SplitLedger, nodes, pools
@@ -218,8 +219,10 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
     bridged: dict[str, Counter] = defaultdict(Counter)
     cat.claimed, cat.relaxed = set(), False  # a fresh plan: no entity is named yet
     cat.fresh_bias = fresh_bias
+    targets, seen["fit"] = slot_targets_of(slots), FitLedger()  # each slot's (tier, feasible) target
     for cname, diff, slot, split in slots:
         gen = with_patterns(cname, CATEGORIES[cname][1])
+        seen["target"] = targets.get((cname, diff, slot))
         for where, relaxed, loose, within, repeat in _fallbacks(split):
             cat.relaxed = relaxed
             cat.fresh_bias = 0.0 if loose else fresh_bias
@@ -234,6 +237,7 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
         cat.relaxed = False
         cat.fresh_bias = fresh_bias
         plan, linked, loss = got
+        seen["fit"].record(cname, seen["target"], fits(plan, cat, seen["target"]))
         seen["patterns"][cname][0] += 1
         seen["patterns"][cname][1] += plan.origin == "adversarial"
         plan.split = split = where
@@ -329,5 +333,7 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
             continue
         if plan_violations(plan, cat):
             continue
+        if attempt < seen["fit"].tries(cname, seen.get("target")) and not fits(plan, cat, seen.get("target")):
+            continue  # the slot's (tier, feasible) target, in chunks (query_fit): other draws first
         return plan, linked, loss
     return None

@@ -1,0 +1,105 @@
+"""A drawn query's evidence in deliverable chunks (:mod:`tiers`), and whether it fits the slot the planner fills.
+
+The planner (:mod:`query_plan`) gives each slot of a category a target ``(tier, feasible)``
+(:func:`slot_targets_of`): the category's tier targets and budget-feasible share (:func:`tiers.slot_targets`). A
+draw whose chunk evidence misses its slot's target is rejected in the slot's first :data:`FIT_TRIES` attempts of
+each try; later attempts take what the category's generator gives (a category that cannot reach its target
+shows it in ``describe``). A target a category has missed :data:`FIT_GIVE_UP` times in a row gets
+:data:`FIT_FEW` attempts (generation stays seconds when a generator cannot make such queries)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from hcrbench.data.evidence import EvidenceSpan, QueryEvidence
+from hcrbench.data.tokens import default_counter
+from hcrbench.synth.catalog import Catalog, QueryPlan
+from hcrbench.synth.tiers import (
+    FEASIBLE_DESIGN,
+    TIERS,
+    ChunkEvidence,
+    Unit,
+    chunk_evidence,
+    chunk_units,
+    slot_targets,
+    tier_of,
+)
+
+FIT_TRIES = 60
+FIT_FEW = 6
+FIT_GIVE_UP = 2
+
+
+def plan_evidence(plan: QueryPlan, cat: Catalog) -> ChunkEvidence | None:
+    """The plan's minimal evidence in 128-token chunks (None when the catalog cannot render text)."""
+    if not plan.facts or cat.text(0) is None:
+        return None
+    key = ("chunk_evidence", tuple(sorted(plan.facts)))
+    if key not in cat.cache:
+        spans = [EvidenceSpan(cat.specs[st.doc].doc_id, st.start, st.end, st.text, f)
+                 for f in plan.facts for st in cat.stated(f)]
+        spans.sort(key=lambda s: (s.doc_id, s.start, s.fact_id))
+        index = {cat.specs[st.doc].doc_id: st.doc for f in plan.facts for st in cat.stated(f)}
+        texts = {d: cat.text(i) or "" for d, i in index.items()}
+        cat.cache[key] = chunk_evidence(QueryEvidence(plan.query_id, list(plan.facts), spans, []),
+                                        lambda d: _units(cat, index[d]), lambda d: cat.specs[index[d]].domain, texts)
+    return cat.cache[key]  # type: ignore[return-value]
+
+
+def _units(cat: Catalog, doc: int) -> list[Unit]:
+    key = ("chunks", doc)
+    if key not in cat.cache:
+        counter = cat.cache.setdefault("chunk_counter", default_counter())
+        cat.cache[key] = chunk_units(cat.specs[doc].doc_id, cat.text(doc) or "", counter)  # type: ignore[arg-type]
+    return cat.cache[key]  # type: ignore[return-value]
+
+
+def plan_tier(plan: QueryPlan, cat: Catalog, ce: ChunkEvidence | None = None) -> str | None:
+    """The design's tier of the plan from its chunk evidence (None when it cannot be measured)."""
+    ce = plan_evidence(plan, cat) if ce is None else ce
+    if ce is None:
+        return None
+    return tier_of(ce, len(plan.extra.get("chain") or plan.facts) if plan.chain else 1)
+
+
+def slot_targets_of(slots: Iterable[tuple[str, str, int, str]]) -> dict[tuple[str, str, int], tuple[str, bool]]:
+    """Each slot's ``(tier, feasible)`` target: per category, the slots in order of their designed difficulty
+    (then slot, split) take :func:`tiers.slot_targets` in order, easiest first."""
+    by_cat: dict[str, list[tuple[str, str, int, str]]] = {}
+    for s in slots:
+        by_cat.setdefault(s[0], []).append(s)
+    out: dict[tuple[str, str, int], tuple[str, bool]] = {}
+    for cname, rows in by_cat.items():
+        if cname not in FEASIBLE_DESIGN:  # out of distribution: no evidence to measure
+            continue
+        rows = sorted(rows, key=lambda s: (TIERS.index(s[1]) if s[1] in TIERS else 3, s[2], s[3]))
+        for s, t in zip(rows, slot_targets(cname, len(rows)), strict=True):
+            out[(s[0], s[1], s[2])] = t
+    return out
+
+
+class FitLedger:
+    """Per (category, target): slots in a row that found no draw fitting their target (to stop searching)."""
+
+    def __init__(self) -> None:
+        self.misses: Counter = Counter()
+
+    def tries(self, cname: str, target: tuple[str, bool] | None) -> int:
+        if target is None:
+            return 0
+        return FIT_TRIES if self.misses[(cname, target)] < FIT_GIVE_UP else FIT_FEW
+
+    def record(self, cname: str, target: tuple[str, bool] | None, hit: bool) -> None:
+        if target is not None:
+            self.misses[(cname, target)] = 0 if hit else self.misses[(cname, target)] + 1
+
+
+def fits(plan: QueryPlan, cat: Catalog, target: tuple[str, bool] | None) -> bool:
+    """True when the plan's chunk evidence has the target's tier and feasibility (or nothing can be measured)."""
+    if target is None or not plan.facts:
+        return True
+    ce = plan_evidence(plan, cat)
+    if ce is None:
+        return True
+    return plan_tier(plan, cat, ce) == target[0] and ce.feasible == target[1]
