@@ -176,7 +176,8 @@ def query_rows(plans: list[QueryPlan], cat: Catalog) -> tuple[list[dict], list[d
             "expected_domains": domains, "expected_entities": p.entities, "qrels": qrels,
             "evidence": [{"doc_id": s.doc_id, "start": s.start, "end": s.end} for s in
                          {(s.doc_id, s.start, s.end): s for s in spans}.values()],
-            "facts": p.facts, "minimal_tokens": n_tok, "n_minimal_docs": len({s.doc_id for s in minimal}), "hops": len(p.facts) if p.chain else 1,
+            "facts": p.facts, "minimal_tokens": n_tok, "n_minimal_docs": len({s.doc_id for s in minimal}),
+            "hops": len(chain_of(p)) if p.chain else 1,
             "design_difficulty": p.difficulty, "qrels_topical": topical,
             "intent": p.intent, "params": p.params, "bridges": bridges(chain_of(p), p.chain),
             "chain": chain_of(p) if p.chain else [],

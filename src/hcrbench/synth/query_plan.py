@@ -32,6 +32,7 @@ from hcrbench.synth.query_chain import distinct_hops
 from hcrbench.synth.query_dedup import QuestionSet
 from hcrbench.synth.query_fit import FitLedger, fits, slot_targets_of
 from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES
+from hcrbench.synth.query_reach import reach
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.splits import SplitLedger, nodes, pools
 from hcrbench.synth.topics import MIN_DISTINCT_SHARE, NameIndex, TopicGraph, world_names
@@ -221,8 +222,8 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
     cat.fresh_bias = fresh_bias
     targets, seen["fit"] = slot_targets_of(slots), FitLedger()  # each slot's (tier, feasible) target
     for cname, diff, slot, split in slots:
-        gen = with_patterns(cname, CATEGORIES[cname][1])
-        seen["target"] = targets.get((cname, diff, slot))
+        gen = with_patterns(cname, reach(cname, CATEGORIES[cname][1]))
+        seen["target"] = cat.target = targets.get((cname, diff, slot))
         for where, relaxed, loose, within, repeat in _fallbacks(split):
             cat.relaxed = relaxed
             cat.fresh_bias = 0.0 if loose else fresh_bias
@@ -253,7 +254,7 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
         cat.claimed.update(plan.entities)
         bridged[cname].update(bridges(chain_of(plan), plan.chain))
         planned[(cname, diff, slot)] = plan
-    cat.fresh_bias = 0.0
+    cat.fresh_bias, cat.target = 0.0, None
     out: list[QueryPlan] = []
     for cname in CATEGORIES:  # ids in category order, as before
         for diff, k in difficulty_counts(counts[cname]).items():
