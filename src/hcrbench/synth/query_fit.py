@@ -4,7 +4,8 @@ The planner (:mod:`query_plan`) gives each slot of a category a target ``(tier, 
 (:func:`slot_targets_of`): the category's tier targets and budget-feasible share (:func:`tiers.slot_targets`). A
 draw whose chunk evidence misses its slot's target is rejected in the slot's first :data:`FIT_TRIES` attempts of
 each try; later attempts take what the category's generator gives (a category that cannot reach its target
-shows it in ``describe``). A target a category has missed :data:`FIT_GIVE_UP` times in a row gets
+shows it in ``describe``); in the second half of those attempts only the feasibility must match (the design's
+feasible shares are a target within 10 points, the tier mix one where the category allows). A target a category has missed :data:`FIT_GIVE_UP` times in a row gets
 :data:`FIT_FEW` attempts (generation stays seconds when a generator cannot make such queries)."""
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from hcrbench.synth.tiers import (
 )
 
 FIT_TRIES = 60
-FIT_FEW = 6
+FIT_FEW = 10
 FIT_GIVE_UP = 2
 
 
@@ -89,6 +90,19 @@ class FitLedger:
         if target is None:
             return 0
         return FIT_TRIES if self.misses[(cname, target)] < FIT_GIVE_UP else FIT_FEW
+
+    def rejects(self, plan: QueryPlan, cat: Catalog, cname: str, target: tuple[str, bool] | None,
+                attempt: int) -> bool:
+        """Whether draw ``attempt`` of a slot is turned down for its evidence: in the first half of the slot's
+        fit tries unless it has the target's tier and feasibility, in the second half unless it has the target's
+        feasibility (the design's feasible shares come before the tier mix), never after."""
+        n = self.tries(cname, target)
+        if attempt >= n:
+            return False
+        if attempt < n // 2:
+            return not fits(plan, cat, target)
+        ce = plan_evidence(plan, cat) if plan.facts else None
+        return ce is not None and target is not None and ce.feasible != target[1]
 
     def record(self, cname: str, target: tuple[str, bool] | None, hit: bool) -> None:
         if target is not None:

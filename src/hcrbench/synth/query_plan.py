@@ -334,7 +334,7 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
             continue
         if plan_violations(plan, cat):
             continue
-        if attempt < seen["fit"].tries(cname, seen.get("target")) and not fits(plan, cat, seen.get("target")):
+        if seen["fit"].rejects(plan, cat, cname, seen.get("target"), attempt):
             continue  # the slot's (tier, feasible) target, in chunks (query_fit): other draws first
         return plan, linked, loss
     return None

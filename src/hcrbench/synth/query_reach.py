@@ -15,8 +15,8 @@ slot's draws to a variant whose evidence usually has that reach:
 - comparisons of four or five sides (the largest budget of several projects, the most users of several systems);
 - temporal questions over several projects' reports of one quarter;
 - thematic questions over a project's charter and its three quarterly reports;
-- narrow entity summaries: a project's charter facts and its latest status, a manager with two or three
-  reports, a system with one or two incidents (without the 11-document target).
+- narrow entity summaries: a project's charter facts and its latest status, a person's profile facts and two
+  events of theirs (without the 11-document target).
 
 Every variant is an intent over the world like the others (the words name every fact it needs), checked by the
 same category properties; whether a draw fits its slot is measured, not assumed (:func:`query_fit.fits`)."""
@@ -29,7 +29,7 @@ from collections.abc import Callable
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.facts import fact_value
-from hcrbench.synth.query_entity import ENTITY_MIN_FACTS, PERSON, PROJECT, SYSTEM, fact_line
+from hcrbench.synth.query_entity import ENTITY_MIN_FACTS, PERSON, PROJECT, fact_line
 from hcrbench.synth.render_entities import qlabel
 from hcrbench.synth.text import human_date, money
 
@@ -46,6 +46,11 @@ def _plan(c: Catalog, cat: str, diff: str, text: str, answer, facts: list[str], 
         plan.extra["chain"] = list(chain)
     plan.intent, plan.params = intent, params
     return plan
+
+
+def _free(c: Catalog, facts: list[str]) -> bool:
+    """True when no other split owns any of ``facts`` yet (the planner's split ledger, ``cat.split_owner``)."""
+    return all(c.split_owner.get(("fact", f), c.split) == c.split for f in facts)
 
 
 def _profiled(c: Catalog, pid: str | None) -> bool:
@@ -69,17 +74,20 @@ def two_hop_within(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
 def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Every attendee of one meeting, then where each is based (or their job title)."""
     w = c.w
-    m = c.pick(r, [m for m in w.meetings if len(m["attendees"]) >= 3])
     what = r.choice(["location", "role"])
-    prj = w.get(m["project"])
-    when = f"the {prj.code_name} meeting of {human_date(m['date'])} ({m['id']})"
+    ok = [m for m in w.meetings if len(m["attendees"]) >= 3 and _free(c, [
+        *(f"mtg:{m['id']}:attendee:{a}" for a in m["attendees"]), *(f"per:{a}:{what}" for a in m["attendees"])])]
+    if not ok:
+        return None
+    m = c.pick(r, ok)
+    when = f"the meeting {m['id']} of {human_date(m['date'])}"  # its id, not its project: one topic, not two
     text = {"location": f"In which office is each person who attended {when} based?",
             "role": f"What is the job title of each person who attended {when}?"}[what]
     att = list(m["attendees"])
     facts = [f"mtg:{m['id']}:attendee:{a}" for a in att] + [f"per:{a}:{what}" for a in att]
     answer = [f"{w.get(a).name}: {fact_value(w, f'per:{a}:{what}')}" for a in att]
     # the attendees are bridges the words do not name: their facts link the query to the split graph
-    return _plan(c, "two_hop", diff, text, answer, facts, [m["id"], prj.id], f"{what}_of_meeting_attendees",
+    return _plan(c, "two_hop", diff, text, answer, facts, [m["id"]], f"{what}_of_meeting_attendees",
                  chain=[facts[0], facts[len(att)]], meeting=m["id"])
 
 
@@ -93,18 +101,23 @@ def multi_hop_deep(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     u = r.random()
     if u < 0.3:
         return _via_entity(c, r, diff)
+    def up2(pid: str | None) -> bool:  # two managers above, everyone on the way usable in the split
+        a = w.get(pid) if pid else None
+        m1 = w.get(a.manager) if a is not None and a.manager else None
+        return m1 is not None and m1.manager is not None and all(c.usable(x) for x in (a.id, m1.id, m1.manager))
+
     if u < 0.55:
-        t = c.pick(r, c.core_tickets)
+        t = c.pick(r, [t for t in c.core_tickets if up2(t["assignee"])] or c.core_tickets)
         first, start, ent = f"tkt:{t['id']}:assignee", t["assignee"], t["id"]
         text = f"Where is the manager of the manager of the person assigned to {t['id']} based?"
         intent, params = "location_of_assignee_second_manager", {"ticket": t["id"]}
     elif u < 0.8:
-        p = c.pick(r, c.projects)
+        p = c.pick(r, [p for p in c.projects if up2(p.lead)] or c.projects)
         first, start, ent = f"prj:{p.id}:lead", p.lead, p.id
         text = f"In which office does the manager of the manager of project {p.code_name}'s lead work?"
         intent, params = "location_of_project_lead_second_manager", {"project": p.id}
     else:
-        sy = c.pick(r, w.systems)
+        sy = c.pick(r, [s for s in w.systems if up2(s.admin)] or w.systems)
         first, start, ent = f"sys:{sy.id}:admin", sy.admin, sy.id
         text = f"Where is the person two levels above the primary administrator of {sy.name} in the reporting " \
                "line based?"
@@ -123,15 +136,19 @@ def _via_entity(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """A ticket's system and its administrator, or a project's product and its manager, then that person's
     manager and where the manager is based (four hops)."""
     w = c.w
+    def up1(pid: str | None) -> bool:  # a manager above, both usable in the split
+        a = w.get(pid) if pid else None
+        return a is not None and a.manager is not None and c.usable(a.id) and c.usable(a.manager)
+
     if r.random() < 0.5:
-        t = c.pick(r, c.core_tickets)
+        t = c.pick(r, [t for t in c.core_tickets if up1(w.get(t["system"]).admin)] or c.core_tickets)
         sy = w.get(t["system"])
         who = w.get(sy.admin)
         first = [f"tkt:{t['id']}:system", f"sys:{sy.id}:admin"]
         text = f"Where is the manager of the primary administrator of the system hit by {t['id']} based?"
         ents, intent, params = [t["id"], sy.id], "location_of_affected_system_admin_manager", {"ticket": t["id"]}
     else:
-        p = c.pick(r, c.projects)
+        p = c.pick(r, [p for p in c.projects if up1(w.get(p.product).manager)] or c.projects)
         prd = w.get(p.product)
         who = w.get(prd.manager)
         first = [f"prj:{p.id}:product", f"prd:{prd.id}:manager"]
@@ -202,39 +219,42 @@ def thematic_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
 
 # ------------------------------------------------------------------------------------------- entity-spanning
 def entity_narrow(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
-    """An entity summary a 400-token context can hold: a project's charter facts and its latest status, a
-    manager's profile facts and their two or three reports, or a system with one or two incidents."""
+    """An entity summary a 400-token context can hold: a project's charter facts and its latest status, or a
+    person's profile facts and two events of theirs (reports, incidents, meetings, systems they administer)."""
     w = c.w
-    u = r.random()
-    if u < 0.6:
-        p = c.pick(r, c.projects)
-        names = [n for n in ("lead", "sponsor", "budget", "goal", "product") if r.random() < 0.8]
-        if len(names) < 4:
+    if r.random() < 0.6:
+        reported = [p for p in c.projects if any(c.stated(f"prj:{p.id}:status:{q}") for q in lx.QUARTERS)]
+        if not reported:
             return None
-        facts = [f for n in names for f in PROJECT[n][1](w, p.id)] + [f"prj:{p.id}:status:{lx.QUARTERS[-1]}"]
-        words = [PROJECT[n][0] for n in names] + [f"its status at the end of {qlabel(lx.QUARTERS[-1])}"]
+        p = c.pick(r, reported)
+        names = ["lead", "sponsor", "budget", "goal", "product"]
+        last = [q for q in lx.QUARTERS if c.stated(f"prj:{p.id}:status:{q}")][-1]  # its latest report
+        facts = [f for n in names for f in PROJECT[n][1](w, p.id)] + [f"prj:{p.id}:status:{last}"]
+        words = [PROJECT[n][0] for n in names] + [f"its status at the end of {qlabel(last)}"]
         text, eid, chosen, kind = f"Summarise project {p.code_name}: {_join(words)}.", p.id, \
             [*names, "latest_status"], "project"
-    elif u < 0.85:
-        reports: dict[str, list[str]] = {}
-        for q in w.people:
-            if q.manager:
-                reports.setdefault(q.manager, []).append(q.id)
-        cands = [x for x in w.people[1:] if 2 <= len(reports.get(x.id, [])) <= 3 and x.manager]
-        if not cands:
+    else:  # a person's profile facts and two events of theirs (two of: reports, incidents, meetings, systems)
+        base = ["role", "team", "location", "manager"]
+        cache = c.cache.setdefault("narrow_people", {})
+        if "people" not in cache:
+            cache["people"] = [x for x in w.people[1:] if x.manager and not x.left
+                               and all(c.stated(f) for n in base for f in PERSON[n][1](w, x.id))]
+        if not cache["people"]:
             return None
-        x = c.pick(r, cands)
-        chosen = ["role", "team", "location", "manager", "reports"]
+        x = c.pick(r, cache["people"])
+        extra = {n: PERSON[n][1](w, x.id) for n in ("reports", "assigned", "reported", "meetings", "systems")}
+        extra = {n: v for n, v in extra.items() if 1 <= len(v) <= 2 and all(c.stated(f) for f in v)}
+        two = [n for n, v in extra.items() if len(v) == 2]
+        one = [n for n, v in extra.items() if len(v) == 1]
+        if two and (len(one) < 2 or r.random() < 0.5):
+            add = [r.choice(two)]
+        elif len(one) >= 2:
+            add = r.sample(one, 2)
+        else:
+            return None
+        chosen = [n for n in PERSON if n in base or n in add]  # the table's order
         facts = [f for n in chosen for f in PERSON[n][1](w, x.id)]
         text, eid, kind = f"For {x.name}, give {_join([PERSON[n][0] for n in chosen])}.", x.id, "person"
-    else:
-        few = [s for s in w.systems if 1 <= sum(t["system"] == s.id for t in w.tickets) <= 2]
-        if not few:
-            return None
-        sy = c.pick(r, few)
-        chosen = ["kind", "vendor", "owner", "admin", "users", "incidents"]
-        facts = [f for n in chosen for f in SYSTEM[n][1](w, sy.id)]
-        text, eid, kind = f"For {sy.name}, give {_join([SYSTEM[n][0] for n in chosen])}.", sy.id, "system"
     if len(facts) < ENTITY_MIN_FACTS:
         return None
     plan = _plan(c, "entity_spanning", diff, text, [fact_line(c, f) for f in facts], facts, [eid],
