@@ -15,6 +15,7 @@ slot's draws to a variant whose evidence usually has that reach:
 - comparisons of four or five sides (the largest budget of several projects, the most users of several systems);
 - temporal questions over several projects' reports of one quarter;
 - thematic questions over a project's charter and its three quarterly reports;
+- ambiguous names two people share as written with an initial ("J. Garcia": two profiles);
 - narrow entity summaries: a project's charter facts and its latest status, a person's profile facts and two
   events of theirs (without the 11-document target).
 
@@ -101,10 +102,11 @@ def multi_hop_deep(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     u = r.random()
     if u < 0.3:
         return _via_entity(c, r, diff)
-    def up2(pid: str | None) -> bool:  # two managers above, everyone on the way usable in the split
+    def up2(pid: str | None) -> bool:  # two managers above, every person and fact on the way free in the split
         a = w.get(pid) if pid else None
         m1 = w.get(a.manager) if a is not None and a.manager else None
-        return m1 is not None and m1.manager is not None and all(c.usable(x) for x in (a.id, m1.id, m1.manager))
+        return m1 is not None and m1.manager is not None and all(c.usable(x) for x in (a.id, m1.id, m1.manager)) \
+            and _free(c, [f"per:{a.id}:manager", f"per:{m1.id}:manager", f"per:{m1.manager}:location"])
 
     if u < 0.55:
         t = c.pick(r, [t for t in c.core_tickets if up2(t["assignee"])] or c.core_tickets)
@@ -136,9 +138,10 @@ def _via_entity(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """A ticket's system and its administrator, or a project's product and its manager, then that person's
     manager and where the manager is based (four hops)."""
     w = c.w
-    def up1(pid: str | None) -> bool:  # a manager above, both usable in the split
+    def up1(pid: str | None) -> bool:  # a manager above, both people and their facts free in the split
         a = w.get(pid) if pid else None
-        return a is not None and a.manager is not None and c.usable(a.id) and c.usable(a.manager)
+        return a is not None and a.manager is not None and c.usable(a.id) and c.usable(a.manager) \
+            and _free(c, [f"per:{a.id}:manager", f"per:{a.manager}:location"])
 
     if r.random() < 0.5:
         t = c.pick(r, [t for t in c.core_tickets if up1(w.get(t["system"]).admin)] or c.core_tickets)
@@ -169,7 +172,10 @@ def comparative_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
     w = c.w
     k = r.choice([4, 5])
     if r.random() < 0.7:
-        side = c.sample(r, c.projects, k)
+        ok = [p for p in c.projects if c.usable(p.id) and _free(c, [f"prj:{p.id}:budget"])]
+        if len(ok) < k:
+            return None
+        side = c.sample(r, ok, k)
         vals = [p.budget_k for p in side]
         if vals.count(max(vals)) > 1:
             return None
@@ -178,9 +184,10 @@ def comparative_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
         return _plan(c, "comparative", diff, f"Of the projects {names}, which has the largest approved budget?",
                      f"{win.code_name} ({money(win.budget_k)})", [f"prj:{p.id}:budget" for p in side],
                      [p.id for p in side], "largest_budget_of", projects=[p.id for p in side])
-    if len(w.systems) < k:
+    ok = [s for s in w.systems if c.usable(s.id) and _free(c, [f"sys:{s.id}:users"])]
+    if len(ok) < k:
         return None
-    side = c.sample(r, w.systems, k)
+    side = c.sample(r, ok, k)
     vals = [s.users for s in side]
     if vals.count(max(vals)) > 1:
         return None
@@ -195,7 +202,8 @@ def comparative_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
 def temporal_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """The status four or five projects reported at the end of one quarter."""
     q = r.choice(lx.QUARTERS)
-    reported = [p for p in c.projects if (p.id, q) in c.status_doc]
+    reported = [p for p in c.projects if (p.id, q) in c.status_doc and c.usable(p.id)
+                and _free(c, [f"prj:{p.id}:status:{q}"])]
     if len(reported) < 5:
         return None
     side = c.sample(r, reported, r.choice([4, 5]))
@@ -203,6 +211,44 @@ def temporal_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     return _plan(c, "temporal", diff, f"What status did the projects {names} report at the end of {qlabel(q)}?",
                  [f"{p.code_name}: {p.status[q]}" for p in side], [f"prj:{p.id}:status:{q}" for p in side],
                  [p.id for p in side], "statuses_in_quarter", projects=[p.id for p in side], quarter=q)
+
+
+def temporal_history(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """When each version of one policy took effect and the two figures each set (three versions, one topic)."""
+    pol = c.pick(r, c.w.policies)
+    p0, p1 = (x["name"] for x in pol.params[:2])
+    facts = [f"pol:{pol.id}:v{v}:{k}" for v in range(3) for k in ("effective", "param0", "param1")]
+    text = f"When did each version of {pol.id} take effect, and what {p0} and {p1} did each version set?"
+    return _plan(c, "temporal", diff, text, [fact_line(c, f) for f in facts], facts, [pol.id],
+                 "policy_versions_over_time", policy=pol.id)
+
+
+# ------------------------------------------------------------------------------------------- ambiguous
+def ambiguous_pair(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """A name two people share as written with an initial ("J. Garcia"): two interpretations, each a job title
+    stated on a profile (one branch)."""
+    w = c.w
+    cache = c.cache.setdefault("initial_pairs", {})
+    if "pairs" not in cache:
+        by_name: dict[str, list[str]] = {}
+        for p in w.people[1:]:
+            if c.stated(f"per:{p.id}:role"):
+                first, last = p.name.split()[0], p.name.split()[-1]
+                by_name.setdefault(f"{first[0]}. {last}", []).append(p.id)
+        cache["pairs"] = sorted((k, v) for k, v in by_name.items() if len(v) == 2)
+    ok = [(k, v) for k, v in cache["pairs"] if all(c.usable(p) for p in v)]
+    if not ok:
+        return None
+    short, pids = r.choice(ok)
+    text = {"hard": f"What does {short} do?", "medium": f"What is {short}'s job at Meridian?",
+            "easy": f"Who is {short} at Meridian, and what is their job title?"}[diff]
+    interp = [{"label": w.get(p).name, "answer": w.get(p).role, "facts": [f"per:{p}:role"]} for p in pids]
+    plan = _plan(c, "ambiguous", diff, text, [f"{i['label']}: {i['answer']}" for i in interp],
+                 [f for i in interp for f in i["facts"]], list(pids), "role_of_initial_and_surname", name=short)
+    if plan is not None:
+        plan.origin = "adversarial:ambiguous"
+        plan.interpretations = interp
+    return plan
 
 
 # ------------------------------------------------------------------------------------------- thematic
@@ -274,10 +320,11 @@ REACH: dict[tuple[str, tuple[str, bool]], list[tuple[float, Gen]]] = {
     ("two_hop", ("hard", False)): [(0.9, two_hop_fanout)],
     ("multi_hop", ("hard", False)): [(0.9, multi_hop_deep)],
     ("comparative", ("hard", False)): [(0.9, comparative_wide)],
-    ("temporal", ("hard", False)): [(0.8, temporal_wide)],
+    ("temporal", ("hard", False)): [(0.45, temporal_wide), (0.8, temporal_history)],
     ("thematic", ("hard", False)): [(0.9, thematic_wide)],
     ("thematic", ("hard", True)): [(0.5, thematic_wide)],
     ("entity_spanning", ("medium", True)): [(0.9, entity_narrow)],
+    ("ambiguous", ("medium", True)): [(0.6, ambiguous_pair)],
 }
 
 
