@@ -306,7 +306,7 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
     for attempt in range(MAX_TRIES if budget is None else budget.tries(split)):
         r = rng(seed, stream, attempt)
         plan = gen(cat, r, diff)
-        if plan is None or plan.text in seen["texts"] or seen["questions"].repeats(plan.text):
+        if plan is None or plan.text in seen["texts"]:
             continue
         # every entity the words name is an expected entity (and a node of the split graph)
         plan.entities = list(dict.fromkeys([*plan.entities, *seen["names"].named(plan.text)]))
@@ -332,8 +332,8 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
             continue
         if cname == "multi_hop" and not distinct_hops(chain_of(plan), cat.docs_stating):
             continue
-        if plan_violations(plan, cat):
-            continue
+        if plan_violations(plan, cat) or seen["questions"].repeats(plan.text):
+            continue  # (the wording check last: it is the slowest, and every check is a pure filter)
         if seen["fit"].rejects(plan, cat, cname, seen.get("target"), attempt):
             continue  # the slot's (tier, feasible) target, in chunks (query_fit): other draws first
         return plan, linked, loss
