@@ -28,6 +28,11 @@ from hcrbench.synth.tiers import (
 )
 
 FIT_TRIES = 60
+#: The order in which a category's designed difficulties take its targets (easiest first). By default the
+#: designed-hard slots take the hardest targets; a comparison's and a temporal question's designed-hard slots are
+#: their vocabulary-mismatch forms, whose evidence is two policy versions (medium), so they take the medium ones
+#: (the design's 15 vocabulary-mismatch queries per 300 keep their slots).
+SLOT_ORDER = {"comparative": ("hard", "easy", "medium"), "temporal": ("easy", "hard", "medium")}
 FIT_FEW = 10
 FIT_GIVE_UP = 2
 
@@ -66,7 +71,7 @@ def plan_tier(plan: QueryPlan, cat: Catalog, ce: ChunkEvidence | None = None) ->
 
 def slot_targets_of(slots: Iterable[tuple[str, str, int, str]]) -> dict[tuple[str, str, int], tuple[str, bool]]:
     """Each slot's ``(tier, feasible)`` target: per category, the slots in order of their designed difficulty
-    (then slot, split) take :func:`tiers.slot_targets` in order, easiest first."""
+    (:data:`SLOT_ORDER`, then slot, split) take :func:`tiers.slot_targets` in order, easiest first."""
     by_cat: dict[str, list[tuple[str, str, int, str]]] = {}
     for s in slots:
         by_cat.setdefault(s[0], []).append(s)
@@ -74,7 +79,8 @@ def slot_targets_of(slots: Iterable[tuple[str, str, int, str]]) -> dict[tuple[st
     for cname, rows in by_cat.items():
         if cname not in FEASIBLE_DESIGN:  # out of distribution: no evidence to measure
             continue
-        rows = sorted(rows, key=lambda s: (TIERS.index(s[1]) if s[1] in TIERS else 3, s[2], s[3]))
+        order = SLOT_ORDER.get(cname, TIERS)
+        rows = sorted(rows, key=lambda s: (order.index(s[1]) if s[1] in order else 3, s[2], s[3]))
         for s, t in zip(rows, slot_targets(cname, len(rows)), strict=True):
             out[(s[0], s[1], s[2])] = t
     return out
