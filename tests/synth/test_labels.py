@@ -280,10 +280,10 @@ def test_entity_spanning_answers_every_fact_of_the_aspects_it_names(folder):
                 assert set(lists[a](e)) <= set(m["facts"]), (m["query_id"], a)
                 assert words[a] in m["text"], (m["text"], a)
                 n += 1
-        wide[m["design_difficulty"] != "easy"].append(m["n_evidence_docs"] > 10)
+        wide[m["budget_feasible_chunks"]].append(m["n_evidence_docs"] > 10)
     assert n > 0
-    # medium and hard ones span more than ten documents (a small world may lack such entities for a split)
-    assert sum(wide[True]) >= 0.75 * len(wide[True])
+    # Meridian 4: 60% fit 400 tokens (the design's share); most of the others span more than ten documents
+    assert sum(wide[False]) >= 0.6 * len(wide[False])
 
 
 def test_describe_reports_zero_leakage_and_a_perfect_oracle(folder):

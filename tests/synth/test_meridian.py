@@ -112,8 +112,16 @@ def test_category_counts_and_difficulty_shares(small):
     for cat, (n, _) in CATEGORIES.items():
         rows = [m for m in metas if m["category"] == cat]
         assert len(rows) == n, cat
-        for diff, share in (("easy", 0.40), ("medium", 0.35), ("hard", 0.25)):
-            assert abs(sum(m["difficulty"] == diff for m in rows) / n - share) <= 0.06, (cat, diff)
+        if cat == "out_of_distribution":  # no evidence: the designed 40/35/25
+            for diff, share in (("easy", 0.40), ("medium", 0.35), ("hard", 0.25)):
+                assert abs(sum(m["difficulty"] == diff for m in rows) / n - share) <= 0.06, (cat, diff)
+            continue
+        # Meridian 4: tiers are the design's meaning of the chunked evidence (tests/synth/test_tiers.py checks
+        # them against the files); each label says it
+        for m in rows:
+            want = "easy" if m["n_chunks"] == 1 and m["hops"] == 1 else \
+                "medium" if m["n_chunks"] <= 3 and len(m["chunk_domains"]) == 1 and m["hops"] <= 2 else "hard"
+            assert m["difficulty"] == want, m["query_id"]
 
 
 def test_splits_are_stratified_and_disjoint(small):
@@ -157,11 +165,17 @@ def test_documents_carry_routing_metadata(small):
 # Meridian 2 targets not reached yet: measured and reported as missed, never hidden. Every other property must hold;
 # a gap that closes must be removed from this list. The text targets (distinct-sentence ratio, 10+-document share,
 # vocabulary) are met on medium since the body text became [a|b] templates (phrases*.py, render_phrases*.py).
-KNOWN_GAPS = {"budget-feasible share per category",
-              # Meridian 4, issue 35 item 1: the world (14 systems, 20 policies, core projects and people) holds
-              # too few independent subjects for 300 queries; describe reports it (tests/synth/test_topics.py)
-              "independent topics per split (clusters / queries, effective topics)",
-              "relevant-document sets repeated within a split"}
+KNOWN_GAPS = {  # Meridian 4, issue 35 item 1: the world (14 systems, 20 policies, core projects and people) holds
+    # too few independent subjects for 300 queries; describe reports it (tests/synth/test_topics.py)
+    "independent topics per split (clusters / queries, effective topics)",
+    "relevant-document sets repeated within a split",
+    # issue 35 items 3-4: the design's feasible shares in 128-token chunks bound the share of queries that need
+    # more than ten documents (60% of entity summaries fit 400 tokens, so few need 11+ documents): 12-14% measured
+    "queries needing >10 documents",
+    # a 500-document world holds too few people for the fanned-out and four-hop chains the design's two-hop and
+    # 3+-hop feasible shares need (medium and full meet them: tests/synth/test_tiers.py), nor the tier mix
+    "budget-feasible share per category (128-token chunks, 400 tokens)",
+    "difficulty easy/medium/hard per category (target)"}
 # Small (500 docs) draws each template a quarter as often as medium, so fewer of the options' words are ever drawn:
 # its vocabulary (~5,500 words) is reported against no target there; the ">= 6,000" target is the design's for
 # medium and up, where describe applies it.

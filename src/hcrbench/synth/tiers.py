@@ -24,7 +24,7 @@ a 3+-hop chain is several levels) moves that tier's share to the nearest tier it
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -146,15 +146,9 @@ def slot_targets(category: str, n: int) -> list[tuple[str, bool]]:
     infeasible queries among the hard ones (all of them when the feasible target leaves more infeasible queries
     than hard slots)."""
     tiers = tier_targets(category, n)
-    infeasible = n - feasible_target(category, n)
+    infeasible = min(n - feasible_target(category, n), tiers["hard"])  # only a hard query can be infeasible
     out = [(t, True) for t in TIERS for _ in range(tiers[t])]
     for i in range(min(infeasible, n)):
         t, _ = out[n - 1 - i]
         out[n - 1 - i] = (t, False)
     return out
-
-
-def shares(rows: Iterable[tuple[str, bool]]) -> dict[str, float]:
-    """Tier shares of ``(tier, feasible)`` rows (helper for reports)."""
-    rows = list(rows)
-    return {t: round(sum(r[0] == t for r in rows) / len(rows), 3) if rows else 0.0 for t in TIERS}
