@@ -171,11 +171,12 @@ KNOWN_GAPS = {  # Meridian 4, issue 35 item 1: the world (14 systems, 20 policie
     "relevant-document sets repeated within a split",
     # issue 35 items 3-4: the design's feasible shares in 128-token chunks bound the share of queries that need
     # more than ten documents (60% of entity summaries fit 400 tokens, so few need 11+ documents): 12-14% measured
-    "queries needing >10 documents",
-    # a 500-document world holds too few people for the fanned-out and four-hop chains the design's two-hop and
-    # 3+-hop feasible shares need (medium and full meet them: tests/synth/test_tiers.py), nor the tier mix
-    "budget-feasible share per category (128-token chunks, 400 tokens)",
-    "difficulty easy/medium/hard per category (target)"}
+    "queries needing >10 documents"}
+#: Missed on some seeds: the tier mix within 10 points (entity summaries, and on small two-hop and thematic), and
+#: on small the feasible shares of two-hop, 3+-hop and ambiguous (too few people whose facts no other split owns
+#: for fanned-out and four-hop chains; medium and full meet every share: tests/synth/test_tiers.py)
+MIX_GAP = "difficulty easy/medium/hard per category (target)"
+FEASIBLE_GAP = "budget-feasible share per category (128-token chunks, 400 tokens)"
 # Small (500 docs) draws each template a quarter as often as medium, so fewer of the options' words are ever drawn:
 # its vocabulary (~5,500 words) is reported against no target there; the ">= 6,000" target is the design's for
 # medium and up, where describe applies it.
@@ -184,7 +185,8 @@ SMALL_GAPS: set[str] = set()
 
 def test_describe_small_meets_every_target_but_the_known_gaps(small):
     res = describe(small)
-    assert set(res["missed"]) == KNOWN_GAPS | SMALL_GAPS, res["missed"]
+    assert KNOWN_GAPS | SMALL_GAPS <= set(res["missed"]) <= KNOWN_GAPS | SMALL_GAPS | {MIX_GAP, FEASIBLE_GAP}, \
+        res["missed"]
     props = {p["property"]: p["measured"] for p in res["properties"]}
     assert props["distinct-sentence ratio"] >= 0.70 and props["share of sentences found in 10+ documents"] <= 0.10
     assert not res["all_met"]
@@ -197,7 +199,7 @@ def test_describe_medium_meets_every_target_but_the_known_gaps(tmp_path):
     assert rc == 0
     assert main(["describe", str(out)]) == 0
     res = json.loads((out / "describe.json").read_text())
-    assert res["n_docs"] == 2000 and set(res["missed"]) == KNOWN_GAPS, res["missed"]
+    assert res["n_docs"] == 2000 and KNOWN_GAPS <= set(res["missed"]) <= KNOWN_GAPS | {MIX_GAP}, res["missed"]
     props = {p["property"]: p["measured"] for p in res["properties"]}
     assert props["vocabulary (distinct words)"] >= 6400  # the >= 6,000 target with a margin for other seeds
 

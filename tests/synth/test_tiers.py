@@ -114,7 +114,7 @@ def test_difficulty_labels_are_the_tier_of_the_chunked_evidence(folder):
 def test_tier_mix_reaches_the_targets_the_small_world_allows(folder):
     metas = _meta(folder)
     for cat, n in category_counts(len(metas)).items():
-        if cat not in FEASIBLE_DESIGN:
+        if cat not in FEASIBLE_DESIGN or cat in SMALL_FEASIBLE_GAPS:  # (those: see below)
             continue
         want = tier_targets(cat, n)
         got = {t: sum(m["category"] == cat and m["difficulty"] == t for m in metas) for t in TIERS}

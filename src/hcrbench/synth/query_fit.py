@@ -29,14 +29,15 @@ from hcrbench.synth.tiers import (
 
 FIT_TRIES = 60
 #: The order in which a category's designed difficulties take its targets (easiest first). By default the
-#: designed-hard slots take the hardest targets; a comparison's and a temporal question's designed-hard slots are
-#: their vocabulary-mismatch forms, whose evidence is two policy versions (medium), so they take the medium ones
-#: (the design's 15 vocabulary-mismatch queries per 300 keep their slots).
+#: designed-hard slots take the hardest targets; a thematic question's, a comparison's and a temporal question's
+#: designed-hard slots are their vocabulary-mismatch forms, whose evidence is one to three policy versions
+#: (medium), so they take the medium ones (the design's 15 vocabulary-mismatch queries per 300 keep their slots).
 #: Categories whose own draws already hold the design's feasible share (aggregation: exhaustive lists over more
 #: than ten documents, 0-15% feasible against the design's 10%; detail: one fact, one chunk): aiming their
 #: slots at targets only spends the world faster (a suite of 450 on a small world no longer fits).
 UNTARGETED = frozenset({"aggregation", "detail"})
-SLOT_ORDER = {"comparative": ("hard", "easy", "medium"), "temporal": ("easy", "hard", "medium")}
+SLOT_ORDER = {"comparative": ("hard", "easy", "medium"), "temporal": ("easy", "hard", "medium"),
+              "thematic": ("easy", "hard", "medium")}
 FIT_FEW = 10
 FIT_GIVE_UP = 2
 
@@ -102,15 +103,17 @@ class FitLedger:
         return FIT_TRIES if self.misses[(cname, target)] < FIT_GIVE_UP else FIT_FEW
 
     def rejects(self, plan: QueryPlan, cat: Catalog, cname: str, target: tuple[str, bool] | None,
-                attempt: int) -> bool:
+                attempt: int, keeps_share: bool = False) -> bool:
         """Whether draw ``attempt`` of a slot is turned down for its evidence: in the first half of the slot's
         fit tries unless it has the target's tier and feasibility, in the second half unless it has the target's
-        feasibility (the design's feasible shares come before the tier mix), never after."""
+        feasibility (the design's feasible shares come before the tier mix), never after. A vocabulary-mismatch
+        draw, and a hand-written pattern below its share of the category (``keeps_share``), need only the
+        feasibility (the design's 15 vocabulary-mismatch queries per 300 and every pattern keep their slots)."""
         n = self.tries(cname, target)
         if attempt >= n:
             return False
-        if attempt < n // 2 and plan.origin != "adversarial:vocabulary":  # (a vocabulary-mismatch draw serves
-            return not fits(plan, cat, target)  # the design's 15 per 300: only its feasibility must match)
+        if attempt < n // 2 and not keeps_share and plan.origin != "adversarial:vocabulary":
+            return not fits(plan, cat, target)
         ce = plan_evidence(plan, cat) if plan.facts else None
         return ce is not None and target is not None and ce.feasible != target[1]
 

@@ -334,7 +334,8 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
             continue
         if plan_violations(plan, cat) or seen["questions"].repeats(plan.text):
             continue  # (the wording check last: it is the slowest, and every check is a pure filter)
-        if seen["fit"].rejects(plan, cat, cname, seen.get("target"), attempt):
+        if seen["fit"].rejects(plan, cat, cname, seen.get("target"), attempt, plan.origin == "adversarial"
+                               and adv[1] < _pattern_share(cname) * (adv[0] + 1)):
             continue  # the slot's (tier, feasible) target, in chunks (query_fit): other draws first
         return plan, linked, loss
     return None

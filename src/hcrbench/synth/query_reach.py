@@ -321,7 +321,7 @@ REACH: dict[tuple[str, tuple[str, bool]], list[tuple[float, Gen]]] = {
     ("multi_hop", ("hard", False)): [(0.9, multi_hop_deep)],
     ("comparative", ("hard", False)): [(0.9, comparative_wide)],
     ("temporal", ("hard", False)): [(0.45, temporal_wide), (0.8, temporal_history)],
-    ("thematic", ("hard", False)): [(0.4, thematic_wide)],  # the rest: vocabulary-mismatch policy histories
+    ("thematic", ("hard", False)): [(0.8, thematic_wide)],
     ("entity_spanning", ("medium", True)): [(0.9, entity_narrow)],
     ("ambiguous", ("medium", True)): [(0.6, ambiguous_pair)],
 }
