@@ -246,6 +246,14 @@ def test_temporal_answers_agree_with_every_dated_document(folder):
                 said = [x for x in statuses if x in s.lower()]
                 assert not said or said == [m["answer"]], (m["query_id"], s)
                 checked += bool(said)
+        elif m["intent"] == "statuses_in_quarter":  # several projects' reports of one quarter (Meridian 4)
+            want = [f"{projects[x]['code_name']}: {projects[x]['status'][p['quarter']]}" for x in p["projects"]]
+            assert m["answer"] == want
+            for x, ans in zip(p["projects"], want, strict=True):
+                for s in dated[(x, p["quarter"])]:
+                    said = [y for y in statuses if y in s.lower()]
+                    assert not said or said == [ans.split(": ")[1]], (m["query_id"], s)
+                    checked += bool(said)
         elif m["intent"] in ("policy_version_on_date", "policy_figure_on_date", "policy_figures_on_date"):
             eff = policies[p["policy"]]["effective"]
             k = max(i for i, d in enumerate(eff) if d <= p["date"])  # the version in force on the date

@@ -96,6 +96,7 @@ class FitLedger:
 
     def __init__(self) -> None:
         self.misses: Counter = Counter()
+        self.patterns: Counter = Counter()  # queries of each hand-written pattern so far
 
     def tries(self, cname: str, target: tuple[str, bool] | None) -> int:
         if target is None:
@@ -103,21 +104,26 @@ class FitLedger:
         return FIT_TRIES if self.misses[(cname, target)] < FIT_GIVE_UP else FIT_FEW
 
     def rejects(self, plan: QueryPlan, cat: Catalog, cname: str, target: tuple[str, bool] | None,
-                attempt: int, keeps_share: bool = False) -> bool:
+                attempt: int) -> bool:
         """Whether draw ``attempt`` of a slot is turned down for its evidence: in the first half of the slot's
         fit tries unless it has the target's tier and feasibility, in the second half unless it has the target's
         feasibility (the design's feasible shares come before the tier mix), never after. A vocabulary-mismatch
-        draw, and a hand-written pattern below its share of the category (``keeps_share``), need only the
-        feasibility (the design's 15 vocabulary-mismatch queries per 300 and every pattern keep their slots)."""
+        draw needs only the feasibility (the design's 15 vocabulary-mismatch queries per 300 keep their slots);
+        the first draw of a hand-written pattern nothing (every pattern shows up)."""
         n = self.tries(cname, target)
         if attempt >= n:
             return False
-        if attempt < n // 2 and not keeps_share and plan.origin != "adversarial:vocabulary":
+        if plan.origin == "adversarial" and not self.patterns[plan.extra.get("pattern")]:
+            return False  # every hand-written pattern shows up at least once
+        if attempt < n // 2 and plan.origin != "adversarial:vocabulary":
             return not fits(plan, cat, target)
         ce = plan_evidence(plan, cat) if plan.facts else None
         return ce is not None and target is not None and ce.feasible != target[1]
 
-    def record(self, cname: str, target: tuple[str, bool] | None, hit: bool) -> None:
+    def record(self, cname: str, target: tuple[str, bool] | None, hit: bool, plan: QueryPlan | None = None
+               ) -> None:
+        if plan is not None and plan.origin == "adversarial":
+            self.patterns[plan.extra.get("pattern")] += 1
         if target is not None:
             self.misses[(cname, target)] = 0 if hit else self.misses[(cname, target)] + 1
 

@@ -238,7 +238,7 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
         cat.relaxed = False
         cat.fresh_bias = fresh_bias
         plan, linked, loss = got
-        seen["fit"].record(cname, seen["target"], fits(plan, cat, seen["target"]))
+        seen["fit"].record(cname, seen["target"], fits(plan, cat, seen["target"]), plan)
         seen["patterns"][cname][0] += 1
         seen["patterns"][cname][1] += plan.origin == "adversarial"
         plan.split = split = where
@@ -334,8 +334,7 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
             continue
         if plan_violations(plan, cat) or seen["questions"].repeats(plan.text):
             continue  # (the wording check last: it is the slowest, and every check is a pure filter)
-        if seen["fit"].rejects(plan, cat, cname, seen.get("target"), attempt, plan.origin == "adversarial"
-                               and adv[1] < _pattern_share(cname) * (adv[0] + 1)):
+        if seen["fit"].rejects(plan, cat, cname, seen.get("target"), attempt):
             continue  # the slot's (tier, feasible) target, in chunks (query_fit): other draws first
         return plan, linked, loss
     return None

@@ -73,9 +73,9 @@ def two_hop_within(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
 
 
 def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
-    """Every attendee of one meeting, then where each is based (or their job title)."""
+    """Every attendee of one meeting, then where each is based (or their job title, or who they report to)."""
     w = c.w
-    what = r.choice(["location", "role"])
+    what = r.choice(["location", "role", "manager"])
     ok = [m for m in w.meetings if len(m["attendees"]) >= 3 and _free(c, [
         *(f"mtg:{m['id']}:attendee:{a}" for a in m["attendees"]), *(f"per:{a}:{what}" for a in m["attendees"])])]
     if not ok:
@@ -83,7 +83,8 @@ def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     m = c.pick(r, ok)
     when = f"the meeting {m['id']} of {human_date(m['date'])}"  # its id, not its project: one topic, not two
     text = {"location": f"In which office is each person who attended {when} based?",
-            "role": f"What is the job title of each person who attended {when}?"}[what]
+            "role": f"What is the job title of each person who attended {when}?",
+            "manager": f"Who does each person who attended {when} report to?"}[what]
     att = list(m["attendees"])
     facts = [f"mtg:{m['id']}:attendee:{a}" for a in att] + [f"per:{a}:{what}" for a in att]
     answer = [f"{w.get(a).name}: {fact_value(w, f'per:{a}:{what}')}" for a in att]
@@ -100,7 +101,7 @@ def multi_hop_deep(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     the product's manager, their manager and where that manager is based."""
     w = c.w
     u = r.random()
-    if u < 0.3:
+    if u < 0.5:  # (its bridges spread over systems, products and their teams' leads)
         return _via_entity(c, r, diff)
     def up2(pid: str | None) -> bool:  # two managers above, every person and fact on the way free in the split
         a = w.get(pid) if pid else None
@@ -108,12 +109,12 @@ def multi_hop_deep(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         return m1 is not None and m1.manager is not None and all(c.usable(x) for x in (a.id, m1.id, m1.manager)) \
             and _free(c, [f"per:{a.id}:manager", f"per:{m1.id}:manager", f"per:{m1.manager}:location"])
 
-    if u < 0.55:
+    if u < 0.7:
         t = c.pick(r, [t for t in c.core_tickets if up2(t["assignee"])] or c.core_tickets)
         first, start, ent = f"tkt:{t['id']}:assignee", t["assignee"], t["id"]
         text = f"Where is the manager of the manager of the person assigned to {t['id']} based?"
         intent, params = "location_of_assignee_second_manager", {"ticket": t["id"]}
-    elif u < 0.8:
+    elif u < 0.85:
         p = c.pick(r, [p for p in c.projects if up2(p.lead)] or c.projects)
         first, start, ent = f"prj:{p.id}:lead", p.lead, p.id
         text = f"In which office does the manager of the manager of project {p.code_name}'s lead work?"
