@@ -28,7 +28,6 @@ from hcrbench.synth.query_gen import SPANNING_MIN_DOCS
 from hcrbench.synth.tiers import FEASIBLE_DESIGN
 
 IDENTIFIER = re.compile(r"\b[A-Z]{2,4}(?:-[A-Z]{2,4})?-\d{2,6}\b")
-DIFFICULTY_TOL = 0.06
 MEDIUM_DOCS = 2000  # the size the design's text targets are set for
 SPLIT_TOL = 0.05
 
