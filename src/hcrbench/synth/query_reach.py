@@ -220,8 +220,9 @@ def temporal_history(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
     p0, p1 = (x["name"] for x in pol.params[:2])
     facts = [f"pol:{pol.id}:v{v}:{k}" for v in range(3) for k in ("effective", "param0", "param1")]
     text = f"When did each version of {pol.id} take effect, and what {p0} and {p1} did each version set?"
-    return _plan(c, "temporal", diff, text, [fact_line(c, f) for f in facts], facts, [pol.id],
-                 "policy_versions_over_time", policy=pol.id)
+    answer = [f"{pol.id}, version {int(f.split(':')[2][1:]) + 1} took effect on {fact_value(c.w, f)}"
+              if f.endswith(":effective") else fact_line(c, f) for f in facts]  # (fact_line counts v0, v1 ...)
+    return _plan(c, "temporal", diff, text, answer, facts, [pol.id], "policy_versions_over_time", policy=pol.id)
 
 
 # ------------------------------------------------------------------------------------------- ambiguous
