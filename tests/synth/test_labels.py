@@ -260,6 +260,9 @@ def test_temporal_answers_agree_with_every_dated_document(folder):
             assert f"pol:{p['policy']}:v{k}:effective" in m["facts"]
             if m["intent"] == "policy_version_on_date":
                 assert m["answer"] == f"version {k + 1}"
+            checked += 1
+    # something was checked (Meridian 4: on some medium seeds every temporal question is about policies, the
+    # projects' reports being taken by other categories' questions)
     assert checked > 0
 
 
