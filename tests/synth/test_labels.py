@@ -246,12 +246,23 @@ def test_temporal_answers_agree_with_every_dated_document(folder):
                 said = [x for x in statuses if x in s.lower()]
                 assert not said or said == [m["answer"]], (m["query_id"], s)
                 checked += bool(said)
+        elif m["intent"] == "statuses_in_quarter":  # several projects' reports of one quarter (Meridian 4)
+            want = [f"{projects[x]['code_name']}: {projects[x]['status'][p['quarter']]}" for x in p["projects"]]
+            assert m["answer"] == want
+            for x, ans in zip(p["projects"], want, strict=True):
+                for s in dated[(x, p["quarter"])]:
+                    said = [y for y in statuses if y in s.lower()]
+                    assert not said or said == [ans.split(": ")[1]], (m["query_id"], s)
+                    checked += bool(said)
         elif m["intent"] in ("policy_version_on_date", "policy_figure_on_date", "policy_figures_on_date"):
             eff = policies[p["policy"]]["effective"]
             k = max(i for i, d in enumerate(eff) if d <= p["date"])  # the version in force on the date
             assert f"pol:{p['policy']}:v{k}:effective" in m["facts"]
             if m["intent"] == "policy_version_on_date":
                 assert m["answer"] == f"version {k + 1}"
+            checked += 1
+    # something was checked (Meridian 4: on some medium seeds every temporal question is about policies, the
+    # projects' reports being taken by other categories' questions)
     assert checked > 0
 
 
@@ -280,10 +291,10 @@ def test_entity_spanning_answers_every_fact_of_the_aspects_it_names(folder):
                 assert set(lists[a](e)) <= set(m["facts"]), (m["query_id"], a)
                 assert words[a] in m["text"], (m["text"], a)
                 n += 1
-        wide[m["design_difficulty"] != "easy"].append(m["n_evidence_docs"] > 10)
+        wide[m["budget_feasible_chunks"]].append(m["n_evidence_docs"] > 10)
     assert n > 0
-    # medium and hard ones span more than ten documents (a small world may lack such entities for a split)
-    assert sum(wide[True]) >= 0.75 * len(wide[True])
+    # Meridian 4: 60% fit 400 tokens (the design's share); most of the others span more than ten documents
+    assert sum(wide[False]) >= 0.6 * len(wide[False])
 
 
 def test_describe_reports_zero_leakage_and_a_perfect_oracle(folder):

@@ -11,6 +11,7 @@ import pytest
 
 from hcrbench.synth.generate import generate_meridian
 from hcrbench.synth.queries import category_counts, difficulty_counts
+from hcrbench.synth.tiers import evidence_tier
 
 # the seeds that failed, the quickstart's default, ones that passed, and a few arbitrary ones
 FAST_SEEDS = [7, 16, 8128, 0, 1, 14, 15, 17, 23, 41, 977, 31337]
@@ -23,9 +24,14 @@ def _check_suite(out, seed: int, size: str) -> None:
     metas = [json.loads(x) for x in (out / "queries.meta.jsonl").read_text().splitlines()]
     assert len(metas) == 300
     for cname, n in category_counts(300).items():
-        got = {d: sum(m["category"] == cname and m["difficulty"] == d for m in metas) for d in ("easy", "medium",
-                                                                                               "hard")}
-        assert got == difficulty_counts(n), (cname, got)
+        rows = [m for m in metas if m["category"] == cname]
+        assert len(rows) == n, cname
+        if cname == "out_of_distribution":  # no evidence: the designed 40/35/25
+            got = {d: sum(m["difficulty"] == d for m in rows) for d in ("easy", "medium", "hard")}
+            assert got == difficulty_counts(n), (cname, got)
+        else:  # the design's tier of the chunked evidence (synth/tiers.py)
+            assert all(m["difficulty"] == evidence_tier(m["n_chunks"], len(m["chunk_domains"]), m["hops"])
+                       for m in rows), cname
     owner: dict[str, set[str]] = defaultdict(set)
     for m in metas:
         for x in [*(f"fact:{f}" for f in m["facts"]), *(f"entity:{e}" for e in m["expected_entities"])]:

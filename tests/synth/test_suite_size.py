@@ -13,8 +13,12 @@ from hcrbench.synth import describe
 from hcrbench.synth.queries import category_counts
 from hcrbench.synth.query_gen import CATEGORIES
 
-KNOWN_GAPS = {"budget-feasible share per category", "independent topics per split (clusters / queries, effective topics)",
-              "relevant-document sets repeated within a split"}
+KNOWN_GAPS = {"independent topics per split (clusters / queries, effective topics)",
+              "relevant-document sets repeated within a split",
+              # issue 35 items 3-4 (tests/synth/test_meridian.py's KNOWN_GAPS say why): the chunk-feasible shares
+              # bound the share needing 11+ documents; a small world cannot reach every category's share and mix
+              "queries needing >10 documents", "budget-feasible share per category (128-token chunks, 400 tokens)",
+              "difficulty easy/medium/hard per category (target)"}
 
 
 def _gen(out, *args):

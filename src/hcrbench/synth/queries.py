@@ -15,6 +15,7 @@ from collections.abc import Callable
 from hcrbench.data.evidence import BUDGET_TOKENS, EvidenceSpan, QueryEvidence
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.properties import bridges
+from hcrbench.synth.query_fit import plan_evidence, plan_tier
 from hcrbench.synth.query_plan import (  # noqa: F401  (the planner's names, re-exported: callers import them here)
     DESIGN_QUERIES,
     DIFFICULTY_SHARES,
@@ -164,6 +165,7 @@ def query_rows(plans: list[QueryPlan], cat: Catalog) -> tuple[list[dict], list[d
         ev_docs = list(dict.fromkeys(s.doc_id for s in minimal)) + sorted({s.doc_id for s in spans})
         domains = list(dict.fromkeys(cat.specs[int(d[4:])].domain for d in ev_docs))
         scores[p.query_id] = _difficulty_score(p, minimal, len({s.doc_id for s in spans}))
+        ce = plan_evidence(p, cat)
         q_rows.append({"_id": p.query_id, "text": p.text,
                        "metadata": {"category": p.category, "difficulty": p.difficulty}})
         meta = {
@@ -174,11 +176,15 @@ def query_rows(plans: list[QueryPlan], cat: Catalog) -> tuple[list[dict], list[d
             "expected_domains": domains, "expected_entities": p.entities, "qrels": qrels,
             "evidence": [{"doc_id": s.doc_id, "start": s.start, "end": s.end} for s in
                          {(s.doc_id, s.start, s.end): s for s in spans}.values()],
-            "facts": p.facts, "minimal_tokens": n_tok, "n_minimal_docs": len({s.doc_id for s in minimal}), "hops": len(p.facts) if p.chain else 1,
+            "facts": p.facts, "minimal_tokens": n_tok, "n_minimal_docs": len({s.doc_id for s in minimal}),
+            "hops": len(chain_of(p)) if p.chain else 1,
             "design_difficulty": p.difficulty, "qrels_topical": topical,
             "intent": p.intent, "params": p.params, "bridges": bridges(chain_of(p), p.chain),
             "chain": chain_of(p) if p.chain else [],
         }
+        if ce is not None:  # new in 4.0: the minimal evidence in 128-token chunks (synth/tiers.py)
+            meta.update({"n_chunks": ce.n_chunks, "chunk_tokens": ce.tokens, "chunk_domains": list(ce.domains),
+                         "budget_feasible_chunks": ce.feasible, "evidence_tier": plan_tier(p, cat, ce)})
         if p.extra.get("pattern"):
             meta["pattern"] = p.extra["pattern"]
         if p.interpretations:
@@ -194,18 +200,11 @@ def query_rows(plans: list[QueryPlan], cat: Catalog) -> tuple[list[dict], list[d
 
 
 def _tier(meta_rows: list[dict], q_rows: list[dict], scores: dict[str, float]) -> None:
-    """Difficulty tiers from the measured score: within each category, the easiest 40% are ``easy``, the next 35%
-    ``medium``, the hardest 25% ``hard`` (ties broken by the designed difficulty, then query id)."""
-    order = {"easy": 0, "medium": 1, "hard": 2}
-    by_cat: dict[str, list[dict]] = {}
-    for m in meta_rows:
-        by_cat.setdefault(m["category"], []).append(m)
-    tier: dict[str, str] = {}
-    for rows in by_cat.values():
-        rows = sorted(rows, key=lambda m: (scores[m["query_id"]], order[m["design_difficulty"]], m["query_id"]))
-        counts = difficulty_counts(len(rows))
-        labels = ["easy"] * counts["easy"] + ["medium"] * counts["medium"] + ["hard"] * counts["hard"]
-        tier.update({m["query_id"]: lab for m, lab in zip(rows, labels, strict=True)})
+    """Difficulty tiers with the design's meaning, from the evidence in chunks (:func:`tiers.evidence_tier`):
+    easy = one chunk, medium = two or three chunks of one document domain (at most two hops), hard = the rest.
+    A query without needed facts (out of distribution) keeps its designed difficulty. ``difficulty_score`` (hops,
+    evidence documents, lexical overlap) is still reported."""
     for m, q in zip(meta_rows, q_rows, strict=True):
-        m["difficulty"] = q["metadata"]["difficulty"] = tier[m["query_id"]]
+        tier = m.pop("evidence_tier", None) or m["design_difficulty"]
+        m["difficulty"] = q["metadata"]["difficulty"] = tier
         m["difficulty_score"] = scores[m["query_id"]]

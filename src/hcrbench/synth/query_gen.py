@@ -358,28 +358,40 @@ def ambiguous(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
 # ------------------------------------------------------------------------------------------- out of distribution
 def out_of_distribution(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Mostly near-miss questions in the corpus's own vocabulary about things the world does not contain
-    (a fourth policy version, a Q4 report, a decision number never issued); hard ones are absurd."""
+    (a fourth policy version, a Q4 report, a decision number never issued); hard ones are absurd. Each is
+    unanswerable by construction: ``intent`` and ``params`` name what the world lacks (every policy has three
+    versions; the project is still running at the end of Q3, the last quarter any document reports, so no
+    terminal status fixes its Q4 one; the decision number is above every decision's; incidents end in
+    September), and ``tests/synth/test_ood.py`` re-checks it against ``world.json`` and the corpus."""
     w = c.w
+    params: dict = {}
     if diff == "hard":
-        text = r.choice(lx.OOD_TOPICS)
+        text, intent = r.choice(lx.OOD_TOPICS), "ood_absurd"
     else:
         u = r.random()
         if u < 0.3:
             pol = c.pick(r, w.policies)
-            text = f"When did version 4 of {pol.id} take effect?"
+            text, intent, params = f"When did version 4 of {pol.id} take effect?", "ood_policy_version", \
+                {"policy": pol.id, "version": 4}
         elif u < 0.55:  # a project completed earlier would answer it ("completed"): only running ones
             running = [p for p in c.projects if "completed" not in p.status.values()]
             if not running:
                 return None
             p = c.pick(r, running)
-            text = f"What was the status of project {p.code_name} at the end of Q4 2024?"
+            text, intent, params = f"What was the status of project {p.code_name} at the end of Q4 2024?", \
+                "ood_project_status_q4", {"project": p.id, "quarter": "2024-Q4"}
         elif u < 0.8:
             top = max(int(d["id"][4:]) for d in w.decisions)
-            text = f"What did DEC-{top + r.randint(50, 500):04d} decide?"
+            dec = f"DEC-{top + r.randint(50, 500):04d}"
+            text, intent, params = f"What did {dec} decide?", "ood_decision", {"decision": dec}
         else:
             sy = c.pick(r, w.systems)
-            text = f"What caused the {sy.name} outage in {r.choice(['November', 'December'])} 2024?"
-    return QueryPlan("out_of_distribution", diff, "adversarial:ood", text, "Not covered by the corpus.", [], [])
+            month = r.choice(["November", "December"])
+            text, intent, params = f"What caused the {sy.name} outage in {month} 2024?", "ood_outage", \
+                {"system": sy.id, "month": month}
+    plan = QueryPlan("out_of_distribution", diff, "adversarial:ood", text, "Not covered by the corpus.", [], [])
+    plan.intent, plan.params = intent, params
+    return plan
 
 
 # category -> (count, generator)

@@ -30,7 +30,9 @@ from hcrbench.synth.facts import fact_value
 from hcrbench.synth.properties import bridges, violations
 from hcrbench.synth.query_chain import distinct_hops
 from hcrbench.synth.query_dedup import QuestionSet
+from hcrbench.synth.query_fit import FitLedger, fits, slot_targets_of
 from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES
+from hcrbench.synth.query_reach import reach
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.splits import SplitLedger, nodes, pools
 from hcrbench.synth.topics import MIN_DISTINCT_SHARE, NameIndex, TopicGraph, world_names
@@ -218,8 +220,10 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
     bridged: dict[str, Counter] = defaultdict(Counter)
     cat.claimed, cat.relaxed = set(), False  # a fresh plan: no entity is named yet
     cat.fresh_bias = fresh_bias
+    targets, seen["fit"] = slot_targets_of(slots), FitLedger()  # each slot's (tier, feasible) target
     for cname, diff, slot, split in slots:
-        gen = with_patterns(cname, CATEGORIES[cname][1])
+        gen = with_patterns(cname, reach(cname, CATEGORIES[cname][1]))
+        seen["target"] = cat.target = targets.get((cname, diff, slot))
         for where, relaxed, loose, within, repeat in _fallbacks(split):
             cat.relaxed = relaxed
             cat.fresh_bias = 0.0 if loose else fresh_bias
@@ -234,6 +238,7 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
         cat.relaxed = False
         cat.fresh_bias = fresh_bias
         plan, linked, loss = got
+        seen["fit"].record(cname, seen["target"], fits(plan, cat, seen["target"]), plan)
         seen["patterns"][cname][0] += 1
         seen["patterns"][cname][1] += plan.origin == "adversarial"
         plan.split = split = where
@@ -249,7 +254,7 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
         cat.claimed.update(plan.entities)
         bridged[cname].update(bridges(chain_of(plan), plan.chain))
         planned[(cname, diff, slot)] = plan
-    cat.fresh_bias = 0.0
+    cat.fresh_bias, cat.target = 0.0, None
     out: list[QueryPlan] = []
     for cname in CATEGORIES:  # ids in category order, as before
         for diff, k in difficulty_counts(counts[cname]).items():
@@ -301,7 +306,7 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
     for attempt in range(MAX_TRIES if budget is None else budget.tries(split)):
         r = rng(seed, stream, attempt)
         plan = gen(cat, r, diff)
-        if plan is None or plan.text in seen["texts"] or seen["questions"].repeats(plan.text):
+        if plan is None or plan.text in seen["texts"]:
             continue
         # every entity the words name is an expected entity (and a node of the split graph)
         plan.entities = list(dict.fromkeys([*plan.entities, *seen["names"].named(plan.text)]))
@@ -327,7 +332,9 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
             continue
         if cname == "multi_hop" and not distinct_hops(chain_of(plan), cat.docs_stating):
             continue
-        if plan_violations(plan, cat):
-            continue
+        if plan_violations(plan, cat) or seen["questions"].repeats(plan.text):
+            continue  # (the wording check last: it is the slowest, and every check is a pure filter)
+        if seen["fit"].rejects(plan, cat, cname, seen.get("target"), attempt):
+            continue  # the slot's (tier, feasible) target, in chunks (query_fit): other draws first
         return plan, linked, loss
     return None

@@ -1,0 +1,138 @@
+"""A drawn query's evidence in deliverable chunks (:mod:`tiers`), and whether it fits the slot the planner fills.
+
+The planner (:mod:`query_plan`) gives each slot of a category a target ``(tier, feasible)``
+(:func:`slot_targets_of`): the category's tier targets and budget-feasible share (:func:`tiers.slot_targets`). A
+draw whose chunk evidence misses its slot's target is rejected in the slot's first :data:`FIT_TRIES` attempts of
+each try; later attempts take what the category's generator gives (a category that cannot reach its target
+shows it in ``describe``); in the second half of those attempts only the feasibility must match (the design's
+feasible shares are a target within 10 points, the tier mix one where the category allows). A target a category has missed :data:`FIT_GIVE_UP` times in a row gets
+:data:`FIT_FEW` attempts (generation stays seconds when a generator cannot make such queries)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from hcrbench.data.evidence import EvidenceSpan, QueryEvidence
+from hcrbench.data.tokens import default_counter
+from hcrbench.synth.catalog import Catalog, QueryPlan
+from hcrbench.synth.tiers import (
+    FEASIBLE_DESIGN,
+    TIERS,
+    ChunkEvidence,
+    Unit,
+    chunk_evidence,
+    chunk_units,
+    slot_targets,
+    tier_of,
+)
+
+FIT_TRIES = 60
+#: The order in which a category's designed difficulties take its targets (easiest first). By default the
+#: designed-hard slots take the hardest targets; a thematic question's, a comparison's and a temporal question's
+#: designed-hard slots are their vocabulary-mismatch forms, whose evidence is one to three policy versions
+#: (medium), so they take the medium ones (the design's 15 vocabulary-mismatch queries per 300 keep their slots).
+#: Categories whose own draws already hold the design's feasible share (aggregation: exhaustive lists over more
+#: than ten documents, 0-15% feasible against the design's 10%; detail: one fact, one chunk): aiming their
+#: slots at targets only spends the world faster (a suite of 450 on a small world no longer fits).
+UNTARGETED = frozenset({"aggregation", "detail"})
+SLOT_ORDER = {"comparative": ("hard", "easy", "medium"), "temporal": ("easy", "hard", "medium"),
+              "thematic": ("easy", "hard", "medium")}
+FIT_FEW = 10
+FIT_GIVE_UP = 2
+
+
+def plan_evidence(plan: QueryPlan, cat: Catalog) -> ChunkEvidence | None:
+    """The plan's minimal evidence in 128-token chunks (None when the catalog cannot render text)."""
+    if not plan.facts or cat.text(0) is None:
+        return None
+    key = ("chunk_evidence", tuple(sorted(plan.facts)))
+    if key not in cat.cache:
+        spans = [EvidenceSpan(cat.specs[st.doc].doc_id, st.start, st.end, st.text, f)
+                 for f in plan.facts for st in cat.stated(f)]
+        spans.sort(key=lambda s: (s.doc_id, s.start, s.fact_id))
+        index = {cat.specs[st.doc].doc_id: st.doc for f in plan.facts for st in cat.stated(f)}
+        texts = {d: cat.text(i) or "" for d, i in index.items()}
+        cat.cache[key] = chunk_evidence(QueryEvidence(plan.query_id, list(plan.facts), spans, []),
+                                        lambda d: _units(cat, index[d]), lambda d: cat.specs[index[d]].domain, texts)
+    return cat.cache[key]  # type: ignore[return-value]
+
+
+def _units(cat: Catalog, doc: int) -> list[Unit]:
+    key = ("chunks", doc)
+    if key not in cat.cache:
+        counter = cat.cache.setdefault("chunk_counter", default_counter())
+        cat.cache[key] = chunk_units(cat.specs[doc].doc_id, cat.text(doc) or "", counter)  # type: ignore[arg-type]
+    return cat.cache[key]  # type: ignore[return-value]
+
+
+def plan_tier(plan: QueryPlan, cat: Catalog, ce: ChunkEvidence | None = None) -> str | None:
+    """The design's tier of the plan from its chunk evidence (None when it cannot be measured)."""
+    ce = plan_evidence(plan, cat) if ce is None else ce
+    if ce is None:
+        return None
+    return tier_of(ce, len(plan.extra.get("chain") or plan.facts) if plan.chain else 1)
+
+
+def slot_targets_of(slots: Iterable[tuple[str, str, int, str]]) -> dict[tuple[str, str, int], tuple[str, bool]]:
+    """Each slot's ``(tier, feasible)`` target: per category, the slots in order of their designed difficulty
+    (:data:`SLOT_ORDER`, then slot, split) take :func:`tiers.slot_targets` in order, easiest first."""
+    by_cat: dict[str, list[tuple[str, str, int, str]]] = {}
+    for s in slots:
+        by_cat.setdefault(s[0], []).append(s)
+    out: dict[tuple[str, str, int], tuple[str, bool]] = {}
+    for cname, rows in by_cat.items():
+        if cname not in FEASIBLE_DESIGN or cname in UNTARGETED:  # OOD: no evidence; see UNTARGETED
+            continue
+        order = SLOT_ORDER.get(cname, TIERS)
+        rows = sorted(rows, key=lambda s: (order.index(s[1]) if s[1] in order else 3, s[2], s[3]))
+        for s, t in zip(rows, slot_targets(cname, len(rows)), strict=True):
+            out[(s[0], s[1], s[2])] = t
+    return out
+
+
+class FitLedger:
+    """Per (category, target): slots in a row that found no draw fitting their target (to stop searching)."""
+
+    def __init__(self) -> None:
+        self.misses: Counter = Counter()
+        self.patterns: Counter = Counter()  # queries of each hand-written pattern so far
+
+    def tries(self, cname: str, target: tuple[str, bool] | None) -> int:
+        if target is None:
+            return 0
+        return FIT_TRIES if self.misses[(cname, target)] < FIT_GIVE_UP else FIT_FEW
+
+    def rejects(self, plan: QueryPlan, cat: Catalog, cname: str, target: tuple[str, bool] | None,
+                attempt: int) -> bool:
+        """Whether draw ``attempt`` of a slot is turned down for its evidence: in the first half of the slot's
+        fit tries unless it has the target's tier and feasibility, in the second half unless it has the target's
+        feasibility (the design's feasible shares come before the tier mix), never after. A vocabulary-mismatch
+        draw needs only the feasibility (the design's 15 vocabulary-mismatch queries per 300 keep their slots);
+        the first draw of a hand-written pattern nothing (every pattern shows up)."""
+        n = self.tries(cname, target)
+        if attempt >= n:
+            return False
+        if plan.origin == "adversarial" and not self.patterns[plan.extra.get("pattern")]:
+            return False  # every hand-written pattern shows up at least once
+        if attempt < n // 2 and plan.origin != "adversarial:vocabulary":
+            return not fits(plan, cat, target)
+        ce = plan_evidence(plan, cat) if plan.facts else None
+        return ce is not None and target is not None and ce.feasible != target[1]
+
+    def record(self, cname: str, target: tuple[str, bool] | None, hit: bool, plan: QueryPlan | None = None
+               ) -> None:
+        if plan is not None and plan.origin == "adversarial":
+            self.patterns[plan.extra.get("pattern")] += 1
+        if target is not None:
+            self.misses[(cname, target)] = 0 if hit else self.misses[(cname, target)] + 1
+
+
+def fits(plan: QueryPlan, cat: Catalog, target: tuple[str, bool] | None) -> bool:
+    """True when the plan's chunk evidence has the target's tier and feasibility (or nothing can be measured)."""
+    if target is None or not plan.facts:
+        return True
+    ce = plan_evidence(plan, cat)
+    if ce is None:
+        return True
+    return plan_tier(plan, cat, ce) == target[0] and ce.feasible == target[1]

@@ -1,0 +1,346 @@
+"""Query variants that reach the design's evidence targets in deliverable chunks (issue 35 build 3 and 4).
+
+Each category's own generator (:mod:`query_gen`) makes queries of a typical reach: a two-hop chain over two
+documents of two domains, a comparison of two sides, one quarter's status. The design also asks for queries a
+400-token context cannot hold (half of the two-hop questions, most 3+-hop ones, more than half of the
+comparisons) and for entity summaries that fit it (60%). The planner gives each slot a ``(tier, feasible)``
+target (:mod:`query_fit`) and sets it on the catalog (``cat.target``); :func:`reach` then hands part of the
+slot's draws to a variant whose evidence usually has that reach:
+
+- two-hop within one branch (medium): a person's manager, then where that manager is based or their job title
+  (two profiles, the people domain); fanned out (hard, over 400 tokens): where every attendee of a meeting is
+  based or what their job title is (the meeting, then each attendee's profile);
+- 3+-hop of four hops: two levels up a reporting line from a ticket's assignee, a project's lead or a system's
+  administrator, then where that manager is based;
+- comparisons of four or five sides (the largest budget of several projects, the most users of several systems);
+- temporal questions over several projects' reports of one quarter;
+- thematic questions over a project's charter and its three quarterly reports;
+- ambiguous names two people share as written with an initial ("J. Garcia": two profiles);
+- narrow entity summaries: a project's charter facts and its latest status, a person's profile facts and two
+  events of theirs (without the 11-document target).
+
+Every variant is an intent over the world like the others (the words name every fact it needs), checked by the
+same category properties; whether a draw fits its slot is measured, not assumed (:func:`query_fit.fits`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from hcrbench.synth import lexicon as lx
+from hcrbench.synth.catalog import Catalog, QueryPlan
+from hcrbench.synth.facts import fact_value
+from hcrbench.synth.query_entity import ENTITY_MIN_FACTS, PERSON, PROJECT, fact_line
+from hcrbench.synth.render_entities import qlabel
+from hcrbench.synth.text import human_date, money
+
+Gen = Callable[[Catalog, random.Random, str], "QueryPlan | None"]
+
+
+def _plan(c: Catalog, cat: str, diff: str, text: str, answer, facts: list[str], ents: list[str], intent: str,
+          chain: list[str] | None = None, **params) -> QueryPlan | None:
+    if not facts or any(not c.stated(f) for f in facts):
+        return None
+    plan = QueryPlan(cat, diff, "world", text, answer, list(dict.fromkeys(facts)), list(dict.fromkeys(ents)),
+                     chain is not None)
+    if chain is not None and chain != plan.facts:
+        plan.extra["chain"] = list(chain)
+    plan.intent, plan.params = intent, params
+    return plan
+
+
+def _free(c: Catalog, facts: list[str]) -> bool:
+    """True when no other split owns any of ``facts`` yet (the planner's split ledger, ``cat.split_owner``)."""
+    return all(c.split_owner.get(("fact", f), c.split) == c.split for f in facts)
+
+
+def _profiled(c: Catalog, pid: str | None) -> bool:
+    return pid is not None and c.profile(pid) is not None
+
+
+# ------------------------------------------------------------------------------------------- two-hop
+def two_hop_within(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """X's manager, then where that manager is based or their job title: two profiles of one branch."""
+    w = c.w
+    per = c.pick(r, [p for p in w.people[1:] if _profiled(c, p.id) and _profiled(c, p.manager)])
+    mgr = w.get(per.manager)
+    what = r.choice(["location", "role"])
+    text = {"location": f"In which office is the person {per.name} reports to based?",
+            "role": f"What is the job title of the person {per.name} reports to?"}[what]
+    facts = [f"per:{per.id}:manager", f"per:{mgr.id}:{what}"]
+    return _plan(c, "two_hop", diff, text, fact_value(w, facts[-1]), facts, [per.id, mgr.id],
+                 f"{what}_of_manager", chain=facts, person=per.id)
+
+
+def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Every attendee of one meeting, then where each is based (or their job title, or who they report to)."""
+    w = c.w
+    what = r.choice(["location", "role", "manager"])
+    ok = [m for m in w.meetings if len(m["attendees"]) >= 3 and _free(c, [
+        *(f"mtg:{m['id']}:attendee:{a}" for a in m["attendees"]), *(f"per:{a}:{what}" for a in m["attendees"])])]
+    if not ok:
+        return None
+    m = c.pick(r, ok)
+    when = f"the meeting {m['id']} of {human_date(m['date'])}"  # its id, not its project: one topic, not two
+    text = {"location": f"In which office is each person who attended {when} based?",
+            "role": f"What is the job title of each person who attended {when}?",
+            "manager": f"Who does each person who attended {when} report to?"}[what]
+    att = list(m["attendees"])
+    facts = [f"mtg:{m['id']}:attendee:{a}" for a in att] + [f"per:{a}:{what}" for a in att]
+    answer = [f"{w.get(a).name}: {fact_value(w, f'per:{a}:{what}')}" for a in att]
+    # the attendees are bridges the words do not name: their facts link the query to the split graph
+    return _plan(c, "two_hop", diff, text, answer, facts, [m["id"]], f"{what}_of_meeting_attendees",
+                 chain=[facts[0], facts[len(att)]], meeting=m["id"])
+
+
+# ------------------------------------------------------------------------------------------- 3+-hop
+def multi_hop_deep(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Four hops through four documents: two levels up a reporting line from a ticket's assignee, a project's
+    lead or a system's administrator, then where that second manager is based; or from a ticket to its system,
+    the system's administrator, their manager and where the manager is based; or from a project to its product,
+    the product's manager, their manager and where that manager is based."""
+    w = c.w
+    u = r.random()
+    if u < 0.5:  # (its bridges spread over systems, products and their teams' leads)
+        return _via_entity(c, r, diff)
+    def up2(pid: str | None) -> bool:  # two managers above, every person and fact on the way free in the split
+        a = w.get(pid) if pid else None
+        m1 = w.get(a.manager) if a is not None and a.manager else None
+        return m1 is not None and m1.manager is not None and all(c.usable(x) for x in (a.id, m1.id, m1.manager)) \
+            and _free(c, [f"per:{a.id}:manager", f"per:{m1.id}:manager", f"per:{m1.manager}:location"])
+
+    if u < 0.7:
+        t = c.pick(r, [t for t in c.core_tickets if up2(t["assignee"])] or c.core_tickets)
+        first, start, ent = f"tkt:{t['id']}:assignee", t["assignee"], t["id"]
+        text = f"Where is the manager of the manager of the person assigned to {t['id']} based?"
+        intent, params = "location_of_assignee_second_manager", {"ticket": t["id"]}
+    elif u < 0.85:
+        p = c.pick(r, [p for p in c.projects if up2(p.lead)] or c.projects)
+        first, start, ent = f"prj:{p.id}:lead", p.lead, p.id
+        text = f"In which office does the manager of the manager of project {p.code_name}'s lead work?"
+        intent, params = "location_of_project_lead_second_manager", {"project": p.id}
+    else:
+        sy = c.pick(r, [s for s in w.systems if up2(s.admin)] or w.systems)
+        first, start, ent = f"sys:{sy.id}:admin", sy.admin, sy.id
+        text = f"Where is the person two levels above the primary administrator of {sy.name} in the reporting " \
+               "line based?"
+        intent, params = "location_of_system_admin_second_manager", {"system": sy.id}
+    a = w.get(start)
+    if a is None or a.manager is None or w.get(a.manager).manager is None:
+        return None
+    m1 = w.get(a.manager)
+    m2 = w.get(m1.manager)
+    facts = [first, f"per:{a.id}:manager", f"per:{m1.id}:manager", f"per:{m2.id}:location"]
+    return _plan(c, "multi_hop", diff, text, m2.location, facts, [ent, a.id, m1.id, m2.id], intent, chain=facts,
+                 **params)
+
+
+def _via_entity(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """A ticket's system and its administrator, or a project's product and its manager, then that person's
+    manager and where the manager is based (four hops)."""
+    w = c.w
+    def up1(pid: str | None) -> bool:  # a manager above, both people and their facts free in the split
+        a = w.get(pid) if pid else None
+        return a is not None and a.manager is not None and c.usable(a.id) and c.usable(a.manager) \
+            and _free(c, [f"per:{a.id}:manager", f"per:{a.manager}:location"])
+
+    if r.random() < 0.5:
+        t = c.pick(r, [t for t in c.core_tickets if up1(w.get(t["system"]).admin)] or c.core_tickets)
+        sy = w.get(t["system"])
+        who = w.get(sy.admin)
+        first = [f"tkt:{t['id']}:system", f"sys:{sy.id}:admin"]
+        text = f"Where is the manager of the primary administrator of the system hit by {t['id']} based?"
+        ents, intent, params = [t["id"], sy.id], "location_of_affected_system_admin_manager", {"ticket": t["id"]}
+    else:
+        p = c.pick(r, [p for p in c.projects if up1(w.get(p.product).manager)] or c.projects)
+        prd = w.get(p.product)
+        who = w.get(prd.manager)
+        first = [f"prj:{p.id}:product", f"prd:{prd.id}:manager"]
+        text = f"In which office does the manager of the product manager of the product {p.code_name} changes " \
+               "work?"
+        ents, intent, params = [p.id, prd.id], "location_of_project_product_manager_manager", {"project": p.id}
+    if who is None or who.manager is None:
+        return None
+    mgr = w.get(who.manager)
+    facts = [*first, f"per:{who.id}:manager", f"per:{mgr.id}:location"]
+    return _plan(c, "multi_hop", diff, text, mgr.location, facts, [*ents, who.id, mgr.id], intent, chain=facts,
+                 **params)
+
+
+# ------------------------------------------------------------------------------------------- comparative
+def comparative_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """The largest of four or five sides: approved budgets of projects, users of systems."""
+    w = c.w
+    k = r.choice([4, 5])
+    if r.random() < 0.7:
+        ok = [p for p in c.projects if c.usable(p.id) and _free(c, [f"prj:{p.id}:budget"])]
+        if len(ok) < k:
+            return None
+        side = c.sample(r, ok, k)
+        vals = [p.budget_k for p in side]
+        if vals.count(max(vals)) > 1:
+            return None
+        win = side[vals.index(max(vals))]
+        names = ", ".join(p.code_name for p in side[:-1]) + f" and {side[-1].code_name}"
+        return _plan(c, "comparative", diff, f"Of the projects {names}, which has the largest approved budget?",
+                     f"{win.code_name} ({money(win.budget_k)})", [f"prj:{p.id}:budget" for p in side],
+                     [p.id for p in side], "largest_budget_of", projects=[p.id for p in side])
+    ok = [s for s in w.systems if c.usable(s.id) and _free(c, [f"sys:{s.id}:users"])]
+    if len(ok) < k:
+        return None
+    side = c.sample(r, ok, k)
+    vals = [s.users for s in side]
+    if vals.count(max(vals)) > 1:
+        return None
+    win = side[vals.index(max(vals))]
+    names = ", ".join(s.name for s in side[:-1]) + f" and {side[-1].name}"
+    return _plan(c, "comparative", diff, f"Which of {names} has the most users?", f"{win.name} ({win.users} users)",
+                 [f"sys:{s.id}:users" for s in side], [s.id for s in side], "most_users_of",
+                 systems=[s.id for s in side])
+
+
+# ------------------------------------------------------------------------------------------- temporal
+def temporal_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """The status four or five projects reported at the end of one quarter."""
+    q = r.choice(lx.QUARTERS)
+    reported = [p for p in c.projects if (p.id, q) in c.status_doc and c.usable(p.id)
+                and _free(c, [f"prj:{p.id}:status:{q}"])]
+    if len(reported) < 5:
+        return None
+    side = c.sample(r, reported, r.choice([4, 5]))
+    names = ", ".join(p.code_name for p in side[:-1]) + f" and {side[-1].code_name}"
+    return _plan(c, "temporal", diff, f"What status did the projects {names} report at the end of {qlabel(q)}?",
+                 [f"{p.code_name}: {p.status[q]}" for p in side], [f"prj:{p.id}:status:{q}" for p in side],
+                 [p.id for p in side], "statuses_in_quarter", projects=[p.id for p in side], quarter=q)
+
+
+def temporal_history(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """When each version of one policy took effect and the two figures each set (three versions, one topic)."""
+    pol = c.pick(r, c.w.policies)
+    p0, p1 = (x["name"] for x in pol.params[:2])
+    facts = [f"pol:{pol.id}:v{v}:{k}" for v in range(3) for k in ("effective", "param0", "param1")]
+    text = f"When did each version of {pol.id} take effect, and what {p0} and {p1} did each version set?"
+    answer = [f"{pol.id}, version {int(f.split(':')[2][1:]) + 1} took effect on {fact_value(c.w, f)}"
+              if f.endswith(":effective") else fact_line(c, f) for f in facts]  # (fact_line counts v0, v1 ...)
+    return _plan(c, "temporal", diff, text, answer, facts, [pol.id], "policy_versions_over_time", policy=pol.id)
+
+
+# ------------------------------------------------------------------------------------------- ambiguous
+def ambiguous_pair(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """A name two people share as written with an initial ("J. Garcia"): two interpretations, each a job title
+    stated on a profile (one branch)."""
+    w = c.w
+    cache = c.cache.setdefault("initial_pairs", {})
+    if "pairs" not in cache:
+        by_name: dict[str, list[str]] = {}
+        for p in w.people[1:]:
+            if c.stated(f"per:{p.id}:role"):
+                first, last = p.name.split()[0], p.name.split()[-1]
+                by_name.setdefault(f"{first[0]}. {last}", []).append(p.id)
+        cache["pairs"] = sorted((k, v) for k, v in by_name.items() if len(v) == 2)
+    ok = [(k, v) for k, v in cache["pairs"] if all(c.usable(p) for p in v)]
+    if not ok:
+        return None
+    short, pids = r.choice(ok)
+    text = {"hard": f"What does {short} do?", "medium": f"What is {short}'s job at Meridian?",
+            "easy": f"Who is {short} at Meridian, and what is their job title?"}[diff]
+    interp = [{"label": w.get(p).name, "answer": w.get(p).role, "facts": [f"per:{p}:role"]} for p in pids]
+    plan = _plan(c, "ambiguous", diff, text, [f"{i['label']}: {i['answer']}" for i in interp],
+                 [f for i in interp for f in i["facts"]], list(pids), "role_of_initial_and_surname", name=short)
+    if plan is not None:
+        plan.origin = "adversarial:ambiguous"
+        plan.interpretations = interp
+    return plan
+
+
+# ------------------------------------------------------------------------------------------- thematic
+def thematic_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """A project's purpose and progress: its charter facts and the status of each quarterly report (a policy's
+    whole history, tried too, is three chunks: medium, not the hard slots this serves)."""
+    quarters = [f"status:{q}" for q in lx.QUARTERS]
+    ok = [p for p in c.projects if c.usable(p.id) and all(c.stated(f"prj:{p.id}:{q}") for q in quarters)
+          and _free(c, [f"prj:{p.id}:{k}" for k in ("goal", "lead", "budget", *quarters)])]
+    if not ok:
+        return None
+    p = c.pick(r, ok)
+    facts = [f"prj:{p.id}:goal", f"prj:{p.id}:lead", f"prj:{p.id}:budget"] + [f"prj:{p.id}:{q}" for q in quarters]
+    text = f"What is project {p.code_name} for, who leads it, what is its budget, and what status did it report " \
+           "at the end of each quarter of 2024?"
+    return _plan(c, "thematic", diff, text, [fact_line(c, f) for f in facts], facts, [p.id],
+                 "project_purpose_and_progress", project=p.id)
+
+
+# ------------------------------------------------------------------------------------------- entity-spanning
+def entity_narrow(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """An entity summary a 400-token context can hold: a project's charter facts and its latest status, or a
+    person's profile facts and two events of theirs (reports, incidents, meetings, systems they administer)."""
+    w = c.w
+    if r.random() < 0.6:
+        reported = [p for p in c.projects if any(c.stated(f"prj:{p.id}:status:{q}") for q in lx.QUARTERS)]
+        if not reported:
+            return None
+        p = c.pick(r, reported)
+        names = ["lead", "sponsor", "budget", "goal", "product"]
+        last = [q for q in lx.QUARTERS if c.stated(f"prj:{p.id}:status:{q}")][-1]  # its latest report
+        facts = [f for n in names for f in PROJECT[n][1](w, p.id)] + [f"prj:{p.id}:status:{last}"]
+        words = [PROJECT[n][0] for n in names] + [f"its status at the end of {qlabel(last)}"]
+        text, eid, chosen, kind = f"Summarise project {p.code_name}: {_join(words)}.", p.id, \
+            [*names, "latest_status"], "project"
+    else:  # a person's profile facts and two events of theirs (two of: reports, incidents, meetings, systems)
+        base = ["role", "team", "location", "manager"]
+        cache = c.cache.setdefault("narrow_people", {})
+        if "people" not in cache:
+            cache["people"] = [x for x in w.people[1:] if x.manager and not x.left
+                               and all(c.stated(f) for n in base for f in PERSON[n][1](w, x.id))]
+        if not cache["people"]:
+            return None
+        x = c.pick(r, cache["people"])
+        extra = {n: PERSON[n][1](w, x.id) for n in ("reports", "assigned", "reported", "meetings", "systems")}
+        extra = {n: v for n, v in extra.items() if 1 <= len(v) <= 2 and all(c.stated(f) for f in v)}
+        two = [n for n, v in extra.items() if len(v) == 2]
+        one = [n for n, v in extra.items() if len(v) == 1]
+        if two and (len(one) < 2 or r.random() < 0.5):
+            add = [r.choice(two)]
+        elif len(one) >= 2:
+            add = r.sample(one, 2)
+        else:
+            return None
+        chosen = [n for n in PERSON if n in base or n in add]  # the table's order
+        facts = [f for n in chosen for f in PERSON[n][1](w, x.id)]
+        text, eid, kind = f"For {x.name}, give {_join([PERSON[n][0] for n in chosen])}.", x.id, "person"
+    if len(facts) < ENTITY_MIN_FACTS:
+        return None
+    plan = _plan(c, "entity_spanning", diff, text, [fact_line(c, f) for f in facts], facts, [eid],
+                 f"{kind}_aspects", entity=eid, aspects=chosen)
+    if plan is not None:
+        plan.extra["narrow"] = True
+    return plan
+
+
+def _join(parts: list[str]) -> str:
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+
+
+#: (category, slot target) -> the share of the slot's draws each variant takes (the rest: the category's own).
+REACH: dict[tuple[str, tuple[str, bool]], list[tuple[float, Gen]]] = {
+    ("two_hop", ("medium", True)): [(0.8, two_hop_within)],
+    ("two_hop", ("hard", False)): [(0.9, two_hop_fanout)],
+    ("multi_hop", ("hard", False)): [(0.9, multi_hop_deep)],
+    ("comparative", ("hard", False)): [(0.9, comparative_wide)],
+    ("temporal", ("hard", False)): [(0.45, temporal_wide), (0.8, temporal_history)],
+    ("thematic", ("hard", False)): [(0.8, thematic_wide)],
+    ("entity_spanning", ("medium", True)): [(0.9, entity_narrow)],
+    ("ambiguous", ("medium", True)): [(0.6, ambiguous_pair)],
+}
+
+
+def reach(category: str, gen: Gen) -> Gen:
+    """``gen`` for ``category``, handing the variants of :data:`REACH` their share of the draws of a slot whose
+    target (``cat.target``, set by the planner) they serve."""
+    def draw(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+        for share, variant in REACH.get((category, getattr(c, "target", None)), ()):
+            if r.random() < share:
+                return variant(c, r, diff)
+        return gen(c, r, diff)
+
+    return draw
