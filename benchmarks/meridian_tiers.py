@@ -1,10 +1,9 @@
 """Difficulty tiers and budget feasibility in 128-token chunks per Meridian suite (issue 35 items 3-4): for each
 SIZE:SEED, generate the default suite and print one markdown row: the feasible share per category (``!`` outside
 10 points of the design's), the tier agreement with the design's meaning, the worst tier-mix deviation and the
-CPU seconds of generation. The table in docs/meridian.md ("Tiers and feasibility in deliverable chunks") is its
-output.
+CPU seconds of generation (on stderr). The generated block ``meridian-tiers`` of docs/meridian.md is its output.
 
-    python benchmarks/meridian_tiers.py small:0 medium:0 full:0
+    python benchmarks/meridian_tiers.py [SIZE:SEED ...] [--json OUT]      # no SIZE:SEED: the docs' 13 corpora
 """
 
 from __future__ import annotations
@@ -24,7 +23,9 @@ SHORT = {"thematic": "them", "entity_spanning": "ent", "detail": "det", "two_hop
          "comparative": "comp", "aggregation": "aggr", "temporal": "temp", "ambiguous": "amb"}
 
 
-def row(size: str, seed: int, out: Path) -> str:
+def measure(size: str, seed: int, out: Path) -> tuple[dict, float]:
+    """One corpus's figures (feasible share per category, tier agreement, worst tier-mix deviation) and the CPU
+    seconds its generation took (printed, never saved: a timing cannot be compared byte for byte)."""
     t = time.process_time()
     generate_meridian(out, size, seed)
     cpu = time.process_time() - t
@@ -39,24 +40,47 @@ def row(size: str, seed: int, out: Path) -> str:
             feas[m["category"]].append(ce.feasible)
             agree.append(tier == m["difficulty"])
             mix[m["category"]][m["difficulty"]] += 1
-    cells = []
-    for c, design in FEASIBLE_DESIGN.items():
-        f = sum(feas[c]) / len(feas[c])
-        cells.append(f"{f:.2f}" + ("" if abs(f - design) <= FEASIBLE_BAND + 1e-9 else "!"))
+    shares = {c: round(sum(feas[c]) / len(feas[c]), 4) for c in FEASIBLE_DESIGN}
     worst = max((abs(mix[c][t] - tier_targets(c, sum(mix[c].values()))[t]) / sum(mix[c].values()), c)
                 for c in mix for t in TIERS)
-    return (f"| {size} s{seed} | " + " | ".join(cells)
-            + f" | {sum(agree) / len(agree):.2f} | {worst[0]:.2f} ({worst[1]}) | {cpu:.1f} |")
+    return {"corpus": f"{size} s{seed}", "size": size, "seed": seed, "feasible": shares,
+            "agreement": round(sum(agree) / len(agree), 4), "mix_off": round(worst[0], 4), "mix_worst": worst[1]}, cpu
+
+
+def markdown(doc: dict) -> str:
+    """The docs' table from a --json file (or from rows measured now)."""
+    lines = ["| corpus | " + " | ".join(f"{SHORT[c]} ({v:.0%})" for c, v in FEASIBLE_DESIGN.items())
+             + " | tier agreement | tier mix off (worst) |", "|---" * (len(FEASIBLE_DESIGN) + 3) + "|"]
+    for r in doc["rows"]:
+        cells = [f"{r['feasible'][c]:.2f}" + ("" if abs(r["feasible"][c] - d) <= FEASIBLE_BAND + 1e-9 else "!")
+                 for c, d in FEASIBLE_DESIGN.items()]
+        lines.append(f"| {r['corpus']} | " + " | ".join(cells)
+                     + f" | {r['agreement']:.2f} | {r['mix_off']:.2f} ({r['mix_worst']}) |")
+    return "\n".join(lines)
+
+
+DEFAULT = ["small:0", "small:1", "small:2", "small:3", "small:88", "medium:0", "medium:1", "medium:2", "medium:11",
+           "medium:53", "full:0", "full:1", "full:29"]
 
 
 def main(args: list[str]) -> None:
-    print("| corpus | " + " | ".join(f"{SHORT[c]} ({v:.0%})" for c, v in FEASIBLE_DESIGN.items())
-          + " | tier agreement | tier mix off (worst) | gen s |")
-    print("|---" * (len(FEASIBLE_DESIGN) + 4) + "|")
+    out_json = None
+    if "--json" in args:
+        i = args.index("--json")
+        out_json, args = Path(args[i + 1]), args[:i] + args[i + 2:]
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for i, arg in enumerate(args or ["small:0"]):
+        for i, arg in enumerate(args or DEFAULT):
             size, seed = arg.split(":")
-            print(row(size, int(seed), Path(tmp) / str(i)), flush=True)
+            r, cpu = measure(size, int(seed), Path(tmp) / str(i))
+            rows.append(r)
+            print(f"{r['corpus']}: generated in {cpu:.1f} s CPU", file=sys.stderr, flush=True)
+    doc = {"rows": rows}
+    print(markdown(doc))
+    if out_json is not None:
+        from hcrbench.data.atomic import atomic_write_text
+
+        atomic_write_text(out_json, json.dumps(doc, indent=1, sort_keys=True) + "\n")
 
 
 if __name__ == "__main__":

@@ -320,6 +320,11 @@ FIGS.append(Figure(
     lambda doc: bench("meridian_topics").markdown(doc), [["benchmarks/meridian_topics.py", "--json", "{json}"]],
     replay=[["benchmarks/meridian_topics.py", "--json", "{json}"]]))
 
+TIERS = ["benchmarks/meridian_tiers.py", "--json", "{json}"]
+FIGS.append(Figure(
+    "meridian-tiers", "docs/meridian.md", "python benchmarks/meridian_tiers.py --json docs/figures/meridian-tiers.json",
+    lambda doc: bench("meridian_tiers").markdown(doc), [TIERS], replay=[TIERS]))
+
 FIGS.append(Figure(
     "policy-code-email", "docs/policy.md",
     "python benchmarks/policy_code.py --package email --system bm25 --system dense --json "
