@@ -62,18 +62,20 @@ GROWTH_SYSTEMS = [
     ("Cards", "card issuing platform", "Marqeta", "T03"),
 ]
 assert len({k for _, k, _, _ in GROWTH_SYSTEMS}) == len(GROWTH_SYSTEMS) <= len(SYSTEM_BRANDS)
+#: The team that owns a growth system, by its kind (a growth system's name depends on the seed, its kind does not).
+GROWTH_SYSTEM_OWNERS = {kind: owner for _, kind, _, owner in GROWTH_SYSTEMS}
 
 # Concept -> surface forms for the growth policies (a policy keeps one; hard questions use another).
 GROWTH_SYNONYMS = {
-    "overtime": ["overtime", "extra time worked", "additional shifts"],
+    "overtime": ["extra-hours work", "additional shifts", "beyond-contract time"],
     "relocation": ["relocation", "moving support", "transfer assistance"],
     "tuition": ["tuition assistance", "education support", "study sponsorship"],
     "wellness": ["wellness allowance", "wellbeing stipend", "health perks"],
-    "probation": ["probation", "trial period", "initial assessment phase"],
-    "notice": ["notice period", "resignation lead time", "termination warning"],
+    "probation": ["probation", "starter assessment phase", "first-months review"],
+    "notice": ["leaving notice", "resignation lead time", "termination warning"],
     "interview": ["interview process", "hiring loop", "candidate assessment"],
-    "internship": ["internship", "student placement", "trainee scheme"],
-    "volunteering": ["volunteering", "community service days", "charity time"],
+    "internship": ["student placement", "trainee scheme", "intern cohort"],
+    "volunteering": ["volunteer days", "community service days", "charity time"],
     "sabbatical": ["sabbatical", "career break", "extended time away"],
     "payroll": ["payroll calendar", "salary run", "wage cycle"],
     "mileage": ["mileage", "car use reimbursement", "vehicle allowance"],
@@ -86,14 +88,14 @@ GROWTH_SYNONYMS = {
     "cleandesk": ["clean desk", "tidy workspace", "clear screen"],
     "software": ["software installation", "app requests", "program approvals"],
     "loaner": ["loaner equipment", "spare kit", "temporary hardware"],
-    "testing": ["test coverage", "automated checks", "verification suite"],
+    "testing": ["testing thresholds", "quality gates", "verification suite"],
     "apideprecation": ["API deprecation", "interface retirement", "endpoint sunset"],
     "dependencies": ["dependency updates", "library upgrades", "package refresh"],
     "slo": ["service level objectives", "reliability targets", "uptime goals"],
-    "capacity": ["capacity planning", "headroom planning", "resource forecasting"],
-    "gamedays": ["game days", "failure drills", "resilience exercises"],
+    "capacity": ["headroom planning", "resource forecasting", "compute sizing"],
+    "gamedays": ["chaos exercises", "failure drills", "resilience rehearsals"],
     "mobilerelease": ["app store submission", "mobile release train", "phone app shipping"],
-    "dataquality": ["data quality", "pipeline validation", "dataset checks"],
+    "dataquality": ["dataset hygiene", "pipeline validation", "record accuracy checks"],
     "carddata": ["card data handling", "PCI scope", "cardholder information"],
     "pairing": ["pair programming", "mob sessions", "shared coding time"],
     "whistleblowing": ["whistleblowing", "speak-up reporting", "misconduct disclosure"],
@@ -103,9 +105,9 @@ GROWTH_SYNONYMS = {
     "sanctions": ["sanctions screening", "export controls", "restricted party checks"],
     "auditfindings": ["audit findings", "control gaps", "remediation tracking"],
     "signing": ["signing authority", "approval limits", "spending mandates"],
-    "socialmedia": ["social media", "public posting", "online commentary"],
+    "socialmedia": ["social channels", "public posting", "online commentary"],
     "insider": ["insider trading", "share dealing", "blackout periods"],
-    "contractreview": ["contract review", "agreement sign-off", "legal vetting"],
+    "contractreview": ["contract vetting", "agreement sign-off", "legal scrutiny"],
 }
 # (code prefix, domain, concept, title word, [(parameter phrase, unit, low, high)], owner team index)
 GROWTH_POLICY_TOPICS = [

@@ -176,6 +176,8 @@ class JoinBudget:
         return BUDGET_TRIES if not self.misses[split] else BUDGET_TRIES // 15
 
     def fits(self, split: str, loss: int) -> bool:
+        if loss <= 0:  # a new topic never widens the deficit (even where fallbacks outside the budget spent it)
+            return True
         n = max(self.size[split], self.queries[split] + 1)
         spare = n - math.ceil(self.target * n - 1e-9)
         allowed = min(spare, math.floor(spare * (self.queries[split] + 1) / n) + JOIN_SLACK)
