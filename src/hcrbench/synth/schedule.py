@@ -165,10 +165,10 @@ class Scheduler(EventSpecs, YearSpecs):
             elif off % PROJECT_PERIOD == PROJECT_PHASE:
                 kind, ref = "project_charter", {"project": self.w.projects[projects_at(i + 1) - 1].id}
             elif grown is not None and grown[0] == "system":
-                kind, ref = "system_overview", {"system": self.w.systems[CORE_SYSTEMS + grown[1]].id}
+                kind, ref = "system_overview", {"system": self.w.systems[grown[1]].id}
             elif grown is not None:
                 v = grown[2]
-                kind, ref = "policy", {"policy": self.w.policies[CORE_POLICIES + grown[1]].id, "version": v,
+                kind, ref = "policy", {"policy": self.w.policies[grown[1]].id, "version": v,
                                        "quarter": lx.QUARTERS[v]}
             else:
                 r = rng(self.seed, "growth_kind", i)

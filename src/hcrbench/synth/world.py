@@ -24,10 +24,14 @@ PROJECT_PERIOD, PROJECT_PHASE = 80, 4  # ... and every 80th (offset 4) charters 
 # Meridian 4: the world grows systems and policies with the corpus (issue 35: the core's 14 systems and 20 policies
 # carried most questions, so a suite piled into few topics). After the core block, document offset 50k+1 is the
 # service-catalogue entry of growth system k, and offsets 40k+3, 40k+5, 40k+7 are versions 1-3 of growth policy
-# k (odd offsets: never a person's or a project's slot), while the lexicon has kinds and topics left.
+# k (odd offsets: never a person's or a project's slot), while the lexicon has kinds and topics left. The core
+# block itself holds the first CORE_EXTRA_SYSTEMS growth systems and CORE_EXTRA_POLICIES growth policies (in place
+# of general announcements), so the smallest world has more topics too.
 SYSTEM_PERIOD, SYSTEM_PHASE = 50, 1
 POLICY_PERIOD, POLICY_PHASES = 40, (3, 5, 7)
-CORE_SYSTEMS, CORE_POLICIES = len(lx.SYSTEMS), len(lx.POLICY_TOPICS)
+CORE_EXTRA_SYSTEMS, CORE_EXTRA_POLICIES = 8, 6
+LEXICON_SYSTEMS, LEXICON_POLICIES = len(lx.SYSTEMS), len(lx.POLICY_TOPICS)
+CORE_SYSTEMS, CORE_POLICIES = LEXICON_SYSTEMS + CORE_EXTRA_SYSTEMS, LEXICON_POLICIES + CORE_EXTRA_POLICIES
 assert CORE_STAFF == CORE_PEOPLE
 
 
@@ -181,28 +185,28 @@ def projects_at(doc_index: int) -> int:
 def systems_at(doc_index: int) -> int:
     """Systems that exist once documents ``0..doc_index-1`` are written (a growth system from its catalogue entry)."""
     grown = count_before(max(0, doc_index - CORE_DOCS), SYSTEM_PERIOD, SYSTEM_PHASE)
-    return CORE_SYSTEMS + min(len(lg.GROWTH_SYSTEMS), grown)
+    return LEXICON_SYSTEMS + min(len(lg.GROWTH_SYSTEMS), CORE_EXTRA_SYSTEMS + grown)
 
 
 def policies_at(doc_index: int) -> int:
     """Policies whose every version is written once documents ``0..doc_index-1`` are (a growth policy counts from
     its version 3)."""
     grown = count_before(max(0, doc_index - CORE_DOCS), POLICY_PERIOD, POLICY_PHASES[-1])
-    return CORE_POLICIES + min(len(lg.GROWTH_POLICY_TOPICS), grown)
+    return LEXICON_POLICIES + min(len(lg.GROWTH_POLICY_TOPICS), CORE_EXTRA_POLICIES + grown)
 
 
 def growth_slot(doc_index: int, n_docs: int) -> tuple[str, int, int] | None:
-    """("system", k, 0) or ("policy", k, version) when document ``doc_index`` (after the core block) introduces
-    growth system k or states version ``version`` of growth policy k in a world of ``n_docs`` documents (a policy
-    whose version 3 falls beyond the corpus is not in the world); None otherwise."""
+    """("system", j, 0) or ("policy", j, version) when document ``doc_index`` (after the core block) introduces
+    system ``j`` (an index into ``world.systems``) or states version ``version`` of policy ``j`` in a world of
+    ``n_docs`` documents (a policy whose version 3 falls beyond the corpus is not in the world); None otherwise."""
     off = doc_index - CORE_DOCS
     if off < 0:
         return None
-    if off % SYSTEM_PERIOD == SYSTEM_PHASE and off // SYSTEM_PERIOD < len(lg.GROWTH_SYSTEMS):
-        return "system", off // SYSTEM_PERIOD, 0
+    if off % SYSTEM_PERIOD == SYSTEM_PHASE and CORE_SYSTEMS + off // SYSTEM_PERIOD < systems_at(n_docs):
+        return "system", CORE_SYSTEMS + off // SYSTEM_PERIOD, 0
     k, phase = divmod(off, POLICY_PERIOD)
     if phase in POLICY_PHASES and CORE_POLICIES + k < policies_at(n_docs):
-        return "policy", k, POLICY_PHASES.index(phase)
+        return "policy", CORE_POLICIES + k, POLICY_PHASES.index(phase)
     return None
 
 
@@ -323,17 +327,18 @@ def _growth_systems(seed: int, n_docs: int, teams: list[Team], people: list[Pers
     brands = list(lg.SYSTEM_BRANDS)
     rng(seed, "growth_system_brands").shuffle(brands)
     out = []
-    for k in range(systems_at(n_docs) - CORE_SYSTEMS):
+    for k in range(systems_at(n_docs) - LEXICON_SYSTEMS):
         suffix, kind, vendor, owner = lg.GROWTH_SYSTEMS[kinds[k]]
         r = rng(seed, "growth_system", k)
-        there = people[:people_at(CORE_DOCS + k * SYSTEM_PERIOD + SYSTEM_PHASE)]
+        entry = CORE_DOCS + max(0, k - CORE_EXTRA_SYSTEMS) * SYSTEM_PERIOD + SYSTEM_PHASE  # its catalogue entry
+        there = people[:people_at(entry if k >= CORE_EXTRA_SYSTEMS else CORE_DOCS)]
         lead = teams[int(owner[1:])].lead
         cands = [p.id for p in there if p.team == owner and p.id not in (lead, "P0000") and not p.left
                  and p.id not in admins]
         joiners = [x for x in cands if int(x[1:]) >= CORE_PEOPLE]
         admin = r.choice(joiners or cands or [lead])
         admins.add(admin)
-        out.append(System(f"SYS-{CORE_SYSTEMS + k + 1:02d}", f"{brands[k]} {suffix}", kind, vendor, owner, admin,
+        out.append(System(f"SYS-{LEXICON_SYSTEMS + k + 1:02d}", f"{brands[k]} {suffix}", kind, vendor, owner, admin,
                           r.randint(12, 90)))
     return out
 
@@ -370,7 +375,7 @@ def build_world(seed: int, n_docs: int) -> World:
 
     policies = []
     counters: dict[str, int] = {}
-    topics = lx.POLICY_TOPICS + lg.GROWTH_POLICY_TOPICS[:policies_at(n_docs) - CORE_POLICIES]
+    topics = lx.POLICY_TOPICS + lg.GROWTH_POLICY_TOPICS[:policies_at(n_docs) - LEXICON_POLICIES]
     for i, (prefix, dom, concept, word, params, owner_i) in enumerate(topics):
         r = rng(seed, "policy", i)
         counters[prefix] = counters.get(prefix, 0) + r.randint(1, 6)
@@ -424,5 +429,5 @@ def build_world(seed: int, n_docs: int) -> World:
     uses = {x.id: sum(p.product == x.id for p in projects[:CORE_PROJECTS]) for x in products}
     top_products = sorted(products, key=lambda x: (-uses[x.id], x.id))[:3]
     key = key_people + [x.id for x in r.sample(projects[:CORE_PROJECTS], 6)] + \
-        [x.id for x in r.sample(systems[:CORE_SYSTEMS], 3)] + [x.id for x in top_products]
+        [x.id for x in r.sample(systems[:LEXICON_SYSTEMS], 3)] + [x.id for x in top_products]
     return World(seed, n_docs, teams, people, projects, products, systems, policies, key)
