@@ -35,6 +35,7 @@ from hcrbench.synth.world import (
     CORE_POLICIES,
     CORE_PROJECTS,
     CORE_SYSTEMS,
+    LEXICON_POLICIES,
     PERSON_PERIOD,
     PROJECT_PERIOD,
     PROJECT_PHASE,
@@ -122,7 +123,10 @@ class Scheduler(EventSpecs, YearSpecs):
         w = self.w
         plan: list[tuple[str, dict[str, Any]]] = []
         for qi, q in enumerate(lx.QUARTERS):
-            plan += [("policy", {"policy": p.id, "version": qi, "quarter": q}) for p in w.policies[:CORE_POLICIES]]
+            # the lexicon's policies are the quarterly snapshots (with projects and systems: 50 a quarter); the
+            # growth policies of the core block are not
+            plan += [("policy", {"policy": p.id, "version": qi, **({"quarter": q} if k < LEXICON_POLICIES else {})})
+                     for k, p in enumerate(w.policies[:CORE_POLICIES])]
             plan += [("project_status", {"project": p.id, "quarter": q}) for p in w.projects[:CORE_PROJECTS]]
             plan += [("system_status", {"system": s.id, "quarter": q}) for s in w.systems[:SNAPSHOT_SYSTEMS]]
         r = rng(self.seed, "core_profiles")
@@ -168,8 +172,7 @@ class Scheduler(EventSpecs, YearSpecs):
                 kind, ref = "system_overview", {"system": self.w.systems[grown[1]].id}
             elif grown is not None:
                 v = grown[2]
-                kind, ref = "policy", {"policy": self.w.policies[grown[1]].id, "version": v,
-                                       "quarter": lx.QUARTERS[v]}
+                kind, ref = "policy", {"policy": self.w.policies[grown[1]].id, "version": v}
             else:
                 r = rng(self.seed, "growth_kind", i)
                 kind = r.choices(["incident", "meeting", "decision", "announcement", "project_update",
