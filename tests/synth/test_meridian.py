@@ -157,11 +157,12 @@ def test_documents_carry_routing_metadata(small):
 # Meridian 2 targets not reached yet: measured and reported as missed, never hidden. Every other property must hold;
 # a gap that closes must be removed from this list. The text targets (distinct-sentence ratio, 10+-document share,
 # vocabulary) are met on medium since the body text became [a|b] templates (phrases*.py, render_phrases*.py).
-KNOWN_GAPS = {"budget-feasible share per category",
-              # Meridian 4, issue 35 item 1: the world (14 systems, 20 policies, core projects and people) holds
-              # too few independent subjects for 300 queries; describe reports it (tests/synth/test_topics.py)
-              "independent topics per split (clusters / queries, effective topics)",
+#: Meridian 4, issue 35 item 1: the small world (its core block: 14 systems, 20 policies, 24 projects, 120 people)
+#: holds too few independent subjects for 300 queries; describe reports it (tests/synth/test_topics.py). From
+#: medium up the world grows systems and policies and meets the topic targets (tests/synth/test_world_growth.py).
+TOPIC_GAPS = {"independent topics per split (clusters / queries, effective topics)",
               "relevant-document sets repeated within a split"}
+KNOWN_GAPS = {"budget-feasible share per category"} | TOPIC_GAPS
 # Small (500 docs) draws each template a quarter as often as medium, so fewer of the options' words are ever drawn:
 # its vocabulary (~5,500 words) is reported against no target there; the ">= 6,000" target is the design's for
 # medium and up, where describe applies it.
@@ -183,7 +184,7 @@ def test_describe_medium_meets_every_target_but_the_known_gaps(tmp_path):
     assert rc == 0
     assert main(["describe", str(out)]) == 0
     res = json.loads((out / "describe.json").read_text())
-    assert res["n_docs"] == 2000 and set(res["missed"]) == KNOWN_GAPS, res["missed"]
+    assert res["n_docs"] == 2000 and set(res["missed"]) == KNOWN_GAPS - TOPIC_GAPS, res["missed"]
     props = {p["property"]: p["measured"] for p in res["properties"]}
     assert props["vocabulary (distinct words)"] >= 6400  # the >= 6,000 target with a margin for other seeds
 
