@@ -322,6 +322,8 @@ AMBIGUOUS_GROUPS = [("leave", ["leave", "parental", "sick"]), ("review", ["revie
                     ("money", ["expenses", "travel", "gifts"])]
 
 
+#: The most people an ambiguous name may cover (a name more share is asked about within one team).
+MAX_NAMESAKES = 8
 #: What an ambiguous question about a shared name asks, by aspect and difficulty (``{x}``: the name).
 NAME_ASPECTS = {
     "role": {"hard": "What does {x} do?", "medium": "What is {x}'s job at Meridian?",
@@ -346,7 +348,17 @@ def ambiguous(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
             for p in w.people[1:]:
                 if c.stated(f"per:{p.id}:{aspect}"):
                     by_name.setdefault(p.name.split()[part], []).append(p.id)
-            c.cache[key] = sorted((k, v) for k, v in by_name.items() if len(v) > 1)
+            cands = []
+            for k, v in sorted(by_name.items()):
+                if 1 < len(v) <= MAX_NAMESAKES:
+                    cands.append((k, v))
+                elif len(v) > MAX_NAMESAKES and aspect != "team":  # a very large world: namesakes in one team
+                    by_team: dict[str, list[str]] = {}
+                    for pid in v:
+                        by_team.setdefault(w.get(pid).team, []).append(pid)
+                    cands += [(f"{k} from {w.get(t).name}", ps) for t, ps in sorted(by_team.items())
+                              if 1 < len(ps) <= MAX_NAMESAKES]
+            c.cache[key] = cands
         cands = c.cache[key]
         if not cands:
             return None
