@@ -64,6 +64,9 @@ TOPIC_TARGET = 0.72
 JOIN_SLACK = 4
 #: Draws a slot gets within the join budget (each of its two budget tries), before it is tried outside it.
 BUDGET_TRIES = 120
+#: Outside the budget a slot takes the draw that joins the fewest topics among this many valid draws (one that
+#: opens a new topic at once), so a fallback merges as few clusters as it can.
+BEST_OF = 12
 MAX_RELEVANT = 100  # R@100 = 1 must be reachable: no query has more relevant documents than that
 BRIDGE_SHARE = 0.10  # no bridge entity in more than ~10% of a chain category's queries
 #: Categories whose slots need the most distinct world resources are filled first.
@@ -297,12 +300,15 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
     budget (``budget``, when given); in its first :data:`NEW_TOPIC_TRIES` attempts when it touches any planned
     topic; in its first :data:`NEW_EVIDENCE_TRIES` when its main subject (first expected entity) is one its
     category already has (six entity-spanning questions about one person are one topic, not six). ``loose``
-    drops those two preferences and draws from its own random stream."""
+    drops those two preferences and draws from its own random stream. Outside the budget the draw that touches
+    the fewest topics among :data:`BEST_OF` valid ones is taken."""
     cat.split_owner, cat.split = ledger.owner, split
     topics: TopicGraph = seen["topics"]
     new_topic, new_evidence = (0, 0) if loose else seen.get("prefer", (NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES))
     stream = f"query|{cname}|{diff}|{slot}" + ("|loose" if loose else "")
     adv = seen.setdefault("patterns", defaultdict(lambda: [0, 0]))[cname]  # [filled, by a pattern]
+    best: tuple[QueryPlan, list, int] | None = None
+    found = 0
     for attempt in range(MAX_TRIES if budget is None else budget.tries(split)):
         r = rng(seed, stream, attempt)
         plan = gen(cat, r, diff)
@@ -334,5 +340,11 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
             continue
         if plan_violations(plan, cat):
             continue
-        return plan, linked, loss
-    return None
+        if budget is not None or loss == 0:
+            return plan, linked, loss
+        if best is None or loss < best[2]:  # outside the budget: the fewest joins of a few valid draws
+            best = (plan, linked, loss)
+        found += 1
+        if found >= BEST_OF:
+            return best
+    return best
