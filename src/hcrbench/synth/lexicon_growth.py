@@ -73,7 +73,7 @@ GROWTH_SYNONYMS = {
     "wellness": ["wellness allowance", "wellbeing stipend", "health perks"],
     "probation": ["probation", "starter assessment phase", "first-months review"],
     "notice": ["leaving notice", "resignation lead time", "termination warning"],
-    "interview": ["interview process", "hiring loop", "candidate assessment"],
+    "interview": ["interview rounds", "hiring loop", "candidate assessment"],
     "internship": ["student placement", "trainee scheme", "intern cohort"],
     "volunteering": ["volunteer days", "community service days", "charity time"],
     "sabbatical": ["sabbatical", "career break", "extended time away"],
