@@ -140,21 +140,20 @@ def _can_span(c: Catalog, eid: str) -> bool:
 
 
 def _pool(c: Catalog, r: random.Random, diff: str) -> list[str]:
-    """The entities a question of ``diff`` draws from; entities whose aspects cannot reach the document target
-    are left out (unless the planner relaxed it)."""
-    key = ("spanning_pool", diff == "easy", c.relaxed)
-    if key not in c.cache:
+    """The entities a question of ``diff`` draws from, less those already found unable to reach the document
+    target (unless the planner relaxed it): each is tried once, not once per draw."""
+    if "spanning_pools" not in c.cache:
         w = c.w
         people = [p.id for p in w.people[1:] if c.profile(p.id) is not None]
         projects = [p.id for p in c.projects]
-        pools = {"easy": people + projects, "key": list(w.key_entities),
-                 "all": projects + people + [s.id for s in w.systems] + [p.id for p in w.products]}
-        keep = (lambda e: True) if c.relaxed else (lambda e: _can_span(c, e))
-        c.cache[key] = {k: [e for e in v if keep(e)] or v for k, v in pools.items()}
-    pools = c.cache[key]
-    if diff == "easy":
-        return pools["easy"]
-    return pools["key"] if r.random() < 0.5 else pools["all"]
+        c.cache["spanning_pools"] = {"easy": people + projects, "key": list(w.key_entities),
+                                     "all": projects + people + [s.id for s in w.systems] + [p.id for p in w.products]}
+    pools = c.cache["spanning_pools"]
+    pool = pools["easy"] if diff == "easy" else pools["key"] if r.random() < 0.5 else pools["all"]
+    narrow = c.cache.setdefault("spanning_narrow", set())
+    if c.relaxed or not narrow:
+        return pool
+    return [e for e in pool if e not in narrow] or pool
 
 
 def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
@@ -164,6 +163,9 @@ def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None
     table = _kind(eid)
     avail = _available(c, eid)
     if len(avail) < 2:
+        return None
+    if not c.relaxed and not _can_span(c, eid):
+        c.cache.setdefault("spanning_narrow", set()).add(eid)  # type: ignore[union-attr]
         return None
     names = sorted(avail)
     r.shuffle(names)
