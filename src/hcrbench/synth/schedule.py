@@ -2,7 +2,7 @@
 
 The first 500 documents (the core block) are a fixed, seed-shuffled plan holding the quarterly snapshots, the
 near-duplicate clusters and every core entity's pages. Documents after it follow a periodic rule (every 8th
-profiles a new person, every 80th charters a new project) plus seeded events (incidents, meetings, decisions)
+profiles a new person, every 40th charters a new project) plus seeded events (incidents, meetings, decisions)
 that link new and old entities across domains. Spec ``i`` depends only on the seed and specs ``< i``, so a larger
 corpus is a superset of a smaller one.
 """
