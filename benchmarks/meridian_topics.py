@@ -1,88 +1,123 @@
-"""Independent topics per split on Meridian (docs/meridian.md, issue 35): the share of each split's queries in
-distinct clusters, the effective number of topics, the relevant sets repeated within the split, and the entities
-that leak across splits, as ``hcrbench describe`` computes them (:func:`hcrbench.synth.describe_topics.topic_props`).
+"""Topic figures of Meridian suites (issue 35): per split, the share of queries in distinct clusters (clusters /
+queries), the relevant-document and fact sets repeated within the split, the entities (expected or named in the
+text) in two or more splits, and the world's systems / policies, as ``hcrbench describe`` computes them
+(:func:`hcrbench.synth.describe_topics.topic_props`).
 
-    python benchmarks/meridian_topics.py [--json PATH]
+    python benchmarks/meridian_topics.py [--sizes small,medium,full] [--seeds 0,1,2,3,4,613,8128] [--queries 300]
+                                         [--json PATH]
 
-Generates Meridian medium seed 0 and small seeds 0-4 (default 300 queries) in a scratch folder. Prints the table
-(:func:`markdown`); ``--json PATH`` writes the rows (no timings: same generator, same bytes), which
-``scripts/doc_figures.py`` renders into docs/meridian.md. About a minute.
+Prints one markdown row per size and suite size (seeds as ranges, :func:`markdown`) and, on stderr, each suite's
+generation time. ``--json PATH`` writes the rows (no timings: same generator, same bytes), which
+``scripts/doc_figures.py`` renders into docs/meridian.md. A suite the world cannot hold is a row saying so (the
+generator's one-line error), not a traceback. The defaults take a few minutes.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
+import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
-CASES = [("medium", 0), ("small", 0), ("small", 1), ("small", 2), ("small", 3), ("small", 4)]
 SPLITS = ("tune", "dev", "test")
 
 
-def measure() -> dict[str, Any]:
+def measure_one(size: str, seed: int, n: int) -> dict[str, Any]:
+    """One suite's topic figures (``error`` set when the world cannot hold it)."""
     from hcrbench.data import iter_jsonl
-    from hcrbench.synth import GENERATOR_VERSION, generate_meridian
+    from hcrbench.errors import InputError
+    from hcrbench.synth import generate_meridian
     from hcrbench.synth.describe_topics import topic_props
+    from hcrbench.synth.topics import MIN_DISTINCT_SHARE
 
-    rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for size, seed in CASES:
-            out = Path(tmp) / f"{size}-{seed}"
-            generate_meridian(out, size, seed)
-            world = json.loads((out / "world.json").read_text(encoding="utf-8"))
-            metas = [obj for _, obj in iter_jsonl(out / "queries.meta.jsonl")]
-            props, table = topic_props(metas, world)
-            leak = next(p for p in props if p["property"].startswith("entities (expected or named"))["measured"]
-            rows.append({"size": size, "seed": seed, "leaked_entities": leak,
-                         "splits": {s: {k: table[s][k] for k in ("queries", "clusters", "distinct_share",
-                                                                 "effective_topics", "repeated_relevant_sets")}
-                                    for s in SPLITS if s in table}})
+        out = Path(tmp) / "m"
+        t0 = time.perf_counter()
+        try:
+            generate_meridian(out, size, seed=seed, n_queries=n)
+        except InputError as e:
+            return {"size": size, "seed": seed, "queries": n, "error": str(e)}
+        print(f"{size} s{seed} q{n}: generated in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+        metas = [o for _, o in iter_jsonl(out / "queries.meta.jsonl")]
+        world = json.loads((out / "world.json").read_text(encoding="utf-8"))
+    props, table = topic_props(metas, world)
+    p = {x["property"]: x["measured"] for x in props}
+    splits = {s: {k: table[s][k] for k in ("queries", "clusters", "distinct_share", "effective_topics",
+                                          "repeated_relevant_sets")} for s in SPLITS if s in table}
+    met = all(t["clusters"] >= MIN_DISTINCT_SHARE * t["queries"] - 1e-9 for t in splits.values())
+    return {"size": size, "seed": seed, "queries": n, "splits": splits, "met": met,
+            "repeated_fact_sets": p["fact sets repeated within a split"],
+            "leaked_entities": p["entities (expected or named in the text) in two or more splits"],
+            "systems": len(world["systems"]), "policies": len(world["policies"])}
+
+
+def measure(sizes: list[str], seeds: list[int], queries: list[int]) -> dict[str, Any]:
+    from hcrbench.synth import GENERATOR_VERSION
+
+    rows = [measure_one(size, seed, n) for size in sizes for n in queries for seed in seeds]
     return {"generator_version": GENERATOR_VERSION, "rows": rows}
 
 
-def _cell(rows: list[dict[str, Any]], split: str) -> str:
-    def span(key: str, fmt: str) -> str:
-        v = [r["splits"][split][key] for r in rows if split in r["splits"]]
-        lo, hi = format(min(v), fmt), format(max(v), fmt)
-        return lo if lo == hi else f"{lo}-{hi}"
+def _span(values: list, fmt: str) -> str:
+    lo, hi = format(min(values), fmt), format(max(values), fmt)
+    return lo if lo == hi else f"{lo}-{hi}"
 
-    return (f"{span('distinct_share', '.2f')} / {span('effective_topics', '.1f')} / "
-            f"{span('repeated_relevant_sets', 'd')}")
+
+def _seeds(seeds: list[int]) -> str:
+    runs: list[list[int]] = []
+    for s in sorted(seeds):
+        if runs and s == runs[-1][-1] + 1:
+            runs[-1].append(s)
+        else:
+            runs.append([s])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 def markdown(doc: dict[str, Any]) -> str:
-    """One row per corpus (small seeds 1-4 as ranges): share / effective topics / repeated sets per split."""
-    v = doc["generator_version"]
-    groups: list[tuple[str, list[dict[str, Any]]]] = []
+    """One row per size and suite size, seeds as ranges: the distinct share and repeated relevant sets per split,
+    repeated fact sets, leaked entities, how many seeds meet 2/3 in every split."""
+    out = [f"Generator {doc['generator_version']}.", "",
+           "| size (systems / policies), queries, seeds | distinct share tune / dev / test | repeated relevant sets "
+           "tune / dev / test | repeated fact sets | entities in two splits | >= 2/3 every split |",
+           "|---|---|---|---|---|---|"]
+    groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for r in doc["rows"]:
-        if r["size"] == "small" and r["seed"] >= 1:
+        groups.setdefault((r["size"], r["queries"]), []).append(r)
+    for (size, n), rows in groups.items():
+        ok = [r for r in rows if "error" not in r]
+        seeds = _seeds([r["seed"] for r in rows])
+        if not ok:
+            out.append(f"| {size}, {n}, seeds {seeds} | cannot hold: {rows[0]['error']} | | | | |")
             continue
-        groups.append((f"{v} {r['size']} s{r['seed']}", [r]))
-    rest = [r for r in doc["rows"] if r["size"] == "small" and r["seed"] >= 1]
-    if rest:
-        groups.append((f"{v} small s{rest[0]['seed']}-s{rest[-1]['seed']}", rest))
-    out = ["| corpus | tune: share / eff / rep | dev | test | named-entity leakage |", "|---|---|---|---|---|"]
-    for name, rows in groups:
-        leaks = sorted({r["leaked_entities"] for r in rows})
-        leak = str(leaks[0]) if len(leaks) == 1 else f"{leaks[0]}-{leaks[-1]}"
-        out.append(f"| {name} | " + " | ".join(_cell(rows, s) for s in SPLITS) + f" | {leak} |")
+        world = _span([r["systems"] for r in ok], "d") + " / " + _span([r["policies"] for r in ok], "d")
+        share = " / ".join(_span([r["splits"][s]["distinct_share"] for r in ok], ".2f") for s in SPLITS)
+        rep = " / ".join(_span([r["splits"][s]["repeated_relevant_sets"] for r in ok], "d") for s in SPLITS)
+        met = sum(r["met"] for r in ok)
+        refused = len(rows) - len(ok)
+        out.append(f"| {size} ({world}), {n}, seeds {seeds} | {share} | {rep} | "
+                   f"{_span([r['repeated_fact_sets'] for r in ok], 'd')} | "
+                   f"{_span([r['leaked_entities'] for r in ok], 'd')} | "
+                   f"{'yes' if met == len(ok) else 'no'} ({met} of {len(ok)})"
+                   + (f"; {refused} refused" if refused else "") + " |")
     return "\n".join(out)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="small,medium,full")
+    ap.add_argument("--seeds", default="0,1,2,3,4,613,8128")
+    ap.add_argument("--queries", default="300", help="comma-separated suite sizes")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows to this file")
     a = ap.parse_args()
-    doc = measure()
+    doc = measure(a.sizes.split(","), [int(x) for x in a.seeds.split(",")], [int(x) for x in a.queries.split(",")])
     print(markdown(doc))
     if a.json is not None:
-        a.json.parent.mkdir(parents=True, exist_ok=True)
-        part = a.json.with_name(f".{a.json.name}.part")
-        part.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-        os.replace(part, a.json)
+        from hcrbench.data.atomic import atomic_write_text
+
+        atomic_write_text(a.json, json.dumps(doc, indent=1) + "\n")
 
 
 if __name__ == "__main__":

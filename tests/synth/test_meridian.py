@@ -165,16 +165,17 @@ def test_documents_carry_routing_metadata(small):
 # Meridian 2 targets not reached yet: measured and reported as missed, never hidden. Every other property must hold;
 # a gap that closes must be removed from this list. The text targets (distinct-sentence ratio, 10+-document share,
 # vocabulary) are met on medium since the body text became [a|b] templates (phrases*.py, render_phrases*.py).
-KNOWN_GAPS = {  # Meridian 4, issue 35 item 1: the world (14 systems, 20 policies, core projects and people) holds
-    # too few independent subjects for 300 queries; describe reports it (tests/synth/test_topics.py)
-    "independent topics per split (clusters / queries, effective topics)",
-    "relevant-document sets repeated within a split",
-    # issue 35 items 3-4: the design's feasible shares in 128-token chunks bound the share of queries that need
-    # more than ten documents (60% of entity summaries fit 400 tokens, so few need 11+ documents): 12-14% measured
-    "queries needing >10 documents"}
+#: Meridian 4, issue 35 item 1: the small world (its core block: 14 systems, 20 policies, 24 projects, 120 people)
+#: holds too few independent subjects for 300 queries; describe reports it (tests/synth/test_topics.py). From
+#: medium up the world grows systems and policies and meets the topic targets (tests/synth/test_world_growth.py).
+TOPIC_GAPS = {"independent topics per split (clusters / queries, effective topics)",
+              "relevant-document sets repeated within a split"}
+#: issue 35 items 3-4: the design's feasible shares in 128-token chunks bound the share of queries that need more
+#: than ten documents (60% of entity summaries fit 400 tokens, so few need 11+ documents): 12-14% measured
+KNOWN_GAPS = {"queries needing >10 documents"} | TOPIC_GAPS
 #: Missed on some seeds: the tier mix within 10 points (entity summaries, and on small two-hop and thematic), and
 #: on small the feasible shares of two-hop, 3+-hop and ambiguous (too few people whose facts no other split owns
-#: for fanned-out and four-hop chains; medium and full meet every share: tests/synth/test_tiers.py)
+#: for fanned-out and four-hop chains; medium and full meet every share on most seeds: tests/synth/test_tiers.py)
 MIX_GAP = "difficulty easy/medium/hard per category (target)"
 FEASIBLE_GAP = "budget-feasible share per category (128-token chunks, 400 tokens)"
 # Small (500 docs) draws each template a quarter as often as medium, so fewer of the options' words are ever drawn:
@@ -199,10 +200,10 @@ def test_describe_medium_meets_every_target_but_the_known_gaps(tmp_path):
     assert rc == 0
     assert main(["describe", str(out)]) == 0
     res = json.loads((out / "describe.json").read_text())
-    # (on this seed two-hop stays 0.66 feasible: tests/synth/test_tiers.py and docs/meridian.md list the medium
-    # seeds where a share is still missed)
-    assert res["n_docs"] == 2000 and KNOWN_GAPS <= set(res["missed"]) <= KNOWN_GAPS | {MIX_GAP, FEASIBLE_GAP}, \
-        res["missed"]
+    # (on some medium seeds a feasible share or the tier mix is still missed: tests/synth/test_tiers.py and
+    # docs/meridian.md list them)
+    gaps = KNOWN_GAPS - TOPIC_GAPS
+    assert res["n_docs"] == 2000 and gaps <= set(res["missed"]) <= gaps | {MIX_GAP, FEASIBLE_GAP}, res["missed"]
     props = {p["property"]: p["measured"] for p in res["properties"]}
     assert props["vocabulary (distinct words)"] >= 6400  # the >= 6,000 target with a margin for other seeds
 

@@ -14,6 +14,7 @@ import pytest
 from hcrbench.data import iter_jsonl
 from hcrbench.synth import generate_meridian
 from hcrbench.synth import lexicon as lx
+from hcrbench.synth.lexicon_growth import GROWTH_POLICY_TOPICS, GROWTH_SYSTEM_OWNERS
 from hcrbench.synth.text import MONTHS
 
 ALLOWED = {"on track": {"on track", "at risk", "completed"}, "at risk": {"on track", "delayed", "at risk"},
@@ -39,8 +40,9 @@ def _docs(folder: Path, doc_type: str) -> list[dict]:
 def test_systems_are_owned_and_administered_by_fitting_teams(world):
     people = {p["id"]: p for p in world["people"]}
     heads = {"P0000"} | {t["lead"] for t in world["teams"]}
+    assert len(world["systems"]) > len(lx.SYSTEMS)  # 900 documents: the world has grown systems
     for s in world["systems"]:
-        assert s["owner_team"] == lx.SYSTEM_OWNERS[s["name"]]
+        assert s["owner_team"] == lx.SYSTEM_OWNERS.get(s["name"], GROWTH_SYSTEM_OWNERS.get(s["kind"]))
         assert people[s["admin"]]["team"] == s["owner_team"] and s["admin"] not in heads
 
 
@@ -116,7 +118,8 @@ def _iso(human: str) -> str:
 
 
 def test_policy_figures_stay_in_realistic_ranges(world):
-    topics = {t[2]: t for t in lx.POLICY_TOPICS}
+    topics = {t[2]: t for t in lx.POLICY_TOPICS + GROWTH_POLICY_TOPICS}
+    assert len(world["policies"]) > len(lx.POLICY_TOPICS)  # 900 documents: the world has grown policies
     for pol in world["policies"]:
         for prm, (_, unit, lo, hi) in zip(pol["params"], topics[pol["concept"]][4], strict=True):
             assert prm["unit"] == unit and all(lo <= v <= hi + 10 for v in prm["values"])

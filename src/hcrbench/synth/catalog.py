@@ -61,7 +61,8 @@ class Catalog:
         self.fresh_bias = 0.0  # chance that pick/sample draw only from entities no query names yet
         self.target: tuple[str, bool] | None = None  # the slot's (tier, feasible) target (query_fit, query_reach)
         self.count_tokens = count_tokens or (lambda s: len(s.split()))
-        self.cache: dict[str, object] = {}  # indexes the query generators build once
+        self.cache: dict[object, object] = {}  # indexes the query generators build once
+        self._item_nodes: dict[int, tuple[object, list]] = {}  # id(item) -> (item, its entity nodes)
         self.prov: dict[str, list[Statement]] = defaultdict(list)
         self.doc_facts: dict[int, set[str]] = defaultdict(set)
         for st in statements or []:
@@ -117,16 +118,31 @@ class Catalog:
                 return fresh
         return ok
 
+    def _usable_items(self, items: list) -> list:
+        """The items whose entities are all usable (:meth:`usable`), in order."""
+        owner, split = self.split_owner, self.split
+        if not owner:
+            return items
+        memo = self._item_nodes
+        out = []
+        for x in items:
+            got = memo.get(id(x))
+            if got is None or got[0] is not x:
+                got = memo[id(x)] = (x, [("entity", e) for e in _ids(x)])
+            if all(owner.get(n, split) == split for n in got[1]):
+                out.append(x)
+        return out
+
     def pick(self, r, items):
         """A random item whose entities are usable (any item when none is: the draw is then rejected), preferring
         entities no query names yet (:meth:`_fresh`)."""
         items = list(items)
-        ok = [x for x in items if all(self.usable(e) for e in _ids(x))]
+        ok = self._usable_items(items)
         return r.choice(self._fresh(r, ok, 1) or items)
 
     def sample(self, r, items, k: int):
         items = list(items)
-        ok = [x for x in items if all(self.usable(e) for e in _ids(x))]
+        ok = self._usable_items(items)
         ok = self._fresh(r, ok, k)
         return r.sample(ok if len(ok) >= k else items, k)
 

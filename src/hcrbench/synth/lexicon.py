@@ -6,6 +6,8 @@ Pure data. The synonym sets drive vocabulary mismatch: a policy is written with 
 
 from __future__ import annotations
 
+from hcrbench.synth.lexicon_growth import GROWTH_SYNONYMS
+
 FIRST_NAMES = [
     "Priya", "Daniel", "Amara", "Lukas", "Mei", "Jonah", "Sofia", "Tariq", "Hannah", "Mateo", "Ines", "Kwame",
     "Elena", "Ravi", "Chloe", "Omar", "Freya", "Hiroshi", "Nadia", "Samuel", "Aisha", "Bruno", "Yuki", "Leah",
@@ -361,6 +363,7 @@ SYNONYMS = {
     "referral": ["employee referral", "refer-a-friend", "internal referral"],
     "travel": ["business travel", "work trips", "corporate travel"],
 }
+SYNONYMS.update(GROWTH_SYNONYMS)  # the growth policies' concepts (lexicon_growth)
 
 # (code prefix, domain, concept, title word, [(parameter phrase, unit, low, high)], owner team index)
 POLICY_TOPICS = [

@@ -119,15 +119,41 @@ def doc_cover(c: Catalog, facts: list[str]) -> int:
     return n
 
 
+def _available(c: Catalog, eid: str) -> dict[str, tuple[str, list[str]]]:
+    """The aspects of ``eid`` with facts, every one of them stated (computed once per catalog)."""
+    key = ("spanning_aspects", eid)
+    if key not in c.cache:
+        avail = {}
+        for name, (words, facts_of) in _kind(eid).items():
+            facts = facts_of(c.w, eid)
+            if facts and all(c.stated(f) for f in facts):
+                avail[name] = (words, facts)
+        c.cache[key] = avail
+    return c.cache[key]  # type: ignore[return-value]
+
+
+def _can_span(c: Catalog, eid: str) -> bool:
+    """Whether ``eid``'s stated aspects together reach :data:`SPANNING_DOCS` documents (no question about it can
+    otherwise)."""
+    docs = {d for _, facts in _available(c, eid).values() for f in facts for d in c.docs_stating(f)}
+    return len(docs) >= SPANNING_DOCS
+
+
 def _pool(c: Catalog, r: random.Random, diff: str) -> list[str]:
-    w = c.w
-    people = [p.id for p in w.people[1:] if c.profile(p.id) is not None]
-    projects = [p.id for p in c.projects]
-    if diff == "easy":
-        return people + projects
-    if r.random() < 0.5:
-        return list(w.key_entities)
-    return projects + people + [s.id for s in w.systems] + [p.id for p in w.products]
+    """The entities a question of ``diff`` draws from, less those already found unable to reach the document
+    target (unless the planner relaxed it): each is tried once, not once per draw."""
+    if "spanning_pools" not in c.cache:
+        w = c.w
+        people = [p.id for p in w.people[1:] if c.profile(p.id) is not None]
+        projects = [p.id for p in c.projects]
+        c.cache["spanning_pools"] = {"easy": people + projects, "key": list(w.key_entities),
+                                     "all": projects + people + [s.id for s in w.systems] + [p.id for p in w.products]}
+    pools = c.cache["spanning_pools"]
+    pool = pools["easy"] if diff == "easy" else pools["key"] if r.random() < 0.5 else pools["all"]
+    narrow = c.cache.setdefault("spanning_narrow", set())
+    if c.relaxed or not narrow:
+        return pool
+    return [e for e in pool if e not in narrow] or pool
 
 
 def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
@@ -135,12 +161,11 @@ def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None
     w = c.w
     eid = c.pick(r, _pool(c, r, diff))
     table = _kind(eid)
-    avail = {}
-    for name, (words, facts_of) in table.items():
-        facts = facts_of(w, eid)
-        if facts and all(c.stated(f) for f in facts):
-            avail[name] = (words, facts)
+    avail = _available(c, eid)
     if len(avail) < 2:
+        return None
+    if not c.relaxed and not _can_span(c, eid):
+        c.cache.setdefault("spanning_narrow", set()).add(eid)  # type: ignore[union-attr]
         return None
     names = sorted(avail)
     r.shuffle(names)

@@ -322,22 +322,52 @@ AMBIGUOUS_GROUPS = [("leave", ["leave", "parental", "sick"]), ("review", ["revie
                     ("money", ["expenses", "travel", "gifts"])]
 
 
+#: The most people an ambiguous name may cover (a name more share is asked about within one team).
+MAX_NAMESAKES = 8
+#: What an ambiguous question about a shared name asks, by aspect and difficulty (``{x}``: the name).
+NAME_ASPECTS = {
+    "role": {"hard": "What does {x} do?", "medium": "What is {x}'s job at Meridian?",
+             "easy": "Who is {x} at Meridian, and what is their job title?"},
+    "location": {"hard": "Where is {x} based?", "medium": "Which office does {x} work from?",
+                 "easy": "In which Meridian office is {x} based?"},
+    "team": {"hard": "Which team is {x} in?", "medium": "What team does {x} belong to?",
+             "easy": "Which Meridian team does {x} work in?"},
+}
+
+
 def ambiguous(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Two or more interpretations, complete over every matching entity, each with its own facts."""
     w = c.w
     if diff == "hard" or r.random() < 0.5:
-        by_last: dict[str, list[str]] = {}
-        for p in w.people[1:]:
-            if c.stated(f"per:{p.id}:role"):
-                by_last.setdefault(p.name.split()[-1], []).append(p.id)
-        cands = sorted((k, v) for k, v in by_last.items() if len(v) > 1)
+        # a surname or a first name several people share, asked about one aspect (issue 35: a bigger suite needs
+        # more ambiguous questions than Meridian has surnames)
+        part, aspect = (-1, "role") if r.random() < 0.5 else (r.choice([0, -1]), r.choice(list(NAME_ASPECTS)))
+        key = ("ambiguous_names", part, aspect)
+        if key not in c.cache:
+            by_name: dict[str, list[str]] = {}
+            for p in w.people[1:]:
+                if c.stated(f"per:{p.id}:{aspect}"):
+                    by_name.setdefault(p.name.split()[part], []).append(p.id)
+            cands = []
+            for k, v in sorted(by_name.items()):
+                if 1 < len(v) <= MAX_NAMESAKES:
+                    cands.append((k, v))
+                elif len(v) > MAX_NAMESAKES and aspect != "team":  # a very large world: namesakes in one team
+                    by_team: dict[str, list[str]] = {}
+                    for pid in v:
+                        by_team.setdefault(w.get(pid).team, []).append(pid)
+                    cands += [(f"{k} from {w.get(t).name}", ps) for t, ps in sorted(by_team.items())
+                              if 1 < len(ps) <= MAX_NAMESAKES]
+            c.cache[key] = cands
+        cands = c.cache[key]
         if not cands:
             return None
         last, pids = r.choice(cands)
-        text = {"hard": f"What does {last} do?", "medium": f"What is {last}'s job at Meridian?",
-                "easy": f"Who is {last} at Meridian, and what is their job title?"}[diff]
-        interp = [{"label": w.get(p).name, "answer": w.get(p).role, "facts": [f"per:{p}:role"]} for p in pids]
-        intent, params = "role_of_surname", {"surname": last}
+        text = NAME_ASPECTS[aspect][diff].format(x=last)
+        interp = [{"label": w.get(p).name, "answer": fact_value(w, f"per:{p}:{aspect}"),
+                   "facts": [f"per:{p}:{aspect}"]} for p in pids]
+        kind = "surname" if part else "first_name"
+        intent, params = f"{aspect}_of_{kind}", {kind: last}
     else:
         word, concepts = r.choice(AMBIGUOUS_GROUPS)
         pols = [p for p in w.policies if p.concept in concepts]

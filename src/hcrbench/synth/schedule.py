@@ -2,7 +2,7 @@
 
 The first 500 documents (the core block) are a fixed, seed-shuffled plan holding the quarterly snapshots, the
 near-duplicate clusters and every core entity's pages. Documents after it follow a periodic rule (every 8th
-profiles a new person, every 80th charters a new project) plus seeded events (incidents, meetings, decisions)
+profiles a new person, every 40th charters a new project) plus seeded events (incidents, meetings, decisions)
 that link new and old entities across domains. Spec ``i`` depends only on the seed and specs ``< i``, so a larger
 corpus is a superset of a smaller one.
 """
@@ -32,13 +32,19 @@ from hcrbench.synth.seeds import rng
 from hcrbench.synth.world import (
     CORE_DOCS,
     CORE_PEOPLE,
+    CORE_POLICIES,
     CORE_PROJECTS,
+    CORE_SYSTEMS,
+    LEXICON_POLICIES,
     PERSON_PERIOD,
     PROJECT_PERIOD,
     PROJECT_PHASE,
     World,
+    growth_slot,
     people_at,
+    policies_at,
     projects_at,
+    systems_at,
 )
 
 
@@ -61,6 +67,7 @@ class Scheduler(EventSpecs, YearSpecs):
         self._rosters: dict[str, list[Any]] = {}
         self._seen_people = 1
         self.digest_weeks: set[date] = set()  # (kind, subject) -> documents so far (release numbers)
+        self.now = 0  # the document being planned: events pick among the systems and policies that exist by then
         self._init_year()
 
     # ------------------------------------------------------------------ helpers
@@ -102,7 +109,11 @@ class Scheduler(EventSpecs, YearSpecs):
     def _system(self, r, key_bias: float = 0.45) -> str:
         if r.random() < key_bias:
             return r.choice(self.key_systems)
-        return r.choice(self.w.systems).id
+        return r.choice(self.w.systems[:systems_at(self.now + 1)]).id
+
+    def _policy(self, r):
+        """A policy whose every version is written by the document being planned."""
+        return r.choice(self.w.policies[:policies_at(self.now)])
 
     def _team_of(self, pid: str) -> str:
         return self.w.get(pid).team
@@ -112,12 +123,16 @@ class Scheduler(EventSpecs, YearSpecs):
         w = self.w
         plan: list[tuple[str, dict[str, Any]]] = []
         for qi, q in enumerate(lx.QUARTERS):
-            plan += [("policy", {"policy": p.id, "version": qi, "quarter": q}) for p in w.policies]
+            # the lexicon's policies are the quarterly snapshots (with projects and systems: 50 a quarter); the
+            # growth policies of the core block are not
+            plan += [("policy", {"policy": p.id, "version": qi, **({"quarter": q} if k < LEXICON_POLICIES else {})})
+                     for k, p in enumerate(w.policies[:CORE_POLICIES])]
             plan += [("project_status", {"project": p.id, "quarter": q}) for p in w.projects[:CORE_PROJECTS]]
             plan += [("system_status", {"system": s.id, "quarter": q}) for s in w.systems[:SNAPSHOT_SYSTEMS]]
         r = rng(self.seed, "core_profiles")
         leads = [p.id for p in w.people[: len(w.teams) + 1]]
-        known = _uniq(leads + self.key_people + [s.admin for s in w.systems])  # system administrators have pages
+        # system administrators have pages
+        known = _uniq(leads + self.key_people + [s.admin for s in w.systems[:CORE_SYSTEMS]])
         others = [p.id for p in w.people[len(w.teams) + 1: CORE_PEOPLE] if p.id not in known and not p.left]
         profiled = _uniq(known + r.sample(others, 60 - len(known)))
         self.profiled = set(profiled)
@@ -125,7 +140,7 @@ class Scheduler(EventSpecs, YearSpecs):
         plan += [("team_page", {"team": t.id}) for t in w.teams]
         plan += [("project_charter", {"project": p.id}) for p in w.projects[:CORE_PROJECTS]]
         plan += [("product_spec", {"product": p.id}) for p in w.products]
-        plan += [("system_overview", {"system": s.id}) for s in w.systems]
+        plan += [("system_overview", {"system": s.id}) for s in w.systems[:CORE_SYSTEMS]]
         plan += [("eng_process", {"process": k}) for k in range(len(lx.ENG_PROCESSES))]
         plan += [("access_review", {"system": s.id, "cluster": "C1"}) for s in w.systems[:8]]
         plan += [("onboarding", {"team": t.id, "cluster": "C2"}) for t in w.teams[2:9]]
@@ -142,6 +157,8 @@ class Scheduler(EventSpecs, YearSpecs):
     # ------------------------------------------------------------------ specs
     def spec(self, i: int) -> DocSpec:
         """Spec ``i``; must be called for i = 0, 1, 2, ... in order (events are numbered as they occur)."""
+        self.now = i
+        grown = growth_slot(i, self.w.n_docs)
         if i < CORE_DOCS:
             kind, ref = self.core[i]
             ref = dict(ref)
@@ -151,6 +168,11 @@ class Scheduler(EventSpecs, YearSpecs):
                 kind, ref = "profile", {"person": self.w.people[CORE_PEOPLE + off // PERSON_PERIOD].id}
             elif off % PROJECT_PERIOD == PROJECT_PHASE:
                 kind, ref = "project_charter", {"project": self.w.projects[projects_at(i + 1) - 1].id}
+            elif grown is not None and grown[0] == "system":
+                kind, ref = "system_overview", {"system": self.w.systems[grown[1]].id}
+            elif grown is not None:
+                v = grown[2]
+                kind, ref = "policy", {"policy": self.w.policies[grown[1]].id, "version": v}
             else:
                 r = rng(self.seed, "growth_kind", i)
                 kind = r.choices(["incident", "meeting", "decision", "announcement", "project_update",
@@ -288,7 +310,7 @@ class Scheduler(EventSpecs, YearSpecs):
                 return spec
             topic = ref["topic"] = r.choice(["project", "system"])  # nobody left to announce
         if topic == "policy":
-            p = r.choice(w.policies)
+            p = self._policy(r)
             ref["policy"] = p.id
             ref["author"] = p.approver  # a reminder comes from the team that owns the policy
             ref["version"] = r.randrange(3)

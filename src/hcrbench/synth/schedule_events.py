@@ -71,7 +71,7 @@ class EventSpecs:
         cause = r.randrange(len(lx.ROOT_CAUSES))
         # assigned within the owning team (its administrator half the time); now and then escalated to another
         escalated = None
-        if r.random() < 0.5:
+        if r.random() < 0.5 and self._joined_by(s.admin, day):  # (a growth system's administrator may be new)
             assignee = s.admin
         elif r.random() < 0.12:
             escalated = ESCALATION.get(s.owner_team, ESCALATION_DEFAULT)
@@ -98,7 +98,7 @@ class EventSpecs:
         day = _event_date(k, CORE_DECISIONS)
         proj = w.get(self._project_led_by(r, i, day, 0.45, self.decision_days))  # one per project per day
         self.decision_days.add((proj.id, day))
-        pol = r.choice(w.policies) if r.random() < 0.35 else None
+        pol = self._policy(r) if r.random() < 0.35 else None
         option, reverses = self._option(r, proj.id, day)  # the course so far, now and then reversed
         d = {"id": f"DEC-{401 + k:04d}", "doc": i, "project": proj.id, "approver": proj.sponsor,
              "owner": proj.lead, "policy": pol.id if pol else None, "option": option,

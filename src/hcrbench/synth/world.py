@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from hcrbench.synth import lexicon as lx
+from hcrbench.synth import lexicon_growth as lg
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.world_year import CORE_STAFF, N_LEAVERS, choose_leavers, line_role, promotion
 
@@ -19,7 +20,19 @@ CORE_DOCS = 500
 CORE_PEOPLE = 120
 CORE_PROJECTS = 24
 PERSON_PERIOD = 8  # after the core block, every 8th document profiles a new person
-PROJECT_PERIOD, PROJECT_PHASE = 80, 4  # ... and every 80th (offset 4) charters a new project
+PROJECT_PERIOD, PROJECT_PHASE = 40, 4  # ... and every 40th (offset 4) charters a new project
+# Meridian 4: the world grows systems and policies with the corpus (issue 35: the core's 14 systems and 20 policies
+# carried most questions, so a suite piled into few topics). After the core block, document offset 50k+1 is the
+# service-catalogue entry of growth system k, and offsets 40k+3, 40k+5, 40k+7 are versions 1-3 of growth policy
+# k (odd offsets: never a person's or a project's slot), while the lexicon has kinds and topics left. The core
+# block could hold the first CORE_EXTRA_SYSTEMS / CORE_EXTRA_POLICIES of them (in place of announcements); both are
+# 0: tried at 8 and 6, small's topic share barely moved while its identifier share, quarterly snapshots and wide
+# queries left the design's ranges.
+SYSTEM_PERIOD, SYSTEM_PHASE = 50, 1
+POLICY_PERIOD, POLICY_PHASES = 40, (3, 5, 7)
+CORE_EXTRA_SYSTEMS, CORE_EXTRA_POLICIES = 0, 0
+LEXICON_SYSTEMS, LEXICON_POLICIES = len(lx.SYSTEMS), len(lx.POLICY_TOPICS)
+CORE_SYSTEMS, CORE_POLICIES = LEXICON_SYSTEMS + CORE_EXTRA_SYSTEMS, LEXICON_POLICIES + CORE_EXTRA_POLICIES
 assert CORE_STAFF == CORE_PEOPLE
 
 
@@ -170,6 +183,34 @@ def projects_at(doc_index: int) -> int:
     return CORE_PROJECTS + count_before(max(0, doc_index - CORE_DOCS), PROJECT_PERIOD, PROJECT_PHASE)
 
 
+def systems_at(doc_index: int) -> int:
+    """Systems that exist once documents ``0..doc_index-1`` are written (a growth system from its catalogue entry)."""
+    grown = count_before(max(0, doc_index - CORE_DOCS), SYSTEM_PERIOD, SYSTEM_PHASE)
+    return LEXICON_SYSTEMS + min(len(lg.GROWTH_SYSTEMS), CORE_EXTRA_SYSTEMS + grown)
+
+
+def policies_at(doc_index: int) -> int:
+    """Policies whose every version is written once documents ``0..doc_index-1`` are (a growth policy counts from
+    its version 3)."""
+    grown = count_before(max(0, doc_index - CORE_DOCS), POLICY_PERIOD, POLICY_PHASES[-1])
+    return LEXICON_POLICIES + min(len(lg.GROWTH_POLICY_TOPICS), CORE_EXTRA_POLICIES + grown)
+
+
+def growth_slot(doc_index: int, n_docs: int) -> tuple[str, int, int] | None:
+    """("system", j, 0) or ("policy", j, version) when document ``doc_index`` (after the core block) introduces
+    system ``j`` (an index into ``world.systems``) or states version ``version`` of policy ``j`` in a world of
+    ``n_docs`` documents (a policy whose version 3 falls beyond the corpus is not in the world); None otherwise."""
+    off = doc_index - CORE_DOCS
+    if off < 0:
+        return None
+    if off % SYSTEM_PERIOD == SYSTEM_PHASE and CORE_SYSTEMS + off // SYSTEM_PERIOD < systems_at(n_docs):
+        return "system", CORE_SYSTEMS + off // SYSTEM_PERIOD, 0
+    k, phase = divmod(off, POLICY_PERIOD)
+    if phase in POLICY_PHASES and CORE_POLICIES + k < policies_at(n_docs):
+        return "policy", CORE_POLICIES + k, POLICY_PHASES.index(phase)
+    return None
+
+
 def _email(name: str, taken: set[str]) -> str:
     base = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
     base = "".join(c if c.isalnum() or c == " " else "" for c in base).strip().replace(" ", ".")
@@ -276,6 +317,33 @@ def _product_with_goals(r, products: list[Product], used: set[str]) -> Product:
     return product
 
 
+def _growth_systems(seed: int, n_docs: int, teams: list[Team], people: list[Person],
+                    admins: set[str]) -> list[System]:
+    """The systems the corpus adds after its core block (:func:`systems_at`): growth system k takes the k-th kind
+    and brand word of seeded orders that do not depend on the corpus size, and an administrator from its owning
+    team who exists by its catalogue entry, administers nothing else and has a profile when one can (this
+    year's joiners all have one)."""
+    kinds = list(range(len(lg.GROWTH_SYSTEMS)))
+    rng(seed, "growth_system_kinds").shuffle(kinds)
+    brands = list(lg.SYSTEM_BRANDS)
+    rng(seed, "growth_system_brands").shuffle(brands)
+    out = []
+    for k in range(systems_at(n_docs) - LEXICON_SYSTEMS):
+        suffix, kind, vendor, owner = lg.GROWTH_SYSTEMS[kinds[k]]
+        r = rng(seed, "growth_system", k)
+        entry = CORE_DOCS + max(0, k - CORE_EXTRA_SYSTEMS) * SYSTEM_PERIOD + SYSTEM_PHASE  # its catalogue entry
+        there = people[:people_at(entry if k >= CORE_EXTRA_SYSTEMS else CORE_DOCS)]
+        lead = teams[int(owner[1:])].lead
+        cands = [p.id for p in there if p.team == owner and p.id not in (lead, "P0000") and not p.left
+                 and p.id not in admins]
+        joiners = [x for x in cands if int(x[1:]) >= CORE_PEOPLE]
+        admin = r.choice(joiners or cands or [lead])
+        admins.add(admin)
+        out.append(System(f"SYS-{LEXICON_SYSTEMS + k + 1:02d}", f"{brands[k]} {suffix}", kind, vendor, owner, admin,
+                          r.randint(12, 90)))
+    return out
+
+
 def build_world(seed: int, n_docs: int) -> World:
     """The world for a corpus of ``n_docs`` documents (entities only; events come from the schedule)."""
     teams = [Team(f"T{i:02d}", n, d, dom) for i, (n, d, dom) in enumerate(lx.TEAMS)]
@@ -304,10 +372,12 @@ def build_world(seed: int, n_docs: int) -> World:
         staff = CORE_PEOPLE - N_LEAVERS
         users = r.randint(staff - 20, staff - 2) if name in lx.COMPANY_WIDE_SYSTEMS else r.randint(12, 90)
         systems.append(System(f"SYS-{i + 1:02d}", name, kind, vendor, owner, admin, users))
+    systems += _growth_systems(seed, n_docs, teams, people, {s.admin for s in systems})
 
     policies = []
     counters: dict[str, int] = {}
-    for i, (prefix, dom, concept, word, params, owner_i) in enumerate(lx.POLICY_TOPICS):
+    topics = lx.POLICY_TOPICS + lg.GROWTH_POLICY_TOPICS[:policies_at(n_docs) - LEXICON_POLICIES]
+    for i, (prefix, dom, concept, word, params, owner_i) in enumerate(topics):
         r = rng(seed, "policy", i)
         counters[prefix] = counters.get(prefix, 0) + r.randint(1, 6)
         term = r.choice(lx.SYNONYMS[concept])
@@ -360,5 +430,5 @@ def build_world(seed: int, n_docs: int) -> World:
     uses = {x.id: sum(p.product == x.id for p in projects[:CORE_PROJECTS]) for x in products}
     top_products = sorted(products, key=lambda x: (-uses[x.id], x.id))[:3]
     key = key_people + [x.id for x in r.sample(projects[:CORE_PROJECTS], 6)] + \
-        [x.id for x in r.sample(systems, 3)] + [x.id for x in top_products]
+        [x.id for x in r.sample(systems[:LEXICON_SYSTEMS], 3)] + [x.id for x in top_products]
     return World(seed, n_docs, teams, people, projects, products, systems, policies, key)
