@@ -125,8 +125,10 @@ def test_tier_mix_reaches_the_targets_the_small_world_allows(folder):
 
 #: Categories whose feasible share a 500-document world cannot bring within 10 points of the design on every
 #: seed: too few people for fanned-out and four-hop chains whose facts no other split owns, and few names two
-#: people share. ``describe`` reports them as missed there; medium and full meet every category.
-SMALL_FEASIBLE_GAPS = {"multi_hop", "two_hop", "ambiguous"}
+#: people share; since the planner also spreads queries over topics (generator 4.1.0), thematic, temporal and
+#: aggregation run out of narrow draws on some small seeds too (0.96, 0.85, 0.25: docs/meridian.md's
+#: meridian-tiers block). ``describe`` reports them as missed there.
+SMALL_FEASIBLE_GAPS = {"multi_hop", "two_hop", "ambiguous", "thematic", "temporal", "aggregation"}
 
 
 def test_feasible_shares_per_category_within_the_band_on_small(folder):
@@ -178,15 +180,16 @@ def test_medium_meets_every_feasible_share_and_tier_agreement(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed, size", [(1, "medium"), (0, "full"), (1, "full"), (29, "full")])
+@pytest.mark.parametrize("seed, size", [(1, "medium"), (11, "medium"), (53, "medium"), (0, "full"), (1, "full")])
 def test_medium_and_full_meet_every_feasible_share_and_tier_agreement_over_seeds(tmp_path, seed, size):
     _meets_every_share(tmp_path / "m", seed, size)
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="known gap (docs/meridian.md): on these medium seeds the four-hop chains, "
-                   "fanned-out two-hop chains (11) or wide thematic questions (53) run short of facts no other "
-                   "split owns: 3+-hop 0.40-0.53, two-hop 0.66, thematic 0.98 feasible")
-@pytest.mark.parametrize("seed", [2, 11, 53])
-def test_medium_seeds_where_a_share_is_still_missed(tmp_path, seed):
-    _meets_every_share(tmp_path / "m", seed, "medium")
+@pytest.mark.xfail(strict=True, reason="known gap (docs/meridian.md's meridian-tiers block, generator 4.1.0): on "
+                   "these seeds wide thematic questions (medium 2, full 29), fanned-out two-hop chains (medium 2) "
+                   "or aggregations (full 29) run short of narrow draws whose facts no other split owns: thematic "
+                   "0.96, two-hop 0.71, aggregation 0.35 feasible")
+@pytest.mark.parametrize("seed, size", [(2, "medium"), (29, "full")])
+def test_seeds_where_a_share_is_still_missed(tmp_path, seed, size):
+    _meets_every_share(tmp_path / "m", seed, size)

@@ -108,14 +108,15 @@ class FitLedger:
         """Whether draw ``attempt`` of a slot is turned down for its evidence: in the first half of the slot's
         fit tries unless it has the target's tier and feasibility, in the second half unless it has the target's
         feasibility (the design's feasible shares come before the tier mix), never after. A vocabulary-mismatch
-        draw needs only the feasibility (the design's 15 vocabulary-mismatch queries per 300 keep their slots);
-        the first draw of a hand-written pattern nothing (every pattern shows up)."""
+        draw and a hand-written pattern's need only the feasibility (the design's 15 vocabulary-mismatch queries per
+        300 and the patterns' shares keep their slots); the first draw of a hand-written pattern nothing (every
+        pattern shows up)."""
         n = self.tries(cname, target)
         if attempt >= n:
             return False
         if plan.origin == "adversarial" and not self.patterns[plan.extra.get("pattern")]:
             return False  # every hand-written pattern shows up at least once
-        if attempt < n // 2 and plan.origin != "adversarial:vocabulary":
+        if attempt < n // 2 and plan.origin not in ("adversarial", "adversarial:vocabulary"):
             return not fits(plan, cat, target)
         ce = plan_evidence(plan, cat) if plan.facts else None
         return ce is not None and target is not None and ce.feasible != target[1]
