@@ -20,6 +20,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from hcrbench.data.atomic import atomic_write_text
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -82,10 +84,7 @@ def main() -> None:
     doc = measure(a.dataset)
     print(markdown(doc))
     if a.json is not None:
-        a.json.parent.mkdir(parents=True, exist_ok=True)
-        part = a.json.with_name(f".{a.json.name}.part")
-        part.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-        os.replace(part, a.json)
+        atomic_write_text(a.json, json.dumps(doc, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
+from hcrbench.data.atomic import atomic_write_text
+
 CONFIG = """name = "perfect-control"
 output_dir = "{out}"
 seed = 0
@@ -545,10 +547,7 @@ def main() -> None:
                                for r in bounds(d, a.budget, a.minilm, a.chunk_tokens)]
         doc["folders"].append(entry)
     if a.json is not None:
-        a.json.parent.mkdir(parents=True, exist_ok=True)
-        part = a.json.with_name(f".{a.json.name}.part")
-        part.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-        os.replace(part, a.json)
+        atomic_write_text(a.json, json.dumps(doc, indent=1) + "\n")
 
 if __name__ == "__main__":
     main()

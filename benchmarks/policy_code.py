@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hcrbench.data.atomic import atomic_write_text
 from policy_tables import markdown, trim
 
 
@@ -51,10 +52,7 @@ def main() -> None:
             docs.append(trim(json.loads(out.read_text(encoding="utf-8"))))
     print(markdown(docs))
     if a.json is not None:
-        a.json.parent.mkdir(parents=True, exist_ok=True)
-        part = a.json.with_name(f".{a.json.name}.part")
-        part.write_text(json.dumps({"docs": docs, "strata": False}, indent=1) + "\n", encoding="utf-8")
-        os.replace(part, a.json)
+        atomic_write_text(a.json, json.dumps({"docs": docs, "strata": False}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

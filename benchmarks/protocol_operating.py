@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -107,9 +106,9 @@ def measure(ins: dict[str, Inputs], source: dict[str, Any], reps: int, seed: int
 
 def write_json(path: Path, doc: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    part = path.with_name(f".{path.name}.part")
-    part.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    os.replace(part, path)
+    from hcrbench.data.atomic import atomic_write_text
+
+    atomic_write_text(path, json.dumps(doc, indent=1) + "\n")
 
 
 def main() -> None:

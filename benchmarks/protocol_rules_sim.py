@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import Any
 
+from hcrbench.data.atomic import atomic_write_text
 from hcrbench.protocol.simulate import table
 
 
@@ -48,10 +48,7 @@ def main() -> None:
     doc = measure(a.reps, a.seed)
     print(markdown(doc))
     if a.json is not None:
-        a.json.parent.mkdir(parents=True, exist_ok=True)
-        part = a.json.with_name(f".{a.json.name}.part")
-        part.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-        os.replace(part, a.json)
+        atomic_write_text(a.json, json.dumps(doc, indent=1) + "\n")
 
 if __name__ == "__main__":
     main()

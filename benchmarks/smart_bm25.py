@@ -21,6 +21,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from hcrbench.data.atomic import atomic_write_text
+
 REPO = Path(__file__).resolve().parents[1]
 METRICS = ["nDCG@10", "AP", "P@5", "R@100"]
 # (row key, collection, folder under --datasets, --cranfield-minus-one or None)
@@ -91,10 +93,7 @@ def main() -> None:
     doc = measure(a.datasets)
     print(markdown(doc))
     if a.json is not None:
-        a.json.parent.mkdir(parents=True, exist_ok=True)
-        part = a.json.with_name(f".{a.json.name}.part")
-        part.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-        os.replace(part, a.json)
+        atomic_write_text(a.json, json.dumps(doc, indent=1) + "\n")
 
 
 if __name__ == "__main__":
