@@ -102,3 +102,16 @@ def test_the_quickstart_config_carries_the_choice_into_every_hcr_system():
     assert by["rerank"].params["first_stage_params"]["rrf_k"] == 20 and by["rerank"].params["top_n_from"] == "hcr"
     assert "rrf_k" not in plain.systems[[s.name for s in plain.systems].index("rerank")].params[
         "first_stage_params"]
+
+
+def test_the_tune_config_asks_for_the_same_generated_suite():
+    """A quickstart whose power plan generated a larger suite (``generate_queries``) tunes on that suite's tune
+    split: the tune config once dropped the count, so the tune run rewrote the folder with the design's 300
+    queries (and the test run wrote it back)."""
+    for queries in (None, 525):
+        cfg = parse_config(render_config(size="small", seed=3, data="data/m", **({"queries": queries} if queries
+                                                                                 else {})))
+        tcfg = parse_config(tune_config(cfg, "data/m", "t"))
+        assert cfg.dataset.generate_queries == queries
+        assert (tcfg.dataset.generate, tcfg.dataset.size, tcfg.dataset.generate_seed, tcfg.dataset.generate_queries) \
+            == ("meridian", "small", 3, queries)
