@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from hcrbench.data.atomic import atomic_write_text
 
 
 def _mix(base: dict, other: dict, qids: list[str], share: float, seed: int) -> dict:
@@ -92,10 +93,7 @@ def main() -> None:
     print(markdown(doc))
     print(f"({time.perf_counter() - t0:.0f} s)")
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        part = args.json.with_name(f".{args.json.name}.part")
-        part.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-        os.replace(part, args.json)
+        atomic_write_text(args.json, json.dumps(doc, indent=1) + "\n")
 
 
 def markdown(doc: dict[str, Any]) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import tempfile
 import time
 from collections import defaultdict
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.data import Qrels, iter_jsonl, read_corpus, read_queries
+from hcrbench.data.atomic import atomic_write_text
 from hcrbench.metrics import evaluate
 from hcrbench.retrieve import make_retriever
 from hcrbench.synth import generate_meridian
@@ -72,10 +72,7 @@ def main() -> None:
     for r in rows:
         print(f"{r['group']:40s} {r['n']:4d} {r['nDCG@10']:8.3f} {r['R@100']:7.3f}")
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        part = args.json.with_name(f".{args.json.name}.part")
-        part.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-        os.replace(part, args.json)
+        atomic_write_text(args.json, json.dumps(doc, indent=1) + "\n")
 
 
 def markdown(doc: dict[str, Any]) -> str:
