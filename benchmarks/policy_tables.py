@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import Any
+
+from hcrbench.data.atomic import atomic_write_text
 
 
 def _f(x, nd: int = 4) -> str:
@@ -83,10 +84,7 @@ def main() -> None:
     docs = [trim(json.loads(p.read_text())) for p in args.files]
     print(markdown(docs, args.strata))
     if args.json is not None:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        part = args.json.with_name(f".{args.json.name}.part")
-        part.write_text(json.dumps({"docs": docs, "strata": args.strata}, indent=1) + "\n", encoding="utf-8")
-        os.replace(part, args.json)
+        atomic_write_text(args.json, json.dumps({"docs": docs, "strata": args.strata}, indent=1) + "\n")
 
 if __name__ == "__main__":
     main()

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
+
+from hcrbench.data.atomic import atomic_write_text
 
 REPO = Path(__file__).resolve().parents[1]
 START, END = "<!-- readme-figures:start -->", "<!-- readme-figures:end -->"
@@ -157,9 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{a.readme}:{i + 1}: the result block differs from {a.folder} (run with --write): expected "
               f"{exp[i] if i < len(exp) else '(end)'!r}", file=sys.stderr)
         return 1
-    part = a.readme.with_name(f".{a.readme.name}.part")
-    part.write_text(want, encoding="utf-8")
-    os.replace(part, a.readme)
+    atomic_write_text(a.readme, want)
     print(f"wrote the result block of {a.readme} (line {first}) from {a.folder}")
     return 0
 

@@ -13,12 +13,13 @@ FOLDER is a quickstart (or ``hcrbench run``) output folder; its report.html is w
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from hcrbench.data.atomic import atomic_write_bytes
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = REPO / "docs" / "img" / "quickstart_report.png"
@@ -44,9 +45,7 @@ def screenshot(html: Path, out: Path, width: int = 1280, height: int = 1000, bin
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, check=False)
         if not shot.is_file() or shot.stat().st_size == 0:
             raise RuntimeError(f"{binary} wrote no screenshot of {html}")
-        part = out.with_name(f".{out.name}.part")
-        shutil.copyfile(shot, part)
-        os.replace(part, out)
+        atomic_write_bytes(out, shot.read_bytes())
     return out
 
 
