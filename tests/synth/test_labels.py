@@ -320,3 +320,28 @@ def test_medium_labels_hold(seed, tmp_path):
     test_aggregation_answers_are_the_exact_world_query(out)
     test_temporal_answers_agree_with_every_dated_document(out)
     test_describe_reports_zero_leakage_and_a_perfect_oracle(out)
+
+
+INTERNAL = re.compile(r"\bv\d+\b|\bparam\d|\b(?:pol|sys|per|prj|mtg):")
+
+
+def test_answer_lines_hold_no_internal_fact_keys(folder):
+    """An answer is read by a person (and an answer-level check): "version 1 effective", never the fact key's
+    "v0 effective" or "param0"."""
+    bad = [(m["query_id"], a) for m in _meta(folder) for a in m["answer"] if INTERNAL.search(a)]
+    assert not bad, bad[:5]
+
+
+def test_fact_line_names_a_policy_version_in_words():
+    from hcrbench.synth.catalog import Catalog
+    from hcrbench.synth.query_entity import fact_line
+    from hcrbench.synth.schedule import iter_specs
+    from hcrbench.synth.world import build_world
+
+    world = build_world(0, 500)
+    c = Catalog(world, list(iter_specs(world)))
+    pol = world.policies[0]
+    lines = [fact_line(c, f"pol:{pol.id}:v{v}:{k}") for v in range(3) for k in ("effective", "param0")]
+    assert INTERNAL.search(f"{pol.id}, v0 effective: 1 May 2024")  # the pattern catches the key form
+    assert [bad for bad in lines if INTERNAL.search(bad)] == []
+    assert "version 1 effective" in lines[0] and "version 3 " in lines[-1], lines

@@ -94,6 +94,8 @@ def fact_line(c: Catalog, fid: str) -> str:
     if parts[0] == "pol" and "param" in fid:
         pol = c.w.get(parts[1])
         attr = f"version {int(parts[2][1:]) + 1} {pol.params[int(parts[3][5:])]['name']}"
+    elif parts[0] == "pol" and len(parts) > 3 and parts[2][:1] == "v" and parts[2][1:].isdigit():
+        attr = f"version {int(parts[2][1:]) + 1} {' '.join(parts[3:])}"  # "version 1 effective", not "v0 effective"
     if parts[0] == "mtg":
         m = next(x for x in c.w.meetings if x["id"] == parts[1])
         return f"{c.w.get(parts[3]).name} attended the {c.w.get(m['project']).code_name} meeting of " \
