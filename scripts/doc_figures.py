@@ -211,13 +211,41 @@ def _measure_into(root: Path, commands: list[list[str]], out: Path, saved: Path,
     os.replace(tmp_out, out)
 
 
+def machine() -> dict[str, str]:
+    """Where and when a timing ran: UTC date, CPU model and core count, load average at the start."""
+    import datetime
+    import platform
+
+    model = platform.processor() or platform.machine()
+    try:
+        for ln in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if ln.startswith("model name"):
+                model = ln.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        load = f"{os.getloadavg()[0]:.1f}"
+    except OSError:
+        load = "unknown"
+    date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return {"date": date, "machine": f"{os.cpu_count()}-core {model}", "load": load}
+
+
 def measure(root: Path, name: str, sources: list[str]) -> Path:
-    """Run ``name``'s command(s) (``sources``: the folders they read), save the JSON, render its block."""
+    """Run ``name``'s command(s) (``sources``: the folders they read), save the JSON, render its block; a timing's
+    JSON gets ``measured_on`` (date, machine, load) first."""
     fig = FIGURES[name]
     if fig.needs_from and not sources:
         raise Problem(f"{name}: --from needs {fig.needs_from}")
     saved = saved_path(root, fig)
+    stamp = machine()
     _measure_into(root, fig.measure, saved, saved, sources)
+    if fig.timing:
+        doc = json.loads(saved.read_text(encoding="utf-8"))
+        part = saved.with_name(f".{saved.name}.part")
+        part.write_text(json.dumps({"measured_on": stamp, **doc}, indent=1) + "\n", encoding="utf-8")
+        os.replace(part, saved)
     write(root, [name])
     return saved
 
@@ -226,6 +254,9 @@ def replay(root: Path, name: str) -> str | None:
     """Re-measure ``name`` (or the part of it ``fig.compare`` picks) from what the repository holds; None when it
     equals the committed file, else a short unified diff."""
     fig = FIGURES[name]
+    if fig.timing:
+        raise Problem(f"{name}: a timing, not re-measurable byte for byte (--measure {name} measures it again; "
+                      f"--check compares its block with docs/figures/{name}.json)")
     if fig.replay is None:
         raise Problem(f"{name}: cannot be re-measured from the repository alone ({fig.needs_from} is needed: "
                       f"--measure {name} --from ...)")
@@ -345,7 +376,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise Problem(f"unknown block {n!r} (python scripts/doc_figures.py --list)")
         if a.list:
             for f in FIGURES.values():
-                print(f"{f.name}\t{f.page}\t{f.command}" + ("" if f.replay else f"\t(needs {f.needs_from})"))
+                print(f"{f.name}\t{f.page}\t{f.command}"
+                      + ("\t(a timing)" if f.timing else "" if f.replay else f"\t(needs {f.needs_from})"))
             kinds = [t["kind"] for t in allowed(root).values()]
             print(f"{ALLOW}: " + ", ".join(f"{kinds.count(k)} {k}" for k in KINDS) + " table(s) outside blocks")
             return 0

@@ -32,6 +32,16 @@ class Figure:
     needs_from: str | None = None  # what --measure's --from must be, when the command reads a folder
     # (committed JSON, re-measured JSON) -> the two texts --replay compares (default: the whole files)
     compare: Callable[[dict[str, Any], dict[str, Any]], tuple[str, str]] | None = None
+    # a timing: --measure stamps the saved JSON with where and when it ran ("measured_on"), the block says it,
+    # and nothing re-measures it byte for byte (--check compares the block with the saved JSON only)
+    timing: bool = False
+
+
+def measured_on(doc: dict[str, Any]) -> str:
+    """A timing block's first line: the machine, its load and the date of the measurement (the JSON's stamp)."""
+    m = doc["measured_on"]
+    return (f"Measured {m['date']} on {m['machine']} (load average {m['load']} at the start; other jobs share "
+            "this machine, so absolute timings move between runs: read the ratios).")
 
 
 def bench(name: str) -> ModuleType:
@@ -336,3 +346,19 @@ FIGS.append(Figure(
     compare=lambda saved, got: (json.dumps(saved["docs"][0], indent=1), json.dumps(got["docs"][0], indent=1))))
 
 FIGURES: dict[str, Figure] = {f.name: f for f in FIGS}
+
+# ------------------------------------------------------------------------------------------ timings (stamped)
+
+
+def _timing(name: str, page: str, argv: list[str], render: Callable[[dict[str, Any]], str]) -> Figure:
+    """A timing block: the command, its JSON stamped by --measure, the machine / load / date line first."""
+    cmd = " ".join(["python", *argv, "--json", f"docs/figures/{name}.json"])
+    return Figure(name, page, cmd, lambda doc: measured_on(doc) + "\n\n" + render(doc), [[*argv, "--json", "{json}"]],
+                  timing=True)
+
+
+TIMINGS = [
+    _timing("context-selection-cost", "docs/context.md", ["benchmarks/bench_context.py", "--repeats", "5"],
+            lambda doc: bench("bench_context").markdown(doc)),
+]
+FIGURES.update({f.name: f for f in TIMINGS})
