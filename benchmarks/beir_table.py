@@ -144,7 +144,8 @@ def markdown(doc: dict) -> str:
            "| system | nDCG@10 | R@100 | published nDCG@10 | delta | index s | search s |",
            "|---|---|---|---|---|---|---|"]
     for r in doc["rows"]:
-        pub = f"{r['published']:.4f}" if r["published"] is not None else "-"
+        pub = (f"{r['published']:.4f} ({r['published_source'].split(' (')[0]})" if r["published"] is not None
+               else "-")
         delta = f"{r['delta']:+.4f}" if r["delta"] is not None else "-"
         label = LABELS.get(r["system"], r["system"]).format(backend=be)
         out.append(f"| {label} | {r['ndcg@10']:.4f} | {r['r@100']:.4f} | {pub} | {delta} | {r['index_s']:.1f} | "
