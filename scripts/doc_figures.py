@@ -207,7 +207,7 @@ def machine() -> dict[str, str]:
         load = f"{os.getloadavg()[0]:.1f}"
     except OSError:
         load = "unknown"
-    date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return {"date": date, "machine": f"{os.cpu_count()}-core {model}", "load": load}
 
 
