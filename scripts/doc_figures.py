@@ -57,6 +57,7 @@ from doc_figures_scan import (  # noqa: E402,F401  (re-exported: the tests and c
     scan_prose_uncovered,
     table_key,
     tables,
+    unquoted,
 )
 
 START, END = "<!-- figures:start {} -->", "<!-- figures:end {} -->"

@@ -172,9 +172,23 @@ def prose_pages(root: Path) -> list[Path]:
     return sorted({p for pat in PROSE_PAGES for p in root.glob(pat) if p.is_file()})
 
 
+def _value(fig: str) -> tuple[bool, float, int]:
+    """``"-12.5%"`` -> (percentage, -12.5, 1 decimal)."""
+    pct = fig.endswith("%")
+    num = fig.rstrip("%").lstrip("+")
+    return pct, float(num), len(num.split(".")[1]) if "." in num else 0
+
+
 def unquoted(par: str, quoted: str) -> list[str]:
-    """The figures of a paragraph that no generated block of its page holds."""
-    return [f for f in dict.fromkeys(NUMBER.findall(par)) if f.lstrip("+") not in quoted]
+    """The figures of a paragraph that no generated block of its page holds: a figure is quoted when a block's
+    figure of the same kind (percentage or not) equals it, or rounds to it at the paragraph's decimals."""
+    have = [_value(g) for g in set(NUMBER.findall(quoted))]
+    out = []
+    for f in dict.fromkeys(NUMBER.findall(par)):
+        pct, v, d = _value(f)
+        if not any(p == pct and dg >= d and abs(round(g, d) - v) < 1e-9 for p, g, dg in have):
+            out.append(f)
+    return out
 
 
 def _prose_msgs(root: Path, p: Path, allow: dict, seen: set) -> list[str]:

@@ -143,6 +143,14 @@ def test_what_counts_as_a_paragraph_of_prose():
     assert df.prose_key("a  b\nc") == df.prose_key("a b c")  # line breaks do not change the key
 
 
+def test_a_paragraph_quotes_a_block_figure_exactly_or_rounded_never_by_a_substring():
+    block = "| x | 0.867 | 12.3% | -0.0027 |"
+    assert df.unquoted("rounded 0.87, 12%, -0.003 and exact 0.867", block) == []
+    assert df.unquoted("0.86 and 0.8 and 0.67", block) == ["0.86", "0.8", "0.67"]  # digits inside are no quote
+    assert df.unquoted("0.867%", block) == ["0.867%"]  # a percentage quotes a percentage only
+    assert df.unquoted("12.30%", block) == ["12.30%"]  # more decimals than the block holds
+
+
 def test_figures_in_the_readme_prose_are_flagged_unless_quoted_from_a_block_or_named(tmp_path):
     root = _copy(tmp_path)
     readme = root / "README.md"
