@@ -6,7 +6,8 @@ with a kind and a reason (``[[table]]`` / ``[[prose]]``, keyed by a hash of its 
 again), except a paragraph whose every figure appears in a generated block of the same page: it quotes the block,
 which --check keeps current. Tables are scanned on every docs page; prose on the pages a new user reads first
 (:data:`PROSE_PAGES`: the README, the quickstart and plugin pages, install, cache, check, scale-out, reliability, report,
-Python, statistics, gate); the other pages' paragraphs with figures are listed by ``--scan --prose-all`` (not yet
+Python, statistics, gate,
+baselines); the other pages' paragraphs with figures are listed by ``--scan --prose-all`` (not yet
 named: a known gap, counted by --scan).
 """
 
@@ -28,7 +29,7 @@ KINDS = ("not a measurement", "record", "pending")
 # pages whose prose is held to the same rule as tables (glob patterns, relative to the repository)
 PROSE_PAGES = ("README.md", "docs/quickstart*.md", "docs/plugins*.md", "docs/install.md", "docs/cache.md",
                "docs/check.md", "docs/scale.md", "docs/reliability.md", "docs/report.md", "docs/python.md",
-               "docs/statistics.md", "docs/gate.md")
+               "docs/statistics.md", "docs/gate.md", "docs/baselines.md")
 NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%|(?<![\w.\[/-])[-+]?\d*\.\d+(?![\w.])")
 
 
