@@ -7,7 +7,8 @@ again), except a paragraph whose every figure appears in a generated block of th
 which --check keeps current. Tables are scanned on every docs page; prose on the pages a new user reads first
 (:data:`PROSE_PAGES`: the README, the quickstart and plugin pages, install, cache, check, scale-out, reliability, report,
 Python, statistics, gate,
-baselines, experiments, reference, policy, metrics); the other pages' paragraphs with figures are listed by ``--scan --prose-all`` (not yet
+baselines, experiments, reference, policy, metrics,
+raptor); the other pages' paragraphs with figures are listed by ``--scan --prose-all`` (not yet
 named: a known gap, counted by --scan).
 """
 
@@ -30,7 +31,7 @@ KINDS = ("not a measurement", "record", "pending")
 PROSE_PAGES = ("README.md", "docs/quickstart*.md", "docs/plugins*.md", "docs/install.md", "docs/cache.md",
                "docs/check.md", "docs/scale.md", "docs/reliability.md", "docs/report.md", "docs/python.md",
                "docs/statistics.md", "docs/gate.md", "docs/baselines.md", "docs/experiments.md", "docs/reference.md",
-               "docs/policy.md", "docs/metrics.md")
+               "docs/policy.md", "docs/metrics.md", "docs/raptor.md")
 NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%|(?<![\w.\[/-])[-+]?\d*\.\d+(?![\w.])")
 
 
