@@ -5,7 +5,7 @@ a percentage) in a data row, and a paragraph of prose with one. Each must be nam
 with a kind and a reason (``[[table]]`` / ``[[prose]]``, keyed by a hash of its text, so an edited one is flagged
 again), except a paragraph whose every figure appears in a generated block of the same page: it quotes the block,
 which --check keeps current. Tables are scanned on every docs page; prose on the pages of :data:`PROSE_PAGES`
-(every page but the four whose prose is not named yet: context, datasets, meridian, protocol); the other pages'
+(every page but the two whose prose is not named yet: datasets, meridian); the other pages'
 paragraphs with figures are listed by ``--scan --prose-all`` and counted by --scan (a known gap).
 """
 
@@ -28,7 +28,8 @@ KINDS = ("not a measurement", "record", "pending")
 PROSE_PAGES = ("README.md", "docs/quickstart*.md", "docs/plugins*.md", "docs/install.md", "docs/cache.md",
                "docs/check.md", "docs/scale.md", "docs/reliability.md", "docs/report.md", "docs/python.md",
                "docs/statistics.md", "docs/gate.md", "docs/baselines.md", "docs/experiments.md", "docs/reference.md",
-               "docs/policy.md", "docs/metrics.md", "docs/raptor.md", "docs/hcr.md", "docs/measured.md")
+               "docs/policy.md", "docs/metrics.md", "docs/raptor.md", "docs/hcr.md", "docs/measured.md",
+               "docs/context.md", "docs/protocol.md")
 NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%|(?<![\w.\[/-])[-+]?\d*\.\d+(?![\w.])")
 
 
