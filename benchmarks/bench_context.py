@@ -1,6 +1,7 @@
 """Context selection cost per query next to BM25's retrieval cost per query, with ratios (goal: < 5%).
 
     python benchmarks/bench_context.py [--dataset ../shared/datasets/scifact] [--candidates 100] [--budget 400]
+        [--repeats 3] [--json PATH]
 
 BM25 (bm25s, the ``bm25`` retriever) searches every test query for its top 100 documents; that time per query is
 the reference. Context selection per query = expanding the run into ``--candidates`` chunks (128-token,
@@ -9,12 +10,14 @@ TF-IDF similarity matrices (100 x 100; query vectors in one batch). "greedy, per
 token counts as arrays from each query's ranked list, Candidate records only for the kept chunks; "greedy,
 whole-run" is what the runner does: the whole run expanded by one vectorised pass (ChunkIndex.run_positions,
 trec_eval order included), then the same greedy choice per query. One-off costs (chunking the corpus, fitting TF-IDF) are printed apart,
-next to BM25's indexing time. Each timing is the best of ``--repeats`` passes over all queries.
+next to BM25's indexing time. Each timing is the best of ``--repeats`` passes over all queries. ``--json PATH``
+writes the timings (:func:`markdown` renders them: docs/context.md's block).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from pathlib import Path
 
@@ -42,6 +45,7 @@ def main() -> None:
     ap.add_argument("--candidates", type=int, default=100)
     ap.add_argument("--budget", type=int, default=400)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--json", type=Path, help="also write the timings here")
     args = ap.parse_args()
     ds = load_beir(args.dataset, args.split)
     nq = len(ds.queries)
@@ -98,18 +102,48 @@ def main() -> None:
     t_expand = _best(expand, args.repeats) / len(ranked)
     t_run = _best(greedy_run, args.repeats) / len(ranked)
     t_fast = _best(greedy_fast, args.repeats) / len(ranked)
-    print(f"one-off: BM25 index {t_index:.2f} s; chunking {len(chunked.corpus)} chunks {t_chunk:.2f} s; "
-          f"TF-IDF fit {t_tfidf:.2f} s")
-    print(f"BM25 search (top 100): {1e3 * t_search:.3f} ms/query")
-    print(f"expand run -> {n_cand:.0f} candidate chunks: {1e3 * t_expand:.3f} ms/query "
-          f"({100 * t_expand / t_search:.1f}% of BM25)")
-    print(f"{'selection (B=' + str(args.budget) + ')':28s} {'ms/query':>9s} {'+expand':>9s} {'% of BM25':>10s}")
-    print(f"{'greedy, per-query arrays':28s} {'':9s} {1e3 * t_fast:9.3f} {100 * t_fast / t_search:9.1f}%")
-    print(f"{'greedy, whole-run (runner)':28s} {'':9s} {1e3 * t_run:9.3f} {100 * t_run / t_search:9.1f}%")
+    doc = {"dataset": Path(args.dataset).name, "split": args.split, "documents": len(ds.corpus), "queries": nq,
+           "candidates": args.candidates, "mean_candidates": round(n_cand, 1), "budget": args.budget,
+           "repeats": args.repeats, "chunks": len(chunked.corpus),
+           "one_off_s": {"bm25_index": t_index, "chunking": t_chunk, "tfidf_fit": t_tfidf},
+           "ms_per_query": {"bm25_search": 1e3 * t_search, "expand": 1e3 * t_expand, "greedy_arrays": 1e3 * t_fast,
+                            "greedy_run": 1e3 * t_run}}
     for name in ("greedy", "mmr", "submodular"):
-        t = _best(method(name), args.repeats) / len(cands)
-        total = t + t_expand
-        print(f"{name:28s} {1e3 * t:9.3f} {1e3 * total:9.3f} {100 * total / t_search:9.1f}%")
+        doc["ms_per_query"][name] = 1e3 * _best(method(name), args.repeats) / len(cands)
+    print(markdown(doc))
+    if args.json is not None:
+        from hcrbench.data import atomic_write_text
+
+        atomic_write_text(args.json, json.dumps(doc, indent=1) + "\n")
+
+
+ROWS = [
+    ("greedy", "greedy selection itself ({c} candidates in hand)", False),
+    ("expand", "expand the document run to {c} chunk candidates (Candidate records)", None),
+    ("greedy_arrays", "greedy, per-query arrays (positions + token counts from each query's ranked list; records for "
+                      "kept chunks only; expansion included)", None),
+    ("greedy_run", "greedy, whole run at once (what the runner does: `ChunkIndex.run_positions`, one vectorised pass "
+                   "including the trec_eval ordering)", None),
+    ("mmr", "mmr, incl. {c} x {c} TF-IDF similarities + expansion", True),
+    ("submodular", "submodular, incl. similarities + expansion", True),
+]
+
+
+def markdown(doc: dict) -> str:
+    """The --json file as docs/context.md's table: ms per query and % of a BM25 query per step."""
+    ms = doc["ms_per_query"]
+    bm = ms["bm25_search"]
+    one = doc["one_off_s"]
+    out = [f"{doc['dataset']} {doc['split']} ({doc['documents']:,} documents, {doc['queries']} queries): BM25 (bm25s, "
+           f"batched over all queries) searches the top 100 in **{bm:.3f} ms per query**. Selecting under "
+           f"B={doc['budget']} from {doc['candidates']} candidate chunks, best of {doc['repeats']} passes:", "",
+           "| step | ms / query | % of BM25 |", "|---|---|---|"]
+    for key, words, plus_expand in ROWS:
+        t = ms[key] + (ms["expand"] if plus_expand else 0.0)
+        out.append(f"| {words.format(c=doc['candidates'])} | {t:.3f} | {100 * t / bm:.1f}% |")
+    out += ["", f"One-off, per corpus: chunking {doc['chunks']:,} chunks {one['chunking']:.1f} s, TF-IDF fit "
+                f"{one['tfidf_fit']:.1f} s (BM25 indexing: {one['bm25_index']:.1f} s)."]
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ process (pytrec_eval's without hcrbench imported) (what ``hcrbench evaluate QREL
 ``RelevanceEvaluator.evaluate``): wall time and peak RSS of each, and the ratios.
 
 Usage: python benchmarks/bench_metrics.py [--queries 10000] [--depth 1000] [--repeat 3] [--seed 0] [--from-files]
+       [--json PATH]   (with --from-files: the figures as JSON; markdown() renders docs/metrics.md's block)
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import sys
 import tempfile
 import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -117,6 +119,7 @@ def from_files(args) -> None:
         write_run(run, rp)
         write_qrels(qrels, qp)
         del qrels, run
+        size_mb = os.path.getsize(rp) / 1e6
         print(f"files: {args.queries} queries x {args.depth} docs = {args.queries * args.depth:,} run lines "
               f"({os.path.getsize(rp) / 1e6:.0f} MB); each tool reads + scores them in a fresh process, "
               f"best of {args.repeat}")
@@ -137,6 +140,28 @@ def from_files(args) -> None:
     print(f"max |mean difference|: {diff:.2e}")
     print(f"ratio hcrbench / pytrec_eval: time {ours['seconds'] / pte['seconds']:.2f}, "
           f"memory {ours['peak_mb'] / pte['peak_mb']:.2f}")
+    if args.json is not None:
+        from hcrbench.data import atomic_write_text
+
+        doc = {"queries": args.queries, "depth": args.depth, "repeat": args.repeat, "seed": args.seed,
+               "run_lines": args.queries * args.depth, "run_mb": round(size_mb, 1),
+               "hcrbench": {"seconds": ours["seconds"], "peak_mb": ours["peak_mb"]},
+               "pytrec_eval": {"seconds": pte["seconds"], "peak_mb": pte["peak_mb"]}, "max_mean_diff": diff}
+        atomic_write_text(args.json, json.dumps(doc, indent=1) + "\n")
+
+
+def markdown(doc: dict) -> str:
+    """A --from-files --json file as docs/metrics.md's table."""
+    h, p = doc["hcrbench"], doc["pytrec_eval"]
+    return "\n".join([
+        f"{doc['run_lines'] / 1e6:g}M run lines ({doc['queries']:,} queries x {doc['depth']:,} documents, "
+        f"{doc['run_mb']:.0f} MB), best of {doc['repeat']}; max |difference| of the means "
+        f"{doc['max_mean_diff']:.1e}:", "",
+        "| run | hcrbench s | pytrec_eval s | time ratio | hcrbench MB | pytrec_eval MB | memory ratio |",
+        "|---|---|---|---|---|---|---|",
+        f"| read + score, each tool in a fresh process | {h['seconds']:.2f} | {p['seconds']:.2f} | "
+        f"{h['seconds'] / p['seconds']:.2f} | {h['peak_mb']:.0f} | {p['peak_mb']:.0f} | "
+        f"{h['peak_mb'] / p['peak_mb']:.2f} |"])
 
 
 def main() -> None:
@@ -150,6 +175,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--from-files", action="store_true",
                     help="Time reading TREC files + scoring, each tool in a fresh process (time and peak memory).")
+    ap.add_argument("--json", type=Path, default=None, help="with --from-files: also write the figures here")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     if args.from_files:

@@ -18,7 +18,6 @@ import argparse
 import contextlib
 import json
 import os
-import platform
 import secrets
 import shutil
 import signal
@@ -79,7 +78,7 @@ def main() -> None:
     try:
         subprocess.run(["hcrbench", "generate", "meridian", "--size", args.size, "--out", str(work / "meridian")],
                        env=env, check=True, capture_output=True)
-        res = {"machine": f"{platform.node()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}",
+        res = {"machine": f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}",
                "size": args.size, "cells": len(GRID)}
         res["local"] = _run(work, "local", ["--engine", "local"], env)
         res["ray_private"] = _run(work, "ray_private", ["--engine", "ray"], env)
@@ -106,7 +105,36 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
     _print(res)
     if args.json:
-        args.json.write_text(json.dumps(res, indent=2) + "\n")
+        from hcrbench.data import atomic_write_text
+
+        atomic_write_text(args.json, json.dumps(res, indent=2) + "\n")
+
+
+def markdown(res: dict) -> str:
+    """A --json file as docs/scale.md's two tables: the grid three ways, then encoding locally and on Ray Data."""
+    base = res["local"]["wall_s"]
+    out = [f"Meridian {res['size']}, {res['cells']} BM25 cells, each way into a fresh output folder through the "
+           "console script:", "", "| run | wall s | sum of cells' seconds | × local |", "|---|---:|---:|---:|"]
+    for key, label in (("local", "`--engine local`"),
+                       ("ray_private", "`--engine ray` (private Ray started and stopped by the run)"),
+                       ("ray_cluster", "`--address` of a running head (1 node, 2 CPUs)")):
+        r = res[key]
+        out.append(f"| {label} | {r['wall_s']:.2f} | {r['cells_s']:.2f} | {r['wall_s'] / base:.2f} |")
+    e = res["encoding"]
+    out += ["", f"`ray start --head` took {res['ray_start_s']:.2f} s; `eval.json` byte-identical across the three: "
+                f"**{'yes' if res['eval_identical'] else 'no'}**.", "",
+            f"Encoding the first {e['texts']} Meridian documents with the int8 ONNX MiniLM:", "",
+            "| how | texts/s | per actor | max abs diff to local |", "|---|---:|---:|---:|",
+            f"| local `encode_cached`, 1 ONNX thread | {e['local_1thread_tps']:.1f} | | |",
+            f"| local `encode_cached`, 2 ONNX threads | {e['local_2thread_tps']:.1f} | | |"]
+    for a in (1, 2):
+        out.append(f"| Ray Data, {a} actor{'s' if a > 1 else ''} (1 CPU each) | {e[f'ray_{a}actor_tps']:.1f} | "
+                   f"{e[f'ray_{a}actor_tps_per_actor']:.1f} | {e[f'ray_{a}actor_max_abs_diff']:.2g} |")
+    out += ["", f"Ray Data figures cover the whole pipeline, actor start-up and model load included "
+                f"({e['ray_1actor_s']:.0f} s and {e['ray_2actor_s']:.0f} s); the model-id probe took "
+                f"{e['ray_1actor_probe_s']:.1f} s the first time and {e['ray_2actor_probe_s']:.1f} s the second; "
+                f"connecting took {e['connect_s']:.1f} s."]
+    return "\n".join(out)
 
 
 def _encoding(work: Path, port: int, n: int) -> dict:

@@ -535,6 +535,10 @@ def main() -> None:
     if a.generate:
         a.data = [generated(d, a.out) for d in a.data]
     doc: dict = {"budget": a.budget, "chunk_tokens": a.chunk_tokens, "minilm": a.minilm, "folders": []}
+    if a.generate:  # the folders this run generated: the figures are of this generator version
+        from hcrbench.synth import GENERATOR_VERSION
+
+        doc["generator"] = GENERATOR_VERSION
     for d in a.data:
         entry: dict = {"data": d.name}
         if not a.bounds_only:

@@ -32,6 +32,16 @@ class Figure:
     needs_from: str | None = None  # what --measure's --from must be, when the command reads a folder
     # (committed JSON, re-measured JSON) -> the two texts --replay compares (default: the whole files)
     compare: Callable[[dict[str, Any], dict[str, Any]], tuple[str, str]] | None = None
+    # a timing: --measure stamps the saved JSON with where and when it ran ("measured_on"), the block says it,
+    # and nothing re-measures it byte for byte (--check compares the block with the saved JSON only)
+    timing: bool = False
+
+
+def measured_on(doc: dict[str, Any]) -> str:
+    """A timing block's first line: the machine, its load and the date of the measurement (the JSON's stamp)."""
+    m = doc["measured_on"]
+    return (f"Measured {m['date']} on {m['machine']} (load average {m['load']} at the start; other jobs share "
+            "this machine, so absolute timings move between runs: read the ratios).")
 
 
 def bench(name: str) -> ModuleType:
@@ -97,8 +107,9 @@ def perfect_control(doc: dict[str, Any]) -> str:
     cols = [("perfect-runfile", "perfect runfile"), ("perfect", "perfect control (ties in bm25's order)"),
             ("degraded-runfile", "degraded runfile"), ("bm25-doc", "bm25-doc"), ("bm25", "bm25 (own chunks)"),
             ("oracle", "oracle")]
-    out = ["Failure on the queries feasible at 400 tokens (retrieval / selection / delivery misses; \"of N\" where "
-           "a system's own unit set makes N feasible):", "",
+    gen = f"Meridian generator {doc['generator']}'s folders. " if doc.get("generator") else ""
+    out = [gen + "Failure on the queries feasible at 400 tokens (retrieval / selection / delivery misses; \"of N\" "
+           "where a system's own unit set makes N feasible):", "",
            "| Meridian (seed) | feasible | " + " | ".join(c for _, c in cols) + " |",
            "|---|---" + "|---" * len(cols) + "|"]
     for f in doc["folders"]:
@@ -197,7 +208,8 @@ def delivery_bounds(doc: dict[str, Any]) -> str:
     put(minilm, lambda v: v.startswith("minilm"))
     put(small, lambda v: v == "tfidf round robin (the harness)", "chunks-64")
     order = [k for k in VARIANT_WORDS if k in cells] + [k for k in cells if k not in VARIANT_WORDS]
-    out = [f"Failures (%) on the queries feasible at {plain['budget']} tokens in {plain['chunk_tokens']}-token "
+    gen = f"Meridian generator {plain['generator']}'s folders. " if plain.get("generator") else ""
+    out = [gen + f"Failures (%) on the queries feasible at {plain['budget']} tokens in {plain['chunk_tokens']}-token "
            "context chunks, perfect ranking / bm25-doc (a bound: the perfect ranking only):", "",
            "| delivery (perfect / bm25-doc failures, %) | " + " | ".join(f.replace("-", " ") for f in folders) + " |",
            "|---" + "|---" * len(folders) + "|"]
@@ -256,6 +268,11 @@ FIGS = [
            operating, [["benchmarks/protocol_operating.py", "{from}", "--as-run", "--json", "{json}"]],
            needs_from="the SciFact protocol run's folder (OUT: hcrbench run examples/scifact-protocol.toml, every "
                       "backend hash, --force-test; ~30 min)"),
+    Figure("protocol-operating-readme", "docs/protocol.md",
+           "python benchmarks/protocol_operating.py OUT --as-run --json docs/figures/protocol-operating-readme.json",
+           operating, [["benchmarks/protocol_operating.py", "{from}", "--as-run", "--json", "{json}"]],
+           needs_from="the README's quickstart folder (OUT: scripts/readme_figures.py renders the README's result "
+                      "block from the same folder)"),
     Figure("protocol-rules-sim", "docs/protocol.md",
            "python benchmarks/protocol_rules_sim.py --reps 2000 --seed 0 --json docs/figures/protocol-rules-sim.json",
            rules_sim, [SIM], replay=[SIM]),
@@ -336,3 +353,46 @@ FIGS.append(Figure(
     compare=lambda saved, got: (json.dumps(saved["docs"][0], indent=1), json.dumps(got["docs"][0], indent=1))))
 
 FIGURES: dict[str, Figure] = {f.name: f for f in FIGS}
+
+# ------------------------------------------------------------------------------------------ timings (stamped)
+
+
+def _timing(name: str, page: str, argv: list[str], render: Callable[[dict[str, Any]], str]) -> Figure:
+    """A timing block: the command, its JSON stamped by --measure, the machine / load / date line first."""
+    cmd = " ".join(["python", *argv, "--json", f"docs/figures/{name}.json"])
+    return Figure(name, page, cmd, lambda doc: measured_on(doc) + "\n\n" + render(doc), [[*argv, "--json", "{json}"]],
+                  timing=True)
+
+
+TIMINGS = [
+    _timing("context-selection-cost", "docs/context.md", ["benchmarks/bench_context.py", "--repeats", "5"],
+            lambda doc: bench("bench_context").markdown(doc)),
+    _timing("baselines-speed", "docs/baselines.md",
+            ["benchmarks/bench_retrieval.py", "--dataset", "../shared/datasets/scifact"],
+            lambda doc: bench("bench_retrieval").markdown(doc)),
+    _timing("metrics-read-files", "docs/metrics.md",
+            ["benchmarks/bench_metrics.py", "--from-files", "--queries", "5000", "--depth", "1000", "--repeat", "2"],
+            lambda doc: bench("bench_metrics").markdown(doc)),
+    _timing("baselines-scifact", "docs/baselines.md",
+            ["benchmarks/beir_table.py", "--dataset", "../shared/datasets/scifact", "--backend", "onnx",
+             "--skip-rerank"], lambda doc: bench("beir_table").markdown(doc)),
+    _timing("scale-ray", "docs/scale.md", ["benchmarks/bench_ray.py", "--encode-texts", "100"],
+            lambda doc: bench("bench_ray").markdown(doc)),
+]
+FIGURES.update({f.name: f for f in TIMINGS})
+
+# ------------------------------------------------------------------------------------------ docs/statistics.md
+
+
+def _calibration(section: str, ds: str, short: str) -> Figure:
+    name = f"statistics-{section}-{short}"
+    argv = ["benchmarks/verdict_calibration.py", "--dataset", f"../shared/datasets/{ds}", "--section", section,
+            "--reps", "300"]
+    cmd = " ".join(["python", *argv, "--json", f"docs/figures/{name}.json"])
+    run = [*argv, "--json", "{json}"]
+    return Figure(name, "docs/statistics.md", cmd, lambda doc: bench("verdict_calibration").markdown(doc, section),
+                  [run], replay=[run])
+
+
+FIGURES.update({f.name: f for f in (_calibration(sec, ds, short) for sec in ("coverage", "verdicts")
+                                    for ds, short in (("scifact", "scifact"), ("nfcorpus-processed", "nfcorpus")))})

@@ -44,7 +44,8 @@ def test_every_registered_figure_has_its_block_its_saved_file_and_a_command():
         assert text.count(f"<!-- figures:start {name} -->") == 1, name
         assert text.count(f"<!-- figures:end {name} -->") == 1, name
         assert fig.command.startswith("python ") and fig.measure, name
-        assert fig.replay is not None or fig.needs_from, f"{name}: neither re-measurable nor says what it needs"
+        assert fig.replay is not None or fig.needs_from or fig.timing, \
+            f"{name}: neither re-measurable nor a timing nor says what it needs"
     saved = {p.stem for p in (REPO / "docs" / "figures").glob("*.json")}
     assert saved == set(FIGURES), "a saved figure file without its registered block (or the other way round)"
 
@@ -99,11 +100,31 @@ def test_missing_markers_and_unknown_names_are_one_line_errors(tmp_path):
 
 
 def test_a_figure_that_needs_a_folder_says_so():
-    need = next(n for n, f in FIGURES.items() if f.replay is None)
+    need = next(n for n, f in FIGURES.items() if f.replay is None and f.needs_from)
     r = _cli("--replay", need)
     assert r.returncode == 2 and "cannot be re-measured from the repository alone" in r.stderr
     r = _cli("--measure", need)
     assert r.returncode == 2 and "--from needs" in r.stderr
+
+
+def test_a_timing_block_says_where_and_when_it_ran_and_is_never_replayed():
+    timings = [f for f in FIGURES.values() if f.timing]
+    assert timings, "no timing block is registered"
+    for fig in timings:
+        doc = json.loads((REPO / "docs" / "figures" / f"{fig.name}.json").read_text(encoding="utf-8"))
+        stamp = doc["measured_on"]
+        assert stamp["date"] and stamp["machine"] and stamp["load"], fig.name
+        body = df.blocks((REPO / fig.page).read_text(encoding="utf-8"), fig.page)[fig.name][2]
+        assert f"Measured {stamp['date']} on {stamp['machine']} (load average {stamp['load']}" in body, fig.name
+    r = _cli("--replay", timings[0].name)
+    assert r.returncode == 2 and "a timing, not re-measurable byte for byte" in r.stderr
+
+
+def test_the_measurement_stamp_names_date_machine_and_load():
+    m = df.machine()
+    assert m["date"].endswith(" UTC") and m["date"][:4].isdigit()
+    assert "-core " in m["machine"]
+    assert m["load"] == "unknown" or float(m["load"]) >= 0
 
 
 def test_what_counts_as_a_table_of_figures():
@@ -115,9 +136,69 @@ def test_what_counts_as_a_table_of_figures():
     assert [i for i, _ in df.tables(text)] == [2]  # code fences are not tables
 
 
+def test_what_counts_as_a_paragraph_of_prose():
+    text = ("# Title 0.5\n\nFirst 1.5 line\nsecond line.\n\n| a | b |\n|---|---|\n| x | 2.5 |\n\n```\ncode 3.5\n```\n"
+            "\n<!-- figures:start x -->\nblock 4.5\n<!-- figures:end x -->\n\n- item 5.5%\n\n    indented 6.5\n")
+    assert [(i, p) for i, p in df.paragraphs(text)] == [(2, "First 1.5 line\nsecond line."), (17, "- item 5.5%")]
+    assert df.prose_key("a  b\nc") == df.prose_key("a b c")  # line breaks do not change the key
+
+
+def test_a_paragraph_quotes_a_block_figure_exactly_or_rounded_never_by_a_substring():
+    block = "| x | 0.867 | 12.3% | -0.0027 |"
+    assert df.unquoted("rounded 0.87, 12%, -0.003 and exact 0.867", block) == []
+    assert df.unquoted("0.86 and 0.8 and 0.67", block) == ["0.86", "0.8", "0.67"]  # digits inside are no quote
+    assert df.unquoted("0.867%", block) == ["0.867%"]  # a percentage quotes a percentage only
+    assert df.unquoted("12.30%", block) == ["12.30%"]  # more decimals than the block holds
+
+
+def test_figures_in_the_readme_prose_are_flagged_unless_quoted_from_a_block_or_named(tmp_path):
+    root = _copy(tmp_path)
+    readme = root / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    anchor = "## What you get\n"
+    assert text.count(anchor) == 1
+    block = df.block_text(text)
+    quoted = next(f for f in df.NUMBER.findall(block) if "." in f)  # a figure the README's block holds
+    readme.write_text(text.replace(anchor, f"Quoting the block: {quoted}.\n\n{anchor}"), encoding="utf-8")
+    assert df.scan(root) == []
+    readme.write_text(text.replace(anchor, "A stale claim: 0.7315 nDCG@10.\n\n" + anchor), encoding="utf-8")
+    msgs = df.scan(root)
+    assert len(msgs) == 1 and msgs[0].startswith("README.md:") and "figures in prose" in msgs[0], msgs
+    assert "0.7315" in msgs[0]
+
+
+def test_an_edited_named_paragraph_is_flagged_again(tmp_path):
+    root = _copy(tmp_path)
+    named = df.allowed(root, "prose")
+    if not named:
+        pytest.skip("no paragraph of prose is named")
+    page, key = next(iter(named))
+    p = root / page
+    text = p.read_text(encoding="utf-8")
+    par = next(x for _i, x in df.paragraphs(text) if df.prose_key(x) == key)
+    p.write_text(text.replace(par, par + " Now 12.5% more.", 1), encoding="utf-8")
+    msgs = df.scan(root)
+    assert any(m.startswith(f"{page}:") and "figures in prose" in m for m in msgs), msgs
+    assert any(f"prose key {key} names no paragraph" in m for m in msgs), msgs
+
+
+def test_scan_counts_the_pages_whose_prose_is_not_checked_yet():
+    r = _cli("--scan")
+    assert r.returncode == 0, r.stderr
+    assert "prose not yet checked:" in r.stdout
+
+
 def test_no_table_of_figures_outside_a_block_unless_named_with_a_reason():
     msgs = df.scan(REPO)
     assert msgs == [], "\n".join(msgs[:20]) + (f"\n... {len(msgs) - 20} more" if len(msgs) > 20 else "")
+
+
+def test_no_figure_outside_a_block_is_left_pending():
+    """Issue 36: every figure is generated by a named command, or a record / no measurement, said so on its page."""
+    for what in ("table", "prose"):
+        pending = [f"{page} {key}: {t['reason'][:60]}" for (page, key), t in df.allowed(REPO, what).items()
+                   if t["kind"] == "pending"]
+        assert pending == [], f"{what}s still pending (generate them or remove the figures): {pending}"
 
 
 def test_an_edited_unmarked_table_of_figures_is_flagged(tmp_path):
