@@ -73,6 +73,10 @@ def make_retriever(name: str, /, **params: Any) -> Retriever:
     """
     factory = load_factory(name)
     _check_params(name, factory, params)
+    if name not in _REGISTRY:  # a plugin: its own exceptions are one line naming its file and line
+        from hcrbench.retrieve.checked import make_plugin
+
+        return make_plugin(name, factory, params)
     try:
         return factory(**params)
     except InputError:  # already one line naming its field (InputError is a ValueError)
