@@ -139,3 +139,25 @@ def test_shorten_keeps_whole_parts_and_never_cuts(parts, limit):
         assert out == text
     assert len(out) <= limit or "(" not in out  # over the limit only once every aside has gone
     assert REASON >= 100
+
+
+def test_the_overall_words_of_verdicts_json_map_to_the_blocks_words():
+    """verdicts.json's overall (go, inconclusive, soft no-go, no-go, stop and diagnose, invalidated) in the block's
+    vocabulary: a killed system is never shown as undecided."""
+    assert word("invalidated") == "kill" and word("inconclusive") == "undecided"
+    assert word("stop and diagnose") == "stop" and word("no-go") == "no-go"
+
+
+def test_the_console_report_and_block_say_the_same_word_for_the_overall_verdict():
+    from hcrbench.report.sections import headline
+    from hcrbench.report.verdicts import print_protocol
+
+    for overall, said in (("inconclusive", "UNDECIDED"), ("invalidated", "KILL")):
+        v = {**json.loads((REAL.parent / "verdicts.json").read_text(encoding="utf-8")), "overall": overall}
+        block = [t for _, t in block_lines(v)]
+        assert block[1].startswith(f"bottom line: {said} for ")
+        buf = io.StringIO()
+        print_protocol(Console(file=buf, width=200, no_color=True), v)
+        out = buf.getvalue()
+        assert f"bottom line: {said} — " in out and overall.upper() not in out
+        headline(v)  # the report's verdict section builds from the same words

@@ -141,7 +141,10 @@ def verdicts_section(ctx: Context) -> Section:
         return not_run("verdicts", title, "verdicts.json is absent: the protocol's checkpoints and hypothesis "
                                           "verdicts were not run (hcrbench quickstart runs them).")
     short, items = headline(v)
-    blocks: list[Any] = [Verdict(v["overall"], plain(v["bottom_line"]), tone_of_verdict(v["overall"]), items, short)]
+    from hcrbench.report.verdict_block import word
+
+    blocks: list[Any] = [Verdict(word(v["overall"]), plain(v["bottom_line"]), tone_of_verdict(v["overall"]), items,
+                                 short)]
     facts = []
     if v.get("system"):
         facts.append(f"system under test: {v['system']}")

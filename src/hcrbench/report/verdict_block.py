@@ -26,12 +26,13 @@ _STYLE = {"kill": "bold red", "stop": "bold red", "no-go": "red", "soft no-go": 
 
 
 def word(status: str | None) -> str:
-    """A checkpoint status or hypothesis verdict in the block's vocabulary."""
+    """A checkpoint status, hypothesis verdict or overall verdict in the block's vocabulary (the overall
+    ``invalidated`` is the kill criterion's kill; ``inconclusive`` and ``not decidable`` are undecided)."""
     s = (status or "not run").strip().lower()
     if s.startswith("stop"):
         return "stop"
     return {"pass": "go", "go": "go", "soft no-go": "soft no-go", "no-go": "no-go", "kill": "kill",
-            "not run": "not run"}.get(s, "undecided")
+            "invalidated": "kill", "not run": "not run"}.get(s, "undecided")
 
 
 def _rules(v: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:

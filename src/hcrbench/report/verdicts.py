@@ -108,6 +108,9 @@ def print_protocol(console: Any, v: dict[str, Any]) -> None:
     dev = v.get("dev_selection") or {}
     if dev.get("text"):
         console.print(escape(f"dev selection: {dev['text']}"))
+    from hcrbench.report.verdict_block import word as block_word
+
     style = style_of(v["overall"])
-    word = f"[{style}]{escape(v['overall'].upper())}[/]" if style else escape(v["overall"].upper())
+    said = block_word(v["overall"]).upper()  # the verdict block's vocabulary (verdicts.json keeps its own word)
+    word = f"[{style}]{escape(said)}[/]" if style else escape(said)
     console.print(f"[bold]bottom line:[/bold] {word} — {escape(plain(v['bottom_line']))}")
