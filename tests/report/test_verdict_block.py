@@ -161,3 +161,20 @@ def test_the_console_report_and_block_say_the_same_word_for_the_overall_verdict(
         out = buf.getvalue()
         assert f"bottom line: {said} — " in out and overall.upper() not in out
         headline(v)  # the report's verdict section builds from the same words
+
+
+def test_a_system_over_whole_documents_is_not_said_to_score_chunks():
+    """A plugin indexing whole documents counts docs_scored: the cost line says documents, not chunks."""
+    from hcrbench.experiment.cost import scored_unit
+    from hcrbench.protocol.verdicts import cost_summary
+
+    assert scored_unit("mine", False, ["docs_scored"]) == "documents"
+    assert scored_unit("bm25", True, ["docs_scored"]) == scored_unit("hcr", False, []) == "chunks"
+    v = _verdicts("mine", ["go"])
+    v["vs_best_simple"]["cost_units"] = ["documents", "chunks"]
+    text = "\n".join(t for _, t in block_lines(v))
+    assert "500 documents vs 3,750 chunks scored per query (0.13x)" in text and "500 vs 3,750" not in text
+    doc = {"cost": {"mine": {"chunks_scored": 1000.0, "reranker_calls": 0.0},
+                    "rerank": {"chunks_scored": 3751.0, "reranker_calls": 100.0}}}
+    line = cost_summary(doc, "mine", ["mine"], "rerank", "nDCG@10", 0.01, ["nDCG@10"], ("documents", "chunks"))["line"]
+    assert "1,000 documents scored vs 3,751 chunks (0.27x)" in line

@@ -159,7 +159,7 @@ def depth_sensitive(metric: str, depth: float) -> bool:
 
 
 def cost_summary(doc: dict, system: str, group: list[str], kill: str, metric: str, delta: float | None,
-                 metrics: list[str]) -> dict[str, Any] | None:
+                 metrics: list[str], units: tuple[str, str] = ("chunks", "chunks")) -> dict[str, Any] | None:
     """HCR's cost per query beside the kill baseline's (eval.json's ``cost``), as ratios and one sentence, and a
     note when depth-sensitive measures compare runs of different depth."""
     cost = doc.get("cost") or {}
@@ -175,7 +175,10 @@ def cost_summary(doc: dict, system: str, group: list[str], kill: str, metric: st
     for k, label in (("chunks_scored", "chunks scored"), ("reranker_calls", "reranker calls")):
         if avg[k] is not None and base.get(k) is not None:
             r = f" ({ratio[k]:.2f}x)" if ratio[k] is not None else ""
-            bits.append(f"{avg[k]:,.0f} {label} vs {base[k]:,.0f}{r}")
+            if k == "chunks_scored" and units != ("chunks", "chunks"):  # a system over whole documents
+                bits.append(f"{avg[k]:,.0f} {units[0]} scored vs {base[k]:,.0f} {units[1]}{r}")
+            else:
+                bits.append(f"{avg[k]:,.0f} {label} vs {base[k]:,.0f}{r}")
     if avg["nodes_scored"]:
         bits.append(f"{avg['nodes_scored']:,.0f} tree nodes scored")
     line = f"cost per query, {system} vs {kill}: " + ", ".join(bits) if bits else None
@@ -314,8 +317,14 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
         if a:
             agg = {"mean": a.get("mean"), "sd": a.get("sd"), "n_seeds": a.get("n_seeds"), "members": a.get("members")}
     kill_row = hs[-1]
+    from hcrbench.experiment.cost import scored_unit
+
+    by_name = {x.name: x for x in cfg.systems}
+    units = tuple(scored_unit(x.type, x.chunking is not None) if x is not None else "chunks"
+                  for x in (by_name.get(p.system), by_name.get(p.kill_baseline)))
     cost = cost_summary(doc, p.system, members(cfg, p.system, evaluation.runs), p.kill_baseline, p.metric,
-                        (s.vs_kill or {}).get("delta"), list(evaluation.metrics))  # the cost is vs the kill baseline
+                        (s.vs_kill or {}).get("delta"), list(evaluation.metrics),
+                        units)  # type: ignore[arg-type]  # the cost is vs the kill baseline
     if any(x.name == p.system and x.type == "runfile" for x in cfg.systems):  # replayed: its cost was spent elsewhere
         cost = {"system": None, "kill_baseline": None, "ratio": None, "depth_note": (cost or {}).get("depth_note"),
                 "line": f"cost per query of {p.system}: unknown (a run file made outside hcrbench; replaying it "

@@ -201,8 +201,13 @@ def cost_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
         return head + str(b["cost_note"])
     cost = []
     if b.get("cost_ratio") is not None:
-        cost.append(f"{b['cost_subject']:,.0f} vs {b['cost_best']:,.0f} {b['cost_item']} per query "
-                    f"({b['cost_ratio']:.2f}x)")
+        units = b.get("cost_units")  # documents for a retriever over whole documents, else chunks
+        if units and units != ["chunks", "chunks"]:
+            cost.append(f"{b['cost_subject']:,.0f} {units[0]} vs {b['cost_best']:,.0f} {units[1]} scored per "
+                        f"query ({b['cost_ratio']:.2f}x)")
+        else:
+            cost.append(f"{b['cost_subject']:,.0f} vs {b['cost_best']:,.0f} {b['cost_item']} per query "
+                        f"({b['cost_ratio']:.2f}x)")
     ms = _ms(manifest, b.get("seeds") or [s], b["best"])
     if ms is not None:
         cost.append(f"{ms[0]:,.1f} vs {ms[1]:,.1f} ms per query ({ms[0] / ms[1]:.2f}x, wall clock)")
