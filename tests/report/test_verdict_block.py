@@ -178,3 +178,24 @@ def test_a_system_over_whole_documents_is_not_said_to_score_chunks():
                     "rerank": {"chunks_scored": 3751.0, "reranker_calls": 100.0}}}
     line = cost_summary(doc, "mine", ["mine"], "rerank", "nDCG@10", 0.01, ["nDCG@10"], ("documents", "chunks"))["line"]
     assert "1,000 documents scored vs 3,751 chunks (0.27x)" in line
+
+
+def test_the_kill_baseline_rule_shortened_for_the_block_is_still_a_sentence():
+    """Its interval, dropped to fit the block, took the sentence's grammar with it ("trails rerank by 0.016
+    nDCG@10 reaches the -0.02 margin"): the margin clause stands on its own."""
+    from hcrbench.protocol.checkpoints import kill_baseline_margin
+
+    row = kill_baseline_margin(-0.016, -0.118, 0.086, n=96, baseline="rerank", system="mine")
+    v = {**_verdicts("mine", []), "overall": "inconclusive", "checkpoints": [{**row, "name": "vs rerank"}]}
+    text = "\n".join(t for _, t in block_lines(v))
+    assert "nDCG@10 reaches" not in text
+    assert "mine trails rerank by 0.016 nDCG@10: its 95% interval reaches the -0.02 margin" in text, text
+
+
+def test_a_rule_the_harness_cannot_decide_reads_as_a_sentence():
+    row = {"id": "H1a", "name": "H1a", "verdict": "not decidable",
+           "text": "not decidable on this harness: a perfect retriever fails 34% of the budget-feasible queries at "
+                   "400 tokens (> 5%; control row perfect)"}
+    v = {**_verdicts("mine", []), "overall": "inconclusive", "hypotheses": [row]}
+    text = "\n".join(t for _, t in block_lines(v))
+    assert "undecided on this harness: a perfect retriever fails 34%" in text and "undecided: on this" not in text

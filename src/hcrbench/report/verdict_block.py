@@ -265,7 +265,8 @@ def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, re
         elif w == "undecided":
             why.setdefault(_clause(text, REASON), []).append(n)
     items = [f"to decide {', '.join(ns)}: run {c}" for c, ns in decide.items()]
-    items += [f"{', '.join(ns)} undecided: {reason}" for reason, ns in why.items()]
+    items += [f"{', '.join(ns)} undecided {reason}" if reason.startswith("on this harness: ")  # not "undecided:
+              else f"{', '.join(ns)} undecided: {reason}" for reason, ns in why.items()]  # on this harness: ..."
     room = MAX_LINES - len(lines) - 1 - (1 if tables else 0)
     for i, text in enumerate(items):
         if i == room - 1 and len(items) > room:
