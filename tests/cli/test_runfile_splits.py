@@ -90,6 +90,10 @@ def test_each_split_answers_from_its_own_file_and_the_power_plan_pilots_on_tune(
     assert ev["runs"]["mine"]["means"]["nDCG@10"] == pytest.approx(1.0)  # the judged documents first, on test
     v = json.loads((tmp_path / "out" / "verdicts.json").read_text())
     assert v["system"] == "mine" and v["power_plan"]["pilot"].get("tune") == 40  # its tune file answered there
+    # a run file writes no routing log: the dual path's n is not planned for it, and the text names rules, not keys
+    plan = v["power_plan"]
+    assert set(plan["rules"]) == {"vs_kill_baseline", "kill"}, plan["rules"]
+    assert "vs the kill baseline at margin" in plan["text"] and "vs_kill_baseline" not in plan["text"]
     m = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert set(m["systems"]["mine"]["params"]["paths"]) == {"test", "tune"}
 
