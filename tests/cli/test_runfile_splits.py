@@ -94,6 +94,7 @@ def test_each_split_answers_from_its_own_file_and_the_power_plan_pilots_on_tune(
     plan = v["power_plan"]
     assert set(plan["rules"]) == {"vs_kill_baseline", "kill"}, plan["rules"]
     assert "vs the kill baseline at margin" in plan["text"] and "vs_kill_baseline" not in plan["text"]
+    assert v["dev_selection"]["text"].startswith("not run: mine has no dual path")  # not "[protocol] beam_only"
     m = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert set(m["systems"]["mine"]["params"]["paths"]) == {"test", "tune"}
 

@@ -153,13 +153,15 @@ def test_the_console_report_and_block_say_the_same_word_for_the_overall_verdict(
     from hcrbench.report.verdicts import print_protocol
 
     for overall, said in (("inconclusive", "UNDECIDED"), ("invalidated", "KILL")):
-        v = {**json.loads((REAL.parent / "verdicts.json").read_text(encoding="utf-8")), "overall": overall}
+        v = {**json.loads((REAL.parent / "verdicts.json").read_text(encoding="utf-8")), "overall": overall,
+             "discipline": {"split": "test", "locked": True, "times_scored": 2}}
         block = [t for _, t in block_lines(v)]
         assert block[1].startswith(f"bottom line: {said} for ")
         buf = io.StringIO()
         print_protocol(Console(file=buf, width=200, no_color=True), v)
         out = buf.getvalue()
         assert f"bottom line: {said} — " in out and overall.upper() not in out
+        assert "time(s)" not in out and "scored 2 times" in out  # no plural hedges
         headline(v)  # the report's verdict section builds from the same words
 
 

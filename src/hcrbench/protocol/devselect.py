@@ -115,6 +115,10 @@ def dev_selection(cfg: Any, data: Any, out: Path) -> dict[str, Any]:
     singles = [s for n in (p.beam_only, p.collapsed_only) if n is not None
                for s in cfg.systems if s.name == n]
     if len(singles) < 2:
+        from hcrbench.protocol.gating import writes_routing_log
+
+        if not writes_routing_log(cfg):  # the dual path is a tree's: nothing to choose for this subject
+            return not_run(f"{p.system} has no dual path (the dual-path rule, H1b, is a tree retriever's)")
         return not_run("fewer than two single paths in [protocol] (beam_only, collapsed_only)")
     ddata = _dev_data(data)
     if ddata is None:

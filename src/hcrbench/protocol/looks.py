@@ -113,6 +113,6 @@ def record(look: dict[str, Any], folder: Path, verdicts: dict[str, Any] | None) 
     disc = {**(verdicts.get("discipline") or {}), "relook": bool(look.get("relook")),
             "looks_before": int(look.get("looks_before") or 0)}
     if look.get("relook"):
-        disc["relook_text"] = (f"a second look at a locked test split ({look['looks_before']} earlier scoring(s)), "
+        disc["relook_text"] = (f"a second look at a locked test split ({_times(look['looks_before']).replace('time', 'earlier scoring')}), "
                                f"asked for with {RELOOK_FLAG}: the verdict is not on fresh data")
     return {**verdicts, "discipline": disc}

@@ -18,6 +18,10 @@ STYLE = {"go": "green", "pass": "green", "soft no-go": "yellow", "inconclusive":
          "kill": "bold red", "invalidated": "bold red", "not decidable": "yellow", "not run": "dim"}
 
 
+def _times(n: Any) -> str:
+    return f"{n} time" if n == 1 else f"{n} times"
+
+
 def style_of(word: str) -> str:
     return "bold red" if word.startswith("stop and diagnose") else STYLE.get(word, "")
 
@@ -102,7 +106,7 @@ def print_protocol(console: Any, v: dict[str, Any]) -> None:
     d = v.get("discipline") or {}
     if d:
         console.print(escape(f"test discipline: split {d.get('split')!r} "
-                             f"{'locked' if d.get('locked') else 'not locked'}, scored {d.get('times_scored')} time(s) "
+                             f"{'locked' if d.get('locked') else 'not locked'}, scored {_times(d.get('times_scored'))} "
                              f"{'(this run included)' if d.get('locked') else '(scorings of locked splits are counted)'}"
                              f"; tuning: {(v.get('tuning') or {}).get('text') or d.get('tuning')}"))
     dev = v.get("dev_selection") or {}
