@@ -201,3 +201,20 @@ def test_a_rule_the_harness_cannot_decide_reads_as_a_sentence():
     v = {**_verdicts("mine", []), "overall": "inconclusive", "hypotheses": [row]}
     text = "\n".join(t for _, t in block_lines(v))
     assert "undecided on this harness: a perfect retriever fails 34%" in text and "undecided: on this" not in text
+
+
+def test_the_routing_section_says_the_tree_rows_are_comparators_when_the_subject_writes_no_log(tmp_path):
+    from hcrbench.report.inputs import ReportInputs
+    from hcrbench.report.model import Para
+    from hcrbench.report.sections import Context
+    from hcrbench.report.sections_hcr import routing_section
+
+    tm = json.loads((REAL.parent / "tree_metrics.json").read_text(encoding="utf-8"))
+    texts = {}
+    for main in ("mine", next(iter(tm))):
+        sec = routing_section(Context(ReportInputs(tmp_path, tree_metrics=tm), "nDCG@10", "rerank", main, [], "f"))
+        texts[main] = " ".join(b.text + " ".join(b.items) for b in sec.blocks if isinstance(b, Para))
+    assert "mine, the system under test, writes no routing log" in texts["mine"]
+    assert "H1c criterion" not in texts["mine"]
+    tree = texts[next(iter(tm))]
+    assert "writes no routing log" not in tree and "H1c criterion" in tree
