@@ -218,3 +218,9 @@ def test_the_routing_section_says_the_tree_rows_are_comparators_when_the_subject
     assert "H1c criterion" not in texts["mine"]
     tree = texts[next(iter(tm))]
     assert "writes no routing log" not in tree and "H1c criterion" in tree
+
+
+def test_an_undecided_bottom_line_says_why_in_counts():
+    v = {**_verdicts("mine", ["go", "not decidable", "not decidable", "not run"]), "overall": "inconclusive"}
+    line = [t for _, t in block_lines(v)][1]
+    assert line == "bottom line: UNDECIDED for mine: no rule is against it; 2 rules undecided, 1 go", line

@@ -245,6 +245,12 @@ def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, re
     if worst and first:
         head += f": {', '.join(worst)} — "
         head += _clause(first.get("text", ""), max(60, LINE - len(head)))
+    elif overall == "undecided" and rules:  # say why in counts: nothing against it, what is open
+        n = {w: sum(1 for _, ww, _ in rules if ww == w) for w in ("go", "undecided")}
+        against = [w for _, w, _ in rules if w in ("kill", "stop", "no-go", "soft no-go")]
+        head += (": no rule is against it" if not against else "") + \
+            f"{'; ' if not against else ': '}{n['undecided']} rule{'s' if n['undecided'] != 1 else ''} undecided, " \
+            f"{n['go']} go"
     lines.append((_STYLE.get(overall, ""), head))
     bl = quality_line(v)
     lines.append(("", bl if bl else "vs the best simple system: none of the field's simple systems was scored"))
