@@ -224,3 +224,19 @@ def test_an_undecided_bottom_line_says_why_in_counts():
     v = {**_verdicts("mine", ["go", "not decidable", "not decidable", "not run"]), "overall": "inconclusive"}
     line = [t for _, t in block_lines(v)][1]
     assert line == "bottom line: UNDECIDED for mine: no rule is against it; 2 rules undecided, 1 go", line
+
+
+def test_the_protocols_bottom_line_names_the_subject_and_no_file_key():
+    from hcrbench.protocol.verdicts import bottom_line
+
+    kill = {"id": "kill", "name": "Single kill criterion", "verdict": "not decidable",
+            "evidence": {"size": "small", "at_full_size_this_would_be": "not decidable"}}
+    v = {"system": "mine", "overall": "inconclusive", "checkpoints": [],
+         "hypotheses": [{"id": "token_efficiency", "name": "Token efficiency", "verdict": "not decidable",
+                         "before_operating": "x", "evidence": {"operating": {"needs_n": 270}}}, kill]}
+    line = bottom_line(v)
+    assert line.startswith("no rule decided for or against mine; size small cannot decide the kill criterion "
+                           "(nor could it be read at this size)"), line
+    assert "verdicts.json" not in line and "would be not decidable" not in line
+    kill["evidence"]["at_full_size_this_would_be"] = "kill"
+    assert "(read at this size it would be kill)" in bottom_line(v)

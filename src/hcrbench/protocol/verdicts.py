@@ -230,12 +230,13 @@ def bottom_line(v: dict[str, Any]) -> str:
         bad = [rule_name(h["id"], h["name"]) + (f" ({h['component']})" if h.get("component") else "")
                for h in v["hypotheses"] if h["verdict"] == o and h["id"] != "kill" and o in ("no-go", "soft no-go")]
         parts.append(f"{o} on {', '.join(bad)}" if bad else
-                     "every decided rule says go" if o == GO else "no rule decided for or against the system")
+                     "every decided rule says go" if o == GO else f"no rule decided for or against {v['system']}")
         if kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls") \
                 and not v.get("full_size"):
             prev = kill["evidence"].get("at_full_size_this_would_be")
             parts.append(f"size {kill['evidence'].get('size')} cannot decide the kill criterion"
-                         + (f" (here it would be {prev})" if prev else "")
+                         + (f" (read at this size it would be {prev})" if prev and prev != UNDECIDABLE
+                            else " (nor could it be read at this size)" if prev else "")
                          + f"; {hy.SIZES_COMMAND} decides it")
         elif kill is not None and kill["verdict"] != NOT_RUN:
             parts.append(f"kill criterion: {kill['verdict']}")
@@ -247,8 +248,8 @@ def bottom_line(v: dict[str, Any]) -> str:
              if (r.get("evidence") or {}).get("operating", {}).get("needs_n") else rule_name(r["id"], r.get("name"))
              for r in (*v["checkpoints"], *v["hypotheses"]) if r.get("before_operating")]
     if gated:
-        parts.append("not decidable at this n (power < 0.8 at the margin or false decisions above nominal: "
-                     f"verdicts.json operating): {', '.join(gated)}")
+        parts.append("not decidable at this n (power < 0.8 at the margin or false decisions above nominal, "
+                     f"replayed on this run's data): {', '.join(gated)}")
     und = v.get("undecidable_rules") or []
     if und:
         parts.append(f"not decidable on this dataset (a control failed): {', '.join(rule_name(u) for u in und)}")
