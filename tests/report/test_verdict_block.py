@@ -240,3 +240,26 @@ def test_the_protocols_bottom_line_names_the_subject_and_no_file_key():
     assert "verdicts.json" not in line and "would be not decidable" not in line
     kill["evidence"]["at_full_size_this_would_be"] = "kill"
     assert "(read at this size it would be kill)" in bottom_line(v)
+
+
+def test_the_reports_verdict_tables_show_no_internal_keys(tmp_path):
+    """The hypotheses table showed ids like failure_rate / corpus_size, the controls table plus_margin; the
+    console's controls table too."""
+    from hcrbench.report.inputs import ReportInputs
+    from hcrbench.report.model import Table
+    from hcrbench.report.sections import Context, verdicts_section
+    from hcrbench.report.verdicts import controls_table
+
+    v = json.loads((REAL.parent / "verdicts.json").read_text(encoding="utf-8"))
+    v["hypotheses"] += [h for h in json.loads(REAL.read_text(encoding="utf-8"))["hypotheses"] if "_" in h["id"]]
+    v["controls"] = [{"control": c, "rule": "kill", "expected": "kill or not decidable", "got": "kill", "ok": True}
+                     for c in ("oracle", "twin", "plus_margin", "minus_margin")]
+    ids = {h["id"] for h in v["hypotheses"]}
+    assert any("_" in i for i in ids)  # the fixture has rules whose id is a key
+    sec = verdicts_section(Context(ReportInputs(tmp_path, verdicts=v), "nDCG@10", "rerank", v["system"], [], "f"))
+    cells = [c.text for b in sec.blocks if isinstance(b, Table) for row in b.rows for c in row]
+    assert not any(t in ("failure_rate", "corpus_size", "plus_margin", "minus_margin") for t in cells), cells
+    assert "twin + margin" in cells and "twin - margin" in cells
+    buf = io.StringIO()
+    Console(file=buf, width=200, no_color=True).print(controls_table(v))
+    assert "plus_margin" not in buf.getvalue() and "twin + margin" in buf.getvalue()

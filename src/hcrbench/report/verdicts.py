@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.markup import escape
 
-from hcrbench.protocol.words import plain, rule_name
+from hcrbench.protocol.words import CONTROLS_CAPTION, control_name, plain, rule_name
 from hcrbench.report.terminal import Table
 
 STYLE = {"go": "green", "pass": "green", "soft no-go": "yellow", "inconclusive": "yellow", "no-go": "red",
@@ -68,12 +68,11 @@ def controls_table(v: dict[str, Any]) -> Table | None:
     rows = v.get("controls") or []
     if not rows:
         return None
-    t = Table(title="Protocol controls (oracle must pass / go, clone never go or kill, degraded must stop / kill)",
-              title_justify="left")
+    t = Table(title=f"Protocol controls: {CONTROLS_CAPTION}", title_justify="left")
     for col in ("control", "rule", "expected", "got", "ok"):
         t.add_column(col, overflow="fold")
     for c in rows:
-        t.add_row(escape(c["control"]), escape(rule_name(c["rule"])), escape(c["expected"]), _word(c["got"]),
+        t.add_row(escape(control_name(c["control"])), escape(rule_name(c["rule"])), escape(c["expected"]), _word(c["got"]),
                   "[green]yes[/]" if c["ok"] else "[bold red]NO: rule not decidable here[/]")
     return t
 
