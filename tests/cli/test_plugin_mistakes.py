@@ -151,3 +151,20 @@ def test_the_checks_do_not_wrap_built_in_systems():
 
     assert plugin_value("bm25") is None and plugin_value("hcr") is None
     assert sys.modules.get("mistakes_plugin") is None  # nothing of the test's plugin leaked into this process
+
+
+def test_an_entry_point_in_a_misspelt_group_or_a_typo_is_named(setup, tmp_path):
+    """``[project.entry-points."hcrbench.retriever"]`` (singular) or ``--system raise`` for ``raises``: the error
+    says where the entry point is, or the close name."""
+    root, plugins, bench, env = setup
+    other = tmp_path / "other"
+    info = other / "singular_plugin-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: singular_plugin\nVersion: 0.1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[hcrbench.retriever]\nmine = mistakes_plugin:Raises\n", encoding="utf-8")
+    env = dict(env, PYTHONPATH=os.pathsep.join((str(other), env["PYTHONPATH"])))
+    for system, expect in (("mine", "in group 'hcrbench.retriever'; the group is 'hcrbench.retrievers'"),
+                           ("raise", "(did you mean 'raises'?)")):
+        r = subprocess.run(["hcrbench", "retrieve", "--dataset", str(bench), "--system", system, "--out",
+                            str(root / "x.trec")], capture_output=True, text=True, env=env, check=False, timeout=120)
+        assert r.returncode == 2 and expect in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
