@@ -156,7 +156,7 @@ def test_the_checks_do_not_wrap_built_in_systems():
 def test_an_entry_point_in_a_misspelt_group_or_a_typo_is_named(setup, tmp_path):
     """``[project.entry-points."hcrbench.retriever"]`` (singular) or ``--system raise`` for ``raises``: the error
     says where the entry point is, or the close name."""
-    root, plugins, bench, env = setup
+    root, _, bench, env = setup
     other = tmp_path / "other"
     info = other / "singular_plugin-0.1.0.dist-info"
     info.mkdir(parents=True)
