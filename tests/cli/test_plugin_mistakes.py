@@ -168,3 +168,34 @@ def test_an_entry_point_in_a_misspelt_group_or_a_typo_is_named(setup, tmp_path):
         r = subprocess.run(["hcrbench", "retrieve", "--dataset", str(bench), "--system", system, "--out",
                             str(root / "x.trec")], capture_output=True, text=True, env=env, check=False, timeout=120)
         assert r.returncode == 2 and expect in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_a_plugins_mistake_on_the_pilot_splits_stops_the_power_plan(tmp_path, monkeypatch):
+    """The power plan runs the subject on tune + dev before the field runs on test: a plugin's error there is
+    raised (one line), not left out as "no pilot" to surface minutes later; a run file of the test split only is
+    still left out with its reason."""
+    from types import SimpleNamespace
+
+    import hcrbench.experiment.cell as cell
+    import hcrbench.experiment.reads as reads
+    import hcrbench.experiment.runner as runner
+    import hcrbench.retrieve.checked as checked
+    from hcrbench.errors import InputError
+    from hcrbench.protocol.devselect import split_runs
+
+    def boom(system, *a, **k):
+        raise InputError("ValueError: my bug", path="p.py", line=3, field=f"{system.name}.search")
+
+    monkeypatch.setattr(cell, "run_system", boom)
+    monkeypatch.setattr(runner, "system_fingerprint", lambda *a, **k: "fp")
+    monkeypatch.setattr(reads, "reads_of", lambda *a, **k: None)
+    monkeypatch.setattr(reads, "fingerprint_with_reads", lambda *a, **k: "fp")
+    plugin = SimpleNamespace(name="mine", type="mine", params={}, seed=None)
+    runfile = SimpleNamespace(name="rf", type="runfile", params={}, seed=None)
+    cfg = SimpleNamespace(systems=[plugin, runfile], k=10, seed=0)
+    sdata = SimpleNamespace(key="k", split="tune")
+    monkeypatch.setattr(checked, "plugin_value", lambda name: "pkg:Mine" if name == "mine" else None)
+    failed: dict[str, str] = {}
+    assert split_runs(cfg, sdata, tmp_path, ["rf"], failed) == {} and "rf" in failed
+    with pytest.raises(InputError, match="mine.search: ValueError: my bug"):
+        split_runs(cfg, sdata, tmp_path, ["mine"], {})
