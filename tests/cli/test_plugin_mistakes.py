@@ -197,5 +197,5 @@ def test_a_plugins_mistake_on_the_pilot_splits_stops_the_power_plan(tmp_path, mo
     monkeypatch.setattr(checked, "plugin_value", lambda name: "pkg:Mine" if name == "mine" else None)
     failed: dict[str, str] = {}
     assert split_runs(cfg, sdata, tmp_path, ["rf"], failed) == {} and "rf" in failed
-    with pytest.raises(InputError, match="mine.search: ValueError: my bug"):
+    with pytest.raises(InputError, match=r"mine\.search: ValueError: my bug"):
         split_runs(cfg, sdata, tmp_path, ["mine"], {})
