@@ -36,3 +36,11 @@ def test_an_unknown_level_is_one_line_and_exit_2(command, tmp_path):
     r = subprocess.run(args, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     assert "--fail-on" in r.stderr and "no-go" in r.stderr
+
+
+def test_the_verdict_blocks_words_are_levels_too():
+    """The console says UNDECIDED / STOP / KILL: the same words are accepted by --fail-on (old ones kept)."""
+    assert check_level("undecided") == check_level("inconclusive") == "inconclusive"
+    assert check_level("stop") == check_level("diagnose") == "stop and diagnose"
+    line = fails({"overall": "inconclusive"}, check_level("undecided"))
+    assert line is not None and "undecided" in line and fails({"overall": "go"}, check_level("undecided")) is None

@@ -90,6 +90,11 @@ def test_each_split_answers_from_its_own_file_and_the_power_plan_pilots_on_tune(
     assert ev["runs"]["mine"]["means"]["nDCG@10"] == pytest.approx(1.0)  # the judged documents first, on test
     v = json.loads((tmp_path / "out" / "verdicts.json").read_text())
     assert v["system"] == "mine" and v["power_plan"]["pilot"].get("tune") == 40  # its tune file answered there
+    # a run file writes no routing log: the dual path's n is not planned for it, and the text names rules, not keys
+    plan = v["power_plan"]
+    assert set(plan["rules"]) == {"vs_kill_baseline", "kill"}, plan["rules"]
+    assert "vs the kill baseline at margin" in plan["text"] and "vs_kill_baseline" not in plan["text"]
+    assert v["dev_selection"]["text"].startswith("not run: mine has no dual path")  # not "[protocol] beam_only"
     m = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert set(m["systems"]["mine"]["params"]["paths"]) == {"test", "tune"}
 
@@ -128,3 +133,27 @@ def test_a_folder_without_test_trec_is_refused(tmp_path):
                         "--out", str(tmp_path / "qs")], capture_output=True, text=True, env=_env(tmp_path),
                        check=False)
     assert r.returncode == 2 and "no test.trec" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("what", "expect"), [("docid", "unknown docid no-such-doc (not in the corpus"),
+                                              ("score", "score: score is not a number: 'abc'")])
+def test_the_subjects_one_run_file_is_checked_before_any_work(tmp_path, bench, what, expect):
+    """``runfile:PATH`` (one file, ``params.path``) as the subject: a docid the corpus does not hold or a malformed
+    line is one line naming the file and line before any system runs (it used to score 0 with a warning, or fail
+    after the field had run)."""
+    test = _write_run(bench, tmp_path / "test.trec", ("test",))
+    lines = test.read_text().splitlines(keepends=True)
+    q, q0, d, rank, score, tag = lines[2].split()
+    lines[2] = (" ".join([q, q0, "no-such-doc", rank, score, tag]) if what == "docid"
+                else " ".join([q, q0, d, rank, "abc", tag])) + "\n"
+    test.write_text("".join(lines))
+    kill = _write_run(bench, tmp_path / "kill.trec", ("test", "tune"), good=False)
+    cfg = tmp_path / "exp.toml"
+    cfg.write_text(CONFIG.format(bench=bench, kill=kill, paths="").replace(
+        "params = { paths = {  } }", f'params = {{ path = "{test}" }}'))
+    r = subprocess.run(["hcrbench", "run", str(cfg), "--quiet"], capture_output=True, text=True,
+                       env=_env(tmp_path), check=False, timeout=300)
+    assert r.returncode == 2, r.stderr
+    err = r.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"hcrbench: error: {test}:3: ") and expect in err[0], err
+    assert not (tmp_path / "out" / "runs").exists()  # refused before any system ran

@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from hcrbench.data.splitlock import annotate_last, record_scoring, registry_path, scorings
 from hcrbench.protocol.looks import VERDICT_SEED, early_check, split_key_of
@@ -68,3 +69,38 @@ def test_the_early_check_lets_this_folder_and_a_relook_through(tmp_path, monkeyp
     assert scorings(key)[-1]["relook"] is True
     assert json.loads(registry_path().read_text())["splits"][key]["scorings"][-1]["experiment"] == "an earlier look"
     assert not annotate_last(key, str(tmp_path / "nobody"), relook=True)
+
+
+def test_a_second_look_at_the_power_plans_suite_is_refused_before_tuning_on_it(tmp_path, monkeypatch):
+    """The power plan generates a larger suite (meridian-small-s3-q40) whose test split was scored elsewhere: the
+    run stops right after the plan, not after tuning on it (minutes later, at the guard before the test split)."""
+    import pytest
+
+    import hcrbench.protocol.query_plan as qp
+    import hcrbench.protocol.quickstart as qs
+    from hcrbench.errors import InputError
+
+    monkeypatch.setenv("HCRBENCH_HOME", str(tmp_path / "home"))
+    out = tmp_path / "qs"
+    suite = out / "data" / "meridian-small-s3-q40"
+    tuned: list[Any] = []
+
+    def fake_plan(cfg, root, size, seed, max_queries):  # generates the suite, as the real plan does
+        (suite / "qrels").mkdir(parents=True)
+        for name, text in (("corpus.jsonl", '{"_id": "d1", "text": "a"}'), ("queries.jsonl", '{"_id": "q1", '
+                           '"text": "a"}'), ("qrels/test.tsv", "q1\td1\t1")):
+            (suite / name).write_text(text + "\n", encoding="utf-8")
+        key = split_key_of(suite)
+        record_scoring(key, split="test", dataset=str(suite), files={}, experiment="an earlier look",
+                       output_dir=str((tmp_path / "earlier").resolve()), systems=["hcr"], forced=False)
+        return {"queries": 40, "text": "a 40-query suite"}
+
+    def fake_write_config(folder, size, **opts):
+        tuned.append(opts.get("queries"))
+        return folder / "quickstart.toml", {}
+
+    monkeypatch.setattr(qs, "write_config", fake_write_config)
+    monkeypatch.setattr(qp, "plan", fake_plan)
+    with pytest.raises(InputError, match="already scored 1 time, last by 'an earlier look'"):
+        qs.run_quickstart(out, sizes=["small"], seed=3, encoder="hash", progress=False)
+    assert tuned == [None]  # the design's suite was tuned (before the plan), the plan's suite was not

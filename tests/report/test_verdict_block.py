@@ -139,3 +139,127 @@ def test_shorten_keeps_whole_parts_and_never_cuts(parts, limit):
         assert out == text
     assert len(out) <= limit or "(" not in out  # over the limit only once every aside has gone
     assert REASON >= 100
+
+
+def test_the_overall_words_of_verdicts_json_map_to_the_blocks_words():
+    """verdicts.json's overall (go, inconclusive, soft no-go, no-go, stop and diagnose, invalidated) in the block's
+    vocabulary: a killed system is never shown as undecided."""
+    assert word("invalidated") == "kill" and word("inconclusive") == "undecided"
+    assert word("stop and diagnose") == "stop" and word("no-go") == "no-go"
+
+
+def test_the_console_report_and_block_say_the_same_word_for_the_overall_verdict():
+    from hcrbench.report.sections import headline
+    from hcrbench.report.verdicts import print_protocol
+
+    for overall, said in (("inconclusive", "UNDECIDED"), ("invalidated", "KILL")):
+        v = {**json.loads((REAL.parent / "verdicts.json").read_text(encoding="utf-8")), "overall": overall,
+             "discipline": {"split": "test", "locked": True, "times_scored": 2}}
+        block = [t for _, t in block_lines(v)]
+        assert block[1].startswith(f"bottom line: {said} for ")
+        buf = io.StringIO()
+        print_protocol(Console(file=buf, width=200, no_color=True), v)
+        out = buf.getvalue()
+        assert f"bottom line: {said} — " in out and overall.upper() not in out
+        assert "time(s)" not in out and "scored 2 times" in out  # no plural hedges
+        headline(v)  # the report's verdict section builds from the same words
+
+
+def test_a_system_over_whole_documents_is_not_said_to_score_chunks():
+    """A plugin indexing whole documents counts docs_scored: the cost line says documents, not chunks."""
+    from hcrbench.experiment.cost import scored_unit
+    from hcrbench.protocol.verdicts import cost_summary
+
+    assert scored_unit("mine", False, ["docs_scored"]) == "documents"
+    assert scored_unit("bm25", True, ["docs_scored"]) == scored_unit("hcr", False, []) == "chunks"
+    v = _verdicts("mine", ["go"])
+    v["vs_best_simple"]["cost_units"] = ["documents", "chunks"]
+    text = "\n".join(t for _, t in block_lines(v))
+    assert "500 documents vs 3,750 chunks scored per query (0.13x)" in text and "500 vs 3,750" not in text
+    doc = {"cost": {"mine": {"chunks_scored": 1000.0, "reranker_calls": 0.0},
+                    "rerank": {"chunks_scored": 3751.0, "reranker_calls": 100.0}}}
+    line = cost_summary(doc, "mine", ["mine"], "rerank", "nDCG@10", 0.01, ["nDCG@10"], ("documents", "chunks"))["line"]
+    assert "1,000 documents scored vs 3,751 chunks (0.27x)" in line
+
+
+def test_the_kill_baseline_rule_shortened_for_the_block_is_still_a_sentence():
+    """Its interval, dropped to fit the block, took the sentence's grammar with it ("trails rerank by 0.016
+    nDCG@10 reaches the -0.02 margin"): the margin clause stands on its own."""
+    from hcrbench.protocol.checkpoints import kill_baseline_margin
+
+    row = kill_baseline_margin(-0.016, -0.118, 0.086, n=96, baseline="rerank", system="mine")
+    v = {**_verdicts("mine", []), "overall": "inconclusive", "checkpoints": [{**row, "name": "vs rerank"}]}
+    text = "\n".join(t for _, t in block_lines(v))
+    assert "nDCG@10 reaches" not in text
+    assert "mine trails rerank by 0.016 nDCG@10: its 95% interval reaches the -0.02 margin" in text, text
+
+
+def test_a_rule_the_harness_cannot_decide_reads_as_a_sentence():
+    row = {"id": "H1a", "name": "H1a", "verdict": "not decidable",
+           "text": "not decidable on this harness: a perfect retriever fails 34% of the budget-feasible queries at "
+                   "400 tokens (> 5%; control row perfect)"}
+    v = {**_verdicts("mine", []), "overall": "inconclusive", "hypotheses": [row]}
+    text = "\n".join(t for _, t in block_lines(v))
+    assert "undecided on this harness: a perfect retriever fails 34%" in text and "undecided: on this" not in text
+
+
+def test_the_routing_section_says_the_tree_rows_are_comparators_when_the_subject_writes_no_log(tmp_path):
+    from hcrbench.report.inputs import ReportInputs
+    from hcrbench.report.model import Para
+    from hcrbench.report.sections import Context
+    from hcrbench.report.sections_hcr import routing_section
+
+    tm = json.loads((REAL.parent / "tree_metrics.json").read_text(encoding="utf-8"))
+    texts = {}
+    for main in ("mine", next(iter(tm))):
+        sec = routing_section(Context(ReportInputs(tmp_path, tree_metrics=tm), "nDCG@10", "rerank", main, [], "f"))
+        texts[main] = " ".join(b.text + " ".join(b.items) for b in sec.blocks if isinstance(b, Para))
+    assert "mine, the system under test, writes no routing log" in texts["mine"]
+    assert "H1c criterion" not in texts["mine"]
+    tree = texts[next(iter(tm))]
+    assert "writes no routing log" not in tree and "H1c criterion" in tree
+
+
+def test_an_undecided_bottom_line_says_why_in_counts():
+    v = {**_verdicts("mine", ["go", "not decidable", "not decidable", "not run"]), "overall": "inconclusive"}
+    line = [t for _, t in block_lines(v)][1]
+    assert line == "bottom line: UNDECIDED for mine: no rule is against it; 2 rules undecided, 1 go", line
+
+
+def test_the_protocols_bottom_line_names_the_subject_and_no_file_key():
+    from hcrbench.protocol.verdicts import bottom_line
+
+    kill = {"id": "kill", "name": "Single kill criterion", "verdict": "not decidable",
+            "evidence": {"size": "small", "at_full_size_this_would_be": "not decidable"}}
+    v = {"system": "mine", "overall": "inconclusive", "checkpoints": [],
+         "hypotheses": [{"id": "token_efficiency", "name": "Token efficiency", "verdict": "not decidable",
+                         "before_operating": "x", "evidence": {"operating": {"needs_n": 270}}}, kill]}
+    line = bottom_line(v)
+    assert line.startswith("no rule decided for or against mine; size small cannot decide the kill criterion "
+                           "(nor could it be read at this size)"), line
+    assert "verdicts.json" not in line and "would be not decidable" not in line
+    kill["evidence"]["at_full_size_this_would_be"] = "kill"
+    assert "(read at this size it would be kill)" in bottom_line(v)
+
+
+def test_the_reports_verdict_tables_show_no_internal_keys(tmp_path):
+    """The hypotheses table showed ids like failure_rate / corpus_size, the controls table plus_margin; the
+    console's controls table too."""
+    from hcrbench.report.inputs import ReportInputs
+    from hcrbench.report.model import Table
+    from hcrbench.report.sections import Context, verdicts_section
+    from hcrbench.report.verdicts import controls_table
+
+    v = json.loads((REAL.parent / "verdicts.json").read_text(encoding="utf-8"))
+    v["hypotheses"] += [h for h in json.loads(REAL.read_text(encoding="utf-8"))["hypotheses"] if "_" in h["id"]]
+    v["controls"] = [{"control": c, "rule": "kill", "expected": "kill or not decidable", "got": "kill", "ok": True}
+                     for c in ("oracle", "twin", "plus_margin", "minus_margin")]
+    ids = {h["id"] for h in v["hypotheses"]}
+    assert any("_" in i for i in ids)  # the fixture has rules whose id is a key
+    sec = verdicts_section(Context(ReportInputs(tmp_path, verdicts=v), "nDCG@10", "rerank", v["system"], [], "f"))
+    cells = [c.text for b in sec.blocks if isinstance(b, Table) for row in b.rows for c in row]
+    assert not any(t in ("failure_rate", "corpus_size", "plus_margin", "minus_margin") for t in cells), cells
+    assert "twin + margin" in cells and "twin - margin" in cells
+    buf = io.StringIO()
+    Console(file=buf, width=200, no_color=True).print(controls_table(v))
+    assert "plus_margin" not in buf.getvalue() and "twin + margin" in buf.getvalue()

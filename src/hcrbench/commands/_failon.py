@@ -10,9 +10,11 @@ from hcrbench.errors import InputError
 #: Overall verdicts from best to worst (protocol.verdicts.overall); ``kill`` is the design's word for invalidated.
 SEVERITY = {"go": 0, "inconclusive": 1, "soft no-go": 2, "no-go": 3, "stop and diagnose": 4, "invalidated": 5}
 LEVELS = {"kill": "invalidated", "invalidated": "invalidated", "diagnose": "stop and diagnose",
-          "no-go": "no-go", "soft-no-go": "soft no-go", "inconclusive": "inconclusive"}
-HELP = ("Exit 1 when the overall verdict is at or past this level: kill (= invalidated), diagnose (stop and "
-        "diagnose or worse), no-go (no-go or worse), soft-no-go, inconclusive. Default: exit 0 on any verdict.")
+          "stop": "stop and diagnose", "no-go": "no-go", "soft-no-go": "soft no-go", "undecided": "inconclusive",
+          "inconclusive": "inconclusive"}
+HELP = ("Exit 1 when the overall verdict is at or past this level (the verdict block's words): kill, stop (stop "
+        "and diagnose or worse; also diagnose), no-go (no-go or worse), soft-no-go, undecided (anything but go; "
+        "also inconclusive). Default: exit 0 on any verdict.")
 
 
 def check_level(level: str | None) -> str | None:
@@ -29,5 +31,8 @@ def fails(verdicts: dict[str, Any] | None, level: str | None) -> str | None:
         return None
     got = str(verdicts.get("overall", ""))
     if SEVERITY.get(got, -1) >= SEVERITY[level]:
-        return f"--fail-on {level}: the overall verdict is {got!r}; exit 1"
+        from hcrbench.report.verdict_block import word
+
+        return (f"--fail-on: the overall verdict is {word(got)} (verdicts.json: {got!r}), at or past "
+                f"{word(level)}; exit 1")
     return None

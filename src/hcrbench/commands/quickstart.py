@@ -40,7 +40,8 @@ def quickstart_command(
     system: str = typer.Option("hcr", "--system", metavar="NAME",
                                help="The system under test: an installed plugin (docs/plugins.md), a built-in "
                                     "(bm25, dense, ...), a system of the field (hybrid-rrf, ...) or runfile:PATH "
-                                    "(a TREC run of the test queries). Judged against the field, HCR included."),
+                                    "(a TREC run of the test queries; runfile:FOLDER with test.trec, dev.trec, "
+                                    "tune.trec: one run per split). Judged against the field, HCR included."),
     verbose: bool = typer.Option(False, "--verbose", help="Print every table before the verdict block (they are "
                                                           "always written to OUT/console.txt and the report)."),
     fail_on: str | None = typer.Option(None, "--fail-on", metavar="LEVEL", help=_failon.HELP),

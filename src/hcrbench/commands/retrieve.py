@@ -66,7 +66,7 @@ def register(app: typer.Typer) -> None:
         """Index the corpus with one system, retrieve the split's queries, write a TREC run."""
         from hcrbench.data import atomic_write_text, load_beir, write_run
         from hcrbench.data.outputs import ensure_parent
-        from hcrbench.retrieve import make_retriever
+        from hcrbench.retrieve import checked, make_retriever
 
         if k < 1:
             raise InputError(f"--k must be >= 1, got {k}", field="--k")
@@ -82,9 +82,9 @@ def register(app: typer.Typer) -> None:
             typer.echo("note: rerank method=maxsim is zero-shot late interaction over MiniLM token vectors, "
                        "not a trained cross-encoder", err=True)
         t0 = time.perf_counter()
-        retriever.index(ds.corpus)
+        checked.index(retriever, system, ds.corpus)
         t1 = time.perf_counter()
-        result = retriever.search(ds.queries, k)
+        result = checked.search(retriever, system, ds.queries, k, ds.corpus)
         t2 = time.perf_counter()
         write_run(result.run, out, k=k)
         if getattr(retriever, "routing_log", None):  # tree retrievers (hcr): routing log + tree beside the run

@@ -116,7 +116,7 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
     """Index and search one system; returns its document-level run (named after it) and its manifest entry.
 
     A tree retriever's routing log (and tree) is written to ``log_path`` when given (:mod:`tree_step`)."""
-    from hcrbench.retrieve import make_retriever
+    from hcrbench.retrieve import checked, make_retriever
 
     _seed_everything(seed)
     t0 = time.perf_counter()
@@ -132,11 +132,11 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
                                respect_sentences=c.respect_sentences, structure_aware=c.structure_aware,
                                counter=get_counter(c.token_counter))
         chunk_seconds = time.perf_counter() - t_chunk
-        retriever.index(chunked.corpus)
+        checked.index(retriever, system.type, chunked.corpus)
         if system.policy is not None:
             result = _policy_search(system.policy, retriever, chunked.corpus, data, entry)
         else:
-            result = retriever.search(data.queries, k=c.depth or 4 * k)
+            result = checked.search(retriever, system.type, data.queries, c.depth or 4 * k, chunked.corpus)
         units = (result.run, chunked.corpus)  # what this system delivers: its own ranked chunks
         run = chunked.doc_run(result.run).top_k(k)
         result.costs.add("chunks_indexed", len(chunked.corpus))
@@ -144,11 +144,11 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
         result.costs.add_time("chunk", chunk_seconds)
         entry["chunking"] = chunked.params
     else:
-        retriever.index(data.corpus)
+        checked.index(retriever, system.type, data.corpus)
         if system.policy is not None:
             result = _policy_search(system.policy, retriever, data.corpus, data, entry)
         else:
-            result = retriever.search(data.queries, k=k)
+            result = checked.search(retriever, system.type, data.queries, k, data.corpus)
         run = result.run.top_k(k)
         entry["chunking"] = None
         # a retriever that ranks units of its own (chunks, nodes) may expose them: unit_run over unit_corpus

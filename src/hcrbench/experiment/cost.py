@@ -25,6 +25,13 @@ COST_TIMING = "manifest.json: systems.<name>.seconds / n_queries (wall clock, in
 CHUNK_COUNTERS = ("chunks_scored", "docs_scored")
 
 
+def scored_unit(kind: str | None, chunked: bool, counters: Any = ()) -> str:
+    """What a system's ``chunks_scored`` per query counts: ``"chunks"`` when it ranks chunks (a ``[chunking]``
+    table, a tree retriever, or its own ``chunks_scored`` counter), else ``"documents"`` (a retriever over whole
+    documents counting ``docs_scored``, e.g. bm25-doc or a plugin): the sentences that quote the count say which."""
+    return "chunks" if chunked or kind in ("hcr", "raptor") or "chunks_scored" in counters else "documents"
+
+
 def system_cost(entry: dict[str, Any], run: Any = None, sufficiency: dict[str, Any] | None = None,
                 name: str | None = None) -> dict[str, Any]:
     """One system's cost per query (see the module docstring); a figure that was not counted is None."""

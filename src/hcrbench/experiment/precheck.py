@@ -64,17 +64,29 @@ def check_systems(systems: list[Any], config_path: Path, text: str) -> None:
             raise InputError(e.problem, path=config_path, line=line, field=f"systems[{i}].{name}") from None
 
 
-def check_run_ids(systems: list[Any], data: Any, config_path: Path, text: str) -> None:
+def check_run_ids(systems: list[Any], data: Any, config_path: Path, text: str, subject: str | None = None) -> None:
     """Every run file of a runfile system with ``paths`` (one file per split) against the loaded data: a docid
     the corpus does not hold, or a qid that is not a query of the file's split, is one line
-    ``FILE:LINE: unknown docid X`` (or ``unknown qid X``), exit 2, before any work."""
+    ``FILE:LINE: unknown docid X`` (or ``unknown qid X``), exit 2, before any work. The one file (``path``) of
+    the protocol's ``subject`` is parsed now (a bad line is named before any work) and its docids checked the
+    same way (queries of other splits in it stay ignored): a subject scored on ids the corpus does not hold
+    would score 0 on them without a word."""
     from hcrbench.data.trec import read_qrels
     from hcrbench.retrieve.runfile import check_paths, first_unknown
 
     known: dict[str, set[str]] = {}
     for i, s in enumerate(systems):
+        one = (s.params or {}).get("path")
+        if s.type == "runfile" and s.name == subject and isinstance(one, str) and Path(one).is_file():
+            _parse(Path(one))
+            hit = first_unknown(one, docs=data.corpus)
+            if hit is not None:
+                raise InputError(f"unknown docid {hit[1]} (not in the corpus; the system under test must "
+                                 "return ids of corpus.jsonl)", path=one, line=hit[0])
         if s.type != "runfile" or not isinstance((s.params or {}).get("paths"), dict):
             continue
+        for path in check_paths(s.params["paths"]).values():
+            _parse(path)
         for split, path in check_paths(s.params["paths"]).items():
             if split not in known:
                 qp = Path(data.root) / "qrels" / f"{split}.tsv"
@@ -91,6 +103,18 @@ def check_run_ids(systems: list[Any], data: Any, config_path: Path, text: str) -
                 line, x, kind = hit
                 where = "not in the corpus" if kind == "docid" else f"not a query of the {split} split"
                 raise InputError(f"unknown {kind} {x} ({where})", path=path, line=line)
+
+
+def _parse(path: Path) -> None:
+    """Read the run file ``path`` once now, so a malformed line is ``FILE:LINE: field: problem`` before any work
+    (its warnings are given when the system reads it)."""
+    import warnings
+
+    from hcrbench.data.trec import read_run
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        read_run(path)
 
 
 def _finite(value: Any) -> bool:

@@ -231,7 +231,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     load_seconds = time.perf_counter() - t_load
     mark = clock.since("load", mark)
     check_strata(cfg, {k for q in data.queries.query_ids for k in data.queries.meta(q)}, config_path, text)
-    check_run_ids(list(cfg.systems), data, config_path, text)  # a runfile's ids per split, before any work
+    check_run_ids(list(cfg.systems), data, config_path, text,  # a runfile's ids per split, before any work
+                  subject=cfg.protocol.system if cfg.protocol is not None else None)
     console.print(f"[bold]{escape(cfg.name)}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
                   f"({escape(cfg.dataset.split)}), {len(cfg.systems)} systems -> {escape(str(out))}")
     locked = cfg.dataset.locked or lock.is_locked(data.key)

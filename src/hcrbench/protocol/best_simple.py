@@ -30,6 +30,7 @@ def vs_best_simple(evaluation: Any, cfg: Any, manifest: dict[str, Any], cost: di
     """``{"system", "best", "metric", "subject_mean", "best_mean", "delta", "ci", "n", "ci_method",
     "cost_item", "cost_subject", "cost_best", "cost_ratio", "field"}``; None when the subject was not scored or
     no simple system was."""
+    from hcrbench.experiment.cost import scored_unit
     from hcrbench.protocol.inputs import members, per_query
     from hcrbench.stats import paired_ci
 
@@ -49,6 +50,8 @@ def vs_best_simple(evaluation: Any, cfg: Any, manifest: dict[str, Any], cost: di
     bv = np.asarray(b.values[metric], dtype=np.float64)[[pos[sub.query_ids[i]] for i in common]]
     ci = paired_ci(a, bv, n_resamples=cfg.n_resamples, seed=cfg.seed) if len(common) >= 2 else None
     item, cs, cb = _cost(cost or {}, group, best)
+    units = {n: scored_unit(e.get("type"), bool(e.get("chunking")), ((e.get("costs") or {}).get("counters") or {}))
+             for n, e in ((system, entries.get(group[0]) or {}), (best, entries.get(best) or {}))}
     external = (entries.get(system) or {}).get("type") == "runfile"
     if external:  # a replayed run file: what it cost was spent outside hcrbench
         item, cs, cb = None, None, None
@@ -59,6 +62,7 @@ def vs_best_simple(evaluation: Any, cfg: Any, manifest: dict[str, Any], cost: di
             "ci_method": None if ci is None else ci.method,
             "cost_item": item, "cost_subject": cs, "cost_best": cb,
             "cost_ratio": cs / cb if cs is not None and cb else None,
+            "cost_units": None if item is None else [units[system], units[best]],
             **({"cost_note": "unknown (a run file made outside hcrbench)"} if external else {})}
 
 

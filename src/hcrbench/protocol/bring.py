@@ -67,7 +67,9 @@ def parse_system(text: str, *, encoder: str = "minilm", existing: list[str] | No
         return SubjectSpec(text)
     known = available_retrievers()
     if text not in known:
-        raise InputError(f"unknown system {text!r}: not a system of the packaged config ({', '.join(existing)}), "
+        from hcrbench.retrieve.base import unknown_hint
+
+        raise InputError(f"unknown system {text!r}{unknown_hint(text)}: not a system of the packaged config ({', '.join(existing)}), "
                          f"not an installed plugin or built-in ({', '.join(known)}), not runfile:PATH "
                          "(docs/plugins.md: how to bring a system)", field="--system")
     try:

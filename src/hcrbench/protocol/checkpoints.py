@@ -142,7 +142,7 @@ def kill_baseline_margin(delta: float | None, low: float | None = None, high: fl
     else:
         status = UNDECIDABLE
         need = reg.n_for_power(reg.sd_from(lo, hi, n), reg.get("vs_kill_baseline").margin)
-        text = f"{reg.text_undecidable(n, need)}: {words} reaches the -{KILL_MARGIN} margin"
+        text = f"{reg.text_undecidable(n, need)}: {words}: its 95% interval reaches the -{KILL_MARGIN} margin"
     return checkpoint("vs_kill_baseline", name, crit, d, -KILL_MARGIN, status, text, n=n,
                       interval=(lo, hi) if lo is not None else None, interval_kind=interval_kind,
                       component="retrieval quality")

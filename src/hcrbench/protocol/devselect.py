@@ -90,8 +90,10 @@ def split_runs(cfg: Any, sdata: Any, folder: Path, names: list[str],
             run, _ = run_system(system, sdata, cfg.k, cfg.seed if system.seed is None else system.seed,
                                 log_path=log)
         except InputError as e:
-            if failed is None:
-                raise
+            from hcrbench.retrieve.checked import plugin_value
+
+            if failed is None or plugin_value(system.type) is not None:  # a plugin's own mistake: now, not
+                raise  # after the field has run on the test split
             failed[name] = e.problem
             continue
         write_run(run, run_path, tag=name)
@@ -115,6 +117,10 @@ def dev_selection(cfg: Any, data: Any, out: Path) -> dict[str, Any]:
     singles = [s for n in (p.beam_only, p.collapsed_only) if n is not None
                for s in cfg.systems if s.name == n]
     if len(singles) < 2:
+        from hcrbench.protocol.gating import writes_routing_log
+
+        if not writes_routing_log(cfg):  # the dual path is a tree's: nothing to choose for this subject
+            return not_run(f"{p.system} has no dual path (the dual-path rule, H1b, is a tree retriever's)")
         return not_run("fewer than two single paths in [protocol] (beam_only, collapsed_only)")
     ddata = _dev_data(data)
     if ddata is None:

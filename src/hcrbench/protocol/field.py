@@ -218,7 +218,12 @@ def power_plan(cfg: Any, data: Any, out: Path, n_test: int) -> dict[str, Any]:
              ("kill", "kill", KILL_DESIGN_MARGIN, f"{p.system} - {p.kill_baseline}"),
              ("H1b vs flat+reranker", "kill", H1B_OVER_RERANK, f"{p.system} - {p.kill_baseline}"),
              ("H1b vs single path", "single", H1B_OVER_SINGLE, f"{p.system} - {single}")]
+    from hcrbench.protocol.gating import writes_routing_log
+
+    tree = writes_routing_log(cfg)
     for rule, key, margin, what in specs:
+        if rule.startswith("H1b") and not tree:  # the dual path is a tree's rule: not run for this subject
+            continue
         d = np.asarray(diffs[key], dtype=float)
         if len(d) < 2:
             continue
@@ -232,6 +237,9 @@ def power_plan(cfg: Any, data: Any, out: Path, n_test: int) -> dict[str, Any]:
     text = (f"power plan ({m}, paired t, power {POWER}, alpha {ALPHA}, sd from {pilot} queries): "
             + "; ".join(f"{r} at margin {x['margin']}: n {x['n_needed']}" for r, x in rows.items())
             + f"; the test split has {n_test}" + (f" ({', '.join(short)})" if short else " (enough for each)"))
+    from hcrbench.protocol.words import plain
+
+    text = plain(text)  # the rules by their names, not their keys (vs_kill_baseline -> vs the kill baseline)
     return {"status": "planned", "metric": m, "power": POWER, "alpha": ALPHA, "pilot": used, "rules": rows,
             "n_test": int(n_test), "queries_wanted": max([x["n_needed"] or 0 for x in rows.values()] or [0]),
             "text": text}

@@ -40,10 +40,14 @@ def _refuse(prior: list[dict[str, Any]], root: Path, split: str) -> InputError:
     from hcrbench.data.splitlock import registry_path
 
     last = prior[-1]
-    return InputError(f"the {split} split of {root} was already scored {len(prior)} time(s), last by "
+    return InputError(f"the {split} split of {root} was already scored {_times(len(prior))}, last by "
                       f"{last.get('experiment')!r} in {last.get('output_dir')} at {last.get('time')} (registry "
                       f"{registry_path()}); a second look needs {RELOOK_FLAG} (recorded), or take fresh data "
                       "with another --seed", field=RELOOK_FLAG)
+
+
+def _times(n: int) -> str:
+    return f"{n} time" if n == 1 else f"{n} times"
 
 
 def early_check(root: Path, folder: Path, *, relook: bool, split: str = "test") -> None:
@@ -109,6 +113,6 @@ def record(look: dict[str, Any], folder: Path, verdicts: dict[str, Any] | None) 
     disc = {**(verdicts.get("discipline") or {}), "relook": bool(look.get("relook")),
             "looks_before": int(look.get("looks_before") or 0)}
     if look.get("relook"):
-        disc["relook_text"] = (f"a second look at a locked test split ({look['looks_before']} earlier scoring(s)), "
+        disc["relook_text"] = (f"a second look at a locked test split ({_times(look['looks_before']).replace('time', 'earlier scoring')}), "
                                f"asked for with {RELOOK_FLAG}: the verdict is not on fresh data")
     return {**verdicts, "discipline": disc}

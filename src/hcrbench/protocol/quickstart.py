@@ -253,7 +253,10 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
             console.print(f"power plan on tune + dev (size {size}): how many test queries the rules need...")
             hook = plan_queries(cfg, data_root, size, seed, max_queries)
             console.print(f"queries: {hook['text']}")
-            if hook.get("queries"):
+            if hook.get("queries"):  # the suite the plan chose: a second look is refused now, before tuning on it
+                from hcrbench.protocol.query_plan import data_name as _name
+
+                looks.early_check(data_root / _name(size, seed, hook["queries"]), folder, relook=relook)
                 cfg, tuning = write_config(folder, size, queries=hook["queries"], **opts)
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold] ({n_docs(size):,} documents) -> {folder}")

@@ -159,7 +159,7 @@ def depth_sensitive(metric: str, depth: float) -> bool:
 
 
 def cost_summary(doc: dict, system: str, group: list[str], kill: str, metric: str, delta: float | None,
-                 metrics: list[str]) -> dict[str, Any] | None:
+                 metrics: list[str], units: tuple[str, str] = ("chunks", "chunks")) -> dict[str, Any] | None:
     """HCR's cost per query beside the kill baseline's (eval.json's ``cost``), as ratios and one sentence, and a
     note when depth-sensitive measures compare runs of different depth."""
     cost = doc.get("cost") or {}
@@ -175,7 +175,10 @@ def cost_summary(doc: dict, system: str, group: list[str], kill: str, metric: st
     for k, label in (("chunks_scored", "chunks scored"), ("reranker_calls", "reranker calls")):
         if avg[k] is not None and base.get(k) is not None:
             r = f" ({ratio[k]:.2f}x)" if ratio[k] is not None else ""
-            bits.append(f"{avg[k]:,.0f} {label} vs {base[k]:,.0f}{r}")
+            if k == "chunks_scored" and units != ("chunks", "chunks"):  # a system over whole documents
+                bits.append(f"{avg[k]:,.0f} {units[0]} scored vs {base[k]:,.0f} {units[1]}{r}")
+            else:
+                bits.append(f"{avg[k]:,.0f} {label} vs {base[k]:,.0f}{r}")
     if avg["nodes_scored"]:
         bits.append(f"{avg['nodes_scored']:,.0f} tree nodes scored")
     line = f"cost per query, {system} vs {kill}: " + ", ".join(bits) if bits else None
@@ -227,12 +230,13 @@ def bottom_line(v: dict[str, Any]) -> str:
         bad = [rule_name(h["id"], h["name"]) + (f" ({h['component']})" if h.get("component") else "")
                for h in v["hypotheses"] if h["verdict"] == o and h["id"] != "kill" and o in ("no-go", "soft no-go")]
         parts.append(f"{o} on {', '.join(bad)}" if bad else
-                     "every decided rule says go" if o == GO else "no rule decided for or against the system")
+                     "every decided rule says go" if o == GO else f"no rule decided for or against {v['system']}")
         if kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls") \
                 and not v.get("full_size"):
             prev = kill["evidence"].get("at_full_size_this_would_be")
             parts.append(f"size {kill['evidence'].get('size')} cannot decide the kill criterion"
-                         + (f" (here it would be {prev})" if prev else "")
+                         + (f" (read at this size it would be {prev})" if prev and prev != UNDECIDABLE
+                            else " (nor could it be read at this size)" if prev else "")
                          + f"; {hy.SIZES_COMMAND} decides it")
         elif kill is not None and kill["verdict"] != NOT_RUN:
             parts.append(f"kill criterion: {kill['verdict']}")
@@ -244,8 +248,8 @@ def bottom_line(v: dict[str, Any]) -> str:
              if (r.get("evidence") or {}).get("operating", {}).get("needs_n") else rule_name(r["id"], r.get("name"))
              for r in (*v["checkpoints"], *v["hypotheses"]) if r.get("before_operating")]
     if gated:
-        parts.append("not decidable at this n (power < 0.8 at the margin or false decisions above nominal: "
-                     f"verdicts.json operating): {', '.join(gated)}")
+        parts.append("not decidable at this n (power < 0.8 at the margin or false decisions above nominal, "
+                     f"replayed on this run's data): {', '.join(gated)}")
     und = v.get("undecidable_rules") or []
     if und:
         parts.append(f"not decidable on this dataset (a control failed): {', '.join(rule_name(u) for u in und)}")
@@ -314,8 +318,14 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
         if a:
             agg = {"mean": a.get("mean"), "sd": a.get("sd"), "n_seeds": a.get("n_seeds"), "members": a.get("members")}
     kill_row = hs[-1]
+    from hcrbench.experiment.cost import scored_unit
+
+    by_name = {x.name: x for x in cfg.systems}
+    units = tuple(scored_unit(x.type, x.chunking is not None) if x is not None else "chunks"
+                  for x in (by_name.get(p.system), by_name.get(p.kill_baseline)))
     cost = cost_summary(doc, p.system, members(cfg, p.system, evaluation.runs), p.kill_baseline, p.metric,
-                        (s.vs_kill or {}).get("delta"), list(evaluation.metrics))  # the cost is vs the kill baseline
+                        (s.vs_kill or {}).get("delta"), list(evaluation.metrics),
+                        units)  # type: ignore[arg-type]  # the cost is vs the kill baseline
     if any(x.name == p.system and x.type == "runfile" for x in cfg.systems):  # replayed: its cost was spent elsewhere
         cost = {"system": None, "kill_baseline": None, "ratio": None, "depth_note": (cost or {}).get("depth_note"),
                 "line": f"cost per query of {p.system}: unknown (a run file made outside hcrbench; replaying it "

@@ -20,6 +20,20 @@ _KEY = re.compile(r"(?<![\w.])(" + "|".join(re.escape(k) for k in sorted(KEYS, k
                   r")(?![\w])")
 
 
+#: The protocol controls as a reader sees them (hcrbench.protocol.controls.CONTROLS): no internal keys.
+CONTROL_NAMES = {"plus_margin": "twin + margin", "minus_margin": "twin - margin"}
+#: What the controls are, in one sentence (the report's and the console's controls table caption).
+CONTROLS_CAPTION = ("the rules judged on an oracle (must pass / go), a clone of the kill baseline (never go or "
+                    "kill), a degraded kill baseline (must stop / kill), a twin (the kill baseline plus the "
+                    "system's own per-query noise, truth 0: never go or kill) and the twin at + / - the kill "
+                    "rule's margin (never kill / never go)")
+
+
+def control_name(control: str) -> str:
+    """A protocol control's name as printed (``plus_margin`` -> "twin + margin")."""
+    return CONTROL_NAMES.get(control, control)
+
+
 def rule_name(rule_id: str, fallback: str | None = None) -> str:
     """The rule's short name (its own ``fallback`` name, lower-cased, for a rule not listed)."""
     return RULE_NAMES.get(rule_id) or str(fallback or rule_id).lower()

@@ -12,13 +12,15 @@ MARKS: list[tuple[str, str]] = [
     ("go / pass", "the rule's whole 95% interval lies past its go threshold"),
     ("soft no-go", "a real effect, but its interval lies short of the design's margin"),
     ("no-go", "the whole 95% interval lies short of the threshold: that component needs work"),
-    ("kill", "the single kill criterion is met at the full corpus size: the architecture is not worth it"),
+    ("kill", "the single kill criterion is met at the full corpus size: the architecture is not worth it "
+             "(verdicts.json's overall says invalidated)"),
     ("stop and diagnose", "a fail-fast checkpoint fired: fix the named part before judging the rest"),
     ("not decidable", "the interval straddles the threshold, the n is too small, or a control failed; the row "
                       "says which and what would decide it"),
-    ("inconclusive", "no rule decided the overall verdict either way"),
-    ("undecided", "the lines under the verdict (as the console's verdict block): a rule not decidable or "
-                  "inconclusive yet; its line says what would decide it"),
+    ("inconclusive", "a hypothesis whose interval decides it neither way (a control's expected outcome)"),
+    ("undecided", "the verdict's word (as the console's verdict block) when no rule decided it either way "
+                  "(verdicts.json's overall says inconclusive), and of a rule not decidable or inconclusive yet: "
+                  "its line says what would decide it"),
     ("not run", "the input the rule or section needs is absent; the row says what would make it"),
     ("[a, b]", "a 95% interval (of the difference, when the column is a difference)"),
     ("+0.012 / -0.012", "a difference: the first system minus the one it is compared with"),

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from hcrbench.protocol.words import plain, rule_name
+from hcrbench.protocol.words import CONTROLS_CAPTION, control_name, plain, rule_name
 from hcrbench.report import plots
 from hcrbench.report.inputs import ReportInputs
 from hcrbench.report.legend import p_header
@@ -141,7 +141,10 @@ def verdicts_section(ctx: Context) -> Section:
         return not_run("verdicts", title, "verdicts.json is absent: the protocol's checkpoints and hypothesis "
                                           "verdicts were not run (hcrbench quickstart runs them).")
     short, items = headline(v)
-    blocks: list[Any] = [Verdict(v["overall"], plain(v["bottom_line"]), tone_of_verdict(v["overall"]), items, short)]
+    from hcrbench.report.verdict_block import word
+
+    blocks: list[Any] = [Verdict(word(v["overall"]), plain(v["bottom_line"]), tone_of_verdict(v["overall"]), items,
+                                 short)]
     facts = []
     if v.get("system"):
         facts.append(f"system under test: {v['system']}")
@@ -179,7 +182,9 @@ def verdicts_section(ctx: Context) -> Section:
         rows = []
         for h in hyps:
             # one p per row: the text's, with its family (the evidence's raw fields stay in verdicts.json)
-            rows.append([Cell(str(h.get("id", ""))), Cell(str(h.get("name", ""))), Cell(str(h.get("criterion", ""))),
+            hid = str(h.get("id", ""))  # the design's label (H1a, ...); the other rules have only their name
+            rows.append([Cell(hid if hid[:1] == "H" else "—"), Cell(str(h.get("name", ""))),
+                         Cell(str(h.get("criterion", ""))),
                          Cell(str(h["verdict"]), tone=tone_of_verdict(h["verdict"]), bold=True),
                          Cell(str(h.get("n") if h.get("n") is not None else "—"), num=True), Cell(interval_text(h)),
                          Cell(plain(str(h.get("text", ""))))])
@@ -188,12 +193,11 @@ def verdicts_section(ctx: Context) -> Section:
                                                "in plain words"], rows))
     ctl = v.get("controls") or []
     if ctl:
-        rows = [[Cell(str(c["control"])), Cell(rule_name(str(c["rule"]))), Cell(str(c["expected"])),
+        rows = [[Cell(control_name(str(c["control"]))), Cell(rule_name(str(c["rule"]))), Cell(str(c["expected"])),
                  Cell(str(c["got"]), tone=tone_of_verdict(str(c["got"]))),
                  Cell("yes" if c["ok"] else "NO: the rule is not decidable on this dataset",
                       tone="good" if c["ok"] else "bad", bold=not c["ok"])] for c in ctl]
-        blocks.append(Table("protocol-controls", "Protocol controls: the rules judged on an oracle (must pass / go), "
-                            "a clone of the kill baseline (never go or kill) and a degraded kill baseline (must stop / kill)",
+        blocks.append(Table("protocol-controls", f"Protocol controls: {CONTROLS_CAPTION}",
                             ["control", "rule", "expected", "got", "ok"], rows))
     cost = ((ctx.inp.eval or {}).get("cost")) or {}
     if cost:  # counts only: a report holds no wall-clock time (docs/reliability.md; the console shows ms / query)

@@ -77,13 +77,14 @@ def efficiency_table(doc: dict[str, Any]) -> Table | None:
                      Cell("—" if not ci else f"[{_r(ci[0])}, {_r(ci[1])}]", num=True)])
     if not rows:
         return None
+    subject = design["system"] if design else "the system under test"
     return Table("token_efficiency", f"Token efficiency: the smallest budget at which the second system of each "
                                      f"pair matches the first one's sufficiency at B={ref}",
                  ["system vs reference", f"sufficiency@{ref} %", "reference matches at B", "ratio", "95% CI"],
                  rows,
                  notes=f"ratio = that budget / {ref}; > 1: the system saves tokens; “never”: the reference does not "
                        "reach it within the budgets tried (an unbounded ratio). 95% CI: percentile bootstrap over "
-                       "queries. The design's go criterion HCR@400 >= flat@600 is a ratio >= 1.5.")
+                       f"queries. The design's go criterion {subject}@400 >= flat@600 is a ratio >= 1.5.")
 
 
 def _r(x: float | None) -> str:

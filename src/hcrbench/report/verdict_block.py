@@ -26,12 +26,13 @@ _STYLE = {"kill": "bold red", "stop": "bold red", "no-go": "red", "soft no-go": 
 
 
 def word(status: str | None) -> str:
-    """A checkpoint status or hypothesis verdict in the block's vocabulary."""
+    """A checkpoint status, hypothesis verdict or overall verdict in the block's vocabulary (the overall
+    ``invalidated`` is the kill criterion's kill; ``inconclusive`` and ``not decidable`` are undecided)."""
     s = (status or "not run").strip().lower()
     if s.startswith("stop"):
         return "stop"
     return {"pass": "go", "go": "go", "soft no-go": "soft no-go", "no-go": "no-go", "kill": "kill",
-            "not run": "not run"}.get(s, "undecided")
+            "invalidated": "kill", "not run": "not run"}.get(s, "undecided")
 
 
 def _rules(v: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -200,8 +201,13 @@ def cost_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
         return head + str(b["cost_note"])
     cost = []
     if b.get("cost_ratio") is not None:
-        cost.append(f"{b['cost_subject']:,.0f} vs {b['cost_best']:,.0f} {b['cost_item']} per query "
-                    f"({b['cost_ratio']:.2f}x)")
+        units = b.get("cost_units")  # documents for a retriever over whole documents, else chunks
+        if units and units != ["chunks", "chunks"]:
+            cost.append(f"{b['cost_subject']:,.0f} {units[0]} vs {b['cost_best']:,.0f} {units[1]} scored per "
+                        f"query ({b['cost_ratio']:.2f}x)")
+        else:
+            cost.append(f"{b['cost_subject']:,.0f} vs {b['cost_best']:,.0f} {b['cost_item']} per query "
+                        f"({b['cost_ratio']:.2f}x)")
     ms = _ms(manifest, b.get("seeds") or [s], b["best"])
     if ms is not None:
         cost.append(f"{ms[0]:,.1f} vs {ms[1]:,.1f} ms per query ({ms[0] / ms[1]:.2f}x, wall clock)")
@@ -239,6 +245,12 @@ def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, re
     if worst and first:
         head += f": {', '.join(worst)} — "
         head += _clause(first.get("text", ""), max(60, LINE - len(head)))
+    elif overall == "undecided" and rules:  # say why in counts: nothing against it, what is open
+        n = {w: sum(1 for _, ww, _ in rules if ww == w) for w in ("go", "undecided")}
+        against = [w for _, w, _ in rules if w in ("kill", "stop", "no-go", "soft no-go")]
+        head += (": no rule is against it" if not against else "") + \
+            f"{'; ' if not against else ': '}{n['undecided']} rule{'s' if n['undecided'] != 1 else ''} undecided, " \
+            f"{n['go']} go"
     lines.append((_STYLE.get(overall, ""), head))
     bl = quality_line(v)
     lines.append(("", bl if bl else "vs the best simple system: none of the field's simple systems was scored"))
@@ -259,7 +271,8 @@ def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, re
         elif w == "undecided":
             why.setdefault(_clause(text, REASON), []).append(n)
     items = [f"to decide {', '.join(ns)}: run {c}" for c, ns in decide.items()]
-    items += [f"{', '.join(ns)} undecided: {reason}" for reason, ns in why.items()]
+    items += [f"{', '.join(ns)} undecided {reason}" if reason.startswith("on this harness: ")  # not "undecided:
+              else f"{', '.join(ns)} undecided: {reason}" for reason, ns in why.items()]  # on this harness: ..."
     room = MAX_LINES - len(lines) - 1 - (1 if tables else 0)
     for i, text in enumerate(items):
         if i == room - 1 and len(items) > room:

@@ -11,11 +11,15 @@ from typing import Any
 
 from rich.markup import escape
 
-from hcrbench.protocol.words import plain, rule_name
+from hcrbench.protocol.words import CONTROLS_CAPTION, control_name, plain, rule_name
 from hcrbench.report.terminal import Table
 
 STYLE = {"go": "green", "pass": "green", "soft no-go": "yellow", "inconclusive": "yellow", "no-go": "red",
          "kill": "bold red", "invalidated": "bold red", "not decidable": "yellow", "not run": "dim"}
+
+
+def _times(n: Any) -> str:
+    return f"{n} time" if n == 1 else f"{n} times"
 
 
 def style_of(word: str) -> str:
@@ -64,12 +68,11 @@ def controls_table(v: dict[str, Any]) -> Table | None:
     rows = v.get("controls") or []
     if not rows:
         return None
-    t = Table(title="Protocol controls (oracle must pass / go, clone never go or kill, degraded must stop / kill)",
-              title_justify="left")
+    t = Table(title=f"Protocol controls: {CONTROLS_CAPTION}", title_justify="left")
     for col in ("control", "rule", "expected", "got", "ok"):
         t.add_column(col, overflow="fold")
     for c in rows:
-        t.add_row(escape(c["control"]), escape(rule_name(c["rule"])), escape(c["expected"]), _word(c["got"]),
+        t.add_row(escape(control_name(c["control"])), escape(rule_name(c["rule"])), escape(c["expected"]), _word(c["got"]),
                   "[green]yes[/]" if c["ok"] else "[bold red]NO: rule not decidable here[/]")
     return t
 
@@ -102,12 +105,15 @@ def print_protocol(console: Any, v: dict[str, Any]) -> None:
     d = v.get("discipline") or {}
     if d:
         console.print(escape(f"test discipline: split {d.get('split')!r} "
-                             f"{'locked' if d.get('locked') else 'not locked'}, scored {d.get('times_scored')} time(s) "
+                             f"{'locked' if d.get('locked') else 'not locked'}, scored {_times(d.get('times_scored'))} "
                              f"{'(this run included)' if d.get('locked') else '(scorings of locked splits are counted)'}"
                              f"; tuning: {(v.get('tuning') or {}).get('text') or d.get('tuning')}"))
     dev = v.get("dev_selection") or {}
     if dev.get("text"):
         console.print(escape(f"dev selection: {dev['text']}"))
+    from hcrbench.report.verdict_block import word as block_word
+
     style = style_of(v["overall"])
-    word = f"[{style}]{escape(v['overall'].upper())}[/]" if style else escape(v["overall"].upper())
+    said = block_word(v["overall"]).upper()  # the verdict block's vocabulary (verdicts.json keeps its own word)
+    word = f"[{style}]{escape(said)}[/]" if style else escape(said)
     console.print(f"[bold]bottom line:[/bold] {word} — {escape(plain(v['bottom_line']))}")

@@ -60,6 +60,24 @@ def _plugins() -> dict[str, metadata.EntryPoint]:
     return {ep.name: ep for ep in eps}
 
 
+def unknown_hint(name: str) -> str:
+    """Why ``name`` may not be found: an entry point of that name in another ``hcrbench*`` group (a typo in the
+    group), or a close name ("did you mean"); "" when neither."""
+    import difflib
+
+    try:
+        every = [ep for dist in metadata.distributions() for ep in dist.entry_points]
+    except Exception:  # pragma: no cover - a broken environment: no hint
+        every = []
+    for ep in every:
+        group = getattr(ep, "group", "")
+        if ep.name == name and group != "hcrbench.retrievers" and group.lower().startswith("hcrbench"):
+            return (f": an entry point {name} = {ep.value} is in group {group!r}; the group is "
+                    "'hcrbench.retrievers' (docs/plugins.md)")
+    close = difflib.get_close_matches(name, available_retrievers(), n=1, cutoff=0.75)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def available_retrievers() -> list[str]:
     """Names of built-in and plugged-in retrievers."""
     _load_builtins()
@@ -73,6 +91,10 @@ def make_retriever(name: str, /, **params: Any) -> Retriever:
     """
     factory = load_factory(name)
     _check_params(name, factory, params)
+    if name not in _REGISTRY:  # a plugin: its own exceptions are one line naming its file and line
+        from hcrbench.retrieve.checked import make_plugin
+
+        return make_plugin(name, factory, params)
     try:
         return factory(**params)
     except InputError:  # already one line naming its field (InputError is a ValueError)
@@ -90,7 +112,8 @@ def load_factory(name: str) -> Callable[..., Retriever]:
         return factory
     ep = _plugins().get(name)
     if ep is None:
-        raise InputError(f"unknown system {name!r} (available: {', '.join(available_retrievers())})", field="system")
+        raise InputError(f"unknown system {name!r}{unknown_hint(name)} (available: "
+                         f"{', '.join(available_retrievers())})", field="system")
     try:
         return ep.load()
     except Exception as e:
