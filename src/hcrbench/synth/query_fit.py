@@ -92,27 +92,28 @@ def slot_targets_of(slots: Iterable[tuple[str, str, int, str]]) -> dict[tuple[st
 
 
 class FitLedger:
-    """Per (category, target): slots in a row that found no draw fitting their target (to stop searching)."""
+    """Per (category, target, split): slots in a row that found no draw fitting their target (to stop searching
+    there: a split whose share of the world has run out of such draws does not stop the other splits')."""
 
     def __init__(self) -> None:
         self.misses: Counter = Counter()
         self.patterns: Counter = Counter()  # queries of each hand-written pattern so far
 
-    def tries(self, cname: str, target: tuple[str, bool] | None) -> int:
+    def tries(self, cname: str, target: tuple[str, bool] | None, split: str = "") -> int:
         if target is None:
             return 0
-        return FIT_TRIES if self.misses[(cname, target)] < FIT_GIVE_UP else FIT_FEW
+        return FIT_TRIES if self.misses[(cname, target, split)] < FIT_GIVE_UP else FIT_FEW
 
     def rejects(self, plan: QueryPlan, cat: Catalog, cname: str, target: tuple[str, bool] | None,
-                attempt: int) -> bool:
+                attempt: int, within: bool = False) -> bool:
         """Whether draw ``attempt`` of a slot is turned down for its evidence: in the first half of the slot's
         fit tries unless it has the target's tier and feasibility, in the second half unless it has the target's
         feasibility (the design's feasible shares come before the tier mix), never after. A vocabulary-mismatch
         draw and a hand-written pattern's need only the feasibility (the design's 15 vocabulary-mismatch queries per
         300 and the patterns' shares keep their slots); the first draw of a hand-written pattern nothing (every
         pattern shows up)."""
-        n = self.tries(cname, target)
-        if attempt >= n:
+        n = self.tries(cname, target, getattr(cat, "split", ""))
+        if attempt >= n and not (within and n == FIT_TRIES):
             return False
         if plan.origin == "adversarial" and not self.patterns[plan.extra.get("pattern")]:
             return False  # every hand-written pattern shows up at least once
@@ -121,12 +122,13 @@ class FitLedger:
         ce = plan_evidence(plan, cat) if plan.facts else None
         return ce is not None and target is not None and ce.feasible != target[1]
 
-    def record(self, cname: str, target: tuple[str, bool] | None, hit: bool, plan: QueryPlan | None = None
-               ) -> None:
+    def record(self, cname: str, target: tuple[str, bool] | None, hit: bool, plan: QueryPlan | None = None,
+               split: str = "") -> None:
         if plan is not None and plan.origin == "adversarial":
             self.patterns[plan.extra.get("pattern")] += 1
         if target is not None:
-            self.misses[(cname, target)] = 0 if hit else self.misses[(cname, target)] + 1
+            key = (cname, target, split)
+            self.misses[key] = 0 if hit else self.misses[key] + 1
 
 
 def fits(plan: QueryPlan, cat: Catalog, target: tuple[str, bool] | None) -> bool:

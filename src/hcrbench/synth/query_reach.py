@@ -73,11 +73,19 @@ def two_hop_within(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
 
 
 def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
-    """Every attendee of one meeting, then where each is based (or their job title, or who they report to)."""
+    """Every attendee of one meeting, then where each is based (or their job title, or who they report to):
+    meetings of four or more attendees first (three attendees' profiles can fit 400 tokens)."""
     w = c.w
     what = r.choice(["location", "role", "manager"])
-    ok = [m for m in w.meetings if len(m["attendees"]) >= 3 and _free(c, [
+    cache = c.cache.setdefault("fanout_meetings", {})
+    if what not in cache:  # meetings of 3+ attendees whose every fact is stated (a draw is then never None)
+        cache[what] = [m for m in w.meetings if len(m["attendees"]) >= 3 and all(
+            c.stated(f"mtg:{m['id']}:attendee:{a}") and c.stated(f"per:{a}:{what}") for a in m["attendees"])]
+    ok = [m for m in cache[what] if c.usable(m["id"]) and _free(c, [
         *(f"mtg:{m['id']}:attendee:{a}" for a in m["attendees"]), *(f"per:{a}:{what}" for a in m["attendees"])])]
+    wide = [m for m in ok if len(m["attendees"]) >= 4]
+    if wide and r.random() < 0.8:
+        ok = wide
     if not ok:
         return None
     m = c.pick(r, ok)
@@ -89,8 +97,9 @@ def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     facts = [f"mtg:{m['id']}:attendee:{a}" for a in att] + [f"per:{a}:{what}" for a in att]
     answer = [f"{w.get(a).name}: {fact_value(w, f'per:{a}:{what}')}" for a in att]
     # the attendees are bridges the words do not name: their facts link the query to the split graph
+    a0 = r.randrange(len(att))  # the chain the bridge cap counts: any attendee's (all have the same shape)
     return _plan(c, "two_hop", diff, text, answer, facts, [m["id"]], f"{what}_of_meeting_attendees",
-                 chain=[facts[0], facts[len(att)]], meeting=m["id"])
+                 chain=[facts[a0], facts[len(att) + a0]], meeting=m["id"])
 
 
 # ------------------------------------------------------------------------------------------- 3+-hop
@@ -133,6 +142,43 @@ def multi_hop_deep(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     facts = [first, f"per:{a.id}:manager", f"per:{m1.id}:manager", f"per:{m2.id}:location"]
     return _plan(c, "multi_hop", diff, text, m2.location, facts, [ent, a.id, m1.id, m2.id], intent, chain=facts,
                  **params)
+
+
+def multi_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Three hops fanned out: every attendee of one meeting, the person each reports to, and where that manager
+    is based (or their job title): one meeting, each attendee's profile and each manager's profile. Its facts are
+    mostly ordinary people's (each attendee's manager), so a small world holds more of them than of four-hop
+    chains, which all end two levels up a short reporting line."""
+    w = c.w
+    what = r.choice(["location", "role"])
+    cache = c.cache.setdefault("fanout3_meetings", {})
+    if what not in cache:
+        rows = []
+        for m in w.meetings:
+            att = list(m["attendees"])
+            if len(att) < 3 or any(w.get(a).manager is None for a in att):
+                continue
+            mgrs = list(dict.fromkeys(w.get(a).manager for a in att))
+            facts = [f"mtg:{m['id']}:attendee:{a}" for a in att] + [f"per:{a}:manager" for a in att] \
+                + [f"per:{x}:{what}" for x in mgrs]
+            if all(c.stated(f) for f in facts) and not set(att) & set(mgrs):  # (a manager among them: 2 hops)
+                rows.append((m, facts))
+        cache[what] = rows
+    ok = [(m, facts) for m, facts in cache[what] if c.usable(m["id"]) and _free(c, facts)]
+    if not ok:
+        return None
+    m = c.pick(r, [x[0] for x in ok])
+    facts = next(f for x, f in ok if x is m)
+    att = list(m["attendees"])
+    when = f"the meeting {m['id']} of {human_date(m['date'])}"
+    text = {"location": f"For each person who attended {when}, where is the person they report to based?",
+            "role": f"For each person who attended {when}, what is the job title of the person they report to?"}[what]
+    answer = [f"{w.get(a).name}: {w.get(w.get(a).manager).name}, {fact_value(w, f'per:{w.get(a).manager}:{what}')}"
+              for a in att]
+    a0 = r.choice(att)  # the chain the bridge cap counts: any attendee's (all are chains of the same shape)
+    chain = [f"mtg:{m['id']}:attendee:{a0}", f"per:{a0}:manager", f"per:{w.get(a0).manager}:{what}"]
+    return _plan(c, "multi_hop", diff, text, answer, facts, [m["id"]], f"{what}_of_meeting_attendees_managers",
+                 chain=chain, meeting=m["id"])
 
 
 def _via_entity(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
@@ -325,7 +371,7 @@ def _join(parts: list[str]) -> str:
 REACH: dict[tuple[str, tuple[str, bool]], list[tuple[float, Gen]]] = {
     ("two_hop", ("medium", True)): [(0.8, two_hop_within)],
     ("two_hop", ("hard", False)): [(0.9, two_hop_fanout)],
-    ("multi_hop", ("hard", False)): [(0.9, multi_hop_deep)],
+    ("multi_hop", ("hard", False)): [(0.45, multi_hop_fanout), (0.8, multi_hop_deep)],
     ("comparative", ("hard", False)): [(0.9, comparative_wide)],
     ("temporal", ("hard", False)): [(0.45, temporal_wide), (0.8, temporal_history)],
     ("thematic", ("hard", False)): [(0.8, thematic_wide)],
