@@ -35,7 +35,7 @@ FIT_TRIES = 60
 #: Categories whose own draws already hold the design's feasible share (aggregation: exhaustive lists over more
 #: than ten documents, 0-15% feasible against the design's 10%; detail: one fact, one chunk): aiming their
 #: slots at targets only spends the world faster (a suite of 450 on a small world no longer fits).
-UNTARGETED = frozenset({"aggregation", "detail"})
+UNTARGETED = frozenset({"detail"})
 SLOT_ORDER = {"comparative": ("hard", "easy", "medium"), "temporal": ("easy", "hard", "medium"),
               "thematic": ("easy", "hard", "medium")}
 FIT_FEW = 10

@@ -102,6 +102,62 @@ def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                  chain=[facts[a0], facts[len(att) + a0]], meeting=m["id"])
 
 
+def _ticket_chains(c: Catalog, r: random.Random, k: int, up: bool) -> list[tuple[dict, list[str]]] | None:
+    """``k`` tickets of the split with distinct assignees, each with its chain: the assignee, (their manager,)
+    where the last person is based; every ticket usable and every fact stated and free in the split."""
+    w = c.w
+    key = ("ticket_chains", up)
+    if key not in c.cache:
+        rows = []
+        for t in c.core_tickets:
+            a = w.get(t["assignee"])
+            if up and a.manager is None:
+                continue
+            end = a.manager if up else a.id
+            facts = [f"tkt:{t['id']}:assignee"] + ([f"per:{a.id}:manager"] if up else []) + [f"per:{end}:location"]
+            if all(c.stated(f) for f in facts):
+                rows.append((t, facts))
+        c.cache[key] = rows
+    ok = [(t, f) for t, f in c.cache[key] if c.usable(t["id"]) and _free(c, f)]  # type: ignore[union-attr]
+    by_person: dict[str, list[tuple[dict, list[str]]]] = {}
+    for t, f in ok:
+        by_person.setdefault(f[-1], []).append((t, f))  # one ticket per person at the end of the chain
+    if len(by_person) < k:
+        return None
+    return [r.choice(by_person[e]) for e in r.sample(sorted(by_person), k)]
+
+
+def two_hop_tickets(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Where the person assigned to each of four incidents is based: four two-hop chains (each incident report,
+    then its assignee's profile)."""
+    got = _ticket_chains(c, r, 4, up=False)
+    if got is None:
+        return None
+    ids = [t["id"] for t, _ in got]
+    text = f"Where are the people assigned to {', '.join(ids[:-1])} and {ids[-1]} based?"
+    facts = [f for _, fs in got for f in fs]
+    answer = [f"{t['id']}: {c.w.get(t['assignee']).name}, {c.w.get(t['assignee']).location}" for t, _ in got]
+    one = r.choice(got)[1]
+    return _plan(c, "two_hop", diff, text, answer, facts, ids, "location_of_assignees", chain=one, tickets=ids)
+
+
+def multi_hop_tickets(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Where the manager of the person assigned to each of two or three incidents is based: three-hop chains
+    through each incident report, its assignee's profile and their manager's profile."""
+    got = _ticket_chains(c, r, r.choice([2, 3]), up=True)
+    if got is None:
+        return None
+    ids = [t["id"] for t, _ in got]
+    text = f"For {', '.join(ids[:-1])} and {ids[-1]}, where is the manager of the person assigned to each based?"
+    facts = list(dict.fromkeys(f for _, fs in got for f in fs))
+    w = c.w
+    answer = [f"{t['id']}: {w.get(w.get(t['assignee']).manager).name}, "
+              f"{w.get(w.get(t['assignee']).manager).location}" for t, _ in got]
+    one = r.choice(got)[1]
+    return _plan(c, "multi_hop", diff, text, answer, facts, ids, "location_of_assignees_managers", chain=one,
+                 tickets=ids)
+
+
 # ------------------------------------------------------------------------------------------- 3+-hop
 def multi_hop_deep(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Four hops through four documents: two levels up a reporting line from a ticket's assignee, a project's
@@ -370,8 +426,8 @@ def _join(parts: list[str]) -> str:
 #: (category, slot target) -> the share of the slot's draws each variant takes (the rest: the category's own).
 REACH: dict[tuple[str, tuple[str, bool]], list[tuple[float, Gen]]] = {
     ("two_hop", ("medium", True)): [(0.8, two_hop_within)],
-    ("two_hop", ("hard", False)): [(0.9, two_hop_fanout)],
-    ("multi_hop", ("hard", False)): [(0.45, multi_hop_fanout), (0.8, multi_hop_deep)],
+    ("two_hop", ("hard", False)): [(0.5, two_hop_fanout), (0.8, two_hop_tickets)],
+    ("multi_hop", ("hard", False)): [(0.35, multi_hop_fanout), (0.35, multi_hop_tickets), (0.7, multi_hop_deep)],
     ("comparative", ("hard", False)): [(0.9, comparative_wide)],
     ("temporal", ("hard", False)): [(0.45, temporal_wide), (0.8, temporal_history)],
     ("thematic", ("hard", False)): [(0.8, thematic_wide)],
