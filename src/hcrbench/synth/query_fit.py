@@ -117,7 +117,7 @@ class FitLedger:
             return False
         if plan.origin == "adversarial" and not self.patterns[plan.extra.get("pattern")]:
             return False  # every hand-written pattern shows up at least once
-        if attempt < n // 2 and plan.origin not in ("adversarial", "adversarial:vocabulary"):
+        if attempt < n // 2 and plan.origin != "adversarial:vocabulary":
             return not fits(plan, cat, target)
         ce = plan_evidence(plan, cat) if plan.facts else None
         return ce is not None and target is not None and ce.feasible != target[1]
