@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from hcrbench.data.evidence import EvidenceSpan, QueryEvidence
 from hcrbench.data.tokens import default_counter
+from hcrbench.synth.adversarial import patterns
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.tiers import (
     FEASIBLE_DESIGN,
@@ -98,6 +99,7 @@ class FitLedger:
     def __init__(self) -> None:
         self.misses: Counter = Counter()
         self.patterns: Counter = Counter()  # queries of each hand-written pattern so far
+        self.filled: Counter = Counter()  # queries of each category so far
 
     def tries(self, cname: str, target: tuple[str, bool] | None, split: str = "") -> int:
         if target is None:
@@ -117,13 +119,24 @@ class FitLedger:
             return False
         if plan.origin == "adversarial" and not self.patterns[plan.extra.get("pattern")]:
             return False  # every hand-written pattern shows up at least once
-        if attempt < n // 2 and plan.origin != "adversarial:vocabulary":
+        if attempt < n // 2 and plan.origin != "adversarial:vocabulary" and not self._short(plan, cname):
             return not fits(plan, cat, target)
         ce = plan_evidence(plan, cat) if plan.facts else None
         return ce is not None and target is not None and ce.feasible != target[1]
 
+    def _short(self, plan: QueryPlan, cname: str) -> bool:
+        """True for a hand-written pattern's draw while the pattern holds less than its share of its category's
+        queries so far (``adversarial.toml``): it then needs only its slot's feasibility; at its share, the tier
+        as well (an outdated-version question, one chunk, would otherwise fill medium temporal slots)."""
+        if plan.origin != "adversarial":
+            return False
+        name = plan.extra.get("pattern")
+        share = next((float(p["share"]) for p in patterns() if p["name"] == name), 0.0)
+        return self.patterns[name] < share * (self.filled[cname] + 1)
+
     def record(self, cname: str, target: tuple[str, bool] | None, hit: bool, plan: QueryPlan | None = None,
                split: str = "") -> None:
+        self.filled[cname] += 1
         if plan is not None and plan.origin == "adversarial":
             self.patterns[plan.extra.get("pattern")] += 1
         if target is not None:
