@@ -2,11 +2,13 @@
 
 The planner (:mod:`query_plan`) gives each slot of a category a target ``(tier, feasible)``
 (:func:`slot_targets_of`): the category's tier targets and budget-feasible share (:func:`tiers.slot_targets`). A
-draw whose chunk evidence misses its slot's target is rejected in the slot's first :data:`FIT_TRIES` attempts of
-each try; later attempts take what the category's generator gives (a category that cannot reach its target
-shows it in ``describe``); in the second half of those attempts only the feasibility must match (the design's
-feasible shares are a target within 10 points, the tier mix one where the category allows). A target a category has missed :data:`FIT_GIVE_UP` times in a row gets
-:data:`FIT_FEW` attempts (generation stays seconds when a generator cannot make such queries)."""
+draw whose chunk evidence misses its slot's target is rejected for the slot's first :data:`FIT_TRIES` distinct
+valid draws of each try (draws that pass every other rule of the planner); later draws take what the category's
+generator gives (a category that cannot reach its target shows it in ``describe``); in the second half of those
+draws only the feasibility must match (the design's feasible shares are a target within 10 points, the tier mix
+one where the category allows), and within the split's join budget the feasibility must match at every draw. A
+target a category has missed :data:`FIT_GIVE_UP` times in a row in one split gets :data:`FIT_FEW` draws there
+(generation stays seconds when a split's share of the world cannot make such queries)."""
 
 from __future__ import annotations
 
@@ -33,9 +35,9 @@ FIT_TRIES = 60
 #: designed-hard slots take the hardest targets; a thematic question's, a comparison's and a temporal question's
 #: designed-hard slots are their vocabulary-mismatch forms, whose evidence is one to three policy versions
 #: (medium), so they take the medium ones (the design's 15 vocabulary-mismatch queries per 300 keep their slots).
-#: Categories whose own draws already hold the design's feasible share (aggregation: exhaustive lists over more
-#: than ten documents, 0-15% feasible against the design's 10%; detail: one fact, one chunk): aiming their
-#: slots at targets only spends the world faster (a suite of 450 on a small world no longer fits).
+#: Categories whose own draws already hold the design's feasible share (detail: one fact, one chunk): aiming
+#: their slots at targets only spends the world faster. Aggregation takes targets: its negation pattern (four
+#: systems' owners, within 400 tokens) alone held 25-35% of a small world's aggregations against the design's 10%.
 UNTARGETED = frozenset({"detail"})
 SLOT_ORDER = {"comparative": ("hard", "easy", "medium"), "temporal": ("easy", "hard", "medium"),
               "thematic": ("easy", "hard", "medium")}
@@ -108,12 +110,14 @@ class FitLedger:
 
     def rejects(self, plan: QueryPlan, cat: Catalog, cname: str, target: tuple[str, bool] | None,
                 attempt: int, within: bool = False) -> bool:
-        """Whether draw ``attempt`` of a slot is turned down for its evidence: in the first half of the slot's
-        fit tries unless it has the target's tier and feasibility, in the second half unless it has the target's
-        feasibility (the design's feasible shares come before the tier mix), never after. A vocabulary-mismatch
-        draw and a hand-written pattern's need only the feasibility (the design's 15 vocabulary-mismatch queries per
-        300 and the patterns' shares keep their slots); the first draw of a hand-written pattern nothing (every
-        pattern shows up)."""
+        """Whether the slot's ``attempt``-th distinct valid draw is turned down for its evidence: in the first half
+        of the slot's fit tries unless it has the target's tier and feasibility, in the second half unless it has
+        the target's feasibility (the design's feasible shares come before the tier mix), never after; within the
+        join budget (``within``) a draw without the target's feasibility is turned down however many came before
+        (the slot is then tried outside the budget before it gives the target up), unless the target was given up
+        in this split. A vocabulary-mismatch draw needs only the feasibility (the design's 15 vocabulary-mismatch
+        queries per 300 keep their slots), a hand-written pattern's too while the pattern is below its share
+        (:meth:`_short`); the first draw of a hand-written pattern nothing (every pattern shows up)."""
         n = self.tries(cname, target, getattr(cat, "split", ""))
         if attempt >= n and not (within and n == FIT_TRIES):
             return False

@@ -9,9 +9,13 @@ slot's draws to a variant whose evidence usually has that reach:
 
 - two-hop within one branch (medium): a person's manager, then where that manager is based or their job title
   (two profiles, the people domain); fanned out (hard, over 400 tokens): where every attendee of a meeting is
-  based or what their job title is (the meeting, then each attendee's profile);
-- 3+-hop of four hops: two levels up a reporting line from a ticket's assignee, a project's lead or a system's
-  administrator, then where that manager is based;
+  based or what their job title is (the meeting, then each attendee's profile), or where the people assigned to
+  four incidents are based (each incident report, then each assignee's profile);
+- 3+-hop fanned out: for each attendee of a meeting, where the person they report to is based (or their job
+  title), or for two or three incidents, where each assignee's manager is based (three hops per branch; their
+  facts are mostly ordinary people's, so a small world holds more of them than of four-hop chains); and of four
+  hops: two levels up a reporting line from a ticket's assignee, a project's lead or a system's administrator,
+  then where that manager is based;
 - comparisons of four or five sides (the largest budget of several projects, the most users of several systems);
 - temporal questions over several projects' reports of one quarter;
 - thematic questions over a project's charter and its three quarterly reports;
