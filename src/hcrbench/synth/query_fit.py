@@ -13,7 +13,7 @@ target a category has missed :data:`FIT_GIVE_UP` times in a row in one split get
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from hcrbench.data.evidence import EvidenceSpan, QueryEvidence
 from hcrbench.data.tokens import default_counter
@@ -98,10 +98,13 @@ class FitLedger:
     """Per (category, target, split): slots in a row that found no draw fitting their target (to stop searching
     there: a split whose share of the world has run out of such draws does not stop the other splits')."""
 
-    def __init__(self) -> None:
+    def __init__(self, targets: Mapping[tuple[str, str, int], tuple[str, bool]] | None = None) -> None:
         self.misses: Counter = Counter()
         self.patterns: Counter = Counter()  # queries of each hand-written pattern so far
         self.filled: Counter = Counter()  # queries of each category so far
+        self.kinds: dict[str, set[tuple[str, bool]]] = {}  # the (tier, feasible) targets of each category's slots
+        for (cname, *_), t in (targets or {}).items():
+            self.kinds.setdefault(cname, set()).add(t)
 
     def tries(self, cname: str, target: tuple[str, bool] | None, split: str = "") -> int:
         if target is None:
@@ -123,20 +126,25 @@ class FitLedger:
             return False
         if plan.origin == "adversarial" and not self.patterns[plan.extra.get("pattern")]:
             return False  # every hand-written pattern shows up at least once
-        if attempt < n // 2 and plan.origin != "adversarial:vocabulary" and not self._short(plan, cname):
+        if attempt < n // 2 and plan.origin != "adversarial:vocabulary" and not self._short(plan, cat, cname):
             return not fits(plan, cat, target)
         ce = plan_evidence(plan, cat) if plan.facts else None
         return ce is not None and target is not None and ce.feasible != target[1]
 
-    def _short(self, plan: QueryPlan, cname: str) -> bool:
+    def _short(self, plan: QueryPlan, cat: Catalog, cname: str) -> bool:
         """True for a hand-written pattern's draw while the pattern holds less than its share of its category's
-        queries so far (``adversarial.toml``): it then needs only its slot's feasibility; at its share, the tier
-        as well (an outdated-version question, one chunk, would otherwise fill medium temporal slots)."""
+        queries so far (``adversarial.toml``) and its evidence fits none of the category's slot targets: it then
+        needs only its slot's feasibility. A draw that fits some target takes those slots (an outdated-version
+        question, one chunk, takes easy temporal slots, not medium ones), and at its share every draw its slot's
+        tier as well."""
         if plan.origin != "adversarial":
             return False
         name = plan.extra.get("pattern")
         share = next((float(p["share"]) for p in patterns() if p["name"] == name), 0.0)
-        return self.patterns[name] < share * (self.filled[cname] + 1)
+        if self.patterns[name] >= share * (self.filled[cname] + 1):
+            return False
+        ce = plan_evidence(plan, cat) if plan.facts else None
+        return ce is None or (plan_tier(plan, cat, ce), ce.feasible) not in self.kinds.get(cname, set())
 
     def record(self, cname: str, target: tuple[str, bool] | None, hit: bool, plan: QueryPlan | None = None,
                split: str = "") -> None:

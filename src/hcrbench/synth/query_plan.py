@@ -226,7 +226,8 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
     bridged: dict[str, Counter] = defaultdict(Counter)
     cat.claimed, cat.relaxed = set(), False  # a fresh plan: no entity is named yet
     cat.fresh_bias = fresh_bias
-    targets, seen["fit"] = slot_targets_of(slots), FitLedger()  # each slot's (tier, feasible) target
+    targets = slot_targets_of(slots)  # each slot's (tier, feasible) target
+    seen["fit"] = FitLedger(targets)
     for cname, diff, slot, split in slots:
         gen = with_patterns(cname, reach(cname, CATEGORIES[cname][1]))
         seen["target"] = cat.target = targets.get((cname, diff, slot))
