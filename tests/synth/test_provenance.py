@@ -282,7 +282,10 @@ def test_adversarial_patterns_from_the_shipped_toml(folder):
     assert len(names) >= 5
     prov, w = _prov(folder), _world(folder)
     adv = [m for m in _meta(folder) if m["origin"] == "adversarial"]
-    assert {m["pattern"] for m in adv} == names and len(adv) >= 20
+    # every pattern shows up; their shares yield where they conflict with the category's feasible share and tier
+    # mix (a wrong-branch chain is hard and fits 400 tokens, while the two-hop targets leave the hard tier to the
+    # chains that do not fit): 16-20 of 300 on the seeds measured (20-26 before the fit targets took patterns in)
+    assert {m["pattern"] for m in adv} == names and len(adv) >= 15
     for m in adv:
         if m["pattern"] == "outdated-version":  # every older version states another figure for the same rule
             (fid,) = m["facts"]

@@ -13,7 +13,7 @@ import pytest
 from hcrbench.data.chunking import chunk_corpus
 from hcrbench.data.tokens import default_counter
 from hcrbench.data.types import Corpus
-from hcrbench.synth.describe_tiers import measured_tiers, tier_props
+from hcrbench.synth.describe_tiers import TIER_TOL, measured_tiers, tier_props
 from hcrbench.synth.generate import generate_meridian
 from hcrbench.synth.queries import category_counts
 from hcrbench.synth.tiers import (
@@ -114,33 +114,36 @@ def test_difficulty_labels_are_the_tier_of_the_chunked_evidence(folder):
 def test_tier_mix_reaches_the_targets_the_small_world_allows(folder):
     metas = _meta(folder)
     for cat, n in category_counts(len(metas)).items():
-        if cat not in FEASIBLE_DESIGN or cat in SMALL_FEASIBLE_GAPS:  # (those: see below)
+        if cat not in FEASIBLE_DESIGN or cat in SMALL_TIER_GAPS:  # (those: see below)
             continue
         want = tier_targets(cat, n)
         got = {t: sum(m["category"] == cat and m["difficulty"] == t for m in metas) for t in TIERS}
-        # a small world holds fewer of the wide and narrow draws the targets ask for: within 20 points here
-        # (describe reports the 10-point target as missed on small; medium and full are closer)
-        assert all(abs(got[t] - want[t]) / n <= 0.20 for t in TIERS), (cat, got, want)
+        assert all(abs(got[t] - want[t]) / n <= TIER_TOL + 1e-9 for t in TIERS), (cat, got, want)
 
 
-#: Categories whose feasible share a 500-document world cannot bring within 10 points of the design on every
-#: seed: too few people for fanned-out and four-hop chains whose facts no other split owns, and few names two
-#: people share; since the planner also spreads queries over topics (generator 4.1.0), thematic, temporal and
-#: aggregation run out of narrow draws on some small seeds too (0.96, 0.85, 0.25: docs/meridian.md's
-#: meridian-tiers block). ``describe`` reports them as missed there.
-SMALL_FEASIBLE_GAPS = {"multi_hop", "two_hop", "ambiguous", "thematic", "temporal", "aggregation"}
+#: Categories whose tier mix a 500-document world cannot hold within 10 points on every seed: easy thematic
+#: questions (one chunk about a system or a project) run out of the 14 systems and 24 projects, so policy
+#: questions (two or three chunks: medium) take their slots; medium entity summaries need a project's charter and
+#: report (one branch), and the projects are too few for 33; temporal questions hold the outdated-version pattern's
+#: 35% (one chunk) beside the template's easy draws; two-hop chains within one branch run short on some seeds.
+#: ``describe`` reports the mix as missed there (docs/meridian.md's meridian-tiers block, column "tier mix off").
+SMALL_TIER_GAPS = {"thematic", "entity_spanning", "temporal", "two_hop"}
 
 
-def test_feasible_shares_per_category_within_the_band_on_small(folder):
+def _share_misses(folder: Path) -> dict[str, float]:
     metas = _meta(folder)
     got = measured_tiers(folder, metas)
+    out = {}
     for cat, design in FEASIBLE_DESIGN.items():
         rows = [got[m["query_id"]][0].feasible for m in metas if m["category"] == cat]
         share = sum(rows) / len(rows)
-        if cat in SMALL_FEASIBLE_GAPS:  # too feasible at worst, never too little
-            assert share >= design - FEASIBLE_BAND - 1e-9, (cat, share)
-        else:
-            assert abs(share - design) <= FEASIBLE_BAND + 1e-9, (cat, share)
+        if abs(share - design) > FEASIBLE_BAND + 1e-9:
+            out[cat] = round(share, 3)
+    return out
+
+
+def test_feasible_shares_per_category_within_the_band_on_small(folder):
+    assert _share_misses(folder) == {}
 
 
 def test_controls_wrong_labels_and_a_wrong_split_are_caught(folder, tmp_path):
@@ -180,16 +183,8 @@ def test_medium_meets_every_feasible_share_and_tier_agreement(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed, size", [(1, "medium"), (11, "medium"), (53, "medium"), (0, "full"), (1, "full")])
-def test_medium_and_full_meet_every_feasible_share_and_tier_agreement_over_seeds(tmp_path, seed, size):
-    _meets_every_share(tmp_path / "m", seed, size)
-
-
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="known gap (docs/meridian.md's meridian-tiers block, generator 4.1.0): on "
-                   "these seeds wide thematic questions (medium 2, full 29), fanned-out two-hop chains (medium 2) "
-                   "or aggregations (full 29) run short of narrow draws whose facts no other split owns: thematic "
-                   "0.96, two-hop 0.71, aggregation 0.35 feasible")
-@pytest.mark.parametrize("seed, size", [(2, "medium"), (29, "full")])
-def test_seeds_where_a_share_is_still_missed(tmp_path, seed, size):
+@pytest.mark.parametrize("seed, size", [(1, "medium"), (2, "medium"), (11, "medium"), (53, "medium"), (0, "full"),
+                                        (1, "full"), (29, "full"), (1, "small"), (2, "small"), (4, "small"),
+                                        (88, "small")])
+def test_every_size_meets_every_feasible_share_and_tier_agreement_over_seeds(tmp_path, seed, size):
     _meets_every_share(tmp_path / "m", seed, size)

@@ -97,15 +97,23 @@ def near_duplicate_access_review(c: Catalog, r: random.Random, p: dict, diff: st
 
 def deep_and_shallow(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
     """A top-level fact (the system's vendor) beside a 3-hop leaf chain (its administrator, their manager, where
-    that manager is based): a 3+-hop query needs >= 3 hops (issue 35)."""
+    that manager is based): a 3+-hop query needs >= 3 hops (issue 35). Where the slot asks for evidence over 400
+    tokens (``c.target``), the leaf is one level further up (four hops, the ``text_deeper`` wordings)."""
     sy = c.pick(r, c.w.systems)
     adm = c.w.get(sy.admin)
     if adm.manager is None:
         return None
     mgr = c.w.get(adm.manager)
-    facts = [f"sys:{sy.id}:vendor", f"sys:{sy.id}:admin", f"per:{adm.id}:manager", f"per:{mgr.id}:location"]
-    plan = _plan(c, p, diff, r.choice(p["text"]).format(system=sy.name),
-                 [sy.vendor, mgr.location], facts, [sy.id, adm.id, mgr.id], chain=True, system=sy.id)
+    ups = [adm.id, mgr.id]
+    texts = p["text"]
+    if getattr(c, "target", None) == ("hard", False) and mgr.manager and p.get("text_deeper"):
+        mgr = c.w.get(mgr.manager)  # a slot asking for evidence over 400 tokens: one level further up
+        ups.append(mgr.id)
+        texts = p["text_deeper"]
+    facts = [f"sys:{sy.id}:vendor", f"sys:{sy.id}:admin", *(f"per:{x}:manager" for x in ups[:-1]),
+             f"per:{mgr.id}:location"]
+    plan = _plan(c, p, diff, r.choice(texts).format(system=sy.name),
+                 [sy.vendor, mgr.location], facts, [sy.id, *ups], chain=True, system=sy.id)
     if plan is not None:
         plan.extra["chain"] = facts[1:]  # the deep part: administrator, their manager, where they are based
     return plan

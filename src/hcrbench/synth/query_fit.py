@@ -2,19 +2,22 @@
 
 The planner (:mod:`query_plan`) gives each slot of a category a target ``(tier, feasible)``
 (:func:`slot_targets_of`): the category's tier targets and budget-feasible share (:func:`tiers.slot_targets`). A
-draw whose chunk evidence misses its slot's target is rejected in the slot's first :data:`FIT_TRIES` attempts of
-each try; later attempts take what the category's generator gives (a category that cannot reach its target
-shows it in ``describe``); in the second half of those attempts only the feasibility must match (the design's
-feasible shares are a target within 10 points, the tier mix one where the category allows). A target a category has missed :data:`FIT_GIVE_UP` times in a row gets
-:data:`FIT_FEW` attempts (generation stays seconds when a generator cannot make such queries)."""
+draw whose chunk evidence misses its slot's target is rejected for the slot's first :data:`FIT_TRIES` distinct
+valid draws of each try (draws that pass every other rule of the planner); later draws take what the category's
+generator gives (a category that cannot reach its target shows it in ``describe``); in the second half of those
+draws only the feasibility must match (the design's feasible shares are a target within 10 points, the tier mix
+one where the category allows), and within the split's join budget the feasibility must match at every draw. A
+target a category has missed :data:`FIT_GIVE_UP` times in a row in one split gets :data:`FIT_FEW` draws there
+(generation stays seconds when a split's share of the world cannot make such queries)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from hcrbench.data.evidence import EvidenceSpan, QueryEvidence
 from hcrbench.data.tokens import default_counter
+from hcrbench.synth.adversarial import patterns
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.tiers import (
     FEASIBLE_DESIGN,
@@ -32,10 +35,10 @@ FIT_TRIES = 60
 #: designed-hard slots take the hardest targets; a thematic question's, a comparison's and a temporal question's
 #: designed-hard slots are their vocabulary-mismatch forms, whose evidence is one to three policy versions
 #: (medium), so they take the medium ones (the design's 15 vocabulary-mismatch queries per 300 keep their slots).
-#: Categories whose own draws already hold the design's feasible share (aggregation: exhaustive lists over more
-#: than ten documents, 0-15% feasible against the design's 10%; detail: one fact, one chunk): aiming their
-#: slots at targets only spends the world faster (a suite of 450 on a small world no longer fits).
-UNTARGETED = frozenset({"aggregation", "detail"})
+#: Categories whose own draws already hold the design's feasible share (detail: one fact, one chunk): aiming
+#: their slots at targets only spends the world faster. Aggregation takes targets: its negation pattern (four
+#: systems' owners, within 400 tokens) alone held 25-35% of a small world's aggregations against the design's 10%.
+UNTARGETED = frozenset({"detail"})
 SLOT_ORDER = {"comparative": ("hard", "easy", "medium"), "temporal": ("easy", "hard", "medium"),
               "thematic": ("easy", "hard", "medium")}
 FIT_FEW = 10
@@ -92,41 +95,65 @@ def slot_targets_of(slots: Iterable[tuple[str, str, int, str]]) -> dict[tuple[st
 
 
 class FitLedger:
-    """Per (category, target): slots in a row that found no draw fitting their target (to stop searching)."""
+    """Per (category, target, split): slots in a row that found no draw fitting their target (to stop searching
+    there: a split whose share of the world has run out of such draws does not stop the other splits')."""
 
-    def __init__(self) -> None:
+    def __init__(self, targets: Mapping[tuple[str, str, int], tuple[str, bool]] | None = None) -> None:
         self.misses: Counter = Counter()
         self.patterns: Counter = Counter()  # queries of each hand-written pattern so far
+        self.filled: Counter = Counter()  # queries of each category so far
+        self.kinds: dict[str, set[tuple[str, bool]]] = {}  # the (tier, feasible) targets of each category's slots
+        for (cname, *_), t in (targets or {}).items():
+            self.kinds.setdefault(cname, set()).add(t)
 
-    def tries(self, cname: str, target: tuple[str, bool] | None) -> int:
+    def tries(self, cname: str, target: tuple[str, bool] | None, split: str = "") -> int:
         if target is None:
             return 0
-        return FIT_TRIES if self.misses[(cname, target)] < FIT_GIVE_UP else FIT_FEW
+        return FIT_TRIES if self.misses[(cname, target, split)] < FIT_GIVE_UP else FIT_FEW
 
     def rejects(self, plan: QueryPlan, cat: Catalog, cname: str, target: tuple[str, bool] | None,
-                attempt: int) -> bool:
-        """Whether draw ``attempt`` of a slot is turned down for its evidence: in the first half of the slot's
-        fit tries unless it has the target's tier and feasibility, in the second half unless it has the target's
-        feasibility (the design's feasible shares come before the tier mix), never after. A vocabulary-mismatch
-        draw and a hand-written pattern's need only the feasibility (the design's 15 vocabulary-mismatch queries per
-        300 and the patterns' shares keep their slots); the first draw of a hand-written pattern nothing (every
-        pattern shows up)."""
-        n = self.tries(cname, target)
-        if attempt >= n:
+                attempt: int, within: bool = False) -> bool:
+        """Whether the slot's ``attempt``-th distinct valid draw is turned down for its evidence: in the first half
+        of the slot's fit tries unless it has the target's tier and feasibility, in the second half unless it has
+        the target's feasibility (the design's feasible shares come before the tier mix), never after; within the
+        join budget (``within``) a draw without the target's feasibility is turned down however many came before
+        (the slot is then tried outside the budget before it gives the target up), unless the target was given up
+        in this split. A vocabulary-mismatch draw needs only the feasibility (the design's 15 vocabulary-mismatch
+        queries per 300 keep their slots), a hand-written pattern's too while the pattern is below its share
+        (:meth:`_short`); the first draw of a hand-written pattern nothing (every pattern shows up)."""
+        n = self.tries(cname, target, getattr(cat, "split", ""))
+        if attempt >= n and not (within and n == FIT_TRIES):
             return False
         if plan.origin == "adversarial" and not self.patterns[plan.extra.get("pattern")]:
             return False  # every hand-written pattern shows up at least once
-        if attempt < n // 2 and plan.origin not in ("adversarial", "adversarial:vocabulary"):
+        if attempt < n // 2 and plan.origin != "adversarial:vocabulary" and not self._short(plan, cat, cname):
             return not fits(plan, cat, target)
         ce = plan_evidence(plan, cat) if plan.facts else None
         return ce is not None and target is not None and ce.feasible != target[1]
 
-    def record(self, cname: str, target: tuple[str, bool] | None, hit: bool, plan: QueryPlan | None = None
-               ) -> None:
+    def _short(self, plan: QueryPlan, cat: Catalog, cname: str) -> bool:
+        """True for a hand-written pattern's draw while the pattern holds less than its share of its category's
+        queries so far (``adversarial.toml``) and its evidence fits none of the category's slot targets: it then
+        needs only its slot's feasibility. A draw that fits some target takes those slots (an outdated-version
+        question, one chunk, takes easy temporal slots, not medium ones), and at its share every draw its slot's
+        tier as well."""
+        if plan.origin != "adversarial":
+            return False
+        name = plan.extra.get("pattern")
+        share = next((float(p["share"]) for p in patterns() if p["name"] == name), 0.0)
+        if self.patterns[name] >= share * (self.filled[cname] + 1):
+            return False
+        ce = plan_evidence(plan, cat) if plan.facts else None
+        return ce is None or (plan_tier(plan, cat, ce), ce.feasible) not in self.kinds.get(cname, set())
+
+    def record(self, cname: str, target: tuple[str, bool] | None, hit: bool, plan: QueryPlan | None = None,
+               split: str = "") -> None:
+        self.filled[cname] += 1
         if plan is not None and plan.origin == "adversarial":
             self.patterns[plan.extra.get("pattern")] += 1
         if target is not None:
-            self.misses[(cname, target)] = 0 if hit else self.misses[(cname, target)] + 1
+            key = (cname, target, split)
+            self.misses[key] = 0 if hit else self.misses[key] + 1
 
 
 def fits(plan: QueryPlan, cat: Catalog, target: tuple[str, bool] | None) -> bool:

@@ -226,7 +226,8 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
     bridged: dict[str, Counter] = defaultdict(Counter)
     cat.claimed, cat.relaxed = set(), False  # a fresh plan: no entity is named yet
     cat.fresh_bias = fresh_bias
-    targets, seen["fit"] = slot_targets_of(slots), FitLedger()  # each slot's (tier, feasible) target
+    targets = slot_targets_of(slots)  # each slot's (tier, feasible) target
+    seen["fit"] = FitLedger(targets)
     for cname, diff, slot, split in slots:
         gen = with_patterns(cname, reach(cname, CATEGORIES[cname][1]))
         seen["target"] = cat.target = targets.get((cname, diff, slot))
@@ -244,7 +245,7 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
         cat.relaxed = False
         cat.fresh_bias = fresh_bias
         plan, linked, loss = got
-        seen["fit"].record(cname, seen["target"], fits(plan, cat, seen["target"]), plan)
+        seen["fit"].record(cname, seen["target"], fits(plan, cat, seen["target"]), plan, split)
         seen["patterns"][cname][0] += 1
         seen["patterns"][cname][1] += plan.origin == "adversarial"
         plan.split = split = where
@@ -313,11 +314,13 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
     stream = f"query|{cname}|{diff}|{slot}" + ("|loose" if loose else "")
     adv = seen.setdefault("patterns", defaultdict(lambda: [0, 0]))[cname]  # [filled, by a pattern]
     best: tuple[QueryPlan, list, int] | None = None
-    found = 0
+    spare: tuple[QueryPlan, list, int] | None = None  # the fewest joins among draws turned down for their fit
+    found = turned = 0
+    turned_down: set[str] = set()  # texts of this slot's draws turned down for their fit (not counted twice)
     for attempt in range(MAX_TRIES if budget is None else budget.tries(split)):
         r = rng(seed, stream, attempt)
         plan = gen(cat, r, diff)
-        if plan is None or plan.text in seen["texts"]:
+        if plan is None or plan.text in seen["texts"] or plan.text in turned_down:
             continue
         # every entity the words name is an expected entity (and a node of the split graph)
         plan.entities = list(dict.fromkeys([*plan.entities, *seen["names"].named(plan.text)]))
@@ -345,7 +348,11 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
             continue
         if plan_violations(plan, cat) or seen["questions"].repeats(plan.text):
             continue  # (the wording check last: it is the slowest, and every check is a pure filter)
-        if seen["fit"].rejects(plan, cat, cname, seen.get("target"), attempt):
+        if seen["fit"].rejects(plan, cat, cname, seen.get("target"), turned, budget is not None):
+            turned += 1  # (the fit window counts distinct valid draws, not attempts: query_fit)
+            turned_down.add(plan.text)
+            if spare is None or loss < spare[2]:
+                spare = (plan, linked, loss)
             continue  # the slot's (tier, feasible) target, in chunks (query_fit): other draws first
         if budget is not None or loss == 0:
             return plan, linked, loss
@@ -354,4 +361,4 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
         found += 1
         if found >= BEST_OF:
             return best
-    return best
+    return best if best is not None or budget is not None else spare

@@ -9,9 +9,13 @@ slot's draws to a variant whose evidence usually has that reach:
 
 - two-hop within one branch (medium): a person's manager, then where that manager is based or their job title
   (two profiles, the people domain); fanned out (hard, over 400 tokens): where every attendee of a meeting is
-  based or what their job title is (the meeting, then each attendee's profile);
-- 3+-hop of four hops: two levels up a reporting line from a ticket's assignee, a project's lead or a system's
-  administrator, then where that manager is based;
+  based or what their job title is (the meeting, then each attendee's profile), or where the people assigned to
+  four incidents are based (each incident report, then each assignee's profile);
+- 3+-hop fanned out: for each attendee of a meeting, where the person they report to is based (or their job
+  title), or for two or three incidents, where each assignee's manager is based (three hops per branch; their
+  facts are mostly ordinary people's, so a small world holds more of them than of four-hop chains); and of four
+  hops: two levels up a reporting line from a ticket's assignee, a project's lead or a system's administrator,
+  then where that manager is based;
 - comparisons of four or five sides (the largest budget of several projects, the most users of several systems);
 - temporal questions over several projects' reports of one quarter;
 - thematic questions over a project's charter and its three quarterly reports;
@@ -73,11 +77,19 @@ def two_hop_within(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
 
 
 def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
-    """Every attendee of one meeting, then where each is based (or their job title, or who they report to)."""
+    """Every attendee of one meeting, then where each is based (or their job title, or who they report to):
+    meetings of four or more attendees first (three attendees' profiles can fit 400 tokens)."""
     w = c.w
     what = r.choice(["location", "role", "manager"])
-    ok = [m for m in w.meetings if len(m["attendees"]) >= 3 and _free(c, [
+    cache = c.cache.setdefault("fanout_meetings", {})
+    if what not in cache:  # meetings of 3+ attendees whose every fact is stated (a draw is then never None)
+        cache[what] = [m for m in w.meetings if len(m["attendees"]) >= 3 and all(
+            c.stated(f"mtg:{m['id']}:attendee:{a}") and c.stated(f"per:{a}:{what}") for a in m["attendees"])]
+    ok = [m for m in cache[what] if c.usable(m["id"]) and _free(c, [
         *(f"mtg:{m['id']}:attendee:{a}" for a in m["attendees"]), *(f"per:{a}:{what}" for a in m["attendees"])])]
+    wide = [m for m in ok if len(m["attendees"]) >= 4]
+    if wide and r.random() < 0.8:
+        ok = wide
     if not ok:
         return None
     m = c.pick(r, ok)
@@ -89,8 +101,65 @@ def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     facts = [f"mtg:{m['id']}:attendee:{a}" for a in att] + [f"per:{a}:{what}" for a in att]
     answer = [f"{w.get(a).name}: {fact_value(w, f'per:{a}:{what}')}" for a in att]
     # the attendees are bridges the words do not name: their facts link the query to the split graph
+    a0 = r.randrange(len(att))  # the chain the bridge cap counts: any attendee's (all have the same shape)
     return _plan(c, "two_hop", diff, text, answer, facts, [m["id"]], f"{what}_of_meeting_attendees",
-                 chain=[facts[0], facts[len(att)]], meeting=m["id"])
+                 chain=[facts[a0], facts[len(att) + a0]], meeting=m["id"])
+
+
+def _ticket_chains(c: Catalog, r: random.Random, k: int, up: bool) -> list[tuple[dict, list[str]]] | None:
+    """``k`` tickets of the split with distinct assignees, each with its chain: the assignee, (their manager,)
+    where the last person is based; every ticket usable and every fact stated and free in the split."""
+    w = c.w
+    key = ("ticket_chains", up)
+    if key not in c.cache:
+        rows = []
+        for t in c.core_tickets:
+            a = w.get(t["assignee"])
+            if up and a.manager is None:
+                continue
+            end = a.manager if up else a.id
+            facts = [f"tkt:{t['id']}:assignee"] + ([f"per:{a.id}:manager"] if up else []) + [f"per:{end}:location"]
+            if all(c.stated(f) for f in facts):
+                rows.append((t, facts))
+        c.cache[key] = rows
+    ok = [(t, f) for t, f in c.cache[key] if c.usable(t["id"]) and _free(c, f)]  # type: ignore[union-attr]
+    by_person: dict[str, list[tuple[dict, list[str]]]] = {}
+    for t, f in ok:
+        by_person.setdefault(f[-1], []).append((t, f))  # one ticket per person at the end of the chain
+    if len(by_person) < k:
+        return None
+    return [r.choice(by_person[e]) for e in r.sample(sorted(by_person), k)]
+
+
+def two_hop_tickets(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Where the person assigned to each of four incidents is based: four two-hop chains (each incident report,
+    then its assignee's profile)."""
+    got = _ticket_chains(c, r, 4, up=False)
+    if got is None:
+        return None
+    ids = [t["id"] for t, _ in got]
+    text = f"Where are the people assigned to {', '.join(ids[:-1])} and {ids[-1]} based?"
+    facts = [f for _, fs in got for f in fs]
+    answer = [f"{t['id']}: {c.w.get(t['assignee']).name}, {c.w.get(t['assignee']).location}" for t, _ in got]
+    one = r.choice(got)[1]
+    return _plan(c, "two_hop", diff, text, answer, facts, ids, "location_of_assignees", chain=one, tickets=ids)
+
+
+def multi_hop_tickets(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Where the manager of the person assigned to each of two or three incidents is based: three-hop chains
+    through each incident report, its assignee's profile and their manager's profile."""
+    got = _ticket_chains(c, r, r.choice([2, 3]), up=True)
+    if got is None:
+        return None
+    ids = [t["id"] for t, _ in got]
+    text = f"For {', '.join(ids[:-1])} and {ids[-1]}, where is the manager of the person assigned to each based?"
+    facts = list(dict.fromkeys(f for _, fs in got for f in fs))
+    w = c.w
+    answer = [f"{t['id']}: {w.get(w.get(t['assignee']).manager).name}, "
+              f"{w.get(w.get(t['assignee']).manager).location}" for t, _ in got]
+    one = r.choice(got)[1]
+    return _plan(c, "multi_hop", diff, text, answer, facts, ids, "location_of_assignees_managers", chain=one,
+                 tickets=ids)
 
 
 # ------------------------------------------------------------------------------------------- 3+-hop
@@ -133,6 +202,43 @@ def multi_hop_deep(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     facts = [first, f"per:{a.id}:manager", f"per:{m1.id}:manager", f"per:{m2.id}:location"]
     return _plan(c, "multi_hop", diff, text, m2.location, facts, [ent, a.id, m1.id, m2.id], intent, chain=facts,
                  **params)
+
+
+def multi_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Three hops fanned out: every attendee of one meeting, the person each reports to, and where that manager
+    is based (or their job title): one meeting, each attendee's profile and each manager's profile. Its facts are
+    mostly ordinary people's (each attendee's manager), so a small world holds more of them than of four-hop
+    chains, which all end two levels up a short reporting line."""
+    w = c.w
+    what = r.choice(["location", "role"])
+    cache = c.cache.setdefault("fanout3_meetings", {})
+    if what not in cache:
+        rows = []
+        for m in w.meetings:
+            att = list(m["attendees"])
+            if len(att) < 3 or any(w.get(a).manager is None for a in att):
+                continue
+            mgrs = list(dict.fromkeys(w.get(a).manager for a in att))
+            facts = [f"mtg:{m['id']}:attendee:{a}" for a in att] + [f"per:{a}:manager" for a in att] \
+                + [f"per:{x}:{what}" for x in mgrs]
+            if all(c.stated(f) for f in facts) and not set(att) & set(mgrs):  # (a manager among them: 2 hops)
+                rows.append((m, facts))
+        cache[what] = rows
+    ok = [(m, facts) for m, facts in cache[what] if c.usable(m["id"]) and _free(c, facts)]
+    if not ok:
+        return None
+    m = c.pick(r, [x[0] for x in ok])
+    facts = next(f for x, f in ok if x is m)
+    att = list(m["attendees"])
+    when = f"the meeting {m['id']} of {human_date(m['date'])}"
+    text = {"location": f"For each person who attended {when}, where is the person they report to based?",
+            "role": f"For each person who attended {when}, what is the job title of the person they report to?"}[what]
+    answer = [f"{w.get(a).name}: {w.get(w.get(a).manager).name}, {fact_value(w, f'per:{w.get(a).manager}:{what}')}"
+              for a in att]
+    a0 = r.choice(att)  # the chain the bridge cap counts: any attendee's (all are chains of the same shape)
+    chain = [f"mtg:{m['id']}:attendee:{a0}", f"per:{a0}:manager", f"per:{w.get(a0).manager}:{what}"]
+    return _plan(c, "multi_hop", diff, text, answer, facts, [m["id"]], f"{what}_of_meeting_attendees_managers",
+                 chain=chain, meeting=m["id"])
 
 
 def _via_entity(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
@@ -324,8 +430,8 @@ def _join(parts: list[str]) -> str:
 #: (category, slot target) -> the share of the slot's draws each variant takes (the rest: the category's own).
 REACH: dict[tuple[str, tuple[str, bool]], list[tuple[float, Gen]]] = {
     ("two_hop", ("medium", True)): [(0.8, two_hop_within)],
-    ("two_hop", ("hard", False)): [(0.9, two_hop_fanout)],
-    ("multi_hop", ("hard", False)): [(0.9, multi_hop_deep)],
+    ("two_hop", ("hard", False)): [(0.5, two_hop_fanout), (0.8, two_hop_tickets)],
+    ("multi_hop", ("hard", False)): [(0.35, multi_hop_fanout), (0.35, multi_hop_tickets), (0.7, multi_hop_deep)],
     ("comparative", ("hard", False)): [(0.9, comparative_wide)],
     ("temporal", ("hard", False)): [(0.45, temporal_wide), (0.8, temporal_history)],
     ("thematic", ("hard", False)): [(0.8, thematic_wide)],
