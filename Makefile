@@ -2,11 +2,15 @@
 #   make quickstart   creates .venv with the main job's install (no torch) and runs `hcrbench quickstart`
 #   make test         adds the full install and the pinned test tools to .venv, then runs ruff and pytest
 # Re-running either reinstalls only when pyproject.toml or constraints/test.txt changed.
-# Options: ARGS="--size medium" (quickstart's flags), PYTEST_ARGS="-m slow", PYTHON=python3.12, VENV=.venv.
+# Options: ARGS="--size medium" (quickstart's flags), PYTEST_ARGS="-m slow", PYTEST_WORKERS=0 (one process),
+# PYTHON=python3.12, VENV=.venv.
 PYTHON ?= python3
 VENV ?= .venv
 ARGS ?=
 PYTEST_ARGS ?=
+# The suite runs on every core (pytest-xdist; one test file per worker, so a module's fixtures are built once);
+# PYTEST_WORKERS=0 runs it in one process.
+PYTEST_WORKERS ?= auto
 BIN := $(abspath $(VENV))/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 export HF_HUB_OFFLINE ?= 1
@@ -20,7 +24,7 @@ quickstart: $(VENV)/.installed-main
 test: $(VENV)/.installed-test
 	bash scripts/test-prereqs.sh "$(BIN)/python"
 	$(BIN)/python -m ruff check src tests benchmarks examples
-	PATH="$(BIN):$$PATH" HCRBENCH_CORE_VENV="$(abspath .venv-core)" $(BIN)/python -m pytest $(PYTEST_ARGS)
+	PATH="$(BIN):$$PATH" HCRBENCH_CORE_VENV="$(abspath .venv-core)" $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 install-main: $(VENV)/.installed-main
 install-test: $(VENV)/.installed-test

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -27,6 +28,15 @@ def _config(out: str, marker: Path) -> str:
     text += (f'[[systems]]\nname = "crashy"\ntype = "crash_once"\n'
              f'params = {{ marker = "{marker}", k1 = 1.1, b = 0.5 }}\n')
     return text
+
+
+def _alive_nodes(address: str, env: dict) -> set[str]:
+    """The node ids Ray reports alive in the cluster at ``address`` (a short driver process)."""
+    code = (f"import json, ray; ray.init(address={address!r}, logging_level='ERROR'); "
+            "print(json.dumps([n['NodeID'] for n in ray.nodes() if n['Alive']]))")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
 def test_ray_cluster_run_matches_local_and_survives_a_dead_worker(ray_cluster, tmp_path):
@@ -58,7 +68,10 @@ def test_ray_cluster_run_matches_local_and_survives_a_dead_worker(ray_cluster, t
     assert manifest["status"] == "complete" and manifest["execution"]["address"] == address
     where = {name: e["execution"] for name, e in manifest["systems"].items()}
     assert all(w["engine"] == "ray" and len(w["node_id"]) == 56 for w in where.values())
-    assert len({w["node_id"] for w in where.values()}) == 2  # both nodes ran cells
+    # Every cell ran on a live node of this two-node cluster. Which node takes a cell is Ray's scheduler's call:
+    # under CPU contention (another test process busy beside it) it has put all seven on the head node.
+    alive = _alive_nodes(address, env)
+    assert len(alive) == 2 and {w["node_id"] for w in where.values()} <= alive
     assert where["crashy"]["attempts"] == 2 and len(where["crashy"]["failed_attempts"]) == 1
     assert "Worker" in where["crashy"]["failed_attempts"][0]["error"]  # Ray's WorkerCrashedError family
     assert {w["attempts"] for n, w in where.items() if n != "crashy"} == {1}
