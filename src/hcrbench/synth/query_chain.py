@@ -102,7 +102,9 @@ def multi_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     w = c.w
     u = r.random()
     if u < 0.25:
-        per = c.pick(r, w.people[17:])
+        if "people_after_leads" not in c.cache:  # (one list, so pick's memo finds it again)
+            c.cache["people_after_leads"] = w.people[17:]
+        per = c.pick(r, c.cache["people_after_leads"])
         mgr = w.get(per.manager)
         if mgr.manager is None:
             return None

@@ -149,11 +149,16 @@ def _pool(c: Catalog, r: random.Random, diff: str) -> list[str]:
         c.cache["spanning_pools"] = {"easy": people + projects, "key": list(w.key_entities),
                                      "all": projects + people + [s.id for s in w.systems] + [p.id for p in w.products]}
     pools = c.cache["spanning_pools"]
-    pool = pools["easy"] if diff == "easy" else pools["key"] if r.random() < 0.5 else pools["all"]
+    which = "easy" if diff == "easy" else "key" if r.random() < 0.5 else "all"
+    pool = pools[which]
     narrow = c.cache.setdefault("spanning_narrow", set())
     if c.relaxed or not narrow:
         return pool
-    return [e for e in pool if e not in narrow] or pool
+    size, less = c.cache.get(("spanning_pool_less_narrow", which), (-1, None))
+    if size != len(narrow):  # (the set only grows: one list per size, so pick's memo finds the same list)
+        less = [e for e in pool if e not in narrow] or pool
+        c.cache[("spanning_pool_less_narrow", which)] = (len(narrow), less)
+    return less
 
 
 def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:

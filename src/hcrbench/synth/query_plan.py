@@ -225,6 +225,7 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
                             "names": names, "subjects": set(), "prefer": prefer, "repeat_ok": repeat_ok}
     bridged: dict[str, Counter] = defaultdict(Counter)
     cat.claimed, cat.relaxed = set(), False  # a fresh plan: no entity is named yet
+    cat.epoch += 1  # (and the lists filtered for the last plan's splits are stale: Catalog.memo)
     cat.fresh_bias = fresh_bias
     targets, seen["fit"] = slot_targets_of(slots), FitLedger()  # each slot's (tier, feasible) target
     for cname, diff, slot, split in slots:
