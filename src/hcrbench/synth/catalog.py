@@ -68,6 +68,7 @@ class Catalog:
         self._memo: dict[object, object] = {}
         self._memo_state: tuple = ()
         self.prov: dict[str, list[Statement]] = defaultdict(list)
+        self._docs_of: dict[str, frozenset[int]] = {}
         self.doc_facts: dict[int, set[str]] = defaultdict(set)
         for st in statements or []:
             self.prov[st.fact_id].append(st)
@@ -105,8 +106,12 @@ class Catalog:
         """Every statement of ``fid`` in the corpus (empty when no document states it)."""
         return self.prov.get(fid, [])
 
-    def docs_stating(self, fid: str) -> set[int]:
-        return {st.doc for st in self.prov.get(fid, [])}
+    def docs_stating(self, fid: str) -> frozenset[int]:
+        """The documents stating ``fid`` (computed once per fact: the provenance does not change)."""
+        got = self._docs_of.get(fid)
+        if got is None:
+            got = self._docs_of[fid] = frozenset(st.doc for st in self.prov.get(fid, []))
+        return got
 
     def usable(self, eid: str) -> bool:
         """True unless ``eid`` already belongs to another split than the one being drawn for (set by the planner:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from itertools import combinations
 
 from hcrbench.synth.catalog import Catalog, QueryPlan
@@ -15,7 +16,8 @@ from hcrbench.synth.facts import fact_value
 MULTI_HOPS = 3
 
 
-def distinct_hops(chain: list[str], docs_stating: Callable[[str], set[int]], least: int = MULTI_HOPS) -> bool:
+def distinct_hops(chain: list[str], docs_stating: Callable[[str], AbstractSet[int]],
+                  least: int = MULTI_HOPS) -> bool:
     """True when ``chain`` has at least ``least`` hops and no document states two of them (any two, not only
     consecutive ones), so an answer needs one document per hop: >= ``least`` distinct documents."""
     if len(chain) < least:

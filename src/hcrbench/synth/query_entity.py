@@ -135,8 +135,11 @@ def _available(c: Catalog, eid: str) -> dict[str, tuple[str, list[str]]]:
 def _can_span(c: Catalog, eid: str) -> bool:
     """Whether ``eid``'s stated aspects together reach :data:`SPANNING_DOCS` documents (no question about it can
     otherwise)."""
-    docs = {d for _, facts in _available(c, eid).values() for f in facts for d in c.docs_stating(f)}
-    return len(docs) >= SPANNING_DOCS
+    key = ("can_span", eid)
+    if key not in c.cache:  # (the world's, computed once per entity)
+        docs = {d for _, facts in _available(c, eid).values() for f in facts for d in c.docs_stating(f)}
+        c.cache[key] = len(docs) >= SPANNING_DOCS
+    return c.cache[key]  # type: ignore[return-value]
 
 
 def _pool(c: Catalog, r: random.Random, diff: str) -> list[str]:

@@ -304,8 +304,11 @@ def entity_narrow(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         if not cache["people"]:
             return None
         x = c.pick(r, cache["people"])
-        extra = {n: PERSON[n][1](w, x.id) for n in ("reports", "assigned", "reported", "meetings", "systems")}
-        extra = {n: v for n, v in extra.items() if 1 <= len(v) <= 2 and all(c.stated(f) for f in v)}
+        extra = c.cache.get(("narrow_events", x.id))
+        if extra is None:  # (the world's, computed once per person)
+            extra = {n: PERSON[n][1](w, x.id) for n in ("reports", "assigned", "reported", "meetings", "systems")}
+            extra = c.cache[("narrow_events", x.id)] = {n: v for n, v in extra.items()
+                                                        if 1 <= len(v) <= 2 and all(c.stated(f) for f in v)}
         two = [n for n, v in extra.items() if len(v) == 2]
         one = [n for n, v in extra.items() if len(v) == 1]
         if two and (len(one) < 2 or r.random() < 0.5):
