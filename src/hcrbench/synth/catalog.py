@@ -59,6 +59,7 @@ class Catalog:
         self.relaxed = False  # set by the planner for a last try at a slot: generators drop their size targets
         self.claimed: set[str] = set()  # entities some planned query already names (set by the planner)
         self.fresh_bias = 0.0  # chance that pick/sample draw only from entities no query names yet
+        self.scale_share = 0.0  # share of a category's draws a larger suite's variants take (query_scale)
         self.target: tuple[str, bool] | None = None  # the slot's (tier, feasible) target (query_fit, query_reach)
         self.count_tokens = count_tokens or (lambda s: len(s.split()))
         self.cache: dict[object, object] = {}  # indexes the query generators build once
