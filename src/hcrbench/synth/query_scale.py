@@ -110,6 +110,8 @@ def person_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan | N
     p = c.pick(r, c.cache["scale_people"])
     aspects = ["role", "team", "location"] + (["joined"] if p.joined >= "2024" else [])
     facts = [f"per:{p.id}:{a}" for a in aspects]
+    if len({d for f in facts for d in c.docs_stating(f)}) < 2:
+        return None  # a thematic question needs facts stated across documents (the profile alone is a lookup)
     words = {"role": "job title", "team": "team", "location": "office", "joined": "start date"}
     asked = ", ".join(words[a] for a in aspects[:-1]) + f" and {words[aspects[-1]]}"
     text = {"easy": f"What are {p.name}'s {asked}?", "medium": f"For {p.name}, what {asked} do our pages give?",
