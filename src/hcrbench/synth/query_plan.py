@@ -33,7 +33,7 @@ from hcrbench.synth.query_dedup import QuestionSet
 from hcrbench.synth.query_fit import FitLedger, fits, slot_targets_of
 from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES
 from hcrbench.synth.query_reach import reach
-from hcrbench.synth.query_scale import scale_share, scaled
+from hcrbench.synth.query_scale import rescued, scale_share, scaled
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.splits import SplitLedger, nodes, pools
 from hcrbench.synth.topics import NameIndex, TopicGraph, world_names
@@ -231,7 +231,7 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
     cat.scale_share = scale_share(n_queries, DESIGN_QUERIES)  # a larger suite draws more of the numerous kinds
     targets, seen["fit"] = slot_targets_of(slots), FitLedger()  # each slot's (tier, feasible) target
     for cname, diff, slot, split in slots:
-        gen = with_patterns(cname, reach(cname, scaled(cname, CATEGORIES[cname][1])))
+        gen = rescued(cname, with_patterns(cname, reach(cname, scaled(cname, CATEGORIES[cname][1]))))
         seen["target"] = cat.target = targets.get((cname, diff, slot))
         for where, relaxed, loose, within, repeat in _fallbacks(split):
             cat.relaxed = relaxed
