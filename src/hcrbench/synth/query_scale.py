@@ -54,6 +54,11 @@ def _plan(c: Catalog, cat: str, diff: str, text: str, answer, facts: list[str], 
     return plan
 
 
+def _free(c: Catalog, facts: list[str]) -> bool:
+    """True when no other split owns any of ``facts`` yet (the planner's split ledger, ``cat.split_owner``)."""
+    return all(c.split_owner.get(("fact", f), c.split) == c.split for f in facts)
+
+
 def longer_or_costlier(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Which of two incidents lasted longer, or which of two decisions is expected to cost more."""
     if r.random() < 0.6:
@@ -98,9 +103,9 @@ def reporter_fact(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     w = c.w
     t = c.pick(r, c.core_tickets)
     rep = t["reporter"]
-    if c.profile(rep) is None or not c.usable(rep):
-        return None
     what = r.choice(["location", "role"])
+    if c.profile(rep) is None or not c.usable(rep) or not _free(c, [f"tkt:{t['id']}:reporter", f"per:{rep}:{what}"]):
+        return None
     text = {"location": f"In which office is the person who reported {t['id']} based?",
             "role": f"What is the job title of the person who reported {t['id']}?"}[what]
     facts = [f"tkt:{t['id']}:reporter", f"per:{rep}:{what}"]
@@ -113,7 +118,13 @@ def person_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan | N
     w = c.w
     if "scale_people" not in c.cache:
         c.cache["scale_people"] = [p for p in w.people[1:] if c.profile(p.id) is not None and not p.left]
-    p = c.pick(r, c.cache["scale_people"])
+    # people whose facts no other split owns yet (a chain or an ambiguous question may own them without naming
+    # the person: a large suite would otherwise draw people its splits cannot use)
+    free = c.memo("scale_people_free", lambda: [p for p in c.cache["scale_people"] if c.usable(p.id) and _free(
+        c, [f"per:{p.id}:{a}" for a in ("role", "team", "location", "joined")])])
+    if not free:
+        return None
+    p = c.pick(r, free)
     aspects = ["role", "team", "location"] + (["joined"] if p.joined >= "2024" else [])
     facts = [f"per:{p.id}:{a}" for a in aspects]
     if len({d for f in facts for d in c.docs_stating(f)}) < 2:
