@@ -151,7 +151,7 @@ def test_a_larger_suite_meets_the_topic_target(tmp_path, size, seed, n):
 @pytest.mark.slow
 @pytest.mark.xfail(strict=True, raises=InputError, reason="known gap (docs/meridian.md, Capacity): a world of "
                    "3,500 documents cannot yet hold 3,000 queries (generator 4.2.0 stops at a hard thematic slot "
-                   "with a one-line error after about 7 minutes)")
+                   "with a one-line error after 5-7 minutes)")
 def test_a_3000_query_full_suite_is_generated_leak_free_in_minutes(tmp_path):
     out = tmp_path / "m"
     t0 = time.perf_counter()
