@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from hcrbench.synth import describe
+from hcrbench.synth import GENERATOR_VERSION, describe
 from hcrbench.synth.queries import category_counts
 from hcrbench.synth.query_gen import CATEGORIES
 
@@ -43,7 +43,7 @@ def test_suite_of_n_queries_keeps_the_label_properties(tmp_path, seed, size, n):
     assert f"{n} queries" in r.stdout
     metas = [json.loads(x) for x in (out / "queries.meta.jsonl").read_text().splitlines()]
     assert len(metas) == n == json.loads((out / "manifest.json").read_text())["n_queries"]
-    assert json.loads((out / "manifest.json").read_text())["generator_version"] == "4.1.0"
+    assert json.loads((out / "manifest.json").read_text())["generator_version"] == GENERATOR_VERSION
     counts = {c: sum(m["category"] == c for m in metas) for c in CATEGORIES}
     assert counts == category_counts(n)
     assert len({m["query_id"] for m in metas}) == n and all(m.get("cluster") for m in metas)

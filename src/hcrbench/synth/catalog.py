@@ -59,11 +59,17 @@ class Catalog:
         self.relaxed = False  # set by the planner for a last try at a slot: generators drop their size targets
         self.claimed: set[str] = set()  # entities some planned query already names (set by the planner)
         self.fresh_bias = 0.0  # chance that pick/sample draw only from entities no query names yet
+        self.scale_share = 0.0  # share of a category's draws a larger suite's variants take (query_scale)
         self.target: tuple[str, bool] | None = None  # the slot's (tier, feasible) target (query_fit, query_reach)
         self.count_tokens = count_tokens or (lambda s: len(s.split()))
         self.cache: dict[object, object] = {}  # indexes the query generators build once
         self._item_nodes: dict[int, tuple[object, list]] = {}  # id(item) -> (item, its entity nodes)
+        # lists filtered by the split state (memo): valid while the planner's state is (:meth:`_memo_valid`)
+        self.epoch = 0  # bumped by the planner for every plan it starts (a new ledger and claimed set)
+        self._memo: dict[object, object] = {}
+        self._memo_state: tuple = ()
         self.prov: dict[str, list[Statement]] = defaultdict(list)
+        self._docs_of: dict[str, frozenset[int]] = {}
         self.doc_facts: dict[int, set[str]] = defaultdict(set)
         for st in statements or []:
             self.prov[st.fact_id].append(st)
@@ -101,47 +107,76 @@ class Catalog:
         """Every statement of ``fid`` in the corpus (empty when no document states it)."""
         return self.prov.get(fid, [])
 
-    def docs_stating(self, fid: str) -> set[int]:
-        return {st.doc for st in self.prov.get(fid, [])}
+    def docs_stating(self, fid: str) -> frozenset[int]:
+        """The documents stating ``fid`` (computed once per fact: the provenance does not change)."""
+        got = self._docs_of.get(fid)
+        if got is None:
+            got = self._docs_of[fid] = frozenset(st.doc for st in self.prov.get(fid, []))
+        return got
 
     def usable(self, eid: str) -> bool:
         """True unless ``eid`` already belongs to another split than the one being drawn for (set by the planner:
         ``split_owner`` maps ("entity", id) to a split, ``split`` is the slot's)."""
         return self.split_owner.get(("entity", eid), self.split) == self.split
 
+    def _memo_valid(self) -> None:
+        """Drop the memo when the split state changed. The planner only adds to ``split_owner`` and ``claimed``
+        (and starts a plan with new ones, bumping ``epoch``), so their identities and sizes, the epoch and the
+        slot's split fix every list filtered by them."""
+        owner, claimed = self.split_owner, self.claimed
+        state = (self.epoch, id(owner), len(owner), id(claimed), len(claimed), self.split)
+        if state != self._memo_state:
+            self._memo.clear()
+            self._memo["_refs"] = (owner, claimed)  # held, so their ids are not reused while the memo lives
+            self._memo_state = state
+
+    def memo(self, key: object, fn: Callable[[], object]):
+        """``fn()`` computed once per split state (see :meth:`_memo_valid`): for lists a generator filters by
+        which entities and facts the slot's split may use (they change only when a query is planned, while a
+        slot is drawn hundreds of times). ``key`` names everything else ``fn`` depends on."""
+        self._memo_valid()
+        if key not in self._memo:
+            self._memo[key] = fn()
+        return self._memo[key]
+
     def _fresh(self, r, ok: list, k: int) -> list:
         """With probability ``fresh_bias``, the usable items no planned query names yet (when ``k`` are left), so
         queries spread over many entities (independent topics) instead of piling onto a few."""
         if self.fresh_bias and r.random() < self.fresh_bias:
-            fresh = [x for x in ok if not any(e in self.claimed for e in _ids(x))]
+            fresh = self.memo(("fresh", id(ok)), lambda: (ok, [x for x in ok if not any(
+                e in self.claimed for e in _ids(x))]))[1]
             if len(fresh) >= k:
                 return fresh
         return ok
 
     def _usable_items(self, items: list) -> list:
-        """The items whose entities are all usable (:meth:`usable`), in order."""
+        """The items whose entities are all usable (:meth:`usable`), in order (memoised per list and split state;
+        the memo holds the list, so its id stays its own)."""
         owner, split = self.split_owner, self.split
         if not owner:
             return items
-        memo = self._item_nodes
-        out = []
-        for x in items:
-            got = memo.get(id(x))
-            if got is None or got[0] is not x:
-                got = memo[id(x)] = (x, [("entity", e) for e in _ids(x)])
-            if all(owner.get(n, split) == split for n in got[1]):
-                out.append(x)
-        return out
+
+        def scan() -> tuple[list, list]:
+            memo = self._item_nodes
+            out = []
+            for x in items:
+                got = memo.get(id(x))
+                if got is None or got[0] is not x:
+                    got = memo[id(x)] = (x, [("entity", e) for e in _ids(x)])
+                if all(owner.get(n, split) == split for n in got[1]):
+                    out.append(x)
+            return items, out
+        return self.memo(("usable", id(items), len(items)), scan)[1]
 
     def pick(self, r, items):
         """A random item whose entities are usable (any item when none is: the draw is then rejected), preferring
         entities no query names yet (:meth:`_fresh`)."""
-        items = list(items)
+        items = items if isinstance(items, list) else list(items)
         ok = self._usable_items(items)
         return r.choice(self._fresh(r, ok, 1) or items)
 
     def sample(self, r, items, k: int):
-        items = list(items)
+        items = items if isinstance(items, list) else list(items)
         ok = self._usable_items(items)
         ok = self._fresh(r, ok, k)
         return r.sample(ok if len(ok) >= k else items, k)

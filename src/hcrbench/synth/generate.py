@@ -27,7 +27,7 @@ from hcrbench.synth.render import render
 from hcrbench.synth.schedule import iter_specs
 from hcrbench.synth.world import CORE_DOCS, build_world
 
-GENERATOR_VERSION = "4.1.0"
+GENERATOR_VERSION = "4.2.0"  # 4.2: suites above 300 draw incidents, decisions, people (query_scale); 300 unchanged
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
 MAX_DOCS = 1_000_000
 MIN_QUERIES, MAX_QUERIES = 10, 20_000

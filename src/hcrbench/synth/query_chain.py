@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from itertools import combinations
 
 from hcrbench.synth.catalog import Catalog, QueryPlan
@@ -15,7 +16,8 @@ from hcrbench.synth.facts import fact_value
 MULTI_HOPS = 3
 
 
-def distinct_hops(chain: list[str], docs_stating: Callable[[str], set[int]], least: int = MULTI_HOPS) -> bool:
+def distinct_hops(chain: list[str], docs_stating: Callable[[str], AbstractSet[int]],
+                  least: int = MULTI_HOPS) -> bool:
     """True when ``chain`` has at least ``least`` hops and no document states two of them (any two, not only
     consecutive ones), so an answer needs one document per hop: >= ``least`` distinct documents."""
     if len(chain) < least:
@@ -102,7 +104,9 @@ def multi_hop(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     w = c.w
     u = r.random()
     if u < 0.25:
-        per = c.pick(r, w.people[17:])
+        if "people_after_leads" not in c.cache:  # (one list, so pick's memo finds it again)
+            c.cache["people_after_leads"] = w.people[17:]
+        per = c.pick(r, c.cache["people_after_leads"])
         mgr = w.get(per.manager)
         if mgr.manager is None:
             return None

@@ -8,6 +8,7 @@ shingle sets have Jaccard >= :data:`NEAR_DUP`, unless they differ in a token tha
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 
@@ -57,21 +58,34 @@ def differ_in_a_name(a: str, b: str) -> bool:
 
 
 class QuestionSet:
-    """The questions kept so far; :meth:`repeats` tells whether a new text is one of them."""
+    """The questions kept so far; :meth:`repeats` tells whether a new text is one of them. Indexed, so a check
+    compares only the texts that can repeat it (the same content terms, or a shingle in common among the prefixes
+    a Jaccard of :data:`NEAR_DUP` needs: prefix filtering), in the order they were added."""
 
     def __init__(self, texts: Iterable[str] = ()) -> None:
         self._items: list[tuple[str, frozenset[str], set[str]]] = []
+        self._by_terms: dict[frozenset[str], list[int]] = {}
+        self._by_prefix: dict[str, list[int]] = {}
         for t in texts:
             self.add(t)
 
     def add(self, text: str) -> None:
-        self._items.append((text, frozenset(content_terms(text)), shingles(text)))
+        terms, sh = frozenset(content_terms(text)), shingles(text)
+        i = len(self._items)
+        self._items.append((text, terms, sh))
+        self._by_terms.setdefault(terms, []).append(i)
+        for g in _prefix(sh):
+            self._by_prefix.setdefault(g, []).append(i)
 
     def repeats(self, text: str) -> str | None:
         """The kept text that ``text`` repeats (same content terms or shingle Jaccard >= NEAR_DUP, not differing
         in a name), or None."""
         terms, sh = frozenset(content_terms(text)), shingles(text)
-        for other, o_terms, o_sh in self._items:
+        cands = set(self._by_terms.get(terms, ())) if terms else set()
+        for g in _prefix(sh):
+            cands.update(self._by_prefix.get(g, ()))
+        for i in sorted(cands):
+            other, o_terms, o_sh = self._items[i]
             same = bool(terms) and terms == o_terms
             if not same and sh and o_sh:
                 inter = len(sh & o_sh)
@@ -79,3 +93,12 @@ class QuestionSet:
             if same and not differ_in_a_name(text, other):
                 return other
         return None
+
+
+def _prefix(sh: set[str]) -> list[str]:
+    """The first ``|s| - ceil(NEAR_DUP |s|) + 1`` shingles of ``s`` in one fixed order: two sets with a Jaccard
+    of at least NEAR_DUP share one of their prefixes (prefix filtering), so only texts sharing one can repeat."""
+    if not sh:
+        return []
+    k = len(sh) - math.ceil(NEAR_DUP * len(sh) - 1e-9) + 1
+    return sorted(sh)[:k]

@@ -137,8 +137,11 @@ def _available(c: Catalog, eid: str) -> dict[str, tuple[str, list[str]]]:
 def _can_span(c: Catalog, eid: str) -> bool:
     """Whether ``eid``'s stated aspects together reach :data:`SPANNING_DOCS` documents (no question about it can
     otherwise)."""
-    docs = {d for _, facts in _available(c, eid).values() for f in facts for d in c.docs_stating(f)}
-    return len(docs) >= SPANNING_DOCS
+    key = ("can_span", eid)
+    if key not in c.cache:  # (the world's, computed once per entity)
+        docs = {d for _, facts in _available(c, eid).values() for f in facts for d in c.docs_stating(f)}
+        c.cache[key] = len(docs) >= SPANNING_DOCS
+    return c.cache[key]  # type: ignore[return-value]
 
 
 def _pool(c: Catalog, r: random.Random, diff: str) -> list[str]:
@@ -151,11 +154,16 @@ def _pool(c: Catalog, r: random.Random, diff: str) -> list[str]:
         c.cache["spanning_pools"] = {"easy": people + projects, "key": list(w.key_entities),
                                      "all": projects + people + [s.id for s in w.systems] + [p.id for p in w.products]}
     pools = c.cache["spanning_pools"]
-    pool = pools["easy"] if diff == "easy" else pools["key"] if r.random() < 0.5 else pools["all"]
+    which = "easy" if diff == "easy" else "key" if r.random() < 0.5 else "all"
+    pool = pools[which]
     narrow = c.cache.setdefault("spanning_narrow", set())
     if c.relaxed or not narrow:
         return pool
-    return [e for e in pool if e not in narrow] or pool
+    size, less = c.cache.get(("spanning_pool_less_narrow", which), (-1, None))
+    if size != len(narrow):  # (the set only grows: one list per size, so pick's memo finds the same list)
+        less = [e for e in pool if e not in narrow] or pool
+        c.cache[("spanning_pool_less_narrow", which)] = (len(narrow), less)
+    return less
 
 
 def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:

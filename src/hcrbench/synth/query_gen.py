@@ -202,17 +202,18 @@ def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     u = r.random()
     params: dict = {}
     if u < 0.12:
-        team = c.pick(r, [w.get(t) for t in sorted({s.owner_team for s in w.systems})])
+        team = c.pick(r, _world_list(c, "owner_teams", lambda: [w.get(t) for t in sorted({s.owner_team
+                                                                                        for s in w.systems})]))
         owned = {s.id for s in w.systems if s.owner_team == team.id}
-        items = [t for t in w.tickets if t["system"] in owned]
+        items = _world_list(c, ("team_tickets", team.id), lambda: [t for t in w.tickets if t["system"] in owned])
         text = {"easy": f"List every incident on systems owned by the {team.name} team.",
                 "medium": f"Which incidents were recorded on the systems the {team.name} team owns?",
                 "hard": f"How often did the tools {team.name} owns break, and which tickets were raised?"}[diff]
         facts = [f for t in items for f in (f"tkt:{t['id']}:system", f"sys:{t['system']}:owner")]
         ent, intent, params = [team.id], "incidents_on_team_systems", {"team": team.id}
     elif u < 0.22:
-        pid = c.pick(r, sorted({t["assignee"] for t in w.tickets}))
-        items = [t for t in w.tickets if t["assignee"] == pid]
+        pid = c.pick(r, _world_list(c, "assignees", lambda: sorted({t["assignee"] for t in w.tickets})))
+        items = _world_list(c, ("assigned_tickets", pid), lambda: [t for t in w.tickets if t["assignee"] == pid])
         name = w.get(pid).name
         text = {"easy": f"Which incidents were assigned to {name}?",
                 "medium": f"List the tickets {name} handled as assignee.",
@@ -223,17 +224,18 @@ def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         sy = c.pick(r, w.systems)
         if diff == "hard" and sum(s.kind == sy.kind for s in w.systems) > 1:
             return None
-        items = [t for t in w.tickets if t["system"] == sy.id]
+        items = _world_list(c, ("system_tickets", sy.id), lambda: [t for t in w.tickets if t["system"] == sy.id])
         text = {"easy": f"List every incident recorded against {sy.name}.",
                 "medium": f"Which incidents has {sy.name} had?",
                 "hard": f"Give me the full incident history of our {sy.kind}."}[diff]
         facts, ent, intent, params = ([f"tkt:{t['id']}:system" for t in items], [sy.id], "incidents_on_system",
                                       {"system": sy.id})
     elif u < 0.6:
-        months = sorted({int(t["date"][5:7]) for t in w.tickets})
+        months = _world_list(c, "ticket_months", lambda: sorted({int(t["date"][5:7]) for t in w.tickets}))
         a = r.choice(months)
         b = min(months[-1], a + r.randrange(0, 2))
-        items = [t for t in w.tickets if a <= int(t["date"][5:7]) <= b]
+        items = _world_list(c, ("month_tickets", a, b), lambda: [t for t in w.tickets
+                                                                 if a <= int(t["date"][5:7]) <= b])
         ma, mb = _month(a), _month(b)
         text = {"easy": f"List all incidents opened between the start of {ma} and the end of {mb}.",
                 "medium": f"Which incident tickets were raised from {ma} to {mb} inclusive?",
@@ -242,10 +244,11 @@ def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                                       {"from_month": a, "to_month": b})
     elif u < 0.75:
         sev = r.choice([1, 2])
-        months = sorted({int(t["date"][5:7]) for t in w.tickets})
+        months = _world_list(c, "ticket_months", lambda: sorted({int(t["date"][5:7]) for t in w.tickets}))
         a = r.choice(months)
         b = min(months[-1], a + r.randrange(1, 3))
-        items = [t for t in w.tickets if t["severity"] == sev and a <= int(t["date"][5:7]) <= b]
+        items = _world_list(c, ("severity_tickets", sev, a, b), lambda: [
+            t for t in w.tickets if t["severity"] == sev and a <= int(t["date"][5:7]) <= b])
         ma, mb = _month(a), _month(b)
         label = SEVERITY[sev].split("(")[1].rstrip(")")
         text = {"easy": f"List all severity {sev} incidents opened between the start of {ma} and the end of {mb}.",
@@ -256,8 +259,8 @@ def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         ent, intent, params = [], "incidents_by_severity_in_months", {"severity": sev, "from_month": a,
                                                                      "to_month": b}
     else:
-        pid = c.pick(r, [p for p in w.key_entities if p[1:].isdigit()])
-        ms = [m for m in w.meetings if pid in m["attendees"]]
+        pid = c.pick(r, _world_list(c, "key_people", lambda: [p for p in w.key_entities if p[1:].isdigit()]))
+        ms = _world_list(c, ("attended", pid), lambda: [m for m in w.meetings if pid in m["attendees"]])
         name = w.get(pid).name
         text = {"easy": f"Which meetings did {name} attend?", "medium": f"List all meeting notes where {name} was "
                 f"present.", "hard": f"Which sessions has {name} sat in on, and for which projects?"}[diff]
@@ -268,6 +271,15 @@ def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         return _wide(c, plan)
     plan = _q(c, "aggregation", diff, "world", text, [t["id"] for t in items], facts, ent, intent=intent, **params)
     return _wide(c, plan)
+
+
+def _world_list(c: Catalog, key: object, make: Callable[[], list]) -> list:
+    """A list computed from the world alone, once per catalog (the same object each time, so the catalog's memo
+    of its usable items finds it again)."""
+    got = c.cache.get(("world_list", key))
+    if got is None:
+        got = c.cache[("world_list", key)] = make()
+    return got  # type: ignore[return-value]
 
 
 def _wide(c: Catalog, plan: QueryPlan | None) -> QueryPlan | None:

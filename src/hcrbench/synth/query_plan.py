@@ -33,6 +33,7 @@ from hcrbench.synth.query_dedup import QuestionSet
 from hcrbench.synth.query_fit import FitLedger, fits, slot_targets_of
 from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES
 from hcrbench.synth.query_reach import reach
+from hcrbench.synth.query_scale import rescued, scale_share, scaled
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.splits import SplitLedger, nodes, pools
 from hcrbench.synth.topics import NameIndex, TopicGraph, world_names
@@ -225,11 +226,13 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
                             "names": names, "subjects": set(), "prefer": prefer, "repeat_ok": repeat_ok}
     bridged: dict[str, Counter] = defaultdict(Counter)
     cat.claimed, cat.relaxed = set(), False  # a fresh plan: no entity is named yet
+    cat.epoch += 1  # (and the lists filtered for the last plan's splits are stale: Catalog.memo)
     cat.fresh_bias = fresh_bias
+    cat.scale_share = scale_share(n_queries, DESIGN_QUERIES)  # a larger suite draws more of the numerous kinds
     targets = slot_targets_of(slots)  # each slot's (tier, feasible) target
     seen["fit"] = FitLedger(targets)
     for cname, diff, slot, split in slots:
-        gen = with_patterns(cname, reach(cname, CATEGORIES[cname][1]))
+        gen = rescued(cname, with_patterns(cname, reach(cname, scaled(cname, CATEGORIES[cname][1]))))
         seen["target"] = cat.target = targets.get((cname, diff, slot))
         for where, relaxed, loose, within, repeat in _fallbacks(split):
             cat.relaxed = relaxed
@@ -261,7 +264,7 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
         cat.claimed.update(plan.entities)
         bridged[cname].update(bridges(chain_of(plan), plan.chain))
         planned[(cname, diff, slot)] = plan
-    cat.fresh_bias, cat.target = 0.0, None
+    cat.fresh_bias, cat.target, cat.scale_share = 0.0, None, 0.0
     out: list[QueryPlan] = []
     for cname in CATEGORIES:  # ids in category order, as before
         for diff, k in difficulty_counts(counts[cname]).items():

@@ -85,8 +85,8 @@ def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     if what not in cache:  # meetings of 3+ attendees whose every fact is stated (a draw is then never None)
         cache[what] = [m for m in w.meetings if len(m["attendees"]) >= 3 and all(
             c.stated(f"mtg:{m['id']}:attendee:{a}") and c.stated(f"per:{a}:{what}") for a in m["attendees"])]
-    ok = [m for m in cache[what] if c.usable(m["id"]) and _free(c, [
-        *(f"mtg:{m['id']}:attendee:{a}" for a in m["attendees"]), *(f"per:{a}:{what}" for a in m["attendees"])])]
+    ok = c.memo(("fanout", what), lambda: [m for m in cache[what] if c.usable(m["id"]) and _free(c, [
+        *(f"mtg:{m['id']}:attendee:{a}" for a in m["attendees"]), *(f"per:{a}:{what}" for a in m["attendees"])])])
     wide = [m for m in ok if len(m["attendees"]) >= 4]
     if wide and r.random() < 0.8:
         ok = wide
@@ -179,17 +179,18 @@ def multi_hop_deep(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
             and _free(c, [f"per:{a.id}:manager", f"per:{m1.id}:manager", f"per:{m1.manager}:location"])
 
     if u < 0.7:
-        t = c.pick(r, [t for t in c.core_tickets if up2(t["assignee"])] or c.core_tickets)
+        t = c.pick(r, c.memo("deep_tickets", lambda: [t for t in c.core_tickets if up2(t["assignee"])])
+                   or c.core_tickets)
         first, start, ent = f"tkt:{t['id']}:assignee", t["assignee"], t["id"]
         text = f"Where is the manager of the manager of the person assigned to {t['id']} based?"
         intent, params = "location_of_assignee_second_manager", {"ticket": t["id"]}
     elif u < 0.85:
-        p = c.pick(r, [p for p in c.projects if up2(p.lead)] or c.projects)
+        p = c.pick(r, c.memo("deep_projects", lambda: [p for p in c.projects if up2(p.lead)]) or c.projects)
         first, start, ent = f"prj:{p.id}:lead", p.lead, p.id
         text = f"In which office does the manager of the manager of project {p.code_name}'s lead work?"
         intent, params = "location_of_project_lead_second_manager", {"project": p.id}
     else:
-        sy = c.pick(r, [s for s in w.systems if up2(s.admin)] or w.systems)
+        sy = c.pick(r, c.memo("deep_systems", lambda: [s for s in w.systems if up2(s.admin)]) or w.systems)
         first, start, ent = f"sys:{sy.id}:admin", sy.admin, sy.id
         text = f"Where is the person two levels above the primary administrator of {sy.name} in the reporting " \
                "line based?"
@@ -251,14 +252,16 @@ def _via_entity(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
             and _free(c, [f"per:{a.id}:manager", f"per:{a.manager}:location"])
 
     if r.random() < 0.5:
-        t = c.pick(r, [t for t in c.core_tickets if up1(w.get(t["system"]).admin)] or c.core_tickets)
+        t = c.pick(r, c.memo("via_tickets", lambda: [t for t in c.core_tickets if up1(w.get(t["system"]).admin)])
+                   or c.core_tickets)
         sy = w.get(t["system"])
         who = w.get(sy.admin)
         first = [f"tkt:{t['id']}:system", f"sys:{sy.id}:admin"]
         text = f"Where is the manager of the primary administrator of the system hit by {t['id']} based?"
         ents, intent, params = [t["id"], sy.id], "location_of_affected_system_admin_manager", {"ticket": t["id"]}
     else:
-        p = c.pick(r, [p for p in c.projects if up1(w.get(p.product).manager)] or c.projects)
+        p = c.pick(r, c.memo("via_projects", lambda: [p for p in c.projects if up1(w.get(p.product).manager)])
+                   or c.projects)
         prd = w.get(p.product)
         who = w.get(prd.manager)
         first = [f"prj:{p.id}:product", f"prd:{prd.id}:manager"]
@@ -279,7 +282,8 @@ def comparative_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
     w = c.w
     k = r.choice([4, 5])
     if r.random() < 0.7:
-        ok = [p for p in c.projects if c.usable(p.id) and _free(c, [f"prj:{p.id}:budget"])]
+        ok = c.memo("wide_budgets", lambda: [p for p in c.projects if c.usable(p.id)
+                                             and _free(c, [f"prj:{p.id}:budget"])])
         if len(ok) < k:
             return None
         side = c.sample(r, ok, k)
@@ -291,7 +295,7 @@ def comparative_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
         return _plan(c, "comparative", diff, f"Of the projects {names}, which has the largest approved budget?",
                      f"{win.code_name} ({money(win.budget_k)})", [f"prj:{p.id}:budget" for p in side],
                      [p.id for p in side], "largest_budget_of", projects=[p.id for p in side])
-    ok = [s for s in w.systems if c.usable(s.id) and _free(c, [f"sys:{s.id}:users"])]
+    ok = c.memo("wide_users", lambda: [s for s in w.systems if c.usable(s.id) and _free(c, [f"sys:{s.id}:users"])])
     if len(ok) < k:
         return None
     side = c.sample(r, ok, k)
@@ -309,8 +313,8 @@ def comparative_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
 def temporal_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """The status four or five projects reported at the end of one quarter."""
     q = r.choice(lx.QUARTERS)
-    reported = [p for p in c.projects if (p.id, q) in c.status_doc and c.usable(p.id)
-                and _free(c, [f"prj:{p.id}:status:{q}"])]
+    reported = c.memo(("wide_reported", q), lambda: [p for p in c.projects if (p.id, q) in c.status_doc
+                                                     and c.usable(p.id) and _free(c, [f"prj:{p.id}:status:{q}"])])
     if len(reported) < 5:
         return None
     side = c.sample(r, reported, r.choice([4, 5]))
@@ -344,7 +348,7 @@ def ambiguous_pair(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                 first, last = p.name.split()[0], p.name.split()[-1]
                 by_name.setdefault(f"{first[0]}. {last}", []).append(p.id)
         cache["pairs"] = sorted((k, v) for k, v in by_name.items() if len(v) == 2)
-    ok = [(k, v) for k, v in cache["pairs"] if all(c.usable(p) for p in v)]
+    ok = c.memo("initial_pairs", lambda: [(k, v) for k, v in cache["pairs"] if all(c.usable(p) for p in v)])
     if not ok:
         return None
     short, pids = r.choice(ok)
@@ -364,8 +368,10 @@ def thematic_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """A project's purpose and progress: its charter facts and the status of each quarterly report (a policy's
     whole history, tried too, is three chunks: medium, not the hard slots this serves)."""
     quarters = [f"status:{q}" for q in lx.QUARTERS]
-    ok = [p for p in c.projects if c.usable(p.id) and all(c.stated(f"prj:{p.id}:{q}") for q in quarters)
-          and _free(c, [f"prj:{p.id}:{k}" for k in ("goal", "lead", "budget", *quarters)])]
+    ok = c.memo("wide_thematic", lambda: [p for p in c.projects if c.usable(p.id)
+                                          and all(c.stated(f"prj:{p.id}:{q}") for q in quarters)
+                                          and _free(c, [f"prj:{p.id}:{k}" for k in ("goal", "lead", "budget",
+                                                                                    *quarters)])])
     if not ok:
         return None
     p = c.pick(r, ok)
@@ -382,7 +388,10 @@ def entity_narrow(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     person's profile facts and two events of theirs (reports, incidents, meetings, systems they administer)."""
     w = c.w
     if r.random() < 0.6:
-        reported = [p for p in c.projects if any(c.stated(f"prj:{p.id}:status:{q}") for q in lx.QUARTERS)]
+        reported = c.cache.get("narrow_reported")
+        if reported is None:  # (the world's, computed once)
+            reported = c.cache["narrow_reported"] = [p for p in c.projects if any(
+                c.stated(f"prj:{p.id}:status:{q}") for q in lx.QUARTERS)]
         if not reported:
             return None
         p = c.pick(r, reported)
@@ -401,8 +410,11 @@ def entity_narrow(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         if not cache["people"]:
             return None
         x = c.pick(r, cache["people"])
-        extra = {n: PERSON[n][1](w, x.id) for n in ("reports", "assigned", "reported", "meetings", "systems")}
-        extra = {n: v for n, v in extra.items() if 1 <= len(v) <= 2 and all(c.stated(f) for f in v)}
+        extra = c.cache.get(("narrow_events", x.id))
+        if extra is None:  # (the world's, computed once per person)
+            extra = {n: PERSON[n][1](w, x.id) for n in ("reports", "assigned", "reported", "meetings", "systems")}
+            extra = c.cache[("narrow_events", x.id)] = {n: v for n, v in extra.items()
+                                                        if 1 <= len(v) <= 2 and all(c.stated(f) for f in v)}
         two = [n for n, v in extra.items() if len(v) == 2]
         one = [n for n, v in extra.items() if len(v) == 1]
         if two and (len(one) < 2 or r.random() < 0.5):

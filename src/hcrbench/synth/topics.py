@@ -61,9 +61,16 @@ class NameIndex:
         ordered = sorted(self.by_name, key=lambda s: (-len(s), s))
         self._pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n) for n in ordered) + r")(?![\w-])") \
             if ordered else None
+        self._named: dict[str, list[str]] = {}  # text -> its names (a planner asks about one text many times)
 
     def named(self, text: str) -> list[str]:
         """Entity ids ``text`` names, in order of first mention (an id pattern such as INC-20031 names itself)."""
+        got = self._named.get(text)
+        if got is None:
+            got = self._named[text] = self._scan(text)
+        return list(got)
+
+    def _scan(self, text: str) -> list[str]:
         out: list[str] = []
         if self._pattern is not None:
             for m in self._pattern.finditer(text):

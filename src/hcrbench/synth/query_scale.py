@@ -1,0 +1,193 @@
+"""Query variants for suites larger than the design's 300 (issue 35 build 2: a suite that scales).
+
+The categories' own generators (:mod:`query_gen`) draw most of their subjects from the world's policies, systems
+and projects (58-61 policies, 44-56 systems, 61-99 projects on medium and full), so a suite of several hundred
+queries piles onto the same subjects and its splits fall below the topic target (two thirds of a split's queries
+in distinct clusters). The world's most numerous entities are its incidents, decisions and people (full: about
+720 incidents, 380 decisions, 500 people), each a topic of its own. For a suite of N > 300 queries the planner
+hands a share ``1 - 300 / N`` (at most :data:`MAX_SHARE`) of a category's draws to a variant over those kinds
+(:func:`scaled`); at N = 300 the share is 0 and no draw changes (the design's suite is byte-identical).
+
+- comparative: which of two incidents lasted longer, which of two decisions is expected to cost more;
+- temporal: which of two incidents was opened first;
+- two-hop: where the person who reported an incident is based, or their job title (the incident, then a profile);
+- thematic: a person's job title, team and office (and when this year's joiners joined), stated on their profile
+  and a team page, an announcement or a team-news item;
+- detail: who owns a decision.
+
+Entity-spanning questions get no variant: a narrow person summary (tried) left the topic share at 900 queries
+where it was and pushed the category's budget-feasible share from 0.60 to 0.76 (design 0.60).
+Nor do the variants skip slots aimed at other evidence (:mod:`query_fit`'s targets, tried): the topic share at
+450 on medium seed 0 then fell to 0.61 in dev. The feasible shares and tier mix per category therefore move
+with N (``describe`` reports them; docs/meridian.md has the figures).
+
+Each is an intent over the world like the others (the words name every fact it needs) and passes the same checks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from hcrbench.synth.catalog import Catalog, QueryPlan
+from hcrbench.synth.facts import fact_value
+from hcrbench.synth.text import human_date, money
+
+Gen = Callable[[Catalog, random.Random, str], "QueryPlan | None"]
+#: The most of a category's draws the scale variants take (the core kinds keep a share at any N).
+MAX_SHARE = 0.75
+
+
+def scale_share(n_queries: int, design: int = 300) -> float:
+    """The share of a category's draws handed to the variants for a suite of ``n_queries``: 0 up to the design's
+    suite, then ``1 - design / n_queries``, at most :data:`MAX_SHARE`."""
+    return 0.0 if n_queries <= design else min(MAX_SHARE, 1.0 - design / n_queries)
+
+
+def _plan(c: Catalog, cat: str, diff: str, text: str, answer, facts: list[str], ents: list[str], intent: str,
+          chain: bool = False, **params) -> QueryPlan | None:
+    if not facts or any(not c.stated(f) for f in facts):
+        return None
+    plan = QueryPlan(cat, diff, "world", text, answer, list(dict.fromkeys(facts)), list(dict.fromkeys(ents)),
+                     chain)
+    plan.intent, plan.params = intent, params
+    return plan
+
+
+def _free(c: Catalog, facts: list[str]) -> bool:
+    """True when no other split owns any of ``facts`` yet (the planner's split ledger, ``cat.split_owner``)."""
+    return all(c.split_owner.get(("fact", f), c.split) == c.split for f in facts)
+
+
+def longer_or_costlier(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Which of two incidents lasted longer, or which of two decisions is expected to cost more."""
+    if r.random() < 0.6:
+        a, b = c.sample(r, c.core_tickets, 2)
+        if a["duration_min"] == b["duration_min"]:
+            return None
+        win, lose = (a, b) if a["duration_min"] > b["duration_min"] else (b, a)
+        text = {"easy": f"Which incident lasted longer, {a['id']} or {b['id']}?",
+                "medium": f"Of {a['id']} and {b['id']}, which disruption went on for longer?",
+                "hard": f"Between {a['id']} and {b['id']}, which outage took more time to resolve?"}[diff]
+        return _plan(c, "comparative", diff, text, f"{win['id']} ({win['duration_min']} minutes against "
+                     f"{lose['duration_min']})", [f"tkt:{a['id']}:duration", f"tkt:{b['id']}:duration"],
+                     [a["id"], b["id"]], "longer_incident", tickets=[a["id"], b["id"]])
+    a, b = c.sample(r, c.core_decisions, 2)
+    if a["cost_k"] == b["cost_k"]:
+        return None
+    win = a if a["cost_k"] > b["cost_k"] else b
+    text = {"easy": f"Which decision has the higher expected cost, {a['id']} or {b['id']}?",
+            "medium": f"Of {a['id']} and {b['id']}, which decision is expected to cost more?",
+            "hard": f"Between {a['id']} and {b['id']}, which choice carries the bigger price tag?"}[diff]
+    return _plan(c, "comparative", diff, text, f"{win['id']} ({money(win['cost_k'])})",
+                 [f"dec:{a['id']}:cost", f"dec:{b['id']}:cost"], [a["id"], b["id"]], "costlier_decision",
+                 decisions=[a["id"], b["id"]])
+
+
+def opened_first(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Which of two incidents was opened first (both dates are needed)."""
+    a, b = c.sample(r, c.core_tickets, 2)
+    if a["date"] == b["date"]:
+        return None
+    first = a if a["date"] < b["date"] else b
+    text = {"easy": f"Which incident was opened first, {a['id']} or {b['id']}?",
+            "medium": f"Was {a['id']} or {b['id']} raised earlier?",
+            "hard": f"Of {a['id']} and {b['id']}, which came earlier in 2024?"}[diff]
+    return _plan(c, "temporal", diff, text, f"{first['id']} ({human_date(first['date'])})",
+                 [f"tkt:{a['id']}:date", f"tkt:{b['id']}:date"], [a["id"], b["id"]], "earlier_incident",
+                 tickets=[a["id"], b["id"]])
+
+
+def reporter_fact(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Where the person who reported an incident is based, or their job title: the incident, then a profile."""
+    w = c.w
+    t = c.pick(r, c.core_tickets)
+    rep = t["reporter"]
+    what = r.choice(["location", "role"])
+    if c.profile(rep) is None or not c.usable(rep) or not _free(c, [f"tkt:{t['id']}:reporter", f"per:{rep}:{what}"]):
+        return None
+    text = {"location": f"In which office is the person who reported {t['id']} based?",
+            "role": f"What is the job title of the person who reported {t['id']}?"}[what]
+    facts = [f"tkt:{t['id']}:reporter", f"per:{rep}:{what}"]
+    return _plan(c, "two_hop", diff, text, fact_value(w, facts[-1]), facts, [t["id"], rep],
+                 f"{what}_of_incident_reporter", chain=True, ticket=t["id"])
+
+
+def person_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """A person's job title, team and office (and, for this year's joiners, when they joined)."""
+    w = c.w
+    if "scale_people" not in c.cache:
+        c.cache["scale_people"] = [p for p in w.people[1:] if c.profile(p.id) is not None and not p.left]
+    # people whose facts no other split owns yet (a chain or an ambiguous question may own them without naming
+    # the person: a large suite would otherwise draw people its splits cannot use)
+    free = c.memo("scale_people_free", lambda: [p for p in c.cache["scale_people"] if c.usable(p.id) and _free(
+        c, [f"per:{p.id}:{a}" for a in ("role", "team", "location", "joined")])])
+    if not free:
+        return None
+    p = c.pick(r, free)
+    aspects = ["role", "team", "location"] + (["joined"] if p.joined >= "2024" else [])
+    facts = [f"per:{p.id}:{a}" for a in aspects]
+    if len({d for f in facts for d in c.docs_stating(f)}) < 2:
+        return None  # a thematic question needs facts stated across documents (the profile alone is a lookup)
+    words = {"role": "job title", "team": "team", "location": "office", "joined": "start date"}
+    asked = ", ".join(words[a] for a in aspects[:-1]) + f" and {words[aspects[-1]]}"
+    text = {"easy": f"What are {p.name}'s {asked}?", "medium": f"For {p.name}, what {asked} do our pages give?",
+            "hard": f"Who is {p.name} at Meridian: {asked}?"}[diff]
+    answer = [f"{words[a]}: {fact_value(w, f)}" for a, f in zip(aspects, facts, strict=True)]
+    return _plan(c, "thematic", diff, text, answer, facts, [p.id], "person_at_a_glance", person=p.id)
+
+
+def decision_owner(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Who owns one decision (one identifier-bound fact)."""
+    d = c.pick(r, c.core_decisions)
+    text = {"easy": f"Who owns decision {d['id']}?", "medium": f"Who is the owner of {d['id']}?",
+            "hard": f"Which person is responsible for carrying out {d['id']}?"}[diff]
+    fid = f"dec:{d['id']}:owner"
+    return _plan(c, "detail", diff, text, fact_value(c.w, fid), [fid], [d["id"]], "decision_owner",
+                 decision=d["id"])
+
+
+#: category -> the variant a larger suite hands its share of the draws.
+SCALE: dict[str, Gen] = {"comparative": longer_or_costlier, "temporal": opened_first, "two_hop": reporter_fact,
+                         "thematic": person_at_a_glance, "detail": decision_owner}
+#: Categories whose hard questions are vocabulary-mismatch or snapshot traps: their hard draws stay theirs (the
+#: suite keeps its share of vocabulary-mismatch queries) until the planner's last tries at a slot (``relaxed``):
+#: a suite of 3,000 on full has more hard comparative slots than the world has policies.
+KEEP_HARD = frozenset({"thematic", "comparative", "temporal"})
+
+
+def scaled(category: str, gen: Gen) -> Gen:
+    """``gen`` for ``category``, handing :data:`SCALE`'s variant the catalog's ``scale_share`` of the draws (set
+    by the planner from the suite size, :func:`scale_share`; 0 draws nothing extra, so a 300-query suite is
+    unchanged)."""
+    variant = SCALE.get(category)
+    if variant is None:
+        return gen
+
+    keep_hard = category in KEEP_HARD
+
+    def draw(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+        share = getattr(c, "scale_share", 0.0)
+        if share and (not (keep_hard and diff == "hard") or c.relaxed) and r.random() < share:
+            return variant(c, r, diff)
+        return gen(c, r, diff)
+
+    return draw
+
+
+def rescued(category: str, gen: Gen) -> Gen:
+    """``gen`` (the category's draws with its patterns and reach variants), handing :data:`SCALE`'s variant the
+    ``scale_share`` of the draws in the planner's last tries at a slot (``relaxed``: no draw of the category's
+    own filled it), before the reach variants take theirs (a hard thematic slot of a 3,000-query suite otherwise
+    hands 80% of its last draws to project histories the world has run out of)."""
+    variant = SCALE.get(category)
+    if variant is None:
+        return gen
+
+    def draw(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+        share = getattr(c, "scale_share", 0.0)
+        if share and c.relaxed and r.random() < share:
+            return variant(c, r, diff)
+        return gen(c, r, diff)
+
+    return draw

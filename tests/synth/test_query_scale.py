@@ -1,0 +1,165 @@
+"""A query suite that scales (issue 35 build 2): the variants a suite larger than 300 draws over incidents,
+decisions and people (``query_scale``), the planner's memo of split-filtered lists (``Catalog.memo``) and the
+indexed wording check (``QuestionSet``), and, slow, the topic target on larger suites."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from hcrbench.data import iter_jsonl
+from hcrbench.errors import InputError
+from hcrbench.synth import generate_meridian
+from hcrbench.synth.catalog import Catalog
+from hcrbench.synth.describe_topics import topic_props
+from hcrbench.synth.facts import fact_value
+from hcrbench.synth.generate import doc_statements
+from hcrbench.synth.properties import violations
+from hcrbench.synth.query_dedup import NEAR_DUP, QuestionSet, content_terms, differ_in_a_name, shingles
+from hcrbench.synth.query_gen import CATEGORIES
+from hcrbench.synth.query_scale import MAX_SHARE, SCALE, scale_share, scaled
+from hcrbench.synth.render import render
+from hcrbench.synth.schedule import iter_specs
+from hcrbench.synth.seeds import rng
+from hcrbench.synth.topics import MIN_DISTINCT_SHARE
+from hcrbench.synth.world import build_world
+
+
+@pytest.fixture(scope="module")
+def cat() -> Catalog:
+    w = build_world(3, 500)
+    specs = list(iter_specs(w))
+    sts, titles = [], []
+    for s in specs:
+        d = render(w, s)
+        titles.append(d.title)
+        sts += doc_statements(w, s, d)
+    return Catalog(w, specs, sts, None, titles, lambda i: render(w, specs[i]).text)
+
+
+def test_scale_share_is_zero_up_to_the_design_suite_then_grows_to_its_cap():
+    assert scale_share(10) == scale_share(300) == 0.0
+    shares = [scale_share(n) for n in (301, 450, 900, 3000, 20_000)]
+    assert shares == sorted(shares) and shares[0] > 0 and shares[-1] == MAX_SHARE
+    assert scale_share(450) == pytest.approx(1 / 3) and scale_share(900) == pytest.approx(2 / 3)
+
+
+def test_a_300_query_suite_draws_exactly_as_without_the_variants(cat):
+    cat.scale_share = 0.0
+    for cname in SCALE:
+        gen = CATEGORIES[cname][1]
+        for i in range(20):
+            a, b = gen(cat, rng(5, cname, i), "easy"), scaled(cname, gen)(cat, rng(5, cname, i), "easy")
+            assert (a is None) == (b is None) and (a is None or (a.text, a.facts) == (b.text, b.facts))
+
+
+@pytest.mark.parametrize("cname", sorted(SCALE))
+def test_each_variant_is_an_intent_whose_answer_the_world_gives(cat, cname):
+    w = cat.w
+    made = 0
+    for i in range(200):
+        plan = SCALE[cname](cat, random.Random(i), random.Random(i).choice(["easy", "medium", "hard"]))
+        if plan is None:
+            continue
+        made += 1
+        assert plan.category == cname and plan.intent and plan.entities and plan.facts
+        assert all(cat.stated(f) for f in plan.facts)
+        assert all(e in plan.text or w.index.get(e) is not None for e in plan.entities)
+
+        def stated(f):
+            return ((st.doc, cat.specs[st.doc].doc_type, st.text) for st in cat.stated(f))
+        final = fact_value(w, plan.facts[-1]) if plan.chain else None
+        assert not violations(cname, plan.origin, plan.text, plan.answer, plan.facts, stated, title=cat.title,
+                              text_of=cat.text, final_value=final), plan.text
+        if plan.intent == "longer_incident":
+            a, b = ({t["id"]: t for t in w.tickets}[x] for x in plan.params["tickets"])
+            assert plan.answer.startswith(max(a, b, key=lambda t: t["duration_min"])["id"])
+        elif plan.intent == "costlier_decision":
+            a, b = ({d["id"]: d for d in w.decisions}[x] for x in plan.params["decisions"])
+            assert plan.answer.startswith(max(a, b, key=lambda d: d["cost_k"])["id"])
+        elif plan.intent == "earlier_incident":
+            a, b = ({t["id"]: t for t in w.tickets}[x] for x in plan.params["tickets"])
+            assert plan.answer.startswith(min(a, b, key=lambda t: t["date"])["id"])
+    assert made >= 5
+
+
+def test_the_memo_is_recomputed_when_the_split_state_changes(cat):
+    cat.split_owner, cat.split, cat.claimed = {}, "tune", set()
+    calls = []
+    assert cat.memo("k", lambda: calls.append(1) or len(calls)) == 1
+    assert cat.memo("k", lambda: calls.append(1) or len(calls)) == 1  # same state: kept
+    cat.split_owner[("entity", "P0001")] = "test"
+    assert cat.memo("k", lambda: calls.append(1) or len(calls)) == 2  # a new owner: recomputed
+    cat.split = "dev"
+    assert cat.memo("k", lambda: calls.append(1) or len(calls)) == 3
+    cat.claimed.add("P0002")
+    assert cat.memo("k", lambda: calls.append(1) or len(calls)) == 4
+    items = list(cat.w.people[:40])
+    assert "P0001" in {p.id for p in items} and "P0001" not in {p.id for p in cat._usable_items(items)}
+    cat.split_owner, cat.split, cat.claimed = {}, "", set()
+
+
+def _brute(kept: list[str], text: str) -> str | None:
+    terms, sh = frozenset(content_terms(text)), shingles(text)
+    for other in kept:
+        o_terms, o_sh = frozenset(content_terms(other)), shingles(other)
+        same = bool(terms) and terms == o_terms
+        if not same and sh and o_sh:
+            inter = len(sh & o_sh)
+            same = inter / (len(sh) + len(o_sh) - inter) >= NEAR_DUP
+        if same and not differ_in_a_name(text, other):
+            return other
+    return None
+
+
+def test_the_indexed_wording_check_finds_what_comparing_every_pair_finds():
+    r = random.Random(11)
+    words = ["what", "is", "the", "budget", "of", "project", "otter", "who", "leads", "it", "and", "when", "did",
+             "version", "take", "effect", "which", "team", "owns", "system", "incident", "lasted", "longer"]
+    texts = [" ".join(r.choice(words) for _ in range(r.randint(3, 9))) for _ in range(150)]
+    texts += [t + " today" for t in texts[:30]] + [t.replace("the", "a") for t in texts[30:60]]
+    r.shuffle(texts)
+    qs, kept = QuestionSet(), []
+    for t in texts:
+        assert qs.repeats(t) == _brute(kept, t), t
+        qs.add(t)
+        kept.append(t)
+
+
+def _topics(out: Path) -> tuple[dict, dict]:
+    metas = [o for _, o in iter_jsonl(out / "queries.meta.jsonl")]
+    props, table = topic_props(metas, json.loads((out / "world.json").read_text()))
+    return {p["property"]: p["measured"] for p in props}, table
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size, seed, n", [("medium", 0, 450), ("full", 0, 450)])
+def test_a_larger_suite_meets_the_topic_target(tmp_path, size, seed, n):
+    out = tmp_path / "m"
+    generate_meridian(out, size, seed=seed, n_queries=n)
+    props, table = _topics(out)
+    assert all(t["clusters"] >= MIN_DISTINCT_SHARE * t["queries"] - 1e-9 for t in table.values()), table
+    assert props["relevant-document sets repeated within a split"] == 0
+    assert props["fact sets repeated within a split"] == 0
+    assert props["entities (expected or named in the text) in two or more splits"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, raises=InputError, reason="known gap (docs/meridian.md, Capacity): a world of "
+                   "3,500 documents cannot yet hold 3,000 queries (generator 4.2.0 stops at a hard thematic slot "
+                   "with a one-line error after 5-7 minutes)")
+def test_a_3000_query_full_suite_is_generated_leak_free_in_minutes(tmp_path):
+    out = tmp_path / "m"
+    t0 = time.perf_counter()
+    generate_meridian(out, "full", seed=0, n_queries=3000)
+    assert time.perf_counter() - t0 < 900
+    props, table = _topics(out)
+    assert sum(t["queries"] for t in table.values()) == 3000
+    assert props["fact sets repeated within a split"] == 0
+    assert props["entities (expected or named in the text) in two or more splits"] == 0
+    # the topic target (2/3 of each split's queries in distinct clusters) is not reached at 3,000 yet
+    # (docs/meridian.md, "Capacity"): measured, not asserted
