@@ -230,7 +230,7 @@ def bottom_line(v: dict[str, Any]) -> str:
         bad = [rule_name(h["id"], h["name"]) + (f" ({h['component']})" if h.get("component") else "")
                for h in v["hypotheses"] if h["verdict"] == o and h["id"] != "kill" and o in ("no-go", "soft no-go")]
         parts.append(f"{o} on {', '.join(bad)}" if bad else
-                     "every decided rule says go" if o == GO else f"no rule decided for or against {v['system']}")
+                     "every decided rule says go" if o == GO else f"no rule decided for or against {v.get('system') or 'the system under test'}")
         if kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls") \
                 and not v.get("full_size"):
             prev = kill["evidence"].get("at_full_size_this_would_be")
