@@ -182,10 +182,37 @@ def test_an_edited_named_paragraph_is_flagged_again(tmp_path):
     assert any(f"prose key {key} names no paragraph" in m for m in msgs), msgs
 
 
-def test_scan_counts_the_pages_whose_prose_is_not_checked_yet():
+def test_the_prose_of_every_docs_page_is_checked_datasets_and_meridian_included():
+    checked = {p.relative_to(REPO).as_posix() for p in df.prose_pages(REPO)}
+    every = {p.relative_to(REPO).as_posix() for p in df.pages(REPO) if p.is_file()}
+    assert every <= checked, sorted(every - checked)
+    assert {"docs/datasets.md", "docs/meridian.md"} <= checked
+    assert df.scan_prose_uncovered(REPO) == {}
     r = _cli("--scan")
     assert r.returncode == 0, r.stderr
-    assert "prose not yet checked:" in r.stdout
+    assert "prose checked on every page" in r.stdout and "prose not yet checked" not in r.stdout
+
+
+@pytest.mark.parametrize("page", ["docs/datasets.md", "docs/meridian.md"])
+def test_a_stale_figure_in_the_prose_of_datasets_and_meridian_is_flagged(tmp_path, page):
+    root = _copy(tmp_path)
+    p = root / page
+    text = p.read_text(encoding="utf-8")
+    head = text.index("\n## ")  # before the first second-level heading
+    p.write_text(text[:head] + "\n\nA stale claim: 0.7315 nDCG@10.\n" + text[head:], encoding="utf-8")
+    msgs = df.scan(root)
+    assert len(msgs) == 1 and msgs[0].startswith(f"{page}:") and "0.7315" in msgs[0], msgs
+
+
+def test_a_paragraph_of_meridian_quoting_its_tiers_block_needs_no_entry(tmp_path):
+    root = _copy(tmp_path)
+    p = root / "docs" / "meridian.md"
+    text = p.read_text(encoding="utf-8")
+    quoted = next(f for f in df.NUMBER.findall(df.blocks(text, "docs/meridian.md")["meridian-tiers"][2])
+                  if f.startswith("0."))
+    head = text.index("\n## ")
+    p.write_text(text[:head] + f"\n\nQuoting the tiers block: {quoted}.\n" + text[head:], encoding="utf-8")
+    assert df.scan(root) == []
 
 
 def test_no_table_of_figures_outside_a_block_unless_named_with_a_reason():
