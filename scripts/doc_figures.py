@@ -48,6 +48,8 @@ from doc_figures_scan import (  # noqa: E402,F401  (re-exported: the tests and c
     allowed,
     block_text,
     blocks,
+    fence_figures,
+    fences,
     has_figures,
     pages,
     paragraphs,
