@@ -5,8 +5,9 @@ a percentage) in a data row, and a paragraph of prose with one. Each must be nam
 with a kind and a reason (``[[table]]`` / ``[[prose]]``, keyed by a hash of its text, so an edited one is flagged
 again), except a paragraph whose every figure appears in a generated block of the same page: it quotes the block,
 which --check keeps current. Tables are scanned on every docs page; prose on the pages of :data:`PROSE_PAGES`
-(every page but the two whose prose is not named yet: datasets, meridian); the other pages'
-paragraphs with figures are listed by ``--scan --prose-all`` and counted by --scan (a known gap).
+(the README and every docs page); a page outside it would have its paragraphs with figures listed by
+``--scan --prose-all`` and counted by --scan. A code fence (a console printout, code, a configuration) with
+a figure outside the blocks is named as ``[[printout]]``, keyed like a table.
 """
 
 from __future__ import annotations
@@ -25,11 +26,7 @@ ALLOW = "docs/figures/unmarked.toml"
 # (today's command would measure today's code); or it is current but not yet generated (its command named)
 KINDS = ("not a measurement", "record", "pending")
 # pages whose prose is held to the same rule as tables (glob patterns, relative to the repository)
-PROSE_PAGES = ("README.md", "docs/quickstart*.md", "docs/plugins*.md", "docs/install.md", "docs/cache.md",
-               "docs/check.md", "docs/scale.md", "docs/reliability.md", "docs/report.md", "docs/python.md",
-               "docs/statistics.md", "docs/gate.md", "docs/baselines.md", "docs/experiments.md", "docs/reference.md",
-               "docs/policy.md", "docs/metrics.md", "docs/raptor.md", "docs/hcr.md", "docs/measured.md",
-               "docs/context.md", "docs/protocol.md")
+PROSE_PAGES = ("README.md", "docs/*.md")
 NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?%|(?<![\w.\[/-])[-+]?\d*\.\d+(?![\w.])")
 
 
@@ -139,6 +136,33 @@ def paragraphs(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def fences(text: str) -> list[tuple[int, list[str]]]:
+    """Every code fence outside generated blocks: (its opening line index, its body lines)."""
+    lines = text.split("\n")
+    out: list[tuple[int, list[str]]] = []
+    inside = False
+    start: int | None = None
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        m = MARK.match(s) or README_MARK.match(s)
+        if m and start is None:
+            inside = m.group(1) == "start"
+            continue
+        if s.startswith("```"):
+            if start is None:
+                start = i
+            else:
+                if not inside:
+                    out.append((start, lines[start + 1:i]))
+                start = None
+    return out
+
+
+def fence_figures(body: list[str]) -> list[str]:
+    """The figures of a fence's printed lines (a decimal or a percentage; command lines ``$ ...`` left out)."""
+    return [f for ln in body if not ln.lstrip().startswith("$ ") for f in NUMBER.findall(ln)]
+
+
 def has_figures(table: list[str]) -> bool:
     """A data row with a decimal number or a percentage (a measured-looking figure)."""
     return any(NUMBER.search(row) for row in table[2:])
@@ -235,6 +259,25 @@ def scan(root: Path) -> list[str]:
     for rel, key in allow:
         if (rel, key) not in seen:
             msgs.append(f"{ALLOW}: {rel} key {key} names no table of that page any more (edited or removed)")
+    allow_f, seen_f = allowed(root, "printout"), set()
+    for p in pages(root):
+        if not p.is_file():
+            continue
+        rel = p.relative_to(root).as_posix()
+        for i, body in fences(p.read_text(encoding="utf-8")):
+            figs = fence_figures(body)
+            if not figs:
+                continue
+            key = table_key(body)
+            seen_f.add((rel, key))
+            if (rel, key) not in allow_f:
+                msgs.append(f"{rel}:{i + 1}: a code fence with figures outside any figures block (key {key}: "
+                            f"{', '.join(dict.fromkeys(figs[:6]))}): generate it or name it in {ALLOW} "
+                            f"([[printout]]) with its reason")
+    for rel, key in allow_f:
+        if (rel, key) not in seen_f:
+            msgs.append(f"{ALLOW}: {rel} printout key {key} names no code fence of that page any more (edited or "
+                        f"removed)")
     allow_p, seen_p = allowed(root, "prose"), set()
     for p in prose_pages(root):
         msgs += _prose_msgs(root, p, allow_p, seen_p)
