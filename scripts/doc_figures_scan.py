@@ -236,48 +236,42 @@ def _prose_msgs(root: Path, p: Path, allow: dict, seen: set) -> list[str]:
     return msgs
 
 
+def _unnamed_blocks(root: Path, what: str, blocks, figures, *, found, stale, skip_readme: bool = False) -> list[str]:
+    """One message per block of a page (``blocks(text)``: tables or code fences) holding figures (``figures(block)``
+    non-empty) that the allow-list's ``what`` entries do not name, and per entry that names no block any more."""
+    allow, seen, msgs = allowed(root, what), set(), []
+    for p in pages(root):
+        if not p.is_file() or (skip_readme and p.name == "README.md"):
+            continue
+        rel = p.relative_to(root).as_posix()
+        for i, block in blocks(p.read_text(encoding="utf-8")):
+            figs = figures(block)
+            if not figs:
+                continue
+            key = table_key(block)
+            seen.add((rel, key))
+            if (rel, key) not in allow:
+                msgs.append(found(rel, i, key, figs))
+    return msgs + [stale(rel, key) for rel, key in allow if (rel, key) not in seen]
+
+
 def scan(root: Path) -> list[str]:
     """One message per figure table outside a block (every page but the README, whose result block
     scripts/readme_figures.py generates) and per paragraph of figures on :data:`PROSE_PAGES` that the allow-list
     does not name, and per allow-list entry that names nothing any more."""
-    allow = allowed(root)
-    seen = set()
-    msgs = []
-    for p in pages(root):
-        if not p.is_file() or p.name == "README.md":
-            continue
-        rel = p.relative_to(root).as_posix()
-        for i, t in tables(p.read_text(encoding="utf-8")):
-            if not has_figures(t):
-                continue
-            key = table_key(t)
-            seen.add((rel, key))
-            if (rel, key) not in allow:
-                msgs.append(f"{rel}:{i + 1}: a table of figures outside any figures block (key {key}, header "
-                            f"{t[0].strip()[:80]!r}): generate it (scripts/doc_figures_registry.py) or name it in "
-                            f"{ALLOW} with its reason")
-    for rel, key in allow:
-        if (rel, key) not in seen:
-            msgs.append(f"{ALLOW}: {rel} key {key} names no table of that page any more (edited or removed)")
-    allow_f, seen_f = allowed(root, "printout"), set()
-    for p in pages(root):
-        if not p.is_file():
-            continue
-        rel = p.relative_to(root).as_posix()
-        for i, body in fences(p.read_text(encoding="utf-8")):
-            figs = fence_figures(body)
-            if not figs:
-                continue
-            key = table_key(body)
-            seen_f.add((rel, key))
-            if (rel, key) not in allow_f:
-                msgs.append(f"{rel}:{i + 1}: a code fence with figures outside any figures block (key {key}: "
-                            f"{', '.join(dict.fromkeys(figs[:6]))}): generate it or name it in {ALLOW} "
-                            f"([[printout]]) with its reason")
-    for rel, key in allow_f:
-        if (rel, key) not in seen_f:
-            msgs.append(f"{ALLOW}: {rel} printout key {key} names no code fence of that page any more (edited or "
-                        f"removed)")
+    msgs = _unnamed_blocks(
+        root, "table", tables, lambda t: [t[0].strip()[:80]] if has_figures(t) else [], skip_readme=True,
+        found=lambda rel, i, key, what: (f"{rel}:{i + 1}: a table of figures outside any figures block (key {key}, "
+                                         f"header {what[0]!r}): generate it (scripts/doc_figures_registry.py) or "
+                                         f"name it in {ALLOW} with its reason"),
+        stale=lambda rel, key: f"{ALLOW}: {rel} key {key} names no table of that page any more (edited or removed)")
+    msgs += _unnamed_blocks(
+        root, "printout", fences, fence_figures,
+        found=lambda rel, i, key, figs: (f"{rel}:{i + 1}: a code fence with figures outside any figures block (key "
+                                         f"{key}: {', '.join(dict.fromkeys(figs[:6]))}): generate it or name it in "
+                                         f"{ALLOW} ([[printout]]) with its reason"),
+        stale=lambda rel, key: (f"{ALLOW}: {rel} printout key {key} names no code fence of that page any more "
+                                f"(edited or removed)"))
     allow_p, seen_p = allowed(root, "prose"), set()
     for p in prose_pages(root):
         msgs += _prose_msgs(root, p, allow_p, seen_p)
