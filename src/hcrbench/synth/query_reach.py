@@ -277,6 +277,16 @@ def _via_entity(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
 
 
 # ------------------------------------------------------------------------------------------- comparative
+def largest_of(c: Catalog, r: random.Random, pool: list, k: int, value: Callable) -> tuple[list, object] | None:
+    """``k`` sides drawn from ``pool`` and the one with the largest ``value``; None on a tie for the largest (a
+    comparison needs one answer)."""
+    side = c.sample(r, pool, k)
+    vals = [value(x) for x in side]
+    if vals.count(max(vals)) > 1:
+        return None
+    return side, side[vals.index(max(vals))]
+
+
 def comparative_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """The largest of four or five sides: approved budgets of projects, users of systems."""
     w = c.w
@@ -284,25 +294,17 @@ def comparative_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
     if r.random() < 0.7:
         ok = c.memo("wide_budgets", lambda: [p for p in c.projects if c.usable(p.id)
                                              and _free(c, [f"prj:{p.id}:budget"])])
-        if len(ok) < k:
+        if len(ok) < k or (drawn := largest_of(c, r, ok, k, lambda p: p.budget_k)) is None:
             return None
-        side = c.sample(r, ok, k)
-        vals = [p.budget_k for p in side]
-        if vals.count(max(vals)) > 1:
-            return None
-        win = side[vals.index(max(vals))]
+        side, win = drawn
         names = ", ".join(p.code_name for p in side[:-1]) + f" and {side[-1].code_name}"
         return _plan(c, "comparative", diff, f"Of the projects {names}, which has the largest approved budget?",
                      f"{win.code_name} ({money(win.budget_k)})", [f"prj:{p.id}:budget" for p in side],
                      [p.id for p in side], "largest_budget_of", projects=[p.id for p in side])
     ok = c.memo("wide_users", lambda: [s for s in w.systems if c.usable(s.id) and _free(c, [f"sys:{s.id}:users"])])
-    if len(ok) < k:
+    if len(ok) < k or (drawn := largest_of(c, r, ok, k, lambda s: s.users)) is None:
         return None
-    side = c.sample(r, ok, k)
-    vals = [s.users for s in side]
-    if vals.count(max(vals)) > 1:
-        return None
-    win = side[vals.index(max(vals))]
+    side, win = drawn
     names = ", ".join(s.name for s in side[:-1]) + f" and {side[-1].name}"
     return _plan(c, "comparative", diff, f"Which of {names} has the most users?", f"{win.name} ({win.users} users)",
                  [f"sys:{s.id}:users" for s in side], [s.id for s in side], "most_users_of",

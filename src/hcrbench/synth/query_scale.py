@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.facts import fact_value
+from hcrbench.synth.query_reach import largest_of
 from hcrbench.synth.text import human_date, money
 
 Gen = Callable[[Catalog, random.Random, str], "QueryPlan | None"]
@@ -62,20 +63,19 @@ def _free(c: Catalog, facts: list[str]) -> bool:
 def longer_or_costlier(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Which of two incidents lasted longer, or which of two decisions is expected to cost more."""
     if r.random() < 0.6:
-        a, b = c.sample(r, c.core_tickets, 2)
-        if a["duration_min"] == b["duration_min"]:
+        if (drawn := largest_of(c, r, c.core_tickets, 2, lambda t: t["duration_min"])) is None:
             return None
-        win, lose = (a, b) if a["duration_min"] > b["duration_min"] else (b, a)
+        (a, b), win = drawn
+        lose = b if win is a else a
         text = {"easy": f"Which incident lasted longer, {a['id']} or {b['id']}?",
                 "medium": f"Of {a['id']} and {b['id']}, which disruption went on for longer?",
                 "hard": f"Between {a['id']} and {b['id']}, which outage took more time to resolve?"}[diff]
         return _plan(c, "comparative", diff, text, f"{win['id']} ({win['duration_min']} minutes against "
                      f"{lose['duration_min']})", [f"tkt:{a['id']}:duration", f"tkt:{b['id']}:duration"],
                      [a["id"], b["id"]], "longer_incident", tickets=[a["id"], b["id"]])
-    a, b = c.sample(r, c.core_decisions, 2)
-    if a["cost_k"] == b["cost_k"]:
+    if (drawn := largest_of(c, r, c.core_decisions, 2, lambda d: d["cost_k"])) is None:
         return None
-    win = a if a["cost_k"] > b["cost_k"] else b
+    (a, b), win = drawn
     text = {"easy": f"Which decision has the higher expected cost, {a['id']} or {b['id']}?",
             "medium": f"Of {a['id']} and {b['id']}, which decision is expected to cost more?",
             "hard": f"Between {a['id']} and {b['id']}, which choice carries the bigger price tag?"}[diff]
