@@ -13,23 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hcrbench.data.atomic import atomic_write_text
+from hcrbench_cli import run_hcrbench
 from policy_tables import markdown, trim
-
-
-def _hcrbench(*args: str) -> None:
-    exe = Path(sys.executable).with_name("hcrbench")
-    r = subprocess.run([str(exe) if exe.exists() else "hcrbench", *args], capture_output=True, text=True,
-                       env={**os.environ, "HCRBENCH_PROGRESS": "0"}, check=False)
-    if r.returncode != 0:
-        sys.exit(f"hcrbench {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
 
 
 def main() -> None:
@@ -43,11 +34,11 @@ def main() -> None:
     docs = []
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / name
-        _hcrbench("generate", "code", "--package", a.package, "--seed", "0", "--out", str(data))
+        run_hcrbench("generate", "code", "--package", a.package, "--seed", "0", "--out", str(data))
         for system in a.system or ["bm25"]:
             out = Path(tmp) / f"{system}.json"
             extra = ["--param", "backend=onnx"] if system == "dense" else []
-            _hcrbench("policy-compare", "--dataset", str(data), "--system", system, *extra, "--budget", "15",
+            run_hcrbench("policy-compare", "--dataset", str(data), "--system", system, *extra, "--budget", "15",
                       "--json", str(out))
             docs.append(trim(json.loads(out.read_text(encoding="utf-8"))))
     print(markdown(docs))

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from hcrbench.data.atomic import atomic_write_text
+from hcrbench_cli import run_hcrbench
 
 REPO = Path(__file__).resolve().parents[1]
 METRICS = ["nDCG@10", "AP", "P@5", "R@100"]
@@ -30,25 +29,17 @@ READINGS = [("cranfield", "cranfield", "cranfield", "0"), ("cranfield-drop", "cr
             ("cranfield-5", "cranfield", "cranfield", "5"), ("cisi", "cisi", "cisi", None)]
 
 
-def _hcrbench(*args: str) -> None:
-    exe = Path(sys.executable).with_name("hcrbench")
-    r = subprocess.run([str(exe) if exe.exists() else "hcrbench", *args], capture_output=True, text=True,
-                       env={**os.environ, "HCRBENCH_PROGRESS": "0"}, check=False)
-    if r.returncode != 0:
-        sys.exit(f"hcrbench {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()[-500:]}")
-
-
 def measure(datasets: Path) -> dict[str, Any]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for key, coll, folder, minus_one in READINGS:
             out = Path(tmp) / key
-            _hcrbench("convert", "smart", "--collection", coll, "--in", str(datasets / folder), "--out", str(out),
+            run_hcrbench("convert", "smart", "--collection", coll, "--in", str(datasets / folder), "--out", str(out),
                       *(["--cranfield-minus-one", minus_one] if minus_one is not None else []))
             run = Path(tmp) / f"{key}.run"
-            _hcrbench("retrieve", "--dataset", str(out), "--system", "bm25", "--out", str(run))
+            run_hcrbench("retrieve", "--dataset", str(out), "--system", "bm25", "--out", str(run))
             ev = Path(tmp) / f"{key}.json"
-            _hcrbench("evaluate", str(out / "qrels" / "test.tsv"), str(run), "-m", ",".join(METRICS), "--json",
+            run_hcrbench("evaluate", str(out / "qrels" / "test.tsv"), str(run), "-m", ",".join(METRICS), "--json",
                       str(ev))
             r = next(iter(json.loads(ev.read_text(encoding="utf-8"))["runs"].values()))
             led = r["ledger"]
