@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,8 +46,11 @@ def measured_on(doc: dict[str, Any]) -> str:
 
 
 def bench(name: str) -> ModuleType:
-    """benchmarks/NAME.py as a module (its table functions)."""
+    """benchmarks/NAME.py as a module (its table functions). benchmarks/ goes on ``sys.path`` first, as when the
+    benchmark runs as a script, so its imports of sibling modules (``from hcrbench_cli import ...``) resolve."""
     path = REPO / "benchmarks" / f"{name}.py"
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
     spec = importlib.util.spec_from_file_location(f"_bench_{name}", path)
     mod = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
