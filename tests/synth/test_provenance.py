@@ -285,7 +285,14 @@ def test_adversarial_patterns_from_the_shipped_toml(folder):
     # every pattern shows up; their shares yield where they conflict with the category's feasible share and tier
     # mix (a wrong-branch chain is hard and fits 400 tokens, while the two-hop targets leave the hard tier to the
     # chains that do not fit): 16-20 of 300 on the seeds measured (20-26 before the fit targets took patterns in)
-    assert {m["pattern"] for m in adv} == names and len(adv) >= 15
+    missing = names - {m["pattern"] for m in adv}
+    assert missing <= {"near-duplicate"} and len(adv) >= 15, (missing, len(adv))
+    if missing:  # the systems with an access review are few (8); in a grown world each may already be a topic of
+        # the categories filled before detail (aggregation, comparative ...), and a query joining it spends the join
+        # budget: the pattern then gives way, never its subjects' rule
+        reviewed = {e for _, d in iter_jsonl(folder / "corpus.jsonl") if d["metadata"]["doc_type"] == "access_review"
+                    for e in d["metadata"]["entities"] if e.startswith("SYS-")}
+        assert reviewed and reviewed <= {e for m in _meta(folder) for e in m["expected_entities"]}
     for m in adv:
         if m["pattern"] == "outdated-version":  # every older version states another figure for the same rule
             (fid,) = m["facts"]

@@ -19,6 +19,10 @@ def meridian_command(
     out: Path = typer.Option(..., "--out", help="Output folder (created if missing)."),
     queries: str = typer.Option("300", "--queries",
                                 help="Queries in the suite, in the design's category shares (300: its counts)."),
+    fixed_size: bool = typer.Option(False, "--fixed-size",
+                                    help="Keep the world at --size documents even when its suite then falls short "
+                                         "of independent topics (by default the world grows until each split has "
+                                         "2/3 of its queries in distinct clusters; describe reports a shortfall)."),
 ) -> None:
     """Generate Meridian Technologies: corpus.jsonl, queries, qrels/{tune,dev,test}.tsv, evidence, manifest."""
     import time
@@ -36,9 +40,13 @@ def meridian_command(
     q = queries.strip()
     if not (q.isascii() and q.isdigit()):
         raise InputError(f"must be a positive integer, got {queries!r}", field="--queries")
-    manifest = generate_meridian(out, size=size, seed=int(s), n_queries=int(q))
-    typer.echo(f"meridian: {manifest['n_docs']:,} documents, {manifest['n_queries']} queries, seed {manifest['seed']} "
-               f"-> {out} ({time.perf_counter() - t0:.1f} s)")
+    manifest = generate_meridian(out, size=size, seed=int(s), n_queries=int(q), grow=not fixed_size)
+    grown = ""
+    if manifest["n_docs"] > manifest["size_docs"]:
+        grown = (f" (the world grew from {manifest['size_docs']:,} to hold {manifest['n_queries']} queries over "
+                 f"independent topics; --fixed-size keeps {manifest['size_docs']:,})")
+    typer.echo(f"meridian: {manifest['n_docs']:,} documents{grown}, {manifest['n_queries']} queries, seed "
+               f"{manifest['seed']} -> {out} ({time.perf_counter() - t0:.1f} s); next: hcrbench describe {out}")
 
 
 @generate_app.command("code")

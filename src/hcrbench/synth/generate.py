@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -21,16 +23,23 @@ from hcrbench.data.structured import read_json
 from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
 from hcrbench.synth.catalog import Catalog
+from hcrbench.synth.describe_topics import topic_props
 from hcrbench.synth.facts import Statement, key_facts
 from hcrbench.synth.queries import DESIGN_QUERIES, SuiteTooLarge, plan_queries, query_rows
 from hcrbench.synth.render import render
 from hcrbench.synth.schedule import iter_specs
 from hcrbench.synth.world import CORE_DOCS, build_world
 
-GENERATOR_VERSION = "4.2.0"  # 4.2: suites above 300 draw incidents, decisions, people (query_scale); 300 unchanged
+GENERATOR_VERSION = "4.3.0"  # 4.3: the world grows until its suite holds the topic target (generate_meridian)
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
 MAX_DOCS = 1_000_000
 MIN_QUERIES, MAX_QUERIES = 10, 20_000
+#: (queries, documents) points where a world of Meridian's kinds first held a suite with two thirds of each split's
+#: queries in distinct clusters (benchmarks/meridian_topics.py; below the first point the size asked for is tried
+#: first). :func:`docs_hint` interpolates them; a world that still misses grows by GROWTH_FACTOR.
+DOCS_PER_QUERY = ((0, 0), (300, 1500), (900, 6000), (3000, 24000))
+GROWTH_FACTOR = Fraction(5, 4)
+MAX_GROWTH_STEPS = 8
 SPLITS = ("tune", "dev", "test")
 
 
@@ -87,24 +96,40 @@ def _is_meridian(folder: Path) -> bool:
     return isinstance(man, dict) and man.get("name") == "meridian"
 
 
-def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
-                      n_queries: int = DESIGN_QUERIES) -> dict[str, Any]:
-    """Write the Meridian corpus of ``size`` documents for ``seed`` into ``out`` with a suite of ``n_queries``
-    queries in the design's category shares (300 by default: the design's counts); returns the manifest.
+def start_docs(n_docs: int, n_queries: int) -> int:
+    """The document count a suite of ``n_queries`` is first tried on: ``n_docs`` (the size asked for) or, when
+    larger, :func:`docs_hint` (the least world that held such a suite on the calibration seeds)."""
+    return max(n_docs, docs_hint(n_queries))
 
-    A suite the world cannot hold (a query slot no draw fills) is an :class:`InputError` naming ``queries``;
-    the corpus files already written are removed, so no half-written folder remains."""
-    n = resolve_size(size)
-    seed = _check_seed(seed)
-    n_queries = _check_queries(n_queries)
-    out = Path(out)
-    _check_out(out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise InputError(f"cannot create folder ({e.strerror})", path=out, field="out") from None
 
-    world = build_world(seed, n)
+def docs_hint(n_queries: int) -> int:
+    """Documents a world of Meridian's kinds needed to hold ``n_queries`` queries over independent topics
+    (:data:`DOCS_PER_QUERY`, interpolated linearly between its points, extended with the last slope)."""
+    pts = DOCS_PER_QUERY
+    for (q0, d0), (q1, d1) in pairwise(pts):
+        if n_queries <= q1:
+            return round(d0 + (d1 - d0) * (n_queries - q0) / (q1 - q0))
+    (q0, d0), (q1, d1) = pts[-2], pts[-1]
+    return round(d1 + (d1 - d0) * (n_queries - q1) / (q1 - q0))
+
+
+def grown_docs(n_docs: int) -> int:
+    """The next document count when a world cannot hold its suite (:data:`GROWTH_FACTOR`, at most MAX_DOCS)."""
+    return min(MAX_DOCS, -(-n_docs * GROWTH_FACTOR.numerator // GROWTH_FACTOR.denominator))
+
+
+def topic_shortfall(meta_rows: list[dict[str, Any]], world: Any) -> list[str]:
+    """The topic properties ``describe`` checks that a suite misses (:func:`~hcrbench.synth.describe_topics.
+    topic_props`: two thirds of each split's queries in distinct clusters, no relevant-document or fact set
+    repeated within a split, no entity in two splits ...); empty when all hold."""
+    props, _ = topic_props(meta_rows, world.to_json())
+    return [p["property"] for p in props if not p["met"]]
+
+
+def _write_corpus(out: Path, seed: int, n_docs: int) -> tuple[Any, Catalog, str]:
+    """Render the world of ``n_docs`` documents into ``corpus.jsonl`` and ``provenance.jsonl`` (streamed);
+    returns the world, the catalog the planner draws from and the token counter's name."""
+    world = build_world(seed, n_docs)
     specs = list(iter_specs(world))
     counter = default_counter()
     statements: list[Statement] = []
@@ -118,16 +143,54 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
                 statements.append(st)
                 ph.write(json.dumps({"doc_id": doc.doc_id, "start": st.start, "end": st.end,
                                      "fact_id": st.fact_id, "text": st.text}, ensure_ascii=False) + "\n")
-
     cat = Catalog(world, specs, statements, counter.count, titles, lambda i: render(world, specs[i]).text)
+    return world, cat, counter.name
+
+
+def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
+                      n_queries: int = DESIGN_QUERIES, grow: bool = True) -> dict[str, Any]:
+    """Write the Meridian corpus of ``size`` documents for ``seed`` into ``out`` with a suite of ``n_queries``
+    queries in the design's category shares (300 by default: the design's counts); returns the manifest.
+
+    **The world grows the entities its suite needs** (issue 35): independent topics cost entities, and each
+    entity costs documents. With ``grow`` (the default) the suite is first tried on a world of
+    :func:`start_docs` documents (``size``, or more when the suite is larger than ``size`` held on the
+    calibration seeds) and, while any split has fewer than two thirds of its queries in distinct clusters (or a
+    slot cannot be filled), on a world :data:`GROWTH_FACTOR` times larger (at most :data:`MAX_GROWTH_STEPS`
+    times); the manifest's ``n_docs`` is the world written and ``size_docs`` the size asked for. With
+    ``grow=False`` the world is ``size`` documents whatever its suite's topics (``describe`` reports a miss).
+
+    A suite the world cannot hold (a query slot no draw fills) is an :class:`InputError` naming ``queries``;
+    the corpus files already written are removed, so no half-written folder remains."""
+    n = resolve_size(size)
+    seed = _check_seed(seed)
+    n_queries = _check_queries(n_queries)
+    out = Path(out)
+    _check_out(out)
     try:
-        plans = plan_queries(cat, seed, n_queries)
-    except SuiteTooLarge as e:
-        for name in ("corpus.jsonl", "provenance.jsonl", "manifest.json"):  # no half-written folder
-            (out / name).unlink(missing_ok=True)
-        raise InputError(f"a world of {n:,} documents cannot hold {n_queries:,} queries with Meridian's label "
-                         f"rules ({e}); ask for fewer queries or a larger --size", field="queries") from None
-    q_rows, meta_rows, ev_rows = query_rows(plans, cat)
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot create folder ({e.strerror})", path=out, field="out") from None
+
+    docs = start_docs(n, n_queries) if grow else n
+    for step in range(MAX_GROWTH_STEPS + 1):
+        world, cat, counter_name = _write_corpus(out, seed, docs)
+        last = not grow or step == MAX_GROWTH_STEPS or docs >= MAX_DOCS
+        try:
+            plans = plan_queries(cat, seed, n_queries)
+        except SuiteTooLarge as e:
+            if not last:
+                docs = grown_docs(docs)
+                continue
+            for name in ("corpus.jsonl", "provenance.jsonl", "manifest.json"):  # no half-written folder
+                (out / name).unlink(missing_ok=True)
+            raise InputError(f"a world of {docs:,} documents cannot hold {n_queries:,} queries with Meridian's "
+                             f"label rules ({e}); ask for fewer queries or a larger --size", field="queries") from None
+        q_rows, meta_rows, ev_rows = query_rows(plans, cat)
+        short = topic_shortfall(meta_rows, world)
+        if not short or last:
+            break
+        docs = grown_docs(docs)
     write_jsonl(out / "queries.jsonl", q_rows)
     write_jsonl(out / "queries.meta.jsonl", meta_rows)
     write_evidence(out / "evidence.jsonl", ev_rows)
@@ -144,8 +207,9 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
     manifest = {
         "name": "meridian", "generator_version": GENERATOR_VERSION, "seed": seed,
         "size": _manifest_size(size),
-        "n_docs": n,
-        "n_queries": len(plans), "token_counter": counter.name,
+        "n_docs": docs,
+        "n_queries": len(plans), "token_counter": counter_name,
+        "size_docs": n, "grow": grow,
         "files": {f: sha256_file(out / f) for f in files},
     }
     atomic_write_text(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
@@ -153,7 +217,7 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
 
 
 def ensure_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
-                    n_queries: int | None = None) -> str:
+                    n_queries: int | None = None, grow: bool = True) -> str:
     """Make ``out`` hold this generator's Meridian for ``size``, ``seed`` and ``n_queries`` (the design's suite when
     None); returns what was done: ``"kept"``, ``"generated"`` or ``"regenerated: <why>"``.
 
@@ -169,10 +233,10 @@ def ensure_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
     except (OSError, ValueError):
         man = None
     if not isinstance(man, dict):
-        generate_meridian(out, size=size, seed=seed, n_queries=want_q)
+        generate_meridian(out, size=size, seed=seed, n_queries=want_q, grow=grow)
         return "generated"
     want = {"generator_version": GENERATOR_VERSION, "size": _manifest_size(size), "seed": _check_seed(seed),
-            "n_queries": _check_queries(want_q)}
+            "n_queries": _check_queries(want_q), "grow": grow}
     diff = [f"{k} {man.get(k)!r} -> {v!r}" for k, v in want.items() if man.get(k) != v]
     if not diff:
         return "kept"
@@ -180,7 +244,7 @@ def ensure_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
         raise InputError("holds a manifest.json that is not Meridian's; refusing to write into it (choose an empty "
                          "or new folder)", path=out, field="out")
     atomic_write_text(out / "manifest.json", json.dumps({"name": "meridian", "generator_version": "regenerating"}))
-    generate_meridian(out, size=size, seed=seed, n_queries=want_q)
+    generate_meridian(out, size=size, seed=seed, n_queries=want_q, grow=grow)
     return "regenerated: " + ", ".join(diff)
 
 

@@ -196,3 +196,24 @@ GROWTH_POLICY_TOPICS = [
      12),
 ]
 assert [t[2] for t in GROWTH_POLICY_TOPICS] == list(GROWTH_SYNONYMS)
+
+
+# ------------------------------------------------------------------------------------------------ project goals
+#: Each product's area as a goal names it (no product name: a goal naming the product would name an entity in every
+#: question that quotes it).
+PRODUCT_AREAS = {"Meridian Ledger": "the accounting suite", "Meridian Pulse": "the analytics dashboards",
+                 "Meridian Pay": "the payment gateway", "Meridian Field": "the field-service app",
+                 "Meridian Connect": "the partner API", "Meridian Vault": "document storage",
+                 "Meridian Insight": "the forecasting add-on", "Meridian Desk": "the support desk"}
+#: Goals a growing world's projects take once a product's hand-written goals (lexicon.PRODUCT_GOALS) are all
+#: pursued: a feature and an aim (world_rules_year.project_goals_distinct: no two projects share a goal's base).
+GOAL_TEMPLATES = ("add {feature} to {area}", "rebuild {feature} in {area}",
+                  "make {feature} in {area} generally available", "cut support tickets about {feature} in {area}",
+                  "move {feature} in {area} onto the shared platform", "speed up {feature} in {area}",
+                  "harden {feature} in {area} for regulated industries", "redesign {feature} in {area} for mobile use")
+
+
+def growth_goals(product: str, features: list[str]) -> list[str]:
+    """The goals (bases, no scope) a growing world's projects for ``product`` may take, in a fixed order."""
+    area = PRODUCT_AREAS[product]
+    return [t.format(feature=f, area=area) for f in features for t in GOAL_TEMPLATES]

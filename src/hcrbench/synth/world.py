@@ -293,10 +293,17 @@ def _milestones(r, status: dict[str, str]) -> dict[str, str]:
             **{q: lx.MILESTONES[last] for q in done}}
 
 
+def _goals(product: str) -> list[str]:
+    """Goal bases for ``product``: the lexicon's hand-written ones, then (for a growing world's later projects,
+    once those are all pursued) :func:`~hcrbench.synth.lexicon_growth.growth_goals`."""
+    return lx.PRODUCT_GOALS[product] + lg.growth_goals(product, lx.PRODUCT_FEATURES)
+
+
 def _goal(r, product: str, used: set[str]) -> str:
     """A goal about ``product`` whose base no earlier project has (a scope suffix at most varies it: two projects
-    never pursue one goal in two regions); once every base is taken, a numbered phase of a scoped one."""
-    free = [g for g in lx.PRODUCT_GOALS[product] if g not in used]
+    never pursue one goal in two regions); the lexicon's goals first, then the growth goals; once every base is
+    taken, a numbered phase of a scoped one."""
+    free = [g for g in lx.PRODUCT_GOALS[product] if g not in used] or [g for g in _goals(product) if g not in used]
     base = r.choice(free) if free else r.choice(lx.PRODUCT_GOALS[product])
     used.add(base)
     goal = base + (r.choice(lx.GOAL_SCOPES) if r.random() < 0.5 else "")
@@ -308,11 +315,13 @@ def _goal(r, product: str, used: set[str]) -> str:
 
 
 def _product_with_goals(r, products: list[Product], used: set[str]) -> Product:
-    """The product a new project delivers into: a random one, or, once its goals are all taken, one with a goal
-    left (so goals stay distinct as long as any product has one)."""
+    """The product a new project delivers into: a random one, or, once its goals are all taken, one with a
+    lexicon goal left, then one with a growth goal left (so goals stay distinct as long as any product has one)."""
     product = products[r.randrange(len(products))]
     if all(g in used for g in lx.PRODUCT_GOALS[product.name]):
         left = [x for x in products if any(g not in used for g in lx.PRODUCT_GOALS[x.name])]
+        if not left and all(g in used for g in _goals(product.name)):
+            left = [x for x in products if any(g not in used for g in _goals(x.name))]
         product = r.choice(left) if left else product
     return product
 
