@@ -4,7 +4,7 @@ text) in two or more splits, and the world's systems / policies, as ``hcrbench d
 (:func:`hcrbench.synth.describe_topics.topic_props`).
 
     python benchmarks/meridian_topics.py [--sizes small,medium,full] [--seeds 0,1,2,3,4,613,8128] [--queries 300]
-                                         [--json PATH]
+                                         [--json PATH [--add]] [--fixed-size]
 
 Prints one markdown row per size and suite size (seeds as ranges, :func:`markdown`) and, on stderr, each suite's
 generation time. ``--json PATH`` writes the rows (no timings: same generator, same bytes), which
@@ -25,8 +25,9 @@ from typing import Any
 SPLITS = ("tune", "dev", "test")
 
 
-def measure_one(size: str, seed: int, n: int) -> dict[str, Any]:
-    """One suite's topic figures (``error`` set when the world cannot hold it)."""
+def measure_one(size: str, seed: int, n: int, grow: bool = True) -> dict[str, Any]:
+    """One suite's topic figures (``error`` set when the world cannot hold it); ``grow=False`` keeps the world at
+    ``size`` documents (``--fixed-size``: the control that shows what growth buys)."""
     from hcrbench.data import iter_jsonl
     from hcrbench.errors import InputError
     from hcrbench.synth import generate_meridian
@@ -37,9 +38,9 @@ def measure_one(size: str, seed: int, n: int) -> dict[str, Any]:
         out = Path(tmp) / "m"
         t0 = time.perf_counter()
         try:
-            generate_meridian(out, size, seed=seed, n_queries=n)
+            man = generate_meridian(out, size, seed=seed, n_queries=n, grow=grow)
         except InputError as e:
-            return {"size": size, "seed": seed, "queries": n, "error": str(e)}
+            return {"size": size, "seed": seed, "queries": n, "grow": grow, "error": str(e)}
         print(f"{size} s{seed} q{n}: generated in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
         metas = [o for _, o in iter_jsonl(out / "queries.meta.jsonl")]
         world = json.loads((out / "world.json").read_text(encoding="utf-8"))
@@ -48,16 +49,17 @@ def measure_one(size: str, seed: int, n: int) -> dict[str, Any]:
     splits = {s: {k: table[s][k] for k in ("queries", "clusters", "distinct_share", "effective_topics",
                                           "repeated_relevant_sets")} for s in SPLITS if s in table}
     met = all(t["clusters"] >= MIN_DISTINCT_SHARE * t["queries"] - 1e-9 for t in splits.values())
-    return {"size": size, "seed": seed, "queries": n, "splits": splits, "met": met,
+    return {"size": size, "seed": seed, "queries": n, "grow": grow, "docs": man["n_docs"], "splits": splits,
+            "met": met,
             "repeated_fact_sets": p["fact sets repeated within a split"],
             "leaked_entities": p["entities (expected or named in the text) in two or more splits"],
             "systems": len(world["systems"]), "policies": len(world["policies"])}
 
 
-def measure(sizes: list[str], seeds: list[int], queries: list[int]) -> dict[str, Any]:
+def measure(sizes: list[str], seeds: list[int], queries: list[int], grow: bool = True) -> dict[str, Any]:
     from hcrbench.synth import GENERATOR_VERSION
 
-    rows = [measure_one(size, seed, n) for size in sizes for n in queries for seed in seeds]
+    rows = [measure_one(size, seed, n, grow) for size in sizes for n in queries for seed in seeds]
     return {"generator_version": GENERATOR_VERSION, "rows": rows}
 
 
@@ -80,19 +82,21 @@ def markdown(doc: dict[str, Any]) -> str:
     """One row per size and suite size, seeds as ranges: the distinct share and repeated relevant sets per split,
     repeated fact sets, leaked entities, how many seeds meet 2/3 in every split."""
     out = [f"Generator {doc['generator_version']}.", "",
-           "| size (systems / policies), queries, seeds | distinct share tune / dev / test | repeated relevant sets "
+           "| size (documents; systems / policies), queries, seeds | distinct share tune / dev / test | repeated relevant sets "
            "tune / dev / test | repeated fact sets | entities in two splits | >= 2/3 every split |",
            "|---|---|---|---|---|---|"]
-    groups: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    groups: dict[tuple[str, int, bool], list[dict[str, Any]]] = {}
     for r in doc["rows"]:
-        groups.setdefault((r["size"], r["queries"]), []).append(r)
-    for (size, n), rows in groups.items():
+        groups.setdefault((r["size"], r["queries"], r.get("grow", True)), []).append(r)
+    for (size, n, grow), rows in groups.items():
+        size = size if grow else f"{size} --fixed-size"
         ok = [r for r in rows if "error" not in r]
         seeds = _seeds([r["seed"] for r in rows])
         if not ok:
             out.append(f"| {size}, {n}, seeds {seeds} | cannot hold: {rows[0]['error']} | | | | |")
             continue
-        world = _span([r["systems"] for r in ok], "d") + " / " + _span([r["policies"] for r in ok], "d")
+        world = _span([r["docs"] for r in ok], ",d") + "; " + _span([r["systems"] for r in ok], "d") + " / " + \
+            _span([r["policies"] for r in ok], "d")
         share = " / ".join(_span([r["splits"][s]["distinct_share"] for r in ok], ".2f") for s in SPLITS)
         rep = " / ".join(_span([r["splits"][s]["repeated_relevant_sets"] for r in ok], "d") for s in SPLITS)
         met = sum(r["met"] for r in ok)
@@ -111,8 +115,15 @@ def main() -> None:
     ap.add_argument("--seeds", default="0,1,2,3,4,613,8128")
     ap.add_argument("--queries", default="300", help="comma-separated suite sizes")
     ap.add_argument("--json", type=Path, default=None, help="also write the rows to this file")
+    ap.add_argument("--fixed-size", action="store_true", help="keep each world at its size (no growth): the control")
+    ap.add_argument("--add", action="store_true", help="append the rows to --json's existing rows (same generator)")
     a = ap.parse_args()
-    doc = measure(a.sizes.split(","), [int(x) for x in a.seeds.split(",")], [int(x) for x in a.queries.split(",")])
+    doc = measure(a.sizes.split(","), [int(x) for x in a.seeds.split(",")], [int(x) for x in a.queries.split(",")],
+                  grow=not a.fixed_size)
+    if a.add and a.json is not None and a.json.exists():
+        old = json.loads(a.json.read_text(encoding="utf-8"))
+        if old.get("generator_version") == doc["generator_version"]:
+            doc["rows"] = old["rows"] + doc["rows"]
     print(markdown(doc))
     if a.json is not None:
         from hcrbench.data.atomic import atomic_write_text
