@@ -28,7 +28,6 @@ PROMOTION_NOTICE_DAYS = 21  # a promotion is announced within three weeks
 # (:meth:`YearSpecs._decision_with_room`); one that falls between a project's earlier decisions keeps the course
 # in effect. Worlds up to 6,000 documents never fill a day (on seeds 0-12, 29, 53, 88 the densest holds a fifth).
 DAY_SHARE = 0.25
-ROOM_KEY_BIAS = 0.2
 
 
 def _monday(d: date) -> date:
@@ -131,7 +130,7 @@ class YearSpecs:
 
     def _decision_with_room(self, r, i: int) -> tuple[Any, str]:
         """A project and a day for a decision once the calendar's day is full: a project that exists at document
-        ``i`` (a key one :data:`ROOM_KEY_BIAS` of the time), on a day of the year from when its lead joined to the
+        ``i`` (key or not alike), on a day of the year from when its lead joined to the
         end of its last quarter running that has room (:meth:`_room_on`, at most :data:`DAY_SHARE` of the projects
         a day)."""
         n = projects_at(i)
@@ -141,7 +140,7 @@ class YearSpecs:
             return max(FIRST_DAY, date.fromisoformat(self.w.get(p.lead).joined)), date.fromisoformat(open_until(p))
 
         for _ in range(60):
-            p = self.w.get(self._project(r, i, ROOM_KEY_BIAS))
+            p = self.w.get(self._project(r, i, 0.0))  # any project: a key one already has its calendar's share
             lo, hi = span(p)
             if lo <= hi:
                 day = (lo + timedelta(days=r.randint(0, (hi - lo).days))).isoformat()
