@@ -19,6 +19,7 @@ from hcrbench.synth.schedule_base import (
     open_on,
     open_until,
 )
+from hcrbench.synth.schedule_year import DAY_SHARE
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.world import people_at, projects_at
 
@@ -51,16 +52,24 @@ class EventSpecs:
             return r.choice(profiled)
         return r.choice(members or [fallback])
 
-    def _project_led_by(self, r, i: int, day: str, key_bias: float, taken: set[tuple[str, str]] = frozenset()) -> str:
-        """A project still running on ``day`` whose lead had joined by then (and with no ``taken`` entry that day)."""
+    def _project_led_by(self, r, i: int, day: str, key_bias: float, taken: set[tuple[str, str]] = frozenset(),
+                        since: dict[str, dict[str, Any]] | None = None) -> str:
+        """A project still running on ``day`` whose lead had joined by then (and with no ``taken`` entry that day,
+        and, given ``since`` (project -> its latest decision), none decided after ``day``); when none fits, a
+        project that does not (the caller checks :meth:`_fits`)."""
         def fits(p) -> bool:
-            return self._joined_by(p.lead, day) and (p.id, day) not in taken and open_on(p, day)
+            return self._fits(p, day, taken, since)
 
         for _ in range(30):
             pid = self._project(r, i, key_bias)
             if fits(self.w.get(pid)):
                 return pid
         return next((p.id for p in self.w.projects[:projects_at(i)] if fits(p)), pid)
+
+    def _fits(self, p, day: str, taken: set[tuple[str, str]] = frozenset(),
+              since: dict[str, dict[str, Any]] | None = None) -> bool:
+        return self._joined_by(p.lead, day) and (p.id, day) not in taken and open_on(p, day) \
+            and (since is None or p.id not in since or since[p.id]["date"] <= day)
 
     def _spec_incident(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
         w, r = self.w, rng(self.seed, "incident", i)
@@ -96,17 +105,29 @@ class EventSpecs:
         w, r = self.w, rng(self.seed, "decision", i)
         k = len(w.decisions)
         day = _event_date(k, CORE_DECISIONS)
-        proj = w.get(self._project_led_by(r, i, day, 0.45, self.decision_days))  # one per project per day
-        self.decision_days.add((proj.id, day))
+        proj = None
+        if not self.calendar_full and self.decisions_on.get(day, 0) < DAY_SHARE * projects_at(i):
+            proj = w.get(self._project_led_by(r, i, day, 0.45, self.decision_days, self.last_decision))
+        if proj is None or not self._fits(proj, day, self.decision_days, self.last_decision):
+            self.calendar_full = True  # from the first full day on, each decision goes to a project with days left
+            proj, day = self._decision_with_room(r, i)
+        self.decision_days.add((proj.id, day))  # one per project per day
+        self.decisions_on[day] = self.decisions_on.get(day, 0) + 1
         pol = self._policy(r) if r.random() < 0.35 else None
-        option, reverses = self._option(r, proj.id, day)  # the course so far, now and then reversed
+        prev = self.last_decision.get(proj.id)
+        if prev is None or prev["date"] < day:
+            option, reverses = self._option(r, proj.id, day)  # the course so far, now and then reversed
+        else:  # (a full calendar) a decision between the project's earlier ones keeps the course in effect
+            option, reverses = self._course_on(proj.id, day), False
         d = {"id": f"DEC-{401 + k:04d}", "doc": i, "project": proj.id, "approver": proj.sponsor,
              "owner": proj.lead, "policy": pol.id if pol else None, "option": option,
              "date": day, "cost_k": r.randrange(20, 400, 5), "reverses": None, "reason": None}
-        prev = self.last_decision.get(proj.id)
         if reverses:  # a change of course names what it reverses, and why
             d["reverses"], d["reason"] = prev["id"], r.choice(lx.DECISION_REASONS)
-        self.last_decision[proj.id] = d
+            self.reversal_spans.setdefault(proj.id, []).append((prev["date"], day))
+        if prev is None or prev["date"] < day:
+            self.last_decision[proj.id] = d
+        self.project_decisions.setdefault(proj.id, []).append(d)
         w.decisions.append(d)
         ref["decision"] = k
         doms = ["communications"] + (["projects"] if r.random() < 0.3 else []) + ([pol.domain] if pol else [])
@@ -132,7 +153,7 @@ class EventSpecs:
             self.used_days[("meeting", proj.id, day)] = 1
         att = _uniq([proj.lead] + [self._person(r, i, 0.4, by=day) for _ in range(r.randint(2, 5))])
         m = {"id": f"MTG-{k + 1:05d}", "doc": i, "project": proj.id, "attendees": att, "chair": proj.lead,
-             "date": day, "decision": recent[-1]["id"] if recent else None,
+             "date": day, "decision": max(recent, key=lambda d: d["date"])["id"] if recent else None,
              "actions": r.randint(2, 4)}
         w.meetings.append(m)
         ref["meeting"] = k

@@ -12,8 +12,8 @@ from datetime import date, timedelta
 from typing import Any
 
 from hcrbench.synth import lexicon as lx
-from hcrbench.synth.schedule_base import LAST_DAY, DocSpec, _uniq
-from hcrbench.synth.world import people_at
+from hcrbench.synth.schedule_base import LAST_DAY, DocSpec, _uniq, open_until
+from hcrbench.synth.world import people_at, projects_at
 
 FIRST_DAY = date(2024, 1, 2)
 YEAR_DAYS = (LAST_DAY - FIRST_DAY).days + 1
@@ -22,6 +22,12 @@ PER_DAY = 40  # incident numbers reserved per day: INC-(20000 + 40 * day + n)
 REVERSAL_CHANCE = 0.25
 MAX_REVERSALS, REVERSAL_GAP_DAYS, REVERSAL_SHARE = 2, 45, 0.2
 PROMOTION_NOTICE_DAYS = 21  # a promotion is announced within three weeks
+# Decisions follow a calendar that crowds them towards the end of September as the corpus grows (schedule_base.
+# _event_date). A day holds decisions on at most DAY_SHARE of the projects that exist; a decision its calendar day
+# cannot hold, and every decision after it, goes to a day of the year with room on a project running then
+# (:meth:`YearSpecs._decision_with_room`); one that falls between a project's earlier decisions keeps the course
+# in effect. Worlds up to 6,000 documents never fill a day (on seeds 0-12, 29, 53, 88 the densest holds a fifth).
+DAY_SHARE = 0.25
 
 
 def _monday(d: date) -> date:
@@ -37,6 +43,10 @@ class YearSpecs:
         self.reversals: dict[str, list[str]] = {}  # project -> days of its reversals
         self.follow_ups = 0  # decisions that follow an earlier one on their project
         self.promoted_announced: set[str] = set()
+        self.decisions_on: dict[str, int] = {}  # ISO day -> decisions taken that day
+        self.calendar_full = False  # whether a decision's calendar day was ever full
+        self.project_decisions: dict[str, list[dict[str, Any]]] = {}  # project -> its decisions, in number order
+        self.reversal_spans: dict[str, list[tuple[str, str]]] = {}  # project -> (day reversed, day of reversal)
 
     # ------------------------------------------------------------------ incidents
     def _ticket_day(self, k: int) -> tuple[str, int]:
@@ -103,6 +113,46 @@ class YearSpecs:
             mine.append(day)
             return r.choice([o for o in range(4) if o != prev["option"]]), True
         return prev["option"], False
+
+    def _course_on(self, project: str, day: str) -> int:
+        """The option in effect on ``project`` on ``day``: its latest decision before the day's (its first
+        decision's when the day comes before them all)."""
+        mine = self.project_decisions[project]
+        before = [d for d in mine if d["date"] < day]
+        return max(before, key=lambda d: d["date"])["option"] if before else \
+            min(mine, key=lambda d: d["date"])["option"]
+
+    def _room_on(self, p, day: str, cap: float) -> bool:
+        """Whether ``day`` can hold another decision on project ``p``: none on ``p`` that day, fewer than ``cap``
+        decisions that day, and not between a reversal of ``p`` and the decision it reverses."""
+        return (p.id, day) not in self.decision_days and self.decisions_on.get(day, 0) < cap \
+            and not any(a < day < b for a, b in self.reversal_spans.get(p.id, ()))
+
+    def _decision_with_room(self, r, i: int) -> tuple[Any, str]:
+        """A project and a day for a decision once the calendar's day is full: a project that exists at document
+        ``i`` (key or not alike), on a day of the year from when its lead joined to the
+        end of its last quarter running that has room (:meth:`_room_on`, at most :data:`DAY_SHARE` of the projects
+        a day)."""
+        n = projects_at(i)
+        cap = DAY_SHARE * n
+
+        def span(p) -> tuple[date, date]:
+            return max(FIRST_DAY, date.fromisoformat(self.w.get(p.lead).joined)), date.fromisoformat(open_until(p))
+
+        for _ in range(60):
+            p = self.w.get(self._project(r, i, 0.0))  # any project: a key one already has its calendar's share
+            lo, hi = span(p)
+            if lo <= hi:
+                day = (lo + timedelta(days=r.randint(0, (hi - lo).days))).isoformat()
+                if self._room_on(p, day, cap):
+                    return p, day
+        for p in self.w.projects[:n]:  # the first project with a day that has room
+            lo, hi = span(p)
+            days = ((lo + timedelta(days=d)).isoformat() for d in range((hi - lo).days + 1))
+            day = next((d for d in days if self._room_on(p, d, cap)), None)
+            if day is not None:
+                return p, day
+        raise RuntimeError(f"no project has a day left for a decision at document {i}")
 
     # ------------------------------------------------------------------ people
     def _left_by(self, pid: str, day: str | None) -> bool:
