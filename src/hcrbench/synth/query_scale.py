@@ -118,6 +118,26 @@ def reporter_fact(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                  f"{what}_of_incident_reporter", chain=True, ticket=t["id"])
 
 
+def incident_system_fact(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Which vendor supplies the system an incident hit, or what kind of system it is: the incident report, then
+    the system's overview (two chunks of one branch: medium)."""
+    w = c.w
+    t = c.pick(r, c.core_tickets)
+    sy = w.get(t["system"])
+    what = r.choice(["vendor", "kind"])
+    facts = [f"tkt:{t['id']}:system", f"sys:{sy.id}:{what}"]
+    if not c.usable(sy.id) or not _free(c, facts):
+        return None
+    text = {"vendor": {"easy": f"Which vendor supplies the system that {t['id']} affected?",
+                       "medium": f"Who is the supplier of the system hit by {t['id']}?",
+                       "hard": f"Which firm makes the tool that went wrong in {t['id']}?"},
+            "kind": {"easy": f"What kind of system is the one that {t['id']} affected?",
+                     "medium": f"What sort of system was hit by {t['id']}?",
+                     "hard": f"What does the tool that went wrong in {t['id']} do for us?"}}[what][diff]
+    return _plan(c, "two_hop", diff, text, fact_value(w, facts[-1]), facts, [t["id"], sy.id],
+                 f"{what}_of_incident_system", chain=True, ticket=t["id"])
+
+
 def person_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """A person's job title, team and office (and, for this year's joiners, when they joined)."""
     w = c.w
@@ -215,6 +235,7 @@ SCALE: dict[str, Gen] = {"comparative": longer_or_costlier, "temporal": opened_f
 #: profile and one to six incident reports (hard; over 400 tokens from three or four). Targets not listed (and
 #: slots without one) take :data:`SCALE`'s variant.
 SCALE_FORMS: dict[str, dict[tuple[str, bool], Gen]] = {
+    "two_hop": {("medium", True): incident_system_fact},
     "thematic": {("medium", True): colleagues_at_a_glance, ("hard", True): reporter_at_a_glance, ("hard", False): reporter_at_a_glance},
 }
 #: Categories whose hard questions are vocabulary-mismatch or snapshot traps: their hard draws stay theirs (the
