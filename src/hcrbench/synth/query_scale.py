@@ -163,7 +163,8 @@ def person_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan | N
 
 
 def colleagues_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
-    """Two colleagues of one team: each one's job title and office (two profiles, one branch: medium)."""
+    """Two colleagues of one team: each one's job title and office (two profiles, one branch: medium; never two
+    that one page lists together)."""
     w = c.w
     if "scale_teams" not in c.cache:
         teams: dict[str, list] = {}
@@ -177,6 +178,8 @@ def colleagues_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan
         return None
     a, b = c.sample(r, teams[r.randrange(len(teams))], 2)
     facts = [f"per:{x.id}:{k}" for x in (a, b) for k in ("role", "location")]
+    if frozenset.intersection(*(c.docs_stating(f) for f in facts)):
+        return None  # a team page that lists both is one lookup (easy), not two profiles
     text = {"easy": f"What are the job titles of {a.name} and {b.name}, and which office is each of them in?",
             "medium": f"What do {a.name} and {b.name} do at Meridian, and where is each of them based?",
             "hard": f"Which roles do {a.name} and {b.name} hold, and from which offices do they work?"}[diff]
