@@ -15,6 +15,8 @@ from hcrbench.data import iter_jsonl
 from hcrbench.errors import InputError
 from hcrbench.synth import generate_meridian
 from hcrbench.synth.catalog import Catalog
+from hcrbench.synth.describe import describe
+from hcrbench.synth.describe_tiers import TIER_TOL
 from hcrbench.synth.describe_topics import topic_props
 from hcrbench.synth.facts import fact_value
 from hcrbench.synth.generate import doc_statements
@@ -199,6 +201,35 @@ def test_a_larger_suite_meets_the_topic_target(tmp_path, size, seed, n):
     assert props["relevant-document sets repeated within a split"] == 0
     assert props["fact sets repeated within a split"] == 0
     assert props["entities (expected or named in the text) in two or more splits"] == 0
+
+
+def _rows(out: Path) -> dict:
+    return {p["property"]: p for p in describe(out, write=False)["properties"]}
+
+
+#: Categories whose tier mix a larger suite does not hold yet: a two-hop chain of two chunks in one branch goes
+#: through a manager, a system or a team, and the world has too few of them to keep half the two-hop questions
+#: medium at 900 queries (33-35 of 53 on medium seeds 0, 1 and 7; the design's 300 holds it).
+TIER_GAPS = frozenset({"two_hop"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size, seed, n", [("medium", 1, 900)])
+def test_a_larger_suite_keeps_the_design_feasible_shares_and_tier_mix(tmp_path, size, seed, n):
+    out = tmp_path / "m"
+    generate_meridian(out, size, seed=seed, n_queries=n)
+    rows = _rows(out)
+    assert rows["budget-feasible share per category (128-token chunks, 400 tokens)"]["met"], \
+        rows["budget-feasible share per category (128-token chunks, 400 tokens)"]["measured"]
+    mix = rows["difficulty easy/medium/hard per category (target)"]["measured"]
+    for cname, shown in mix.items():
+        got, want = ([int(x) for x in part.strip(" ()").split("/")] for part in shown.split(" ("))
+        k = sum(got)
+        if cname not in TIER_GAPS:
+            assert max(abs(a - b) for a, b in zip(got, want, strict=True)) <= max(TIER_TOL, 1 / k) * k, (cname, shown)
+    assert rows["independent topics per split (clusters / queries, effective topics)"]["met"]
+    assert min(rows["difficulty agreeing with the design's tier of the chunked evidence, per split"]["measured"]
+               .values()) >= 0.9
 
 
 @pytest.mark.slow
