@@ -120,9 +120,10 @@ class FitLedger:
         (the slot is then tried outside the budget before it gives the target up), unless the target was given up
         in this split. A vocabulary-mismatch draw needs only the feasibility (the design's 15 vocabulary-mismatch
         queries per 300 keep their slots) in the design's suite; in a larger one (``cat.scale_share``) its tier as
-        well in the first half (at 900 queries a temporal category's designed-hard slots, aimed at medium
-        targets, otherwise took the first feasible policy question: 10 medium of the 20 the design asks for), a hand-written pattern's too while the pattern is below its share
-        (:meth:`_short`); the first draw of a hand-written pattern nothing (every pattern shows up)."""
+        well in the first half (at 900 queries temporal's designed-hard slots, aimed at medium targets, otherwise
+        took the first feasible policy question: 10 medium of the 20 the design asks for). A hand-written
+        pattern's draw needs only the feasibility while the pattern is below its share (:meth:`_short`); the
+        first draw of a hand-written pattern nothing (every pattern shows up)."""
         n = self.tries(cname, target, getattr(cat, "split", ""))
         if attempt >= n and not (within and n == FIT_TRIES):
             return False

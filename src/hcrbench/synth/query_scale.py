@@ -11,6 +11,8 @@ hands a share ``1 - 300 / N`` (at most :data:`MAX_SHARE`) of a category's draws 
 - comparative: which of two incidents lasted longer, which of two decisions is expected to cost more;
 - temporal: which of two incidents was opened first;
 - two-hop: where the person who reported an incident is based, or their job title (the incident, then a profile);
+  a slot aimed at a medium chain takes which vendor supplies the system an incident hit, or what kind of system
+  it is (the incident, then the system's overview: one branch);
 - thematic: a person's job title, team and office (and when this year's joiners joined), stated on their profile
   and a team page, an announcement or a team-news item (one chunk: easy); a slot aimed at other evidence takes
   another form (:data:`SCALE_FORMS`): two colleagues' job titles and offices (two profiles: medium), or a person's
@@ -22,9 +24,10 @@ Entity-spanning questions get no variant: a narrow person summary (tried) left t
 where it was and pushed the category's budget-feasible share from 0.60 to 0.76 (design 0.60).
 A slot aimed at evidence no form of the variant has still takes the variant's draws (giving them to the
 category's own generator, tried, spends the policies, systems and projects every category shares: at 450 on
-medium seed 0 the dev topic share fell to 0.61, and at 900, thematic medium slots giving all or half their variant draws back left
-the tune split at 0.63-0.665 distinct clusters on 6,000 documents); the fit window (:mod:`query_fit`) turns its draws down
-first. ``describe`` reports the feasible shares and tier mix per category (docs/meridian.md has the figures).
+medium seed 0 the dev topic share fell to 0.61, and at 900 thematic medium slots giving all or half their
+variant draws back left the tune split at 0.63-0.665 distinct clusters on 6,000 documents); the fit window
+(:mod:`query_fit`) turns its draws down first. ``describe`` reports the feasible shares and tier mix per
+category (docs/meridian.md has the figures).
 
 Each is an intent over the world like the others (the words name every fact it needs) and passes the same checks.
 """
@@ -213,7 +216,7 @@ def reporter_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan |
     text = {"easy": f"What are {p.name}'s job title and office, and which incidents has {p.name} reported?",
             "medium": f"What does {p.name} do and where, and which incidents did {p.name} raise?",
             "hard": f"Tell me about {p.name}: job title, office, and every incident they have reported."}[diff]
-    answer = [f"job title: {w.get(p.id).role}", f"office: {fact_value(w, facts[1])}"] + [
+    answer = [f"job title: {fact_value(w, facts[0])}", f"office: {fact_value(w, facts[1])}"] + [
         f"reported {f.split(':')[1]}" for f in reported]
     return _plan(c, "thematic", diff, text, answer, facts, [p.id], "reporter_at_a_glance", person=p.id)
 
@@ -234,12 +237,15 @@ SCALE: dict[str, Gen] = {"comparative": longer_or_costlier, "temporal": opened_f
 #: category -> (slot target -> the variant that serves it). A slot aimed at evidence the category's variant does
 #: not have (:mod:`query_fit`'s targets) takes another form of it: a person's job title, team and office is one
 #: chunk (easy), and at 900 queries it took 103 of 150 thematic slots (feasible share 0.97 against the design's
-#: 0.85, tiers 112/32/6 against 60/53/37); a person's title and office with the incidents they reported is a
-#: profile and one to six incident reports (hard; over 400 tokens from three or four). Targets not listed (and
-#: slots without one) take :data:`SCALE`'s variant.
+#: 0.85, tiers 112/32/6 against 60/53/37); two colleagues are two profiles (medium), a person's title and office
+#: with the incidents they reported a profile and one to six incident reports (hard; over 400 tokens from three
+#: or four). A two-hop question from an incident to its reporter's profile crosses two branches (hard, within
+#: 400 tokens: no two-hop target), to its system's overview stays in one (medium). Targets not listed (and slots
+#: without one) take :data:`SCALE`'s variant.
 SCALE_FORMS: dict[str, dict[tuple[str, bool], Gen]] = {
     "two_hop": {("medium", True): incident_system_fact},
-    "thematic": {("medium", True): colleagues_at_a_glance, ("hard", True): reporter_at_a_glance, ("hard", False): reporter_at_a_glance},
+    "thematic": {("medium", True): colleagues_at_a_glance, ("hard", True): reporter_at_a_glance,
+                 ("hard", False): reporter_at_a_glance},
 }
 #: Categories whose hard questions are vocabulary-mismatch or snapshot traps: their hard draws stay theirs (the
 #: suite keeps its share of vocabulary-mismatch queries) until the planner's last tries at a slot (``relaxed``):
