@@ -15,13 +15,16 @@ from hcrbench.data import iter_jsonl
 from hcrbench.errors import InputError
 from hcrbench.synth import generate_meridian
 from hcrbench.synth.catalog import Catalog
+from hcrbench.synth.describe import describe
+from hcrbench.synth.describe_tiers import TIER_TOL
 from hcrbench.synth.describe_topics import topic_props
 from hcrbench.synth.facts import fact_value
 from hcrbench.synth.generate import doc_statements
 from hcrbench.synth.properties import violations
 from hcrbench.synth.query_dedup import NEAR_DUP, QuestionSet, content_terms, differ_in_a_name, shingles
-from hcrbench.synth.query_gen import CATEGORIES
-from hcrbench.synth.query_scale import MAX_SHARE, SCALE, scale_share, scaled
+from hcrbench.synth.query_fit import FitLedger, plan_evidence, plan_tier
+from hcrbench.synth.query_gen import CATEGORIES, thematic
+from hcrbench.synth.query_scale import MAX_SHARE, SCALE, SCALE_FORMS, form_for, scale_share, scaled
 from hcrbench.synth.render import render
 from hcrbench.synth.schedule import iter_specs
 from hcrbench.synth.seeds import rng
@@ -57,12 +60,17 @@ def test_a_300_query_suite_draws_exactly_as_without_the_variants(cat):
             assert (a is None) == (b is None) and (a is None or (a.text, a.facts) == (b.text, b.facts))
 
 
-@pytest.mark.parametrize("cname", sorted(SCALE))
-def test_each_variant_is_an_intent_whose_answer_the_world_gives(cat, cname):
+#: every variant a larger suite draws: each category's default and its targeted forms
+VARIANTS = sorted({(cname, g.__name__): g for cname, g in [*SCALE.items(), *(
+    (cname, g) for cname, forms in SCALE_FORMS.items() for g in forms.values())]}.items())
+
+
+@pytest.mark.parametrize("cname, gen", [(c, g) for (c, _), g in VARIANTS], ids=[f"{c}-{n}" for (c, n), _ in VARIANTS])
+def test_each_variant_is_an_intent_whose_answer_the_world_gives(cat, cname, gen):
     w = cat.w
     made = 0
     for i in range(200):
-        plan = SCALE[cname](cat, random.Random(i), random.Random(i).choice(["easy", "medium", "hard"]))
+        plan = gen(cat, random.Random(i), random.Random(i).choice(["easy", "medium", "hard"]))
         if plan is None:
             continue
         made += 1
@@ -85,6 +93,53 @@ def test_each_variant_is_an_intent_whose_answer_the_world_gives(cat, cname):
             a, b = ({t["id"]: t for t in w.tickets}[x] for x in plan.params["tickets"])
             assert plan.answer.startswith(min(a, b, key=lambda t: t["date"])["id"])
     assert made >= 5
+
+
+def test_a_slot_takes_the_form_of_the_variant_aimed_at_its_target():
+    assert form_for("thematic", ("easy", True)) is SCALE["thematic"]  # (one chunk: the person's profile)
+    assert form_for("thematic", None) is SCALE["thematic"] and form_for("detail", None) is SCALE["detail"]
+    for cname, forms in SCALE_FORMS.items():
+        for target, gen in forms.items():
+            assert form_for(cname, target) is gen
+
+
+@pytest.mark.parametrize("cname, target", [(c, t) for c, forms in SCALE_FORMS.items() for t in forms])
+def test_each_targeted_form_has_the_tier_of_its_target_in_chunks(cat, cname, target):
+    gen = SCALE_FORMS[cname][target]
+    got = []
+    for i in range(150):
+        plan = gen(cat, random.Random(i), "medium")
+        if plan is not None:
+            ce = plan_evidence(plan, cat)
+            got.append((plan_tier(plan, cat, ce), ce.feasible))
+    assert len(got) >= 5
+    assert {t for t, _ in got} == {target[0]}, got  # measured in the catalog's 128-token chunks, not assumed
+    assert target in got
+
+
+def _vocabulary_draw(cat):
+    for i in range(200):
+        plan = thematic(cat, random.Random(i), "hard")
+        if plan is not None and plan.origin == "adversarial:vocabulary":
+            ce = plan_evidence(plan, cat)
+            return plan, (plan_tier(plan, cat, ce), ce.feasible)
+    raise AssertionError("no vocabulary-mismatch draw")
+
+
+def test_a_vocabulary_draw_needs_its_slots_tier_only_in_a_suite_above_300(cat):
+    plan, (tier, feasible) = _vocabulary_draw(cat)
+    other = next(t for t in ("easy", "medium", "hard") if t != tier)
+    target = (other, feasible)  # the draw has the target's feasibility, not its tier
+    ledger = FitLedger({("thematic", "hard", 0): target})
+    cat.split = "tune"
+    try:
+        cat.scale_share = 0.0  # the design's suite: the vocabulary-mismatch draw keeps its slot
+        assert not ledger.rejects(plan, cat, "thematic", target, 0)
+        cat.scale_share = scale_share(900)  # a larger one: its tier first, then its feasibility only
+        assert ledger.rejects(plan, cat, "thematic", target, 0)
+        assert not ledger.rejects(plan, cat, "thematic", target, ledger.tries("thematic", target, "tune") // 2)
+    finally:
+        cat.scale_share, cat.split = 0.0, ""
 
 
 def test_the_memo_is_recomputed_when_the_split_state_changes(cat):
@@ -146,6 +201,35 @@ def test_a_larger_suite_meets_the_topic_target(tmp_path, size, seed, n):
     assert props["relevant-document sets repeated within a split"] == 0
     assert props["fact sets repeated within a split"] == 0
     assert props["entities (expected or named in the text) in two or more splits"] == 0
+
+
+def _rows(out: Path) -> dict:
+    return {p["property"]: p for p in describe(out, write=False)["properties"]}
+
+
+#: Categories whose tier mix a larger suite does not hold yet: a two-hop chain of two chunks in one branch goes
+#: through a manager, a system or a team, and the world has too few of them to keep half the two-hop questions
+#: medium at 900 queries (33-35 of 53 on medium seeds 0, 1 and 7; the design's 300 holds it).
+TIER_GAPS = frozenset({"two_hop"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size, seed, n", [("medium", 1, 900)])
+def test_a_larger_suite_keeps_the_design_feasible_shares_and_tier_mix(tmp_path, size, seed, n):
+    out = tmp_path / "m"
+    generate_meridian(out, size, seed=seed, n_queries=n)
+    rows = _rows(out)
+    assert rows["budget-feasible share per category (128-token chunks, 400 tokens)"]["met"], \
+        rows["budget-feasible share per category (128-token chunks, 400 tokens)"]["measured"]
+    mix = rows["difficulty easy/medium/hard per category (target)"]["measured"]
+    for cname, shown in mix.items():
+        got, want = ([int(x) for x in part.strip(" ()").split("/")] for part in shown.split(" ("))
+        k = sum(got)
+        if cname not in TIER_GAPS:
+            assert max(abs(a - b) for a, b in zip(got, want, strict=True)) <= max(TIER_TOL, 1 / k) * k, (cname, shown)
+    assert rows["independent topics per split (clusters / queries, effective topics)"]["met"]
+    assert min(rows["difficulty agreeing with the design's tier of the chunked evidence, per split"]["measured"]
+               .values()) >= 0.9
 
 
 @pytest.mark.slow

@@ -119,14 +119,18 @@ class FitLedger:
         join budget (``within``) a draw without the target's feasibility is turned down however many came before
         (the slot is then tried outside the budget before it gives the target up), unless the target was given up
         in this split. A vocabulary-mismatch draw needs only the feasibility (the design's 15 vocabulary-mismatch
-        queries per 300 keep their slots), a hand-written pattern's too while the pattern is below its share
-        (:meth:`_short`); the first draw of a hand-written pattern nothing (every pattern shows up)."""
+        queries per 300 keep their slots) in the design's suite; in a larger one (``cat.scale_share``) its tier as
+        well in the first half (at 900 queries temporal's designed-hard slots, aimed at medium targets, otherwise
+        took the first feasible policy question: 10 medium of the 20 the design asks for). A hand-written
+        pattern's draw needs only the feasibility while the pattern is below its share (:meth:`_short`); the
+        first draw of a hand-written pattern nothing (every pattern shows up)."""
         n = self.tries(cname, target, getattr(cat, "split", ""))
         if attempt >= n and not (within and n == FIT_TRIES):
             return False
         if plan.origin == "adversarial" and not self.patterns[plan.extra.get("pattern")]:
             return False  # every hand-written pattern shows up at least once
-        if attempt < n // 2 and plan.origin != "adversarial:vocabulary" and not self._short(plan, cat, cname):
+        vocabulary = plan.origin == "adversarial:vocabulary" and not getattr(cat, "scale_share", 0.0)
+        if attempt < n // 2 and not vocabulary and not self._short(plan, cat, cname):
             return not fits(plan, cat, target)
         ce = plan_evidence(plan, cat) if plan.facts else None
         return ce is not None and target is not None and ce.feasible != target[1]

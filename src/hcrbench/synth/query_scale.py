@@ -11,15 +11,23 @@ hands a share ``1 - 300 / N`` (at most :data:`MAX_SHARE`) of a category's draws 
 - comparative: which of two incidents lasted longer, which of two decisions is expected to cost more;
 - temporal: which of two incidents was opened first;
 - two-hop: where the person who reported an incident is based, or their job title (the incident, then a profile);
+  a slot aimed at a medium chain takes which vendor supplies the system an incident hit, or what kind of system
+  it is (the incident, then the system's overview: one branch);
 - thematic: a person's job title, team and office (and when this year's joiners joined), stated on their profile
-  and a team page, an announcement or a team-news item;
+  and a team page, an announcement or a team-news item (one chunk: easy); a slot aimed at other evidence takes
+  another form (:data:`SCALE_FORMS`): two colleagues' job titles and offices (two profiles: medium), or a person's
+  job title and office with every incident they reported (the profile and each report: hard, over 400 tokens
+  from three or four reports);
 - detail: who owns a decision.
 
 Entity-spanning questions get no variant: a narrow person summary (tried) left the topic share at 900 queries
 where it was and pushed the category's budget-feasible share from 0.60 to 0.76 (design 0.60).
-Nor do the variants skip slots aimed at other evidence (:mod:`query_fit`'s targets, tried): the topic share at
-450 on medium seed 0 then fell to 0.61 in dev. The feasible shares and tier mix per category therefore move
-with N (``describe`` reports them; docs/meridian.md has the figures).
+A slot aimed at evidence no form of the variant has still takes the variant's draws (giving them to the
+category's own generator, tried, spends the policies, systems and projects every category shares: at 450 on
+medium seed 0 the dev topic share fell to 0.61, and at 900 thematic medium slots giving all or half their
+variant draws back left the tune split at 0.63-0.665 distinct clusters on 6,000 documents); the fit window
+(:mod:`query_fit`) turns its draws down first. ``describe`` reports the feasible shares and tier mix per
+category (docs/meridian.md has the figures).
 
 Each is an intent over the world like the others (the words name every fact it needs) and passes the same checks.
 """
@@ -113,6 +121,26 @@ def reporter_fact(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                  f"{what}_of_incident_reporter", chain=True, ticket=t["id"])
 
 
+def incident_system_fact(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Which vendor supplies the system an incident hit, or what kind of system it is: the incident report, then
+    the system's overview (two chunks of one branch: medium)."""
+    w = c.w
+    t = c.pick(r, c.core_tickets)
+    sy = w.get(t["system"])
+    what = r.choice(["vendor", "kind"])
+    facts = [f"tkt:{t['id']}:system", f"sys:{sy.id}:{what}"]
+    if not c.usable(sy.id) or not _free(c, facts):
+        return None
+    text = {"vendor": {"easy": f"Which vendor supplies the system that {t['id']} affected?",
+                       "medium": f"Who is the supplier of the system hit by {t['id']}?",
+                       "hard": f"Which firm makes the tool that went wrong in {t['id']}?"},
+            "kind": {"easy": f"What kind of system is the one that {t['id']} affected?",
+                     "medium": f"What sort of system was hit by {t['id']}?",
+                     "hard": f"What does the tool that went wrong in {t['id']} do for us?"}}[what][diff]
+    return _plan(c, "two_hop", diff, text, fact_value(w, facts[-1]), facts, [t["id"], sy.id],
+                 f"{what}_of_incident_system", chain=True, ticket=t["id"])
+
+
 def person_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """A person's job title, team and office (and, for this year's joiners, when they joined)."""
     w = c.w
@@ -137,6 +165,62 @@ def person_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan | N
     return _plan(c, "thematic", diff, text, answer, facts, [p.id], "person_at_a_glance", person=p.id)
 
 
+def colleagues_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """Two colleagues of one team: each one's job title and office (two profiles, one branch: medium; never two
+    that one page lists together)."""
+    w = c.w
+    if "scale_teams" not in c.cache:
+        teams: dict[str, list] = {}
+        for p in w.people[1:]:
+            if c.profile(p.id) is not None and not p.left:
+                teams.setdefault(p.team, []).append(p)
+        c.cache["scale_teams"] = [m for _, m in sorted(teams.items()) if len(m) >= 2]
+    teams = c.memo("scale_teams_free", lambda: [ok for m in c.cache["scale_teams"] if len(ok := [
+        p for p in m if c.usable(p.id) and _free(c, [f"per:{p.id}:role", f"per:{p.id}:location"])]) >= 2])
+    if not teams:
+        return None
+    a, b = c.sample(r, teams[r.randrange(len(teams))], 2)
+    facts = [f"per:{x.id}:{k}" for x in (a, b) for k in ("role", "location")]
+    if frozenset.intersection(*(c.docs_stating(f) for f in facts)):
+        return None  # a team page that lists both is one lookup (easy), not two profiles
+    text = {"easy": f"What are the job titles of {a.name} and {b.name}, and which office is each of them in?",
+            "medium": f"What do {a.name} and {b.name} do at Meridian, and where is each of them based?",
+            "hard": f"Which roles do {a.name} and {b.name} hold, and from which offices do they work?"}[diff]
+    answer = [f"{x.name}: {fact_value(w, f'per:{x.id}:role')}, {fact_value(w, f'per:{x.id}:location')}"
+              for x in (a, b)]
+    return _plan(c, "thematic", diff, text, answer, facts, [a.id, b.id], "colleagues_at_a_glance",
+                 people=[a.id, b.id])
+
+
+def reporter_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
+    """A person's job title and office and every incident they reported this year: the profile, then each
+    incident report (two branches: hard; three incidents or more are over 400 tokens)."""
+    w = c.w
+    if "scale_reporters" not in c.cache:
+        by: dict[str, list[str]] = {}
+        for t in w.tickets:
+            by.setdefault(t["reporter"], []).append(f"tkt:{t['id']}:reporter")
+        c.cache["scale_reported"] = by
+        c.cache["scale_reporters"] = [p for p in w.people[1:] if p.id in by and len(by[p.id]) <= 6 and not p.left
+                                      and c.profile(p.id) is not None and all(c.stated(f) for f in by[p.id])]
+    by = c.cache["scale_reported"]
+    free = c.memo("scale_reporters_free", lambda: [p for p in c.cache["scale_reporters"]
+                                                     if c.usable(p.id) and _free(c, by[p.id])])
+    if not free:
+        return None
+    p = c.pick(r, free)
+    reported = by[p.id]
+    facts = [f"per:{p.id}:role", f"per:{p.id}:location", *reported]
+    if not _free(c, facts[:2]):
+        return None
+    text = {"easy": f"What are {p.name}'s job title and office, and which incidents has {p.name} reported?",
+            "medium": f"What does {p.name} do and where, and which incidents did {p.name} raise?",
+            "hard": f"Tell me about {p.name}: job title, office, and every incident they have reported."}[diff]
+    answer = [f"job title: {fact_value(w, facts[0])}", f"office: {fact_value(w, facts[1])}"] + [
+        f"reported {f.split(':')[1]}" for f in reported]
+    return _plan(c, "thematic", diff, text, answer, facts, [p.id], "reporter_at_a_glance", person=p.id)
+
+
 def decision_owner(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Who owns one decision (one identifier-bound fact)."""
     d = c.pick(r, c.core_decisions)
@@ -150,10 +234,29 @@ def decision_owner(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
 #: category -> the variant a larger suite hands its share of the draws.
 SCALE: dict[str, Gen] = {"comparative": longer_or_costlier, "temporal": opened_first, "two_hop": reporter_fact,
                          "thematic": person_at_a_glance, "detail": decision_owner}
+#: category -> (slot target -> the variant that serves it). A slot aimed at evidence the category's variant does
+#: not have (:mod:`query_fit`'s targets) takes another form of it: a person's job title, team and office is one
+#: chunk (easy), and at 900 queries it took 103 of 150 thematic slots (feasible share 0.97 against the design's
+#: 0.85, tiers 112/32/6 against 60/53/37); two colleagues are two profiles (medium), a person's title and office
+#: with the incidents they reported a profile and one to six incident reports (hard; over 400 tokens from three
+#: or four). A two-hop question from an incident to its reporter's profile crosses two branches (hard, within
+#: 400 tokens: no two-hop target), to its system's overview stays in one (medium). Targets not listed (and slots
+#: without one) take :data:`SCALE`'s variant.
+SCALE_FORMS: dict[str, dict[tuple[str, bool], Gen]] = {
+    "two_hop": {("medium", True): incident_system_fact},
+    "thematic": {("medium", True): colleagues_at_a_glance, ("hard", True): reporter_at_a_glance,
+                 ("hard", False): reporter_at_a_glance},
+}
 #: Categories whose hard questions are vocabulary-mismatch or snapshot traps: their hard draws stay theirs (the
 #: suite keeps its share of vocabulary-mismatch queries) until the planner's last tries at a slot (``relaxed``):
 #: a suite of 3,000 on full has more hard comparative slots than the world has policies.
 KEEP_HARD = frozenset({"thematic", "comparative", "temporal"})
+
+
+def form_for(category: str, target: tuple[str, bool] | None) -> Gen:
+    """The variant of ``category`` that serves a slot aimed at ``target`` (:data:`SCALE_FORMS`, else
+    :data:`SCALE`'s)."""
+    return SCALE_FORMS.get(category, {}).get(target) or SCALE[category]
 
 
 def scaled(category: str, gen: Gen) -> Gen:
@@ -169,7 +272,7 @@ def scaled(category: str, gen: Gen) -> Gen:
     def draw(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         share = getattr(c, "scale_share", 0.0)
         if share and (not (keep_hard and diff == "hard") or c.relaxed) and r.random() < share:
-            return variant(c, r, diff)
+            return form_for(category, getattr(c, "target", None))(c, r, diff)
         return gen(c, r, diff)
 
     return draw
@@ -187,7 +290,7 @@ def rescued(category: str, gen: Gen) -> Gen:
     def draw(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         share = getattr(c, "scale_share", 0.0)
         if share and c.relaxed and r.random() < share:
-            return variant(c, r, diff)
+            return form_for(category, getattr(c, "target", None))(c, r, diff)
         return gen(c, r, diff)
 
     return draw
