@@ -156,6 +156,11 @@ class Catalog:
         updated from the entities the ledger added since: :mod:`~hcrbench.synth.free_lists`)."""
         if not self.split_owner:
             return items
+        self._memo_valid()
+        made = self._free_lists.origin(items)
+        if made is not None:  # a list :meth:`free` made: one filter of its source, kept like it
+            key, source, needs = made
+            return self.free((key, "usable"), source, lambda x: [*needs(x), *self._entity_nodes(x)])
         return self.free(("usable", id(items), len(items)), items, self._entity_nodes)
 
     def _entity_nodes(self, x) -> list:

@@ -30,6 +30,7 @@ class FreeLists:
         self._kept: dict[tuple[Hashable, str], list] = {}  # -> [items, out positions, out, owner, seen, used]
         self._index: dict[Hashable, list] = {}  # -> [items, nodes of each item, node -> positions (lazy)]
         self._state = 0
+        self._origin: dict[int, tuple[list, tuple, list, Callable]] = {}  # id(out) -> (out, slot, items, needs)
 
     def tick(self) -> None:
         """A new ledger state (the planner planned a query or moved to another split): drops lists unused for
@@ -40,6 +41,17 @@ class FreeLists:
             self._kept = {k: v for k, v in self._kept.items() if v[5] >= old}
             live = {k for k, _ in self._kept}
             self._index = {k: v for k, v in self._index.items() if k in live}
+            outs = {id(v[2]) for v in self._kept.values()}
+            self._origin = {k: v for k, v in self._origin.items() if k in outs}
+
+    def origin(self, out: list) -> tuple[Hashable, list, Callable] | None:
+        """``(key, items, needs)`` when ``out`` is a list :meth:`filtered` returned (so a further filter of it
+        can be kept as one filter of ``items``), else None."""
+        got = self._origin.get(id(out))
+        if got is None or got[0] is not out:
+            return None
+        kept = self._kept.get(got[1])
+        return (got[1][0], got[2], got[3]) if kept is not None and kept[2] is out else None  # the current one
 
     def filtered(self, key: Hashable, items: list, needs: Callable[[Any], Iterable[Node]],
                  owner: dict, split: str) -> list:
@@ -56,6 +68,7 @@ class FreeLists:
         if got is None or got[0] is not items or got[3] is not owner or got[4] > n:
             pos = [i for i, ns in enumerate(per) if all(owner.get(x, split) == split for x in ns)]
             got = self._kept[slot] = [items, pos, [items[i] for i in pos], owner, n, self._state]
+            self._origin[id(got[2])] = (got[2], slot, items, needs)
             return got[2]
         got[5] = self._state
         if n > got[4]:
@@ -73,6 +86,8 @@ class FreeLists:
             if dead:
                 got[1] = [i for i in got[1] if i not in dead]
                 got[2] = [items[i] for i in got[1]]
+                self._origin[id(got[2])] = (got[2], slot, items, needs)
         return got[2]
+
 
 __all__ = ["KEEP_STATES", "FreeLists"]
