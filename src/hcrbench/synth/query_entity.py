@@ -129,8 +129,9 @@ def doc_cover(c: Catalog, facts: list[str]) -> int:
         for d in c.docs_stating(f):
             by_doc.setdefault(d, set()).add(f)
     n = 0
+    order = sorted(by_doc)  # (max keeps the first of equals: the lowest document, as before)
     while left:
-        d = max(sorted(by_doc), key=lambda d: len(by_doc[d] & left))
+        d = max(order, key=lambda d: len(by_doc[d] & left))
         if not by_doc[d] & left:
             break
         left -= by_doc[d]

@@ -298,7 +298,7 @@ def _pattern_share(cname: str) -> float:
 
 
 def _relevant_set(plan: QueryPlan, cat: Catalog) -> frozenset:
-    return frozenset(d for f in plan.facts for d in cat.docs_stating(f))
+    return frozenset().union(*(cat.docs_stating(f) for f in plan.facts))
 
 
 def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: int, split: str,
