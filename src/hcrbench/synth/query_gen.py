@@ -22,6 +22,7 @@ from hcrbench.synth.render_events import SEVERITY
 from hcrbench.synth.text import amount, human_date, money
 
 SPANNING_MIN_DOCS = 10
+MAX_RELEVANT = 100  # R@100 = 1 must be reachable: no query has more relevant documents than that
 Gen = Callable[[Catalog, random.Random, str], "QueryPlan | None"]
 
 
@@ -264,6 +265,8 @@ def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     else:
         return _attended(c, r, diff, _world_list(c, "key_people", lambda: [p for p in w.key_entities
                                                                           if p[1:].isdigit()]))
+    if _over_cap(c, (intent, *params.values()), facts):
+        return None
     plan = _q(c, "aggregation", diff, "world", text, [t["id"] for t in items], facts, ent, intent=intent, **params)
     return _wide(c, plan)
 
@@ -280,10 +283,22 @@ def _attended(c: Catalog, r: random.Random, diff: str, people: list[str]) -> Que
     text = {"easy": f"Which meetings did {name} attend?", "medium": f"List all meeting notes where {name} was "
             f"present.", "hard": f"Which sessions has {name} sat in on, and for which projects?"}[diff]
     facts, ent = [f"mtg:{m['id']}:attendee:{pid}" for m in ms], [pid]
+    if _over_cap(c, ("meetings_attended_by", pid), facts):
+        return None
     plan = _q(c, "aggregation", diff, "world", text,
               [f"{w.get(m['project']).code_name} meeting, {human_date(m['date'])} ({m['id']})" for m in ms],
               facts, ent, intent="meetings_attended_by", person=pid)
     return _wide(c, plan)
+
+
+def _over_cap(c: Catalog, key: tuple, facts: list[str]) -> bool:
+    """True when ``facts`` (the list the world query ``key`` names) are stated in more than :data:`MAX_RELEVANT`
+    documents, which the planner rejects: counted once per world query, so a large world's wide lists (a month's
+    incidents) are turned down at once instead of built and counted at every draw."""
+    got = c.cache.get(("over_cap", key))
+    if got is None:
+        got = c.cache[("over_cap", key)] = len(frozenset().union(*(c.docs_stating(f) for f in facts))) > MAX_RELEVANT
+    return got  # type: ignore[return-value]
 
 
 def _world_list(c: Catalog, key: object, make: Callable[[], list]) -> list:

@@ -31,7 +31,7 @@ from hcrbench.synth.properties import bridges, violations
 from hcrbench.synth.query_chain import distinct_hops
 from hcrbench.synth.query_dedup import QuestionSet
 from hcrbench.synth.query_fit import FitLedger, fits, slot_targets_of
-from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES
+from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES, MAX_RELEVANT
 from hcrbench.synth.query_reach import reach
 from hcrbench.synth.query_scale import rescued, scale_share, scaled
 from hcrbench.synth.seeds import rng
@@ -70,7 +70,6 @@ BUDGET_TRIES = 120
 #: Outside the budget a slot takes the draw that joins the fewest topics among this many valid draws (one that
 #: opens a new topic at once), so a fallback merges as few clusters as it can.
 BEST_OF = 12
-MAX_RELEVANT = 100  # R@100 = 1 must be reachable: no query has more relevant documents than that
 BRIDGE_SHARE = 0.10  # no bridge entity in more than ~10% of a chain category's queries
 #: Categories whose slots need the most distinct world resources are filled first.
 FILL_ORDER = ("ambiguous", "aggregation", "multi_hop", "entity_spanning", "two_hop", "temporal", "comparative",
