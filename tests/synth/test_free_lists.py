@@ -9,10 +9,11 @@ import pytest
 
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.catalog import Catalog
+from hcrbench.synth.facts import Statement
 from hcrbench.synth.free_lists import KEEP_STATES, FreeLists
 from hcrbench.synth.query_dedup import QuestionSet
 from hcrbench.synth.query_entity import PERSON, PROJECT, SYSTEM, fact_line
-from hcrbench.synth.query_gen import out_of_distribution
+from hcrbench.synth.query_gen import MAX_RELEVANT, _over_cap, aggregation, out_of_distribution
 from hcrbench.synth.schedule import iter_specs
 from hcrbench.synth.world import build_world
 
@@ -58,7 +59,7 @@ def test_a_list_of_another_identity_under_a_key_is_filtered_afresh():
 
 @pytest.fixture(scope="module")
 def cat():
-    w = build_world(0, 500)
+    w = build_world(0, 2000)
     return Catalog(w, list(iter_specs(w)))
 
 
@@ -120,3 +121,36 @@ def test_hard_out_of_distribution_questions_outnumber_the_absurd_topics_in_the_l
     assert distinct >= 100  # none is a near-duplicate of another or of a fixed topic
     # each names one absurd thing (a word no document of the world uses: test_ood checks the corpus)
     assert all(sum(x in t for x in lx.OOD_THINGS) == 1 for t in texts)
+
+
+def _stated_everywhere(cat, facts_of, docs: int = 1) -> Catalog:
+    """A catalog of ``cat``'s world and documents whose every fact of ``facts_of(world)`` is stated in ``docs``
+    documents of its own."""
+    facts = facts_of(cat.w)
+    return Catalog(cat.w, cat.specs, [Statement(i * docs + k, 0, 1, f, "x") for i, f in enumerate(facts)
+                                      for k in range(docs)])
+
+
+def test_an_aggregation_over_the_relevant_cap_is_turned_down_once(cat):
+    c = _stated_everywhere(cat, lambda w: [f"tkt:{t['id']}:date" for t in w.tickets])
+    facts = [f"tkt:{t['id']}:date" for t in c.w.tickets]
+    assert len(facts) > MAX_RELEVANT
+    assert _over_cap(c, ("all",), facts) and not _over_cap(c, ("few",), facts[:MAX_RELEVANT])
+    assert _over_cap(c, ("all",), [])  # (counted once per world query)
+
+
+def test_relaxed_aggregations_list_anyones_meetings_exactly(cat):
+    """The planner's last tries at an aggregation slot take anyone's meetings, and the answer is every meeting
+    of that person in world order (the same intent as the key people's: test_labels checks it on suites)."""
+    w = cat.w
+    c = _stated_everywhere(cat, lambda w: [f"mtg:{m['id']}:attendee:{a}" for m in w.meetings for a in m["attendees"]],
+                           docs=4)  # (a person with 3+ meetings: over ten documents)
+    key = {p for p in w.key_entities if p[1:].isdigit()}
+    c.relaxed = True
+    plans = [aggregation(c, random.Random(i), "easy") for i in range(300)]
+    got = [p for p in plans if p is not None and p.intent == "meetings_attended_by" and p.params["person"] not in key]
+    assert got
+    for p in got:
+        pid = p.params["person"]
+        want = [m["id"] for m in w.meetings if pid in m["attendees"]]
+        assert [a.rsplit("(", 1)[1].rstrip(")") for a in p.answer] == want and len(want) >= 2
