@@ -277,8 +277,10 @@ def _fallbacks(split: str) -> list[tuple[str, bool, bool, bool, bool]]:
     """The tries of a slot as (split, relaxed, loose, within budget, relevant set may repeat), in order: its own
     split within the join budget (:data:`BUDGET_TRIES` draws each), with and without the fresh preferences
     (``loose``: no preference for entities no query names yet, for a new topic or a new main subject, and a
-    fresh stream of draws); then outside the budget, in its own split with and without the preferences, still
-    without repeating a relevant set; then as Meridian 4.0's planner did, where a relevant set may repeat within
+    fresh stream of draws); then outside the budget, in its own split with and without the preferences, and
+    without the generator's size targets (``relaxed``: a larger suite's variants over the world's numerous
+    kinds, :func:`~hcrbench.synth.query_scale.rescued`, where a category's own kinds are capped: policies,
+    systems), still without repeating a relevant set; then as Meridian 4.0's planner did, where a relevant set may repeat within
     the split after :data:`NEW_EVIDENCE_TRIES` draws: in its own split, without the generator's size targets
     (entity-spanning questions over 10+ documents), in another split (the counts then show it), and without the
     preferences. A crowded world gives up topic spread before it gives up the suite, and ``describe`` reports
@@ -286,6 +288,7 @@ def _fallbacks(split: str) -> list[tuple[str, bool, bool, bool, bool]]:
     others = [s for s in SPLIT_SHARES if s != split]
     return [(split, False, False, True, False), (split, False, True, True, False),
             (split, False, False, False, False), (split, False, True, False, False),
+            (split, True, False, False, False),
             (split, False, False, False, True), (split, True, False, False, True),
             *((s, True, False, False, True) for s in others),
             (split, True, True, False, True), *((s, True, True, False, True) for s in others)]
