@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hcrbench.synth.facts import Statement
+from hcrbench.synth.free_lists import FreeLists
 from hcrbench.synth.schedule import DocSpec
 from hcrbench.synth.world import World
 
@@ -63,11 +64,11 @@ class Catalog:
         self.target: tuple[str, bool] | None = None  # the slot's (tier, feasible) target (query_fit, query_reach)
         self.count_tokens = count_tokens or (lambda s: len(s.split()))
         self.cache: dict[object, object] = {}  # indexes the query generators build once
-        self._item_nodes: dict[int, tuple[object, list]] = {}  # id(item) -> (item, its entity nodes)
         # lists filtered by the split state (memo): valid while the planner's state is (:meth:`_memo_valid`)
         self.epoch = 0  # bumped by the planner for every plan it starts (a new ledger and claimed set)
         self._memo: dict[object, object] = {}
         self._memo_state: tuple = ()
+        self._free_lists = FreeLists()  # lists filtered by the split ledger, updated as it grows (free_lists)
         self.prov: dict[str, list[Statement]] = defaultdict(list)
         self._docs_of: dict[str, frozenset[int]] = {}
         self.doc_facts: dict[int, set[str]] = defaultdict(set)
@@ -129,6 +130,7 @@ class Catalog:
             self._memo.clear()
             self._memo["_refs"] = (owner, claimed)  # held, so their ids are not reused while the memo lives
             self._memo_state = state
+            self._free_lists.tick()
 
     def memo(self, key: object, fn: Callable[[], object]):
         """``fn()`` computed once per split state (see :meth:`_memo_valid`): for lists a generator filters by
@@ -150,23 +152,27 @@ class Catalog:
         return ok
 
     def _usable_items(self, items: list) -> list:
-        """The items whose entities are all usable (:meth:`usable`), in order (memoised per list and split state;
-        the memo holds the list, so its id stays its own)."""
-        owner, split = self.split_owner, self.split
-        if not owner:
+        """The items whose entities are all usable (:meth:`usable`), in order (kept per list and split, and
+        updated from the entities the ledger added since: :mod:`~hcrbench.synth.free_lists`)."""
+        if not self.split_owner:
             return items
+        self._memo_valid()
+        made = self._free_lists.origin(items)
+        if made is not None:  # a list :meth:`free` made: one filter of its source, kept like it
+            key, source, needs = made
+            return self.free((key, "usable"), source, lambda x: [*needs(x), *self._entity_nodes(x)])
+        return self.free(("usable", id(items), len(items)), items, self._entity_nodes)
 
-        def scan() -> tuple[list, list]:
-            memo = self._item_nodes
-            out = []
-            for x in items:
-                got = memo.get(id(x))
-                if got is None or got[0] is not x:
-                    got = memo[id(x)] = (x, [("entity", e) for e in _ids(x)])
-                if all(owner.get(n, split) == split for n in got[1]):
-                    out.append(x)
-            return items, out
-        return self.memo(("usable", id(items), len(items)), scan)[1]
+    def _entity_nodes(self, x) -> list:
+        return [("entity", e) for e in _ids(x)]
+
+    def free(self, key: object, items: list, needs: Callable[[object], list]) -> list:
+        """The items of ``items`` whose every ledger node in ``needs(item)`` (``("entity", id)``, ``("fact",
+        id)``) no other split than the slot's owns, in order: the same list as filtering ``items`` with
+        :meth:`usable` and the facts' owners, kept across planned queries (:class:`~hcrbench.synth.free_lists.
+        FreeLists`). ``key`` names the list, ``items`` and ``needs`` must be the same for a key."""
+        self._memo_valid()
+        return self._free_lists.filtered(key, items, needs, self.split_owner, self.split)
 
     def pick(self, r, items):
         """A random item whose entities are usable (any item when none is: the draw is then rejected), preferring

@@ -439,3 +439,18 @@ OOD_TOPICS = [
     "Where is the underwater data centre located?",
     "How do I claim the quarterly skydiving allowance?",
 ]
+#: Absurd things (each with a word no Meridian document uses) and the questions a larger suite asks about them
+#: once :data:`OOD_TOPICS` are all asked (``query_gen.out_of_distribution``): 16 x 8 further hard questions.
+OOD_THINGS = [
+    "the pet insurance scheme", "the company sailing yacht", "the Mars research station",
+    "salary payments in cryptocurrency", "the annual masquerade gala", "the executive helicopter pad",
+    "llamas in the office", "the vineyard in Portugal", "the inter-office chess tournament",
+    "the Friday sushi menu", "the astronaut training programme", "the rooftop telescope",
+    "the company cricket team", "the lottery winnings scheme", "the underwater data centre",
+    "the skydiving allowance",
+]
+OOD_FRAMES = [
+    "Who approves requests for {x}?", "Which team looks after {x}?", "How much did Meridian spend on {x} last year?",
+    "When was {x} introduced?", "Where are the rules for {x} written down?", "Who is the contact for {x}?",
+    "How many employees used {x} in 2024?", "What changed about {x} this year?",
+]

@@ -20,26 +20,43 @@ MAX_FACTS = 40
 SPANNING_DOCS = 11  # ... that need more than ten documents (the design's "spans >10 documents"; a small world may
 # lack such entities for a split, and the planner's last try at a slot drops this target)
 Aspect = tuple[str, Callable[[World, str], list[str]]]
+_BY: list = [None, {}]  # [the world indexed, {(kind, field): {value: items in world order}}]
+
+
+def by_value(w: World, kind: str, key: str, value: str) -> list:
+    """The items of ``w``'s list ``kind`` whose ``key`` is ``value`` (or holds it, for a list field), in world order:
+    an index built once per world (the aspects below were scans of every ticket or meeting per entity)."""
+    if _BY[0] is not w:
+        _BY[0], _BY[1] = w, {}
+    idx = _BY[1].get((kind, key))
+    if idx is None:
+        idx = _BY[1][(kind, key)] = {}
+        for x in getattr(w, kind):
+            v = x[key] if isinstance(x, dict) else getattr(x, key)
+            for one in dict.fromkeys(v) if isinstance(v, list) else (v,):
+                idx.setdefault(one, []).append(x)
+    return idx.get(value, [])
+
 
 PERSON: dict[str, Aspect] = {
     "role": ("their job title", lambda w, p: [f"per:{p}:role"]),
     "team": ("their team", lambda w, p: [f"per:{p}:team"]),
     "location": ("where they are based", lambda w, p: [f"per:{p}:location"]),
     "manager": ("who they report to", lambda w, p: [f"per:{p}:manager"] if w.get(p).manager else []),
-    "projects": ("the projects they lead", lambda w, p: [f"prj:{x.id}:lead" for x in w.projects if x.lead == p]),
+    "projects": ("the projects they lead", lambda w, p: [f"prj:{x.id}:lead" for x in by_value(w, "projects", "lead", p)]),
     "meetings": ("every meeting they attended",
-                 lambda w, p: [f"mtg:{m['id']}:attendee:{p}" for m in w.meetings if p in m["attendees"]]),
+                 lambda w, p: [f"mtg:{m['id']}:attendee:{p}" for m in by_value(w, "meetings", "attendees", p)]),
     "decisions": ("every decision they approved",
-                  lambda w, p: [f"dec:{d['id']}:approver" for d in w.decisions if d["approver"] == p]),
+                  lambda w, p: [f"dec:{d['id']}:approver" for d in by_value(w, "decisions", "approver", p)]),
     "assigned": ("every incident assigned to them",
-                 lambda w, p: [f"tkt:{t['id']}:assignee" for t in w.tickets if t["assignee"] == p]),
+                 lambda w, p: [f"tkt:{t['id']}:assignee" for t in by_value(w, "tickets", "assignee", p)]),
     "reported": ("every incident they reported",
-                 lambda w, p: [f"tkt:{t['id']}:reporter" for t in w.tickets if t["reporter"] == p]),
-    "systems": ("the systems they administer", lambda w, p: [f"sys:{s.id}:admin" for s in w.systems if s.admin == p]),
+                 lambda w, p: [f"tkt:{t['id']}:reporter" for t in by_value(w, "tickets", "reporter", p)]),
+    "systems": ("the systems they administer", lambda w, p: [f"sys:{s.id}:admin" for s in by_value(w, "systems", "admin", p)]),
     "policies": ("the policies they approved",
-                 lambda w, p: [f"pol:{x.id}:approver" for x in w.policies if x.approver == p]),
+                 lambda w, p: [f"pol:{x.id}:approver" for x in by_value(w, "policies", "approver", p)]),
     "reports": ("the people who report to them",
-                lambda w, p: [f"per:{q.id}:manager" for q in w.people if q.manager == p]),
+                lambda w, p: [f"per:{q.id}:manager" for q in by_value(w, "people", "manager", p)]),
 }
 PROJECT: dict[str, Aspect] = {
     "lead": ("who leads it", lambda w, x: [f"prj:{x}:lead"]),
@@ -52,7 +69,7 @@ PROJECT: dict[str, Aspect] = {
     "milestones": ("the milestone it reached in each quarter of 2024",
                    lambda w, x: [f"prj:{x}:milestone:{q}" for q in lx.QUARTERS]),
     "decisions": ("what every decision taken on it decided",
-                  lambda w, x: [f"dec:{d['id']}:option" for d in w.decisions if d["project"] == x]),
+                  lambda w, x: [f"dec:{d['id']}:option" for d in by_value(w, "decisions", "project", x)]),
 }
 SYSTEM: dict[str, Aspect] = {
     "kind": ("what kind of system it is", lambda w, s: [f"sys:{s}:kind"]),
@@ -61,7 +78,7 @@ SYSTEM: dict[str, Aspect] = {
     "admin": ("who administers it", lambda w, s: [f"sys:{s}:admin"]),
     "users": ("how many people use it", lambda w, s: [f"sys:{s}:users"]),
     "incidents": ("every incident recorded against it",
-                  lambda w, s: [f"tkt:{t['id']}:system" for t in w.tickets if t["system"] == s]),
+                  lambda w, s: [f"tkt:{t['id']}:system" for t in by_value(w, "tickets", "system", s)]),
     "review": ("how many accounts its access review removed", lambda w, s: [f"sys:{s}:removed"]),
 }
 PRODUCT: dict[str, Aspect] = {
@@ -69,7 +86,7 @@ PRODUCT: dict[str, Aspect] = {
     "version": ("its current version", lambda w, p: [f"prd:{p}:version"]),
     "manager": ("who its product manager is", lambda w, p: [f"prd:{p}:manager"]),
     "projects": ("every project that changes it",
-                 lambda w, p: [f"prj:{x.id}:product" for x in w.projects if x.product == p]),
+                 lambda w, p: [f"prj:{x.id}:product" for x in by_value(w, "projects", "product", p)]),
 }
 
 
@@ -97,7 +114,7 @@ def fact_line(c: Catalog, fid: str) -> str:
     elif parts[0] == "pol" and len(parts) > 3 and parts[2][:1] == "v" and parts[2][1:].isdigit():
         attr = f"version {int(parts[2][1:]) + 1} {' '.join(parts[3:])}"  # "version 1 effective", not "v0 effective"
     if parts[0] == "mtg":
-        m = next(x for x in c.w.meetings if x["id"] == parts[1])
+        m = by_value(c.w, "meetings", "id", parts[1])[0]
         return f"{c.w.get(parts[3]).name} attended the {c.w.get(m['project']).code_name} meeting of " \
                f"{human_date(m['date'])} ({m['id']})"
     return f"{subject_name(c.w, fid)}, {attr}: {fact_value(c.w, fid)}"
@@ -112,8 +129,9 @@ def doc_cover(c: Catalog, facts: list[str]) -> int:
         for d in c.docs_stating(f):
             by_doc.setdefault(d, set()).add(f)
     n = 0
+    order = sorted(by_doc)  # (max keeps the first of equals: the lowest document, as before)
     while left:
-        d = max(sorted(by_doc), key=lambda d: len(by_doc[d] & left))
+        d = max(order, key=lambda d: len(by_doc[d] & left))
         if not by_doc[d] & left:
             break
         left -= by_doc[d]
@@ -192,7 +210,7 @@ def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None
     if table is PERSON:
         first = e.name.split()[0]
         team = w.get(e.team).name
-        same = [p for p in w.people if p.name.split()[0] == first and p.team == e.team]
+        same = [p for p in by_value(w, "people", "team", e.team) if p.name.split()[0] == first]
         text = {"easy": f"Summarise what Meridian's documents say about {e.name}: {aspects}.",
                 "medium": f"For {e.name}, give {aspects}.",
                 "hard": f"About {first} from {team}: {aspects}?" if len(same) == 1 else ""}[diff]

@@ -31,7 +31,7 @@ from hcrbench.synth.properties import bridges, violations
 from hcrbench.synth.query_chain import distinct_hops
 from hcrbench.synth.query_dedup import QuestionSet
 from hcrbench.synth.query_fit import FitLedger, fits, slot_targets_of
-from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES
+from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES, MAX_RELEVANT
 from hcrbench.synth.query_reach import reach
 from hcrbench.synth.query_scale import rescued, scale_share, scaled
 from hcrbench.synth.seeds import rng
@@ -70,7 +70,6 @@ BUDGET_TRIES = 120
 #: Outside the budget a slot takes the draw that joins the fewest topics among this many valid draws (one that
 #: opens a new topic at once), so a fallback merges as few clusters as it can.
 BEST_OF = 12
-MAX_RELEVANT = 100  # R@100 = 1 must be reachable: no query has more relevant documents than that
 BRIDGE_SHARE = 0.10  # no bridge entity in more than ~10% of a chain category's queries
 #: Categories whose slots need the most distinct world resources are filled first.
 FILL_ORDER = ("ambiguous", "aggregation", "multi_hop", "entity_spanning", "two_hop", "temporal", "comparative",
@@ -278,8 +277,10 @@ def _fallbacks(split: str) -> list[tuple[str, bool, bool, bool, bool]]:
     """The tries of a slot as (split, relaxed, loose, within budget, relevant set may repeat), in order: its own
     split within the join budget (:data:`BUDGET_TRIES` draws each), with and without the fresh preferences
     (``loose``: no preference for entities no query names yet, for a new topic or a new main subject, and a
-    fresh stream of draws); then outside the budget, in its own split with and without the preferences, still
-    without repeating a relevant set; then as Meridian 4.0's planner did, where a relevant set may repeat within
+    fresh stream of draws); then outside the budget, in its own split with and without the preferences, and
+    without the generator's size targets (``relaxed``: a larger suite's variants over the world's numerous
+    kinds, :func:`~hcrbench.synth.query_scale.rescued`, where a category's own kinds are capped: policies,
+    systems), still without repeating a relevant set; then as Meridian 4.0's planner did, where a relevant set may repeat within
     the split after :data:`NEW_EVIDENCE_TRIES` draws: in its own split, without the generator's size targets
     (entity-spanning questions over 10+ documents), in another split (the counts then show it), and without the
     preferences. A crowded world gives up topic spread before it gives up the suite, and ``describe`` reports
@@ -287,6 +288,7 @@ def _fallbacks(split: str) -> list[tuple[str, bool, bool, bool, bool]]:
     others = [s for s in SPLIT_SHARES if s != split]
     return [(split, False, False, True, False), (split, False, True, True, False),
             (split, False, False, False, False), (split, False, True, False, False),
+            (split, True, False, False, False),
             (split, False, False, False, True), (split, True, False, False, True),
             *((s, True, False, False, True) for s in others),
             (split, True, True, False, True), *((s, True, True, False, True) for s in others)]
@@ -298,7 +300,7 @@ def _pattern_share(cname: str) -> float:
 
 
 def _relevant_set(plan: QueryPlan, cat: Catalog) -> frozenset:
-    return frozenset(d for f in plan.facts for d in cat.docs_stating(f))
+    return frozenset().union(*(cat.docs_stating(f) for f in plan.facts))
 
 
 def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: int, split: str,

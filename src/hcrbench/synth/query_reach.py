@@ -62,11 +62,43 @@ def _profiled(c: Catalog, pid: str | None) -> bool:
     return pid is not None and c.profile(pid) is not None
 
 
+def _free_items(c: Catalog, key: str, items: list, nodes_of: Callable[[object], list | None]) -> list:
+    """The items of ``items`` that ``nodes_of`` gives ledger nodes (None: the world rules the item out; computed
+    once per catalog) whose every node (``("entity", id)``, ``("fact", id)``) is free in the slot's split, in
+    order: :meth:`Catalog.free`, kept up to date as the ledger grows instead of scanned after every query."""
+    got = c.cache.get(("free_base", key))
+    if got is None or got[0] is not items:  # type: ignore[index]
+        rows = [(x, ns) for x in items if (ns := nodes_of(x)) is not None]
+        got = c.cache[("free_base", key)] = (items, [x for x, _ in rows], {id(x): ns for x, ns in rows})
+    _, base, by_id = got  # type: ignore[misc]
+    return c.free(("free", key), base, lambda x: by_id[id(x)])
+
+
+def _facts(fs) -> list:
+    return [("fact", f) for f in fs]
+
+
+def _up_nodes(c: Catalog, pid: str | None, levels: int) -> list | None:
+    """The ledger nodes of a reporting line ``levels`` managers up from ``pid`` and where the last one is based
+    (None when the line is shorter): every person on it and each hop's fact."""
+    w = c.w
+    line = [w.get(pid)] if pid else [None]
+    while line[-1] is not None and len(line) < levels:
+        line.append(w.get(line[-1].manager) if line[-1].manager else None)
+    if line[-1] is None or line[-1].manager is None:
+        return None
+    ids = [x.id for x in line] + [line[-1].manager]
+    facts = [f"per:{x}:manager" for x in ids[:-1]] + [f"per:{ids[-1]}:location"]
+    return [("entity", x) for x in ids] + _facts(facts)
+
+
 # ------------------------------------------------------------------------------------------- two-hop
 def two_hop_within(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """X's manager, then where that manager is based or their job title: two profiles of one branch."""
     w = c.w
-    per = c.pick(r, [p for p in w.people[1:] if _profiled(c, p.id) and _profiled(c, p.manager)])
+    if "within_people" not in c.cache:  # (the world's: one list, so pick's filter of it is kept)
+        c.cache["within_people"] = [p for p in w.people[1:] if _profiled(c, p.id) and _profiled(c, p.manager)]
+    per = c.pick(r, c.cache["within_people"])
     mgr = w.get(per.manager)
     what = r.choice(["location", "role"])
     text = {"location": f"In which office is the person {per.name} reports to based?",
@@ -85,9 +117,9 @@ def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     if what not in cache:  # meetings of 3+ attendees whose every fact is stated (a draw is then never None)
         cache[what] = [m for m in w.meetings if len(m["attendees"]) >= 3 and all(
             c.stated(f"mtg:{m['id']}:attendee:{a}") and c.stated(f"per:{a}:{what}") for a in m["attendees"])]
-    ok = c.memo(("fanout", what), lambda: [m for m in cache[what] if c.usable(m["id"]) and _free(c, [
-        *(f"mtg:{m['id']}:attendee:{a}" for a in m["attendees"]), *(f"per:{a}:{what}" for a in m["attendees"])])])
-    wide = [m for m in ok if len(m["attendees"]) >= 4]
+    ok = _free_items(c, f"fanout|{what}", cache[what], lambda m: [("entity", m["id"]), *_facts(
+        [*(f"mtg:{m['id']}:attendee:{a}" for a in m["attendees"]), *(f"per:{a}:{what}" for a in m["attendees"])])])
+    wide = c.memo(("fanout_wide", id(ok)), lambda: (ok, [m for m in ok if len(m["attendees"]) >= 4]))[1]
     if wide and r.random() < 0.8:
         ok = wide
     if not ok:
@@ -122,13 +154,18 @@ def _ticket_chains(c: Catalog, r: random.Random, k: int, up: bool) -> list[tuple
             if all(c.stated(f) for f in facts):
                 rows.append((t, facts))
         c.cache[key] = rows
-    ok = [(t, f) for t, f in c.cache[key] if c.usable(t["id"]) and _free(c, f)]  # type: ignore[union-attr]
-    by_person: dict[str, list[tuple[dict, list[str]]]] = {}
-    for t, f in ok:
-        by_person.setdefault(f[-1], []).append((t, f))  # one ticket per person at the end of the chain
+    ok = _free_items(c, f"ticket_chains|{up}", c.cache[key],  # type: ignore[arg-type]
+                     lambda tf: [("entity", tf[0]["id"]), *_facts(tf[1])])
+
+    def group() -> tuple:
+        by_person: dict[str, list[tuple[dict, list[str]]]] = {}
+        for t, f in ok:
+            by_person.setdefault(f[-1], []).append((t, f))  # one ticket per person at the end of the chain
+        return ok, by_person, sorted(by_person)
+    _, by_person, people = c.memo(("ticket_chains_by_person", id(ok)), group)
     if len(by_person) < k:
         return None
-    return [r.choice(by_person[e]) for e in r.sample(sorted(by_person), k)]
+    return [r.choice(by_person[e]) for e in r.sample(people, k)]
 
 
 def two_hop_tickets(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
@@ -172,25 +209,22 @@ def multi_hop_deep(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     u = r.random()
     if u < 0.5:  # (its bridges spread over systems, products and their teams' leads)
         return _via_entity(c, r, diff)
-    def up2(pid: str | None) -> bool:  # two managers above, every person and fact on the way free in the split
-        a = w.get(pid) if pid else None
-        m1 = w.get(a.manager) if a is not None and a.manager else None
-        return m1 is not None and m1.manager is not None and all(c.usable(x) for x in (a.id, m1.id, m1.manager)) \
-            and _free(c, [f"per:{a.id}:manager", f"per:{m1.id}:manager", f"per:{m1.manager}:location"])
+    def up2(pid: str | None) -> list | None:  # two managers above, every person and fact on the way
+        return _up_nodes(c, pid, 2)
 
     if u < 0.7:
-        t = c.pick(r, c.memo("deep_tickets", lambda: [t for t in c.core_tickets if up2(t["assignee"])])
+        t = c.pick(r, _free_items(c, "deep_tickets", c.core_tickets, lambda t: up2(t["assignee"]))
                    or c.core_tickets)
         first, start, ent = f"tkt:{t['id']}:assignee", t["assignee"], t["id"]
         text = f"Where is the manager of the manager of the person assigned to {t['id']} based?"
         intent, params = "location_of_assignee_second_manager", {"ticket": t["id"]}
     elif u < 0.85:
-        p = c.pick(r, c.memo("deep_projects", lambda: [p for p in c.projects if up2(p.lead)]) or c.projects)
+        p = c.pick(r, _free_items(c, "deep_projects", c.projects, lambda p: up2(p.lead)) or c.projects)
         first, start, ent = f"prj:{p.id}:lead", p.lead, p.id
         text = f"In which office does the manager of the manager of project {p.code_name}'s lead work?"
         intent, params = "location_of_project_lead_second_manager", {"project": p.id}
     else:
-        sy = c.pick(r, c.memo("deep_systems", lambda: [s for s in w.systems if up2(s.admin)]) or w.systems)
+        sy = c.pick(r, _free_items(c, "deep_systems", w.systems, lambda s: up2(s.admin)) or w.systems)
         first, start, ent = f"sys:{sy.id}:admin", sy.admin, sy.id
         text = f"Where is the person two levels above the primary administrator of {sy.name} in the reporting " \
                "line based?"
@@ -225,11 +259,13 @@ def multi_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
             if all(c.stated(f) for f in facts) and not set(att) & set(mgrs):  # (a manager among them: 2 hops)
                 rows.append((m, facts))
         cache[what] = rows
-    ok = [(m, facts) for m, facts in cache[what] if c.usable(m["id"]) and _free(c, facts)]
+    ok = _free_items(c, f"fanout3|{what}", cache[what], lambda mf: [("entity", mf[0]["id"]), *_facts(mf[1])])
     if not ok:
         return None
-    m = c.pick(r, [x[0] for x in ok])
-    facts = next(f for x, f in ok if x is m)
+    meetings, facts_of = c.memo(("fanout3_meetings", id(ok)), lambda: (ok, [x[0] for x in ok],
+                                                                        {id(m): f for m, f in ok}))[1:]
+    m = c.pick(r, meetings)
+    facts = facts_of[id(m)]
     att = list(m["attendees"])
     when = f"the meeting {m['id']} of {human_date(m['date'])}"
     text = {"location": f"For each person who attended {when}, where is the person they report to based?",
@@ -246,13 +282,11 @@ def _via_entity(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """A ticket's system and its administrator, or a project's product and its manager, then that person's
     manager and where the manager is based (four hops)."""
     w = c.w
-    def up1(pid: str | None) -> bool:  # a manager above, both people and their facts free in the split
-        a = w.get(pid) if pid else None
-        return a is not None and a.manager is not None and c.usable(a.id) and c.usable(a.manager) \
-            and _free(c, [f"per:{a.id}:manager", f"per:{a.manager}:location"])
+    def up1(pid: str | None) -> list | None:  # a manager above, both people and their facts
+        return _up_nodes(c, pid, 1)
 
     if r.random() < 0.5:
-        t = c.pick(r, c.memo("via_tickets", lambda: [t for t in c.core_tickets if up1(w.get(t["system"]).admin)])
+        t = c.pick(r, _free_items(c, "via_tickets", c.core_tickets, lambda t: up1(w.get(t["system"]).admin))
                    or c.core_tickets)
         sy = w.get(t["system"])
         who = w.get(sy.admin)
@@ -260,7 +294,7 @@ def _via_entity(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         text = f"Where is the manager of the primary administrator of the system hit by {t['id']} based?"
         ents, intent, params = [t["id"], sy.id], "location_of_affected_system_admin_manager", {"ticket": t["id"]}
     else:
-        p = c.pick(r, c.memo("via_projects", lambda: [p for p in c.projects if up1(w.get(p.product).manager)])
+        p = c.pick(r, _free_items(c, "via_projects", c.projects, lambda p: up1(w.get(p.product).manager))
                    or c.projects)
         prd = w.get(p.product)
         who = w.get(prd.manager)
@@ -292,8 +326,7 @@ def comparative_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
     w = c.w
     k = r.choice([4, 5])
     if r.random() < 0.7:
-        ok = c.memo("wide_budgets", lambda: [p for p in c.projects if c.usable(p.id)
-                                             and _free(c, [f"prj:{p.id}:budget"])])
+        ok = _free_items(c, "wide_budgets", c.projects, lambda p: [("entity", p.id), ("fact", f"prj:{p.id}:budget")])
         if len(ok) < k or (drawn := largest_of(c, r, ok, k, lambda p: p.budget_k)) is None:
             return None
         side, win = drawn
@@ -301,7 +334,7 @@ def comparative_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
         return _plan(c, "comparative", diff, f"Of the projects {names}, which has the largest approved budget?",
                      f"{win.code_name} ({money(win.budget_k)})", [f"prj:{p.id}:budget" for p in side],
                      [p.id for p in side], "largest_budget_of", projects=[p.id for p in side])
-    ok = c.memo("wide_users", lambda: [s for s in w.systems if c.usable(s.id) and _free(c, [f"sys:{s.id}:users"])])
+    ok = _free_items(c, "wide_users", w.systems, lambda s: [("entity", s.id), ("fact", f"sys:{s.id}:users")])
     if len(ok) < k or (drawn := largest_of(c, r, ok, k, lambda s: s.users)) is None:
         return None
     side, win = drawn
@@ -315,8 +348,8 @@ def comparative_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
 def temporal_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """The status four or five projects reported at the end of one quarter."""
     q = r.choice(lx.QUARTERS)
-    reported = c.memo(("wide_reported", q), lambda: [p for p in c.projects if (p.id, q) in c.status_doc
-                                                     and c.usable(p.id) and _free(c, [f"prj:{p.id}:status:{q}"])])
+    reported = _free_items(c, f"wide_reported|{q}", c.projects, lambda p: [
+        ("entity", p.id), ("fact", f"prj:{p.id}:status:{q}")] if (p.id, q) in c.status_doc else None)
     if len(reported) < 5:
         return None
     side = c.sample(r, reported, r.choice([4, 5]))
@@ -350,7 +383,7 @@ def ambiguous_pair(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                 first, last = p.name.split()[0], p.name.split()[-1]
                 by_name.setdefault(f"{first[0]}. {last}", []).append(p.id)
         cache["pairs"] = sorted((k, v) for k, v in by_name.items() if len(v) == 2)
-    ok = c.memo("initial_pairs", lambda: [(k, v) for k, v in cache["pairs"] if all(c.usable(p) for p in v)])
+    ok = _free_items(c, "initial_pairs", cache["pairs"], lambda kv: [("entity", p) for p in kv[1]])
     if not ok:
         return None
     short, pids = r.choice(ok)
@@ -370,10 +403,9 @@ def thematic_wide(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """A project's purpose and progress: its charter facts and the status of each quarterly report (a policy's
     whole history, tried too, is three chunks: medium, not the hard slots this serves)."""
     quarters = [f"status:{q}" for q in lx.QUARTERS]
-    ok = c.memo("wide_thematic", lambda: [p for p in c.projects if c.usable(p.id)
-                                          and all(c.stated(f"prj:{p.id}:{q}") for q in quarters)
-                                          and _free(c, [f"prj:{p.id}:{k}" for k in ("goal", "lead", "budget",
-                                                                                    *quarters)])])
+    ok = _free_items(c, "wide_thematic", c.projects, lambda p: [("entity", p.id), *_facts(
+        f"prj:{p.id}:{k}" for k in ("goal", "lead", "budget", *quarters))]
+        if all(c.stated(f"prj:{p.id}:{q}") for q in quarters) else None)
     if not ok:
         return None
     p = c.pick(r, ok)
