@@ -10,6 +10,7 @@ Same seed and generator version => identical bytes.
 from __future__ import annotations
 
 import json
+import math
 import os
 from fractions import Fraction
 from itertools import pairwise
@@ -28,6 +29,7 @@ from hcrbench.synth.facts import Statement, key_facts
 from hcrbench.synth.queries import DESIGN_QUERIES, SuiteTooLarge, plan_queries, query_rows
 from hcrbench.synth.render import render
 from hcrbench.synth.schedule import iter_specs
+from hcrbench.synth.topics import MIN_DISTINCT_SHARE
 from hcrbench.synth.world import CORE_DOCS, build_world
 
 GENERATOR_VERSION = "4.3.0"  # 4.3: the world grows until its suite holds the topic target; decisions past the calendar move
@@ -126,6 +128,18 @@ def topic_shortfall(meta_rows: list[dict[str, Any]], world: Any) -> list[str]:
     return [p["property"] for p in props if not p["met"]]
 
 
+def topic_gap(meta_rows: list[dict[str, Any]], world: Any) -> int:
+    """How far a suite is from the topic properties, in queries: clusters missing to reach two thirds of each
+    split plus relevant-document and fact sets repeated within a split plus entities in two splits. A growth step
+    that does not shrink it stops the growth (a gap the world's size cannot close, such as a kind capped by the
+    lexicon, would otherwise grow the world to its last step)."""
+    props, table = topic_props(meta_rows, world.to_json())
+    p = {x["property"]: x["measured"] for x in props}
+    missing = sum(max(0, math.ceil(MIN_DISTINCT_SHARE * t["queries"] - 1e-9) - t["clusters"]) for t in table.values())
+    return (missing + p["relevant-document sets repeated within a split"] + p["fact sets repeated within a split"]
+            + p["entities (expected or named in the text) in two or more splits"])
+
+
 def _write_corpus(out: Path, seed: int, n_docs: int) -> tuple[Any, Catalog, str]:
     """Render the world of ``n_docs`` documents into ``corpus.jsonl`` and ``provenance.jsonl`` (streamed);
     returns the world, the catalog the planner draws from and the token counter's name."""
@@ -157,7 +171,7 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
     :func:`start_docs` documents (``size``, or more when the suite is larger than ``size`` held on the
     calibration seeds) and, while any split has fewer than two thirds of its queries in distinct clusters (or a
     slot cannot be filled), on a world :data:`GROWTH_FACTOR` times larger (at most :data:`MAX_GROWTH_STEPS`
-    times); the manifest's ``n_docs`` is the world written and ``size_docs`` the size asked for. With
+    times, and only while each step shrinks :func:`topic_gap`); the manifest's ``n_docs`` is the world written and ``size_docs`` the size asked for. With
     ``grow=False`` the world is ``size`` documents whatever its suite's topics (``describe`` reports a miss).
 
     A suite the world cannot hold (a query slot no draw fills) is an :class:`InputError` naming ``queries``;
@@ -173,6 +187,7 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
         raise InputError(f"cannot create folder ({e.strerror})", path=out, field="out") from None
 
     docs = start_docs(n, n_queries) if grow else n
+    best_gap = math.inf
     for step in range(MAX_GROWTH_STEPS + 1):
         world, cat, counter_name = _write_corpus(out, seed, docs)
         last = not grow or step == MAX_GROWTH_STEPS or docs >= MAX_DOCS
@@ -188,8 +203,10 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
                              f"label rules ({e}); ask for fewer queries or a larger --size", field="queries") from None
         q_rows, meta_rows, ev_rows = query_rows(plans, cat)
         short = topic_shortfall(meta_rows, world)
-        if not short or last:
+        gap = topic_gap(meta_rows, world)
+        if not short or last or gap >= best_gap:  # met, out of steps, or growing did not help (it will not)
             break
+        best_gap = gap
         docs = grown_docs(docs)
     write_jsonl(out / "queries.jsonl", q_rows)
     write_jsonl(out / "queries.meta.jsonl", meta_rows)
