@@ -245,3 +245,10 @@ def test_a_3000_query_full_suite_is_generated_leak_free_in_minutes(tmp_path):
     assert props["relevant-document sets repeated within a split"] == 0
     assert all(t["clusters"] >= 2 / 3 * t["queries"] for t in table.values()), table
     assert json.loads((out / "manifest.json").read_text())["n_docs"] >= 24_000
+    # and every other property of issue 35's Done-when, world rules included (tests/synth/test_suite_growth.py)
+    from test_suite_growth import DONE_WHEN
+
+    res = describe(out, write=False)
+    props = {p["property"]: p["met"] for p in res["properties"]}
+    assert all(props[p] for p in DONE_WHEN), [p for p in DONE_WHEN if not props[p]]
+    assert not [p for p in res["missed"] if p.startswith("world rule")], res["missed"]
