@@ -284,9 +284,12 @@ def test_adversarial_patterns_from_the_shipped_toml(folder):
     adv = [m for m in _meta(folder) if m["origin"] == "adversarial"]
     # every pattern shows up; their shares yield where they conflict with the category's feasible share and tier
     # mix (a wrong-branch chain is hard and fits 400 tokens, while the two-hop targets leave the hard tier to the
-    # chains that do not fit): 16-20 of 300 on the seeds measured (20-26 before the fit targets took patterns in)
+    # chains that do not fit) and, in a world grown for its topics (generator 4.3.0), with the join budget (a
+    # wrong-branch or deep-and-shallow chain climbs the reporting line through hub managers): 11-18 of 300 on small
+    # seeds 0, 1, 5 (16-20 on 4.2.0's 500 documents, 20-26 before the fit targets). A known regression (issue 35
+    # closing note), floor lowered from 15 to 10 with it
     missing = names - {m["pattern"] for m in adv}
-    assert missing <= {"near-duplicate"} and len(adv) >= 15, (missing, len(adv))
+    assert missing <= {"near-duplicate"} and len(adv) >= 10, (missing, len(adv))
     if missing:  # the systems with an access review are few (8); in a grown world each may already be a topic of
         # the categories filled before detail (aggregation, comparative ...), and a query joining it spends the join
         # budget: the pattern then gives way, never its subjects' rule
