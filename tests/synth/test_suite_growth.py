@@ -16,7 +16,7 @@ from hcrbench.synth import describe, generate_meridian
 from hcrbench.synth.generate import DOCS_PER_QUERY, GROWTH_FACTOR, MAX_DOCS, docs_hint, grown_docs, start_docs
 
 TOPICS = "independent topics per split (clusters / queries, effective topics)"
-#: The topic properties describe checks, each of which the growth loop keeps (generate.topic_shortfall).
+#: The topic properties describe checks, each of which the growth loop keeps (generate.topic_check).
 TOPIC_PROPS = {TOPICS, "relevant-document sets repeated within a split", "fact sets repeated within a split",
                "entities (expected or named in the text) in two or more splits",
                "queries naming an entity missing from expected_entities",
@@ -130,16 +130,15 @@ def test_a_900_query_suite_grows_its_world_and_keeps_the_properties(tmp_path, si
 def test_growth_stops_when_a_step_does_not_shrink_the_gap(tmp_path, monkeypatch):
     from hcrbench.synth import generate as g
 
-    monkeypatch.setattr(g, "topic_shortfall", lambda rows, world: ["independent topics per split"])
     gaps = iter([9, 7, 7, 1])  # the second step closes part of the gap, the third none: growth stops there
-    monkeypatch.setattr(g, "topic_gap", lambda rows, world: next(gaps))
+    monkeypatch.setattr(g, "topic_check", lambda rows, world: (["independent topics per split"], next(gaps)))
     man = g.generate_meridian(tmp_path / "m", "small", seed=2, n_queries=40)
     assert man["size_docs"] == 500 and man["n_docs"] == grown_docs(grown_docs(500))
     assert sum(1 for _ in (tmp_path / "m" / "corpus.jsonl").open()) == man["n_docs"]
 
 
-def test_topic_gap_counts_missing_clusters_and_repeats():
-    from hcrbench.synth.generate import topic_gap
+def test_the_topic_gap_counts_missing_clusters_and_repeats():
+    from hcrbench.synth.generate import topic_check
 
     class W:
         @staticmethod
@@ -149,7 +148,7 @@ def test_topic_gap_counts_missing_clusters_and_repeats():
     rows = [{"query_id": f"q{i}", "split": "test", "text": "x", "expected_entities": ["E1"] if i < 3 else [f"E{i}"],
              "facts": [f"f{i}"], "qrels": {f"d{i}": 2}} for i in range(6)]
     # 6 queries in 4 clusters (q0-q2 share E1): two thirds is 4, nothing missing, nothing repeated
-    assert topic_gap(rows, W()) == 0
+    assert topic_check(rows, W())[1] == 0
     rows[3]["expected_entities"] = ["E1"]  # 3 clusters: one missing
     rows[5]["qrels"] = {"d4": 2}  # q4 and q5 now share a relevant set: one cluster fewer, one repeat
-    assert topic_gap(rows, W()) == 2 + 1
+    assert topic_check(rows, W())[1] == 2 + 1

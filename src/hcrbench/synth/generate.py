@@ -120,24 +120,20 @@ def grown_docs(n_docs: int) -> int:
     return min(MAX_DOCS, -(-n_docs * GROWTH_FACTOR.numerator // GROWTH_FACTOR.denominator))
 
 
-def topic_shortfall(meta_rows: list[dict[str, Any]], world: Any) -> list[str]:
+def topic_check(meta_rows: list[dict[str, Any]], world: Any) -> tuple[list[str], int]:
     """The topic properties ``describe`` checks that a suite misses (:func:`~hcrbench.synth.describe_topics.
     topic_props`: two thirds of each split's queries in distinct clusters, no relevant-document or fact set
-    repeated within a split, no entity in two splits ...); empty when all hold."""
-    props, _ = topic_props(meta_rows, world.to_json())
-    return [p["property"] for p in props if not p["met"]]
-
-
-def topic_gap(meta_rows: list[dict[str, Any]], world: Any) -> int:
-    """How far a suite is from the topic properties, in queries: clusters missing to reach two thirds of each
-    split plus relevant-document and fact sets repeated within a split plus entities in two splits. A growth step
-    that does not shrink it stops the growth (a gap the world's size cannot close, such as a kind capped by the
-    lexicon, would otherwise grow the world to its last step)."""
+    repeated within a split, no entity in two splits ...; empty when all hold) and the suite's **gap** to them,
+    in queries: clusters missing to reach two thirds of each split plus relevant-document and fact sets repeated
+    within a split plus entities in two splits. A growth step that does not shrink the gap stops the growth (a gap
+    the world's size cannot close, such as a kind capped by the lexicon, would otherwise grow the world to its
+    last step). One pass of ``topic_props`` serves both (it indexes every name of the world)."""
     props, table = topic_props(meta_rows, world.to_json())
     p = {x["property"]: x["measured"] for x in props}
     missing = sum(max(0, math.ceil(MIN_DISTINCT_SHARE * t["queries"] - 1e-9) - t["clusters"]) for t in table.values())
-    return (missing + p["relevant-document sets repeated within a split"] + p["fact sets repeated within a split"]
-            + p["entities (expected or named in the text) in two or more splits"])
+    gap = (missing + p["relevant-document sets repeated within a split"] + p["fact sets repeated within a split"]
+           + p["entities (expected or named in the text) in two or more splits"])
+    return [x["property"] for x in props if not x["met"]], gap
 
 
 def _write_corpus(out: Path, seed: int, n_docs: int) -> tuple[Any, Catalog, str]:
@@ -171,7 +167,7 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
     :func:`start_docs` documents (``size``, or more when the suite is larger than ``size`` held on the
     calibration seeds) and, while any split has fewer than two thirds of its queries in distinct clusters (or a
     slot cannot be filled), on a world :data:`GROWTH_FACTOR` times larger (at most :data:`MAX_GROWTH_STEPS`
-    times, and only while each step shrinks :func:`topic_gap`); the manifest's ``n_docs`` is the world written and ``size_docs`` the size asked for. With
+    times, and only while each step shrinks :func:`topic_check`'s gap); the manifest's ``n_docs`` is the world written and ``size_docs`` the size asked for. With
     ``grow=False`` the world is ``size`` documents whatever its suite's topics (``describe`` reports a miss).
 
     A suite the world cannot hold (a query slot no draw fills) is an :class:`InputError` naming ``queries``;
@@ -202,8 +198,7 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
             raise InputError(f"a world of {docs:,} documents cannot hold {n_queries:,} queries with Meridian's "
                              f"label rules ({e}); ask for fewer queries or a larger --size", field="queries") from None
         q_rows, meta_rows, ev_rows = query_rows(plans, cat)
-        short = topic_shortfall(meta_rows, world)
-        gap = topic_gap(meta_rows, world)
+        short, gap = topic_check(meta_rows, world)
         if not short or last or gap >= best_gap:  # met, out of steps, or growing did not help (it will not)
             break
         best_gap = gap
