@@ -39,7 +39,7 @@ from collections.abc import Callable
 
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.facts import fact_value
-from hcrbench.synth.query_reach import largest_of
+from hcrbench.synth.query_reach import _free, _free_items, largest_of
 from hcrbench.synth.text import human_date, money
 
 Gen = Callable[[Catalog, random.Random, str], "QueryPlan | None"]
@@ -61,11 +61,6 @@ def _plan(c: Catalog, cat: str, diff: str, text: str, answer, facts: list[str], 
                      chain)
     plan.intent, plan.params = intent, params
     return plan
-
-
-def _free(c: Catalog, facts: list[str]) -> bool:
-    """True when no other split owns any of ``facts`` yet (the planner's split ledger, ``cat.split_owner``)."""
-    return all(c.split_owner.get(("fact", f), c.split) == c.split for f in facts)
 
 
 def longer_or_costlier(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
@@ -148,8 +143,8 @@ def person_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan | N
         c.cache["scale_people"] = [p for p in w.people[1:] if c.profile(p.id) is not None and not p.left]
     # people whose facts no other split owns yet (a chain or an ambiguous question may own them without naming
     # the person: a large suite would otherwise draw people its splits cannot use)
-    free = c.memo("scale_people_free", lambda: [p for p in c.cache["scale_people"] if c.usable(p.id) and _free(
-        c, [f"per:{p.id}:{a}" for a in ("role", "team", "location", "joined")])])
+    free = _free_items(c, "scale_people", c.cache["scale_people"], lambda p: [("entity", p.id), *(
+        ("fact", f"per:{p.id}:{a}") for a in ("role", "team", "location", "joined"))])
     if not free:
         return None
     p = c.pick(r, free)
@@ -204,8 +199,8 @@ def reporter_at_a_glance(c: Catalog, r: random.Random, diff: str) -> QueryPlan |
         c.cache["scale_reporters"] = [p for p in w.people[1:] if p.id in by and len(by[p.id]) <= 6 and not p.left
                                       and c.profile(p.id) is not None and all(c.stated(f) for f in by[p.id])]
     by = c.cache["scale_reported"]
-    free = c.memo("scale_reporters_free", lambda: [p for p in c.cache["scale_reporters"]
-                                                     if c.usable(p.id) and _free(c, by[p.id])])
+    free = _free_items(c, "scale_reporters", c.cache["scale_reporters"],
+                       lambda p: [("entity", p.id), *(("fact", f) for f in by[p.id])])
     if not free:
         return None
     p = c.pick(r, free)
