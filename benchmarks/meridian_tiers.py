@@ -1,7 +1,9 @@
 """Difficulty tiers and budget feasibility in 128-token chunks per Meridian suite (issue 35 items 3-4): for each
-SIZE:SEED, generate the default suite and print one markdown row: the feasible share per category (``!`` outside
-10 points of the design's), the tier agreement with the design's meaning, the worst tier-mix deviation and the
-CPU seconds of generation (on stderr). The generated block ``meridian-tiers`` of docs/meridian.md is its output.
+SIZE:SEED, generate the default suite (the world grown for it) and print one markdown row: its documents, the
+feasible share per category (``!`` outside 10 points of the design's), the tier agreement with the design's
+meaning, the worst tier-mix deviation (describe's targets: a hand-written pattern's feasible questions at their
+tier by construction) and the CPU seconds of generation (on stderr). The generated block ``meridian-tiers`` of
+docs/meridian.md is its output.
 
     python benchmarks/meridian_tiers.py [SIZE:SEED ...] [--json OUT]      # no SIZE:SEED: the docs' 13 corpora
 """
@@ -12,11 +14,11 @@ import json
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from hcrbench.synth import generate_meridian
-from hcrbench.synth.describe_tiers import measured_tiers
+from hcrbench.synth.describe_tiers import measured_tiers, pattern_tiers
 from hcrbench.synth.tiers import FEASIBLE_BAND, FEASIBLE_DESIGN, TIERS, tier_targets
 
 SHORT = {"thematic": "them", "entity_spanning": "ent", "detail": "det", "two_hop": "2hop", "multi_hop": "3+hop",
@@ -33,6 +35,8 @@ def measure(size: str, seed: int, out: Path) -> tuple[dict, float]:
     got = measured_tiers(out, metas)
     feas: dict[str, list[bool]] = defaultdict(list)
     mix: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(TIERS, 0))
+    fixed: dict[str, Counter] = defaultdict(Counter)  # describe's: a pattern's feasible questions at their tier
+    kinds = pattern_tiers()
     agree = []
     for m in metas:
         if m["query_id"] in got:
@@ -40,21 +44,24 @@ def measure(size: str, seed: int, out: Path) -> tuple[dict, float]:
             feas[m["category"]].append(ce.feasible)
             agree.append(tier == m["difficulty"])
             mix[m["category"]][m["difficulty"]] += 1
+            if m["origin"] == "adversarial" and ce.feasible and kinds.get(m.get("intent") or "") == tier:
+                fixed[m["category"]][tier] += 1
     shares = {c: round(sum(feas[c]) / len(feas[c]), 4) for c in FEASIBLE_DESIGN}
-    worst = max((abs(mix[c][t] - tier_targets(c, sum(mix[c].values()))[t]) / sum(mix[c].values()), c)
+    worst = max((abs(mix[c][t] - tier_targets(c, sum(mix[c].values()), fixed[c])[t]) / sum(mix[c].values()), c)
                 for c in mix for t in TIERS)
-    return {"corpus": f"{size} s{seed}", "size": size, "seed": seed, "feasible": shares,
+    n_docs = json.loads((out / "manifest.json").read_text())["n_docs"]
+    return {"corpus": f"{size} s{seed}", "size": size, "seed": seed, "documents": n_docs, "feasible": shares,
             "agreement": round(sum(agree) / len(agree), 4), "mix_off": round(worst[0], 4), "mix_worst": worst[1]}, cpu
 
 
 def markdown(doc: dict) -> str:
     """The docs' table from a --json file (or from rows measured now)."""
-    lines = ["| corpus | " + " | ".join(f"{SHORT[c]} ({v:.0%})" for c, v in FEASIBLE_DESIGN.items())
-             + " | tier agreement | tier mix off (worst) |", "|---" * (len(FEASIBLE_DESIGN) + 3) + "|"]
+    lines = ["| corpus | documents | " + " | ".join(f"{SHORT[c]} ({v:.0%})" for c, v in FEASIBLE_DESIGN.items())
+             + " | tier agreement | tier mix off (worst) |", "|---" * (len(FEASIBLE_DESIGN) + 4) + "|"]
     for r in doc["rows"]:
         cells = [f"{r['feasible'][c]:.2f}" + ("" if abs(r["feasible"][c] - d) <= FEASIBLE_BAND + 1e-9 else "!")
                  for c, d in FEASIBLE_DESIGN.items()]
-        lines.append(f"| {r['corpus']} | " + " | ".join(cells)
+        lines.append(f"| {r['corpus']} | {r['documents']:,} | " + " | ".join(cells)
                      + f" | {r['agreement']:.2f} | {r['mix_off']:.2f} ({r['mix_worst']}) |")
     return "\n".join(lines)
 

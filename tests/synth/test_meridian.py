@@ -175,8 +175,8 @@ TOPIC_GAPS = {"independent topics per split (clusters / queries, effective topic
 #: issue 35 items 3-4: the design's feasible shares in 128-token chunks bound the share of queries that need more
 #: than ten documents (60% of entity summaries fit 400 tokens, so few need 11+ documents): 12-14% measured
 KNOWN_GAPS = {"queries needing >10 documents"}
-#: Missed on some seeds: the tier mix within 10 points (on small: thematic, entity summaries, temporal, two-hop;
-#: tests/synth/test_tiers.py's SMALL_TIER_GAPS), and a feasible share where a split runs out of fitting draws (none
+#: Missed on some seeds: the tier mix within 10 points (on small: thematic; tests/synth/test_tiers.py's
+#: SMALL_TIER_GAPS), and a feasible share where a split runs out of fitting draws (none
 #: on the seeds docs/meridian.md's meridian-tiers block measures: tests/synth/test_tiers.py)
 MIX_GAP = "difficulty easy/medium/hard per category (target)"
 FEASIBLE_GAP = "budget-feasible share per category (128-token chunks, 400 tokens)"

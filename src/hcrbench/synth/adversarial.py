@@ -30,7 +30,8 @@ def patterns() -> list[dict[str, Any]]:
     data = tomllib.loads(resources.files("hcrbench.synth").joinpath("adversarial.toml").read_text("utf-8"))
     out = data.get("pattern", [])
     for p in out:
-        if p.get("kind") not in KINDS or not p.get("text") or not 0 < float(p.get("share", 0)) < 1:
+        if (p.get("kind") not in KINDS or not p.get("text") or not 0 < float(p.get("share", 0)) < 1
+                or p.get("tier", "easy") not in ("easy", "medium", "hard")):
             raise ValueError(f"adversarial.toml: bad pattern {p.get('name')!r}")
     return out
 

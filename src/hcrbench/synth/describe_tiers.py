@@ -4,7 +4,8 @@ Every document holding a statement of a needed fact is chunked as the context st
 cover of each query's needed facts is computed from ``evidence.jsonl`` (:mod:`hcrbench.synth.tiers`), and from it
 the design's tier (one chunk / two or three in one document domain / the rest, hops counted from the metadata) and
 whether it fits 400 tokens. Rows: agreement of the ``difficulty`` label with that tier per split (>= 90%), the tier
-mix per category against :func:`~hcrbench.synth.tiers.tier_targets`, and the feasible share per category against
+mix per category against :func:`~hcrbench.synth.tiers.tier_targets` (a hand-written pattern's budget-feasible questions
+counted at the tier they have by construction: :func:`pattern_tiers`), and the feasible share per category against
 the design's (within :data:`~hcrbench.synth.tiers.FEASIBLE_BAND`).
 """
 
@@ -69,6 +70,14 @@ def measured_tiers(folder: str | Path, metas: list[dict[str, Any]]) -> dict[str,
     return out
 
 
+def pattern_tiers() -> dict[str, str]:
+    """Kind -> tier of the hand-written patterns whose budget-feasible questions have one tier by construction
+    (``adversarial.toml``'s ``tier``)."""
+    from hcrbench.synth.adversarial import patterns
+
+    return {p["kind"]: p["tier"] for p in patterns() if p.get("tier")}
+
+
 def tier_props(folder: str | Path, metas: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The three rows (see the module docstring)."""
     got = measured_tiers(folder, metas)
@@ -76,6 +85,8 @@ def tier_props(folder: str | Path, metas: list[dict[str, Any]]) -> list[dict[str
         return [_prop("difficulty tiers from chunked evidence (evidence.jsonl)", "missing", "present", False)]
     agree: dict[str, list[bool]] = defaultdict(list)
     mix: dict[str, Counter] = defaultdict(Counter)
+    fixed: dict[str, Counter] = defaultdict(Counter)  # feasible queries of a pattern with a tier by construction
+    by_kind = pattern_tiers()
     feasible: dict[str, list[bool]] = defaultdict(list)
     for m in metas:
         if m["query_id"] not in got:
@@ -83,6 +94,8 @@ def tier_props(folder: str | Path, metas: list[dict[str, Any]]) -> list[dict[str
         ce, tier = got[m["query_id"]]
         agree[m["split"]].append(m["difficulty"] == tier)
         mix[m["category"]][m["difficulty"]] += 1
+        if m.get("origin") == "adversarial" and ce.feasible and by_kind.get(m.get("intent") or "") == tier:
+            fixed[m["category"]][tier] += 1
         if m["category"] in FEASIBLE_DESIGN:
             feasible[m["category"]].append(ce.feasible)
     share = {s: round(sum(v) / len(v), 3) for s, v in sorted(agree.items())}
@@ -91,18 +104,20 @@ def tier_props(folder: str | Path, metas: list[dict[str, Any]]) -> list[dict[str
     shown: dict[str, str] = {}
     for c, counts in sorted(mix.items()):
         k = sum(counts.values())
-        want = tier_targets(c, k)
+        want = tier_targets(c, k, fixed[c])
         tol = max(tol, 1 / k)
         worst = max(worst, *(abs(counts[t] - want[t]) / k for t in TIERS))
         shown[c] = "/".join(str(counts[t]) for t in TIERS) + " (" + "/".join(str(want[t]) for t in TIERS) + ")"
     feas = {c: round(sum(v) / len(v), 2) for c, v in sorted(feasible.items())}
+    pinned = ", ".join(f"{c} {k} {t}" for c, cnt in sorted(fixed.items()) for t, k in sorted(cnt.items())) or "none"
     off = {c: round(feas[c] - FEASIBLE_DESIGN[c], 2) for c in feas}
     return [
         _prop("difficulty agreeing with the design's tier of the chunked evidence, per split", share,
               f">= {MIN_AGREEMENT:.0%} in every split (easy 1 chunk; medium 2-3 chunks, one domain, <= 2 hops; "
               "hard the rest)", bool(share) and min(share.values()) >= MIN_AGREEMENT),
         _prop("difficulty easy/medium/hard per category (target)", shown,
-              f"40/35/25 where the category allows, hard >= infeasible share; worst deviation {worst:.2f} "
+              "40/35/25 where the category allows, hard >= infeasible share, a hand-written pattern's feasible "
+              f"questions at their tier by construction ({pinned}); worst deviation {worst:.2f} "
               f"(within {tol:.0%})", worst <= tol),
         _prop("budget-feasible share per category (128-token chunks, 400 tokens)", feas,
               "design " + ", ".join(f"{c} {v:.0%}" for c, v in FEASIBLE_DESIGN.items())

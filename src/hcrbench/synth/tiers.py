@@ -111,14 +111,27 @@ def tier_of(ce: ChunkEvidence, hops: int) -> str:
     return evidence_tier(ce.n_chunks, len(ce.domains), hops)
 
 
-def tier_targets(category: str, n: int) -> dict[str, int]:
+def tier_targets(category: str, n: int, fixed: Mapping[str, int] | None = None) -> dict[str, int]:
     """Queries per tier for a category of ``n``: 40/35/25, with the hard share raised to the category's
     infeasible share (an infeasible query is hard) and the easy and medium shares scaled to the rest; a tier the
     category cannot take (:data:`TIER_ALLOWED`) passes its share to the nearest tier it can. Counts by largest
-    remainder (sum ``n``)."""
-    hard = max(TIER_SHARES["hard"], 1.0 - FEASIBLE_DESIGN.get(category, 1.0))
+    remainder (sum ``n``).
+
+    ``fixed``: budget-feasible queries per tier that the category's hand-written patterns hold by construction
+    (``adversarial.toml``'s ``tier``: a wrong-branch question is a decision record and a people profile, two
+    branches, so hard; a negation question names four systems, four chunks, so hard; an outdated-version question
+    is one policy version, one chunk, so easy). The category cannot give those queries another tier, so a fixed
+    hard count adds to the infeasible share (both are hard), and a fixed easy or medium count raises its tier's
+    target to it, the other of the two taking the rest."""
+    fixed = {t: k for t, k in (fixed or {}).items() if k > 0 and n > 0}
+    hard = max(TIER_SHARES["hard"], 1.0 - FEASIBLE_DESIGN.get(category, 1.0) + fixed.get("hard", 0) / max(n, 1))
+    hard = min(hard, 1.0)
     rest = (1.0 - hard) / (TIER_SHARES["easy"] + TIER_SHARES["medium"])
     share = {"easy": TIER_SHARES["easy"] * rest, "medium": TIER_SHARES["medium"] * rest, "hard": hard}
+    for t, other in (("easy", "medium"), ("medium", "easy")):
+        if t in fixed and fixed[t] / n > share[t]:
+            share[t] = min(1.0 - hard, fixed[t] / n)
+            share[other] = 1.0 - hard - share[t]
     allowed = TIER_ALLOWED.get(category, TIERS)
     for t in TIERS:
         if t not in allowed and share[t]:
