@@ -77,8 +77,10 @@ def block(folder: Path, shown: str | None = None) -> str:
     # the verdict seed is named by its role, never by its number: no page names it as a seed it scores
     # (tests/protocol/test_looks.py), and the README's verdict is the one look at it
     seed_words = "the verdict seed (`--seed`'s default)" if seed == VERDICT_SEED else f"seed {seed}"
+    n_docs = ds.get("n_documents", "?")
+    n_docs = f"{n_docs:,}" if isinstance(n_docs, int) else n_docs
     lines = [f"Figures from `{name}/verdicts.json` and `eval.json`, written by `python scripts/readme_figures.py "
-             f"{name} --write` (`--check` compares): corpus size {v.get('size', '?')}, {ds.get('n_documents', '?')} "
+             f"{name} --write` (`--check` compares): corpus size {v.get('size', '?')}, {n_docs} "
              f"documents, {ds.get('n_queries', '?')} {ds.get('split', 'test')} queries, {seed_words}, "
              f"system under test {system}, kill baseline {v.get('kill_baseline', '?')}.", "",
              "| rule | verdict | what the numbers say |", "|---|---|---|"]
