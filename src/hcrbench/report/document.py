@@ -91,11 +91,16 @@ def bottom_line(ctx: S.Context) -> str:
     return "no verdicts and no comparisons in this folder (verdicts.json and eval.json are absent)"
 
 
+def _count(n: object) -> str:
+    """A count with thousands separators (3,750), anything else as it is."""
+    return f"{n:,}" if isinstance(n, int) and not isinstance(n, bool) else str(n)
+
+
 def _titles(ctx: S.Context) -> tuple[str, str]:
     man = ctx.inp.manifest or {}
     name = man.get("name") or ctx.inp.folder.name
     ds = man.get("dataset") or {}
-    bits = [f"{ds.get('n_documents')} documents, {ds.get('n_queries')} {ds.get('split', '')} queries"
+    bits = [f"{_count(ds.get('n_documents'))} documents, {_count(ds.get('n_queries'))} {ds.get('split', '')} queries"
             if ds else None, f"metric {ctx.metric}", f"baseline {ctx.baseline}" if ctx.baseline else None,
             f"system under test {ctx.main}" if ctx.main else None]
     return f"hcrbench report: {name}", " · ".join(b for b in bits if b)
