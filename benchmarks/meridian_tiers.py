@@ -14,11 +14,11 @@ import json
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 
 from hcrbench.synth import generate_meridian
-from hcrbench.synth.describe_tiers import measured_tiers, pattern_tiers
+from hcrbench.synth.describe_tiers import fixed_tiers, measured_tiers
 from hcrbench.synth.tiers import FEASIBLE_BAND, FEASIBLE_DESIGN, TIERS, tier_targets
 
 SHORT = {"thematic": "them", "entity_spanning": "ent", "detail": "det", "two_hop": "2hop", "multi_hop": "3+hop",
@@ -35,8 +35,7 @@ def measure(size: str, seed: int, out: Path) -> tuple[dict, float]:
     got = measured_tiers(out, metas)
     feas: dict[str, list[bool]] = defaultdict(list)
     mix: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(TIERS, 0))
-    fixed: dict[str, Counter] = defaultdict(Counter)  # describe's: a pattern's feasible questions at their tier
-    kinds = pattern_tiers()
+    fixed = fixed_tiers(metas, got)  # describe's: a pattern's feasible questions at their tier by construction
     agree = []
     for m in metas:
         if m["query_id"] in got:
@@ -44,8 +43,6 @@ def measure(size: str, seed: int, out: Path) -> tuple[dict, float]:
             feas[m["category"]].append(ce.feasible)
             agree.append(tier == m["difficulty"])
             mix[m["category"]][m["difficulty"]] += 1
-            if m["origin"] == "adversarial" and ce.feasible and kinds.get(m.get("intent") or "") == tier:
-                fixed[m["category"]][tier] += 1
     shares = {c: round(sum(feas[c]) / len(feas[c]), 4) for c in FEASIBLE_DESIGN}
     worst = max((abs(mix[c][t] - tier_targets(c, sum(mix[c].values()), fixed[c])[t]) / sum(mix[c].values()), c)
                 for c in mix for t in TIERS)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from hcrbench.data.chunking import chunk_corpus
 from hcrbench.data.tokens import default_counter
 from hcrbench.data.types import Corpus
-from hcrbench.synth.describe_tiers import TIER_TOL, measured_tiers, pattern_tiers, tier_props
+from hcrbench.synth.describe_tiers import TIER_TOL, fixed_tiers, measured_tiers, pattern_tiers, tier_props
 from hcrbench.synth.generate import generate_meridian
 from hcrbench.synth.queries import category_counts
 from hcrbench.synth.tiers import (
@@ -112,20 +111,9 @@ def test_difficulty_labels_are_the_tier_of_the_chunked_evidence(folder):
     assert agree["met"] and set(agree["measured"]) == {"tune", "dev", "test"}
 
 
-def _fixed(folder: Path, metas: list[dict]) -> dict[str, Counter]:
-    """Per category, the budget-feasible questions of a hand-written pattern with a tier by construction."""
-    got, kinds = measured_tiers(folder, metas), pattern_tiers()
-    out: dict[str, Counter] = {}
-    for m in metas:
-        ce, tier = got.get(m["query_id"], (None, None))
-        if ce is not None and m["origin"] == "adversarial" and ce.feasible and kinds.get(m["intent"]) == tier:
-            out.setdefault(m["category"], Counter())[tier] += 1
-    return out
-
-
 def test_tier_mix_reaches_the_targets_the_small_world_allows(folder):
     metas = _meta(folder)
-    fixed = _fixed(folder, metas)
+    fixed = fixed_tiers(metas, measured_tiers(folder, metas))
     for cat, n in category_counts(len(metas)).items():
         if cat not in FEASIBLE_DESIGN or cat in SMALL_TIER_GAPS:  # (those: see below)
             continue

@@ -78,6 +78,20 @@ def pattern_tiers() -> dict[str, str]:
     return {p["kind"]: p["tier"] for p in patterns() if p.get("tier")}
 
 
+def fixed_tiers(metas: list[dict[str, Any]], got: dict[str, tuple[ChunkEvidence, str]]) -> dict[str, Counter]:
+    """Per category, the budget-feasible questions of a hand-written pattern at the tier it has by construction
+    (:func:`pattern_tiers`), which :func:`~hcrbench.synth.tiers.tier_targets` takes as fixed."""
+    kinds = pattern_tiers()
+    out: dict[str, Counter] = defaultdict(Counter)
+    for m in metas:
+        if m["query_id"] not in got:
+            continue
+        ce, tier = got[m["query_id"]]
+        if m.get("origin") == "adversarial" and ce.feasible and kinds.get(m.get("intent") or "") == tier:
+            out[m["category"]][tier] += 1
+    return out
+
+
 def tier_props(folder: str | Path, metas: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The three rows (see the module docstring)."""
     got = measured_tiers(folder, metas)
@@ -85,8 +99,7 @@ def tier_props(folder: str | Path, metas: list[dict[str, Any]]) -> list[dict[str
         return [_prop("difficulty tiers from chunked evidence (evidence.jsonl)", "missing", "present", False)]
     agree: dict[str, list[bool]] = defaultdict(list)
     mix: dict[str, Counter] = defaultdict(Counter)
-    fixed: dict[str, Counter] = defaultdict(Counter)  # feasible queries of a pattern with a tier by construction
-    by_kind = pattern_tiers()
+    fixed = fixed_tiers(metas, got)  # feasible queries of a pattern with a tier by construction
     feasible: dict[str, list[bool]] = defaultdict(list)
     for m in metas:
         if m["query_id"] not in got:
@@ -94,8 +107,6 @@ def tier_props(folder: str | Path, metas: list[dict[str, Any]]) -> list[dict[str
         ce, tier = got[m["query_id"]]
         agree[m["split"]].append(m["difficulty"] == tier)
         mix[m["category"]][m["difficulty"]] += 1
-        if m.get("origin") == "adversarial" and ce.feasible and by_kind.get(m.get("intent") or "") == tier:
-            fixed[m["category"]][tier] += 1
         if m["category"] in FEASIBLE_DESIGN:
             feasible[m["category"]].append(ce.feasible)
     share = {s: round(sum(v) / len(v), 3) for s, v in sorted(agree.items())}
