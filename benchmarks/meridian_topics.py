@@ -5,6 +5,7 @@ text) in two or more splits, and the world's systems / policies, as ``hcrbench d
 
     python benchmarks/meridian_topics.py [--sizes small,medium,full] [--seeds 0,1,2,3,4,613,8128] [--queries 300]
                                          [--json PATH [--add]] [--fixed-size]
+    python benchmarks/meridian_topics.py --docs --json PATH     # docs/meridian.md's block, every row (~10 min)
 
 Prints one markdown row per size and suite size (seeds as ranges, :func:`markdown`) and, on stderr, each suite's
 generation time. ``--json PATH`` writes the rows (no timings: same generator, same bytes), which
@@ -109,6 +110,15 @@ def markdown(doc: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def docs_rows() -> dict[str, Any]:
+    """Every row of the docs' block in its order: the default suites (small, medium, full; seeds 0-4, 613, 8128),
+    small's fixed-size control on the same seeds, and 900-query suites on medium and full seeds 0, 1, 7."""
+    seeds = [0, 1, 2, 3, 4, 613, 8128]
+    parts = [measure(["small", "medium", "full"], seeds, [300]), measure(["small"], seeds, [300], grow=False),
+             measure(["medium", "full"], [0, 1, 7], [900])]
+    return {"generator_version": parts[0]["generator_version"], "rows": [r for p in parts for r in p["rows"]]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="small,medium,full")
@@ -117,9 +127,15 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None, help="also write the rows to this file")
     ap.add_argument("--fixed-size", action="store_true", help="keep each world at its size (no growth): the control")
     ap.add_argument("--add", action="store_true", help="append the rows to --json's existing rows (same generator)")
+    ap.add_argument("--docs", action="store_true",
+                    help="the rows of docs/meridian.md's block: the defaults, small --fixed-size, and 900 queries on "
+                         "medium and full seeds 0, 1, 7 (other options ignored)")
     a = ap.parse_args()
-    doc = measure(a.sizes.split(","), [int(x) for x in a.seeds.split(",")], [int(x) for x in a.queries.split(",")],
-                  grow=not a.fixed_size)
+    if a.docs:
+        doc = docs_rows()
+    else:
+        doc = measure(a.sizes.split(","), [int(x) for x in a.seeds.split(",")],
+                      [int(x) for x in a.queries.split(",")], grow=not a.fixed_size)
     if a.add and a.json is not None and a.json.exists():
         old = json.loads(a.json.read_text(encoding="utf-8"))
         if old.get("generator_version") == doc["generator_version"]:

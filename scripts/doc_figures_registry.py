@@ -337,9 +337,11 @@ FIGS.append(Figure(
     [["benchmarks/policy_code.py", "--json", "{json}"]], replay=[["benchmarks/policy_code.py", "--json", "{json}"]]))
 
 FIGS.append(Figure(
-    "meridian-topics", "docs/meridian.md", "python benchmarks/meridian_topics.py --json docs/figures/meridian-topics.json",
-    lambda doc: bench("meridian_topics").markdown(doc), [["benchmarks/meridian_topics.py", "--json", "{json}"]],
-    replay=[["benchmarks/meridian_topics.py", "--json", "{json}"]]))
+    "meridian-topics", "docs/meridian.md",
+    "python benchmarks/meridian_topics.py --docs --json docs/figures/meridian-topics.json",
+    lambda doc: bench("meridian_topics").markdown(doc),
+    [["benchmarks/meridian_topics.py", "--docs", "--json", "{json}"]],
+    replay=[["benchmarks/meridian_topics.py", "--docs", "--json", "{json}"]]))
 
 TIERS = ["benchmarks/meridian_tiers.py", "--json", "{json}"]
 FIGS.append(Figure(

@@ -9,6 +9,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hcrbench.data.chunking import chunk_corpus
 from hcrbench.data.tokens import default_counter
@@ -131,10 +133,23 @@ def test_a_pattern_with_a_tier_by_construction_moves_the_targets_it_fills():
     # temporal: an outdated-version question is one chunk; more of them than the easy target raise it
     assert tier_targets("temporal", 20, {"easy": 12}) == {"easy": 12, "medium": 2, "hard": 6}
     assert tier_targets("temporal", 20, {"easy": 3}) == tier_targets("temporal", 20)
-    for n in (7, 20, 55):  # never more than n, whatever is fixed
-        for k in range(n + 1):
-            t = tier_targets("two_hop", n, {"hard": k})
-            assert sum(t.values()) == n and t["hard"] >= min(n, k)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cat=st.sampled_from(sorted(FEASIBLE_DESIGN)), n=st.integers(1, 400), data=st.data())
+def test_fixed_tiers_keep_the_targets_whole_allowed_and_at_least_what_is_fixed(cat, n, data):
+    allowed = TIER_ALLOWED.get(cat, TIERS)
+    tier = data.draw(st.sampled_from(allowed))
+    k = data.draw(st.integers(0, n))
+    t = tier_targets(cat, n, {tier: k})
+    assert sum(t.values()) == n
+    assert all(t[x] == 0 for x in TIERS if x not in allowed)
+    assert t[tier] >= k - 1  # what the category holds by construction (largest-remainder rounding aside)
+    base = tier_targets(cat, n)
+    if tier == "hard":  # fixed hard questions are feasible: they add to the infeasible (hard) share
+        assert t["hard"] >= min(n, max(base["hard"], n - feasible_target(cat, n) + k)) - 2  # (rounding twice)
+    if k == 0:
+        assert t == base
 
 
 #: Categories whose tier mix a small world does not hold within 10 points on every seed: easy thematic questions

@@ -122,10 +122,11 @@ def tier_targets(category: str, n: int, fixed: Mapping[str, int] | None = None) 
     branches, so hard; a negation question names four systems, four chunks, so hard; an outdated-version question
     is one policy version, one chunk, so easy). The category cannot give those queries another tier, so a fixed
     hard count adds to the infeasible share (both are hard), and a fixed easy or medium count raises its tier's
-    target to it, the other of the two taking the rest."""
+    target to it, the other of the two taking the rest (and the hard share leaves them room: questions that exist
+    come before a share)."""
     fixed = {t: k for t, k in (fixed or {}).items() if k > 0 and n > 0}
     hard = max(TIER_SHARES["hard"], 1.0 - FEASIBLE_DESIGN.get(category, 1.0) + fixed.get("hard", 0) / max(n, 1))
-    hard = min(hard, 1.0)
+    hard = min(hard, 1.0 - (fixed.get("easy", 0) + fixed.get("medium", 0)) / max(n, 1))  # they exist: room for them
     rest = (1.0 - hard) / (TIER_SHARES["easy"] + TIER_SHARES["medium"])
     share = {"easy": TIER_SHARES["easy"] * rest, "medium": TIER_SHARES["medium"] * rest, "hard": hard}
     for t, other in (("easy", "medium"), ("medium", "easy")):
