@@ -39,7 +39,7 @@ def test_no_doc_or_test_scores_the_verdict_seed():
 def _scored_elsewhere(root: Path, elsewhere: Path) -> str:
     from hcrbench.synth import generate_meridian
 
-    generate_meridian(root, size="small", seed=3)
+    generate_meridian(root, size="small", seed=3, n_queries=60, grow=False)  # any Meridian folder will do
     key = split_key_of(root)
     assert key is not None
     record_scoring(key, split="test", dataset=str(root), files={}, experiment="an earlier look",
