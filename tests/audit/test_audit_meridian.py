@@ -29,7 +29,7 @@ def small0(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("seed", [0, 1, pytest.param(2, marks=pytest.mark.slow)])  # (a grown world: ~10 s)
 def test_audit_passes_on_meridian_small(tmp_path_factory, small0, seed):
     out = small0 if seed == 0 else tmp_path_factory.mktemp("mer") / f"s{seed}"
     if seed:

@@ -25,10 +25,13 @@ from hcrbench.synth.splits import leakage
 from hcrbench.synth.stems import content_stems
 
 CASES = [(0, "small"), (1, "small"), (2, 650)]
+#: (a grown small world takes ~10 s: the seeds marked slow run under -m slow)
+SLOW_CASES = [(1, "small")]
 JUDGED = [c for c in CATEGORIES if c != "out_of_distribution"]
 
 
-@pytest.fixture(scope="module", params=CASES, ids=[f"{s}-{n}" for s, n in CASES])
+@pytest.fixture(scope="module", params=[pytest.param(c, marks=pytest.mark.slow) if c in SLOW_CASES else c for c in CASES],
+                ids=[f"{s}-{n}" for s, n in CASES])
 def folder(request, tmp_path_factory) -> Path:
     seed, size = request.param
     out = tmp_path_factory.mktemp(f"m3-{seed}") / str(size)
