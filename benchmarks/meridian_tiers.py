@@ -29,7 +29,7 @@ def measure(size: str, seed: int, out: Path) -> tuple[dict, float]:
     """One corpus's figures (feasible share per category, tier agreement, worst tier-mix deviation) and the CPU
     seconds its generation took (printed, never saved: a timing cannot be compared byte for byte)."""
     t = time.process_time()
-    generate_meridian(out, size, seed)
+    man = generate_meridian(out, size, seed)
     cpu = time.process_time() - t
     metas = [json.loads(x) for x in (out / "queries.meta.jsonl").read_text().splitlines()]
     got = measured_tiers(out, metas)
@@ -46,8 +46,7 @@ def measure(size: str, seed: int, out: Path) -> tuple[dict, float]:
     shares = {c: round(sum(feas[c]) / len(feas[c]), 4) for c in FEASIBLE_DESIGN}
     worst = max((abs(mix[c][t] - tier_targets(c, sum(mix[c].values()), fixed[c])[t]) / sum(mix[c].values()), c)
                 for c in mix for t in TIERS)
-    n_docs = json.loads((out / "manifest.json").read_text())["n_docs"]
-    return {"corpus": f"{size} s{seed}", "size": size, "seed": seed, "documents": n_docs, "feasible": shares,
+    return {"corpus": f"{size} s{seed}", "size": size, "seed": seed, "documents": man["n_docs"], "feasible": shares,
             "agreement": round(sum(agree) / len(agree), 4), "mix_off": round(worst[0], 4), "mix_worst": worst[1]}, cpu
 
 

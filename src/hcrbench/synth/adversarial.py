@@ -17,6 +17,7 @@ from typing import Any
 
 from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.facts import fact_value
+from hcrbench.synth.tiers import TIERS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -31,7 +32,7 @@ def patterns() -> list[dict[str, Any]]:
     out = data.get("pattern", [])
     for p in out:
         if (p.get("kind") not in KINDS or not p.get("text") or not 0 < float(p.get("share", 0)) < 1
-                or p.get("tier", "easy") not in ("easy", "medium", "hard")):
+                or ("tier" in p and p["tier"] not in TIERS)):
             raise ValueError(f"adversarial.toml: bad pattern {p.get('name')!r}")
     return out
 

@@ -124,14 +124,14 @@ def tier_targets(category: str, n: int, fixed: Mapping[str, int] | None = None) 
     hard count adds to the infeasible share (both are hard), and a fixed easy or medium count raises its tier's
     target to it, the other of the two taking the rest (and the hard share leaves them room: questions that exist
     come before a share)."""
-    fixed = {t: k for t, k in (fixed or {}).items() if k > 0 and n > 0}
-    hard = max(TIER_SHARES["hard"], 1.0 - FEASIBLE_DESIGN.get(category, 1.0) + fixed.get("hard", 0) / max(n, 1))
-    hard = min(hard, 1.0 - (fixed.get("easy", 0) + fixed.get("medium", 0)) / max(n, 1))  # they exist: room for them
+    held = {t: (fixed or {}).get(t, 0) / n if n else 0.0 for t in TIERS}  # shares of the category, fixed
+    hard = max(TIER_SHARES["hard"], 1.0 - FEASIBLE_DESIGN.get(category, 1.0) + held["hard"])
+    hard = min(hard, 1.0 - held["easy"] - held["medium"])  # they exist: room for them
     rest = (1.0 - hard) / (TIER_SHARES["easy"] + TIER_SHARES["medium"])
     share = {"easy": TIER_SHARES["easy"] * rest, "medium": TIER_SHARES["medium"] * rest, "hard": hard}
     for t, other in (("easy", "medium"), ("medium", "easy")):
-        if t in fixed and fixed[t] / n > share[t]:
-            share[t] = min(1.0 - hard, fixed[t] / n)
+        if held[t] > share[t]:
+            share[t] = min(1.0 - hard, held[t])
             share[other] = 1.0 - hard - share[t]
     allowed = TIER_ALLOWED.get(category, TIERS)
     for t in TIERS:
