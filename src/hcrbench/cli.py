@@ -272,11 +272,9 @@ def _main(argv: list[str]) -> int:
         except cc.CLICK_EXCEPTION as e:
             name = _subcommand(argv)
             fail(cc.one_line(e, name if name in command().commands else None))
-        except ModuleNotFoundError as e:
-            hint = cc.missing_extra(e.name)
-            if hint is None:
-                raise
-            fail(hint)
+        except ImportError as e:  # an optional package missing at run time: one line, never a traceback
+            name = _subcommand(argv)
+            fail(cc.import_failure(e, name if name in command().commands else None))
         except BrokenPipeError:  # `hcrbench ... | head`: the reader left; nothing more to say
             sys.stderr.close()
             return EXIT_OK

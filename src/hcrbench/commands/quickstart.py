@@ -80,6 +80,9 @@ def quickstart_command(
             raise InputError(e.problem, field="--size") from None
     if sizes is not None and size != "small":
         raise InputError("give --size or --sizes, not both", field="--sizes")
+    from hcrbench.extras import check_main_job
+
+    check_main_job(encoder, field="quickstart")  # a package missing from the install: one line before any work
     subject = parse_subject(system, encoder=encoder, seed=seed, seeds=seeds)
     from hcrbench.experiment.relock import read_lock, relock
 

@@ -141,6 +141,10 @@ class DatasetConfig(BaseModel):
     generate_seed: int = Field(0, ge=0)
     # Queries in the generated suite (the design's category shares; 300 when unset): a power plan's test queries
     generate_queries: int | None = Field(None, ge=1)
+    # Grow the generated world until its suite's queries fall in independent topics (Meridian 4's way). Off by
+    # default: a world is the size asked for (small 500, medium 2,000, full 3,500 documents), so the size ladder
+    # the corpus-size rule judges means what it says; more evidence comes from more queries or more worlds.
+    grow: bool = False
 
     @model_validator(mode="after")
     def _source(self) -> DatasetConfig:

@@ -54,7 +54,8 @@ def _generate_if_missing(cfg: DatasetConfig, base: Path) -> None:
 
     target = Path(cfg.path or "").expanduser()
     target = target if target.is_absolute() else base / target
-    done = ensure_meridian(target, size=cfg.size, seed=cfg.generate_seed, n_queries=cfg.generate_queries)
+    done = ensure_meridian(target, size=cfg.size, seed=cfg.generate_seed, n_queries=cfg.generate_queries,
+                           grow=cfg.grow)
     if done.startswith("regenerated"):
         warnings.warn(f"{target}: {done}", HcrbenchWarning, stacklevel=2)
 

@@ -49,7 +49,7 @@ def _generates(root: Path, size: str, seed: int, n: int, made: list[Path] | None
 
     existed = root.exists()
     try:
-        ensure_meridian(root, size=size, seed=seed, n_queries=n)  # kept when this generator wrote it
+        ensure_meridian(root, size=size, seed=seed, n_queries=n, grow=False)  # kept when this generator wrote it
     except InputError:
         if not existed:
             shutil.rmtree(root, ignore_errors=True)

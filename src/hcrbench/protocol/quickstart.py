@@ -149,7 +149,8 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
         if cfg.protocol is not None and cfg.protocol.tune:
             from hcrbench.synth.generate import ensure_meridian
 
-            ensure_meridian(data, size=size, seed=seed, n_queries=queries)  # an older generator's folder is rewritten
+            ensure_meridian(data, size=size, seed=seed, n_queries=queries,  # an older generator's folder is rewritten
+                            grow=cfg.dataset.grow)
             tag = f"{size}-s{seed}" + (f"-q{queries}" if queries else "")
             doc = run_tuning(cfg, folder / CONFIG_NAME, data_root / "tune", tag, progress=progress)
             chosen = doc.get("chosen", {})
