@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "cli"))
-from core_venv import REPO, _top_levels, core_requirements, dependency_closure  # noqa: E402
+from core_venv import REPO, _top_levels, core_requirements, dependency_closure
 
-from hcrbench.extras import (  # noqa: E402
+from hcrbench.extras import (
     EXTRA_OF_MODULE,
     MAIN_JOB_EXTRA_INSTALLS,
-    NOT_AN_EXTRA,
     MAIN_JOB_MODULES,
+    NOT_AN_EXTRA,
     check_main_job,
 )
 
