@@ -88,7 +88,9 @@ def test_barrier_passes_at_or_above_the_best_flat_and_fails_below():
 
 @pytest.mark.parametrize("sd, margin", [(0.18, 0.03), (0.25, 0.05), (0.1, 0.02), (0.3, 0.08)])
 def test_n_needed_is_the_smallest_n_with_power_08_by_the_noncentral_t(sd, margin):
-    """statsmodels' answer checked against scipy's noncentral t: power(n) >= 0.8 > power(n - 1)."""
+    """The smallest n by scipy's noncentral t (power(n) >= 0.8 > power(n - 1)), equal to statsmodels' TTestPower
+    (a test reference only: src computes it with hcrbench.stats.power)."""
+    from statsmodels.stats.power import TTestPower
 
     def power(n: int) -> float:
         df, nc = n - 1, margin / sd * np.sqrt(n)
@@ -97,6 +99,7 @@ def test_n_needed_is_the_smallest_n_with_power_08_by_the_noncentral_t(sd, margin
 
     n = n_needed(sd, margin)
     assert n is not None and power(n) >= 0.8 > power(n - 1)
+    assert n == int(np.ceil(TTestPower().solve_power(effect_size=margin / sd, alpha=0.05, power=0.8)))
     assert n_needed(0.0, margin) is None and n_needed(sd, 0.0) is None
 
 

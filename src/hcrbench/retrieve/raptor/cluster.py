@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hcrbench.retrieve.progress import report
+
 RANDOM_SEED = 224
 """The original's seed (``cluster_utils.RANDOM_SEED``); our default."""
 
@@ -97,6 +99,7 @@ def optimal_clusters(x: np.ndarray, max_clusters: int = 50, seed: int = RANDOM_S
     for s in range(0, len(candidates), step):
         batch = candidates[s : s + step]
         bics = _map(functools.partial(_bic, x, seed), batch, step) if step > 1 else [_bic(x, seed, batch[0])]
+        report(f"RAPTOR: GMM BIC scan over {len(x):,} points", batch[-1], len(candidates))
         for n, bic in zip(batch, bics):
             if bic < best_bic:  # strict: the first minimum wins, as np.argmin does
                 best, best_bic, worse = n, bic, 0

@@ -28,6 +28,7 @@ import numpy as np
 from hcrbench.data.atomic import atomic_write_text
 from hcrbench.data.structured import read_json
 from hcrbench.data.tokens import TokenCounter
+from hcrbench.retrieve.progress import report
 from hcrbench.retrieve.raptor.cluster import ClusterConfig, raptor_clusters
 from hcrbench.retrieve.summarize import Summarizer
 
@@ -166,6 +167,9 @@ def build_tree(
             stop = f"layer {layer} has {len(current)} <= {cfg.cluster.reduction_dimension + 1} nodes"
             break
         t_layer = time.perf_counter()
+        # the clustering is minutes on a few thousand chunks: the job line says which layer and what it does
+        report(f"RAPTOR layer {layer + 1}: clustering {len(current):,} nodes (UMAP + GMM BIC scan)", layer,
+               cfg.num_layers)
         cur_emb = all_emb[current]
         cur_tokens = [tokens[i] for i in current]
         groups = raptor_clusters(cur_emb, cur_tokens, cfg.cluster, stats=stats)
@@ -173,6 +177,8 @@ def build_tree(
             stop = f"layer {layer + 1} would have {len(groups)} >= {len(current)} nodes"
             break
         members = [[current[int(g)] for g in grp] for grp in groups]
+        report(f"RAPTOR layer {layer + 1}: summarising and encoding {len(members):,} clusters", layer,
+               cfg.num_layers)
         summaries = summarizer.summarize_many([[texts[m] for m in grp] for grp in members], cfg.summary_tokens)
         vecs = np.asarray(embed(list(summaries)), dtype=np.float32).reshape(len(summaries), -1)
         start = len(texts)
