@@ -131,7 +131,12 @@ def test_describe_checks_each_world_and_the_pooled_figures(three, tmp_path):
     res = describe_worlds(three, write=False)
     props = {p["property"]: p for p in res["properties"]}
     assert props["documents per world"]["measured"] == {"w00": 500, "w01": 500, "w02": 500}
-    assert res["all_met"], res["missed"]
+    structural = {"documents per world", "worlds per split", "ids outside their query's world (documents, facts, "
+                  "entities)", "shared across splits", "files matching the manifests (pooled; worlds)"}
+    assert structural <= set(props) and not structural & set(res["missed"]), res["missed"]
+    topics = props["independent topics per split of worlds (clusters / queries, effective topics)"]["measured"]
+    assert {s: t["queries"] for s, t in topics.items()} == dict.fromkeys(SPLITS, QUERIES)
+    assert all(1 <= t["effective_topics"] <= t["clusters"] <= QUERIES for t in topics.values())
     assert [w["n_docs"] for w in res["per_world"]] == [500, 500, 500]
     assert [w["split"] for w in res["per_world"]] == list(SPLITS)
     # a world whose pooled documents went missing, and a world edited after generation, are both caught
@@ -145,6 +150,7 @@ def test_describe_checks_each_world_and_the_pooled_figures(three, tmp_path):
         fh.write("\n")
     res = describe_worlds(bad, write=False)
     assert {"documents per world", "files matching the manifests (pooled; worlds)"} <= set(res["missed"])
+    assert not {"worlds per split", "shared across splits"} & set(res["missed"])
 
 
 def test_generate_and_describe_console_scripts_on_worlds(tmp_path):
@@ -156,7 +162,7 @@ def test_generate_and_describe_console_scripts_on_worlds(tmp_path):
     res = subprocess.run(["hcrbench", "describe", str(out)], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     last = res.stdout.strip().splitlines()[-1]
-    assert last.startswith("pooled targets met") and "of 3 worlds" in last
+    assert "pooled target" in last and "of 3 worlds meet every target of their own" in last
     saved = json.loads((out / "describe.json").read_text())
     assert saved["worlds"] == 3 and len(saved["per_world"]) == 3 and "deliverable_feasibility" in saved
     assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["qrels", "qrels-topical", WORLDS_DIR]
@@ -202,3 +208,22 @@ def test_run_refuses_a_multi_world_dataset_in_one_line(three, tmp_path):
     assert str(three / WORLDS_DIR / "w00") in err[0]
     assert (three / "manifest.json").read_bytes() == before  # not regenerated as one world
     assert not (tmp_path / "out").exists()
+
+
+def test_describe_checks_a_world_against_the_size_asked(tmp_path):
+    from hcrbench.synth import describe
+
+    out = tmp_path / "one"
+    generate_meridian(out, "small", seed=8, n_queries=QUERIES, grow=False)
+
+    def row():
+        props = describe(out, write=False)["properties"]
+        return next(p for p in props if p["property"] == "documents")
+
+    assert row()["measured"] == 500 and row()["met"] and "small 500" in row()["target"]
+    lines = (out / "corpus.jsonl").read_text().splitlines(keepends=True)
+    (out / "corpus.jsonl").write_text("".join(lines[:-1]))
+    assert row()["measured"] == 499 and not row()["met"]
+    man = json.loads((out / "manifest.json").read_text())
+    (out / "manifest.json").write_text(json.dumps({**man, "grow": True, "size": 400, "size_docs": 400}))
+    assert row()["met"] and "grown" in row()["target"]  # a grown world says so beside its count

@@ -3,8 +3,10 @@ the pooled figures that hold the worlds together.
 
 Per world: :func:`~hcrbench.synth.describe.describe` on ``worlds/wNN`` (nothing is written there, so a world's
 folder keeps its bytes). Pooled, measured from the pooled files on disk: the documents of each world against the
-size asked for (worlds never grow), the worlds of each split, ids that point outside their own world, anything
-shared across splits, and whether the pooled files and the worlds still match their manifests.
+size asked for (worlds never grow), the worlds of each split, the independent topics of each split (clusters
+re-derived within each world, :mod:`hcrbench.synth.topics`: a topic never spans two worlds), ids that point
+outside their own world, anything shared across splits, and whether the pooled files and the worlds still match
+their manifests.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from hcrbench.errors import InputError
 from hcrbench.synth.describe import describe
 from hcrbench.synth.generate import SPLITS
 from hcrbench.synth.splits import leakage
-from hcrbench.synth.worlds import WORLDS_DIR, world_of
+from hcrbench.synth.topics import MIN_DISTINCT_SHARE, NameIndex, clusters, split_topics, world_names
+from hcrbench.synth.worlds import WORLDS_DIR, world_of, world_prefix
 
 
 def _prop(name: str, measured: Any, target: str, met: bool) -> dict[str, Any]:
@@ -54,6 +57,7 @@ def describe_worlds(folder: str | Path, *, write: bool = True) -> dict[str, Any]
 
     per_world = []
     stale = []
+    cluster_of: dict[str, str] = {}
     for e in entries:
         wf = folder / WORLDS_DIR / e["name"]
         if not (wf / "manifest.json").is_file():
@@ -63,6 +67,10 @@ def describe_worlds(folder: str | Path, *, write: bool = True) -> dict[str, Any]
                 sha256_file(wf / f) != h for f, h in wman.get("files", {}).items()):
             stale.append(e["name"])
         res = describe(wf, write=False)
+        p = world_prefix(e["world"])
+        own = clusters([m for _, m in iter_jsonl(wf / "queries.meta.jsonl")],
+                       NameIndex(world_names(read_json(wf / "world.json"))))
+        cluster_of.update({p + q: p + c for q, c in own.items()})
         per_world.append({"world": e["world"], "name": e["name"], "seed": e["seed"], "split": e["split"],
                           "n_docs": res["n_docs"], "n_queries": res["n_queries"], "all_met": res["all_met"],
                           "missed": res["missed"]})
@@ -82,6 +90,8 @@ def describe_worlds(folder: str | Path, *, write: bool = True) -> dict[str, Any]
     want = {e["name"]: size_docs for e in entries}
     foreign = sum(_foreign(m) for m in metas)
     leaks = leakage(metas)
+    topics = split_topics(metas, cluster_of) if all(m["query_id"] in cluster_of for m in metas) else {}
+    worst = min((t["distinct_share"] for t in topics.values()), default=0.0)
     pooled_ok = all(sha256_file(folder / f) == h for f, h in man.get("files", {}).items())
     props = [
         _prop("documents per world", dict(sorted(docs.items())),
@@ -89,6 +99,11 @@ def describe_worlds(folder: str | Path, *, write: bool = True) -> dict[str, Any]
         _prop("worlds per split", by_split, "each split its own worlds (>= 1 each)",
               all(by_split[s] for s in SPLITS) and all(len(ss) == 1 for ss in splits_of.values())),
         _prop("queries per split", {s: sum(m["split"] == s for m in metas) for s in SPLITS}, "reported", True),
+        _prop("independent topics per split of worlds (clusters / queries, effective topics)",
+              {s: {k: t[k] for k in ("queries", "clusters", "distinct_share", "effective_topics", "largest_cluster")}
+               for s, t in topics.items()},
+              f">= {MIN_DISTINCT_SHARE:.0%} of each split's queries in distinct clusters",
+              bool(topics) and worst >= MIN_DISTINCT_SHARE),
         _prop("ids outside their query's world (documents, facts, entities)", foreign, "0", foreign == 0),
         _prop("shared across splits", leaks, "all 0", not any(leaks.values())),
         _prop("files matching the manifests (pooled; worlds)", [pooled_ok, [n for n in want if n not in stale]],
@@ -97,7 +112,7 @@ def describe_worlds(folder: str | Path, *, write: bool = True) -> dict[str, Any]
     missed_in = Counter(p for w in per_world for p in w["missed"])
     result = {"folder": str(folder), "worlds": len(entries), "n_docs": sum(docs.values()), "n_queries": len(metas),
               "all_met": all(p["met"] for p in props), "missed": [p["property"] for p in props if not p["met"]],
-              "properties": props, "per_world": per_world,
+              "properties": props, "topics": topics, "per_world": per_world,
               "missed_in_worlds": dict(sorted(missed_in.items()))}
     if write:
         atomic_write_text(folder / "describe.json", json.dumps(result, indent=1) + "\n")
