@@ -227,3 +227,15 @@ def test_describe_checks_a_world_against_the_size_asked(tmp_path):
     man = json.loads((out / "manifest.json").read_text())
     (out / "manifest.json").write_text(json.dumps({**man, "grow": True, "size": 400, "size_docs": 400}))
     assert row()["met"] and "grown" in row()["target"]  # a grown world says so beside its count
+
+
+@pytest.mark.parametrize("grow", [True, False])
+def test_ensure_meridian_neither_keeps_nor_overwrites_a_multi_world_folder(three, grow):
+    from hcrbench.synth.generate import ensure_meridian
+
+    man = json.loads((three / "manifest.json").read_text())
+    before = _files(three)
+    with pytest.raises(InputError) as e:
+        ensure_meridian(three, "small", seed=man["seed"], n_queries=man["n_queries"], grow=grow)
+    assert "3 Meridian worlds" in str(e.value)
+    assert _files(three) == before
