@@ -76,7 +76,9 @@ def test_a_world_is_the_standalone_generation_of_its_seed(three, tmp_path):
 
 def test_more_worlds_leave_the_existing_worlds_unchanged(three, tmp_path):
     four = tmp_path / "k4"
-    man = generate_worlds(four, "small", seed=17, n_queries=QUERIES, worlds=4)
+    said = []
+    man = generate_worlds(four, "small", seed=17, n_queries=QUERIES, worlds=4, on_world=said.append)
+    assert [e["done"] for e in said] == ["generated"] * 4
     assert man["worlds"] == 4 and [e["split"] for e in man["world_list"]] == world_splits(4)
     for name in ("w00", "w01", "w02"):
         assert _files(four / WORLDS_DIR / name) == _files(three / WORLDS_DIR / name), name
@@ -84,7 +86,9 @@ def test_more_worlds_leave_the_existing_worlds_unchanged(three, tmp_path):
         old = (three / f).read_bytes()
         assert (four / f).read_bytes().startswith(old) and len((four / f).read_bytes()) > len(old), f
     # in place: growing keeps the worlds there; shrinking removes the worlds past the count
-    man3 = generate_worlds(four, "small", seed=17, n_queries=QUERIES, worlds=3)
+    said.clear()
+    man3 = generate_worlds(four, "small", seed=17, n_queries=QUERIES, worlds=3, on_world=said.append)
+    assert [e["done"] for e in said] == ["kept"] * 3
     assert sorted(p.name for p in (four / WORLDS_DIR).iterdir()) == ["w00", "w01", "w02"]
     assert _files(four) == {**_files(three), "manifest.json": (four / "manifest.json").read_bytes()}
     assert man3["files"] == json.loads((three / "manifest.json").read_text())["files"]
@@ -159,6 +163,8 @@ def test_generate_and_describe_console_scripts_on_worlds(tmp_path):
                           "--out", str(out)], capture_output=True, text=True)
     assert gen.returncode == 0, gen.stderr
     assert "3 worlds of 500 documents" in gen.stdout and "test w02" in gen.stdout
+    said = gen.stderr.strip().splitlines()
+    assert [line.split()[1] for line in said] == ["w00", "w01", "w02"] and all("generated" in x for x in said)
     res = subprocess.run(["hcrbench", "describe", str(out)], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     last = res.stdout.strip().splitlines()[-1]
@@ -239,3 +245,20 @@ def test_ensure_meridian_neither_keeps_nor_overwrites_a_multi_world_folder(three
         ensure_meridian(three, "small", seed=man["seed"], n_queries=man["n_queries"], grow=grow)
     assert "3 Meridian worlds" in str(e.value)
     assert _files(three) == before
+
+
+def test_names_across_splits_counts_names_and_questions_two_splits_share():
+    from hcrbench.synth.describe_worlds import names_across_splits
+
+    def world(system: str) -> dict:
+        return {"systems": [{"id": "SYS-01", "name": system}], "people": [{"id": "P0001", "name": "Ada Byrne"}]}
+
+    tune = ("tune", world("Orbit VPN"), [{"text": "Who owns Orbit VPN?", "expected_entities": ["SYS-01"]}])
+    dev = ("dev", world("Lumen Wiki"), [{"text": "Who owns Lumen Wiki?", "expected_entities": ["SYS-01"]}])
+    test = ("test", world("Orbit VPN"), [{"text": "Who administers Orbit VPN?", "expected_entities": []}])
+    assert names_across_splits([tune, dev]) == {"entity names": 0, "query texts": 0}
+    assert names_across_splits([tune, dev, test]) == {"entity names": 1, "query texts": 0}  # named in the text
+    again = ("test", world("Kestrel CRM"), [{"text": "who owns  Orbit VPN?", "expected_entities": []}])
+    assert names_across_splits([tune, again]) == {"entity names": 0, "query texts": 1}
+    same_split = ("tune", world("Orbit VPN"), test[2])
+    assert names_across_splits([tune, same_split]) == {"entity names": 0, "query texts": 0}

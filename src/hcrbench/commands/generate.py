@@ -53,7 +53,11 @@ def meridian_command(
 
     n_worlds = check_worlds(int(k), field="--worlds")
     if n_worlds > 1:
-        manifest = generate_worlds(out, size=size, seed=int(s), n_queries=int(q), worlds=n_worlds)
+        def said(e: dict) -> None:  # one line per world on stderr, so a long generation is never silent
+            typer.echo(f"world {e['name']} ({e['split']}, seed {e['seed']}): {e['n_docs']:,} documents, "
+                       f"{e['n_queries']} queries, {e['done'].split(':')[0]} ({e['seconds']:.1f} s)", err=True)
+
+        manifest = generate_worlds(out, size=size, seed=int(s), n_queries=int(q), worlds=n_worlds, on_world=said)
         splits = "; ".join(f"{sp} {', '.join(names)}" for sp, names in manifest["world_splits"].items())
         typer.echo(f"meridian: {n_worlds} worlds of {manifest['size_docs']:,} documents and "
                    f"{manifest['n_queries'] // n_worlds} queries ({splits}), seed {manifest['seed']} -> {out} "

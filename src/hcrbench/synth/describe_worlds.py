@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,29 @@ def _foreign(row: dict[str, Any]) -> int:
     return sum(world_of(i) != w for i in ids)
 
 
+def names_across_splits(worlds: list[tuple[str, Mapping[str, Any], list[dict[str, Any]]]]) -> dict[str, int]:
+    """Entity names the queries of two or more splits use, and query texts asked in two or more splits, over
+    ``(split, world.json mapping, the world's own queries.meta rows)``.
+
+    Different worlds hold different entities (their ids carry the world), but Meridian's lexicon is the same in
+    every world: its teams, systems, products and project code names recur, some with the same facts (a system's
+    owning team), so the same name, or the same question word for word, can reach a tune world and a test world.
+    A name is an entity's first written form (:func:`~hcrbench.synth.topics.world_names`), or its id for things
+    text writes as ids (tickets, decisions)."""
+    where_name: dict[str, set[str]] = defaultdict(set)
+    where_text: dict[str, set[str]] = defaultdict(set)
+    for split, world, metas in worlds:
+        forms = world_names(world)
+        index = NameIndex(forms)
+        for m in metas:
+            text = str(m.get("text", ""))
+            where_text[" ".join(text.lower().split())].add(split)
+            for eid in {*(m.get("expected_entities") or []), *index.named(text)}:
+                where_name[(forms.get(eid) or [eid])[0]].add(split)
+    return {"entity names": sum(len(s) > 1 for s in where_name.values()),
+            "query texts": sum(len(s) > 1 for t, s in where_text.items() if t)}
+
+
 def describe_worlds(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
     """Per-world and pooled properties of a multi-world Meridian folder; writes ``folder/describe.json`` unless
     ``write`` is false."""
@@ -58,6 +82,7 @@ def describe_worlds(folder: str | Path, *, write: bool = True) -> dict[str, Any]
     per_world = []
     stale = []
     cluster_of: dict[str, str] = {}
+    by_world: list[tuple[str, Any, list[dict[str, Any]]]] = []
     for e in entries:
         wf = folder / WORLDS_DIR / e["name"]
         if not (wf / "manifest.json").is_file():
@@ -68,9 +93,11 @@ def describe_worlds(folder: str | Path, *, write: bool = True) -> dict[str, Any]
             stale.append(e["name"])
         res = describe(wf, write=False)
         p = world_prefix(e["world"])
-        own = clusters([m for _, m in iter_jsonl(wf / "queries.meta.jsonl")],
-                       NameIndex(world_names(read_json(wf / "world.json"))))
+        wmetas = [m for _, m in iter_jsonl(wf / "queries.meta.jsonl")]
+        wjson = read_json(wf / "world.json")
+        own = clusters(wmetas, NameIndex(world_names(wjson)))
         cluster_of.update({p + q: p + c for q, c in own.items()})
+        by_world.append((e["split"], wjson, wmetas))
         per_world.append({"world": e["world"], "name": e["name"], "seed": e["seed"], "split": e["split"],
                           "n_docs": res["n_docs"], "n_queries": res["n_queries"], "all_met": res["all_met"],
                           "missed": res["missed"]})
@@ -92,6 +119,7 @@ def describe_worlds(folder: str | Path, *, write: bool = True) -> dict[str, Any]
     leaks = leakage(metas)
     topics = split_topics(metas, cluster_of) if all(m["query_id"] in cluster_of for m in metas) else {}
     worst = min((t["distinct_share"] for t in topics.values()), default=0.0)
+    shared_names = names_across_splits(by_world)
     pooled_ok = all(sha256_file(folder / f) == h for f, h in man.get("files", {}).items())
     props = [
         _prop("documents per world", dict(sorted(docs.items())),
@@ -106,6 +134,8 @@ def describe_worlds(folder: str | Path, *, write: bool = True) -> dict[str, Any]
               bool(topics) and worst >= MIN_DISTINCT_SHARE),
         _prop("ids outside their query's world (documents, facts, entities)", foreign, "0", foreign == 0),
         _prop("shared across splits", leaks, "all 0", not any(leaks.values())),
+        _prop("names and query texts shared across splits (Meridian's lexicon recurs in every world)",
+              shared_names, "all 0", not any(shared_names.values())),
         _prop("files matching the manifests (pooled; worlds)", [pooled_ok, [n for n in want if n not in stale]],
               "all", pooled_ok and not stale),
     ]
@@ -119,4 +149,4 @@ def describe_worlds(folder: str | Path, *, write: bool = True) -> dict[str, Any]
     return result
 
 
-__all__ = ["describe_worlds"]
+__all__ = ["describe_worlds", "names_across_splits"]

@@ -24,7 +24,8 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -107,10 +108,13 @@ def world_splits(k: int) -> list[str]:
 
 
 def generate_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n_queries: int = DESIGN_QUERIES,
-                    worlds: int = MIN_WORLDS) -> dict[str, Any]:
+                    worlds: int = MIN_WORLDS, on_world: Callable[[dict[str, Any]], None] | None = None
+                    ) -> dict[str, Any]:
     """Write ``worlds`` independent Meridian worlds of ``size`` documents into ``out`` (layout: module docstring);
     returns the manifest. A world already in ``out/worlds`` for the same generator, size, seed and suite is kept
-    as it is; worlds past ``worlds`` left by an earlier, larger generation are removed."""
+    as it is; worlds past ``worlds`` left by an earlier, larger generation are removed. ``on_world`` is called
+    after each world with its manifest entry plus ``done`` ("generated", "kept" or "regenerated: ...") and
+    ``seconds`` (a world takes seconds to minutes: the caller can say so as each ends)."""
     n = resolve_size(size)
     seed = _check_seed(seed)
     n_queries = _check_queries(n_queries)
@@ -136,11 +140,14 @@ def generate_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n
     for w in range(k):
         folder = root / world_name(w)
         s = world_seed(seed, w)
-        ensure_meridian(folder, size=size, seed=s, n_queries=n_queries, grow=False)
+        t0 = time.perf_counter()
+        done = ensure_meridian(folder, size=size, seed=s, n_queries=n_queries, grow=False)
         man = read_json(folder / "manifest.json")
         entries.append({"world": w, "name": world_name(w), "seed": s, "split": world_split(w),
                         "n_docs": man["n_docs"], "n_queries": man["n_queries"],
                         "manifest": sha256_file(folder / "manifest.json")})
+        if on_world is not None:
+            on_world({**entries[-1], "done": done, "seconds": time.perf_counter() - t0})
     remove_worlds(out, keep=k)
     counter = read_json(root / world_name(0) / "manifest.json")["token_counter"]
     _pool(out, entries)
