@@ -12,7 +12,8 @@ def describe_command(
 ) -> None:
     """Print each measured property with its target and whether it is met, then the share of each category's
     queries feasible at 400 tokens in sentences and in deliverable chunks beside the design's; write
-    FOLDER/describe.json."""
+    FOLDER/describe.json. A folder of K worlds (generate meridian --worlds K) shows each world's row and the
+    pooled properties (documents per world against the size, worlds per split, leakage across splits)."""
     import json
 
     from rich.console import Console
@@ -20,7 +21,11 @@ def describe_command(
     from hcrbench.data import atomic_write_text
     from hcrbench.report.terminal import Table, width
     from hcrbench.synth import describe
+    from hcrbench.synth.worlds import is_multiworld
 
+    if is_multiworld(folder):
+        _describe_worlds(folder)
+        return
     result = describe(folder, write=False)
     table = Table(title=f"Meridian: {folder} ({result['n_docs']:,} docs, {result['n_queries']} queries)")
     for col in ("property", "measured", "target", "met"):
@@ -42,6 +47,47 @@ def describe_command(
         a = feas["all"]
         verdict += (f"; feasible at {feas['budget']} tokens: {a['sentences']:.0%} in sentences, "
                     + ", ".join(f"{a[k]:.0%} in {k}" for k in feas["unit_sets"]))
+    typer.echo(f"{verdict}; wrote {folder / 'describe.json'}")
+
+
+def _describe_worlds(folder: Path) -> None:
+    """A dataset of K worlds: one row per world (its own describe), then the pooled properties."""
+    import json
+
+    from rich.console import Console
+
+    from hcrbench.data import atomic_write_text
+    from hcrbench.report.terminal import Table, width
+    from hcrbench.synth.describe_worlds import describe_worlds
+
+    result = describe_worlds(folder, write=False)
+    console = Console(width=width(160))
+    worlds = Table(title=f"Meridian: {folder} ({result['worlds']} worlds, {result['n_docs']:,} docs, "
+                         f"{result['n_queries']} queries): each world")
+    for col in ("world", "seed", "split", "docs", "queries", "targets missed"):
+        worlds.add_column(col)
+    for w in result["per_world"]:
+        worlds.add_row(w["name"], str(w["seed"]), w["split"], f"{w['n_docs']:,}", str(w["n_queries"]),
+                       "; ".join(w["missed"]) or "[green]none[/]")
+    console.print(worlds)
+    pooled = Table(title="Pooled over the worlds")
+    for col in ("property", "measured", "target", "met"):
+        pooled.add_column(col)
+    for p in result["properties"]:
+        m = p["measured"]
+        shown = ", ".join(f"{k} {v}" for k, v in m.items()) if isinstance(m, dict) else str(m)
+        pooled.add_row(p["property"], shown, p["target"], "[green]✓[/]" if p["met"] else "[red]✗[/]")
+    console.print(pooled)
+    feas = _feasibility(folder)
+    if feas is not None:
+        result["deliverable_feasibility"] = feas
+        console.print(_feasibility_table(feas, Table))
+    atomic_write_text(folder / "describe.json", json.dumps(result, indent=1) + "\n")
+    missed = result["missed"]
+    verdict = ("pooled targets met" if result["all_met"]
+               else f"{len(missed)} pooled target(s) missed: {'; '.join(missed)}")
+    n_missing = sum(not w["all_met"] for w in result["per_world"])
+    verdict += f"; {result['worlds'] - n_missing} of {result['worlds']} worlds meet every target of their own"
     typer.echo(f"{verdict}; wrote {folder / 'describe.json'}")
 
 

@@ -1,4 +1,5 @@
-"""``hcrbench generate meridian``: write the synthetic Meridian corpus and its query suite (300 by default, ``--queries N``) as a BEIR folder."""
+"""``hcrbench generate meridian``: write the synthetic Meridian corpus and its query suite (300 by default, ``--queries N``) as a BEIR folder
+(``--worlds K``: K independent worlds pooled in one folder, each split its own worlds)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ def meridian_command(
                                     help="Keep the world at --size documents even when its suite then falls short "
                                          "of independent topics (by default the world grows until each split has "
                                          "2/3 of its queries in distinct clusters; describe reports a shortfall)."),
+    worlds: str = typer.Option("1", "--worlds",
+                               help="Independent worlds in the dataset: 1 (one world, its queries split 60/20/20) "
+                                    "or 3-100 (world w from a seed derived from --seed, at --size documents, never "
+                                    "grown; tune, dev and test are different worlds; ids carry their world: "
+                                    "w00-MER-000001, w00-MQ001; docs/meridian.md)."),
 ) -> None:
     """Generate Meridian Technologies: corpus.jsonl, queries, qrels/{tune,dev,test}.tsv, evidence, manifest."""
     import time
@@ -40,7 +46,25 @@ def meridian_command(
     q = queries.strip()
     if not (q.isascii() and q.isdigit()):
         raise InputError(f"must be a positive integer, got {queries!r}", field="--queries")
+    k = worlds.strip()
+    if not (k.isascii() and k.isdigit()):
+        raise InputError(f"must be a positive integer, got {worlds!r}", field="--worlds")
+    from hcrbench.synth.worlds import check_worlds, generate_worlds, remove_worlds
+
+    n_worlds = check_worlds(int(k), field="--worlds")
+    if n_worlds > 1:
+        def said(e: dict) -> None:  # one line per world on stderr, so a long generation is never silent
+            typer.echo(f"world {e['name']} ({e['split']}, seed {e['seed']}): {e['n_docs']:,} documents, "
+                       f"{e['n_queries']} queries, {e['done'].split(':')[0]} ({e['seconds']:.1f} s)", err=True)
+
+        manifest = generate_worlds(out, size=size, seed=int(s), n_queries=int(q), worlds=n_worlds, on_world=said)
+        splits = "; ".join(f"{sp} {', '.join(names)}" for sp, names in manifest["world_splits"].items())
+        typer.echo(f"meridian: {n_worlds} worlds of {manifest['size_docs']:,} documents and "
+                   f"{manifest['n_queries'] // n_worlds} queries ({splits}), seed {manifest['seed']} -> {out} "
+                   f"({time.perf_counter() - t0:.1f} s); next: hcrbench describe {out}")
+        return
     manifest = generate_meridian(out, size=size, seed=int(s), n_queries=int(q), grow=not fixed_size)
+    remove_worlds(out)  # a folder that held several worlds holds one now: no stale world beside it
     grown = ""
     if manifest["n_docs"] > manifest["size_docs"]:
         grown = (f" (the world grew from {manifest['size_docs']:,} to hold {manifest['n_queries']} queries over "

@@ -60,8 +60,27 @@ def _generate_if_missing(cfg: DatasetConfig, base: Path) -> None:
         warnings.warn(f"{target}: {done}", HcrbenchWarning, stacklevel=2)
 
 
+def _refuse_worlds(value: str, base: Path, config_path: Path, text: str) -> None:
+    """Refuse a folder of several Meridian worlds (``generate meridian --worlds K``) in one line: systems are not
+    yet built and searched per world, and over the pooled corpus each query would search every world's documents
+    (K times the size its world has), a different benchmark from the one the folder describes. Checked before
+    ``generate = "meridian"`` could regenerate the folder as one world."""
+    from hcrbench.synth.worlds import WORLDS_DIR, is_multiworld, world_name
+
+    p = Path(value).expanduser()
+    p = p if p.is_absolute() else base / p
+    if is_multiworld(p):
+        raise InputError(f"{p} holds several Meridian worlds (generate meridian --worlds); runs do not search per "
+                         f"world yet and the pooled corpus would put every world's documents before each query: "
+                         f"point path at one world ({p / WORLDS_DIR / world_name(0)}, its queries split 60/20/20), "
+                         f"or score per-world runs with hcrbench evaluate against {p}/qrels/<split>.tsv",
+                         path=config_path, line=locate(text, ("dataset", "path")), field="dataset.path")
+
+
 def load_data(cfg: DatasetConfig, base: Path, config_path: Path, text: str = "") -> ExperimentData:
     """Read the dataset named by ``cfg`` (paths relative to ``base``, the config file's folder)."""
+    if cfg.path is not None and not cfg.path.startswith("irds:"):
+        _refuse_worlds(cfg.path, base, config_path, text)
     if cfg.path is not None and cfg.generate == "meridian":
         _generate_if_missing(cfg, base)
     if cfg.path is not None and cfg.path.startswith("irds:"):  # an ir_datasets id: its BEIR copy (data/irds.py)

@@ -78,7 +78,7 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
 
     tok = np.asarray(tokens or [0])
     props = [
-        _prop("documents", n, "small 500, medium 2000, full 3500+", n >= 500),
+        _size_prop(folder, n),
         _prop("share spanning 2+ domains", round(multi / max(n, 1), 3), "~40% (30-50%)", 0.30 <= multi / max(n, 1) <= 0.50),
         _prop("share with identifiers", round(ident / max(n, 1), 3), "~50% (40-60%)", 0.40 <= ident / max(n, 1) <= 0.60),
         _prop("tokens per document (min / median / max)", [int(tok.min()), int(np.median(tok)), int(tok.max())],
@@ -103,6 +103,24 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
     if write:
         atomic_write_text(folder / "describe.json", json.dumps(result, indent=1) + "\n")
     return result
+
+
+def _size_prop(folder: Path, n: int) -> dict[str, Any]:
+    """Documents against the size the manifest asked for: a world at its size (``grow`` off, or a world that did
+    not need to grow) must hold exactly that many; a grown world says so beside its size. A folder without a
+    manifest is checked against the smallest design size."""
+    try:
+        man = read_json(folder / "manifest.json")
+    except (OSError, ValueError):
+        man = None
+    want = man.get("size_docs") if isinstance(man, dict) else None
+    if not isinstance(want, int):
+        return _prop("documents", n, "small 500, medium 2000, full 3500+", n >= 500)
+    asked = f"{man.get('size')} {want:,}" if isinstance(man.get("size"), str) else f"{want:,}"
+    if man.get("grow") and n != want:
+        return _prop("documents", n, f"{asked} asked; grown to hold the suite's topics (--fixed-size keeps the size)",
+                     n > want)
+    return _prop("documents", n, f"{asked} (the size asked)", n == want)
 
 
 def _query_props(metas: list[dict[str, Any]], key: list[str]) -> list[dict[str, Any]]:

@@ -247,6 +247,10 @@ def ensure_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
     if not isinstance(man, dict):
         generate_meridian(out, size=size, seed=seed, n_queries=want_q, grow=grow)
         return "generated"
+    if isinstance(man.get("worlds"), int) and man["worlds"] > 1:  # generate_worlds' folder: not one world's cache
+        raise InputError(f"holds {man['worlds']} Meridian worlds (generate meridian --worlds); refusing to keep or "
+                         "regenerate it as one world (choose another folder, or generate it again with "
+                         "generate meridian)", path=out, field="out")
     want = {"generator_version": GENERATOR_VERSION, "size": _manifest_size(size), "seed": _check_seed(seed),
             "n_queries": _check_queries(want_q), "grow": grow}
     diff = [f"{k} {man.get(k)!r} -> {v!r}" for k, v in want.items() if man.get(k) != v]
