@@ -50,8 +50,8 @@ def test_the_margin_checkpoint_replay_equals_a_direct_monte_carlo_through_the_re
 
 
 @pytest.mark.parametrize("truth", [-0.06, 0.0])
-def test_the_kill_replay_equals_a_direct_monte_carlo_with_its_bootstrap_t_test(truth):
-    from hcrbench.stats.studentized import bootstrap_t_test
+def test_the_kill_replay_equals_a_direct_monte_carlo_through_its_one_cluster_path(truth):
+    from hcrbench.stats.cluster import cluster_ci, cluster_p
 
     rng = np.random.default_rng(6)
     diffs = rng.gamma(0.6, 0.25, 40) - 0.15
@@ -61,10 +61,10 @@ def test_the_kill_replay_equals_a_direct_monte_carlo_with_its_bootstrap_t_test(t
     centred = diffs - diffs.mean() + truth
     direct = np.random.default_rng(98)
     counts = {"go": 0, "kill": 0}
-    for i in range(reps):
+    for _ in range(reps):
         x = centred[direct.integers(0, n, n)]
-        _m, lo, hi, p = bootstrap_t_test(x, n_resamples=op.INNER, seed=i)
-        v = hy.single_kill(float(x.mean()), p, lo, hi, None, n=n, full_size=True)["verdict"]
+        c = cluster_ci(x, None, list(range(n)))  # no clusters known: each query its own
+        v = hy.single_kill(c.mean, cluster_p(c), c.low, c.high, None, n=n, full_size=True)["verdict"]
         if v in counts:
             counts[v] += 1
     for key, mine in (("go", row["p_go"]), ("kill", row["p_nogo"])):

@@ -288,7 +288,7 @@ def against_strongest(ctx: Any, s: Any, kill_row: dict, field: dict) -> dict:
     from hcrbench.protocol.subject import kill_row as subject_kill_row
 
     c = compare_runs(ctx.evaluation, ctx.cfg, ctx.metric, other, {s.name: s.scores}).get(s.name) or {}
-    # the same test as against the kill baseline (bootstrap-t, clusters, tree seeds): only the baseline changes
+    # the same test as against the kill baseline (cluster-robust interval, clusters, tree seeds): only the baseline changes
     row = subject_kill_row(ctx, s, baseline=other, vs=c, tested_on=f"{s.name} vs {other} (one comparison)")
     row["text"] = f"kill baseline weaker than {other}: not a value barrier; judged against {other}: {row['text']}"
     row["evidence"].update(barrier="fails", judged_against=other, kill_baseline=ctx.p.kill_baseline)

@@ -44,7 +44,6 @@ from hcrbench.protocol import registry as reg
 from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, Z95
 
 REPS = 1000
-INNER = 199  # studentized resamples per replayed draw of a bootstrap-t rule
 MC_Z = 2.576  # Monte-Carlo error band: 99% two-sided
 _NEEDS = re.compile(r"\(needs ~ [\d,]+((?: [a-z]+)*)\)")  # registry.text_undecidable's "(needs ~ M unit)"
 
@@ -71,16 +70,12 @@ def _rng(seed: int, *parts: Any) -> np.random.Generator:
 
 def _interval(rule: reg.Rule, x: np.ndarray, rng: np.random.Generator, extra: float = 0.0
               ) -> tuple[np.ndarray, np.ndarray]:
-    """Row-wise the interval ``rule`` decides on: bootstrap-t (the kill criterion) or paired t, each side widened
-    in quadrature by ``extra`` (a fixed variance component)."""
+    """Row-wise the interval ``rule`` decides on over independent queries: the paired t (a cluster-robust rule
+    with each query its own cluster is exactly this; clustered draws go through :func:`replay_clustered`), each
+    side widened in quadrature by ``extra`` (a fixed variance component)."""
     if rule.interval == "betting" and np.all(np.abs(x) <= 1 + 1e-12):  # beyond [-1, 1]: the row's own t interval
         return betting_decision_interval(rule, x)
-    if rule.interval == "bootstrap-t" and x.shape[1] >= 2:
-        from hcrbench.stats.studentized import bootstrap_t_rows
-
-        lo, hi = bootstrap_t_rows(x, INNER, rng)
-    else:
-        lo, hi = _t_interval(x)
+    lo, hi = _t_interval(x)
     if extra > 0:
         m = x.mean(axis=1)
         lo, hi = m - np.hypot(m - lo, extra), m + np.hypot(hi - m, extra)
@@ -249,7 +244,7 @@ def truths_for(rule: reg.Rule) -> list[float]:
 def _replayer(rule: reg.Rule, x: Inputs) -> dict[str, Callable[[float, int, np.random.Generator], np.ndarray | None]]:
     out: dict[str, Callable[[float, int, np.random.Generator], np.ndarray | None]] = {}
     if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
-        if x.clusters is not None and rule.interval == "bootstrap-t" and len(set(x.clusters.tolist())) >= 2:
+        if x.clusters is not None and rule.interval == "cluster-robust" and len(set(x.clusters.tolist())) >= 2:
             G = len(set(x.clusters.tolist()))
             k = max(2, round(x.n * G / x.clusters.size))  # clusters in a suite of x.n queries of this spread
             out["cluster bootstrap"] = lambda t, r, g: replay_clustered(rule, x.diffs, x.clusters, t, r,  # type: ignore

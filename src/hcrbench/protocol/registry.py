@@ -81,7 +81,8 @@ class Rule:
     controls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     routing_log: bool = False
     component: str = ""
-    interval: str = "t"        # the interval it decides on: "t", "bootstrap-t", "betting", "wilson", "normal", "fisher"
+    interval: str = "t"        # the interval it decides on: "t", "cluster-robust" (CR2; each query its own cluster
+    #                            when none are known, where it is the paired t), "betting", "wilson", "normal", "fisher"
 
     @property
     def truth_centre(self) -> float:
@@ -235,7 +236,7 @@ register(Rule("corpus_size", "Corpus size", "hypothesis",
               go=0.0, nogo=0.0, margin=DESIGN_MARGIN, centre=0.0, component="scaling"))
 register(Rule("kill", "Single kill criterion", "hypothesis",
               "system - kill baseline on nDCG@10 at the full size (its own family of one)", "difference", go=0.0,
-              nogo=0.0, margin=DESIGN_MARGIN, negative=KILL, centre=0.0, interval="bootstrap-t",
+              nogo=0.0, margin=DESIGN_MARGIN, negative=KILL, centre=0.0, interval="cluster-robust",
               controls={"oracle": (GO, UNDECIDABLE), "clone": (UNDECIDABLE, INCONCLUSIVE),
                         "degraded": (KILL, UNDECIDABLE),
                         "twin": (UNDECIDABLE, INCONCLUSIVE), "plus_margin": (GO, UNDECIDABLE),
