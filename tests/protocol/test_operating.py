@@ -98,9 +98,9 @@ def test_a_rule_is_decidable_only_with_power_at_its_margin_and_says_which_n_it_n
     small = op.operating(reg.get("corpus_size"), op.Inputs(n=59, diffs=diffs), reps=1000)
     assert not small["decidable"] and small["power_go"] < 0.8 and "power at the margin" in small["why"]
     need = small["needs_n"]
-    # found by replaying the rule over n (operating_needs), near the normal approximation for a symmetric spread
-    # judged on a t interval: (1.96 + 0.84)^2 * 0.25^2 / 0.03^2 = 545
-    assert 400 < need < 800 and "replay search" in small["needs_n_how"]
+    # the registry's one n needed: the paired t's power 0.8 at the rule's margin on the run's own sd
+    assert need == reg.n_for_power(float(np.std(diffs, ddof=1)), reg.get("corpus_size").margin)
+    assert 400 < need < 800 and "required_n" in small["needs_n_how"]
     big = op.operating(reg.get("corpus_size"), op.Inputs(n=need, diffs=diffs), reps=3000)
     assert big["decidable"] and big["power_go"] >= 0.75 and big["false_go"] <= 0.025 + big["mc_error"]
     # a rule short of power keeps the verdict its interval decides; its row reports the replay's false rate on

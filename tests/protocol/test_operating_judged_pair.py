@@ -118,4 +118,4 @@ def test_an_undecided_rows_needs_n_is_the_replayed_one():
     ops = op.operating_all({"easy_routing": op.Inputs(n=50)}, reps=300)
     gated = op.gate_rows([row], ops)[0]
     need = ops["easy_routing"]["needs_n"]
-    assert need and f"(needs ~ {need:,}, by replay)" in gated["text"]
+    assert need and f"(needs ~ {need:,})" in gated["text"]

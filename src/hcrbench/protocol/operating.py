@@ -45,6 +45,14 @@ from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, Z95
 
 REPS = 1000
 MC_Z = 2.576  # Monte-Carlo error band: 99% two-sided
+#: how :func:`needs_n` finds each kind's n (``operating[rule]["needs_n_how"]``)
+NEEDS_HOW = {
+    "difference": "paired t power 0.8 at the rule's margin (hcrbench.stats.power.required_n, noncentral t), sd of "
+                  "the run's per-query differences",
+    "mean": "paired t power 0.8 at the rule's margin (hcrbench.stats.power.required_n), the run's sd",
+    "proportion": "Wilson-judged rate: power 0.8 a margin past each boundary (registry.n_for_power_proportion)",
+    "correlation": "Fisher-z power 0.8 a margin past the go band (registry.n_for_power_r)",
+}
 _NEEDS = re.compile(r"\(needs ~ [\d,]+((?: [a-z]+)*)\)")  # registry.text_undecidable's "(needs ~ M unit)"
 
 
@@ -269,8 +277,9 @@ def _replayer(rule: reg.Rule, x: Inputs) -> dict[str, Callable[[float, int, np.r
 
 
 def needs_n(rule: reg.Rule, x: Inputs) -> int | None:
-    """The normal-approximation n for power 0.8 at the margin (:mod:`registry`): the starting point of the replay
-    search (:mod:`operating_needs`) and its fallback where a replay cannot be built."""
+    """The n for power 0.8 at the rule's own margin, from the one implementation per kind in :mod:`registry`
+    (paired differences and means: :func:`registry.n_for_power`, the noncentral t of
+    :func:`hcrbench.stats.power.required_n`, with the sd of the run's per-unit figures)."""
     if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
         return reg.n_for_power(float(np.std(x.diffs, ddof=1)), rule.margin)
     if rule.kind == "proportion":
@@ -352,9 +361,7 @@ def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0, sea
     tables, worst, decidable, why = check(rule, x, reps=reps, seed=seed)
     need, need_how = None, None
     if not decidable and search:
-        from hcrbench.protocol.operating_needs import search_n
-
-        need, need_how = search_n(rule, x, seed=seed)
+        need, need_how = needs_n(rule, x), NEEDS_HOW.get(rule.kind)
     first = next((tables[k] for k in ("sign-flip", "cluster sign-flip") if k in tables), None) or \
         tables.get("re-centred") or next(iter(tables.values()), [])
     null = next((k for k in NULL_SHAPED if k in tables), None)
@@ -402,7 +409,7 @@ def control_frequencies(op: dict[str, Any], rule: reg.Rule) -> dict[str, Any]:
 def operating_all(inputs: dict[str, Inputs], *, reps: int = REPS, seed: int = 0, search: bool = True
                   ) -> dict[str, dict[str, Any]]:
     """``{rule id: operating}`` for every registered rule with inputs (``search``: the replayed n each undecidable
-    rule needs, :mod:`operating_needs`)."""
+    rule needs, :func:`needs_n`)."""
     out = {}
     for rid, x in inputs.items():
         rule = reg.get(rid)
@@ -457,10 +464,9 @@ def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
                    "false_go": op["false_go"], "false_nogo": op["false_nogo"], "needs_n": op["needs_n"],
                    "side_check": sc, "used_to_void": False}
         r["evidence"] = {**(r.get("evidence") or {}), "operating": summary}
-        if r[key] == UNDECIDABLE and op["needs_n"]:  # its own text's normal approximation
+        if r[key] == UNDECIDABLE and op["needs_n"]:  # the same n, from the run's own sd instead of the interval's
             need = int(op["needs_n"])
-            r["text"] = _NEEDS.sub(lambda mt, k=need: f"(needs ~ {k:,}{mt.group(1) or ''}, by replay)", r["text"],
-                                   count=1)
+            r["text"] = _NEEDS.sub(lambda mt, k=need: f"(needs ~ {k:,}{mt.group(1) or ''})", r["text"], count=1)
         if sc is not None:
             lo, hi = sc["ci"]
             r["text"] += (f" (replayed on this run's data, reported only: false {sc['verdict'].split(':')[0]} "

@@ -137,11 +137,15 @@ def decide_one(rule: Rule, lo: float | None, hi: float | None) -> int:
 
 def n_for_power(sd: float | None, margin: float) -> int | None:
     """The n at which a paired mean with per-unit sd ``sd`` detects a true difference of ``margin`` with power
-    0.8 at two-sided 5% (normal approximation); None without a positive sd or margin."""
+    0.8 at two-sided 5%: the one "n needed" of every paired-difference rule, the power plan and the operating
+    report (:func:`hcrbench.stats.power.required_n`, the noncentral t); None without a positive sd or margin, or
+    beyond :data:`rules.MAX_N`. ``margin`` is the rule's own (``get(rule_id).margin``), read from this registry."""
+    from hcrbench.stats.power import required_n_or_inf
+
     if sd is None or not math.isfinite(sd) or sd <= 0 or margin <= 0:
         return None
-    need = math.ceil(((Z95 + Z80) * sd / margin) ** 2)
-    return need if need <= MAX_N else None
+    need = required_n_or_inf(margin, sd, power=POWER, alpha=1 - 0.95)
+    return int(need) if math.isfinite(need) and need <= MAX_N else None
 
 
 def sd_from(lo: float | None, hi: float | None, n: int | None) -> float | None:
