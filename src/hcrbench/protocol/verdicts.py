@@ -434,7 +434,7 @@ class FailFast:
             from hcrbench.protocol import operating as opc
 
             c = cp.tree_sanity(sd.get("mean"), sd.get("sd"), sd.get("n"))
-            if sd.get("sd") and sd.get("n"):  # the same operating gate as the verdict step
+            if sd.get("sd") and sd.get("n"):  # the same operating report as the verdict step
                 c = opc.gate_rows([c], opc.operating_all(
                     {"tree_sanity": opc.Inputs(n=int(sd["n"]), sd=float(sd["sd"]))}, seed=int(self.cfg.seed)))[0]
             if stops(c["status"]):
