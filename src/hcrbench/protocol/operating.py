@@ -31,7 +31,6 @@ milliseconds (``benchmarks/protocol_operating.py``).
 from __future__ import annotations
 
 import math
-import re
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -41,7 +40,8 @@ import numpy as np
 from scipy import stats as sps
 
 from hcrbench.protocol import registry as reg
-from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, Z95
+from hcrbench.protocol.operating_rows import mc_interval as _ci
+from hcrbench.protocol.rules import UNDECIDABLE, Z95
 
 REPS = 1000
 MC_Z = 2.576  # Monte-Carlo error band: 99% two-sided
@@ -53,7 +53,6 @@ NEEDS_HOW = {
     "proportion": "Wilson-judged rate: power 0.8 a margin past each boundary (registry.n_for_power_proportion)",
     "correlation": "Fisher-z power 0.8 a margin past the go band (registry.n_for_power_r)",
 }
-_NEEDS = re.compile(r"\(needs ~ [\d,]+((?: [a-z]+)*)\)")  # registry.text_undecidable's "(needs ~ M unit)"
 
 
 @dataclass(frozen=True)
@@ -296,12 +295,12 @@ def needs_n(rule: reg.Rule, x: Inputs) -> int | None:
 NULL_SHAPED = ("sign-flip", "cluster sign-flip", "binomial", "normal", "bivariate normal")
 
 
-def check(rule: reg.Rule, x: Inputs, *, reps: int, seed: int, truths: Sequence[float] | None = None,
-          strict_power: bool = False) -> tuple[dict[str, list[dict[str, Any]]], dict[str, float], bool, list[str]]:
+def check(rule: reg.Rule, x: Inputs, *, reps: int, seed: int, truths: Sequence[float] | None = None
+          ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, float], bool, list[str]]:
     """``(tables, worst, decidable, why)``: the replay of ``rule`` at ``x.n`` over ``truths`` (default
     :func:`truths_for`), its false-decision rates (each side on its own boundary, from the null-shaped
     constructions, :data:`NULL_SHAPED`), its worst power over every construction, and whether the replay finds it
-    decidable at this n (power not surely below 0.8; ``strict_power``: its estimate at least 0.8). What the replay
+    decidable at this n (power not surely below 0.8). What the replay
     finds is reported beside a row, never used to change its verdict (:func:`gate_rows`)."""
     plays = _replayer(rule, x)
     s = 1.0 if rule.higher_is_better else -1.0
@@ -328,7 +327,7 @@ def check(rule: reg.Rule, x: Inputs, *, reps: int, seed: int, truths: Sequence[f
                 worst["power_nogo"] = min(worst["power_nogo"], f["p_nogo"])
         tables[name] = rows
     false_ok = _false_ok(worst, nominal, mc)
-    mc_power = 0.0 if strict_power else MC_Z * math.sqrt(reg.POWER * (1 - reg.POWER) / reps)
+    mc_power = MC_Z * math.sqrt(reg.POWER * (1 - reg.POWER) / reps)
     power_ok = min(worst["power_go"], worst["power_nogo"]) >= reg.POWER - mc_power  # not surely below 0.8
     why = []
     if not false_ok:
@@ -342,12 +341,6 @@ def check(rule: reg.Rule, x: Inputs, *, reps: int, seed: int, truths: Sequence[f
 def _false_ok(worst: dict[str, float], nominal: float, mc: float) -> bool:
     """False go and false no-go both within the nominal one-sided rate (beyond Monte-Carlo error)."""
     return worst["false_go"] <= nominal + mc and worst["false_nogo"] <= nominal + mc
-
-
-def _ci(p: float, reps: int) -> list[float]:
-    """The Monte-Carlo uncertainty of a replayed rate: its 95% Wilson interval over ``reps`` draws."""
-    lo, hi = wilson_np(np.asarray(round(p * reps)), reps)
-    return [float(lo), float(hi)]
 
 
 def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0, search: bool = True
@@ -427,53 +420,5 @@ def operating_overall(*args: Any, **kw: Any) -> dict[str, Any] | None:
     return _overall(*args, **kw)
 
 
-def side_check(row_verdict: str, op: dict[str, Any]) -> dict[str, Any] | None:
-    """The replay's check of the side a row decided on: a positive verdict (go / pass) against the replayed
-    P(positive) with the truth on its boundary, a negative one (no-go / kill / stop) against P(negative) on its
-    boundary, each with its Monte-Carlo interval (None for a row that decided neither side)."""
-    words = op.get("verdict_words") or {}
-    if row_verdict == words.get("go"):
-        side, key = "go", "false_go"
-    elif row_verdict == words.get("nogo") or (words.get("nogo") and row_verdict.startswith(f"{words['nogo']}:")):
-        side, key = "nogo", "false_nogo"
-    else:
-        return None
-    rate = float(op[key])
-    ci = op.get(f"{key}_ci") or _ci(rate, int(op["reps"]))
-    return {"side": side, "verdict": row_verdict, "false_rate": rate, "ci": ci, "nominal": op["nominal"],
-            "reps": int(op["reps"]), "null": op.get("null"), "above_nominal": bool(ci[0] > op["nominal"]),
-            "used_to_void": False}
-
-
-def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
-    """Every judged row with what the replay on this run's data found, beside it and never in place of it: a
-    decided row keeps the verdict its interval decided (the interval's own coverage is what makes it stand) and
-    carries the replay's false-decision rate on the side it decided (:func:`side_check`) with its Monte-Carlo
-    interval; an undecided row says the n the replay needs. ``evidence["operating"]`` holds the summary (its
-    decidability, power and false-decision rates)."""
-    out = []
-    for r in rows:
-        op = ops.get(r["id"])
-        key = "status" if "status" in r else "verdict"
-        if op is None or r[key] == NOT_RUN:
-            out.append(r)
-            continue
-        r = dict(r)
-        sc = side_check(r[key], op)
-        summary = {"decidable": op["decidable"], "power_go": op["power_go"], "power_nogo": op["power_nogo"],
-                   "false_go": op["false_go"], "false_nogo": op["false_nogo"], "needs_n": op["needs_n"],
-                   "side_check": sc, "used_to_void": False}
-        r["evidence"] = {**(r.get("evidence") or {}), "operating": summary}
-        if r[key] == UNDECIDABLE and op["needs_n"]:  # the same n, from the run's own sd instead of the interval's
-            need = int(op["needs_n"])
-            r["text"] = _NEEDS.sub(lambda mt, k=need: f"(needs ~ {k:,}{mt.group(1) or ''})", r["text"], count=1)
-        if sc is not None:
-            lo, hi = sc["ci"]
-            r["text"] += (f" (replayed on this run's data, reported only: false {sc['verdict'].split(':')[0]} "
-                          f"{sc['false_rate']:.1%}, Monte-Carlo 95% {lo:.1%}-{hi:.1%}, nominal "
-                          f"{sc['nominal']:.1%})")
-        out.append(r)
-    return out
-
-
+from hcrbench.protocol.operating_rows import gate_rows, side_check  # noqa: E402, F401  (re-exported)
 from hcrbench.protocol.operating_table import markdown  # noqa: E402, F401  (re-exported: the published table)
