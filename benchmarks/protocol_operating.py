@@ -7,7 +7,7 @@
 OUT is an experiment folder (``hcrbench quickstart`` / ``hcrbench run``: per_query.csv, verdicts.json). ``--n``
 replays every rule at N queries (e.g. another suite size) from OUT's per-query spread (clusters are then not
 used). Prints the time of :func:`hcrbench.protocol.operating.operating_all` (all rules, ``--reps`` resamples each,
-the replay search for the n each undecidable rule needs included) and the Markdown table docs/protocol.md
+the n each undecidable rule needs included) and the Markdown table docs/protocol.md
 publishes (:func:`hcrbench.protocol.operating.markdown`, the same function). ``--cr1`` adds the kill criterion's
 false-decision rates at truth 0 on the cluster bootstrap under CR1 (t on G - 1 df) beside CR2 (Bell-McCaffrey df),
 on the pair the criterion judged.
@@ -156,7 +156,7 @@ def main() -> None:
     print(f"{where}: system {source['system']}, kill baseline {source['kill_baseline']} (the kill criterion judged "
           f"against {source['judged_against']}), size {source['size']}, n {source['n'] or '?'}"
           + (f" in {source['clusters']} clusters" if source.get("clusters") else "")
-          + f"; {len(ops)} rules x {a.reps} resamples (+ the replay search for needs n) in {dt:.3f} s")
+          + f"; {len(ops)} rules x {a.reps} resamples (+ needs n) in {dt:.3f} s")
     for name, r in (doc["cr1_vs_cr2"] or {}).items():
         if name != "draws":
             print(f"kill at truth 0, cluster bootstrap ({doc['cr1_vs_cr2']['draws']:,} draws), {name}: P(go) "

@@ -50,8 +50,8 @@ def test_the_margin_checkpoint_replay_equals_a_direct_monte_carlo_through_the_re
 
 
 @pytest.mark.parametrize("truth", [-0.06, 0.0])
-def test_the_kill_replay_equals_a_direct_monte_carlo_with_its_bootstrap_t_test(truth):
-    from hcrbench.stats.studentized import bootstrap_t_test
+def test_the_kill_replay_equals_a_direct_monte_carlo_through_its_one_cluster_path(truth):
+    from hcrbench.stats.cluster import cluster_ci, cluster_p
 
     rng = np.random.default_rng(6)
     diffs = rng.gamma(0.6, 0.25, 40) - 0.15
@@ -61,10 +61,10 @@ def test_the_kill_replay_equals_a_direct_monte_carlo_with_its_bootstrap_t_test(t
     centred = diffs - diffs.mean() + truth
     direct = np.random.default_rng(98)
     counts = {"go": 0, "kill": 0}
-    for i in range(reps):
+    for _ in range(reps):
         x = centred[direct.integers(0, n, n)]
-        _m, lo, hi, p = bootstrap_t_test(x, n_resamples=op.INNER, seed=i)
-        v = hy.single_kill(float(x.mean()), p, lo, hi, None, n=n, full_size=True)["verdict"]
+        c = cluster_ci(x, None, list(range(n)))  # no clusters known: each query its own
+        v = hy.single_kill(c.mean, cluster_p(c), c.low, c.high, None, n=n, full_size=True)["verdict"]
         if v in counts:
             counts[v] += 1
     for key, mine in (("go", row["p_go"]), ("kill", row["p_nogo"])):
@@ -98,41 +98,66 @@ def test_a_rule_is_decidable_only_with_power_at_its_margin_and_says_which_n_it_n
     small = op.operating(reg.get("corpus_size"), op.Inputs(n=59, diffs=diffs), reps=1000)
     assert not small["decidable"] and small["power_go"] < 0.8 and "power at the margin" in small["why"]
     need = small["needs_n"]
-    # found by replaying the rule over n (operating_needs), near the normal approximation for a symmetric spread
-    # judged on a t interval: (1.96 + 0.84)^2 * 0.25^2 / 0.03^2 = 545
-    assert 400 < need < 800 and "replay search" in small["needs_n_how"]
+    # the registry's one n needed: the paired t's power 0.8 at the rule's margin on the run's own sd
+    assert need == reg.n_for_power(float(np.std(diffs, ddof=1)), reg.get("corpus_size").margin)
+    assert 400 < need < 800 and "required_n" in small["needs_n_how"]
     big = op.operating(reg.get("corpus_size"), op.Inputs(n=need, diffs=diffs), reps=3000)
     assert big["decidable"] and big["power_go"] >= 0.75 and big["false_go"] <= 0.025 + big["mc_error"]
-    # a rule short of power whose false decisions hold keeps a verdict its interval decides, and names the n that
-    # would see the margin; its undecided rows say "not decidable" with that n
-    assert small["decisions_trusted"] and small["reported"] != [] and any(r["p_go"] > 0 for r in small["reported"])
+    # a rule short of power keeps the verdict its interval decides; its row reports the replay's false rate on
+    # the side it decided, with its Monte-Carlo interval
+    kill = op.operating(reg.get("kill"), op.Inputs(n=59, diffs=diffs), reps=1000)
     row = hy.single_kill(-0.1, 0.001, -0.15, -0.05, -0.4, n=59, full_size=True)
-    gated = op.gate_rows([row], {"kill": small})[0]
-    assert gated["verdict"] == "kill" and f"needs n ~ {need:,}" in gated["text"] and "power at the margin" in \
-        gated["text"]
-    assert op.gate_rows([row], {"kill": big})[0]["verdict"] == "kill"
-    # a rule whose false decisions exceed nominal decides nothing: the row says so, its own verdict kept
-    distrusted = dict(small, decisions_trusted=False, why="false decisions 9.0% > nominal 2.5%")
+    gated = op.gate_rows([row], {"kill": kill})[0]
+    sc = gated["evidence"]["operating"]["side_check"]
+    assert gated["verdict"] == "kill" and sc["side"] == "nogo" and sc["false_rate"] == kill["false_nogo"]
+    assert sc["ci"][0] <= sc["false_rate"] <= sc["ci"][1] and "reported only: false kill" in gated["text"]
+    # whatever the replay says about false decisions, the row keeps what its interval decided
+    distrusted = dict(kill, decisions_trusted=False, decidable=False, false_nogo=0.09, false_nogo_ci=[0.07, 0.11],
+                      why="false decisions 9.0% > nominal 2.5%")
     gated = op.gate_rows([row], {"kill": distrusted})[0]
-    assert gated["verdict"] == "not decidable" and gated["before_operating"] == "kill"
-    assert gated["text"].startswith(f"not decidable at n = 59; needs n ~ {need:,}")
+    assert gated["verdict"] == "kill" and "before_operating" not in gated
+    assert gated["evidence"]["operating"]["side_check"]["above_nominal"] and "false kill 9.0%" in gated["text"]
     cp_row = cp.kill_baseline_margin(-0.1, -0.15, -0.05, 59)
-    assert op.gate_rows([cp_row], {"vs_kill_baseline": distrusted})[0]["status"] == "not decidable"
+    margin = op.operating(reg.get("vs_kill_baseline"), op.Inputs(n=59, diffs=diffs), reps=200, search=False)
+    out = op.gate_rows([cp_row], {"vs_kill_baseline": dict(margin, decidable=False, decisions_trusted=False)})[0]
+    assert out["status"] == cp_row["status"] and out["evidence"]["operating"]["side_check"]["side"] == "nogo"
 
 
-def test_a_skewed_difference_shows_a_false_kill_rate_above_nominal():
-    """The t interval on strongly skewed per-query differences errs on one side more than 2.5%: the replay shows
-    it and the rule is not decidable there (issue #33, finding 6); the kill criterion's bootstrap-t errs less."""
-    rng = np.random.default_rng(1)
-    diffs = np.where(rng.random(59) < 0.08, -0.9, 0.0) + rng.normal(0, 0.01, 59)  # rare large losses
-    got = op.operating(reg.get("corpus_size"), op.Inputs(n=59, diffs=diffs), reps=2000, search=False)
-    assert max(got["false_go"], got["false_nogo"]) > got["nominal"] + got["mc_error"]
-    assert not got["decidable"] and "false decisions" in got["why"]
-    kill = op.operating(reg.get("kill"), op.Inputs(n=59, diffs=diffs), reps=2000, search=False)
-    assert max(kill["false_go"], kill["false_nogo"]) < max(got["false_go"], got["false_nogo"])
-    # the margin checkpoint's betting interval is valid at every n whatever the shape: within nominal here too
-    margin = op.operating(reg.get("vs_kill_baseline"), op.Inputs(n=59, diffs=diffs), reps=2000, search=False)
-    assert max(margin["false_go"], margin["false_nogo"]) <= margin["nominal"]
+def _sparse(rng: np.random.Generator, n: int, effect: float = 0.06, share: float = 0.2) -> np.ndarray:
+    """Per-query differences of a system whose gain sits on a minority of queries (the usual IR pattern): +effect /
+    share on ``share`` of them, small noise elsewhere; the population mean is ``effect``."""
+    return np.where(rng.random(n) < share, effect / share, 0.0) + rng.normal(0, 0.03, n)
+
+
+def test_the_replays_null_keeps_the_shape_of_a_sparse_effect():
+    """The null that decides the side checks flips each query's sign (a sparse effect stays a few large
+    differences of either sign); shifting the centred differences instead makes a one-sided tail no real system
+    with that truth has, and its false go runs far above nominal."""
+    d = _sparse(np.random.default_rng(1), 112)
+    got = op.operating(reg.get("corpus_size"), op.Inputs(n=112, diffs=d), reps=2000, search=False)
+    at0 = {c: next(r for r in got["constructions"][c] if r["truth"] == 0.0) for c in ("sign-flip", "re-centred")}
+    assert at0["re-centred"]["p_nogo"] > got["nominal"] + got["mc_error"]  # the shifted null's one-sided tail
+    assert got["false_go"] == at0["sign-flip"]["p_go"] <= got["nominal"] + got["mc_error"]
+    assert got["false_nogo"] == at0["sign-flip"]["p_nogo"] <= got["nominal"] + got["mc_error"]
+    assert got["false_go_ci"][0] <= got["false_go"] <= got["false_go_ci"][1]
+
+
+def test_a_sparse_plus_006_effect_is_decided_go_and_never_voided():
+    """Known truth: +0.06 nDCG@10 on a fifth of the queries. On 112 queries the kill rule's interval decides go
+    in most draws, and the row keeps every go its interval decides (the replay is reported beside it)."""
+    rule = reg.get("kill")
+    gos = kept = 0
+    draws = 25
+    for s in range(draws):
+        d = _sparse(np.random.default_rng(100 + s), 112)
+        lo, hi = (float(v[0]) for v in op._interval(rule, d[None, :], np.random.default_rng(s)))
+        row = hy.single_kill(float(d.mean()), 0.01, lo, hi, None, n=d.size, full_size=True)
+        if row["verdict"] != "go":
+            continue
+        gos += 1
+        ops = {"kill": op.operating(rule, op.Inputs(n=d.size, diffs=d), reps=200, seed=s, search=False)}
+        kept += op.gate_rows([row], ops)[0]["verdict"] == "go"
+    assert gos >= 0.6 * draws and kept == gos
 
 
 def test_the_noise_controls_can_fail_and_state_what_they_must_get():
@@ -239,19 +264,16 @@ def test_a_fixed_seed_component_widens_every_replayed_interval_and_lowers_power(
     assert seeded["power_go"] < plain["power_go"] and seeded["false_go"] <= plain["false_go"] + 0.01
 
 
-def test_reported_frequencies_are_what_the_gated_row_says():
+def test_reported_frequencies_are_the_rules_own_whatever_the_replay_finds():
     rng = np.random.default_rng(9)
     d = rng.normal(0, 0.25, 300)
-    small = op.operating(reg.get("kill"), op.Inputs(n=40, diffs=d), reps=300)
-    # short of power, false decisions within nominal: the row keeps what its interval decides, as replayed
-    assert not small["decidable"] and small["decisions_trusted"]
-    assert small["reported"] == small["constructions"]["re-centred"]
-    big = op.operating(reg.get("kill"), op.Inputs(n=1500, diffs=d), reps=300, search=False)
-    assert big["decidable"] and big["reported"] == big["constructions"]["re-centred"]
-    # false decisions above nominal (rare large losses on a t interval): the row never decides
+    small = op.operating(reg.get("kill"), op.Inputs(n=40, diffs=d), reps=300, search=False)
+    assert not small["decidable"] and small["reported"] == small["constructions"]["sign-flip"]
+    # false decisions above nominal on the replay (rare large losses on a t interval): still the rule's own
     skew = np.where(np.random.default_rng(1).random(59) < 0.08, -0.9, 0.0) + rng.normal(0, 0.01, 59)
     bad = op.operating(reg.get("corpus_size"), op.Inputs(n=59, diffs=skew), reps=2000, search=False)
-    assert not bad["decisions_trusted"] and all(r["p_undecidable"] == 1.0 for r in bad["reported"])
+    assert bad["reported"] == bad["constructions"]["sign-flip"] and not bad["voids"]
+    assert any(r["p_go"] + r["p_nogo"] > 0 for r in bad["reported"])
 
 
 def test_the_clustered_kill_replay_equals_a_direct_cluster_bootstrap_through_the_real_rule():
@@ -262,7 +284,7 @@ def test_the_clustered_kill_replay_equals_a_direct_cluster_bootstrap_through_the
     d = rng.normal(0, 0.15, 12)[g] + rng.normal(0, 0.05, g.size)
     reps = 1500
     got = op.operating(reg.get("kill"), op.Inputs(n=g.size, diffs=d, clusters=g), reps=reps, seed=2)
-    assert set(got["constructions"]) == {"cluster bootstrap"}
+    assert set(got["constructions"]) == {"cluster bootstrap", "cluster sign-flip"}
     row = next(r for r in got["constructions"]["cluster bootstrap"] if np.isclose(r["truth"], 0.06))
     centred = d - d.mean() + 0.06
     direct = np.random.default_rng(77)

@@ -36,7 +36,7 @@ def test_the_registry_holds_every_rule_once_with_its_thresholds():
     assert reg.needs_routing_log() == {"tree_sanity", "easy_routing", "H1b", "H1c"}
     with pytest.raises(ValueError):
         reg.register(reg.get("kill"))
-    assert reg.get("kill").interval == "bootstrap-t" and reg.get("kill").negative == "kill"
+    assert reg.get("kill").interval == "cluster-robust" and reg.get("kill").negative == "kill"
     for r in reg.REGISTRY.values():
         assert r.margin > 0 and len(r.truths()) == 5 and r.figure and r.name
 

@@ -10,17 +10,21 @@ system, on every dataset (falsify-eval controls its null gate; nobody controls g
 - ``degraded``: the kill baseline with ~30% of its queries' rankings replaced by random documents (seeded);
   routing that misses on 30% of the checkpoint's queries; its contexts insufficient on those queries. It must get
   kill / no-go / stop.
-- ``twin``, ``plus_margin``, ``minus_margin`` (issue #33): the kill baseline plus the system's own per-query
-  differences from it, centred and sign-flipped (realistic sampling noise, truth 0), and the same placed at +/- the
-  kill rule's margin. The twin must get neither go nor kill, +margin never kill, -margin never go; their verdict
-  frequencies over resamples are ``verdicts.json["operating"][rule]["controls"]``.
+- ``twin``, ``plus_margin``, ``minus_margin``: the kill baseline plus the system's own per-query differences from
+  it, centred and made antisymmetric in pairs (:func:`antisymmetric`: realistic sampling noise whose realised
+  mean is exactly 0), and the same placed at +/- the kill rule's margin. The twin must get neither go nor kill,
+  +margin never kill, -margin never go; their verdict frequencies over resamples are
+  ``verdicts.json["operating"][rule]["controls"]``.
 
 The verdicts each control must get are each rule's own (:mod:`registry`).
 
 H1a and the failure rate get no control rows while the oracle gate keeps them from being judged at all (no
-oracle row, or the oracle context fails > 5%). A rule whose control gets the wrong verdict cannot be trusted
-on this dataset: the real system's row says "not decidable on this dataset: control <name> got <verdict>"
-(:func:`apply`). ``verdicts.json["controls"]`` lists ``{"control", "rule", "expected", "got", "ok"}``. The
+oracle row, or the oracle context fails > 5%). A control row informs and never voids: a single run's control is
+one draw, and a rule whose error rate is nominal gets a noise control wrong at about that rate, so voiding the
+subject's row on it would discard correct decisions at the control's own alpha. A missed control is shown beside
+the subject's row (:func:`apply`); how often each control gets its expected verdict is the replayed frequency in
+``verdicts.json["operating"][rule]["controls"]``. ``verdicts.json["controls"]`` lists ``{"control", "rule",
+"expected", "got", "ok"}``; ``verdicts.json["undecidable_rules"]`` the rules a control missed on this run. The
 single kill criterion is judged on the controls as at the full size (the controls check the rule, not the
 corpus size).
 """
@@ -35,7 +39,6 @@ from hcrbench.protocol.inputs import per_query
 from hcrbench.protocol.rules import (
     DIAGNOSE,
     NOT_RUN,
-    UNDECIDABLE,
     stops,
 )
 from hcrbench.protocol.subject import Context, Subject, compare_subject, judge_subject
@@ -162,11 +165,29 @@ def subjects(ctx: Context) -> dict[str, Subject]:
     return out
 
 
+def antisymmetric(d: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Per-query differences with the spread and shape of ``d`` whose mean is exactly 0: ``d`` centred, its
+    queries ranked by size and paired with their neighbour in that order, each pair given one magnitude (the pair's
+    root mean square: the sum of squares is kept) with opposite signs, which member gets the plus seeded; with an
+    odd count the smallest difference becomes 0. A random sign flip alone leaves a realised mean of order
+    sd / sqrt(n), a real effect on a control that must have none."""
+    c = np.asarray(d, dtype=np.float64)
+    c = c - c.mean()
+    order = np.argsort(np.abs(c), kind="stable")
+    out = np.zeros_like(c)
+    start = order.size % 2  # the smallest one is left at 0 when the count is odd
+    i, j = order[start::2], order[start + 1::2]
+    mag = np.sqrt((c[i] ** 2 + c[j] ** 2) / 2)
+    sign = np.where(rng.random(mag.size) < 0.5, -1.0, 1.0)
+    out[i], out[j] = sign * mag, -sign * mag
+    return out
+
+
 def noise_controls(ctx: Context, base: Any) -> dict[str, Any]:
-    """Known-truth systems with realistic sampling noise (issue #33: a clone has none): the kill baseline's
-    per-query scores plus the system's real per-query differences from it, centred and (seeded) sign-flipped —
-    ``twin`` (truth 0), ``plus_margin`` / ``minus_margin`` (the same shifted by the kill rule's margin on the
-    protocol metric). Empty when the system or the kill baseline has no scores."""
+    """Known-truth systems with realistic sampling noise (a clone has none): the kill baseline's per-query scores
+    plus the system's real per-query differences from it, made antisymmetric (:func:`antisymmetric`: realised mean
+    exactly 0) — ``twin`` (truth 0), ``plus_margin`` / ``minus_margin`` (the same shifted by the kill rule's margin
+    on the protocol metric). Empty when the system or the kill baseline has no scores."""
     from types import SimpleNamespace
 
     from hcrbench.protocol import registry as reg
@@ -181,19 +202,16 @@ def noise_controls(ctx: Context, base: Any) -> dict[str, Any]:
     keep = set(qids)
     sub_base = SimpleNamespace(query_ids=qids, values={m: np.asarray(v, dtype=np.float64)[
         [i for i, q in enumerate(base.query_ids) if q in keep]] for m, v in base.values.items()})
-    signs = np.where(_rng(ctx, 11).random(len(qids)) < 0.5, -1.0, 1.0)
     margin = reg.get("kill").margin
+    noise = {}
+    for m in base.values:
+        if m in sysq.values:
+            a, b = aligned(SimpleNamespace(query_ids=qids, values={m: sub_base.values[m]}), sysq, m)
+            noise[m] = antisymmetric(b - a, _rng(ctx, 11))  # system - kill baseline, in qids order
     out = {}
     for name, shift in (("twin", 0.0), ("plus_margin", margin), ("minus_margin", -margin)):
-        vals = {}
-        for m in base.values:
-            if m not in sysq.values:
-                vals[m] = sub_base.values[m]
-                continue
-            a, b = aligned(SimpleNamespace(query_ids=qids, values={m: sub_base.values[m]}), sysq, m)
-            d = b - a  # system - kill baseline, in qids order
-            d = (d - d.mean()) * signs
-            vals[m] = sub_base.values[m] + d + (shift if m == ctx.metric else 0.0)
+        vals = {m: sub_base.values[m] + noise[m] + (shift if m == ctx.metric else 0.0) if m in noise
+                else sub_base.values[m] for m in base.values}
         out[name] = SimpleNamespace(query_ids=qids, values=vals)
     return out
 
@@ -231,26 +249,28 @@ def run_controls(ctx: Context) -> list[dict[str, Any]]:
 
 
 def apply(rows: list[dict], controls: list[dict]) -> list[dict]:
-    """Rows whose rule failed a control become "not decidable on this dataset: control <name> got <verdict>"
-    (the verdict they would have had is kept in ``evidence`` / ``before_controls``)."""
-    failed: dict[str, dict] = {}
+    """Rows whose rule missed a control on this run keep their verdict and show the miss beside it
+    (``evidence["controls_missed"]`` and a note in the text): a control informs, it never voids."""
+    missed: dict[str, list[dict]] = {}
     for c in controls:
-        if not c["ok"] and c["rule"] not in failed:
-            failed[c["rule"]] = c
+        if not c["ok"]:
+            missed.setdefault(c["rule"], []).append(c)
     out = []
     for r in rows:
-        c = failed.get(r["id"])
+        cs = missed.get(r["id"])
         key = "status" if "status" in r else "verdict"
-        if c is None or r[key] == NOT_RUN:
+        if not cs or r[key] == NOT_RUN:
             out.append(r)
             continue
-        where = "this harness" if c["control"] in ("oracle", "perfect") else "this dataset"
-        r = {**r, key: UNDECIDABLE, "before_controls": r[key],
-             "text": f"not decidable on {where}: control {c['control']} got {c['got']} "
-                     f"(expected {c['expected']}); the system's own figures: {r['text']}"}
+        what = ", ".join(f"{c['control']} got {c['got']} (expected {c['expected']})" for c in cs)
+        r = {**r, "evidence": {**(r.get("evidence") or {}), "controls_missed": [
+            {k: c[k] for k in ("control", "expected", "got")} for c in cs]},
+             "text": f"{r['text']} (control on this run: {what}; shown, not used to void: a control misses at "
+                     "its own error rate)"}
         out.append(r)
     return out
 
 
 def undecidable_rules(controls: list[dict]) -> list[str]:
+    """The rules a control missed on this run (``verdicts.json["undecidable_rules"]``; listed, never voided)."""
     return sorted({c["rule"] for c in controls if not c["ok"]})

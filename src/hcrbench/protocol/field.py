@@ -16,8 +16,9 @@ barrier check, the subject against the best system of the run, and the power pla
   excluded), with the paired interval; the best is picked on the split it is scored on, so the line is
   descriptive, never a verdict.
 - **Power plan**: per-query differences subject - kill baseline (and - the chosen single path) on the tune and dev
-  splits give the sd; per rule, the n a paired t test needs to see the design's margin with power 0.8 at
-  alpha 0.05 (statsmodels' ``TTestPower``), beside the n of the test split.
+  splits give the sd; per rule, the n a paired t test needs to see the rule's own margin (the registry's) with
+  power 0.8 at alpha 0.05 (:func:`registry.n_for_power`, the protocol's one "n needed"), beside the n of the
+  test split.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ DEV_SPLIT, TUNE_SPLIT = "dev", "tune"
 FIELD_SPLITS = ("dev", "tune", "train")  # where flat is chosen: the first the dataset has (never test)
 MAX_FIELD_QUERIES = 200  # a tune / train split is cut to its first 200 judged queries (dev is used whole)
 POWER, ALPHA = 0.8, 0.05
-KILL_DESIGN_MARGIN = 0.03  # the design's smallest practically meaningful nDCG@10 difference (0.03 / 0.05 / 0.08)
 
 
 # --------------------------------------------------------------------------------------------- pure choices
@@ -73,13 +73,16 @@ def barrier(kill: str, kill_score: float | None, best: str | None, best_score: f
 
 def n_needed(sd: float, margin: float, *, power: float = POWER, alpha: float = ALPHA) -> int | None:
     """Queries a two-sided paired t test at ``alpha`` needs to detect a true mean difference of ``margin`` with
-    ``power``, when the per-query differences have standard deviation ``sd`` (:func:`hcrbench.stats.power.required_n`,
-    the noncentral-t formula statsmodels' ``TTestPower`` uses, checked against it in tests/stats). None when no n up
-    to 10^9 reaches it."""
-    if not (sd > 0 and margin > 0) or not math.isfinite(sd):
-        return None
+    ``power``, when the per-query differences have standard deviation ``sd``: :func:`registry.n_for_power` at the
+    protocol's power and alpha (one implementation, :func:`hcrbench.stats.power.required_n`)."""
+    from hcrbench.protocol import registry as reg
+
+    if (power, alpha) == (reg.POWER, 0.05):
+        return reg.n_for_power(sd, margin)
     from hcrbench.stats.power import required_n_or_inf
 
+    if not (sd > 0 and margin > 0) or not math.isfinite(sd):
+        return None
     n = required_n_or_inf(margin, sd, power=power, alpha=alpha)
     return int(n) if math.isfinite(n) else None
 
@@ -184,8 +187,8 @@ def power_plan(cfg: Any, data: Any, out: Path, n_test: int) -> dict[str, Any]:
     needed at the design's margin (see the module docstring)."""
     import numpy as np
 
+    from hcrbench.protocol import registry as reg
     from hcrbench.protocol.devselect import split_data, split_runs
-    from hcrbench.protocol.rules import H1B_OVER_RERANK, H1B_OVER_SINGLE, KILL_MARGIN
 
     p = cfg.protocol
     m = p.metric
@@ -216,10 +219,11 @@ def power_plan(cfg: Any, data: Any, out: Path, n_test: int) -> dict[str, Any]:
         return {"status": "not run", "rules": {}, "text": "power plan not run: no tune or dev split on which "
                 f"both {p.system} and {p.kill_baseline} run"}
     rows: dict[str, dict[str, Any]] = {}
-    specs = [("vs_kill_baseline", "kill", KILL_MARGIN, f"{p.system} - {p.kill_baseline}"),
-             ("kill", "kill", KILL_DESIGN_MARGIN, f"{p.system} - {p.kill_baseline}"),
-             ("H1b vs flat+reranker", "kill", H1B_OVER_RERANK, f"{p.system} - {p.kill_baseline}"),
-             ("H1b vs single path", "single", H1B_OVER_SINGLE, f"{p.system} - {single}")]
+    # each rule's margin from the registry, the one place the replay, the rows' "needs n" and this plan read it
+    specs = [("vs_kill_baseline", "kill", reg.get("vs_kill_baseline").margin, f"{p.system} - {p.kill_baseline}"),
+             ("kill", "kill", reg.get("kill").margin, f"{p.system} - {p.kill_baseline}"),
+             ("H1b vs flat+reranker", "kill", reg.H1B_CLAUSES["rerank"].margin, f"{p.system} - {p.kill_baseline}"),
+             ("H1b vs single path", "single", reg.H1B_CLAUSES["single"].margin, f"{p.system} - {single}")]
     from hcrbench.protocol.gating import writes_routing_log
 
     tree = writes_routing_log(cfg)
@@ -290,7 +294,7 @@ def against_strongest(ctx: Any, s: Any, kill_row: dict, field: dict) -> dict:
     from hcrbench.protocol.subject import kill_row as subject_kill_row
 
     c = compare_runs(ctx.evaluation, ctx.cfg, ctx.metric, other, {s.name: s.scores}).get(s.name) or {}
-    # the same test as against the kill baseline (bootstrap-t, clusters, tree seeds): only the baseline changes
+    # the same test as against the kill baseline (cluster-robust interval, clusters, tree seeds): only the baseline changes
     row = subject_kill_row(ctx, s, baseline=other, vs=c, tested_on=f"{s.name} vs {other} (one comparison)")
     row["text"] = f"kill baseline weaker than {other}: not a value barrier; judged against {other}: {row['text']}"
     row["evidence"].update(barrier="fails", judged_against=other, kill_baseline=ctx.p.kill_baseline)

@@ -1,5 +1,5 @@
 """The steps that turn the rules' rows into what a run may say: tree-only rules without a routing log, and the
-operating-characteristics gate (:mod:`operating`) applied to every judged row, at the verdict step and at
+operating-characteristics report (:mod:`operating`) beside every judged row, at the verdict step and at
 ``--fail-fast``. Kept apart from :mod:`verdicts` (which assembles the document) so each stays small."""
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ def tree_only(cfg: Any, rows: list[dict]) -> list[dict]:
 def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict],
                     overall: Callable[[list[dict], list[dict]], str]
                     ) -> tuple[list[dict], list[dict], dict[str, Any]]:
-    """Every judged rule's operating characteristics on this run's own data (:mod:`operating`), the rows of rules
-    that cannot decide at their n turned into "not decidable at n = N; needs n ~ M", and the overall verdict's
-    frequencies under known truths (``verdicts.json["operating"]``)."""
+    """Every judged rule's operating characteristics on this run's own data (:mod:`operating`), reported beside
+    each row (never changing its verdict), and the overall verdict's frequencies under known truths
+    (``verdicts.json["operating"]``)."""
     from hcrbench.protocol import operating as opc
     from hcrbench.protocol.operating_inputs import aligned, cluster_index, gather, judged_baseline
 
@@ -53,8 +53,6 @@ def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict],
         ka, kb = aligned(s.scores, judged, ctx.metric)
         agg = opc.operating_overall(hs, cps, a - b, int(a.size), full_size=ctx.full_size, overall_fn=overall,
                                     seed=seed, extra=float((ctx.cache.get("kill_seed") or {}).get("half") or 0.0),
-                                    decidable={k: bool(o.get("decisions_trusted", o.get("decidable")))
-                                               for k, o in ops.items()},
                                     kill_diffs=ka - kb if ka.size == a.size else None,
                                     clusters=cluster_index(ctx, s.scores, kill_run))
         if agg is not None:
@@ -63,8 +61,8 @@ def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict],
 
 
 def gate_one(row: dict, scores: Any, base: Any, metric: str, seed: int) -> dict:
-    """Checkpoint 3's row gated by its operating characteristics on these scores (as in :func:`judge`), so
-    ``--fail-fast`` stops only where the verdict step would say stop."""
+    """Checkpoint 3's row with its operating characteristics on these scores beside it (as in :func:`judge`), so
+    ``--fail-fast`` reads the row the verdict step writes."""
     from hcrbench.protocol import operating as opc
     from hcrbench.protocol.operating_inputs import aligned
 

@@ -1,11 +1,16 @@
-"""Operating characteristics of every rule, measured on the data it judges: P(go), P(no-go / kill / stop),
-P(soft) and P(not decidable) when the truth is known.
+"""Operating characteristics of every rule, replayed on the data it judges: P(go), P(no-go / kill / stop),
+P(soft) and P(not decidable) when the truth is known. Reported beside each row, never used to change its verdict.
 
 From the run's own per-query figures, known-truth systems are built and each rule is replayed on ``reps``
 resamples at the n it was run on, with the same standard of evidence (:func:`registry.decide`):
 
-- **re-centred** (paired differences): the real per-query differences system - baseline, centred and shifted to
-  the truth, resampled over queries with replacement (their spread and skew are the real ones);
+- **sign-flip** (paired differences): the centred per-query differences resampled over queries, each query's
+  sign flipped at random (system and baseline swapped on it, as the twin control), plus the truth: a null that
+  keeps the shape of real differences (a sparse effect stays a few large differences of either sign);
+- **re-centred** (paired differences): the same differences shifted to the truth without flips (their real skew:
+  a power reading, not a null);
+- **cluster sign-flip** / **cluster bootstrap** (clustered queries): clusters drawn with replacement, with and
+  without one random sign per cluster, judged on the CR2 interval;
 - **mixture** (paired differences with per-query scores): the kill baseline with a share of its queries given the
   oracle's score (truth > 0) or a random ranking's (truth < 0), the share chosen so the mean difference is the
   truth;
@@ -13,23 +18,19 @@ resamples at the n it was run on, with the same standard of evidence (:func:`reg
 - **normal** (a mean with its sd: tree sanity), **bivariate normal** (H1c's r over k conditions, Fisher z).
 
 The truths are the rule's centre + {0, ±margin, ±2 margin} and its two boundaries (go, no-go) with the margin
-past each. A rule is **decidable at this n** when its false decisions stay within their nominal one-sided 2.5%
-(beyond Monte-Carlo error: 2.576 binomial standard errors) — P(go) with the truth on the go boundary, P(no-go)
-with it on the no-go boundary — and its power at the margin is not below 0.8 (beyond the same error) both ways.
-A rule whose false decisions exceed nominal decides nothing: its row says "not decidable at n = N; needs n ~ M"
-(:func:`gate_rows`). A rule whose false decisions hold but whose power at the margin is below 0.8 keeps a verdict
-whose interval is wholly past its threshold (such a decision is wrong no more often than the nominal rate, which is
-what the replay measured) and says that an effect the size of the margin needs n ~ M; its undecided rows say "not
-decidable at n = N; needs n ~ M" (docs/protocol.md, deviations: the issue's wording voided a kill whose interval
-was [-0.49, -0.39] because the rule could not see a 0.05 effect). Everything is numpy over a (reps x n) index matrix, one
-seeded generator per (rule, construction), so a rule on Meridian full takes milliseconds
-(``benchmarks/protocol_operating.py``).
+past each. Each decision side is checked on its own side, on the null-shaped constructions (:data:`NULL_SHAPED`):
+P(go) with the truth on the go boundary, P(no-go) with it on the no-go boundary, each with its Monte-Carlo 95%
+interval. A decided row keeps its verdict whatever the replay finds: its interval's coverage is what makes the
+decision stand, and a replay on one run's own sample is itself an estimate with large error (a per-run gate that
+voided on it threw away correct decisions; docs/protocol.md). The row carries the replay of the side it decided on
+(:func:`gate_rows`, :func:`side_check`); an undecided row names the n it needs. Everything is numpy over a
+(reps x n) index matrix, one seeded generator per (rule, construction), so a rule on Meridian full takes
+milliseconds (``benchmarks/protocol_operating.py``).
 """
 
 from __future__ import annotations
 
 import math
-import re
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -39,12 +40,19 @@ import numpy as np
 from scipy import stats as sps
 
 from hcrbench.protocol import registry as reg
-from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, Z95
+from hcrbench.protocol.operating_rows import mc_interval as _ci
+from hcrbench.protocol.rules import UNDECIDABLE, Z95
 
 REPS = 1000
-INNER = 199  # studentized resamples per replayed draw of a bootstrap-t rule
 MC_Z = 2.576  # Monte-Carlo error band: 99% two-sided
-_NEEDS = re.compile(r"\(needs ~ [\d,]+((?: [a-z]+)*)\)")  # registry.text_undecidable's "(needs ~ M unit)"
+#: how :func:`needs_n` finds each kind's n (``operating[rule]["needs_n_how"]``)
+NEEDS_HOW = {
+    "difference": "paired t power 0.8 at the rule's margin (hcrbench.stats.power.required_n, noncentral t), sd of "
+                  "the run's per-query differences",
+    "mean": "paired t power 0.8 at the rule's margin (hcrbench.stats.power.required_n), the run's sd",
+    "proportion": "Wilson-judged rate: power 0.8 a margin past each boundary (registry.n_for_power_proportion)",
+    "correlation": "Fisher-z power 0.8 a margin past the go band (registry.n_for_power_r)",
+}
 
 
 @dataclass(frozen=True)
@@ -69,16 +77,12 @@ def _rng(seed: int, *parts: Any) -> np.random.Generator:
 
 def _interval(rule: reg.Rule, x: np.ndarray, rng: np.random.Generator, extra: float = 0.0
               ) -> tuple[np.ndarray, np.ndarray]:
-    """Row-wise the interval ``rule`` decides on: bootstrap-t (the kill criterion) or paired t, each side widened
-    in quadrature by ``extra`` (a fixed variance component)."""
+    """Row-wise the interval ``rule`` decides on over independent queries: the paired t (a cluster-robust rule
+    with each query its own cluster is exactly this; clustered draws go through :func:`replay_clustered`), each
+    side widened in quadrature by ``extra`` (a fixed variance component)."""
     if rule.interval == "betting" and np.all(np.abs(x) <= 1 + 1e-12):  # beyond [-1, 1]: the row's own t interval
         return betting_decision_interval(rule, x)
-    if rule.interval == "bootstrap-t" and x.shape[1] >= 2:
-        from hcrbench.stats.studentized import bootstrap_t_rows
-
-        lo, hi = bootstrap_t_rows(x, INNER, rng)
-    else:
-        lo, hi = _t_interval(x)
+    lo, hi = _t_interval(x)
     if extra > 0:
         m = x.mean(axis=1)
         lo, hi = m - np.hypot(m - lo, extra), m + np.hypot(hi - m, extra)
@@ -146,22 +150,41 @@ def replay_recentred(rule: reg.Rule, diffs: np.ndarray, n: int, truth: float, re
     return reg.decide(rule, *_interval(rule, x, rng, extra))
 
 
+def replay_signflip(rule: reg.Rule, diffs: np.ndarray, n: int, truth: float, reps: int,
+                    rng: np.random.Generator, extra: float = 0.0) -> np.ndarray:
+    """Verdict codes of ``rule`` on ``reps`` null-shaped draws: the centred differences resampled over queries,
+    each query's sign flipped at random (system and baseline swapped on it, as the twin control is built), plus
+    ``truth``. A sparse real effect (a few large gains, most queries unchanged) stays a few large differences of
+    either sign here; a constant shift of the centred differences would make it one heavy one-sided tail that no
+    real system with that truth resembles."""
+    d = np.asarray(diffs, dtype=np.float64)
+    d = d - d.mean()
+    x = d[rng.integers(0, d.size, size=(reps, n))] * np.where(rng.random((reps, n)) < 0.5, -1.0, 1.0) + truth
+    return reg.decide(rule, *_interval(rule, x, rng, extra))
+
+
 def replay_clustered(rule: reg.Rule, diffs: np.ndarray, clusters: np.ndarray, truth: float, reps: int,
-                     rng: np.random.Generator, extra: float = 0.0, n_clusters: int | None = None) -> np.ndarray:
+                     rng: np.random.Generator, extra: float = 0.0, n_clusters: int | None = None,
+                     flip: bool = False) -> np.ndarray:
     """Verdict codes on ``reps`` cluster-bootstrap draws (G clusters with replacement) of the re-centred
     differences, each judged on its CR2 cluster-robust t interval with the Bell-McCaffrey df
     (:func:`stats.cluster.cluster_ci`), as the kill rule judges clustered queries (:func:`subject.kill_row`);
-    ``n_clusters`` draws that many clusters instead of G (a larger suite of the same clusters' spread)."""
+    ``n_clusters`` draws that many clusters instead of G (a larger suite of the same clusters' spread);
+    ``flip``: each drawn cluster's centred differences change sign together at random before ``truth`` is added
+    (the null-shaped draw of :func:`replay_signflip`, one sign per cluster as the cluster permutation test)."""
     from hcrbench.stats.cluster import bm_df
 
     d = np.asarray(diffs, dtype=np.float64)
-    d = d - d.mean() + truth
+    d = d - d.mean()
     g = np.asarray(clusters)
     G = int(g.max()) + 1
     sums = np.bincount(g, weights=d, minlength=G)
     counts = np.bincount(g, minlength=G).astype(np.float64)
     idx = rng.integers(0, G, size=(reps, max(int(n_clusters or G), 2)))
     S, C = sums[idx], counts[idx]
+    if flip:
+        S = S * np.where(rng.random(S.shape) < 0.5, -1.0, 1.0)
+    S = S + truth * C
     n = C.sum(axis=1)
     m = S.sum(axis=1) / n
     q = 1.0 / (1.0 - C / n[:, None])
@@ -228,12 +251,16 @@ def truths_for(rule: reg.Rule) -> list[float]:
 def _replayer(rule: reg.Rule, x: Inputs) -> dict[str, Callable[[float, int, np.random.Generator], np.ndarray | None]]:
     out: dict[str, Callable[[float, int, np.random.Generator], np.ndarray | None]] = {}
     if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
-        if x.clusters is not None and rule.interval == "bootstrap-t" and len(set(x.clusters.tolist())) >= 2:
+        if x.clusters is not None and rule.interval == "cluster-robust" and len(set(x.clusters.tolist())) >= 2:
             G = len(set(x.clusters.tolist()))
             k = max(2, round(x.n * G / x.clusters.size))  # clusters in a suite of x.n queries of this spread
             out["cluster bootstrap"] = lambda t, r, g: replay_clustered(rule, x.diffs, x.clusters, t, r,  # type: ignore
                                                                         g, x.extra_half, n_clusters=k)
+            out["cluster sign-flip"] = lambda t, r, g: replay_clustered(rule, x.diffs, x.clusters, t, r,  # type: ignore
+                                                                        g, x.extra_half, n_clusters=k, flip=True)
             return out
+        out["sign-flip"] = lambda t, r, g: replay_signflip(rule, x.diffs, x.n, t, r, g,  # type: ignore[arg-type]
+                                                           x.extra_half)
         out["re-centred"] = lambda t, r, g: replay_recentred(rule, x.diffs, x.n, t, r, g,  # type: ignore[arg-type]
                                                              x.extra_half)
         if x.base is not None and x.high is not None and x.low is not None:
@@ -249,8 +276,9 @@ def _replayer(rule: reg.Rule, x: Inputs) -> dict[str, Callable[[float, int, np.r
 
 
 def needs_n(rule: reg.Rule, x: Inputs) -> int | None:
-    """The normal-approximation n for power 0.8 at the margin (:mod:`registry`): the starting point of the replay
-    search (:mod:`operating_needs`) and its fallback where a replay cannot be built."""
+    """The n for power 0.8 at the rule's own margin, from the one implementation per kind in :mod:`registry`
+    (paired differences and means: :func:`registry.n_for_power`, the noncentral t of
+    :func:`hcrbench.stats.power.required_n`, with the sd of the run's per-unit figures)."""
     if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
         return reg.n_for_power(float(np.std(x.diffs, ddof=1)), rule.margin)
     if rule.kind == "proportion":
@@ -262,11 +290,18 @@ def needs_n(rule: reg.Rule, x: Inputs) -> int | None:
     return None
 
 
-def check(rule: reg.Rule, x: Inputs, *, reps: int, seed: int, truths: Sequence[float] | None = None,
-          strict_power: bool = False) -> tuple[dict[str, list[dict[str, Any]]], dict[str, float], bool, list[str]]:
+#: constructions whose draws keep the shape of a real null (per-query or per-cluster sign flips, or the rate /
+#: mean / r drawn at the truth): the side checks read their false decisions from these only
+NULL_SHAPED = ("sign-flip", "cluster sign-flip", "binomial", "normal", "bivariate normal")
+
+
+def check(rule: reg.Rule, x: Inputs, *, reps: int, seed: int, truths: Sequence[float] | None = None
+          ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, float], bool, list[str]]:
     """``(tables, worst, decidable, why)``: the replay of ``rule`` at ``x.n`` over ``truths`` (default
-    :func:`truths_for`), its worst false-decision rates and power, and whether it is decidable at this n (power
-    not surely below 0.8; ``strict_power``: its estimate at least 0.8, as the n-search asks)."""
+    :func:`truths_for`), its false-decision rates (each side on its own boundary, from the null-shaped
+    constructions, :data:`NULL_SHAPED`), its worst power over every construction, and whether the replay finds it
+    decidable at this n (power not surely below 0.8). What the replay
+    finds is reported beside a row, never used to change its verdict (:func:`gate_rows`)."""
     plays = _replayer(rule, x)
     s = 1.0 if rule.higher_is_better else -1.0
     g, b, m = rule.go, rule.nogo, rule.margin
@@ -275,15 +310,16 @@ def check(rule: reg.Rule, x: Inputs, *, reps: int, seed: int, truths: Sequence[f
     worst: dict[str, float] = {"false_go": 0.0, "false_nogo": 0.0, "power_go": 1.0, "power_nogo": 1.0}
     for name, play in plays.items():
         rows = []
+        null = name in NULL_SHAPED
         for t in (truths_for(rule) if truths is None else truths):
             codes = play(t, reps, _rng(seed, rule.id, name, t))
             if codes is None:
                 continue
             f = frequencies(codes)
             rows.append({"truth": t, **f})
-            if math.isclose(t, g):
+            if null and math.isclose(t, g):
                 worst["false_go"] = max(worst["false_go"], f["p_go"])
-            if math.isclose(t, b):
+            if null and math.isclose(t, b):
                 worst["false_nogo"] = max(worst["false_nogo"], f["p_nogo"])
             if math.isclose(t, g + s * m):
                 worst["power_go"] = min(worst["power_go"], f["p_go"])
@@ -291,7 +327,7 @@ def check(rule: reg.Rule, x: Inputs, *, reps: int, seed: int, truths: Sequence[f
                 worst["power_nogo"] = min(worst["power_nogo"], f["p_nogo"])
         tables[name] = rows
     false_ok = _false_ok(worst, nominal, mc)
-    mc_power = 0.0 if strict_power else MC_Z * math.sqrt(reg.POWER * (1 - reg.POWER) / reps)
+    mc_power = MC_Z * math.sqrt(reg.POWER * (1 - reg.POWER) / reps)
     power_ok = min(worst["power_go"], worst["power_nogo"]) >= reg.POWER - mc_power  # not surely below 0.8
     why = []
     if not false_ok:
@@ -310,7 +346,7 @@ def _false_ok(worst: dict[str, float], nominal: float, mc: float) -> bool:
 def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0, search: bool = True
               ) -> dict[str, Any] | None:
     """``rule``'s operating characteristics at ``x.n``: per construction and truth, P(go / no-go / soft / not
-    decidable); the false-decision and power checks; whether it is decidable at this n and the n it needs."""
+    decidable); each side's false-decision rate with its Monte-Carlo interval; power; the n it needs."""
     if not _replayer(rule, x) or x.n < 1:
         return None
     g, b, m = rule.go, rule.nogo, rule.margin
@@ -318,29 +354,31 @@ def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0, sea
     tables, worst, decidable, why = check(rule, x, reps=reps, seed=seed)
     need, need_how = None, None
     if not decidable and search:
-        from hcrbench.protocol.operating_needs import search_n
-
-        need, need_how = search_n(rule, x, seed=seed)
-    first = tables.get("re-centred") or next(iter(tables.values()), [])
-    # what this run's row says at each truth: the rule's own frequencies when its false decisions hold at this n
-    # (a low-powered rule keeps the decisions its interval makes), else "not decidable" always (the gate turns
-    # every verdict into it)
-    trusted = _false_ok(worst, nominal, mc)
-    reported = [dict(r) if trusted else {"truth": r["truth"], "p_go": 0.0, "p_nogo": 0.0, "p_soft": 0.0,
-                                         "p_undecidable": 1.0} for r in first]
-    return {"rule": rule.id, "n": int(x.n), "reps": int(reps), "seed": int(seed), "margin": m, "reported": reported,
+        need, need_how = needs_n(rule, x), NEEDS_HOW.get(rule.kind)
+    first = next((tables[k] for k in ("sign-flip", "cluster sign-flip") if k in tables), None) or \
+        tables.get("re-centred") or next(iter(tables.values()), [])
+    null = next((k for k in NULL_SHAPED if k in tables), None)
+    # what this run's row says at each truth: the rule's own frequencies (no replay turns a verdict its interval
+    # decided into "not decidable")
+    return {"rule": rule.id, "n": int(x.n), "reps": int(reps), "seed": int(seed), "margin": m,
+            "reported": [dict(r) for r in first],
             "thresholds": {"go": g, "nogo": b}, "higher_is_better": rule.higher_is_better,
             "verdict_words": {"go": rule.positive, "nogo": rule.negative, "soft": rule.soft},
             "constructions": tables, "false_go": worst["false_go"], "false_nogo": worst["false_nogo"],
-            "nominal": nominal, "mc_error": mc, "power_go": worst["power_go"], "power_nogo": worst["power_nogo"],
-            "decidable": decidable, "decisions_trusted": trusted, "needs_n": need, "needs_n_how": need_how, "why": "; ".join(why)}
+            "false_go_ci": _ci(worst["false_go"], reps), "false_nogo_ci": _ci(worst["false_nogo"], reps),
+            "null": null, "nominal": nominal, "mc_error": mc, "power_go": worst["power_go"],
+            "power_nogo": worst["power_nogo"], "decidable": decidable,
+            "decisions_trusted": _false_ok(worst, nominal, mc), "voids": False, "needs_n": need,
+            "needs_n_how": need_how, "why": "; ".join(why)}
 
 
 def control_frequencies(op: dict[str, Any], rule: reg.Rule) -> dict[str, Any]:
     """The known-truth controls' verdict frequencies over resamples: the twin (truth 0 on the kill baseline's
     noise), the systems placed at +margin and -margin (re-centred construction), with the verdicts each must
     get (:mod:`registry`)."""
-    rows = op["constructions"].get("re-centred") or next(iter(op["constructions"].values()), [])
+    cons = op["constructions"]
+    rows = next((cons[k] for k in ("sign-flip", "cluster sign-flip") if k in cons), None) or \
+        cons.get("re-centred") or next(iter(cons.values()), [])
     at = {round(r["truth"], 10): r for r in rows}
     c = rule.truth_centre
     out = {}
@@ -364,7 +402,7 @@ def control_frequencies(op: dict[str, Any], rule: reg.Rule) -> dict[str, Any]:
 def operating_all(inputs: dict[str, Inputs], *, reps: int = REPS, seed: int = 0, search: bool = True
                   ) -> dict[str, dict[str, Any]]:
     """``{rule id: operating}`` for every registered rule with inputs (``search``: the replayed n each undecidable
-    rule needs, :mod:`operating_needs`)."""
+    rule needs, :func:`needs_n`)."""
     out = {}
     for rid, x in inputs.items():
         rule = reg.get(rid)
@@ -382,41 +420,5 @@ def operating_overall(*args: Any, **kw: Any) -> dict[str, Any] | None:
     return _overall(*args, **kw)
 
 
-def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
-    """Rows whose rule's false decisions exceed nominal at its n say "not decidable at n = N; needs n ~ M" instead
-    of their verdict (kept in ``before_operating``); a rule whose power at the margin is below 0.8 keeps a decided
-    verdict (its interval wholly past the threshold, its false-decision rate measured within nominal) and names the
-    n that would see the margin; every row judged carries ``operating`` (its decidability, power and
-    false-decision rates) in its evidence."""
-    out = []
-    for r in rows:
-        op = ops.get(r["id"])
-        key = "status" if "status" in r else "verdict"
-        if op is None or r[key] == NOT_RUN:
-            out.append(r)
-            continue
-        own = r["text"]
-        r = dict(r)
-        summary = {"decidable": op["decidable"], "power_go": op["power_go"], "power_nogo": op["power_nogo"],
-                   "false_go": op["false_go"], "false_nogo": op["false_nogo"], "needs_n": op["needs_n"]}
-        r["evidence"] = {**(r.get("evidence") or {}), "operating": summary}
-        if not op["decidable"] and r[key] == UNDECIDABLE and op["needs_n"]:  # its own text's normal approximation
-            need = int(op["needs_n"])
-            r["text"] = _NEEDS.sub(lambda mt, k=need: f"(needs ~ {k:,}{mt.group(1) or ''}, by replay)", r["text"],
-                                   count=1)
-        if not op["decidable"] and r[key] != UNDECIDABLE:
-            need = op["needs_n"]
-            if op.get("decisions_trusted", False):  # short of power only: the interval's decision stands
-                tail = f", an effect the size of the margin needs n ~ {need:,}" if need else ""
-                r["text"] = (f"{own} (decided at n = {op['n']} with false decisions within nominal; power at the "
-                             f"margin {min(op['power_go'], op['power_nogo']):.0%}{tail})")
-            else:
-                r.update({key: UNDECIDABLE, "before_operating": r[key],
-                          "text": f"not decidable at n = {op['n']}; needs n ~ {need:,}" if need else
-                                  f"not decidable at n = {op['n']}"})
-                r["text"] += f" ({op['why']}); the system's own figures: {own}"
-        out.append(r)
-    return out
-
-
+from hcrbench.protocol.operating_rows import gate_rows, side_check  # noqa: E402, F401  (re-exported)
 from hcrbench.protocol.operating_table import markdown  # noqa: E402, F401  (re-exported: the published table)

@@ -65,7 +65,7 @@ def _cluster_draws(dk: np.ndarray, dc: np.ndarray, g: np.ndarray, reps: int, rng
 
 def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: np.ndarray | None, n: int, *,
                       full_size: bool, overall_fn: Callable[[list[dict], list[dict]], str], reps: int = REPS,
-                      seed: int = 0, extra: float = 0.0, decidable: dict[str, bool] | None = None,
+                      seed: int = 0, extra: float = 0.0,
                       kill_diffs: np.ndarray | None = None, clusters: np.ndarray | None = None
                       ) -> dict[str, Any] | None:
     """``{"rule": "overall", "truths": [{truth, <overall verdict>: frequency}], ...}``; ``diffs``: system - kill
@@ -80,7 +80,6 @@ def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: 
     g = None if clusters is None or np.asarray(clusters).size != dc0.size else np.asarray(clusters)
     if g is not None and len(set(g.tolist())) < 2:
         g = None
-    ok = decidable or {}
     table = []
     for t in kill_rule.truths():
         rng = _rng(seed, "overall", t)
@@ -92,10 +91,6 @@ def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: 
             ix = rng.integers(0, dc0.size, size=(reps, n))
             kc = reg.decide(kill_rule, *_interval(kill_rule, dk[ix], rng, extra))
             cc = reg.decide(cp_rule, *_interval(cp_rule, dc[ix], rng))
-        if not ok.get("kill", True):  # a rule the gate makes "not decidable" says so on every draw
-            kc = np.full_like(kc, reg.UND)
-        if not ok.get("vs_kill_baseline", True):
-            cc = np.full_like(cc, reg.UND)
         counts: dict[str, int] = {}
         cache: dict[tuple[int, int], str] = {}
         for k, c in zip(kc.tolist(), cc.tolist()):

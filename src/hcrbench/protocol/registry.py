@@ -81,7 +81,8 @@ class Rule:
     controls: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     routing_log: bool = False
     component: str = ""
-    interval: str = "t"        # the interval it decides on: "t", "bootstrap-t", "betting", "wilson", "normal", "fisher"
+    interval: str = "t"        # the interval it decides on: "t", "cluster-robust" (CR2; each query its own cluster
+    #                            when none are known, where it is the paired t), "betting", "wilson", "normal", "fisher"
 
     @property
     def truth_centre(self) -> float:
@@ -136,11 +137,15 @@ def decide_one(rule: Rule, lo: float | None, hi: float | None) -> int:
 
 def n_for_power(sd: float | None, margin: float) -> int | None:
     """The n at which a paired mean with per-unit sd ``sd`` detects a true difference of ``margin`` with power
-    0.8 at two-sided 5% (normal approximation); None without a positive sd or margin."""
+    0.8 at two-sided 5%: the one "n needed" of every paired-difference rule, the power plan and the operating
+    report (:func:`hcrbench.stats.power.required_n`, the noncentral t); None without a positive sd or margin, or
+    beyond :data:`rules.MAX_N`. ``margin`` is the rule's own (``get(rule_id).margin``), read from this registry."""
+    from hcrbench.stats.power import required_n_or_inf
+
     if sd is None or not math.isfinite(sd) or sd <= 0 or margin <= 0:
         return None
-    need = math.ceil(((Z95 + Z80) * sd / margin) ** 2)
-    return need if need <= MAX_N else None
+    need = required_n_or_inf(margin, sd, power=POWER, alpha=1 - 0.95)
+    return int(need) if math.isfinite(need) and need <= MAX_N else None
 
 
 def sd_from(lo: float | None, hi: float | None, n: int | None) -> float | None:
@@ -235,7 +240,7 @@ register(Rule("corpus_size", "Corpus size", "hypothesis",
               go=0.0, nogo=0.0, margin=DESIGN_MARGIN, centre=0.0, component="scaling"))
 register(Rule("kill", "Single kill criterion", "hypothesis",
               "system - kill baseline on nDCG@10 at the full size (its own family of one)", "difference", go=0.0,
-              nogo=0.0, margin=DESIGN_MARGIN, negative=KILL, centre=0.0, interval="bootstrap-t",
+              nogo=0.0, margin=DESIGN_MARGIN, negative=KILL, centre=0.0, interval="cluster-robust",
               controls={"oracle": (GO, UNDECIDABLE), "clone": (UNDECIDABLE, INCONCLUSIVE),
                         "degraded": (KILL, UNDECIDABLE),
                         "twin": (UNDECIDABLE, INCONCLUSIVE), "plus_margin": (GO, UNDECIDABLE),

@@ -201,46 +201,52 @@ def failure_row(ctx: Context, s: Subject) -> dict:
 
 
 def seed_component(ctx: Context, s: Subject, base: Any) -> dict | None:
-    """The tree-seed variance component of the system's mean difference from the kill baseline: the sd over
-    seeds of each seed's mean difference, as a 95% half-width t(k - 1) sd / sqrt(k) (None for one seed)."""
+    """The tree-seed variance component of the system's mean difference from the kill baseline
+    (:func:`stats.seeds.seed_component`: what seeds add beyond the seed-averaged query spread, no residual counted
+    twice), with the sd over seeds of each seed's mean difference beside it (None for one seed)."""
     from hcrbench.protocol.operating_inputs import aligned
+    from hcrbench.stats.seeds import seed_component as component
 
     group = members(ctx.cfg, ctx.p.system, ctx.evaluation.runs)
     if len(group) < 2:
         return None
-    means = []
+    rows = []
     for name in group:
         a, b = aligned(ctx.evaluation.runs[name], base, ctx.metric)
         if a.size:
-            means.append(float(np.mean(a - b)))
-    if len(means) < 2:
+            rows.append(a - b)
+    if len(rows) < 2 or len({r.size for r in rows}) != 1 or rows[0].size < 2:
         return None
-    from scipy import stats as sps
+    comp = component(np.vstack(rows))
+    means = [float(np.mean(r)) for r in rows]
+    return {"k": comp.k, "sd_between_seeds": float(np.std(means, ddof=1)), "seed_means": means,
+            "var": comp.var, "ms_seed": comp.ms_seed, "ms_resid": comp.ms_resid, "component": comp}
 
-    k = len(means)
-    sd = float(np.std(means, ddof=1))
-    return {"k": k, "sd_between_seeds": sd, "half": float(sps.t.ppf(0.975, k - 1)) * sd / k ** 0.5,
-            "seed_means": means}
+
+def query_cluster_ids(ctx: Context, scores: Any, base: Any) -> tuple[list[Any], bool]:
+    """``(ids, known)``: the cluster of each query both ``scores`` and ``base`` judged, in ``scores``' order;
+    each query its own cluster when fewer than 2 clusters are known or the labelling is partial (``known`` False)."""
+    from hcrbench.protocol.inputs import query_clusters
+
+    pos = {q: i for i, q in enumerate(base.query_ids)}
+    qs = [q for q in scores.query_ids if q in pos]
+    clusters = query_clusters(ctx.data) or {}
+    if clusters and all(q in clusters for q in qs) and len({clusters[q] for q in qs}) >= 2:
+        return [clusters[q] for q in qs], True
+    return [("query", q) for q in qs], False
 
 
 def cluster_row(ctx: Context, scores: Any, base: Any) -> Any | None:
     """The cluster-robust interval of the per-query differences when >= 2 clusters of queries are known
     (:func:`inputs.query_clusters`), else None."""
-    from hcrbench.protocol.inputs import query_clusters
-
-    clusters = query_clusters(ctx.data)
-    if not clusters:
+    ids, known = query_cluster_ids(ctx, scores, base)
+    if not known:
         return None
-    pos = {q: i for i, q in enumerate(base.query_ids)}
-    va, vb = scores.values[ctx.metric], base.values[ctx.metric]
-    if any(q in pos and q not in clusters for q in scores.query_ids):
-        return None  # a partial labelling is not a clustering of the judged queries
-    rows = [(float(va[i]) - float(vb[pos[q]]), clusters[q]) for i, q in enumerate(scores.query_ids) if q in pos]
-    if len({c for _, c in rows}) < 2:
-        return None
+    from hcrbench.protocol.operating_inputs import aligned
     from hcrbench.stats.cluster import cluster_ci
 
-    return cluster_ci([d for d, _ in rows], None, [c for _, c in rows])
+    a, b = aligned(scores, base, ctx.metric)
+    return cluster_ci(a - b, None, ids)
 
 
 def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: str | None = None,
@@ -250,39 +256,45 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: 
     base_name = baseline or ctx.p.kill_baseline
     c = (vs if baseline is not None else s.vs_kill) or {}
     # the single pre-specified kill test is a family of its own (never Holm'd with secondary metrics), decided on
-    # the bootstrap-t interval and p of the per-query differences: its one-sided error holds on skewed differences
-    # where the t interval's does not (issue #33; the operating table replays exactly this)
+    # one path: the CR2 cluster-robust t interval of the per-query differences on Bell-McCaffrey df, each query its
+    # own cluster when no clusters are known (where CR2 is exactly the paired t); the tree seeds add their variance
+    # component on Welch-Satterthwaite df. The operating table replays exactly this.
     p = c.get("p") if c.get("p") is not None else c.get("p_holm")
     lo, hi, kind = c.get("ci_low"), c.get("ci_high"), interval_kind(c, "the kill test, its own family")
     base = ctx.evaluation.runs.get(base_name)
     if s.scores is not None and base is not None:
+        from scipy import stats as sps
+
         from hcrbench.protocol.operating_inputs import aligned
-        from hcrbench.stats.studentized import bootstrap_t_test
+        from hcrbench.stats.cluster import cluster_ci
 
         a, b = aligned(s.scores, base, ctx.metric)
         if a.size >= 2:
-            _m, lo, hi, p = bootstrap_t_test(a, b, n_resamples=int(ctx.cfg.n_resamples), seed=int(ctx.cfg.seed))
-            kind = f"bootstrap-t 95% (studentized, {int(ctx.cfg.n_resamples):,} resamples; the kill test, its own " \
-                   f"family)"
-            cl = cluster_row(ctx, s.scores, base)
-            if cl is not None:  # queries are not independent: the cluster-robust interval replaces the iid one
-                from hcrbench.stats.cluster import cluster_p
-
-                lo, hi = cl.low, cl.high
-                p = cluster_p(cl)
+            ids, known = query_cluster_ids(ctx, s.scores, base)
+            cl = cluster_ci(a - b, None, ids)
+            m0, var_q, df = cl.mean, cl.se ** 2, cl.df
+            lo, hi = cl.low, cl.high
+            if known:
                 kind = f"cluster-robust CR2 t 95% ({cl.n_clusters} clusters, Bell-McCaffrey df {cl.df:.1f}, " \
                        f"effective n {cl.effective_n:.1f} of {cl.n}; the kill test, its own family)"
                 ctx.cache["kill_clusters"] = {"n_clusters": cl.n_clusters, "effective_n": cl.effective_n,
                                               "design_effect": cl.design_effect, "ci": [cl.low, cl.high],
                                               "df": cl.df, "variance": "CR2"}
+            else:
+                kind = f"cluster-robust CR2 t 95% (no clusters known: each of the {cl.n} queries its own cluster, " \
+                       f"the paired t on {cl.df:.0f} df; the kill test, its own family)"
             seed = seed_component(ctx, s, base) if s.name == ctx.p.system else None
-            if seed is not None:  # tree seeds as a variance component: added in quadrature to each side
-                m0 = float(np.mean(a - b))
-                lo = m0 - float(np.hypot(m0 - lo, seed["half"]))
-                hi = m0 + float(np.hypot(hi - m0, seed["half"]))
-                kind += f" with the tree-seed component ±{seed['half']:.3f} (t on {seed['k'] - 1} df over " \
-                        f"{seed['k']} seeds) in quadrature"
+            if seed is not None:  # tree seeds as a variance component, on Welch-Satterthwaite df
+                comp = seed.pop("component")
+                lo, hi, df, se = comp.combine(m0, var_q, cl.df)
+                # the seeds' share of the half-width on the same t: the replays add it in quadrature
+                seed["half"] = float(sps.t.ppf(0.975, df)) * comp.var ** 0.5
+                seed["df"] = df
+                kind += f" with the tree-seed variance component ({comp.var ** 0.5:.4f} sd of the mean over " \
+                        f"{seed['k']} seeds; Welch-Satterthwaite df {df:.1f})"
                 ctx.cache["kill_seed"] = seed
+                var_q = se ** 2
+            p = float(2 * sps.t.sf(abs(m0) / var_q ** 0.5, df)) if var_q > 0 else (1.0 if m0 == 0 else 0.0)
     row = hy.single_kill(c.get("delta"), p, lo, hi, c.get("d"),
                          n=c.get("n"), size=ctx.size, full_size=ctx.full_size if full_size is None else full_size,
                          baseline=base_name, metric=ctx.metric, tested_on=tested_on or s.tested_on,

@@ -4,7 +4,8 @@ overall verdict and its bottom line (``verdicts.json``, schema ``hcrbench.verdic
 The runner hands its results to :func:`judge_step` through :func:`hooks` (it never imports this stage).
 Checkpoints 1-4, then H1a, H1b, H1c, the failure rate, the corpus-size rule and the single kill criterion; the
 rules are pure functions (:mod:`checkpoints`, :mod:`hypotheses`), the same ones the controls are judged by
-(:mod:`controls`), and a rule whose control fails is "not decidable on this dataset".
+(:mod:`controls`); a control's verdict and the rules' replayed operating characteristics are shown beside the
+rows and never change a verdict the rule's interval decided.
 
 Overall: ``invalidated`` only through the single kill criterion at the full size; else ``stop and diagnose``
 when a checkpoint fired; else the worst decided hypothesis (``no-go``: a component needs fixing, ``soft no-go``,
@@ -247,12 +248,13 @@ def bottom_line(v: dict[str, Any]) -> str:
     gated = [f"{rule_name(r['id'], r.get('name'))} (needs n ~ {r['evidence']['operating']['needs_n']:,})"
              if (r.get("evidence") or {}).get("operating", {}).get("needs_n") else rule_name(r["id"], r.get("name"))
              for r in (*v["checkpoints"], *v["hypotheses"]) if r.get("before_operating")]
-    if gated:
+    if gated:  # a document written before the replay stopped voiding rows
         parts.append("not decidable at this n (power < 0.8 at the margin or false decisions above nominal, "
                      f"replayed on this run's data): {', '.join(gated)}")
     und = v.get("undecidable_rules") or []
     if und:
-        parts.append(f"not decidable on this dataset (a control failed): {', '.join(rule_name(u) for u in und)}")
+        parts.append("a control got an unexpected verdict on this run (shown beside the rule's row, not used to "
+                     f"void it): {', '.join(rule_name(u) for u in und)}")
     return "; ".join(parts)
 
 
@@ -432,7 +434,7 @@ class FailFast:
             from hcrbench.protocol import operating as opc
 
             c = cp.tree_sanity(sd.get("mean"), sd.get("sd"), sd.get("n"))
-            if sd.get("sd") and sd.get("n"):  # the same operating gate as the verdict step
+            if sd.get("sd") and sd.get("n"):  # the same operating report as the verdict step
                 c = opc.gate_rows([c], opc.operating_all(
                     {"tree_sanity": opc.Inputs(n=int(sd["n"]), sd=float(sd["sd"]))}, seed=int(self.cfg.seed)))[0]
             if stops(c["status"]):

@@ -15,7 +15,7 @@ MARKS: list[tuple[str, str]] = [
     ("kill", "the single kill criterion is met at the full corpus size: the architecture is not worth it "
              "(verdicts.json's overall says invalidated)"),
     ("stop and diagnose", "a fail-fast checkpoint fired: fix the named part before judging the rest"),
-    ("not decidable", "the interval straddles the threshold, the n is too small, or a control failed; the row "
+    ("not decidable", "the interval straddles the threshold or the n is too small; the row "
                       "says which and what would decide it"),
     ("inconclusive", "a hypothesis whose interval decides it neither way (a control's expected outcome)"),
     ("undecided", "the verdict's word (as the console's verdict block) when no rule decided it either way "

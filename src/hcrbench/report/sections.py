@@ -195,7 +195,7 @@ def verdicts_section(ctx: Context) -> Section:
     if ctl:
         rows = [[Cell(control_name(str(c["control"]))), Cell(rule_name(str(c["rule"]))), Cell(str(c["expected"])),
                  Cell(str(c["got"]), tone=tone_of_verdict(str(c["got"]))),
-                 Cell("yes" if c["ok"] else "NO: the rule is not decidable on this dataset",
+                 Cell("yes" if c["ok"] else "NO: shown beside the rule's row (not used to void it)",
                       tone="good" if c["ok"] else "bad", bold=not c["ok"])] for c in ctl]
         blocks.append(Table("protocol-controls", f"Protocol controls: {CONTROLS_CAPTION}",
                             ["control", "rule", "expected", "got", "ok"], rows))

@@ -1,0 +1,85 @@
+"""The single kill criterion's interval (protocol/subject.kill_row) goes through one path: the CR2 cluster-robust t
+on Bell-McCaffrey df, each query its own cluster when no clusters are known (exactly the paired t there), and the
+tree seeds add their variance component on Welch-Satterthwaite df (stats.seeds.seed_component)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+from scipy import stats
+
+from hcrbench.protocol.subject import Subject, kill_row
+from hcrbench.stats.cluster import cluster_ci
+from hcrbench.stats.seeds import seed_component
+
+M = "nDCG@10"
+
+
+def _scores(qids: list[str], v: np.ndarray) -> SimpleNamespace:
+    return SimpleNamespace(query_ids=qids, values={M: np.asarray(v, dtype=float)})
+
+
+def _ctx(tmp_path, runs: dict, systems: list, clusters: dict[str, str] | None = None) -> SimpleNamespace:
+    qids = runs["base"].query_ids
+    if clusters:
+        (tmp_path / "queries.meta.jsonl").write_text("".join(
+            f'{{"query_id": "{q}", "cluster": "{clusters[q]}"}}\n' for q in qids))
+    data = SimpleNamespace(queries=SimpleNamespace(query_ids=qids, meta=lambda q: {}), root=tmp_path)
+    cfg = SimpleNamespace(systems=systems, n_resamples=999, seed=0)
+    return SimpleNamespace(cfg=cfg, data=data, evaluation=SimpleNamespace(runs=runs), metric=M, cache={},
+                           p=SimpleNamespace(kill_baseline="base", system="sys"), size="full", full_size=True)
+
+
+def test_without_clusters_the_kill_interval_is_the_paired_t_through_the_cluster_path(tmp_path):
+    rng = np.random.default_rng(0)
+    qids = [f"q{i}" for i in range(59)]
+    base = rng.random(59)
+    d = np.where(rng.random(59) < 0.1, 0.5, 0.0) + rng.normal(0, 0.05, 59)  # skewed: a bootstrap-t would bend
+    runs = {"base": _scores(qids, base), "sys": _scores(qids, base + d)}
+    ctx = _ctx(tmp_path, runs, [SimpleNamespace(name="sys", seed_group=None)])
+    row = kill_row(ctx, Subject("sys", runs["sys"], {"delta": float(d.mean()), "n": 59}))  # type: ignore[arg-type]
+    t = stats.ttest_1samp(d, 0.0)
+    ci = t.confidence_interval(0.95)
+    assert np.allclose(row["interval"], [ci.low, ci.high], atol=1e-12)
+    assert np.isclose(row["evidence"]["p_holm"], t.pvalue)
+    assert "each of the 59 queries its own cluster" in row["interval_kind"]
+
+
+def test_with_clusters_the_kill_interval_is_cr2_on_the_same_path(tmp_path):
+    rng = np.random.default_rng(1)
+    qids = [f"q{i}" for i in range(40)]
+    cl = {q: f"c{i // 8}" for i, q in enumerate(qids)}
+    base = rng.random(40)
+    d = rng.normal(0, 0.1, 5)[np.arange(40) // 8] + rng.normal(0.05, 0.02, 40)
+    runs = {"base": _scores(qids, base), "sys": _scores(qids, base + d)}
+    ctx = _ctx(tmp_path, runs, [SimpleNamespace(name="sys", seed_group=None)], cl)
+    row = kill_row(ctx, Subject("sys", runs["sys"], {"delta": float(d.mean()), "n": 40}))  # type: ignore[arg-type]
+    want = cluster_ci(d, None, [cl[q] for q in qids])
+    assert np.allclose(row["interval"], [want.low, want.high], atol=1e-12)
+    assert row["evidence"]["clusters"]["n_clusters"] == 5
+
+
+def test_two_tree_seeds_add_their_component_on_satterthwaite_df_not_t1(tmp_path):
+    rng = np.random.default_rng(2)
+    n = 59
+    qids = [f"q{i}" for i in range(n)]
+    base = rng.random(n)
+    a = rng.normal(0.03, 0.15, n)
+    seeds = [base + a + 0.004 * s + rng.normal(0, 0.03, n) for s in (-1, 1)]
+    runs = {"base": _scores(qids, base), "s0": _scores(qids, seeds[0]), "s1": _scores(qids, seeds[1])}
+    systems = [SimpleNamespace(name=f"s{i}", seed_group="g") for i in range(2)]
+    ctx = _ctx(tmp_path, runs, systems)
+    ctx.p.system = "s0"
+    avg = _scores(qids, (seeds[0] + seeds[1]) / 2)
+    row = kill_row(ctx, Subject("s0", avg, {"delta": 0.0, "n": n}, n_seeds=2))  # type: ignore[arg-type]
+    d = avg.values[M] - base
+    t_half = stats.t.ppf(0.975, n - 1) * d.std(ddof=1) / np.sqrt(n)
+    half = (row["interval"][1] - row["interval"][0]) / 2
+    seed = row["evidence"]["tree_seeds"]
+    # the former term: t(1) = 12.7 times sd / sqrt(2) of the two seed means, in quadrature with the query half
+    old = np.hypot(t_half, stats.t.ppf(0.975, 1) * seed["sd_between_seeds"] / np.sqrt(2))
+    assert t_half <= half < old and seed["df"] > 20
+    comp = seed_component(np.vstack([s - base for s in seeds]))
+    lo, hi, _df, _se = comp.combine(float(d.mean()), float(d.var(ddof=1)) / n, n - 1)
+    assert np.allclose(row["interval"], [lo, hi])
