@@ -20,7 +20,7 @@ import tomllib
 
 MARK = re.compile(r"^<!-- figures:(start|end) ([A-Za-z0-9_.-]+) -->$")
 # the README's quickstart block (scripts/readme_figures.py) is generated too
-README_MARK = re.compile(r"^<!-- readme-figures:(start|end) -->$")
+README_MARK = re.compile(r"^<!-- readme-(?:figures|verdict):(start|end) -->$")
 ALLOW = "docs/figures/unmarked.toml"
 # why a figure may stand outside a block: it is no measurement; it records an earlier code or generator version
 # (today's command would measure today's code); or it is current but not yet generated (its command named)

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""The README's result block, generated from the quickstart run it quotes, so its figures cannot go stale:
+"""The main job's result blocks, generated from the quickstart run they quote, so their figures cannot go stale:
 
-    python scripts/readme_figures.py FOLDER            # print the block
-    python scripts/readme_figures.py FOLDER --write    # replace the README's block with it
+    python scripts/readme_figures.py FOLDER            # print the result block
+    python scripts/readme_figures.py FOLDER --write    # replace the blocks of README.md and docs/results.md
     python scripts/readme_figures.py FOLDER --check    # exit 1 (naming the first differing line) when they differ
 
-FOLDER is a quickstart output folder (``verdicts.json``, ``eval.json``, ``manifest.json``). The block is the text
-between ``<!-- readme-figures:start -->`` and ``<!-- readme-figures:end -->`` in README.md (``--readme`` for
-another file): where the figures come from, one row per rule in the verdict block's vocabulary, the overall
+FOLDER is a quickstart output folder (``verdicts.json``, ``eval.json``, ``manifest.json``). Two blocks, in
+whichever of the files holds their markers (``--readme FILE``: that file only):
+
+- the **verdict block** between ``<!-- readme-verdict:start -->`` and ``<!-- readme-verdict:end -->`` (README.md's
+  first screen): the lines the console prints at the end of the job, as a new user will see them;
+- the **result block** between ``<!-- readme-figures:start -->`` and ``<!-- readme-figures:end -->``
+  (docs/results.md): where the figures come from, one row per rule in the verdict block's vocabulary, the overall
 verdict and the controls, the field's and the power plan's lines, every system's score on the test split, the
 subject against the best simple system, and where the subject's failures happen. Same folder, same bytes.
 Exit 2 with one line when the folder's files or the markers are missing.
@@ -24,6 +28,10 @@ from hcrbench.data.atomic import atomic_write_text
 
 REPO = Path(__file__).resolve().parents[1]
 START, END = "<!-- readme-figures:start -->", "<!-- readme-figures:end -->"
+SHORT_START, SHORT_END = "<!-- readme-verdict:start -->", "<!-- readme-verdict:end -->"
+#: The files ``--write`` / ``--check`` update by default: the verdict block on the README's first screen, the
+#: result block (and its reading) on the docs page the README links.
+TARGETS = (REPO / "README.md", REPO / "docs" / "results.md")
 
 
 class Problem(Exception):
@@ -121,13 +129,39 @@ def block(folder: Path, shown: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def splice(readme: str, new: str, path: Path) -> tuple[str, int]:
+def verdict_block(folder: Path, shown: str | None = None) -> str:
+    """The console's verdict block for ``folder`` (the job's last lines), as a fenced text block."""
+    from hcrbench.report.verdict_block import block_lines
+
+    v, man = (_read(folder, n) for n in ("verdicts.json", "manifest.json"))
+    name = shown or str(folder)
+    lines = [text for _style, text in block_lines(v, man, report=f"{name}/report.html",
+                                                  tables=f"{name}/console.txt")]
+    return "```text\n" + "\n".join(lines) + "\n```\n"
+
+
+def splice(readme: str, new: str, path: Path, start: str = START, end: str = END) -> tuple[str, int]:
     """``readme`` with the text between the markers replaced by ``new``, and the block's first line number."""
-    if readme.count(START) != 1 or readme.count(END) != 1 or readme.index(START) > readme.index(END):
-        raise Problem(f"{path}: needs one {START} line before one {END} line")
-    head, rest = readme.split(START, 1)
-    _old, tail = rest.split(END, 1)
-    return f"{head}{START}\n{new}{END}{tail}", head.count("\n") + 2
+    if readme.count(start) != 1 or readme.count(end) != 1 or readme.index(start) > readme.index(end):
+        raise Problem(f"{path}: needs one {start} line before one {end} line")
+    head, rest = readme.split(start, 1)
+    _old, tail = rest.split(end, 1)
+    return f"{head}{start}\n{new}{end}{tail}", head.count("\n") + 2
+
+
+def updated(text: str, folder: Path, path: Path) -> tuple[str, int]:
+    """``text`` (the file ``path``) with each block whose markers it holds rendered from ``folder``, and the
+    first block's line number; a file with neither pair of markers is a Problem."""
+    found = False
+    first = 0
+    for start, end, render in ((SHORT_START, SHORT_END, verdict_block), (START, END, block)):
+        if start in text or end in text:
+            text, line = splice(text, render(folder), path, start, end)
+            first = first or line
+            found = True
+    if not found:
+        raise Problem(f"{path}: needs one {START} line before one {END} line (or the {SHORT_START} pair)")
+    return text, first
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,15 +170,18 @@ def main(argv: list[str] | None = None) -> int:
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--write", action="store_true", help="replace the README's block")
     mode.add_argument("--check", action="store_true", help="exit 1 when the README's block differs")
-    ap.add_argument("--readme", type=Path, default=REPO / "README.md")
+    ap.add_argument("--readme", type=Path, default=None,
+                    help="the one file to write or check (default: README.md and docs/results.md)")
     a = ap.parse_args(argv)
+    targets = [a.readme] if a.readme is not None else list(TARGETS)
     try:
-        new = block(a.folder)
         if not (a.write or a.check):
-            sys.stdout.write(new)
+            sys.stdout.write(block(a.folder))
             return 0
-        text = a.readme.read_text(encoding="utf-8")
-        want, first = splice(text, new, a.readme)
+        todo = []
+        for path in targets:
+            text = path.read_text(encoding="utf-8")
+            todo.append((path, text, *updated(text, a.folder, path)))
     except Problem as e:
         print(f"readme_figures: error: {e}", file=sys.stderr)
         return 2
@@ -152,16 +189,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"readme_figures: error: {e.filename}: not found", file=sys.stderr)
         return 2
     if a.check:
-        if want == text:
-            print(f"{a.readme}: the result block matches {a.folder}")
-            return 0
-        got, exp = text.splitlines(), want.splitlines()
-        i = next((i for i, (x, y) in enumerate(zip(got, exp)) if x != y), min(len(got), len(exp)))
-        print(f"{a.readme}:{i + 1}: the result block differs from {a.folder} (run with --write): expected "
-              f"{exp[i] if i < len(exp) else '(end)'!r}", file=sys.stderr)
-        return 1
-    atomic_write_text(a.readme, want)
-    print(f"wrote the result block of {a.readme} (line {first}) from {a.folder}")
+        for path, text, want, _first in todo:
+            if want == text:
+                print(f"{path}: the result block matches {a.folder}")
+                continue
+            got, exp = text.splitlines(), want.splitlines()
+            i = next((i for i, (x, y) in enumerate(zip(got, exp)) if x != y), min(len(got), len(exp)))
+            print(f"{path}:{i + 1}: the result block differs from {a.folder} (run with --write): expected "
+                  f"{exp[i] if i < len(exp) else '(end)'!r}", file=sys.stderr)
+            return 1
+        return 0
+    for path, _text, want, first in todo:
+        atomic_write_text(path, want)
+        print(f"wrote the result block of {path} (line {first}) from {a.folder}")
     return 0
 
 

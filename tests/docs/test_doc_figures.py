@@ -159,7 +159,7 @@ def test_figures_in_the_readme_prose_are_flagged_unless_quoted_from_a_block_or_n
     root = _copy(tmp_path)
     readme = root / "README.md"
     text = readme.read_text(encoding="utf-8")
-    anchor = "## What you get\n"
+    anchor = "## Quick tour\n"
     assert text.count(anchor) == 1
     block = df.block_text(text)
     quoted = next(f for f in df.NUMBER.findall(block) if "." in f)  # a figure the README's block holds

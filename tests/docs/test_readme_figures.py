@@ -88,8 +88,8 @@ def test_the_block_has_the_rules_the_verdict_and_every_score_of_the_run(tiny, tm
 
 
 def test_write_then_check_and_a_changed_figure_is_caught_with_its_line(tiny, tmp_path):
-    readme = tmp_path / "README.md"
-    readme.write_text((REPO / "README.md").read_text(encoding="utf-8"), encoding="utf-8")
+    readme = tmp_path / "results.md"
+    readme.write_text((REPO / "docs" / "results.md").read_text(encoding="utf-8"), encoding="utf-8")
     env = _env(tmp_path)
     assert _script(str(tiny), "--write", "--readme", str(readme), env=env).returncode == 0
     ok = _script(str(tiny), "--check", "--readme", str(readme), env=env)
@@ -106,10 +106,29 @@ def test_write_then_check_and_a_changed_figure_is_caught_with_its_line(tiny, tmp
     assert none.returncode == 2 and len(none.stderr.strip().splitlines()) == 1
 
 
-def test_the_readme_has_one_generated_block():
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    assert text.count("<!-- readme-figures:start -->") == 1 and text.count("<!-- readme-figures:end -->") == 1
-    assert text.index("<!-- readme-figures:start -->") < text.index("<!-- readme-figures:end -->")
+def test_the_readme_has_the_verdict_block_and_the_results_page_the_result_block():
+    for page, kind in (("README.md", "verdict"), ("docs/results.md", "figures")):
+        text = (REPO / page).read_text(encoding="utf-8")
+        start, end = f"<!-- readme-{kind}:start -->", f"<!-- readme-{kind}:end -->"
+        assert text.count(start) == 1 and text.count(end) == 1, page
+        assert text.index(start) < text.index(end), page
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "readme-figures:start" not in readme and "docs/results.md" in readme
+    # the first screen: what it tells you, the two commands, then what the end of the main job looks like
+    assert readme.index("make quickstart") < readme.index("<!-- readme-verdict:start -->") < readme.index("## Quick")
+
+
+def test_the_verdict_block_is_the_consoles_last_lines_of_the_run(tiny, tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text((REPO / "README.md").read_text(encoding="utf-8"), encoding="utf-8")
+    env = _env(tmp_path)
+    assert _script(str(tiny), "--write", "--readme", str(readme), env=env).returncode == 0
+    assert _script(str(tiny), "--check", "--readme", str(readme), env=env).returncode == 0
+    body = readme.read_text(encoding="utf-8").split("<!-- readme-verdict:start -->\n", 1)[1].split(
+        "<!-- readme-verdict:end -->", 1)[0]
+    v = json.loads((tiny / "verdicts.json").read_text(encoding="utf-8"))
+    assert body.startswith("```text\n") and body.endswith("```\n")
+    assert f"verdict for {v['system']}" in body and "bottom line:" in body and f"report: {tiny}/report.html" in body
 
 
 @pytest.mark.slow
@@ -120,8 +139,8 @@ def test_a_small_quickstart_round_trips_through_write_and_check(tmp_path):
                         "--n-trials", "80", "--resamples", "1000"], capture_output=True, text=True, env=env,
                        check=False, timeout=1200)
     assert r.returncode == 0, r.stderr[-3000:]
-    readme = tmp_path / "README.md"
-    readme.write_text((REPO / "README.md").read_text(encoding="utf-8"), encoding="utf-8")
+    readme = tmp_path / "results.md"
+    readme.write_text((REPO / "docs" / "results.md").read_text(encoding="utf-8"), encoding="utf-8")
     assert _script(str(out), "--write", "--readme", str(readme), env=env).returncode == 0
     check = _script(str(out), "--check", "--readme", str(readme), env=env)
     assert check.returncode == 0, check.stderr
