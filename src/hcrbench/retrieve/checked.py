@@ -10,13 +10,22 @@ explains. :func:`call_plugin` turns an exception into an :class:`InputError` nam
 - a query id that is not one of the queries asked, or a query asked and missing (an empty ranking is allowed);
 - document ids none of which is a corpus document (the run would score 0 and say nothing); some unknown ids are
   refused too, naming the first and how many;
-- more than ``k`` documents for a query: a warning, and the run is cut to ``k`` (what ``top_k`` keeps).
+- more than ``k`` documents for a query: a warning, and the run is cut to ``k`` (what ``top_k`` keeps);
+- a document twice in one query's ranking (``evaluate`` refuses such a run, so ``retrieve`` does not write it);
+- ``sys.exit(...)`` inside ``index`` or ``search``: one line naming the plugin, not an exit of hcrbench.
+
+A plugin is handed copies of the corpus and the queries (:func:`handed_copy`: new lists of the same string objects,
+so a million documents cost a few list copies, not their text), and the copies are compared with the originals
+after the call (:func:`refuse_edits`): an edit in place, a popped query or a blanked text, would otherwise reach
+every system scored after it; it is refused naming the plugin and the method. The answer is checked against the
+queries as they were before the call.
 
 Built-in systems are not wrapped (:func:`plugin_value` is None for them): their contract is tested here.
 """
 
 from __future__ import annotations
 
+import copy
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -58,6 +67,11 @@ def call_plugin(name: str, what: str, fn: Callable[..., T], *args: Any, **kwargs
         return fn(*args, **kwargs)
     except InputError:
         raise
+    except SystemExit as e:  # sys.exit in a plugin would end hcrbench with the plugin's code and no run
+        path, line = _own_frame(e)
+        raise InputError(f"called sys.exit({e.code!r}); a retriever must return or raise, not exit (plugin "
+                         f"{name!r}, {plugin_value(name) or 'a plugin'})", path=path, line=line,
+                         field=f"{name}.{what}") from None
     except Exception as e:  # the plugin's own bug: name its line, not hcrbench's
         path, line = _own_frame(e)
         message = str(e) or "(no message)"
@@ -125,17 +139,79 @@ def check_result(name: str, result: Any, queries: Any, corpus: Any, k: int) -> A
     return result
 
 
+_FIELDS = {"corpus": ("doc_ids", "texts", "titles", "metadata"), "queries": ("query_ids", "texts", "metadata")}
+_SCALARS = (str, int, float, bool, bytes, type(None))
+
+
+def _meta_copy(m: Any) -> Any:
+    """A metadata dict whose mutable values are copies (scalars, the usual case, are shared: they cannot change)."""
+    if not isinstance(m, dict):
+        return copy.deepcopy(m)
+    return {k: v if isinstance(v, _SCALARS) else copy.deepcopy(v) for k, v in m.items()}
+
+
+def handed_copy(obj: Any) -> Any:
+    """A copy of a ``Corpus`` or ``Queries`` for a plugin: its own lists (and metadata dicts), the same strings."""
+    kind = "corpus" if hasattr(obj, "doc_ids") else "queries"
+    out = copy.copy(obj)
+    for f in _FIELDS[kind]:
+        value = getattr(obj, f)
+        setattr(out, f, [_meta_copy(m) for m in value] if f == "metadata" else list(value))
+    if isinstance(getattr(obj, "_pos", None), dict):
+        out._pos = dict(obj._pos)
+    return out
+
+
+def _ids(obj: Any) -> list[Any]:
+    return obj.doc_ids if hasattr(obj, "doc_ids") else obj.query_ids
+
+
+def refuse_edits(name: str, what: str, original: Any, handed: Any) -> None:
+    """An InputError naming ``NAME.WHAT`` when the plugin changed ``handed`` (its copy of ``original``)."""
+    kind = "corpus" if hasattr(original, "doc_ids") else "queries"
+    for f in _FIELDS[kind]:
+        before, after = getattr(original, f), getattr(handed, f, None)
+        if type(after) is list and after == before:
+            continue
+        ids = _ids(original)
+        if type(after) is not list:
+            how = f"replaced its {f} list with a {type(after).__name__}"
+        elif len(after) != len(before):
+            kept = {i for i in after if isinstance(i, str)} if f == _FIELDS[kind][0] else set()
+            gone = [i for i in ids if i not in kept] if kept or not after else []
+            how = f"{len(after)} {f} where it was handed {len(before)}" + (
+                f", e.g. {cut(str(gone[0]))!r} removed" if gone else "")
+        else:
+            changed = [ids[i] for i, (a, b) in enumerate(zip(after, before)) if a != b]
+            how = f"changed the {f} of {len(changed)} of {len(before)} entries, e.g. {cut(str(changed[0]))!r}"
+        raise InputError(f"edited the {kind} it was handed ({how}); a retriever must not change its inputs, since "
+                         f"every system scored after it reads them (plugin {name!r}, "
+                         f"{plugin_value(name) or 'a plugin'}; docs/plugins.md)", field=f"{name}.{what}")
+
+
+def call_guarded(name: str, what: str, fn: Callable[..., T], inputs: tuple[Any, ...], **kwargs: Any) -> T:
+    """``fn(*copies, **kwargs)`` for plugin ``name``: each of ``inputs`` (a Corpus or Queries) is handed as a copy
+    that must come back unchanged (:func:`refuse_edits`); an exception or exit is one line (:func:`call_plugin`)."""
+    copies = tuple(handed_copy(x) for x in inputs)
+    result = call_plugin(name, what, fn, *copies, **kwargs)
+    for original, mine in zip(inputs, copies):
+        refuse_edits(name, what, original, mine)
+    return result
+
+
 def index(retriever: Any, name: str, corpus: Any) -> None:
-    """``retriever.index(corpus)``; for a plugin, an exception is one line naming its file and line."""
+    """``retriever.index(corpus)``; for a plugin, on a copy that must stay unchanged, and an exception is one line
+    naming its file and line."""
     if plugin_value(name) is None:
         retriever.index(corpus)
     else:
-        call_plugin(name, "index", retriever.index, corpus)
+        call_guarded(name, "index", retriever.index, (corpus,))
 
 
 def search(retriever: Any, name: str, queries: Any, k: int, corpus: Any) -> Any:
-    """``retriever.search(queries, k)``; for a plugin, checked by :func:`check_result` against ``corpus``."""
+    """``retriever.search(queries, k)``; for a plugin, on a copy of ``queries`` that must stay unchanged, and
+    checked by :func:`check_result` against the queries as asked and ``corpus``."""
     if plugin_value(name) is None:
         return retriever.search(queries, k=k)
-    result = call_plugin(name, "search", retriever.search, queries, k=k)
+    result = call_guarded(name, "search", retriever.search, (queries,), k=k)
     return check_result(name, result, queries, corpus, k)
