@@ -153,3 +153,72 @@ def test_a_popped_query_is_missing_from_the_answer_checked_against_the_queries_a
                   str(root / "popper.trec"))
     assert r.returncode == 2 and "popper.search: edited the queries" in r.stderr, r.stderr
     assert not (root / "popper.trec").exists()
+
+
+def _retrieve(setup, system: str, *extra: str) -> tuple[subprocess.CompletedProcess, Path]:
+    root = setup[0]
+    out = root / f"{system}.trec"
+    return _hcrbench(setup, "retrieve", "--dataset", str(setup[1]), "--system", system, "--k", "3", "--out",
+                     str(out), *extra), out
+
+
+@pytest.mark.parametrize(("system", "method", "code"), [("exits", "search", "0"), ("exitsinindex", "index",
+                                                                                    "'giving up'")])
+def test_sys_exit_in_a_plugin_is_one_line_naming_it_and_no_run_is_written(setup, system, method, code):
+    r, out = _retrieve(setup, system)
+    assert r.returncode == 2, r.stderr
+    line, = r.stderr.strip().splitlines()
+    assert "inputs_plugin.py:" in line and f"{system}.{method}: called sys.exit({code})" in line, line
+    assert not out.exists()
+
+
+def test_sys_exit_in_a_plugin_stops_a_run_before_anything_is_scored(setup):
+    root = setup[0]
+    r = _hcrbench(setup, "run", str(_config(root, "exits", ["bm25", "exits"])), "--quiet")
+    assert r.returncode == 2 and "exits.search: called sys.exit(0)" in r.stderr, r.stderr
+    assert not (root / "out-exits" / "eval.json").exists()
+
+
+@pytest.mark.parametrize(("system", "expect"), [
+    ("twice", "twice.search: ValueError: Run.from_ranked: doc 'd1' appears twice for query 'q0'"),
+    ("twiceraw", "twiceraw.search: doc 'd1' appears twice for query 'q0'"),
+])
+def test_a_document_twice_for_a_query_is_refused_before_the_run_is_written(setup, system, expect):
+    r, out = _retrieve(setup, system)
+    assert r.returncode == 2, r.stderr
+    line, = r.stderr.strip().splitlines()
+    assert expect in line, line
+    assert not out.exists()
+
+
+def test_run_from_ranked_refuses_a_document_twice_naming_query_and_doc():
+    from hcrbench.data import Run
+
+    with pytest.raises(ValueError, match=r"doc 'b' appears twice for query 'q2'"):
+        Run.from_ranked({"q1": [("a", 1.0), ("b", 0.5)], "q2": [("b", 2.0), ("a", 1.0), ("b", 0.1)]})
+    assert Run.from_ranked({"q1": [("a", 1.0), ("b", 0.5)]}).ranked("q1") == [("a", 1.0), ("b", 0.5)]
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-Infinity", '{"w": [1, NaN]}'])
+def test_a_non_finite_param_is_one_line_and_nothing_is_written(setup, value):
+    root = setup[0]
+    costs = root / "costs.json"
+    r, out = _retrieve(setup, "bm25", "--param", f"k1={value}", "--costs-json", str(costs))
+    assert r.returncode == 2, r.stderr
+    line, = r.stderr.strip().splitlines()
+    assert "--param" in line and "k1" in line and ("not a finite number" in line or "not valid JSON" in line), line
+    assert not out.exists() and not costs.exists()
+
+
+def test_a_plugins_non_finite_params_are_refused_so_costs_json_and_the_manifest_stay_json(setup):
+    root = setup[0]
+    costs = root / "nan-costs.json"
+    r, out = _retrieve(setup, "nanparams", "--costs-json", str(costs))
+    assert r.returncode == 2 and "nanparams.params: alpha = nan is not a finite number" in r.stderr, r.stderr
+    assert not out.exists() and not costs.exists()
+    r = _hcrbench(setup, "run", str(_config(root, "nanparams", ["nanparams"])), "--quiet")
+    assert r.returncode == 2 and "nanparams.params: alpha = nan is not a finite number" in r.stderr, r.stderr
+    manifest = root / "out-nanparams" / "manifest.json"
+    if manifest.exists():
+        json.loads(manifest.read_text(), parse_constant=lambda c: pytest.fail(f"{c} in the manifest"))
+

@@ -166,6 +166,11 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
             write_units(upath, units[0], units[1])
         else:
             upath.unlink(missing_ok=True)
+    checked.check_params(system.name, retriever.params)
+    hit = checked.first_non_finite(result.costs.to_dict(), "costs")
+    if hit is not None:
+        raise InputError(f"{hit} is not a finite number: the manifest records costs as JSON, which has no NaN or "
+                         "infinity", field=f"{system.name}.search")
     entry.update({
         "params": _jsonable(dict(retriever.params)),
         "config_params": _jsonable(system.params),

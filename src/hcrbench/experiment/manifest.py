@@ -90,7 +90,8 @@ def read_manifest(out_dir: str | Path) -> dict[str, Any] | None:
 def write_manifest(out_dir: str | Path, manifest: dict[str, Any]) -> Path:
     """Write ``manifest.json`` atomically (indented, keys in insertion order)."""
     path = Path(out_dir) / MANIFEST
-    atomic_write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False, default=_json_default) + "\n")
+    atomic_write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False,
+                                                 default=_json_default, allow_nan=False) + "\n")
     return path
 
 

@@ -127,6 +127,10 @@ def check_result(name: str, result: Any, queries: Any, corpus: Any, k: int) -> A
                    else f"{len(unknown)} of its {len(used)} document ids are not ids")
             raise InputError(f"{how} of the corpus ({len(corpus)} documents), e.g. {cut(unknown[0])!r} "
                              "(return ids from corpus.doc_ids)", field=field)
+    dup = duplicate_entry(run)
+    if dup is not None:
+        raise InputError(f"doc {cut(dup[1])!r} appears twice for query {cut(dup[0])!r}: a document is ranked at "
+                         "most once per query (evaluate refuses such a run)", field=field)
     longest = int(run.lengths().max()) if len(run.query_ids) else 0
     if longest > k:
         import warnings
@@ -137,6 +141,53 @@ def check_result(name: str, result: Any, queries: Any, corpus: Any, k: int) -> A
                       f"{k}", HcrbenchWarning, stacklevel=2)
         result = RunResult(run.top_k(k), result.costs, getattr(result, "extras", {}))
     return result
+
+
+def duplicate_entry(run: Any) -> tuple[str, str] | None:
+    """The first (query id, doc id) listed twice in ``run`` (entries in stored order), or None."""
+    import numpy as np
+
+    if not run.n_entries:
+        return None
+    key = run.entry_query_index().astype(np.int64) * (len(run.doc_vocab) + 1) + run.doc_index
+    if len(np.unique(key)) == len(key):
+        return None
+    order = np.argsort(key, kind="stable")
+    again = np.flatnonzero(key[order][1:] == key[order][:-1])
+    i = int(order[again + 1].min())
+    return run.query_ids[int(run.entry_query_index()[i])], run.doc_vocab[int(run.doc_index[i])]
+
+
+def first_non_finite(obj: Any, where: str = "") -> str | None:
+    """The dotted place of the first NaN or infinite number in ``obj`` (dicts, lists, numbers), or None: JSON has
+    no such numbers, and a manifest or costs file holding one is not valid JSON."""
+    import math
+
+    if isinstance(obj, float) or (hasattr(obj, "dtype") and getattr(obj, "ndim", 1) == 0):
+        try:
+            return None if math.isfinite(float(obj)) else f"{where or 'value'} = {float(obj)}"
+        except (TypeError, ValueError):
+            return None
+    if isinstance(obj, dict):
+        items = obj.items()
+    elif isinstance(obj, (list, tuple)):
+        items = ((f"[{i}]", v) for i, v in enumerate(obj))
+    else:
+        return None
+    for k, v in items:
+        sub = f"{where}{k}" if str(k).startswith("[") else f"{where}.{k}" if where else str(k)
+        hit = first_non_finite(v, sub)
+        if hit is not None:
+            return hit
+    return None
+
+
+def check_params(name: str, params: Any) -> None:
+    """An InputError naming ``NAME.params`` when a retriever's params hold NaN or an infinity."""
+    hit = first_non_finite(params)
+    if hit is not None:
+        raise InputError(f"{hit} is not a finite number: params are recorded as JSON, which has no NaN or "
+                         "infinity", field=f"{name}.params")
 
 
 _FIELDS = {"corpus": ("doc_ids", "texts", "titles", "metadata"), "queries": ("query_ids", "texts", "metadata")}
