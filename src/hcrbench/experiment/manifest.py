@@ -95,6 +95,20 @@ def write_manifest(out_dir: str | Path, manifest: dict[str, Any]) -> Path:
     return path
 
 
+#: The manifest's status while the caller writes the report of a finished run (then "complete").
+REPORTING = "reporting"
+
+
+def mark_complete(out_dir: str | Path) -> dict[str, Any] | None:
+    """Set the manifest's status from :data:`REPORTING` to ``"complete"`` once the report is written; the manifest
+    as written (None when there is none)."""
+    manifest = read_manifest(out_dir)
+    if manifest is not None and manifest.get("status") == REPORTING:
+        manifest["status"] = "complete"
+        write_manifest(out_dir, manifest)
+    return manifest
+
+
 def _json_default(obj: Any) -> Any:
     try:
         import numpy as np

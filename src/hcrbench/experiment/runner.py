@@ -67,6 +67,7 @@ from hcrbench.experiment.dataset import ExperimentData, load_data
 from hcrbench.experiment.engine import make_engine
 from hcrbench.experiment.execution import ExecutionConfig
 from hcrbench.experiment.manifest import (
+    REPORTING,
     git_commit,
     hcrbench_commit,
     package_versions,
@@ -189,8 +190,12 @@ def _load_run(path: Path, name: str) -> Run:
 def run_experiment(config_path: str | Path, *, force_test: bool = False, only: list[str] | None = None,
                    progress: bool = True, force: bool = False,
                    execution: ExecutionConfig | None = None, fail_fast: bool | None = None,
-                   protocol: ProtocolHooks | None = None) -> ExperimentResult:
+                   protocol: ProtocolHooks | None = None, report_follows: bool = False) -> ExperimentResult:
     """Run (or resume) the experiment described by the TOML at ``config_path``; see the module docstring.
+
+    ``report_follows``: the caller writes the report of a gated or judged run after this returns; the manifest
+    then says ``"reporting"`` until the caller's :func:`~hcrbench.experiment.manifest.mark_complete`, so a run
+    stopped while its report is written is not "complete" (``lock`` refuses it, ``verify`` flags it).
 
     ``force`` takes over an output folder that holds another experiment's results (see the module docstring).
     ``execution`` replaces the config's ``[execution]`` table (``hcrbench run --engine/--address``): which
@@ -412,6 +417,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     if stopped is not None:
         manifest["stopped"] = stopped
     manifest["status"] = "complete" if not skipped else "partial"
+    if report_follows and not skipped and (steps.get("gate") is not None or steps.get("verdicts") is not None):
+        manifest["status"] = REPORTING
     manifest["scored_systems"] = list(runs)
     write_manifest(out, manifest)
     if derived_state(out) != derived_before:  # scores, gate or verdicts moved: a report left here is stale

@@ -188,7 +188,8 @@ def _lock(d: Path, lock_test: bool, derived_check: Callable[[Path], list[str]] |
                          path=d)
     edited = derived_check(d) if derived_check is not None else []
     if edited:
-        raise InputError(f"{edited[0]}; run 'hcrbench report {d}' to rewrite it, then lock")
+        how = "'hcrbench run' again" if "eval.json" in edited[0].split(":", 1)[0] else f"'hcrbench report {d}'"
+        raise InputError(f"{edited[0]}; a lock would vouch for it: run {how} to rewrite it, then lock")
     ds = manifest["dataset"]
     lock = {"version": LOCK_VERSION, "hcrbench_version": _version(), "git_commit": git_commit(),
             "dataset": {"path": ds.get("path"), "split": ds.get("split"), "files": data},
@@ -251,6 +252,10 @@ def _verify(d: Path, strict_code: bool, reevaluate: bool) -> VerifyReport:
             p = d / rel
             _compare(rep, str(p), locked_files.get(rel), sha256_file(p) if p.is_file() else "")
         return rep
+    status = manifest.get("status")
+    if status != "complete":  # a run stopped before it finished (its report, say) left this folder
+        rep.problems.append(f"{d / 'manifest.json'}: status {status!r}, not 'complete': a run into this folder "
+                            "did not finish; run 'hcrbench run' again to finish it")
     for rel in sorted(set(locked_files) | set(files)):
         _compare(rep, str(d / rel), locked_files.get(rel), files.get(rel))
     ds = dataset_dir(d, manifest)
@@ -276,7 +281,7 @@ def _verify(d: Path, strict_code: bool, reevaluate: bool) -> VerifyReport:
         if version >= 2:  # per-query values, intervals, p values, per-query tables (gate.rederive)
             from hcrbench.gate.rederive import rederive
 
-            rep.problems.extend(rederive(d, manifest, ds))
+            rep.problems.extend(rederive(d, manifest, ds, means=False))
     return rep
 
 
