@@ -95,3 +95,25 @@ def test_a_run_killed_while_its_report_is_written_is_not_complete_lock_refuses_v
     assert again.returncode == 0, again.stderr
     assert json.loads((out / "manifest.json").read_text())["status"] == "complete"
     assert _hcrbench(root, "verify", "out").returncode == 0
+
+
+@pytest.mark.parametrize("how", ["move", "copy"])
+def test_a_locked_folder_moved_or_copied_with_its_dataset_still_verifies(tmp_path, how):
+    """The manifest names the dataset relative to the output folder too, so a project folder moved (the old
+    path gone) or copied to another place verifies intact: no false DRIFT line, the report re-renders the same."""
+    import shutil
+
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    make_dataset(proj / "data")
+    (proj / "good.trec").write_text("".join(f"q{i} Q0 d{i} 1 2.0 g\nq{i} Q0 d{i + 8} 2 1.0 g\n" for i in range(8)))
+    (proj / "poor.trec").write_text("".join(f"q{i} Q0 d{i + 8} 1 2.0 p\nq{i} Q0 d{i} 2 1.0 p\n" for i in range(8)))
+    (proj / "a.toml").write_text(config_text("a", proj) + GATE)
+    assert _hcrbench(proj, "run", "a.toml", "--quiet").returncode == 0
+    assert _hcrbench(proj, "lock", "out").returncode == 0
+    other = tmp_path / "elsewhere" / "proj2"
+    other.parent.mkdir()
+    (shutil.move if how == "move" else shutil.copytree)(proj, other)
+    v = _hcrbench(tmp_path, "verify", str(other / "out"))
+    assert v.returncode == 0 and "DRIFT" not in v.stdout, v.stdout
+    assert "intact" in v.stdout

@@ -107,6 +107,15 @@ def output_dir_of(cfg: ExperimentConfig, config_path: Path) -> Path:
     return Path(os.path.normpath(out if out.is_absolute() else config_path.parent / out))
 
 
+def _path_from(out: Path, root: Path) -> dict[str, str]:
+    """``{"path_from_output": ...}``: the dataset folder relative to the output folder, so a locked folder moved
+    together with its dataset (or holding it) still finds it (:func:`hcrbench.gate.integrity.dataset_dir`)."""
+    try:
+        return {"path_from_output": Path(os.path.relpath(Path(root).resolve(), Path(out).resolve())).as_posix()}
+    except ValueError:  # another drive: no relative path
+        return {}
+
+
 def system_fingerprint(system: SystemConfig, cfg: ExperimentConfig, data_key: str) -> str:
     """What decides a system's run: if any of it changes, the run is recomputed."""
     return sha256_json({
@@ -255,8 +264,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         "config": cfg.model_dump(mode="json"),
         "config_sha256": sha256_json(text),
         "config_path": str(config_path.resolve()),
-        "dataset": {"path": str(data.root), "split": data.split, "locked": cfg.dataset.locked,
-                    "files": data.files, "key": data.key,
+        "dataset": {"path": str(data.root), **_path_from(out, data.root), "split": data.split,
+                    "locked": cfg.dataset.locked, "files": data.files, "key": data.key,
                     "n_documents": len(data.corpus), "n_queries": len(data.queries),
                     "n_judged_queries": len(data.qrels.query_ids)},
         "systems": {},
