@@ -195,6 +195,7 @@ def _load_run(path: Path, name: str) -> Run:
 
 
 @releasing  # the output folder's lock (claim_output_dir) is released however this returns
+@lock.withdrawing  # a look claimed at a locked split is withdrawn when the run fails before scoring
 @with_job_progress  # one progress line for the whole job (experiment.progress), shared with an outer job
 def run_experiment(config_path: str | Path, *, force_test: bool = False, only: list[str] | None = None,
                    progress: bool = True, force: bool = False,
@@ -250,9 +251,10 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     console.print(f"[bold]{escape(cfg.name)}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
                   f"({escape(cfg.dataset.split)}), {len(cfg.systems)} systems -> {escape(str(out))}")
     locked = cfg.dataset.locked or lock.is_locked(data.key)
-    if locked:
-        lock.check_unlocked(data.key, split=cfg.dataset.split, dataset=str(data.root), force=force_test,
-                            config_path=config_path, line=locate(text, ("dataset", "locked")))
+    if locked:  # checked and recorded in one locked step, before any work (data.splitlock)
+        lock.claim_look(data.key, split=data.split, dataset=str(data.root), files=data.files, experiment=cfg.name,
+                        output_dir=out.resolve(), force=force_test, config_path=config_path,
+                        line=locate(text, ("dataset", "locked")))
 
     old = claim_output_dir(out, cfg, config_path, text, force=force)  # creates it, marks it, holds its lock
     derived_before = derived_state(out)
@@ -384,6 +386,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         job.reserve(POST_STEPS)
         job.begin(f"{cfg.name}: scoring {len(runs)} runs" + (" and context" if cfg.budgets else ""))
     take_reused(out)  # from here on: this run's steps only
+    lock.scoring_started(data.key)
     evaluation = evaluate(data.qrels, runs, list(cfg.metrics), rel_threshold=cfg.rel_threshold, missing="zero")
     comparisons = compare(evaluation, baseline=baseline, n_resamples=cfg.n_resamples, seed=cfg.seed,
                           family=cfg.family) \
@@ -432,8 +435,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     write_manifest(out, manifest)
     if derived_state(out) != derived_before:  # scores, gate or verdicts moved: a report left here is stale
         drop_reports(out)
-    if locked and data.new_look:
-        lock.record_scoring(data.key, split=data.split, dataset=str(data.root), files=data.files,
-                            experiment=cfg.name, output_dir=out.resolve(), systems=list(runs), forced=force_test)
+    if locked:  # the look claimed before any work: confirmed, or withdrawn when every score was reused
+        lock.finish_look(data.key, new_look=data.new_look, systems=list(runs))
     return ExperimentResult(out, manifest, evaluation, comparisons, computed, reused, skipped, sufficiency,
                             stopped=stopped, **steps)
