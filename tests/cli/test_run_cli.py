@@ -147,3 +147,26 @@ def test_a_protocol_table_without_a_system_under_test_is_refused_not_picked(root
     assert r.returncode == 2 and len(err) == 1, r.stderr
     assert err[0].startswith(f"hcrbench: error: exp.toml:{line}: protocol.system: no system under test"), err
     assert not (root / "out").exists()
+
+
+def test_every_path_of_a_config_resolves_against_its_folder_from_any_working_directory(root: Path):
+    """A runfile's ``params.path`` (and ``paths``), ``output_dir`` and the dataset all resolve against the config
+    file's folder: the config scored from its folder and from another, holding a decoy run of the same name,
+    gives the same numbers."""
+    (root / "exp").mkdir()
+    (root / "exp" / "good.trec").write_text((root / "good.trec").read_text())
+    (root / "exp" / "a.toml").write_text(
+        'name = "exp-a"\noutput_dir = "out"\nmetrics = ["nDCG@10"]\nn_resamples = 200\n[dataset]\npath = "../data"\n'
+        '[[systems]]\nname = "good"\ntype = "runfile"\nparams = { path = "good.trec" }\n'
+        '[[systems]]\nname = "split"\ntype = "runfile"\nparams = { paths = { test = "./good.trec" } }\n')
+    elsewhere = root / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "good.trec").write_text((root / "poor.trec").read_text())  # a decoy the cwd would pick
+    means = []
+    for cwd, cfg in ((root / "exp", "a.toml"), (elsewhere, str(root / "exp" / "a.toml"))):
+        r = _hcrbench("run", cfg, "--quiet", "--force", cwd=cwd)
+        assert r.returncode == 0, r.stderr
+        ev = json.loads((root / "exp" / "out" / "eval.json").read_text())
+        means.append({s: ev["runs"][s]["means"]["nDCG@10"] for s in ("good", "split")})
+        assert not (cwd / "out").exists() or cwd == root / "exp"
+    assert means[0] == means[1] and means[0]["good"] == means[0]["split"] == 1.0

@@ -98,11 +98,21 @@ def test_verify_catches_a_changed_stored_score(experiment):
 
 
 def test_verify_catches_a_run_rescored_consistently(experiment):
-    """Even with eval.json and the lock rewritten, a stored score that disagrees with the run is caught."""
+    """An edited mean is refused by lock; with eval.json and the lock rewritten (hash and mean), a stored score
+    that disagrees with the run is still caught by verify."""
+    from hcrbench.data.hashing import sha256_file
+    from hcrbench.gate import LOCK_NAME
+
+    lock_experiment(experiment)
     ev = json.loads((experiment / "eval.json").read_text())
     ev["runs"]["weak"]["means"]["R@5"] = 0.99
     (experiment / "eval.json").write_text(json.dumps(ev))
-    lock_experiment(experiment)
+    with pytest.raises(InputError, match=r"weak means R@5: stored 0\.99"):
+        lock_experiment(experiment)
+    lock = json.loads((experiment / LOCK_NAME).read_text())
+    lock["files"]["eval.json"] = sha256_file(experiment / "eval.json")
+    lock["means"]["weak"]["R@5"] = 0.99
+    (experiment / LOCK_NAME).write_text(json.dumps(lock))
     rep = verify_experiment(experiment)
     assert rep.problems and all("weak R@5" in p for p in rep.problems)
 

@@ -22,8 +22,9 @@ def lock_command(
     hcrbench version and git commit."""
     from hcrbench.gate import LOCK_NAME, lock_experiment
 
-    # the report's numbers must come from the (re-derived) results, or a lock would vouch for them
-    lock = lock_experiment(directory, lock_test=lock_test, derived_check=_report_drift)
+    # the cost block and the report's numbers must come from the (re-derived) results, or a lock would vouch
+    # for them
+    lock = lock_experiment(directory, lock_test=lock_test, derived_check=_derived_drift)
     n = len(lock["files"]) + len(lock["dataset"]["files"])
     typer.echo(f"locked {n} files and {sum(len(v) for v in lock['means'].values())} means -> {directory / LOCK_NAME}")
     if lock_test:
@@ -39,7 +40,7 @@ def verify_command(
     from hcrbench.gate import verify_experiment
 
     rep = verify_experiment(directory, strict_code=strict_code, reevaluate=not no_reevaluate,
-                            derived_check=_report_drift)
+                            derived_check=_derived_drift)
     for note in rep.notes:
         typer.echo(f"note: {note}")
     for p in rep.problems:
@@ -48,6 +49,14 @@ def verify_command(
         typer.echo(f"verify: {len(rep.problems)} problem(s) in {directory}")
         raise typer.Exit(1)
     typer.echo(f"verify: {directory} intact (hashes and re-evaluated scores match the lock)")
+
+
+def _derived_drift(directory: Path) -> list[str]:
+    """What a higher stage derived and the gate cannot re-derive itself: eval.json's cost block
+    (:func:`hcrbench.experiment.cost.cost_drift`), then the report's numbers."""
+    from hcrbench.experiment.cost import cost_drift
+
+    return (cost_drift(directory) if directory.is_dir() else []) + _report_drift(directory)
 
 
 def _report_drift(directory: Path) -> list[str]:

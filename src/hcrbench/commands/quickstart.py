@@ -84,6 +84,7 @@ def quickstart_command(
 
     check_main_job(encoder, field="quickstart")  # a package missing from the install: one line before any work
     subject = parse_subject(system, encoder=encoder, seed=seed, seeds=seeds)
+    refuse_a_folder_not_its_own(out.expanduser())
     from hcrbench.experiment.relock import read_lock, relock
 
     lock_before = read_lock(out.expanduser())
@@ -119,6 +120,37 @@ def parse_subject(system: str, *, encoder: str, seed: int, seeds: int):
 
 
 CONSOLE_FILE = "console.txt"
+#: What a quickstart writes into --out before its experiment marks the folder as its own.
+OWN_BEFORE_MARKER = {"data", "sizes", "quickstart.toml"}
+
+
+def refuse_a_folder_not_its_own(out: Path) -> None:
+    """Before any work: an ``--out`` folder holding a user's files or another experiment's results is refused in
+    one line whose advice is a flag this command has (``--out``; the quickstart has no ``--force``): the runner
+    would refuse it too, but only after the tuning."""
+    from hcrbench.data.outputs import BUSY, MARKER, read_marker
+    from hcrbench.experiment.manifest import read_manifest
+
+    if not out.is_dir():
+        return
+    marker = read_marker(out)
+    try:
+        manifest = read_manifest(out)
+    except InputError:
+        manifest = None
+    owner = (marker or manifest or {}).get("name") if isinstance(marker or manifest, dict) else None
+    advice = "choose another --out (the quickstart writes only into a new folder or one of its own)"
+    if isinstance(owner, str) and not owner.startswith("quickstart-"):
+        raise InputError(f"the folder {out} holds the results of experiment {owner!r}, not of a quickstart; "
+                         f"{advice}", field="--out")
+    if marker is not None or manifest is not None:
+        return
+    foreign = sorted(p.name for p in out.iterdir() if p.name not in OWN_BEFORE_MARKER | {MARKER, BUSY}
+                     and not (p.name.startswith(".") and p.name.endswith(".tmp")))
+    if foreign:
+        shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        raise InputError(f"the folder {out} holds files hcrbench did not write ({shown}); {advice}",
+                         field="--out")
 
 
 def end_with_verdict_block(console, qs, *, verbose: bool = False) -> Path:

@@ -46,6 +46,12 @@ def parse_params(items: list[str]) -> dict[str, Any]:
         if key in out:
             raise InputError(f"parameter {key!r} given twice", field="--param")
         out[key] = parse_value(value)
+        from hcrbench.retrieve.checked import first_non_finite
+
+        hit = first_non_finite(out[key], key)
+        if hit is not None:
+            raise InputError(f"{hit} is not a finite number (params are recorded as JSON, which has no NaN or "
+                             "infinity)", field="--param")
     return out
 
 
@@ -77,6 +83,7 @@ def register(app: typer.Typer) -> None:
         if name is not None:
             params.setdefault("name", name)
         retriever = make_retriever(system, **params)
+        checked.check_params(system, retriever.params)  # before the slow part; again after search
         ds = load_beir(dataset, split)
         if system == "rerank" and params.get("method", "maxsim") == "maxsim":
             typer.echo("note: rerank method=maxsim is zero-shot late interaction over MiniLM token vectors, "
@@ -86,6 +93,21 @@ def register(app: typer.Typer) -> None:
         t1 = time.perf_counter()
         result = checked.search(retriever, system, ds.queries, k, ds.corpus)
         t2 = time.perf_counter()
+        checked.check_params(system, retriever.params)
+        dup = checked.duplicate_entry(result.run)
+        if dup is not None:  # evaluate would refuse the file: do not write it
+            raise InputError(f"doc {cut(dup[1])!r} appears twice for query {cut(dup[0])!r}: a document is ranked "
+                             "at most once per query (evaluate refuses such a run)", field=f"{system}.search")
+        doc = None
+        if costs_json is not None:
+            doc = {"system": system, "params": retriever.params, "dataset": str(dataset), "split": split,
+                   "k": k, "index_seconds": t1 - t0, "search_seconds": t2 - t1,
+                   "index_costs": getattr(retriever, "index_costs", None) and retriever.index_costs.to_dict(),
+                   "search_costs": result.costs.to_dict()}
+            hit = checked.first_non_finite(doc)
+            if hit is not None:
+                raise InputError(f"{hit} is not a finite number: JSON has no NaN or infinity",
+                                 field=f"{system} costs")
         write_run(result.run, out, k=k)
         if getattr(retriever, "routing_log", None):  # tree retrievers (hcr): routing log + tree beside the run
             from hcrbench.data.tree import routing_log_path, tree_path_beside
@@ -93,11 +115,7 @@ def register(app: typer.Typer) -> None:
             retriever.write_log(routing_log_path(out), tree_path_beside(out))
             typer.echo(f"routing log -> {routing_log_path(out)}, tree -> {tree_path_beside(out)}", err=True)
         if costs_json is not None:
-            doc = {"system": system, "params": retriever.params, "dataset": str(dataset), "split": split,
-                   "k": k, "index_seconds": t1 - t0, "search_seconds": t2 - t1,
-                   "index_costs": getattr(retriever, "index_costs", None) and retriever.index_costs.to_dict(),
-                   "search_costs": result.costs.to_dict()}
-            atomic_write_text(costs_json, json.dumps(doc, indent=2, default=str) + "\n")
+            atomic_write_text(costs_json, json.dumps(doc, indent=2, default=str, allow_nan=False) + "\n")
         typer.echo(
             f"{system}: {len(ds.queries)} queries, {result.run.n_entries} lines -> {out} "
             f"(index {t1 - t0:.1f}s, search {t2 - t1:.1f}s)", err=True,

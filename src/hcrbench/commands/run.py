@@ -52,7 +52,7 @@ def run_command(
     lock_before = read_lock(_output_dir(config))
     result = run_experiment(config, force_test=force_test, only=list(only) or None, progress=not quiet,
                             force=force, execution=execution_of(config, engine, address), fail_fast=fail_fast,
-                            protocol=protocol_hooks())
+                            protocol=protocol_hooks(), report_follows=True)
     flush_warnings()  # above the tables
     console = Console(highlight=False, width=width())
     print_evaluation(result.evaluation, result.comparisons, console=console)
@@ -86,9 +86,11 @@ def run_command(
         print_protocol(console, result.verdicts)
     report = None
     if result.gate is not None or result.verdicts is not None:  # a protocol run: the report beside the results
+        from hcrbench.experiment.manifest import mark_complete
         from hcrbench.report.document import make_report
 
         report = make_report(result.output_dir)
+        result.manifest = mark_complete(result.output_dir) or result.manifest  # "complete": the report is written
         console.print(escape(f"report: {report.paths['html']}"))
         next_step = f"open {result.output_dir / 'report.html'}"
     else:

@@ -360,8 +360,19 @@ class Run(_Ragged):
 
     @classmethod
     def from_ranked(cls, ranked: Mapping[str, list[tuple[str, float]]], name: str = "run") -> Run:
-        """Build from ``{qid: [(docid, score), ...]}`` (best first)."""
-        return cls._from_mapping({q: dict(v) for q, v in ranked.items()}, name)
+        """Build from ``{qid: [(docid, score), ...]}`` (best first). A document listed twice for one query is a
+        ValueError naming both (which score would count is not the caller's to guess; ``evaluate`` refuses such
+        a run too)."""
+        d: dict[str, dict[str, float]] = {}
+        for q, v in ranked.items():
+            pairs = v if isinstance(v, (list, tuple)) else list(v)
+            docs = d[q] = dict(pairs)
+            if len(docs) != len(pairs):
+                seen: set[Any] = set()
+                dup = next(doc for doc, _ in pairs if doc in seen or seen.add(doc))  # type: ignore[func-returns-value]
+                raise ValueError(f"Run.from_ranked: doc {dup!r} appears twice for query {q!r}; a document is "
+                                 "ranked at most once per query")
+        return cls._from_mapping(d, name)
 
     def ranked(self, qid: str) -> list[tuple[str, float]]:
         """The query's (doc, score) list in trec_eval order: score desc, then doc id desc.

@@ -134,7 +134,7 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
         chunk_seconds = time.perf_counter() - t_chunk
         checked.index(retriever, system.type, chunked.corpus)
         if system.policy is not None:
-            result = _policy_search(system.policy, retriever, chunked.corpus, data, entry)
+            result = _policy_search(system, retriever, chunked.corpus, data, entry)
         else:
             result = checked.search(retriever, system.type, data.queries, c.depth or 4 * k, chunked.corpus)
         units = (result.run, chunked.corpus)  # what this system delivers: its own ranked chunks
@@ -146,7 +146,7 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
     else:
         checked.index(retriever, system.type, data.corpus)
         if system.policy is not None:
-            result = _policy_search(system.policy, retriever, data.corpus, data, entry)
+            result = _policy_search(system, retriever, data.corpus, data, entry)
         else:
             result = checked.search(retriever, system.type, data.queries, k, data.corpus)
         run = result.run.top_k(k)
@@ -166,6 +166,11 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
             write_units(upath, units[0], units[1])
         else:
             upath.unlink(missing_ok=True)
+    checked.check_params(system.name, retriever.params)
+    hit = checked.first_non_finite(result.costs.to_dict(), "costs")
+    if hit is not None:
+        raise InputError(f"{hit} is not a finite number: the manifest records costs as JSON, which has no NaN or "
+                         "infinity", field=f"{system.name}.search")
     entry.update({
         "params": _jsonable(dict(retriever.params)),
         "config_params": _jsonable(system.params),
@@ -176,14 +181,21 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
     return run.rename(system.name), entry
 
 
-def _policy_search(policy: str, retriever: Any, units: Any, data: ExperimentData, entry: dict[str, Any]):
-    """Run ``policy`` (e.g. "2-hop@15") over the indexed ``units``; costs summed over queries into the result."""
+def _policy_search(system: SystemConfig, retriever: Any, units: Any, data: ExperimentData,
+                   entry: dict[str, Any]):
+    """Run the system's policy (e.g. "2-hop@15") over the indexed ``units``; costs summed over queries into the
+    result. A plugin's searches see copies of the units and queries that must come back unchanged."""
     from hcrbench.data.types import Costs, RunResult
+    from hcrbench.retrieve import checked
     from hcrbench.retrieve.policy import Policy, run_policy
 
-    pol = Policy.parse(policy)
+    pol = Policy.parse(system.policy)
     t0 = time.perf_counter()
-    res = run_policy(retriever, units, data.queries, pol)
+    if checked.plugin_value(system.type) is None:
+        res = run_policy(retriever, units, data.queries, pol)
+    else:
+        res = checked.call_guarded(system.type, "search", lambda u, q: run_policy(retriever, u, q, pol),
+                                   (units, data.queries))
     costs = Costs()
     for c in res.costs.values():
         costs.add("policy_retrieval_passes", c.retrieval_passes)

@@ -25,7 +25,7 @@ Schema (documented with examples in docs/experiments.md)::
     [[systems]]
     name = "bm25"
     type = "bm25"
-    params = { k1 = 0.9, b = 0.4 }
+    params = { k1 = 0.9, b = 0.4 }      # a runfile's path / paths: relative to the config file, like every path
     # seed = 1; seed_group = "dense"    # one stochastic system run with several seeds: eval.json reports the
                                         # group's mean ± sd over seeds and tests its seed-averaged scores
     # policy = "2-hop@15"               # run the system under a retrieval policy (docs/policy.md)
@@ -37,6 +37,7 @@ Schema (documented with examples in docs/experiments.md)::
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any, Literal
@@ -337,8 +338,33 @@ def parse_config(text: str, path: str | Path = "<config>") -> ExperimentConfig:
         raise InputError(f"{cfg.baseline!r} is not a system (systems: {', '.join(names)})", path=path,
                          line=locate(text, ("baseline",)), field="baseline")
     check_roles(cfg, names, path, text)
+    if str(path) != "<config>":
+        resolve_system_paths(cfg, Path(path).expanduser().absolute().parent)
     return cfg
 
+
+#: The system parameters that name files, by system type: resolved against the config file's folder like
+#: ``output_dir`` and ``[dataset]`` (a plugin's own parameters are handed over as written).
+PATH_PARAMS = {"runfile": ("path", "paths")}
+
+
+def _against(value: Any, base: Path) -> Any:
+    if not isinstance(value, str) or not value:
+        return value
+    p = Path(value).expanduser()
+    return os.path.normpath(p if p.is_absolute() else base / p)
+
+
+def resolve_system_paths(cfg: ExperimentConfig, base: Path) -> None:
+    """Every file a system's parameters name (:data:`PATH_PARAMS`) made absolute against ``base`` (the config
+    file's folder), in place: the same config scores the same files from any working directory."""
+    for s in cfg.systems:
+        for key in PATH_PARAMS.get(s.type, ()):
+            value = s.params.get(key)
+            if isinstance(value, dict):
+                s.params[key] = {k: _against(v, base) for k, v in value.items()}
+            elif value is not None:
+                s.params[key] = _against(value, base)
 
 
 def load_config(path: str | Path) -> tuple[ExperimentConfig, str]:

@@ -102,3 +102,36 @@ def with_timing(cost: dict[str, dict[str, Any]], manifest: dict[str, Any] | None
         ms = round(1000.0 * float(e["seconds"]) / nq, 3) if nq and e.get("seconds") is not None else None
         out[n] = {**c, "ms_per_query": ms}
     return out
+
+
+def cost_drift(folder: Any) -> list[str]:
+    """``eval.json``'s ``cost`` block against one re-derived from the manifest's system entries, the runs and the
+    stored sufficiency (what the runner derived it from); one line per differing figure, empty when it matches
+    or the folder holds no cost block. ``lock`` refuses and ``verify`` flags what this names."""
+    from pathlib import Path
+
+    from hcrbench.data import read_run
+    from hcrbench.data.structured import read_json
+    from hcrbench.errors import InputError
+    from hcrbench.gate.rederive import _named, _walk
+
+    d = Path(folder)
+    try:
+        ev = read_json(d / "eval.json")
+        manifest = read_json(d / "manifest.json")
+    except (InputError, OSError, ValueError):
+        return []  # the lock's own checks name an unreadable eval.json or manifest
+    if not isinstance(ev, dict) or "cost" not in ev or not isinstance(manifest, dict):
+        return []
+    systems = manifest.get("systems") if isinstance(manifest.get("systems"), dict) else {}
+    names = list((ev.get("runs") or {}) if isinstance(ev.get("runs"), dict) else {})
+    try:
+        runs = {n: read_run(d / systems[n]["run"], name=n) if (d / systems[n]["run"]).stat().st_size else None
+                for n in names if isinstance(systems.get(n), dict) and systems[n].get("run")}
+    except (InputError, OSError, KeyError, TypeError, ValueError) as e:
+        return [f"{d / 'eval.json'}: cannot re-derive the cost block: {e}"]
+    suff = ev.get("sufficiency") if isinstance(ev.get("sufficiency"), dict) else None
+    fresh = {n: system_cost(systems.get(n) or {}, runs.get(n), suff, n) for n in names}
+    lines: list[str] = []
+    _walk(ev.get("cost"), fresh, "cost", lines)
+    return _named(d / "eval.json", lines)

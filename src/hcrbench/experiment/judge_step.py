@@ -66,7 +66,9 @@ def judge_contexts(output_dir: str | Path, system: str, budget: str, client: LLM
         systems = sorted(p.stem for p in (out / "contexts").glob("*.jsonl"))
         raise InputError(f"no contexts for system {system!r} (systems: {', '.join(systems)})", field="--system")
     manifest = read_json(out / "manifest.json")
-    root = Path(manifest["dataset"]["path"])
+    from hcrbench.gate.integrity import dataset_dir
+
+    root = dataset_dir(out, manifest)  # a moved or copied folder finds its dataset too
     corpus = read_corpus(root / "corpus.jsonl")
     queries = read_queries(root / "queries.jsonl")
     doc_texts = dict(zip(corpus.doc_ids, corpus.texts))

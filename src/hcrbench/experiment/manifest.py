@@ -90,8 +90,23 @@ def read_manifest(out_dir: str | Path) -> dict[str, Any] | None:
 def write_manifest(out_dir: str | Path, manifest: dict[str, Any]) -> Path:
     """Write ``manifest.json`` atomically (indented, keys in insertion order)."""
     path = Path(out_dir) / MANIFEST
-    atomic_write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False, default=_json_default) + "\n")
+    atomic_write_text(path, json.dumps(manifest, indent=2, ensure_ascii=False,
+                                                 default=_json_default, allow_nan=False) + "\n")
     return path
+
+
+#: The manifest's status while the caller writes the report of a finished run (then "complete").
+REPORTING = "reporting"
+
+
+def mark_complete(out_dir: str | Path) -> dict[str, Any] | None:
+    """Set the manifest's status from :data:`REPORTING` to ``"complete"`` once the report is written; the manifest
+    as written (None when there is none)."""
+    manifest = read_manifest(out_dir)
+    if manifest is not None and manifest.get("status") == REPORTING:
+        manifest["status"] = "complete"
+        write_manifest(out_dir, manifest)
+    return manifest
 
 
 def _json_default(obj: Any) -> Any:

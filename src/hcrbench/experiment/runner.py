@@ -67,6 +67,7 @@ from hcrbench.experiment.dataset import ExperimentData, load_data
 from hcrbench.experiment.engine import make_engine
 from hcrbench.experiment.execution import ExecutionConfig
 from hcrbench.experiment.manifest import (
+    REPORTING,
     git_commit,
     hcrbench_commit,
     package_versions,
@@ -104,6 +105,15 @@ def output_dir_of(cfg: ExperimentConfig, config_path: Path) -> Path:
     """The experiment's output folder: ``output_dir`` relative to the config file (default ``runs/<name>``)."""
     out = Path(cfg.output_dir or f"runs/{cfg.name}").expanduser()
     return Path(os.path.normpath(out if out.is_absolute() else config_path.parent / out))
+
+
+def _path_from(out: Path, root: Path) -> dict[str, str]:
+    """``{"path_from_output": ...}``: the dataset folder relative to the output folder, so a locked folder moved
+    together with its dataset (or holding it) still finds it (:func:`hcrbench.gate.integrity.dataset_dir`)."""
+    try:
+        return {"path_from_output": Path(os.path.relpath(Path(root).resolve(), Path(out).resolve())).as_posix()}
+    except ValueError:  # another drive: no relative path
+        return {}
 
 
 def system_fingerprint(system: SystemConfig, cfg: ExperimentConfig, data_key: str) -> str:
@@ -185,12 +195,17 @@ def _load_run(path: Path, name: str) -> Run:
 
 
 @releasing  # the output folder's lock (claim_output_dir) is released however this returns
+@lock.withdrawing  # a look claimed at a locked split is withdrawn when the run fails before scoring
 @with_job_progress  # one progress line for the whole job (experiment.progress), shared with an outer job
 def run_experiment(config_path: str | Path, *, force_test: bool = False, only: list[str] | None = None,
                    progress: bool = True, force: bool = False,
                    execution: ExecutionConfig | None = None, fail_fast: bool | None = None,
-                   protocol: ProtocolHooks | None = None) -> ExperimentResult:
+                   protocol: ProtocolHooks | None = None, report_follows: bool = False) -> ExperimentResult:
     """Run (or resume) the experiment described by the TOML at ``config_path``; see the module docstring.
+
+    ``report_follows``: the caller writes the report of a gated or judged run after this returns; the manifest
+    then says ``"reporting"`` until the caller's :func:`~hcrbench.experiment.manifest.mark_complete`, so a run
+    stopped while its report is written is not "complete" (``lock`` refuses it, ``verify`` flags it).
 
     ``force`` takes over an output folder that holds another experiment's results (see the module docstring).
     ``execution`` replaces the config's ``[execution]`` table (``hcrbench run --engine/--address``): which
@@ -236,9 +251,10 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     console.print(f"[bold]{escape(cfg.name)}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
                   f"({escape(cfg.dataset.split)}), {len(cfg.systems)} systems -> {escape(str(out))}")
     locked = cfg.dataset.locked or lock.is_locked(data.key)
-    if locked:
-        lock.check_unlocked(data.key, split=cfg.dataset.split, dataset=str(data.root), force=force_test,
-                            config_path=config_path, line=locate(text, ("dataset", "locked")))
+    if locked:  # checked and recorded in one locked step, before any work (data.splitlock)
+        lock.claim_look(data.key, split=data.split, dataset=str(data.root), files=data.files, experiment=cfg.name,
+                        output_dir=out.resolve(), force=force_test, config_path=config_path,
+                        line=locate(text, ("dataset", "locked")))
 
     old = claim_output_dir(out, cfg, config_path, text, force=force)  # creates it, marks it, holds its lock
     derived_before = derived_state(out)
@@ -250,8 +266,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         "config": cfg.model_dump(mode="json"),
         "config_sha256": sha256_json(text),
         "config_path": str(config_path.resolve()),
-        "dataset": {"path": str(data.root), "split": data.split, "locked": cfg.dataset.locked,
-                    "files": data.files, "key": data.key,
+        "dataset": {"path": str(data.root), **_path_from(out, data.root), "split": data.split,
+                    "locked": cfg.dataset.locked, "files": data.files, "key": data.key,
                     "n_documents": len(data.corpus), "n_queries": len(data.queries),
                     "n_judged_queries": len(data.qrels.query_ids)},
         "systems": {},
@@ -370,6 +386,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
         job.reserve(POST_STEPS)
         job.begin(f"{cfg.name}: scoring {len(runs)} runs" + (" and context" if cfg.budgets else ""))
     take_reused(out)  # from here on: this run's steps only
+    lock.scoring_started(data.key)
     evaluation = evaluate(data.qrels, runs, list(cfg.metrics), rel_threshold=cfg.rel_threshold, missing="zero")
     comparisons = compare(evaluation, baseline=baseline, n_resamples=cfg.n_resamples, seed=cfg.seed,
                           family=cfg.family) \
@@ -412,12 +429,13 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     if stopped is not None:
         manifest["stopped"] = stopped
     manifest["status"] = "complete" if not skipped else "partial"
+    if report_follows and not skipped and (steps.get("gate") is not None or steps.get("verdicts") is not None):
+        manifest["status"] = REPORTING
     manifest["scored_systems"] = list(runs)
     write_manifest(out, manifest)
     if derived_state(out) != derived_before:  # scores, gate or verdicts moved: a report left here is stale
         drop_reports(out)
-    if locked and data.new_look:
-        lock.record_scoring(data.key, split=data.split, dataset=str(data.root), files=data.files,
-                            experiment=cfg.name, output_dir=out.resolve(), systems=list(runs), forced=force_test)
+    if locked:  # the look claimed before any work: confirmed, or withdrawn when every score was reused
+        lock.finish_look(data.key, new_look=data.new_look, systems=list(runs))
     return ExperimentResult(out, manifest, evaluation, comparisons, computed, reused, skipped, sufficiency,
                             stopped=stopped, **steps)

@@ -74,14 +74,51 @@ def _read_json(path: Path, field: str | None = None) -> dict[str, Any]:
 
 
 def dataset_dir(exp_dir: Path, manifest: dict[str, Any]) -> Path:
-    """The dataset folder named in the manifest (relative paths: to the experiment dir, then to the cwd)."""
+    """The dataset folder of the manifest, wherever the experiment folder now lives.
+
+    Candidates, in order: ``dataset.path_from_output`` (the dataset relative to the experiment folder, so a folder
+    moved or copied together with its dataset, or holding it, finds it), ``dataset.path`` relative to the folder,
+    ``dataset.path`` as written (absolute, or relative to the cwd). When several exist and differ, the dataset is
+    identified by content: the first whose files all have the manifest's SHA-256; else the first that exists
+    (its differences are then reported as drift)."""
     ds = manifest.get("dataset")
     if not isinstance(ds, dict) or not isinstance(ds.get("path"), str):
         raise InputError("missing dataset.path", path=exp_dir / "manifest.json", field="dataset.path")
     p = Path(ds["path"])
-    if not p.is_absolute() and (exp_dir / p).is_dir():
-        return exp_dir / p
-    return p
+    rel = ds.get("path_from_output")
+    if not isinstance(rel, str) or not rel:
+        rel = _path_from_old_output(manifest, p)
+    candidates = [exp_dir / rel] if rel else []
+    if not p.is_absolute():
+        candidates.append(exp_dir / p)
+    candidates.append(p)
+    found: list[Path] = []
+    for c in candidates:
+        if c.is_dir() and all(c.resolve() != f.resolve() for f in found):
+            found.append(c)
+    if len(found) > 1:
+        files = ds.get("files") if isinstance(ds.get("files"), dict) else {}
+        for c in found:
+            if files and all((c / rel).is_file() and sha256_file(c / rel) == h for rel, h in files.items()):
+                return c
+    return found[0] if found else p
+
+
+def _path_from_old_output(manifest: dict[str, Any], ds: Path) -> str | None:
+    """For a manifest without ``path_from_output`` (older hcrbench): the dataset relative to where the output
+    folder was (the config's folder and ``output_dir``), when both are absolute."""
+    import os
+
+    conf = manifest.get("config") if isinstance(manifest.get("config"), dict) else {}
+    config_path = manifest.get("config_path")
+    if not isinstance(config_path, str) or not Path(config_path).is_absolute() or not ds.is_absolute():
+        return None
+    out = Path(str(conf.get("output_dir") or f"runs/{manifest.get('name')}")).expanduser()
+    out = out if out.is_absolute() else Path(config_path).parent / out
+    try:
+        return os.path.relpath(os.path.normpath(ds), os.path.normpath(out))
+    except ValueError:
+        return None
 
 
 def _experiment_files(exp_dir: Path, version: int, ds: Path | None) -> list[str]:
@@ -188,7 +225,8 @@ def _lock(d: Path, lock_test: bool, derived_check: Callable[[Path], list[str]] |
                          path=d)
     edited = derived_check(d) if derived_check is not None else []
     if edited:
-        raise InputError(f"{edited[0]}; run 'hcrbench report {d}' to rewrite it, then lock")
+        how = "'hcrbench run' again" if "eval.json" in edited[0].split(":", 1)[0] else f"'hcrbench report {d}'"
+        raise InputError(f"{edited[0]}; a lock would vouch for it: run {how} to rewrite it, then lock")
     ds = manifest["dataset"]
     lock = {"version": LOCK_VERSION, "hcrbench_version": _version(), "git_commit": git_commit(),
             "dataset": {"path": ds.get("path"), "split": ds.get("split"), "files": data},
@@ -251,6 +289,10 @@ def _verify(d: Path, strict_code: bool, reevaluate: bool) -> VerifyReport:
             p = d / rel
             _compare(rep, str(p), locked_files.get(rel), sha256_file(p) if p.is_file() else "")
         return rep
+    status = manifest.get("status")
+    if status != "complete":  # a run stopped before it finished (its report, say) left this folder
+        rep.problems.append(f"{d / 'manifest.json'}: status {status!r}, not 'complete': a run into this folder "
+                            "did not finish; run 'hcrbench run' again to finish it")
     for rel in sorted(set(locked_files) | set(files)):
         _compare(rep, str(d / rel), locked_files.get(rel), files.get(rel))
     ds = dataset_dir(d, manifest)
@@ -276,7 +318,7 @@ def _verify(d: Path, strict_code: bool, reevaluate: bool) -> VerifyReport:
         if version >= 2:  # per-query values, intervals, p values, per-query tables (gate.rederive)
             from hcrbench.gate.rederive import rederive
 
-            rep.problems.extend(rederive(d, manifest, ds))
+            rep.problems.extend(rederive(d, manifest, ds, means=False))
     return rep
 
 

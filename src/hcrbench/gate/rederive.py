@@ -65,9 +65,12 @@ def _named(path: Path, lines: list[str]) -> list[str]:
     return head
 
 
-def rederive(d: Path, manifest: dict[str, Any], ds: Path) -> list[str]:
+def rederive(d: Path, manifest: dict[str, Any], ds: Path, *, means: bool = True) -> list[str]:
     """Every stored number in ``d`` (``eval.json`` runs and comparisons, ``per_query.csv`` / ``.parquet``) that
-    does not match a re-evaluation of ``d/runs``; one line each (capped per file), empty when all match."""
+    does not match a re-evaluation of ``d/runs``; one line each (capped per file), empty when all match.
+
+    ``means=False`` leaves the means out (``verify`` re-evaluates and names them itself); ``lock`` checks them
+    here, so an edited mean is refused before a lock would vouch for it."""
     from hcrbench.data import read_qrels, read_run
     from hcrbench.metrics import evaluate
     from hcrbench.stats import compare, evaluation_json
@@ -96,15 +99,15 @@ def rederive(d: Path, manifest: dict[str, Any], ds: Path) -> list[str]:
         return [f"{d}: cannot re-derive the stored numbers: {e}"]
     problems: list[str] = []
     lines: list[str] = []
-    # The means are checked (and named) by verify's own re-evaluation; here everything they rest on.
     # A part eval.json does not hold at all (an older or hand-made file) has nothing to vouch for; a part it
     # holds is compared whole (a query deleted from a per-query table is a mismatch).
     stored = stored if isinstance(stored, dict) else {}
     stored_runs = stored.get("runs") if isinstance(stored.get("runs"), dict) else {}
-    fresh_runs = {n: {k: v for k, v in r.items() if k != "means"
+    skip = () if means else ("means",)
+    fresh_runs = {n: {k: v for k, v in r.items() if k not in skip
                       and (k in stored_runs[n] if isinstance(stored_runs.get(n), dict) else True)}
                   for n, r in fresh["runs"].items()}
-    stored_runs = {n: {k: v for k, v in r.items() if k != "means"} if isinstance(r, dict) else r
+    stored_runs = {n: {k: v for k, v in r.items() if k not in skip} if isinstance(r, dict) else r
                    for n, r in stored_runs.items()}
     _walk(stored_runs, fresh_runs, "", lines)
     if "comparisons" in stored:

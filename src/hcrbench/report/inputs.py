@@ -112,11 +112,12 @@ def _check_growth(doc: dict[str, Any], path: Path) -> None:
 
 def _query_texts(manifest: dict[str, Any] | None, folder: Path) -> dict[str, str]:
     """Query id -> text from the dataset named in the manifest (empty when it is gone or unreadable)."""
+    from hcrbench.gate.integrity import dataset_dir
+
     try:
-        root = Path(manifest["dataset"]["path"])  # type: ignore[index]
-    except (KeyError, TypeError):
+        root = dataset_dir(folder, manifest)  # type: ignore[arg-type]  # where a moved folder finds it too
+    except (InputError, AttributeError, TypeError):
         return {}
-    root = root if root.is_absolute() else folder / root
     path = root / "queries.jsonl"
     out: dict[str, str] = {}
     try:

@@ -466,7 +466,11 @@ def details_section(ctx: Context) -> Section:
     if man is None:
         return not_run("details", title, "manifest.json is absent.")
     ds = man.get("dataset") or {}
-    items = [f"experiment: {man.get('name', '—')} ({man.get('status', '—')})",
+    from hcrbench.experiment.manifest import REPORTING
+
+    status = man.get("status", "—")
+    status = "complete" if status == REPORTING else status  # what writing this report makes it
+    items = [f"experiment: {man.get('name', '—')} ({status})",
              f"dataset: {ds.get('path', '—')}, split {ds.get('split', '—')}: {ds.get('n_documents', '—')} documents, "
              f"{ds.get('n_queries', '—')} queries ({ds.get('n_judged_queries', '—')} judged)",
              f"seed {man.get('seed', '—')}, depth k = {man.get('k', '—')}, relevance threshold "
