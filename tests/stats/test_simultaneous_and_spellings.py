@@ -130,3 +130,12 @@ def test_evaluate_cli_corrections_and_labelled_intervals(tmp_path):
                            capture_output=True, text=True, check=False)
     assert pairs.returncode == 0, pairs.stderr
     assert {(c["family"], c["family_size"]) for c in json.loads(out.read_text())["comparisons"]} == {("metric", 3)}
+
+
+def test_exported_tables_label_the_intervals():
+    ev = make_eval(n=30, names=("b", "x"))
+    asked = compare(ev, n_resamples=200, correction="bonferroni")
+    md = asked.to_markdown()
+    assert "| simultaneous ci |" in md and "not adjusted" in md and "Bonferroni's level" in md
+    assert "simultaneous ci" not in compare(ev, n_resamples=200).to_markdown()
+    assert compare(ev, n_resamples=200, correction="none")[0].to_dict()["ci_adjusted"] is False

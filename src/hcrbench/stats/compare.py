@@ -164,8 +164,9 @@ class Comparison(ResultDisplay):
             out["p_wilcoxon"] = to_json_float(self.p_wilcoxon)
         if self.p_tukey is not None:  # all-pairs comparisons only
             out["p_tukey"] = to_json_float(self.p_tukey)
-        if self.simultaneous:  # a correction was asked: say which interval is adjusted
+        if self.simultaneous or "correction" in out:  # a choice was made: say the CI is not adjusted
             out["ci_adjusted"] = False
+        if self.simultaneous:
             out["sim_ci_low"], out["sim_ci_high"] = to_json_float(self.sim_low), to_json_float(self.sim_high)
             out["sim_confidence"] = to_json_float(self.sim_confidence)
             out["sim_method"] = "bonferroni"
