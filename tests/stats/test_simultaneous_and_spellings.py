@@ -85,6 +85,7 @@ def test_ranx_spellings_mean_the_same_comparison():
     assert compare(ev, test="fisher", n_resamples=200) == compare(ev, test="permutation", n_resamples=200)
     tukey = compare(ev, pairs="all", test="tukey", n_resamples=200)
     assert all(c.p_adj == c.p_tukey and c.correction == "none" for c in tukey)
+    assert "Tukey's HSD holds the family-wise error" in tukey[0].legend()
     c = ours[0]
     assert c.significant() == (c.p_adj < 0.01) and c.significant(0.5) == (c.p_adj < 0.5)
     with pytest.raises(InputError, match="max_p"):

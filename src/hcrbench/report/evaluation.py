@@ -90,7 +90,8 @@ def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95, alph
         from hcrbench.stats.multiple import LABELS
 
         method = LABELS.get(first.correction, first.correction)
-        header = p_header(sizes, method) if first.correction != "none" else "p (unadjusted)"
+        header = p_header(sizes, method) if first.correction != "none" else (
+            "p (Tukey HSD)" if first.test == "tukey" else "p (unadjusted)")
         test_text = first.legend(alpha).rsplit(", p < ", 1)[0]
         fam_text = "" if first.correction == "none" else f"; family: {holm_over}"
     elif field == "p_tukey":

@@ -130,7 +130,9 @@ class Comparison(ResultDisplay):
         """What a mark derived from :meth:`significant` means, in one sentence (exported tables print it)."""
         level = self.alpha if alpha is None else alpha
         test = TEST_NAMES.get(self.test, self.test)
-        if self.correction == "none":
+        if self.correction == "none" and self.test == "tukey":
+            how = "not adjusted further (Tukey's HSD holds the family-wise error over every pair of runs)"
+        elif self.correction == "none":
             how = "not adjusted for multiple comparisons"
         else:
             how = (f"{DESCRIPTIONS.get(self.correction, self.correction)} over a family of {self.family_size} "
