@@ -72,7 +72,7 @@ def test_cli_json_equals_library(evaluation, tmp_path, capsys):
     capsys.readouterr()
     assert rc == 0
     doc = json.loads(out.read_text())
-    expected = evaluation_json(evaluation, compare(evaluation, n_resamples=3000, seed=5))
+    expected = evaluation_json(evaluation, compare(evaluation, n_resamples=3000, seed=5, simultaneous=True))
     assert doc["comparisons"] == json.loads(json.dumps(expected["comparisons"]))
     # --baseline flips the direction: the same deltas with the opposite sign, helped and hurt swapped
     rc = main(["evaluate", str(QRELS), str(BASE), str(RUN), "--metrics", ",".join(METRICS),

@@ -75,7 +75,7 @@ def test_compare_refuses_unknown_test_or_correction():
     with pytest.raises(InputError):
         compare(ev, test="sign")
     with pytest.raises(InputError):
-        compare(ev, correction="bonferroni")
+        compare(ev, correction="tukey-kramer")
 
 
 def test_evaluate_cli_test_correction_alpha(tmp_path):
@@ -104,7 +104,7 @@ def test_evaluate_cli_test_correction_alpha(tmp_path):
         assert c["test"] == "wilcoxon" and c["correction"] == "bh"
     assert [c["p_wilcoxon"] for c in comps] == pytest.approx(raw, abs=1e-15)
     assert [c["p_adj"] for c in comps] == pytest.approx(multipletests(raw, method="fdr_bh")[1], abs=1e-12)
-    for bad in (["--test", "sign"], ["--correction", "bonf"], ["--alpha", "1.5"]):
+    for bad in (["--test", "sign"], ["--correction", "bonferoni"], ["--alpha", "1.5"]):
         e = subprocess.run(["hcrbench", "evaluate", str(ex / "cranfield.qrels"), str(ex / "bm25.trec"), *bad],
                            capture_output=True, text=True, check=False)
         assert e.returncode == 2 and e.stderr.count("\n") == 1 and bad[0] in e.stderr, e.stderr

@@ -101,9 +101,11 @@ def evaluate_command(
     missing: str = typer.Option("zero", "--missing",
                                 help="Queries in qrels but not in a run: 'zero' counts them as 0 (trec_eval -c), "
                                      "'skip' leaves them out (trec_eval's default)."),
-    family: str = typer.Option("run", "--family",
-                               help="Holm family: 'run' (default, as run and gate) = (baseline, metric set) per run; "
-                                    "'metric' = every run per metric; 'all' = every run x metric."),
+    family: str | None = typer.Option(None, "--family",
+                                      help="The correction's family: 'run' = (baseline, metric set) per run (the "
+                                           "default against a baseline, as run and gate); 'metric' = every run per "
+                                           "metric (the default with --all-pairs: every pair on one metric); 'all' "
+                                           "= every run x metric."),
     dedupe: bool = typer.Option(False, "--dedupe",
                                 help="Keep the first of duplicate (query, doc) lines instead of refusing the run."),
     max_docs: int | None = typer.Option(None, "--max-docs", "-M",
@@ -116,11 +118,15 @@ def evaluate_command(
                                    help="Compare every pair of runs (Holm over --family, Tukey's HSD) and mark "
                                         "means with ranx's significance letters."),
     test: str = typer.Option("permutation", "--test",
-                             help="Whose p decides significance: permutation (paired, default) | t (paired t-test) | "
-                                  "wilcoxon (signed-rank, scipy's)."),
-    correction: str = typer.Option("holm", "--correction",
-                                   help="Multiple-comparison correction over --family: holm (family-wise error, "
-                                        "default) | bh (Benjamini-Hochberg, false discovery rate) | none."),
+                             help="Whose p decides significance: permutation (paired, default; ranx's fisher) | t "
+                                  "(paired t-test; ranx's student) | wilcoxon (signed-rank, scipy's) | tukey "
+                                  "(Tukey's HSD over every run; correction none unless given)."),
+    correction: str | None = typer.Option(None, "--correction",
+                                          help="Multiple-comparison correction over --family, by statsmodels' names: "
+                                               "holm (default; family-wise error) | bonferroni | sidak | holm-sidak | "
+                                               "hommel | fdr_bh (= bh; false discovery rate) | fdr_by | none. Unless "
+                                               "none, each comparison also gets a simultaneous CI (Bonferroni's "
+                                               "level over its family); the plain CI is per comparison."),
     alpha: float = typer.Option(0.05, "--alpha", help="Significance level of the marks and letters (0-1)."),
     letters_by: str = typer.Option("holm", "--letters",
                                    help="With --all-pairs, which p decides a letter (p <= --alpha): 'holm' "
@@ -152,17 +158,17 @@ def evaluate_command(
     if complete and missing != "zero":
         raise InputError("-c counts missing queries as 0; it contradicts --missing skip", field="-c")
     check_draws(n_resamples, "--resamples")
-    if family not in ("metric", "run", "all"):
+    if family is not None and family not in ("metric", "run", "all"):
         raise InputError(f"must be 'metric', 'run' or 'all', got {family!r}", field="--family")
     check_seed(seed, "--seed")
     if letters_by not in LETTER_TESTS:
         raise InputError(f"must be one of {', '.join(LETTER_TESTS)}, got {letters_by!r}", field="--letters")
-    from hcrbench.stats.compare import CORRECTIONS, TESTS
+    from hcrbench.stats.multiple import correction_name
+    from hcrbench.stats.spellings import test_name
 
-    if test not in TESTS:
-        raise InputError(f"must be one of {', '.join(TESTS)}, got {test!r}", field="--test")
-    if correction not in CORRECTIONS:
-        raise InputError(f"must be one of {', '.join(CORRECTIONS)}, got {correction!r}", field="--correction")
+    test = test_name(test, field="--test")
+    correction = correction_name(correction, field="--correction") if correction is not None else None
+    simultaneous = (correction or ("none" if test == "tukey" else "holm")) != "none"
     if not 0 < alpha < 1:
         raise InputError(f"must be in (0, 1), got {alpha}", field="--alpha")
     if max_docs is not None and max_docs < 1:
@@ -198,7 +204,7 @@ def evaluate_command(
     if len(names) > 1:
         comparisons = compare(result, baseline=baseline or names[0], n_resamples=n_resamples, seed=seed,
                               family=family, pairs="all" if all_pairs else "baseline", test=test,
-                              correction=correction)
+                              correction=correction, alpha=alpha, simultaneous=simultaneous)
     letters, note = _letters(comparisons, names, letters_by, alpha) if all_pairs else (None, None)
     flush_warnings()  # above the tables
     if fmt == "trec":  # a trec_eval drop-in: its text on stdout, nothing else

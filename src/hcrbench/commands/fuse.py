@@ -30,8 +30,12 @@ def fuse_command(
                                                          "| max | sum | z-score | rank | borda | none (ranx's "
                                                          "definitions; default min-max for score-based methods, none "
                                                          "for rank-based ones, whose ranks it does not change)."),
-    ties: str = typer.Option("ranx", "--ties", help="Order of tied scores for rank-based methods: ranx (its sort; "
-                                                    "equal to ranx.fuse) | trec (trec_eval's: doc id descending)."),
+    ties: str = typer.Option("ranx", "--ties", help="Order of tied scores: ranx (default: ranks as ranx sorts them, "
+                                                    "and the file written in the order ranx.fuse(...).save() "
+                                                    "writes, so ranx evaluates the same ties; not for bordafuse / "
+                                                    "w_bordafuse, whose order ranx takes from a Python set: it changes "
+                                                    "with PYTHONHASHSEED) | trec (trec_eval's: doc id descending, in "
+                                                    "the ranks and the file)."),
     weights: str | None = typer.Option(None, "--weights", help="One weight per run for wsum / rrf / wmnz / mixed / "
                                                                "w_bordafuse, e.g. 0.7,0.3."),
     k: float = typer.Option(60, "--k", help="RRF's k."),
@@ -51,13 +55,22 @@ def fuse_command(
     name: str | None = typer.Option(None, "--name", help="Run tag (default: the method)."),
     out: Path = typer.Option(..., "--out", help="Fused TREC run to write (atomically; .gz compresses)."),
 ) -> None:
-    """Fuse run files with one of ranx's methods (equal to ranx.fuse, ties included with the default --ties ranx),
-    optionally tuned on a tune split."""
+    """Fuse run files with one of ranx's methods (equal to ranx.fuse, ties included with the default --ties ranx,
+    and written as ranx.fuse(...).save() writes it, but for bordafuse / w_bordafuse), optionally tuned on a tune
+    split."""
     from hcrbench.data import write_run
     from hcrbench.data.outputs import ensure_parent
     from hcrbench.data.run_formats import read_any_qrels as read_qrels
     from hcrbench.data.run_formats import read_any_run as read_run
-    from hcrbench.retrieve.fusion_methods import RANK_BASED, WEIGHTED, fuse, method_name, norm_name, ties_name
+    from hcrbench.retrieve.fusion_methods import (
+        RANK_BASED,
+        WEIGHTED,
+        fuse,
+        method_name,
+        norm_name,
+        run_positions,
+        ties_name,
+    )
 
     m = method_name(method)
     nm = norm_name(norm if norm is not None else ("none" if m in RANK_BASED else "min-max"))
@@ -98,10 +111,32 @@ def fuse_command(
         note = f"; {chosen} chosen on {tuned.n_queries} tune queries"
     fused = fuse(loaded, m, nm, weights=params["weights"], k=params["k"], phi=params["phi"], gamma=gamma,
                  sigma=sigma, ties=ties, name=name or m)
-    write_run(fused, out, k=depth)
+    if ties == "ranx":  # ranx's own file: its line order, so ranx reads the same tie order back
+        _write_ranx_order(fused, [(r, run_positions(r, nm, ties)) for r in loaded], out, depth, name or m)
+    else:
+        write_run(fused, out, k=depth)
     lines = int(sum(min(int(n), depth) for n in fused.lengths()))
     typer.echo(f"fused {len(runs)} runs with {m} {_how(m, nm, ties, RANK_BASED)}: {len(fused.query_ids)} queries, "
                f"{lines} lines -> {out}{note}")
+
+
+def _write_ranx_order(fused, inputs, out: Path, depth: int, tag: str) -> None:
+    """The fused run as ``ranx.fuse(...).save(out)`` writes it (:func:`~hcrbench.retrieve.ranx_order.
+    ranx_saved_order`: its query order, its order of tied documents, ``repr`` scores), each query cut to ``depth``;
+    atomically, ``.gz`` compressed. Ids and scores are checked as :func:`~hcrbench.data.write_run` checks them."""
+    import numpy as np
+
+    from hcrbench.data.atomic import atomic_open
+    from hcrbench.data.trec import check_written_ids
+    from hcrbench.retrieve.ranx_order import ranx_saved_order
+
+    tag = "_".join(tag.split()) or "hcrbench"
+    if not np.all(np.isfinite(np.asarray(fused.scores, dtype=np.float64))):
+        raise InputError("the fusion gave a non-finite score; refusing to write a run no tool can read", path=out)
+    check_written_ids(fused, out, what=f"system {tag!r}")
+    with atomic_open(out, "w") as fh:
+        for qid, docs in ranx_saved_order(fused, inputs):
+            fh.writelines(f"{qid} Q0 {doc} {r} {score!r} {tag}\n" for r, (doc, score) in enumerate(docs[:depth], 1))
 
 
 def _how(method: str, norm: str, ties: str, rank_based: tuple[str, ...]) -> str:

@@ -19,11 +19,13 @@ from hcrbench.data.display import ResultDisplay
 from hcrbench.data.subtopics import SubtopicQrels, read_subtopic_qrels
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.metrics._groups import count_before
+from hcrbench.metrics.aggregate import aggregate, measure_of
 from hcrbench.metrics.coerce import as_qrels, encode_run, named_runs
 from hcrbench.metrics.compute import compute_all
 from hcrbench.metrics.diversity import alpha_ndcg
 from hcrbench.metrics.encode import Hits, QrelsIndex, rank_hits
 from hcrbench.metrics.foreign import foreign_values
+from hcrbench.metrics.keyed import MeasureKeyed
 from hcrbench.metrics.ledger import Ledger
 from hcrbench.metrics.measures import FOREIGN, Measure, parse_measures
 
@@ -40,24 +42,23 @@ class RunEvaluation(ResultDisplay):
     ledger: Ledger
     measures: list[Measure] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        self.values = MeasureKeyed(self.values)  # readable by any alias: values["mrr@10"] is values["RR@10"]
+
     @property
     def means(self) -> dict[str, float]:
-        """Mean of each metric over ``query_ids`` (NaN when no query was averaged).
-
-        GMAP's per-query values are ``ln(max(AP, 1e-5))``; its mean is the geometric mean ``exp(mean)``, as
-        trec_eval's ``gm_map``.
+        """Each metric's value over ``query_ids``, aggregated as the measure's own tool does
+        (:mod:`hcrbench.metrics.aggregate`): the mean (NaN when no query was averaged); GMAP's geometric mean
+        (trec_eval's ``gm_map``); the sum for the counts (``NumRel``, ``NumRet``, ``NumRelRet``, ir_measures'
+        ``NumQ``...: trec_eval's ``all`` line, ``ir_measures.calc_aggregate``). Keys answer to any alias.
         """
-        geometric = {m.name for m in self.measures if m.kind == "GMAP"}
-        out = {}
-        for m, v in self.values.items():
-            mean = float(v.mean()) if v.size else float("nan")
-            out[m] = float(np.exp(mean)) if m in geometric else mean
-        return out
+        known = {m.name: m for m in self.measures}
+        return MeasureKeyed({m: aggregate(known.get(m) or measure_of(m), v) for m, v in self.values.items()})
 
     @property
     def per_query(self) -> dict[str, dict[str, float]]:
-        """``{metric: {query_id: value}}``."""
-        return {m: dict(zip(self.query_ids, v.tolist())) for m, v in self.values.items()}
+        """``{metric: {query_id: value}}`` (metric keys answer to any alias)."""
+        return MeasureKeyed({m: dict(zip(self.query_ids, v.tolist())) for m, v in self.values.items()})
 
     def __getitem__(self, metric: str) -> np.ndarray:
         return self.values[metric]

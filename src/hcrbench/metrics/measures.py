@@ -372,7 +372,35 @@ def parse_measure(spec: str | Measure) -> Measure:
         raise
 
 
+_RANX_LEVEL = re.compile(r"^(?P<base>.+?)-l(?P<level>[A-Za-z0-9_.+]*)$")
+
+
 def _parse_own(spec: str) -> Measure:
+    level = _RANX_LEVEL.match(spec.strip())
+    if level:
+        return _ranx_level(spec, level.group("base"), level.group("level"))
+    return _parse_plain(spec)
+
+
+def _ranx_level(spec: str, base: str, level: str) -> Measure:
+    """ranx's relevance-level suffix (``precision@10-l2``: judgments below grade 2 dropped) as ``rel=2``, for
+    the measures that take ``rel=``; the others are refused saying why."""
+    if not level.isdigit():
+        raise InputError(f"ranx's relevance level must be an integer grade in measure {spec!r} (e.g. "
+                         f"precision@10-l2), got {level!r}", field="metrics")
+    measure = _parse_plain(base)
+    if not KINDS[measure.kind][1]:
+        why = "uses raw grades as gains" if measure.kind in ("nDCG", "DCG", "ERR", "nERR") else \
+            "does not use a relevance threshold"
+        raise InputError(f"ranx's relevance level '-l{level}' in {spec!r} drops judgments below grade {level}; "
+                         f"hcrbench's {measure.kind} {why} and takes no level (write {measure.name}; measures "
+                         f"with a threshold take it as P(rel={level})@10 or P@10-l{level})", field="metrics")
+    if measure.rel is not None and measure.rel != int(level):
+        raise InputError(f"two relevance thresholds in measure {spec!r}", field="metrics")
+    return Measure(measure.kind, measure.cutoff, int(level), measure.params, measure.judged_only)
+
+
+def _parse_plain(spec: str) -> Measure:
     text = spec.strip()
     judged_only = False
     params: dict[str, object] = {}

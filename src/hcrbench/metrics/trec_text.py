@@ -3,19 +3,17 @@
 Per run: with ``per_query`` every query's lines first (trec_eval ``-q``), then the ``all`` lines: ``runid``,
 ``num_q`` and each measure's mean (``%-22s\\t%s\\t%6.4f``, trec_eval's format). Measures use trec_eval's names
 where it has one (``ndcg_cut_10``, ``map``, ``P_5``; :func:`~hcrbench.metrics.measures.trec_eval_name`) and
-hcrbench's otherwise; the counts (``num_rel``, ``num_ret``, ``num_rel_ret``) are integers and their ``all`` line is
-the sum over queries, as in trec_eval. Several runs give one block each, each opening with its ``runid``.
+hcrbench's otherwise; the counts (``num_rel``, ``num_ret``, ``num_rel_ret``, ir_measures' summed measures such as
+``NumQ``) are integers and their ``all`` line is the sum over queries, as in trec_eval
+(:mod:`hcrbench.metrics.aggregate`). Several runs give one block each, each opening with its ``runid``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from hcrbench.metrics.aggregate import aggregation
 from hcrbench.metrics.measures import parse_measure, trec_eval_name
-
-_COUNTS = ("NumRel", "NumRet", "NumRelRet")
 
 
 def trec_eval_text(result: Any, per_query: bool = False) -> str:
@@ -24,7 +22,7 @@ def trec_eval_text(result: Any, per_query: bool = False) -> str:
     for name, run in result.runs.items():
         measures = [(m, parse_measure(m)) for m in result.metrics]
         labels = [trec_eval_name(pm) or m for m, pm in measures]
-        counts = [pm.kind in _COUNTS and pm.rel is None for _, pm in measures]
+        counts = [aggregation(pm) == "sum" for _, pm in measures]
 
         def cell(v: float, count: bool) -> str:
             return str(round(v)) if count else f"{v:6.4f}"
@@ -36,6 +34,6 @@ def trec_eval_text(result: Any, per_query: bool = False) -> str:
         lines.append(f"{'runid':<22}\tall\t{name}")
         lines.append(f"{'num_q':<22}\tall\t{len(run.query_ids)}")
         for (m, _), label, count in zip(measures, labels, counts):
-            value = float(np.sum(run.values[m])) if count else float(run.means[m])
+            value = float(run.means[m])
             lines.append(f"{label:<22}\tall\t{cell(value, count)}")
     return "\n".join(lines) + "\n"

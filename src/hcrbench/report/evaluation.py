@@ -87,8 +87,11 @@ def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95, alph
     field = p_field or ("p_adj" if custom else "p_holm")
     sizes = [getattr(c, "family_size", 0) or len(comparisons) for c in comparisons]
     if field == "p_adj" and first is not None:
-        method = {"holm": "Holm", "bh": "BH", "none": "unadjusted"}.get(first.correction, first.correction)
-        header = p_header(sizes, method) if first.correction != "none" else "p (unadjusted)"
+        from hcrbench.stats.multiple import LABELS
+
+        method = LABELS.get(first.correction, first.correction)
+        header = p_header(sizes, method) if first.correction != "none" else (
+            "p (Tukey HSD)" if first.test == "tukey" else "p (unadjusted)")
         test_text = first.legend(alpha).rsplit(", p < ", 1)[0]
         fam_text = "" if first.correction == "none" else f"; family: {holm_over}"
     elif field == "p_tukey":
@@ -104,11 +107,17 @@ def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95, alph
         if one and pairs:
             fam_text += " (a family of 1 per pair: not corrected across pairs; --family metric or all is)"
     cmp = "<=" if p_field else "<"  # with letters: the letters' rule (stats.letters: p <= alpha)
+    sim = any(getattr(c, "simultaneous", False) for c in comparisons)
+    note = (f"{pct}% CI: per comparison, not adjusted for multiple comparisons"
+            + (f"; simultaneous {pct}% CI: every comparison of a family at once (Bonferroni's level "
+               f"1 - {1 - confidence:g}/m, m = the family's size)" if sim else ""))
     table = Table(title=f"Against {against} ({pct}% CI of the delta: {methods}; one test per table: {test_text}"
-                        f"{fam_text}; bold: p {cmp} {alpha:g}; every p of every test in --json)", title_justify="left")
+                        f"{fam_text}; bold: p {cmp} {alpha:g}; every p of every test in --json)", title_justify="left",
+                  caption=note, caption_justify="left")
     cols = [("run", "left")] + ([("vs", "left")] if pairs else []) + [
-        ("metric", "left"), ("delta", "right"), (f"{pct}% CI", "right"), (header, "right"),
-        ("d", "right"), ("helped/hurt/tied", "right")]
+        ("metric", "left"), ("delta", "right"), (f"{pct}% CI (unadjusted)", "right")] + (
+        [(f"simultaneous {pct}% CI", "right")] if sim else []) + [(header, "right"),
+                                                                  ("d", "right"), ("helped/hurt/tied", "right")]
     for col, justify in cols:
         table.add_column(escape(col), justify=justify)
     per_row_m = "m=)" in header
@@ -117,7 +126,8 @@ def comparisons_table(comparisons: Sequence[Any], confidence: float = 0.95, alph
         sig = p is not None and (p <= alpha if p_field else p < alpha)
         delta = f"{c.delta:+.4f}"
         cells = [escape(c.run)] + ([escape(c.baseline)] if pairs else []) + [
-            escape(c.metric), f"[bold]{delta}[/bold]" if sig else delta, f"[{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]",
+            escape(c.metric), f"[bold]{delta}[/bold]" if sig else delta, f"[{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]"] + (
+            [f"[{_fmt(c.sim_low)}, {_fmt(c.sim_high)}]"] if sim else []) + [
             _fmt_p(p) + (f" (m={m})" if per_row_m else ""), _fmt(c.cohens_d, 2), f"{c.helped}/{c.hurt}/{c.tied}"]
         table.add_row(*cells)
     return table

@@ -206,6 +206,19 @@ def _borda_points(table: _Table, ranks: np.ndarray, normalised: bool) -> np.ndar
     return np.where(present, n_cand - ranks + 1.0, (n_cand - length + 1.0) / 2.0)
 
 
+def _int_power(base: float, exponent: np.ndarray) -> np.ndarray:
+    """``base ** exponent`` for whole exponents as numba computes ``float ** int`` in ranx's rbc (squaring and
+    multiplying, not libm's pow), so the fused scores and the tie order they make equal ranx's to the last bit."""
+    e = np.asarray(exponent).astype(np.int64)
+    out = np.ones(e.shape)
+    a = np.full(e.shape, float(base))
+    while np.any(e):
+        out = np.where(e & 1, out * a, out)
+        e = e >> 1
+        a = a * a
+    return out
+
+
 def fuse(runs: Sequence[Run], method: str = "wsum", norm: str | None = "min-max", *,
          weights: Sequence[float] | None = None, k: float = 60, phi: float = 0.8, gamma: float = 1.0,
          sigma: float = 0.01, ties: str = "ranx", name: str | None = None) -> Run:
@@ -237,7 +250,7 @@ def fuse(runs: Sequence[Run], method: str = "wsum", norm: str | None = "min-max"
         if method in ("isr", "log_isr", "logn_isr"):
             values = [1.0 / rk**2 for rk in ranks]
         elif method == "rbc":
-            values = [(1.0 - phi) * phi ** (rk - 1.0) for rk in ranks]
+            values = [(1.0 - phi) * _int_power(phi, rk - 1.0) for rk in ranks]
         elif method == "rrf":
             values = [wi / (float(k) + rk) for rk, wi in zip(ranks, w)]
         else:

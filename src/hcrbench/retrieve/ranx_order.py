@@ -87,3 +87,33 @@ def ranx_positions(run: Run, values: np.ndarray | None = None) -> np.ndarray:
         order = ranx_argsort(-v[lo:hi])
         ranks[lo + order] = np.arange(1, hi - lo + 1)
     return ranks
+
+
+def ranx_saved_order(fused: Run, inputs: list[tuple[Run, np.ndarray]]) -> list[tuple[str, list[tuple[str, float]]]]:
+    """The lines ``ranx.fuse(...).save(path)`` writes for ``fused``: queries in sorted id order; each query's
+    documents in ranx's sorted order of the fused scores, ties as its quicksort leaves them given the order ranx
+    built the fused run in (the union of the input runs, in run order, each run in its own ranx order).
+
+    ``inputs`` holds each input run with its entries' 1-based positions in ranx's (normalised) sorted run
+    (:func:`~hcrbench.retrieve.fusion_methods.run_positions`)."""
+    out = []
+    where = {q: i for i, q in enumerate(fused.query_ids)}
+    spans = [{q: i for i, q in enumerate(run.query_ids)} for run, _ in inputs]
+    for qid in sorted(fused.query_ids):
+        lo, hi = int(fused.offsets[where[qid]]), int(fused.offsets[where[qid] + 1])
+        score = {fused.doc_vocab[int(d)]: float(s) for d, s in zip(fused.doc_index[lo:hi].tolist(),
+                                                                     fused.scores[lo:hi].tolist())}
+        built: dict[str, None] = {}
+        for (run, pos), span in zip(inputs, spans):
+            if qid not in span:
+                continue
+            rlo, rhi = int(run.offsets[span[qid]]), int(run.offsets[span[qid] + 1])
+            entries = np.arange(rlo, rhi)[np.argsort(pos[rlo:rhi], kind="stable")]
+            for i in entries.tolist():
+                built.setdefault(run.doc_vocab[int(run.doc_index[i])], None)
+        for doc in score:  # a candidate no run retrieved (never with the methods this order is claimed for)
+            built.setdefault(doc, None)
+        docs = [d for d in built if d in score]
+        order = ranx_argsort(-np.array([score[d] for d in docs], dtype=np.float64))
+        out.append((qid, [(docs[i], score[docs[i]]) for i in order.tolist()]))
+    return out

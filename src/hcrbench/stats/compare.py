@@ -35,20 +35,31 @@ from hcrbench.stats._arrays import check_probability, check_resamples, check_see
 from hcrbench.stats.bootstrap import choose_method, paired_ci
 from hcrbench.stats.comparisons import Comparisons
 from hcrbench.stats.effect import cohens_d_paired
-from hcrbench.stats.multiple import CORRECTIONS, adjust, holm
+from hcrbench.stats.multiple import CORRECTIONS, DESCRIPTIONS, adjust, correction_name, holm
 from hcrbench.stats.permutation import permutation_test
+from hcrbench.stats.simultaneous import simultaneous_level
+from hcrbench.stats.small_n import SMALL_N, UNIT_KINDS, difference_range, small_n_interval, warn_small_n
+from hcrbench.stats.spellings import TEST_NAMES, TESTS, ranx_keywords, test_name
 from hcrbench.stats.ttest import paired_ttest
 from hcrbench.stats.tukey import tukey_hsd_pvalues
 from hcrbench.stats.wilcoxon import wilcoxon_p
 
 TIE_TOLERANCE = 1e-12
-#: Which p decides significance (``compare(test=...)``): field of Comparison, and its name in legends.
-TESTS = {"permutation": "p", "t": "t_p", "wilcoxon": "p_wilcoxon"}
-TEST_NAMES = {"permutation": "paired permutation test", "t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test"}
+__all__ = ["CORRECTIONS", "DEFAULT_ALL_PAIRS_FAMILY", "DEFAULT_FAMILY", "FAMILIES", "JSON_KEYS", "PAIRS", "SMALL_N",
+           "TESTS", "TEST_NAMES", "TIE_TOLERANCE", "UNIT_KINDS", "Comparison", "compare", "default_family",
+           "difference_range", "evaluation_json", "family_text", "small_n_interval", "warn_small_n"]
 FAMILIES = ("metric", "run", "all")
 PAIRS = ("baseline", "all")
 #: The Holm family of every command (see the module docstring).
 DEFAULT_FAMILY = "run"
+#: The family of all-pairs comparisons: every pair of runs on one metric (the claims one column's letters make,
+#: and Tukey's HSD family), so the correction is across pairs, not over one pair's metrics (often a family of 1).
+DEFAULT_ALL_PAIRS_FAMILY = "metric"
+
+
+def default_family(pairs: str = "baseline") -> str:
+    """The family ``compare`` uses when none is declared: ``run`` against a baseline, ``metric`` all-pairs."""
+    return DEFAULT_ALL_PAIRS_FAMILY if pairs == "all" else DEFAULT_FAMILY
 
 
 def family_text(family: str = DEFAULT_FAMILY, baseline: str | None = None, pairs: str = "baseline") -> str:
@@ -95,26 +106,47 @@ class Comparison(ResultDisplay):
     family_size: int = 0
     p_tukey: float | None = None  # all-pairs comparisons only (NaN would break equality of equal results)
     p_wilcoxon: float = float("nan")
-    test: str = "permutation"  # whose p decides: permutation (p), t (t_p), wilcoxon (p_wilcoxon)
-    correction: str = "holm"  # holm | bh | none, over the family
+    test: str = "permutation"  # whose p decides: permutation (p), t (t_p), wilcoxon (p_wilcoxon), tukey (p_tukey)
+    correction: str = "holm"  # multiple.CORRECTIONS (statsmodels' names), over the family
     p_adj: float = float("nan")  # the deciding p after the correction (= p_holm with the defaults)
+    alpha: float = 0.05  # significant()'s level when none is given (ranx's max_p)
+    simultaneous: bool = False  # sim_low / sim_high computed (a correction was asked)
+    sim_low: float = float("nan")  # simultaneous interval: Bonferroni level over the family (stats.simultaneous)
+    sim_high: float = float("nan")
+    sim_confidence: float = float("nan")
 
-    def significant(self, alpha: float = 0.05) -> bool:
-        """The deciding p (``test``, adjusted by ``correction`` over the family) below ``alpha``; with the
-        defaults, the Holm-adjusted permutation p (the family-wise error rate stays at ``alpha``)."""
-        return bool((self.p_holm if np.isnan(self.p_adj) else self.p_adj) < alpha)
+    def significant(self, alpha: float | None = None) -> bool:
+        """The deciding p (``test``, adjusted by ``correction`` over the family) below ``alpha`` (default: the
+        ``alpha`` of the compare call, 0.05); with the defaults, the Holm-adjusted permutation p (the family-wise
+        error rate stays at ``alpha``)."""
+        level = self.alpha if alpha is None else alpha
+        return bool((self.p_holm if np.isnan(self.p_adj) else self.p_adj) < level)
 
     def _display_title(self) -> str:
         verdict = "significant" if self.significant() else "not significant"
         return f"{self.run} vs {self.baseline} on {self.metric}: {self.delta:+.4f} ({verdict}: {self.legend()})"
 
-    def legend(self, alpha: float = 0.05) -> str:
+    def legend(self, alpha: float | None = None) -> str:
         """What a mark derived from :meth:`significant` means, in one sentence (exported tables print it)."""
+        level = self.alpha if alpha is None else alpha
         test = TEST_NAMES.get(self.test, self.test)
-        how = {"holm": f"Holm-adjusted over a family of {self.family_size} (family '{self.family}')",
-               "bh": f"Benjamini-Hochberg-adjusted over a family of {self.family_size} (family '{self.family}')",
-               "none": "not adjusted for multiple comparisons"}.get(self.correction, self.correction)
-        return f"{test}, two-sided, {how}, p < {alpha:g}"
+        if self.correction == "none" and self.test == "tukey":
+            how = "not adjusted further (Tukey's HSD holds the family-wise error over every pair of runs)"
+        elif self.correction == "none":
+            how = "not adjusted for multiple comparisons"
+        else:
+            how = (f"{DESCRIPTIONS.get(self.correction, self.correction)} over a family of {self.family_size} "
+                   f"(family '{self.family}')")
+        return f"{test}, two-sided, {how}, p < {level:g}"
+
+    def interval_note(self) -> str:
+        """Which interval is which, in one sentence: the CI is per comparison (unadjusted); the simultaneous one,
+        when computed, holds at Bonferroni's level over the family."""
+        pct = f"{100 * self.confidence:g}%"
+        if not self.simultaneous:
+            return f"{pct} CI per comparison, not adjusted for multiple comparisons"
+        return (f"{pct} CI per comparison, not adjusted; simultaneous CI at Bonferroni's level 1 - "
+                f"{1 - self.confidence:g}/m over its family (m = family size)")
 
     def to_dict(self) -> dict[str, Any]:
         """The ``comparisons`` entry of ``hcrbench evaluate --json``: plain Python numbers, None for NaN/inf."""
@@ -134,6 +166,14 @@ class Comparison(ResultDisplay):
             out["p_wilcoxon"] = to_json_float(self.p_wilcoxon)
         if self.p_tukey is not None:  # all-pairs comparisons only
             out["p_tukey"] = to_json_float(self.p_tukey)
+        if self.simultaneous or "correction" in out:  # a choice was made: say the CI is not adjusted
+            out["ci_adjusted"] = False
+        if self.simultaneous:
+            out["sim_ci_low"], out["sim_ci_high"] = to_json_float(self.sim_low), to_json_float(self.sim_high)
+            out["sim_confidence"] = to_json_float(self.sim_confidence)
+            out["sim_method"] = "bonferroni"
+        if self.alpha != 0.05:
+            out["alpha"] = float(self.alpha)
         return out
 
 
@@ -206,29 +246,44 @@ def compare(
     seed: int = 0,
     confidence: float = 0.95,
     ci_method: str = "auto",
-    family: str = DEFAULT_FAMILY,
+    family: str | None = None,
     pairs: str = "baseline",
-    test: str = "permutation",
-    correction: str = "holm",
+    test: str | None = None,
+    correction: str | None = None,
+    alpha: float | None = None,
+    simultaneous: bool | None = None,
+    **ranx: Any,
 ) -> list[Comparison]:
     """Compare each run of ``evaluation`` (an ``EvaluationResult``) with ``baseline`` (default: the first run).
 
     ``metrics`` picks metric names (a list or comma-separated string; default: all of the evaluation). Returns
     one :class:`Comparison` per (run, metric), runs in evaluation order, metrics in the given order. Holm's
     family is ``family``: ``"metric"`` = every run's comparison on that metric, ``"run"`` = that run's
-    comparisons over the metric set, ``"all"`` = this whole list.
+    comparisons over the metric set, ``"all"`` = this whole list; undeclared, ``"run"`` against a baseline and
+    ``"metric"`` with ``pairs="all"`` (every pair on one metric: see :func:`default_family`).
     ``ci_method`` is ``auto`` (paired t below 300 queries, else BCa), ``bca``, ``percentile`` or ``t``.
     ``pairs="all"`` compares every pair of runs (``baseline`` is then ignored) and adds Tukey's HSD p per metric.
-    ``test`` (permutation, t, wilcoxon) and ``correction`` (holm, bh, none) choose the p that decides
-    :meth:`Comparison.significant` (``p_adj``); ``p_holm`` stays the Holm-adjusted permutation p whatever they are.
-    A baseline or metric the evaluation lacks raises :class:`InputError`.
+    ``test`` (permutation, t, wilcoxon, tukey; ranx's student and fisher) and ``correction`` (statsmodels' names:
+    holm (default), bonferroni, sidak, holm-sidak, hommel, fdr_bh, fdr_by; bh, none) choose the p that decides
+    :meth:`Comparison.significant` (``p_adj``; Tukey's HSD controls the family-wise error itself, so its default
+    correction is none); ``p_holm`` stays the Holm-adjusted permutation p whatever they are. ``alpha`` is the level
+    :meth:`Comparison.significant` uses by default. ``simultaneous`` adds Bonferroni simultaneous intervals over
+    each family (:mod:`hcrbench.stats.simultaneous`); by default they are computed when a correction other than
+    none is passed. ranx's keywords work too (``stat_test``, ``max_p``, ``n_permutations``, ``random_seed``:
+    :mod:`hcrbench.stats.spellings`). A baseline or metric the evaluation lacks raises :class:`InputError`.
     """
-    if test not in TESTS:
-        raise InputError(f"must be one of {', '.join(TESTS)}; got {test!r}", field="test")
-    if correction not in CORRECTIONS:
-        raise InputError(f"must be one of {', '.join(CORRECTIONS)}; got {correction!r}", field="correction")
+    given = ranx_keywords(ranx, {"test": test, "alpha": alpha, "n_resamples": n_resamples, "seed": seed},
+                          {"n_resamples": 10_000, "seed": 0})
+    test, alpha, n_resamples, seed = given["test"], given["alpha"], given["n_resamples"], given["seed"]
+    test = "permutation" if test is None else test_name(test)
+    asked = correction is not None
+    correction = ("none" if test == "tukey" else "holm") if correction is None else correction_name(correction)
+    if simultaneous is None:
+        simultaneous = asked and correction != "none"
+    alpha = 0.05 if alpha is None else check_probability(alpha, "alpha")
     if pairs not in PAIRS:
         raise InputError(f"must be one of {', '.join(PAIRS)}; got {pairs!r}", field="pairs")
+    family = default_family(pairs) if family is None else family
     if family not in FAMILIES:
         raise InputError(f"must be one of {', '.join(FAMILIES)}; got {family!r}", field="family")
     choose_method(2, ci_method)  # validates the name
@@ -256,9 +311,11 @@ def compare(
                 field="metrics",
             )
     rows: list[dict[str, Any]] = []
+    pairs_of_values: list[tuple[np.ndarray, np.ndarray]] = []
     for run, base in _pairs(names, baseline, pairs):
         for metric in chosen:
             a, b = _paired_values(evaluation, run, base, metric)
+            pairs_of_values.append((a, b))
             diff = a - b
             perm = permutation_test(a, b, n_resamples=n_resamples, seed=derive_seed(seed, "perm", run, base, metric))
             ci = paired_ci(
@@ -287,61 +344,42 @@ def compare(
     adjusted = np.empty(len(rows))
     for idx in groups.values():
         adjusted[idx] = holm([rows[i]["p"] for i in idx])
-        deciding = adjust([_p_or_one(rows[i][TESTS[test]]) for i in idx], correction)
+        deciding = adjust([_p_or_one(rows[i].get(TESTS[test])) for i in idx], correction)  # tukey: below
         for i, pa in zip(idx, deciding):
             rows[i]["family_size"] = len(idx)
             rows[i]["p_adj"] = float(pa)
-    tukey = _tukey(evaluation, names, chosen) if pairs == "all" else {}
+    tukey = _tukey(evaluation, names, chosen) if pairs == "all" or test == "tukey" else {}
     for r in rows:
         r["p_tukey"] = tukey.get((r["run"], r["baseline"], r["metric"]))
-    return Comparisons(Comparison(p_holm=float(ph), family=family, test=test, correction=correction, **r)
-                       for r, ph in zip(rows, adjusted))
+    if test == "tukey":  # the deciding p is Tukey's, known only now
+        if not tukey:
+            raise InputError("Tukey's HSD needs at least two runs sharing two queries", field="test")
+        for idx in groups.values():
+            for i, pa in zip(idx, adjust([_p_or_one(rows[i]["p_tukey"]) for i in idx], correction)):
+                rows[i]["p_adj"] = float(pa)
+    if simultaneous:
+        for r, (a, b) in zip(rows, pairs_of_values):
+            _add_simultaneous(r, a, b, ci_method, n_resamples, seed)
+    return Comparisons(Comparison(p_holm=float(ph), family=family, test=test, correction=correction, alpha=alpha,
+                                  simultaneous=bool(simultaneous), **r) for r, ph in zip(rows, adjusted))
+
+
+def _add_simultaneous(row: dict[str, Any], a: np.ndarray, b: np.ndarray, ci_method: str, n_resamples: int,
+                      seed: int) -> None:
+    """The row's simultaneous interval at Bonferroni's level over its family, from the same method and seed."""
+    level = simultaneous_level(row["confidence"], row["family_size"])
+    row["sim_confidence"] = level
+    if row["family_size"] <= 1:
+        row["sim_low"], row["sim_high"] = row["ci_low"], row["ci_high"]
+        return
+    ci = paired_ci(a, b, method=ci_method, n_resamples=n_resamples, confidence=level,
+                   seed=derive_seed(seed, "boot", row["run"], row["baseline"], row["metric"]))
+    row["sim_low"], row["sim_high"] = small_n_interval(ci.low, ci.high, row["metric"])
 
 
 def _p_or_one(p: float) -> float:
     """A p-value a correction can take: the t-test's NaN (every difference equal) counts as no evidence."""
     return 1.0 if p is None or np.isnan(p) else float(p)
-
-
-#: Below this many queries an interval is reported with a warning (the t interval's width grows as 1/sqrt(n) times
-#: a t quantile that is 12.7 at n = 2: wider than the metric's whole range).
-SMALL_N = 10
-#: Measure kinds whose per-query values lie in [0, 1], so a paired difference lies in [-1, 1].
-UNIT_KINDS = frozenset({"nDCG", "AP", "RR", "P", "R", "Rprec", "nERR", "alpha_nDCG", "Success", "IPrec", "SetP",
-                        "SetR", "SetF", "F1", "Judged", "RBP", "bpref", "infAP", "Unjudged"})
-
-
-def difference_range(metric: str) -> tuple[float, float] | None:
-    """The range of a paired difference on ``metric``: (-1, 1) for a measure in [0, 1], else None (unknown)."""
-    try:
-        from hcrbench.metrics.measures import parse_measure
-
-        kind = parse_measure(metric).kind
-    except (InputError, ValueError, KeyError):
-        return None
-    return (-1.0, 1.0) if kind in UNIT_KINDS else None
-
-
-def small_n_interval(low: float, high: float, metric: str) -> tuple[float, float]:
-    """``(low, high)`` kept inside the difference's range (a mean difference of values in [0, 1] cannot leave
-    [-1, 1]); unchanged for a measure of unknown range."""
-    rng = difference_range(metric)
-    if rng is not None:
-        low, high = max(low, rng[0]), min(high, rng[1])
-    return float(low), float(high)
-
-
-def warn_small_n(rows: list[dict[str, Any]]) -> None:
-    """One warning for every comparison on fewer than :data:`SMALL_N` queries: how little its interval says."""
-    small = [r for r in rows if r["n"] < SMALL_N]
-    if not small:
-        return
-    ns = sorted({r["n"] for r in small})
-    unknown = sorted({r["metric"] for r in small if difference_range(r["metric"]) is None})
-    how = "kept inside [-1, 1] for measures in [0, 1]" + (f"; not cut for {', '.join(unknown)} (range not known)"
-                                                           if unknown else "")
-    warnings.warn(f"{len(small)} comparison(s) rest on {', '.join(map(str, ns))} queries: the 95% interval at this "
-                  f"n says little ({how}); compare on at least {SMALL_N} queries", HcrbenchWarning, stacklevel=3)
 
 
 def _clean(obj: Any) -> Any:

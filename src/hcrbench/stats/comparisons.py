@@ -11,13 +11,22 @@ _COLUMNS = ("run", "baseline", "metric", "delta", "ci", "p", "p_holm", "cohens_d
 class Comparisons(list):
     """Comparisons of one :func:`~hcrbench.stats.compare` call, in its order."""
 
+    def _simultaneous(self) -> bool:
+        return any(getattr(c, "simultaneous", False) for c in self)
+
+    def _columns(self) -> tuple[str, ...]:
+        """The table's columns: the simultaneous interval's beside the per-comparison one where it was computed."""
+        return (*_COLUMNS[:5], "simultaneous ci", *_COLUMNS[5:]) if self._simultaneous() else _COLUMNS
+
     def _rows(self, digits: int = 4) -> list[list[str]]:
         from hcrbench.data.display import fmt
 
+        sim = self._simultaneous()
         return [[c.run, c.baseline, c.metric, f"{c.delta:+.{digits}f}",
-                 f"[{fmt(c.ci_low, digits)}, {fmt(c.ci_high, digits)}]", fmt(c.p, 3),
-                 fmt(c.p_holm, 3) + (" *" if c.significant() else ""), fmt(c.cohens_d, 2),
-                 f"{c.helped}/{c.hurt}/{c.tied}"] for c in self]
+                 f"[{fmt(c.ci_low, digits)}, {fmt(c.ci_high, digits)}]"]
+                + ([f"[{fmt(c.sim_low, digits)}, {fmt(c.sim_high, digits)}]"] if sim else [])
+                + [fmt(c.p, 3), fmt(c.p_holm, 3) + (" *" if c.significant() else ""), fmt(c.cohens_d, 2),
+                   f"{c.helped}/{c.hurt}/{c.tied}"] for c in self]
 
     def letters(self, names: Any, *, alpha: float = 0.05, p: str = "p_holm",
                 superscript: bool = True) -> dict[tuple[str, str], str]:
@@ -35,25 +44,27 @@ class Comparisons(list):
 
     def legend(self, alpha: float = 0.05) -> str:
         """What the ``*`` after p_holm means: significant by the comparisons' test and correction at ``alpha``."""
-        return f"* significant: {self[0].legend(alpha)}." if self else ""
+        if not self:
+            return ""
+        return f"* significant: {self[0].legend(alpha)}. ci: {self[0].interval_note()}."
 
     def to_markdown(self, digits: int = 4) -> str:
         """A Markdown table, followed by the sentence defining its ``*`` mark."""
         from hcrbench.data.display import markdown_table
 
         legend = self.legend()
-        return markdown_table(_COLUMNS, self._rows(digits)) + (f"\n{legend}\n" if legend else "")
+        return markdown_table(self._columns(), self._rows(digits)) + (f"\n{legend}\n" if legend else "")
 
     def _repr_html_(self) -> str:
         from hcrbench.data.display import html_table
 
-        return html_table(_COLUMNS, self._rows(), caption=f"{len(self)} comparisons. {self.legend()}".strip())
+        return html_table(self._columns(), self._rows(), caption=f"{len(self)} comparisons. {self.legend()}".strip())
 
     def __rich__(self) -> Any:
         """A rich table (``rich.print(comparisons)``), its caption defining the mark."""
         from rich.table import Table
 
-        table = Table(*_COLUMNS, title=f"{len(self)} comparisons", caption=self.legend() or None)
+        table = Table(*self._columns(), title=f"{len(self)} comparisons", caption=self.legend() or None)
         for row in self._rows():
             table.add_row(*row)
         return table
@@ -62,7 +73,8 @@ class Comparisons(list):
         rows = self._rows()[:20]
         if not rows:
             return "Comparisons([])"
-        width = [max(len(r[i]) for r in [list(_COLUMNS), *rows]) for i in range(len(_COLUMNS))]
-        lines = ["  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip() for r in [list(_COLUMNS), *rows]]
+        cols = list(self._columns())
+        width = [max(len(r[i]) for r in [cols, *rows]) for i in range(len(cols))]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r, width)).rstrip() for r in [cols, *rows]]
         more = [f"... {len(self) - 20} more"] if len(self) > 20 else []
         return "\n".join([f"Comparisons({len(self)}; {self.legend()})", *lines, *more])
