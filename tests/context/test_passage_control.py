@@ -1,0 +1,66 @@
+"""The passage-level perfect control (the harness's gate) and its degraded twin: the order of a query's units
+(the units stating the needed facts first, each adding the most facts not yet stated, ties fewer tokens), the
+seeded half the degraded control loses, and both rows through ``hcrbench run``."""
+
+from __future__ import annotations
+
+import itertools
+
+from hcrbench.context.delivery import make_unit_set
+from hcrbench.data.evidence import EvidenceSpan, QueryEvidence
+from hcrbench.data.tokens import get_counter
+from hcrbench.data.types import Corpus
+from hcrbench.experiment.context_deliver import _fact_order, degraded_queries, passage_rankings
+
+
+def test_fact_order_takes_most_new_facts_first_then_fewer_tokens_then_unit_order():
+    # unit 0 states A; unit 1 states A and B; unit 2 states C; unit 3 states C too but costs less
+    items = [(0b001, 10, (0,)), (0b011, 30, (1,)), (0b100, 20, (2,)), (0b100, 5, (3,))]
+    assert _fact_order(items, [10, 30, 20, 5]) == [1, 3]
+    # equal gain and cost: the smaller unit index first; a unit adding nothing new is left out
+    assert _fact_order([(0b01, 5, (4,)), (0b10, 5, (2,)), (0b01, 5, (0,))], [5] * 5) == [0, 2]
+    # a run of two units stating a fact together is placed whole, counted once when one is placed already
+    assert _fact_order([(0b01, 9, (0,)), (0b10, 18, (0, 1))], [9, 9]) == [0, 1]
+
+
+def _world():
+    texts = {"d1": "Alpha beta gamma delta. The key rotates every quarter. Epsilon zeta eta theta iota.",
+             "d2": "Kappa lambda mu nu xi. Backups last thirty days. Omicron pi rho sigma tau."}
+    corpus = Corpus(list(texts), list(texts.values()))
+    us = make_unit_set("chunks-8", corpus, get_counter(None), {"max_tokens": 8, "overlap": 0})
+
+    def span(d: str, sent: str, f: str) -> EvidenceSpan:
+        a = texts[d].index(sent)
+        return EvidenceSpan(d, a, a + len(sent), sent, f)
+
+    ev = {"q": QueryEvidence("q", ["F1", "F2"], [span("d1", "The key rotates every quarter.", "F1"),
+                                                  span("d2", "Backups last thirty days.", "F2")], [])}
+    return texts, us, ev
+
+
+def test_passage_rankings_put_fact_units_first_then_relevant_documents_by_grade_and_degrade_them():
+    from hcrbench.metrics.sufficiency import evidence_coverage
+
+    texts, us, ev = _world()
+    good, bad = passage_rankings(us, ev, ["q"], {"q": {"d1": 1, "d2": 2}}, texts, 100, {"q"})
+    g = good["q"]
+    assert evidence_coverage(g[:2], ev["q"], texts)  # the first two units state both facts
+    assert [c.rank for c in g] == list(range(len(g))) and all(a.score > b.score for a, b in itertools.pairwise(g))
+    rest = [c.doc_id for c in g[2:]]
+    assert rest == sorted(rest, key=lambda d: d != "d2")  # grade 2 (d2) before grade 1 (d1)
+    assert {c.chunk_id for c in g} == {us.index.chunked.corpus.doc_ids[i] for i in range(len(us.index.tokens))}
+    # degraded: no unit that states a fact is left, every other unit keeps its order
+    assert not any(evidence_coverage([c], ev["q"], texts) for c in bad["q"])
+    kept = [c.chunk_id for c in g if c.chunk_id in {b.chunk_id for b in bad["q"]}]
+    assert kept == [c.chunk_id for c in bad["q"]] and len(bad["q"]) == len(g) - 2
+    # cut at the limit
+    assert len(passage_rankings(us, ev, ["q"], {"q": {"d1": 1}}, texts, 1)[0]["q"]) == 1
+
+
+def test_degraded_queries_are_a_seeded_half_of_the_feasible_and_of_the_others():
+    feas = {f"q{i}": i % 3 != 0 for i in range(31)}
+    a, b = degraded_queries(feas, 7), degraded_queries(feas, 7)
+    assert a == b and degraded_queries(feas, 8) != a
+    n_feas = sum(feas.values())
+    assert sum(feas[q] for q in a) == (n_feas + 1) // 2
+    assert sum(not feas[q] for q in a) == (31 - n_feas + 1) // 2
