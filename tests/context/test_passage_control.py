@@ -23,6 +23,17 @@ def test_fact_order_takes_most_new_facts_first_then_fewer_tokens_then_unit_order
     assert _fact_order([(0b01, 9, (0,)), (0b10, 18, (0, 1))], [9, 9]) == [0, 1]
 
 
+def test_fact_order_puts_the_cheapest_covers_units_first():
+    """A greedy over every unit takes the unit stating three facts first and needs 400 tokens for the fourth;
+    the cheapest cover states all four in 200, and its units come first (each next still adding the most)."""
+    items = [(0b0111, 300, (0,)), (0b0011, 100, (1,)), (0b1100, 100, (2,))]
+    tokens = [300, 100, 100]
+    assert _fact_order(items, tokens) == [0, 2]
+    assert _fact_order(items, tokens, {1, 2}) == [1, 2]
+    # a fact the cover leaves out is still stated after it
+    assert _fact_order([*items, (0b10000, 50, (3,))], [*tokens, 50], {1, 2}) == [1, 2, 3]
+
+
 def _world():
     texts = {"d1": "Alpha beta gamma delta. The key rotates every quarter. Epsilon zeta eta theta iota.",
              "d2": "Kappa lambda mu nu xi. Backups last thirty days. Omicron pi rho sigma tau."}

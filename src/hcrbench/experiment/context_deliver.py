@@ -110,11 +110,22 @@ def oracle_candidates(us: UnitSet, evidence: Mapping[str, QueryEvidence], qids: 
     return out
 
 
-def _fact_order(items: Sequence[tuple[int, int, tuple[int, ...]]], tokens: Sequence[int]) -> list[int]:
+def _fact_order(items: Sequence[tuple[int, int, tuple[int, ...]]], tokens: Sequence[int],
+                first: set[int] | None = None) -> list[int]:
     """Unit indices in the order that states the most needed facts first: each next item (a unit, or a run of
     units of one document that states a fact only together) adds the most facts not yet stated; ties: fewer new
-    tokens, then the smaller unit indices (a stable order)."""
+    tokens, then the smaller unit indices (a stable order). With ``first`` (a cover's units), the items inside it
+    are ordered so before any other."""
     covered, placed, order = 0, set(), []
+    pools = [[it for it in items if set(it[2]) <= first], list(items)] if first is not None else [list(items)]
+    for pool in pools:
+        covered = _greedy(pool, tokens, covered, placed, order)
+    return order
+
+
+def _greedy(items: Sequence[tuple[int, int, tuple[int, ...]]], tokens: Sequence[int], covered: int,
+            placed: set[int], order: list[int]) -> int:
+    """One greedy pass of :func:`_fact_order` over ``items``, appending to ``order``: the facts then stated."""
     while True:
         best: tuple[int, int, tuple[int, ...]] | None = None
         pick: tuple[int, int, tuple[int, ...]] | None = None
@@ -126,7 +137,7 @@ def _fact_order(items: Sequence[tuple[int, int, tuple[int, ...]]], tokens: Seque
             if best is None or key < best:
                 best, pick = key, (m, _t, k)
         if pick is None:
-            return order
+            return covered
         covered |= pick[0]
         for i in pick[2]:
             if i not in placed:
@@ -140,7 +151,10 @@ def passage_rankings(us: UnitSet, evidence: Mapping[str, QueryEvidence], qids: S
                      ) -> tuple[dict[str, list[Candidate]], dict[str, list[Candidate]]]:
     """The passage-level perfect control and its degraded twin, ``({query: candidates}, {query: candidates})``.
 
-    Per query with needed facts: the units of ``us`` that state them (:func:`_fact_order`), then the remaining
+    Per query with needed facts: the units of ``us`` that state them (:func:`_fact_order`: each next adds the
+    most needed facts not yet stated, the cheapest complete cover's units before any other, so the ranking's
+    first units state every fact in the fewest tokens that can: a greedy over every unit may spend the budget on
+    a unit stating many facts and leave the last one out of reach of a feasible budget), then the remaining
     units of the documents in ``grades[q]`` (the relevant ones and their grades), higher grade first, document id
     on ties, a document's units in text order; cut at ``limit``. The degraded ranking is the same with every
     fact-stating unit dropped for the queries in ``degraded``. Scores descend with the rank."""
@@ -153,7 +167,8 @@ def passage_rankings(us: UnitSet, evidence: Mapping[str, QueryEvidence], qids: S
         if ev is None or not ev.facts:
             continue
         items = _cover_items(ev, u.units, u.by_doc, doc_texts, 3)
-        first = _fact_order(items, tokens)
+        cover = cheapest_cover(ev, u.units, u.by_doc, None, doc_texts)
+        first = _fact_order(items, tokens, set(cover.units))
         stating = {i for _m, _t, k in items for i in k}
         rel = grades.get(q, {})
         rest = [i for d in sorted(rel, key=lambda d: (-rel[d], d))
