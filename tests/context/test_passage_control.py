@@ -75,3 +75,70 @@ def test_degraded_queries_are_a_seeded_half_of_the_feasible_and_of_the_others():
     n_feas = sum(feas.values())
     assert sum(feas[q] for q in a) == (n_feas + 1) // 2
     assert sum(not feas[q] for q in a) == (31 - n_feas + 1) // 2
+
+
+PASSAGE_RUN_CONFIG = """name = "psg"
+output_dir = "{out}"
+seed = 0
+metrics = ["nDCG@10"]
+baseline = "bm25"
+k = 100
+n_resamples = 200
+budgets = [8, 12, 40]
+[context]
+chunk_tokens = 8
+reference_budget = 12
+[dataset]
+path = "{data}"
+split = "test"
+[[systems]]
+name = "bm25"
+type = "bm25"
+params = {{ k1 = 0.9, b = 0.4 }}
+[[systems]]
+name = "passages"
+type = "runfile"
+params = {{ paths = {{ test = "{run}" }} }}
+"""
+
+
+def _chunk_run(tiny, path, extra: str = "") -> None:
+    """Every context chunk (8 tokens, no overlap) holding part of a query's evidence, by chunk id."""
+    import json
+
+    from hcrbench.data.beir import read_corpus
+    from hcrbench.data.chunking import chunk_corpus
+
+    chunks = chunk_corpus(read_corpus(tiny / "corpus.jsonl"), max_tokens=8, overlap=0).corpus
+    lines = []
+    for row in (tiny / "evidence.jsonl").read_text().splitlines():
+        ev = json.loads(row)
+        ids = [c for c, m in zip(chunks.doc_ids, chunks.metadata) if any(
+            e["doc_id"] == m["doc_id"] and m["char_start"] < e["end"] and e["start"] < m["char_end"]
+            for e in ev["evidence"])]
+        lines += [f"{ev['query_id']} Q0 {c} {r + 1} {10 - r} psg" for r, c in enumerate(ids)]
+    path.write_text("\n".join(lines + ([extra] if extra else [])) + "\n")
+
+
+def test_a_runfile_of_chunk_ids_is_a_unit_delivering_system(tmp_path, tiny):
+    import json
+    import os
+    import subprocess
+
+    run = tmp_path / "psg.trec"
+    _chunk_run(tiny, run)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(PASSAGE_RUN_CONFIG.format(out=tmp_path / "out", data=tiny, run=run))
+    env = {**os.environ, "HCRBENCH_PROGRESS": "0"}
+    r = subprocess.run(["hcrbench", "run", str(cfg)], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert "unknown docid" not in r.stderr
+    s = json.loads((tmp_path / "out" / "eval.json").read_text())["sufficiency"]
+    e = s["systems"]["passages"]
+    assert (e["delivers"], e["unit_set"]) == ("units", "chunks-8")  # gated by the context chunks' control
+    assert e["failure_on_feasible"]["rate"] == 0.0 and e["rates"]["all"]["evidence_coverage"]["rate"] == 1.0
+    # an id that is neither a document nor a context chunk is still one line, exit 2
+    _chunk_run(tiny, run, "q1 Q0 nope#c9 9 0.5 psg")
+    cfg.write_text(PASSAGE_RUN_CONFIG.format(out=tmp_path / "out2", data=tiny, run=run))
+    r = subprocess.run(["hcrbench", "run", str(cfg)], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 2 and "unknown docid nope#c9" in r.stderr and "Traceback" not in r.stderr

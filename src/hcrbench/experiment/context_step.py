@@ -287,7 +287,8 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
             if sc is not None and sc.chunking is not None:
                 params = sc.chunking.model_dump(include={"max_tokens", "overlap", "respect_sentences",
                                                          "structure_aware", "token_counter"})
-                us_name = chunking_unit_set(params)
+                same = dict(ctx_params, token_counter=cc.token_counter)
+                us_name = ctx_set if params == same else chunking_unit_set(params)
                 if us_name not in unit_sets:
                     unit_sets[us_name] = make_unit_set(us_name, data.corpus, counter, params)
             declared = None
