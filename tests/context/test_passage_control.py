@@ -142,3 +142,23 @@ def test_a_runfile_of_chunk_ids_is_a_unit_delivering_system(tmp_path, tiny):
     cfg.write_text(PASSAGE_RUN_CONFIG.format(out=tmp_path / "out2", data=tiny, run=run))
     r = subprocess.run(["hcrbench", "run", str(cfg)], capture_output=True, text=True, env=env, timeout=600)
     assert r.returncode == 2 and "unknown docid nope#c9" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_designs_token_efficiency_says_when_it_compares_delivery_modes():
+    from hcrbench.experiment.context_step import _compare
+
+    def sys_(delivers: str, rates: list[float]) -> dict:
+        return {"delivers": delivers, "rates": {b: {"k": {"rate": r}} for b, r in zip(("200", "400"), rates)}}
+
+    outcomes = {"a": {"200": {"k": [True, False, False, False]}, "400": {"k": [True, True, False, False]},
+                      "all": {"k": [True] * 4}},
+                "b": {"200": {"k": [True, False, False, False]}, "400": {"k": [True, False, False, False]},
+                      "all": {"k": [True] * 4}}}
+    for mode, crossed in (("documents", True), ("units", False)):
+        doc = {"systems": {"a": sys_("units", [0.25, 0.5]), "b": sys_(mode, [0.25, 0.25])}, "comparisons": [],
+               "token_efficiency": {}, "highlight": {"system": "a", "flat": "b"}}
+        _compare(doc, outcomes, "b", (), [200, 400, None], "k", 400, 50, 0)
+        te = doc["token_efficiency_design"]
+        assert te["delivery_modes"] == {"a": "units", "b": mode}
+        assert (te.get("note") == f"compares delivery modes (a delivers units, b delivers {mode})") is crossed
+        assert crossed or "note" not in te

@@ -485,4 +485,9 @@ def _compare(doc: dict[str, Any], outcomes: dict[str, Any], baseline: str, contr
             **token_efficiency(curve[flat], curve[system], ref),
             **efficiency_interval(outcomes[flat], outcomes[system], budgets, headline, ref, n_resamples,
                                   derive_seed(seed, system, flat, "token_efficiency"))}
+        modes = {s: doc["systems"][s].get("delivers") for s in (system, flat)}
+        doc["token_efficiency_design"]["delivery_modes"] = modes
+        if modes[system] != modes[flat]:  # the ratio then measures the delivery mode as much as the retriever
+            doc["token_efficiency_design"]["note"] = (f"compares delivery modes ({system} delivers {modes[system]}, "
+                                                      f"{flat} delivers {modes[flat]})")
 
