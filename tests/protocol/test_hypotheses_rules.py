@@ -167,10 +167,14 @@ def test_failure_rate_needs_the_oracle_to_succeed():
     assert hy.failure_rate(0.1, 100)["verdict"] == "not decidable"
     assert hy.failure_rate(0.1, 100, oracle_failure=0.051)["verdict"] == "not decidable"
     assert hy.failure_rate(0.1, 100, oracle_failure=0.05)["verdict"] == "go"
-    harness = hy.failure_rate(0.1, 100, oracle_failure=0.0, perfect_failure=0.45)
-    assert harness["verdict"] == "not decidable" and "not decidable on this harness: a perfect retriever" in \
+    # the passage-level control gates; the perfect document ranking is reported and gates nothing
+    harness = hy.failure_rate(0.1, 100, oracle_failure=0.0, passage_failure=0.45, perfect_failure=0.0)
+    assert harness["verdict"] == "not decidable" and "harness defect: the passage-level perfect retriever" in \
         harness["text"] and "45%" in harness["text"]
-    assert hy.failure_rate(0.1, 100, oracle_failure=0.0, perfect_failure=0.05)["verdict"] == "go"
+    assert hy.failure_rate(0.1, 100, oracle_failure=0.0, passage_failure=0.05)["verdict"] == "go"
+    doc_level = hy.failure_rate(0.1, 100, oracle_failure=0.0, passage_failure=0.0, perfect_failure=0.45)
+    assert doc_level["verdict"] == "go" and "on this harness" not in doc_level["text"]
+    assert doc_level["evidence"]["perfect_failure@400"] == 0.45
 
 
 def test_corpus_size_is_an_advantage_at_medium_on_entity_spanning_and_multi_hop():

@@ -17,7 +17,14 @@ from hcrbench.protocol import hypotheses as hy
 from hcrbench.protocol import operating as op
 from hcrbench.protocol import registry as reg
 from hcrbench.protocol.rules import wilson
-from hcrbench.protocol.subject import Context, Subject, failure_row, perfect_failure, retrieval_failures
+from hcrbench.protocol.subject import (
+    Context,
+    Subject,
+    failure_row,
+    passage_failure,
+    perfect_failure,
+    retrieval_failures,
+)
 
 
 def _mc_tol(p: float, reps: int) -> float:
@@ -197,38 +204,89 @@ def _ctx(systems: dict, perfect: str | None = None) -> Context:
     return Context(cfg, None, SimpleNamespace(runs={}, metrics=[]), {"sufficiency": suff}, None, Path("."))
 
 
-def test_the_failure_rate_judges_the_retrievers_own_misses_and_reports_the_rest_as_context_selection():
-    fails = {"budget": 8, "n_feasible": 200, "insufficient": 60, "retrieval": 12, "delivery": 30, "selection": 18,
-             "by_category": {"lookup": 3}}
-    systems = {"oracle": {"failure_on_feasible": {"rate": 0.0, "n": 200}},
-               "sys": {"failure_on_feasible": {"rate": 0.30, "n": 200}, "failures": fails}}
-    ctx = _ctx(systems)
-    rate, n, extra = retrieval_failures(ctx, ["sys"])  # type: ignore[misc]
-    assert (rate, n) == (pytest.approx(0.06), 200)
-    row = failure_row(ctx, Subject("sys", None, None, failure=(rate, n), failures=extra))
-    assert row["evidence"]["failure_rate"] == pytest.approx(0.06) and "retrieval" in row["evidence"]["basis"]
-    assert "48 of 200 feasible queries missed after retrieval" in row["text"]
-    assert row["verdict"] == "go"  # Wilson [0.035, 0.10] wholly under 20%
-    # without the split, today's figure (every failure on a feasible query) is judged
-    assert retrieval_failures(_ctx({"sys": {"failure_on_feasible": {"rate": 0.3, "n": 200}}}), ["sys"]) is None
-
-
-@pytest.mark.parametrize("perfect_rate, decided", [(0.45, False), (0.05, True)])
-def test_a_perfect_retriever_that_fails_makes_the_sufficiency_rules_not_decidable_on_this_harness(perfect_rate,
+@pytest.mark.parametrize("passage_rate, decided", [(0.45, False), (0.05, True)])
+def test_the_passage_control_gates_the_sufficiency_rules_and_the_perfect_document_ranking_does_not(passage_rate,
                                                                                                    decided):
     systems = {"oracle": {"failure_on_feasible": {"rate": 0.0, "n": 42}},
-               "perfect-run": {"control": "perfect", "failure_on_feasible": {"rate": perfect_rate, "n": 42}}}
+               "perfect-run": {"control": "perfect", "failure_on_feasible": {"rate": 0.45, "n": 42}},
+               "psg": {"control": "passage", "unit_set": "chunks-128",
+                       "failure_on_feasible": {"rate": passage_rate, "n": 42}},
+               "sys": {"unit_set": "chunks-128", "delivers": "documents"}}
     for ctx in (_ctx(systems), _ctx(systems, perfect="perfect-run")):
-        pf, name = perfect_failure(ctx)
-        assert pf == perfect_rate and name == "perfect-run"
+        assert perfect_failure(ctx) == (0.45, "perfect-run")
+        assert passage_failure(ctx, "sys") == (passage_rate, 42, "psg")
         row = failure_row(ctx, Subject("sys", None, None, failure=(0.01, 400)))
-        h1a = hy.h1a(0.9, 0.5, 0.5, 0.35, 0.45, 400, 0.0, 400, perfect_failure=pf)
+        gf, _n, name = passage_failure(ctx, "sys")
+        h1a = hy.h1a(0.9, 0.5, 0.5, 0.35, 0.45, 400, 0.0, 400, perfect_failure=0.45, passage_failure=gf,
+                     passage=name)
         for r in (row, h1a):
+            assert "on this harness" not in r["text"]
             if decided:
                 assert r["verdict"] == "go"
             else:
                 assert r["verdict"] == "not decidable"
-                assert r["text"].startswith("not decidable on this harness: a perfect retriever fails 45%")
+                assert r["text"].startswith("not decidable: harness defect: the passage-level perfect retriever "
+                                            "(control row psg) fails 45%")
+
+
+def test_each_subject_is_gated_by_the_passage_control_of_its_own_units():
+    systems = {"psg": {"control": "passage", "unit_set": "chunks-128", "failure_on_feasible": {"rate": 0.0, "n": 30}},
+               "psg2": {"control": "passage", "unit_set": "chunks-128o32s",
+                        "failure_on_feasible": {"rate": 0.2, "n": 46}},
+               "docs": {"unit_set": "chunks-128", "delivers": "documents"},
+               "chunks": {"unit_set": "chunks-128o32s", "delivers": "units"}}
+    ctx = _ctx(systems)
+    ctx.doc["sufficiency"]["passage_controls"] = {"chunks-128": "psg", "chunks-128o32s": "psg2"}
+    assert passage_failure(ctx, "docs") == (0.0, 30, "psg")
+    assert passage_failure(ctx, "chunks") == (0.2, 46, "psg2")
+    del ctx.doc["sufficiency"]["passage_controls"]  # found by its unit set without the map
+    assert passage_failure(ctx, "chunks")[2] == "psg2"
+    assert passage_failure(ctx, "unknown")[2] == "psg"  # not in the run: the context chunks' control
+
+
+def test_sufficiency_comparisons_use_the_queries_feasible_for_both():
+    from hcrbench.protocol.subject import one_query_set
+
+    systems = {"a": {"unit_set": "chunks-128", "budget_feasible": {"q1": True, "q2": True, "q3": False}},
+               "b": {"unit_set": "chunks-128o32s", "budget_feasible": {"q1": True, "q2": False, "q3": True}}}
+    ctx = _ctx(systems)
+    (x, y), basis = one_query_set(ctx, ["a", "b"], {"q1": 1.0, "q2": 1.0, "q3": 0.0}, {"q1": 0.0, "q2": 0.0,
+                                                                                       "q3": 1.0})
+    assert x == {"q1": 1.0} and y == {"q1": 0.0}
+    assert basis.startswith("the 1 queries budget-feasible at 400 for a and b")
+    (x, _y), basis = one_query_set(_ctx({}), ["a", "b"], {"q1": 1.0}, None)
+    assert x == {"q1": 1.0} and basis.startswith("all queries")
+
+
+def test_the_failure_rate_judges_every_failure_and_shows_the_anatomy_beside_it():
+    fails = {"budget": 8, "n_feasible": 200, "insufficient": 80, "retrieval": 12, "delivery": 50, "selection": 18,
+             "by_category": {"lookup": 3}}
+    systems = {"oracle": {"failure_on_feasible": {"rate": 0.0, "n": 200}},
+               "sys": {"failure_on_feasible": {"rate": 0.40, "n": 200}, "failures": fails,
+                       "unit_set": "chunks-128"}}
+    ctx = _ctx(systems)
+    rate, n, extra = retrieval_failures(ctx, ["sys"])  # type: ignore[misc]
+    assert (rate, n) == (pytest.approx(0.06), 200)  # the retriever's own share, reported in the anatomy
+    row = failure_row(ctx, Subject("sys", None, None, failure=(rate, n), failures=extra))
+    assert row["evidence"]["failure_rate"] == pytest.approx(0.40) and row["verdict"] == "no-go"
+    assert "retrieval 12, delivery 50, selection 18" in row["text"]
+    assert row["evidence"]["basis"] == "budget-feasible queries in chunks-128"
+    # without the split, every failure on a feasible query is judged all the same
+    assert retrieval_failures(_ctx({"sys": {"failure_on_feasible": {"rate": 0.3, "n": 200}}}), ["sys"]) is None
+
+
+def test_token_efficiency_across_delivery_modes_says_so_and_cannot_stop_the_run():
+    from hcrbench.protocol import checkpoints as cp
+
+    same = cp.token_efficiency(-0.2, -0.3, -0.1, 59, 0.2, 0.4, "flat", system="sys", modes=("units", "units"))
+    assert same["status"].startswith("stop")
+    cross = cp.token_efficiency(-0.2, -0.3, -0.1, 59, 0.2, 0.4, "flat", system="sys",
+                                modes=("documents", "units"), basis="the 29 queries")
+    assert cross["status"] == "not decidable" and "compares delivery modes (sys delivers documents, flat " \
+        "delivers units)" in cross["text"] and "cannot stop the run" in cross["text"]
+    assert cross["delivery_modes"] == {"sys": "documents", "flat": "units"} and cross["basis"] == "the 29 queries"
+    assert cp.token_efficiency(0.2, 0.1, 0.3, 59, 0.4, 0.2, "flat", system="sys",
+                               modes=("documents", "units"))["status"] == "pass"
 
 
 def test_clustered_queries_widen_the_kill_interval_and_report_the_effective_n(tmp_path):

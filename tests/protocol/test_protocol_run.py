@@ -184,6 +184,10 @@ def test_verdicts_follow_the_contract_and_the_terminal_ends_with_the_bottom_line
         # the constructed benchmark is taken whole (its full size); its kill baseline (A1) trails BM25 on the tune
         # split, so it is no value barrier and the kill criterion is judged against BM25 (protocol/field.py)
         assert h["verdict"] != "kill" or "kill baseline weaker than bm25: not a value barrier" in h["text"]
+    # the sufficiency rules are gated by the passage-level control, never by the perfect document ranking
+    for h in v["hypotheses"]:
+        if h["id"] in ("H1a", "failure_rate") and h["verdict"] != "not run":
+            assert "on this harness" not in h["text"] and "passage_failure@400" in h["evidence"], h["text"]
     # the easy-routing checkpoint read the tune split (never test): the system ran once more on it
     er = next(c for c in v["checkpoints"] if c["id"] == "easy_routing")
     cp_n = next(c for c in v["checkpoints"] if c["id"] == "vs_kill_baseline")["n"]

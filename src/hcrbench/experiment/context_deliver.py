@@ -9,9 +9,15 @@ This module adds what needs the evidence and :mod:`hcrbench.metrics`:
 - The oracle control delivers the cheapest cover of the needed facts by the context chunks that fits the budget
   (:func:`hcrbench.metrics.sufficiency.cheapest_cover`), or the most facts that fit when none does. It passes by
   construction (its context *is* the feasibility witness), so it checks the judge, not the delivery.
-- The perfect-retriever control (:func:`perfect_run`) is a document ranking: every relevant document by grade,
-  ties in a given system's order. It goes through the same delivery and selection as any document-level system,
-  so its failures are the harness's: a perfect ranking that the delivery turns into an insufficient context.
+- The passage-level perfect control (:func:`passage_rankings`) ranks units of one unit set: first the units that
+  state the query's needed facts, each next one adding the most needed facts not yet stated (ties: fewer tokens,
+  then unit order), then the other units of the relevant documents by grade. Put through the same selection and
+  judge as every system, its failures are the harness's (units, budget accounting, selection, judge): it is the
+  gate of the sufficiency rules. Its degraded twin drops every fact-stating unit of a seeded half of the queries,
+  so it must fail: the gate can fail.
+- The perfect document ranking (:func:`perfect_run`): every relevant document by grade, ties in a given system's
+  order, delivered like any document-level system. It is the ceiling of a document ranking under the harness's
+  passage choice, a reference that gates nothing.
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ from hcrbench.context.delivery import (  # noqa: F401  (re-exported: the names' 
 )
 from hcrbench.data.evidence import QueryEvidence
 from hcrbench.data.types import Qrels, Run
-from hcrbench.metrics.sufficiency import MAX_EXACT_FACTS, cheapest_cover
+from hcrbench.metrics.sufficiency import MAX_EXACT_FACTS, _cover_items, cheapest_cover
 
 
 def perfect_run(qrels: Qrels, qids: Sequence[str], threshold: int = 1, order: Run | None = None,
@@ -101,4 +107,90 @@ def oracle_candidates(us: UnitSet, evidence: Mapping[str, QueryEvidence], qids: 
             c = cheapest_cover(ev, u.units, u.by_doc, b, doc_texts)
             per[q] = [u.units[i]._replace(score=1.0, rank=r) for r, i in enumerate(c.units)]
         out[b] = per  # type: ignore[index]
+    return out
+
+
+def _fact_order(items: Sequence[tuple[int, int, tuple[int, ...]]], tokens: Sequence[int],
+                first: set[int] | None = None) -> list[int]:
+    """Unit indices in the order that states the most needed facts first: each next item (a unit, or a run of
+    units of one document that states a fact only together) adds the most facts not yet stated; ties: fewer new
+    tokens, then the smaller unit indices (a stable order). With ``first`` (a cover's units), the items inside it
+    are ordered so before any other."""
+    covered, placed, order = 0, set(), []
+    pools = [[it for it in items if set(it[2]) <= first], list(items)] if first is not None else [list(items)]
+    for pool in pools:
+        covered = _greedy(pool, tokens, covered, placed, order)
+    return order
+
+
+def _greedy(items: Sequence[tuple[int, int, tuple[int, ...]]], tokens: Sequence[int], covered: int,
+            placed: set[int], order: list[int]) -> int:
+    """One greedy pass of :func:`_fact_order` over ``items``, appending to ``order``: the facts then stated."""
+    while True:
+        best: tuple[int, int, tuple[int, ...]] | None = None
+        pick: tuple[int, int, tuple[int, ...]] | None = None
+        for m, _t, k in items:
+            new = bin(m & ~covered).count("1")
+            if not new:
+                continue
+            key = (-new, sum(int(tokens[i]) for i in k if i not in placed), k)
+            if best is None or key < best:
+                best, pick = key, (m, _t, k)
+        if pick is None:
+            return covered
+        covered |= pick[0]
+        for i in pick[2]:
+            if i not in placed:
+                placed.add(i)
+                order.append(i)
+
+
+def passage_rankings(us: UnitSet, evidence: Mapping[str, QueryEvidence], qids: Sequence[str],
+                     grades: Mapping[str, Mapping[str, int]], doc_texts: Mapping[str, str], limit: int,
+                     degraded: set[str] | frozenset[str] = frozenset()
+                     ) -> tuple[dict[str, list[Candidate]], dict[str, list[Candidate]]]:
+    """The passage-level perfect control and its degraded twin, ``({query: candidates}, {query: candidates})``.
+
+    Per query with needed facts: the units of ``us`` that state them (:func:`_fact_order`: each next adds the
+    most needed facts not yet stated, the cheapest complete cover's units before any other, so the ranking's
+    first units state every fact in the fewest tokens that can: a greedy over every unit may spend the budget on
+    a unit stating many facts and leave the last one out of reach of a feasible budget), then the remaining
+    units of the documents in ``grades[q]`` (the relevant ones and their grades), higher grade first, document id
+    on ties, a document's units in text order; cut at ``limit``. The degraded ranking is the same with every
+    fact-stating unit dropped for the queries in ``degraded``. Scores descend with the rank."""
+    u = _Units(us)
+    tokens = [c.n_tokens for c in u.units]
+    good: dict[str, list[Candidate]] = {}
+    bad: dict[str, list[Candidate]] = {}
+    for q in qids:
+        ev = evidence.get(q)
+        if ev is None or not ev.facts:
+            continue
+        items = _cover_items(ev, u.units, u.by_doc, doc_texts, 3)
+        cover = cheapest_cover(ev, u.units, u.by_doc, None, doc_texts)
+        first = _fact_order(items, tokens, set(cover.units))
+        stating = {i for _m, _t, k in items for i in k}
+        rel = grades.get(q, {})
+        rest = [i for d in sorted(rel, key=lambda d: (-rel[d], d))
+                for i in sorted(u.by_doc.get(d, ()), key=lambda i: (u.units[i].start, u.units[i].end, i))]
+        seen = set(first)
+        ranked = first + [i for i in rest if not (i in seen or seen.add(i))]
+        for out, keep in ((good, ranked), (bad, [i for i in ranked if i not in stating] if q in degraded
+                                           else ranked)):
+            keep = keep[:limit]
+            out[q] = [u.units[i]._replace(score=float(len(keep) - r), rank=r) for r, i in enumerate(keep)]
+    return good, bad
+
+
+def degraded_queries(feasible: Mapping[str, bool], seed: int) -> set[str]:
+    """A seeded random half (rounded up) of the feasible queries and of the others, drawn apart so the degraded
+    control loses its facts on half of the queries the gate counts, whatever the draw."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    out: set[str] = set()
+    for flag in (True, False):
+        group = sorted(q for q, v in feasible.items() if bool(v) is flag)
+        if group:
+            out.update(group[i] for i in rng.permutation(len(group))[:(len(group) + 1) // 2])
     return out

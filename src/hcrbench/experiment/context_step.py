@@ -4,10 +4,13 @@ Each system's candidates are what it delivers (:mod:`hcrbench.context.delivery`)
 units (chunks, nodes), else its documents delivered round robin, best passage first, in context chunks
 (``context.chunk_tokens`` per chunk, sentence-respecting, no overlap). The system's ``selection`` (default: the
 experiment's) picks candidates under each budget of ``budgets`` plus unconstrained, and each context is judged
-three ways (:mod:`hcrbench.metrics.sufficiency`). Two control rows: ``oracle`` delivers the cheapest cover of the
-needed facts (feasibility's witness: it checks the judge), ``perfect`` is the document ranking of every relevant
-document by grade, delivered and selected like any document ranking (it checks that the harness lets a good
-retriever pass). Feasibility is counted in deliverable units (the cheapest cover fits B); each insufficient context
+three ways (:mod:`hcrbench.metrics.sufficiency`). Control rows: ``oracle`` delivers the cheapest cover of the
+needed facts (feasibility's witness: it checks the judge); ``passage`` is the passage-level perfect retriever, the
+units stating the needed facts first, selected and judged like every system (it checks that the harness lets a
+retriever that hands it the right passages pass: the gate of the sufficiency rules), one per unit set a system
+delivers in (``passage@<unit set>``), with a degraded twin ``passage-degraded`` that must fail; ``perfect`` is the
+perfect document ranking under the harness's passage choice (every relevant document by grade, delivered like any
+document ranking), a reference that gates nothing. Feasibility is counted in deliverable units (the cheapest cover fits B); each insufficient context
 on a feasible query is classed retrieval / selection / delivery miss (:mod:`hcrbench.metrics.failures`).
 Rates get percentile-bootstrap CIs, systems are compared with the baseline at every budget by the exact McNemar
 test (Holm across budgets, per system), token-efficiency ratios get bootstrap intervals. Per-query contexts go to
@@ -45,6 +48,12 @@ from hcrbench.data.tokens import get_counter
 from hcrbench.data.types import Run
 from hcrbench.errors import InputError
 from hcrbench.experiment.config import ExperimentConfig, locate
+from hcrbench.experiment.context_controls import (  # noqa: F401  (PASSAGE*: names the step's rows)
+    CONTROL_MEANING,
+    PASSAGE,
+    PASSAGE_DEGRADED,
+    passage_controls,
+)
 from hcrbench.experiment.context_deliver import oracle_candidates, perfect_run, unit_feasibility
 from hcrbench.experiment.context_efficiency import efficiency_interval
 from hcrbench.experiment.dataset import ExperimentData
@@ -65,7 +74,7 @@ from hcrbench.stats.mcnemar import mcnemar_exact
 UNCONSTRAINED = "all"
 #: The control row's name in ``systems`` (``oracle-control`` when a system is already called ``oracle``).
 ORACLE = "oracle"
-#: The perfect-retriever control's name (``perfect-control`` when a system is already called ``perfect``).
+#: The perfect document ranking's name (``perfect-control`` when a system is already called ``perfect``).
 PERFECT = "perfect"
 
 
@@ -278,7 +287,8 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
             if sc is not None and sc.chunking is not None:
                 params = sc.chunking.model_dump(include={"max_tokens", "overlap", "respect_sentences",
                                                          "structure_aware", "token_counter"})
-                us_name = chunking_unit_set(params)
+                same = dict(ctx_params, token_counter=cc.token_counter)
+                us_name = ctx_set if params == same else chunking_unit_set(params)
                 if us_name not in unit_sets:
                     unit_sets[us_name] = make_unit_set(us_name, data.corpus, counter, params)
             declared = None
@@ -301,13 +311,19 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
     perfect_ok = len(perfect.query_ids) > 0
     if perfect_ok:
         deliveries[perfect_name] = document_delivery(perfect, index, sim, qvecs, qids, cc.candidates, ctx_set)
-        deliveries[perfect_name].note = (f"every relevant document by grade (ties in {kill}'s order), "
+        deliveries[perfect_name].note = (f"perfect document ranking, the harness's passage choice: every relevant "
+                                         f"document by grade (ties in {kill}'s order), "
                                          + deliveries[perfect_name].note)
         ranked_spans[perfect_name] = _ranked_spans(perfect, None, cfg.k, doc_texts)
     covers = {n: unit_feasibility(us, evidence, qids, doc_texts) for n, us in unit_sets.items()} \
         if evidence is not None else {n: {} for n in unit_sets}
     feasible_in = {n: {q: c["cover_tokens"] is not None and c["cover_tokens"] <= ref for q, c in cov.items()}
                    for n, cov in covers.items()}
+    passage_names, degraded_name = passage_controls(cfg, data, runs, deliveries, ranked_spans, unit_sets,
+                                                    feasible_in, evidence, qids, doc_texts, ctx_set)
+    control_of = {n: "passage" for n in passage_names.values()}
+    if degraded_name is not None:
+        control_of[degraded_name] = "passage-degraded"
     oracle_name = ORACLE if ORACLE not in runs else f"{ORACLE}-control"
     # the oracle delivers the units of the system under test (the protocol's), else the baseline's
     lead = [cfg.protocol.system if cfg.protocol is not None else None, baseline]
@@ -355,6 +371,8 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
         "proxy_kinds": ["relevant_passage"], "baseline": baseline, "n_queries": len(qids),
         "evidence": evidence is not None, "oracle": oracle_name if oracle is not None else None,
         "perfect": perfect_name if perfect_ok else None,
+        "passage": passage_names.get(ctx_set), "passage_controls": dict(sorted(passage_names.items())),
+        "passage_degraded": degraded_name,
         "highlight": {"system": cfg.protocol.system if cfg.protocol is not None else None,
                       "kill_baseline": cfg.protocol.kill_baseline if cfg.protocol is not None else baseline,
                       "flat": cfg.protocol.flat if cfg.protocol is not None else None},
@@ -376,6 +394,11 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
             entry["control"] = "oracle"
         elif perfect_ok and name == perfect_name:
             entry["control"] = "perfect"
+        elif name in control_of:
+            entry["control"] = control_of[name]
+        if "control" in entry:
+            entry["control_meaning"] = CONTROL_MEANING[entry["control"]]
+            entry["gates"] = entry["control"] == "passage"
         for key, by_kind in judged.items():
             entry["rates"][key] = {}
             for k in kinds:
@@ -407,14 +430,14 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
                                         doc_texts)
                        for q in qids if own.get(q) and q in evidence and q in at_ref}
             entry["failures"] = failure_counts(classes, categories, ref)
-        if sentence_feasible and name not in (oracle_name, perfect_name):
+        if sentence_feasible and name not in (oracle_name, perfect_name, *control_of):
             entry["impossible_detection"] = {"rule": "top-scoring candidates (>= 0.8 of the score range) "
                                                      f"need more than {ref} tokens",
                                              **detection(per_system[name]["impossible_flags"], own or
                                                          sentence_feasible).to_dict()}
         doc["systems"][name] = entry
     if headline is not None:
-        _compare(doc, outcomes, baseline, (oracle_name, perfect_name), budgets, headline, ref,
+        _compare(doc, outcomes, baseline, (oracle_name, perfect_name, *control_of), budgets, headline, ref,
                  min(n_res, 2000), cfg.seed)
     timings = {"context_prep_seconds": round(prep_seconds, 3), "oracle_cover_seconds": round(oracle_seconds, 3)}
     for name in outcomes:
@@ -462,4 +485,9 @@ def _compare(doc: dict[str, Any], outcomes: dict[str, Any], baseline: str, contr
             **token_efficiency(curve[flat], curve[system], ref),
             **efficiency_interval(outcomes[flat], outcomes[system], budgets, headline, ref, n_resamples,
                                   derive_seed(seed, system, flat, "token_efficiency"))}
+        modes = {s: doc["systems"][s].get("delivers") for s in (system, flat)}
+        doc["token_efficiency_design"]["delivery_modes"] = modes
+        if modes[system] != modes[flat]:  # the ratio then measures the delivery mode as much as the retriever
+            doc["token_efficiency_design"]["note"] = (f"compares delivery modes ({system} delivers {modes[system]}, "
+                                                      f"{flat} delivers {modes[flat]})")
 

@@ -79,7 +79,7 @@ def check_run_ids(systems: list[Any], data: Any, config_path: Path, text: str, s
         one = (s.params or {}).get("path")
         if s.type == "runfile" and s.name == subject and isinstance(one, str) and Path(one).is_file():
             _parse(Path(one))
-            hit = first_unknown(one, docs=data.corpus)
+            hit = first_unknown(one, docs=_ids_of(s, data))
             if hit is not None:
                 raise InputError(f"unknown docid {hit[1]} (not in the corpus; the system under test must "
                                  "return ids of corpus.jsonl)", path=one, line=hit[0])
@@ -98,10 +98,11 @@ def check_run_ids(systems: list[Any], data: Any, config_path: Path, text: str, s
                     raise InputError(f"the dataset {data.root} has no {split} split (no qrels/{split}.tsv)",
                                      path=config_path, line=locate(text, ("systems", i, "params")),
                                      field=f"systems[{i}].params.paths.{split}")
-            hit = first_unknown(path, docs=data.corpus, qids=known[split])
+            hit = first_unknown(path, docs=_ids_of(s, data), qids=known[split])
             if hit is not None:
                 line, x, kind = hit
-                where = "not in the corpus" if kind == "docid" else f"not a query of the {split} split"
+                where = (("not in the corpus" if s.chunking is None else "neither a document nor a chunk of its "
+                          "chunking") if kind == "docid" else f"not a query of the {split} split")
                 raise InputError(f"unknown {kind} {x} ({where})", path=path, line=line)
 
 
@@ -125,3 +126,53 @@ def _finite(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
         return all(_finite(v) for v in value)
     return True
+
+
+def chunk_runfiles(cfg: Any, data: Any) -> Any:
+    """``cfg`` with every runfile system that has no ``chunking`` table and whose files name passages rather than
+    documents (every id a chunk id of the context chunks: ``context.chunk_tokens`` tokens, no overlap,
+    sentence-respecting, as the context step cuts documents) given those context chunks as its chunking: it is
+    then a unit-delivering system like any chunked one (scored on documents by its best chunk, its own chunks
+    delivered as they are ranked). Decided by the first id of each file that is no document: a context chunk's
+    id makes it a passage run (the id checks then name any id that is neither); anything else leaves it as it is
+    (the id checks name that id)."""
+    from hcrbench.experiment.config import ChunkingConfig
+    from hcrbench.retrieve.runfile import first_unknown
+
+    chunk_ids: set[str] | None = None
+    systems = list(cfg.systems)
+    changed = False
+    for i, s in enumerate(systems):
+        if s.type != "runfile" or s.chunking is not None:
+            continue
+        params = s.params or {}
+        files = [params["path"]] if isinstance(params.get("path"), str) else \
+            [p for p in (params.get("paths") or {}).values() if isinstance(p, str)]
+        files = [f for f in files if Path(f).expanduser().is_file()]
+        if not files or all(first_unknown(f, docs=data.corpus) is None for f in files):
+            continue
+        if chunk_ids is None:
+            from hcrbench.data.chunking import chunk_corpus
+            from hcrbench.data.tokens import get_counter
+
+            cc = cfg.context
+            chunk_ids = set(chunk_corpus(data.corpus, max_tokens=cc.chunk_tokens, overlap=0,
+                                         counter=get_counter(cc.token_counter)).corpus.doc_ids)
+        if all(hit is None or hit[1] in chunk_ids for hit in (first_unknown(f, docs=data.corpus) for f in files)):
+            systems[i] = s.model_copy(update={"chunking": ChunkingConfig(
+                max_tokens=cfg.context.chunk_tokens, overlap=0, token_counter=cfg.context.token_counter)})
+            changed = True
+    return cfg.model_copy(update={"systems": systems}) if changed else cfg
+
+
+def _ids_of(system: Any, data: Any) -> Any:
+    """The ids a runfile system's file may name: the corpus's documents, or its chunking's chunk ids."""
+    c = system.chunking
+    if c is None:
+        return data.corpus
+    from hcrbench.data.chunking import chunk_corpus
+    from hcrbench.data.tokens import get_counter
+
+    return set(chunk_corpus(data.corpus, max_tokens=c.max_tokens, overlap=c.overlap,
+                            respect_sentences=c.respect_sentences, structure_aware=c.structure_aware,
+                            counter=get_counter(c.token_counter)).corpus.doc_ids)

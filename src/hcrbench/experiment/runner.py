@@ -74,7 +74,7 @@ from hcrbench.experiment.manifest import (
     sha256_json,
     write_manifest,
 )
-from hcrbench.experiment.precheck import check_run_ids, check_systems
+from hcrbench.experiment.precheck import check_run_ids, check_systems, chunk_runfiles
 from hcrbench.experiment.progress import POST_STEPS, StageClock, current_job, with_job_progress
 from hcrbench.experiment.reads import batches, fingerprint_with_reads, reads_entry, reads_of, resolved
 from hcrbench.experiment.seeds import seed_aggregation
@@ -246,6 +246,7 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     load_seconds = time.perf_counter() - t_load
     mark = clock.since("load", mark)
     check_strata(cfg, {k for q in data.queries.query_ids for k in data.queries.meta(q)}, config_path, text)
+    cfg = chunk_runfiles(cfg, data)  # a runfile of context-chunk ids delivers those chunks (docs/context.md)
     check_run_ids(list(cfg.systems), data, config_path, text,  # a runfile's ids per split, before any work
                   subject=cfg.protocol.system if cfg.protocol is not None else None)
     console.print(f"[bold]{escape(cfg.name)}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "

@@ -150,9 +150,12 @@ def kill_baseline_margin(delta: float | None, low: float | None = None, high: fl
 
 def token_efficiency(diff: float | None, low: float | None = None, high: float | None = None,
                      n: int | None = None, hcr_400: float | None = None, flat_400: float | None = None,
-                     flat: str = "flat", why_missing: str = "no sufficiency at 400 tokens", system: str = "the system") -> dict:
+                     flat: str = "flat", why_missing: str = "no sufficiency at 400 tokens", system: str = "the system",
+                     *, modes: tuple[str | None, str | None] = (None, None), basis: str | None = None) -> dict:
     """Checkpoint 4: the system's sufficiency@400 must beat flat@400: stop when the whole 95% interval of the
-    paired difference lies below zero, pass when it lies above, else not decidable."""
+    paired difference lies below zero, pass when it lies above, else not decidable. ``modes``: what each
+    delivers (``units`` / ``documents``); when they differ the checkpoint compares delivery modes, not
+    retrievers, and says so: a loss then cannot stop the run on its own. ``basis``: the one query set compared."""
     crit = f"{system} sufficiency@400 > {flat} sufficiency@400 (the whole 95% interval on one side)"
     d, lo, hi = _num(diff), _num(low), _num(high)
     if d is None:
@@ -160,8 +163,15 @@ def token_efficiency(diff: float | None, low: float | None = None, high: float |
                           component="context selection")
     code = _status("token_efficiency", lo, hi)
     words = f"{system}@400 {_num(hcr_400) or 0:.3f} vs {flat}@400 {_num(flat_400) or 0:.3f} ({d:+.3f}, " \
-            f"{_ci(lo, hi)}, n {n})"
-    if code == reg.NEG:
+            f"{_ci(lo, hi)}, n {n}" + (f", on {basis})" if basis else ")")
+    crossed = None not in modes and modes[0] != modes[1]
+    if crossed:
+        words += (f"; compares delivery modes ({system} delivers {modes[0]}, {flat} delivers {modes[1]}), not "
+                  f"retrievers of one mode")
+    if code == reg.NEG and crossed:
+        status = UNDECIDABLE
+        text = f"not decidable across delivery modes: {words}: a loss here cannot stop the run on its own"
+    elif code == reg.NEG:
         status, text = f"{DIAGNOSE}: context selection", f"{words}: {system} does not beat flat retrieval"
     elif code == reg.POS:
         status, text = PASS, f"{words}: {system} gives sufficient context more often"
@@ -169,9 +179,14 @@ def token_efficiency(diff: float | None, low: float | None = None, high: float |
         status = UNDECIDABLE
         need = reg.n_for_power(reg.sd_from(lo, hi, n), reg.get("token_efficiency").margin)
         text = f"{reg.text_undecidable(n, need)}: {words}"
-    return checkpoint("token_efficiency", "Token efficiency", crit, d, 0.0, status, text, n=n,
-                      interval=(lo, hi) if lo is not None else None,
-                      interval_kind="normal 95% of the per-query paired difference", component="context selection")
+    row = checkpoint("token_efficiency", "Token efficiency", crit, d, 0.0, status, text, n=n,
+                     interval=(lo, hi) if lo is not None else None,
+                     interval_kind="normal 95% of the per-query paired difference", component="context selection")
+    if None not in modes:
+        row["delivery_modes"] = {system: modes[0], flat: modes[1]}
+    if basis:
+        row["basis"] = basis
+    return row
 
 
 # ------------------------------------------------------------------------------------------------ inputs

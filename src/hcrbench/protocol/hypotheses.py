@@ -61,16 +61,20 @@ def oracle_gate(oracle_failure: float | None, n: int | None = None) -> str | Non
     return None
 
 
-def harness_gate(perfect_failure: float | None, n: int | None = None, name: str = "perfect") -> str | None:
-    """Why a sufficiency rule cannot judge on this harness (None when it can): a perfect retriever (relevant
-    documents by grade) put through the same delivery and selection as the system fails > 5% of the
-    budget-feasible queries at 400 tokens, so a failure would be the harness's, not the retriever's."""
-    v = _num(perfect_failure)
+def harness_gate(passage_failure: float | None, n: int | None = None, name: str = "passage") -> str | None:
+    """Why a sufficiency rule cannot judge (None when it can): the passage-level perfect retriever (the units
+    stating the needed facts first, in the subject's own delivery mode) put through the same selection and judge
+    fails > 5% of the budget-feasible queries at 400 tokens: a harness defect (units, budget accounting,
+    selection or the judge), not a property of any retriever. The perfect *document* ranking gates nothing: a
+    ranking of documents cannot say which passage states a fact, and that choice is the system's
+    (docs/context.md)."""
+    v = _num(passage_failure)
     if v is None or v <= ORACLE_MAX_FAIL:
         return None
-    return (f"not decidable on this harness: a perfect retriever fails {v:.0%} of the budget-feasible queries at "
-            f"400 tokens (> {ORACLE_MAX_FAIL:.0%}; control row {name}): delivery and selection, not retrieval, "
-            f"would be judged")
+    of_n = f" of {n}" if n else ""
+    return (f"not decidable: harness defect: the passage-level perfect retriever (control row {name}) fails {v:.0%}"
+            f"{of_n} budget-feasible queries at 400 tokens (> {ORACLE_MAX_FAIL:.0%}): units, budget accounting, "
+            f"selection or the judge fail the right passages")
 
 
 def _unpaired(a: float, b: float, n: int) -> tuple[float, float]:
@@ -82,31 +86,37 @@ def _unpaired(a: float, b: float, n: int) -> tuple[float, float]:
 def h1a(hcr_400: float | None, rerank_400: float | None, flat_600: float | None, low: float | None = None,
         high: float | None = None, n: int | None = None, oracle_failure: float | None = None,
         n_feasible: int | None = None, why_missing: str = "no sufficiency results", *, system: str = "the system",
-        perfect_failure: float | None = None) -> dict:
+        perfect_failure: float | None = None, passage_failure: float | None = None, passage: str = "passage",
+        basis: str | None = None) -> dict:
     """H1a on one standard of evidence: go when the 95% interval of system - flat+reranker @400 lies above
     -0.05 (non-inferior), the Wilson interval of the system's rate above 55% and the interval of system - flat@600
     above -0.05; no-go (the context component needs fixing) when the interval of system - flat+reranker lies
     wholly below -0.05; soft no-go when a go clause is surely missed; else not decidable at n (needs ~ M). Judged
-    only when the oracle context fails <= 5% of feasible queries (and a perfect retriever, when run, too)."""
+    only when the oracle context and the passage-level perfect retriever (``passage_failure``, row ``passage``)
+    each fail <= 5% of feasible queries; the perfect document ranking (``perfect_failure``) is reported, never a
+    gate. ``basis``: the one query set both systems are compared on (stated in the row)."""
     crit = (f"{system}@400 - flat+reranker@400: 95% CI > -{H1A_SOFT} with Wilson CI of {system}@400 > "
             f"{H1A_MIN_RATE:.0%} and CI of {system}@400 - flat@600 > -{H1A_SOFT}: go; CI wholly < -{H1A_SOFT}: "
             f"no-go; a go clause surely missed: soft no-go")
     h, r, f6, lo, hi = _num(hcr_400), _num(rerank_400), _num(flat_600), _num(low), _num(high)
     ev = {"hcr@400": h, "flat+reranker@400": r, "flat@600": f6, "oracle_failure@400": _num(oracle_failure),
-          "perfect_failure@400": _num(perfect_failure)}
+          "passage_failure@400": _num(passage_failure), "perfect_failure@400": _num(perfect_failure)}
+    if basis:
+        ev["basis"] = basis
     kw = dict(n=n, interval=(lo, hi) if lo is not None else None,
               interval_kind=f"normal 95% of the per-query paired difference ({system} - flat+reranker @400)",
               component="context selection")
     name = "Sufficiency under a 400-token budget"
     if h is None or r is None:
         return hypothesis("H1a", name, crit, NOT_RUN, f"not run: {why_missing}", ev, **kw)
-    gate = oracle_gate(oracle_failure, n_feasible) or harness_gate(perfect_failure, n_feasible)
+    gate = oracle_gate(oracle_failure, n_feasible) or harness_gate(passage_failure, n_feasible, passage)
     if gate is not None:
         return hypothesis("H1a", name, crit, UNDECIDABLE, f"{gate} ({system}@400 {h:.3f} vs flat + reranker@400 "
                                                           f"{r:.3f})", ev, **kw)
     gap = h - r
     rule = reg.get("H1a")
-    words = f"{system}@400 {h:.3f} vs flat + reranker@400 {r:.3f} ({gap:+.3f}, {_ci(lo, hi)}, n {n})"
+    words = f"{system}@400 {h:.3f} vs flat + reranker@400 {r:.3f} ({gap:+.3f}, {_ci(lo, hi)}, n {n}" \
+            + (f", on {basis})" if basis else ")")
     code = reg.decide_one(rule, lo, hi)
     if code == reg.NEG:
         return hypothesis("H1a", name, crit, NOGO, f"{words}: surely more than {H1A_SOFT:.0%} below; the context "
@@ -294,18 +304,21 @@ def h1c(accuracy: Sequence[float], ndcg: Sequence[float], links_gain: float | No
 def failure_rate(rate: float | None, n: int = 0, system: str = "the system", oracle_failure: float | None = None,
                  why_missing: str = "no evidence-based sufficiency at 400 tokens", *,
                  perfect_failure: float | None = None, basis: str = "budget-feasible queries",
-                 finding: str | None = None) -> dict:
+                 finding: str | None = None, passage_failure: float | None = None, passage: str = "passage") -> dict:
     """The failure rate at 400 tokens, decided on its Wilson 95% interval: wholly <= 20% go, wholly > 30% no-go
     (context selection needs fixing), wholly between soft no-go (concerning), else not decidable at n (needs ~ M).
-    Judged only when the oracle context fails <= 5% (and a perfect retriever put through the same delivery,
-    when run, too: else "not decidable on this harness"). ``basis`` says which failures are counted (the
-    retriever's own, when delivery reports them apart); ``finding`` is reported beside it."""
+    Judged only when the oracle context and the passage-level perfect retriever of the subject's delivery mode
+    (``passage_failure``, row ``passage``) each fail <= 5% (else a harness defect, not decidable); the perfect
+    document ranking (``perfect_failure``) is reported, never a gate. ``basis`` says which failures are counted
+    and on which queries; ``finding`` (the anatomy: retrieval / delivery / selection misses) is reported beside
+    it."""
     crit = (f"{system} failure rate on {basis} @400, Wilson 95% CI: wholly <= {FAIL_OK:.0%} go, wholly > "
             f"{FAIL_CONCERN:.0%} no-go, wholly between soft no-go")
     v = _num(rate)
     iv = wilson(v * n, n) if v is not None and n else None
     ev = {"failure_rate": v, "n_feasible": n, "oracle_failure@400": _num(oracle_failure),
-          "perfect_failure@400": _num(perfect_failure), "basis": basis}
+          "passage_failure@400": _num(passage_failure), "perfect_failure@400": _num(perfect_failure),
+          "basis": basis}
     if finding:
         ev["context selection"] = finding
     kw = dict(n=n or None, interval=iv, interval_kind="Wilson 95%", component="context selection")
@@ -316,7 +329,7 @@ def failure_rate(rate: float | None, n: int = 0, system: str = "the system", ora
             f"(Wilson 95% [{iv[0]:.2f}, {iv[1]:.2f}])" if iv else f"{system} fails {v:.0%}"
     if finding:
         words += f"; {finding}"
-    gate = oracle_gate(oracle_failure, n) or harness_gate(perfect_failure, n)
+    gate = oracle_gate(oracle_failure, n) or harness_gate(passage_failure, n, passage)
     if gate is not None:
         return hypothesis("failure_rate", name, crit, UNDECIDABLE, f"{gate} ({words})", ev, **kw)
     code = reg.decide_one(reg.get("failure_rate"), *(iv or (None, None)))

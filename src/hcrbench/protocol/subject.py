@@ -125,13 +125,68 @@ def checkpoint_rows(ctx: Context, s: Subject) -> list[dict]:
                                         f"{s.name if s.scores is None else kill} was not run", system=ctx.p.system,
                                         interval_kind=kind))
     flat = ctx.flat
-    d, lo, hi, nq = paired_diff(s.suff400, ctx.suff(flat))
-    rows.append(cp.token_efficiency(d, lo, hi, nq, _mean(s.suff400), suff_rate(ctx.sufficiency, flat, 400) if
-                                    ctx.suff(flat) is None else _mean(ctx.suff(flat)), flat,
+    (a, b), basis = one_query_set(ctx, [s.name, flat], s.suff400, ctx.suff(flat))
+    d, lo, hi, nq = paired_diff(a, b)
+    modes = (delivery_mode(ctx, s.name), delivery_mode(ctx, flat))
+    rows.append(cp.token_efficiency(d, lo, hi, nq, _mean(_common(a, b)), suff_rate(ctx.sufficiency, flat, 400) if
+                                    b is None else _mean(_common(b, a)), flat,
                                     "the config sets no 400-token budget" if not ctx.sufficiency else
                                     f"{s.name} or {flat} has no per-query sufficiency at 400 tokens",
-                                    system=ctx.p.system))
+                                    system=ctx.p.system, modes=modes, basis=basis))
     return rows
+
+
+def _group(ctx: Context, name: str) -> list[str]:
+    return members(ctx.cfg, name, ctx.evaluation.runs) if getattr(ctx.cfg, "systems", None) is not None else [name]
+
+
+def _entry(ctx: Context, name: str) -> dict:
+    """The sufficiency row of ``name`` (its seed group's first member; a protocol control built from the kill
+    baseline's contexts reads the kill baseline's)."""
+    systems = (ctx.sufficiency or {}).get("systems") or {}
+    for n in [*_group(ctx, name), name, ctx.p.kill_baseline]:
+        if isinstance(systems.get(n), dict):
+            return systems[n]
+    return {}
+
+
+def delivery_mode(ctx: Context, name: str) -> str | None:
+    """``"units"`` or ``"documents"``: what ``name`` hands a reader (eval.json's sufficiency row), None unknown."""
+    return _entry(ctx, name).get("delivers")
+
+
+def feasible_queries(ctx: Context, name: str) -> set[str] | None:
+    """The queries budget-feasible at 400 tokens in the units ``name`` delivers (every seed-group member's), or
+    None when the sufficiency step did not count them."""
+    systems = (ctx.sufficiency or {}).get("systems") or {}
+    names = [n for n in _group(ctx, name) if n in systems] or ([name] if name in systems else [])
+    sets = [{q for q, v in (systems[n].get("budget_feasible") or {}).items() if v} for n in names
+            if isinstance(systems[n].get("budget_feasible"), dict)]
+    if not sets:
+        row = _entry(ctx, name)
+        bf = row.get("budget_feasible")
+        return {q for q, v in bf.items() if v} if isinstance(bf, dict) else None
+    return set.intersection(*sets)
+
+
+def one_query_set(ctx: Context, names: list[str], *per_query: dict[str, float] | None
+                  ) -> tuple[list[dict[str, float] | None], str]:
+    """``per_query`` cut to one query set: the queries budget-feasible at 400 for every one of ``names`` (each in
+    its own units), else every query both have (stated): ``([dict, ...], basis)``."""
+    sets = [feasible_queries(ctx, n) for n in names]
+    if any(x is None for x in sets):
+        return list(per_query), "all queries both were judged on (no budget feasibility counted)"
+    common = set.intersection(*sets)  # type: ignore[arg-type]
+    units = sorted({str(_entry(ctx, n).get("unit_set")) for n in names})
+    return ([None if d is None else {q: v for q, v in d.items() if q in common} for d in per_query],
+            f"the {len(common)} queries budget-feasible at 400 for {' and '.join(dict.fromkeys(names))} (each in "
+            f"its own units: {', '.join(units)})")
+
+
+def _common(a: dict[str, float] | None, b: dict[str, float] | None) -> dict[str, float] | None:
+    if a is None or b is None:
+        return a
+    return {q: v for q, v in a.items() if q in b}
 
 
 BETTING_KIND = "betting 95% (Waudby-Smith & Ramdas 2023 hedged capital, per-query differences in [-1, 1]; valid " \
@@ -165,19 +220,46 @@ def _mean(d: dict[str, float] | None) -> float | None:
 
 
 def h1a_row(ctx: Context, s: Subject) -> dict:
+    """H1a on one query set: the queries feasible at 400 for the system, the kill baseline and the flat system
+    (each in its own units), gated by the passage-level control of the system's delivery mode."""
     kill, flat = ctx.p.kill_baseline, ctx.flat
-    _d, lo, hi, n = paired_diff(s.suff400, ctx.suff(kill))
+    f600 = group_suff(ctx.out, _group(ctx, flat), ctx.kind, 600) if ctx.sufficiency else None
+    (a, b, c), basis = one_query_set(ctx, [s.name, kill, flat], s.suff400, ctx.suff(kill), f600)
+    _d, lo, hi, n = paired_diff(a, b)
     of, on = oracle_failure(ctx.sufficiency)
     why = "the config sets no budgets (sufficiency@B)" if not ctx.sufficiency else \
         f"{s.name} or {kill} has no per-query sufficiency at 400 tokens"
     pf, _pn = perfect_failure(ctx)
-    return hy.h1a(_mean(s.suff400), _mean(ctx.suff(kill)), suff_rate(ctx.sufficiency, flat, 600), lo, hi, n, of, on,
-                  why, system=ctx.p.system, perfect_failure=pf)
+    gf, _gn, gname = passage_failure(ctx, s.name)
+    flat600 = _mean(c) if c is not None else suff_rate(ctx.sufficiency, flat, 600)
+    return hy.h1a(_mean(_common(a, b)), _mean(_common(b, a)), flat600, lo, hi, n, of, on, why,
+                  system=ctx.p.system, perfect_failure=pf, passage_failure=gf, passage=gname or "passage",
+                  basis=basis)
+
+
+def passage_failure(ctx: Context, name: str | None = None) -> tuple[float | None, int | None, str | None]:
+    """The gate of the sufficiency rules for subject ``name``: the failure rate on feasible queries at 400 of the
+    passage-level perfect control in the units ``name`` delivers (``sufficiency["passage_controls"][unit set]``),
+    else the one in the context chunks (``sufficiency["passage"]``, ``entry["control"] == "passage"``):
+    ``(rate, n, control row)``, or (None, None, None) when the run has none."""
+    suff = ctx.sufficiency or {}
+    systems = suff.get("systems") or {}
+    us = _entry(ctx, name).get("unit_set") if name is not None else None
+    cand = [(suff.get("passage_controls") or {}).get(us), suff.get("passage"),
+            next((k for k, e in systems.items() if isinstance(e, dict) and e.get("control") == "passage"
+                  and e.get("unit_set") == us), None),
+            next((k for k, e in systems.items() if isinstance(e, dict) and e.get("control") == "passage"), None)]
+    row = next((n for n in cand if n in systems), None)
+    if row is None:
+        return None, None, None
+    f = (systems[row] or {}).get("failure_on_feasible") or {}
+    return _num(f.get("rate")), f.get("n"), row
 
 
 def perfect_failure(ctx: Context) -> tuple[float | None, str | None]:
-    """The failure rate on feasible queries of the perfect-retriever control row (``entry["control"] ==
-    "perfect"`` in eval.json's sufficiency systems, or the one ``sufficiency["perfect"]`` names), or None."""
+    """The failure rate on feasible queries of the perfect document ranking (``entry["control"] == "perfect"`` in
+    eval.json's sufficiency systems, or the one ``sufficiency["perfect"]`` names), or None: reported beside the
+    rules, never their gate (:func:`passage_failure` is)."""
     systems = (ctx.sufficiency or {}).get("systems") or {}
     name = (ctx.sufficiency or {}).get("perfect")
     if name not in systems:
@@ -189,15 +271,22 @@ def perfect_failure(ctx: Context) -> tuple[float | None, str | None]:
 
 
 def failure_row(ctx: Context, s: Subject) -> dict:
+    """The failure rate as the design defines it (every insufficient context on a budget-feasible query: the
+    system is its pipeline), the anatomy (retrieval / delivery / selection misses) reported beside it, gated by
+    the passage-level control in the subject's own units (the same feasible queries)."""
     of, _ = oracle_failure(ctx.sufficiency)
     rate, n = s.failure
     pf, _ = perfect_failure(ctx)
-    basis, finding = "budget-feasible queries", None
-    if s.failures is not None:  # delivery reports the retriever's own misses apart from the harness's
-        basis = "budget-feasible queries, the retriever's own misses (failures.retrieval)"
-        finding = s.failures.get("finding")
+    gf, _gn, gname = passage_failure(ctx, s.name)
+    us = _entry(ctx, s.name).get("unit_set")
+    basis, finding = "budget-feasible queries" + (f" in {us}" if us else ""), None
+    if s.failures is not None:
+        if _num(s.failures.get("total")) is not None:
+            rate = float(s.failures["total"])
+        finding = s.failures.get("anatomy") or s.failures.get("finding")
     return hy.failure_rate(rate, n, s.name, of, "no budgets, or no evidence.jsonl with budget_feasible flags",
-                           perfect_failure=pf, basis=basis, finding=finding)
+                           perfect_failure=pf, basis=basis, finding=finding, passage_failure=gf,
+                           passage=gname or "passage")
 
 
 def seed_component(ctx: Context, s: Subject, base: Any) -> dict | None:
@@ -391,7 +480,14 @@ def retrieval_failures(ctx: Context, names: list[str]) -> tuple[float, int, dict
     n = int(fs[0]["n_feasible"])
     deliv = sum(float(_num(f.get("delivery")) or 0.0) for f in fs) / len(fs)
     sel = sum(float(_num(f.get("selection")) or 0.0) for f in fs) / len(fs)
+    ret = sum(float(f["retrieval"]) for f in fs) / len(fs)
     finding = (f"context selection: {deliv + sel:.3g} of {n} feasible queries missed after retrieval found the "
                f"evidence ({deliv:.3g} in delivery, {sel:.3g} in selection)")
-    return sum(rates) / len(rates), n, {"finding": finding, "delivery": deliv, "selection": sel,
+    anatomy = (f"anatomy of the misses on {n} feasible queries: retrieval {ret:.3g}, delivery {deliv:.3g}, "
+               f"selection {sel:.3g}")
+    totals = [(float(_num(f.get("insufficient")) or 0.0)) / float(f["n_feasible"]) for f in fs
+              if _num(f.get("insufficient")) is not None]
+    total = sum(totals) / len(totals) if len(totals) == len(fs) else None
+    return sum(rates) / len(rates), n, {"finding": finding, "anatomy": anatomy, "delivery": deliv,
+                                       "selection": sel, "retrieval": ret, "total": total,
                                        "by_category": fs[0].get("by_category")}

@@ -43,9 +43,12 @@ def curve_rows(doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 #: Fixed styles of the curves a reader looks for first; every other system gets a thin, faded line of its own.
 ROLE_STYLE = {"system": ("#0550ae", "o"), "kill_baseline": ("#cf222e", "s"), "flat": ("#bf8700", "v"),
-              "perfect": ("#1a7f37", "D"), "oracle": ("#000000", "*")}
+              "perfect": ("#1a7f37", "D"), "oracle": ("#000000", "*"), "passage": ("#8250df", "P"),
+              "passage-degraded": ("#8c959f", "X")}
 ROLE_LABEL = {"system": "{} (under test)", "kill_baseline": "{} (kill baseline)", "flat": "{} (best flat)",
-              "perfect": "{} (perfect retriever)", "oracle": "{} (cheapest deliverable cover)"}
+              "perfect": "{} (perfect document ranking, the harness's passage choice)",
+              "oracle": "{} (cheapest deliverable cover)", "passage": "{} (passage-level perfect retriever: the gate)",
+              "passage-degraded": "{} (degraded passage control)"}
 #: Colours for the other systems (20, none close to the role colours) and markers (13): a distinct pair each.
 PALETTE = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#17becf", "#8c564b",
            "#bcbd22", "#9467bd", "#ff7f0e", "#2ca02c", "#f781bf", "#999999", "#4daf4a", "#984ea3", "#a65628",
@@ -63,6 +66,9 @@ def roles(doc: dict[str, Any]) -> dict[str, str]:
         out[doc["oracle"]] = "oracle"
     if doc.get("perfect"):
         out[doc["perfect"]] = "perfect"
+    for n, e in (doc.get("systems") or {}).items():
+        if isinstance(e, dict) and e.get("control") in ("passage", "passage-degraded"):
+            out[n] = e["control"]
     kill = hl.get("kill_baseline") or doc.get("baseline")
     flat = hl.get("flat") or _best_other(doc, {*out, kill, hl.get("system")})
     if flat and flat in doc.get("systems", {}):
@@ -97,7 +103,7 @@ def styles(doc: dict[str, Any], names: list[str]) -> dict[str, dict[str, Any]]:
         if r is not None:
             c, m = ROLE_STYLE[r]
             out[n] = {"color": c, "marker": m, "lw": 2.2, "band": True, "label": ROLE_LABEL[r].format(n),
-                      "zorder": 3, "ls": "--" if r in ("oracle", "perfect") else "-", "alpha": 1.0,
+                      "zorder": 3, "ls": "--" if r in ("oracle", "perfect", "passage", "passage-degraded") else "-", "alpha": 1.0,
                       "band_alpha": 0.15}
         else:
             out[n] = {"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i % len(MARKERS)], "lw": 0.9,
@@ -283,14 +289,25 @@ def bottom_lines(doc: dict[str, Any]) -> list[str]:
             ok = f["rate"] <= 0.05
             split = (f" (retrieval {fl['retrieval']}, selection {fl['selection']}, delivery {fl['delivery']} misses)"
                      if fl else "")
-            lines.append(f"control: the perfect retriever (every relevant document first, delivered like any "
-                         f"document ranking) fails {100 * f['rate']:.1f}% of {f['n']} feasible queries at B={ref}"
-                         f"{split}: " + ("the harness lets a good retriever pass (<= 5%)" if ok else
-                                         "a perfect retriever fails here: failure rates above "
-                                         f"{100 * f['rate']:.0f}% are the harness's, not the retriever's"))
+            lines.append(f"reference: the perfect retriever's document ranking (every relevant document first, "
+                         f"the harness's passage choice) fails {100 * f['rate']:.1f}% of {f['n']} feasible queries "
+                         f"at B={ref}{split}: the ceiling of a document ranking under this delivery"
+                         + (" (<= 5%)" if ok else "; it gates nothing"))
+    controls = {n for n, e in doc["systems"].items() if e.get("control")}
     for name, e in doc["systems"].items():
         f = e.get("failure_on_feasible")
-        if f and name not in (oracle, perfect):
+        if f and e.get("control") in ("passage", "passage-degraded"):
+            ok = f["rate"] <= 0.05
+            what = ("control: the passage-level perfect retriever" if e["control"] == "passage" else
+                    "control: the degraded passage control")
+            verdict = (("the harness lets a retriever that hands it the right passages pass (<= 5%)" if ok else
+                        "a harness defect: units, selection or the judge fail the right passages (> 5%)")
+                       if e["control"] == "passage" else
+                       ("it fails as it must: the gate can fail" if f["rate"] >= 0.4 else
+                        "it should fail >= 40%: the gate could not fail"))
+            lines.append(f"{what} ({name}, in {f['feasible_in']}) fails {100 * f['rate']:.1f}% of {f['n']} "
+                         f"feasible queries at B={ref}: {verdict}")
+        if f and name not in controls:
             lines.append(f"{name}: fails {100 * f['rate']:.1f}% of budget-feasible queries at B={ref} "
                          f"({f['band']}; design: <=20% acceptable, >30% kill; n={f['n']}, feasible in "
                          f"{f.get('feasible_in', 'sentences')}; delivers {e.get('delivers', 'documents')}, "
