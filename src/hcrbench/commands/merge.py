@@ -9,7 +9,7 @@ import typer
 
 def merge_command(
     runs: list[Path] = typer.Argument(..., help="Shard run files (TREC, gzip allowed), read as their concatenation."),
-    out: Path = typer.Option(..., "--out", "-o", help="Merged TREC run to write (atomically; .gz compresses)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Merged run to write (atomically), in the format its suffix names: .trec / .run / .txt (TREC), .json (ranx), .parquet; .gz compresses."),
     depth: int | None = typer.Option(None, "--depth", "-k",
                                      help="Keep each query's best K documents (as trec_eval -M K would score)."),
     tag: str = typer.Option("merged", "--tag", help="Run tag written in the last column."),
@@ -26,7 +26,9 @@ def merge_command(
 
     from hcrbench.data.merge import merge_runs
     from hcrbench.data.outputs import ensure_parent
+    from hcrbench.data.run_writers import check_run_path
 
+    check_run_path(out, field="--out")
     ensure_parent(out, field="--out")
     summary = merge_runs(runs, out, depth=depth, tag=tag, dedupe=dedupe, tmp_dir=tmp_dir)
     cut = f", top {depth} per query kept" if depth is not None else ""

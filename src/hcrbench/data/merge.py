@@ -14,6 +14,7 @@ on the concatenation. The output is written atomically and may not be one of the
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,8 @@ import numpy as np
 
 from hcrbench.data.atomic import atomic_open
 from hcrbench.data.ids import check_ids
+from hcrbench.data.run_writers import check_run_path, write_any_run
+from hcrbench.data.trec import read_run
 from hcrbench.data.trec_stream import BATCH_BYTES, iter_run_batches
 from hcrbench.data.types import Run, trec_score_key
 from hcrbench.errors import InputError
@@ -68,6 +71,14 @@ def merge_runs(paths: list[str | os.PathLike], out: str | os.PathLike, *, depth:
                              path=out, field="--out")
     tag = "_".join(str(tag).split()) or "merged"
     check_ids([tag], what="run tag", path=out, field="--tag")
+    kind = check_run_path(out, field="--out")
+    if kind != "trec":  # ranx JSON / parquet: merged as TREC text first, then written in that format
+        with tempfile.TemporaryDirectory(prefix="hcrbench-merge-", dir=tmp_dir) as tmp:
+            text = Path(tmp) / "merged.trec"
+            summary = merge_runs(files, text, depth=depth, tag=tag, dedupe=dedupe, batch_bytes=batch_bytes,
+                                 tmp_dir=tmp_dir)
+            write_any_run(read_run(text, name=tag), out, tag=tag, field="--out")
+        return summary
     queries = read = written = 0
     with atomic_open(out, "w") as fh:
         for batch in iter_run_batches(files, batch_bytes=batch_bytes, dedupe=dedupe, name=tag, spill=True,
