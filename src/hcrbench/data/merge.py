@@ -2,13 +2,17 @@
 
 A corpus split into shards (TREC RAG 2024: 113,520,750 segments) gives one run per shard, each holding every
 query. :func:`merge_runs` reads them as their concatenation, a batch of whole queries at a time
-(:func:`hcrbench.data.trec_stream.iter_run_batches`, spilled by query), and writes each query once, in trec_eval's
-order: score descending (compared as 32-bit floats, as trec_eval stores them), ties by doc id descending in byte
-order (``strcmp``), ranks 1..n; scores are written with ``repr`` so reading back gives the same numbers. So
+(:func:`hcrbench.data.trec_stream.iter_run_batches`, spilled by query), and writes each query once, queries in the
+order they first appear in the files: score descending (compared as 32-bit floats, as trec_eval stores them), ties
+by the rank the line was given (so shards cut from one run put its ties back in its order), then doc id descending
+in byte order (``strcmp``, trec_eval's own tie order), ranks 1..n. Every other field is written as read: the score's
+text (``12.500000`` stays so), ``Q0`` and the run tag (unless ``tag`` replaces it), so shards split from a run
+written with single spaces merge back to that run byte for byte. So
 evaluating the merged file gives the numbers of evaluating the concatenation, and with ``depth`` those of the
 concatenation scored with trec_eval's ``-M depth``. A doc that two lines give for one query is refused (trec_eval
 refuses it too), naming the file and line of the second; ``dedupe`` keeps the first, as ``read_run(dedupe=True)``
-on the concatenation. The output is written atomically and may not be one of the inputs.
+on the concatenation (the summary's ``lines_read`` counts every line read, the dropped ones too). The output is
+written atomically and may not be one of the inputs.
 """
 
 from __future__ import annotations
@@ -46,19 +50,38 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
 
 
-def ranked_order(run: Run) -> np.ndarray:
-    """Entry indices of ``run`` in trec_eval order: by query (``run.query_ids`` order), score (float32) descending,
-    doc id descending (code-point order, which is UTF-8 byte order: strcmp's)."""
+def _doc_rank(run: Run) -> np.ndarray:
+    """Each doc code's position among the run's doc ids in code-point order (UTF-8 byte order: strcmp's)."""
     vocab = np.array(run.doc_vocab, dtype=object)
     doc_rank = np.empty(len(vocab), dtype=np.int64)
     doc_rank[np.argsort(vocab.astype(str), kind="stable")] = np.arange(len(vocab))
-    return np.lexsort((-doc_rank[run.doc_index], -trec_score_key(run.scores), run.entry_query_index()))
+    return doc_rank
+
+
+def ranked_order(run: Run) -> np.ndarray:
+    """Entry indices of ``run`` in trec_eval order: by query (``run.query_ids`` order), score (float32) descending,
+    doc id descending (code-point order, which is UTF-8 byte order: strcmp's)."""
+    return np.lexsort((-_doc_rank(run)[run.doc_index], -trec_score_key(run.scores), run.entry_query_index()))
+
+
+def _line_order(run: Run, ranks: np.ndarray, depth: int | None) -> np.ndarray:
+    """The entries written, in the order written: each query's best ``depth`` by trec_eval's order (what ``-M``
+    keeps), ordered by float32 score descending, then the rank the line was given, then doc id descending."""
+    order = ranked_order(run)
+    if depth is not None:
+        pos = np.arange(order.size, dtype=np.int64) - np.repeat(run.offsets[:-1], run.lengths())
+        order = order[pos < depth]
+    idx = np.sort(order)
+    keys = (-_doc_rank(run)[run.doc_index[idx]], ranks[idx], -trec_score_key(run.scores[idx]),
+            run.entry_query_index()[idx])
+    return idx[np.lexsort(keys)]
 
 
 def merge_runs(paths: list[str | os.PathLike], out: str | os.PathLike, *, depth: int | None = None,
-               tag: str = "merged", dedupe: bool = False, batch_bytes: int = BATCH_BYTES,
+               tag: str | None = None, dedupe: bool = False, batch_bytes: int = BATCH_BYTES,
                tmp_dir: str | os.PathLike | None = None) -> MergeSummary:
-    """Merge the run files ``paths`` into ``out`` (see the module docstring); ``depth`` keeps each query's best."""
+    """Merge the run files ``paths`` into ``out`` (see the module docstring); ``depth`` keeps each query's best,
+    ``tag`` replaces every line's run tag (None keeps each line's own)."""
     files = [Path(p) for p in paths]
     out = Path(out)
     if not files:
@@ -69,32 +92,54 @@ def merge_runs(paths: list[str | os.PathLike], out: str | os.PathLike, *, depth:
         if _same_file(p, out):
             raise InputError(f"the output is one of the input runs ({p}); refusing to overwrite an input",
                              path=out, field="--out")
-    tag = "_".join(str(tag).split()) or "merged"
-    check_ids([tag], what="run tag", path=out, field="--tag")
+    if tag is not None:
+        tag = "_".join(str(tag).split()) or "merged"
+        check_ids([tag], what="run tag", path=out, field="--tag")
     kind = check_run_path(out, field="--out")
     if kind != "trec":  # ranx JSON / parquet: merged as TREC text first, then written in that format
         with tempfile.TemporaryDirectory(prefix="hcrbench-merge-", dir=tmp_dir) as tmp:
             text = Path(tmp) / "merged.trec"
             summary = merge_runs(files, text, depth=depth, tag=tag, dedupe=dedupe, batch_bytes=batch_bytes,
                                  tmp_dir=tmp_dir)
-            write_any_run(read_run(text, name=tag), out, tag=tag, field="--out")
+            write_any_run(read_run(text, name=tag or "merged"), out, tag=tag, field="--out")
         return summary
     queries = read = written = 0
-    with atomic_open(out, "w") as fh:
-        for batch in iter_run_batches(files, batch_bytes=batch_bytes, dedupe=dedupe, name=tag, spill=True,
-                                      tmp_dir=tmp_dir):
-            run = batch.run
-            order = ranked_order(run)
-            rank = np.arange(order.size, dtype=np.int64) - np.repeat(run.offsets[:-1], run.lengths())
-            if depth is not None:
-                keep = rank < depth
-                order, rank = order[keep], rank[keep]
-            qids = np.array(run.query_ids, dtype=object)[run.entry_query_index()[order]].tolist()
-            docs = [run.doc_vocab[c] for c in run.doc_index[order].tolist()]
-            scores = run.scores[order].tolist()
-            fh.write("".join(f"{q} Q0 {d} {r} {s!r} {tag}\n"
-                             for q, d, r, s in zip(qids, docs, (rank + 1).tolist(), scores)))
-            queries += len(run.query_ids)
-            read += run.n_entries
-            written += len(order)
+    index: list[tuple[int, int, int]] = []  # per query: (its first line in the concatenation, offset, bytes)
+    with tempfile.TemporaryDirectory(prefix="hcrbench-merge-", dir=tmp_dir) as tmp:
+        body = Path(tmp) / "queries.bin"
+        with open(body, "wb") as fh:
+            for batch in iter_run_batches(files, batch_bytes=batch_bytes, dedupe=dedupe, name=tag or "merged",
+                                          spill=True, tmp_dir=tmp_dir, texts=True):
+                run, cols = batch.run, batch.columns
+                order = _line_order(run, cols["rank"], depth)
+                counts = np.bincount(run.entry_query_index()[order], minlength=len(run.query_ids))
+                lines = _lines(run, cols, order, counts, tag)
+                bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
+                for q, first in enumerate(batch.first_entry.tolist()):
+                    chunk = b"".join(lines[bounds[q]:bounds[q + 1]])
+                    if chunk:
+                        index.append((first, fh.tell(), len(chunk)))
+                        fh.write(chunk)
+                queries += len(run.query_ids)
+                read += batch.n_read
+                written += len(order)
+        index.sort()  # queries in the order they first appear in the files
+        with atomic_open(out, "wb") as dst, open(body, "rb") as src:
+            for _, offset, size in index:
+                src.seek(offset)
+                dst.write(src.read(size))
     return MergeSummary(len(files), queries, read, written)
+
+
+def _lines(run: Run, cols: dict[str, np.ndarray], order: np.ndarray, counts: np.ndarray,
+           tag: str | None) -> list[bytes]:
+    """The written lines of ``order``'s entries: ids, ``Q0`` field, score text and tag as read, ranks 1..n."""
+    enc = [q.encode("utf-8", "surrogatepass") for q in run.query_ids]
+    qids = [enc[i] for i in run.entry_query_index()[order].tolist()]
+    vocab = run.doc_vocab
+    docs = [vocab[c].encode("utf-8", "surrogatepass") for c in run.doc_index[order].tolist()]
+    starts = np.repeat(np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+    ranks = (np.arange(order.size, dtype=np.int64) - starts + 1).tolist()
+    tags = [tag.encode("utf-8")] * order.size if tag is not None else cols["tag"][order].tolist()
+    return [b"%s %s %s %d %s %s\n" % row for row in zip(qids, cols["q0"][order].tolist(), docs, ranks,
+                                                        cols["score"][order].tolist(), tags)]

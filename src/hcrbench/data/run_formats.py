@@ -116,3 +116,20 @@ def read_any_qrels(path: str | Path) -> Qrels:
         if e.path is not None:
             raise
         raise InputError(e.problem, path=path, field=e.field) from None
+
+
+def run_tag(path: str | Path) -> str | None:
+    """The run tag (6th column) of a TREC run's first line, what trec_eval prints as ``runid``; None for a JSON or
+    parquet run or a file without one."""
+    from hcrbench.data.trec import _raw_lines
+
+    if sniff(path) != "trec":
+        return None
+    try:
+        for _, raw in _raw_lines(path):
+            parts = raw.split()
+            if parts and parts[0][:1] != b"#":
+                return parts[5].decode("utf-8") if len(parts) >= 6 else None
+    except (InputError, UnicodeDecodeError):
+        return None
+    return None
