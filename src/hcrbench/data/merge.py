@@ -17,6 +17,7 @@ written atomically and may not be one of the inputs.
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from hcrbench.data.run_writers import check_run_path, write_any_run
 from hcrbench.data.trec import read_run
 from hcrbench.data.trec_stream import BATCH_BYTES, iter_run_batches
 from hcrbench.data.types import Run, trec_score_key
-from hcrbench.errors import InputError
+from hcrbench.errors import InputError, WriteError
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,8 @@ def merge_runs(paths: list[str | os.PathLike], out: str | os.PathLike, *, depth:
         if _same_file(p, out):
             raise InputError(f"the output is one of the input runs ({p}); refusing to overwrite an input",
                              path=out, field="--out")
+    if tmp_dir is not None:
+        check_tmp_dir(tmp_dir)
     if tag is not None:
         tag = "_".join(str(tag).split()) or "merged"
         check_ids([tag], what="run tag", path=out, field="--tag")
@@ -103,6 +106,33 @@ def merge_runs(paths: list[str | os.PathLike], out: str | os.PathLike, *, depth:
                                  tmp_dir=tmp_dir)
             write_any_run(read_run(text, name=tag or "merged"), out, tag=tag, field="--out")
         return summary
+    try:
+        return _merge_text(files, out, depth, tag, dedupe, batch_bytes, tmp_dir)
+    except WriteError:
+        raise
+    except OSError as e:  # the spill folder's doing (full, read-only, removed): name --tmp-dir, not --out
+        where = Path(tempfile.gettempdir() if tmp_dir is None else tmp_dir)
+        if not e.filename or not os.path.realpath(str(e.filename)).startswith(os.path.realpath(where)):
+            raise
+        err = WriteError(f"cannot write spill files in {where}: {e.strerror or e}", field="--tmp-dir")
+        err.exit_code = 2 if e.errno in (errno.ENOTDIR, errno.ENOENT, errno.EACCES, errno.EROFS) else 1
+        raise err from None
+
+
+def check_tmp_dir(path: str | os.PathLike) -> None:
+    """Refuse a ``--tmp-dir`` that is not an existing, writable folder, naming ``--tmp-dir`` (one line, exit 2)."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"folder {p} does not exist (create it first, or leave --tmp-dir out for the system's "
+                         "temporary folder)", field="--tmp-dir")
+    if not p.is_dir():
+        raise InputError(f"{p} is not a folder", field="--tmp-dir")
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise InputError(f"folder {p} is not writable", field="--tmp-dir")
+
+
+def _merge_text(files: list[Path], out: Path, depth: int | None, tag: str | None, dedupe: bool, batch_bytes: int,
+                tmp_dir: str | os.PathLike | None) -> MergeSummary:
     queries = read = written = 0
     index: list[tuple[int, int, int]] = []  # per query: (its first line in the concatenation, offset, bytes)
     with tempfile.TemporaryDirectory(prefix="hcrbench-merge-", dir=tmp_dir) as tmp:

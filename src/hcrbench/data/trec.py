@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from hcrbench.data.atomic import atomic_open
-from hcrbench.data.compressed import MAX_LINE, STREAM_ERRORS, bounded_lines, open_input
+from hcrbench.data.compressed import MAX_LINE, STREAM_ERRORS, bounded_lines, open_input, stream_error
 from hcrbench.data.ids import check_ids, first_bad_id
 from hcrbench.data.trec_fast import read_run_columns
 from hcrbench.data.types import Qrels, Run
@@ -55,7 +55,7 @@ def _raw_lines(path: str | Path, max_line: int = MAX_LINE) -> Iterator[tuple[int
     except InputError:
         raise
     except STREAM_ERRORS as e:
-        raise InputError(f"cannot read file ({e})", path=path, line=n + 1 if n else None) from None
+        raise stream_error(path, e, line=n + 1 if n else None) from None
     if not any_content:
         raise InputError("file is empty", path=path)
 

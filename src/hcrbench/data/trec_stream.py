@@ -20,6 +20,7 @@ Two ways through the file:
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import pickle
@@ -31,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hcrbench.data.run_formats import as_trec_file
 from hcrbench.data.trec import (
     _INT,
     _check_read_ids,
@@ -162,10 +164,19 @@ def iter_run_batches(paths: str | Path | list, *, batch_bytes: int = BATCH_BYTES
     if batch_bytes < 1:
         raise ValueError("batch_bytes must be >= 1")
     name = name or _stem(files[0])
-    if spill or len(files) > 1 or texts:
-        yield from _spilled(files, batch_bytes, dedupe, name, tmp_dir, texts)
-    else:
-        yield from _grouped(files[0], batch_bytes, dedupe, name)
+    with contextlib.ExitStack() as stack:  # ranx JSON / parquet runs: read by their format, then as TREC text
+        texts_of = {stack.enter_context(as_trec_file(p, tmp_dir)): p for p in files}
+        read = list(texts_of)
+        try:
+            if spill or len(read) > 1 or texts:
+                yield from _spilled(read, batch_bytes, dedupe, name, tmp_dir, texts)
+            else:
+                yield from _grouped(read[0], batch_bytes, dedupe, name)
+        except InputError as e:  # name the user's file, not its TREC copy (whose line numbers mean nothing)
+            orig = next((o for t, o in texts_of.items() if t != o and str(t) == e.path), None)
+            if orig is None:
+                raise
+            raise InputError(e.problem, path=orig, field=e.field) from None
 
 
 class _Parts:
