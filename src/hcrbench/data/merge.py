@@ -51,29 +51,36 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
 
 
-def _doc_rank(run: Run) -> np.ndarray:
-    """Each doc code's position among the run's doc ids in code-point order (UTF-8 byte order: strcmp's)."""
-    vocab = np.array(run.doc_vocab, dtype=object)
-    doc_rank = np.empty(len(vocab), dtype=np.int64)
-    doc_rank[np.argsort(vocab.astype(str), kind="stable")] = np.arange(len(vocab))
+def _encoded(ids: list[str]) -> np.ndarray:
+    """Ids as UTF-8 bytes (a numpy bytes array: ids hold no NUL, so none loses a trailing byte)."""
+    return np.array([d.encode("utf-8", "surrogatepass") for d in ids], dtype=bytes)
+
+
+def _doc_rank(run: Run, enc: np.ndarray | None = None) -> np.ndarray:
+    """Each doc code's position among the run's doc ids in code-point order (= UTF-8 byte order: strcmp's)."""
+    enc = _encoded(run.doc_vocab) if enc is None else enc
+    doc_rank = np.empty(len(enc), dtype=np.int64)
+    doc_rank[np.argsort(enc, kind="stable")] = np.arange(len(enc))
     return doc_rank
 
 
-def ranked_order(run: Run) -> np.ndarray:
+def ranked_order(run: Run, doc_rank: np.ndarray | None = None) -> np.ndarray:
     """Entry indices of ``run`` in trec_eval order: by query (``run.query_ids`` order), score (float32) descending,
     doc id descending (code-point order, which is UTF-8 byte order: strcmp's)."""
-    return np.lexsort((-_doc_rank(run)[run.doc_index], -trec_score_key(run.scores), run.entry_query_index()))
+    doc_rank = _doc_rank(run) if doc_rank is None else doc_rank
+    return np.lexsort((-doc_rank[run.doc_index], -trec_score_key(run.scores), run.entry_query_index()))
 
 
-def _line_order(run: Run, ranks: np.ndarray, depth: int | None) -> np.ndarray:
+def _line_order(run: Run, ranks: np.ndarray, depth: int | None, enc: np.ndarray) -> np.ndarray:
     """The entries written, in the order written: each query's best ``depth`` by trec_eval's order (what ``-M``
     keeps), ordered by float32 score descending, then the rank the line was given, then doc id descending."""
-    order = ranked_order(run)
+    doc_rank = _doc_rank(run, enc)
+    idx = np.arange(run.n_entries)
     if depth is not None:
+        order = ranked_order(run, doc_rank)
         pos = np.arange(order.size, dtype=np.int64) - np.repeat(run.offsets[:-1], run.lengths())
-        order = order[pos < depth]
-    idx = np.sort(order)
-    keys = (-_doc_rank(run)[run.doc_index[idx]], ranks[idx], -trec_score_key(run.scores[idx]),
+        idx = np.sort(order[pos < depth])
+    keys = (-doc_rank[run.doc_index[idx]], ranks[idx], -trec_score_key(run.scores[idx]),
             run.entry_query_index()[idx])
     return idx[np.lexsort(keys)]
 
@@ -141,9 +148,10 @@ def _merge_text(files: list[Path], out: Path, depth: int | None, tag: str | None
             for batch in iter_run_batches(files, batch_bytes=batch_bytes, dedupe=dedupe, name=tag or "merged",
                                           spill=True, tmp_dir=tmp_dir, texts=True):
                 run, cols = batch.run, batch.columns
-                order = _line_order(run, cols["rank"], depth)
+                enc = _encoded(run.doc_vocab)
+                order = _line_order(run, cols["rank"], depth, enc)
                 counts = np.bincount(run.entry_query_index()[order], minlength=len(run.query_ids))
-                lines = _lines(run, cols, order, counts, tag)
+                lines = _lines(run, cols, order, counts, tag, enc)
                 bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
                 for q, first in enumerate(batch.first_entry.tolist()):
                     chunk = b"".join(lines[bounds[q]:bounds[q + 1]])
@@ -162,12 +170,10 @@ def _merge_text(files: list[Path], out: Path, depth: int | None, tag: str | None
 
 
 def _lines(run: Run, cols: dict[str, np.ndarray], order: np.ndarray, counts: np.ndarray,
-           tag: str | None) -> list[bytes]:
+           tag: str | None, enc: np.ndarray) -> list[bytes]:
     """The written lines of ``order``'s entries: ids, ``Q0`` field, score text and tag as read, ranks 1..n."""
-    enc = [q.encode("utf-8", "surrogatepass") for q in run.query_ids]
-    qids = [enc[i] for i in run.entry_query_index()[order].tolist()]
-    vocab = run.doc_vocab
-    docs = [vocab[c].encode("utf-8", "surrogatepass") for c in run.doc_index[order].tolist()]
+    qids = _encoded(run.query_ids)[run.entry_query_index()[order]].tolist()
+    docs = enc[run.doc_index[order]].tolist()
     starts = np.repeat(np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
     ranks = (np.arange(order.size, dtype=np.int64) - starts + 1).tolist()
     tags = [tag.encode("utf-8")] * order.size if tag is not None else cols["tag"][order].tolist()
