@@ -165,6 +165,31 @@ def test_merged_shards_are_byte_identical_to_the_unsharded_run(tmp_path, fmt, ou
     assert got == text
 
 
+def test_a_query_missing_from_the_first_shard_keeps_its_place(tmp_path):
+    """A run cut into shards by doc: some queries are absent from some shards (the first one too); the merged file
+    is still the unsharded one byte for byte (each query shares a shard with the next, so the order is known)."""
+    rng = random.Random(3)
+    lines = []
+    for q in [f"t{rng.randrange(10**6)}" for _ in range(60)]:  # no sorted order
+        docs = sorted(rng.sample(range(10**6), rng.randint(6, 12)))
+        scored = sorted(((rng.choice([2.5, 1.0, 0.5]), f"doc{d}") for d in docs), key=lambda x: -x[0])
+        lines += [f"{q} Q0 {d} {r} {s:.4f} run\n" for r, (s, d) in enumerate(scored, 1)]
+    text = "".join(lines)
+    parts: list[list[str]] = [[], [], [], []]
+    for ln in lines:
+        parts[int(ln.split()[2][3:]) % 4].append(ln)
+    shards = []
+    for k, part in enumerate(parts):
+        shards.append(tmp_path / f"s{k}.trec")
+        shards[-1].write_text("".join(part))
+    first = {ln.split()[0] for ln in parts[0]}
+    assert {ln.split()[0] for ln in lines} - first  # some query is not in the first shard
+    out = tmp_path / "m.trec"
+    proc = _cli("merge", *shards, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text() == text
+
+
 def test_dedupe_reports_every_line_read(tmp_path):
     shards, _, _ = _shards(tmp_path, n_shards=2)
     total = sum(len(p.read_text().splitlines()) for p in shards)

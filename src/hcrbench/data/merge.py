@@ -2,9 +2,10 @@
 
 A corpus split into shards (TREC RAG 2024: 113,520,750 segments) gives one run per shard, each holding every
 query. :func:`merge_runs` reads them as their concatenation, a batch of whole queries at a time
-(:func:`hcrbench.data.trec_stream.iter_run_batches`, spilled by query), and writes each query once, queries in the
-order they first appear in the files: score descending (compared as 32-bit floats, as trec_eval stores them), ties
-by the rank the line was given (so shards cut from one run put its ties back in its order), then doc id descending
+(:func:`hcrbench.data.trec_stream.iter_run_batches`, spilled by query), and writes each query once, queries in an
+order every file keeps (shards cut from one run come back in its query order, even a query missing from the first
+shard; first appearance settles the rest, :func:`query_order`), each query by score descending (compared as
+32-bit floats, as trec_eval stores them), ties by the rank the line was given (so shards cut from one run put its ties back in its order), then doc id descending
 in byte order (``strcmp``, trec_eval's own tie order), ranks 1..n. Every other field is written as read: the score's
 text (``12.500000`` stays so), ``Q0`` and the run tag (unless ``tag`` replaces it), so shards split from a run
 written with single spaces merge back to that run byte for byte. So
@@ -18,6 +19,8 @@ written atomically and may not be one of the inputs.
 from __future__ import annotations
 
 import errno
+import heapq
+import itertools
 import os
 import tempfile
 from dataclasses import dataclass
@@ -142,6 +145,7 @@ def _merge_text(files: list[Path], out: Path, depth: int | None, tag: str | None
                 tmp_dir: str | os.PathLike | None) -> MergeSummary:
     queries = read = written = 0
     index: list[tuple[int, int, int]] = []  # per query: (its first line in the concatenation, offset, bytes)
+    in_files: list[np.ndarray] = []  # per query: its first line in each file (-1: absent)
     with tempfile.TemporaryDirectory(prefix="hcrbench-merge-", dir=tmp_dir) as tmp:
         body = Path(tmp) / "queries.bin"
         with open(body, "wb") as fh:
@@ -157,16 +161,57 @@ def _merge_text(files: list[Path], out: Path, depth: int | None, tag: str | None
                     chunk = b"".join(lines[bounds[q]:bounds[q + 1]])
                     if chunk:
                         index.append((first, fh.tell(), len(chunk)))
+                        in_files.append(batch.file_first[q])
                         fh.write(chunk)
                 queries += len(run.query_ids)
                 read += batch.n_read
                 written += len(order)
-        index.sort()  # queries in the order they first appear in the files
         with atomic_open(out, "wb") as dst, open(body, "rb") as src:
-            for _, offset, size in index:
+            for i in query_order([g for g, _, _ in index], in_files):
+                _, offset, size = index[i]
                 src.seek(offset)
                 dst.write(src.read(size))
     return MergeSummary(len(files), queries, read, written)
+
+
+def query_order(first: list[int], in_files: list[np.ndarray]) -> list[int]:
+    """The order queries are written in: one that keeps every file's own query order (shards cut from one run
+    each hold its queries in its order, some queries missing from some shards), the query that appears first in
+    the concatenation first among those free to go. Files that disagree (a cycle) are settled by first
+    appearance. ``first``: each query's first line in the concatenation; ``in_files``: its first line per file."""
+    n = len(first)
+    if n == 0:
+        return []
+    table = np.stack(in_files)
+    succ: list[list[int]] = [[] for _ in range(n)]
+    indeg = [0] * n
+    for f in range(table.shape[1]):
+        members = np.flatnonzero(table[:, f] >= 0)
+        seq = members[np.argsort(table[members, f], kind="stable")].tolist()
+        for a, b in itertools.pairwise(seq):
+            succ[a].append(b)
+            indeg[b] += 1
+    heap = [(first[i], i) for i in range(n) if indeg[i] == 0]
+    heapq.heapify(heap)
+    by_first = sorted(range(n), key=first.__getitem__)
+    cursor = 0
+    done = [False] * n
+    out: list[int] = []
+    while len(out) < n:
+        if not heap:  # the files disagree on an order: the earliest query left goes next
+            while done[by_first[cursor]]:
+                cursor += 1
+            heap.append((first[by_first[cursor]], by_first[cursor]))
+        _, i = heapq.heappop(heap)
+        if done[i]:
+            continue
+        done[i] = True
+        out.append(i)
+        for b in succ[i]:
+            indeg[b] -= 1
+            if indeg[b] == 0 and not done[b]:
+                heapq.heappush(heap, (first[b], b))
+    return out
 
 
 def _lines(run: Run, cols: dict[str, np.ndarray], order: np.ndarray, counts: np.ndarray,

@@ -135,6 +135,9 @@ class RunBatch:
     #: With ``texts``: each entry's raw ``Q0``, rank, score and tag fields (bytes arrays, in ``run``'s entry order;
     #: the rank as an int64, :data:`NO_RANK` where it is not an integer).
     columns: dict[str, np.ndarray] | None = None
+    #: With ``texts``: per query (rows in ``run.query_ids`` order) and input file, the position of the query's
+    #: first line in that file among the concatenation's entries (-1: not in that file).
+    file_first: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.n_read < 0:
@@ -346,12 +349,17 @@ def _read_bucket(bucket: Path, files: list[Path], offsets: list[int], dedupe: bo
             path=files[f], line=_line_of_entry(files[f], int(en[i]) - offsets[f], 0), field="docid",
         )
     run = run_from_columns(files[0], qnames, dnames, qa, da, sa, dedupe=True, name=name, check_ids=False)
-    columns = None
+    columns = file_first = None
     if ts:  # the raw fields, put in the run's entry order as run_from_columns did (first kept, grouped by query)
         keep = ~dup if dup.any() else slice(None)
         order, _ = _group(qa[keep], len(qnames))
         columns = {key: np.concatenate([t[j] for t in ts])[keep][order] for j, key in enumerate(TEXT_FIELDS)}
-    return RunBatch(run, en[np.sort(first)], n_read=len(qa), columns=columns)
+        nf = len(files)
+        in_file = np.searchsorted(offsets, en, side="right") - 1
+        pairs, at = np.unique(qa.astype(np.int64) * nf + in_file, return_index=True)  # entries are in file order
+        file_first = np.full((len(qnames), nf), -1, dtype=np.int64)
+        file_first[pairs // nf, pairs % nf] = en[at]
+    return RunBatch(run, en[np.sort(first)], n_read=len(qa), columns=columns, file_first=file_first)
 
 
 #: The raw fields :func:`text_columns` keeps, by name.
