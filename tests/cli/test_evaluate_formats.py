@@ -77,7 +77,7 @@ def test_per_query_csv_and_parquet_out(tmp_path):
 
 
 def test_trec_eval_text_with_q_and_c_reproduces_trec_evals_own_output(tmp_path):
-    """`-q -c --out x.txt` prints trec_eval's lines: each one (but runid, our file stem) is in trec_eval 10.0's
+    """`-q -c --out x.txt` prints trec_eval's lines: each one (runid too: the run tag) is in trec_eval 10.0's
     `out.test.aqc` (`trec_eval -q -c qrels.test results.trunc`), same padding, same 4 decimals, same sums."""
     out = tmp_path / "te.txt"
     p = _run("evaluate", str(CONF / "qrels.test"), str(CONF / "results.trunc"), "-q", "-c", "-m", "map",
@@ -87,7 +87,7 @@ def test_trec_eval_text_with_q_and_c_reproduces_trec_evals_own_output(tmp_path):
     theirs = set(CONF.joinpath("out.test.aqc").read_text().splitlines())
     ours = out.read_text().splitlines()
     assert len(ours) == 3 * 9 + 2 + 9  # 3 queries x 9 measures, runid and num_q, 9 'all' lines
-    assert [ln for ln in ours if ln not in theirs] == [f"{'runid':<22}\tall\tresults.trunc"]
+    assert [ln for ln in ours if ln not in theirs] == []
     stdout = _run("evaluate", str(CONF / "qrels.test"), str(CONF / "results.trunc"), "-q", "-c", "-m", "map",
                   "-m", "P.5,10", "-m", "ndcg_cut.10", "-m", "num_rel_ret", "-m", "num_ret", "-m", "recip_rank",
                   "-m", "Rprec", "-m", "bpref", "--format", "trec")
@@ -98,3 +98,41 @@ def test_trec_eval_text_with_q_and_c_reproduces_trec_evals_own_output(tmp_path):
     assert [ln.split("\t")[1] for ln in plain.read_text().splitlines()] == ["all"] * 3  # no -q: the summary
     e = _run("evaluate", str(CONF / "qrels.test"), str(CONF / "results.trunc"), "-c", "--missing", "skip")
     assert e.returncode == 2 and "-c" in e.stderr and e.stderr.count("\n") == 1
+
+
+#: Measures in trec_eval's own print order, as `-m` names them, and as trec_eval prints them.
+TREC_ORDER = [("num_ret", ["num_ret"]), ("num_rel_ret", ["num_rel_ret"]), ("map", ["map"]), ("Rprec", ["Rprec"]),
+              ("bpref", ["bpref"]), ("recip_rank", ["recip_rank"]), ("P.5,10", ["P_5", "P_10"]),
+              ("ndcg_cut.10", ["ndcg_cut_10"])]
+
+
+@pytest.mark.parametrize("case", [("out.test.aqc", "results.trunc", ["-c"]), ("out.test.aq", "results.test", [])])
+def test_q_format_trec_is_byte_identical_to_trec_evals_output(case):
+    """`-q --format trec` with trec_eval's measures in its order prints exactly trec_eval 10.0's lines for them, in
+    its order (queries, then runid = the run tag, num_q and the `all` lines), byte for byte."""
+    expected_file, run, extra = case
+    printed = {label for _, labels in TREC_ORDER for label in labels} | {"runid", "num_q"}
+    expected = [ln for ln in CONF.joinpath(expected_file).read_text().splitlines()
+                if ln.split("\t")[0].strip() in printed]
+    args = [a for m, _ in TREC_ORDER for a in ("-m", m)]
+    p = _run("evaluate", str(CONF / "qrels.test"), str(CONF / run), "-q", *extra, *args, "--format", "trec",
+             *(["--missing", "skip"] if not extra else []))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "\n".join(expected) + "\n"
+
+
+@pytest.mark.parametrize("stream", [[], ["--stream"]])
+def test_q_format_trec_sorts_query_ids_as_trec_eval_does(tmp_path, stream):
+    """trec_eval sorts query ids as byte strings (strcmp): 10 before 100 before 2 before 9 before Z before a before
+    é, whatever order the qrels and the run give them in."""
+    qids = ["9", "10", "a", "100", "é", "2", "Z"]
+    (tmp_path / "q.txt").write_text("".join(f"{q} 0 d{i} 1\n" for i, q in enumerate(qids)), encoding="utf-8")
+    (tmp_path / "r.trec").write_text("".join(f"{q} Q0 d{i} 1 {i}.5 mine\n" for i, q in enumerate(reversed(qids))),
+                                     encoding="utf-8")
+    p = _run("evaluate", str(tmp_path / "q.txt"), str(tmp_path / "r.trec"), "-q", "-m", "map", "-m", "num_ret",
+             "--format", "trec", *stream)
+    assert p.returncode == 0, p.stderr
+    rows = [ln.split("\t") for ln in p.stdout.splitlines()]
+    per_query = [q for m, q, _ in rows if q != "all"]
+    assert per_query == [q for q in sorted(qids, key=lambda q: q.encode()) for _ in range(2)]
+    assert ["runid                 ", "all", "mine"] in rows

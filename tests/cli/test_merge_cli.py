@@ -72,7 +72,7 @@ def test_merged_run_scores_as_the_concatenation(tmp_path):
     for q, got in by_q.items():
         assert [(d, s) for d, s, _, _ in got] == whole.ranked(q)
         assert [r for _, _, r, _ in got] == list(range(1, len(got) + 1))
-        assert {t for *_, t in got} == {"merged"}
+        assert all(t == f"shard{d[1]}" for d, _, _, t in got)  # each line keeps its shard's tag
 
 
 @pytest.mark.parametrize("depth", [1, 5])
@@ -126,3 +126,79 @@ def test_same_inputs_give_byte_identical_output(tmp_path):
     assert _cli("merge", *shards, "--out", a).returncode == 0
     assert _cli("merge", *shards, "--out", b).returncode == 0
     assert a.read_bytes() == b.read_bytes()
+
+
+def _unsharded(tmp: Path, fmt: str) -> Path:
+    """A run as a retrieval tool writes it: queries in no sorted order, scores in ``fmt`` with many ties, ties in
+    the tool's own order (doc id ascending: not trec_eval's), ranks 1..n, one tag."""
+    rng = random.Random(7)
+    lines = []
+    for q in ["q10", "q9", "q100", "q2", "3"]:
+        docs = sorted(rng.sample(range(500), 60))
+        scored = sorted(((rng.choice([12.5, 11.25, 3.0, 2.75, 0.5, -1.0]), f"doc{d:04d}") for d in docs),
+                        key=lambda x: -x[0])  # stable: ties keep doc id ascending
+        lines += [f"{q} Q0 {d} {r} {fmt % s} bm25\n" for r, (s, d) in enumerate(scored, 1)]
+    path = tmp / "whole.trec"
+    path.write_text("".join(lines))
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["%.6f", "%r", "%.2f"])
+@pytest.mark.parametrize("out_name", ["merged.trec", "merged.trec.gz"])
+def test_merged_shards_are_byte_identical_to_the_unsharded_run(tmp_path, fmt, out_name):
+    """Shards cut from one run (by doc, lines verbatim) merge back to that run byte for byte: query order, tie
+    order, score text and tag kept."""
+    import gzip
+
+    whole = _unsharded(tmp_path, fmt)
+    text = whole.read_bytes()
+    shards = [tmp_path / f"s{k}.trec" for k in range(3)]
+    parts: list[list[bytes]] = [[], [], []]
+    for ln in text.splitlines(keepends=True):
+        parts[int(ln.split()[2][3:]) % 3].append(ln)
+    for p, lines in zip(shards, parts):
+        p.write_bytes(b"".join(lines))
+    out = tmp_path / out_name
+    proc = _cli("merge", *shards, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    got = gzip.decompress(out.read_bytes()) if out_name.endswith(".gz") else out.read_bytes()
+    assert got == text
+
+
+def test_a_query_missing_from_the_first_shard_keeps_its_place(tmp_path):
+    """A run cut into shards by doc: some queries are absent from some shards (the first one too); the merged file
+    is still the unsharded one byte for byte (each query shares a shard with the next, so the order is known)."""
+    rng = random.Random(3)
+    lines = []
+    for q in [f"t{rng.randrange(10**6)}" for _ in range(60)]:  # no sorted order
+        docs = sorted(rng.sample(range(10**6), rng.randint(6, 12)))
+        scored = sorted(((rng.choice([2.5, 1.0, 0.5]), f"doc{d}") for d in docs), key=lambda x: -x[0])
+        lines += [f"{q} Q0 {d} {r} {s:.4f} run\n" for r, (s, d) in enumerate(scored, 1)]
+    text = "".join(lines)
+    parts: list[list[str]] = [[], [], [], []]
+    for ln in lines:
+        parts[int(ln.split()[2][3:]) % 4].append(ln)
+    shards = []
+    for k, part in enumerate(parts):
+        shards.append(tmp_path / f"s{k}.trec")
+        shards[-1].write_text("".join(part))
+    first = {ln.split()[0] for ln in parts[0]}
+    assert {ln.split()[0] for ln in lines} - first  # some query is not in the first shard
+    out = tmp_path / "m.trec"
+    proc = _cli("merge", *shards, "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text() == text
+
+
+def test_dedupe_reports_every_line_read(tmp_path):
+    shards, _, _ = _shards(tmp_path, n_shards=2)
+    total = sum(len(p.read_text().splitlines()) for p in shards)
+    dup = shards[0].read_text().splitlines(keepends=True)[:3]
+    with shards[1].open("a") as fh:
+        fh.writelines(dup)
+    out = tmp_path / "merged.trec"
+    proc = _cli("merge", *shards, "--out", out, "--dedupe")
+    assert proc.returncode == 0, proc.stderr
+    written = len(out.read_text().splitlines())
+    assert written == total
+    assert f"{total + 3:,} lines read, {written:,} written" in proc.stdout

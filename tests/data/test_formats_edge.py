@@ -87,8 +87,8 @@ def test_corrupt_gzip_stream_is_one_line_error(tmp_path):
     gz[20] = 0xFF  # breaks the deflate stream itself (zlib.error, not OSError)
     p = tmp_path / "corrupt.qrels.gz"
     p.write_bytes(bytes(gz))
-    assert "cannot read file" in _err(read_qrels, p)
-    assert "cannot read file" in _err(read_run, p)
+    assert "corrupt gzip file" in _err(read_qrels, p)
+    assert "corrupt gzip file" in _err(read_run, p)
 
 
 def test_atomic_open_refuses_a_directory_target(tmp_path):

@@ -4,7 +4,8 @@ command tree by :func:`hcrbench.cli.command`, so a new command gets them without
 1. **No output over an input.** Parameters named like outputs (:data:`OUTPUT_PARAMS`: ``--out``, ``--json``,
    ``--costs-json``) are checked against every other path parameter with
    :func:`hcrbench.data.outpaths.check_outputs`; a parameter in :data:`DATASET_PARAMS` is a dataset folder
-   (nothing may be written inside it).
+   (nothing may be written inside it), and a folder in :data:`EXPANDED_FOLDERS` counts each file it expands to as
+   an input (``evaluate QRELS runs/ --json runs/a.trec`` is refused like ``--json a.trec`` with ``a.trec``).
 2. **Every number in range.** A float must be finite (``--step nan`` used to reach ``int(nan)``), and an option
    listed in :data:`RANGES` (by option, or by command and option) must lie in its range (``--step 0`` used to
    divide by zero). One line naming the option, exit 2, before any file is read.
@@ -21,11 +22,13 @@ from typing import Any
 from hcrbench.errors import InputError
 
 #: Parameter (Python) names that hold a path the command writes.
-OUTPUT_PARAMS = frozenset({"out", "json_path", "costs_json", "out_file"})
+OUTPUT_PARAMS = frozenset({"out", "out_path", "json_path", "costs_json", "out_file"})
 #: Commands whose ``out`` is a folder they create (convert, generate, quickstart).
 FOLDER_OUTPUTS = ("convert", "generate", "quickstart")
 #: Parameter names that hold a dataset folder (or a raw collection: ``convert --in``).
 DATASET_PARAMS = frozenset({"dataset", "src"})
+#: (command, parameter) whose folder stands for the files in it (``evaluate QRELS runs/``): each is an input too.
+EXPANDED_FOLDERS = frozenset({("evaluate", "runs")})
 
 
 @dataclass(frozen=True)
@@ -118,8 +121,20 @@ def check_paths(command: str, params: list[Any], values: dict[str, Any]) -> None
                 outputs.append(Output(field, p, folder=folder_out and param.name == "out"))
             else:
                 inputs.append(Input(field, p, dataset=param.name in DATASET_PARAMS))
+                if (command, param.name) in EXPANDED_FOLDERS and p.is_dir():
+                    inputs.extend(Input(field, f) for f in _folder_files(p))
     if outputs:
         check_outputs(outputs, inputs)
+
+
+def _folder_files(folder: Path) -> list[Path]:
+    """The files a folder input expands to (the command's own rule), none when it holds none."""
+    from hcrbench.commands._evaluate_scale import expand_runs
+
+    try:
+        return expand_runs([folder])
+    except InputError:  # an empty folder: the command says so itself
+        return []
 
 
 def install(command: Any, path: str = "") -> None:

@@ -210,7 +210,7 @@ def evaluate_command(
     if fmt == "trec":  # a trec_eval drop-in: its text on stdout, nothing else
         from hcrbench.metrics.trec_text import trec_eval_text
 
-        typer.echo(trec_eval_text(result, per_query=per_query), nl=False)
+        typer.echo(trec_eval_text(result, per_query=per_query, run_ids=_run_ids(runs, names)), nl=False)
     else:
         print_evaluation(result, comparisons, per_query=per_query, letters=letters, letters_note=note, alpha=alpha,
                          p_field=LETTER_TESTS[letters_by][0] if all_pairs else None)
@@ -223,11 +223,18 @@ def evaluate_command(
         atomic_write_text(json_path, json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
         err.print(f"wrote {json_path}", highlight=False)
     if out_path is not None:
-        what = _write_values(result, out_path, per_query)
+        what = _write_values(result, out_path, per_query, _run_ids(runs, names))
         err.print(f"wrote {out_path} ({what})", highlight=False)
 
 
-def _write_values(result, path: Path, per_query: bool) -> str:
+def _run_ids(paths: list[Path], names: list[str]) -> dict[str, str]:
+    """Each run's ``runid`` as trec_eval prints it: its file's run tag (the name for a JSON / parquet run)."""
+    from hcrbench.data.run_formats import run_tag
+
+    return {n: run_tag(p) or n for p, n in zip(paths, names)}
+
+
+def _write_values(result, path: Path, per_query: bool, run_ids: dict[str, str] | None = None) -> str:
     """--out: per-query CSV / parquet, or trec_eval's text; atomically."""
     from hcrbench.data import atomic_write_text
     from hcrbench.data.atomic import atomic_open
@@ -247,7 +254,7 @@ def _write_values(result, path: Path, per_query: bool) -> str:
         return f"{len(frame)} rows: run, query_id, {', '.join(result.metrics)}"
     from hcrbench.metrics.trec_text import trec_eval_text
 
-    atomic_write_text(path, trec_eval_text(result, per_query=per_query))
+    atomic_write_text(path, trec_eval_text(result, per_query=per_query, run_ids=run_ids))
     return "trec_eval text" + (", per query (-q)" if per_query else "")
 
 

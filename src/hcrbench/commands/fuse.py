@@ -53,15 +53,15 @@ def fuse_command(
     step: float = typer.Option(0.1, "--step", help="Weight grid step with --tune-qrels and wsum."),
     depth: int = typer.Option(1000, "--k-out", help="Documents written per query."),
     name: str | None = typer.Option(None, "--name", help="Run tag (default: the method)."),
-    out: Path = typer.Option(..., "--out", help="Fused TREC run to write (atomically; .gz compresses)."),
+    out: Path = typer.Option(..., "--out", help="Fused run to write (atomically), in the format its suffix names: .trec / .run / .txt (TREC), .json (ranx), .parquet; .gz compresses."),
 ) -> None:
     """Fuse run files with one of ranx's methods (equal to ranx.fuse, ties included with the default --ties ranx,
     and written as ranx.fuse(...).save() writes it, but for bordafuse / w_bordafuse), optionally tuned on a tune
     split."""
-    from hcrbench.data import write_run
     from hcrbench.data.outputs import ensure_parent
     from hcrbench.data.run_formats import read_any_qrels as read_qrels
     from hcrbench.data.run_formats import read_any_run as read_run
+    from hcrbench.data.run_writers import check_run_path, write_any_run
     from hcrbench.retrieve.fusion_methods import (
         RANK_BASED,
         WEIGHTED,
@@ -72,6 +72,7 @@ def fuse_command(
         ties_name,
     )
 
+    check_run_path(out, field="--out")
     m = method_name(method)
     nm = norm_name(norm if norm is not None else ("none" if m in RANK_BASED else "min-max"))
     ties = ties_name(ties)
@@ -111,10 +112,11 @@ def fuse_command(
         note = f"; {chosen} chosen on {tuned.n_queries} tune queries"
     fused = fuse(loaded, m, nm, weights=params["weights"], k=params["k"], phi=params["phi"], gamma=gamma,
                  sigma=sigma, ties=ties, name=name or m)
-    if ties == "ranx":  # ranx's own file: its line order, so ranx reads the same tie order back
+    if ties == "ranx" and check_run_path(out, field="--out") == "trec":  # ranx's own file: its line order, so
+        # ranx reads the same tie order back
         _write_ranx_order(fused, [(r, run_positions(r, nm, ties)) for r in loaded], out, depth, name or m)
     else:
-        write_run(fused, out, k=depth)
+        write_any_run(fused, out, k=depth, field="--out")
     lines = int(sum(min(int(n), depth) for n in fused.lengths()))
     typer.echo(f"fused {len(runs)} runs with {m} {_how(m, nm, ties, RANK_BASED)}: {len(fused.query_ids)} queries, "
                f"{lines} lines -> {out}{note}")

@@ -65,17 +65,19 @@ def register(app: typer.Typer) -> None:
             [], "--param", help="System parameter KEY=VALUE (repeatable), e.g. k1=1.2, backend=onnx."
         ),
         k: int = typer.Option(100, "--k", help="Documents per query."),
-        out: Path = typer.Option(..., "--out", help="TREC run file to write (.gz compresses)."),
+        out: Path = typer.Option(..., "--out", help="Run file to write, in the format its suffix names: .trec / .run / .txt (TREC), .json (ranx), .parquet; .gz compresses."),
         name: str | None = typer.Option(None, "--name", help="Run tag (default: the system name)."),
         costs_json: Path | None = typer.Option(None, "--costs-json", help="Also write params and costs here."),
     ) -> None:
-        """Index the corpus with one system, retrieve the split's queries, write a TREC run."""
-        from hcrbench.data import atomic_write_text, load_beir, write_run
+        """Index the corpus with one system, retrieve the split's queries, write a run (TREC, ranx JSON or parquet)."""
+        from hcrbench.data import atomic_write_text, load_beir
         from hcrbench.data.outputs import ensure_parent
+        from hcrbench.data.run_writers import check_run_path, write_any_run
         from hcrbench.retrieve import checked, make_retriever
 
         if k < 1:
             raise InputError(f"--k must be >= 1, got {k}", field="--k")
+        check_run_path(out, field="--out")
         ensure_parent(out, field="--out")  # before the slow part: a typo in the folder fails now
         if costs_json is not None:
             ensure_parent(costs_json, field="--costs-json")
@@ -108,7 +110,7 @@ def register(app: typer.Typer) -> None:
             if hit is not None:
                 raise InputError(f"{hit} is not a finite number: JSON has no NaN or infinity",
                                  field=f"{system} costs")
-        write_run(result.run, out, k=k)
+        write_any_run(result.run, out, k=k, field="--out")
         if getattr(retriever, "routing_log", None):  # tree retrievers (hcr): routing log + tree beside the run
             from hcrbench.data.tree import routing_log_path, tree_path_beside
 

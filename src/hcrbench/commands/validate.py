@@ -8,7 +8,7 @@ import typer
 
 
 def validate_command(
-    run: Path = typer.Argument(..., help="TREC run file (gzip allowed)."),
+    run: Path = typer.Argument(..., help="Run file: TREC (gzip allowed), ranx JSON or parquet."),
     qrels: Path | None = typer.Option(None, "--qrels", help="Also report queries these qrels do not know."),
     k: int = typer.Option(1000, "--k", help="Deepest ranking expected per query (trec_eval's default is 1000)."),
 ) -> None:
@@ -16,9 +16,11 @@ def validate_command(
     from hcrbench.cli import EXIT_CHECK_FAILED
     from hcrbench.data import read_qrels
     from hcrbench.data.run_check import check_run
+    from hcrbench.data.run_formats import as_trec_file
 
     qr = read_qrels(qrels) if qrels is not None else None
-    report = check_run(run, qr, k=k)
+    with as_trec_file(run) as text:  # a ranx JSON / parquet run is read by its format, then linted as TREC text
+        report = check_run(text, qr, k=k)
     width = max(len(p.label) for p in report.problems)
     for p in report.problems:
         if not p.count:

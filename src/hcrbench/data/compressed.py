@@ -40,6 +40,19 @@ def compression(path: str | Path) -> str | None:
     return next((kind for magic, kind in _MAGIC if head.startswith(magic)), None)
 
 
+def stream_error(path: str | Path, e: BaseException, line: int | None = None) -> InputError:
+    """The one-line error for a file whose (compressed) stream broke while read: a truncated or corrupt gzip /
+    bzip2 / xz file is named so (Python raises ``EOFError`` for a cut gzip, which must not read as Ctrl-C)."""
+    try:
+        kind = compression(path)
+    except OSError:
+        kind = None
+    if kind is not None:
+        what = "truncated" if isinstance(e, EOFError) else "truncated or corrupt"
+        return InputError(f"{what} {kind} file ({e}): recompress it or fetch it again", path=path, line=line)
+    return InputError(f"cannot read file ({e})", path=path, line=line)
+
+
 def inflate_cap(path: str | Path) -> int:
     """The most decompressed bytes read from ``path``: ``MAX_RATIO`` x its size, at least ``MIN_CAP``."""
     return max(MIN_CAP, MAX_RATIO * Path(path).stat().st_size)

@@ -2,18 +2,27 @@
 
 A corpus split into shards (TREC RAG 2024: 113,520,750 segments) gives one run per shard, each holding every
 query. :func:`merge_runs` reads them as their concatenation, a batch of whole queries at a time
-(:func:`hcrbench.data.trec_stream.iter_run_batches`, spilled by query), and writes each query once, in trec_eval's
-order: score descending (compared as 32-bit floats, as trec_eval stores them), ties by doc id descending in byte
-order (``strcmp``), ranks 1..n; scores are written with ``repr`` so reading back gives the same numbers. So
+(:func:`hcrbench.data.trec_stream.iter_run_batches`, spilled by query), and writes each query once, queries in an
+order every file keeps (shards cut from one run come back in its query order, even a query missing from the first
+shard; first appearance settles the rest, :func:`query_order`), each query by score descending (compared as
+32-bit floats, as trec_eval stores them), ties by the rank the line was given (so shards cut from one run put its ties back in its order), then doc id descending
+in byte order (``strcmp``, trec_eval's own tie order), ranks 1..n. Every other field is written as read: the score's
+text (``12.500000`` stays so), ``Q0`` and the run tag (unless ``tag`` replaces it), so shards split from a run
+written with single spaces merge back to that run byte for byte. So
 evaluating the merged file gives the numbers of evaluating the concatenation, and with ``depth`` those of the
 concatenation scored with trec_eval's ``-M depth``. A doc that two lines give for one query is refused (trec_eval
 refuses it too), naming the file and line of the second; ``dedupe`` keeps the first, as ``read_run(dedupe=True)``
-on the concatenation. The output is written atomically and may not be one of the inputs.
+on the concatenation (the summary's ``lines_read`` counts every line read, the dropped ones too). The output is
+written atomically and may not be one of the inputs.
 """
 
 from __future__ import annotations
 
+import errno
+import heapq
+import itertools
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,9 +30,11 @@ import numpy as np
 
 from hcrbench.data.atomic import atomic_open
 from hcrbench.data.ids import check_ids
+from hcrbench.data.run_writers import check_run_path, write_any_run
+from hcrbench.data.trec import read_run
 from hcrbench.data.trec_stream import BATCH_BYTES, iter_run_batches
 from hcrbench.data.types import Run, trec_score_key
-from hcrbench.errors import InputError
+from hcrbench.errors import InputError, WriteError
 
 
 @dataclass(frozen=True)
@@ -43,19 +54,45 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
 
 
-def ranked_order(run: Run) -> np.ndarray:
+def _encoded(ids: list[str]) -> np.ndarray:
+    """Ids as UTF-8 bytes (a numpy bytes array: ids hold no NUL, so none loses a trailing byte)."""
+    return np.array([d.encode("utf-8", "surrogatepass") for d in ids], dtype=bytes)
+
+
+def _doc_rank(run: Run, enc: np.ndarray | None = None) -> np.ndarray:
+    """Each doc code's position among the run's doc ids in code-point order (= UTF-8 byte order: strcmp's)."""
+    enc = _encoded(run.doc_vocab) if enc is None else enc
+    doc_rank = np.empty(len(enc), dtype=np.int64)
+    doc_rank[np.argsort(enc, kind="stable")] = np.arange(len(enc))
+    return doc_rank
+
+
+def ranked_order(run: Run, doc_rank: np.ndarray | None = None) -> np.ndarray:
     """Entry indices of ``run`` in trec_eval order: by query (``run.query_ids`` order), score (float32) descending,
     doc id descending (code-point order, which is UTF-8 byte order: strcmp's)."""
-    vocab = np.array(run.doc_vocab, dtype=object)
-    doc_rank = np.empty(len(vocab), dtype=np.int64)
-    doc_rank[np.argsort(vocab.astype(str), kind="stable")] = np.arange(len(vocab))
+    doc_rank = _doc_rank(run) if doc_rank is None else doc_rank
     return np.lexsort((-doc_rank[run.doc_index], -trec_score_key(run.scores), run.entry_query_index()))
 
 
+def _line_order(run: Run, ranks: np.ndarray, depth: int | None, enc: np.ndarray) -> np.ndarray:
+    """The entries written, in the order written: each query's best ``depth`` by trec_eval's order (what ``-M``
+    keeps), ordered by float32 score descending, then the rank the line was given, then doc id descending."""
+    doc_rank = _doc_rank(run, enc)
+    idx = np.arange(run.n_entries)
+    if depth is not None:
+        order = ranked_order(run, doc_rank)
+        pos = np.arange(order.size, dtype=np.int64) - np.repeat(run.offsets[:-1], run.lengths())
+        idx = np.sort(order[pos < depth])
+    keys = (-doc_rank[run.doc_index[idx]], ranks[idx], -trec_score_key(run.scores[idx]),
+            run.entry_query_index()[idx])
+    return idx[np.lexsort(keys)]
+
+
 def merge_runs(paths: list[str | os.PathLike], out: str | os.PathLike, *, depth: int | None = None,
-               tag: str = "merged", dedupe: bool = False, batch_bytes: int = BATCH_BYTES,
+               tag: str | None = None, dedupe: bool = False, batch_bytes: int = BATCH_BYTES,
                tmp_dir: str | os.PathLike | None = None) -> MergeSummary:
-    """Merge the run files ``paths`` into ``out`` (see the module docstring); ``depth`` keeps each query's best."""
+    """Merge the run files ``paths`` into ``out`` (see the module docstring); ``depth`` keeps each query's best,
+    ``tag`` replaces every line's run tag (None keeps each line's own)."""
     files = [Path(p) for p in paths]
     out = Path(out)
     if not files:
@@ -66,24 +103,124 @@ def merge_runs(paths: list[str | os.PathLike], out: str | os.PathLike, *, depth:
         if _same_file(p, out):
             raise InputError(f"the output is one of the input runs ({p}); refusing to overwrite an input",
                              path=out, field="--out")
-    tag = "_".join(str(tag).split()) or "merged"
-    check_ids([tag], what="run tag", path=out, field="--tag")
+    if tmp_dir is not None:
+        check_tmp_dir(tmp_dir)
+    if tag is not None:
+        tag = "_".join(str(tag).split()) or "merged"
+        check_ids([tag], what="run tag", path=out, field="--tag")
+    kind = check_run_path(out, field="--out")
+    if kind != "trec":  # ranx JSON / parquet: merged as TREC text first, then written in that format
+        with tempfile.TemporaryDirectory(prefix="hcrbench-merge-", dir=tmp_dir) as tmp:
+            text = Path(tmp) / "merged.trec"
+            summary = merge_runs(files, text, depth=depth, tag=tag, dedupe=dedupe, batch_bytes=batch_bytes,
+                                 tmp_dir=tmp_dir)
+            write_any_run(read_run(text, name=tag or "merged"), out, tag=tag, field="--out")
+        return summary
+    try:
+        return _merge_text(files, out, depth, tag, dedupe, batch_bytes, tmp_dir)
+    except WriteError:
+        raise
+    except OSError as e:  # the spill folder's doing (full, read-only, removed): name --tmp-dir, not --out
+        where = Path(tempfile.gettempdir() if tmp_dir is None else tmp_dir)
+        if not e.filename or not os.path.realpath(str(e.filename)).startswith(os.path.realpath(where)):
+            raise
+        err = WriteError(f"cannot write spill files in {where}: {e.strerror or e}", field="--tmp-dir")
+        err.exit_code = 2 if e.errno in (errno.ENOTDIR, errno.ENOENT, errno.EACCES, errno.EROFS) else 1
+        raise err from None
+
+
+def check_tmp_dir(path: str | os.PathLike) -> None:
+    """Refuse a ``--tmp-dir`` that is not an existing, writable folder, naming ``--tmp-dir`` (one line, exit 2)."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError(f"folder {p} does not exist (create it first, or leave --tmp-dir out for the system's "
+                         "temporary folder)", field="--tmp-dir")
+    if not p.is_dir():
+        raise InputError(f"{p} is not a folder", field="--tmp-dir")
+    if not os.access(p, os.W_OK | os.X_OK):
+        raise InputError(f"folder {p} is not writable", field="--tmp-dir")
+
+
+def _merge_text(files: list[Path], out: Path, depth: int | None, tag: str | None, dedupe: bool, batch_bytes: int,
+                tmp_dir: str | os.PathLike | None) -> MergeSummary:
     queries = read = written = 0
-    with atomic_open(out, "w") as fh:
-        for batch in iter_run_batches(files, batch_bytes=batch_bytes, dedupe=dedupe, name=tag, spill=True,
-                                      tmp_dir=tmp_dir):
-            run = batch.run
-            order = ranked_order(run)
-            rank = np.arange(order.size, dtype=np.int64) - np.repeat(run.offsets[:-1], run.lengths())
-            if depth is not None:
-                keep = rank < depth
-                order, rank = order[keep], rank[keep]
-            qids = np.array(run.query_ids, dtype=object)[run.entry_query_index()[order]].tolist()
-            docs = [run.doc_vocab[c] for c in run.doc_index[order].tolist()]
-            scores = run.scores[order].tolist()
-            fh.write("".join(f"{q} Q0 {d} {r} {s!r} {tag}\n"
-                             for q, d, r, s in zip(qids, docs, (rank + 1).tolist(), scores)))
-            queries += len(run.query_ids)
-            read += run.n_entries
-            written += len(order)
+    index: list[tuple[int, int, int]] = []  # per query: (its first line in the concatenation, offset, bytes)
+    in_files: list[np.ndarray] = []  # per query: its first line in each file (-1: absent)
+    with tempfile.TemporaryDirectory(prefix="hcrbench-merge-", dir=tmp_dir) as tmp:
+        body = Path(tmp) / "queries.bin"
+        with open(body, "wb") as fh:
+            for batch in iter_run_batches(files, batch_bytes=batch_bytes, dedupe=dedupe, name=tag or "merged",
+                                          spill=True, tmp_dir=tmp_dir, texts=True):
+                run, cols = batch.run, batch.columns
+                enc = _encoded(run.doc_vocab)
+                order = _line_order(run, cols["rank"], depth, enc)
+                counts = np.bincount(run.entry_query_index()[order], minlength=len(run.query_ids))
+                lines = _lines(run, cols, order, counts, tag, enc)
+                bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
+                for q, first in enumerate(batch.first_entry.tolist()):
+                    chunk = b"".join(lines[bounds[q]:bounds[q + 1]])
+                    if chunk:
+                        index.append((first, fh.tell(), len(chunk)))
+                        in_files.append(batch.file_first[q])
+                        fh.write(chunk)
+                queries += len(run.query_ids)
+                read += batch.n_read
+                written += len(order)
+        with atomic_open(out, "wb") as dst, open(body, "rb") as src:
+            for i in query_order([g for g, _, _ in index], in_files):
+                _, offset, size = index[i]
+                src.seek(offset)
+                dst.write(src.read(size))
     return MergeSummary(len(files), queries, read, written)
+
+
+def query_order(first: list[int], in_files: list[np.ndarray]) -> list[int]:
+    """The order queries are written in: one that keeps every file's own query order (shards cut from one run
+    each hold its queries in its order, some queries missing from some shards), the query that appears first in
+    the concatenation first among those free to go. Files that disagree (a cycle) are settled by first
+    appearance. ``first``: each query's first line in the concatenation; ``in_files``: its first line per file."""
+    n = len(first)
+    if n == 0:
+        return []
+    table = np.stack(in_files)
+    succ: list[list[int]] = [[] for _ in range(n)]
+    indeg = [0] * n
+    for f in range(table.shape[1]):
+        members = np.flatnonzero(table[:, f] >= 0)
+        seq = members[np.argsort(table[members, f], kind="stable")].tolist()
+        for a, b in itertools.pairwise(seq):
+            succ[a].append(b)
+            indeg[b] += 1
+    heap = [(first[i], i) for i in range(n) if indeg[i] == 0]
+    heapq.heapify(heap)
+    by_first = sorted(range(n), key=first.__getitem__)
+    cursor = 0
+    done = [False] * n
+    out: list[int] = []
+    while len(out) < n:
+        if not heap:  # the files disagree on an order: the earliest query left goes next
+            while done[by_first[cursor]]:
+                cursor += 1
+            heap.append((first[by_first[cursor]], by_first[cursor]))
+        _, i = heapq.heappop(heap)
+        if done[i]:
+            continue
+        done[i] = True
+        out.append(i)
+        for b in succ[i]:
+            indeg[b] -= 1
+            if indeg[b] == 0 and not done[b]:
+                heapq.heappush(heap, (first[b], b))
+    return out
+
+
+def _lines(run: Run, cols: dict[str, np.ndarray], order: np.ndarray, counts: np.ndarray,
+           tag: str | None, enc: np.ndarray) -> list[bytes]:
+    """The written lines of ``order``'s entries: ids, ``Q0`` field, score text and tag as read, ranks 1..n."""
+    qids = _encoded(run.query_ids)[run.entry_query_index()[order]].tolist()
+    docs = enc[run.doc_index[order]].tolist()
+    starts = np.repeat(np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
+    ranks = (np.arange(order.size, dtype=np.int64) - starts + 1).tolist()
+    tags = [tag.encode("utf-8")] * order.size if tag is not None else cols["tag"][order].tolist()
+    return [b"%s %s %s %d %s %s\n" % row for row in zip(qids, cols["q0"][order].tolist(), docs, ranks,
+                                                        cols["score"][order].tolist(), tags)]

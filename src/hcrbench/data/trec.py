@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from hcrbench.data.atomic import atomic_open
-from hcrbench.data.compressed import MAX_LINE, STREAM_ERRORS, bounded_lines, open_input
+from hcrbench.data.compressed import MAX_LINE, STREAM_ERRORS, bounded_lines, open_input, stream_error
 from hcrbench.data.ids import check_ids, first_bad_id
 from hcrbench.data.trec_fast import read_run_columns
 from hcrbench.data.types import Qrels, Run
@@ -55,7 +55,7 @@ def _raw_lines(path: str | Path, max_line: int = MAX_LINE) -> Iterator[tuple[int
     except InputError:
         raise
     except STREAM_ERRORS as e:
-        raise InputError(f"cannot read file ({e})", path=path, line=n + 1 if n else None) from None
+        raise stream_error(path, e, line=n + 1 if n else None) from None
     if not any_content:
         raise InputError("file is empty", path=path)
 
@@ -340,6 +340,18 @@ def write_run(run: Run, path: str | Path, *, tag: str | None = None, k: int | No
     infinite score is refused (one line naming the system and query), since every reader refuses it too; so is
     an id the file cannot hold round-trip (whitespace, a control character, empty: :mod:`hcrbench.data.ids`).
     """
+    tag = check_writable_run(run, path, tag=tag)
+    with atomic_open(path, "w") as fh:
+        for qid in run.query_ids:
+            ranked = run.ranked(qid)
+            if k is not None:
+                ranked = ranked[:k]
+            fh.writelines(f"{qid} Q0 {doc} {r} {score!r} {tag}\n" for r, (doc, score) in enumerate(ranked, 1))
+
+
+def check_writable_run(run: Run, path: str | Path, *, tag: str | None = None) -> str:
+    """Refuse a run no reader would take back (a non-finite score, an id a run file cannot hold round-trip), one
+    line naming the system and query, before anything is written; returns the run tag to write (no blanks)."""
     tag = tag or run.name or "hcrbench"
     tag = "_".join(tag.split()) or "hcrbench"
     bad = np.flatnonzero(~np.isfinite(np.asarray(run.scores, dtype=np.float64)))
@@ -350,12 +362,7 @@ def write_run(run: Run, path: str | Path, *, tag: str | None = None, k: int | No
                          f"non-finite score ({float(run.scores[i])}); refusing to write a run no tool can read "
                          "(a damaged cache or a broken model?)", path=path)
     check_written_ids(run, path, what=f"system {tag!r}")
-    with atomic_open(path, "w") as fh:
-        for qid in run.query_ids:
-            ranked = run.ranked(qid)
-            if k is not None:
-                ranked = ranked[:k]
-            fh.writelines(f"{qid} Q0 {doc} {r} {score!r} {tag}\n" for r, (doc, score) in enumerate(ranked, 1))
+    return tag
 
 
 # --------------------------------------------------------------------------------------------------- helpers

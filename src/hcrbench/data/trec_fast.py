@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hcrbench.data.compressed import MAX_LINE, STREAM_ERRORS, open_input
+from hcrbench.data.compressed import MAX_LINE, STREAM_ERRORS, open_input, stream_error
 from hcrbench.errors import InputError
 
 BLOCK = 1 << 22
@@ -190,7 +190,12 @@ def _blocks(path: Path):
     first = True
     with open_input(path) as fh:  # gzip / bzip2 / xz as a capped stream (data.compressed)
         while True:
-            chunk = fh.read(BLOCK)
+            try:
+                chunk = fh.read(BLOCK)
+            except InputError:
+                raise
+            except STREAM_ERRORS as e:  # a truncated gzip raises EOFError: one line naming the file, not Ctrl-C
+                raise stream_error(path, e) from None
             if not chunk:
                 break
             if first and chunk.startswith(b"\xef\xbb\xbf"):

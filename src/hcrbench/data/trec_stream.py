@@ -20,6 +20,7 @@ Two ways through the file:
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import pickle
@@ -31,9 +32,12 @@ from pathlib import Path
 
 import numpy as np
 
+from hcrbench.data.run_formats import as_trec_file
 from hcrbench.data.trec import (
+    _INT,
     _check_read_ids,
     _first_duplicate,
+    _group,
     _line_of_entry,
     _raw_lines,
     _stem,
@@ -41,7 +45,7 @@ from hcrbench.data.trec import (
     run_from_columns,
     warn_extra_columns,
 )
-from hcrbench.data.trec_fast import _blocks, parse_blocks
+from hcrbench.data.trec_fast import MAX_FIELD, _blocks, _drop_comments, _fields, _matrix, parse_blocks
 from hcrbench.data.types import Run
 from hcrbench.errors import InputError
 
@@ -126,11 +130,23 @@ class RunBatch:
 
     run: Run
     first_entry: np.ndarray
+    #: Entries read for the batch's queries, before ``dedupe`` dropped any.
+    n_read: int = -1
+    #: With ``texts``: each entry's raw ``Q0``, rank, score and tag fields (bytes arrays, in ``run``'s entry order;
+    #: the rank as an int64, :data:`NO_RANK` where it is not an integer).
+    columns: dict[str, np.ndarray] | None = None
+    #: With ``texts``: per query (rows in ``run.query_ids`` order) and input file, the position of the query's
+    #: first line in that file among the concatenation's entries (-1: not in that file).
+    file_first: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.n_read < 0:
+            self.n_read = self.run.n_entries
 
 
 def iter_run_batches(paths: str | Path | list, *, batch_bytes: int = BATCH_BYTES, dedupe: bool = False,
-                     name: str | None = None, spill: bool = False, tmp_dir: str | Path | None = None
-                     ) -> Iterator[RunBatch]:
+                     name: str | None = None, spill: bool = False, tmp_dir: str | Path | None = None,
+                     texts: bool = False) -> Iterator[RunBatch]:
     """Yield the run at ``paths`` in :class:`RunBatch` es of whole queries (see the module docstring).
 
     Without ``spill`` the file is read once, assuming its queries are grouped; a query that comes back after its
@@ -138,7 +154,8 @@ def iter_run_batches(paths: str | Path | list, *, batch_bytes: int = BATCH_BYTES
     as :func:`hcrbench.metrics.stream.evaluate_stream` does). With ``spill`` the entries go through bucket files
     in ``tmp_dir`` (default: the system's temporary folder) first, so any line order works. Several files (shard
     runs) are read as their concatenation, always through the buckets; ``first_entry`` then counts the entries of
-    the files before. Every query is in exactly one batch. Bad lines raise :class:`~hcrbench.errors.InputError`
+    the files before. Every query is in exactly one batch. ``texts`` (spilled reads only) also carries each entry's
+    raw fields (:attr:`RunBatch.columns`), so a writer can keep the score text as written. Bad lines raise :class:`~hcrbench.errors.InputError`
     naming the file and line, as :func:`~hcrbench.data.trec.read_run`.
     """
     files = [Path(p) for p in paths] if isinstance(paths, (list, tuple)) else [Path(paths)]
@@ -150,10 +167,19 @@ def iter_run_batches(paths: str | Path | list, *, batch_bytes: int = BATCH_BYTES
     if batch_bytes < 1:
         raise ValueError("batch_bytes must be >= 1")
     name = name or _stem(files[0])
-    if spill or len(files) > 1:
-        yield from _spilled(files, batch_bytes, dedupe, name, tmp_dir)
-    else:
-        yield from _grouped(files[0], batch_bytes, dedupe, name)
+    with contextlib.ExitStack() as stack:  # ranx JSON / parquet runs: read by their format, then as TREC text
+        texts_of = {stack.enter_context(as_trec_file(p, tmp_dir)): p for p in files}
+        read = list(texts_of)
+        try:
+            if spill or len(read) > 1 or texts:
+                yield from _spilled(read, batch_bytes, dedupe, name, tmp_dir, texts)
+            else:
+                yield from _grouped(read[0], batch_bytes, dedupe, name)
+        except InputError as e:  # name the user's file, not its TREC copy (whose line numbers mean nothing)
+            orig = next((o for t, o in texts_of.items() if t != o and str(t) == e.path), None)
+            if orig is None:
+                raise
+            raise InputError(e.problem, path=orig, field=e.field) from None
 
 
 class _Parts:
@@ -166,9 +192,11 @@ class _Parts:
         self.entries = 0
         self.warned = False
         self.content = False
+        self.texts: tuple[np.ndarray, ...] | None = None
 
-    def parse(self, blocks: list[bytes]):
+    def parse(self, blocks: list[bytes], texts: bool = False):
         (qnames, dnames, qa, da, sa), extra = _parse(self.path, blocks, self.line)
+        self.texts = text_columns(blocks) if texts else None
         _check_read_ids(self.path, qnames, dnames, doc_col=2)
         if extra and not self.warned:
             warn_extra_columns(self.path, extra, stacklevel=5)
@@ -235,8 +263,8 @@ def _text_size(path: Path) -> int:
 MAX_BUCKETS = 256
 
 
-def _spilled(files: list[Path], batch_bytes: int, dedupe: bool, name: str, tmp_dir: str | Path | None
-             ) -> Iterator[RunBatch]:
+def _spilled(files: list[Path], batch_bytes: int, dedupe: bool, name: str, tmp_dir: str | Path | None,
+             texts: bool = False) -> Iterator[RunBatch]:
     n = max(1, min(MAX_BUCKETS, math.ceil(sum(_text_size(p) for p in files) / batch_bytes)))
     offsets = [0]  # entries of the files before each file (first_entry counts across the concatenation)
     with tempfile.TemporaryDirectory(prefix="hcrbench-spill-", dir=tmp_dir) as tmp:
@@ -246,9 +274,9 @@ def _spilled(files: list[Path], batch_bytes: int, dedupe: bool, name: str, tmp_d
             for path in files:
                 parts = _Parts(path)
                 for blocks in _sized_parts(path, batch_bytes):
-                    qnames, dnames, qa, da, sa, start = parts.parse(blocks)
+                    qnames, dnames, qa, da, sa, start = parts.parse(blocks, texts)
                     if len(qa):
-                        _spill(fhs, qnames, dnames, qa, da, sa, start + offsets[-1])
+                        _spill(fhs, qnames, dnames, qa, da, sa, start + offsets[-1], parts.texts)
                 parts.finish()
                 offsets.append(offsets[-1] + parts.entries)
         finally:
@@ -261,7 +289,7 @@ def _spilled(files: list[Path], batch_bytes: int, dedupe: bool, name: str, tmp_d
 
 
 def _spill(fhs: list, qnames: list[str], dnames: list[str], qa: np.ndarray, da: np.ndarray, sa: np.ndarray,
-           start: int) -> None:
+           start: int, texts: tuple[np.ndarray, ...] | None = None) -> None:
     """Append each entry to its query's bucket file (``crc32(query id) % n``), keeping file order."""
     n = len(fhs)
     bucket = np.array([zlib.crc32(q.encode("utf-8", "surrogatepass")) % n for q in qnames], dtype=np.int64)[qa]
@@ -275,20 +303,23 @@ def _spill(fhs: list, qnames: list[str], dnames: list[str], qa: np.ndarray, da: 
         ud, dinv = np.unique(da[idx], return_inverse=True)
         pickle.dump(([qnames[i] for i in uq.tolist()], [dnames[i] for i in ud.tolist()],
                      qinv.ravel().astype(np.int32), dinv.ravel().astype(np.int32), sa[idx],
-                     idx.astype(np.int64) + start), fhs[k], protocol=pickle.HIGHEST_PROTOCOL)
+                     idx.astype(np.int64) + start, None if texts is None else tuple(t[idx] for t in texts)),
+                    fhs[k], protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _read_bucket(bucket: Path, files: list[Path], offsets: list[int], dedupe: bool, name: str
                  ) -> RunBatch | None:
     qmap: dict[str, int] = {}
     dmap: dict[str, int] = {}
-    qs, ds, ss, es = [], [], [], []
+    qs, ds, ss, es, ts = [], [], [], [], []
     with open(bucket, "rb") as fh:
         while True:
             try:
-                qn, dn, qi, di, sa, en = pickle.load(fh)
+                qn, dn, qi, di, sa, en, tx = pickle.load(fh)
             except EOFError:
                 break
+            if tx is not None:
+                ts.append(tx)
             qcode = np.array([qmap.setdefault(q, len(qmap)) for q in qn], dtype=np.int32)
             dcode = np.array([dmap.setdefault(d, len(dmap)) for d in dn], dtype=np.int32)
             qs.append(qcode[qi])
@@ -318,4 +349,56 @@ def _read_bucket(bucket: Path, files: list[Path], offsets: list[int], dedupe: bo
             path=files[f], line=_line_of_entry(files[f], int(en[i]) - offsets[f], 0), field="docid",
         )
     run = run_from_columns(files[0], qnames, dnames, qa, da, sa, dedupe=True, name=name, check_ids=False)
-    return RunBatch(run, en[np.sort(first)])
+    columns = file_first = None
+    if ts:  # the raw fields, put in the run's entry order as run_from_columns did (first kept, grouped by query)
+        keep = ~dup if dup.any() else slice(None)
+        order, _ = _group(qa[keep], len(qnames))
+        columns = {key: np.concatenate([t[j] for t in ts])[keep][order] for j, key in enumerate(TEXT_FIELDS)}
+        nf = len(files)
+        in_file = np.searchsorted(offsets, en, side="right") - 1
+        pairs, at = np.unique(qa.astype(np.int64) * nf + in_file, return_index=True)  # entries are in file order
+        file_first = np.full((len(qnames), nf), -1, dtype=np.int64)
+        file_first[pairs // nf, pairs % nf] = en[at]
+    return RunBatch(run, en[np.sort(first)], n_read=len(qa), columns=columns, file_first=file_first)
+
+
+#: The raw fields :func:`text_columns` keeps, by name.
+TEXT_FIELDS = ("q0", "rank", "score", "tag")
+#: The rank of a line whose rank field is not an integer (it sorts after every real rank).
+NO_RANK = np.iinfo(np.int64).max
+
+
+def _as_ranks(col: np.ndarray) -> np.ndarray:
+    try:
+        return col.astype(np.int64)
+    except (ValueError, OverflowError):
+        out = np.full(len(col), NO_RANK, dtype=np.int64)
+        for i, v in enumerate(col.tolist()):
+            if _INT.fullmatch(v) and abs(int(v)) < NO_RANK:
+                out[i] = int(v)
+        return out
+
+
+def text_columns(blocks: list[bytes]) -> tuple[np.ndarray, ...]:
+    """The raw ``Q0``, rank (int64), score and tag fields of every entry of ``blocks``, in the order the parsers
+    give entries (comment and blank lines skipped; a 7th column on is not the tag)."""
+    cols: list[list[np.ndarray]] = [[], [], [], []]
+    for block in blocks:
+        if b"#" in block:
+            block = _drop_comments(block)
+        arr, starts, ends, counts = _fields(block)
+        if not starts.size:
+            continue
+        if np.all((counts == 6) | (counts == 0)) and int((ends - starts).max()) <= MAX_FIELD:
+            for j, f in enumerate((1, 3, 4, 5)):
+                s, e = starts[f::6], ends[f::6]
+                width = max(int((e - s).max()), 1)
+                cols[j].append(_matrix(arr, s, e, width).view(f"S{width}").ravel())
+            continue
+        rows = [ln.split() for ln in block.split(b"\n")]
+        rows = [r for r in rows if len(r) >= 6 and r[0][:1] != b"#"]
+        for j, f in enumerate((1, 3, 4, 5)):
+            cols[j].append(np.array([r[f] for r in rows], dtype=bytes) if rows else np.zeros(0, "S1"))
+    out = [np.concatenate(c) if c else np.zeros(0, "S1") for c in cols]
+    out[1] = _as_ranks(out[1])
+    return tuple(out)

@@ -21,8 +21,8 @@ from hcrbench.errors import InputError
 from hcrbench.report import plots
 from hcrbench.report import sections as S
 from hcrbench.report import sections_hcr as H
-from hcrbench.report.html import render_html
-from hcrbench.report.inputs import ReportInputs, load_inputs
+from hcrbench.report.html import render_html, user_text
+from hcrbench.report.inputs import ReportInputs, load_inputs, user_strings
 from hcrbench.report.latex import render_latex
 from hcrbench.report.markdown import render_markdown
 from hcrbench.report.model import Figure, Para, Section
@@ -146,7 +146,9 @@ def make_report(folder: str | Path) -> ReportResult:
             if f"{FILES_DIR}/{old.name}" not in files.values():
                 old.unlink()
     out = {"html": folder / "report.html", "md": folder / "report.md", "tex": folder / "tables.tex"}
-    atomic_write_text(out["html"], render_html(sections, title, subtitle))
+    with user_text(user_strings(inp)):  # a backtick of a name or query text is shown, never made code
+        html = render_html(sections, title, subtitle)
+    atomic_write_text(out["html"], html)
     atomic_write_text(out["md"], render_markdown(sections, title, subtitle, files))
     atomic_write_text(out["tex"], render_latex(sections, title))
     return ReportResult(out, bottom_line(ctx), [s.title for s in sections if not s.ran], ctx, sections)
@@ -164,7 +166,9 @@ def report_drift(folder: str | Path) -> list[str]:
     ctx, sections = build_sections(inp)
     title, subtitle = _titles(ctx)
     files = {f.key: f"{FILES_DIR}/{f.key}.png" for f in _figures(sections)}
-    fresh = {"html": render_html(sections, title, subtitle), "md": render_markdown(sections, title, subtitle, files),
+    with user_text(user_strings(inp)):
+        html = render_html(sections, title, subtitle)
+    fresh = {"html": html, "md": render_markdown(sections, title, subtitle, files),
              "tex": render_latex(sections, title)}
     return [f"{folder / n}: differs from a fresh rendering of the folder's results (edited after it was written?)"
             for k, n in names.items() if (folder / n).is_file()

@@ -6,7 +6,10 @@ text (or a system name) holding ``<script>`` or ``&`` shows as text and never ru
 from __future__ import annotations
 
 import base64
+import contextlib
+import contextvars
 import re
+from collections.abc import Iterable, Iterator
 from html import escape
 from typing import Any
 
@@ -74,11 +77,29 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em;bac
 
 def inline(text: str) -> str:
     """``text`` escaped, its Markdown code spans (```hcrbench quickstart```) shown as ``<code>``, never as
-    literal backticks."""
-    return _CODE.sub(lambda m: f"<code>{m.group(1)}</code>", escape(text))
+    literal backticks; a backtick of the user's own text (:func:`user_text`) is shown as written."""
+    for s in _USER.get():
+        if s in text:
+            text = text.replace(s, s.replace("`", _TICK))
+    return _CODE.sub(lambda m: f"<code>{m.group(1)}</code>", escape(text)).replace(_TICK, "&#96;")
 
 
 _CODE = re.compile(r"`([^`]+)`")
+#: Stands for a user's backtick while code spans are found (a private-use character no input holds as text).
+_TICK = "\ue000"
+_USER: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("hcrbench_report_user_text", default=())
+
+
+@contextlib.contextmanager
+def user_text(strings: Iterable[str]) -> Iterator[None]:
+    """While rendering: these strings are the user's (system, run and dataset names, query ids and texts), so a
+    backtick in them is text, never the start of a code span (a name like ```rm -rf` `` stays as written)."""
+    ticked = sorted({s for s in strings if isinstance(s, str) and "`" in s}, key=len, reverse=True)
+    token = _USER.set(tuple(ticked))
+    try:
+        yield
+    finally:
+        _USER.reset(token)
 
 
 def _cell(c: Cell, tag: str = "td") -> str:

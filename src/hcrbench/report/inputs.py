@@ -150,3 +150,39 @@ def load_inputs(folder: str | Path) -> ReportInputs:
     inp.per_query = read_per_query(folder, metrics if isinstance(metrics, list) else None)
     inp.queries = _query_texts(inp.manifest, folder)
     return inp
+
+
+#: Fields of hcrbench's files whose string values are the user's words (names, ids, paths), not hcrbench's prose.
+USER_FIELDS = frozenset({"name", "system", "systems", "baseline", "run", "runs", "dataset", "path", "split", "query",
+                         "query_id", "qid", "category", "categories", "config", "config_path", "description",
+                         "params", "metric", "metrics", "label"})
+
+
+def _user_strings(doc: Any, out: set[str], user: bool = False) -> None:
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            out.add(str(k))
+            _user_strings(v, out, user or k in USER_FIELDS)
+    elif isinstance(doc, list):
+        for v in doc:
+            _user_strings(v, out, user)
+    elif isinstance(doc, str) and user:
+        out.add(doc)
+
+
+def user_strings(inp: ReportInputs) -> set[str]:
+    """Every string of ``inp`` that came from the user (keys, name-like fields, the manifest, per-query table
+    values, query ids and texts), so the renderers can show it as written (:func:`hcrbench.report.html.user_text`)."""
+    out: set[str] = set()
+    for doc, user in ((inp.manifest, True), (inp.eval, False), (inp.gate, False), (inp.tree_metrics, False),
+                      (inp.growth, False), (inp.verdicts, False)):
+        _user_strings(doc, out, user)
+    out.update(inp.queries)
+    out.update(inp.queries.values())
+    df = inp.per_query
+    if df is not None:
+        for col in df.columns:
+            out.add(str(col))
+            if df[col].dtype == object or str(df[col].dtype).startswith(("str", "string")):
+                out.update(str(v) for v in df[col].dropna().unique())
+    return out
