@@ -191,14 +191,18 @@ def check_params(name: str, params: Any) -> None:
 
 
 _FIELDS = {"corpus": ("doc_ids", "texts", "titles", "metadata"), "queries": ("query_ids", "texts", "metadata")}
-_SCALARS = (str, int, float, bool, bytes, type(None))
+_SCALARS = frozenset((str, int, float, bool, bytes, type(None)))
 
 
 def _meta_copy(m: Any) -> Any:
     """A metadata dict whose mutable values are copies (scalars, the usual case, are shared: they cannot change)."""
-    if not isinstance(m, dict):
+    if type(m) is not dict:
         return copy.deepcopy(m)
-    return {k: v if isinstance(v, _SCALARS) else copy.deepcopy(v) for k, v in m.items()}
+    out = m.copy()
+    for k, v in m.items():
+        if type(v) not in _SCALARS:
+            out[k] = copy.deepcopy(v)
+    return out
 
 
 def handed_copy(obj: Any) -> Any:
