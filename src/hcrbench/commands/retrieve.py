@@ -96,10 +96,7 @@ def register(app: typer.Typer) -> None:
         result = checked.search(retriever, system, ds.queries, k, ds.corpus)
         t2 = time.perf_counter()
         checked.check_params(system, retriever.params)
-        dup = checked.duplicate_entry(result.run)
-        if dup is not None:  # evaluate would refuse the file: do not write it
-            raise InputError(f"doc {cut(dup[1])!r} appears twice for query {cut(dup[0])!r}: a document is ranked "
-                             "at most once per query (evaluate refuses such a run)", field=f"{system}.search")
+        checked.refuse_duplicate_entries(result.run, f"{system}.search")  # evaluate would refuse the file
         doc = None
         if costs_json is not None:
             doc = {"system": system, "params": retriever.params, "dataset": str(dataset), "split": split,

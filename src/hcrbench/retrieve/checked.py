@@ -127,10 +127,7 @@ def check_result(name: str, result: Any, queries: Any, corpus: Any, k: int) -> A
                    else f"{len(unknown)} of its {len(used)} document ids are not ids")
             raise InputError(f"{how} of the corpus ({len(corpus)} documents), e.g. {cut(unknown[0])!r} "
                              "(return ids from corpus.doc_ids)", field=field)
-    dup = duplicate_entry(run)
-    if dup is not None:
-        raise InputError(f"doc {cut(dup[1])!r} appears twice for query {cut(dup[0])!r}: a document is ranked at "
-                         "most once per query (evaluate refuses such a run)", field=field)
+    refuse_duplicate_entries(run, field)
     longest = int(run.lengths().max()) if len(run.query_ids) else 0
     if longest > k:
         import warnings
@@ -156,6 +153,15 @@ def duplicate_entry(run: Any) -> tuple[str, str] | None:
     again = np.flatnonzero(key[order][1:] == key[order][:-1])
     i = int(order[again + 1].min())
     return run.query_ids[int(run.entry_query_index()[i])], run.doc_vocab[int(run.doc_index[i])]
+
+
+def refuse_duplicate_entries(run: Any, field: str) -> None:
+    """An InputError naming ``field`` when ``run`` lists a document twice for one query (``evaluate`` refuses such
+    a run: it is not written)."""
+    dup = duplicate_entry(run)
+    if dup is not None:
+        raise InputError(f"doc {cut(dup[1])!r} appears twice for query {cut(dup[0])!r}: a document is ranked at "
+                         "most once per query (evaluate refuses such a run)", field=field)
 
 
 def first_non_finite(obj: Any, where: str = "") -> str | None:
@@ -191,14 +197,18 @@ def check_params(name: str, params: Any) -> None:
 
 
 _FIELDS = {"corpus": ("doc_ids", "texts", "titles", "metadata"), "queries": ("query_ids", "texts", "metadata")}
-_SCALARS = (str, int, float, bool, bytes, type(None))
+_SCALARS = frozenset((str, int, float, bool, bytes, type(None)))
 
 
 def _meta_copy(m: Any) -> Any:
     """A metadata dict whose mutable values are copies (scalars, the usual case, are shared: they cannot change)."""
-    if not isinstance(m, dict):
+    if type(m) is not dict:
         return copy.deepcopy(m)
-    return {k: v if isinstance(v, _SCALARS) else copy.deepcopy(v) for k, v in m.items()}
+    out = m.copy()
+    for k, v in m.items():
+        if type(v) not in _SCALARS:
+            out[k] = copy.deepcopy(v)
+    return out
 
 
 def handed_copy(obj: Any) -> Any:
