@@ -95,6 +95,9 @@ def quickstart_command(
     console = Console(highlight=False, width=width())
     res = qs.result
     report = end_with_verdict_block(console, qs, verbose=verbose)
+    from hcrbench.experiment.manifest import mark_complete
+
+    res.manifest = mark_complete(qs.out) or res.manifest  # "complete" only now that the report is written
     relocked = relock(qs.out, lock_before)
     if relocked:
         Console(stderr=True, highlight=False).print(relocked, soft_wrap=True, markup=False)

@@ -267,8 +267,11 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
         from hcrbench.protocol.query_plan import data_name
 
         look = looks.guard(cfg, data_root / data_name(size, seed, (hook or {}).get("queries")), relook=relook)
+        # the largest size's report is written by the command after this returns: its manifest says "reporting"
+        # until then, so a run stopped while the report is written is not "complete" (lock refuses, verify flags)
         per_size[size] = res = run_experiment(cfg, force_test=True, progress=progress,
-                                             fail_fast=fail_fast, protocol=hooks())
+                                             fail_fast=fail_fast, protocol=hooks(),
+                                             report_follows=size == largest)
         res.verdicts = looks.record(look, folder, res.verdicts)  # a relook, in the registry and the verdicts
         if res.verdicts is not None:  # the tune -> lock -> test record
             res.verdicts = with_best_simple(with_tuning(res.verdicts, tuning), res, cfg)
