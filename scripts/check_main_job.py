@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
