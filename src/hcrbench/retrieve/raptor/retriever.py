@@ -30,6 +30,7 @@ from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, re
 from hcrbench.retrieve.raptor.cluster import RANDOM_SEED, ClusterConfig
 from hcrbench.retrieve.raptor.select import Selection, collapsed, rank_documents, traverse
 from hcrbench.retrieve.raptor.tree import TREE_FORMAT, RaptorTree, TreeConfig, build_tree
+from hcrbench.retrieve.runtime import cache_identity
 from hcrbench.retrieve.summarize import Summarizer
 from hcrbench.retrieve.summarize_llm import make_summarizer, summarizer_key
 from hcrbench.retrieve.util import finite_pos, int_at_least, timed
@@ -139,7 +140,7 @@ class RaptorRetriever:
         return p
 
     def _cache(self) -> EmbeddingCache | None:
-        return EmbeddingCache(self.encoder.model_id, self.cache_dir) if self.cache else None
+        return EmbeddingCache(cache_identity(self.encoder), self.cache_dir) if self.cache else None
 
     def _embed(self, texts: list[str], costs: Costs, desc: str) -> np.ndarray:
         vecs = encode_cached(self.encoder, texts, cache=self._cache(), costs=costs, desc=desc)
@@ -157,7 +158,7 @@ class RaptorRetriever:
         ids = list(cc.doc_ids)
         docs = [chunked.chunk_to_doc[c] for c in ids]
         costs.add("chunks_indexed", len(ids))
-        key = {"format": TREE_FORMAT, "leaves": corpus_fingerprint(ids, texts), "model": self.encoder.model_id,
+        key = {"format": TREE_FORMAT, "leaves": corpus_fingerprint(ids, texts), "model": cache_identity(self.encoder),
                "summarizer": summarizer_key(self.summarizer), "token_counter": self.counter.name,
                "chunk_tokens": self.chunk_tokens, "tree": self.tree_config.to_dict(), "versions": _versions()}
         if getattr(self.summarizer, "version", 1) != 1:  # a summarizer's fix rebuilds the trees it made

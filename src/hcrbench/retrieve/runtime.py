@@ -1,0 +1,66 @@
+"""What an encoder's numbers depend on besides its weights, so cached vectors are only reused where they would be
+recomputed bit for bit.
+
+A model's vectors are a function of the weights *and* of the software and CPU kernels that run them: another
+onnxruntime or torch release, or a CPU with other vector instructions (AVX2 vs AVX-512 / VNNI / AMX kernels),
+gives vectors that differ in the last bits. A cache keyed by the model alone would hand a run whatever an earlier
+run on other software computed, mixed with what this one computes for the texts it lacks, so the same command
+would give other numbers depending on what the cache held. :func:`cache_identity` is the key the embedding caches
+use: the encoder's ``cache_id`` (model id + :func:`runtime_identity`) when it has one, else its ``model_id``.
+
+:func:`vectors_digest` names the exact vectors an index (HCR's tree, RAPTOR's tree, an IVF index) was built from,
+so a cached index is never reused over other vectors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+from typing import Any
+
+import numpy as np
+
+#: CPU features that select different float kernels in onnxruntime's MLAS, torch and BLAS libraries.
+_KERNEL_FLAGS = ("sse4_1", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "avx512_vnni",
+                 "avx512_bf16", "avx512_fp16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16", "asimd", "sve")
+
+
+def cpu_kernels() -> str:
+    """``x86_64-1a2b3c4d``: the machine type and a digest of the CPU features that pick float kernels."""
+    flags: set[str] = set()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                if line.startswith(("flags", "Features")):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+    except OSError:  # not Linux: the machine type alone
+        pass
+    have = ",".join(f for f in _KERNEL_FLAGS if f in flags)
+    return f"{platform.machine() or 'cpu'}-{hashlib.sha256(have.encode()).hexdigest()[:8]}"
+
+
+def runtime_identity(library: str, device: str = "cpu") -> str:
+    """``onnxruntime-1.32.0@x86_64-1a2b3c4d``: a runtime's name and version and the kernels it runs on (the
+    device name for an accelerator)."""
+    from importlib import metadata
+
+    try:
+        version = metadata.version(library)
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    where = cpu_kernels() if device == "cpu" else device
+    return f"{library}-{version}@{where}"
+
+
+def cache_identity(encoder: Any) -> str:
+    """The key ``encoder``'s vectors are cached under: its ``cache_id`` when it has one, else its ``model_id``."""
+    return str(getattr(encoder, "cache_id", None) or encoder.model_id)
+
+
+def vectors_digest(x: np.ndarray) -> str:
+    """sha256 (16 hex) of an array's dtype, shape and bytes."""
+    a = np.ascontiguousarray(x)
+    h = hashlib.sha256(f"{a.dtype.str}{a.shape}".encode())
+    h.update(a.tobytes())
+    return h.hexdigest()[:16]
