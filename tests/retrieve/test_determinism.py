@@ -198,3 +198,35 @@ def test_quickstart_is_byte_identical_across_threads_caches_and_a_killed_and_res
     assert names, "the first quickstart wrote no runs"
     for name in [*names, "eval.json", "verdicts.json"]:
         assert (first / name).read_bytes() == (out / name).read_bytes(), f"{name} differs"
+
+
+TREE_ONE = r'''
+import hashlib, sys
+import numpy as np
+from hcrbench.data.beir import read_corpus
+from hcrbench.data.chunking import chunk_corpus
+from hcrbench.retrieve.hcr.hashenc import HashingEncoder
+from hcrbench.retrieve.hcr.tree import cluster_tree
+
+chunks = chunk_corpus(read_corpus(sys.argv[1]), max_tokens=128, overlap=32, structure_aware=True).corpus
+emb = np.asarray(HashingEncoder().encode([chunks.full_text(i) for i in range(len(chunks))]), np.float32)
+_, members = cluster_tree(emb, depth=2, seed=0)
+print(len(emb), hashlib.sha256(b"|".join(m.tobytes() for m in members)).hexdigest())
+'''
+
+
+def test_the_hcr_tree_does_not_depend_on_the_thread_count(tmp_path):
+    """faiss's k-means gave another depth-2 tree over the hashed chunk vectors of Meridian small seed 0 (12,873
+    chunks, k = 24) with ``OMP_NUM_THREADS=2`` than with 1; the tree is now trained on one thread."""
+    pytest.importorskip("faiss")
+    from hcrbench.synth.generate import generate_meridian
+
+    generate_meridian(tmp_path / "w", size="small", seed=0)
+    got = []
+    for threads in (1, 2):
+        env = {**os.environ, "OMP_NUM_THREADS": str(threads), "OPENBLAS_NUM_THREADS": str(threads)}
+        p = subprocess.run([sys.executable, "-c", TREE_ONE, str(tmp_path / "w" / "corpus.jsonl")], env=env,
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr[-3000:]
+        got.append(p.stdout.split())
+    assert int(got[0][0]) > 10_000 and got[0] == got[1]

@@ -18,7 +18,7 @@ from hcrbench.data.types import Corpus, Costs, Queries, RunResult
 from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
 from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require, resolve_backend
-from hcrbench.retrieve.runtime import cache_identity, vectors_digest
+from hcrbench.retrieve.runtime import cache_identity, faiss_one_thread, vectors_digest
 from hcrbench.retrieve.util import int_at_least, run_from_topk, timed
 
 INDEX_KINDS = ("flat", "ivf", "hnsw")
@@ -129,7 +129,8 @@ class DenseRetriever:
                 quantizer = faiss.IndexFlatIP(d)
                 idx = faiss.IndexIVFFlat(quantizer, d, nlist, faiss.METRIC_INNER_PRODUCT)
                 idx.cp.seed = self.seed
-                idx.train(emb)
+                with faiss_one_thread():  # k-means: the centroids must not depend on the thread count
+                    idx.train(emb)
             else:
                 idx = faiss.IndexHNSWFlat(d, self.hnsw_m, faiss.METRIC_INNER_PRODUCT)
                 idx.hnsw.efConstruction = self.ef_construction

@@ -1,7 +1,8 @@
 """Build the HCR tree: recursive spherical k-means over chunk embeddings, routing summaries, persisted and reloaded.
 
 Node 0 is the root; each node at level ``l < depth`` is split by k-means (faiss, ``branching`` centroids, seeded)
-into children at level ``l + 1`` (best of ``nredo`` restarts); nodes at level ``depth`` hold chunks. Nodes are numbered breadth-first, so ids
+into children at level ``l + 1`` (best of ``nredo`` restarts, on one thread: faiss's k-means depends on its thread
+count); nodes at level ``depth`` hold chunks. Nodes are numbered breadth-first, so ids
 grow with level. A node with fewer members than ``branching`` gets one child per member; a set k-means cannot
 split (identical vectors) is dealt round-robin. ``branching=None`` picks ``ceil(N ** (1 / (depth + 1)))`` so leaf
 nodes hold about as many chunks as a node has children. Every node gets a summary (the ``Summarizer`` over the
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hcrbench.data.tree import Tree, TreeNode
+from hcrbench.retrieve.runtime import faiss_one_thread
 from hcrbench.retrieve.summarize import Summarizer
 
 
@@ -51,8 +53,9 @@ def _split(x: np.ndarray, k: int, seed: int, niter: int, nredo: int) -> list[np.
 
     km = faiss.Kmeans(x.shape[1], k, niter=niter, nredo=nredo, seed=seed, spherical=True, verbose=False,
                       min_points_per_centroid=1, max_points_per_centroid=1 << 20)
-    km.train(np.ascontiguousarray(x, dtype=np.float32))
-    _, assign = km.index.search(np.ascontiguousarray(x, dtype=np.float32), 1)
+    with faiss_one_thread():  # the partition must not depend on the thread count
+        km.train(np.ascontiguousarray(x, dtype=np.float32))
+        _, assign = km.index.search(np.ascontiguousarray(x, dtype=np.float32), 1)
     assign = assign.ravel()
     groups = [np.flatnonzero(assign == c) for c in range(k)]
     groups = [g for g in groups if len(g)]
