@@ -32,7 +32,7 @@ def _fake(monkeypatch, tmp_path: Path, wanted: int, limit: int, n_test: int = 59
     (root / "manifest.json").write_text(json.dumps({"n_queries": 300}))
     tried: list[int] = []
 
-    def generate(out, size, seed, n_queries=300):
+    def generate(out, size, seed, n_queries=300, grow=False):
         man = Path(out) / "manifest.json"
         if man.is_file() and json.loads(man.read_text())["n_queries"] == n_queries:
             return "kept"  # as ensure_meridian: this generator's folder for the same suite is reused
