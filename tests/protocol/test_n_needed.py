@@ -64,3 +64,12 @@ def test_no_protocol_or_stats_module_imports_statsmodels():
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                     [node.module or ""] if isinstance(node, ast.ImportFrom) else []
                 assert not any(n.split(".")[0] == "statsmodels" for n in names), path
+
+
+def test_an_undecided_row_never_says_it_needs_an_n_it_already_has():
+    from hcrbench.protocol.registry import text_undecidable
+
+    assert text_undecidable(111, 460) == "not decidable at n = 111 (needs ~ 460)"
+    reached = text_undecidable(111, 67)
+    assert "needs ~" not in reached and "power 0.8 at the margin is reached at n ~ 67" in reached
+    assert text_undecidable(5, 81, "conditions").endswith("(needs ~ 81 conditions)")

@@ -9,6 +9,7 @@ from typing import Any
 
 from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, wilson
 
+_AT_N = re.compile(r"not decidable at n = ([\d,]+)")
 _NEEDS = re.compile(r"\(needs ~ [\d,]+((?: [a-z]+)*)\)")  # registry.text_undecidable's "(needs ~ M unit)"
 
 
@@ -55,7 +56,9 @@ def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
                    "false_go": op["false_go"], "false_nogo": op["false_nogo"], "needs_n": op["needs_n"],
                    "side_check": sc, "used_to_void": False}
         r["evidence"] = {**(r.get("evidence") or {}), "operating": summary}
-        if r[key] == UNDECIDABLE and op["needs_n"]:  # the same n, from the run's own sd instead of the interval's
+        at = _AT_N.search(r["text"])
+        if r[key] == UNDECIDABLE and op["needs_n"] and not (at and int(op["needs_n"]) <= int(at.group(1).replace(
+                ",", ""))):  # the same n, from the run's own sd instead of the interval's (never one this n has)
             need = int(op["needs_n"])
             r["text"] = _NEEDS.sub(lambda mt, k=need: f"(needs ~ {k:,}{mt.group(1) or ''})", r["text"], count=1)
         if sc is not None:

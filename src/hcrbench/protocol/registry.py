@@ -272,6 +272,11 @@ def needs_routing_log() -> set[str]:
 
 
 def text_undecidable(n: int | None, need: int | None, unit: str = "") -> str:
-    """``not decidable at n = N (needs ~ M)`` in one place."""
+    """``not decidable at n = N (needs ~ M)`` in one place. When ``n`` already reaches the power-based M, saying
+    "needs ~ M" would be false: the row says instead that power at the margin is reached and the estimate sits too
+    close to the threshold for this n to decide (more queries narrow the interval but need not decide it)."""
     u = f" {unit}" if unit else ""
+    if need and n is not None and need <= n:
+        return (f"not decidable at n = {n}{u} (power 0.8 at the margin is reached at n ~ {need:,}{u}: the estimate "
+                "sits near the threshold, so more evidence narrows the interval but need not decide it)")
     return f"not decidable at n = {n}{u}" + (f" (needs ~ {need:,}{u})" if need else " (no n in reach decides it)")
