@@ -27,13 +27,8 @@ def describe_command(
         _describe_worlds(folder)
         return
     result = describe(folder, write=False)
-    table = Table(title=f"Meridian: {folder} ({result['n_docs']:,} docs, {result['n_queries']} queries)")
-    for col in ("property", "measured", "target", "met"):
-        table.add_column(col)
-    for p in result["properties"]:
-        m = p["measured"]
-        shown = ", ".join(f"{k} {v}" for k, v in m.items()) if isinstance(m, dict) else str(m)
-        table.add_row(p["property"], shown, p["target"], "[green]✓[/]" if p["met"] else "[red]✗[/]")
+    table = _properties_table(f"Meridian: {folder} ({result['n_docs']:,} docs, {result['n_queries']} queries)",
+                              result["properties"])
     console = Console(width=width(160))
     console.print(table)
     feas = _feasibility(folder)
@@ -70,13 +65,7 @@ def _describe_worlds(folder: Path) -> None:
         worlds.add_row(w["name"], str(w["seed"]), w["split"], f"{w['n_docs']:,}", str(w["n_queries"]),
                        "; ".join(w["missed"]) or "[green]none[/]")
     console.print(worlds)
-    pooled = Table(title="Pooled over the worlds")
-    for col in ("property", "measured", "target", "met"):
-        pooled.add_column(col)
-    for p in result["properties"]:
-        m = p["measured"]
-        shown = ", ".join(f"{k} {v}" for k, v in m.items()) if isinstance(m, dict) else str(m)
-        pooled.add_row(p["property"], shown, p["target"], "[green]✓[/]" if p["met"] else "[red]✗[/]")
+    pooled = _properties_table("Pooled over the worlds", result["properties"])
     console.print(pooled)
     feas = _feasibility(folder)
     if feas is not None:
@@ -115,3 +104,17 @@ def _feasibility_table(feas: dict, Table):
 
 def register(app: typer.Typer) -> None:
     app.command("describe")(describe_command)
+
+
+def _properties_table(title: str, properties: list[dict]):
+    """One row per checked property: what was measured, the target, and whether it was met."""
+    from hcrbench.report.terminal import Table
+
+    table = Table(title=title)
+    for col in ("property", "measured", "target", "met"):
+        table.add_column(col)
+    for p in properties:
+        m = p["measured"]
+        shown = ", ".join(f"{k} {v}" for k, v in m.items()) if isinstance(m, dict) else str(m)
+        table.add_row(p["property"], shown, p["target"], "[green]✓[/]" if p["met"] else "[red]✗[/]")
+    return table
