@@ -23,7 +23,6 @@ barrier check, the subject against the best system of the run, and the power pla
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
@@ -77,14 +76,7 @@ def n_needed(sd: float, margin: float, *, power: float = POWER, alpha: float = A
     protocol's power and alpha (one implementation, :func:`hcrbench.stats.power.required_n`)."""
     from hcrbench.protocol import registry as reg
 
-    if (power, alpha) == (reg.POWER, 0.05):
-        return reg.n_for_power(sd, margin)
-    from hcrbench.stats.power import required_n_or_inf
-
-    if not (sd > 0 and margin > 0) or not math.isfinite(sd):
-        return None
-    n = required_n_or_inf(margin, sd, power=power, alpha=alpha)
-    return int(n) if math.isfinite(n) else None
+    return reg.n_for_power(sd, margin, power=power, alpha=alpha)
 
 
 # --------------------------------------------------------------------------------------------- dev runs

@@ -135,7 +135,7 @@ def decide_one(rule: Rule, lo: float | None, hi: float | None) -> int:
     return int(decide(rule, lo, hi))
 
 
-def n_for_power(sd: float | None, margin: float) -> int | None:
+def n_for_power(sd: float | None, margin: float, *, power: float = POWER, alpha: float = 1 - 0.95) -> int | None:
     """The n at which a paired mean with per-unit sd ``sd`` detects a true difference of ``margin`` with power
     0.8 at two-sided 5%: the one "n needed" of every paired-difference rule, the power plan and the operating
     report (:func:`hcrbench.stats.power.required_n`, the noncentral t); None without a positive sd or margin, or
@@ -144,7 +144,7 @@ def n_for_power(sd: float | None, margin: float) -> int | None:
 
     if sd is None or not math.isfinite(sd) or sd <= 0 or margin <= 0:
         return None
-    need = required_n_or_inf(margin, sd, power=POWER, alpha=1 - 0.95)
+    need = required_n_or_inf(margin, sd, power=power, alpha=alpha)
     return int(need) if math.isfinite(need) and need <= MAX_N else None
 
 
