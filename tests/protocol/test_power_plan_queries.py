@@ -43,7 +43,7 @@ def _fake(monkeypatch, tmp_path: Path, wanted: int, limit: int, n_test: int = 59
         man.write_text(json.dumps({"n_queries": n_queries}))
         return "generated"
 
-    cfg = SimpleNamespace(dataset=None, protocol=object())
+    cfg = SimpleNamespace(dataset=SimpleNamespace(grow=False), protocol=object())
     monkeypatch.setattr("hcrbench.experiment.config.load_config", lambda p: (cfg, ""))
     monkeypatch.setattr("hcrbench.experiment.dataset.load_data",
                         lambda *a: SimpleNamespace(queries=list(range(n_test)), root=root))

@@ -42,14 +42,15 @@ def _suite_size(root: Path) -> int | None:
     return None
 
 
-def _generates(root: Path, size: str, seed: int, n: int, made: list[Path] | None = None) -> bool:
+def _generates(root: Path, size: str, seed: int, n: int, made: list[Path] | None = None, *,
+               grow: bool = False) -> bool:
     """Whether Meridian fills an ``n``-query suite (generated into ``root``, reused when already there); a refused
     suite leaves no folder behind; a folder this call made is appended to ``made``."""
     from hcrbench.synth.generate import ensure_meridian
 
     existed = root.exists()
     try:
-        ensure_meridian(root, size=size, seed=seed, n_queries=n, grow=False)  # kept when this generator wrote it
+        ensure_meridian(root, size=size, seed=seed, n_queries=n, grow=grow)  # kept when this generator wrote it
     except InputError:
         if not existed:
             shutil.rmtree(root, ignore_errors=True)
@@ -126,16 +127,17 @@ def plan(config_path: Path, data_root: Path, size: str, seed: int, max_queries: 
                         f"than the design's {suite} ({n_test} test queries)"}
     got, note = target, ""
     made: list[Path] = []
+    grow = cfg.dataset.grow  # the larger suite's world is generated as the config's own (quickstart: no growth)
     known = _searched(data_root, size, seed, target)
     if known is not None and known < target and _generates(data_root / data_name(size, seed, known), size, seed,
-                                                           known):
+                                                           known, grow=grow):
         got = known  # a warm re-run: the search's answer, its suite still there (no refused draws again)
         note = f"; the generator could not fill {target} queries, the largest suite that works is {got}"
-    elif not _generates(data_root / data_name(size, seed, target), size, seed, target, made):
+    elif not _generates(data_root / data_name(size, seed, target), size, seed, target, made, grow=grow):
         lo, hi = suite, target  # lo generates (the design's suite), hi does not
         while hi - lo > max(10, lo // 20):
             mid = (lo + hi) // 2
-            if _generates(data_root / data_name(size, seed, mid), size, seed, mid, made):
+            if _generates(data_root / data_name(size, seed, mid), size, seed, mid, made, grow=grow):
                 lo = mid
             else:
                 hi = mid
