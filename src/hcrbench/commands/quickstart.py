@@ -47,7 +47,11 @@ def quickstart_command(
     fail_on: str | None = typer.Option(None, "--fail-on", metavar="LEVEL", help=_failon.HELP),
     max_queries: int = typer.Option(600, "--max-queries", help="Generate Meridian with up to this many queries "
                                     "when the power plan (tune + dev) asks for more test queries than the design's "
-                                    "300-query suite has; 0: keep the design's suite."),
+                                    "300-query suite has; 0: keep the design's suite. One world (--worlds 1) "
+                                    "only: with several worlds more evidence is more test worlds."),
+    worlds: int = typer.Option(3, "--worlds", help="Independent Meridian worlds at the size asked for: world 0 to "
+                               "tune, world 1 to dev (the flat system), every further world to test, each system "
+                               "built and searched per world; 1: one world whose queries are split 60/20/20."),
 ) -> None:
     """The main job: corpus to go / no-go / kill in one command (re-running reuses everything finished).
 
@@ -71,6 +75,9 @@ def quickstart_command(
     check_draws(resamples, "--resamples")
     if not 0 <= max_queries <= 100_000:
         raise InputError(f"must be between 0 and 100000, got {max_queries}", field="--max-queries")
+    from hcrbench.synth.worlds import check_worlds
+
+    check_worlds(worlds, field="--worlds")
     if sizes is not None:
         size_list = parse_sizes(sizes)
     else:
@@ -90,7 +97,7 @@ def quickstart_command(
     lock_before = read_lock(out.expanduser())
     qs = run_quickstart(out, sizes=size_list, seed=seed, encoder=encoder, seeds=seeds, n_trials=n_trials,
                         n_resamples=resamples, fail_fast=fail_fast, progress=not quiet, relook=relook,
-                        cross_encoder=cross_encoder, subject=subject, max_queries=max_queries)
+                        cross_encoder=cross_encoder, subject=subject, max_queries=max_queries, worlds=worlds)
     flush_warnings()
     console = Console(highlight=False, width=width())
     res = qs.result

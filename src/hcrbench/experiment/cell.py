@@ -115,57 +115,47 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
                log_path: Path | None = None) -> tuple[Run, dict[str, Any]]:
     """Index and search one system; returns its document-level run (named after it) and its manifest entry.
 
-    A tree retriever's routing log (and tree) is written to ``log_path`` when given (:mod:`tree_step`)."""
-    from hcrbench.retrieve import checked, make_retriever
-
-    _seed_everything(seed)
+    On a dataset of several worlds (:attr:`ExperimentData.worlds`) the system is built and searched once per
+    world that has queries in the split, each world's queries over that world's documents only (a world's size
+    stays its size); the runs, unit rankings and routing logs are pooled and every query keeps its world, and the
+    entry's ``worlds`` says what each world cost. A tree retriever's routing log (and tree) is written to
+    ``log_path`` when given (:mod:`tree_step`); per world, beside it (``NAME.wNN.routing.jsonl``)."""
     t0 = time.perf_counter()
-    retriever = make_retriever(system.type, **system.params)
     entry: dict[str, Any] = {"type": system.type}
-    if system.chunking is not None:
-        from hcrbench.data.chunking import chunk_corpus
-        from hcrbench.data.tokens import get_counter
-
-        c = system.chunking
-        t_chunk = time.perf_counter()
-        chunked = chunk_corpus(data.corpus, max_tokens=c.max_tokens, overlap=c.overlap,
-                               respect_sentences=c.respect_sentences, structure_aware=c.structure_aware,
-                               counter=get_counter(c.token_counter))
-        chunk_seconds = time.perf_counter() - t_chunk
-        checked.index(retriever, system.type, chunked.corpus)
-        if system.policy is not None:
-            result = _policy_search(system, retriever, chunked.corpus, data, entry)
-        else:
-            result = checked.search(retriever, system.type, data.queries, c.depth or 4 * k, chunked.corpus)
-        units = (result.run, chunked.corpus)  # what this system delivers: its own ranked chunks
-        run = chunked.doc_run(result.run).top_k(k)
-        result.costs.add("chunks_indexed", len(chunked.corpus))
-        result.costs.add("chunk_tokens_indexed", sum(m["n_tokens"] for m in chunked.corpus.metadata))
-        result.costs.add_time("chunk", chunk_seconds)
-        entry["chunking"] = chunked.params
+    worlds = data.worlds
+    if not worlds:
+        run, result, units, retriever = _run_one(system, data.corpus, data.queries, data, k, seed, entry)
+        _write_tree_log(retriever, log_path)
     else:
-        checked.index(retriever, system.type, data.corpus)
-        if system.policy is not None:
-            result = _policy_search(system, retriever, data.corpus, data, entry)
-        else:
-            result = checked.search(retriever, system.type, data.queries, k, data.corpus)
-        run = result.run.top_k(k)
-        entry["chunking"] = None
-        # a retriever that ranks units of its own (chunks, nodes) may expose them: unit_run over unit_corpus
-        ur, uc = getattr(retriever, "unit_run", None), getattr(retriever, "unit_corpus", None)
-        units = (ur, uc) if ur is not None and uc is not None else None
+        runs, costs, unit_parts, retrievers = [], None, [], []  # type: ignore[var-annotated]
+        entry["worlds"] = {}
+        for w, (corpus, queries) in worlds.items():
+            tw = time.perf_counter()
+            run_w, res_w, units_w, retriever = _run_one(system, corpus, queries, data, k, seed, entry)
+            _write_tree_log(retriever, None if log_path is None else world_log_path(log_path, w))
+            runs.append(run_w)
+            unit_parts.append(units_w)
+            retrievers.append(retriever)
+            costs = res_w.costs if costs is None else costs.merge(res_w.costs)
+            entry["worlds"][w] = {"n_documents": len(corpus), "n_queries": len(queries),
+                                  "seconds": round(time.perf_counter() - tw, 3),
+                                  "stage_seconds": {s: round(v, 3) for s, v in
+                                                    sorted(res_w.costs.stage_seconds.items())}}
+        run = pool_runs(runs, data.queries.query_ids)
+        from hcrbench.data.types import Costs, RunResult
+
+        result = RunResult(run, costs if costs is not None else Costs())
+        units = None
+        if unit_parts and all(u is not None for u in unit_parts):
+            units = (pool_runs([u[0] for u in unit_parts], data.queries.query_ids),
+                     pool_corpora([u[1] for u in unit_parts]))
+        retriever = retrievers[0] if retrievers else make_retriever_for(system)
+        if log_path is not None:
+            pool_logs([world_log_path(log_path, w) for w in worlds], log_path)
+    _write_units(system, units, log_path)
     seconds = time.perf_counter() - t0
-    if log_path is not None:
-        from hcrbench.experiment.tree_step import write_routing_log
+    from hcrbench.retrieve import checked
 
-        write_routing_log(retriever, log_path)
-        from hcrbench.context.units import units_path, write_units
-
-        upath = units_path(Path(log_path).parent, system.name)
-        if units is not None:  # the context step scores these, not the documents (docs/context.md)
-            write_units(upath, units[0], units[1])
-        else:
-            upath.unlink(missing_ok=True)
     checked.check_params(system.name, retriever.params)
     hit = checked.first_non_finite(result.costs.to_dict(), "costs")
     if hit is not None:
@@ -181,8 +171,123 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
     return run.rename(system.name), entry
 
 
-def _policy_search(system: SystemConfig, retriever: Any, units: Any, data: ExperimentData,
-                   entry: dict[str, Any]):
+def make_retriever_for(system: SystemConfig) -> Any:
+    from hcrbench.retrieve import make_retriever
+
+    return make_retriever(system.type, **system.params)
+
+
+def world_log_path(log_path: Path, world: str) -> Path:
+    """``logs/hcr.routing.jsonl`` -> ``logs/hcr.w03.routing.jsonl``: one world's routing log (its tree beside it)."""
+    log_path = Path(log_path)
+    return log_path.with_name(log_path.name.replace(".routing.jsonl", f".{world}.routing.jsonl"))
+
+
+def pool_logs(parts: list[Path], out: Path) -> None:
+    """The worlds' routing logs (one JSON line per query) as one log at ``out``, world by world: what a reader of
+    the whole run's log (the kill baseline's ``top_n_from``) reads; per-world measures read the parts."""
+    have = [p for p in parts if p.is_file()]
+    if not have:
+        Path(out).unlink(missing_ok=True)
+        return
+    from hcrbench.data.atomic import atomic_open
+
+    with atomic_open(out, "w") as fh:
+        for p in have:
+            with open(p, encoding="utf-8") as src:
+                for line in src:
+                    fh.write(line if line.endswith("\n") else line + "\n")
+
+
+def pool_runs(runs: list[Run], order: list[str]) -> Run:
+    """One run of the queries of ``runs`` (disjoint query sets: one per world), in ``order``'s query order."""
+    ranked: dict[str, list[tuple[str, float]]] = {}
+    for r in runs:
+        for q in r.query_ids:
+            ranked[q] = r.ranked(q)
+    name = runs[0].name if runs else "run"
+    return Run.from_ranked({q: ranked[q] for q in order if q in ranked}, name=name)
+
+
+def pool_corpora(parts: list[Any]) -> Any:
+    """One corpus of the units of every world (their ids carry their world, so they never collide)."""
+    from hcrbench.data.types import Corpus
+
+    ids, texts, titles, meta = [], [], [], []
+    for c in parts:
+        ids += list(c.doc_ids)
+        texts += list(c.texts)
+        titles += list(c.titles)
+        meta += list(c.metadata)
+    return Corpus(ids, texts, titles, meta, name=parts[0].name if parts else "units")
+
+
+def _run_one(system: SystemConfig, corpus: Any, queries: Any, data: ExperimentData, k: int, seed: int,
+             entry: dict[str, Any]) -> tuple[Run, Any, Any, Any]:
+    """Build ``system`` on ``corpus`` and search ``queries``: its top-k document run, its RunResult, the units it
+    delivers (``(unit_run, unit_corpus)`` or None) and the retriever (for its params and routing log)."""
+    from hcrbench.retrieve import checked
+
+    _seed_everything(seed)
+    retriever = make_retriever_for(system)
+    if system.chunking is not None:
+        from hcrbench.data.chunking import chunk_corpus
+        from hcrbench.data.tokens import get_counter
+
+        c = system.chunking
+        t_chunk = time.perf_counter()
+        chunked = chunk_corpus(corpus, max_tokens=c.max_tokens, overlap=c.overlap,
+                               respect_sentences=c.respect_sentences, structure_aware=c.structure_aware,
+                               counter=get_counter(c.token_counter))
+        chunk_seconds = time.perf_counter() - t_chunk
+        checked.index(retriever, system.type, chunked.corpus)
+        if system.policy is not None:
+            result = _policy_search(system, retriever, chunked.corpus, queries, entry)
+        else:
+            result = checked.search(retriever, system.type, queries, c.depth or 4 * k, chunked.corpus)
+        units = (result.run, chunked.corpus)  # what this system delivers: its own ranked chunks
+        run = chunked.doc_run(result.run).top_k(k)
+        result.costs.add("chunks_indexed", len(chunked.corpus))
+        result.costs.add("chunk_tokens_indexed", sum(m["n_tokens"] for m in chunked.corpus.metadata))
+        result.costs.add_time("chunk", chunk_seconds)
+        entry["chunking"] = chunked.params
+    else:
+        checked.index(retriever, system.type, corpus)
+        if system.policy is not None:
+            result = _policy_search(system, retriever, corpus, queries, entry)
+        else:
+            result = checked.search(retriever, system.type, queries, k, corpus)
+        run = result.run.top_k(k)
+        entry["chunking"] = None
+        # a retriever that ranks units of its own (chunks, nodes) may expose them: unit_run over unit_corpus
+        ur, uc = getattr(retriever, "unit_run", None), getattr(retriever, "unit_corpus", None)
+        units = (ur, uc) if ur is not None and uc is not None else None
+    return run, result, units, retriever
+
+
+def _write_tree_log(retriever: Any, log_path: Path | None) -> None:
+    """``retriever``'s routing log (and tree) at ``log_path``, if it keeps one (:mod:`tree_step`)."""
+    if log_path is not None:
+        from hcrbench.experiment.tree_step import write_routing_log
+
+        write_routing_log(retriever, log_path)
+
+
+def _write_units(system: SystemConfig, units: Any, log_path: Path | None) -> None:
+    """The units the system delivers, beside its log (the context step scores these, not the documents:
+    docs/context.md); a stale file is removed when the system delivers documents."""
+    if log_path is None:
+        return
+    from hcrbench.context.units import units_path, write_units
+
+    upath = units_path(Path(log_path).parent, system.name)
+    if units is not None:
+        write_units(upath, units[0], units[1])
+    else:
+        upath.unlink(missing_ok=True)
+
+
+def _policy_search(system: SystemConfig, retriever: Any, units: Any, queries: Any, entry: dict[str, Any]):
     """Run the system's policy (e.g. "2-hop@15") over the indexed ``units``; costs summed over queries into the
     result. A plugin's searches see copies of the units and queries that must come back unchanged."""
     from hcrbench.data.types import Costs, RunResult
@@ -192,17 +297,17 @@ def _policy_search(system: SystemConfig, retriever: Any, units: Any, data: Exper
     pol = Policy.parse(system.policy)
     t0 = time.perf_counter()
     if checked.plugin_value(system.type) is None:
-        res = run_policy(retriever, units, data.queries, pol)
+        res = run_policy(retriever, units, queries, pol)
     else:
         res = checked.call_guarded(system.type, "search", lambda u, q: run_policy(retriever, u, q, pol),
-                                   (units, data.queries))
+                                   (units, queries))
     costs = Costs()
     for c in res.costs.values():
         costs.add("policy_retrieval_passes", c.retrieval_passes)
         costs.add("policy_embedding_calls", c.embedding_calls)
         costs.add("policy_chunks_examined", c.chunks_examined)
         costs.add("policy_hops_used", c.hops_used)
-    costs.add("queries", len(data.queries))
+    costs.add("queries", len(queries))
     costs.add_time("policy", time.perf_counter() - t0)
     entry["policy"] = pol.to_dict()
     return RunResult(res.run, costs)

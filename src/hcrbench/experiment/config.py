@@ -146,9 +146,17 @@ class DatasetConfig(BaseModel):
     # default: a world is the size asked for (small 500, medium 2,000, full 3,500 documents), so the size ladder
     # the corpus-size rule judges means what it says; more evidence comes from more queries or more worlds.
     grow: bool = False
+    # Independent worlds generated into `path` (generate = "meridian"): 1 is one world whose queries are split
+    # 60/20/20; K >= 3 gives world 0 to tune, world 1 to dev and every further world to test, each system built
+    # and searched per world (a world's size stays its size). Adding worlds never changes one already there.
+    worlds: int = Field(1, ge=1, le=100)
 
     @model_validator(mode="after")
     def _source(self) -> DatasetConfig:
+        if self.worlds == 2:
+            raise ValueError("'worlds' must be 1 or at least 3 (tune, dev and test each need a world)")
+        if self.worlds > 1 and self.grow:
+            raise ValueError("'worlds' and 'grow' exclude each other: a world of several is never grown")
         if self.generate is not None and self.path is None:
             raise ValueError("'generate' needs 'path': the folder the corpus is generated into")
         if self.path is None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from hcrbench.data.beir import read_corpus, read_queries
 from hcrbench.data.hashing import sha256_file
@@ -30,6 +32,36 @@ class ExperimentData:
     #: the folder's previous run (a warm re-run shows the same numbers; it is not another look at a locked split)
     new_look: bool = True
 
+    @cached_property
+    def worlds(self) -> dict[str, tuple[Corpus, Queries]]:
+        """``{"w02": (its documents, its queries of this split), ...}`` when ``root`` holds several Meridian worlds
+        (``generate meridian --worlds K``), in world order, for the worlds with queries here; ``{}`` for a dataset
+        of one world. Every system is built and searched per world (:func:`~hcrbench.experiment.cell.run_system`):
+        a query retrieves only from its own world."""
+        from hcrbench.synth.worlds import is_multiworld, world_of, world_name
+
+        if not is_multiworld(self.root):
+            return {}
+        docs: dict[int, list[str]] = {}
+        for d in self.corpus.doc_ids:
+            w = world_of(d)
+            if w is None:
+                raise InputError(f"document {d!r} carries no world prefix (wNN-) in a folder of several worlds",
+                                 path=self.root / "corpus.jsonl", field="_id")
+            docs.setdefault(w, []).append(d)
+        qs: dict[int, list[str]] = {}
+        for q in self.queries.query_ids:
+            w = world_of(q)
+            if w is None or w not in docs:
+                raise InputError(f"query {q!r} names no world of this folder (ids start wNN-)",
+                                 path=self.root / "queries.jsonl", field="_id")
+            qs.setdefault(w, []).append(q)
+        return {world_name(w): (self.corpus.subset(docs[w]), self.queries.subset(qs[w])) for w in sorted(qs)}
+
+    def world_info(self) -> dict[str, Any]:
+        """What the manifest records of the worlds this split holds: ``{"wNN": {"n_documents", "n_queries"}}``."""
+        return {w: {"n_documents": len(c), "n_queries": len(q)} for w, (c, q) in self.worlds.items()}
+
     @property
     def key(self) -> str:
         """Content key of this split (the lock registry's key; part of every system's fingerprint)."""
@@ -54,33 +86,20 @@ def _generate_if_missing(cfg: DatasetConfig, base: Path) -> None:
 
     target = Path(cfg.path or "").expanduser()
     target = target if target.is_absolute() else base / target
+    if cfg.worlds > 1:
+        from hcrbench.synth.worlds import ensure_worlds
+
+        ensure_worlds(target, size=cfg.size, seed=cfg.generate_seed, n_queries=cfg.generate_queries,
+                      worlds=cfg.worlds)
+        return
     done = ensure_meridian(target, size=cfg.size, seed=cfg.generate_seed, n_queries=cfg.generate_queries,
                            grow=cfg.grow)
     if done.startswith("regenerated"):
         warnings.warn(f"{target}: {done}", HcrbenchWarning, stacklevel=2)
 
 
-def _refuse_worlds(value: str, base: Path, config_path: Path, text: str) -> None:
-    """Refuse a folder of several Meridian worlds (``generate meridian --worlds K``) in one line: systems are not
-    yet built and searched per world, and over the pooled corpus each query would search every world's documents
-    (K times the size its world has), a different benchmark from the one the folder describes. Checked before
-    ``generate = "meridian"`` could regenerate the folder as one world."""
-    from hcrbench.synth.worlds import WORLDS_DIR, is_multiworld, world_name
-
-    p = Path(value).expanduser()
-    p = p if p.is_absolute() else base / p
-    if is_multiworld(p):
-        raise InputError(f"{p} holds several Meridian worlds (generate meridian --worlds); runs do not search per "
-                         f"world yet and the pooled corpus would put every world's documents before each query: "
-                         f"point path at one world ({p / WORLDS_DIR / world_name(0)}, its queries split 60/20/20), "
-                         f"or score per-world runs with hcrbench evaluate against {p}/qrels/<split>.tsv",
-                         path=config_path, line=locate(text, ("dataset", "path")), field="dataset.path")
-
-
 def load_data(cfg: DatasetConfig, base: Path, config_path: Path, text: str = "") -> ExperimentData:
     """Read the dataset named by ``cfg`` (paths relative to ``base``, the config file's folder)."""
-    if cfg.path is not None and not cfg.path.startswith("irds:"):
-        _refuse_worlds(cfg.path, base, config_path, text)
     if cfg.path is not None and cfg.generate == "meridian":
         _generate_if_missing(cfg, base)
     if cfg.path is not None and cfg.path.startswith("irds:"):  # an ir_datasets id: its BEIR copy (data/irds.py)

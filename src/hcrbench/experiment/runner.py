@@ -249,7 +249,11 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     cfg = chunk_runfiles(cfg, data)  # a runfile of context-chunk ids delivers those chunks (docs/context.md)
     check_run_ids(list(cfg.systems), data, config_path, text,  # a runfile's ids per split, before any work
                   subject=cfg.protocol.system if cfg.protocol is not None else None)
-    console.print(f"[bold]{escape(cfg.name)}[/bold]: {len(data.corpus)} documents, {len(data.queries)} queries "
+    ws = data.worlds
+    docs = (f"{len(ws)} world{'s' if len(ws) > 1 else ''} ({', '.join(ws)}) of "
+            f"{'/'.join(sorted({str(len(c)) for c, _ in ws.values()}))} documents" if ws else
+            f"{len(data.corpus)} documents")
+    console.print(f"[bold]{escape(cfg.name)}[/bold]: {docs}, {len(data.queries)} queries "
                   f"({escape(cfg.dataset.split)}), {len(cfg.systems)} systems -> {escape(str(out))}")
     locked = cfg.dataset.locked or lock.is_locked(data.key)
     if locked:  # checked and recorded in one locked step, before any work (data.splitlock)

@@ -40,27 +40,46 @@ def system_tree_metrics(name: str, data: ExperimentData, out: Path, *, rel_thres
                         seed: int = 0) -> dict[str, Any] | None:
     """The tree-metrics document of one system from its files in ``out/logs``, or ``None`` when it has no log.
 
+    On a dataset of several worlds each world's log and tree are measured against that world's documents,
+    queries and ``world.json`` and the documents pooled (:mod:`hcrbench.metrics.tree_pool`).
     A warm re-run whose inputs are all unchanged (the log, the tree files, ``world.json``, the dataset) reuses
     the folder's memo of the last computation (:mod:`hcrbench.experiment.memo`)."""
+    if data.worlds:
+        from hcrbench.experiment.cell import world_log_path
+        from hcrbench.metrics.tree_pool import pool_tree_reports
+        from hcrbench.synth.worlds import WORLDS_DIR
+
+        parts: dict[str, Any] = {}
+        for w, (corpus, queries) in data.worlds.items():
+            log = world_log_path(out / log_rel(name), w)
+            rep = _tree_metrics(f"tree-{name}-{w}", log, Path(data.root) / WORLDS_DIR / w / "world.json", corpus,
+                                queries, data.qrels.subset(queries.query_ids), data, out,
+                                rel_threshold=rel_threshold, seed=seed, id_prefix=f"{w}-")
+            if rep is not None:
+                parts[w] = rep
+        return pool_tree_reports(parts) if parts else None
+    return _tree_metrics(f"tree-{name}", out / log_rel(name), Path(data.root) / "world.json", data.corpus,
+                         data.queries, data.qrels, data, out, rel_threshold=rel_threshold, seed=seed)
+
+
+def _tree_metrics(step: str, log: Path, world: Path, corpus: Any, queries: Any, qrels: Any, data: ExperimentData,
+                  out: Path, *, rel_threshold: int, seed: int, id_prefix: str = "") -> dict[str, Any] | None:
     from hcrbench.data.tree import tree_vectors_path
     from hcrbench.experiment.memo import data_digest, file_sha, memo_key, recall, remember, round_trip
     from hcrbench.metrics.tree_files import tree_path_for, tree_report_from_files
 
-    log = out / log_rel(name)
     tree = tree_path_for(log)
     if not log.is_file() or not tree.is_file():
         return None
-    world = Path(data.root) / "world.json"
     vectors = tree_vectors_path(tree)
-    step = f"tree-{name}"
-    key = memo_key(step, {"system": name, "log": file_sha(log), "tree": file_sha(tree),
+    key = memo_key(step, {"system": step.removeprefix("tree-"), "log": file_sha(log), "tree": file_sha(tree),
                           "vectors": file_sha(vectors), "world": file_sha(world), "data": data_digest(data),
                           "rel_threshold": rel_threshold, "seed": seed})
     hit = recall(out, step, key)
     if hit is not None:
         return hit["doc"]
-    rep = tree_report_from_files(log, None, data.corpus, data.queries, data.qrels, world_path=world,
-                                 rel_threshold=rel_threshold, seed=seed)
+    rep = tree_report_from_files(log, None, corpus, queries, qrels, world_path=world,
+                                 rel_threshold=rel_threshold, seed=seed, id_prefix=id_prefix)
     try:
         rep = round_trip(rep)
     except (TypeError, ValueError):  # not plain JSON (a numpy value): hand it on as computed, no memo

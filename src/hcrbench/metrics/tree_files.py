@@ -24,8 +24,11 @@ def tree_path_for(log: Path) -> Path:
 
 
 def tree_report_from_files(log: Path, tree_path: Path | None, corpus: Any, queries: Any, qrels: Any, *,
-                           world_path: Path | None = None, rel_threshold: int = 1, seed: int = 0) -> dict[str, Any]:
-    """:func:`hcrbench.metrics.tree.tree_report` of the log and tree files (see the module docstring)."""
+                           world_path: Path | None = None, rel_threshold: int = 1, seed: int = 0,
+                           id_prefix: str = "") -> dict[str, Any]:
+    """:func:`hcrbench.metrics.tree.tree_report` of the log and tree files (see the module docstring).
+    ``id_prefix``: the world prefix (``w03-``) the dataset's entity ids carry while ``world_path``'s do not (one
+    world of a dataset of several)."""
     from hcrbench.data.tree import read_routing_log, read_tree, tree_vectors_path
     from hcrbench.metrics.tree import tree_report, world_surface_forms
 
@@ -44,7 +47,7 @@ def tree_report_from_files(log: Path, tree_path: Path | None, corpus: Any, queri
     labels = [str(by_doc[d].get("domain")) for d in t.chunk_docs] \
         if all("domain" in by_doc[d] for d in t.chunk_docs) else None
     ents = {d: list(m["entities"]) for d, m in by_doc.items() if isinstance(m.get("entities"), list)} or None
-    forms = world_surface_forms(read_json(world_path)) \
+    forms = {id_prefix + k: v for k, v in world_surface_forms(read_json(world_path)).items()} \
         if world_path is not None and world_path.is_file() else None
     vec_path = tree_vectors_path(tree_path)
     vecs = np.load(vec_path) if vec_path.is_file() else None

@@ -291,14 +291,30 @@ def checkpoint_routing_log(cfg: Any, data: Any, out: Path) -> tuple[Any, Path | 
 
     fp = system_fingerprint(system, cfg, sha256_json({"data": cdata.key, "queries": list(cdata.queries.query_ids)}))
     fresh = stamp.is_file() and read_json(stamp).get("fingerprint") == fp
-    if not (fresh and log.is_file() and tree_path_for(log).is_file()):
+    if not (fresh and _has_trees(log, cdata)):
         folder.mkdir(parents=True, exist_ok=True)
         run_system(system, cdata, cfg.k, cfg.seed if system.seed is None else system.seed, log_path=log)
         atomic_write_text(stamp, json.dumps({"fingerprint": fp, "split": cdata.split,
                                              "n_queries": len(cdata.queries)}) + "\n")
-    if not log.is_file() or not tree_path_for(log).is_file():
+    if not _has_trees(log, cdata):
         return cdata, None, f"{sysname} wrote no routing log"
     return cdata, log, ""
+
+
+def _tree_logs(log: Path, data: Any) -> list[Path]:
+    """The routing logs whose trees the checkpoint reads: ``log`` itself, or on a dataset of several worlds each
+    world's log (a world's tree routes only that world's queries)."""
+    if not getattr(data, "worlds", None):
+        return [log]
+    from hcrbench.experiment.cell import world_log_path
+
+    return [world_log_path(log, w) for w in data.worlds]
+
+
+def _has_trees(log: Path, data: Any) -> bool:
+    from hcrbench.metrics.tree_files import tree_path_for
+
+    return log.is_file() and all(p.is_file() and tree_path_for(p).is_file() for p in _tree_logs(log, data))
 
 
 def easy_single_branch(log: Path | None, data: Any, rel_threshold: int = 1, why: str = ""
@@ -313,8 +329,20 @@ def easy_single_branch(log: Path | None, data: Any, rel_threshold: int = 1, why:
     if log is None or data is None:
         return None, None, 0, why or "no routing log"
     qrels, tiers = single_target_queries(data, rel_threshold)
-    records = [r for r in read_routing_log(log) if r.query_id in qrels and r.levels]
-    if not records:
+    eps: list[list[float]] = []
+    counts: list[list[int]] = []
+    n = 0
+    for part in _tree_logs(log, data):  # per world on a dataset of several: pooled below, by queries per level
+        records = [r for r in read_routing_log(part) if r.query_id in qrels and r.levels]
+        if records:
+            err = routing_errors(read_tree(tree_path_for(part)), records, qrels, rel_threshold)
+            eps.append([float(e) for e in err.eps_any])
+            counts.append([int(k) for k in err.n_at_level])
+            n += int(err.n_queries)
+    if not eps:
         return None, None, 0, f"no single-target {tiers} query of {data.split} has routing levels"
-    err = routing_errors(read_tree(tree_path_for(log)), records, qrels, rel_threshold)
-    return [float(e) for e in err.eps_any], [int(k) for k in err.n_at_level], int(err.n_queries), ""
+    depth = max(len(e) for e in eps)
+    n_at = [sum(c[i] for c in counts if i < len(c)) for i in range(depth)]
+    pooled = [sum(e[i] * c[i] for e, c in zip(eps, counts) if i < len(e)) / n_at[i] if n_at[i] else float("nan")
+              for i in range(depth)]
+    return pooled, n_at, n, ""

@@ -94,7 +94,7 @@ def tuned_placeholders(text: str, tuned: dict[str, dict[str, Any]] | None) -> di
 def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int = 3, n_trials: int = 200,
                   n_resamples: int = 10_000, data: str = "data/meridian-small-s0", fail_fast: bool = False,
                   tuned: dict[str, dict[str, Any]] | None = None, cross_encoder: str | None = None,
-                  queries: int | None = None) -> str:
+                  queries: int | None = None, worlds: int = 1) -> str:
     """The protocol config's TOML text (see the packaged templates), each tuned system's params as ``tuned``
     (``{system: {param: value}}``) chose them; with ``cross_encoder`` (weights: a folder or name) HCR and the kill
     baseline rerank with it and MaxSim is reported beside (:func:`hcrbench.protocol.field.with_cross_encoder`)."""
@@ -114,11 +114,22 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
     if queries is not None:  # the power plan's suite (protocol/query_plan.py)
         out = out.replace(f"generate_seed = {seed}\n", f"generate_seed = {seed}\ngenerate_queries = {int(queries)}\n",
                           1)
+    if worlds > 1:  # K independent worlds: tune w00, dev w01, test the rest (synth/worlds.py)
+        out = out.replace(f"generate_seed = {seed}\n", f"generate_seed = {seed}\nworlds = {int(worlds)}\n", 1)
     if cross_encoder is not None:
         from hcrbench.protocol.field import with_cross_encoder
 
         out = with_cross_encoder(out, cross_encoder)
     return out
+
+
+def data_folder(size: str, seed: int, queries: int | None = None, worlds: int = 1) -> str:
+    """The generated dataset's folder name under ``OUT/data``: ``meridian-<size>-s<seed>-worlds`` for a dataset
+    of several worlds (adding test worlds keeps the folder and every world in it), else the one world's
+    (:func:`hcrbench.protocol.query_plan.data_name`)."""
+    from hcrbench.protocol.query_plan import data_name
+
+    return f"meridian-{size}-s{seed}-worlds" if worlds > 1 else data_name(size, seed, queries)
 
 
 def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: bool = True, progress: bool = False,
@@ -135,9 +146,8 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
     from hcrbench.protocol.tuning import tune as run_tuning
 
     folder.mkdir(parents=True, exist_ok=True)
-    from hcrbench.protocol.query_plan import data_name
-
-    data = data_root / data_name(size, seed, queries)
+    worlds = int(kw.get("worlds", 1))
+    data = data_root / data_folder(size, seed, queries, worlds)
     rel = Path(os.path.relpath(data, folder)).as_posix()
     if queries is not None:
         kw["queries"] = queries
@@ -147,11 +157,16 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
         draft = subject_config(render_config(size=size, seed=seed, data=rel, **kw), subject)
         cfg = parse_config(draft, folder / CONFIG_NAME)
         if cfg.protocol is not None and cfg.protocol.tune:
-            from hcrbench.synth.generate import ensure_meridian
+            if worlds > 1:
+                from hcrbench.synth.worlds import ensure_worlds
 
-            ensure_meridian(data, size=size, seed=seed, n_queries=queries,  # an older generator's folder is rewritten
-                            grow=cfg.dataset.grow)
-            tag = f"{size}-s{seed}" + (f"-q{queries}" if queries else "")
+                ensure_worlds(data, size=size, seed=seed, n_queries=queries, worlds=worlds)
+            else:
+                from hcrbench.synth.generate import ensure_meridian
+
+                ensure_meridian(data, size=size, seed=seed, n_queries=queries,  # an older generator's folder is
+                                grow=cfg.dataset.grow)                          # rewritten
+            tag = f"{size}-s{seed}" + (f"-q{queries}" if queries else "") + ("-worlds" if worlds > 1 else "")
             doc = run_tuning(cfg, folder / CONFIG_NAME, data_root / "tune", tag, progress=progress)
             chosen = doc.get("chosen", {})
     text = subject_config(render_config(size=size, seed=seed, data=rel, tuned=chosen, **kw), subject)
@@ -182,11 +197,12 @@ def with_best_simple(verdicts: dict[str, Any], res: Any, config_path: Path) -> d
     return {**verdicts, "vs_best_simple": doc}
 
 
-def plan_line(out: Path, sizes: list[str], seed: int, encoder: str, subject: Any, steps: int) -> str:
+def plan_line(out: Path, sizes: list[str], seed: int, encoder: str, subject: Any, steps: int, worlds: int = 1) -> str:
     """The job's first line: what it will do, and what only the first run of this folder does."""
     name = getattr(subject, "name", None) or "hcr"
-    fresh = [s for s in sizes if not (out / "data" / f"meridian-{s}-s{seed}" / "manifest.json").is_file()]
-    first = (f"generating Meridian {', '.join(fresh)} (first run only), " if fresh else "")
+    fresh = [s for s in sizes if not (out / "data" / data_folder(s, seed, worlds=worlds) / "manifest.json").is_file()]
+    what = f"{worlds} worlds (tune, dev, {worlds - 2} test)" if worlds > 1 else "one world"
+    first = (f"generating Meridian {', '.join(fresh)}, {what} (first run only), " if fresh else "")
     enc = "encoded with MiniLM, cached after the first run" if encoder == "minilm" else "hashed words, no model"
     return (f"quickstart: {name} against the field on Meridian {', '.join(sizes)}, {steps} steps: {first}tuning on "
             f"the tune split, each system ({enc}), scoring, gate, verdicts")
@@ -214,7 +230,7 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
 def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, encoder: str = "minilm", seeds: int = 3,
                    n_trials: int = 200, n_resamples: int = 10_000, fail_fast: bool = False,
                    progress: bool = True, relook: bool = False, cross_encoder: str | None = None,
-                   subject: Any = None, max_queries: int = 600) -> QuickstartResult:
+                   subject: Any = None, max_queries: int = 600, worlds: int = 1) -> QuickstartResult:
     """Run the protocol at each size (the largest into ``out``); see the module docstring."""
     from rich.console import Console
 
@@ -230,14 +246,16 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
     per_size: dict[str, Any] = {}
     job = current_job()
     job.expect(sum(plan_units(subject_config(render_config(size=s, seed=seed, encoder=encoder, seeds=seeds,
-                                                           cross_encoder=cross_encoder), subject))
+                                                           cross_encoder=cross_encoder, worlds=worlds), subject))
                    for s in sizes))  # type: ignore[union-attr]
-    job.say(plan_line(out, sizes, seed, encoder, subject, job.total))  # type: ignore[union-attr]
+    job.say(plan_line(out, sizes, seed, encoder, subject, job.total, worlds))  # type: ignore[union-attr]
     largest = sizes[-1]
     for size in sizes:  # no work at all when a size's test split would be a second look (--relook), the design's
         # suite's or a power plan's larger one (meridian-<size>-s<seed>-q<N>)
         larger = sorted(data_root.glob(f"meridian-{size}-s{seed}-q*")) if data_root.is_dir() else []
-        for root in (data_root / f"meridian-{size}-s{seed}", *larger):
+        for root in (data_root / data_folder(size, seed, worlds=worlds), *([] if worlds > 1 else
+                                                                          [data_root / f"meridian-{size}-s{seed}",
+                                                                           *larger])):
             looks.early_check(root, out if size == largest else out / "sizes" / size, relook=relook)
     for size in sizes:
         folder = out if size == largest else out / "sizes" / size
@@ -245,10 +263,10 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
             console.print(f"[bold]size {size}[/bold]: tuning on the tune split...")
         opts = dict(seed=seed, data_root=data_root, encoder=encoder, seeds=seeds, n_trials=n_trials,
                     n_resamples=n_resamples, fail_fast=fail_fast, progress=progress, cross_encoder=cross_encoder,
-                    subject=subject)
+                    subject=subject, worlds=worlds)
         cfg, tuning = write_config(folder, size, **opts)
         hook = None
-        if max_queries > 0:  # the power plan on tune + dev, before the test split is scored (query_plan.py)
+        if max_queries > 0 and worlds == 1:  # the power plan on tune + dev, before the test split is scored (query_plan.py)
             from hcrbench.protocol.query_plan import plan as plan_queries
 
             console.print(f"power plan on tune + dev (size {size}): how many test queries the rules need...")
@@ -264,9 +282,8 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
         # a demonstration states how often the locked test split was looked at (verdicts.json "discipline"),
         # it does not refuse: another quickstart on the same generated corpus (another encoder, another folder)
         # is a recorded look; a warm re-run that reuses every score is not a new look at all (the runner)
-        from hcrbench.protocol.query_plan import data_name
-
-        look = looks.guard(cfg, data_root / data_name(size, seed, (hook or {}).get("queries")), relook=relook)
+        look = looks.guard(cfg, data_root / data_folder(size, seed, (hook or {}).get("queries"), worlds),
+                           relook=relook)
         # the largest size's report is written by the command after this returns: its manifest says "reporting"
         # until then, so a run stopped while the report is written is not "complete" (lock refuses, verify flags)
         per_size[size] = res = run_experiment(cfg, force_test=True, progress=progress,

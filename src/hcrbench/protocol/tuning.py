@@ -71,6 +71,8 @@ def tune_config(cfg: Any, data_path: str, output_dir: str = ".") -> str:
         lines += [f'generate = "{ds.generate}"', f'size = "{ds.size}"', f"generate_seed = {ds.generate_seed}"]
         if ds.generate_queries is not None:  # the same suite: without it the tune run would ask for the design's
             lines.append(f"generate_queries = {ds.generate_queries}")
+        if ds.worlds > 1:  # the same worlds (the tune split is world 0's queries)
+            lines.append(f"worlds = {ds.worlds}")
     lines += [f'split = "{TUNE_SPLIT}"', ""]
     if any(SELECTION in g for g in grids.values()):  # contexts at the reference budget, to choose a selection
         ref = cfg.context.reference_budget

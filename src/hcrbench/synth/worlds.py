@@ -8,7 +8,8 @@ grow=False)`` writes, so a world is reproducible on its own), then pools the wor
 - every id a world owns carries its world: ``w00-MER-000009`` (documents), ``w00-MQ001`` (queries), and the fact,
   entity and cluster ids of the metadata (``w00-sys:SYS-03:kind``, ``w00-SYS-03``, ``w00-T0001``); the prefix is
   ``w`` and the world index in at least two digits, then ``-`` (:func:`world_of` reads it back);
-- a world belongs to one split (:func:`world_split`): every query of a tune world is a tune query, and so on, so
+- a world belongs to one split (:func:`world_split`: world 0 tune, world 1 dev, every later world test): every
+  query of a tune world is a tune query, and so on, so
   tune, dev and test share no document, entity, fact or topic by construction (each world's own in-world split is
   kept as ``split_in_world``);
 - ``queries.meta.jsonl`` rows carry ``world`` and ``world_seed``; corpus metadata carries ``world``;
@@ -86,20 +87,11 @@ def world_of(item_id: str) -> int | None:
 
 
 def world_split(w: int) -> str:
-    """The split world ``w`` belongs to: worlds 0, 1, 2 are tune, dev and test; each later world goes to the split
-    furthest below its share (60/20/20) of the worlds before it. It depends on ``w`` only, so adding worlds never
-    moves one from a split to another."""
-    if w < MIN_WORLDS:
-        return SPLITS[w]
-    count = dict.fromkeys(SPLITS, 1)
-    for _ in range(MIN_WORLDS, w):
-        count[_next_split(count)] += 1
-    return _next_split(count)
-
-
-def _next_split(count: dict[str, int]) -> str:
-    total = sum(count.values()) + 1
-    return max(SPLITS, key=lambda s: (SPLIT_SHARES[s] * total - count[s], -SPLITS.index(s)))
+    """The split world ``w`` belongs to: world 0 is tune, world 1 dev, every later world test. A world holds the
+    whole suite (300 queries by default): one world is enough to choose parameters and the flat system, and the
+    verdicts' evidence grows with independent test replicates, so adding worlds adds test worlds only. It depends
+    on ``w`` only, so adding worlds never moves one from a split to another."""
+    return SPLITS[w] if w < MIN_WORLDS else SPLITS[-1]
 
 
 def world_splits(k: int) -> list[str]:
@@ -161,6 +153,28 @@ def generate_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n
     }
     atomic_write_text(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
     return manifest
+
+
+def ensure_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n_queries: int | None = None,
+                  worlds: int = MIN_WORLDS, on_world: Callable[[dict[str, Any]], None] | None = None) -> str:
+    """Make ``out`` hold this generator's ``worlds`` worlds for ``size``, ``seed`` and the suite (the design's when
+    None): ``"kept"`` when its manifest already says so (nothing is read or written), else the worlds are
+    generated (:func:`generate_worlds` keeps every world already there) and ``"generated"`` is returned."""
+    out = Path(out)
+    want_q = DESIGN_QUERIES if n_queries is None else n_queries
+    try:
+        man = read_json(out / "manifest.json")
+    except (OSError, ValueError):
+        man = None
+    if isinstance(man, dict) and man.get("name") == "meridian" and man.get("worlds") == worlds \
+            and man.get("generator_version") == GENERATOR_VERSION and man.get("seed") == _check_seed(seed) \
+            and man.get("size") == _manifest_size(size) and man.get("n_queries") == want_q * worlds:
+        return "kept"
+    if isinstance(man, dict) and man.get("name") not in ("meridian", None):
+        raise InputError("holds a manifest.json that is not Meridian's; refusing to write into it (choose an empty "
+                         "or new folder)", path=out, field="out")
+    generate_worlds(out, size, seed, want_q, worlds=worlds, on_world=on_world)
+    return "generated"
 
 
 def remove_worlds(out: str | Path, keep: int = 0) -> list[str]:
@@ -293,4 +307,4 @@ def _pool(out: Path, entries: list[dict[str, Any]]) -> None:
 
 
 __all__ = ["MAX_WORLDS", "MIN_WORLDS", "WORLDS_DIR", "check_worlds", "generate_worlds", "is_multiworld",
-           "remove_worlds", "world_name", "world_of", "world_prefix", "world_seed", "world_split", "world_splits"]
+           "ensure_worlds", "remove_worlds", "world_name", "world_of", "world_prefix", "world_seed", "world_split", "world_splits"]

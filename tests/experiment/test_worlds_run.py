@@ -1,0 +1,80 @@
+"""`hcrbench run` on a dataset of several worlds: each system built and searched per world, pooled outputs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hcrbench.data import load_beir
+from hcrbench.data.trec import read_run as read_trec_run
+from hcrbench.synth.worlds import WORLDS_DIR, generate_worlds, world_of
+
+QUERIES = 30
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("worldsrun")
+    generate_worlds(root / "k4", "small", seed=23, n_queries=QUERIES, worlds=4)
+    (root / "exp.toml").write_text('name = "worlds"\noutput_dir = "out"\nmetrics = ["nDCG@10"]\n'
+                                   '[dataset]\npath = "k4"\nsplit = "test"\n'
+                                   '[[systems]]\nname = "bm25"\ntype = "bm25"\n'
+                                   '[[systems]]\nname = "hcr"\ntype = "hcr"\nparams = { backend = "hash" }\n')
+    res = subprocess.run(["hcrbench", "run", "exp.toml", "--quiet"], cwd=root, capture_output=True, text=True,
+                         env={**__import__("os").environ, "HCRBENCH_CACHE": str(root / "cache")})
+    assert res.returncode == 0, res.stderr
+    return root
+
+
+def test_every_query_retrieves_only_from_its_own_world(ran):
+    for name in ("bm25", "hcr"):
+        run = read_trec_run(ran / "out" / "runs" / f"{name}.trec")
+        worlds = {world_of(q) for q in run.query_ids}
+        assert worlds == {2, 3}  # the test worlds of four: w00 tune, w01 dev
+        for q in run.query_ids:
+            assert {world_of(d) for d, _ in run.ranked(q)} == {world_of(q)}
+
+
+def test_a_world_is_searched_as_if_it_were_alone(ran):
+    """A world's BM25 scores are those of BM25 on that world's own folder: its size stays its size."""
+    from hcrbench.retrieve import make_retriever
+
+    pooled = read_trec_run(ran / "out" / "runs" / "bm25.trec")
+    world = ran / "k4" / WORLDS_DIR / "w03"
+    corpus = load_beir(world, "test").corpus
+    from hcrbench.data.beir import read_queries
+
+    allq = read_queries(world / "queries.jsonl")
+    mine = [q for q in pooled.query_ids if world_of(q) == 3]
+    alone = make_retriever("bm25")
+    alone.index(corpus)
+    res = alone.search(allq.subset([q.split("-", 1)[1] for q in mine]), k=100)
+    for q in mine:
+        got = [(d.split("-", 1)[1], round(s, 6)) for d, s in pooled.ranked(q)]
+        want = [(d, round(s, 6)) for d, s in res.run.ranked(q.split("-", 1)[1])]
+        assert got == want
+
+
+def test_the_manifest_says_what_each_world_cost(ran):
+    man = json.loads((ran / "out" / "manifest.json").read_text())
+    systems = man["systems"]
+    entry = systems["bm25"] if isinstance(systems, dict) else next(s for s in systems if s["name"] == "bm25")
+    assert set(entry["worlds"]) == {"w02", "w03"}
+    for w in entry["worlds"].values():
+        assert w["n_documents"] == 500 and w["n_queries"] > 0 and w["seconds"] >= 0
+
+
+def test_tree_metrics_are_measured_per_world_and_pooled(ran):
+    doc = json.loads((ran / "out" / "tree_metrics.json").read_text())["hcr"]
+    per = doc["worlds"]
+    assert set(per) == {"w02", "w03"}
+    assert doc["n_queries_logged"] == sum(d["n_queries_logged"] for d in per.values())
+    assert doc["tree"]["depth"] == max(d["tree"]["depth"] for d in per.values())
+    acc = [d["routing"]["accuracy"] for d in per.values()]
+    assert min(acc) - 1e-12 <= doc["routing"]["accuracy"] <= max(acc) + 1e-12
+    logs = ran / "out" / "logs"
+    parts = [(logs / f"hcr.{w}.routing.jsonl").read_text() for w in ("w02", "w03")]
+    assert (logs / "hcr.routing.jsonl").read_text() == "".join(parts)  # the pooled log, world by world
