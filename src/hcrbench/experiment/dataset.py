@@ -38,7 +38,7 @@ class ExperimentData:
         (``generate meridian --worlds K``), in world order, for the worlds with queries here; ``{}`` for a dataset
         of one world. Every system is built and searched per world (:func:`~hcrbench.experiment.cell.run_system`):
         a query retrieves only from its own world."""
-        from hcrbench.synth.worlds import is_multiworld, world_of, world_name
+        from hcrbench.synth.worlds import is_multiworld, world_name, world_of
 
         if not is_multiworld(self.root):
             return {}

@@ -273,7 +273,6 @@ def checkpoint_routing_log(cfg: Any, data: Any, out: Path) -> tuple[Any, Path | 
     from hcrbench.data.atomic import atomic_write_text
     from hcrbench.experiment.cell import run_system
     from hcrbench.experiment.runner import system_fingerprint
-    from hcrbench.metrics.tree_files import tree_path_for
 
     cdata = checkpoint_data(data, cfg.rel_threshold, cfg.seed)
     if cdata is None:

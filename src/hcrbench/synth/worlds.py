@@ -45,7 +45,6 @@ from hcrbench.synth.generate import (
     resolve_size,
 )
 from hcrbench.synth.queries import DESIGN_QUERIES
-from hcrbench.synth.query_plan import SPLIT_SHARES
 from hcrbench.synth.seeds import sub_seed
 
 WORLDS_DIR = "worlds"
@@ -306,5 +305,19 @@ def _pool(out: Path, entries: list[dict[str, Any]]) -> None:
         write_beir_qrels(Qrels.from_dict(topical, name=f"{split}-topical"), out / "qrels-topical" / f"{split}.tsv")
 
 
-__all__ = ["MAX_WORLDS", "MIN_WORLDS", "WORLDS_DIR", "check_worlds", "generate_worlds", "is_multiworld",
-           "ensure_worlds", "remove_worlds", "world_name", "world_of", "world_prefix", "world_seed", "world_split", "world_splits"]
+__all__ = [
+    "MAX_WORLDS",
+    "MIN_WORLDS",
+    "WORLDS_DIR",
+    "check_worlds",
+    "ensure_worlds",
+    "generate_worlds",
+    "is_multiworld",
+    "remove_worlds",
+    "world_name",
+    "world_of",
+    "world_prefix",
+    "world_seed",
+    "world_split",
+    "world_splits",
+]
