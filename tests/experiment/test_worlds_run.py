@@ -78,3 +78,36 @@ def test_tree_metrics_are_measured_per_world_and_pooled(ran):
     logs = ran / "out" / "logs"
     parts = [(logs / f"hcr.{w}.routing.jsonl").read_text() for w in ("w02", "w03")]
     assert (logs / "hcr.routing.jsonl").read_text() == "".join(parts)  # the pooled log, world by world
+
+
+def test_adding_a_world_computes_only_the_new_world_and_gives_the_same_bytes(tmp_path):
+    import os
+
+    generate_worlds(tmp_path / "k", "small", seed=29, n_queries=QUERIES, worlds=3)
+    cfg = ('name = "grow"\noutput_dir = "{out}"\nmetrics = ["nDCG@10"]\n[dataset]\npath = "k"\nsplit = "test"\n'
+           '[[systems]]\nname = "hcr"\ntype = "hcr"\nparams = {{ backend = "hash" }}\n'
+           '[[systems]]\nname = "rr"\ntype = "rerank"\nparams = {{ method = "maxsim", backend = "hash", top_n = 100, '
+           'top_n_from = "hcr", top_n_match = "per-query" }}\n')
+    env = {**os.environ, "HCRBENCH_CACHE": str(tmp_path / "cache")}
+
+    def run(out: str) -> None:
+        (tmp_path / f"{out}.toml").write_text(cfg.format(out=out))
+        res = subprocess.run(["hcrbench", "run", f"{out}.toml", "--quiet"], cwd=tmp_path, capture_output=True,
+                             text=True, env=env)
+        assert res.returncode == 0, res.stderr
+
+    run("a")
+    generate_worlds(tmp_path / "k", "small", seed=29, n_queries=QUERIES, worlds=4)  # one more test world
+    run("a")
+    man = json.loads((tmp_path / "a" / "manifest.json").read_text())["systems"]
+    for name in ("hcr", "rr"):
+        entry = man[name] if isinstance(man, dict) else next(s for s in man if s["name"] == name)
+        assert {w: e["reused"] for w, e in entry["worlds"].items()} == {"w02": True, "w03": False}
+    run("b")  # every world computed afresh: the same bytes as with w02 reused
+    for rel in ("runs/hcr.trec", "runs/rr.trec", "logs/hcr.routing.jsonl", "logs/hcr.units.jsonl", "eval.json"):
+        a, b = tmp_path / "a" / rel, tmp_path / "b" / rel
+        if rel == "eval.json":
+            da, db = json.loads(a.read_text()), json.loads(b.read_text())
+            assert da.get("means") == db.get("means") and da.get("per_query") == db.get("per_query")
+        else:
+            assert a.read_bytes() == b.read_bytes(), rel

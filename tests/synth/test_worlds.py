@@ -200,20 +200,25 @@ def test_cli_bad_worlds_exit_2_with_one_line(value, tmp_path, capsys):
     assert not (tmp_path / "x").exists()
 
 
-def test_run_refuses_a_multi_world_dataset_in_one_line(three, tmp_path):
+def test_run_on_a_multi_world_dataset_needs_its_world_count_to_generate(three, tmp_path):
     run = tmp_path / "r.trec"
     run.write_text("w02-MQ001 Q0 w02-MER-000001 1 1.0 r\n")
+    body = (f'name = "worlds"\noutput_dir = "out"\nmetrics = ["nDCG@10"]\n[dataset]\npath = "{three}"\n'
+            f'generate = "meridian"\nsize = "small"\ngenerate_seed = 17\ngenerate_queries = {QUERIES}\n{{worlds}}'
+            f'[[systems]]\nname = "r"\ntype = "runfile"\nparams = {{{{ path = "{run}" }}}}\n')
     cfg = tmp_path / "exp.toml"
-    cfg.write_text(f'name = "worlds"\noutput_dir = "out"\nmetrics = ["nDCG@10"]\n[dataset]\npath = "{three}"\n'
-                   f'generate = "meridian"\n[[systems]]\nname = "r"\ntype = "runfile"\nparams = {{ path = "{run}" }}\n')
-    before = (three / "manifest.json").read_bytes()
+    cfg.write_text(body.format(worlds=""))
+    before = _files(three)
     res = subprocess.run(["hcrbench", "run", str(cfg), "--quiet"], cwd=tmp_path, capture_output=True, text=True)
     assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
     err = res.stderr.strip().splitlines()
-    assert len(err) == 1 and "dataset.path" in err[0] and "several Meridian worlds" in err[0]
-    assert str(three / WORLDS_DIR / "w00") in err[0]
-    assert (three / "manifest.json").read_bytes() == before  # not regenerated as one world
+    assert len(err) == 1 and "dataset.worlds" in err[0] and "worlds = 3" in err[0]
+    assert _files(three) == before  # neither regenerated as one world nor written to
     assert not (tmp_path / "out").exists()
+    cfg.write_text(body.format(worlds="worlds = 3\n"))  # the same folder, its worlds said: kept and searched per world
+    res = subprocess.run(["hcrbench", "run", str(cfg), "--quiet"], cwd=tmp_path, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert _files(three) == before
 
 
 def test_describe_checks_a_world_against_the_size_asked(tmp_path):

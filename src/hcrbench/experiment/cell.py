@@ -37,6 +37,7 @@ class Cell:
     fingerprint: str
     cwd: str = field(default_factory=os.getcwd)  # relative paths in params resolve as in a local run
     log_path: str | None = None  # where a tree retriever writes its routing log (shared storage on a cluster)
+    world_keys: tuple[tuple[str, str], ...] | None = None  # per world of a dataset of several: its run's key
 
     @property
     def name(self) -> str:
@@ -88,7 +89,8 @@ def compute_cell(cell: Cell, data: Any, engine: str = "local") -> CellOutput | C
         os.chdir(cell.cwd)
     try:
         run, entry = run_system(cell.system, data, cell.k, cell.seed,
-                                log_path=Path(cell.log_path) if cell.log_path else None)
+                                log_path=Path(cell.log_path) if cell.log_path else None,
+                                world_keys=dict(cell.world_keys) if cell.world_keys else None)
     except InputError as e:
         if engine == "local":
             raise CellInputError(cell, e) from None
@@ -112,14 +114,17 @@ def _jsonable(obj: Any) -> Any:
 
 
 def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
-               log_path: Path | None = None) -> tuple[Run, dict[str, Any]]:
+               log_path: Path | None = None, world_keys: dict[str, str] | None = None) -> tuple[Run, dict[str, Any]]:
     """Index and search one system; returns its document-level run (named after it) and its manifest entry.
 
     On a dataset of several worlds (:attr:`ExperimentData.worlds`) the system is built and searched once per
     world that has queries in the split, each world's queries over that world's documents only (a world's size
     stays its size); the runs, unit rankings and routing logs are pooled and every query keeps its world, and the
     entry's ``worlds`` says what each world cost. A tree retriever's routing log (and tree) is written to
-    ``log_path`` when given (:mod:`tree_step`); per world, beside it (``NAME.wNN.routing.jsonl``)."""
+    ``log_path`` when given (:mod:`tree_step`); per world, beside it (``NAME.wNN.routing.jsonl``). With
+    ``world_keys`` (``{world: key}``, the runner's per-world fingerprints) and ``log_path``, a world whose key
+    matches the one its last computation stored (:mod:`world_cache`) is reused, not recomputed: adding test worlds
+    computes only the new worlds, and the pooled outputs are the same bytes either way."""
     t0 = time.perf_counter()
     entry: dict[str, Any] = {"type": system.type}
     worlds = data.worlds
@@ -127,33 +132,62 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
         run, result, units, retriever = _run_one(system, data.corpus, data.queries, data, k, seed, entry)
         _write_tree_log(retriever, log_path)
     else:
-        runs, costs, unit_parts, retrievers = [], None, [], []  # type: ignore[var-annotated]
+        from hcrbench.experiment import world_cache
+
+        runs, costs, unit_files, params = [], None, [], None  # type: ignore[var-annotated]
         entry["worlds"] = {}
         for w, (corpus, queries) in worlds.items():
             tw = time.perf_counter()
-            run_w, res_w, units_w, retriever = _run_one(system, corpus, queries, data, k, seed, entry)
-            _write_tree_log(retriever, None if log_path is None else world_log_path(log_path, w))
-            runs.append(run_w)
-            unit_parts.append(units_w)
-            retrievers.append(retriever)
-            costs = res_w.costs if costs is None else costs.merge(res_w.costs)
+            key = (world_keys or {}).get(w)
+            wlog = None if log_path is None else world_log_path(log_path, w)
+            hit = world_cache.read(log_path, system.name, w, key)
+            if hit is None:
+                run_w, res_w, units_w, retriever = _run_one(system, corpus, queries, data, k, seed, entry)
+                _write_tree_log(retriever, wlog)
+                hit = world_cache.write(log_path, system.name, w, key, run_w, res_w.costs, units_w,
+                                        _jsonable(dict(retriever.params)), entry,
+                                        routing_log=wlog is not None and wlog.is_file(),
+                                        seconds=time.perf_counter() - tw)
+            runs.append(hit.run)
+            unit_files.append(hit.units_file)
+            params = params if params is not None else hit.params
+            for k_, v_ in hit.entry.items():
+                entry.setdefault(k_, v_)
+            costs = hit.costs if costs is None else costs.merge(hit.costs)
             entry["worlds"][w] = {"n_documents": len(corpus), "n_queries": len(queries),
-                                  "seconds": round(time.perf_counter() - tw, 3),
-                                  "stage_seconds": {s: round(v, 3) for s, v in
-                                                    sorted(res_w.costs.stage_seconds.items())}}
+                                  "seconds": round(hit.seconds, 3), "reused": hit.reused,
+                                  "stage_seconds": {s_: round(v, 3) for s_, v in
+                                                    sorted(hit.costs.stage_seconds.items())}}
         run = pool_runs(runs, data.queries.query_ids)
         from hcrbench.data.types import Costs, RunResult
 
         result = RunResult(run, costs if costs is not None else Costs())
         units = None
-        if unit_parts and all(u is not None for u in unit_parts):
-            units = (pool_runs([u[0] for u in unit_parts], data.queries.query_ids),
-                     pool_corpora([u[1] for u in unit_parts]))
-        retriever = retrievers[0] if retrievers else make_retriever_for(system)
         if log_path is not None:
             pool_logs([world_log_path(log_path, w) for w in worlds], log_path)
+            world_cache.pool_units(unit_files, units_path_of(log_path, system.name), data.queries.query_ids)
+        retriever = _Params(params if params is not None else {})
+        seconds = time.perf_counter() - t0
+        return _finish(system, run, result, retriever, entry, seconds)
     _write_units(system, units, log_path)
-    seconds = time.perf_counter() - t0
+    return _finish(system, run, result, retriever, entry, time.perf_counter() - t0)
+
+
+class _Params:
+    """What :func:`_finish` reads of a retriever (its params) when the worlds' runs were reused."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.params = params
+
+
+def units_path_of(log_path: Path, name: str) -> Path:
+    from hcrbench.context.units import units_path
+
+    return units_path(Path(log_path).parent, name)
+
+
+def _finish(system: SystemConfig, run: Run, result: Any, retriever: Any, entry: dict[str, Any],
+            seconds: float) -> tuple[Run, dict[str, Any]]:
     from hcrbench.retrieve import checked
 
     checked.check_params(system.name, retriever.params)

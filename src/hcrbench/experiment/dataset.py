@@ -86,6 +86,15 @@ def _generate_if_missing(cfg: DatasetConfig, base: Path) -> None:
 
     target = Path(cfg.path or "").expanduser()
     target = target if target.is_absolute() else base / target
+    from hcrbench.synth.worlds import is_multiworld
+
+    if cfg.worlds == 1 and is_multiworld(target):
+        from hcrbench.data.structured import read_json
+
+        k = read_json(target / "manifest.json").get("worlds")
+        raise InputError(f"{target} holds {k} Meridian worlds: say so with worlds = {k} in [dataset] (or leave "
+                         "generate out), so the folder is neither regenerated as one world nor searched as one",
+                         field="dataset.worlds")
     if cfg.worlds > 1:
         from hcrbench.synth.worlds import ensure_worlds
 

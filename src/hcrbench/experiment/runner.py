@@ -133,6 +133,19 @@ def system_fingerprint(system: SystemConfig, cfg: ExperimentConfig, data_key: st
     })
 
 
+def world_data_keys(data: ExperimentData) -> dict[str, str]:
+    """Per world of a dataset of several: what decides a system's run on that world (the world's files, by the
+    SHA-256 of its manifest, and its queries in this split), so a world's run is reused when worlds are added."""
+    if not data.worlds:
+        return {}
+    from hcrbench.data.structured import read_json
+
+    listed = {e.get("name"): e.get("manifest") for e in read_json(Path(data.root) / "manifest.json").get(
+        "world_list", []) if isinstance(e, dict)}
+    return {w: sha256_json({"world": listed.get(w), "split": data.split, "queries": list(q.query_ids)})
+            for w, (_, q) in data.worlds.items()}
+
+
 def _input_file(system: SystemConfig) -> dict[str, Any]:
     """A runfile system's run is its file: a changed file is a changed input (absent for other systems)."""
     path = system.params.get("path") if system.type == "runfile" else None
@@ -298,10 +311,14 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
                                                               else fail_fast):
         watch = protocol.watch(cfg, data, out)
     fps: dict[str, str] = {}  # a reader's fingerprint folds in the one of the system it reads (experiment.reads)
+    world_keys = world_data_keys(data)
+    wfps: dict[str, dict[str, str]] = {w: {} for w in world_keys}
     sources: dict[str, str] = {}
     for i, system in enumerate(cfg.systems, start=1):
         src = reads_of(system, [s.name for s in cfg.systems[: i - 1]])
         fp = fps[system.name] = fingerprint_with_reads(system_fingerprint(system, cfg, data.key), src, fps)
+        for w, wkey in world_keys.items():  # per world too: adding worlds recomputes only the new ones (cell.py)
+            wfps[w][system.name] = fingerprint_with_reads(system_fingerprint(system, cfg, wkey), src, wfps[w])
         if src is not None:
             sources[system.name], system = src, resolved(system, src, out)
         rel = f"runs/{system.name}.trec"
@@ -321,7 +338,8 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
                 job.advance()
         else:
             cells.append(Cell(i - 1, system, cfg.k, cfg.seed if system.seed is None else system.seed, fp,
-                              log_path=str((out / log_rel(system.name)).resolve())))
+                              log_path=str((out / log_rel(system.name)).resolve()),
+                              world_keys=tuple((w, wfps[w][system.name]) for w in world_keys) or None))
     if cells:
         engine = make_engine(execution or cfg.execution, console)  # first: a bad engine or address changes nothing
         drop_stale_results(out)  # scores and reports on disk are stale from here on
