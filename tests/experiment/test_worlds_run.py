@@ -111,3 +111,23 @@ def test_adding_a_world_computes_only_the_new_world_and_gives_the_same_bytes(tmp
             assert da.get("means") == db.get("means") and da.get("per_query") == db.get("per_query")
         else:
             assert a.read_bytes() == b.read_bytes(), rel
+
+
+def test_adding_test_worlds_keeps_the_tune_and_dev_keys_and_the_registry_key_matches(tmp_path):
+    from hcrbench.experiment.config import DatasetConfig
+    from hcrbench.experiment.dataset import load_data
+    from hcrbench.protocol.looks import split_key_of
+
+    root = tmp_path / "k"
+    generate_worlds(root, "small", seed=31, n_queries=QUERIES, worlds=3)
+
+    def key(split: str) -> str:
+        data = load_data(DatasetConfig(path=str(root), split=split), tmp_path, tmp_path / "x.toml")
+        assert split_key_of(root, split) == data.key  # the one-look registry's early check reads the same key
+        return data.key
+
+    before = {s: key(s) for s in ("tune", "dev", "test")}
+    generate_worlds(root, "small", seed=31, n_queries=QUERIES, worlds=4)
+    after = {s: key(s) for s in ("tune", "dev", "test")}
+    assert after["tune"] == before["tune"] and after["dev"] == before["dev"]
+    assert after["test"] != before["test"]  # the test split holds a new world

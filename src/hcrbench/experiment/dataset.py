@@ -64,8 +64,30 @@ class ExperimentData:
 
     @property
     def key(self) -> str:
-        """Content key of this split (the lock registry's key; part of every system's fingerprint)."""
+        """Content key of this split (the lock registry's key; part of every system's fingerprint). On a dataset of
+        several worlds it covers the split's judgments and the worlds its queries come from (each by the SHA-256
+        of its manifest), not the pooled corpus: adding test worlds leaves the tune and dev splits' keys as they
+        were, so what was computed on them is reused."""
+        if self.worlds:
+            return split_key({**{k: v for k, v in self.files.items() if k.startswith("qrels/")},
+                              **{f"worlds/{w}": h for w, h in self.world_manifests().items()}}, self.split)
         return split_key(self.files, self.split)
+
+    def world_manifests(self) -> dict[str, str | None]:
+        """``{"w02": SHA-256 of its manifest.json}`` for the worlds this split's queries come from."""
+        from hcrbench.data.structured import read_json
+
+        listed = {e.get("name"): e.get("manifest") for e in read_json(Path(self.root) / "manifest.json").get(
+            "world_list", []) if isinstance(e, dict)}
+        return {w: listed.get(w) for w in self.worlds}
+
+    def split_corpus(self) -> Corpus:
+        """The documents this split's queries can retrieve: the corpus, or on a dataset of several worlds the
+        documents of the split's worlds (what a step that reads documents depends on)."""
+        if not self.worlds:
+            return self.corpus
+        ids = [d for c, _ in self.worlds.values() for d in c.doc_ids]
+        return self.corpus.subset(ids)
 
 
 def _resolve(value: str, base: Path, key: str, config_path: Path, text: str, *, folder: bool) -> Path:

@@ -81,7 +81,7 @@ def data_digest(data: Any) -> str:
     qrels' entries, and every document's and query's id, text, title and metadata (what a step may read)."""
     h = hashlib.sha256(b"hcrbench.data/1\n")
     h.update(f"{data.key}\n{run_digest(data.qrels)}\n".encode())
-    c, q = data.corpus, data.queries
+    c, q = (data.split_corpus() if hasattr(data, "split_corpus") else data.corpus), data.queries
     for part in (c.doc_ids, c.texts, c.titles, q.query_ids, q.texts):
         for text in part:
             b = str(text).encode("utf-8", "surrogatepass")

@@ -138,10 +138,7 @@ def world_data_keys(data: ExperimentData) -> dict[str, str]:
     SHA-256 of its manifest, and its queries in this split), so a world's run is reused when worlds are added."""
     if not data.worlds:
         return {}
-    from hcrbench.data.structured import read_json
-
-    listed = {e.get("name"): e.get("manifest") for e in read_json(Path(data.root) / "manifest.json").get(
-        "world_list", []) if isinstance(e, dict)}
+    listed = data.world_manifests()
     return {w: sha256_json({"world": listed.get(w), "split": data.split, "queries": list(q.query_ids)})
             for w, (_, q) in data.worlds.items()}
 

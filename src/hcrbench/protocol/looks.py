@@ -29,6 +29,19 @@ def split_key_of(root: Path, split: str = "test") -> str | None:
     from hcrbench.data.hashing import sha256_file
     from hcrbench.data.splitlock import split_key
 
+    from hcrbench.synth.worlds import is_multiworld
+
+    if is_multiworld(root):  # the split's judgments and its worlds' manifests (ExperimentData.key)
+        from hcrbench.data.structured import read_json
+
+        man = read_json(root / "manifest.json")
+        qrels = root / "qrels" / f"{split}.tsv"
+        if not qrels.is_file():
+            return None
+        listed = {e.get("name"): e.get("manifest") for e in man.get("world_list", []) if isinstance(e, dict)}
+        return split_key({f"qrels/{split}.tsv": sha256_file(qrels),
+                          **{f"worlds/{w}": listed.get(w) for w in (man.get("world_splits") or {}).get(split, [])}},
+                         split)
     files = {"corpus.jsonl": root / "corpus.jsonl", "queries.jsonl": root / "queries.jsonl",
              f"qrels/{split}.tsv": root / "qrels" / f"{split}.tsv"}
     if not all(p.is_file() for p in files.values()):
