@@ -28,7 +28,6 @@ def split_key_of(root: Path, split: str = "test") -> str | None:
     computes it), None when the folder is not there yet."""
     from hcrbench.data.hashing import sha256_file
     from hcrbench.data.splitlock import split_key
-
     from hcrbench.synth.worlds import is_multiworld
 
     if is_multiworld(root):  # the split's judgments and its worlds' manifests (ExperimentData.key)
