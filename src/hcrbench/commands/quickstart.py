@@ -52,6 +52,12 @@ def quickstart_command(
     worlds: int = typer.Option(3, "--worlds", help="Independent Meridian worlds at the size asked for: world 0 to "
                                "tune, world 1 to dev (the flat system), every further world to test, each system "
                                "built and searched per world; 1: one world whose queries are split 60/20/20."),
+    max_worlds: int = typer.Option(8, "--max-worlds", help="Add test worlds one batch at a time while a rule is "
+                                   "not decidable for want of queries, up to this many worlds in all (tune and dev "
+                                   "included); every look's intervals spend part of the error rate, so it holds "
+                                   "whenever the run stops. --max-worlds equal to --worlds: one look."),
+    budget: float = typer.Option(30.0, "--budget", metavar="MINUTES", help="Add no batch of test worlds that the "
+                                 "forecast (measured on the look before) says would end past this many minutes."),
 ) -> None:
     """The main job: corpus to go / no-go / kill in one command (re-running reuses everything finished).
 
@@ -78,6 +84,12 @@ def quickstart_command(
     from hcrbench.synth.worlds import check_worlds
 
     check_worlds(worlds, field="--worlds")
+    if worlds > 1:
+        check_worlds(max_worlds, field="--max-worlds")
+        if max_worlds < worlds:
+            raise InputError(f"must be at least --worlds ({worlds}), got {max_worlds}", field="--max-worlds")
+    if not 0 < budget <= 10_000:
+        raise InputError(f"must be a number of minutes in (0, 10000], got {budget}", field="--budget")
     if sizes is not None:
         size_list = parse_sizes(sizes)
     else:
@@ -97,7 +109,8 @@ def quickstart_command(
     lock_before = read_lock(out.expanduser())
     qs = run_quickstart(out, sizes=size_list, seed=seed, encoder=encoder, seeds=seeds, n_trials=n_trials,
                         n_resamples=resamples, fail_fast=fail_fast, progress=not quiet, relook=relook,
-                        cross_encoder=cross_encoder, subject=subject, max_queries=max_queries, worlds=worlds)
+                        cross_encoder=cross_encoder, subject=subject, max_queries=max_queries, worlds=worlds,
+                        max_worlds=max_worlds, budget_minutes=budget)
     flush_warnings()
     console = Console(highlight=False, width=width())
     res = qs.result

@@ -94,7 +94,7 @@ def tuned_placeholders(text: str, tuned: dict[str, dict[str, Any]] | None) -> di
 def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int = 3, n_trials: int = 200,
                   n_resamples: int = 10_000, data: str = "data/meridian-small-s0", fail_fast: bool = False,
                   tuned: dict[str, dict[str, Any]] | None = None, cross_encoder: str | None = None,
-                  queries: int | None = None, worlds: int = 1) -> str:
+                  queries: int | None = None, worlds: int = 1, confidence: float | None = None) -> str:
     """The protocol config's TOML text (see the packaged templates), each tuned system's params as ``tuned``
     (``{system: {param: value}}``) chose them; with ``cross_encoder`` (weights: a folder or name) HCR and the kill
     baseline rerank with it and MaxSim is reported beside (:func:`hcrbench.protocol.field.with_cross_encoder`)."""
@@ -114,6 +114,8 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
     if queries is not None:  # the power plan's suite (protocol/query_plan.py)
         out = out.replace(f"generate_seed = {seed}\n", f"generate_seed = {seed}\ngenerate_queries = {int(queries)}\n",
                           1)
+    if confidence is not None:  # a look of a sequential design: its intervals at the level it spends
+        out = out.replace("[protocol]\n", f"[protocol]\nconfidence = {confidence!r}\n", 1)
     if worlds > 1:  # K independent worlds: tune w00, dev w01, test the rest (synth/worlds.py)
         out = out.replace(f"generate_seed = {seed}\n", f"generate_seed = {seed}\nworlds = {int(worlds)}\n", 1)
     if cross_encoder is not None:
@@ -230,12 +232,12 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
 def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, encoder: str = "minilm", seeds: int = 3,
                    n_trials: int = 200, n_resamples: int = 10_000, fail_fast: bool = False,
                    progress: bool = True, relook: bool = False, cross_encoder: str | None = None,
-                   subject: Any = None, max_queries: int = 600, worlds: int = 1) -> QuickstartResult:
+                   subject: Any = None, max_queries: int = 600, worlds: int = 1, max_worlds: int | None = None,
+                   budget_minutes: float = 30.0) -> QuickstartResult:
     """Run the protocol at each size (the largest into ``out``); see the module docstring."""
     from rich.console import Console
 
-    from hcrbench.experiment.runner import run_experiment
-    from hcrbench.protocol.verdicts import apply_growth, hooks, with_tuning, write_verdicts
+    from hcrbench.protocol.verdicts import apply_growth, write_verdicts
 
     console = Console(stderr=True, quiet=not progress, highlight=False)
     out = out.expanduser()
@@ -261,40 +263,11 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
         folder = out if size == largest else out / "sizes" / size
         if len(sizes) > 1:
             console.print(f"[bold]size {size}[/bold]: tuning on the tune split...")
-        opts = dict(seed=seed, data_root=data_root, encoder=encoder, seeds=seeds, n_trials=n_trials,
-                    n_resamples=n_resamples, fail_fast=fail_fast, progress=progress, cross_encoder=cross_encoder,
-                    subject=subject, worlds=worlds)
-        cfg, tuning = write_config(folder, size, **opts)
-        hook = None
-        if max_queries > 0 and worlds == 1:  # the power plan on tune + dev, before the test split is scored (query_plan.py)
-            from hcrbench.protocol.query_plan import plan as plan_queries
-
-            console.print(f"power plan on tune + dev (size {size}): how many test queries the rules need...")
-            hook = plan_queries(cfg, data_root, size, seed, max_queries)
-            console.print(f"queries: {hook['text']}")
-            if hook.get("queries"):  # the suite the plan chose: a second look is refused now, before tuning on it
-                from hcrbench.protocol.query_plan import data_name as _name
-
-                looks.early_check(data_root / _name(size, seed, hook["queries"]), folder, relook=relook)
-                cfg, tuning = write_config(folder, size, queries=hook["queries"], **opts)
-        if len(sizes) > 1:
-            console.print(f"[bold]size {size}[/bold] ({n_docs(size):,} documents) -> {folder}")
-        # a demonstration states how often the locked test split was looked at (verdicts.json "discipline"),
-        # it does not refuse: another quickstart on the same generated corpus (another encoder, another folder)
-        # is a recorded look; a warm re-run that reuses every score is not a new look at all (the runner)
-        look = looks.guard(cfg, data_root / data_folder(size, seed, (hook or {}).get("queries"), worlds),
-                           relook=relook)
-        # the largest size's report is written by the command after this returns: its manifest says "reporting"
-        # until then, so a run stopped while the report is written is not "complete" (lock refuses, verify flags)
-        per_size[size] = res = run_experiment(cfg, force_test=True, progress=progress,
-                                             fail_fast=fail_fast, protocol=hooks(),
-                                             report_follows=size == largest)
-        res.verdicts = looks.record(look, folder, res.verdicts)  # a relook, in the registry and the verdicts
-        if res.verdicts is not None:  # the tune -> lock -> test record
-            res.verdicts = with_best_simple(with_tuning(res.verdicts, tuning), res, cfg)
-            if hook is not None:
-                res.verdicts["power_plan"] = {**(res.verdicts.get("power_plan") or {}), "queries_hook": hook}
-            write_verdicts(folder, res.verdicts)
+        per_size[size] = _looks(folder, size, largest=size == largest, seed=seed, data_root=data_root,
+                                encoder=encoder, seeds=seeds, n_trials=n_trials, n_resamples=n_resamples,
+                                fail_fast=fail_fast, progress=progress, cross_encoder=cross_encoder, subject=subject,
+                                worlds=worlds, max_worlds=max_worlds, budget_s=budget_minutes * 60.0,
+                                max_queries=max_queries, relook=relook, console=console, sizes=sizes)
     result = per_size[largest]
     growth = None
     if len(sizes) > 1:
@@ -307,6 +280,130 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
     else:
         (out / GROWTH_FILE).unlink(missing_ok=True)
     return QuickstartResult(out, result, per_size, growth)
+
+
+def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path, worlds: int,
+           max_worlds: int | None, budget_s: float, max_queries: int, relook: bool, console: Any, sizes: list[str],
+           **opts: Any) -> Any:
+    """One size's looks: tune, then the test worlds in batches until every rule that queries can decide is decided
+    (:mod:`hcrbench.protocol.batches`); one look with one world (``worlds`` 1). Returns the last look's result."""
+    import time
+
+    from hcrbench.experiment.runner import run_experiment
+    from hcrbench.protocol import batches
+    from hcrbench.protocol.verdicts import hooks, with_tuning, write_verdicts
+
+    cap = worlds if worlds == 1 else max(worlds, max_worlds or batches.DEFAULT_MAX_WORLDS)
+    max_looks = 1 + (cap - worlds) // batches.BATCH_WORLDS if worlds > 1 else 1
+    started = time.perf_counter()
+    history: list[dict[str, Any]] = []
+    k = worlds
+    eta: dict[str, Any] | None = None
+    while True:
+        t_look = time.perf_counter()
+        look_no = len(history) + 1
+        gen_s = 0.0
+        if worlds > 1:  # the batch's fresh test worlds (every world already there is kept as it is)
+            from hcrbench.synth.worlds import ensure_worlds
+
+            t_gen = time.perf_counter()
+            ensure_worlds(data_root / data_folder(size, seed, worlds=k), size=size, seed=seed, worlds=k)
+            gen_s = time.perf_counter() - t_gen
+        kw = dict(opts, seed=seed, data_root=data_root, worlds=k)
+        if max_looks > 1:
+            kw["confidence"] = look_confidence(look_no, max_looks)
+        cfg, tuning = write_config(folder, size, **kw)
+        hook = None
+        if max_queries > 0 and worlds == 1:  # the power plan on tune + dev, before the test split is scored
+            from hcrbench.protocol.query_plan import plan as plan_queries
+
+            console.print(f"power plan on tune + dev (size {size}): how many test queries the rules need...")
+            hook = plan_queries(cfg, data_root, size, seed, max_queries)
+            console.print(f"queries: {hook['text']}")
+            if hook.get("queries"):  # the suite the plan chose: a second look is refused now, before tuning on it
+                from hcrbench.protocol.query_plan import data_name as _name
+
+                looks.early_check(data_root / _name(size, seed, hook["queries"]), folder, relook=relook)
+                cfg, tuning = write_config(folder, size, queries=hook["queries"], **kw)
+        if len(sizes) > 1:
+            console.print(f"[bold]size {size}[/bold] ({n_docs(size):,} documents per world) -> {folder}")
+        # a demonstration states how often the locked test split was looked at (verdicts.json "discipline"),
+        # it does not refuse: another quickstart on the same generated corpus (another encoder, another folder)
+        # is a recorded look; a warm re-run that reuses every score is not a new look at all (the runner)
+        look = looks.guard(cfg, data_root / data_folder(size, seed, (hook or {}).get("queries"), k), relook=relook)
+        # the largest size's report is written by the command after this returns: its manifest says "reporting"
+        # until then, so a run stopped while the report is written is not "complete" (lock refuses, verify flags)
+        t_exp = time.perf_counter()
+        res = run_experiment(cfg, force_test=True, progress=opts.get("progress", True),
+                             fail_fast=opts.get("fail_fast", False), protocol=hooks(), report_follows=largest)
+        exp_s = time.perf_counter() - t_exp
+        res.verdicts = looks.record(look, folder, res.verdicts)  # a relook, in the registry and the verdicts
+        n_test = int((res.manifest.get("dataset") or {}).get("n_queries") or 0)
+        entry: dict[str, Any] = {"look": look_no, "worlds": k, "test_worlds": max(k - 2, 1), "n_test": n_test,
+                                 "seconds": round(time.perf_counter() - t_look, 1), "generate_s": round(gen_s, 1),
+                                 "confidence": kw.get("confidence", 0.95)}
+        if eta is not None:
+            entry["forecast_s"] = eta["seconds"]
+            entry["experiment_s"] = round(exp_s + gen_s, 1)
+        history.append(entry)
+        und = batches.undecided_for_queries(res.verdicts)
+        entry["undecided"] = [u["id"] for u in und]
+        if worlds > 1:
+            console.print(batches.look_line(look_no, entry["test_worlds"], n_test, time.perf_counter() - started,
+                                            res.verdicts), soft_wrap=True)
+        stop = None
+        if worlds == 1:
+            stop = "one world"
+        elif not und:
+            stop = "decided"
+        elif k + batches.BATCH_WORLDS > cap:
+            stop = f"max worlds ({cap}) reached"
+        else:
+            per_world_gen = gen_s / max(1, entry["test_worlds"] if look_no == 1 else batches.BATCH_WORLDS)
+            n_next = n_test + round(n_test / entry["test_worlds"]) * batches.BATCH_WORLDS
+            eta = batches.forecast(res.manifest, n_test=n_test, n_next=n_next, batch=batches.BATCH_WORLDS,
+                                   generate_s=per_world_gen)
+            spent = time.perf_counter() - started
+            if spent + eta["seconds"] > budget_s:
+                stop = (f"budget: the next batch would take ~{batches.minutes(eta['seconds'])} and "
+                        f"{batches.minutes(max(0.0, budget_s - spent))} of the {batches.minutes(budget_s)} are left")
+            else:
+                console.print(f"adding {batches.BATCH_WORLDS} test world (~{n_next - n_test} queries): next look in "
+                              f"~{batches.minutes(eta['seconds'])}", soft_wrap=True)
+                k += batches.BATCH_WORLDS
+        if stop is not None:
+            break
+    if res.verdicts is not None:  # the tune -> lock -> test record
+        res.verdicts = with_best_simple(with_tuning(res.verdicts, tuning), res, cfg)
+        if hook is not None:
+            res.verdicts["power_plan"] = {**(res.verdicts.get("power_plan") or {}), "queries_hook": hook}
+        if worlds > 1:
+            res.verdicts["sequential"] = sequential_doc(history, stop, max_looks, cap, res.verdicts)
+        write_verdicts(folder, res.verdicts)
+    return res
+
+
+def look_confidence(look: int, max_looks: int) -> float:
+    """The two-sided confidence level of look ``look`` of at most ``max_looks`` (the sequential design's)."""
+    from hcrbench.protocol.sequential import level
+
+    return float(level(look, max_looks))
+
+
+def sequential_doc(history: list[dict[str, Any]], stop: str | None, max_looks: int, cap: int,
+                   verdicts: dict[str, Any] | None) -> dict[str, Any]:
+    """``verdicts.json["sequential"]``: every look (worlds, queries, seconds, level, the forecast beside what it
+    took), why the run stopped, and for rows still undecided how many more test worlds the power computation says
+    would decide them."""
+    from hcrbench.protocol import batches
+
+    last = history[-1]
+    und = batches.undecided_for_queries(verdicts)
+    per_world = last["n_test"] / max(1, last["test_worlds"])
+    more = batches.worlds_to_decide(und, per_world)
+    return {"looks": history, "stopped": stop, "max_looks": max_looks, "max_worlds": cap,
+            "batch_worlds": batches.BATCH_WORLDS, "undecided": [u["id"] for u in und],
+            "more_worlds_to_decide": more}
 
 
 def corpus_size_inputs(out: Path, sizes: list[str], largest: str) -> Any:

@@ -1,0 +1,102 @@
+"""Test worlds in batches until the rules are decided: which rows more worlds can decide, what the next batch will
+cost, and the record of every look.
+
+The quickstart scores its first test world(s), judges, and while a rule is "not decidable at n = N" for want of
+queries (not for want of routing conditions, nor because it is judged at another corpus size), adds a batch of
+fresh test worlds (:func:`hcrbench.synth.worlds.world_split`: every world after tune and dev is a test world) and
+judges again on all test worlds so far, until every such rule is decided, ``max_worlds`` is reached or the next
+batch would overrun the time budget. Each look's intervals are at the level the sequential design gives that look
+(:mod:`hcrbench.protocol.sequential` when present), so the error rate holds whenever the run stops.
+
+The next batch's cost is forecast from the look before it: the systems' measured seconds per world that was
+computed (each world's part of each run, :mod:`hcrbench.experiment.world_cache`), the scoring and judging stages
+scaled by the test queries they will read, and the generator's seconds per world. The forecast and the time the
+batch then took are both recorded (``verdicts.json["sequential"]``), so its error is measured, not assumed.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from hcrbench.protocol.rules import UNDECIDABLE
+
+#: how many test worlds a batch adds (each holds the whole suite, 300 queries by default)
+BATCH_WORLDS = 1
+DEFAULT_MAX_WORLDS = 8
+DEFAULT_BUDGET_MINUTES = 30.0
+_UNDECIDED = re.compile(r"not decidable at n = ([\d,]+)(?P<unit> [a-z]+)?(?: \((?P<rest>[^)]*)\))?")
+_NEEDS = re.compile(r"needs ~ ?([\d,]+)")
+#: the stages of a look that grow with the number of test queries (the manifest's ``stages``)
+SCALED_STAGES = ("scoring", "gate+tree+verdicts")
+
+
+def rows(verdicts: dict[str, Any] | None) -> list[dict[str, Any]]:
+    v = verdicts or {}
+    return [*(v.get("checkpoints") or []), *(v.get("hypotheses") or [])]
+
+
+def undecided_for_queries(verdicts: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The rows more test queries can decide: ``{"id", "name", "n", "needs"}`` (``needs`` None when the estimate
+    sits near the threshold: more evidence narrows the interval but no n is promised)."""
+    out = []
+    for r in rows(verdicts):
+        if (r.get("status") or r.get("verdict")) != UNDECIDABLE:
+            continue
+        m = _UNDECIDED.search(str(r.get("text") or ""))
+        if m is None or m.group("unit"):  # "at n = 5 conditions": more worlds add no routing conditions
+            continue
+        rest = m.group("rest") or ""
+        if "no n in reach" in rest:
+            continue
+        need = _NEEDS.search(rest)
+        out.append({"id": r.get("id"), "name": r.get("name"), "n": int(m.group(1).replace(",", "")),
+                    "needs": int(need.group(1).replace(",", "")) if need and "power 0.8" not in rest else None})
+    return out
+
+
+def worlds_to_decide(undecided: list[dict[str, Any]], queries_per_world: float) -> int | None:
+    """More test worlds the power computation says every row needs (None when a row promises no n)."""
+    if not undecided or queries_per_world <= 0:
+        return 0 if not undecided else None
+    if any(u["needs"] is None for u in undecided):
+        return None
+    return max(math.ceil(max(0, u["needs"] - u["n"]) / queries_per_world) for u in undecided)
+
+
+def world_seconds(manifest: dict[str, Any]) -> dict[str, float]:
+    """Seconds the systems spent on each world this look computed (reused worlds cost nothing)."""
+    out: dict[str, float] = {}
+    systems = manifest.get("systems") or {}
+    for entry in (systems.values() if isinstance(systems, dict) else systems):
+        for w, e in ((entry or {}).get("worlds") or {}).items():
+            if not e.get("reused"):
+                out[w] = out.get(w, 0.0) + float(e.get("seconds") or 0.0)
+    return out
+
+
+def forecast(manifest: dict[str, Any], *, n_test: int, n_next: int, batch: int, generate_s: float) -> dict[str, Any]:
+    """Seconds the next look will take, from this look's manifest (module docstring)."""
+    per = world_seconds(manifest)
+    per_world = sum(per.values()) / len(per) if per else 0.0
+    stages = manifest.get("stages") or {}
+    scaled = sum(float((stages.get(s) or {}).get("wall_s") or 0.0) for s in SCALED_STAGES)
+    factor = n_next / n_test if n_test else 1.0
+    total = batch * (per_world + generate_s) + scaled * factor
+    return {"seconds": round(total, 1), "systems_per_world_s": round(per_world, 1),
+            "scaled_stages_s": round(scaled * factor, 1), "generate_per_world_s": round(generate_s, 1)}
+
+
+def minutes(seconds: float) -> str:
+    return f"{seconds / 60:.1f} min" if seconds >= 90 else f"{seconds:.0f} s"
+
+
+def look_line(look: int, test_worlds: int, n_test: int, seconds: float, verdicts: dict[str, Any] | None) -> str:
+    """``look 1 (1 test world, 285 queries, 4.2 min): no-go; undecided for want of queries: H1a``."""
+    und = undecided_for_queries(verdicts)
+    names = ", ".join(str(u["name"] or u["id"]) for u in und)
+    overall = (verdicts or {}).get("overall") or "no verdict"
+    return (f"look {look} ({test_worlds} test world{'s' if test_worlds != 1 else ''}, {n_test} queries, "
+            f"{minutes(seconds)}): {overall}" + (f"; undecided for want of queries: {names}" if und else
+                                                 "; every rule that queries can decide is decided"))
