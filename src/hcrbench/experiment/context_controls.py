@@ -6,7 +6,8 @@ other units by grade (:func:`hcrbench.experiment.context_deliver.passage_ranking
 selection and the same judge as every system, so when it fails more than 5% of the budget-feasible queries at the
 reference budget the harness (units, budget accounting, selection, judge) is wrong, not a retriever. There is one
 per unit set a system delivers in: the context chunks (where document-level systems are delivered) always, and the
-own units of each unit-delivering system, so every subject is gated in its own delivery mode. The degraded twin
+own units of each unit-delivering system, and per selection the systems of that unit set use, so every subject is
+gated in its own delivery mode under its own selection. The degraded twin
 (in the context chunks) drops every fact-stating unit of a seeded half of the queries: it must fail.
 """
 

@@ -3,12 +3,15 @@
 Each system's candidates are what it delivers (:mod:`hcrbench.context.delivery`): its own ranked units when it ranks
 units (chunks, nodes), else its documents delivered round robin, best passage first, in context chunks
 (``context.chunk_tokens`` per chunk, sentence-respecting, no overlap). The system's ``selection`` (default: the
-experiment's) picks candidates under each budget of ``budgets`` plus unconstrained, and each context is judged
+experiment's; mmr and submodular weigh the ranking's rank gain against delivered overlap unless
+``context.selection_signals = "tfidf"``) picks candidates under each budget of ``budgets`` plus unconstrained, and
+each context is judged
 three ways (:mod:`hcrbench.metrics.sufficiency`). Control rows: ``oracle`` delivers the cheapest cover of the
 needed facts (feasibility's witness: it checks the judge); ``passage`` is the passage-level perfect retriever, the
 units stating the needed facts first, selected and judged like every system (it checks that the harness lets a
 retriever that hands it the right passages pass: the gate of the sufficiency rules), one per unit set a system
-delivers in (``passage@<unit set>``), with a degraded twin ``passage-degraded`` that must fail; ``perfect`` is the
+delivers in (``passage@<unit set>``) and selection its systems use there (``+<selection>``), with a degraded
+twin ``passage-degraded`` that must fail; ``perfect`` is the
 perfect document ranking under the harness's passage choice (every relevant document by grade, delivered like any
 document ranking), a reference that gates nothing. Feasibility is counted in deliverable units (the cheapest cover fits B); each insufficient context
 on a feasible query is classed retrieval / selection / delivery miss (:mod:`hcrbench.metrics.failures`).
