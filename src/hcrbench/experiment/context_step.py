@@ -5,8 +5,7 @@ units (chunks, nodes), else its documents delivered round robin, best passage fi
 (``context.chunk_tokens`` per chunk, sentence-respecting, no overlap). The system's ``selection`` (default: the
 experiment's; mmr and submodular weigh the ranking's rank gain against delivered overlap unless
 ``context.selection_signals = "tfidf"``) picks candidates under each budget of ``budgets`` plus unconstrained, and
-each context is judged
-three ways (:mod:`hcrbench.metrics.sufficiency`). Control rows: ``oracle`` delivers the cheapest cover of the
+each context is judged three ways (:mod:`hcrbench.metrics.sufficiency`). Control rows: ``oracle`` delivers the cheapest cover of the
 needed facts (feasibility's witness: it checks the judge); ``passage`` is the passage-level perfect retriever, the
 units stating the needed facts first, selected and judged like every system (it checks that the harness lets a
 retriever that hands it the right passages pass: the gate of the sufficiency rules), one per unit set a system
