@@ -259,6 +259,8 @@ def delivery_bounds(doc: dict[str, Any]) -> str:
 
 SIM = ["benchmarks/protocol_rules_sim.py", "--reps", "2000", "--seed", "0", "--json", "{json}"]
 PC = "benchmarks/perfect_control.py"
+PSG = "benchmarks/passage_control.py"
+PSG_DATA = "small-7001 small-7002 medium-7001 full-7001"
 
 FIGS = [
     _operating_fig("protocol-operating-small", "the Meridian small quickstart folder (OUT)", ["--cr1"]),
@@ -286,6 +288,12 @@ FIGS = [
            [[PC, *PC_DATA.split(), "--generate", "--out", "{tmp}", "--through-only", "--json", "{json}"]],
            replay=[[PC, "small-21", "--generate", "--out", "{tmp}", "--through-only", "--json", "{json}"]],
            compare=_one_folder("small-21", "through")),
+    Figure("context-passage-control", "docs/context.md",
+           f"python {PSG} {PSG_DATA} --generate --out OUT --json docs/figures/context-passage-control.json",
+           lambda doc: bench("passage_control").markdown(doc),
+           [[PSG, *PSG_DATA.split(), "--generate", "--out", "{tmp}", "--json", "{json}"]],
+           replay=[[PSG, "small-7001", "--generate", "--out", "{tmp}", "--json", "{json}"]],
+           compare=_one_folder("small-7001", "signals")),
     Figure("context-delivery-bounds", "docs/context.md",
            f"python benchmarks/perfect_control.py {PC_DATA} --generate --out OUT --bounds-only --json PART, then "
            "--minilm on small-21 small-37 medium-77 and --chunk-tokens 64 on small-21 medium-37 (three parts, saved "

@@ -105,6 +105,13 @@ def test_tiny_mmr_and_submodular(tmp_path, tiny):
         assert s == json.loads((tmp_path / sel / "eval.json").read_text())["sufficiency"]
         assert s["selection"] == sel and s["params"]["similarity"] == "tfidf-cosine"
         assert all(s["systems"]["bm25"]["mean_tokens"][b] <= int(b) for b in s["budgets"][:-1])
+        # the ranking's own signals by default; TF-IDF's when the experiment asks for them
+        assert s["params"]["selection_signals"] == "rank-gain, delivered-overlap"
+        cfg = _config(tmp_path, tiny, f"{sel}-tfidf", sel, budgets="[8, 12, 40]", chunk=8)
+        cfg.write_text(cfg.read_text().replace("candidates = 60", 'candidates = 60\nselection_signals = "tfidf"'))
+        t = run_experiment(cfg, progress=False).sufficiency
+        assert t["params"]["selection_signals"] == "tfidf-cosine"
+        assert all(t["systems"]["bm25"]["mean_tokens"][b] <= int(b) for b in t["budgets"][:-1])
 
 
 @pytest.mark.slow

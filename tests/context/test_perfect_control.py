@@ -196,3 +196,65 @@ def test_ranked_spans_read_documents_chunk_ids_and_units():
     assert _ranked_spans(run, None, 1, texts, index)["q"] == [Span("A", 0, len(texts["A"]))]
     units = {"q": [("u1", "B", 0, 5, 1.0, None), ("s", None, None, None, 0.5, "summary")]}
     assert _ranked_spans(run, units, 10, texts)["q"] == [Span("B", 0, 5)]
+
+
+SELECTIONS = """name = "selections"
+output_dir = "{out}"
+seed = 0
+metrics = ["nDCG@10"]
+baseline = "bm25"
+k = 100
+n_resamples = 200
+budgets = [200, 400, 800]
+[dataset]
+path = "{data}"
+split = "test"
+[[systems]]
+name = "bm25"
+type = "bm25"
+params = {{ k1 = 0.9, b = 0.4 }}
+chunking = {{ max_tokens = 128, overlap = 32, structure_aware = true }}
+[[systems]]
+name = "bm25-submodular"
+type = "bm25"
+params = {{ k1 = 0.9, b = 0.4 }}
+chunking = {{ max_tokens = 128, overlap = 32, structure_aware = true }}
+selection = "submodular"
+[[systems]]
+name = "bm25-doc-submodular"
+type = "bm25"
+params = {{ k1 = 0.9, b = 0.4 }}
+selection = "submodular"
+[[systems]]
+name = "bm25-doc-mmr"
+type = "bm25"
+params = {{ k1 = 0.9, b = 0.4 }}
+selection = "mmr"
+"""
+
+
+@pytest.mark.slow
+def test_passage_control_passes_under_every_selection_on_a_fresh_world(tmp_path):
+    """On a Meridian small world no doc names (seed 7009, 500 documents), through ``hcrbench run``: the passage
+    control of every unit set fails <= 5% of the feasible queries at 400 under each selection a system uses there
+    (greedy, mmr, submodular), and the degraded twin fails >= 40%."""
+    env = {**os.environ, "HCRBENCH_PROGRESS": "0"}
+    data = tmp_path / "small-7009"
+    r = subprocess.run(["hcrbench", "generate", "meridian", "--size", "small", "--seed", "7009", "--fixed-size",
+                        "--out", str(data)], capture_output=True, text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(SELECTIONS.format(out=tmp_path / "out", data=data))
+    r = subprocess.run(["hcrbench", "run", str(cfg)], capture_output=True, text=True, env=env, timeout=900)
+    assert r.returncode == 0, r.stderr
+    s = json.loads((tmp_path / "out" / "eval.json").read_text())["sufficiency"]
+    by = s["passage_by_selection"]
+    assert by["chunks-128"].keys() == {"greedy", "mmr", "submodular"}
+    assert by["chunks-128o32s"].keys() == {"greedy", "submodular"}
+    for us, per in by.items():
+        for method, row in per.items():
+            e = s["systems"][row]
+            assert (e["control"], e["unit_set"], e["selection"]) == ("passage", us, method)
+            f = e["failure_on_feasible"]
+            assert f["n"] >= 20 and f["rate"] <= 0.05, (row, f)
+    assert s["systems"][s["passage_degraded"]]["failure_on_feasible"]["rate"] >= 0.40

@@ -174,3 +174,64 @@ def test_run_positions_equal_positions_per_query(data):
     for q in run.query_ids:
         pos, sc = index.positions(run.ranked(q), limit)
         assert got[q][0].tolist() == pos.tolist() and got[q][1].tolist() == sc.tolist()
+
+
+# ---- the harness's selection signals: the ranking's rank gain against the text already delivered
+
+spans = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 400), st.integers(1, 200), st.integers(1, 300)),
+                 min_size=0, max_size=30)
+
+
+def _span_cands(rows: list[tuple[int, int, int, int]]) -> list[Candidate]:
+    return [Candidate(f"u{i}", f"d{d}", s, s + n, "x" * n, t, 0.0, i) for i, (d, s, n, t) in enumerate(rows)]
+
+
+def test_rank_gain_and_delivered_overlap():
+    from hcrbench.context import delivered_overlap, rank_gain
+
+    assert rank_gain(3) == pytest.approx([1.0, 1 / np.log2(3), 0.5])
+    cands = [Candidate("a", "D", 0, 100, "", 10, 0.0, 0), Candidate("b", "D", 75, 125, "", 10, 0.0, 1),
+             Candidate("c", "E", 0, 100, "", 10, 0.0, 2), Candidate("s", "", 0, 0, "summary", 10, 0.0, 3)]
+    red = delivered_overlap(cands)
+    # a delivers 25 of b's 50 characters, b 25 of a's 100; another document and a summary share nothing
+    assert red[0, 1] == pytest.approx(0.5) and red[1, 0] == pytest.approx(0.25)
+    assert not red[2].any() and not red[:, 2].any() and not red[3].any() and not red[:, 3].any()
+    assert not np.diag(red).any()
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=spans, budget=st.integers(0, 1500), method=st.sampled_from(["mmr", "submodular"]))
+def test_ranking_signals_keep_the_ranking_where_no_text_repeats(rows, budget, method):
+    """Units that share no text (no two spans of one document overlap) are selected as greedy selects them, so a
+    ranking that hands over the right passages first keeps them under every selection."""
+    from hcrbench.context import ranking_signals
+
+    seen: list[tuple[int, int, int]] = []
+    kept = []
+    for d, s, n, t in rows:
+        if all(d != d2 or s + n <= s2 or s2 + n2 <= s for d2, s2, n2 in seen):
+            seen.append((d, s, n))
+            kept.append((d, s, n, t))
+    cands = _span_cands(kept)
+    sel = select("q", cands, budget, method, token_counter="cl100k", sims=ranking_signals(cands), beta=1.0,
+                 per_token=False)
+    assert sel.chunk_ids == [c.chunk_id for c in greedy(cands, budget)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=spans, budget=st.one_of(st.none(), st.integers(0, 1500)))
+def test_ranking_signals_skip_a_unit_whose_text_is_delivered(rows, budget):
+    """Under the ranking's signals (beta = alpha, by marginal gain) submodular never delivers a unit whose text
+    the context already holds whole, and keeps a unit only while its rank gain exceeds the share delivered."""
+    from hcrbench.context import delivered_overlap, rank_gain, ranking_signals
+
+    cands = _span_cands(rows)
+    chosen = submodular(cands, budget, *ranking_signals(cands), beta=1.0, per_token=False)
+    red, gain = delivered_overlap(cands), rank_gain(len(cands))
+    for k, c in enumerate(chosen):
+        before = [p.rank for p in chosen[:k]]
+        assert red[before, c.rank].sum() < gain[c.rank]
+    dup = [Candidate("a", "D", 0, 100, "", 10, 0.0, 0), Candidate("b", "D", 10, 60, "", 10, 0.0, 1),
+           Candidate("c", "D", 100, 200, "", 10, 0.0, 2)]
+    assert [c.chunk_id for c in submodular(dup, None, *ranking_signals(dup), beta=1.0, per_token=False)] == \
+        ["a", "c"]

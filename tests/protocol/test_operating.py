@@ -244,6 +244,23 @@ def test_each_subject_is_gated_by_the_passage_control_of_its_own_units():
     assert passage_failure(ctx, "unknown")[2] == "psg"  # not in the run: the context chunks' control
 
 
+def test_each_subject_is_gated_by_the_passage_control_under_its_own_selection():
+    systems = {"psg": {"control": "passage", "unit_set": "chunks-128o32s", "selection": "greedy",
+                       "failure_on_feasible": {"rate": 0.0, "n": 46}},
+               "psg-sub": {"control": "passage", "unit_set": "chunks-128o32s", "selection": "submodular",
+                           "failure_on_feasible": {"rate": 0.5, "n": 46}},
+               "greedy": {"unit_set": "chunks-128o32s", "delivers": "units", "selection": "greedy"},
+               "sub": {"unit_set": "chunks-128o32s", "delivers": "units", "selection": "submodular"}}
+    ctx = _ctx(systems)
+    ctx.doc["sufficiency"]["passage_controls"] = {"chunks-128o32s": "psg"}
+    ctx.doc["sufficiency"]["passage_by_selection"] = {"chunks-128o32s": {"greedy": "psg", "submodular": "psg-sub"}}
+    assert passage_failure(ctx, "greedy") == (0.0, 46, "psg")
+    assert passage_failure(ctx, "sub") == (0.5, 46, "psg-sub")
+    gf, n, name = passage_failure(ctx, "sub")
+    assert hy.harness_gate(gf, n, name).startswith("not decidable: harness defect: the passage-level perfect "
+                                                   "retriever (control row psg-sub) fails 50%")
+
+
 def test_sufficiency_comparisons_use_the_queries_feasible_for_both():
     from hcrbench.protocol.subject import one_query_set
 

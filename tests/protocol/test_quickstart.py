@@ -16,6 +16,16 @@ from hcrbench.protocol.quickstart import growth_doc, parse_sizes, render_config
 from hcrbench.protocol.verdicts import apply_growth
 
 
+def assert_decidable_on_this_harness(verdicts: dict) -> None:
+    """H1a and the failure rate of a quickstart's verdicts.json are not stopped by the harness: neither says "on
+    this harness" nor "harness defect" (the passage-level control of each subject's delivery mode passes)."""
+    rows = {h["id"]: h for h in verdicts["hypotheses"]}
+    assert {"H1a", "failure_rate"} <= set(rows)
+    for key in ("H1a", "failure_rate"):
+        text = rows[key]["text"]
+        assert "on this harness" not in text and "harness defect" not in text, (key, text)
+
+
 def _run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["hcrbench", *args], capture_output=True, text=True, check=False)
 
@@ -115,6 +125,8 @@ def test_quickstart_hash_on_meridian_small_ends_with_the_verdicts_and_the_report
         assert (out / f).is_file(), f
     assert "bottom line:" in r.stdout and f"report: {out / 'report.html'}" in " ".join(r.stdout.split())
     assert v["seeds"] == [0, 1] and v["discipline"]["times_scored"] == 1
+    # the harness's gate passes in a default quickstart: H1a and the failure rate decide on their evidence
+    assert_decidable_on_this_harness(v)
     again = _run(*args)
     assert again.returncode == 0, again.stderr[-3000:]
     assert "computed 0, reused" in again.stderr or "reused" in again.stderr
@@ -151,3 +163,22 @@ def test_configured_cross_encoder_weights_make_the_kill_baseline_a_cross_encoder
     assert hcr and all(s.params["rerank"] == "cross-encoder" and s.params["rerank_model"] == "/models/ce"
                        for s in hcr)  # the same reranker HCR uses, A1 included
     assert "rerank-maxsim" not in {s.name for s in parse_config(render_config(size="small", seed=0)).systems}
+
+
+def test_the_verdicts_check_refuses_a_harness_that_stops_h1a_or_the_failure_rate():
+    """The slow quickstart test's check fails on verdicts stopped by the harness (the report fixture kept from the
+    document-level gate) and passes on verdicts that decide or need more queries."""
+    from pathlib import Path
+
+    old = json.loads((Path(__file__).parents[1] / "report" / "data" / "quickstart_verdicts.json").read_text())
+    with pytest.raises(AssertionError):
+        assert_decidable_on_this_harness(old)
+    ok = {"hypotheses": [{"id": "H1a", "text": "not decidable at n = 59; needs n ~ 240"},
+                         {"id": "failure_rate", "text": "hcr fails 31% of 59 budget-feasible queries: go"}]}
+    assert_decidable_on_this_harness(ok)
+    for key in ("H1a", "failure_rate"):
+        bad = json.loads(json.dumps(ok))
+        next(h for h in bad["hypotheses"] if h["id"] == key)["text"] = (
+            "not decidable: harness defect: the passage-level perfect retriever (control row passage) fails 40%")
+        with pytest.raises(AssertionError):
+            assert_decidable_on_this_harness(bad)

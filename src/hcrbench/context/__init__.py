@@ -17,19 +17,30 @@ from hcrbench.context.select import (
     select,
     submodular,
 )
-from hcrbench.context.similarity import TfidfSimilarity, VectorSimilarity
+from hcrbench.context.similarity import (
+    RANKING_SIGNALS,
+    TfidfSimilarity,
+    VectorSimilarity,
+    delivered_overlap,
+    rank_gain,
+    ranking_signals,
+)
 
 __all__ = [
     "METHODS",
+    "RANKING_SIGNALS",
     "Candidate",
     "ChunkIndex",
     "Selection",
     "TfidfSimilarity",
     "VectorSimilarity",
     "adaptive_beta",
+    "delivered_overlap",
     "greedy",
     "greedy_positions",
     "mmr",
+    "rank_gain",
+    "ranking_signals",
     "select",
     "submodular",
 ]

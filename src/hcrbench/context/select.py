@@ -11,8 +11,12 @@ chosen chunks' token counts (one counter, named in :attr:`Selection.token_counte
 - :func:`mmr` — maximal marginal relevance: ``lam * sim(q, c) - (1 - lam) * max_{s in S} sim(c, s)``, best
   first among the chunks that still fit.
 - :func:`submodular` — maximise ``alpha * sum sim(q, c) - beta * sum_{i<j} sim(c_i, c_j)`` under the knapsack
-  constraint, greedily by marginal gain per token, stopping when no fitting chunk has a positive gain. See
-  :func:`adaptive_beta` for the per-query rule that sets ``beta``.
+  constraint, greedily by marginal gain per token (or by marginal gain, ``per_token=False``), stopping when no
+  fitting chunk has a positive gain. See :func:`adaptive_beta` for the per-query rule that sets ``beta``.
+
+What ``sim(q, c)`` and ``sim(c_i, c_j)`` are is the caller's: the context step hands the ranking's own signals
+(:func:`hcrbench.context.similarity.ranking_signals`: rank gain, delivered overlap; ``beta = alpha``, by marginal
+gain) unless the experiment asks for TF-IDF's (docs/context.md).
 """
 
 from __future__ import annotations
@@ -154,8 +158,10 @@ def adaptive_beta(sim_q: np.ndarray, sim_cc: np.ndarray, tokens: np.ndarray, bud
 
 
 def submodular(cands: Sequence[Candidate], budget: int | None, sim_q: np.ndarray, sim_cc: np.ndarray, *,
-               alpha: float = 1.0, beta: float | None = None) -> list[Candidate]:
-    """Greedy knapsack maximisation of relevance minus pairwise redundancy, by marginal gain per token."""
+               alpha: float = 1.0, beta: float | None = None, per_token: bool = True) -> list[Candidate]:
+    """Greedy knapsack maximisation of relevance minus pairwise redundancy, by marginal gain per token (or by
+    marginal gain among the chunks that fit: ``per_token=False``, where a short chunk far down the ranking must
+    not go before the ranking's first)."""
     _check_budget(budget)
     n = len(cands)
     tokens = np.array([c.n_tokens for c in cands], dtype=np.int64)
@@ -164,11 +170,11 @@ def submodular(cands: Sequence[Candidate], budget: int | None, sim_q: np.ndarray
     left = np.inf if budget is None else float(budget)
     alive = tokens <= left
     penalty = np.zeros(n)
-    per_token = np.maximum(tokens, 1).astype(np.float64)
+    cost = np.maximum(tokens, 1).astype(np.float64) if per_token else np.ones(n)
     out: list[Candidate] = []
     while alive.any():
         gain = alpha * sim_q - beta * penalty
-        ratio = np.where(alive & (gain > 0), gain / per_token, -np.inf)
+        ratio = np.where(alive & (gain > 0), gain / cost, -np.inf)
         i = int(np.argmax(ratio))
         if not np.isfinite(ratio[i]):
             break
@@ -182,8 +188,10 @@ def submodular(cands: Sequence[Candidate], budget: int | None, sim_q: np.ndarray
 
 def select(query_id: str, cands: Sequence[Candidate], budget: int | None, method: str = "greedy", *,
            token_counter: str, sims: tuple[np.ndarray, np.ndarray] | None = None, stop_at_overflow: bool = False,
-           mmr_lambda: float = 0.5, alpha: float = 1.0, beta: float | None = None) -> Selection:
-    """One query's context under ``budget`` by ``method`` (``sims`` = ``(sim_q, sim_cc)`` for mmr/submodular)."""
+           mmr_lambda: float = 0.5, alpha: float = 1.0, beta: float | None = None,
+           per_token: bool = True) -> Selection:
+    """One query's context under ``budget`` by ``method`` (``sims`` = ``(sim_q, sim_cc)`` for mmr/submodular;
+    ``per_token``: submodular's gain per token, else its marginal gain)."""
     if method == "greedy":
         chosen = greedy(cands, budget, stop_at_overflow=stop_at_overflow)
         params: dict[str, Any] = {"stop_at_overflow": stop_at_overflow}
@@ -194,8 +202,8 @@ def select(query_id: str, cands: Sequence[Candidate], budget: int | None, method
             chosen = mmr(cands, budget, sims[0], sims[1], lam=mmr_lambda)
             params = {"lambda": mmr_lambda}
         else:
-            chosen = submodular(cands, budget, sims[0], sims[1], alpha=alpha, beta=beta)
-            params = {"alpha": alpha, "beta": "adaptive" if beta is None else beta}
+            chosen = submodular(cands, budget, sims[0], sims[1], alpha=alpha, beta=beta, per_token=per_token)
+            params = {"alpha": alpha, "beta": "adaptive" if beta is None else beta, "per_token": per_token}
     else:
         raise InputError(f"unknown selection {method!r} (expected one of: {', '.join(METHODS)})",
                          field="selection")

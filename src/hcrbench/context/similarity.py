@@ -1,6 +1,14 @@
-"""Similarities for diversity-aware selection (MMR, submodular): TF-IDF cosine over the chunk corpus by default.
+"""The signals of diversity-aware selection (MMR, submodular): relevance to the query and redundancy between units.
 
-Fitted once per corpus (scikit-learn ``TfidfVectorizer``, sublinear tf, L2-normalised rows), so a query only costs
+The harness's signals (:func:`ranking_signals`) read the ranking a selection is handed: relevance is the rank gain
+``1 / log2(rank + 2)`` (the ranking's own order, no second retriever) and redundancy is the share of a unit's text
+that another unit already delivers (:func:`delivered_overlap`: overlapping spans of one document). So a selection
+re-orders a ranking only where the context would repeat text, and a ranking that hands over the right passages
+keeps them (docs/context.md measures the alternative: TF-IDF relevance and redundancy drop fact-stating units).
+
+TF-IDF cosine over the chunk corpus (:class:`TfidfSimilarity`) is the other signal: the passage scorer of
+document delivery, and the selection's signals under ``[context] selection_signals = "tfidf"``. Fitted once per
+corpus (scikit-learn ``TfidfVectorizer``, sublinear tf, L2-normalised rows), so a query only costs
 a sparse slice and a 100 x 100 product. Any other embedding (dense vectors, one row per chunk) can be given
 instead through :class:`VectorSimilarity`: rows must be L2-normalised, so a dot product is a cosine.
 """
@@ -10,6 +18,39 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+
+#: The harness's selection signals (``[context] selection_signals``): the ranking's rank gain and delivered overlap.
+RANKING_SIGNALS = "rank-gain, delivered-overlap"
+
+
+def rank_gain(n: int) -> np.ndarray:
+    """Relevance of the ``n`` units of a ranking by position: ``1 / log2(rank + 2)`` (DCG's discount), 1 first."""
+    return 1.0 / np.log2(np.arange(n, dtype=np.float64) + 2.0)
+
+
+def delivered_overlap(cands: Sequence) -> np.ndarray:
+    """``red[i, j]``: the share of unit ``j``'s text that unit ``i`` also delivers (the overlap of their spans of
+    one document over ``j``'s length); 0 on the diagonal and for units that are no span of a document (a
+    summary: ``doc_id`` empty). ``cands`` are :class:`hcrbench.context.Candidate` (``doc_id``, ``start``,
+    ``end``)."""
+    n = len(cands)
+    if n == 0:
+        return np.zeros((0, 0))
+    codes: dict[str, int] = {}
+    doc = np.array([codes.setdefault(c.doc_id, len(codes)) if c.doc_id and c.end > c.start else -1 - i
+                    for i, c in enumerate(cands)], dtype=np.int64)
+    start = np.array([c.start for c in cands], dtype=np.float64)
+    end = np.array([c.end for c in cands], dtype=np.float64)
+    inter = np.clip(np.minimum(end[:, None], end[None, :]) - np.maximum(start[:, None], start[None, :]), 0, None)
+    red = np.where(doc[:, None] == doc[None, :], inter / np.maximum(end - start, 1.0)[None, :], 0.0)
+    np.fill_diagonal(red, 0.0)
+    return red
+
+
+def ranking_signals(cands: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """``(relevance, redundancy)`` of a ranked candidate list for :func:`hcrbench.context.select`:
+    :func:`rank_gain` and :func:`delivered_overlap`."""
+    return rank_gain(len(cands)), delivered_overlap(cands)
 
 
 class VectorSimilarity:

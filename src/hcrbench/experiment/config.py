@@ -81,6 +81,9 @@ class ContextConfig(BaseModel):
     candidates: int = Field(100, ge=1)  # chunks considered per query (the run expanded in rank order)
     stop_at_overflow: bool = False  # greedy: stop at the first chunk that does not fit (RAPTOR's code)
     mmr_lambda: float = Field(0.5, ge=0.0, le=1.0)
+    # what mmr / submodular trade off: the ranking's rank gain against delivered overlap ("ranking"), or TF-IDF
+    # cosine of query and chunks and between chunks ("tfidf", which drops fact-stating units: docs/context.md)
+    selection_signals: Literal["ranking", "tfidf"] = "ranking"
     token_counter: str | None = None
     evidence: str | None = None  # evidence.jsonl (default: the dataset folder's, when it has one)
     reference_budget: int = Field(400, ge=1)  # the design's tight budget: failure rate, token efficiency

@@ -3,12 +3,14 @@
 Each system's candidates are what it delivers (:mod:`hcrbench.context.delivery`): its own ranked units when it ranks
 units (chunks, nodes), else its documents delivered round robin, best passage first, in context chunks
 (``context.chunk_tokens`` per chunk, sentence-respecting, no overlap). The system's ``selection`` (default: the
-experiment's) picks candidates under each budget of ``budgets`` plus unconstrained, and each context is judged
-three ways (:mod:`hcrbench.metrics.sufficiency`). Control rows: ``oracle`` delivers the cheapest cover of the
+experiment's; mmr and submodular weigh the ranking's rank gain against delivered overlap unless
+``context.selection_signals = "tfidf"``) picks candidates under each budget of ``budgets`` plus unconstrained, and
+each context is judged three ways (:mod:`hcrbench.metrics.sufficiency`). Control rows: ``oracle`` delivers the cheapest cover of the
 needed facts (feasibility's witness: it checks the judge); ``passage`` is the passage-level perfect retriever, the
 units stating the needed facts first, selected and judged like every system (it checks that the harness lets a
 retriever that hands it the right passages pass: the gate of the sufficiency rules), one per unit set a system
-delivers in (``passage@<unit set>``), with a degraded twin ``passage-degraded`` that must fail; ``perfect`` is the
+delivers in (``passage@<unit set>``) and selection its systems use there (``+<selection>``), with a degraded
+twin ``passage-degraded`` that must fail; ``perfect`` is the
 perfect document ranking under the harness's passage choice (every relevant document by grade, delivered like any
 document ranking), a reference that gates nothing. Feasibility is counted in deliverable units (the cheapest cover fits B); each insufficient context
 on a feasible query is classed retrieval / selection / delivery miss (:mod:`hcrbench.metrics.failures`).
@@ -26,7 +28,15 @@ from typing import Any
 
 import numpy as np
 
-from hcrbench.context import Candidate, ChunkIndex, TfidfSimilarity, VectorSimilarity, select
+from hcrbench.context import (
+    RANKING_SIGNALS,
+    Candidate,
+    ChunkIndex,
+    TfidfSimilarity,
+    VectorSimilarity,
+    ranking_signals,
+    select,
+)
 from hcrbench.context.delivery import (
     DOCUMENT_ORDER,
     PASSAGE_SCORER,
@@ -156,6 +166,9 @@ def _judge_system(name: str, cands_for: Any, method: str, budgets: list[int | No
                   ) -> tuple[dict[str, dict[str, list[bool | None]]], dict[str, Any]]:
     """Select under every budget and judge every context of one system; writes ``contexts/<name>.jsonl``."""
     cc = cfg.context
+    # the ranking's signals: a unit loses its rank gain by the share of its text already delivered (beta = alpha),
+    # by marginal gain (per token, a short unit far down the ranking would go before the ranking's first)
+    by_ranking = cc.selection_signals == "ranking"
     judged: dict[str, dict[str, list[bool | None]]] = {budget_key(b): {k: [] for k in KINDS} for b in budgets}
     mean_tokens = {budget_key(b): 0.0 for b in budgets}
     flags: dict[str, bool] = {}
@@ -169,7 +182,11 @@ def _judge_system(name: str, cands_for: Any, method: str, budgets: list[int | No
         pool: list[Candidate] = cands_for(q, None)
 
         def sims_of(cands: list[Candidate], q: str = q) -> tuple[np.ndarray, np.ndarray] | None:
-            if method == "greedy" or sim is None:
+            if method == "greedy":
+                return None
+            if by_ranking:
+                return ranking_signals(cands)
+            if sim is None:
                 return None
             return sim.matrices(data.queries[q], [c.chunk_id for c in cands], qvecs.get(q))
 
@@ -178,7 +195,8 @@ def _judge_system(name: str, cands_for: Any, method: str, budgets: list[int | No
             cands = cands_for(q, b)
             sims = pool_sims if cands is pool else sims_of(cands)
             selections.append(select(q, cands, b, method, token_counter=counter_name, sims=sims,
-                                     stop_at_overflow=cc.stop_at_overflow, mmr_lambda=cc.mmr_lambda))
+                                     stop_at_overflow=cc.stop_at_overflow, mmr_lambda=cc.mmr_lambda,
+                                     beta=1.0 if by_ranking else None, per_token=not by_ranking))
         t_sel += time.perf_counter() - t1
         flags[q] = impossible_rule([c.score for c in pool], [c.n_tokens for c in pool], ref)
         for b, s in zip(budgets, selections):
@@ -319,9 +337,16 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
         if evidence is not None else {n: {} for n in unit_sets}
     feasible_in = {n: {q: c["cover_tokens"] is not None and c["cover_tokens"] <= ref for q, c in cov.items()}
                    for n, cov in covers.items()}
-    passage_names, degraded_name = passage_controls(cfg, data, runs, deliveries, ranked_spans, unit_sets,
-                                                    feasible_in, evidence, qids, doc_texts, ctx_set)
-    control_of = {n: "passage" for n in passage_names.values()}
+    def selection_of(name: str) -> str:
+        sc = systems.get(name)
+        return (sc.selection if sc is not None and sc.selection else None) or cfg.selection
+
+    # the gate of each subject is the passage control in its unit set under its own selection
+    passage_names, degraded_name, passage_by_selection = passage_controls(
+        cfg, data, runs, deliveries, ranked_spans, unit_sets, feasible_in, evidence, qids, doc_texts, ctx_set,
+        {n: selection_of(n) for n in deliveries})
+    control_selection = {row: m for per in passage_by_selection.values() for m, row in per.items()}
+    control_of = {n: "passage" for n in control_selection}
     if degraded_name is not None:
         control_of[degraded_name] = "passage-degraded"
     oracle_name = ORACLE if ORACLE not in runs else f"{ORACLE}-control"
@@ -335,11 +360,10 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
     outcomes: dict[str, dict[str, dict[str, list[bool | None]]]] = {}
     methods: dict[str, str] = {}
     for name, dl in deliveries.items():
-        sc = systems.get(name)
-        method = (sc.selection if sc is not None and sc.selection else None) or cfg.selection
+        method = control_selection.get(name) or selection_of(name)
         methods[name] = method
         vsim: VectorSimilarity | None = None
-        if method != "greedy":
+        if method != "greedy" and cc.selection_signals == "tfidf":
             if dl.delivers == "documents":
                 vsim = sim
             else:
@@ -366,12 +390,14 @@ def _context_step(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, R
         "params": {"chunk_tokens": cc.chunk_tokens, "candidates": cc.candidates,
                    "stop_at_overflow": cc.stop_at_overflow, "mmr_lambda": cc.mmr_lambda,
                    "similarity": sim.name, "passage_scorer": PASSAGE_SCORER,
+                   "selection_signals": RANKING_SIGNALS if cc.selection_signals == "ranking" else sim.name,
                    "document_order": DOCUMENT_ORDER},
         "budgets": [budget_key(b) for b in budgets], "reference_budget": ref, "kinds": kinds, "headline": headline,
         "proxy_kinds": ["relevant_passage"], "baseline": baseline, "n_queries": len(qids),
         "evidence": evidence is not None, "oracle": oracle_name if oracle is not None else None,
         "perfect": perfect_name if perfect_ok else None,
         "passage": passage_names.get(ctx_set), "passage_controls": dict(sorted(passage_names.items())),
+        "passage_by_selection": {us: dict(sorted(per.items())) for us, per in sorted(passage_by_selection.items())},
         "passage_degraded": degraded_name,
         "highlight": {"system": cfg.protocol.system if cfg.protocol is not None else None,
                       "kill_baseline": cfg.protocol.kill_baseline if cfg.protocol is not None else baseline,

@@ -239,13 +239,16 @@ def h1a_row(ctx: Context, s: Subject) -> dict:
 
 def passage_failure(ctx: Context, name: str | None = None) -> tuple[float | None, int | None, str | None]:
     """The gate of the sufficiency rules for subject ``name``: the failure rate on feasible queries at 400 of the
-    passage-level perfect control in the units ``name`` delivers (``sufficiency["passage_controls"][unit set]``),
-    else the one in the context chunks (``sufficiency["passage"]``, ``entry["control"] == "passage"``):
-    ``(rate, n, control row)``, or (None, None, None) when the run has none."""
+    passage-level perfect control in the units ``name`` delivers under its own selection
+    (``sufficiency["passage_by_selection"][unit set][selection]``), else the one in those units
+    (``sufficiency["passage_controls"][unit set]``), else the one in the context chunks (``sufficiency["passage"]``,
+    ``entry["control"] == "passage"``): ``(rate, n, control row)``, or (None, None, None) when the run has none."""
     suff = ctx.sufficiency or {}
     systems = suff.get("systems") or {}
-    us = _entry(ctx, name).get("unit_set") if name is not None else None
-    cand = [(suff.get("passage_controls") or {}).get(us), suff.get("passage"),
+    entry = _entry(ctx, name) if name is not None else {}
+    us = entry.get("unit_set")
+    own = ((suff.get("passage_by_selection") or {}).get(us) or {}).get(entry.get("selection"))
+    cand = [own, (suff.get("passage_controls") or {}).get(us), suff.get("passage"),
             next((k for k, e in systems.items() if isinstance(e, dict) and e.get("control") == "passage"
                   and e.get("unit_set") == us), None),
             next((k for k, e in systems.items() if isinstance(e, dict) and e.get("control") == "passage"), None)]
