@@ -62,3 +62,16 @@ def test_projection_uses_the_registry_power_computation_at_the_deciding_look():
     far = sq.project(0.005, 0.0, 0.25, look=1, max_looks=3, worlds_per_batch=1, queries_per_world=60)
     assert not far.within_budget and far.queries_needed > 180 and "not within the budget" in far.text()
     assert sq.decided_text(2, 4, 240) == "decided after 2 batches (4 worlds, 240 queries)"
+
+
+def test_the_documented_levels_are_the_code_s():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    rows = [ln for ln in text.splitlines() if ln.startswith("| ") and ln.split("|")[1].strip() in {"1", "3", "5"}
+            and "%" in ln]
+    assert len(rows) == 3
+    for ln in rows:
+        k = int(ln.split("|")[1])
+        want = ", ".join(f"{round(v * 100, 3 if v > 0.9999 else 2):g}%" for v in sq.levels(k))
+        assert ln.split("|")[2].strip() == want

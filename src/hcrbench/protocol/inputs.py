@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from hcrbench.protocol.rules import _num, mean_ci
+from hcrbench.protocol.rules import _num, confidence, mean_ci
 
 ENTITY_CATEGORY = "entity_spanning"
 GROWTH_CATEGORIES = ("entity_spanning", "multi_hop")
@@ -44,7 +44,7 @@ def compare_runs(evaluation: Any, cfg: Any, metric: str, base: str, runs: dict[s
 
     ev = SimpleNamespace(metrics=list(evaluation.metrics), runs={base: evaluation.runs[base], **runs})
     comps = compare(ev, base, family_metrics(evaluation, cfg, metric), n_resamples=cfg.n_resamples, seed=cfg.seed,
-                    family=cfg.family)
+                    family=cfg.family, confidence=confidence())
     return {c.run: as_row(c) for c in comps if c.metric == metric}  # type: ignore[misc]
 
 
@@ -157,7 +157,8 @@ def group_suff(out: Path, names: list[str], kind: str | None, budget: int = 400)
 
 def paired_diff(a: dict[str, float] | None, b: dict[str, float] | None
                 ) -> tuple[float | None, float | None, float | None, int | None]:
-    """Mean of ``a - b`` over their common queries with its normal 95% interval: (delta, low, high, n)."""
+    """Mean of ``a - b`` over their common queries with its normal interval at :func:`rules.confidence`: (delta,
+    low, high, n)."""
     if a is None or b is None:
         return None, None, None, None
     common = sorted(set(a) & set(b))

@@ -14,7 +14,7 @@ import numpy as np
 
 from hcrbench.protocol.inputs import GROWTH_CATEGORIES, category_qids
 from hcrbench.protocol.operating import Inputs
-from hcrbench.protocol.rules import NOT_RUN
+from hcrbench.protocol.rules import NOT_RUN, z_level
 
 
 def aligned(a: Any, b: Any, metric: str, qids: set[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -128,7 +128,7 @@ def gather(ctx: Any, s: Any, rows: dict[str, dict]) -> dict[str, Inputs]:
     ts = run.get("tree_sanity")
     if ts is not None and ts.get("n") and ts.get("interval"):
         lo, hi = ts["interval"]
-        sd = (hi - lo) / 2 / 1.959963984540054 * float(ts["n"]) ** 0.5
+        sd = (hi - lo) / 2 / z_level() * float(ts["n"]) ** 0.5
         out["tree_sanity"] = Inputs(n=int(ts["n"]), sd=sd)
     return out
 
