@@ -166,6 +166,16 @@ def paired_diff(a: dict[str, float] | None, b: dict[str, float] | None
     return (None, None, None, None) if res is None else res
 
 
+def cluster_labels(data: Any, qids: list[str]) -> tuple[list[Any], bool]:
+    """``(labels, known)``: one cluster label per query of ``qids``, its topic cluster where it carries one
+    (:func:`query_clusters`) and the query itself where it does not: an unlabelled query is its own cluster, never
+    a reason to drop the others' clusters (one clustering path: the kill interval and its replay read the same
+    labels). ``known``: some query is labelled and there are >= 2 clusters."""
+    clusters = query_clusters(data)
+    labels: list[Any] = [clusters.get(q, ("query", q)) for q in qids]
+    return labels, any(q in clusters for q in qids) and len(set(labels)) >= 2
+
+
 def query_clusters(data: Any) -> dict[str, str]:
     """``{query: cluster id}`` for queries that carry one: the query's metadata ``cluster`` or, when absent, the
     ``cluster`` key of ``queries.meta.jsonl`` beside the dataset (Meridian writes it); empty when none does."""

@@ -29,19 +29,16 @@ def aligned(a: Any, b: Any, metric: str, qids: set[str] | None = None) -> tuple[
 
 
 def cluster_index(ctx: Any, a: Any, b: Any) -> np.ndarray | None:
-    """The cluster index of each query :func:`aligned` keeps (in its order), when every one carries a cluster
-    id (:func:`inputs.query_clusters`); None otherwise."""
-    from hcrbench.protocol.inputs import query_clusters
+    """The cluster index of each query :func:`aligned` keeps (in its order), from the labels the kill interval
+    reads (:func:`inputs.cluster_labels`: an unlabelled query is its own cluster); None when no query carries one."""
+    from hcrbench.protocol.inputs import cluster_labels
 
-    clusters = query_clusters(getattr(ctx, "data", None))
-    if not clusters:
-        return None
     pos = set(b.query_ids)
-    kept = [q for q in a.query_ids if q in pos]
-    if not kept or any(q not in clusters for q in kept):
+    labels, known = cluster_labels(getattr(ctx, "data", None), [q for q in a.query_ids if q in pos])
+    if not known:
         return None
-    ids = {c: i for i, c in enumerate(dict.fromkeys(clusters[q] for q in kept))}
-    return np.asarray([ids[clusters[q]] for q in kept])
+    ids = {c: i for i, c in enumerate(dict.fromkeys(labels))}
+    return np.asarray([ids[c] for c in labels])
 
 
 def _dict_diffs(a: dict[str, float] | None, b: dict[str, float] | None) -> np.ndarray | None:

@@ -313,16 +313,13 @@ def seed_component(ctx: Context, s: Subject, base: Any) -> dict | None:
 
 
 def query_cluster_ids(ctx: Context, scores: Any, base: Any) -> tuple[list[Any], bool]:
-    """``(ids, known)``: the cluster of each query both ``scores`` and ``base`` judged, in ``scores``' order;
-    each query its own cluster when fewer than 2 clusters are known or the labelling is partial (``known`` False)."""
-    from hcrbench.protocol.inputs import query_clusters
+    """``(ids, known)``: the cluster of each query both ``scores`` and ``base`` judged, in ``scores``' order
+    (:func:`inputs.cluster_labels`: a query without a cluster label is its own cluster); ``known`` False when no
+    query carries one (each query its own cluster: the paired t)."""
+    from hcrbench.protocol.inputs import cluster_labels
 
     pos = {q: i for i, q in enumerate(base.query_ids)}
-    qs = [q for q in scores.query_ids if q in pos]
-    clusters = query_clusters(ctx.data) or {}
-    if clusters and all(q in clusters for q in qs) and len({clusters[q] for q in qs}) >= 2:
-        return [clusters[q] for q in qs], True
-    return [("query", q) for q in qs], False
+    return cluster_labels(ctx.data, [q for q in scores.query_ids if q in pos])
 
 
 def cluster_row(ctx: Context, scores: Any, base: Any) -> Any | None:
