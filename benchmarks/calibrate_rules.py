@@ -23,7 +23,8 @@ draw plus Meridian's ``cluster``.
 - ``real pair``: BM25-no-stem vs BM25 and hash-dense vs BM25 as they are; the truth is their population mean.
 
 **Rules** (their own intervals at the level in force, :func:`hcrbench.protocol.rules.at_confidence`): the kill
-rule (CR2 cluster-robust t on Bell-McCaffrey df over topic clusters, threshold 0), checkpoint 3 vs the kill
+rule (CR2 cluster-robust t on Bell-McCaffrey df over topic clusters, threshold 0; and the same over the drawn
+worlds as clusters, the level where worlds are the replicates), checkpoint 3 vs the kill
 baseline (betting interval, threshold -0.02), the corpus-size rule (paired t, threshold 0), H1b's dual-vs-single
 clause (paired t, go above 0, no-go below its +0.03 margin). Truths: each rule's threshold + {0, +-margin, +-0.06}.
 A decision is wrong when a claim it makes is false at the truth (a go claims "above the go threshold", a no-go
@@ -118,8 +119,10 @@ def cr2_rows(d: np.ndarray, c: np.ndarray, g: int) -> tuple[np.ndarray, np.ndarr
     resid = d - d.mean(axis=1, keepdims=True)
     s = np.bincount(flat, resid.ravel(), minlength=r * g).reshape(r, g)
     ng = np.bincount(flat, minlength=r * g).reshape(r, g).astype(np.float64)
-    q = 1.0 / (1.0 - ng / n)
-    return (q * s * s).sum(axis=1) / n ** 2, bm_df(ng)
+    with np.errstate(divide="ignore", invalid="ignore"):  # one cluster: no variance estimate (undecidable)
+        q = 1.0 / (1.0 - ng / n)
+        var = np.where((ng > 0).sum(axis=1) >= 2, np.nansum(np.where(ng > 0, q * s * s, 0.0), axis=1), np.nan)
+        return var / n ** 2, bm_df(ng)
 
 
 def decide(rule, d: np.ndarray, level: float, clusters: tuple | None, rng) -> np.ndarray:
@@ -212,8 +215,9 @@ KINDS = ("dense", "dense, heavy noise", "sparse", "skewed")
 def rules() -> list[tuple[str, object, bool]]:
     from hcrbench.protocol import registry as reg
 
-    return [("kill", reg.get("kill"), True), ("vs_kill_baseline", reg.get("vs_kill_baseline"), False),
-            ("corpus_size", reg.get("corpus_size"), False), ("H1b:single", reg.H1B_CLAUSES["single"], False)]
+    return [("kill", reg.get("kill"), "topic"), ("kill, clustered by world", reg.get("kill"), "world"),
+            ("vs_kill_baseline", reg.get("vs_kill_baseline"), None), ("corpus_size", reg.get("corpus_size"), None),
+            ("H1b:single", reg.H1B_CLAUSES["single"], None)]
 
 
 # ------------------------------------------------------------------------------------------------ simulation
@@ -223,22 +227,27 @@ def _rate(v: np.ndarray) -> float:
     return float(np.mean(v)) if v.size else float("nan")
 
 
-def run_cell(rule, use_cr2: bool, d: np.ndarray, truth: float, x: dict, looks: int, per: int, rng) -> dict:
-    """Fixed and sequential decisions of ``rule`` on the draws ``d`` (reps x all queries) at ``truth``."""
+def run_cell(rule, cluster: str | None, d: np.ndarray, truth: float, x: dict, looks: int, per: int, rng) -> dict:
+    """Fixed and sequential decisions of ``rule`` on the draws ``d`` (reps x all queries) at ``truth``;
+    ``cluster``: the CR2 interval over topic clusters ("topic") or over the drawn worlds ("world"), else the
+    rule's own interval."""
     from hcrbench.protocol import sequential as sq
 
     reps, n_all = d.shape
     step = n_all // looks
     cache = x.setdefault("_cr2", {})
+    q = n_all // (looks * per)
+    labels, g = (x["C"], x["G"]) if cluster == "topic" else \
+        (np.broadcast_to(np.arange(n_all) // q, d.shape), looks * per)
 
     def codes(k: int, level: float) -> np.ndarray:
         cols = k * step
         cl = None
-        if use_cr2:
-            if k not in cache:
-                cache[k] = cr2_rows(d[:, :cols] * 0 + 1, x["C"][:, :cols], x["G"])[1]  # df depends on sizes only
-            var, _ = cr2_rows(d[:, :cols], x["C"][:, :cols], x["G"])
-            cl = (var, cache[k])
+        if cluster is not None:
+            if (cluster, k) not in cache:  # the df depends on the cluster sizes only
+                cache[cluster, k] = cr2_rows(np.ones((reps, cols)), labels[:, :cols], g)[1]
+            var, _ = cr2_rows(d[:, :cols], labels[:, :cols], g)
+            cl = (var, cache[cluster, k])
         return decide(rule, d[:, :cols], level, cl, rng)
 
     fixed1 = codes(1, 0.95)
@@ -284,7 +293,6 @@ def simulate(pop: list[dict], *, reps: int, looks: int, per: int, q: int, seed: 
     mu = means(pop)
     rows = []
     for rname, rule, cr2 in rules():
-        x.pop("_cr2", None)
         centre = rule.go
         for kind in KINDS:
             for off in OFFSETS:
