@@ -75,3 +75,16 @@ def test_the_documented_levels_are_the_code_s():
         k = int(ln.split("|")[1])
         want = ", ".join(f"{round(v * 100, 3 if v > 0.9999 else 2):g}%" for v in sq.levels(k))
         assert ln.split("|")[2].strip() == want
+
+
+def test_annotate_says_when_a_row_was_decided_and_what_an_undecided_one_needs():
+    v = {"checkpoints": [{"id": "tree_sanity", "status": "pass", "text": "ok", "interval": [0.2, 0.3], "n": 40}],
+         "hypotheses": [{"id": "kill", "verdict": "not decidable", "text": "open", "interval": [-0.01, 0.03],
+                         "n": 120, "evidence": {}},
+                        {"id": "H1c", "verdict": "not run", "text": "not run"}]}
+    sq.annotate(v, look=1, max_looks=5, worlds=2, queries=120, worlds_per_batch=2, queries_per_world=60)
+    assert v["sequential"]["level"] == sq.level(1, 5)
+    assert v["checkpoints"][0]["evidence"]["sequential"]["text"] == sq.decided_text(1, 2, 120)
+    k = v["hypotheses"][0]["evidence"]["sequential"]
+    assert k["within_budget"] and k["batches_more"] >= 1 and "more batch" in v["hypotheses"][0]["text"]
+    assert "sequential" not in v["hypotheses"][1].get("evidence", {})

@@ -183,3 +183,51 @@ def project(estimate: float, threshold: float, sd: float | None, *, look: int, m
 def decided_text(look: int, worlds: int, queries: int) -> str:
     """The evidence a decided row names: after how many batches, worlds and queries."""
     return f"decided after {look} batch{'es' if look != 1 else ''} ({worlds} worlds, {queries:,} queries)"
+
+
+def _side(rule: Any, estimate: float) -> float | None:
+    """The threshold an undecided estimate is heading for: the farther of the verdicts it sits on the side of
+    (the one it reaches first as the interval narrows); None when it sits on no verdict's side."""
+    s = 1.0 if rule.higher_is_better else -1.0
+    sides = [t for t, ok in ((rule.go, s * estimate > s * rule.go), (rule.nogo, s * estimate < s * rule.nogo)) if ok]
+    return max(sides, key=lambda t: abs(estimate - t)) if sides else None
+
+
+def annotate(verdicts: dict[str, Any], *, look: int, max_looks: int, worlds: int, queries: int,
+             worlds_per_batch: int, queries_per_world: float, alpha: float = ALPHA) -> dict[str, Any]:
+    """Say, on every judged row of a ``verdicts.json`` document judged at look ``look`` of ``max_looks``
+    (at :func:`level`), after how many batches, worlds and queries it was decided, or, for an undecided paired
+    difference or mean, how many more batches would decide it (:func:`project` from the row's own interval,
+    centre and n). Adds ``evidence["sequential"]`` and a sentence to ``text``; returns the document."""
+    from hcrbench.protocol import registry as reg
+    from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, at_confidence
+
+    lvl = level(look, max_looks, alpha)
+    verdicts["sequential"] = {"look": look, "max_looks": max_looks, "level": lvl, "alpha": alpha, "worlds": worlds,
+                              "queries": queries, "worlds_per_batch": worlds_per_batch}
+    for row in (*verdicts.get("checkpoints", []), *verdicts.get("hypotheses", [])):
+        word = row.get("status", row.get("verdict"))
+        if word in (None, NOT_RUN):
+            continue
+        info: dict[str, Any] = {"look": look, "level": lvl}
+        if word != UNDECIDABLE:
+            info["text"] = decided_text(look, worlds, queries)
+        else:
+            rule = reg.REGISTRY.get(row.get("id", ""))
+            iv, n = row.get("interval"), row.get("n")
+            if rule is None or rule.kind not in ("difference", "mean") or not iv or not n:
+                continue
+            est = (iv[0] + iv[1]) / 2
+            with at_confidence(lvl):
+                sd = reg.sd_from(iv[0], iv[1], int(n))
+            thr = _side(rule, est)
+            if thr is None or sd is None:
+                continue
+            p = project(est, thr, sd, look=look, max_looks=max_looks, worlds_per_batch=worlds_per_batch,
+                        queries_per_world=queries_per_world, alpha=alpha)
+            info.update({"text": p.text(), "batches_more": p.batches_more, "worlds_more": p.worlds_more,
+                         "queries_more": p.queries_more, "queries_needed": p.queries_needed,
+                         "within_budget": p.within_budget})
+        row.setdefault("evidence", {})["sequential"] = info
+        row["text"] = f"{row.get('text', '')} ({info['text']}; look {look} of {max_looks} at {lvl:.2%})"
+    return verdicts
