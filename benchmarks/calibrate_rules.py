@@ -56,6 +56,7 @@ import numpy as np
 SYSTEMS = {"B": ("bm25", 'type = "bm25"'),
            "A": ("bm25-nostem", 'type = "bm25"\nparams = { stemmer = "none" }'),
            "H": ("dense-hash", 'type = "dense"\nparams = { backend = "hash" }')}
+NAMES = {k: name for k, (name, _) in SYSTEMS.items()}
 SEED_BASE = 734_100
 QUICK = {"worlds": 3, "reps": 300, "max_looks": 3, "worlds_per_batch": 1, "queries_per_world": 60}
 FULL = {"worlds": 12, "reps": 2000, "max_looks": 5, "worlds_per_batch": 2, "queries_per_world": 60}
@@ -356,7 +357,7 @@ def markdown(doc: dict) -> str:
     lines = [f"{c['worlds']} fresh Meridian worlds of 500 documents (seeds {c['seed_base']}-"
              f"{c['seed_base'] + c['worlds'] - 1}), {reps} test sets per cell, batches of {c['worlds_per_batch']} "
              f"world(s) x {c['queries_per_world']} queries, K = {c['max_looks']} batches at most; population means "
-             f"(nDCG@10): " + ", ".join(f"{k} {v:.3f}" for k, v in doc["means"].items() if "-" not in k) +
+             f"(nDCG@10): " + ", ".join(f"{NAMES[k]} {doc['means'][k]:.3f}" for k in ("B", "A", "H")) +
              f"; BM25-no-stem - BM25 {doc['means']['A-B']:+.4f}, dense-hash - BM25 {doc['means']['H-B']:+.3f}. "
              "± = 1.96 Monte-Carlo SE.", "",
              "| rule | design | worst false decision at a null truth (where) | nominal | within nominal + MC | "
