@@ -88,3 +88,19 @@ def test_annotate_says_when_a_row_was_decided_and_what_an_undecided_one_needs():
     k = v["hypotheses"][0]["evidence"]["sequential"]
     assert k["within_budget"] and k["batches_more"] >= 1 and "more batch" in v["hypotheses"][0]["text"]
     assert "sequential" not in v["hypotheses"][1].get("evidence", {})
+
+
+def test_a_look_sets_the_level_the_verdict_step_judges_at():
+    from types import SimpleNamespace
+
+    from hcrbench.protocol.verdicts import protocol_level
+
+    cfg = SimpleNamespace(protocol=SimpleNamespace(confidence=0.95))
+    assert protocol_level(cfg) == 0.95 and sq.current_look() is None
+    with sq.at_look(2, 4):
+        assert sq.current_look() == (2, 4)
+        assert protocol_level(cfg) == sq.level(2, 4, 1 - 0.95) > 0.99
+        assert protocol_level(SimpleNamespace(protocol=SimpleNamespace(confidence=0.99))) > sq.level(2, 4)
+    assert protocol_level(cfg) == 0.95 and sq.current_look() is None
+    with pytest.raises(ValueError), sq.at_look(5, 4):
+        pass

@@ -29,6 +29,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -131,6 +134,34 @@ def level(look: int, max_looks: int, alpha: float = ALPHA, fractions: Any = None
         return 1.0 - alpha
     c = boundary(look, max_looks, alpha, fractions)
     return 1.0 if math.isinf(c) else float(1.0 - 2.0 * sps.norm.sf(c))
+
+
+_LOOK: ContextVar[tuple[int, int] | None] = ContextVar("hcrbench_sequential_look", default=None)
+
+
+@contextmanager
+def at_look(look: int, max_looks: int) -> Iterator[tuple[int, int]]:
+    """Judge everything inside the block as look ``look`` of at most ``max_looks``: the verdict step
+    (:func:`hcrbench.protocol.verdicts.judge`, the runner's hook and ``--fail-fast``'s checks) then computes every
+    rule's interval at :func:`look_level` of the config's ``[protocol] confidence``."""
+    _check(look, max_looks, ALPHA)
+    token = _LOOK.set((look, max_looks))
+    try:
+        yield look, max_looks
+    finally:
+        _LOOK.reset(token)
+
+
+def current_look() -> tuple[int, int] | None:
+    """``(look, max_looks)`` of the enclosing :func:`at_look`, or None outside one."""
+    return _LOOK.get()
+
+
+def look_level(confidence: float) -> float:
+    """The level a design of overall two-sided ``confidence`` judges at here: ``confidence`` itself outside a
+    sequential look, :func:`level` (look, max_looks, 1 - confidence) inside :func:`at_look`."""
+    cur = _LOOK.get()
+    return confidence if cur is None else level(cur[0], cur[1], 1.0 - confidence)
 
 
 def levels(max_looks: int, alpha: float = ALPHA, fractions: Any = None) -> list[float]:

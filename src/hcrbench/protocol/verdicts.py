@@ -265,8 +265,9 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
           *, growth: list[dict] | None = None, stopped: str | None = None, level: float | None = None
           ) -> dict[str, Any]:
     """The ``verdicts.json`` document for this experiment's results, every rule's interval at the two-sided
-    ``level`` (default: ``[protocol] confidence``, 0.95; a sequential look passes
-    :func:`hcrbench.protocol.sequential.level`). A level other than 0.95 is recorded as ``confidence``."""
+    ``level`` (default: :func:`protocol_level`: ``[protocol] confidence``, 0.95, or inside
+    :func:`hcrbench.protocol.sequential.at_look` that look's level). A level other than 0.95 is recorded as
+    ``confidence``."""
     level = protocol_level(cfg) if level is None else level
     with at_confidence(level):
         v = _judge(cfg, data, runs, evaluation, doc, tree_docs, out, growth=growth, stopped=stopped)
@@ -276,8 +277,11 @@ def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict,
 
 
 def protocol_level(cfg: Any) -> float:
-    """The ``[protocol] confidence`` of ``cfg`` (0.95 without a protocol table)."""
-    return float(getattr(getattr(cfg, "protocol", None), "confidence", CONFIDENCE))
+    """The level ``cfg`` is judged at: its ``[protocol] confidence`` (0.95 without a protocol table), or, inside
+    :func:`hcrbench.protocol.sequential.at_look`, that look's level of the same overall confidence."""
+    from hcrbench.protocol.sequential import look_level
+
+    return look_level(float(getattr(getattr(cfg, "protocol", None), "confidence", CONFIDENCE)))
 
 
 def _judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict, tree_docs: dict | None, out: Path,
