@@ -96,6 +96,10 @@ def rules_sim(doc: dict[str, Any]) -> str:
     return bench("protocol_rules_sim").markdown(doc)
 
 
+def calibration(doc: dict[str, Any]) -> str:
+    return bench("calibrate_rules").markdown(doc)
+
+
 # ------------------------------------------------------------------------------------------ docs/context.md
 
 
@@ -258,6 +262,8 @@ def delivery_bounds(doc: dict[str, Any]) -> str:
 
 
 SIM = ["benchmarks/protocol_rules_sim.py", "--reps", "2000", "--seed", "0", "--json", "{json}"]
+CAL = ["benchmarks/calibrate_rules.py", "--worlds", "12", "--reps", "1000", "--max-looks", "4",
+       "--worlds-per-batch", "2", "--queries-per-world", "60", "--json", "{json}"]
 PC = "benchmarks/perfect_control.py"
 PSG = "benchmarks/passage_control.py"
 PSG_DATA = "small-7001 small-7002 medium-7001 full-7001"
@@ -282,6 +288,9 @@ FIGS = [
     Figure("protocol-rules-sim", "docs/protocol.md",
            "python benchmarks/protocol_rules_sim.py --reps 2000 --seed 0 --json docs/figures/protocol-rules-sim.json",
            rules_sim, [SIM], replay=[SIM]),
+    Figure("protocol-calibration", "docs/protocol.md",
+           "python benchmarks/calibrate_rules.py --worlds 12 --reps 1000 --max-looks 4 --worlds-per-batch 2 "
+           "--queries-per-world 60 --json docs/figures/protocol-calibration.json", calibration, [CAL], replay=[CAL]),
     Figure("context-perfect-control", "docs/context.md",
            f"python benchmarks/perfect_control.py {PC_DATA} --generate --out OUT --through-only --json "
            "docs/figures/context-perfect-control.json", perfect_control,

@@ -22,6 +22,8 @@ see :mod:`hcrbench.protocol`)::
     collapsed_only = "hcr-collapsed"
     no_links = "hcr-no-links"   # H1c: cross-links worth >= 15% on entity-spanning queries (optional)
     fail_fast = false           # stop at the first checkpoint that says stop and diagnose (--fail-fast)
+    confidence = 0.95           # two-sided level of every rule's decision interval (a sequential look
+                                # passes its own: hcrbench.protocol.sequential.level)
     tune = { hcr = { beam_width = [4, 8] } }  # grids chosen on the tune split (quickstart), see tuning.py
 """
 
@@ -30,7 +32,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 from hcrbench.limits import MAX_DRAWS, MAX_SEED
 
@@ -56,6 +58,7 @@ class GateConfig(BaseModel):
     systems: list[str] = Field(default_factory=list)  # default: every scored system
 
 
+DEFAULT_CONFIDENCE = 0.95
 AUTO = "auto"  # [protocol] flat = "auto": the best flat first-stage system, chosen on the dev split
 
 
@@ -72,8 +75,19 @@ class ProtocolConfig(BaseModel):
     metric: str = "nDCG@10"
     fail_fast: bool = False
     full_size: bool | None = None  # is this the full-size corpus? (default: Meridian "full" when generated)
+    # the two-sided level every rule's decision interval is computed at (z, t, Wilson, Fisher, CR2, betting)
+    confidence: float = Field(DEFAULT_CONFIDENCE, ge=0.5, lt=1.0)
     # tune -> lock -> test: per system, a small grid chosen on the tune split (hcrbench.protocol.tuning)
     tune: dict[str, dict[str, list[Any]]] = Field(default_factory=dict)
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: Any) -> dict[str, Any]:
+        # the design's level is left out of dumps, so manifests and cache keys of a default config stay as they
+        # were before the key existed; any other level is recorded
+        out = handler(self)
+        if out.get("confidence") == DEFAULT_CONFIDENCE:
+            out.pop("confidence")
+        return out
 
     def names(self) -> dict[str, str]:
         """``{role: system name}`` of every role set (checked against the config's systems)."""

@@ -32,11 +32,12 @@ from hcrbench.protocol.rules import (
     PASS,
     TREE_SANITY_MIN,
     UNDECIDABLE,
-    Z95,
     _ci,
     _num,
     checkpoint,
+    pct,
     wilson,
+    z_level,
 )
 
 CHECKPOINT_SPLITS = ("tune", "dev")  # the easy-routing checkpoint's queries; "train" when neither exists
@@ -56,14 +57,14 @@ def tree_sanity(mean: float | None, sd: float | None = None, n: int | None = Non
                 why_missing: str = "no tree with routing vectors") -> dict:
     """Checkpoint 1: the tree's siblings must be distinguishable (mean cosine distance >= 0.15): pass when the
     whole normal 95% interval lies above 0.15, stop when it lies below, else not decidable."""
-    crit = f"mean sibling distinctiveness >= {TREE_SANITY_MIN} (the whole 95% interval on one side)"
+    crit = f"mean sibling distinctiveness >= {TREE_SANITY_MIN} (the whole {pct()} interval on one side)"
     v, s = _num(mean), _num(sd)
     if v is None:
         return checkpoint("tree_sanity", "Tree sanity", crit, None, TREE_SANITY_MIN, NOT_RUN,
                           f"not run: {why_missing}")
     lo = hi = None
     if s is not None and n:
-        h = Z95 * s / n ** 0.5
+        h = z_level() * s / n ** 0.5
         lo, hi = v - h, v + h
     code = _status("tree_sanity", lo, hi)
     if code == reg.NEG:
@@ -80,7 +81,7 @@ def tree_sanity(mean: float | None, sd: float | None = None, n: int | None = Non
                (f"{_ci(lo, hi, False)} reaches {TREE_SANITY_MIN}" if lo is not None else "no sd: no interval")
     return checkpoint("tree_sanity", "Tree sanity", crit, v, TREE_SANITY_MIN, status, text, n=n,
                       interval=(lo, hi) if lo is not None else None,
-                      interval_kind="normal 95% (mean ± 1.96 sd / sqrt(pairs))", component="tree construction")
+                      interval_kind=f"normal {pct()} (mean ± {z_level():.2f} sd / sqrt(pairs))", component="tree construction")
 
 
 def easy_routing(eps_per_level: list[float | None] | None, n_per_level: list[int] | None = None,
@@ -88,7 +89,7 @@ def easy_routing(eps_per_level: list[float | None] | None, n_per_level: list[int
     """Checkpoint 2: on the easiest single-branch queries, routing error eps <= 0.10 at every level: stop when a
     level's whole Wilson interval lies above 0.10, pass when every level's lies below, else not decidable."""
     crit = f"eps <= {EASY_EPS_MAX} at every level on >= {MIN_EASY} easiest single-branch queries (tune + dev), " \
-           f"each level's Wilson 95% interval wholly on one side"
+           f"each level's Wilson {pct()} interval wholly on one side"
     levels = [(_num(e), int(k)) for e, k in zip(eps_per_level or [], n_per_level or [])]
     levels = [(e, k) for e, k in levels if e is not None and k > 0]
     if not levels or n_queries == 0:
@@ -107,18 +108,18 @@ def easy_routing(eps_per_level: list[float | None] | None, n_per_level: list[int
     iv = ivs[pick]
     if fired:
         status, text = f"{DIAGNOSE}: routing", f"routing fails where it should be easiest: level {pick + 1} eps " \
-                                               f"{e:.3f}, Wilson 95% [{iv[0]:.3f}, {iv[1]:.3f}] > {EASY_EPS_MAX}"
+                                               f"{e:.3f}, Wilson {pct()} [{iv[0]:.3f}, {iv[1]:.3f}] > {EASY_EPS_MAX}"
     elif open_:
         status = UNDECIDABLE
         need = reg.n_for_power_proportion(reg.get("easy_routing"))
-        text = f"{reg.text_undecidable(k, need)}: level {pick + 1} eps {e:.3f}, its Wilson 95% interval " \
+        text = f"{reg.text_undecidable(k, need)}: level {pick + 1} eps {e:.3f}, its Wilson {pct()} interval " \
                f"[{iv[0]:.3f}, {iv[1]:.3f}] reaches {EASY_EPS_MAX}; {_needs(need)}"
     else:
-        status, text = PASS, f"routing holds: every level's Wilson 95% interval lies below {EASY_EPS_MAX} (worst " \
+        status, text = PASS, f"routing holds: every level's Wilson {pct()} interval lies below {EASY_EPS_MAX} (worst " \
                              f"eps {levels[worst][0]:.3f})"
     text += f" ({per}; {n_queries} queries{where}){small}"
     return checkpoint("easy_routing", "Routing on easy single-branch queries", crit, e, EASY_EPS_MAX, status, text,
-                      n=n_queries, interval=iv, interval_kind="Wilson 95% (the level judged)", component="routing")
+                      n=n_queries, interval=iv, interval_kind=f"Wilson {pct()} (the level judged)", component="routing")
 
 
 def kill_baseline_margin(delta: float | None, low: float | None = None, high: float | None = None,
@@ -127,7 +128,7 @@ def kill_baseline_margin(delta: float | None, low: float | None = None, high: fl
                          interval_kind: str = "paired t 95% (the experiment's comparison)") -> dict:
     """Checkpoint 3: the system must not trail the kill baseline on nDCG@10 by more than 0.02: stop when the
     whole paired 95% interval of the difference lies below -0.02, pass when it lies above, else not decidable."""
-    crit = f"{system} - {baseline} on {metric} >= -{KILL_MARGIN} (the whole 95% interval on one side)"
+    crit = f"{system} - {baseline} on {metric} >= -{KILL_MARGIN} (the whole {pct()} interval on one side)"
     d, lo, hi = _num(delta), _num(low), _num(high)
     name = f"{system} vs {baseline}"
     if d is None:
@@ -142,7 +143,7 @@ def kill_baseline_margin(delta: float | None, low: float | None = None, high: fl
     else:
         status = UNDECIDABLE
         need = reg.n_for_power(reg.sd_from(lo, hi, n), reg.get("vs_kill_baseline").margin)
-        text = f"{reg.text_undecidable(n, need)}: {words}: its 95% interval reaches the -{KILL_MARGIN} margin"
+        text = f"{reg.text_undecidable(n, need)}: {words}: its {pct()} interval reaches the -{KILL_MARGIN} margin"
     return checkpoint("vs_kill_baseline", name, crit, d, -KILL_MARGIN, status, text, n=n,
                       interval=(lo, hi) if lo is not None else None, interval_kind=interval_kind,
                       component="retrieval quality")
@@ -156,7 +157,7 @@ def token_efficiency(diff: float | None, low: float | None = None, high: float |
     paired difference lies below zero, pass when it lies above, else not decidable. ``modes``: what each
     delivers (``units`` / ``documents``); when they differ the checkpoint compares delivery modes, not
     retrievers, and says so: a loss then cannot stop the run on its own. ``basis``: the one query set compared."""
-    crit = f"{system} sufficiency@400 > {flat} sufficiency@400 (the whole 95% interval on one side)"
+    crit = f"{system} sufficiency@400 > {flat} sufficiency@400 (the whole {pct()} interval on one side)"
     d, lo, hi = _num(diff), _num(low), _num(high)
     if d is None:
         return checkpoint("token_efficiency", "Token efficiency", crit, None, 0.0, NOT_RUN, f"not run: {why_missing}",
@@ -181,7 +182,7 @@ def token_efficiency(diff: float | None, low: float | None = None, high: float |
         text = f"{reg.text_undecidable(n, need)}: {words}"
     row = checkpoint("token_efficiency", "Token efficiency", crit, d, 0.0, status, text, n=n,
                      interval=(lo, hi) if lo is not None else None,
-                     interval_kind="normal 95% of the per-query paired difference", component="context selection")
+                     interval_kind=f"normal {pct()} of the per-query paired difference", component="context selection")
     if None not in modes:
         row["delivery_modes"] = {system: modes[0], flat: modes[1]}
     if basis:

@@ -14,7 +14,6 @@ from typing import Any
 
 from hcrbench.protocol import registry as reg
 from hcrbench.protocol.rules import (
-    ALPHA,
     FAIL_CONCERN,
     FAIL_OK,
     GO,
@@ -35,15 +34,17 @@ from hcrbench.protocol.rules import (
     ORACLE_MAX_FAIL,
     SOFT,
     UNDECIDABLE,
-    Z95,
     _ci,
     _f,
     _num,
     _p,
+    alpha_level,
     fisher_ci,
     hypothesis,
+    pct,
     pearson,
     wilson,
+    z_level,
 )
 
 SIZES_COMMAND = "hcrbench quickstart --sizes small,medium,full"
@@ -80,7 +81,8 @@ def harness_gate(passage_failure: float | None, n: int | None = None, name: str 
 def _unpaired(a: float, b: float, n: int) -> tuple[float, float]:
     """Normal 95% interval of the difference of two proportions from ``n`` queries each (unpaired)."""
     se = math.sqrt(max(a * (1 - a), 0.0) / n + max(b * (1 - b), 0.0) / n)
-    return a - b - Z95 * se, a - b + Z95 * se
+    z = z_level()
+    return a - b - z * se, a - b + z * se
 
 
 def h1a(hcr_400: float | None, rerank_400: float | None, flat_600: float | None, low: float | None = None,
@@ -95,7 +97,7 @@ def h1a(hcr_400: float | None, rerank_400: float | None, flat_600: float | None,
     only when the oracle context and the passage-level perfect retriever (``passage_failure``, row ``passage``)
     each fail <= 5% of feasible queries; the perfect document ranking (``perfect_failure``) is reported, never a
     gate. ``basis``: the one query set both systems are compared on (stated in the row)."""
-    crit = (f"{system}@400 - flat+reranker@400: 95% CI > -{H1A_SOFT} with Wilson CI of {system}@400 > "
+    crit = (f"{system}@400 - flat+reranker@400: {pct()} CI > -{H1A_SOFT} with Wilson CI of {system}@400 > "
             f"{H1A_MIN_RATE:.0%} and CI of {system}@400 - flat@600 > -{H1A_SOFT}: go; CI wholly < -{H1A_SOFT}: "
             f"no-go; a go clause surely missed: soft no-go")
     h, r, f6, lo, hi = _num(hcr_400), _num(rerank_400), _num(flat_600), _num(low), _num(high)
@@ -104,7 +106,7 @@ def h1a(hcr_400: float | None, rerank_400: float | None, flat_600: float | None,
     if basis:
         ev["basis"] = basis
     kw = dict(n=n, interval=(lo, hi) if lo is not None else None,
-              interval_kind=f"normal 95% of the per-query paired difference ({system} - flat+reranker @400)",
+              interval_kind=f"normal {pct()} of the per-query paired difference ({system} - flat+reranker @400)",
               component="context selection")
     name = "Sufficiency under a 400-token budget"
     if h is None or r is None:
@@ -172,7 +174,7 @@ def h1b(vs_single: dict[str, dict[str, Any]], vs_rerank: dict[str, Any] | None,
     interval and cannot decide). ``chosen``: the single path the dev split chose (:mod:`devselect`): the dual
     path is then judged against it alone, and the vs-each-path results stay as supporting evidence."""
     crit = (f"dual - each single path, dual - flat+reranker, entity-spanning dual - flat+reranker (raw nDCG@10): "
-            f"every 95% CI > 0 go; vs a single path CI wholly < +{H1B_OVER_SINGLE}: no-go; a CI wholly below "
+            f"every {pct()} CI > 0 go; vs a single path CI wholly < +{H1B_OVER_SINGLE}: no-go; a CI wholly below "
             f"+{H1B_OVER_RERANK} / +{H1B_ENTITY}: soft no-go (Cohen's d reported)")
     ev: dict[str, Any] = {}
     for name, c in vs_single.items():
@@ -200,7 +202,7 @@ def h1b(vs_single: dict[str, dict[str, Any]], vs_rerank: dict[str, Any] | None,
     method = {"t": "paired t", "bca": "paired BCa bootstrap", "percentile": "paired percentile bootstrap"}.get(
         str(c.get("ci_method") or "t"), str(c.get("ci_method")))
     kw = dict(n=c.get("n"), interval=(c.get("ci_low"), c.get("ci_high")),
-              interval_kind=f"{method} 95% (dual - {closest})", component="dual path")
+              interval_kind=f"{method} {pct()} (dual - {closest})", component="dual path")
     got = {n: _clause(sc, "single") for n, sc in singles.items()}
     g2 = _clause(vr, "rerank")
     g3 = _clause(ent, "entity")
@@ -277,13 +279,13 @@ def h1c(accuracy: Sequence[float], ndcg: Sequence[float], links_gain: float | No
                          else f"{-shortfall:.0%} above: a positive finding")
                       + ")")
     tail = ("; " + "; ".join(extras)) if extras else ""
-    kw = dict(n=len(acc), interval=iv, interval_kind="Fisher-z 95% of r", component="routing")
+    kw = dict(n=len(acc), interval=iv, interval_kind=f"Fisher-z {pct()} of r", component="routing")
     name = "Routing explains quality"
     if r is None:
         why = (f"{len(acc)} condition(s) of distinct routing accuracy ({len(accuracy)} logged); the correlation "
                f"needs >= {MIN_CONDITIONS}" if len(acc) < MIN_CONDITIONS else "no variance across conditions")
         return hypothesis("H1c", name, crit, NOT_RUN, f"not run: {why}{tail}", ev, **kw)
-    ivs = f"Fisher 95% [{iv[0]:+.2f}, {iv[1]:+.2f}]" if iv else "no interval with 3 points"
+    ivs = f"Fisher {pct()} [{iv[0]:+.2f}, {iv[1]:+.2f}]" if iv else "no interval with 3 points"
     words = f"r = {r:.2f} over {len(acc)} conditions of distinct routing accuracy ({ivs})"
     code = reg.decide_one(reg.get("H1c"), *(iv or (None, None)))
     if code == reg.NEG:
@@ -312,7 +314,7 @@ def failure_rate(rate: float | None, n: int = 0, system: str = "the system", ora
     document ranking (``perfect_failure``) is reported, never a gate. ``basis`` says which failures are counted
     and on which queries; ``finding`` (the anatomy: retrieval / delivery / selection misses) is reported beside
     it."""
-    crit = (f"{system} failure rate on {basis} @400, Wilson 95% CI: wholly <= {FAIL_OK:.0%} go, wholly > "
+    crit = (f"{system} failure rate on {basis} @400, Wilson {pct()} CI: wholly <= {FAIL_OK:.0%} go, wholly > "
             f"{FAIL_CONCERN:.0%} no-go, wholly between soft no-go")
     v = _num(rate)
     iv = wilson(v * n, n) if v is not None and n else None
@@ -321,12 +323,12 @@ def failure_rate(rate: float | None, n: int = 0, system: str = "the system", ora
           "basis": basis}
     if finding:
         ev["context selection"] = finding
-    kw = dict(n=n or None, interval=iv, interval_kind="Wilson 95%", component="context selection")
+    kw = dict(n=n or None, interval=iv, interval_kind=f"Wilson {pct()}", component="context selection")
     name = "Failure rate on budget-feasible queries"
     if v is None:
         return hypothesis("failure_rate", name, crit, NOT_RUN, f"not run: {why_missing}", ev, **kw)
     words = f"{system} fails {v:.0%} of {n} {basis} at 400 tokens " \
-            f"(Wilson 95% [{iv[0]:.2f}, {iv[1]:.2f}])" if iv else f"{system} fails {v:.0%}"
+            f"(Wilson {pct()} [{iv[0]:.2f}, {iv[1]:.2f}])" if iv else f"{system} fails {v:.0%}"
     if finding:
         words += f"; {finding}"
     gate = oracle_gate(oracle_failure, n) or harness_gate(passage_failure, n, passage)
@@ -350,7 +352,7 @@ def corpus_size(points: Sequence[dict[str, Any]] | None, at: str = "medium", why
     not decidable at n (needs ~ M, for power 0.8 at +0.03). The trend of the all-query delta across sizes is reported beside it.
     ``points``: growth.json's, each with ``subset`` = {"delta", "p", "ci_low", "ci_high", "d", "n"}."""
     crit = (f"system - kill baseline at {at} on entity-spanning + multi-hop queries (raw nDCG@10 difference): "
-            f"95% CI wholly > 0 go; wholly < 0 no-go (Cohen's d reported)")
+            f"{pct()} CI wholly > 0 go; wholly < 0 no-go (Cohen's d reported)")
     pts = list(points or [])
     ev = {f"delta@{p.get('size')}": _num(p.get("delta")) for p in pts}
     trend = [f"{p.get('size')} {_num(p.get('delta')):+.3f}" for p in pts if _num(p.get("delta")) is not None]
@@ -366,7 +368,7 @@ def corpus_size(points: Sequence[dict[str, Any]] | None, at: str = "medium", why
     ev.update({f"subset@{at}": d, f"subset p@{at}": p})
     method = {"t": "paired t", "bca": "paired BCa bootstrap", "percentile": "paired percentile bootstrap"}.get(
         str(sub.get("ci_method") or "t"), str(sub.get("ci_method")))
-    kw = dict(n=sub.get("n"), interval=(lo, hi), interval_kind=f"{method} 95% (subset at {at})",
+    kw = dict(n=sub.get("n"), interval=(lo, hi), interval_kind=f"{method} {pct()} (subset at {at})",
               component="scaling")
     words = f"at {at}, entity-spanning + multi-hop: {d:+.3f} ({_p(p, 'raw')}, {_ci(lo, hi)}, n {sub.get('n')})"
     code = reg.decide_one(reg.get("corpus_size"), lo, hi)
@@ -389,7 +391,7 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
     architecture is invalidated; the whole CI above zero (p < 0.05): go (Cohen's d reported, not required);
     otherwise not decidable at n (needs ~ M for power 0.8 at 0.03). At a smaller size nothing is decided: ``not
     decidable`` with the figures as a preview and the command that decides it."""
-    crit = f"{baseline} beats {system} on {metric} at the full corpus size (p < {ALPHA}, 95% CI wholly < 0): kill; " \
+    crit = f"{baseline} beats {system} on {metric} at the full corpus size (p < {alpha_level():.3g}, {pct()} CI wholly < 0): kill; " \
            f"CI wholly > 0: go"
     dl, pp, lo, hi, dd = _num(delta), _num(p_holm), _num(low), _num(high), _num(d)
     ev = {"delta": dl, "p_holm": pp, "ci_low": lo, "ci_high": hi, "cohens_d": dd, "size": size,
@@ -403,7 +405,7 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
     words = f"{system} {'trails' if dl < 0 else 'leads'} {baseline} by {abs(dl):.3f} {metric} ({_p(pp, 'kill-test')}, " \
             f"{_ci(lo, hi)}, d = {_f(dd, 2)}, n {n}{', ' + tested_on if tested_on else ''})"
     code = reg.decide_one(reg.get("kill"), lo, hi)
-    sig = pp is not None and pp < ALPHA
+    sig = pp is not None and pp < alpha_level()
     lost, ok = code == reg.NEG and sig, code == reg.POS and sig
     need = reg.n_for_power(reg.sd_from(lo, hi, n), reg.get("kill").margin)
     if not full_size:

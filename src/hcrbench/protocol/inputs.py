@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from hcrbench.protocol.rules import _num, mean_ci
+from hcrbench.protocol.rules import _num, confidence, mean_ci
 
 ENTITY_CATEGORY = "entity_spanning"
 GROWTH_CATEGORIES = ("entity_spanning", "multi_hop")
@@ -44,7 +44,7 @@ def compare_runs(evaluation: Any, cfg: Any, metric: str, base: str, runs: dict[s
 
     ev = SimpleNamespace(metrics=list(evaluation.metrics), runs={base: evaluation.runs[base], **runs})
     comps = compare(ev, base, family_metrics(evaluation, cfg, metric), n_resamples=cfg.n_resamples, seed=cfg.seed,
-                    family=cfg.family)
+                    family=cfg.family, confidence=confidence())
     return {c.run: as_row(c) for c in comps if c.metric == metric}  # type: ignore[misc]
 
 
@@ -157,12 +157,23 @@ def group_suff(out: Path, names: list[str], kind: str | None, budget: int = 400)
 
 def paired_diff(a: dict[str, float] | None, b: dict[str, float] | None
                 ) -> tuple[float | None, float | None, float | None, int | None]:
-    """Mean of ``a - b`` over their common queries with its normal 95% interval: (delta, low, high, n)."""
+    """Mean of ``a - b`` over their common queries with its normal interval at :func:`rules.confidence`: (delta,
+    low, high, n)."""
     if a is None or b is None:
         return None, None, None, None
     common = sorted(set(a) & set(b))
     res = mean_ci([a[q] - b[q] for q in common])
     return (None, None, None, None) if res is None else res
+
+
+def cluster_labels(data: Any, qids: list[str]) -> tuple[list[Any], bool]:
+    """``(labels, known)``: one cluster label per query of ``qids``, its topic cluster where it carries one
+    (:func:`query_clusters`) and the query itself where it does not: an unlabelled query is its own cluster, never
+    a reason to drop the others' clusters (one clustering path: the kill interval and its replay read the same
+    labels). ``known``: some query is labelled and there are >= 2 clusters."""
+    clusters = query_clusters(data)
+    labels: list[Any] = [clusters.get(q, ("query", q)) for q in qids]
+    return labels, any(q in clusters for q in qids) and len(set(labels)) >= 2
 
 
 def query_clusters(data: Any) -> dict[str, str]:

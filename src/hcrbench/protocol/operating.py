@@ -37,11 +37,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats as sps
 
 from hcrbench.protocol import registry as reg
 from hcrbench.protocol.operating_rows import mc_interval as _ci
-from hcrbench.protocol.rules import UNDECIDABLE, Z95
+from hcrbench.protocol.rules import UNDECIDABLE, confidence, t_level, z_level
 
 REPS = 1000
 MC_Z = 2.576  # Monte-Carlo error band: 99% two-sided
@@ -102,7 +101,7 @@ def betting_decision_interval(rule: reg.Rule, x: np.ndarray, valid: np.ndarray |
     thr = float(rule.go)
     w = np.ones_like(x, dtype=bool) if valid is None else valid
     m = np.where(w, x, 0.0).sum(axis=1) / np.maximum(w.sum(axis=1), 1)
-    rej = rejects_rows((np.clip(x, -1, 1) + 1) / 2, (thr + 1) / 2, w)
+    rej = rejects_rows((np.clip(x, -1, 1) + 1) / 2, (thr + 1) / 2, w, confidence=confidence())
     eps = 1e-9
     up, down = rej & (m > thr), rej & (m < thr)
     lo = np.where(up, thr + eps, np.where(down, np.minimum(m, thr - eps), thr))
@@ -111,21 +110,23 @@ def betting_decision_interval(rule: reg.Rule, x: np.ndarray, valid: np.ndarray |
 
 
 def _t_interval(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Row-wise paired t 95% interval of a (reps x n) matrix (the protocol's interval below 300 queries)."""
+    """Row-wise paired t interval at :func:`rules.confidence` of a (reps x n) matrix (the protocol's interval
+    below 300 queries)."""
     n = x.shape[1]
     m = x.mean(axis=1)
     if n < 2:
         return np.full_like(m, np.nan), np.full_like(m, np.nan)
-    h = sps.t.ppf(0.975, n - 1) * x.std(axis=1, ddof=1) / math.sqrt(n)
+    h = t_level(n - 1) * x.std(axis=1, ddof=1) / math.sqrt(n)
     return m - h, m + h
 
 
 def wilson_np(k: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Vectorised 95% Wilson interval (equal to :func:`rules.wilson`)."""
+    """Vectorised Wilson interval at :func:`rules.confidence` (equal to :func:`rules.wilson`)."""
     p = np.clip(np.asarray(k, dtype=np.float64) / n, 0.0, 1.0)
-    z2 = Z95 * Z95
+    z = z_level()
+    z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    half = z * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
     return np.maximum(0.0, centre - half), np.minimum(1.0, centre + half)
 
 
@@ -134,7 +135,7 @@ def fisher_np(r: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         nan = np.full_like(r, np.nan)
         return nan, nan
     z = np.arctanh(np.clip(r, -0.999999, 0.999999))
-    h = Z95 / math.sqrt(k - 3)
+    h = z_level() / math.sqrt(k - 3)
     return np.tanh(z - h), np.tanh(z + h)
 
 
@@ -189,7 +190,7 @@ def replay_clustered(rule: reg.Rule, diffs: np.ndarray, clusters: np.ndarray, tr
     m = S.sum(axis=1) / n
     q = 1.0 / (1.0 - C / n[:, None])
     se = np.sqrt((q * (S - m[:, None] * C) ** 2).sum(axis=1)) / n
-    h = sps.t.ppf(0.975, bm_df(C)) * se
+    h = t_level(bm_df(C)) * se
     lo, hi = m - h, m + h
     if extra > 0:
         lo, hi = m - np.hypot(h, extra), m + np.hypot(h, extra)
@@ -218,7 +219,8 @@ def replay_rate(rule: reg.Rule, n: int, truth: float, reps: int, rng: np.random.
 def replay_mean(rule: reg.Rule, sd: float, n: int, truth: float, reps: int, rng: np.random.Generator) -> np.ndarray:
     se = sd / math.sqrt(n)
     m = rng.normal(truth, se, size=reps)
-    return reg.decide(rule, m - Z95 * se, m + Z95 * se)
+    z = z_level()
+    return reg.decide(rule, m - z * se, m + z * se)
 
 
 def replay_r(rule: reg.Rule, k: int, truth: float, reps: int, rng: np.random.Generator) -> np.ndarray:
@@ -305,7 +307,8 @@ def check(rule: reg.Rule, x: Inputs, *, reps: int, seed: int, truths: Sequence[f
     plays = _replayer(rule, x)
     s = 1.0 if rule.higher_is_better else -1.0
     g, b, m = rule.go, rule.nogo, rule.margin
-    nominal, mc = reg.NOMINAL_ONE_SIDED, MC_Z * math.sqrt(reg.NOMINAL_ONE_SIDED * (1 - reg.NOMINAL_ONE_SIDED) / reps)
+    nominal = reg.nominal_one_sided()
+    mc = MC_Z * math.sqrt(nominal * (1 - nominal) / reps)
     tables: dict[str, list[dict[str, Any]]] = {}
     worst: dict[str, float] = {"false_go": 0.0, "false_nogo": 0.0, "power_go": 1.0, "power_nogo": 1.0}
     for name, play in plays.items():
@@ -350,7 +353,8 @@ def operating(rule: reg.Rule, x: Inputs, *, reps: int = REPS, seed: int = 0, sea
     if not _replayer(rule, x) or x.n < 1:
         return None
     g, b, m = rule.go, rule.nogo, rule.margin
-    nominal, mc = reg.NOMINAL_ONE_SIDED, MC_Z * math.sqrt(reg.NOMINAL_ONE_SIDED * (1 - reg.NOMINAL_ONE_SIDED) / reps)
+    nominal = reg.nominal_one_sided()
+    mc = MC_Z * math.sqrt(nominal * (1 - nominal) / reps)
     tables, worst, decidable, why = check(rule, x, reps=reps, seed=seed)
     need, need_how = None, None
     if not decidable and search:

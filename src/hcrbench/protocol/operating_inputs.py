@@ -14,7 +14,7 @@ import numpy as np
 
 from hcrbench.protocol.inputs import GROWTH_CATEGORIES, category_qids
 from hcrbench.protocol.operating import Inputs
-from hcrbench.protocol.rules import NOT_RUN
+from hcrbench.protocol.rules import NOT_RUN, z_level
 
 
 def aligned(a: Any, b: Any, metric: str, qids: set[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -29,19 +29,16 @@ def aligned(a: Any, b: Any, metric: str, qids: set[str] | None = None) -> tuple[
 
 
 def cluster_index(ctx: Any, a: Any, b: Any) -> np.ndarray | None:
-    """The cluster index of each query :func:`aligned` keeps (in its order), when every one carries a cluster
-    id (:func:`inputs.query_clusters`); None otherwise."""
-    from hcrbench.protocol.inputs import query_clusters
+    """The cluster index of each query :func:`aligned` keeps (in its order), from the labels the kill interval
+    reads (:func:`inputs.cluster_labels`: an unlabelled query is its own cluster); None when no query carries one."""
+    from hcrbench.protocol.inputs import cluster_labels
 
-    clusters = query_clusters(getattr(ctx, "data", None))
-    if not clusters:
-        return None
     pos = set(b.query_ids)
-    kept = [q for q in a.query_ids if q in pos]
-    if not kept or any(q not in clusters for q in kept):
+    labels, known = cluster_labels(getattr(ctx, "data", None), [q for q in a.query_ids if q in pos])
+    if not known:
         return None
-    ids = {c: i for i, c in enumerate(dict.fromkeys(clusters[q] for q in kept))}
-    return np.asarray([ids[clusters[q]] for q in kept])
+    ids = {c: i for i, c in enumerate(dict.fromkeys(labels))}
+    return np.asarray([ids[c] for c in labels])
 
 
 def _dict_diffs(a: dict[str, float] | None, b: dict[str, float] | None) -> np.ndarray | None:
@@ -128,7 +125,7 @@ def gather(ctx: Any, s: Any, rows: dict[str, dict]) -> dict[str, Inputs]:
     ts = run.get("tree_sanity")
     if ts is not None and ts.get("n") and ts.get("interval"):
         lo, hi = ts["interval"]
-        sd = (hi - lo) / 2 / 1.959963984540054 * float(ts["n"]) ** 0.5
+        sd = (hi - lo) / 2 / z_level() * float(ts["n"]) ** 0.5
         out["tree_sanity"] = Inputs(n=int(ts["n"]), sd=sd)
     return out
 

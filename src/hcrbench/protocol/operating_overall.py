@@ -16,11 +16,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from scipy import stats as sps
 
 from hcrbench.protocol import registry as reg
 from hcrbench.protocol.operating import REPS, _interval, _rng, betting_decision_interval
-from hcrbench.protocol.rules import UNDECIDABLE, stops
+from hcrbench.protocol.rules import UNDECIDABLE, stops, t_level
 
 
 def _centred(d: np.ndarray, t: float) -> np.ndarray:
@@ -44,7 +43,7 @@ def _cluster_draws(dk: np.ndarray, dc: np.ndarray, g: np.ndarray, reps: int, rng
     m = S.sum(axis=1) / n
     q = 1.0 / (1.0 - C / n[:, None])
     se = np.sqrt((q * (S - m[:, None] * C) ** 2).sum(axis=1)) / n
-    h = np.hypot(sps.t.ppf(0.975, bm_df(C)) * se, extra)
+    h = np.hypot(t_level(bm_df(C)) * se, extra)
     members = [dc[g == j] for j in range(G)]
     width = int(n.max())
     x = np.zeros((reps, width))
@@ -58,7 +57,7 @@ def _cluster_draws(dk: np.ndarray, dc: np.ndarray, g: np.ndarray, reps: int, rng
         w = valid.astype(np.float64)
         m2 = (x * w).sum(axis=1) / n
         var = np.maximum(((x - m2[:, None]) ** 2 * w).sum(axis=1), 0.0) / (n - 1)
-        h2 = sps.t.ppf(0.975, n - 1) * np.sqrt(var / n)
+        h2 = t_level(n - 1) * np.sqrt(var / n)
         cc = reg.decide(cp_rule, m2 - h2, m2 + h2)
     return (m - h, m + h), cc
 

@@ -15,7 +15,7 @@ _NEEDS = re.compile(r"\(needs ~ [\d,]+((?: [a-z]+)*)\)")  # registry.text_undeci
 
 def mc_interval(p: float, reps: int) -> list[float]:
     """The Monte-Carlo uncertainty of a replayed rate: its 95% Wilson interval over ``reps`` draws."""
-    lo, hi = wilson(round(p * reps), reps) or (0.0, 1.0)
+    lo, hi = wilson(round(p * reps), reps, 0.95) or (0.0, 1.0)
     return [float(lo), float(hi)]
 
 

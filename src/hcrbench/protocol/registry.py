@@ -46,7 +46,8 @@ from hcrbench.protocol.rules import (
     SOFT,
     TREE_SANITY_MIN,
     UNDECIDABLE,
-    Z95,
+    confidence,
+    z_level,
 )
 
 Z80 = 0.8416212335729143  # one-sided 80% power
@@ -56,6 +57,12 @@ UND, POS, NEG, MID = 0, 1, -1, 2
 DESIGN_MARGIN = 0.03
 POWER = 0.8
 NOMINAL_ONE_SIDED = 0.025  # a 95% two-sided interval decides one wrong side at most this often
+
+
+def nominal_one_sided() -> float:
+    """How often an interval at :func:`rules.confidence` decides one wrong side at most (0.025 at 95%)."""
+    c = confidence()
+    return NOMINAL_ONE_SIDED if c == 0.95 else (1 - c) / 2
 
 
 @dataclass(frozen=True)
@@ -135,34 +142,37 @@ def decide_one(rule: Rule, lo: float | None, hi: float | None) -> int:
     return int(decide(rule, lo, hi))
 
 
-def n_for_power(sd: float | None, margin: float, *, power: float = POWER, alpha: float = 1 - 0.95) -> int | None:
+def n_for_power(sd: float | None, margin: float, *, power: float = POWER, alpha: float | None = None) -> int | None:
     """The n at which a paired mean with per-unit sd ``sd`` detects a true difference of ``margin`` with power
-    0.8 at two-sided 5%: the one "n needed" of every paired-difference rule, the power plan and the operating
+    0.8 at two-sided ``alpha`` (default: 1 - :func:`rules.confidence`, 5%): the one "n needed" of every paired-difference rule, the power plan and the operating
     report (:func:`hcrbench.stats.power.required_n`, the noncentral t); None without a positive sd or margin, or
     beyond :data:`rules.MAX_N`. ``margin`` is the rule's own (``get(rule_id).margin``), read from this registry."""
     from hcrbench.stats.power import required_n_or_inf
 
     if sd is None or not math.isfinite(sd) or sd <= 0 or margin <= 0:
         return None
+    if alpha is None:
+        alpha = 1 - confidence()
     need = required_n_or_inf(margin, sd, power=power, alpha=alpha)
     return int(need) if math.isfinite(need) and need <= MAX_N else None
 
 
 def sd_from(lo: float | None, hi: float | None, n: int | None) -> float | None:
-    """The per-unit sd behind a normal 95% interval ``[lo, hi]`` of a mean of ``n`` units."""
+    """The per-unit sd behind a normal interval ``[lo, hi]`` at :func:`rules.confidence` of a mean of ``n``
+    units."""
     if lo is None or hi is None or not n or hi <= lo:
         return None
-    return (hi - lo) / 2 / Z95 * math.sqrt(n)
+    return (hi - lo) / 2 / z_level() * math.sqrt(n)
 
 
 def n_for_power_proportion(rule: Rule) -> int:
     """The n at which a Wilson-judged rate rule has power 0.8 on each side: the truth a margin past its go (and
-    its no-go) boundary decided, at two-sided 5% (z95 sd at the boundary + z80 sd at the truth)."""
+    its no-go) boundary decided, at two-sided 1 - :func:`rules.confidence` (z sd at the boundary + z80 sd at the truth)."""
     s = 1.0 if rule.higher_is_better else -1.0
     need = []
     for p0, p1 in ((rule.go, rule.go + s * rule.margin), (rule.nogo, rule.nogo - s * rule.margin)):
         p0, p1 = min(max(p0, 0.01), 0.99), min(max(p1, 0.01), 0.99)
-        need.append(math.ceil(((Z95 * math.sqrt(p0 * (1 - p0)) + Z80 * math.sqrt(p1 * (1 - p1))) / rule.margin) ** 2))
+        need.append(math.ceil(((z_level() * math.sqrt(p0 * (1 - p0)) + Z80 * math.sqrt(p1 * (1 - p1))) / rule.margin) ** 2))
     return max(need)
 
 
@@ -171,7 +181,7 @@ def n_for_power_r(r_go: float, margin: float) -> int | None:
     a, b = math.atanh(max(min(r_go + margin, 0.999), -0.999)), math.atanh(max(min(r_go, 0.999), -0.999))
     if a == b:
         return None
-    return math.ceil(((Z95 + Z80) / abs(a - b)) ** 2) + 3
+    return math.ceil(((z_level() + Z80) / abs(a - b)) ** 2) + 3
 
 
 # ------------------------------------------------------------------------------------------------ the registry

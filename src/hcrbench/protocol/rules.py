@@ -21,7 +21,10 @@ Rates and nDCG are in [0, 1]; "within 5%" is 5 percentage points (0.05).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from statistics import NormalDist
 from typing import Any
 
 GO, SOFT, NOGO, KILL, INCONCLUSIVE, NOT_RUN = "go", "soft no-go", "no-go", "kill", "inconclusive", "not run"
@@ -51,6 +54,60 @@ ALPHA = 0.05
 Z95 = 1.959963984540054
 MIN_CONDITIONS = 3       # a correlation across fewer distinct routing conditions is not computed
 MAX_N = 1_000_000        # the largest n a "would decide at n" estimate reports
+CONFIDENCE = 0.95        # the design's two-sided level ([protocol] confidence)
+
+_LEVEL: ContextVar[float] = ContextVar("hcrbench_protocol_confidence", default=CONFIDENCE)
+
+
+def confidence() -> float:
+    """The two-sided confidence level every rule's decision interval is computed at in this context (the
+    ``[protocol] confidence`` of the run being judged, or a sequential look's level; 0.95 by default)."""
+    return _LEVEL.get()
+
+
+def check_confidence(level: Any) -> float:
+    v = _num(level)
+    if v is None or not 0.5 <= v < 1.0:
+        raise ValueError(f"confidence must be in [0.5, 1), got {level!r}")
+    return v
+
+
+@contextmanager
+def at_confidence(level: float) -> Iterator[float]:
+    """Judge every rule inside the block at the two-sided ``level`` (z, t, Wilson, Fisher, CR2, betting and the
+    power figures alike); the level in force before is restored on exit."""
+    token = _LEVEL.set(check_confidence(level))
+    try:
+        yield _LEVEL.get()
+    finally:
+        _LEVEL.reset(token)
+
+
+def z_level(level: float | None = None) -> float:
+    """The two-sided normal quantile of ``level`` (default: :func:`confidence`); exactly :data:`Z95` at 0.95."""
+    c = confidence() if level is None else level
+    return Z95 if c == CONFIDENCE else NormalDist().inv_cdf(0.5 + c / 2)
+
+
+def t_level(df: Any, level: float | None = None) -> Any:
+    """The two-sided t quantile of ``level`` on ``df`` (scalars or arrays)."""
+    from scipy import stats as sps
+
+    c = confidence() if level is None else level
+    return sps.t.ppf(0.5 + c / 2, df)
+
+
+def alpha_level() -> float:
+    """The two-sided error of :func:`confidence` (exactly :data:`ALPHA` at 0.95): a test's p must fall below it
+    where a rule reads one beside its interval."""
+    c = confidence()
+    return ALPHA if c == CONFIDENCE else 1.0 - c
+
+
+def pct(level: float | None = None) -> str:
+    """The level as the rows write it: ``95%``, ``99%``, ``95.61%``."""
+    c = confidence() if level is None else level
+    return f"{round(c * 100, 4):g}%"
 
 
 def _num(x: Any) -> float | None:
@@ -76,21 +133,23 @@ def _p(p: float | None, label: str = "Holm") -> str:
 
 def _ci(lo: float | None, hi: float | None, signed: bool = True) -> str:
     if lo is None or hi is None:
-        return "95% CI —"
-    return f"95% CI [{lo:+.3f}, {hi:+.3f}]" if signed else f"95% CI [{lo:.3f}, {hi:.3f}]"
+        return f"{pct()} CI —"
+    return f"{pct()} CI [{lo:+.3f}, {hi:+.3f}]" if signed else f"{pct()} CI [{lo:.3f}, {hi:.3f}]"
 
 
 # ------------------------------------------------------------------------------------------------ intervals
 
 
-def wilson(k: float, n: int) -> tuple[float, float] | None:
-    """The 95% Wilson score interval of a proportion ``k / n`` (None for n = 0)."""
+def wilson(k: float, n: int, level: float | None = None) -> tuple[float, float] | None:
+    """The Wilson score interval of a proportion ``k / n`` at ``level`` (default :func:`confidence`; None for
+    n = 0)."""
     if n <= 0:
         return None
     p = min(max(k / n, 0.0), 1.0)
-    z2 = Z95 * Z95
+    z = z_level(level)
+    z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
@@ -128,7 +187,8 @@ def n_to_decide_mean(estimate: float, low: float, high: float, n: int, threshold
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float, int] | None:
-    """Mean of ``values`` with its 95% normal interval (mean ± 1.96 sd / sqrt(n)); None for no values."""
+    """Mean of ``values`` with its normal interval at :func:`confidence` (mean ± 1.96 sd / sqrt(n) at 95%); None
+    for no values."""
     xs = [float(v) for v in values]
     n = len(xs)
     if n == 0:
@@ -137,17 +197,17 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float, float, int] | None:
     if n == 1:
         return m, m, m, 1
     sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    h = Z95 * sd / math.sqrt(n)
+    h = z_level() * sd / math.sqrt(n)
     return m, m - h, m + h, n
 
 
 def fisher_ci(r: float, n: int) -> tuple[float, float] | None:
-    """The 95% Fisher-z interval of a Pearson r from ``n`` points (None for n <= 3)."""
+    """The Fisher-z interval of a Pearson r from ``n`` points at :func:`confidence` (None for n <= 3)."""
     if n <= 3:
         return None
     rr = max(min(r, 0.999999), -0.999999)
     z = math.atanh(rr)
-    h = Z95 / math.sqrt(n - 3)
+    h = z_level() / math.sqrt(n - 3)
     return math.tanh(z - h), math.tanh(z + h)
 
 

@@ -22,7 +22,16 @@ import numpy as np
 
 from hcrbench.protocol import checkpoints as cp
 from hcrbench.protocol import hypotheses as hy
-from hcrbench.protocol.rules import EASY_EPS_MAX, FAIL_CONCERN, H1A_SOFT, KILL_MARGIN, stops
+from hcrbench.protocol.rules import (
+    EASY_EPS_MAX,
+    FAIL_CONCERN,
+    H1A_SOFT,
+    KILL_MARGIN,
+    confidence,
+    stops,
+    t_level,
+    z_level,
+)
 
 
 @dataclass(frozen=True)
@@ -41,7 +50,7 @@ def _paired(rng: np.random.Generator, n: int, delta: float, sd: float = 0.25) ->
     x = rng.normal(delta, sd, n)
     m = float(x.mean())
     se = float(x.std(ddof=1) / np.sqrt(n))
-    t = stats.t.ppf(0.975, n - 1)
+    t = t_level(n - 1)
     p = float(stats.ttest_1samp(x, 0.0).pvalue)
     return {"delta": m, "lo": m - t * se, "hi": m + t * se, "p": p, "d": m / float(x.std(ddof=1)), "n": n, "x": x}
 
@@ -51,7 +60,7 @@ def _binary_paired(rng: np.random.Generator, n: int, p_a: float, p_b: float) -> 
     b = (rng.random(n) < p_b).astype(float)
     diff = a - b
     m = float(diff.mean())
-    h = 1.959963984540054 * float(diff.std(ddof=1)) / np.sqrt(n)
+    h = z_level() * float(diff.std(ddof=1)) / np.sqrt(n)
     return {"a": float(a.mean()), "b": float(b.mean()), "delta": m, "lo": m - h, "hi": m + h, "n": n}
 
 
@@ -62,7 +71,7 @@ def _lost(rng: np.random.Generator, n: int, base: float, share: float) -> dict:
     a = np.where(rng.random(n) < share, 0.0, b)
     diff = a - b
     m = float(diff.mean())
-    h = 1.959963984540054 * float(diff.std(ddof=1)) / np.sqrt(n)
+    h = z_level() * float(diff.std(ddof=1)) / np.sqrt(n)
     return {"a": float(a.mean()), "b": float(b.mean()), "delta": m, "lo": m - h, "hi": m + h, "n": n}
 
 
@@ -75,7 +84,7 @@ def new_verdict(rule: str, s: dict) -> str:
     if rule == "vs_kill_baseline":  # the checkpoint's betting interval (differences of metrics in [0, 1])
         from hcrbench.stats.bounded import betting_ci_diff
 
-        _m, lo, hi = betting_ci_diff(np.clip(s["x"], -1.0, 1.0))
+        _m, lo, hi = betting_ci_diff(np.clip(s["x"], -1.0, 1.0), confidence=confidence())
         return cp.kill_baseline_margin(s["delta"], lo, hi, s["n"])["status"]
     if rule == "token_efficiency":
         return cp.token_efficiency(s["delta"], s["lo"], s["hi"], s["n"], s["a"], s["b"])["status"]

@@ -27,7 +27,7 @@ from hcrbench.protocol.inputs import (
     subset,
     suff_rate,
 )
-from hcrbench.protocol.rules import _num
+from hcrbench.protocol.rules import _num, confidence, pct, t_level
 
 
 @dataclass
@@ -189,7 +189,7 @@ def _common(a: dict[str, float] | None, b: dict[str, float] | None) -> dict[str,
     return {q: v for q, v in a.items() if q in b}
 
 
-BETTING_KIND = "betting 95% (Waudby-Smith & Ramdas 2023 hedged capital, per-query differences in [-1, 1]; valid " \
+BETTING_KIND = "betting {pct} (Waudby-Smith & Ramdas 2023 hedged capital, per-query differences in [-1, 1]; valid " \
                "at every n, no normal approximation)"
 
 
@@ -203,8 +203,8 @@ def margin_interval(scores: Any, base: Any, metric: str, c: dict | None) -> tupl
 
         a, b = aligned(scores, base, metric)
         if a.size >= 1 and np.all(np.abs(a - b) <= 1 + 1e-12):
-            _m, lo, hi = betting_ci_diff(a, b)
-            return lo, hi, BETTING_KIND
+            _m, lo, hi = betting_ci_diff(a, b, confidence=confidence())
+            return lo, hi, BETTING_KIND.format(pct=pct())
     return c.get("ci_low"), c.get("ci_high"), interval_kind(c)
 
 
@@ -212,7 +212,7 @@ def interval_kind(c: dict | None, what: str = "the experiment's comparison") -> 
     """The interval's method as computed (eval.json's ``ci_method``: ``t`` below 300 queries, BCa above)."""
     method = {"t": "paired t", "bca": "paired BCa bootstrap", "percentile": "paired percentile bootstrap"}.get(
         str((c or {}).get("ci_method") or "t"), str((c or {}).get("ci_method")))
-    return f"{method} 95% ({what})"
+    return f"{method} {pct()} ({what})"
 
 
 def _mean(d: dict[str, float] | None) -> float | None:
@@ -316,16 +316,13 @@ def seed_component(ctx: Context, s: Subject, base: Any) -> dict | None:
 
 
 def query_cluster_ids(ctx: Context, scores: Any, base: Any) -> tuple[list[Any], bool]:
-    """``(ids, known)``: the cluster of each query both ``scores`` and ``base`` judged, in ``scores``' order;
-    each query its own cluster when fewer than 2 clusters are known or the labelling is partial (``known`` False)."""
-    from hcrbench.protocol.inputs import query_clusters
+    """``(ids, known)``: the cluster of each query both ``scores`` and ``base`` judged, in ``scores``' order
+    (:func:`inputs.cluster_labels`: a query without a cluster label is its own cluster); ``known`` False when no
+    query carries one (each query its own cluster: the paired t)."""
+    from hcrbench.protocol.inputs import cluster_labels
 
     pos = {q: i for i, q in enumerate(base.query_ids)}
-    qs = [q for q in scores.query_ids if q in pos]
-    clusters = query_clusters(ctx.data) or {}
-    if clusters and all(q in clusters for q in qs) and len({clusters[q] for q in qs}) >= 2:
-        return [clusters[q] for q in qs], True
-    return [("query", q) for q in qs], False
+    return cluster_labels(ctx.data, [q for q in scores.query_ids if q in pos])
 
 
 def cluster_row(ctx: Context, scores: Any, base: Any) -> Any | None:
@@ -338,7 +335,7 @@ def cluster_row(ctx: Context, scores: Any, base: Any) -> Any | None:
     from hcrbench.stats.cluster import cluster_ci
 
     a, b = aligned(scores, base, ctx.metric)
-    return cluster_ci(a - b, None, ids)
+    return cluster_ci(a - b, None, ids, confidence=confidence())
 
 
 def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: str | None = None,
@@ -363,24 +360,24 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: 
         a, b = aligned(s.scores, base, ctx.metric)
         if a.size >= 2:
             ids, known = query_cluster_ids(ctx, s.scores, base)
-            cl = cluster_ci(a - b, None, ids)
+            cl = cluster_ci(a - b, None, ids, confidence=confidence())
             m0, var_q, df = cl.mean, cl.se ** 2, cl.df
             lo, hi = cl.low, cl.high
             if known:
-                kind = f"cluster-robust CR2 t 95% ({cl.n_clusters} clusters, Bell-McCaffrey df {cl.df:.1f}, " \
+                kind = f"cluster-robust CR2 t {pct()} ({cl.n_clusters} clusters, Bell-McCaffrey df {cl.df:.1f}, " \
                        f"effective n {cl.effective_n:.1f} of {cl.n}; the kill test, its own family)"
                 ctx.cache["kill_clusters"] = {"n_clusters": cl.n_clusters, "effective_n": cl.effective_n,
                                               "design_effect": cl.design_effect, "ci": [cl.low, cl.high],
                                               "df": cl.df, "variance": "CR2"}
             else:
-                kind = f"cluster-robust CR2 t 95% (no clusters known: each of the {cl.n} queries its own cluster, " \
+                kind = f"cluster-robust CR2 t {pct()} (no clusters known: each of the {cl.n} queries its own cluster, " \
                        f"the paired t on {cl.df:.0f} df; the kill test, its own family)"
             seed = seed_component(ctx, s, base) if s.name == ctx.p.system else None
             if seed is not None:  # tree seeds as a variance component, on Welch-Satterthwaite df
                 comp = seed.pop("component")
-                lo, hi, df, se = comp.combine(m0, var_q, cl.df)
+                lo, hi, df, se = comp.combine(m0, var_q, cl.df, confidence=confidence())
                 # the seeds' share of the half-width on the same t: the replays add it in quadrature
-                seed["half"] = float(sps.t.ppf(0.975, df)) * comp.var ** 0.5
+                seed["half"] = float(t_level(df)) * comp.var ** 0.5
                 seed["df"] = df
                 kind += f" with the tree-seed variance component ({comp.var ** 0.5:.4f} sd of the mean over " \
                         f"{seed['k']} seeds; Welch-Satterthwaite df {df:.1f})"
@@ -414,7 +411,7 @@ def h1b_row(ctx: Context, s: Subject) -> dict:
             ev = SimpleNamespace(metrics=list(ctx.evaluation.metrics), runs={sp: ctx.evaluation.runs[sp],
                                                                             s.name: s.scores})
             comps = compare(ev, sp, family_metrics(ctx.evaluation, ctx.cfg, m), n_resamples=ctx.cfg.n_resamples,
-                            seed=ctx.cfg.seed, family=ctx.cfg.family)
+                            seed=ctx.cfg.seed, family=ctx.cfg.family, confidence=confidence())
             row = next(c for c in comps if c.metric == m)
             vs_single[sp] = {"delta": row.delta, "p": row.p, "ci_low": row.ci_low, "ci_high": row.ci_high,
                              "d": row.cohens_d, "n": row.n, "ci_method": row.ci_method}

@@ -39,6 +39,7 @@ from hcrbench.protocol.inputs import (
     subset_mean,
 )
 from hcrbench.protocol.rules import (
+    CONFIDENCE,
     DIAGNOSE,
     GO,
     HYPOTHESIS_ORDER,
@@ -48,6 +49,8 @@ from hcrbench.protocol.rules import (
     NOT_RUN,
     UNDECIDABLE,
     _num,
+    at_confidence,
+    confidence,
     stops,
 )
 from hcrbench.protocol.subject import Context, Subject, failure_of, judge_subject, retrieval_failures
@@ -141,7 +144,7 @@ def growth_probe(ctx: Context, s: Subject) -> dict | None:
         return None
     ev = SimpleNamespace(metrics=[ctx.metric], runs={kill: b, s.name: a})
     c = next(iter(compare(ev, kill, [ctx.metric], n_resamples=ctx.cfg.n_resamples, seed=ctx.cfg.seed,
-                          family="metric")))
+                          family="metric", confidence=confidence())))
     return {"delta": _num(c.delta), "p": _num(c.p), "ci_low": _num(c.ci_low), "ci_high": _num(c.ci_high),
             "d": _num(c.cohens_d), "n": int(c.n), "categories": list(GROWTH_CATEGORIES), "ci_method": c.ci_method}
 
@@ -259,8 +262,30 @@ def bottom_line(v: dict[str, Any]) -> str:
 
 
 def judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict, tree_docs: dict | None, out: Path,
-          *, growth: list[dict] | None = None, stopped: str | None = None) -> dict[str, Any]:
-    """The ``verdicts.json`` document for this experiment's results."""
+          *, growth: list[dict] | None = None, stopped: str | None = None, level: float | None = None
+          ) -> dict[str, Any]:
+    """The ``verdicts.json`` document for this experiment's results, every rule's interval at the two-sided
+    ``level`` (default: :func:`protocol_level`: ``[protocol] confidence``, 0.95, or inside
+    :func:`hcrbench.protocol.sequential.at_look` that look's level). A level other than 0.95 is recorded as
+    ``confidence``."""
+    level = protocol_level(cfg) if level is None else level
+    with at_confidence(level):
+        v = _judge(cfg, data, runs, evaluation, doc, tree_docs, out, growth=growth, stopped=stopped)
+    if level != CONFIDENCE:
+        v["confidence"] = level
+    return v
+
+
+def protocol_level(cfg: Any) -> float:
+    """The level ``cfg`` is judged at: its ``[protocol] confidence`` (0.95 without a protocol table), or, inside
+    :func:`hcrbench.protocol.sequential.at_look`, that look's level of the same overall confidence."""
+    from hcrbench.protocol.sequential import look_level
+
+    return look_level(float(getattr(getattr(cfg, "protocol", None), "confidence", CONFIDENCE)))
+
+
+def _judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict, tree_docs: dict | None, out: Path,
+           *, growth: list[dict] | None = None, stopped: str | None = None) -> dict[str, Any]:
     from hcrbench.data import splitlock
     from hcrbench.stats.compare import family_text
 
@@ -422,6 +447,10 @@ class FailFast:
         self.done: set[str] = set()
 
     def check(self, runs: dict[str, Any]) -> str | None:
+        with at_confidence(protocol_level(self.cfg)):
+            return self._check(runs)
+
+    def _check(self, runs: dict[str, Any]) -> str | None:
         from hcrbench.experiment.tree_step import system_tree_metrics
         from hcrbench.metrics import evaluate
 

@@ -43,15 +43,16 @@ def interval_text(row: dict[str, Any]) -> str:
 
 
 def verdict_table(v: dict[str, Any]) -> Table:
-    """One row per checkpoint (in the design's order) and per hypothesis: criterion, verdict, n, 95% interval,
-    evidence in words."""
+    """One row per checkpoint (in the design's order) and per hypothesis: criterion, verdict, n, the interval (at
+    ``confidence``, 95% by default), evidence in words."""
     seeds = v.get("seeds") or []
     agg = v.get("seed_aggregate")
     extra = f"; {v['system']} {v['metric']} {agg['mean']:.3f} ± {agg['sd']:.3f} over seeds {seeds}" \
         if agg and agg.get("sd") is not None else ""
     t = Table(title=escape(f"Protocol: {v['system']} vs {v['kill_baseline']} (kill baseline) — {v['family']}{extra}"),
               title_justify="left", show_lines=False)
-    for col in ("step", "criterion", "verdict", "n", "95% interval", "what the numbers say"):
+    level = f"{round(float(v.get('confidence') or 0.95) * 100, 4):g}% interval"  # the level the rules judged at
+    for col in ("step", "criterion", "verdict", "n", level, "what the numbers say"):
         t.add_column(col, justify="right" if col == "n" else "left", overflow="fold")
     for i, c in enumerate(v.get("checkpoints", []), start=1):
         t.add_row(f"{i}. {escape(c['name'])}", escape(c["criterion"]), _word(c["status"]), _value(c.get("n")),

@@ -1,0 +1,415 @@
+"""Calibrate the nDCG-difference rules where the truth is known: fresh Meridian worlds, real systems run on each,
+known-truth subjects built per world, every rule's own decision replayed at a fixed n and under the sequential
+stopping rule (test worlds added in batches, optional stopping included).
+
+**Population.** ``--worlds`` Meridian worlds of 500 documents (``generate_meridian(..., grow=False)``) on seeds
+``--seed-base + i`` (seeds no doc or test names), each scored through ``hcrbench run`` (``run_experiment`` on a
+config per world: BM25, BM25 without stemming and the hash-encoder dense system, nDCG@10 on all of the world's
+queries, whatever their split: each world is fresh, so its 300 queries are one more sample of the population).
+The population is these worlds; a truth is a mean over them (each world weighted equally, as the draws below
+weight them). A test set draws ``--worlds-per-batch`` worlds per batch with replacement from the population and
+``--queries-per-world`` of each drawn world's queries without replacement; a query's topic cluster is its world
+draw plus Meridian's ``cluster``.
+
+**Known-truth subjects** (per query, from the real systems' per-query nDCG@10; B = BM25 is the kill baseline):
+- ``dense``: per query, subject and baseline swap BM25 / BM25-no-stem at random (an exact null: the per-query
+  swap of two real rankings), plus a constant ``truth``;
+- ``dense, heavy noise``: the same with the hash-dense system instead of BM25-no-stem;
+- ``sparse``: the swapped pair, and on a random share of queries the subject gets the ideal ranking (nDCG 1:
+  truth > 0) or a ranking with no relevant document (nDCG 0: truth < 0), the share making the population
+  truth ``truth`` (both are run files a user could hand in); at truth 0 it is the exact null;
+- ``skewed``: the real BM25-no-stem - BM25 differences, shifted by the population mean to ``truth`` (their
+  skew kept);
+- ``real pair``: BM25-no-stem vs BM25 and hash-dense vs BM25 as they are; the truth is their population mean.
+
+**Rules** (their own intervals at the level in force, :func:`hcrbench.protocol.rules.at_confidence`): the kill
+rule (CR2 cluster-robust t on Bell-McCaffrey df over topic clusters, threshold 0; and the same over the drawn
+worlds as clusters, the level where worlds are the replicates), checkpoint 3 vs the kill
+baseline (betting interval, threshold -0.02), the corpus-size rule (paired t, threshold 0), H1b's dual-vs-single
+clause (paired t, go above 0, no-go below its +0.03 margin). Truths: each rule's threshold + {0, +-margin, +-0.06}.
+A decision is wrong when a claim it makes is false at the truth (a go claims "above the go threshold", a no-go
+"below the no-go threshold", a soft no-go both); nominal is 2.5% per threshold the truth sits on.
+
+**Designs.** ``fixed 1``: one batch judged at 95%; ``fixed K``: all K batches at 95%; ``sequential``: after each
+batch every rule at :func:`hcrbench.protocol.sequential.level` (k, K), stopping at its first decision.
+``needs M``: for rows undecided after the first batch, :func:`sequential.project`'s "needs ~ M more batches"
+(observed mean and sd) checked against the same draw's later looks: the share decided by look 1 + M.
+
+    python benchmarks/calibrate_rules.py [--quick] [--worlds 12] [--reps 2000] [--max-looks 5]
+        [--worlds-per-batch 2] [--queries-per-world 60] [--seed-base 734100] [--workdir DIR] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+SYSTEMS = {"B": ("bm25", 'type = "bm25"'),
+           "A": ("bm25-nostem", 'type = "bm25"\nparams = { stemmer = "none" }'),
+           "H": ("dense-hash", 'type = "dense"\nparams = { backend = "hash" }')}
+NAMES = {k: name for k, (name, _) in SYSTEMS.items()}
+SEED_BASE = 734_100
+QUICK = {"worlds": 3, "reps": 300, "max_looks": 3, "worlds_per_batch": 1, "queries_per_world": 60}
+FULL = {"worlds": 12, "reps": 2000, "max_looks": 5, "worlds_per_batch": 2, "queries_per_world": 60}
+OFFSETS = (-0.06, -1, 0.0, 1, 0.06)  # 1 / -1: plus / minus the rule's margin
+NEED_SAMPLE = 40                     # undecided draws per cell whose "needs ~ M" is checked (25 ms per power call)
+
+
+# ------------------------------------------------------------------------------------------------ population
+
+
+def _world(i: int, seed: int, workdir: Path) -> dict:
+    """Generate world ``i`` and score the three systems on all its queries through ``run_experiment``."""
+    from hcrbench.experiment.runner import run_experiment
+    from hcrbench.synth.generate import generate_meridian
+
+    folder = workdir / f"world{i:02d}"
+    if not (folder / "manifest.json").is_file():  # new, or stopped half-written: generate it afresh
+        shutil.rmtree(folder, ignore_errors=True)
+        generate_meridian(folder, size=500, seed=seed, grow=False)
+    rows = ["query-id\tcorpus-id\tscore\n"]
+    for split in ("tune", "dev", "test"):
+        rows += (folder / "qrels" / f"{split}.tsv").read_text(encoding="utf-8").splitlines(True)[1:]
+    (folder / "qrels" / "all.tsv").write_text("".join(rows), encoding="utf-8")
+    out = workdir / f"run{i:02d}"
+    systems = "".join(f'\n[[systems]]\nname = "{name}"\n{body}\n' for name, body in SYSTEMS.values())
+    cfg = workdir / f"world{i:02d}.toml"
+    cfg.write_text(f'name = "calibrate-{i}"\noutput_dir = "{out}"\nseed = 0\nmetrics = ["nDCG@10"]\n'
+                   f'baseline = "bm25"\nk = 100\nn_resamples = 200\n\n[dataset]\npath = "{folder}"\n'
+                   f'split = "all"\n{systems}', encoding="utf-8")
+    run_experiment(cfg, progress=False)
+    ev = json.loads((out / "eval.json").read_text(encoding="utf-8"))["runs"]
+    per = {k: ev[name]["per_query"]["nDCG@10"] for k, (name, _) in SYSTEMS.items()}
+    qids = sorted(set.intersection(*(set(v) for v in per.values())))
+    meta = {}
+    with (folder / "queries.meta.jsonl").open(encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            meta[r["query_id"]] = r.get("cluster")
+    topics = {c: j for j, c in enumerate(dict.fromkeys(meta[q] for q in qids))}
+    return {"seed": seed, "qids": len(qids), **{k: np.array([per[k][q] for q in qids]) for k in per},
+            "cluster": np.array([topics[meta[q]] for q in qids])}
+
+
+def population(n_worlds: int, seed_base: int, workdir: Path) -> list[dict]:
+    out = []
+    for i in range(n_worlds):
+        t0 = time.time()
+        out.append(_world(i, seed_base + i, workdir))
+        print(f"world {i + 1}/{n_worlds} (seed {seed_base + i}): {out[-1]['qids']} queries, "
+              f"{time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ intervals
+
+
+def cr2_rows(d: np.ndarray, c: np.ndarray, g: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row-wise CR2 variance of the mean and its Bell-McCaffrey df (clusters ``c`` in 0..g-1 per row)."""
+    from hcrbench.stats.cluster import bm_df
+
+    r, n = d.shape
+    flat = (c + g * np.arange(r)[:, None]).ravel()
+    resid = d - d.mean(axis=1, keepdims=True)
+    s = np.bincount(flat, resid.ravel(), minlength=r * g).reshape(r, g)
+    ng = np.bincount(flat, minlength=r * g).reshape(r, g).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):  # one cluster: no variance estimate (undecidable)
+        q = 1.0 / (1.0 - ng / n)
+        var = np.where((ng > 0).sum(axis=1) >= 2, np.nansum(np.where(ng > 0, q * s * s, 0.0), axis=1), np.nan)
+        return var / n ** 2, bm_df(ng)
+
+
+def decide(rule, d: np.ndarray, level: float, clusters: tuple | None, rng) -> np.ndarray:
+    """The rule's verdict codes on each row of ``d`` at the two-sided ``level``."""
+    from hcrbench.protocol import operating as opc
+    from hcrbench.protocol import registry as reg
+    from hcrbench.protocol.rules import at_confidence, t_level
+
+    with at_confidence(level):
+        if clusters is not None:  # the kill rule: CR2 over topic clusters
+            var, df = clusters
+            m = d.mean(axis=1)
+            h = t_level(df) * np.sqrt(var)
+            return reg.decide(rule, m - h, m + h)
+        return reg.decide(rule, *opc._interval(rule, d, rng))
+
+
+def wrong(rule, codes: np.ndarray, truth: float) -> np.ndarray:
+    """Does each decision make a claim that is false at ``truth``?"""
+    from hcrbench.protocol import registry as reg
+
+    s = 1.0 if rule.higher_is_better else -1.0
+    pos, neg = np.isin(codes, (reg.POS, reg.MID)), np.isin(codes, (reg.NEG, reg.MID))
+    return (pos & ~(s * truth > s * rule.go + 1e-12)) | (neg & ~(s * truth < s * rule.nogo - 1e-12))
+
+
+def nominal(rule, truth: float) -> float:
+    """2.5% for each side whose threshold the truth sits on (5% for a one-threshold rule at its threshold)."""
+    on_go, on_nogo = abs(truth - rule.go) < 1e-9, abs(truth - rule.nogo) < 1e-9
+    if rule.go == rule.nogo:
+        return 0.05 if on_go else 0.0
+    return 0.025 * on_go + 0.025 * on_nogo
+
+
+# ------------------------------------------------------------------------------------------------ draws
+
+
+def draws(pop: list[dict], reps: int, slots: int, q: int, rng: np.random.Generator) -> dict:
+    """``reps`` test sets of ``slots`` world draws x ``q`` queries: per-query A, B, H, cluster (draw x topic)."""
+    tmax = max(int(w["cluster"].max()) + 1 for w in pop)
+    w_idx = rng.integers(0, len(pop), size=(reps, slots))
+    out = {k: np.zeros((reps, slots * q)) for k in ("A", "B", "H")}
+    out["C"] = np.zeros((reps, slots * q), dtype=np.int64)
+    for r in range(reps):
+        for j in range(slots):
+            w = pop[w_idx[r, j]]
+            pick = rng.choice(w["qids"], size=min(q, w["qids"]), replace=False)
+            cols = slice(j * q, j * q + pick.size)
+            for k in ("A", "B", "H"):
+                out[k][r, cols] = w[k][pick]
+            out["C"][r, cols] = j * tmax + w["cluster"][pick]
+    out["G"] = slots * tmax
+    out["sign"] = np.where(rng.random((reps, slots * q)) < 0.5, -1.0, 1.0)
+    out["u"] = rng.random((reps, slots * q))
+    return out
+
+
+def means(pop: list[dict]) -> dict[str, float]:
+    """Population means (each world weighted equally) of each system and pair."""
+    m = {k: float(np.mean([w[k].mean() for w in pop])) for k in ("A", "B", "H")}
+    m["A-B"], m["H-B"] = m["A"] - m["B"], m["H"] - m["B"]
+    return m
+
+
+def construct(kind: str, truth: float, x: dict, mu: dict) -> np.ndarray | None:
+    """Per-query subject - baseline differences of construction ``kind`` at population truth ``truth``."""
+    a, b, h, sign = x["A"], x["B"], x["H"], x["sign"]
+    if kind == "dense":
+        return sign * (a - b) + truth
+    if kind == "dense, heavy noise":
+        return sign * (h - b) + truth
+    if kind == "skewed":
+        return (a - b) - mu["A-B"] + truth
+    if kind == "sparse":
+        base = np.where(sign > 0, b, a)          # the baseline's per-query score after the swap
+        d = np.where(sign > 0, a - b, b - a)
+        if truth == 0:
+            return d
+        mbar = (mu["A"] + mu["B"]) / 2
+        share = truth / (1 - mbar) if truth > 0 else -truth / mbar
+        if not 0 < share <= 1:
+            return None
+        return np.where(x["u"] < share, (1.0 if truth > 0 else 0.0) - base, d)
+    raise ValueError(kind)
+
+
+KINDS = ("dense", "dense, heavy noise", "sparse", "skewed")
+
+
+def rules() -> list[tuple[str, object, bool]]:
+    from hcrbench.protocol import registry as reg
+
+    return [("kill", reg.get("kill"), "topic"), ("kill, clustered by world", reg.get("kill"), "world"),
+            ("vs_kill_baseline", reg.get("vs_kill_baseline"), None), ("corpus_size", reg.get("corpus_size"), None),
+            ("H1b:single", reg.H1B_CLAUSES["single"], None)]
+
+
+# ------------------------------------------------------------------------------------------------ simulation
+
+
+def _rate(v: np.ndarray) -> float:
+    return float(np.mean(v)) if v.size else float("nan")
+
+
+def run_cell(rule, cluster: str | None, d: np.ndarray, truth: float, x: dict, looks: int, per: int, rng) -> dict:
+    """Fixed and sequential decisions of ``rule`` on the draws ``d`` (reps x all queries) at ``truth``;
+    ``cluster``: the CR2 interval over topic clusters ("topic") or over the drawn worlds ("world"), else the
+    rule's own interval."""
+    from hcrbench.protocol import sequential as sq
+
+    reps, n_all = d.shape
+    step = n_all // looks
+    cache = x.setdefault("_cr2", {})
+    q = n_all // (looks * per)
+    labels, g = (x["C"], x["G"]) if cluster == "topic" else \
+        (np.broadcast_to(np.arange(n_all) // q, d.shape), looks * per)
+
+    def codes(k: int, level: float) -> np.ndarray:
+        cols = k * step
+        cl = None
+        if cluster is not None:
+            if (cluster, k) not in cache:  # the df depends on the cluster sizes only
+                cache[cluster, k] = cr2_rows(np.ones((reps, cols)), labels[:, :cols], g)[1]
+            var, _ = cr2_rows(d[:, :cols], labels[:, :cols], g)
+            cl = (var, cache[cluster, k])
+        return decide(rule, d[:, :cols], level, cl, rng)
+
+    fixed1 = codes(1, 0.95)
+    fixed_k = codes(looks, 0.95)
+    seq = np.zeros(reps, dtype=np.int8)
+    at = np.zeros(reps, dtype=np.int64)
+    for k in range(1, looks + 1):
+        c = codes(k, sq.level(k, looks))
+        new = (at == 0) & (c != 0)
+        seq[new], at[new] = c[new], k
+    out = {}
+    for name, c in (("fixed1", fixed1), ("fixedK", fixed_k), ("seq", seq)):
+        w = wrong(rule, c, truth)
+        out[name] = {"wrong": _rate(w), "right": _rate((c != 0) & ~w), "undecided": _rate(c == 0)}
+    out["seq"]["worlds"] = float(np.mean(np.where(at > 0, at, looks))) * per
+    # "needs ~ M more": the first look's undecided draws, projected from their own mean and sd
+    und = np.flatnonzero(fixed1 == 0)
+    if und.size == 0 or nominal(rule, truth) > 0:
+        return out
+    pick = und[:NEED_SAMPLE]
+    s = 1.0 if rule.higher_is_better else -1.0
+    hit, within = 0, 0
+    for r in pick:
+        first = d[r, :step]
+        est, sd = float(first.mean()), float(first.std(ddof=1))
+        sides = [t for t, ok in ((rule.go, s * est > s * rule.go), (rule.nogo, s * est < s * rule.nogo)) if ok]
+        if not sides:
+            continue
+        thr = max(sides, key=lambda t: abs(est - t))  # the verdict the estimate reaches first
+        p = sq.project(est, thr, sd, look=1, max_looks=looks, worlds_per_batch=per, queries_per_world=step / per)
+        if not p.within_budget:
+            continue
+        within += 1
+        hit += int(seq[r] != 0 and at[r] <= 1 + int(p.batches_more))
+    out["needs"] = {"checked": int(pick.size), "within_budget": within,
+                    "decided_by_M": hit / within if within else None}
+    return out
+
+
+def simulate(pop: list[dict], *, reps: int, looks: int, per: int, q: int, seed: int) -> dict:
+    rng = np.random.default_rng(seed)
+    x = draws(pop, reps, looks * per, q, rng)
+    mu = means(pop)
+    rows = []
+    for rname, rule, cr2 in rules():
+        centre = rule.go
+        for kind in KINDS:
+            for off in OFFSETS:
+                delta = off * rule.margin if off in (-1, 1) else off
+                truth = round(centre + delta, 10)
+                d = construct(kind, truth, x, mu)
+                if d is None:
+                    continue
+                cell = run_cell(rule, cr2, d, truth, x, looks, per, rng)
+                rows.append({"rule": rname, "construction": kind, "truth": truth, "offset": delta,
+                             "nominal": nominal(rule, truth), **cell})
+        for kind, key, diff in (("real pair: bm25-nostem", "A-B", x["A"] - x["B"]),
+                                ("real pair: dense-hash", "H-B", x["H"] - x["B"])):
+            truth = mu[key]
+            cell = run_cell(rule, cr2, diff, truth, x, looks, per, rng)
+            rows.append({"rule": rname, "construction": kind, "truth": truth, "offset": truth - centre,
+                         "nominal": nominal(rule, truth), **cell})
+    return {"rows": rows, "means": mu}
+
+
+# ------------------------------------------------------------------------------------------------ output
+
+
+def _pm(p: float | None, reps: int) -> str:
+    if p is None or p != p:
+        return "—"
+    se = math.sqrt(max(p, 1.0 / reps) * (1 - p) / reps)
+    return f"{p:.1%} ±{1.96 * se:.1%}"
+
+
+def summary(doc: dict) -> list[dict]:
+    """Per rule and design: the worst false-decision rate at a null truth (over the constructions) against its
+    nominal, and the lowest power at |truth - threshold| = margin and 0.06."""
+    out = []
+    reps = doc["config"]["reps"]
+    for rname in dict.fromkeys(r["rule"] for r in doc["rows"]):
+        rows = [r for r in doc["rows"] if r["rule"] == rname and not r["construction"].startswith("real")]
+        for design in ("fixed1", "fixedK", "seq"):
+            nulls = [r for r in rows if r["nominal"] > 0]
+            worst = max(nulls, key=lambda r: r[design]["wrong"] - r["nominal"])
+            mc = 1.96 * math.sqrt(worst["nominal"] * (1 - worst["nominal"]) / reps)
+            far = [r for r in rows if r["nominal"] == 0 and abs(abs(r["offset"]) - 0.06) < 1e-9]
+            near = [r for r in rows if r["nominal"] == 0 and abs(abs(r["offset"]) - 0.06) > 1e-9]
+            out.append({"rule": rname, "design": design, "worst_false": worst[design]["wrong"],
+                        "worst_at": f"{worst['construction']}, truth {worst['truth']:+.3f}",
+                        "nominal": worst["nominal"], "within": worst[design]["wrong"] <= worst["nominal"] + mc,
+                        "power_margin": min((r[design]["right"] for r in near), default=None),
+                        "power_006": min((r[design]["right"] for r in far), default=None),
+                        "wrong_off_null": max((r[design]["wrong"] for r in rows if r["nominal"] == 0), default=0.0)})
+    return out
+
+
+DESIGN = {"fixed1": "fixed, 1 batch, 95%", "fixedK": "fixed, K batches, 95%", "seq": "sequential, up to K"}
+
+
+def markdown(doc: dict) -> str:
+    c = doc["config"]
+    reps = c["reps"]
+    lines = [f"{c['worlds']} fresh Meridian worlds of 500 documents (seeds {c['seed_base']}-"
+             f"{c['seed_base'] + c['worlds'] - 1}), {reps} test sets per cell, batches of {c['worlds_per_batch']} "
+             f"world(s) x {c['queries_per_world']} queries, K = {c['max_looks']} batches at most; population means "
+             f"(nDCG@10): " + ", ".join(f"{NAMES[k]} {doc['means'][k]:.3f}" for k in ("B", "A", "H")) +
+             f"; BM25-no-stem - BM25 {doc['means']['A-B']:+.4f}, dense-hash - BM25 {doc['means']['H-B']:+.3f}. "
+             "± = 1.96 Monte-Carlo SE.", "",
+             "| rule | design | worst false decision at a null truth (where) | nominal | within nominal + MC | "
+             "lowest power at ± margin | lowest power at ± 0.06 | worst wrong off the null |",
+             "|---|---|---|---:|---|---:|---:|---:|"]
+    for s in summary(doc):
+        lines.append(f"| {s['rule']} | {DESIGN[s['design']]} | {_pm(s['worst_false'], reps)} ({s['worst_at']}) | "
+                     f"{s['nominal']:.1%} | {'yes' if s['within'] else '**no**'} | "
+                     f"{_pm(s['power_margin'], reps)} | {_pm(s['power_006'], reps)} | "
+                     f"{_pm(s['wrong_off_null'], reps)} |")
+    lines += ["", "| rule | construction | truth | fixed 1 batch: wrong / right | fixed K: wrong / right | "
+              "sequential: wrong / right | worlds used | needs ~ M decided by M |", "|---|---|---:|---|---|---|---:|---|"]
+    for r in doc["rows"]:
+        nd = r.get("needs")
+        need = "—" if not nd or nd["decided_by_M"] is None else \
+            f"{nd['decided_by_M']:.0%} of {nd['within_budget']} (of {nd['checked']})"
+        lines.append(f"| {r['rule']} | {r['construction']} | {r['truth']:+.3f} | "
+                     f"{r['fixed1']['wrong']:.1%} / {r['fixed1']['right']:.1%} | "
+                     f"{r['fixedK']['wrong']:.1%} / {r['fixedK']['right']:.1%} | "
+                     f"{r['seq']['wrong']:.1%} / {r['seq']['right']:.1%} | {r['seq']['worlds']:.1f} | {need} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help=f"a few minutes: {QUICK}")
+    for k, v in FULL.items():
+        ap.add_argument(f"--{k.replace('_', '-')}", type=int, default=None, help=f"default {v} ({QUICK[k]} quick)")
+    ap.add_argument("--seed-base", type=int, default=SEED_BASE)
+    ap.add_argument("--seed", type=int, default=0, help="the draws' seed")
+    ap.add_argument("--workdir", default=None, help="where the worlds and runs go (default: a temp folder)")
+    ap.add_argument("--json", default=None)
+    a = ap.parse_args(argv)
+    cfg = {k: (getattr(a, k) if getattr(a, k) is not None else (QUICK if a.quick else FULL)[k]) for k in FULL}
+    t0 = time.time()
+    with tempfile.TemporaryDirectory(prefix="calibrate-") as tmp:
+        work = Path(a.workdir or tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        os.environ.setdefault("HCRBENCH_HOME", str(work / "home"))  # the worlds' scorings stay out of ~/.hcrbench
+        pop = population(cfg["worlds"], a.seed_base, work)
+    sim = simulate(pop, reps=cfg["reps"], looks=cfg["max_looks"], per=cfg["worlds_per_batch"],
+                   q=cfg["queries_per_world"], seed=a.seed)
+    doc = {"config": {**cfg, "seed_base": a.seed_base, "seed": a.seed, "quick": bool(a.quick)}, **sim}
+    print(markdown(doc))
+    print(f"{time.time() - t0:.0f} s", file=sys.stderr)
+    if a.json:
+        p = Path(a.json)
+        tmp_p = p.with_suffix(p.suffix + ".tmp")
+        tmp_p.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        tmp_p.replace(p)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

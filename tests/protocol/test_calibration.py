@@ -1,0 +1,92 @@
+"""benchmarks/calibrate_rules.py: its known-truth constructions have the truths they claim, its error bookkeeping
+reads the rules' claims, and the rules' false decisions on the exact null (per-query swap of two real rankings)
+stay within nominal plus the Monte-Carlo error, at a fixed n and under the sequential stopping rule."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hcrbench.protocol import registry as reg
+
+BENCH = Path(__file__).parents[2] / "benchmarks" / "calibrate_rules.py"
+
+
+@pytest.fixture(scope="module")
+def cal():
+    spec = importlib.util.spec_from_file_location("calibrate_rules", BENCH)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["calibrate_rules"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _pop(n_worlds: int = 4, n: int = 120, seed: int = 0) -> list[dict]:
+    """Worlds shaped like Meridian's per-query nDCG@10: bounded, many ties, topic clusters of ~3 queries."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n_worlds):
+        b = np.clip(rng.beta(2, 1.2, n), 0, 1)
+        a = np.clip(b + np.where(rng.random(n) < 0.3, rng.normal(0, 0.2, n), 0.0), 0, 1)
+        h = np.clip(b - rng.beta(2, 3, n), 0, 1)
+        out.append({"seed": 0, "qids": n, "A": a, "B": b, "H": h, "cluster": np.arange(n) // 3})
+    return out
+
+
+def test_constructions_have_their_truths(cal):
+    pop = _pop()
+    rng = np.random.default_rng(1)
+    x = cal.draws(pop, 400, 2, 120, rng)
+    mu = cal.means(pop)
+    for kind in cal.KINDS:
+        for truth in (-0.06, 0.0, 0.03):
+            d = cal.construct(kind, truth, x, mu)
+            se = d.mean(axis=1).std() / math.sqrt(d.shape[0])
+            assert abs(d.mean() - truth) < 4 * se + 0.01, (kind, truth)
+    exact = cal.construct("dense", 0.0, x, mu)
+    assert np.allclose(np.abs(exact), np.abs(x["A"] - x["B"]))  # a per-query swap: only signs change
+
+
+def test_a_decision_is_wrong_when_one_of_its_claims_is_false(cal):
+    kill, h1b = reg.get("kill"), reg.H1B_CLAUSES["single"]
+    codes = np.array([reg.POS, reg.NEG, reg.UND, reg.MID])
+    assert cal.wrong(kill, codes[:3], 0.0).tolist() == [True, True, False]
+    assert cal.wrong(h1b, codes, 0.0).tolist() == [True, False, False, True]   # at go: "above 0" is false
+    assert cal.wrong(h1b, codes, 0.03).tolist() == [False, True, False, True]  # at no-go: "below 0.03" is false
+    assert cal.nominal(kill, 0.0) == 0.05 and cal.nominal(h1b, 0.0) == 0.025 and cal.nominal(kill, 0.03) == 0.0
+
+
+def _within(rate: float, nominal: float, reps: int) -> bool:
+    return rate <= nominal + 3 * math.sqrt(nominal * (1 - nominal) / reps)
+
+
+def test_the_exact_null_is_decided_wrongly_no_more_than_nominal(cal):
+    reps = 400
+    got = cal.simulate(_pop(), reps=reps, looks=3, per=1, q=60, seed=2)
+    null = [r for r in got["rows"] if r["construction"] == "dense" and r["nominal"] > 0]
+    assert {r["rule"] for r in null} == {"kill", "kill, clustered by world", "vs_kill_baseline", "corpus_size", "H1b:single"}
+    for r in null:
+        for design in ("fixed1", "fixedK", "seq"):
+            assert _within(r[design]["wrong"], r["nominal"], reps), (r["rule"], r["truth"], design, r[design])
+    strong = [r for r in got["rows"] if r["construction"] == "dense" and r["rule"] == "kill" and abs(r["offset"]) > 0.05]
+    assert all(r["seq"]["right"] > 0.5 for r in strong)  # and the rule decides a clear effect
+
+
+@pytest.mark.slow
+def test_quick_mode_on_fresh_worlds(cal, tmp_path):
+    out = tmp_path / "cal.json"
+    assert cal.main(["--quick", "--workdir", str(tmp_path / "w"), "--json", str(out)]) == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    reps = doc["config"]["reps"]
+    null = [r for r in doc["rows"] if r["construction"] == "dense" and r["nominal"] > 0]
+    assert null
+    for r in null:
+        for design in ("fixed1", "fixedK", "seq"):
+            assert _within(r[design]["wrong"], r["nominal"], reps), (r["rule"], design, r[design])
+    assert "| kill | sequential, up to K |" in cal.markdown(doc)
