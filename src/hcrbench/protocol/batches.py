@@ -100,3 +100,29 @@ def look_line(look: int, test_worlds: int, n_test: int, seconds: float, verdicts
     return (f"look {look} ({test_worlds} test world{'s' if test_worlds != 1 else ''}, {n_test} queries, "
             f"{minutes(seconds)}): {overall}" + (f"; undecided for want of queries: {names}" if und else
                                                  "; every rule that queries can decide is decided"))
+
+
+def _projection(verdicts: dict[str, Any] | None, rid: Any) -> dict[str, Any] | None:
+    row = next((r for r in rows(verdicts) if r.get("id") == rid), None)
+    return ((row or {}).get("evidence") or {}).get("sequential")
+
+
+def any_within_reach(verdicts: dict[str, Any] | None, undecided: list[dict[str, Any]]) -> bool:
+    """Whether one more batch can be worth it: some undecided row has no projection (no claim either way) or a
+    projection that a look within ``--max-worlds`` decides (:func:`hcrbench.protocol.sequential.annotate`)."""
+    for u in undecided:
+        p = _projection(verdicts, u["id"])
+        if p is None or "within_budget" not in p or p.get("within_budget"):
+            return True
+    return False
+
+
+def more_worlds(verdicts: dict[str, Any] | None, undecided: list[dict[str, Any]]) -> int | None:
+    """More test worlds every undecided row's projection needs (None when a row has none within reach)."""
+    need = 0
+    for u in undecided:
+        p = _projection(verdicts, u["id"])
+        if not p or not p.get("within_budget") or p.get("worlds_more") is None:
+            return None
+        need = max(need, int(p["worlds_more"]))
+    return need

@@ -346,6 +346,11 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
             entry["forecast_s"] = eta["seconds"]
             entry["experiment_s"] = round(exp_s + gen_s, 1)
         history.append(entry)
+        if worlds > 1 and res.verdicts is not None:  # each row: decided after which look, or what would decide it
+            from hcrbench.protocol import sequential as sq
+
+            sq.annotate(res.verdicts, look=look_no, max_looks=max_looks, worlds=entry["test_worlds"], queries=n_test,
+                        worlds_per_batch=batches.BATCH_WORLDS, queries_per_world=n_test / entry["test_worlds"])
         und = batches.undecided_for_queries(res.verdicts)
         entry["undecided"] = [u["id"] for u in und]
         if worlds > 1:
@@ -358,6 +363,8 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
             stop = "decided"
         elif k + batches.BATCH_WORLDS > cap:
             stop = f"max worlds ({cap}) reached"
+        elif not batches.any_within_reach(res.verdicts, und):
+            stop = f"no look up to {cap} worlds decides the undecided rows at their observed effects"
         else:
             per_world_gen = gen_s / max(1, entry["test_worlds"] if look_no == 1 else batches.BATCH_WORLDS)
             n_next = n_test + round(n_test / entry["test_worlds"]) * batches.BATCH_WORLDS
@@ -397,13 +404,10 @@ def sequential_doc(history: list[dict[str, Any]], stop: str | None, max_looks: i
     would decide them."""
     from hcrbench.protocol import batches
 
-    last = history[-1]
     und = batches.undecided_for_queries(verdicts)
-    per_world = last["n_test"] / max(1, last["test_worlds"])
-    more = batches.worlds_to_decide(und, per_world)
-    return {"looks": history, "stopped": stop, "max_looks": max_looks, "max_worlds": cap,
-            "batch_worlds": batches.BATCH_WORLDS, "undecided": [u["id"] for u in und],
-            "more_worlds_to_decide": more}
+    return {**((verdicts or {}).get("sequential") or {}), "looks": history, "stopped": stop, "max_looks": max_looks,
+            "max_worlds": cap, "batch_worlds": batches.BATCH_WORLDS, "undecided": [u["id"] for u in und],
+            "more_worlds_to_decide": batches.more_worlds(verdicts, und)}
 
 
 def corpus_size_inputs(out: Path, sizes: list[str], largest: str) -> Any:
