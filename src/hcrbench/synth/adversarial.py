@@ -108,7 +108,7 @@ def deep_and_shallow(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryP
     mgr = c.w.get(adm.manager)
     ups = [adm.id, mgr.id]
     texts = p["text"]
-    if getattr(c, "target", None) == ("hard", False) and mgr.manager and p.get("text_deeper"):
+    if c.state.target == ("hard", False) and mgr.manager and p.get("text_deeper"):
         mgr = c.w.get(mgr.manager)  # a slot asking for evidence over 400 tokens: one level further up
         ups.append(mgr.id)
         texts = p["text_deeper"]

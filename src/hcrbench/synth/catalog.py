@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from hcrbench.synth.facts import Statement
 from hcrbench.synth.free_lists import FreeLists
+from hcrbench.synth.plan_state import PlanState
 from hcrbench.synth.schedule import DocSpec
 from hcrbench.synth.world import World
 
@@ -44,6 +45,20 @@ def _ids(x) -> list[str]:
     return [getattr(x, "id", x)]
 
 
+class _StateField:
+    """A catalogue attribute that is the planner's (:class:`~hcrbench.synth.plan_state.PlanState`), read and set
+    through ``catalog.state``."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None):
+        return self if obj is None else getattr(obj.state, self.name)  # type: ignore[attr-defined]
+
+    def __set__(self, obj: object, value: object) -> None:
+        setattr(obj.state, self.name, value)  # type: ignore[attr-defined]
+
+
 class Catalog:
     """Where things are in the planned corpus."""
 
@@ -55,17 +70,10 @@ class Catalog:
         self.titles = titles or []  # document titles by index (vocabulary checks)
         self._text_of = text_of  # a document's text by index (re-rendered on demand: the corpus is not kept)
         self._texts: dict[int, str] = {}
-        self.split_owner: dict = {}
-        self.split = ""
-        self.relaxed = False  # set by the planner for a last try at a slot: generators drop their size targets
-        self.claimed: set[str] = set()  # entities some planned query already names (set by the planner)
-        self.fresh_bias = 0.0  # chance that pick/sample draw only from entities no query names yet
-        self.scale_share = 0.0  # share of a category's draws a larger suite's variants take (query_scale)
-        self.target: tuple[str, bool] | None = None  # the slot's (tier, feasible) target (query_fit, query_reach)
+        self.state = PlanState()  # the planner's (plan_state): read by generators, set by the planner
         self.count_tokens = count_tokens or (lambda s: len(s.split()))
         self.cache: dict[object, object] = {}  # indexes the query generators build once
         # lists filtered by the split state (memo): valid while the planner's state is (:meth:`_memo_valid`)
-        self.epoch = 0  # bumped by the planner for every plan it starts (a new ledger and claimed set)
         self._memo: dict[object, object] = {}
         self._memo_state: tuple = ()
         self._free_lists = FreeLists()  # lists filtered by the split ledger, updated as it grows (free_lists)
@@ -104,6 +112,10 @@ class Catalog:
         self.ticket_doc = {t["id"]: t["doc"] for t in world.tickets}
         self.decision_doc = {d["id"]: d["doc"] for d in world.decisions}
 
+    # the planner's state under the names callers set it by (``cat.split``, ``cat.target`` ...: kept)
+    split_owner, split, relaxed, claimed = _StateField(), _StateField(), _StateField(), _StateField()
+    fresh_bias, scale_share, target, epoch = _StateField(), _StateField(), _StateField(), _StateField()
+
     def stated(self, fid: str) -> list[Statement]:
         """Every statement of ``fid`` in the corpus (empty when no document states it)."""
         return self.prov.get(fid, [])
@@ -118,14 +130,14 @@ class Catalog:
     def usable(self, eid: str) -> bool:
         """True unless ``eid`` already belongs to another split than the one being drawn for (set by the planner:
         ``split_owner`` maps ("entity", id) to a split, ``split`` is the slot's)."""
-        return self.split_owner.get(("entity", eid), self.split) == self.split
+        return self.state.split_owner.get(("entity", eid), self.state.split) == self.state.split
 
     def _memo_valid(self) -> None:
         """Drop the memo when the split state changed. The planner only adds to ``split_owner`` and ``claimed``
         (and starts a plan with new ones, bumping ``epoch``), so their identities and sizes, the epoch and the
         slot's split fix every list filtered by them."""
-        owner, claimed = self.split_owner, self.claimed
-        state = (self.epoch, id(owner), len(owner), id(claimed), len(claimed), self.split)
+        owner, claimed = self.state.split_owner, self.state.claimed
+        state = (self.state.epoch, id(owner), len(owner), id(claimed), len(claimed), self.state.split)
         if state != self._memo_state:
             self._memo.clear()
             self._memo["_refs"] = (owner, claimed)  # held, so their ids are not reused while the memo lives
@@ -144,9 +156,9 @@ class Catalog:
     def _fresh(self, r, ok: list, k: int) -> list:
         """With probability ``fresh_bias``, the usable items no planned query names yet (when ``k`` are left), so
         queries spread over many entities (independent topics) instead of piling onto a few."""
-        if self.fresh_bias and r.random() < self.fresh_bias:
+        if self.state.fresh_bias and r.random() < self.state.fresh_bias:
             fresh = self.memo(("fresh", id(ok)), lambda: (ok, [x for x in ok if not any(
-                e in self.claimed for e in _ids(x))]))[1]
+                e in self.state.claimed for e in _ids(x))]))[1]
             if len(fresh) >= k:
                 return fresh
         return ok
@@ -154,7 +166,7 @@ class Catalog:
     def _usable_items(self, items: list) -> list:
         """The items whose entities are all usable (:meth:`usable`), in order (kept per list and split, and
         updated from the entities the ledger added since: :mod:`~hcrbench.synth.free_lists`)."""
-        if not self.split_owner:
+        if not self.state.split_owner:
             return items
         self._memo_valid()
         made = self._free_lists.origin(items)
@@ -172,7 +184,7 @@ class Catalog:
         :meth:`usable` and the facts' owners, kept across planned queries (:class:`~hcrbench.synth.free_lists.
         FreeLists`). ``key`` names the list, ``items`` and ``needs`` must be the same for a key."""
         self._memo_valid()
-        return self._free_lists.filtered(key, items, needs, self.split_owner, self.split)
+        return self._free_lists.filtered(key, items, needs, self.state.split_owner, self.state.split)
 
     def pick(self, r, items):
         """A random item whose entities are usable (any item when none is: the draw is then rejected), preferring

@@ -19,10 +19,11 @@ from hcrbench.data import atomic_write_text, iter_jsonl
 from hcrbench.data.structured import read_json
 from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
+from hcrbench.synth.describe_answerable import answerable_props
 from hcrbench.synth.describe_tiers import tier_props
 from hcrbench.synth.describe_topics import topic_props
 from hcrbench.synth.describe_world import world_props
-from hcrbench.synth.labels import audit, entity_names
+from hcrbench.synth.labels import CHAIN_CATEGORIES, audit, entity_names
 from hcrbench.synth.queries import SPLIT_SHARES, bridge_cap, category_counts
 from hcrbench.synth.query_gen import SPANNING_MIN_DOCS
 from hcrbench.synth.tiers import FEASIBLE_DESIGN
@@ -97,9 +98,11 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
     topic_rows, topics = topic_props(metas, world)
     props += topic_rows
     props += world_props(folder)  # world rules (synth/world_rules.py) and the share of text stating facts
+    answerable, checks = answerable_props(folder, metas, world)  # anchors stated and unique; asides (reported)
+    props += answerable
     result = {"folder": str(folder), "n_docs": n, "n_queries": len(metas), "token_counter": counter.name,
               "all_met": all(p["met"] for p in props), "missed": [p["property"] for p in props if not p["met"]],
-              "properties": props, "topics": topics}
+              "properties": props, "topics": topics, **checks}
     if write:
         atomic_write_text(folder / "describe.json", json.dumps(result, indent=1) + "\n")
     return result
@@ -227,7 +230,7 @@ def _provenance_props(folder: Path, metas: list[dict[str, Any]], world: dict[str
         rel = {d for d, g in m["qrels"].items() if g >= 2}
         stated = set().union(*(docs_of[f] for f in facts)) if facts else set()
         missing += len(stated - rel)
-        if m["category"] in ("two_hop", "multi_hop") and facts and set.intersection(*(docs_of[f] for f in facts)):
+        if m["category"] in CHAIN_CATEGORIES and facts and set.intersection(*(docs_of[f] for f in facts)):
             shortcut += 1
         if facts:
             facts_seen[tuple(sorted(facts))] += 1
@@ -243,7 +246,7 @@ def _provenance_props(folder: Path, metas: list[dict[str, Any]], world: dict[str
     most = max((sum(g >= 2 for g in m["qrels"].values()) for m in metas), default=0)
     cap = max(lab["bridges"].values(), default=0.0)
     # the generator's cap is max(2, 10%) of a category (queries.bridge_cap): a small suite allows 2 of k
-    chain_n = [k for c, k in Counter(m["category"] for m in metas).items() if c in ("two_hop", "multi_hop")]
+    chain_n = [k for c, k in Counter(m["category"] for m in metas).items() if c in CHAIN_CATEGORIES]
     bridge_limit = max([0.15, *(bridge_cap(k) / k for k in chain_n if k)])
     return [
         _prop("documents stating a needed fact but not judged relevant", missing, "0 (exhaustive qrels)", missing == 0),

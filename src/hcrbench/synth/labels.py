@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.data import iter_jsonl
+from hcrbench.synth.category import RegistryView
 from hcrbench.synth.splits import leakage
 from hcrbench.synth.stems import content_stems
 
-CHAIN_CATEGORIES = ("two_hop", "multi_hop")
+CHAIN_CATEGORIES = RegistryView(lambda cats: {c.name: True for c in cats if c.chain})  # each category's ``chain``
 
 
 def ndcg_at(ranking: list[str], qrels: dict[str, int], k: int = 10) -> float:

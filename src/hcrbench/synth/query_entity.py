@@ -175,7 +175,7 @@ def _pool(c: Catalog, r: random.Random, diff: str) -> list[str]:
     which = "easy" if diff == "easy" else "key" if r.random() < 0.5 else "all"
     pool = pools[which]
     narrow = c.cache.setdefault("spanning_narrow", set())
-    if c.relaxed or not narrow:
+    if c.state.relaxed or not narrow:
         return pool
     size, less = c.cache.get(("spanning_pool_less_narrow", which), (-1, None))
     if size != len(narrow):  # (the set only grows: one list per size, so pick's memo finds the same list)
@@ -192,7 +192,7 @@ def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None
     avail = _available(c, eid)
     if len(avail) < 2:
         return None
-    if not c.relaxed and not _can_span(c, eid):
+    if not c.state.relaxed and not _can_span(c, eid):
         c.cache.setdefault("spanning_narrow", set()).add(eid)  # type: ignore[union-attr]
         return None
     names = sorted(avail)
@@ -203,7 +203,7 @@ def entity_spanning(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None
         chosen = ["role", *chosen[:-1]]  # a summary of a person starts from their job title
     chosen = [n for n in table if n in chosen]  # the table's order
     facts = [f for n in chosen for f in avail[n][1]]
-    if not ENTITY_MIN_FACTS <= len(facts) <= MAX_FACTS or (not c.relaxed and doc_cover(c, facts) < SPANNING_DOCS):
+    if not ENTITY_MIN_FACTS <= len(facts) <= MAX_FACTS or (not c.state.relaxed and doc_cover(c, facts) < SPANNING_DOCS):
         return None
     aspects = _join([avail[n][0] for n in chosen])
     e = w.get(eid)

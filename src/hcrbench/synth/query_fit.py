@@ -19,6 +19,7 @@ from hcrbench.data.evidence import EvidenceSpan, QueryEvidence
 from hcrbench.data.tokens import default_counter
 from hcrbench.synth.adversarial import patterns
 from hcrbench.synth.catalog import Catalog, QueryPlan
+from hcrbench.synth.category import RegistryView
 from hcrbench.synth.tiers import (
     FEASIBLE_DESIGN,
     TIERS,
@@ -31,16 +32,11 @@ from hcrbench.synth.tiers import (
 )
 
 FIT_TRIES = 60
-#: The order in which a category's designed difficulties take its targets (easiest first). By default the
-#: designed-hard slots take the hardest targets; a thematic question's, a comparison's and a temporal question's
-#: designed-hard slots are their vocabulary-mismatch forms, whose evidence is one to three policy versions
-#: (medium), so they take the medium ones (the design's 15 vocabulary-mismatch queries per 300 keep their slots).
-#: Categories whose own draws already hold the design's feasible share (detail: one fact, one chunk): aiming
-#: their slots at targets only spends the world faster. Aggregation takes targets: its negation pattern (four
-#: systems' owners, within 400 tokens) alone held 25-35% of a small world's aggregations against the design's 10%.
-UNTARGETED = frozenset({"detail"})
-SLOT_ORDER = {"comparative": ("hard", "easy", "medium"), "temporal": ("easy", "hard", "medium"),
-              "thematic": ("easy", "hard", "medium")}
+#: The order in which a category's designed difficulties take its targets (easiest first), and the categories
+#: whose slots take no target: views of each category's ``slot_order`` and ``targeted``
+#: (:mod:`~hcrbench.synth.query_categories`, where each choice is explained).
+UNTARGETED = RegistryView(lambda cats: {c.name: True for c in cats if not c.targeted})
+SLOT_ORDER = RegistryView(lambda cats: {c.name: c.slot_order for c in cats if tuple(c.slot_order) != TIERS})
 FIT_FEW = 10
 FIT_GIVE_UP = 2
 
@@ -119,17 +115,17 @@ class FitLedger:
         join budget (``within``) a draw without the target's feasibility is turned down however many came before
         (the slot is then tried outside the budget before it gives the target up), unless the target was given up
         in this split. A vocabulary-mismatch draw needs only the feasibility (the design's 15 vocabulary-mismatch
-        queries per 300 keep their slots) in the design's suite; in a larger one (``cat.scale_share``) its tier as
+        queries per 300 keep their slots) in the design's suite; in a larger one (``cat.state.scale_share``) its tier as
         well in the first half (at 900 queries temporal's designed-hard slots, aimed at medium targets, otherwise
         took the first feasible policy question: 10 medium of the 20 the design asks for). A hand-written
         pattern's draw needs only the feasibility while the pattern is below its share (:meth:`_short`); the
         first draw of a hand-written pattern nothing (every pattern shows up)."""
-        n = self.tries(cname, target, getattr(cat, "split", ""))
+        n = self.tries(cname, target, cat.state.split)
         if attempt >= n and not (within and n == FIT_TRIES):
             return False
         if plan.origin == "adversarial" and not self.patterns[plan.extra.get("pattern")]:
             return False  # every hand-written pattern shows up at least once
-        vocabulary = plan.origin == "adversarial:vocabulary" and not getattr(cat, "scale_share", 0.0)
+        vocabulary = plan.origin == "adversarial:vocabulary" and not cat.state.scale_share
         if attempt < n // 2 and not vocabulary and not self._short(plan, cat, cname):
             return not fits(plan, cat, target)
         ce = plan_evidence(plan, cat) if plan.facts else None

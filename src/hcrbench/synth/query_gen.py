@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.catalog import Catalog, QueryPlan
+from hcrbench.synth.category import RegistryView
 from hcrbench.synth.facts import fact_value
-from hcrbench.synth.query_chain import multi_hop, two_hop
-from hcrbench.synth.query_entity import by_value, entity_spanning, fact_line
+from hcrbench.synth.query_entity import by_value, fact_line
 from hcrbench.synth.render_entities import qlabel
 from hcrbench.synth.render_events import SEVERITY
 from hcrbench.synth.text import amount, human_date, money
@@ -200,7 +200,7 @@ def _month(m: int) -> str:
 def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """An exhaustive list, the exact answer of a world query named by the words (``plan.intent``)."""
     w = c.w
-    if c.relaxed and r.random() < 0.5:  # the planner's last tries: anyone's meetings (see _attended)
+    if c.state.relaxed and r.random() < 0.5:  # the planner's last tries: anyone's meetings (see _attended)
         return _attended(c, r, diff, _world_list(c, "attendees", lambda: sorted(
             {a for m in w.meetings for a in m["attendees"]})))
     u = r.random()
@@ -435,7 +435,7 @@ def out_of_distribution(c: Catalog, r: random.Random, diff: str) -> QueryPlan | 
     September), and ``tests/synth/test_ood.py`` re-checks it against ``world.json`` and the corpus."""
     w = c.w
     params: dict = {}
-    if diff == "hard" and c.relaxed:  # the planner's last tries: the 16 absurd topics are all asked (a suite of
+    if diff == "hard" and c.state.relaxed:  # the planner's last tries: the 16 absurd topics are all asked (a suite of
         # more than 1,300 queries has more hard slots than them), so a question about one of them in other words
         text, intent = r.choice(lx.OOD_FRAMES).format(x=r.choice(lx.OOD_THINGS)), "ood_absurd"
     elif diff == "hard":
@@ -467,10 +467,6 @@ def out_of_distribution(c: Catalog, r: random.Random, diff: str) -> QueryPlan | 
     return plan
 
 
-# category -> (count, generator)
-CATEGORIES: dict[str, tuple[int, Gen]] = {
-    "thematic": (50, thematic), "entity_spanning": (55, entity_spanning), "detail": (50, detail),
-    "two_hop": (35, two_hop), "multi_hop": (15, multi_hop), "comparative": (25, comparative),
-    "aggregation": (20, aggregation), "temporal": (20, temporal), "ambiguous": (15, ambiguous),
-    "out_of_distribution": (15, out_of_distribution),
-}
+#: category -> (design count, generator): a view of the registry (:mod:`~hcrbench.synth.category`), where each
+#: category is declared (:mod:`~hcrbench.synth.query_categories`).
+CATEGORIES = RegistryView(lambda cats: {c.name: (c.count, c.generate) for c in cats})

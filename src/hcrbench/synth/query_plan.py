@@ -26,12 +26,14 @@ from typing import Any
 
 from hcrbench.synth.adversarial import patterns, with_patterns
 from hcrbench.synth.catalog import Catalog, QueryPlan
+from hcrbench.synth.category import QueryCategory, RegistryView, categories, fill_order
+from hcrbench.synth.category import get as get_category
 from hcrbench.synth.facts import fact_value
 from hcrbench.synth.properties import bridges, violations
 from hcrbench.synth.query_chain import distinct_hops
 from hcrbench.synth.query_dedup import QuestionSet
 from hcrbench.synth.query_fit import FitLedger, fits, slot_targets_of
-from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, CATEGORIES, MAX_RELEVANT
+from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, MAX_RELEVANT
 from hcrbench.synth.query_reach import reach
 from hcrbench.synth.query_scale import rescued, scale_share, scaled
 from hcrbench.synth.seeds import rng
@@ -71,18 +73,18 @@ BUDGET_TRIES = 120
 #: opens a new topic at once), so a fallback merges as few clusters as it can.
 BEST_OF = 12
 BRIDGE_SHARE = 0.10  # no bridge entity in more than ~10% of a chain category's queries
-#: Categories whose slots need the most distinct world resources are filled first.
-FILL_ORDER = ("ambiguous", "aggregation", "multi_hop", "entity_spanning", "two_hop", "temporal", "comparative",
-              "thematic", "detail", "out_of_distribution")
+#: Categories in the order the planner fills them: those whose slots need the most distinct world resources first
+#: (each category's ``fill_rank``, :mod:`~hcrbench.synth.category`).
+FILL_ORDER = RegistryView(lambda cats: {n: i for i, n in enumerate(fill_order())})
 
 
-DESIGN_QUERIES = 300  # the design's suite; CATEGORIES holds its counts
+DESIGN_QUERIES = 300  # the design's suite; each category's ``count`` is its share of it
 
 
 def category_counts(n: int = DESIGN_QUERIES) -> dict[str, int]:
     """Queries per category for a suite of ``n``: the design's shares (its 300-query counts) apportioned by
     largest remainder, so ``n = 300`` gives the design's counts exactly and every ``n`` sums to ``n``."""
-    base = {c: k for c, (k, _) in CATEGORIES.items()}
+    base = {c.name: c.count for c in categories()}
     total = sum(base.values())
     exact = {c: n * k / total for c, k in base.items()}
     out = {c: int(v) for c, v in exact.items()}
@@ -130,7 +132,7 @@ def _slots(counts: dict[str, int]) -> list[tuple[str, str, int, str]]:
     """Every (category, difficulty, slot, split), categories in :data:`FILL_ORDER`; within a category the splits
     take turns (each split's k-th slot comes at the k-th share of the category), so no split is served last."""
     out = []
-    for cname in FILL_ORDER:
+    for cname in fill_order():
         n = counts[cname]
         rows = []
         for diff, k in difficulty_counts(n).items():
@@ -224,18 +226,20 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
     seen: dict[str, Any] = {"texts": set(), "facts": set(), "questions": QuestionSet(), "topics": topics,
                             "names": names, "subjects": set(), "prefer": prefer, "repeat_ok": repeat_ok}
     bridged: dict[str, Counter] = defaultdict(Counter)
-    cat.claimed, cat.relaxed = set(), False  # a fresh plan: no entity is named yet
-    cat.epoch += 1  # (and the lists filtered for the last plan's splits are stale: Catalog.memo)
-    cat.fresh_bias = fresh_bias
-    cat.scale_share = scale_share(n_queries, DESIGN_QUERIES)  # a larger suite draws more of the numerous kinds
+    state = cat.state
+    state.claimed, state.relaxed = set(), False  # a fresh plan: no entity is named yet
+    state.epoch += 1  # (and the lists filtered for the last plan's splits are stale: Catalog.memo)
+    state.fresh_bias = fresh_bias
+    state.scale_share = scale_share(n_queries, DESIGN_QUERIES)  # a larger suite draws more of the numerous kinds
     targets = slot_targets_of(slots)  # each slot's (tier, feasible) target
+    drafts = {c.name: category_draw(c) for c in categories()}
     seen["fit"] = FitLedger(targets)
     for cname, diff, slot, split in slots:
-        gen = rescued(cname, with_patterns(cname, reach(cname, scaled(cname, CATEGORIES[cname][1]))))
-        seen["target"] = cat.target = targets.get((cname, diff, slot))
+        gen = drafts[cname]
+        seen["target"] = state.target = targets.get((cname, diff, slot))
         for where, relaxed, loose, within, repeat in _fallbacks(split):
-            cat.relaxed = relaxed
-            cat.fresh_bias = 0.0 if loose else fresh_bias
+            state.relaxed = relaxed
+            state.fresh_bias = 0.0 if loose else fresh_bias
             seen["repeat_ok"] = repeat_ok or repeat
             got = _draw(cat, gen, seed, cname, diff, slot, where, ledger, seen, bridged[cname],
                         bridge_cap(counts[cname]), loose, budget if within else None)
@@ -244,8 +248,8 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
         else:
             raise SuiteTooLarge(f"could not fill query slot {cname}/{diff} #{slot} in any split")
         budget.misses[split] = 0 if within else budget.misses[split] + 1
-        cat.relaxed = False
-        cat.fresh_bias = fresh_bias
+        state.relaxed = False
+        state.fresh_bias = fresh_bias
         plan, linked, loss = got
         seen["fit"].record(cname, seen["target"], fits(plan, cat, seen["target"]), plan, split)
         seen["patterns"][cname][0] += 1
@@ -260,12 +264,12 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
         topics.claim(linked)
         if plan.entities:
             seen["subjects"].add((cname, plan.entities[0]))
-        cat.claimed.update(plan.entities)
+        state.claimed.update(plan.entities)
         bridged[cname].update(bridges(chain_of(plan), plan.chain))
         planned[(cname, diff, slot)] = plan
-    cat.fresh_bias, cat.target, cat.scale_share = 0.0, None, 0.0
+    state.fresh_bias, state.target, state.scale_share = 0.0, None, 0.0
     out: list[QueryPlan] = []
-    for cname in CATEGORIES:  # ids in category order, as before
+    for cname in (c.name for c in categories()):  # ids in registration order
         for diff, k in difficulty_counts(counts[cname]).items():
             out += [planned[(cname, diff, slot)] for slot in range(k)]
     for i, p in enumerate(out):
@@ -299,6 +303,16 @@ def _pattern_share(cname: str) -> float:
     return sum(float(p["share"]) for p in patterns() if p["category"] == cname)
 
 
+def category_draw(spec: QueryCategory) -> Callable:
+    """One draw of ``spec``'s slots: its generator, with a larger suite's variant taking its share
+    (:func:`~hcrbench.synth.query_scale.scaled`), the variants reaching the slot's target theirs
+    (:func:`~hcrbench.synth.query_reach.reach`), its hand-written patterns theirs
+    (:func:`~hcrbench.synth.adversarial.with_patterns`), and in the planner's last tries the larger suite's
+    variant first (:func:`~hcrbench.synth.query_scale.rescued`)."""
+    name = spec.name
+    return rescued(name, with_patterns(name, reach(name, scaled(name, spec.generate))))
+
+
 def _relevant_set(plan: QueryPlan, cat: Catalog) -> frozenset:
     return frozenset().union(*(cat.docs_stating(f) for f in plan.facts))
 
@@ -313,7 +327,8 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
     category already has (six entity-spanning questions about one person are one topic, not six). ``loose``
     drops those two preferences and draws from its own random stream. Outside the budget the draw that touches
     the fewest topics among :data:`BEST_OF` valid ones is taken."""
-    cat.split_owner, cat.split = ledger.owner, split
+    cat.state.split_owner, cat.state.split = ledger.owner, split
+    spec = get_category(cname)
     topics: TopicGraph = seen["topics"]
     new_topic, new_evidence = (0, 0) if loose else seen.get("prefer", (NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES))
     stream = f"query|{cname}|{diff}|{slot}" + ("|loose" if loose else "")
@@ -349,7 +364,7 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
             continue  # hand-written patterns keep (up to) their share of the draws; they still spend the budget
         if any(bridged[b] >= cap for b in bridges(chain_of(plan), plan.chain)):
             continue
-        if cname == "multi_hop" and not distinct_hops(chain_of(plan), cat.docs_stating):
+        if spec is not None and spec.distinct_hops and not distinct_hops(chain_of(plan), cat.docs_stating):
             continue
         if plan_violations(plan, cat) or seen["questions"].repeats(plan.text):
             continue  # (the wording check last: it is the slowest, and every check is a pure filter)

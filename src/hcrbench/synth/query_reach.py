@@ -4,7 +4,7 @@ Each category's own generator (:mod:`query_gen`) makes queries of a typical reac
 documents of two domains, a comparison of two sides, one quarter's status. The design also asks for queries a
 400-token context cannot hold (half of the two-hop questions, most 3+-hop ones, more than half of the
 comparisons) and for entity summaries that fit it (60%). The planner gives each slot a ``(tier, feasible)``
-target (:mod:`query_fit`) and sets it on the catalog (``cat.target``); :func:`reach` then hands part of the
+target (:mod:`query_fit`) and sets it on the catalog (``cat.state.target``); :func:`reach` then hands part of the
 slot's draws to a variant whose evidence usually has that reach:
 
 - two-hop within one branch (medium): a person's manager, then where that manager is based or their job title
@@ -33,6 +33,8 @@ from collections.abc import Callable
 
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.catalog import Catalog, QueryPlan
+from hcrbench.synth.category import RegistryView
+from hcrbench.synth.category import get as get_category
 from hcrbench.synth.facts import fact_value
 from hcrbench.synth.query_entity import ENTITY_MIN_FACTS, PERSON, PROJECT, fact_line
 from hcrbench.synth.render_entities import qlabel
@@ -54,8 +56,8 @@ def _plan(c: Catalog, cat: str, diff: str, text: str, answer, facts: list[str], 
 
 
 def _free(c: Catalog, facts: list[str]) -> bool:
-    """True when no other split owns any of ``facts`` yet (the planner's split ledger, ``cat.split_owner``)."""
-    return all(c.split_owner.get(("fact", f), c.split) == c.split for f in facts)
+    """True when no other split owns any of ``facts`` yet (the planner's split ledger, ``cat.state.split_owner``)."""
+    return all(c.state.split_owner.get(("fact", f), c.state.split) == c.state.split for f in facts)
 
 
 def _profiled(c: Catalog, pid: str | None) -> bool:
@@ -473,24 +475,19 @@ def _join(parts: list[str]) -> str:
     return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
 
 
-#: (category, slot target) -> the share of the slot's draws each variant takes (the rest: the category's own).
-REACH: dict[tuple[str, tuple[str, bool]], list[tuple[float, Gen]]] = {
-    ("two_hop", ("medium", True)): [(0.8, two_hop_within)],
-    ("two_hop", ("hard", False)): [(0.5, two_hop_fanout), (0.8, two_hop_tickets)],
-    ("multi_hop", ("hard", False)): [(0.35, multi_hop_fanout), (0.35, multi_hop_tickets), (0.7, multi_hop_deep)],
-    ("comparative", ("hard", False)): [(0.9, comparative_wide)],
-    ("temporal", ("hard", False)): [(0.45, temporal_wide), (0.8, temporal_history)],
-    ("thematic", ("hard", False)): [(0.8, thematic_wide)],
-    ("entity_spanning", ("medium", True)): [(0.9, entity_narrow)],
-    ("ambiguous", ("medium", True)): [(0.6, ambiguous_pair)],
-}
+#: (category, slot target) -> the share of the slot's draws each variant takes (the rest: the category's own): a
+#: view of each category's ``reach`` (:mod:`~hcrbench.synth.query_categories`).
+REACH = RegistryView(lambda cats: {(c.name, t): list(v) for c in cats for t, v in c.reach.items()})
 
 
 def reach(category: str, gen: Gen) -> Gen:
-    """``gen`` for ``category``, handing the variants of :data:`REACH` their share of the draws of a slot whose
-    target (``cat.target``, set by the planner) they serve."""
+    """``gen`` for ``category``, handing the variants of its ``reach`` their share of the draws of a slot whose
+    target (``cat.state.target``, set by the planner) they serve."""
+    spec = get_category(category)
+    variants = spec.reach if spec is not None else {}
+
     def draw(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
-        for share, variant in REACH.get((category, getattr(c, "target", None)), ()):
+        for share, variant in variants.get(c.state.target, ()):
             if r.random() < share:
                 return variant(c, r, diff)
         return gen(c, r, diff)

@@ -38,6 +38,8 @@ import random
 from collections.abc import Callable
 
 from hcrbench.synth.catalog import Catalog, QueryPlan
+from hcrbench.synth.category import RegistryView
+from hcrbench.synth.category import get as get_category
 from hcrbench.synth.facts import fact_value
 from hcrbench.synth.query_reach import _free, _free_items, largest_of
 from hcrbench.synth.text import human_date, money
@@ -226,48 +228,38 @@ def decision_owner(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                  decision=d["id"])
 
 
-#: category -> the variant a larger suite hands its share of the draws.
-SCALE: dict[str, Gen] = {"comparative": longer_or_costlier, "temporal": opened_first, "two_hop": reporter_fact,
-                         "thematic": person_at_a_glance, "detail": decision_owner}
-#: category -> (slot target -> the variant that serves it). A slot aimed at evidence the category's variant does
-#: not have (:mod:`query_fit`'s targets) takes another form of it: a person's job title, team and office is one
-#: chunk (easy), and at 900 queries it took 103 of 150 thematic slots (feasible share 0.97 against the design's
-#: 0.85, tiers 112/32/6 against 60/53/37); two colleagues are two profiles (medium), a person's title and office
-#: with the incidents they reported a profile and one to six incident reports (hard; over 400 tokens from three
-#: or four). A two-hop question from an incident to its reporter's profile crosses two branches (hard, within
-#: 400 tokens: no two-hop target), to its system's overview stays in one (medium). Targets not listed (and slots
-#: without one) take :data:`SCALE`'s variant.
-SCALE_FORMS: dict[str, dict[tuple[str, bool], Gen]] = {
-    "two_hop": {("medium", True): incident_system_fact},
-    "thematic": {("medium", True): colleagues_at_a_glance, ("hard", True): reporter_at_a_glance,
-                 ("hard", False): reporter_at_a_glance},
-}
-#: Categories whose hard questions are vocabulary-mismatch or snapshot traps: their hard draws stay theirs (the
-#: suite keeps its share of vocabulary-mismatch queries) until the planner's last tries at a slot (``relaxed``):
-#: a suite of 3,000 on full has more hard comparative slots than the world has policies.
-KEEP_HARD = frozenset({"thematic", "comparative", "temporal"})
+#: category -> the variant a larger suite hands its share of the draws; category -> (slot target -> the variant
+#: that serves it instead); the categories whose hard draws stay their own until the planner's last tries. Views
+#: of each category's ``scale``, ``scale_forms`` and ``keep_hard`` (:mod:`~hcrbench.synth.query_categories`,
+#: where each choice is explained).
+SCALE = RegistryView(lambda cats: {c.name: c.scale for c in cats if c.scale is not None})
+SCALE_FORMS = RegistryView(lambda cats: {c.name: dict(c.scale_forms) for c in cats if c.scale_forms})
+KEEP_HARD = RegistryView(lambda cats: {c.name: True for c in cats if c.keep_hard})
 
 
 def form_for(category: str, target: tuple[str, bool] | None) -> Gen:
-    """The variant of ``category`` that serves a slot aimed at ``target`` (:data:`SCALE_FORMS`, else
-    :data:`SCALE`'s)."""
-    return SCALE_FORMS.get(category, {}).get(target) or SCALE[category]
+    """The variant of ``category`` that serves a slot aimed at ``target`` (its ``scale_forms``, else its
+    ``scale``)."""
+    spec = get_category(category)
+    if spec is None or spec.scale is None:
+        raise KeyError(category)
+    return spec.scale_forms.get(target) or spec.scale  # type: ignore[arg-type]
 
 
 def scaled(category: str, gen: Gen) -> Gen:
     """``gen`` for ``category``, handing :data:`SCALE`'s variant the catalog's ``scale_share`` of the draws (set
     by the planner from the suite size, :func:`scale_share`; 0 draws nothing extra, so a 300-query suite is
     unchanged)."""
-    variant = SCALE.get(category)
-    if variant is None:
+    spec = get_category(category)
+    if spec is None or spec.scale is None:
         return gen
 
-    keep_hard = category in KEEP_HARD
+    keep_hard = spec.keep_hard
 
     def draw(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
-        share = getattr(c, "scale_share", 0.0)
-        if share and (not (keep_hard and diff == "hard") or c.relaxed) and r.random() < share:
-            return form_for(category, getattr(c, "target", None))(c, r, diff)
+        share = c.state.scale_share
+        if share and (not (keep_hard and diff == "hard") or c.state.relaxed) and r.random() < share:
+            return form_for(category, c.state.target)(c, r, diff)
         return gen(c, r, diff)
 
     return draw
@@ -278,14 +270,14 @@ def rescued(category: str, gen: Gen) -> Gen:
     ``scale_share`` of the draws in the planner's last tries at a slot (``relaxed``: no draw of the category's
     own filled it), before the reach variants take theirs (a hard thematic slot of a 3,000-query suite otherwise
     hands 80% of its last draws to project histories the world has run out of)."""
-    variant = SCALE.get(category)
-    if variant is None:
+    spec = get_category(category)
+    if spec is None or spec.scale is None:
         return gen
 
     def draw(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
-        share = getattr(c, "scale_share", 0.0)
-        if share and c.relaxed and r.random() < share:
-            return form_for(category, getattr(c, "target", None))(c, r, diff)
+        share = c.state.scale_share
+        if share and c.state.relaxed and r.random() < share:
+            return form_for(category, c.state.target)(c, r, diff)
         return gen(c, r, diff)
 
     return draw

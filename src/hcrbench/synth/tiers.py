@@ -32,22 +32,20 @@ from hcrbench.data.chunking import chunk_text
 from hcrbench.data.cover import cheapest_cover
 from hcrbench.data.evidence import BUDGET_TOKENS, QueryEvidence
 from hcrbench.data.tokens import TokenCounter
+from hcrbench.synth.category import TIERS as _TIERS
+from hcrbench.synth.category import RegistryView
 
 CHUNK_TOKENS = 128
-TIERS = ("easy", "medium", "hard")
+TIERS = _TIERS
 #: The design's tier shares within a category (where the category allows them).
 TIER_SHARES = {"easy": 0.40, "medium": 0.35, "hard": 0.25}
-#: Design shares of budget-feasible queries per category (minimal evidence within 400 tokens, in 128-token chunks).
-FEASIBLE_DESIGN = {"thematic": 0.85, "entity_spanning": 0.60, "detail": 0.90, "two_hop": 0.50, "multi_hop": 0.20,
-                   "comparative": 0.40, "aggregation": 0.10, "temporal": 0.70, "ambiguous": 0.60}
+#: Design shares of budget-feasible queries per category (minimal evidence within 400 tokens, in 128-token chunks):
+#: each category's ``feasible`` (:mod:`~hcrbench.synth.query_categories`; a category without evidence has none).
+FEASIBLE_DESIGN = RegistryView(lambda cats: {c.name: c.feasible for c in cats if c.feasible is not None})
 #: How far (absolute share) a category's feasible share may be from the design's.
 FEASIBLE_BAND = 0.10
-#: Tiers a category's queries can take by construction: a detail question needs one fact (one chunk); a chain of
-#: two hops or a comparison, an ambiguous question or an entity summary needs two documents at least (never one
-#: chunk); a 3+-hop chain is several levels (hard).
-TIER_ALLOWED = {"detail": ("easy",), "two_hop": ("medium", "hard"), "multi_hop": ("hard",),
-                "comparative": ("medium", "hard"), "entity_spanning": ("medium", "hard"),
-                "ambiguous": ("medium", "hard"), "aggregation": ("medium", "hard")}
+#: Tiers a category's queries can take by construction (each category's ``tiers``; those that allow only some).
+TIER_ALLOWED = RegistryView(lambda cats: {c.name: c.tiers for c in cats if tuple(c.tiers) != TIERS})
 
 
 class Unit(NamedTuple):

@@ -70,6 +70,12 @@ class NameIndex:
             got = self._named[text] = self._scan(text)
         return list(got)
 
+    def written(self, text: str) -> list[str]:
+        """The world names ``text`` writes (whole words, the longest at each place), in order of first mention."""
+        if self._pattern is None:
+            return []
+        return list(dict.fromkeys(m.group(0) for m in self._pattern.finditer(text)))
+
     def _scan(self, text: str) -> list[str]:
         out: list[str] = []
         if self._pattern is not None:

@@ -1,0 +1,6 @@
+"""Query categories beyond Meridian's ten (:mod:`hcrbench.synth.query_categories`).
+
+Each module in this package declares one :class:`~hcrbench.synth.category.QueryCategory` and registers it; the
+registry imports them after the built-in ten, in module-name order (the order of their query ids), the first time
+any stage reads it. ``docs/meridian_categories.md`` walks through adding one.
+"""
