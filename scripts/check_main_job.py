@@ -3,7 +3,8 @@ folder ``make quickstart`` wrote from the README's own install: .ci/run).
 
     python scripts/check_main_job.py OUT [--seconds N]
 
-Stages checked, each from the file that stage writes: the tuning record, the power plan and its query hook, every
+Stages checked, each from the file that stage writes: the tuning record, the power plan, the looks at batches of
+test worlds (with ``--worlds 1``: the power plan's query hook), every
 system of the packaged config (one of each kind: BM25, dense, hybrid, the kill baseline's reranker, RAPTOR, HCR)
 run and scored, the gate, the verdicts with their operating characteristics, and the report. Prints one line per
 stage and exits 1 naming every stage that is missing. Reads JSON only: it runs under any install (the core's).
@@ -48,6 +49,7 @@ def stages(out: Path) -> list[tuple[str, bool, str]]:
     kinds = sorted({t for n, t in systems.items() if n in scored})
     tuning = v.get("tuning") or {}
     plan = v.get("power_plan") or {}
+    seq = v.get("sequential") or {}  # several worlds: the looks at batches of test worlds (one world: the query hook)
     gate = out / "gate.json"
     gate_doc = _json(gate) if gate.is_file() else {}
     operating = v.get("operating") or {}
@@ -55,7 +57,10 @@ def stages(out: Path) -> list[tuple[str, bool, str]]:
     return [
         ("tuning on the tune split", bool(tuning.get("chosen")) or "text" in tuning, str(tuning.get("text", ""))[:120]),
         ("power plan", plan.get("status") == "planned", str(plan.get("status"))),
-        ("query hook", "queries_hook" in plan, str((plan.get("queries_hook") or {}).get("text", ""))[:120]),
+        ("test worlds in looks" if seq else "query hook",
+         bool(seq.get("looks")) if seq else "queries_hook" in plan,
+         (f"{len(seq.get('looks') or [])} look(s), stopped: {seq.get('stopped')}" if seq else
+          str((plan.get("queries_hook") or {}).get("text", ""))[:120])),
         ("every system kind", set(KINDS) <= set(kinds), f"kinds run and scored: {', '.join(kinds)}"),
         ("every system scored", not missing_sys, f"{len(systems) - len(missing_sys)}/{len(systems)} systems"
                                                  + (f"; missing {', '.join(missing_sys)}" if missing_sys else "")),
