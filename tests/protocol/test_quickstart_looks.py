@@ -1,0 +1,119 @@
+"""The quickstart's looks at test worlds: a batch more while a rule is undecided for want of queries, each look at
+the sequential design's level, a forecast beside what the batch took, and the stops (decided, max worlds, budget)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from hcrbench.protocol import batches, sequential
+from hcrbench.protocol import quickstart as qs
+
+UNDECIDED = {"id": "toy_rule", "name": "toy rule", "status": "not decidable",
+             "text": "not decidable at n = 300 (needs ~ 450)"}
+DECIDED = {"id": "toy_rule", "name": "toy rule", "status": "pass", "text": "passes"}
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    """The quickstart's steps replaced by records: which worlds each look asked for, at which level, and a
+    verdict that stays undecided for ``state.undecided_looks`` looks."""
+    state = SimpleNamespace(worlds=[], levels=[], undecided_looks=1, world_seconds=20.0, written=None)
+
+    def write_config(folder, size, **kw):
+        state.levels.append(kw.get("confidence"))
+        return Path(folder) / "quickstart.toml", {"chosen": {}}
+
+    def run_experiment(cfg, **kw):
+        look = len(state.worlds)
+        row = dict(UNDECIDED if look <= state.undecided_looks else DECIDED)
+        k = state.worlds[-1] if state.worlds else 3
+        return SimpleNamespace(verdicts={"overall": "go", "checkpoints": [row], "hypotheses": []},
+                               manifest={"dataset": {"n_queries": 300 * (k - 2)},
+                                         "stages": {"scoring": {"wall_s": 30.0}},
+                                         "systems": {"hcr": {"worlds": {f"w{k - 1:02d}": {
+                                             "seconds": state.world_seconds, "reused": False}}}}})
+
+    monkeypatch.setattr(qs, "write_config", write_config)
+    monkeypatch.setattr("hcrbench.experiment.runner.run_experiment", run_experiment)
+    monkeypatch.setattr("hcrbench.synth.worlds.ensure_worlds", lambda root, **kw: state.worlds.append(kw["worlds"]))
+    monkeypatch.setattr(qs.looks, "guard", lambda cfg, root, relook=False: None)
+    monkeypatch.setattr(qs.looks, "record", lambda look, folder, v: v)
+    monkeypatch.setattr(qs, "with_best_simple", lambda v, res, cfg: v)
+    monkeypatch.setattr("hcrbench.protocol.verdicts.with_tuning", lambda v, t: v)
+
+    def write_verdicts(folder, v):
+        state.written = v
+
+    monkeypatch.setattr("hcrbench.protocol.verdicts.write_verdicts", write_verdicts)
+    return state
+
+
+def _run(tmp_path, **kw):
+    opts = dict(largest=True, seed=5, data_root=tmp_path / "data", worlds=3, max_worlds=6, budget_s=3600.0,
+                max_queries=0, relook=False, console=SimpleNamespace(print=lambda *a, **k: None), sizes=["small"])
+    opts.update(kw)
+    return qs._looks(tmp_path, "small", **opts)
+
+
+def test_a_batch_more_while_undecided_each_look_at_its_level(fake, tmp_path):
+    fake.undecided_looks = 2
+    res = _run(tmp_path)
+    assert fake.worlds == [3, 4, 5]  # one test world more per look, until decided
+    max_looks = 1 + (6 - 3) // batches.BATCH_WORLDS
+    assert fake.levels == [sequential.level(k, max_looks) for k in (1, 2, 3)]
+    seq = res.verdicts["sequential"]
+    assert seq["stopped"] == "decided" and [look["worlds"] for look in seq["looks"]] == [3, 4, 5]
+    assert "forecast_s" not in seq["looks"][0] and all("forecast_s" in look for look in seq["looks"][1:])
+    assert seq["looks"][0]["undecided"] == ["toy_rule"] and seq["looks"][-1]["undecided"] == []
+    assert fake.written is res.verdicts
+
+
+def test_the_run_stops_at_max_worlds_and_says_so(fake, tmp_path):
+    fake.undecided_looks = 99
+    res = _run(tmp_path, max_worlds=4)
+    assert fake.worlds == [3, 4]
+    assert res.verdicts["sequential"]["stopped"] == "max worlds (4) reached"
+    assert res.verdicts["sequential"]["undecided"] == ["toy_rule"]
+
+
+def test_no_batch_is_added_past_the_budget(fake, tmp_path):
+    fake.undecided_looks = 99
+    fake.world_seconds = 10_000.0  # the forecast of the next batch alone overruns the budget
+    res = _run(tmp_path, budget_s=600.0)
+    assert fake.worlds == [3]
+    assert res.verdicts["sequential"]["stopped"].startswith("budget: the next batch would take")
+
+
+def test_one_world_is_one_look_at_the_fixed_level(fake, tmp_path):
+    res = _run(tmp_path, worlds=1)
+    assert fake.worlds == [] and fake.levels == [None]  # one world: no worlds to add, the config's own level
+    assert "sequential" not in res.verdicts
+
+
+def test_the_forecast_scales_the_query_bound_stages_and_adds_a_world():
+    man = {"stages": {"scoring": {"wall_s": 40.0}, "gate+tree+verdicts": {"wall_s": 20.0}, "load": {"wall_s": 9.0}},
+           "systems": {"a": {"worlds": {"w02": {"seconds": 30.0, "reused": False},
+                                        "w03": {"seconds": 50.0, "reused": False},
+                                        "w01": {"seconds": 99.0, "reused": True}}},
+                       "b": {"worlds": {"w02": {"seconds": 10.0, "reused": False}}}}}
+    f = batches.forecast(man, n_test=600, n_next=900, batch=1, generate_s=2.0)
+    assert f["systems_per_world_s"] == 45.0  # (30 + 10 + 50) / 2 worlds computed; reused worlds cost nothing
+    assert f["scaled_stages_s"] == 90.0 and f["seconds"] == 45.0 + 2.0 + 90.0
+
+
+def test_undecided_rows_are_those_more_queries_can_decide():
+    v = {"checkpoints": [
+        {"id": "a", "status": "not decidable", "text": "not decidable at n = 300 (needs ~ 1,200)"},
+        {"id": "b", "status": "not decidable", "text": "not decidable at n = 5 conditions (needs ~ 81 conditions)"},
+        {"id": "c", "status": "not decidable", "text": "not decidable across delivery modes: x"},
+        {"id": "d", "status": "pass", "text": "passes"}],
+        "hypotheses": [{"id": "e", "verdict": "not decidable", "text": "not decidable at n = 300 (no n in reach "
+                                                                         "decides it)"},
+                       {"id": "f", "verdict": "not decidable", "text": "not decidable at n = 300 (power 0.8 at the "
+                                                                         "margin is reached at n ~ 200: near)"}]}
+    und = batches.undecided_for_queries(v)
+    assert [(u["id"], u["needs"]) for u in und] == [("a", 1200), ("f", None)]
+    assert batches.worlds_to_decide(und[:1], 300.0) == 3
