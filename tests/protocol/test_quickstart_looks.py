@@ -117,3 +117,14 @@ def test_undecided_rows_are_those_more_queries_can_decide():
     und = batches.undecided_for_queries(v)
     assert [(u["id"], u["needs"]) for u in und] == [("a", 1200), ("f", None)]
     assert batches.worlds_to_decide(und[:1], 300.0) == 3
+
+
+def test_a_run_file_subject_gets_the_worlds_its_test_run_names(tmp_path):
+    from hcrbench.protocol.bring import SubjectSpec
+
+    run = tmp_path / "test.trec"
+    run.write_text("w02-MQ001 Q0 w02-MER-000001 1 1.0 r\nw05-MQ007 Q0 w05-MER-000003 1 1.0 r\n")
+    spec = SubjectSpec("mine", "runfile", {"path": str(run)})
+    assert qs.runfile_worlds(spec, 3) == 6  # w00..w05: tune, dev and the four test worlds it was made for
+    run.write_text("w02-MQ001 Q0 w02-MER-000001 1 1.0 r\n")
+    assert qs.runfile_worlds(spec, 3) == 3

@@ -252,6 +252,8 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
                    for s in sizes))  # type: ignore[union-attr]
     job.say(plan_line(out, sizes, seed, encoder, subject, job.total, worlds))  # type: ignore[union-attr]
     largest = sizes[-1]
+    if worlds > 1 and getattr(subject, "type", None) == "runfile":  # a run file holds the worlds it was made for
+        worlds = max_worlds = runfile_worlds(subject, worlds)
     for size in sizes:  # no work at all when a size's test split would be a second look (--relook), the design's
         # suite's or a power plan's larger one (meridian-<size>-s<seed>-q<N>)
         larger = sorted(data_root.glob(f"meridian-{size}-s{seed}-q*")) if data_root.is_dir() else []
@@ -388,6 +390,28 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
             res.verdicts["sequential"] = sequential_doc(history, stop, max_looks, cap, res.verdicts)
         write_verdicts(folder, res.verdicts)
     return res
+
+
+def runfile_worlds(subject: Any, worlds: int) -> int:
+    """The worlds a run-file subject was made for: every world up to the last one its test run names (at least
+    ``worlds``). Its looks cannot add test worlds (the file has no ranking for them), so it gets one look at them."""
+    from hcrbench.data.compressed import open_input
+    from hcrbench.errors import InputError as _InputError
+    from hcrbench.synth.worlds import world_of
+
+    params = getattr(subject, "params", {}) or {}
+    path = (params.get("paths") or {}).get("test") or params.get("path")
+    last = -1
+    if path:
+        try:
+            with open_input(Path(path)) as fh:
+                for raw in fh:
+                    parts = raw.decode("utf-8", "replace").split(None, 1)
+                    w = world_of(parts[0]) if parts else None
+                    last = max(last, w if w is not None else -1)
+        except (OSError, ValueError, _InputError):  # the run's own check names what is wrong with it, later
+            return worlds
+    return max(worlds, last + 1)
 
 
 def look_confidence(look: int, max_looks: int) -> float:
