@@ -80,7 +80,7 @@ from hcrbench.experiment.reads import batches, fingerprint_with_reads, reads_ent
 from hcrbench.experiment.seeds import seed_aggregation
 from hcrbench.experiment.steps import ProtocolHooks, after_scoring
 from hcrbench.experiment.tree_step import log_rel
-from hcrbench.retrieve.summarize import ExtractiveSummarizer
+from hcrbench.retrieve.system_traits import traits
 
 
 @dataclass
@@ -134,9 +134,11 @@ def system_fingerprint(system: SystemConfig, cfg: ExperimentConfig, data_key: st
 
 
 def _input_file(system: SystemConfig) -> dict[str, Any]:
-    """A runfile system's run is its file: a changed file is a changed input (absent for other systems)."""
-    path = system.params.get("path") if system.type == "runfile" else None
-    paths = system.params.get("paths") if system.type == "runfile" else None
+    """A replayed run (``runfile``: ``path``, or ``paths`` per split) is its file: a changed file is a changed
+    input (absent for other systems)."""
+    replay = traits(system.type).stage == "replay"
+    path = system.params.get("path") if replay else None
+    paths = system.params.get("paths") if replay else None
     if isinstance(paths, dict):  # one file per split: each file is an input
         return {"input_sha256": {s: sha256_file(p) for s, p in sorted(paths.items())
                                  if isinstance(p, str) and Path(p).expanduser().is_file()}}
@@ -145,7 +147,7 @@ def _input_file(system: SystemConfig) -> dict[str, Any]:
 
 def _summarizer_identity(system: SystemConfig) -> dict[str, Any]:
     """A tree system summarised by an LLM: the served model and prompt version (absent for the extractive one)."""
-    if system.type not in ("hcr", "raptor"):
+    if not traits(system.type).tree:  # only trees summarise (their nodes)
         return {}
     from hcrbench.retrieve.summarize_llm import summarizer_fingerprint
 
@@ -156,9 +158,9 @@ def _summarizer_identity(system: SystemConfig) -> dict[str, Any]:
 
 
 def _code_version(kind: str) -> dict[str, Any]:
-    """Fixes to a system's own code that change its runs (absent at version 1: old fingerprints hold)."""
-    v = ExtractiveSummarizer.version  # HCR's and RAPTOR's routing summaries
-    return {"summarizer_version": v} if kind in ("hcr", "raptor") and v != 1 else {}
+    """Fixes to a system's own code that change its runs, as its type declares them (absent at version 1: old
+    fingerprints hold)."""
+    return traits(kind).fingerprint()
 
 
 def _checkpoint(out: Path, cfg: ExperimentConfig, manifest: dict[str, Any], old_systems: dict[str, Any]) -> None:

@@ -282,7 +282,9 @@ def checkpoint_routing_log(cfg: Any, data: Any, out: Path) -> tuple[Any, Path | 
     system = next((s for s in cfg.systems if s.name == sysname), None)
     if system is None:
         return cdata, None, f"{sysname} is not a system"
-    if system.type not in ("hcr", "raptor"):
+    from hcrbench.retrieve import traits
+
+    if not traits(system.type).tree:
         return cdata, None, f"{sysname} ({system.type}) writes no routing log"
     folder = out / CHECKPOINT_LOGS
     log = folder / f"{sysname}.routing.jsonl"

@@ -2,8 +2,9 @@
 barrier check, the subject against the best system of the run, and the power plan (``verdicts.json["field"]``,
 ``["vs_best"]``, ``["power_plan"]``).
 
-- **Flat** (``[protocol] flat = "auto"``): the flat first-stage systems of the config (types ``bm25``, ``dense``,
-  ``hybrid``, document- or chunk-level, no policy) are run on the dataset's ``dev`` split (runs kept under
+- **Flat** (``[protocol] flat = "auto"``): the flat first-stage systems of the config (types that declare
+  ``stage = "first"`` and no tree, :class:`hcrbench.retrieve.Traits`: ``bm25``, ``dense``, ``hybrid``; document-
+  or chunk-level, no policy) are run on the dataset's ``dev`` split (runs kept under
   ``logs/dev/``, reused while their fingerprint holds) and the best by the protocol metric is "flat" (ties: the
   first in the config). Without a dev split: the first 200 judged queries of tune, else of train (SciFact); with
   none of them, the first flat first-stage system of the config, said so. Never the test split.
@@ -27,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.experiment.protocol_config import AUTO
+from hcrbench.retrieve.system_traits import traits
 
-FIRST_STAGE_TYPES = ("bm25", "dense", "hybrid")
 DEV_SPLIT, TUNE_SPLIT = "dev", "tune"
 FIELD_SPLITS = ("dev", "tune", "train")  # where flat is chosen: the first the dataset has (never test)
 MAX_FIELD_QUERIES = 200  # a tune / train split is cut to its first 200 judged queries (dev is used whole)
@@ -40,7 +41,7 @@ POWER, ALPHA = 0.8, 0.05
 
 def flat_candidates(cfg: Any) -> list[str]:
     """The flat first-stage systems of the config, in config order (no reranker, no tree, no policy)."""
-    return [s.name for s in cfg.systems if s.type in FIRST_STAGE_TYPES and s.policy is None]
+    return [s.name for s in cfg.systems if traits(s.type).is_flat_first_stage() and s.policy is None]
 
 
 def best_of(scores: dict[str, float], order: list[str]) -> str | None:
@@ -95,13 +96,17 @@ def _means(sdata: Any, runs: dict[str, Any], metric: str, rel_threshold: int) ->
 
 
 def reranker_note(cfg: Any) -> str | None:
-    """A sentence when the kill baseline does not rerank with the reranker the system uses (a ``rerank`` kill
-    baseline against an ``hcr`` system: ``method`` against ``rerank``), else None."""
+    """A sentence when the kill baseline does not rerank with the reranker the system uses (a reranking kill
+    baseline against a tree system, each naming its reranker in the parameter its type declares:
+    ``Traits.reranker_param``, e.g. ``method`` of ``rerank`` against ``rerank`` of ``hcr``), else None."""
     by = {s.name: s for s in cfg.systems}
     me, kill = by.get(cfg.protocol.system), by.get(cfg.protocol.kill_baseline)
-    if me is None or kill is None or me.type != "hcr" or kill.type != "rerank":
+    if me is None or kill is None:
         return None
-    mine, theirs = (me.params or {}).get("rerank", "maxsim"), (kill.params or {}).get("method", "maxsim")
+    mt, kt = traits(me.type), traits(kill.type)
+    if not mt.tree or kt.stage != "rerank" or mt.reranker_param is None or kt.reranker_param is None:
+        return None
+    mine, theirs = (me.params or {}).get(*mt.reranker_param), (kill.params or {}).get(*kt.reranker_param)
     if mine == theirs:
         return None
     return (f"the kill baseline reranks with {theirs}, {me.name} with {mine}: not the same reranker (the kill "
@@ -307,8 +312,9 @@ def bottom_line_parts(v: dict[str, Any]) -> list[str]:
 
 
 def no_tree(cfg: Any) -> list[str]:
-    """Systems that run HCR's cascade without a tree (A1, ``flat = true``): baselines, not routing conditions."""
-    return [s.name for s in cfg.systems if s.type == "hcr" and (s.params or {}).get("flat") is True]
+    """Systems of a tree type switched flat (HCR's cascade with ``flat = true``, A1: the type's
+    ``Traits.flat_param``): baselines, not routing conditions."""
+    return [s.name for s in cfg.systems if traits(s.type).tree and not traits(s.type).runs_tree(s.params)]
 
 
 def with_cross_encoder(text: str, model: str) -> str:
