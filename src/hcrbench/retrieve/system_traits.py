@@ -43,8 +43,10 @@ class Traits:
     - ``reranker_param``: ``(parameter, default)`` naming the reranker it uses, so two systems can be checked to
       rerank alike.
     - ``unit``: what its ranking scores: whole documents, chunks, or tree nodes.
-    - ``code_version``: named versions of its own code whose fixes change its runs; a version above 1 enters the
-      run's fingerprint (at 1 it is left out, so fingerprints made before the version existed still hold).
+    - ``code_version``: named versions of its own code whose fixes change its runs, each an int or the part of
+      the code that carries it as a ``version`` attribute (read when a fingerprint is made, so the class attribute
+      stays the one place the version lives); a version above 1 enters the run's fingerprint (at 1 it is left
+      out, so fingerprints made before the version existed still hold).
     - ``ablation_roles``: ``[protocol]`` roles that name ablations of this retriever (kept only when the subject
       is of this type).
     """
@@ -55,7 +57,7 @@ class Traits:
     encoder_param: str | None = None
     reranker_param: tuple[str, str] | None = None
     unit: Unit = "document"
-    code_version: Mapping[str, int] = field(default_factory=dict)
+    code_version: Mapping[str, Any] = field(default_factory=dict)
     ablation_roles: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -78,7 +80,8 @@ class Traits:
 
     def fingerprint(self) -> dict[str, int]:
         """The code versions above 1 (see ``code_version``)."""
-        return {k: v for k, v in sorted(self.code_version.items()) if v != 1}
+        versions = {k: v if isinstance(v, int) else v.version for k, v in sorted(self.code_version.items())}
+        return {k: v for k, v in versions.items() if v != 1}
 
 
 DEFAULT = Traits()

@@ -89,7 +89,7 @@ class HCRRetriever:
 
     traits = Traits(tree=True, stage="first", flat_param="flat", encoder_param="backend",
                     reranker_param=("rerank", "maxsim"), unit="chunk",
-                    code_version={"summarizer_version": ExtractiveSummarizer.version},
+                    code_version={"summarizer_version": ExtractiveSummarizer},
                     ablation_roles=("beam_only", "collapsed_only", "no_links"))
 
     def __init__(

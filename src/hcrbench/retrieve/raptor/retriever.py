@@ -51,7 +51,7 @@ class RaptorRetriever:
     """RAPTOR tree over 100-token chunks; collapsed-tree or tree-traversal retrieval by cosine."""
 
     traits = Traits(tree=True, stage="first", encoder_param="backend", unit="chunk",
-                    code_version={"summarizer_version": ExtractiveSummarizer.version})
+                    code_version={"summarizer_version": ExtractiveSummarizer})
 
     def __init__(
         self,
