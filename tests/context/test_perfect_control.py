@@ -181,7 +181,7 @@ def test_ranked_spans_read_documents_chunk_ids_and_units():
     from hcrbench.context import ChunkIndex
     from hcrbench.data.chunking import chunk_corpus
     from hcrbench.data.types import Corpus, Run
-    from hcrbench.experiment.context_step import _ranked_spans
+    from hcrbench.experiment.context_judge import ranked_spans as _ranked_spans
     from hcrbench.metrics.failures import Span
 
     texts = {"A": "One two three four five six seven. Eight nine ten eleven twelve thirteen.",
