@@ -132,7 +132,7 @@ def test_perfect_runfile_on_meridian_small_passes_the_retrieval_side_and_beats_d
     assert mine["failures"]["retrieval"] == 0 and ctl["failures"]["retrieval"] == 0
     assert deg["failures"]["retrieval"] > 0
     assert deg["failure_on_feasible"]["rate"] > mine["failure_on_feasible"]["rate"] + 0.1
-    # round robin: far below the 45% that document-by-document delivery gave this ranking (issue 34)
+    # round robin: far below the 45% that document-by-document delivery gave this ranking
     assert mine["failure_on_feasible"]["rate"] < 0.40
     assert "perfect" in small["stdout"]
 

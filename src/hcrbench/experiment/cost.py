@@ -9,8 +9,8 @@ the config sets budgets) and ``depth`` (mean documents returned per query: depth
 are not comparable between runs of different depth). Read from each system's manifest entry (``costs.counters``).
 
 Milliseconds per query (the system's wall time, index + search, over its queries): every row has the key
-``ms_per_query`` with the value ``null`` in eval.json, which is byte-identical across fresh runs (issue 27: wall
-clocks live in the manifest only), and ``eval.json["cost_timing"]`` (:data:`COST_TIMING`) says where the figures
+``ms_per_query`` with the value ``null`` in eval.json, which is byte-identical across fresh runs (wall clocks
+differ between runs, so they live in the manifest only), and ``eval.json["cost_timing"]`` (:data:`COST_TIMING`) says where the figures
 are; :func:`with_timing` fills them from ``manifest.json`` for the report's cost table and the console.
 """
 

@@ -1,10 +1,10 @@
 """Every system of a config checked before any work starts: its type, its parameter names and values, and a
 runfile's file, each problem one line naming the config file, the line and ``systems[i].FIELD``.
 
-The runner used to construct each retriever only when its turn came, so an unknown ``hybrid`` parameter was
-reported after the systems before it had encoded the corpus (84 s in the audit). Constructing a built-in
-retriever does no work (models load when it indexes), so all of them are built once here and dropped; a
-runfile's file is checked for existence rather than read, and a plugin's parameters by name only.
+A retriever constructed only when its turn comes would report an unknown parameter after the systems before it
+had encoded the corpus. Constructing a built-in retriever does no work (models load when it indexes), so all of
+them are built once here and dropped; a replayed run's file (``runfile``) is checked for existence rather than
+read, and a plugin is not imported here (its parameters are checked when it is built).
 """
 
 from __future__ import annotations

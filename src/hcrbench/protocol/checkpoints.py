@@ -5,7 +5,8 @@ that side of the threshold), ``not decidable at n = N (needs ~ M)`` (the interva
 ``not run``; never a verdict on the architecture.
 
 Every checkpoint decides by :func:`registry.decide`: pass only when its whole interval lies on the right side of the
-threshold, stop only when it lies on the wrong side (one standard of evidence both ways, issue #33).
+threshold, stop only when it lies on the wrong side (one standard of evidence both ways: a
+point estimate never decides).
 
 1. Tree sanity: mean sibling distinctiveness >= 0.15 (interval: mean ± 1.96 sd / sqrt(pairs)).
 2. Routing on the easiest single-branch queries: eps <= 0.10 at every level, on >= 50 queries of the tune and dev

@@ -10,7 +10,7 @@ and keep one
 :class:`~hcrbench.data.tree.RoutingRecord` per query in ``routing_log`` (written to ``log_path`` when given;
 ``hcrbench retrieve`` writes it beside the run, with the tree).
 
-Routing (issue 25 defaults): nodes are represented by their centroid, BM25 over their whole subtree and an entity
+Routing defaults: nodes are represented by their centroid, BM25 over their whole subtree and an entity
 card (``node_repr="subtree"``); the beam keeps ``target_pool`` (100) chunks per level; the dual path keeps the more
 confident path (``fusion="wta"``). ``tree_kind="docs"`` builds topic clusters of documents (never split across
 leaves). Ablations (one parameter each): A1 ``flat=true`` (same chunks, same cascade, no tree), A2
