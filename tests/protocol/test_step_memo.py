@@ -217,3 +217,21 @@ def test_a_missing_context_file_is_recomputed_and_memo_off_recomputes(done, monk
     monkeypatch.setenv("HCRBENCH_MEMO", "0")
     context_step(cfg, data, runs, "bm25", out, cfg_path, text, roles=_roles(cfg))
     assert len(calls) == 2 and f.read_bytes() == before
+
+
+def test_the_context_step_judges_with_the_roles_it_is_handed(done, monkeypatch):
+    """The config has no [protocol] table: the roles come from the caller alone. Handed a system under test and a
+    flat system, the step highlights them, compares them (the design's token efficiency) and delivers the oracle
+    in the system's unit set; the memo of the run without roles is not served for them."""
+    cfg_path, out = done
+    cfg, text, data, runs = _inputs(cfg_path, out)
+    assert cfg.protocol is None
+    calls = _spy(monkeypatch, context_step_mod, "_context_step")
+    plain, _ = context_step(cfg, data, runs, "bm25", out, cfg_path, text, roles=_roles(cfg))
+    assert calls == [] and "token_efficiency_design" not in plain
+    roles = ContextRoles(system="hcr", kill_baseline="bm25", flat="bm25")
+    doc, _ = context_step(cfg, data, runs, "bm25", out, cfg_path, text, roles=roles)
+    assert calls == ["_context_step"]
+    assert doc["highlight"] == {"system": "hcr", "kill_baseline": "bm25", "flat": "bm25"}
+    assert doc["token_efficiency_design"]["system"] == "hcr" and doc["token_efficiency_design"]["flat"] == "bm25"
+    assert doc["budget_feasible"]["unit_set"] == doc["systems"]["hcr"]["unit_set"]
