@@ -318,28 +318,63 @@ def no_tree(cfg: Any) -> list[str]:
 
 
 def with_cross_encoder(text: str, model: str) -> str:
-    """The rendered quickstart config with cross-encoder weights configured (``--cross-encoder PATH``): every HCR
-    system reranks with them, the kill baseline (``rerank``) is ``method = "cross-encoder"`` with them (the same
-    reranker HCR uses), and ``rerank-maxsim`` (the MaxSim pipeline at the same depth) is reported beside it."""
-    import json as _json
+    """The rendered quickstart config with cross-encoder weights configured (``--cross-encoder PATH``): every tree
+    system that reranks (HCR) reranks with them, the kill baseline (a reranking stage using MaxSim) is switched to
+    the cross-encoder with them (the same reranker HCR uses), and ``<kill baseline>-maxsim`` (the MaxSim pipeline
+    at the same depth) is reported beside it. The config is parsed, each changed system's ``params`` re-rendered
+    from the parsed values (the parameters its type declares: :class:`hcrbench.retrieve.Traits`); every other
+    line, comments included, is kept as written."""
+    import tomllib
 
     from hcrbench.errors import InputError
 
     if not model.strip():
         raise InputError("give the cross-encoder's folder or name", field="--cross-encoder")
-    m = _json.dumps(model)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:  # e.g. a tuned parameter a system also sets
+        raise InputError(f"cannot configure the cross-encoder: the rendered config is not valid TOML ({e})",
+                         field="--cross-encoder") from None
+    systems = doc.get("systems", [])
+    kill = (doc.get("protocol") or {}).get("kill_baseline")
     head, *blocks = text.split("[[systems]]\n")
+    if len(blocks) != len(systems):  # a [[systems]] inside a string or a comment: no block to re-render
+        raise InputError("cannot configure the cross-encoder: the config's [[systems]] headers do not match its "
+                         "systems", field="--cross-encoder")
     out = [head]
-    for b in blocks:
-        first = b.split("\n", 1)[0]
-        if 'type = "hcr"' in b:
-            b = b.replace("params = { backend = ", f'params = {{ rerank = "cross-encoder", rerank_model = {m}, '
-                                                   "backend = ", 1)
-        if first.startswith('name = "rerank"') and 'method = "maxsim"' in b:
-            rest = b.split("\n", 1)[1]
-            twin = 'name = "rerank-maxsim"                     # MaxSim beside the cross-encoder kill baseline\n' + rest
-            b = b.replace('method = "maxsim"', f'method = "cross-encoder", model = {m}', 1)
-            out += [b, twin]
+    for block, system in zip(blocks, systems):
+        t, params = traits(system.get("type")), dict(system.get("params") or {})
+        if t.reranker_param is None or t.reranker_model_param is None:
+            out.append(block)
             continue
-        out.append(b)
+        key, default = t.reranker_param
+        if t.tree:
+            out.append(_with_params(block, {key: "cross-encoder", t.reranker_model_param: model, **params}))
+        elif system.get("name") == kill and t.stage == "rerank" and params.get(key, default) == "maxsim":
+            rest = block.split("\n", 1)[1]
+            twin = f'name = "{kill}-maxsim"                     # MaxSim beside the cross-encoder kill baseline\n'
+            switched = {k: v for k0, v0 in params.items()
+                        for k, v in ([(key, "cross-encoder"), (t.reranker_model_param, model)] if k0 == key
+                                     else [(k0, v0)])}
+            out += [_with_params(block, switched if key in params else {key: "cross-encoder",
+                                                                        t.reranker_model_param: model, **params}),
+                    twin + rest]
+        else:
+            out.append(block)
     return "[[systems]]\n".join(out)
+
+
+def _with_params(block: str, params: dict[str, Any]) -> str:
+    """One ``[[systems]]`` block's text with its ``params`` line rendered from ``params`` (added after ``type``
+    when it has none)."""
+    from hcrbench.protocol.tuning import toml_value
+
+    lines = block.split("\n")
+    line = f"params = {toml_value(params)}"
+    at = next((i for i, ln in enumerate(lines) if ln.split("=", 1)[0].strip() == "params"), None)
+    if at is not None:
+        lines[at] = line
+    else:
+        at = next((i for i, ln in enumerate(lines) if ln.split("=", 1)[0].strip() == "type"), 0)
+        lines.insert(at + 1, line)
+    return "\n".join(lines)

@@ -93,7 +93,7 @@ def maxsim_scores(query_tokens: np.ndarray, doc_blocks: list[np.ndarray]) -> np.
 class RerankRetriever:
     """Rerank ``first_stage`` (a registered system name, or ``first`` a Retriever) top ``top_n`` with ``method``."""
 
-    traits = Traits(stage="rerank", reranker_param=("method", "maxsim"))
+    traits = Traits(stage="rerank", reranker_param=("method", "maxsim"), reranker_model_param="model")
 
     def __init__(
         self,

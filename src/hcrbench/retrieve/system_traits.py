@@ -41,7 +41,8 @@ class Traits:
       flat system, e.g. HCR's ``flat = true`` cascade).
     - ``encoder_param``: the parameter that chooses its dense encoder's backend (``"hash"``, ``"onnx"``, ...).
     - ``reranker_param``: ``(parameter, default)`` naming the reranker it uses, so two systems can be checked to
-      rerank alike.
+      rerank alike; ``reranker_model_param``: the parameter that names the reranker's weights (a cross-encoder's
+      folder or name), so one set of weights can be configured for every system that reranks.
     - ``unit``: what its ranking scores: whole documents, chunks, or tree nodes.
     - ``code_version``: named versions of its own code whose fixes change its runs, each an int or the part of
       the code that carries it as a ``version`` attribute (read when a fingerprint is made, so the class attribute
@@ -56,6 +57,7 @@ class Traits:
     flat_param: str | None = None
     encoder_param: str | None = None
     reranker_param: tuple[str, str] | None = None
+    reranker_model_param: str | None = None
     unit: Unit = "document"
     code_version: Mapping[str, Any] = field(default_factory=dict)
     ablation_roles: tuple[str, ...] = ()

@@ -88,7 +88,7 @@ class HCRRetriever:
     """Hierarchical coarse-to-fine retriever (see the module docstring for the parameters that matter)."""
 
     traits = Traits(tree=True, stage="first", flat_param="flat", encoder_param="backend",
-                    reranker_param=("rerank", "maxsim"), unit="chunk",
+                    reranker_param=("rerank", "maxsim"), reranker_model_param="rerank_model", unit="chunk",
                     code_version={"summarizer_version": ExtractiveSummarizer},
                     ablation_roles=("beam_only", "collapsed_only", "no_links"))
 
