@@ -145,7 +145,7 @@ def test_a_runfile_of_chunk_ids_is_a_unit_delivering_system(tmp_path, tiny):
 
 
 def test_the_designs_token_efficiency_says_when_it_compares_delivery_modes():
-    from hcrbench.experiment.context_step import _compare
+    from hcrbench.experiment.context_judge import compare_budgets as _compare
 
     def sys_(delivers: str, rates: list[float]) -> dict:
         return {"delivers": delivers, "rates": {b: {"k": {"rate": r}} for b, r in zip(("200", "400"), rates)}}

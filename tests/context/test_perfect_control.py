@@ -132,7 +132,7 @@ def test_perfect_runfile_on_meridian_small_passes_the_retrieval_side_and_beats_d
     assert mine["failures"]["retrieval"] == 0 and ctl["failures"]["retrieval"] == 0
     assert deg["failures"]["retrieval"] > 0
     assert deg["failure_on_feasible"]["rate"] > mine["failure_on_feasible"]["rate"] + 0.1
-    # round robin: far below the 45% that document-by-document delivery gave this ranking (issue 34)
+    # round robin: far below the 45% that document-by-document delivery gave this ranking
     assert mine["failure_on_feasible"]["rate"] < 0.40
     assert "perfect" in small["stdout"]
 
@@ -181,7 +181,7 @@ def test_ranked_spans_read_documents_chunk_ids_and_units():
     from hcrbench.context import ChunkIndex
     from hcrbench.data.chunking import chunk_corpus
     from hcrbench.data.types import Corpus, Run
-    from hcrbench.experiment.context_step import _ranked_spans
+    from hcrbench.experiment.context_judge import ranked_spans as _ranked_spans
     from hcrbench.metrics.failures import Span
 
     texts = {"A": "One two three four five six seven. Eight nine ten eleven twelve thirteen.",

@@ -204,3 +204,22 @@ def test_a_kill_baseline_that_reranks_differently_from_hcr_is_said_so():
                                                                  'method = "cross-encoder", first_stage = "hybrid"')
     note = reranker_note(parse_config(text))
     assert note.startswith("the kill baseline reranks with cross-encoder, hcr with maxsim: not the same reranker")
+
+
+def test_the_cross_encoder_goes_to_the_systems_whose_types_rerank_and_comments_stay():
+    """with_cross_encoder reads the config, not its spelling: the kill baseline is found by [protocol], the tree
+    systems by their declared reranker parameters; a system that declares none is left as written."""
+    from hcrbench.protocol.field import with_cross_encoder
+
+    text = ('name = "x"\n[dataset]\npath = "d"\n[protocol]\nsystem = "tree"\nkill_baseline = "kill"\n\n'
+            '[[systems]]\nname = "tree"   # the subject\ntype = "hcr"\nparams = { backend = "hash" }\n\n'
+            '[[systems]]\nname = "kill"\ntype = "rerank"   # a comment kept\n'
+            'params = { method = "maxsim", first_stage = "bm25" }\n\n'
+            '[[systems]]\nname = "rap"\ntype = "raptor"\nparams = { backend = "hash" }\n')
+    out = with_cross_encoder(text, "/w/ce")
+    by = {s.name: s for s in parse_config(out).systems}
+    assert by["tree"].params == {"rerank": "cross-encoder", "rerank_model": "/w/ce", "backend": "hash"}
+    assert by["kill"].params == {"method": "cross-encoder", "model": "/w/ce", "first_stage": "bm25"}
+    assert by["kill-maxsim"].params == {"method": "maxsim", "first_stage": "bm25"}
+    assert by["rap"].params == {"backend": "hash"}  # RAPTOR declares no reranker
+    assert "# the subject" in out and out.count("# a comment kept") == 2

@@ -17,7 +17,7 @@ import hcrbench.metrics.tree_files as tree_files
 from hcrbench.data.types import Qrels, Run
 from hcrbench.errors import HcrbenchWarning
 from hcrbench.experiment.config import load_config
-from hcrbench.experiment.context_step import context_step
+from hcrbench.experiment.context_step import ContextRoles, context_step
 from hcrbench.experiment.dataset import load_data
 from hcrbench.experiment.gate_step import gate_step
 from hcrbench.experiment.runner import run_experiment
@@ -121,6 +121,11 @@ def test_warm_rerun_reuses_every_memo_and_writes_the_same_bytes(done, monkeypatc
     assert {f: (out / f).read_bytes() for f in OUTPUTS} == before
 
 
+def _roles(cfg) -> ContextRoles:
+    """The roles the runner hands the context step for this config (baseline bm25)."""
+    return ContextRoles.of(cfg.protocol, "bm25")
+
+
 def _swap_first_two(run: Run) -> Run:
     """The run with the scores of the first query's top two documents swapped (one run line changed)."""
     d = {q: dict(run.ranked(q)) for q in run.query_ids}
@@ -137,17 +142,17 @@ def test_a_changed_run_line_is_recomputed_not_served(done, monkeypatch):
     f = out / "contexts" / "bm25.jsonl"
     old_file = f.read_bytes()
     calls = _spy(monkeypatch, context_step_mod, "_context_step")
-    same, _ = context_step(cfg, data, runs, "bm25", out, cfg_path, text)
+    same, _ = context_step(cfg, data, runs, "bm25", out, cfg_path, text, roles=_roles(cfg))
     assert calls == [] and same == old_ctx  # the control: unchanged inputs are served
     changed = {**runs, "bm25": _swap_first_two(runs["bm25"])}
-    context_step(cfg, data, changed, "bm25", out, cfg_path, text)
+    context_step(cfg, data, changed, "bm25", out, cfg_path, text, roles=_roles(cfg))
     assert calls == ["_context_step"]
     q = runs["bm25"].query_ids[0]
     rows = [json.loads(line) for line in f.read_text().splitlines()]
     first = next(r for r in rows if r["query_id"] == q and r["budget"] == 200)
     assert first["chunks"][0].split("#")[0] == runs["bm25"].ranked(q)[1][0]  # the swapped doc now leads
     assert f.read_bytes() != old_file
-    again, _ = context_step(cfg, data, runs, "bm25", out, cfg_path, text)  # back to the old runs: recomputed too
+    again, _ = context_step(cfg, data, runs, "bm25", out, cfg_path, text, roles=_roles(cfg))  # back to the old runs: recomputed too
     assert calls == ["_context_step"] * 2 and again == old_ctx and f.read_bytes() == old_file
 
 
@@ -207,8 +212,26 @@ def test_a_missing_context_file_is_recomputed_and_memo_off_recomputes(done, monk
     before = f.read_bytes()
     f.unlink()
     calls = _spy(monkeypatch, context_step_mod, "_context_step")
-    context_step(cfg, data, runs, "bm25", out, cfg_path, text)
+    context_step(cfg, data, runs, "bm25", out, cfg_path, text, roles=_roles(cfg))
     assert calls == ["_context_step"] and f.read_bytes() == before
     monkeypatch.setenv("HCRBENCH_MEMO", "0")
-    context_step(cfg, data, runs, "bm25", out, cfg_path, text)
+    context_step(cfg, data, runs, "bm25", out, cfg_path, text, roles=_roles(cfg))
     assert len(calls) == 2 and f.read_bytes() == before
+
+
+def test_the_context_step_judges_with_the_roles_it_is_handed(done, monkeypatch):
+    """The config has no [protocol] table: the roles come from the caller alone. Handed a system under test and a
+    flat system, the step highlights them, compares them (the design's token efficiency) and delivers the oracle
+    in the system's unit set; the memo of the run without roles is not served for them."""
+    cfg_path, out = done
+    cfg, text, data, runs = _inputs(cfg_path, out)
+    assert cfg.protocol is None
+    calls = _spy(monkeypatch, context_step_mod, "_context_step")
+    plain, _ = context_step(cfg, data, runs, "bm25", out, cfg_path, text, roles=_roles(cfg))
+    assert calls == [] and "token_efficiency_design" not in plain
+    roles = ContextRoles(system="hcr", kill_baseline="bm25", flat="bm25")
+    doc, _ = context_step(cfg, data, runs, "bm25", out, cfg_path, text, roles=roles)
+    assert calls == ["_context_step"]
+    assert doc["highlight"] == {"system": "hcr", "kill_baseline": "bm25", "flat": "bm25"}
+    assert doc["token_efficiency_design"]["system"] == "hcr" and doc["token_efficiency_design"]["flat"] == "bm25"
+    assert doc["budget_feasible"]["unit_set"] == doc["systems"]["hcr"]["unit_set"]

@@ -259,7 +259,10 @@ def print_cost(console, folder: Path, manifest: dict, verdicts: dict) -> None:
     for c in ("chunks", "nodes", "rerank calls", "ctx tokens", "depth", "ms / q"):
         t.add_column(c, justify="right")
     key = {verdicts.get("system"), verdicts.get("kill_baseline")}
-    external = {n for n, e in ((manifest or {}).get("systems") or {}).items() if (e or {}).get("type") == "runfile"}
+    from hcrbench.retrieve import traits
+
+    external = {n for n, e in ((manifest or {}).get("systems") or {}).items()
+                if traits((e or {}).get("type")).stage == "replay"}
     for n, c in with_timing(cost, manifest).items():
         label = f"[bold]{n}[/bold]" if n in key else n
         if n in external:  # a replayed run file: its cost was spent outside hcrbench

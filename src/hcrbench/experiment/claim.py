@@ -177,10 +177,11 @@ def _no_run_file_in_runs(out: Path, cfg: ExperimentConfig, config_path: Path, te
     """A runfile system may not read its run from the output folder's ``runs/``: hcrbench rewrites the files
     there (each system's run) and deletes those of a replaced experiment, so the input would change under it."""
     from hcrbench.data.outpaths import real
+    from hcrbench.retrieve import traits
 
     runs = real(out / "runs")
     for i, s in enumerate(cfg.systems):
-        path = (s.params or {}).get("path") if s.type == "runfile" else None
+        path = (s.params or {}).get("path") if traits(s.type).stage == "replay" else None
         if isinstance(path, str) and path and runs in real(path).parents:
             raise InputError(f"run file {path} lies in the output folder's runs/, which hcrbench rewrites: copy it "
                              "elsewhere, or set another output_dir", path=config_path,

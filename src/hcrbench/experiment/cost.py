@@ -9,14 +9,16 @@ the config sets budgets) and ``depth`` (mean documents returned per query: depth
 are not comparable between runs of different depth). Read from each system's manifest entry (``costs.counters``).
 
 Milliseconds per query (the system's wall time, index + search, over its queries): every row has the key
-``ms_per_query`` with the value ``null`` in eval.json, which is byte-identical across fresh runs (issue 27: wall
-clocks live in the manifest only), and ``eval.json["cost_timing"]`` (:data:`COST_TIMING`) says where the figures
+``ms_per_query`` with the value ``null`` in eval.json, which is byte-identical across fresh runs (wall clocks
+differ between runs, so they live in the manifest only), and ``eval.json["cost_timing"]`` (:data:`COST_TIMING`) says where the figures
 are; :func:`with_timing` fills them from ``manifest.json`` for the report's cost table and the console.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from hcrbench.retrieve.system_traits import traits
 
 #: eval.json["cost_timing"]: where the ms per query of eval.json["cost"] (null there) are
 COST_TIMING = "manifest.json: systems.<name>.seconds / n_queries (wall clock, index + search; not in eval.json, " \
@@ -27,9 +29,10 @@ CHUNK_COUNTERS = ("chunks_scored", "docs_scored")
 
 def scored_unit(kind: str | None, chunked: bool, counters: Any = ()) -> str:
     """What a system's ``chunks_scored`` per query counts: ``"chunks"`` when it ranks chunks (a ``[chunking]``
-    table, a tree retriever, or its own ``chunks_scored`` counter), else ``"documents"`` (a retriever over whole
-    documents counting ``docs_scored``, e.g. bm25-doc or a plugin): the sentences that quote the count say which."""
-    return "chunks" if chunked or kind in ("hcr", "raptor") or "chunks_scored" in counters else "documents"
+    table, a type that declares a unit below the document (:class:`~hcrbench.retrieve.Traits`), or its own
+    ``chunks_scored`` counter), else ``"documents"`` (a retriever over whole documents counting ``docs_scored``,
+    e.g. bm25-doc or a plugin): the sentences that quote the count say which."""
+    return "chunks" if chunked or "chunks_scored" in counters or traits(kind).unit != "document" else "documents"
 
 
 def system_cost(entry: dict[str, Any], run: Any = None, sufficiency: dict[str, Any] | None = None,
@@ -55,14 +58,16 @@ def system_cost(entry: dict[str, Any], run: Any = None, sufficiency: dict[str, A
         "ms_per_query": None,  # wall clock: manifest.json (COST_TIMING); with_timing fills it
     }
     params = {**(entry.get("config_params") or {}), **(entry.get("params") or {})}
-    if entry.get("type") == "rerank" and "reranked" not in counters and nq and params.get("top_n_from") \
+    # a reranking stage counts its first stage and its reranked candidates together in docs_scored: split them
+    reranks = traits(entry.get("type")).stage == "rerank"
+    if reranks and "reranked" not in counters and nq and params.get("top_n_from") \
             and "chunks_indexed" in counters and chunk_key is not None:
         # matched to HCR per query (fairness): the exhaustive first stage scores every chunk, the reranker the
         # rest of docs_scored
         first = float(counters["chunks_indexed"])
         out["chunks_scored"] = round(first, 3)
         out["reranker_calls"] = round(float(counters[chunk_key]) / nq - first, 3)
-    elif entry.get("type") == "rerank" and "reranked" not in counters and nq:
+    elif reranks and "reranked" not in counters and nq:
         # flat + reranker: the first stage scores the chunked corpus, the reranker its top_n candidates per query
         # (docs_scored counts both)
         top_n = params.get("top_n")

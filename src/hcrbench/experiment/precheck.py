@@ -1,10 +1,10 @@
 """Every system of a config checked before any work starts: its type, its parameter names and values, and a
 runfile's file, each problem one line naming the config file, the line and ``systems[i].FIELD``.
 
-The runner used to construct each retriever only when its turn came, so an unknown ``hybrid`` parameter was
-reported after the systems before it had encoded the corpus (84 s in the audit). Constructing a built-in
-retriever does no work (models load when it indexes), so all of them are built once here and dropped; a
-runfile's file is checked for existence rather than read, and a plugin's parameters by name only.
+A retriever constructed only when its turn comes would report an unknown parameter after the systems before it
+had encoded the corpus. Constructing a built-in retriever does no work (models load when it indexes), so all of
+them are built once here and dropped; a replayed run's file (``runfile``) is checked for existence rather than
+read, and a plugin is not imported here (its parameters are checked when it is built).
 """
 
 from __future__ import annotations
@@ -20,9 +20,15 @@ from hcrbench.experiment.tomlpos import locate
 def check_systems(systems: list[Any], config_path: Path, text: str) -> None:
     """Raise the first problem of any system in ``systems`` (the config's ``[[systems]]``, in order)."""
     from hcrbench.experiment.reads import READ_PARAMS, reads_of
-    from hcrbench.retrieve import base
+    from hcrbench.retrieve import (
+        available_retrievers,
+        check_params,
+        is_builtin,
+        is_known,
+        make_retriever,
+        traits,
+    )
 
-    base._load_builtins()
     names = [s.name for s in systems]
     for i, s in enumerate(systems):
         params = dict(s.params or {})
@@ -43,15 +49,13 @@ def check_systems(systems: list[Any], config_path: Path, text: str) -> None:
                         raise InputError("give path (one file) or paths (one file per split), not both",
                                          field="paths")
                     check_paths(params["paths"])
-            if s.type in base._REGISTRY and s.type != "runfile":
-                base.make_retriever(s.type, **params)
-            else:  # a plugin (or runfile): the name and the parameter names, nothing constructed
-                factory = base._REGISTRY.get(s.type)
-                if factory is None and s.type not in base._plugins():
+            if is_builtin(s.type) and traits(s.type).stage != "replay":
+                make_retriever(s.type, **params)
+            else:  # a plugin, or a replayed run (built, it reads its file): the name and the parameter names only
+                if not is_known(s.type):
                     raise InputError(f"unknown system {s.type!r} (available: "
-                                     f"{', '.join(base.available_retrievers())})", field="system")
-                if factory is not None:
-                    base._check_params(s.type, factory, params)
+                                     f"{', '.join(available_retrievers())})", field="system")
+                check_params(s.type, params)
         except InputError as e:
             field = e.field or "type"
             if field == "system":

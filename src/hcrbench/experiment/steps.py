@@ -31,8 +31,17 @@ def after_scoring(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, do
                   console: Any, *, stopped: str | None = None, hooks: ProtocolHooks | None = None
                   ) -> dict[str, Any]:
     """Gate, tree metrics and (with ``hooks`` and a ``[protocol]`` table) verdicts after scoring:
-    ``{"gate", "tree_metrics", "verdicts", "timings"}``."""
-    from hcrbench.errors import HcrbenchWarning
+    ``{"gate", "tree_metrics", "verdicts", "timings"}`` (:func:`gate_stage`, then :func:`protocol_stage`)."""
+    steps = gate_stage(cfg, data, runs, baseline, out, console)
+    verdicts, timings = protocol_stage(cfg, data, runs, evaluation, doc, baseline, steps["tree_metrics"], out,
+                                       stopped=stopped, hooks=hooks)
+    return {**steps, "verdicts": verdicts, "timings": {**steps["timings"], **timings}}
+
+
+def gate_stage(cfg: Any, data: Any, runs: dict[str, Any], baseline: str, out: Path, console: Any
+               ) -> dict[str, Any]:
+    """The gate (``gate.json``, removed when the config has none) and the tree metrics of every system with a
+    routing log: ``{"gate", "tree_metrics", "timings"}``."""
     from hcrbench.experiment.gate_step import gate_step
     from hcrbench.experiment.tree_step import tree_step
 
@@ -49,15 +58,24 @@ def after_scoring(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, do
     t1 = time.perf_counter()
     tree = tree_step(list(runs), data, out, rel_threshold=cfg.rel_threshold, seed=cfg.seed)
     timings["tree_metrics_seconds"] = round(time.perf_counter() - t1, 3)
-    verdicts = None
-    if cfg.protocol is not None:
-        if hooks is None:
-            warnings.warn("the [protocol] table is judged by `hcrbench run` / hcrbench.protocol.run_protocol; "
-                          "run_experiment without protocol hooks writes no verdicts.json", HcrbenchWarning,
-                          stacklevel=3)
-        else:
-            t2 = time.perf_counter()
-            verdicts = hooks.judge(cfg, data, runs, evaluation, {**doc, "baseline_name": baseline}, tree, out,
-                                   stopped=stopped)
-            timings["verdicts_seconds"] = round(time.perf_counter() - t2, 3)
-    return {"gate": gate, "tree_metrics": tree, "verdicts": verdicts, "timings": timings}
+    return {"gate": gate, "tree_metrics": tree, "timings": timings}
+
+
+def protocol_stage(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict, baseline: str,
+                   tree: dict[str, Any] | None, out: Path, *, stopped: str | None = None,
+                   hooks: ProtocolHooks | None = None) -> tuple[dict[str, Any] | None, dict[str, float]]:
+    """The verdicts (with ``hooks`` and a ``[protocol]`` table; a warning when the hooks are missing) and their
+    timing: ``(verdicts or None, timings)``."""
+    from hcrbench.errors import HcrbenchWarning
+
+    if cfg.protocol is None:
+        return None, {}
+    if hooks is None:
+        warnings.warn("the [protocol] table is judged by `hcrbench run` / hcrbench.protocol.run_protocol; "
+                      "run_experiment without protocol hooks writes no verdicts.json", HcrbenchWarning,
+                      stacklevel=4)
+        return None, {}
+    t2 = time.perf_counter()
+    verdicts = hooks.judge(cfg, data, runs, evaluation, {**doc, "baseline_name": baseline}, tree, out,
+                           stopped=stopped)
+    return verdicts, {"verdicts_seconds": round(time.perf_counter() - t2, 3)}

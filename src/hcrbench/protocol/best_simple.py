@@ -1,8 +1,8 @@
 """The subject against the best simple system of the field: the one comparison a newcomer asks for first.
 
-"Simple" is a flat retriever: BM25, dense, hybrid fusion, a flat reranking cascade (``rerank``, or HCR's cascade
-with ``flat = true``: the kill baseline of the model-free run). Trees (HCR, RAPTOR), runfiles and plugins other
-than the subject are not simple. The best is the one with the highest mean of the protocol's metric on the test
+"Simple" is a flat retriever, as its type declares it (:meth:`hcrbench.retrieve.Traits.is_simple`): BM25, dense,
+hybrid fusion, a flat reranking cascade (``rerank``, or HCR's cascade with ``flat = true``: the kill baseline of
+the model-free run). Trees (HCR, RAPTOR), runfiles and plugins that declare no stage are not simple. The best is the one with the highest mean of the protocol's metric on the test
 split; the subject is taken as its seed mean when it has seeds. The difference is paired per query with its 95%
 interval (:func:`hcrbench.stats.paired_ci`: t below 30 queries, BCa above, seeded), and the cost is the ratio of
 items scored per query (eval.json's ``cost``; wall-clock time is added by the console, never written here, so
@@ -15,14 +15,13 @@ from typing import Any
 
 import numpy as np
 
-SIMPLE_TYPES = ("bm25", "dense", "hybrid", "rerank", "splade")
+from hcrbench.retrieve.system_traits import traits
 
 
 def is_simple(entry: dict[str, Any]) -> bool:
     """A manifest system entry of a flat retriever (see the module docstring)."""
-    kind = entry.get("type")
     params = entry.get("config_params") or entry.get("params") or {}
-    return kind in SIMPLE_TYPES or (kind == "hcr" and params.get("flat") is True)
+    return traits(entry.get("type")).is_simple(params)
 
 
 def vs_best_simple(evaluation: Any, cfg: Any, manifest: dict[str, Any], cost: dict[str, Any] | None,
@@ -52,7 +51,7 @@ def vs_best_simple(evaluation: Any, cfg: Any, manifest: dict[str, Any], cost: di
     item, cs, cb = _cost(cost or {}, group, best)
     units = {n: scored_unit(e.get("type"), bool(e.get("chunking")), ((e.get("costs") or {}).get("counters") or {}))
              for n, e in ((system, entries.get(group[0]) or {}), (best, entries.get(best) or {}))}
-    external = (entries.get(system) or {}).get("type") == "runfile"
+    external = traits((entries.get(system) or {}).get("type")).stage == "replay"
     if external:  # a replayed run file: what it cost was spent outside hcrbench
         item, cs, cb = None, None, None
     return {"system": system, "seeds": group, "best": best, "metric": metric, "field": dict(sorted(field.items())),

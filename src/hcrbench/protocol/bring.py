@@ -13,9 +13,11 @@ NAME is one of
   checked once the corpus is there: ``FILE:LINE: unknown docid X`` / ``unknown qid X``, exit 2.
 
 The rest of the config is the packaged one, unchanged: every system of the field runs as before, and HCR stays
-as a comparator when the subject is not HCR. Only ``[protocol] system`` names the subject; the roles that only
-a hierarchical retriever has (``beam_only``, ``collapsed_only``, ``no_links``: its own ablations) are dropped when
-the subject is not of type ``hcr``, so no rule compares the subject with HCR's ablations as if they were its own.
+as a comparator when the subject is not HCR. Only ``[protocol] system`` names the subject; the roles that name a
+retriever's own ablations (``beam_only``, ``collapsed_only``, ``no_links``: HCR's) are dropped unless the
+subject's type declares them (``Traits.ablation_roles``), so no rule compares the subject with HCR's ablations as
+if they were its own. A new system whose type declares an encoder parameter (``Traits.encoder_param``) gets the
+quickstart's encoder there.
 """
 
 from __future__ import annotations
@@ -34,10 +36,8 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
 
 DEFAULT = "hcr"
 RUNFILE = "runfile:"
-#: Roles of ``[protocol]`` that name ablations of a hierarchical retriever (only an ``hcr`` subject keeps them).
+#: Roles of ``[protocol]`` that name ablations of a hierarchical retriever (a subject keeps those its type declares).
 TREE_ROLES = ("beam_only", "collapsed_only", "no_links")
-#: Built-in types whose dense part takes the quickstart's encoder: the parameter that sets it.
-BACKEND_PARAM = {"dense": "backend", "hcr": "backend", "raptor": "backend", "hybrid": "dense_backend"}
 
 
 @dataclass(frozen=True)
@@ -76,9 +76,12 @@ def parse_system(text: str, *, encoder: str = "minilm", existing: list[str] | No
         load_factory(text)  # a plugin that fails to import is named now, not after the field has run
     except InputError as e:
         raise InputError(e.problem, field="--system") from None
+    from hcrbench.retrieve import traits
+
     params: dict[str, Any] = {}
-    if text in BACKEND_PARAM:
-        params[BACKEND_PARAM[text]] = "onnx" if encoder == "minilm" else "hash"
+    encoder_param = traits(text).encoder_param
+    if encoder_param is not None:
+        params[encoder_param] = "onnx" if encoder == "minilm" else "hash"
     return SubjectSpec(text, text, params)
 
 
@@ -132,12 +135,14 @@ def system_types(text: str) -> dict[str, str]:
 
 def with_subject(text: str, spec: SubjectSpec) -> str:
     """The rendered config ``text`` with ``spec`` as ``[protocol] system`` (and as one more ``[[systems]]`` when
-    it is new); the tree-only roles dropped for a subject that is not ``hcr``. ``hcr`` returns ``text`` as is."""
+    it is new); the tree-only roles its type does not declare dropped. ``hcr`` returns ``text`` as is."""
     from hcrbench.protocol.tuning import toml_value
+    from hcrbench.retrieve import traits
 
     if spec.name == DEFAULT and not spec.new:
         return text
     kind = spec.type if spec.new else system_types(text).get(spec.name, "")
+    own_roles = traits(kind).ablation_roles
     proto = tomllib.loads(text).get("protocol", {})
     if spec.name == proto.get("kill_baseline"):
         raise InputError(f"{spec.name!r} is the kill baseline of the packaged config: choose another subject",
@@ -151,7 +156,7 @@ def with_subject(text: str, spec: SubjectSpec) -> str:
         key = head.split("=", 1)[0].strip() if "=" in head else ""
         if section == "[protocol]" and key == "system":
             line = f"system = {toml_value(spec.name)}                          # the subject (--system)\n"
-        elif section == "[protocol]" and key in TREE_ROLES and kind != "hcr":
+        elif section == "[protocol]" and key in TREE_ROLES and key not in own_roles:
             continue
         out.append(line)
     text = "".join(out)

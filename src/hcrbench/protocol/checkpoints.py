@@ -5,7 +5,8 @@ that side of the threshold), ``not decidable at n = N (needs ~ M)`` (the interva
 ``not run``; never a verdict on the architecture.
 
 Every checkpoint decides by :func:`registry.decide`: pass only when its whole interval lies on the right side of the
-threshold, stop only when it lies on the wrong side (one standard of evidence both ways, issue #33).
+threshold, stop only when it lies on the wrong side (one standard of evidence both ways: a
+point estimate never decides).
 
 1. Tree sanity: mean sibling distinctiveness >= 0.15 (interval: mean ± 1.96 sd / sqrt(pairs)).
 2. Routing on the easiest single-branch queries: eps <= 0.10 at every level, on >= 50 queries of the tune and dev
@@ -282,7 +283,9 @@ def checkpoint_routing_log(cfg: Any, data: Any, out: Path) -> tuple[Any, Path | 
     system = next((s for s in cfg.systems if s.name == sysname), None)
     if system is None:
         return cdata, None, f"{sysname} is not a system"
-    if system.type not in ("hcr", "raptor"):
+    from hcrbench.retrieve import traits
+
+    if not traits(system.type).tree:
         return cdata, None, f"{sysname} ({system.type}) writes no routing log"
     folder = out / CHECKPOINT_LOGS
     log = folder / f"{sysname}.routing.jsonl"

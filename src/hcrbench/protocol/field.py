@@ -2,8 +2,9 @@
 barrier check, the subject against the best system of the run, and the power plan (``verdicts.json["field"]``,
 ``["vs_best"]``, ``["power_plan"]``).
 
-- **Flat** (``[protocol] flat = "auto"``): the flat first-stage systems of the config (types ``bm25``, ``dense``,
-  ``hybrid``, document- or chunk-level, no policy) are run on the dataset's ``dev`` split (runs kept under
+- **Flat** (``[protocol] flat = "auto"``): the flat first-stage systems of the config (types that declare
+  ``stage = "first"`` and no tree, :class:`hcrbench.retrieve.Traits`: ``bm25``, ``dense``, ``hybrid``; document-
+  or chunk-level, no policy) are run on the dataset's ``dev`` split (runs kept under
   ``logs/dev/``, reused while their fingerprint holds) and the best by the protocol metric is "flat" (ties: the
   first in the config). Without a dev split: the first 200 judged queries of tune, else of train (SciFact); with
   none of them, the first flat first-stage system of the config, said so. Never the test split.
@@ -27,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.experiment.protocol_config import AUTO
+from hcrbench.retrieve.system_traits import traits
 
-FIRST_STAGE_TYPES = ("bm25", "dense", "hybrid")
 DEV_SPLIT, TUNE_SPLIT = "dev", "tune"
 FIELD_SPLITS = ("dev", "tune", "train")  # where flat is chosen: the first the dataset has (never test)
 MAX_FIELD_QUERIES = 200  # a tune / train split is cut to its first 200 judged queries (dev is used whole)
@@ -40,7 +41,7 @@ POWER, ALPHA = 0.8, 0.05
 
 def flat_candidates(cfg: Any) -> list[str]:
     """The flat first-stage systems of the config, in config order (no reranker, no tree, no policy)."""
-    return [s.name for s in cfg.systems if s.type in FIRST_STAGE_TYPES and s.policy is None]
+    return [s.name for s in cfg.systems if traits(s.type).is_flat_first_stage() and s.policy is None]
 
 
 def best_of(scores: dict[str, float], order: list[str]) -> str | None:
@@ -95,13 +96,17 @@ def _means(sdata: Any, runs: dict[str, Any], metric: str, rel_threshold: int) ->
 
 
 def reranker_note(cfg: Any) -> str | None:
-    """A sentence when the kill baseline does not rerank with the reranker the system uses (a ``rerank`` kill
-    baseline against an ``hcr`` system: ``method`` against ``rerank``), else None."""
+    """A sentence when the kill baseline does not rerank with the reranker the system uses (a reranking kill
+    baseline against a tree system, each naming its reranker in the parameter its type declares:
+    ``Traits.reranker_param``, e.g. ``method`` of ``rerank`` against ``rerank`` of ``hcr``), else None."""
     by = {s.name: s for s in cfg.systems}
     me, kill = by.get(cfg.protocol.system), by.get(cfg.protocol.kill_baseline)
-    if me is None or kill is None or me.type != "hcr" or kill.type != "rerank":
+    if me is None or kill is None:
         return None
-    mine, theirs = (me.params or {}).get("rerank", "maxsim"), (kill.params or {}).get("method", "maxsim")
+    mt, kt = traits(me.type), traits(kill.type)
+    if not mt.tree or kt.stage != "rerank" or mt.reranker_param is None or kt.reranker_param is None:
+        return None
+    mine, theirs = (me.params or {}).get(*mt.reranker_param), (kill.params or {}).get(*kt.reranker_param)
     if mine == theirs:
         return None
     return (f"the kill baseline reranks with {theirs}, {me.name} with {mine}: not the same reranker (the kill "
@@ -307,33 +312,69 @@ def bottom_line_parts(v: dict[str, Any]) -> list[str]:
 
 
 def no_tree(cfg: Any) -> list[str]:
-    """Systems that run HCR's cascade without a tree (A1, ``flat = true``): baselines, not routing conditions."""
-    return [s.name for s in cfg.systems if s.type == "hcr" and (s.params or {}).get("flat") is True]
+    """Systems of a tree type switched flat (HCR's cascade with ``flat = true``, A1: the type's
+    ``Traits.flat_param``): baselines, not routing conditions."""
+    return [s.name for s in cfg.systems if traits(s.type).tree and not traits(s.type).runs_tree(s.params)]
 
 
 def with_cross_encoder(text: str, model: str) -> str:
-    """The rendered quickstart config with cross-encoder weights configured (``--cross-encoder PATH``): every HCR
-    system reranks with them, the kill baseline (``rerank``) is ``method = "cross-encoder"`` with them (the same
-    reranker HCR uses), and ``rerank-maxsim`` (the MaxSim pipeline at the same depth) is reported beside it."""
-    import json as _json
+    """The rendered quickstart config with cross-encoder weights configured (``--cross-encoder PATH``): every tree
+    system that reranks (HCR) reranks with them, the kill baseline (a reranking stage using MaxSim) is switched to
+    the cross-encoder with them (the same reranker HCR uses), and ``<kill baseline>-maxsim`` (the MaxSim pipeline
+    at the same depth) is reported beside it. The config is parsed, each changed system's ``params`` re-rendered
+    from the parsed values (the parameters its type declares: :class:`hcrbench.retrieve.Traits`); every other
+    line, comments included, is kept as written."""
+    import tomllib
 
     from hcrbench.errors import InputError
 
     if not model.strip():
         raise InputError("give the cross-encoder's folder or name", field="--cross-encoder")
-    m = _json.dumps(model)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:  # e.g. a tuned parameter a system also sets
+        raise InputError(f"cannot configure the cross-encoder: the rendered config is not valid TOML ({e})",
+                         field="--cross-encoder") from None
+    systems = doc.get("systems", [])
+    kill = (doc.get("protocol") or {}).get("kill_baseline")
     head, *blocks = text.split("[[systems]]\n")
+    if len(blocks) != len(systems):  # a [[systems]] inside a string or a comment: no block to re-render
+        raise InputError("cannot configure the cross-encoder: the config's [[systems]] headers do not match its "
+                         "systems", field="--cross-encoder")
     out = [head]
-    for b in blocks:
-        first = b.split("\n", 1)[0]
-        if 'type = "hcr"' in b:
-            b = b.replace("params = { backend = ", f'params = {{ rerank = "cross-encoder", rerank_model = {m}, '
-                                                   "backend = ", 1)
-        if first.startswith('name = "rerank"') and 'method = "maxsim"' in b:
-            rest = b.split("\n", 1)[1]
-            twin = 'name = "rerank-maxsim"                     # MaxSim beside the cross-encoder kill baseline\n' + rest
-            b = b.replace('method = "maxsim"', f'method = "cross-encoder", model = {m}', 1)
-            out += [b, twin]
+    for block, system in zip(blocks, systems):
+        t, params = traits(system.get("type")), dict(system.get("params") or {})
+        if t.reranker_param is None or t.reranker_model_param is None:
+            out.append(block)
             continue
-        out.append(b)
+        key, default = t.reranker_param
+        if t.tree:
+            out.append(_with_params(block, {key: "cross-encoder", t.reranker_model_param: model, **params}))
+        elif system.get("name") == kill and t.stage == "rerank" and params.get(key, default) == "maxsim":
+            rest = block.split("\n", 1)[1]
+            twin = f'name = "{kill}-maxsim"                     # MaxSim beside the cross-encoder kill baseline\n'
+            switched = {k: v for k0, v0 in params.items()
+                        for k, v in ([(key, "cross-encoder"), (t.reranker_model_param, model)] if k0 == key
+                                     else [(k0, v0)])}
+            out += [_with_params(block, switched if key in params else {key: "cross-encoder",
+                                                                        t.reranker_model_param: model, **params}),
+                    twin + rest]
+        else:
+            out.append(block)
     return "[[systems]]\n".join(out)
+
+
+def _with_params(block: str, params: dict[str, Any]) -> str:
+    """One ``[[systems]]`` block's text with its ``params`` line rendered from ``params`` (added after ``type``
+    when it has none)."""
+    from hcrbench.protocol.tuning import toml_value
+
+    lines = block.split("\n")
+    line = f"params = {toml_value(params)}"
+    at = next((i for i, ln in enumerate(lines) if ln.split("=", 1)[0].strip() == "params"), None)
+    if at is not None:
+        lines[at] = line
+    else:
+        at = next((i for i, ln in enumerate(lines) if ln.split("=", 1)[0].strip() == "type"), 0)
+        lines.insert(at + 1, line)
+    return "\n".join(lines)

@@ -12,9 +12,11 @@ from hcrbench.protocol.subject import Context, Subject
 
 
 def writes_routing_log(cfg: Any) -> bool:
-    """Does the protocol's system write a routing log (a tree retriever: HCR, RAPTOR)?"""
+    """Does the protocol's system write a routing log (a retriever that declares a tree: HCR, RAPTOR)?"""
+    from hcrbench.retrieve import traits
+
     me = next((x for x in cfg.systems if x.name == cfg.protocol.system), None)
-    return me is not None and me.type in ("hcr", "raptor")
+    return me is not None and traits(me.type).tree
 
 
 def tree_only(cfg: Any, rows: list[dict]) -> list[dict]:

@@ -79,8 +79,9 @@ def reuses_everything(config_path: Path) -> bool:
     """Would ``hcrbench run`` of ``config_path`` reuse every system's run from its folder (a warm re-run)?"""
     from hcrbench.experiment.config import load_config
     from hcrbench.experiment.dataset import load_data
+    from hcrbench.experiment.fingerprint import reusable, system_fingerprint
     from hcrbench.experiment.reads import fingerprint_with_reads, reads_of
-    from hcrbench.experiment.runner import _reusable, output_dir_of, system_fingerprint
+    from hcrbench.experiment.runner import output_dir_of
 
     cfg, text = load_config(config_path)
     out = output_dir_of(cfg, config_path)
@@ -93,7 +94,7 @@ def reuses_everything(config_path: Path) -> bool:
     for i, system in enumerate(cfg.systems):
         src = reads_of(system, [s.name for s in cfg.systems[:i]])
         fp = fps[system.name] = fingerprint_with_reads(system_fingerprint(system, cfg, data.key), src, fps)
-        if not _reusable(old.get(system.name), fp, out / f"runs/{system.name}.trec"):
+        if not reusable(old.get(system.name), fp, out / f"runs/{system.name}.trec"):
             return False
     return True
 

@@ -353,7 +353,9 @@ def _judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict
     cost = cost_summary(doc, p.system, members(cfg, p.system, evaluation.runs), p.kill_baseline, p.metric,
                         (s.vs_kill or {}).get("delta"), list(evaluation.metrics),
                         units)  # type: ignore[arg-type]  # the cost is vs the kill baseline
-    if any(x.name == p.system and x.type == "runfile" for x in cfg.systems):  # replayed: its cost was spent elsewhere
+    from hcrbench.retrieve import traits
+
+    if any(x.name == p.system and traits(x.type).stage == "replay" for x in cfg.systems):  # cost spent elsewhere
         cost = {"system": None, "kill_baseline": None, "ratio": None, "depth_note": (cost or {}).get("depth_note"),
                 "line": f"cost per query of {p.system}: unknown (a run file made outside hcrbench; replaying it "
                         "costs nothing comparable)"}

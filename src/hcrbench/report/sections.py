@@ -202,7 +202,9 @@ def verdicts_section(ctx: Context) -> Section:
     cost = ((ctx.inp.eval or {}).get("cost")) or {}
     if cost:  # counts only: a report holds no wall-clock time (docs/reliability.md; the console shows ms / query)
         cols = ("chunks_scored", "nodes_scored", "reranker_calls", "context_tokens", "depth")
-        external = {n for n in cost if ctx.system_type(n) == "runfile"}  # replayed: cost spent elsewhere
+        from hcrbench.retrieve import traits
+
+        external = {n for n in cost if traits(ctx.system_type(n)).stage == "replay"}  # cost spent elsewhere
         rows = [[Cell(n + (" (run file: cost unknown)" if n in external else ""),
                       bold=n in (v.get("system"), v.get("kill_baseline")))]
                 + [Cell("—" if c.get(k) is None or n in external else f"{c[k]:,.1f}", num=True) for k in cols]

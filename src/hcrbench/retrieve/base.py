@@ -78,6 +78,26 @@ def unknown_hint(name: str) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def is_builtin(name: str) -> bool:
+    """Is ``name`` a built-in retriever type (constructed in-process, its parameters checked by signature)?"""
+    _load_builtins()
+    return name in _REGISTRY
+
+
+def is_known(name: str) -> bool:
+    """Is ``name`` a built-in or an installed plugin (without importing the plugin)?"""
+    return is_builtin(name) or name in _plugins()
+
+
+def check_params(name: str, params: dict[str, Any]) -> None:
+    """An :class:`InputError` for the first parameter a built-in ``name`` does not accept; a plugin's are its own
+    business until it is built (it is not imported here)."""
+    _load_builtins()
+    factory = _REGISTRY.get(name)
+    if factory is not None:
+        _check_params(name, factory, params)
+
+
 def available_retrievers() -> list[str]:
     """Names of built-in and plugged-in retrievers."""
     _load_builtins()

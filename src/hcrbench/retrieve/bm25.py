@@ -20,6 +20,7 @@ from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
 from hcrbench.retrieve.encoders import require
 from hcrbench.retrieve.progress import progress_enabled
+from hcrbench.retrieve.system_traits import Traits
 from hcrbench.retrieve.util import finite_nonneg, int_at_least, run_from_topk, timed
 
 _METHODS = ("lucene", "robertson", "atire", "bm25l", "bm25+")
@@ -29,6 +30,8 @@ _OFF = (None, False, "", "none", "None", "false", "off")
 @register_retriever("bm25")
 class BM25Retriever:
     """BM25 via bm25s. ``stemmer``: a Snowball language ("english") or "none"; ``stopwords``: "en" or "none"."""
+
+    traits = Traits(stage="first")
 
     def __init__(
         self,

@@ -19,6 +19,7 @@ from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
 from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require, resolve_backend
 from hcrbench.retrieve.runtime import cache_identity, faiss_one_thread, vectors_digest
+from hcrbench.retrieve.system_traits import Traits
 from hcrbench.retrieve.util import int_at_least, run_from_topk, timed
 
 INDEX_KINDS = ("flat", "ivf", "hnsw")
@@ -27,6 +28,8 @@ INDEX_KINDS = ("flat", "ivf", "hnsw")
 @register_retriever("dense")
 class DenseRetriever:
     """Bi-encoder + faiss. ``model``: any sentence-transformers name or path (None = offline MiniLM)."""
+
+    traits = Traits(stage="first", encoder_param="backend")
 
     def __init__(
         self,

@@ -14,6 +14,7 @@ from hcrbench.data.types import Corpus, Costs, Queries, RunResult
 from hcrbench.errors import InputError
 from hcrbench.retrieve.base import Retriever, make_retriever, register_retriever
 from hcrbench.retrieve.fusion import NORMS, rrf, weighted_fusion
+from hcrbench.retrieve.system_traits import Traits
 from hcrbench.retrieve.util import finite_float, finite_nonneg, int_at_least, prefixed_costs, timed
 
 
@@ -24,6 +25,8 @@ def _split(v: str | Sequence[Any]) -> list[str]:
 @register_retriever("hybrid")
 class HybridRetriever:
     """Fuses ``systems`` (comma list of registered names). Per-system parameters go in ``system_params``."""
+
+    traits = Traits(stage="first", encoder_param="dense_backend")
 
     def __init__(
         self,

@@ -38,6 +38,7 @@ from hcrbench.retrieve.encoders import (
 )
 from hcrbench.retrieve.fusion import rrf
 from hcrbench.retrieve.runtime import cache_identity
+from hcrbench.retrieve.system_traits import Traits
 from hcrbench.retrieve.util import finite_nonneg, int_at_least, prefixed_costs, timed
 
 DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
@@ -91,6 +92,8 @@ def maxsim_scores(query_tokens: np.ndarray, doc_blocks: list[np.ndarray]) -> np.
 @register_retriever("rerank")
 class RerankRetriever:
     """Rerank ``first_stage`` (a registered system name, or ``first`` a Retriever) top ``top_n`` with ``method``."""
+
+    traits = Traits(stage="rerank", reranker_param=("method", "maxsim"), reranker_model_param="model")
 
     def __init__(
         self,

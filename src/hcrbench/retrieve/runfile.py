@@ -25,6 +25,7 @@ from hcrbench.data.trec import read_run
 from hcrbench.data.types import Corpus, Costs, Queries, Run, RunResult
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.retrieve.base import register_retriever
+from hcrbench.retrieve.system_traits import Traits
 from hcrbench.retrieve.util import int_at_least, timed
 
 #: The splits a ``paths`` table may name, in the order a folder's files are looked for.
@@ -35,6 +36,8 @@ SPLITS = ("test", "dev", "tune")
 class RunFileRetriever:
     """Replays ``path`` (``qid Q0 docid rank score tag``, plain or .gz), or the split's file of ``paths``.
     ``dedupe`` keeps first duplicates."""
+
+    traits = Traits(stage="replay")
 
     def __init__(self, path: str | None = None, name: str | None = None, dedupe: bool = False,
                  paths: dict[str, str] | None = None) -> None:

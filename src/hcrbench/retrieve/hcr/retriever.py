@@ -10,7 +10,7 @@ and keep one
 :class:`~hcrbench.data.tree.RoutingRecord` per query in ``routing_log`` (written to ``log_path`` when given;
 ``hcrbench retrieve`` writes it beside the run, with the tree).
 
-Routing (issue 25 defaults): nodes are represented by their centroid, BM25 over their whole subtree and an entity
+Routing defaults: nodes are represented by their centroid, BM25 over their whole subtree and an entity
 card (``node_repr="subtree"``); the beam keeps ``target_pool`` (100) chunks per level; the dual path keeps the more
 confident path (``fusion="wta"``). ``tree_kind="docs"`` builds topic clusters of documents (never split across
 leaves). Ablations (one parameter each): A1 ``flat=true`` (same chunks, same cascade, no tree), A2
@@ -38,7 +38,9 @@ from hcrbench.retrieve.hcr.route import COLLAPSED_SCOPES, FUSIONS, MODES, RouteC
 from hcrbench.retrieve.hcr.tree import build_tree
 from hcrbench.retrieve.rerank import DEFAULT_CROSS_ENCODER, maxsim_scores
 from hcrbench.retrieve.runtime import cache_identity, vectors_digest
+from hcrbench.retrieve.summarize import ExtractiveSummarizer
 from hcrbench.retrieve.summarize_llm import make_summarizer, summarizer_key
+from hcrbench.retrieve.system_traits import Traits
 from hcrbench.retrieve.util import finite_nonneg, int_at_least, timed
 
 RERANKERS = ("maxsim", "cross-encoder", "none")
@@ -84,6 +86,11 @@ def corpus_key(corpus: Corpus) -> str:
 @register_retriever("hcr")
 class HCRRetriever:
     """Hierarchical coarse-to-fine retriever (see the module docstring for the parameters that matter)."""
+
+    traits = Traits(tree=True, stage="first", flat_param="flat", encoder_param="backend",
+                    reranker_param=("rerank", "maxsim"), reranker_model_param="rerank_model", unit="chunk",
+                    code_version={"summarizer_version": ExtractiveSummarizer},
+                    ablation_roles=("beam_only", "collapsed_only", "no_links"))
 
     def __init__(
         self,

@@ -31,8 +31,9 @@ from hcrbench.retrieve.raptor.cluster import RANDOM_SEED, ClusterConfig
 from hcrbench.retrieve.raptor.select import Selection, collapsed, rank_documents, traverse
 from hcrbench.retrieve.raptor.tree import TREE_FORMAT, RaptorTree, TreeConfig, build_tree
 from hcrbench.retrieve.runtime import cache_identity
-from hcrbench.retrieve.summarize import Summarizer
+from hcrbench.retrieve.summarize import ExtractiveSummarizer, Summarizer
 from hcrbench.retrieve.summarize_llm import make_summarizer, summarizer_key
+from hcrbench.retrieve.system_traits import Traits
 from hcrbench.retrieve.util import finite_pos, int_at_least, timed
 
 MODES = ("collapsed", "traversal")
@@ -48,6 +49,9 @@ def _opt_int(v: Any, field: str) -> int | None:
 @register_retriever("raptor")
 class RaptorRetriever:
     """RAPTOR tree over 100-token chunks; collapsed-tree or tree-traversal retrieval by cosine."""
+
+    traits = Traits(tree=True, stage="first", encoder_param="backend", unit="chunk",
+                    code_version={"summarizer_version": ExtractiveSummarizer})
 
     def __init__(
         self,

@@ -1,0 +1,126 @@
+"""The execute stage of :func:`hcrbench.experiment.runner.run_experiment`: each system's run computed by the
+engine (:mod:`hcrbench.experiment.engine`), reused from the folder, or skipped (``--only``); see
+:mod:`hcrbench.experiment.stages` for the stages around it."""
+
+from __future__ import annotations
+
+from rich.markup import escape
+
+from hcrbench.data.hashing import sha256_file
+from hcrbench.data.trec import write_run
+from hcrbench.errors import InputError
+from hcrbench.experiment.cell import Cell, CellInputError, CellOutput
+from hcrbench.experiment.claim import drop_stale_results
+from hcrbench.experiment.config import locate
+from hcrbench.experiment.engine import make_engine
+from hcrbench.experiment.fingerprint import reusable, system_fingerprint, world_data_keys
+from hcrbench.experiment.reads import batches, fingerprint_with_reads, reads_entry, reads_of, resolved
+from hcrbench.experiment.stages import Execution, Plan, commit_manifest, load_run
+from hcrbench.experiment.steps import ProtocolHooks
+from hcrbench.experiment.tree_step import log_rel
+
+
+def execute(p: Plan, *, fail_fast: bool | None, protocol: ProtocolHooks | None) -> Execution:
+    """Each system's run: reused when its fingerprint and file still hold, skipped when ``--only`` leaves it out,
+    else computed by the engine as a cell, its run file and manifest entry committed as it finishes. With
+    ``--fail-fast`` the cells go one at a time, each after the protocol's checkpoints."""
+    cfg, out, data, console, job = p.cfg, p.out, p.data, p.console, p.job
+    ex = Execution()
+    if cfg.protocol is not None and protocol is not None and (cfg.protocol.fail_fast if fail_fast is None
+                                                              else fail_fast):
+        ex.watch = protocol.watch(cfg, data, out)
+    fps: dict[str, str] = {}  # a reader's fingerprint folds in the one of the system it reads (experiment.reads)
+    world_keys = world_data_keys(data)
+    wfps: dict[str, dict[str, str]] = {w: {} for w in world_keys}
+    sources: dict[str, str] = {}
+    cells, tags = [], {}
+    for i, system in enumerate(cfg.systems, start=1):
+        src = reads_of(system, [s.name for s in cfg.systems[: i - 1]])
+        fp = fps[system.name] = fingerprint_with_reads(system_fingerprint(system, cfg, data.key), src, fps)
+        for w, wkey in world_keys.items():  # per world too: adding worlds recomputes only the new ones (cell.py)
+            wfps[w][system.name] = fingerprint_with_reads(system_fingerprint(system, cfg, wkey), src, wfps[w])
+        if src is not None:
+            sources[system.name], system = src, resolved(system, src, out)
+        rel = f"runs/{system.name}.trec"
+        prev = p.old_systems.get(system.name)
+        tags[system.name] = tag = escape(f"[{i}/{len(cfg.systems)}] {system.name}")
+        if reusable(prev, fp, out / rel):
+            ex.runs[system.name] = load_run(out / rel, system.name)
+            p.manifest["systems"][system.name] = prev
+            ex.reused.append(system.name)
+            console.print(f"{tag}: up to date (reused {rel})")
+            if job:
+                job.advance()
+        elif p.only and system.name not in p.only:
+            ex.skipped.append(system.name)
+            console.print(f"{tag}: [yellow]skipped[/yellow] (not in --only and no up-to-date run)")
+            if job:
+                job.advance()
+        else:
+            cells.append(Cell(i - 1, system, cfg.k, cfg.seed if system.seed is None else system.seed, fp,
+                              log_path=str((out / log_rel(system.name)).resolve()),
+                              world_keys=tuple((w, wfps[w][system.name]) for w in world_keys) or None))
+    if cells:
+        _run_cells(p, ex, cells, tags, sources)
+    order = [s.name for s in cfg.systems]
+    ex.runs = {n: ex.runs[n] for n in order if n in ex.runs}
+    ex.computed.sort(key=order.index)
+    p.manifest["systems"] = {n: p.manifest["systems"][n] for n in order if n in p.manifest["systems"]}
+    return ex
+
+
+def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], sources: dict[str, str]) -> None:
+    """Hand ``cells`` to the engine, committing each finished one (in the driver): its run file atomically, then
+    the manifest; a cell's bad input is one line naming its config entry."""
+    cfg, out, console, job, manifest, runs = p.cfg, p.out, p.console, p.job, p.manifest, ex.runs
+    engine = make_engine(p.execution or cfg.execution, console)  # first: a bad engine or address changes nothing
+    drop_stale_results(out)  # scores and reports on disk are stale from here on
+    commit_manifest(out, cfg, manifest, p.old_systems)
+    if job:
+        job.begin(cells[0].name)
+    mark = p.clock.mark()
+
+    def on_done(cell: Cell, output: CellOutput) -> None:
+        """Commit one finished cell (in the driver): its run file atomically, then the manifest."""
+        rel = f"runs/{cell.name}.trec"
+        write_run(output.run, out / rel, tag=cell.name)
+        # Score what the file holds (empty rankings are not in it), so a resumed run scores the same object.
+        runs[cell.name] = load_run(out / rel, cell.name)
+        entry = {"run": rel, **output.entry, "fingerprint": cell.fingerprint,
+                 "run_sha256": sha256_file(out / rel), "execution": output.where,
+                 **({"reads": reads_entry(sources[cell.name], out)} if cell.name in sources else {})}
+        manifest["systems"][cell.name] = entry
+        commit_manifest(out, cfg, manifest, p.old_systems)  # systems not reached yet keep their old entries
+        ex.computed.append(cell.name)
+        where = f" on {output.where['hostname']}" if engine.name != "local" else ""
+        again = f", attempt {output.where['attempts']}" if output.where.get("attempts", 1) > 1 else ""
+        console.print(f"{tags[cell.name]}: done in {entry['seconds']:.2f}s{where}{again}")
+        nonlocal mark
+        mark = p.clock.since(f"system:{cell.name}", mark)  # local engine: this cell's time (Ray: the wait)
+        if job:
+            job.advance()
+            left = [c.name for c in cells if c.name not in runs]
+            if left:
+                job.begin(left[0])
+
+    try:
+        # With --fail-fast the cells go one at a time, in config order, each after the checkpoints.
+        for batch in ([c] for c in cells) if ex.watch is not None else batches(cells, sources):
+            if ex.watch is not None and runs:
+                ex.stopped = ex.watch.check(runs)
+                if ex.stopped is not None:
+                    console.print(f"[red]--fail-fast:[/red] {escape(ex.stopped)}; not running the remaining "
+                                  "systems")
+                    ex.skipped.extend(c.name for c in cells if c.name not in runs)
+                    if job:
+                        job.advance(sum(c.name not in runs for c in cells))
+                    break
+            engine.run(batch, p.data, on_done, tags)
+    except CellInputError as e:
+        if e.error.path is not None:
+            raise e.error from None
+        key = {"system": "type", "param": "params"}.get(e.error.field or "", e.error.field or "type")
+        raise InputError(e.error.problem, path=p.config_path, line=locate(p.text, ("systems", e.cell.index, key)),
+                         field=f"systems[{e.cell.index}].{key}") from None
+    finally:
+        engine.close()
