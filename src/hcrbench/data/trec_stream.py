@@ -47,6 +47,7 @@ from hcrbench.data.trec import (
 )
 from hcrbench.data.trec_fast import MAX_FIELD, _blocks, _drop_comments, _fields, _matrix, parse_blocks
 from hcrbench.data.types import Run
+from hcrbench.data.vocab import BytesVocab, decode_all
 from hcrbench.errors import InputError
 
 #: Default batch size (bytes of run text): ~3M lines of a typical run, ~0.6-1 GB of memory while scored.
@@ -288,6 +289,13 @@ def _spilled(files: list[Path], batch_bytes: int, dedupe: bool, name: str, tmp_d
                 yield batch
 
 
+def _names_at(names, idx: np.ndarray) -> list[str]:
+    """``[names[i] for i in idx]``, decoded in one pass when ``names`` is a :class:`BytesVocab`."""
+    if isinstance(names, BytesVocab):
+        return decode_all(names.raw[idx])
+    return [names[i] for i in idx.tolist()]
+
+
 def _spill(fhs: list, qnames: list[str], dnames: list[str], qa: np.ndarray, da: np.ndarray, sa: np.ndarray,
            start: int, texts: tuple[np.ndarray, ...] | None = None) -> None:
     """Append each entry to its query's bucket file (``crc32(query id) % n``), keeping file order."""
@@ -301,7 +309,7 @@ def _spill(fhs: list, qnames: list[str], dnames: list[str], qa: np.ndarray, da: 
             continue
         uq, qinv = np.unique(qa[idx], return_inverse=True)
         ud, dinv = np.unique(da[idx], return_inverse=True)
-        pickle.dump(([qnames[i] for i in uq.tolist()], [dnames[i] for i in ud.tolist()],
+        pickle.dump(([qnames[i] for i in uq.tolist()], _names_at(dnames, ud),
                      qinv.ravel().astype(np.int32), dinv.ravel().astype(np.int32), sa[idx],
                      idx.astype(np.int64) + start, None if texts is None else tuple(t[idx] for t in texts)),
                     fhs[k], protocol=pickle.HIGHEST_PROTOCOL)
