@@ -89,3 +89,27 @@ def test_codes_of_compares_bytes_when_keys_collide():
     collide = keys_of(np.array([b"gamma"], dtype="S8"))  # a wanted id whose key is one of ours, other bytes
     assert (collide == one.keys[2]).all()
     assert one.codes_of(["gamma\x00"]).tolist() == [-1]  # a NUL never matches the padding
+
+
+def test_merge_spills_ids_as_bytes_and_survives_a_shared_key(tmp_path, monkeypatch):
+    import hcrbench.data.trec_stream as ts
+    from hcrbench.data.merge import merge_runs
+
+    rng = np.random.default_rng(3)
+    shards = [tmp_path / "a.trec", tmp_path / "b.trec"]
+    lines = {p: [] for p in shards}
+    for q in range(6):  # every query in both shards, ties on score so doc ids decide
+        for r, d in enumerate(rng.choice(90, 30, replace=False), 1):
+            lines[shards[d % 2]].append(f"q{q} Q0 msmarco_doc_00_{d:010d}_1 {r} {int(rng.integers(0, 4))}.5 t\n")
+    for p, ls in lines.items():
+        p.write_text("".join(ls))
+    merge_runs(shards, tmp_path / "keyed.trec")
+    monkeypatch.setattr(ts, "keys_of", lambda raw: np.zeros(len(raw), dtype=np.uint64))  # every id one key
+    merge_runs(shards, tmp_path / "forged.trec")
+    assert (tmp_path / "keyed.trec").read_bytes() == (tmp_path / "forged.trec").read_bytes()
+    got = read_run(tmp_path / "keyed.trec").to_dict()
+    want: dict = {}
+    for p in shards:
+        for q, docs in read_run(p).to_dict().items():
+            want.setdefault(q, {}).update(docs)
+    assert got == want

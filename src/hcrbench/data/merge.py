@@ -82,16 +82,31 @@ def ranked_order(run: Run, doc_rank: np.ndarray | None = None) -> np.ndarray:
 
 def _line_order(run: Run, ranks: np.ndarray, depth: int | None, enc: np.ndarray) -> np.ndarray:
     """The entries written, in the order written: each query's best ``depth`` by trec_eval's order (what ``-M``
-    keeps), ordered by float32 score descending, then the rank the line was given, then doc id descending."""
-    doc_rank = _doc_rank(run, enc)
+    keeps), ordered by float32 score descending, then the rank the line was given, then doc id descending. Doc ids
+    are compared only inside groups equal on all the rest (rare): no sort of every id."""
     idx = np.arange(run.n_entries)
     if depth is not None:
-        order = ranked_order(run, doc_rank)
+        order = ranked_order(run, _doc_rank(run, enc))
         pos = np.arange(order.size, dtype=np.int64) - np.repeat(run.offsets[:-1], run.lengths())
         idx = np.sort(order[pos < depth])
-    keys = (-doc_rank[run.doc_index[idx]], ranks[idx], -trec_score_key(run.scores[idx]),
-            run.entry_query_index()[idx])
-    return idx[np.lexsort(keys)]
+    q = run.entry_query_index()[idx]
+    neg = -trec_score_key(run.scores[idx])
+    rk = ranks[idx]
+    o = np.lexsort((rk, neg, q))
+    q, neg, rk = q[o], neg[o], rk[o]
+    tie = (q[1:] == q[:-1]) & (neg[1:] == neg[:-1]) & (rk[1:] == rk[:-1])
+    if tie.any():  # each group of ties: its entries by doc id descending (byte order, strcmp's)
+        start = np.concatenate([[True], ~tie])
+        group = np.cumsum(start) - 1
+        member = np.zeros(len(o), dtype=bool)
+        member[1:] |= tie
+        member[:-1] |= tie
+        at = np.flatnonzero(member)
+        docs = enc[run.doc_index[idx[o[at]]]]
+        rank = np.empty(len(at), dtype=np.int64)
+        rank[np.argsort(docs, kind="stable")] = np.arange(len(at))
+        o[at] = o[at][np.lexsort((-rank, group[at]))]
+    return idx[o]
 
 
 def merge_runs(paths: list[str | os.PathLike], out: str | os.PathLike, *, depth: int | None = None,
@@ -229,7 +244,8 @@ def _text(run: Run, cols: dict[str, np.ndarray], order: np.ndarray, counts: np.n
     if n == 0:
         return b"", np.zeros(1, dtype=np.int64)
     starts = np.repeat(np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
-    ranks = (np.arange(n, dtype=np.int64) - starts + 1).astype("S20")
+    ranks = (np.arange(n, dtype=np.int64) - starts + 1)
+    ranks = ranks.astype(f"S{len(str(int(ranks.max())))}")
     tags = np.array([tag.encode("utf-8")]) if tag is not None else cols["tag"][order]
     fields = [np.asarray(_encoded(run.query_ids))[run.entry_query_index()[order]], cols["q0"][order],
               enc[run.doc_index[order]], ranks, cols["score"][order], tags]
