@@ -17,7 +17,7 @@ process (pytrec_eval's without hcrbench imported) (what ``hcrbench evaluate QREL
 ``RelevanceEvaluator.evaluate``): wall time and peak RSS of each, and the ratios.
 
 Usage: python benchmarks/bench_metrics.py [--queries 10000] [--depth 1000] [--repeat 3] [--seed 0] [--from-files]
-       [--json PATH]   (with --from-files: the figures as JSON; markdown() renders docs/metrics.md's block)
+       [--json PATH]   (with --from-files: the figures as JSON; docs/metrics.md shows bench_trec_read.py)
 """
 
 from __future__ import annotations

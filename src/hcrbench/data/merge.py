@@ -59,6 +59,12 @@ def _encoded(ids: list[str]) -> np.ndarray:
     return np.array([d.encode("utf-8", "surrogatepass") for d in ids], dtype=bytes)
 
 
+def _doc_bytes(run: Run) -> np.ndarray:
+    """The run's doc ids as a bytes array (the reader's own bytes when it kept them)."""
+    vb = run.vocab_bytes
+    return vb.raw if vb is not None else _encoded(run.doc_vocab)
+
+
 def _doc_rank(run: Run, enc: np.ndarray | None = None) -> np.ndarray:
     """Each doc code's position among the run's doc ids in code-point order (= UTF-8 byte order: strcmp's)."""
     enc = _encoded(run.doc_vocab) if enc is None else enc
@@ -76,16 +82,31 @@ def ranked_order(run: Run, doc_rank: np.ndarray | None = None) -> np.ndarray:
 
 def _line_order(run: Run, ranks: np.ndarray, depth: int | None, enc: np.ndarray) -> np.ndarray:
     """The entries written, in the order written: each query's best ``depth`` by trec_eval's order (what ``-M``
-    keeps), ordered by float32 score descending, then the rank the line was given, then doc id descending."""
-    doc_rank = _doc_rank(run, enc)
+    keeps), ordered by float32 score descending, then the rank the line was given, then doc id descending. Doc ids
+    are compared only inside groups equal on all the rest (rare): no sort of every id."""
     idx = np.arange(run.n_entries)
     if depth is not None:
-        order = ranked_order(run, doc_rank)
+        order = ranked_order(run, _doc_rank(run, enc))
         pos = np.arange(order.size, dtype=np.int64) - np.repeat(run.offsets[:-1], run.lengths())
         idx = np.sort(order[pos < depth])
-    keys = (-doc_rank[run.doc_index[idx]], ranks[idx], -trec_score_key(run.scores[idx]),
-            run.entry_query_index()[idx])
-    return idx[np.lexsort(keys)]
+    q = run.entry_query_index()[idx]
+    neg = -trec_score_key(run.scores[idx])
+    rk = ranks[idx]
+    o = np.lexsort((rk, neg, q))
+    q, neg, rk = q[o], neg[o], rk[o]
+    tie = (q[1:] == q[:-1]) & (neg[1:] == neg[:-1]) & (rk[1:] == rk[:-1])
+    if tie.any():  # each group of ties: its entries by doc id descending (byte order, strcmp's)
+        start = np.concatenate([[True], ~tie])
+        group = np.cumsum(start) - 1
+        member = np.zeros(len(o), dtype=bool)
+        member[1:] |= tie
+        member[:-1] |= tie
+        at = np.flatnonzero(member)
+        docs = enc[run.doc_index[idx[o[at]]]]
+        rank = np.empty(len(at), dtype=np.int64)
+        rank[np.argsort(docs, kind="stable")] = np.arange(len(at))
+        o[at] = o[at][np.lexsort((-rank, group[at]))]
+    return idx[o]
 
 
 def merge_runs(paths: list[str | os.PathLike], out: str | os.PathLike, *, depth: int | None = None,
@@ -152,13 +173,13 @@ def _merge_text(files: list[Path], out: Path, depth: int | None, tag: str | None
             for batch in iter_run_batches(files, batch_bytes=batch_bytes, dedupe=dedupe, name=tag or "merged",
                                           spill=True, tmp_dir=tmp_dir, texts=True):
                 run, cols = batch.run, batch.columns
-                enc = _encoded(run.doc_vocab)
+                enc = _doc_bytes(run)
                 order = _line_order(run, cols["rank"], depth, enc)
                 counts = np.bincount(run.entry_query_index()[order], minlength=len(run.query_ids))
-                lines = _lines(run, cols, order, counts, tag, enc)
-                bounds = np.concatenate([[0], np.cumsum(counts)]).tolist()
+                buf, at = _text(run, cols, order, counts, tag, enc)
+                bounds = at[np.concatenate([[0], np.cumsum(counts)])].tolist()
                 for q, first in enumerate(batch.first_entry.tolist()):
-                    chunk = b"".join(lines[bounds[q]:bounds[q + 1]])
+                    chunk = buf[bounds[q]:bounds[q + 1]]
                     if chunk:
                         index.append((first, fh.tell(), len(chunk)))
                         in_files.append(batch.file_first[q])
@@ -214,13 +235,29 @@ def query_order(first: list[int], in_files: list[np.ndarray]) -> list[int]:
     return out
 
 
-def _lines(run: Run, cols: dict[str, np.ndarray], order: np.ndarray, counts: np.ndarray,
-           tag: str | None, enc: np.ndarray) -> list[bytes]:
-    """The written lines of ``order``'s entries: ids, ``Q0`` field, score text and tag as read, ranks 1..n."""
-    qids = _encoded(run.query_ids)[run.entry_query_index()[order]].tolist()
-    docs = enc[run.doc_index[order]].tolist()
+def _text(run: Run, cols: dict[str, np.ndarray], order: np.ndarray, counts: np.ndarray, tag: str | None,
+          enc: np.ndarray) -> tuple[bytes, np.ndarray]:
+    """The written lines of ``order``'s entries, joined (ids, ``Q0`` field, score text and tag as read, ranks
+    1..n), and where each line starts (plus the end). The fields are laid out as fixed-width rows of one byte
+    matrix and its NUL padding dropped in one pass (no field holds a NUL): no Python object per line."""
+    n = order.size
+    if n == 0:
+        return b"", np.zeros(1, dtype=np.int64)
     starts = np.repeat(np.concatenate([[0], np.cumsum(counts)[:-1]]), counts)
-    ranks = (np.arange(order.size, dtype=np.int64) - starts + 1).tolist()
-    tags = [tag.encode("utf-8")] * order.size if tag is not None else cols["tag"][order].tolist()
-    return [b"%s %s %s %d %s %s\n" % row for row in zip(qids, cols["q0"][order].tolist(), docs, ranks,
-                                                        cols["score"][order].tolist(), tags)]
+    ranks = (np.arange(n, dtype=np.int64) - starts + 1)
+    ranks = ranks.astype(f"S{len(str(int(ranks.max())))}")
+    tags = np.array([tag.encode("utf-8")]) if tag is not None else cols["tag"][order]
+    fields = [np.asarray(_encoded(run.query_ids))[run.entry_query_index()[order]], cols["q0"][order],
+              enc[run.doc_index[order]], ranks, cols["score"][order], tags]
+    parts = []
+    for k, f in enumerate(fields):
+        f = np.ascontiguousarray(f)
+        w = f.dtype.itemsize
+        m = f.view(np.uint8).reshape(len(f), w)
+        parts.append(np.broadcast_to(m, (n, w)) if len(f) == 1 and n > 1 else m)
+        parts.append(np.full((n, 1), 10 if k == len(fields) - 1 else 32, dtype=np.uint8))
+    mat = np.concatenate(parts, axis=1)
+    keep = mat != 0
+    at = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.count_nonzero(keep, axis=1), out=at[1:])
+    return mat[keep].tobytes(), at

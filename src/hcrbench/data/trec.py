@@ -117,6 +117,10 @@ def _group(qcodes: np.ndarray, n_queries: int) -> tuple[np.ndarray | slice, np.n
 def _any_duplicate(qcodes: np.ndarray, dcodes: np.ndarray, chunk: int = 1 << 20) -> bool:
     """Whether any (query, doc) pair repeats. Entries grouped by query (the usual file) are checked in chunks cut
     at query boundaries, so the sort never holds more than about ``chunk`` keys."""
+    if len(dcodes):  # only a doc that occurs twice in the run can repeat for a query
+        many = np.bincount(dcodes)[dcodes] > 1
+        if int(np.count_nonzero(many)) < len(dcodes) // 2:
+            qcodes, dcodes = qcodes[many], dcodes[many]
     n = len(qcodes)
     grouped = not np.any(qcodes[1:] < qcodes[:-1])
     cuts = [0, n]
@@ -406,6 +410,9 @@ def _check_read_ids(path: Path, qids: list[str], dids: list[str], *, doc_col: in
     reach here, it splits columns). One pass over the distinct ids; the line is looked up only on error."""
     check_ids(qids, what="query id", path=path, field="qid",
               line_of=lambda i: _line_of_field(path, 0, qids[i]))
+    if getattr(dids, "checked", False):  # the reader saw only ASCII without control characters
+        return
+    dids = list(dids)  # a BytesVocab decoded once, not once per pass of the check
     check_ids(dids, what="doc id", path=path, field="docid",
               line_of=lambda i: _line_of_field(path, doc_col, dids[i]))
 

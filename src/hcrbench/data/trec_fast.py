@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from hcrbench.data.compressed import MAX_LINE, STREAM_ERRORS, open_input, stream_error
+from hcrbench.data.vocab import BytesVocab, decode_all, id_keys
 from hcrbench.errors import InputError
 
 BLOCK = 1 << 22
@@ -25,11 +26,25 @@ BLOCK = 1 << 22
 MAX_FIELD = 4096
 _WS = np.zeros(256, dtype=bool)
 _WS[[9, 10, 11, 12, 13, 32]] = True  # exactly what bytes.split() splits on
+#: ASCII control characters that are not whitespace (whitespace separates fields, so no id holds it)
+_CONTROL = np.zeros(256, dtype=bool)
+_CONTROL[[*range(0, 9), *range(14, 32), 127]] = True
 
 
 def _fields(block: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For a block ending in a newline: its bytes, field starts, field ends, and fields per line."""
     arr = np.frombuffer(block, dtype=np.uint8)
+    # The usual file first: one space between fields, a newline after the sixth, no other byte below '!'. Then
+    # the separators are every byte <= 32 and field j ends at the j-th of them; checked, else the general way.
+    sep = np.flatnonzero(arr <= 32)
+    n = len(sep) // 6
+    if n and len(sep) == 6 * n and arr[0] > 32 and bool(np.all(np.diff(sep) > 1)):
+        kind = arr[sep]
+        if bool(np.all(kind[5::6] == 10)) and int(np.count_nonzero(kind == 32)) == 5 * n:
+            starts = np.empty(len(sep), dtype=np.int64)
+            starts[0] = 0
+            np.add(sep[:-1], 1, out=starts[1:])
+            return arr, starts, sep, np.full(n, 6, dtype=np.int64)
     ws = _WS[arr]
     start = ~ws
     start[1:] &= ws[:-1]
@@ -41,71 +56,117 @@ def _fields(block: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     return arr, starts, np.flatnonzero(end) + 1, counts
 
 
+def _has_control(arr: np.ndarray) -> bool:
+    """Whether the bytes hold an ASCII control character other than whitespace (cheap when the only byte below
+    32 is the newline, as in most files)."""
+    if int(np.count_nonzero(arr < 32)) != int(np.count_nonzero(arr == 10)) and bool(_CONTROL[arr].any()):
+        return True
+    return bool(np.any(arr == 127))
+
+
 def _matrix(arr: np.ndarray, s: np.ndarray, e: np.ndarray, width: int) -> np.ndarray:
     """Fields [s, e) as rows of ``width`` bytes, zero-padded."""
     padded = np.concatenate([arr, np.zeros(width, dtype=np.uint8)])
     mat = np.lib.stride_tricks.sliding_window_view(padded, width)[s]
-    mat[np.arange(width)[None, :] >= (e - s)[:, None]] = 0
+    np.multiply(mat, np.arange(width)[None, :] < (e - s)[:, None], out=mat)
     return mat
 
 
 def _column(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
-    """Fields [s, e) as fixed-width bytes, a 64-bit key of each, and whether the key is the id itself (<= 8 bytes).
-
-    Longer ids get an FNV-style hash over their own 8-byte words (never the block's padding); ids of up to 8 bytes
-    keep their bytes as key in every block, however wide the block's longest id, so equal ids get equal keys in
-    every block; a collision between different ids is caught by the caller's check."""
+    """Fields [s, e) as fixed-width bytes, a 64-bit key of each (:func:`~hcrbench.data.vocab.id_keys`: the id's
+    own bytes up to 8, else a hash of its own words, the same in every block) and whether every key is the id
+    itself (all ids <= 8 bytes); a collision between different ids is caught by :class:`_Coder`."""
     lengths = e - s
     width = max(int(lengths.max()) if len(s) else 1, 1)
     words = -(-width // 8)
     mat = _matrix(arr, s, e, words * 8)
-    w = mat.view("<u8")
     ids = mat.view(f"S{words * 8}").ravel()
-    if words == 1:
-        return ids, w[:, 0].copy(), True
-    h = np.full(len(s), 14695981039346656037, dtype=np.uint64) ^ lengths.astype(np.uint64)
-    prime = np.uint64(1099511628211)
-    nwords = (lengths + 7) // 8
-    for j in range(words):
-        h = np.where(nwords > j, (h ^ w[:, j]) * prime, h)
-    short = lengths <= 8  # an id's key never depends on its block: short ids keep their own bytes in every block
-    h = np.where(short, w[:, 0], h)
-    return ids, h, bool(short.all())
+    keys = id_keys(mat.view("<u8"), lengths)
+    return ids, keys, words == 1
 
 
 _POW10 = np.array([10.0 ** k for k in range(23)])  # exact in float64
 
 
-def _scores(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
-    """Parse decimal scores exactly as ``float()``: fields of at most 15 digits, an optional leading '-' and one
-    '.' are m / 10^k with both exact in float64, so the one division rounds correctly (Clinger's fast path); every
-    other field (exponents, 16+ digits, 'inf', ...) goes through ``float()``."""
+def _pow10_long() -> np.ndarray | None:
+    """10^0..10^27 in long double, exact (5^27 < 2^64), where long double has a 64-bit (or wider) significand."""
+    if np.finfo(np.longdouble).nmant < 63:
+        return None
+    p = [np.longdouble(1)]
+    for _ in range(27):
+        p.append(p[-1] * np.longdouble(10))  # exact: every power up to 10^27 fits a 64-bit significand
+    return np.array(p, dtype=np.longdouble)
+
+
+_POW10L = _pow10_long()
+
+
+def _long_path(mant: np.ndarray, frac: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``mant / 10^frac`` rounded to float64 exactly as ``float()`` would, for mantissas below 10^18 and ``frac`` <=
+    27, with a mask of the values it cannot vouch for. Both operands are exact in long double, so the quotient is
+    correctly rounded to 64 bits; rounding that to 53 bits again gives float()'s value unless the 64-bit quotient
+    lies exactly half-way between two doubles (the real quotient lies on the same side of every such midpoint as
+    its 64-bit rounding, since midpoints are themselves long doubles): those few are left to ``float()``."""
+    q = mant.astype(np.longdouble) / _POW10L[frac]
+    d = q.astype(np.float64)
+    dl = d.astype(np.longdouble)
+    lo = np.nextafter(d, -np.inf).astype(np.longdouble)
+    hi = np.nextafter(d, np.inf).astype(np.longdouble)
+    unsure = (q == (dl + lo) / 2) | (q == (dl + hi) / 2)
+    return d, unsure
+
+
+class _Underscore(Exception):
+    """A score holds '_' (``float()`` reads ``1_000`` as 1000, trec_eval as 1): the line loop refuses it."""
+
+
+def _scores(arr: np.ndarray, s: np.ndarray, e: np.ndarray, *, refuse_underscore: bool = False) -> np.ndarray:
+    """Parse decimal scores exactly as ``float()``: fields of at most 15 significant digits, an optional leading
+    '-' and one '.' are m / 10^k with both exact in float64, so the one division rounds correctly (Clinger's fast
+    path); 16 to 18 significant digits (``repr`` of a float writes 17) go through long double (:func:`_long_path`);
+    every other field (exponents, 19+ digits, 'inf', ...) goes through ``float()``. With ``refuse_underscore``,
+    raises :class:`_Underscore` for a score holding '_'."""
     lengths = e - s
     width = max(int(lengths.max()) if len(s) else 1, 1)
-    mat = _matrix(arr, s, e, width).astype(np.int64)
+    mat = _matrix(arr, s, e, width)
     neg = mat[:, 0] == 45  # '-'
-    mant = np.zeros(len(s), dtype=np.int64)
-    ndig = np.zeros(len(s), dtype=np.int64)
-    frac = np.zeros(len(s), dtype=np.int64)
-    dots = np.zeros(len(s), dtype=np.int64)
-    bad = np.zeros(len(s), dtype=bool)
+    n = len(s)
+    mant = np.zeros(n, dtype=np.int64)
+    ndig = np.zeros(n, dtype=np.int64)
+    nsig = np.zeros(n, dtype=np.int64)
+    frac = np.zeros(n, dtype=np.int64)
+    dots = np.zeros(n, dtype=np.int64)
+    bad = np.zeros(n, dtype=bool)
     for j in range(width):
         c = mat[:, j]
         inside = j < lengths
-        digit = inside & (c >= 48) & (c <= 57)
+        d = c - np.uint8(48)  # wraps below '0': a digit is d <= 9
+        digit = inside & (d <= 9)
         dot = inside & (c == 46)
-        sign = inside & (j == 0) & (c == 45)
-        bad |= inside & ~digit & ~dot & ~sign
-        mant = np.where(digit, mant * 10 + (c - 48), mant)
+        bad |= inside & ~digit & ~dot & ~((j == 0) & (c == 45))
+        nsig += digit & ((mant > 0) | (d > 0))
+        mant = np.where(digit, mant * 10 + d, mant)
         ndig += digit
         frac += digit & (dots > 0)
         dots += dot
-    bad |= (ndig == 0) | (ndig > 15) | (dots > 1) | (frac > 22)
+    bad |= (ndig == 0) | (dots > 1) | (nsig > 18) | (frac > 27)  # 18 digits: below 10^18, no int64 overflow
+    fast = ~bad & (nsig <= 15) & (frac <= 22)
     out = mant.astype(np.float64) / _POW10[np.minimum(frac, 22)]
+    slow = ~bad & ~fast
+    if slow.any():
+        idx = np.flatnonzero(slow)
+        if _POW10L is None:
+            bad[idx] = True
+        else:
+            out[idx], unsure = _long_path(mant[idx], frac[idx])
+            bad[idx[unsure]] = True
     out = np.where(neg, -out, out)
     if bad.any():
         idx = np.flatnonzero(bad)
-        out[idx] = [float(x) for x in mat_bytes(arr, s[idx], e[idx])]
+        fields = mat_bytes(arr, s[idx], e[idx])
+        if refuse_underscore and any(b"_" in f for f in fields):
+            raise _Underscore
+        out[idx] = [float(x) for x in fields]
     return out
 
 
@@ -114,68 +175,90 @@ def mat_bytes(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> list[bytes]:
     return [(raw if raw is not None else arr.tobytes())[a:b] for a, b in zip(s.tolist(), e.tolist())]
 
 
-class _Coder:
-    """Ids -> dense codes in order of first appearance, block by block, without a Python object per entry.
+def _first_codes(h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(first, codes, sorted values, their codes)``: the position of each distinct value's first occurrence, in
+    order of first occurrence; each element's code (its value's place in that order); the distinct values sorted
+    and the code of each (for lookups by ``searchsorted``). One unstable sort of the values (``np.unique`` with
+    ``return_index`` sorts stably, several times slower); runs of equal neighbours (a query's lines) are coded
+    once."""
+    n = len(h)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), h[:0], np.zeros(0, dtype=np.int32)
+    change = np.empty(n, dtype=bool)
+    change[0] = True
+    np.not_equal(h[1:], h[:-1], out=change[1:])
+    runs = int(np.count_nonzero(change))
+    if runs < n // 2:
+        at = np.flatnonzero(change)
+        first, codes, sk, sc = _first_codes(h[at])
+        return at[first], codes[np.cumsum(change) - 1], sk, sc
+    o = np.argsort(h)
+    sh = h[o]
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(sh[1:], sh[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    firstpos = np.minimum.reduceat(o, starts)
+    sk = sh[starts]
+    del sh
+    mark = np.zeros(n, dtype=bool)  # first occurrences, in file order: their count before a position is its code
+    mark[firstpos] = True
+    rank = (np.cumsum(mark, dtype=np.int64) - 1)[firstpos].astype(np.int32)
+    codes = np.empty(n, dtype=np.int32)
+    codes[o] = rank[np.cumsum(new) - 1]
+    return np.flatnonzero(mark), codes, sk, rank
 
-    Each id has a 64-bit key (its bytes up to 8, else a hash). The coder keeps the keys seen so far sorted, with
-    their codes and ids; a block's distinct keys are looked up with ``searchsorted``, new ones get the next codes in
-    order of first appearance, and for hashed keys every entry's id is compared with the id kept for its code, so a
-    hash collision is detected (the caller then falls back to the line loop) instead of merging two ids."""
+
+def _same_rows(ids: np.ndarray, rep: np.ndarray, codes: np.ndarray) -> bool:
+    """Whether ``ids[i] == rep[codes[i]]`` for every i, compared as 8-byte words (widths are 8-byte multiples)."""
+    if ids.dtype.itemsize != rep.dtype.itemsize:
+        ids = ids.astype(rep.dtype)
+    words = rep.dtype.itemsize // 8
+    a = ids.view("<u8").reshape(len(ids), words)
+    b = rep.view("<u8").reshape(len(rep), words)
+    return bool(np.array_equal(a, b[codes]))
+
+
+class _Coder:
+    """Ids -> dense codes in order of first appearance, without a Python object per entry.
+
+    Blocks hand in each entry's id (fixed-width bytes) and 64-bit key; :meth:`finish` numbers the keys of all
+    blocks at once and, where some key is a hash, compares every entry's id with the id kept for its code, so two
+    ids sharing a key are caught (the caller then falls back to the line loop instead of merging them)."""
 
     def __init__(self) -> None:
-        self.known = np.zeros(0, dtype=np.uint64)  # sorted keys
-        self.known_code = np.zeros(0, dtype=np.int32)
-        self.reps: list[np.ndarray] = []  # ids in code order, one array per block
-        self.rep = np.zeros(0, dtype="S1")  # the id of every code so far
-        self.codes: list[np.ndarray] = []
-        self.n = 0
-        self.hashed = False  # some key so far is a hash: every later block is checked against the kept ids
+        self.ids: list[np.ndarray] = []
+        self.keys: list[np.ndarray] = []
+        self.hashed = False  # some key is a hash: finish() compares ids
 
     def add(self, ids: np.ndarray, h: np.ndarray, exact: bool) -> bool:
-        uk, first, inv = np.unique(h, return_index=True, return_inverse=True)
-        pos = np.searchsorted(self.known, uk)
-        hit = pos < len(self.known)
-        hit[hit] = self.known[pos[hit]] == uk[hit]
-        code = np.empty(len(uk), dtype=np.int32)
-        code[hit] = self.known_code[pos[hit]]
-        new = np.flatnonzero(~hit)
-        if new.size:
-            new = new[np.argsort(first[new], kind="stable")]  # first appearance within the block
-            code[new] = np.arange(self.n, self.n + new.size, dtype=np.int32)
-            self.n += new.size
-            order = np.argsort(uk[new])
-            at = np.searchsorted(self.known, uk[new][order])
-            self.known = np.insert(self.known, at, uk[new][order])
-            self.known_code = np.insert(self.known_code, at, code[new][order])
-            self.reps.append(ids[first[new]])
-        entry = code[inv.ravel()]
-        width = max(self.rep.dtype.itemsize, ids.dtype.itemsize)
-        if new.size:  # kept for every code (also before the first hash), so any later block can be checked
-            self.rep = np.concatenate([self.rep.astype(f"S{width}"), ids[first[new]].astype(f"S{width}")])
+        self.ids.append(ids)
+        self.keys.append(h)
         self.hashed |= not exact
-        if self.hashed and not np.array_equal(self.rep[entry].astype(f"S{width}"), ids.astype(f"S{width}")):
-            return False  # a 64-bit hash collision (a hash equal to another id's bytes included)
-        self.codes.append(entry)
         return True
 
-    def finish(self) -> tuple[list[str], np.ndarray]:
-        width = max((a.dtype.itemsize for a in self.reps), default=1)
-        rep = np.concatenate([a.astype(f"S{width}") for a in self.reps]) if self.reps else np.zeros(0, "S1")
-        self.reps, self.rep, self.known, self.known_code = [], np.zeros(0, "S1"), None, None
-        codes = np.concatenate(self.codes) if self.codes else np.zeros(0, np.int32)
-        self.codes = []
-        return _decode(rep), codes
-
-
-def _decode(rep: np.ndarray) -> list[str]:
-    """Fixed-width, zero-padded ids -> str, through one newline-joined buffer (no bytes object per id)."""
-    if not len(rep):
-        return []
-    w = rep.dtype.itemsize
-    mat = np.ascontiguousarray(rep).view(np.uint8).reshape(-1, w)
-    buf = np.concatenate([mat, np.full((len(mat), 1), 10, dtype=np.uint8)], axis=1)
-    keep = buf != 0
-    return buf[keep].tobytes()[:-1].decode("utf-8").split("\n")
+    def finish(self, lazy: bool = False):
+        """``(names, codes)``: names a list of str, or with ``lazy`` a :class:`BytesVocab`; None on a collision."""
+        if not self.keys:
+            names = BytesVocab(np.zeros(0, "S8"), np.zeros(0, np.uint64)) if lazy else []
+            return names, np.zeros(0, np.int32)
+        keys = np.concatenate(self.keys)
+        self.keys = []
+        first, codes, sk, sc = _first_codes(keys)
+        width = max(a.dtype.itemsize for a in self.ids)
+        rep = np.empty(len(first), dtype=f"S{width}")
+        blocks, self.ids = self.ids[::-1], []
+        at = 0
+        while blocks:  # each block's first occurrences into rep, its ids checked against rep, then let go
+            a = blocks.pop()
+            lo, hi = np.searchsorted(first, [at, at + len(a)])
+            rep[lo:hi] = a[first[lo:hi] - at]
+            if self.hashed and len(first) < len(keys) and not _same_rows(a, rep, codes[at:at + len(a)]):
+                return None  # a key shared by two different ids
+            at += len(a)
+        if lazy:
+            return BytesVocab(rep, keys[first], sorted_keys=(sk, sc)), codes
+        return decode_all(rep), codes
 
 
 def _drop_comments(block: bytes) -> bytes:
@@ -215,14 +298,6 @@ def _blocks(path: Path):
         yield rest + b"\n"
 
 
-def _underscore_in(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> bool:
-    """Whether any field [s, e) holds '_' (ids may; a score may not)."""
-    at = np.flatnonzero(arr == ord("_"))
-    i = np.searchsorted(s, at, side="right") - 1
-    ok = i >= 0
-    return bool(np.any(at[ok] < e[i[ok]]))
-
-
 def read_run_columns(path: Path):
     """``(query names, doc names, query codes, doc codes, scores)`` in file order, or None to use the line loop."""
     out = parse_blocks(_blocks(path))
@@ -236,17 +311,21 @@ def parse_blocks(blocks):
     of it when a run is read a batch at a time by :mod:`hcrbench.data.trec_stream`); None to use the line loop."""
     queries, docs = _Coder(), _Coder()
     scores: list[np.ndarray] = []
+    plain = True  # every block ASCII without control characters: no doc id can fail the id check
     try:
         for block in blocks:
             if b"\x00" in block:  # ids are kept NUL-padded: a NUL in an id would vanish; the loop refuses it
                 return None
             if not block.isascii():  # bad UTF-8 anywhere on a line (the tag too): the loop names the line
                 block.decode("utf-8")
+                plain = False
             if b"#" in block:  # maybe a comment line (trec_eval 10.0): drop those, keep ids that contain '#'
                 block = _drop_comments(block)
                 if not block:
                     continue
             arr, starts, ends, counts = _fields(block)
+            if plain and _has_control(arr):
+                plain = False
             if np.any((counts != 6) & (counts != 0)):
                 return None
             if not starts.size:
@@ -256,19 +335,20 @@ def parse_blocks(blocks):
             for coder, f in ((queries, 0), (docs, 2)):
                 if not coder.add(*_column(arr, starts[f::6], ends[f::6])):
                     return None
-            if b"_" in block and _underscore_in(arr, starts[4::6], ends[4::6]):
-                return None  # a score like 1_000: float() reads 1000, trec_eval 1; the loop refuses it by line
-            s = _scores(arr, starts[4::6], ends[4::6])
+            s = _scores(arr, starts[4::6], ends[4::6], refuse_underscore=True)
             if not np.all(np.isfinite(s)):
                 return None
             scores.append(s)
         if not scores:
             return None
-        q, d = queries.finish(), docs.finish()
+        q, d = queries.finish(), docs.finish(lazy=True)
+        if q is None or d is None:
+            return None
+        d[0].checked = plain
     except InputError:  # a compression bomb or an endless line (data.compressed): refused once, here
         raise
-    except (ValueError, UnicodeDecodeError):  # a score float() refuses, or bad UTF-8: the loop names the line
-        return None
+    except (ValueError, UnicodeDecodeError, _Underscore):  # a score float() refuses, or bad UTF-8: the loop
+        return None  # names the line
     except STREAM_ERRORS:
         return None  # the loop reports unreadable files with its own message
     out = q[0], d[0], q[1], d[1], np.concatenate(scores)

@@ -45,8 +45,18 @@ from hcrbench.data.trec import (
     run_from_columns,
     warn_extra_columns,
 )
-from hcrbench.data.trec_fast import MAX_FIELD, _blocks, _drop_comments, _fields, _matrix, parse_blocks
+from hcrbench.data.trec_fast import (
+    MAX_FIELD,
+    _blocks,
+    _drop_comments,
+    _fields,
+    _first_codes,
+    _matrix,
+    _same_rows,
+    parse_blocks,
+)
 from hcrbench.data.types import Run
+from hcrbench.data.vocab import BytesVocab, decode_all, fixed_width, keys_of
 from hcrbench.errors import InputError
 
 #: Default batch size (bytes of run text): ~3M lines of a typical run, ~0.6-1 GB of memory while scored.
@@ -288,6 +298,30 @@ def _spilled(files: list[Path], batch_bytes: int, dedupe: bool, name: str, tmp_d
                 yield batch
 
 
+def _names_at(names, idx: np.ndarray):
+    """``[names[i] for i in idx]``; the bytes themselves (an ``S`` array) when ``names`` is a :class:`BytesVocab`."""
+    if isinstance(names, BytesVocab):
+        return names.raw[idx]
+    return [names[i] for i in idx.tolist()]
+
+
+def _bucket_docs(parts: list) -> tuple[object, list[np.ndarray]] | None:
+    """A bucket's doc names (each spilled part's distinct ids, as bytes) coded at once by key, as the block reader
+    codes them: ``(BytesVocab, codes of each part's names)``; None when some part holds str names or two ids share
+    a key (then the caller codes str names one by one)."""
+    if not parts or not all(isinstance(p, np.ndarray) for p in parts):
+        return None
+    width = max(p.dtype.itemsize for p in parts)
+    raw = fixed_width(np.concatenate([p.astype(f"S{width}") for p in parts]))
+    keys = keys_of(raw)
+    first, codes, sk, sc = _first_codes(keys)
+    rep = raw[first]
+    if len(first) < len(keys) and not _same_rows(raw, rep, codes):
+        return None
+    cuts = np.cumsum([len(p) for p in parts])[:-1]
+    return BytesVocab(rep, keys[first], checked=True, sorted_keys=(sk, sc)), np.split(codes, cuts)
+
+
 def _spill(fhs: list, qnames: list[str], dnames: list[str], qa: np.ndarray, da: np.ndarray, sa: np.ndarray,
            start: int, texts: tuple[np.ndarray, ...] | None = None) -> None:
     """Append each entry to its query's bucket file (``crc32(query id) % n``), keeping file order."""
@@ -301,7 +335,7 @@ def _spill(fhs: list, qnames: list[str], dnames: list[str], qa: np.ndarray, da: 
             continue
         uq, qinv = np.unique(qa[idx], return_inverse=True)
         ud, dinv = np.unique(da[idx], return_inverse=True)
-        pickle.dump(([qnames[i] for i in uq.tolist()], [dnames[i] for i in ud.tolist()],
+        pickle.dump(([qnames[i] for i in uq.tolist()], _names_at(dnames, ud),
                      qinv.ravel().astype(np.int32), dinv.ravel().astype(np.int32), sa[idx],
                      idx.astype(np.int64) + start, None if texts is None else tuple(t[idx] for t in texts)),
                     fhs[k], protocol=pickle.HIGHEST_PROTOCOL)
@@ -310,8 +344,7 @@ def _spill(fhs: list, qnames: list[str], dnames: list[str], qa: np.ndarray, da: 
 def _read_bucket(bucket: Path, files: list[Path], offsets: list[int], dedupe: bool, name: str
                  ) -> RunBatch | None:
     qmap: dict[str, int] = {}
-    dmap: dict[str, int] = {}
-    qs, ds, ss, es, ts = [], [], [], [], []
+    qs, dns, dis, ss, es, ts = [], [], [], [], [], []
     with open(bucket, "rb") as fh:
         while True:
             try:
@@ -321,15 +354,27 @@ def _read_bucket(bucket: Path, files: list[Path], offsets: list[int], dedupe: bo
             if tx is not None:
                 ts.append(tx)
             qcode = np.array([qmap.setdefault(q, len(qmap)) for q in qn], dtype=np.int32)
-            dcode = np.array([dmap.setdefault(d, len(dmap)) for d in dn], dtype=np.int32)
             qs.append(qcode[qi])
-            ds.append(dcode[di])
+            dns.append(dn)
+            dis.append(di)
             ss.append(sa)
             es.append(en)
     bucket.unlink()
     if not qs:
         return None
-    qa, da, sa, en = (np.concatenate(x) for x in (qs, ds, ss, es))
+    coded = _bucket_docs(dns)
+    if coded is not None:
+        dnames, dcodes = coded
+        da = np.concatenate([c[di] for c, di in zip(dcodes, dis)])
+    else:  # str names (or a key shared by two ids): one dict lookup per name
+        dmap: dict[str, int] = {}
+        parts = []
+        for dn, di in zip(dns, dis):
+            names_k = decode_all(dn) if isinstance(dn, np.ndarray) else dn
+            parts.append(np.array([dmap.setdefault(d, len(dmap)) for d in names_k], dtype=np.int32)[di])
+        dnames, da = list(dmap), np.concatenate(parts)
+    del dns, dis
+    qa, sa, en = (np.concatenate(x) for x in (qs, ss, es))
     # query codes in order of first appearance in the files (the bucket's entries are in that order)
     uq, first, inv = np.unique(qa, return_index=True, return_inverse=True)
     by_first = np.argsort(first, kind="stable")
@@ -338,7 +383,6 @@ def _read_bucket(bucket: Path, files: list[Path], offsets: list[int], dedupe: bo
     names = list(qmap)
     qnames = [names[c] for c in uq[by_first].tolist()]
     qa = rank[inv.ravel()]
-    dnames = list(dmap)
     dup = _first_duplicate(qa, da)
     if dup.any() and not dedupe:
         i = int(np.flatnonzero(dup)[0])

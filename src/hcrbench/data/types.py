@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data.vocab import BytesVocab
+
 
 def trec_score_key(scores: Any) -> np.ndarray:
     """Scores as trec_eval compares them when ranking: rounded to 32-bit floats (returned as float64).
@@ -181,7 +183,11 @@ class _Ragged:
         self.offsets = np.asarray(offsets, dtype=np.int64)
         self.doc_index = np.asarray(doc_index, dtype=np.int32)
         self._values = np.asarray(values, dtype=self._value_dtype)
-        self.doc_vocab = list(doc_vocab)
+        if isinstance(doc_vocab, BytesVocab):  # ids read from a file: decoded only when someone asks for them
+            self._vocab_bytes: BytesVocab | None = doc_vocab
+            self._doc_vocab: list[str] | None = None
+        else:
+            self._vocab_bytes, self._doc_vocab = None, list(doc_vocab)
         self.name = name
         if len(self.offsets) != len(self.query_ids) + 1:
             raise ValueError("offsets must have len(query_ids) + 1 entries")
@@ -192,6 +198,26 @@ class _Ragged:
         self._pos = {q: i for i, q in enumerate(self.query_ids)}
         if len(self._pos) != len(self.query_ids):
             raise ValueError("duplicate query id")
+
+    @property
+    def doc_vocab(self) -> list[str]:
+        """Doc ids by code (``doc_index`` points here)."""
+        if self._doc_vocab is None:  # decoded once; from then on the list is the truth (callers may edit it)
+            self._doc_vocab, self._vocab_bytes = self._vocab_bytes.tolist(), None
+        return self._doc_vocab
+
+    @doc_vocab.setter
+    def doc_vocab(self, value) -> None:
+        self._vocab_bytes, self._doc_vocab = None, list(value)
+
+    @property
+    def vocab_bytes(self) -> BytesVocab | None:
+        """The doc ids as bytes when they were read from a file and not changed since (None otherwise): lets
+        scoring and merging look ids up without a ``str`` per id."""
+        return self._vocab_bytes
+
+    def _vocab_source(self):
+        return self._vocab_bytes if self._vocab_bytes is not None else self._doc_vocab
 
     # -- construction ------------------------------------------------------------------------------------
     @classmethod
@@ -279,10 +305,10 @@ class _Ragged:
         parts_i = [np.arange(*self._slice(q).indices(self.n_entries)) for q in keep]
         idx = np.concatenate(parts_i) if parts_i else np.zeros(0, dtype=np.int64)
         offsets = np.concatenate([[0], np.cumsum([len(p) for p in parts_i])]).astype(np.int64)
-        return type(self)(keep, offsets, self.doc_index[idx], self._values[idx], self.doc_vocab, self.name)
+        return type(self)(keep, offsets, self.doc_index[idx], self._values[idx], self._vocab_source(), self.name)
 
     def rename(self, name: str):
-        return type(self)(self.query_ids, self.offsets, self.doc_index, self._values, self.doc_vocab, name)
+        return type(self)(self.query_ids, self.offsets, self.doc_index, self._values, self._vocab_source(), name)
 
     # -- other libraries: ``to_frame`` / ``to_ranx`` are attached by hcrbench.data.interop (this module knows
     # nothing of pandas or ranx); notebooks: hcrbench.data.display ----------------------------------------------

@@ -17,7 +17,14 @@ import numpy as np
 
 from hcrbench.data import Qrels, Run, RunResult, interop, trec_score_key
 from hcrbench.errors import InputError
-from hcrbench.metrics.encode import UNJUDGED, EncodedRun, QrelsIndex, map_docs, rows_from_lengths
+from hcrbench.metrics.encode import (
+    UNJUDGED,
+    EncodedRun,
+    QrelsIndex,
+    map_bytes_docs,
+    map_docs,
+    rows_from_lengths,
+)
 
 RunLike = Any  # Run | RunResult | {qid: {doc: score}} | path
 
@@ -106,7 +113,9 @@ def _encode_run_object(run: Run, index: QrelsIndex, name: str) -> tuple[EncodedR
     row_query = qpos[keep_row]
     _check_scores(scores, name)
     # One dict lookup per distinct doc of the run, then integer work per entry.
-    if run.doc_vocab is index.qrels.doc_vocab:
+    if run.vocab_bytes is not None:  # ids read from a file: the qrels' ids looked up among them, no str per id
+        codes = map_bytes_docs(index, run.vocab_bytes)[doc_index]
+    elif run.doc_vocab is index.qrels.doc_vocab:
         codes = doc_index.astype(np.int64)
     else:
         codes = map_docs(index, run.doc_vocab)[doc_index]
@@ -114,9 +123,8 @@ def _encode_run_object(run: Run, index: QrelsIndex, name: str) -> tuple[EncodedR
     grades = index.lookup(row_query[rows], codes)
     hits = np.flatnonzero(grades != UNJUDGED)
     neg = -trec_score_key(scores)  # trec_eval ranks on float32 scores
-    vocab = run.doc_vocab
-
-    def doc_string(idx: np.ndarray) -> list[str]:
+    def doc_string(idx: np.ndarray) -> list[str]:  # ids compared in ties holding a judged doc: only those decoded
+        vocab = run.vocab_bytes if run.vocab_bytes is not None else run.doc_vocab
         return [vocab[c] for c in doc_index[idx].tolist()]
 
     enc = EncodedRun(

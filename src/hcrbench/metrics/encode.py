@@ -147,6 +147,17 @@ def map_docs(index: QrelsIndex, docs: Sequence[str]) -> np.ndarray:
     return np.fromiter(map(index.doc_pos.get, docs, repeat(-1)), dtype=np.int64, count=len(docs))
 
 
+def map_bytes_docs(index: QrelsIndex, vocab) -> np.ndarray:
+    """:func:`map_docs` for a :class:`~hcrbench.data.vocab.BytesVocab`: the qrels' ids (usually far fewer) are
+    looked up among the run's, by key then bytes, instead of a ``str`` and a dict lookup per run id."""
+    out = np.full(len(vocab), -1, dtype=np.int64)
+    judged = index.qrels.doc_vocab
+    at = vocab.codes_of(judged)
+    found = at >= 0
+    out[at[found]] = np.flatnonzero(found)
+    return out
+
+
 def _sorted_rows(neg: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each row's -scores sorted ascending: (flat sorted values, start of each row in them)."""
     n = neg.shape[0]

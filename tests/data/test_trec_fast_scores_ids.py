@@ -1,0 +1,115 @@
+"""The block reader's exact score parsing for 16-18 significant digits (``repr`` of a float) and its ids kept as
+bytes (BytesVocab): both must give exactly what the line loop's ``float()`` and ``str`` ids give."""
+
+from __future__ import annotations
+
+from decimal import Decimal, getcontext
+
+import numpy as np
+import pytest
+
+from hcrbench.data import Run, read_qrels, read_run
+from hcrbench.data.trec_fast import _long_path, _scores
+from hcrbench.data.vocab import BytesVocab, keys_of
+from hcrbench.metrics import evaluate
+
+
+def _parse(texts: list[str]) -> np.ndarray:
+    blob = (" ".join(texts) + "\n").encode()
+    arr = np.frombuffer(blob, dtype=np.uint8)
+    starts = np.array([0] + [i + 1 for i, c in enumerate(blob) if c == 32])
+    ends = np.array([i for i, c in enumerate(blob) if c in (32, 10)])
+    return _scores(arr, starts, ends)
+
+
+def _near_midpoints(n: int, seed: int) -> list[str]:
+    """Decimals of 16-18 significant digits within a hair of the midpoint between two neighbouring doubles:
+    where a double rounding would go wrong."""
+    getcontext().prec = 60
+    rng = np.random.default_rng(seed)
+    out = []
+    for v in rng.lognormal(2, 3, n):
+        d = float(v)
+        mid = (Decimal(d) + Decimal(np.nextafter(d, np.inf))) / 2
+        for digits in (16, 17, 18):
+            out.append(f"{mid:.{digits}g}" if "e" not in f"{mid:.{digits}g}" else repr(d))
+    return out
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63, reason="long double is not wider than double here")
+def test_long_double_path_is_exact_near_midpoints_and_on_reprs():
+    rng = np.random.default_rng(0)
+    texts = _near_midpoints(3000, 1)
+    texts += [repr(float(x)) for x in np.concatenate([rng.random(3000) * 40, -rng.random(500) * 1e3,
+                                                       rng.random(500) * 1e-6])]
+    texts += ["0.000000000000000000000000012", "123456789012345678", "-0.12345678901234567890"]
+    got = _parse(texts)
+    want = np.array([float(t) for t in texts])
+    assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want))
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63, reason="long double is not wider than double here")
+def test_long_double_path_leaves_exact_midpoints_to_float():
+    # 2^53 + 1 lies exactly between two doubles: the 64-bit quotient is that midpoint, so it is not vouched for
+    _, unsure = _long_path(np.array([2**53 + 1], dtype=np.int64), np.array([0]))
+    assert unsure.tolist() == [True]
+    assert _parse(["9007199254740993", "9007199254740993.0"]).tolist() == [float("9007199254740993")] * 2
+
+
+def test_ids_stay_bytes_until_asked_and_score_alike(tmp_path):
+    rng = np.random.default_rng(2)
+    docs = [f"msmarco_doc_{i % 60:02d}_{i * 7919:010d}_{i % 7}" for i in range(300)] + ["d1", "x"]
+    lines, qrels = [], []
+    for q in range(20):
+        pick = rng.choice(len(docs), 40, replace=False)
+        lines += [f"{q} Q0 {docs[d]} {r} {rng.random() * 30!r} tag\n" for r, d in enumerate(pick, 1)]
+        qrels += [f"{q} 0 {docs[d]} {int(rng.integers(0, 3))}\n" for d in pick[::3]]
+    (tmp_path / "run.trec").write_text("".join(lines))
+    (tmp_path / "qrels.txt").write_text("".join(qrels))
+    run = read_run(tmp_path / "run.trec")
+    assert run.vocab_bytes is not None  # not decoded by reading or scoring
+    q = read_qrels(tmp_path / "qrels.txt")
+    got = evaluate(q, run, ["nDCG@10", "AP", "RR"]).runs["run"].values
+    raw = run.vocab_bytes
+    assert raw is not None
+    same = Run.from_dict({q: dict(run.ranked(q)) for q in run.query_ids}, name="run")  # str ids all the way
+    want = evaluate(q, same, ["nDCG@10", "AP", "RR"]).runs["run"].values
+    for m in ("nDCG@10", "AP", "RR"):
+        assert np.array_equal(got[m], want[m]), m
+    assert run.doc_vocab == list(raw) and run.vocab_bytes is None  # decoded once, then the list is the truth
+
+
+def test_codes_of_compares_bytes_when_keys_collide():
+    raw = np.array([b"alpha-long-id-1", b"beta-long-id-22", b"gamma"], dtype="S16")
+    honest = BytesVocab(raw)
+    assert honest.codes_of(["gamma", "beta-long-id-22", "nope", "alpha-long-id-1"]).tolist() == [2, 1, -1, 0]
+    forged = BytesVocab(raw, keys=np.zeros(3, dtype=np.uint64))  # every id shares one key
+    assert forged.codes_of(["gamma", "beta-long-id-22", "nope"]).tolist() == [2, 1, -1]
+    one = BytesVocab(raw, keys=keys_of(raw))
+    collide = keys_of(np.array([b"gamma"], dtype="S8"))  # a wanted id whose key is one of ours, other bytes
+    assert (collide == one.keys[2]).all()
+    assert one.codes_of(["gamma\x00"]).tolist() == [-1]  # a NUL never matches the padding
+
+
+def test_merge_spills_ids_as_bytes_and_survives_a_shared_key(tmp_path, monkeypatch):
+    import hcrbench.data.trec_stream as ts
+    from hcrbench.data.merge import merge_runs
+
+    rng = np.random.default_rng(3)
+    shards = [tmp_path / "a.trec", tmp_path / "b.trec"]
+    lines = {p: [] for p in shards}
+    for q in range(6):  # every query in both shards, ties on score so doc ids decide
+        for r, d in enumerate(rng.choice(90, 30, replace=False), 1):
+            lines[shards[d % 2]].append(f"q{q} Q0 msmarco_doc_00_{d:010d}_1 {r} {int(rng.integers(0, 4))}.5 t\n")
+    for p, ls in lines.items():
+        p.write_text("".join(ls))
+    merge_runs(shards, tmp_path / "keyed.trec")
+    monkeypatch.setattr(ts, "keys_of", lambda raw: np.zeros(len(raw), dtype=np.uint64))  # every id one key
+    merge_runs(shards, tmp_path / "forged.trec")
+    assert (tmp_path / "keyed.trec").read_bytes() == (tmp_path / "forged.trec").read_bytes()
+    got = read_run(tmp_path / "keyed.trec").to_dict()
+    want: dict = {}
+    for p in shards:
+        for q, docs in read_run(p).to_dict().items():
+            want.setdefault(q, {}).update(docs)
+    assert got == want
