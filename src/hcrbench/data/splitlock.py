@@ -84,6 +84,12 @@ def _changing(what: str) -> Iterator[dict[str, Any]]:
         os.close(fd)  # closing the descriptor drops the flock
 
 
+def changing(what: str) -> contextlib.AbstractContextManager[dict[str, Any]]:
+    """The whole registry for one read-modify-write under its exclusive lock (``what``: named when it cannot be
+    written); other tables than ``splits`` (the quickstart's ``worlds``) are kept as they are."""
+    return _changing(what)
+
+
 def _scoring(experiment: str, output_dir: str | Path, systems: list[str], forced: bool) -> dict[str, Any]:
     return {"experiment": experiment, "output_dir": str(output_dir), "systems": list(systems),
             "forced": bool(forced), "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
