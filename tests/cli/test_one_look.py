@@ -184,3 +184,23 @@ def test_quickstart_into_a_new_folder_on_a_scored_world_is_refused_before_genera
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
         p.wait()
+
+
+@pytest.mark.parametrize("args", [("--encoder", "hash", "--size", "medium"), ("--encoder", "minilm"),
+                                  ("--encoder", "hash", "--sizes", "small,medium")])
+def test_quickstart_refuses_another_quickstarts_folder_at_once_naming_only_its_own_flags(tmp_path, args):
+    """A folder holding a hash quickstart at size small: another size or encoder would be another experiment, which
+    the runner refused only after generating and tuning, advising a --force the quickstart lacks."""
+    from hcrbench.data.outputs import write_marker
+
+    out = tmp_path / "qs"
+    out.mkdir()
+    write_marker(out, name="quickstart-hash-small", config_path=out / "quickstart.toml")
+    before = sorted(p.name for p in out.iterdir())
+    r = hcrbench("quickstart", "--out", str(out), "--seed", "5", "--quiet", *args, cwd=tmp_path,
+                 env={"HCRBENCH_HOME": str(tmp_path / "home")}, timeout=120)
+    assert r.returncode == 2, r.stderr
+    line = one_error_line(r)
+    assert "'quickstart-hash-small', another quickstart" in line and "choose another --out" in line, line
+    assert "--force" not in line and sorted(p.name for p in out.iterdir()) == before
+    assert not (tmp_path / "home").exists()  # refused before the look was claimed
