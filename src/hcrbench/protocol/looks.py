@@ -87,6 +87,8 @@ def world_key(size: str | int, seed: int, *, grow: bool = False) -> str:
 def _alive(pid: Any) -> bool:
     if not isinstance(pid, int) or pid <= 0:
         return False
+    if os.name == "nt":  # pragma: no cover - signal 0 is CTRL_C_EVENT there: cannot be asked, taken as running
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
