@@ -204,3 +204,39 @@ def test_quickstart_refuses_another_quickstarts_folder_at_once_naming_only_its_o
     assert "'quickstart-hash-small', another quickstart" in line and "choose another --out" in line, line
     assert "--force" not in line and sorted(p.name for p in out.iterdir()) == before
     assert not (tmp_path / "home").exists()  # refused before the look was claimed
+
+
+def test_a_killed_run_of_a_locked_split_resumes_its_own_pending_look(root):
+    """A run killed after claiming its look left it pending; re-running the same config resumes that look (not a
+    second one, no --force-test); another folder is still refused, and so is a look another live process holds."""
+    import socket
+
+    home = root / "home"
+    home.mkdir()
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    from hcrbench.data.hashing import sha256_file
+    from hcrbench.data.splitlock import split_key
+
+    files = {k: sha256_file(root / "data" / k) for k in ("corpus.jsonl", "queries.jsonl", "qrels/test.tsv")}
+    key = split_key(files, "test")
+    pending = {"experiment": "c0", "output_dir": str((root / "out0").resolve()), "systems": [], "forced": False,
+               "time": "2026-12-07T08:00:00+00:00", "pending": True, "claim": "feed", "pid": ended.pid,
+               "host": socket.gethostname()}
+    (home / "scored-splits.json").write_text(json.dumps({"version": 1, "splits": {key: {"scorings": [pending]}}}))
+    r = hcrbench("run", "c1.toml", "--quiet", cwd=root, env={"HCRBENCH_HOME": str(home)})
+    assert r.returncode == 2 and "already scored 1 time(s), last by experiment 'c0'" in one_error_line(r)
+    r = hcrbench("run", "c0.toml", "--quiet", cwd=root, env={"HCRBENCH_HOME": str(home)})
+    assert r.returncode == 0, r.stderr
+    (look,) = _registry(home)
+    assert look["experiment"] == "c0" and "pending" not in look and look["resumes"] == pending["time"]
+    assert look["systems"] == ["good", "poor"]
+    live = subprocess.Popen(["sleep", "60"])
+    try:  # a pending look whose process still runs is not taken over
+        held = {**look, "pending": True, "claim": "beef", "pid": live.pid, "output_dir": str((root / "out2").resolve())}
+        (home / "scored-splits.json").write_text(json.dumps({"version": 1, "splits": {key: {"scorings": [held]}}}))
+        r = hcrbench("run", "c2.toml", "--quiet", cwd=root, env={"HCRBENCH_HOME": str(home)})
+        assert r.returncode == 2 and "already scored 1 time(s)" in one_error_line(r)
+    finally:
+        live.kill()
+        live.wait()

@@ -174,3 +174,27 @@ def test_a_running_quickstart_holds_its_world_and_its_folder(tmp_path):
         live.kill()
         live.wait()
     claim_worlds(tmp_path / "other", [("small", 4)], relook=False)  # it ended before scoring: no look
+
+
+def test_a_quickstart_killed_after_claiming_its_look_resumes_it(tmp_path):
+    """The runner records a look pending before any work; a kill leaves it so. Re-running the same folder resumes
+    that look: the guard does not count it (it refused the resume, asking for --relook); another folder's counts."""
+    import os
+    import socket
+
+    from hcrbench.data.splitlock import changing, claim_look, interrupted
+    from hcrbench.protocol.looks import guard
+
+    root = tmp_path / "qs" / "data" / "meridian-small-s3"
+    key = _scored_elsewhere(root, tmp_path / "elsewhere")
+    with changing("test") as reg:
+        reg["splits"][key]["scorings"] = [{"experiment": "quickstart-small", "output_dir": str((tmp_path / "qs")
+                                           .resolve()), "systems": [], "forced": True, "time": "t0", "pending": True,
+                                           "claim": "feed", "pid": _ended_pid(), "host": socket.gethostname()}]
+    (pending,) = scorings(key)
+    assert interrupted(pending, (tmp_path / "qs").resolve()) and not interrupted(pending, tmp_path / "other")
+    assert guard(tmp_path / "qs" / "quickstart.toml", root, relook=False)["looks_before"] == 0
+    claim_look(key, split="test", dataset=str(root), files={}, experiment="quickstart-small",
+               output_dir=(tmp_path / "qs").resolve(), force=True, config_path=tmp_path / "qs" / "quickstart.toml")
+    (look,) = json.loads(registry_path().read_text())["splits"][key]["scorings"]
+    assert look["resumes"] == "t0" and look["pending"] and look["pid"] == os.getpid()

@@ -211,6 +211,7 @@ n_resamples = 1000
 [dataset]
 path = "world"
 split = "test"
+locked = true
 
 [[systems]]
 name = "bm25"
@@ -231,16 +232,17 @@ chunking = { max_tokens = 128, overlap = 32, respect_sentences = true, structure
 """
 
 
-def _hash_run(root: Path, cache: Path, *, threads: int, hash_seed: int, kill_after_runs: int = 0) -> None:
+def _hash_run(root: Path, cache: Path, home: Path, *, threads: int, hash_seed: int, kill_after_runs: int = 0) -> None:
     """``hcrbench run`` of :data:`HASH_RUN` in ``root``; with ``kill_after_runs`` it is killed (SIGKILL) once that
-    many runs are written, then resumed with one thread more."""
+    many runs are written, then resumed with one thread more (the split is locked: the resume continues the look the
+    kill left pending, it is not a second one)."""
     import signal
     import time
 
     def env(n: int) -> dict[str, str]:
         return {**os.environ, "OMP_NUM_THREADS": str(n), "OPENBLAS_NUM_THREADS": str(n), "MKL_NUM_THREADS": str(n),
                 "PYTHONHASHSEED": str(hash_seed), "HCRBENCH_CACHE": str(cache), "HCRBENCH_PROGRESS": "0",
-                "HCRBENCH_HOME": str(root / "home")}
+                "HCRBENCH_HOME": str(home)}
 
     args = ["hcrbench", "run", "c.toml", "--quiet"]
     if kill_after_runs:
@@ -286,16 +288,19 @@ def test_a_hash_run_is_byte_identical_across_threads_caches_and_a_killed_and_res
     generate_meridian(world, size="small", seed=0)  # its 12,873 chunks gave another depth-2 tree on 2 threads
     _keep_test_queries(world, 30)  # the tree is over the corpus: 30 queries route through it in seconds
     (root / "c.toml").write_text(HASH_RUN)
-    _hash_run(root, tmp_path / "c1", threads=1, hash_seed=0)
+    _hash_run(root, tmp_path / "c1", tmp_path / "h1", threads=1, hash_seed=0)
     first = tmp_path / "first"
     (root / "out").rename(first)
-    _hash_run(root, tmp_path / "c2", threads=2, hash_seed=1, kill_after_runs=1)
+    _hash_run(root, tmp_path / "c2", tmp_path / "h2", threads=2, hash_seed=1, kill_after_runs=1)
     out = root / "out"
     names = sorted(p.relative_to(first).as_posix() for d in ("runs", "logs") for p in (first / d).rglob("*")
                    if p.is_file())
     assert len([n for n in names if n.endswith(".trec")]) == 3, names
     for name in [*names, "eval.json", "per_query.csv"]:
         assert (first / name).read_bytes() == (out / name).read_bytes(), f"{name} differs"
+    (entry,) = json.loads((tmp_path / "h2" / "scored-splits.json").read_text())["splits"].values()
+    (look,) = entry["scorings"]  # the killed run's pending look, taken over and confirmed by the resume
+    assert "pending" not in look and look["resumes"] and look["systems"] == ["bm25", "hcr", "rerank"]
 
 
 TREE_ONE = r'''

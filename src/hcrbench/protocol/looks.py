@@ -26,6 +26,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
+from hcrbench.data.splitlock import process_alive
 from hcrbench.errors import InputError
 
 VERDICT_SEED = 8128
@@ -84,25 +85,11 @@ def world_key(size: str | int, seed: int, *, grow: bool = False) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-def _alive(pid: Any) -> bool:
-    if not isinstance(pid, int) or pid <= 0:
-        return False
-    if os.name == "nt":  # pragma: no cover - signal 0 is CTRL_C_EVENT there: cannot be asked, taken as running
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # exists, owned by someone else
-        return True
-    return True
-
-
 def _running(claim: dict[str, Any]) -> bool:
     """Is the claim's quickstart still running? Another host's cannot be told: taken as running."""
     if claim.get("host") != socket.gethostname():
         return True
-    return claim.get("pid") != os.getpid() and _alive(claim.get("pid"))
+    return claim.get("pid") != os.getpid() and process_alive(claim.get("pid"))
 
 
 def _scored(folder: str, reg: dict[str, Any]) -> bool:
@@ -135,7 +122,7 @@ def claim_worlds(out: Path, worlds: list[tuple[str | int, int]], *, relook: bool
                 "generator": "meridian", "size": str(size), "seed": int(seed), "grow": bool(grow), "claims": []})
             claims = [c for c in entry.get("claims", []) if isinstance(c, dict)]
             here = [c for c in claims if c.get("output_dir") == mine and c.get("host") == socket.gethostname()
-                    and c.get("pid") != os.getpid() and _alive(c.get("pid"))]
+                    and c.get("pid") != os.getpid() and process_alive(c.get("pid"))]
             if here:
                 raise InputError(f"a quickstart is running in {mine} now (process {here[-1].get('pid')}, since "
                                  f"{here[-1].get('time')}); wait for it to end (the same command then resumes it)",
@@ -180,10 +167,12 @@ def reuses_everything(config_path: Path) -> bool:
 def guard(config_path: Path, root: Path, *, relook: bool, split: str = "test") -> dict[str, Any]:
     """Before the test split is scored: ``{"looks_before", "relook", "warm"}``; raises when this would be a
     second look without ``relook``."""
-    from hcrbench.data.splitlock import scorings
+    from hcrbench.data.splitlock import interrupted, scorings
 
     key = split_key_of(root, split)
-    prior = scorings(key) if key is not None else []
+    folder = str(config_path.parent.resolve())
+    # this folder's look that a kill left pending is resumed, not looked at again (the runner takes it over)
+    prior = [s for s in scorings(key) if not interrupted(s, folder)] if key is not None else []
     if not prior:
         return {"looks_before": 0, "relook": False, "warm": False, "key": key}
     warm = reuses_everything(config_path)
