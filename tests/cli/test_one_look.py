@@ -84,3 +84,159 @@ def test_quickstart_refuses_a_users_folder_at_once_with_advice_it_can_follow(tmp
     line = one_error_line(r)
     assert "--out" in line and "notes.txt" in line and "--force" not in line.replace("no --force", ""), line
     assert sorted(p.name for p in users.iterdir()) == ["notes.txt"] and (users / "notes.txt").read_text() == "mine"
+
+
+def _worlds(home: Path) -> list[dict]:
+    (entry,) = json.loads((home / "scored-splits.json").read_text())["worlds"].values()
+    return entry["claims"]
+
+
+def test_four_concurrent_quickstarts_on_one_world_one_proceeds_the_others_refused_before_any_work(tmp_path):
+    """Four quickstarts started at once into four new folders on the same Meridian world: exactly one claims it and
+    goes on (generating, tuning); the other three are refused in one line, exit 2, with no folder made, advising
+    only flags the quickstart has."""
+    import os
+    import signal
+    import time
+
+    env = {**os.environ, "HCRBENCH_PROGRESS": "0", "HCRBENCH_HOME": str(tmp_path / "home")}
+    procs = [subprocess.Popen(["hcrbench", "quickstart", "--encoder", "hash", "--seed", "5", "--out", f"qs{i}",
+                               "--quiet"], cwd=tmp_path, env=env, text=True, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, start_new_session=True) for i in range(4)]
+    try:
+        deadline = time.monotonic() + 240
+        while sum(p.poll() is not None for p in procs) < 3 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        time.sleep(2)
+        running = [i for i, p in enumerate(procs) if p.poll() is None or p.returncode == 0]
+        assert len(running) == 1, [(p.returncode, p.stderr.read() if p.poll() is not None else "") for p in procs]
+        (winner,) = running
+        for i, p in enumerate(procs):
+            if i == winner:
+                continue
+            err = p.stderr.read()
+            lines = [ln for ln in err.splitlines() if ln.startswith("hcrbench: error:")]
+            assert p.returncode == 2 and len(lines) == 1 and "Traceback" not in err, err
+            assert "Meridian small seed 5's test split is claimed by the quickstart running now in" in lines[0]
+            assert f"qs{winner}" in lines[0] and "--relook" in lines[0] and "--seed" in lines[0], lines[0]
+            assert "--force" not in lines[0]
+            assert not (tmp_path / f"qs{i}").exists()  # refused before any work: no folder, no data generated
+        (claim,) = _worlds(tmp_path / "home")
+        assert claim["output_dir"] == str((tmp_path / f"qs{winner}").resolve())
+        assert claim["pid"] == procs[winner].pid and claim["relook"] is False
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
+def test_quickstart_with_a_read_only_home_is_refused_before_any_work(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    r = hcrbench("quickstart", "--encoder", "hash", "--seed", "5", "--out", "qs", "--quiet", cwd=tmp_path,
+                 fault=f"EROFS:{home}", env={"HCRBENCH_HOME": str(home)}, timeout=120)
+    assert r.returncode == 1, r.stderr
+    line = one_error_line(r)
+    assert "scored-splits.json" in line and "Read-only file system" in line and "HCRBENCH_HOME" in line, line
+    assert not (tmp_path / "qs").exists()  # nothing generated, nothing scored with the look unrecorded
+
+
+def test_quickstart_into_a_new_folder_on_a_scored_world_is_refused_before_generating(tmp_path):
+    """A world another folder's quickstart scored (its process gone, its scoring in the registry): a new folder is
+    refused in seconds, before Meridian is generated; with --relook the claim is taken and marked a relook."""
+    import os
+    import signal
+    import time
+
+    from hcrbench.protocol.looks import world_key
+
+    done = subprocess.Popen(["true"])
+    done.wait()  # a process id that has ended
+    first = str((tmp_path / "first").resolve())
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "scored-splits.json").write_text(json.dumps({"version": 1, "splits": {"k": {"scorings": [
+        {"experiment": "quickstart-small", "output_dir": first, "systems": ["hcr"], "forced": True,
+         "time": "2026-12-07T07:00:00+00:00"}]}}, "worlds": {world_key("small", 5): {"claims": [
+             {"output_dir": first, "pid": done.pid, "host": __import__("socket").gethostname(),
+              "time": "2026-12-07T07:00:00+00:00", "relook": False}]}}}))
+    t0 = time.monotonic()
+    r = hcrbench("quickstart", "--encoder", "hash", "--seed", "5", "--out", "qs", "--quiet", cwd=tmp_path,
+                 env={"HCRBENCH_HOME": str(home)}, timeout=120)
+    assert r.returncode == 2 and time.monotonic() - t0 < 60
+    line = one_error_line(r)
+    assert f"was already scored by the quickstart in {first}" in line and "--relook" in line, line
+    assert not (tmp_path / "qs").exists()
+    env = {**os.environ, "HCRBENCH_PROGRESS": "0", "HCRBENCH_HOME": str(home)}
+    p = subprocess.Popen(["hcrbench", "quickstart", "--encoder", "hash", "--seed", "5", "--out", "qs", "--quiet",
+                          "--relook"], cwd=tmp_path, env=env, start_new_session=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while p.poll() is None and not (tmp_path / "qs" / "data").exists() and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert p.poll() is None and (tmp_path / "qs" / "data").exists()  # past the claim: generating
+        claims = _worlds(home)
+        assert [c["output_dir"] for c in claims] == [first, str((tmp_path / "qs").resolve())]
+        assert claims[-1]["relook"] is True
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+
+
+@pytest.mark.parametrize("args", [("--encoder", "hash", "--size", "medium"), ("--encoder", "minilm"),
+                                  ("--encoder", "hash", "--sizes", "small,medium")])
+def test_quickstart_refuses_another_quickstarts_folder_at_once_naming_only_its_own_flags(tmp_path, args):
+    """A folder holding a hash quickstart at size small: another size or encoder would be another experiment, which
+    the runner refused only after generating and tuning, advising a --force the quickstart lacks."""
+    from hcrbench.data.outputs import write_marker
+
+    out = tmp_path / "qs"
+    out.mkdir()
+    write_marker(out, name="quickstart-hash-small", config_path=out / "quickstart.toml")
+    before = sorted(p.name for p in out.iterdir())
+    r = hcrbench("quickstart", "--out", str(out), "--seed", "5", "--quiet", *args, cwd=tmp_path,
+                 env={"HCRBENCH_HOME": str(tmp_path / "home")}, timeout=120)
+    assert r.returncode == 2, r.stderr
+    line = one_error_line(r)
+    assert "'quickstart-hash-small', another quickstart" in line and "choose another --out" in line, line
+    assert "--force" not in line and sorted(p.name for p in out.iterdir()) == before
+    assert not (tmp_path / "home").exists()  # refused before the look was claimed
+
+
+def test_a_killed_run_of_a_locked_split_resumes_its_own_pending_look(root):
+    """A run killed after claiming its look left it pending; re-running the same config resumes that look (not a
+    second one, no --force-test); another folder is still refused, and so is a look another live process holds."""
+    import socket
+
+    home = root / "home"
+    home.mkdir()
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    from hcrbench.data.hashing import sha256_file
+    from hcrbench.data.splitlock import split_key
+
+    files = {k: sha256_file(root / "data" / k) for k in ("corpus.jsonl", "queries.jsonl", "qrels/test.tsv")}
+    key = split_key(files, "test")
+    pending = {"experiment": "c0", "output_dir": str((root / "out0").resolve()), "systems": [], "forced": False,
+               "time": "2026-12-07T08:00:00+00:00", "pending": True, "claim": "feed", "pid": ended.pid,
+               "host": socket.gethostname()}
+    (home / "scored-splits.json").write_text(json.dumps({"version": 1, "splits": {key: {"scorings": [pending]}}}))
+    r = hcrbench("run", "c1.toml", "--quiet", cwd=root, env={"HCRBENCH_HOME": str(home)})
+    assert r.returncode == 2 and "already scored 1 time(s), last by experiment 'c0'" in one_error_line(r)
+    r = hcrbench("run", "c0.toml", "--quiet", cwd=root, env={"HCRBENCH_HOME": str(home)})
+    assert r.returncode == 0, r.stderr
+    (look,) = _registry(home)
+    assert look["experiment"] == "c0" and "pending" not in look and look["resumes"] == pending["time"]
+    assert look["systems"] == ["good", "poor"]
+    live = subprocess.Popen(["sleep", "60"])
+    try:  # a pending look whose process still runs is not taken over
+        held = {**look, "pending": True, "claim": "beef", "pid": live.pid, "output_dir": str((root / "out2").resolve())}
+        (home / "scored-splits.json").write_text(json.dumps({"version": 1, "splits": {key: {"scorings": [held]}}}))
+        r = hcrbench("run", "c2.toml", "--quiet", cwd=root, env={"HCRBENCH_HOME": str(home)})
+        assert r.returncode == 2 and "already scored 1 time(s)" in one_error_line(r)
+    finally:
+        live.kill()
+        live.wait()

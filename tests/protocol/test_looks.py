@@ -104,3 +104,97 @@ def test_a_second_look_at_the_power_plans_suite_is_refused_before_tuning_on_it(t
     with pytest.raises(InputError, match="already scored 1 time, last by 'an earlier look'"):
         qs.run_quickstart(out, sizes=["small"], seed=3, encoder="hash", progress=False)
     assert tuned == [None]  # the design's suite was tuned (before the plan), the plan's suite was not
+
+
+def _ended_pid() -> int:
+    p = subprocess.Popen(["true"])
+    p.wait()
+    return p.pid
+
+
+def _claims(key: str) -> list[dict[str, Any]]:
+    return json.loads(registry_path().read_text())["worlds"][key]["claims"]
+
+
+def test_a_world_claim_that_scored_nothing_is_dropped_one_that_scored_refuses(tmp_path):
+    """A quickstart stopped while generating or tuning looked at nothing: its claim gives way (and is dropped); one
+    whose folder recorded a scoring refuses another folder, and this folder itself goes on (a resume)."""
+    import socket
+
+    import pytest
+
+    from hcrbench.data.splitlock import changing
+    from hcrbench.errors import InputError
+    from hcrbench.protocol.looks import claim_worlds, world_key
+
+    key = world_key("small", 4)
+    stale, scored = str((tmp_path / "stale").resolve()), str((tmp_path / "scored").resolve())
+    with changing("test") as reg:
+        reg["worlds"] = {key: {"claims": [{"output_dir": stale, "pid": _ended_pid(), "host": socket.gethostname()}]}}
+    claim_worlds(tmp_path / "a", [("small", 4)], relook=False)
+    assert [c["output_dir"] for c in _claims(key)] == [str((tmp_path / "a").resolve())]
+    record_scoring("k", split="test", dataset="d", files={}, experiment="quickstart-small",
+                   output_dir=str((tmp_path / "a").resolve()), systems=["hcr"], forced=True)
+    claim_worlds(tmp_path / "a", [("small", 4)], relook=False)  # the same folder again: its own look
+    with pytest.raises(InputError, match=r"Meridian small seed 4's test split was already scored by the quickstart"):
+        claim_worlds(tmp_path / "b", [("small", 4)], relook=False)
+    claim_worlds(tmp_path / "b", [("small", 4)], relook=True)
+    assert [c["relook"] for c in _claims(key)] == [False, True]
+    claim_worlds(tmp_path / "c", [("small", 5), ("medium", 4)], relook=False)  # other worlds are free
+    other = world_key("large", 4)
+    with changing("test") as reg:  # another host's claim: whether it still runs cannot be told, so it holds
+        reg["worlds"][other] = {"claims": [{"output_dir": scored, "pid": 1, "host": "another-host"}]}
+    with pytest.raises(InputError, match=r"running now in .*scored"):
+        claim_worlds(tmp_path / "d", [("large", 4)], relook=False)
+    assert world_key("small", 4) != world_key("small", 4, grow=True) != world_key("small", 5)
+
+
+def test_a_running_quickstart_holds_its_world_and_its_folder(tmp_path):
+    """A live process's claim: another folder is refused as 'running now', and the same folder too (two processes
+    would write one folder)."""
+    import socket
+
+    import pytest
+
+    from hcrbench.data.splitlock import changing
+    from hcrbench.errors import InputError
+    from hcrbench.protocol.looks import claim_worlds, world_key
+
+    live = subprocess.Popen(["sleep", "60"])
+    try:
+        busy = str((tmp_path / "busy").resolve())
+        with changing("test") as reg:
+            reg["worlds"] = {world_key("small", 4): {"claims": [
+                {"output_dir": busy, "pid": live.pid, "host": socket.gethostname(), "time": "t0"}]}}
+        with pytest.raises(InputError, match=r"is claimed by the quickstart running now in .*busy"):
+            claim_worlds(tmp_path / "other", [("small", 4)], relook=False)
+        with pytest.raises(InputError, match=rf"a quickstart is running in .*busy now \(process {live.pid}"):
+            claim_worlds(tmp_path / "busy", [("small", 4)], relook=False)
+    finally:
+        live.kill()
+        live.wait()
+    claim_worlds(tmp_path / "other", [("small", 4)], relook=False)  # it ended before scoring: no look
+
+
+def test_a_quickstart_killed_after_claiming_its_look_resumes_it(tmp_path):
+    """The runner records a look pending before any work; a kill leaves it so. Re-running the same folder resumes
+    that look: the guard does not count it (it refused the resume, asking for --relook); another folder's counts."""
+    import os
+    import socket
+
+    from hcrbench.data.splitlock import changing, claim_look, interrupted
+    from hcrbench.protocol.looks import guard
+
+    root = tmp_path / "qs" / "data" / "meridian-small-s3"
+    key = _scored_elsewhere(root, tmp_path / "elsewhere")
+    with changing("test") as reg:
+        reg["splits"][key]["scorings"] = [{"experiment": "quickstart-small", "output_dir": str((tmp_path / "qs")
+                                           .resolve()), "systems": [], "forced": True, "time": "t0", "pending": True,
+                                           "claim": "feed", "pid": _ended_pid(), "host": socket.gethostname()}]
+    (pending,) = scorings(key)
+    assert interrupted(pending, (tmp_path / "qs").resolve()) and not interrupted(pending, tmp_path / "other")
+    assert guard(tmp_path / "qs" / "quickstart.toml", root, relook=False)["looks_before"] == 0
+    claim_look(key, split="test", dataset=str(root), files={}, experiment="quickstart-small",
+               output_dir=(tmp_path / "qs").resolve(), force=True, config_path=tmp_path / "qs" / "quickstart.toml")
+    (look,) = json.loads(registry_path().read_text())["splits"][key]["scorings"]
+    assert look["resumes"] == "t0" and look["pending"] and look["pid"] == os.getpid()

@@ -164,8 +164,8 @@ def _quickstart(out: Path, cache: Path, home: Path, omp: int, encoder: str, kill
     import signal
     import time
 
-    env = {**os.environ, "OMP_NUM_THREADS": str(omp), "OPENBLAS_NUM_THREADS": str(omp), "HCRBENCH_CACHE": str(cache),
-           "HCRBENCH_HOME": str(home), "HCRBENCH_PROGRESS": "0"}
+    env = {**os.environ, "OMP_NUM_THREADS": str(omp), "OPENBLAS_NUM_THREADS": str(omp), "MKL_NUM_THREADS": str(omp),
+           "HCRBENCH_CACHE": str(cache), "HCRBENCH_HOME": str(home), "HCRBENCH_PROGRESS": "0"}
     args = ["hcrbench", "quickstart", "--out", str(out), "--encoder", encoder, "--seeds", "2", "--n-trials", "80",
             "--resamples", "1000", "--seed", "0", "--max-queries", "150", "--quiet"]  # a development seed
     if kill_after_runs:
@@ -198,6 +198,109 @@ def test_quickstart_is_byte_identical_across_threads_caches_and_a_killed_and_res
     assert names, "the first quickstart wrote no runs"
     for name in [*names, "eval.json", "verdicts.json"]:
         assert (first / name).read_bytes() == (out / name).read_bytes(), f"{name} differs"
+
+
+HASH_RUN = """name = "determinism"
+output_dir = "out"
+seed = 0
+metrics = ["nDCG@10", "R@100"]
+baseline = "bm25"
+k = 100
+n_resamples = 1000
+
+[dataset]
+path = "world"
+split = "test"
+locked = true
+
+[[systems]]
+name = "bm25"
+type = "bm25"
+chunking = { max_tokens = 128, overlap = 32, respect_sentences = true, structure_aware = true }
+
+[[systems]]
+name = "hcr"
+type = "hcr"
+params = { backend = "hash", depth = 2, seed = 0 }
+
+[[systems]]
+name = "rerank"
+type = "rerank"
+params = { method = "maxsim", first_stage = "hybrid", first_stage_params = { systems = "bm25,dense", method = "rrf", \
+dense_backend = "hash" }, backend = "hash", top_n = 100, top_n_from = "hcr", top_n_match = "per-query" }
+chunking = { max_tokens = 128, overlap = 32, respect_sentences = true, structure_aware = true }
+"""
+
+
+def _hash_run(root: Path, cache: Path, home: Path, *, threads: int, hash_seed: int, kill_after_runs: int = 0) -> None:
+    """``hcrbench run`` of :data:`HASH_RUN` in ``root``; with ``kill_after_runs`` it is killed (SIGKILL) once that
+    many runs are written, then resumed with one thread more (the split is locked: the resume continues the look the
+    kill left pending, it is not a second one)."""
+    import signal
+    import time
+
+    def env(n: int) -> dict[str, str]:
+        return {**os.environ, "OMP_NUM_THREADS": str(n), "OPENBLAS_NUM_THREADS": str(n), "MKL_NUM_THREADS": str(n),
+                "PYTHONHASHSEED": str(hash_seed), "HCRBENCH_CACHE": str(cache), "HCRBENCH_PROGRESS": "0",
+                "HCRBENCH_HOME": str(home)}
+
+    args = ["hcrbench", "run", "c.toml", "--quiet"]
+    if kill_after_runs:
+        p = subprocess.Popen(args, cwd=root, env=env(threads), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+        while p.poll() is None and len(list((root / "out" / "runs").glob("*.trec"))) < kill_after_runs:
+            time.sleep(0.05)
+        assert p.poll() is None, "the run ended before it could be killed mid-way"
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        assert len(list((root / "out" / "runs").glob("*.trec"))) < 3 and not (root / "out" / "eval.json").exists()
+        threads += 1
+    r = subprocess.run(args, cwd=root, env=env(threads), capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
+def _keep_test_queries(world: Path, n: int) -> None:
+    """Cut a generated world's test split to its first ``n`` judged queries (the corpus unchanged)."""
+    lines = (world / "qrels" / "test.tsv").read_text(encoding="utf-8").splitlines()
+    head, rows = (lines[:1], lines[1:]) if lines[0].startswith("query-id") else ([], lines)
+    keep = list(dict.fromkeys(r.split("\t")[0] for r in rows))[:n]
+    (world / "qrels" / "test.tsv").write_text("\n".join(head + [r for r in rows if r.split("\t")[0] in keep])
+                                              + "\n", encoding="utf-8")
+    queries = (world / "queries.jsonl").read_text(encoding="utf-8").splitlines()
+    (world / "queries.jsonl").write_text("\n".join(q for q in queries if json.loads(q)["_id"] in keep) + "\n",
+                                         encoding="utf-8")
+    for extra in ("qrels/tune.tsv", "qrels/dev.tsv", "queries.meta.jsonl"):
+        (world / extra).unlink(missing_ok=True)
+
+
+def test_a_hash_run_is_byte_identical_across_threads_caches_and_a_killed_and_resumed_run(tmp_path):
+    """The fast form of the quickstart comparison: BM25, HCR (its depth-2 tree, which faiss's k-means built
+    otherwise on two threads) and the kill baseline's MaxSim reranker over HCR's candidate counts, on Meridian
+    small seed 0 (hashed words, no model): once cold on one thread; once on two threads with another hash seed and
+    its own cold cache, killed after its first run and resumed on three threads with the cache it left. Runs, routing logs, eval.json and per_query.csv: byte for
+    byte."""
+    pytest.importorskip("faiss")
+    pytest.importorskip("bm25s")
+    from hcrbench.synth.generate import generate_meridian
+
+    root = tmp_path / "exp"
+    world = root / "world"
+    generate_meridian(world, size="small", seed=0)  # its 12,873 chunks gave another depth-2 tree on 2 threads
+    _keep_test_queries(world, 30)  # the tree is over the corpus: 30 queries route through it in seconds
+    (root / "c.toml").write_text(HASH_RUN)
+    _hash_run(root, tmp_path / "c1", tmp_path / "h1", threads=1, hash_seed=0)
+    first = tmp_path / "first"
+    (root / "out").rename(first)
+    _hash_run(root, tmp_path / "c2", tmp_path / "h2", threads=2, hash_seed=1, kill_after_runs=1)
+    out = root / "out"
+    names = sorted(p.relative_to(first).as_posix() for d in ("runs", "logs") for p in (first / d).rglob("*")
+                   if p.is_file())
+    assert len([n for n in names if n.endswith(".trec")]) == 3, names
+    for name in [*names, "eval.json", "per_query.csv"]:
+        assert (first / name).read_bytes() == (out / name).read_bytes(), f"{name} differs"
+    (entry,) = json.loads((tmp_path / "h2" / "scored-splits.json").read_text())["splits"].values()
+    (look,) = entry["scorings"]  # the killed run's pending look, taken over and confirmed by the resume
+    assert "pending" not in look and look["resumes"] and look["systems"] == ["bm25", "hcr", "rerank"]
 
 
 TREE_ONE = r'''

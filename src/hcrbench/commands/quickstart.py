@@ -103,7 +103,7 @@ def quickstart_command(
 
     check_main_job(encoder, field="quickstart")  # a package missing from the install: one line before any work
     subject = parse_subject(system, encoder=encoder, seed=seed, seeds=seeds)
-    refuse_a_folder_not_its_own(out.expanduser())
+    refuse_a_folder_not_its_own(out.expanduser(), expect=experiment_names(size_list, seed=seed, encoder=encoder))
     from hcrbench.experiment.relock import read_lock, relock
 
     lock_before = read_lock(out.expanduser())
@@ -147,10 +147,23 @@ CONSOLE_FILE = "console.txt"
 OWN_BEFORE_MARKER = {"data", "sizes", "quickstart.toml"}
 
 
-def refuse_a_folder_not_its_own(out: Path) -> None:
-    """Before any work: an ``--out`` folder holding a user's files or another experiment's results is refused in
-    one line whose advice is a flag this command has (``--out``; the quickstart has no ``--force``): the runner
-    would refuse it too, but only after the tuning."""
+def experiment_names(sizes: list[str], *, seed: int, encoder: str) -> dict[str, str]:
+    """``{folder below --out: experiment name}`` this quickstart writes (``"."``: the largest size)."""
+    from hcrbench.experiment.config import parse_config
+    from hcrbench.protocol.quickstart import render_config
+
+    return {"." if s == sizes[-1] else f"sizes/{s}": parse_config(render_config(size=s, seed=seed, encoder=encoder)).name
+            for s in sizes}
+
+
+def refuse_a_folder_not_its_own(out: Path, expect: dict[str, str] | None = None) -> None:
+    """Before any work: an ``--out`` folder holding a user's files or another experiment's results (another
+    quickstart's too: another encoder or size, ``expect``) is refused in one line whose advice is a flag this
+    command has (``--out``; the quickstart has no ``--force``): the runner would refuse it too, but only after the
+    tuning."""
+    for sub, name in (expect or {}).items():
+        if sub != ".":
+            refuse_a_folder_not_its_own(out / sub, {".": name})
     from hcrbench.data.outputs import BUSY, MARKER, read_marker
     from hcrbench.experiment.manifest import read_manifest
 
@@ -166,6 +179,9 @@ def refuse_a_folder_not_its_own(out: Path) -> None:
     if isinstance(owner, str) and not owner.startswith("quickstart-"):
         raise InputError(f"the folder {out} holds the results of experiment {owner!r}, not of a quickstart; "
                          f"{advice}", field="--out")
+    if isinstance(owner, str) and expect and "." in expect and owner != expect["."]:
+        raise InputError(f"the folder {out} holds the results of {owner!r}, another quickstart (another --encoder "
+                         f"or --size) than this one ({expect['.']!r}); {advice}", field="--out")
     if marker is not None or manifest is not None:
         return
     foreign = sorted(p.name for p in out.iterdir() if p.name not in OWN_BEFORE_MARKER | {MARKER, BUSY}

@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import secrets
+import socket
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -84,6 +85,12 @@ def _changing(what: str) -> Iterator[dict[str, Any]]:
         os.close(fd)  # closing the descriptor drops the flock
 
 
+def changing(what: str) -> contextlib.AbstractContextManager[dict[str, Any]]:
+    """The whole registry for one read-modify-write under its exclusive lock (``what``: named when it cannot be
+    written); other tables than ``splits`` (the quickstart's ``worlds``) are kept as they are."""
+    return _changing(what)
+
+
 def _scoring(experiment: str, output_dir: str | Path, systems: list[str], forced: bool) -> dict[str, Any]:
     return {"experiment": experiment, "output_dir": str(output_dir), "systems": list(systems),
             "forced": bool(forced), "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
@@ -109,13 +116,39 @@ def claim_look(key: str, *, split: str, dataset: str, files: dict[str, str], exp
     with _changing("a look at a locked split is recorded before any work") as reg:
         entry = reg["splits"].setdefault(key, {"dataset": dataset, "split": split, "files": files,
                                                "scorings": []})
-        prior = list(entry.get("scorings", []))
+        # a killed run of this folder left its look pending: resuming the folder continues that look
+        resumed = [s for s in entry.get("scorings", []) if interrupted(s, output_dir)]
+        prior = [s for s in entry.get("scorings", []) if s not in resumed]
         if prior and not force:
             raise _refusal(prior, split, dataset, config_path, line)
-        entry.setdefault("scorings", []).append({**_scoring(experiment, output_dir, [], force), "pending": True,
-                                                 "claim": token})
+        entry["scorings"] = [*prior, {**_scoring(experiment, output_dir, [], force), "pending": True, "claim": token,
+                                      "pid": os.getpid(), "host": socket.gethostname(),
+                                      **({"resumes": resumed[0]["time"]} if resumed else {})}]
     _ACTIVE.append({"key": key, "token": token, "scoring": False})
     return token
+
+
+def process_alive(pid: Any) -> bool:
+    """Does process ``pid`` (of this host) still run?"""
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    if os.name == "nt":  # pragma: no cover - signal 0 is CTRL_C_EVENT there: cannot be asked, taken as running
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by someone else
+        return True
+    return True
+
+
+def interrupted(scoring: dict[str, Any], output_dir: str | Path) -> bool:
+    """Is ``scoring`` a look of ``output_dir`` still pending whose process has ended (killed): a run of the same
+    folder resumes it rather than taking a second look? Another host's, or one without a process id, is not."""
+    return bool(scoring.get("pending")) and scoring.get("output_dir") == str(output_dir) \
+        and scoring.get("host") == socket.gethostname() and scoring.get("pid") != os.getpid() \
+        and not process_alive(scoring.get("pid"))
 
 
 #: This process's claims not yet confirmed or withdrawn (its own pending look is not an earlier scoring).

@@ -9,14 +9,24 @@
   a warm re-run of the same folder that reuses every score is the same look, not a second one. A relook is
   recorded: the lock registry's scoring entry says ``"relook": true`` and ``verdicts.json["discipline"]`` carries
   ``relook`` and ``looks_before``.
+- **Claimed before any work, atomically**: a quickstart claims each Meridian world it will score (generator
+  version, size, seed) in the lock registry before it generates, tunes or runs anything (:func:`claim_worlds`),
+  checking and recording in one step under the registry's file lock. A world another folder's quickstart is
+  scoring now, or scored, is refused at once (exit 2) unless ``--relook``; of several concurrent quickstarts on one
+  world exactly one proceeds. A claim whose process is gone and which scored nothing (stopped while generating or
+  tuning) is no look and is dropped. A registry that cannot be written (read-only ``HCRBENCH_HOME``) is refused
+  then, in one line, rather than scoring with the look unrecorded.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import socket
 from pathlib import Path
 from typing import Any
 
+from hcrbench.data.splitlock import process_alive
 from hcrbench.errors import InputError
 
 VERDICT_SEED = 8128
@@ -75,6 +85,74 @@ def early_check(root: Path, folder: Path, *, relook: bool, split: str = "test") 
         raise _refuse(prior, root, split)
 
 
+def world_key(size: str | int, seed: int, *, grow: bool = False) -> str:
+    """The lock registry's key of the Meridian world ``size`` / ``seed`` (this generator's version, ``grow``):
+    known before the world is generated, so a look at it can be claimed before any work."""
+    import hashlib
+
+    from hcrbench.synth.generate import GENERATOR_VERSION
+
+    blob = json.dumps({"generator": "meridian", "generator_version": GENERATOR_VERSION, "grow": bool(grow),
+                       "seed": int(seed), "size": str(size).strip().lower()}, sort_keys=True)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _running(claim: dict[str, Any]) -> bool:
+    """Is the claim's quickstart still running? Another host's cannot be told: taken as running."""
+    if claim.get("host") != socket.gethostname():
+        return True
+    return claim.get("pid") != os.getpid() and process_alive(claim.get("pid"))
+
+
+def _scored(folder: str, reg: dict[str, Any]) -> bool:
+    """Did the experiment in ``folder`` (or a size below it) record a scoring of any split?"""
+    inside = folder.rstrip("/") + "/"
+    return any(s.get("output_dir") == folder or str(s.get("output_dir", "")).startswith(inside)
+               for e in reg.get("splits", {}).values() if isinstance(e, dict) for s in e.get("scorings", []))
+
+
+def _counts(claim: dict[str, Any], reg: dict[str, Any]) -> bool:
+    """A claim is a look when its quickstart runs now or scored; one that stopped before scoring looked at
+    nothing."""
+    return _running(claim) or _scored(str(claim.get("output_dir")), reg)
+
+
+def claim_worlds(out: Path, worlds: list[tuple[str | int, int]], *, relook: bool, grow: bool = False) -> None:
+    """Before any work: claim each Meridian world ``(size, seed)`` a quickstart into ``out`` will score, checked
+    and recorded in one step under the registry's lock. Refused (InputError, exit 2) when another folder's
+    quickstart runs on the world now or scored it (unless ``relook``), or when another process runs a quickstart
+    in ``out`` itself; a registry that cannot be written is a one-line WriteError."""
+    from datetime import datetime, timezone
+
+    from hcrbench.data.splitlock import changing, registry_path
+
+    mine = str(out.expanduser().resolve())
+    with changing("a quickstart's look is recorded before any work") as reg:
+        table = reg.setdefault("worlds", {})
+        for size, seed in worlds:
+            entry = table.setdefault(world_key(size, seed, grow=grow), {
+                "generator": "meridian", "size": str(size), "seed": int(seed), "grow": bool(grow), "claims": []})
+            claims = [c for c in entry.get("claims", []) if isinstance(c, dict)]
+            here = [c for c in claims if c.get("output_dir") == mine and c.get("host") == socket.gethostname()
+                    and c.get("pid") != os.getpid() and process_alive(c.get("pid"))]
+            if here:
+                raise InputError(f"a quickstart is running in {mine} now (process {here[-1].get('pid')}, since "
+                                 f"{here[-1].get('time')}); wait for it to end (the same command then resumes it)",
+                                 field="--out")
+            others = [c for c in claims if c.get("output_dir") != mine and _counts(c, reg)]
+            if others and not relook:
+                last = others[-1]
+                doing = ("was already scored by the quickstart in" if _scored(str(last.get("output_dir")), reg)
+                         else "is claimed by the quickstart running now in")
+                raise InputError(f"Meridian {size} seed {seed}'s test split {doing} {last.get('output_dir')} "
+                                 f"(started {last.get('time')}, registry {registry_path()}); a second look needs "
+                                 f"{RELOOK_FLAG} (recorded), or take fresh data with another --seed",
+                                 field=RELOOK_FLAG)
+            entry["claims"] = [c for c in claims if c.get("output_dir") != mine and c in others] + [{
+                "output_dir": mine, "pid": os.getpid(), "host": socket.gethostname(),
+                "time": datetime.now(timezone.utc).isoformat(timespec="seconds"), "relook": bool(others)}]
+
+
 def reuses_everything(config_path: Path) -> bool:
     """Would ``hcrbench run`` of ``config_path`` reuse every system's run from its folder (a warm re-run)?"""
     from hcrbench.experiment.config import load_config
@@ -102,10 +180,12 @@ def reuses_everything(config_path: Path) -> bool:
 def guard(config_path: Path, root: Path, *, relook: bool, split: str = "test") -> dict[str, Any]:
     """Before the test split is scored: ``{"looks_before", "relook", "warm"}``; raises when this would be a
     second look without ``relook``."""
-    from hcrbench.data.splitlock import scorings
+    from hcrbench.data.splitlock import interrupted, scorings
 
     key = split_key_of(root, split)
-    prior = scorings(key) if key is not None else []
+    folder = str(config_path.parent.resolve())
+    # this folder's look that a kill left pending is resumed, not looked at again (the runner takes it over)
+    prior = [s for s in scorings(key) if not interrupted(s, folder)] if key is not None else []
     if not prior:
         return {"looks_before": 0, "relook": False, "warm": False, "key": key}
     warm = reuses_everything(config_path)

@@ -243,6 +243,7 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
     out = out.expanduser()
     if out.exists() and not out.is_dir():
         raise InputError("exists and is not a folder", path=out, field="--out")
+    looks.claim_worlds(out, [(s, seed) for s in sizes], relook=relook)  # one quickstart per world, before any work
     out.mkdir(parents=True, exist_ok=True)
     data_root = out / "data"
     per_size: dict[str, Any] = {}
