@@ -80,6 +80,7 @@ def test_tree_metrics_are_measured_per_world_and_pooled(ran):
     assert (logs / "hcr.routing.jsonl").read_text() == "".join(parts)  # the pooled log, world by world
 
 
+@pytest.mark.slow  # three runs of HCR and its kill baseline on two worlds (~1.5 min on 2 cores)
 def test_adding_a_world_computes_only_the_new_world_and_gives_the_same_bytes(tmp_path):
     import os
 
