@@ -243,7 +243,8 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
     out = out.expanduser()
     if out.exists() and not out.is_dir():
         raise InputError("exists and is not a folder", path=out, field="--out")
-    looks.claim_worlds(out, [(s, seed) for s in sizes], relook=relook)  # one quickstart per world, before any work
+    # one quickstart per world, before any work (the worlds' test split is other data than the one world's)
+    looks.claim_worlds(out, [(s if worlds == 1 else f"{s} (worlds)", seed) for s in sizes], relook=relook)
     out.mkdir(parents=True, exist_ok=True)
     data_root = out / "data"
     per_size: dict[str, Any] = {}
