@@ -198,3 +198,27 @@ def test_a_quickstart_killed_after_claiming_its_look_resumes_it(tmp_path):
                output_dir=(tmp_path / "qs").resolve(), force=True, config_path=tmp_path / "qs" / "quickstart.toml")
     (look,) = json.loads(registry_path().read_text())["splits"][key]["scorings"]
     assert look["resumes"] == "t0" and look["pending"] and look["pid"] == os.getpid()
+
+
+def test_a_relook_of_several_worlds_counts_the_looks_taken_before(tmp_path, monkeypatch):
+    """Look 1 + every other folder that scored (or runs now), and this folder's own earlier scoring: the test
+    worlds a relook draws are never the ones scored before."""
+    import json as _json
+    import socket
+
+    from hcrbench.protocol.looks import prior_looks, world_key
+
+    monkeypatch.setenv("HCRBENCH_HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    a, b, c = (str((tmp_path / n).resolve()) for n in "abc")
+    dead = {"host": socket.gethostname(), "pid": 2**22 + 12345}
+    reg = {"version": 1,
+           "splits": {"k": {"scorings": [{"output_dir": a}]}},
+           "worlds": {world_key("small (worlds)", 9): {"claims": [{"output_dir": a, **dead},
+                                                                   {"output_dir": b, **dead}]}}}
+    (tmp_path / "home" / "scored-splits.json").write_text(_json.dumps(reg))
+    assert prior_looks(tmp_path / "c", "small (worlds)", 9) == 1  # a scored; b stopped before scoring: no look
+    assert prior_looks(tmp_path / "a", "small (worlds)", 9) == 1  # a's own scoring
+    assert prior_looks(tmp_path / "b", "small (worlds)", 9) == 1
+    assert prior_looks(tmp_path / "c", "small (worlds)", 10) == 0
+    assert c

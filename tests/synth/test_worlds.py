@@ -267,3 +267,21 @@ def test_names_across_splits_counts_names_and_questions_two_splits_share():
     assert names_across_splits([tune, again]) == {"entity names": 0, "query texts": 1}
     same_split = ("tune", world("Orbit VPN"), test[2])
     assert names_across_splits([tune, same_split]) == {"entity names": 0, "query texts": 0}
+
+
+def test_a_later_look_draws_fresh_test_worlds_and_keeps_tune_and_dev(tmp_path):
+    from hcrbench.synth.worlds import look_world_seed
+
+    first = [look_world_seed(11, w) for w in range(5)]
+    again = [look_world_seed(11, w, look=2) for w in range(5)]
+    assert first == [world_seed(11, w) for w in range(5)]
+    assert again[:2] == first[:2]  # tune and dev: the same worlds (what was tuned and chosen there holds)
+    assert not set(again[2:]) & set(first)  # every test world is new
+    assert len({*again[2:], *(look_world_seed(11, w, look=3) for w in range(2, 5))}) == 6
+    a, b = tmp_path / "a", tmp_path / "b"
+    generate_worlds(a, "small", seed=11, n_queries=QUERIES, worlds=3)
+    generate_worlds(b, "small", seed=11, n_queries=QUERIES, worlds=3, look=2)
+    for w in ("w00", "w01"):
+        assert _files(a / WORLDS_DIR / w) == _files(b / WORLDS_DIR / w)
+    assert _files(a / WORLDS_DIR / "w02") != _files(b / WORLDS_DIR / "w02")
+    assert json.loads((b / "manifest.json").read_text())["look"] == 2

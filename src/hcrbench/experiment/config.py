@@ -153,6 +153,8 @@ class DatasetConfig(BaseModel):
     # 60/20/20; K >= 3 gives world 0 to tune, world 1 to dev and every further world to test, each system built
     # and searched per world (a world's size stays its size). Adding worlds never changes one already there.
     worlds: int = Field(1, ge=1, le=100)
+    # A later look at a verdict on such a dataset draws fresh test worlds (tune and dev stay): look 2, 3, ...
+    look: int = Field(1, ge=1, le=1000)
 
     @model_validator(mode="after")
     def _source(self) -> DatasetConfig:

@@ -121,7 +121,7 @@ def _generate_if_missing(cfg: DatasetConfig, base: Path) -> None:
         from hcrbench.synth.worlds import ensure_worlds
 
         ensure_worlds(target, size=cfg.size, seed=cfg.generate_seed, n_queries=cfg.generate_queries,
-                      worlds=cfg.worlds)
+                      worlds=cfg.worlds, look=cfg.look)
         return
     done = ensure_meridian(target, size=cfg.size, seed=cfg.generate_seed, n_queries=cfg.generate_queries,
                            grow=cfg.grow)

@@ -117,6 +117,19 @@ def _counts(claim: dict[str, Any], reg: dict[str, Any]) -> bool:
     return _running(claim) or _scored(str(claim.get("output_dir")), reg)
 
 
+def prior_looks(out: Path, size: str | int, seed: int, *, grow: bool = False) -> int:
+    """How many other output folders' quickstarts looked at Meridian ``size`` / ``seed`` (the registry's claims
+    that count as looks): a relook of a dataset of several worlds draws the test worlds of look ``1 + this``."""
+    from hcrbench.data.splitlock import _load, registry_path
+
+    mine = str(out.expanduser().resolve())
+    reg = _load(registry_path())
+    entry = (reg.get("worlds") or {}).get(world_key(size, seed, grow=grow)) or {}
+    # this folder's own earlier scoring counts too: a relook never scores the same test worlds again
+    return len({c.get("output_dir") for c in entry.get("claims", []) if isinstance(c, dict)
+                and (_counts(c, reg) if c.get("output_dir") != mine else _scored(mine, reg))})
+
+
 def claim_worlds(out: Path, worlds: list[tuple[str | int, int]], *, relook: bool, grow: bool = False) -> None:
     """Before any work: claim each Meridian world ``(size, seed)`` a quickstart into ``out`` will score, checked
     and recorded in one step under the registry's lock. Refused (InputError, exit 2) when another folder's

@@ -94,7 +94,8 @@ def tuned_placeholders(text: str, tuned: dict[str, dict[str, Any]] | None) -> di
 def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int = 3, n_trials: int = 200,
                   n_resamples: int = 10_000, data: str = "data/meridian-small-s0", fail_fast: bool = False,
                   tuned: dict[str, dict[str, Any]] | None = None, cross_encoder: str | None = None,
-                  queries: int | None = None, worlds: int = 1, confidence: float | None = None) -> str:
+                  queries: int | None = None, worlds: int = 1, confidence: float | None = None,
+                  look: int = 1) -> str:
     """The protocol config's TOML text (see the packaged templates), each tuned system's params as ``tuned``
     (``{system: {param: value}}``) chose them; with ``cross_encoder`` (weights: a folder or name) HCR and the kill
     baseline rerank with it and MaxSim is reported beside (:func:`hcrbench.protocol.field.with_cross_encoder`)."""
@@ -117,7 +118,8 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
     if confidence is not None:  # a look of a sequential design: its intervals at the level it spends
         out = out.replace("[protocol]\n", f"[protocol]\nconfidence = {confidence!r}\n", 1)
     if worlds > 1:  # K independent worlds: tune w00, dev w01, test the rest (synth/worlds.py)
-        out = out.replace(f"generate_seed = {seed}\n", f"generate_seed = {seed}\nworlds = {int(worlds)}\n", 1)
+        extra = f"worlds = {int(worlds)}\n" + (f"look = {int(look)}\n" if look > 1 else "")
+        out = out.replace(f"generate_seed = {seed}\n", f"generate_seed = {seed}\n{extra}", 1)
     if cross_encoder is not None:
         from hcrbench.protocol.field import with_cross_encoder
 
@@ -125,13 +127,15 @@ def render_config(*, size: str, seed: int, encoder: str = "minilm", seeds: int =
     return out
 
 
-def data_folder(size: str, seed: int, queries: int | None = None, worlds: int = 1) -> str:
+def data_folder(size: str, seed: int, queries: int | None = None, worlds: int = 1, look: int = 1) -> str:
     """The generated dataset's folder name under ``OUT/data``: ``meridian-<size>-s<seed>-worlds`` for a dataset
     of several worlds (adding test worlds keeps the folder and every world in it), else the one world's
     (:func:`hcrbench.protocol.query_plan.data_name`)."""
     from hcrbench.protocol.query_plan import data_name
 
-    return f"meridian-{size}-s{seed}-worlds" if worlds > 1 else data_name(size, seed, queries)
+    if worlds > 1:
+        return f"meridian-{size}-s{seed}-worlds" + (f"-look{look}" if look > 1 else "")
+    return data_name(size, seed, queries)
 
 
 def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: bool = True, progress: bool = False,
@@ -149,7 +153,7 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
 
     folder.mkdir(parents=True, exist_ok=True)
     worlds = int(kw.get("worlds", 1))
-    data = data_root / data_folder(size, seed, queries, worlds)
+    data = data_root / data_folder(size, seed, queries, worlds, int(kw.get("look", 1)))
     rel = Path(os.path.relpath(data, folder)).as_posix()
     if queries is not None:
         kw["queries"] = queries
@@ -162,7 +166,8 @@ def write_config(folder: Path, size: str, *, seed: int, data_root: Path, tune: b
             if worlds > 1:
                 from hcrbench.synth.worlds import ensure_worlds
 
-                ensure_worlds(data, size=size, seed=seed, n_queries=queries, worlds=worlds)
+                ensure_worlds(data, size=size, seed=seed, n_queries=queries, worlds=worlds,
+                              look=int(kw.get("look", 1)))
             else:
                 from hcrbench.synth.generate import ensure_meridian
 
@@ -244,7 +249,10 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
     if out.exists() and not out.is_dir():
         raise InputError("exists and is not a folder", path=out, field="--out")
     # one quickstart per world, before any work (the worlds' test split is other data than the one world's)
-    looks.claim_worlds(out, [(s if worlds == 1 else f"{s} (worlds)", seed) for s in sizes], relook=relook)
+    keys = [s if worlds == 1 else f"{s} (worlds)" for s in sizes]
+    # a relook of several worlds draws fresh test worlds: look 1 + the looks other folders took (never the same)
+    look = 1 + max(looks.prior_looks(out, k, seed) for k in keys) if worlds > 1 and relook else 1
+    looks.claim_worlds(out, [(k, seed) for k in keys], relook=relook)
     out.mkdir(parents=True, exist_ok=True)
     data_root = out / "data"
     per_size: dict[str, Any] = {}
@@ -259,7 +267,7 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
     for size in sizes:  # no work at all when a size's test split would be a second look (--relook), the design's
         # suite's or a power plan's larger one (meridian-<size>-s<seed>-q<N>)
         larger = sorted(data_root.glob(f"meridian-{size}-s{seed}-q*")) if data_root.is_dir() else []
-        for root in (data_root / data_folder(size, seed, worlds=worlds), *([] if worlds > 1 else
+        for root in (data_root / data_folder(size, seed, worlds=worlds, look=look), *([] if worlds > 1 else
                                                                           [data_root / f"meridian-{size}-s{seed}",
                                                                            *larger])):
             looks.early_check(root, out if size == largest else out / "sizes" / size, relook=relook)
@@ -271,7 +279,8 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
                                 encoder=encoder, seeds=seeds, n_trials=n_trials, n_resamples=n_resamples,
                                 fail_fast=fail_fast, progress=progress, cross_encoder=cross_encoder, subject=subject,
                                 worlds=worlds, max_worlds=max_worlds, budget_s=budget_minutes * 60.0,
-                                max_queries=max_queries, relook=relook, console=console, sizes=sizes)
+                                max_queries=max_queries, relook=relook, console=console, sizes=sizes,
+                                look=look)
     result = per_size[largest]
     growth = None
     if len(sizes) > 1:
@@ -311,7 +320,8 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
             from hcrbench.synth.worlds import ensure_worlds
 
             t_gen = time.perf_counter()
-            ensure_worlds(data_root / data_folder(size, seed, worlds=k), size=size, seed=seed, worlds=k)
+            ensure_worlds(data_root / data_folder(size, seed, worlds=k, look=opts.get("look", 1)), size=size,
+                          seed=seed, worlds=k, look=opts.get("look", 1))
             gen_s = time.perf_counter() - t_gen
         kw = dict(opts, seed=seed, data_root=data_root, worlds=k)
         if max_looks > 1:
@@ -334,7 +344,8 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
         # a demonstration states how often the locked test split was looked at (verdicts.json "discipline"),
         # it does not refuse: another quickstart on the same generated corpus (another encoder, another folder)
         # is a recorded look; a warm re-run that reuses every score is not a new look at all (the runner)
-        look = looks.guard(cfg, data_root / data_folder(size, seed, (hook or {}).get("queries"), k), relook=relook)
+        look = looks.guard(cfg, data_root / data_folder(size, seed, (hook or {}).get("queries"), k,
+                                                        opts.get("look", 1)), relook=relook)
         # the largest size's report is written by the command after this returns: its manifest says "reporting"
         # until then, so a run stopped while the report is written is not "complete" (lock refuses, verify flags)
         t_exp = time.perf_counter()

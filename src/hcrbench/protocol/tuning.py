@@ -73,6 +73,8 @@ def tune_config(cfg: Any, data_path: str, output_dir: str = ".") -> str:
             lines.append(f"generate_queries = {ds.generate_queries}")
         if ds.worlds > 1:  # the same worlds (the tune split is world 0's queries)
             lines.append(f"worlds = {ds.worlds}")
+        if ds.look > 1:
+            lines.append(f"look = {ds.look}")
     lines += [f'split = "{TUNE_SPLIT}"', ""]
     if any(SELECTION in g for g in grids.values()):  # contexts at the reference budget, to choose a selection
         ref = cfg.context.reference_budget

@@ -70,6 +70,15 @@ def world_seed(seed: int, w: int) -> int:
     return sub_seed(_check_seed(seed), "world", w) >> 32
 
 
+def look_world_seed(seed: int, w: int, look: int = 1) -> int:
+    """The seed of world ``w`` in the dataset of look ``look`` at a verdict: tune and dev worlds (0, 1) and every
+    world of the first look are :func:`world_seed`; a later look's test worlds are fresh ones (SHA-256 of ``(seed,
+    "world", "w/look")``), so a second look at a verdict never scores a test world again."""
+    if look == 1 or w < MIN_WORLDS - 1:
+        return world_seed(seed, w)
+    return sub_seed(_check_seed(seed), "world", f"{w}/look{int(look)}") >> 32
+
+
 def world_name(w: int) -> str:
     """``w00``, ``w01``, ... (two digits at least, so the names of worlds 0-99 sort in world order)."""
     return f"w{w:02d}"
@@ -99,8 +108,8 @@ def world_splits(k: int) -> list[str]:
 
 
 def generate_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n_queries: int = DESIGN_QUERIES,
-                    worlds: int = MIN_WORLDS, on_world: Callable[[dict[str, Any]], None] | None = None
-                    ) -> dict[str, Any]:
+                    worlds: int = MIN_WORLDS, on_world: Callable[[dict[str, Any]], None] | None = None,
+                    look: int = 1) -> dict[str, Any]:
     """Write ``worlds`` independent Meridian worlds of ``size`` documents into ``out`` (layout: module docstring);
     returns the manifest. A world already in ``out/worlds`` for the same generator, size, seed and suite is kept
     as it is; worlds past ``worlds`` left by an earlier, larger generation are removed. ``on_world`` is called
@@ -130,7 +139,7 @@ def generate_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n
     entries = []
     for w in range(k):
         folder = root / world_name(w)
-        s = world_seed(seed, w)
+        s = look_world_seed(seed, w, look)
         t0 = time.perf_counter()
         done = ensure_meridian(folder, size=size, seed=s, n_queries=n_queries, grow=False)
         man = read_json(folder / "manifest.json")
@@ -146,6 +155,7 @@ def generate_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n
         "name": "meridian", "generator_version": GENERATOR_VERSION, "seed": seed, "size": _manifest_size(size),
         "n_docs": sum(e["n_docs"] for e in entries), "n_queries": sum(e["n_queries"] for e in entries),
         "token_counter": counter, "size_docs": n, "grow": False,
+        **({"look": look} if look != 1 else {}),
         "worlds": k, "world_splits": {s: [e["name"] for e in entries if e["split"] == s] for s in SPLITS},
         "world_list": entries,
         "files": {f: sha256_file(out / f) for f in POOLED_FILES},
@@ -155,7 +165,8 @@ def generate_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n
 
 
 def ensure_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n_queries: int | None = None,
-                  worlds: int = MIN_WORLDS, on_world: Callable[[dict[str, Any]], None] | None = None) -> str:
+                  worlds: int = MIN_WORLDS, on_world: Callable[[dict[str, Any]], None] | None = None,
+                  look: int = 1) -> str:
     """Make ``out`` hold this generator's ``worlds`` worlds for ``size``, ``seed`` and the suite (the design's when
     None): ``"kept"`` when its manifest already says so (nothing is read or written), else the worlds are
     generated (:func:`generate_worlds` keeps every world already there) and ``"generated"`` is returned."""
@@ -167,12 +178,13 @@ def ensure_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n_q
         man = None
     if isinstance(man, dict) and man.get("name") == "meridian" and man.get("worlds") == worlds \
             and man.get("generator_version") == GENERATOR_VERSION and man.get("seed") == _check_seed(seed) \
-            and man.get("size") == _manifest_size(size) and man.get("n_queries") == want_q * worlds:
+            and man.get("size") == _manifest_size(size) and man.get("n_queries") == want_q * worlds \
+            and man.get("look", 1) == look:
         return "kept"
     if isinstance(man, dict) and man.get("name") not in ("meridian", None):
         raise InputError("holds a manifest.json that is not Meridian's; refusing to write into it (choose an empty "
                          "or new folder)", path=out, field="out")
-    generate_worlds(out, size, seed, want_q, worlds=worlds, on_world=on_world)
+    generate_worlds(out, size, seed, want_q, worlds=worlds, on_world=on_world, look=look)
     return "generated"
 
 
