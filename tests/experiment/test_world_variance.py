@@ -1,0 +1,88 @@
+"""Per-world costs and variance components read from a run folder of a multi-world dataset."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+
+from hcrbench.errors import InputError
+from hcrbench.experiment.world_variance import components_of_run, is_per_query_stage, world_costs
+from hcrbench.stats.variance_components import variance_components
+
+
+def _folder(tmp_path, reused=False):
+    rng = np.random.default_rng(4)
+    data = tmp_path / "data"
+    data.mkdir()
+    rows, meta, d, wl, tl = [], [], [], [], []
+    for w in range(2, 6):
+        shift = rng.normal(0, 0.1)
+        for t in range(8):
+            ts = rng.normal(0, 0.1)
+            for j in range(3):
+                q = f"w{w:02d}-MQ{t}{j}"
+                b = float(rng.uniform(0.2, 0.6))
+                a = b + shift + ts + float(rng.normal(0, 0.1))
+                rows += [{"run": "a", "query_id": q, "nDCG@10": a}, {"run": "b", "query_id": q, "nDCG@10": b}]
+                meta.append({"query_id": q, "cluster": f"w{w:02d}-T{t}"})
+                d.append(a - b)
+                wl.append(w)
+                tl.append(t)
+    out = tmp_path / "run"
+    out.mkdir()
+    with (out / "per_query.csv").open("w", newline="") as f:
+        wr = csv.DictWriter(f, ["run", "query_id", "nDCG@10"])
+        wr.writeheader()
+        wr.writerows(rows)
+    (data / "queries.meta.jsonl").write_text("".join(json.dumps(m) + "\n" for m in meta))
+    worlds = {f"w{w:02d}": {"n_documents": 500, "n_queries": 24, "seconds": 10.0 + w, "reused": reused,
+                            "stage_seconds": {"index": 4.0, "search": 2.4, "bm25.encode_queries": 0.0}}
+              for w in range(2, 6)}
+    man = {"dataset": {"path": str(data)}, "systems": {"a": {"worlds": worlds}, "b": {"worlds": worlds}}}
+    (out / "manifest.json").write_text(json.dumps(man))
+    return out, np.asarray(d), wl, tl
+
+
+def test_per_query_stages_are_told_from_fixed_ones():
+    assert is_per_query_stage("search") and is_per_query_stage("bm25.search") and is_per_query_stage("route")
+    assert not is_per_query_stage("index") and not is_per_query_stage("build_tree")
+
+
+def test_world_costs_split_fixed_and_per_query_seconds(tmp_path):
+    out, *_ = _folder(tmp_path)
+    costs = world_costs(json.loads((out / "manifest.json").read_text()))
+    assert set(costs) == {"w02", "w03", "w04", "w05"}
+    assert costs["w03"]["fixed_s"] == pytest.approx(2 * (13.0 - 2.4))
+    assert costs["w03"]["per_query_s"] == pytest.approx(2 * 2.4 / 24)
+    assert costs["w03"]["by_system"]["a"]["fixed_s"] == pytest.approx(13.0 - 2.4)
+    with pytest.raises(InputError, match="no system 'zz'"):
+        world_costs(json.loads((out / "manifest.json").read_text()), ["zz"])
+
+
+def test_components_of_run_equals_the_direct_estimate_and_is_json(tmp_path):
+    out, d, wl, tl = _folder(tmp_path)
+    doc = components_of_run(out, "a", "b", n_boot=50, seed=3)
+    json.dumps(doc, allow_nan=False)
+    want = variance_components(d, wl, tl, n_boot=50, seed=3).to_dict()
+    got = doc["components"]
+    for k in ("between_worlds", "between_topics", "within_topic"):
+        assert got["components"][k]["value"] == pytest.approx(want["components"][k]["value"])
+    assert doc["topics_known"] == len(d) and doc["worlds"] == ["w02", "w03", "w04", "w05"]
+    assert got["n_topics"] == 32
+    al = doc["allocation"]
+    assert al["cost_world_s"] == pytest.approx(doc["cost_basis"]["cost_world_s"], abs=1e-3)
+    assert 1 <= al["queries_per_world"] <= 24 and al["worlds_per_batch"] >= 2
+
+
+def test_components_of_run_says_what_is_missing(tmp_path):
+    out, *_ = _folder(tmp_path)
+    with pytest.raises(InputError, match="no rows of run 'zz'"):
+        components_of_run(out, "a", "zz")
+    with pytest.raises(InputError, match="no column 'RR'"):
+        components_of_run(out, "a", "b", metric="RR")
+    (out / "per_query.csv").unlink()
+    with pytest.raises(InputError, match=r"per_query\.csv"):
+        components_of_run(out, "a", "b")
