@@ -86,3 +86,12 @@ def test_components_of_run_says_what_is_missing(tmp_path):
     (out / "per_query.csv").unlink()
     with pytest.raises(InputError, match=r"per_query\.csv"):
         components_of_run(out, "a", "b")
+
+
+def test_components_of_run_gives_the_cautious_allocation_and_the_world_means(tmp_path):
+    out, d, wl, _ = _folder(tmp_path)
+    doc = components_of_run(out, "a", "b", n_boot=100)
+    means = [np.mean([x for x, w in zip(d, wl, strict=True) if w == k]) for k in sorted(set(wl))]
+    assert doc["world_mean_variance"]["observed"] == pytest.approx(np.var(means, ddof=1))
+    assert doc["allocation_cautious"]["between"] >= doc["allocation"]["between"]
+    assert doc["allocation_cautious"]["queries_per_world"] <= doc["allocation"]["queries_per_world"]

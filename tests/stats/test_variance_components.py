@@ -122,3 +122,32 @@ def test_allocation_caps_at_suite_and_fills_budget():
 def test_allocation_refuses_bad_costs():
     with pytest.raises(InputError, match="cost_query_s"):
         allocation(0.01, 0.01, 0.01, 0.1, cost_world_s=10.0, cost_query_s=-1.0, max_queries=300)
+
+
+def test_world_floor_is_the_raw_sum_truncated_once_and_bracketed():
+    rng = np.random.default_rng(21)
+    d, wl, tl = _simulate(rng, 0.0, 0.02, 0.05, worlds=6)
+    vc = variance_components(d, wl, tl, n_boot=300, seed=2)
+    raw_w, raw_t = vc.component("between_worlds").raw, vc.component("between_topics").raw
+    assert vc.world_floor == pytest.approx(max(0.0, raw_w + vc.same_topic_rate * max(0.0, raw_t)))
+    assert 0.0 <= vc.world_floor_low <= vc.world_floor_high
+
+
+def test_world_mean_check_agrees_with_the_model_when_the_model_holds():
+    from hcrbench.stats.variance_components import world_mean_check
+
+    rng = np.random.default_rng(13)
+    obs, mod = [], []
+    for _ in range(60):
+        d, wl, tl = _simulate(rng, 0.01, 0.02, 0.05, worlds=10)
+        chk = world_mean_check(d, wl, tl, variance_components(d, wl, tl, n_boot=0))
+        obs.append(chk["observed"])
+        mod.append(chk["model"])
+    assert np.mean(obs) == pytest.approx(np.mean(mod), rel=0.15)
+
+
+def test_allocation_reads_a_negative_world_component_as_part_of_b():
+    al = allocation(-0.001, 0.02, 0.05, 0.1, cost_world_s=20.0, cost_query_s=0.1, max_queries=300)
+    assert al.between == pytest.approx(0.001)
+    zero = allocation(-0.01, 0.02, 0.05, 0.1, cost_world_s=20.0, cost_query_s=0.1, max_queries=300)
+    assert zero.between == 0.0 and zero.queries_per_world == 300

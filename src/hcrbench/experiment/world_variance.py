@@ -21,7 +21,7 @@ from typing import Any
 
 from hcrbench.errors import InputError
 from hcrbench.stats.allocation import allocation
-from hcrbench.stats.variance_components import variance_components
+from hcrbench.stats.variance_components import variance_components, world_mean_check
 from hcrbench.synth.worlds import world_name, world_of
 
 #: stages whose time grows with the number of queries; every other stage is a world's fixed cost
@@ -149,15 +149,22 @@ def components_of_run(out_dir: str | Path, a: str, b: str, metric: str = "nDCG@1
     vc = variance_components([va[q] - vb[q] for q in qids], worlds, labels, n_boot=n_boot, seed=seed)
     costs = world_costs(manifest, systems)
     fresh = [c for c in costs.values() if not c["reused"]] or list(costs.values())
+    d = [va[q] - vb[q] for q in qids]
     doc: dict[str, Any] = {"a": a, "b": b, "metric": metric, "components": vc.to_dict(),
+                           "world_mean_variance": world_mean_check(d, worlds, labels, vc),
                            "topics_known": sum(q in topics for q in qids), "costs": costs}
     if fresh:
         cw = sum(c["fixed_s"] for c in fresh) / len(fresh)
         cq = sum(c["per_query_s"] for c in fresh) / len(fresh)
         n_i = [sum(1 for w in worlds if w == i) for i in sorted(set(worlds))]  # type: ignore[misc]
-        al = allocation(*(vc.component(n).value for n in ("between_worlds", "between_topics", "within_topic")),
-                        vc.same_topic_rate, cw, cq, max_queries=max(n_i), budget_s=budget_s)
+        s2w = vc.component("between_worlds").raw
+        s2t, s2e = vc.component("between_topics").value, vc.component("within_topic").value
+        al = allocation(s2w, s2t, s2e, vc.same_topic_rate, cw, cq, max_queries=max(n_i), budget_s=budget_s)
         doc["allocation"] = al.to_dict()
+        if vc.world_floor_high is not None:  # at the upper end of B's interval: the choice if worlds differ more
+            doc["allocation_cautious"] = allocation(vc.world_floor_high - vc.same_topic_rate * s2t, s2t, s2e,
+                                                    vc.same_topic_rate, cw, cq, max_queries=max(n_i),
+                                                    budget_s=budget_s).to_dict()
         doc["cost_basis"] = {"worlds": sorted(w for w, c in costs.items() if c in fresh), "cost_world_s": round(cw, 3),
                              "cost_query_s": round(cq, 6)}
     doc["worlds"] = [world_name(w) for w in sorted(set(worlds))]  # type: ignore[arg-type]

@@ -62,11 +62,14 @@ def allocation(between_worlds: float, between_topics: float, within_topic: float
                cost_world_s: float, cost_query_s: float, max_queries: int, budget_s: float | None = None,
                target_se: float | None = None, min_worlds: int = 2) -> Allocation:
     """The queries per world and worlds per batch that minimise the variance of the mean difference per second
-    (module docstring), with the reasons for the choice. ``budget_s``: seconds one batch may take; ``target_se``:
+    (module docstring), with the reasons for the choice. ``between_worlds`` may be the raw (negative)
+    moment estimate: ``B`` is truncated at 0 as a whole, which is less biased than truncating its parts. ``budget_s``: seconds one batch may take; ``target_se``:
     the standard error the batch should reach; with neither, ``min_worlds``."""
-    s2w, s2t, s2e = (_check(v, n) for v, n in ((between_worlds, "between_worlds"),
-                                                  (between_topics, "between_topics"),
-                                                  (within_topic, "within_topic")))
+    if isinstance(between_worlds, bool) or not isinstance(between_worlds, (int, float)) \
+            or not math.isfinite(between_worlds):
+        raise InputError(f"must be a finite number, got {between_worlds!r}", field="between_worlds")
+    s2w = float(between_worlds)
+    s2t, s2e = (_check(v, n) for v, n in ((between_topics, "between_topics"), (within_topic, "within_topic")))
     p = _check(same_topic_rate, "same_topic_rate")
     if p > 1:
         raise InputError(f"must be in 0..1, got {p!r}", field="same_topic_rate")
@@ -75,7 +78,7 @@ def allocation(between_worlds: float, between_topics: float, within_topic: float
         raise InputError(f"must be a positive integer, got {max_queries!r}", field="max_queries")
     if isinstance(min_worlds, bool) or not isinstance(min_worlds, int) or min_worlds < 1:
         raise InputError(f"must be a positive integer, got {min_worlds!r}", field="min_worlds")
-    between = s2w + p * s2t
+    between = max(0.0, s2w + p * s2t)
     within = (1.0 - p) * s2t + s2e
     reasons: list[str] = []
 

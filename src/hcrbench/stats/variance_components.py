@@ -54,6 +54,12 @@ class VarianceComponents:
     #: the probability that two distinct queries of one world share a topic (pooled over worlds): what the topic
     #: component adds to a world's mean whatever its number of queries (:func:`allocation`)
     same_topic_rate: float
+    #: ``between_worlds + same_topic_rate * between_topics`` from the raw (untruncated) estimates, then >= 0: what a
+    #: world's mean keeps however many of its queries are used (:mod:`hcrbench.stats.allocation`'s ``B``), with its
+    #: world-bootstrap percentile interval. Truncating the world component first would bias it upwards.
+    world_floor: float
+    world_floor_low: float | None
+    world_floor_high: float | None
     n_boot: int
     method: str = "nested ANOVA method of moments; bootstrap over worlds"
 
@@ -153,12 +159,12 @@ def variance_components(d: Sequence[float] | np.ndarray, world: Sequence[object]
     topic_world[t] = w
     raw = _moments(x, w, t, topic_world)
     est = np.maximum(raw, 0.0)
-    boots = _bootstrap(x, w, t, n_boot, seed) if n_boot else np.empty((0, 3))
+    boots = _bootstrap(x, w, t, n_boot, seed) if n_boot else np.empty((0, 4))
     alpha = (1.0 - confidence) / 2.0
     total = float(est.sum())
     comps = []
     for j, name in enumerate(COMPONENTS):
-        col = boots[:, j][np.isfinite(boots[:, j])] if boots.size else np.empty(0)
+        col = np.maximum(boots[:, j][np.isfinite(boots[:, j])], 0.0) if boots.size else np.empty(0)
         ok = col.size >= 2
         comps.append(Component(
             name, float(est[j]), float(raw[j]),
@@ -167,17 +173,21 @@ def variance_components(d: Sequence[float] | np.ndarray, world: Sequence[object]
             float(np.quantile(col, 1.0 - alpha)) if ok else None,
             float(est[j] / total) if total > 0 else 0.0))
     deff = design_effect(est, w, t)
+    p = _same_topic_rate(w, t)
+    floor = max(0.0, float(raw[0] + p * max(0.0, raw[1])))
+    fl = boots[:, 3][np.isfinite(boots[:, 3])] if boots.size else np.empty(0)
+    lo, hi = (float(np.quantile(fl, alpha)), float(np.quantile(fl, 1.0 - alpha))) if fl.size >= 2 else (None, None)
     return VarianceComponents(float(x.mean()), int(x.size), a, int(t.max()) + 1, tuple(comps), total, deff,
-                              float(x.size / deff), _same_topic_rate(w, t), int(n_boot))
+                              float(x.size / deff), p, floor, lo, hi, int(n_boot))
 
 
 def _bootstrap(x: np.ndarray, w: np.ndarray, t: np.ndarray, n_boot: int, seed: int) -> np.ndarray:
-    """Components (truncated at 0) on ``n_boot`` resamples of whole worlds with replacement; a world drawn twice
-    enters as two worlds (its topics relabelled)."""
+    """Raw components and the world floor (:attr:`VarianceComponents.world_floor`) on ``n_boot`` resamples of whole
+    worlds with replacement; a world drawn twice enters as two worlds (its topics relabelled)."""
     rng = np.random.default_rng(seed)
     a = int(w.max()) + 1
     rows = [np.flatnonzero(w == i) for i in range(a)]
-    out = np.full((n_boot, 3), np.nan)
+    out = np.full((n_boot, 4), np.nan)
     for r in range(n_boot):
         pick = rng.integers(0, a, size=a)
         if np.unique(pick).size < 2:
@@ -189,5 +199,27 @@ def _bootstrap(x: np.ndarray, w: np.ndarray, t: np.ndarray, n_boot: int, seed: i
             continue
         tw = np.zeros(int(tb.max()) + 1, dtype=np.int64)
         tw[tb] = wb
-        out[r] = np.maximum(_moments(x[idx], wb, tb, tw), 0.0)
+        m = _moments(x[idx], wb, tb, tw)
+        out[r, :3] = m
+        out[r, 3] = max(0.0, m[0] + _same_topic_rate(wb, tb) * max(0.0, m[1]))
     return out
+
+
+def world_mean_check(d: Sequence[float] | np.ndarray, world: Sequence[object], topic: Sequence[object],
+                     vc: VarianceComponents) -> dict[str, float]:
+    """The observed variance of the worlds' mean differences beside the one the (truncated) components predict
+    for worlds of these sizes and topic counts: an observed variance well below the prediction says the worlds
+    are more alike than independent topics make them (a design that gives every world the same category shares
+    does), so the between-world floor, not the topic component, decides what a world adds."""
+    x = as_vector(d, "d")
+    w = _index(list(world))
+    t = _index([(wi, ti) for wi, ti in zip(w.tolist(), topic, strict=True)])
+    n_i = np.bincount(w).astype(float)
+    n_ij = np.bincount(t).astype(float)
+    topic_world = np.zeros(n_ij.size, dtype=np.int64)
+    topic_world[t] = w
+    s2w, s2t, s2e = (c.value for c in vc.components)
+    model = s2w + s2t * np.bincount(topic_world, weights=n_ij ** 2) / n_i ** 2 + s2e / n_i
+    means = np.bincount(w, weights=x) / n_i
+    return {"observed": float(np.var(means, ddof=1)) if means.size > 1 else float("nan"),
+            "model": float(np.mean(model))}
