@@ -95,3 +95,22 @@ def test_components_of_run_gives_the_cautious_allocation_and_the_world_means(tmp
     assert doc["world_mean_variance"]["observed"] == pytest.approx(np.var(means, ddof=1))
     assert doc["allocation_cautious"]["between"] >= doc["allocation"]["between"]
     assert doc["allocation_cautious"]["queries_per_world"] <= doc["allocation"]["queries_per_world"]
+
+
+def test_world_variance_benchmark_tables_read_a_run_folder(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "benchmarks" / "world_variance.py"
+    spec = importlib.util.spec_from_file_location("world_variance_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out, *_ = _folder(tmp_path)
+    bench.PAIRS = [("a", "b")]
+    doc = bench.measure(out, budget_min=2.0, n_boot=50, seed=0, args={"worlds": 6, "size": "small", "seed": 1})
+    json.dumps(doc, allow_nan=False)
+    text = bench.markdown(doc)
+    al = doc["pairs"][0]["allocation"]
+    assert f"| a − b | {al['cost_world_s']:.1f} |" in text
+    assert all(f"| {w} | 24 |" in text for w in ("w02", "w03", "w04", "w05"))
+    assert "Choice for a − b at the estimate" in text
