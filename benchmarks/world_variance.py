@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -54,25 +55,29 @@ PAIRS = [("hcr", "bm25-chunks"), ("hcr", "bm25"), ("bm25", "dense")]
 METRIC = "nDCG@10"
 
 
-def run_worlds(root: Path, worlds: int, size: str, seed: int) -> Path:
-    """Generate the worlds and run every system on the test worlds; returns the run folder."""
+def run_worlds(root: Path, worlds: int, size: str, seed: int) -> tuple[Path, float]:
+    """Generate the worlds and run every system on the test worlds; returns the run folder and the seconds one
+    world took to generate (a fresh test world's cost too)."""
     env = {**os.environ, "HCRBENCH_PROGRESS": "0"}
     data = root / "data"
+    t0 = time.perf_counter()
     subprocess.run(["hcrbench", "generate", "meridian", "--worlds", str(worlds), "--size", size, "--seed", str(seed),
                     "--out", str(data)], check=True, env=env, stdout=sys.stderr)
+    generate_s = (time.perf_counter() - t0) / worlds
     cfg = root / "exp.toml"
     cfg.write_text(f'name = "world-variance"\noutput_dir = "run"\nseed = 0\nmetrics = ["{METRIC}"]\n'
                    f'baseline = "bm25"\nk = 100\nn_resamples = 1000\n\n[dataset]\npath = "data"\nsplit = "test"\n'
                    + SYSTEMS, encoding="utf-8")
     subprocess.run(["hcrbench", "run", str(cfg), "--quiet"], check=True, env=env, cwd=root, stdout=sys.stderr)
-    return root / "run"
+    return root / "run", generate_s
 
 
-def measure(out: Path, budget_min: float, n_boot: int, seed: int, args: dict[str, Any]) -> dict[str, Any]:
-    pairs = [components_of_run(out, a, b, METRIC, n_boot=n_boot, seed=seed, budget_s=budget_min * 60.0)
-             for a, b in PAIRS]
-    return {"args": args, "metric": METRIC, "budget_min": budget_min, "n_boot": n_boot, "pairs": pairs,
-            "costs": pairs[0]["costs"]}
+def measure(out: Path, budget_min: float, n_boot: int, seed: int, args: dict[str, Any],
+            generate_s: float = 0.0) -> dict[str, Any]:
+    pairs = [components_of_run(out, a, b, METRIC, n_boot=n_boot, seed=seed, budget_s=budget_min * 60.0,
+                               generate_s=generate_s) for a, b in PAIRS]
+    return {"args": args, "metric": METRIC, "budget_min": budget_min, "n_boot": n_boot, "generate_s": generate_s,
+            "pairs": pairs, "costs": pairs[0]["costs"]}
 
 
 def _f(x: float | None, fmt: str = ".4f") -> str:
@@ -99,8 +104,9 @@ def markdown(doc: dict[str, Any]) -> str:
                      f"{c['design_effect']:.2f} | {c['effective_n']:.0f} | {c['world_floor']:.5f} "
                      f"[{_f(c['world_floor_low'], '.5f')}, {_f(c['world_floor_high'], '.5f')}] | "
                      f"{wm['observed']:.5f} / {wm['model']:.5f} |")
-    lines += ["", f"**Allocation** (per world: C_w seconds to build every system, C_q seconds per query for every "
-              f"system; a {doc['budget_min']:g}-minute batch):", "",
+    lines += ["", f"**Allocation** (per world: C_w seconds to generate it ({doc.get('generate_s', 0.0):.1f} s) and "
+              f"build every system on it, C_q seconds per query for every system; a {doc['budget_min']:g}-minute "
+              "batch):", "",
               "| difference | C_w (s) | C_q (s) | n* | queries / world | worlds / batch | SE per batch | "
               "gain over the whole suite |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for p in doc["pairs"]:
@@ -132,6 +138,11 @@ def markdown(doc: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _measured(root: Path, a: argparse.Namespace, args: dict[str, Any]) -> dict[str, Any]:
+    out, generate_s = run_worlds(root, a.worlds, a.size, a.seed)
+    return measure(out, a.budget_min, a.n_boot, 0, args, generate_s)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--worlds", type=int, default=8)
@@ -141,17 +152,19 @@ def main() -> None:
     ap.add_argument("--n-boot", type=int, default=2000)
     ap.add_argument("--out", type=Path, default=None, help="work folder (default: a temporary one, removed)")
     ap.add_argument("--from-run", type=Path, default=None, help="read a finished run folder instead of running")
+    ap.add_argument("--generate-s", type=float, default=0.0,
+                    help="with --from-run: seconds to generate one world (else measured here)")
     ap.add_argument("--json", type=Path, default=None)
     a = ap.parse_args()
     args = {"worlds": a.worlds, "size": a.size, "seed": a.seed}
     if a.from_run is not None:
-        doc = measure(a.from_run, a.budget_min, a.n_boot, 0, args)
+        doc = measure(a.from_run, a.budget_min, a.n_boot, 0, args, a.generate_s)
     elif a.out is not None:
         a.out.mkdir(parents=True, exist_ok=True)
-        doc = measure(run_worlds(a.out, a.worlds, a.size, a.seed), a.budget_min, a.n_boot, 0, args)
+        doc = _measured(a.out, a, args)
     else:
         with tempfile.TemporaryDirectory() as tmp:
-            doc = measure(run_worlds(Path(tmp), a.worlds, a.size, a.seed), a.budget_min, a.n_boot, 0, args)
+            doc = _measured(Path(tmp), a, args)
     print(markdown(doc))
     if a.json is not None:
         atomic_write_text(a.json, json.dumps(doc, indent=1) + "\n")

@@ -114,3 +114,13 @@ def test_world_variance_benchmark_tables_read_a_run_folder(tmp_path):
     assert f"| a − b | {al['cost_world_s']:.1f} |" in text
     assert all(f"| {w} | 24 |" in text for w in ("w02", "w03", "w04", "w05"))
     assert "Choice for a − b at the estimate" in text
+
+
+def test_generation_seconds_join_a_worlds_fixed_cost(tmp_path):
+    out, *_ = _folder(tmp_path)
+    base = components_of_run(out, "a", "b", n_boot=0)
+    more = components_of_run(out, "a", "b", n_boot=0, generate_s=15.0)
+    assert more["allocation"]["cost_world_s"] == pytest.approx(base["allocation"]["cost_world_s"] + 15.0)
+    assert more["cost_basis"]["generate_s"] == 15.0
+    with pytest.raises(InputError, match="generate_s"):
+        components_of_run(out, "a", "b", generate_s=-1.0)

@@ -130,11 +130,15 @@ def per_query_values(out: Path, run: str, metric: str) -> dict[str, float]:
 
 
 def components_of_run(out_dir: str | Path, a: str, b: str, metric: str = "nDCG@10", n_boot: int = 1000,
-                      seed: int = 0, budget_s: float | None = None, systems: list[str] | None = None
-                      ) -> dict[str, Any]:
+                      seed: int = 0, budget_s: float | None = None, systems: list[str] | None = None,
+                      generate_s: float = 0.0) -> dict[str, Any]:
     """The variance components of ``a - b`` on ``metric`` over the run's worlds, the run's per-world costs and
     the allocation they imply (module docstring); JSON-able. ``budget_s``: the seconds a batch of worlds may take
-    (else the fewest worlds, 2). ``systems``: whose costs a world carries (default every system of the run)."""
+    (else the fewest worlds, 2). ``systems``: whose costs a world carries (default every system of the run).
+    ``generate_s``: seconds to generate one fresh world (a fixed cost of every test world the run does not
+    record), added to the world's fixed cost."""
+    if isinstance(generate_s, bool) or not isinstance(generate_s, (int, float)) or not generate_s >= 0:
+        raise InputError(f"must be a non-negative number of seconds, got {generate_s!r}", field="generate_s")
     out = Path(out_dir)
     manifest = _read_manifest(out)
     va, vb = per_query_values(out, a, metric), per_query_values(out, b, metric)
@@ -154,7 +158,7 @@ def components_of_run(out_dir: str | Path, a: str, b: str, metric: str = "nDCG@1
                            "world_mean_variance": world_mean_check(d, worlds, labels, vc),
                            "topics_known": sum(q in topics for q in qids), "costs": costs}
     if fresh:
-        cw = sum(c["fixed_s"] for c in fresh) / len(fresh)
+        cw = sum(c["fixed_s"] for c in fresh) / len(fresh) + float(generate_s)
         cq = sum(c["per_query_s"] for c in fresh) / len(fresh)
         n_i = [sum(1 for w in worlds if w == i) for i in sorted(set(worlds))]  # type: ignore[misc]
         s2w = vc.component("between_worlds").raw
@@ -166,6 +170,7 @@ def components_of_run(out_dir: str | Path, a: str, b: str, metric: str = "nDCG@1
                                                     vc.same_topic_rate, cw, cq, max_queries=max(n_i),
                                                     budget_s=budget_s).to_dict()
         doc["cost_basis"] = {"worlds": sorted(w for w, c in costs.items() if c in fresh), "cost_world_s": round(cw, 3),
+                             "generate_s": round(float(generate_s), 3),
                              "cost_query_s": round(cq, 6)}
     doc["worlds"] = [world_name(w) for w in sorted(set(worlds))]  # type: ignore[arg-type]
     return json.loads(json.dumps(doc, default=lambda o: None if isinstance(o, float) and not math.isfinite(o) else o))
