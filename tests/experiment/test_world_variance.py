@@ -124,3 +124,14 @@ def test_generation_seconds_join_a_worlds_fixed_cost(tmp_path):
     assert more["cost_basis"]["generate_s"] == 15.0
     with pytest.raises(InputError, match="generate_s"):
         components_of_run(out, "a", "b", generate_s=-1.0)
+
+
+def test_components_of_run_without_topics_keeps_worlds_and_queries(tmp_path):
+    out, d, *_ = _folder(tmp_path)
+    (tmp_path / "data" / "queries.meta.jsonl").unlink()
+    doc = components_of_run(out, "a", "b", n_boot=0)
+    comp = doc["components"]["components"]
+    assert doc["topics_known"] == 0 and doc["components"]["n_topics"] == 4
+    assert comp["between_topics"]["value"] == 0.0
+    total = comp["between_worlds"]["raw"] + comp["within_topic"]["value"]
+    assert total == pytest.approx(np.var(d, ddof=1), rel=0.2)

@@ -149,7 +149,9 @@ def components_of_run(out_dir: str | Path, a: str, b: str, metric: str = "nDCG@1
         raise InputError(f"query {bad!r} carries no world: the run is not on a dataset of several worlds",
                          path=out / "per_query.csv")
     topics = query_topics(_dataset_root(out, manifest))
-    labels = [topics.get(q, q) for q in qids]  # an unlabelled query is its own topic
+    # an unlabelled query is its own topic (as the protocol's clusters read it); with no topic known at all the
+    # topic level is not separable from the queries': one topic per world (its component reads 0)
+    labels = [topics.get(q, q) for q in qids] if any(q in topics for q in qids) else [str(w) for w in worlds]
     vc = variance_components([va[q] - vb[q] for q in qids], worlds, labels, n_boot=n_boot, seed=seed)
     costs = world_costs(manifest, systems)
     fresh = [c for c in costs.values() if not c["reused"]] or list(costs.values())
