@@ -401,6 +401,9 @@ TIMINGS = [
              "--skip-rerank"], lambda doc: bench("beir_table").markdown(doc)),
     _timing("scale-ray", "docs/scale.md", ["benchmarks/bench_ray.py", "--encode-texts", "100"],
             lambda doc: bench("bench_ray").markdown(doc)),
+    _timing("protocol-world-variance", "docs/protocol.md",
+            ["benchmarks/world_variance.py", "--worlds", "8", "--size", "small", "--seed", "424242"],
+            lambda doc: bench("world_variance").markdown(doc)),
 ]
 FIGURES.update({f.name: f for f in TIMINGS})
 

@@ -132,3 +132,14 @@ def test_adding_test_worlds_keeps_the_tune_and_dev_keys_and_the_registry_key_mat
     after = {s: key(s) for s in ("tune", "dev", "test")}
     assert after["tune"] == before["tune"] and after["dev"] == before["dev"]
     assert after["test"] != before["test"]  # the test split holds a new world
+
+
+def test_components_of_run_reads_the_run_folder(ran):
+    from hcrbench.experiment.world_variance import components_of_run
+
+    doc = components_of_run(ran / "out", "hcr", "bm25", n_boot=20)
+    assert doc["worlds"] == ["w02", "w03"] and doc["topics_known"] == doc["components"]["n_queries"]
+    assert set(doc["costs"]) == {"w02", "w03"}
+    for c in doc["costs"].values():
+        assert set(c["by_system"]) == {"bm25", "hcr"} and c["fixed_s"] > 0 and c["per_query_s"] > 0
+    assert 1 <= doc["allocation"]["queries_per_world"] <= max(c["n_queries"] for c in doc["costs"].values())
