@@ -401,6 +401,7 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
             res.verdicts["power_plan"] = {**(res.verdicts.get("power_plan") or {}), "queries_hook": hook}
         if worlds > 1:
             res.verdicts["sequential"] = sequential_doc(history, stop, max_looks, cap, res.verdicts)
+            res.verdicts["sequential"]["variance"] = variance_of(folder, res.verdicts)
         write_verdicts(folder, res.verdicts)
     return res
 
@@ -425,6 +426,22 @@ def runfile_worlds(subject: Any, worlds: int) -> int:
         except (OSError, ValueError, _InputError):  # the run's own check names what is wrong with it, later
             return worlds
     return max(worlds, last + 1)
+
+
+def variance_of(folder: Path, verdicts: dict[str, Any]) -> dict[str, Any]:
+    """The variance components of the subject minus the kill baseline over the test worlds (between worlds,
+    between topics within a world, within topic), the worlds' costs and the allocation they imply
+    (:func:`hcrbench.experiment.world_variance.components_of_run`); why not, when they cannot be computed."""
+    from hcrbench.experiment.world_variance import components_of_run
+
+    a, b = verdicts.get("system"), verdicts.get("kill_baseline")
+    if not a or not b:
+        return {"unavailable": "no subject or kill baseline"}
+    try:
+        return {"difference": f"{a} - {b}", **components_of_run(folder, a, b, metric=verdicts.get("metric") or
+                                                                "nDCG@10")}
+    except (InputError, ValueError, KeyError, OSError, ZeroDivisionError) as e:
+        return {"difference": f"{a} - {b}", "unavailable": str(getattr(e, "problem", e))}
 
 
 def look_confidence(look: int, max_looks: int) -> float:
