@@ -128,3 +128,18 @@ def test_a_run_file_subject_gets_the_worlds_its_test_run_names(tmp_path):
     assert qs.runfile_worlds(spec, 3) == 6  # w00..w05: tune, dev and the four test worlds it was made for
     run.write_text("w02-MQ001 Q0 w02-MER-000001 1 1.0 r\n")
     assert qs.runfile_worlds(spec, 3) == 3
+
+
+@pytest.mark.parametrize("args, flag", [(["--worlds", "2"], "--worlds"), (["--max-worlds", "2"], "--max-worlds"),
+                                        (["--budget", "0"], "--budget"), (["--worlds", "101"], "--worlds")])
+def test_bad_world_flags_are_one_line_before_any_work(args, flag, tmp_path):
+    import subprocess
+
+    out = tmp_path / "qs"
+    res = subprocess.run(["hcrbench", "quickstart", "--encoder", "hash", "--out", str(out), *args],
+                         capture_output=True, text=True, env={**__import__("os").environ,
+                                                              "HCRBENCH_HOME": str(tmp_path / "home")})
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and flag in lines[0], res.stderr
+    assert not out.exists()
