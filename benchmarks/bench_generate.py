@@ -23,7 +23,7 @@ def main() -> None:
     for n in (int(x) for x in args.sizes.split(",")):
         with tempfile.TemporaryDirectory() as tmp:
             t0 = time.perf_counter()
-            generate_meridian(Path(tmp) / "m", n, args.seed)
+            generate_meridian(Path(tmp) / "m", n, args.seed, grow=True)
             dt = time.perf_counter() - t0
             mb = (Path(tmp) / "m" / "corpus.jsonl").stat().st_size / 1e6
         rows.append((n, dt, mb, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))

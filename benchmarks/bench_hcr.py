@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         root = Path(os.environ.get("HCRBENCH_CACHE", ".")) / f"meridian-{n_docs}"
         if not (root / "corpus.jsonl").is_file():
             t0 = time.perf_counter()
-            generate_meridian(root, size=n_docs, seed=0)
+            generate_meridian(root, size=n_docs, seed=0, grow=True)
             print(f"generated Meridian with {n_docs} documents in {time.perf_counter() - t0:.1f}s")
         dataset = root
     elif args.dataset:

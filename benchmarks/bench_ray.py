@@ -2,7 +2,7 @@
 
     python benchmarks/bench_ray.py [--size small] [--encode-texts 300] [--json results.json]
 
-Grid: Meridian (``hcrbench generate meridian --size SIZE``), BM25 with 12 (k1, b) settings, run through the
+Grid: Meridian (``hcrbench generate meridian --size SIZE --grow``), BM25 with 12 (k1, b) settings, run through the
 console script three ways, each into a fresh output folder: ``--engine local``; ``--engine ray`` with no address
 (starts and stops a private Ray: the cost a one-off user pays); ``--address`` of a Ray head already running on
 127.0.0.1 (what a user with a cluster pays). Wall time of each, the sum of the cells' own seconds, ratios to local,
@@ -76,7 +76,8 @@ def main() -> None:
     os.environ.update({k: env[k] for k in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_USAGE_STATS_ENABLED")})
     head = None
     try:
-        subprocess.run(["hcrbench", "generate", "meridian", "--size", args.size, "--out", str(work / "meridian")],
+        subprocess.run(["hcrbench", "generate", "meridian", "--size", args.size, "--grow",
+                        "--out", str(work / "meridian")],
                        env=env, check=True, capture_output=True)
         res = {"machine": f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}",
                "size": args.size, "cells": len(GRID)}

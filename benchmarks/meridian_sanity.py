@@ -35,7 +35,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "meridian"
         t0 = time.perf_counter()
-        generate_meridian(out, args.size, args.seed)
+        generate_meridian(out, args.size, args.seed, grow=True)
         t_gen = time.perf_counter() - t0
         corpus, queries = read_corpus(out / "corpus.jsonl"), read_queries(out / "queries.jsonl")
         metas = {m["query_id"]: m for _, m in iter_jsonl(out / "queries.meta.jsonl")}

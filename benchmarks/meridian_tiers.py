@@ -1,5 +1,5 @@
 """Difficulty tiers and budget feasibility in 128-token chunks per Meridian suite (issue 35 items 3-4): for each
-SIZE:SEED, generate the default suite (the world grown for it) and print one markdown row: its documents, the
+SIZE:SEED, generate the default suite on a grown world (``grow=True``) and print one markdown row: its documents, the
 feasible share per category (``!`` outside 10 points of the design's), the tier agreement with the design's
 meaning, the worst tier-mix deviation (describe's targets: a hand-written pattern's feasible questions at their
 tier by construction) and the CPU seconds of generation (on stderr). The generated block ``meridian-tiers`` of
@@ -29,7 +29,7 @@ def measure(size: str, seed: int, out: Path) -> tuple[dict, float]:
     """One corpus's figures (feasible share per category, tier agreement, worst tier-mix deviation) and the CPU
     seconds its generation took (printed, never saved: a timing cannot be compared byte for byte)."""
     t = time.process_time()
-    man = generate_meridian(out, size, seed)
+    man = generate_meridian(out, size, seed, grow=True)
     cpu = time.process_time() - t
     metas = [json.loads(x) for x in (out / "queries.meta.jsonl").read_text().splitlines()]
     got = measured_tiers(out, metas)

@@ -17,7 +17,8 @@ passage order, the minimal evidence's documents first as well, and the best orde
 Last, the shape of the cheapest cover of each query the harness fails (documents, chunks of one document).
 
 ``--generate`` makes each DATA that is no folder, named SIZE-SEED (e.g. ``small-21``), with ``hcrbench generate
-meridian --size SIZE --seed SEED`` under ``--out`` first (the slow test re-measures one folder this way).
+meridian --size SIZE --seed SEED --grow`` (the grown world the records were measured on) under ``--out`` first
+(the slow test re-measures one folder this way).
 ``--from-out`` reads DIR/NAME/out of an earlier run instead of running again (the bounds are still computed unless
 ``--through-only``). ``--json PATH`` writes what was printed (per folder: each system's failures at 400 with their
 anatomy and at every budget, the bounds' counts), which ``scripts/doc_figures.py`` renders into docs/context.md.
@@ -115,7 +116,8 @@ def generated(data: Path, out: Path) -> Path:
     dest = out / "data" / data.name
     if not (dest / "corpus.jsonl").is_file():
         dest.parent.mkdir(parents=True, exist_ok=True)
-        r = subprocess.run(["hcrbench", "generate", "meridian", "--size", size, "--seed", seed, "--out", str(dest)],
+        r = subprocess.run(["hcrbench", "generate", "meridian", "--size", size, "--seed", seed, "--grow",
+                            "--out", str(dest)],
                            capture_output=True, text=True, env={**os.environ, "HCRBENCH_PROGRESS": "0"})
         if r.returncode != 0:
             sys.exit(r.stderr)

@@ -41,7 +41,7 @@ def meridian(tmp_path_factory) -> Path:
     from hcrbench.synth import generate_meridian
 
     out = tmp_path_factory.mktemp("meridian-check") / "meridian-small"
-    generate_meridian(out, size="small", seed=0)
+    generate_meridian(out, size="small", seed=0, grow=True)
     return out
 
 

@@ -77,7 +77,7 @@ def test_scifact_controls_classified_correctly(shared_dir):
 
 def test_meridian_controls_classified_correctly(tmp_path):
     out = tmp_path / "meridian"
-    subprocess.run(["hcrbench", "generate", "meridian", "--size", "small", "--out", str(out)], check=True,
+    subprocess.run(["hcrbench", "generate", "meridian", "--size", "small", "--grow", "--out", str(out)], check=True,
                    capture_output=True)
     ds = load_beir(out, "test")
     with warnings.catch_warnings():

@@ -19,7 +19,7 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def meridian(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("mer") / "meridian"
-    r = _run("generate", "meridian", "--size", "small", "--seed", "0", "--out", str(out))
+    r = _run("generate", "meridian", "--size", "small", "--seed", "0", "--grow", "--out", str(out))
     assert r.returncode == 0, r.stderr
     return out
 

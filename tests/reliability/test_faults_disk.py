@@ -154,7 +154,7 @@ def test_a_real_full_tmpfs_cache_warns_and_the_run_is_unchanged(root: Path, caps
     try:
         from hcrbench.synth import generate_meridian
 
-        generate_meridian(root / "m", size="small", seed=0)
+        generate_meridian(root / "m", size="small", seed=0, grow=True)
         args = ("retrieve", "--dataset", "m", "--system", "bm25", "--k", "10")
         monkeypatch.chdir(root)
         monkeypatch.setenv("HCRBENCH_CACHE", str(root / "clean-cache"))

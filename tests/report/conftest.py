@@ -70,7 +70,7 @@ def hcrbench(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedP
 def experiment(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The experiment folder (``.../exp``) with every report input; its dataset is ``../data``."""
     root = tmp_path_factory.mktemp("report")
-    hcrbench("generate", "meridian", "--size", "small", "--out", "data", cwd=root)
+    hcrbench("generate", "meridian", "--size", "small", "--grow", "--out", "data", cwd=root)
     (root / "exp.toml").write_text(CONFIG)
     hcrbench("run", "exp.toml", cwd=root)
     exp = root / "exp"

@@ -324,7 +324,7 @@ def test_the_hcr_tree_does_not_depend_on_the_thread_count(tmp_path):
     pytest.importorskip("faiss")
     from hcrbench.synth.generate import generate_meridian
 
-    generate_meridian(tmp_path / "w", size="small", seed=0)
+    generate_meridian(tmp_path / "w", size="small", seed=0, grow=True)
     got = []
     for threads in (1, 2):
         env = {**os.environ, "OMP_NUM_THREADS": str(threads), "OPENBLAS_NUM_THREADS": str(threads)}

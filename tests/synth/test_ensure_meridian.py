@@ -19,25 +19,25 @@ def _manifest(folder):
 
 def test_kept_when_everything_matches_and_rewritten_when_the_version_differs(tmp_path):
     out = tmp_path / "m"
-    assert ensure_meridian(out, "small", 3, 120) == "generated"
+    assert ensure_meridian(out, "small", 3, 120, grow=True) == "generated"
     first = (out / "corpus.jsonl").read_bytes()
     stamp = (out / "corpus.jsonl").stat().st_mtime_ns
-    assert ensure_meridian(out, "small", 3, 120) == "kept"
+    assert ensure_meridian(out, "small", 3, 120, grow=True) == "kept"
     assert (out / "corpus.jsonl").stat().st_mtime_ns == stamp  # not touched
     man = _manifest(out)
     man["generator_version"] = "3.2.0"  # as an older generator wrote it
     (out / "manifest.json").write_text(json.dumps(man))
     (out / "corpus.jsonl").write_text("stale\n")
-    done = ensure_meridian(out, "small", 3, 120)
+    done = ensure_meridian(out, "small", 3, 120, grow=True)
     assert done == f"regenerated: generator_version '3.2.0' -> '{GENERATOR_VERSION}'"
     assert (out / "corpus.jsonl").read_bytes() == first and _manifest(out)["generator_version"] == GENERATOR_VERSION
 
 
 def test_another_seed_or_suite_is_not_served_from_the_folder(tmp_path):
     out = tmp_path / "m"
-    ensure_meridian(out, "small", 3, 120)
-    assert ensure_meridian(out, "small", 4, 120) == "regenerated: seed 3 -> 4"
-    assert ensure_meridian(out, "small", 4, 130) == "regenerated: n_queries 120 -> 130"
+    ensure_meridian(out, "small", 3, 120, grow=True)
+    assert ensure_meridian(out, "small", 4, 120, grow=True) == "regenerated: seed 3 -> 4"
+    assert ensure_meridian(out, "small", 4, 130, grow=True) == "regenerated: n_queries 120 -> 130"
     assert _manifest(out)["seed"] == 4 and _manifest(out)["n_queries"] == 130
 
 
@@ -46,7 +46,7 @@ def test_a_folder_with_someone_elses_manifest_is_refused(tmp_path):
     out.mkdir()
     (out / "manifest.json").write_text(json.dumps({"name": "my-dataset", "seed": 1}))
     with pytest.raises(InputError, match="not Meridian's"):
-        ensure_meridian(out, "small", 3, 120)
+        ensure_meridian(out, "small", 3, 120, grow=True)
     assert json.loads((out / "manifest.json").read_text())["name"] == "my-dataset"
 
 

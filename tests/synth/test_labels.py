@@ -35,7 +35,7 @@ JUDGED = [c for c in CATEGORIES if c != "out_of_distribution"]
 def folder(request, tmp_path_factory) -> Path:
     seed, size = request.param
     out = tmp_path_factory.mktemp(f"m3-{seed}") / str(size)
-    generate_meridian(out, size, seed=seed)
+    generate_meridian(out, size, seed=seed, grow=True)
     return out
 
 
@@ -316,7 +316,7 @@ def test_describe_reports_zero_leakage_and_a_perfect_oracle(folder):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_medium_labels_hold(seed, tmp_path):
     out = tmp_path / "medium"
-    generate_meridian(out, "medium", seed=seed)
+    generate_meridian(out, "medium", seed=seed, grow=True)
     test_evidence_oracle_scores_one_in_every_category_on_the_primary_qrels(out)
     test_splits_share_no_fact_entity_or_relevant_set(out)
     test_bridges_spread_and_no_page_answers_a_chain(out)

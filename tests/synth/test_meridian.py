@@ -30,7 +30,7 @@ FILES = ["corpus.jsonl", "provenance.jsonl", "queries.jsonl", "queries.meta.json
 @pytest.fixture(scope="module")
 def small(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("meridian") / "small"
-    generate_meridian(out, "small", seed=3)
+    generate_meridian(out, "small", seed=3, grow=True)
     return out
 
 
@@ -40,11 +40,11 @@ def _meta(folder: Path) -> list[dict]:
 
 def test_same_seed_gives_identical_bytes(small, tmp_path):
     again = tmp_path / "again"
-    m = generate_meridian(again, "small", seed=3)
+    m = generate_meridian(again, "small", seed=3, grow=True)
     for f in FILES:
         assert (again / f).read_bytes() == (small / f).read_bytes(), f
     assert set(m["files"]) == set(FILES) - {"manifest.json"}
-    other = generate_meridian(tmp_path / "other", "small", seed=4)
+    other = generate_meridian(tmp_path / "other", "small", seed=4, grow=True)
     assert other["files"]["corpus.jsonl"] != m["files"]["corpus.jsonl"]
 
 
@@ -251,7 +251,7 @@ def test_refuses_a_non_empty_folder_that_is_not_meridian(tmp_path, capsys):
     assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
     (other / "manifest.json").write_text('{"name": "something-else"}')
     with pytest.raises(InputError):
-        generate_meridian(other, "small", seed=3)
+        generate_meridian(other, "small", seed=3, grow=True)
     again = tmp_path / "again"  # (a world at its size: growth plays no part in what a folder may hold)
     first = generate_meridian(again, " Small ", seed=3, n_queries=60, grow=False)
     assert first["size"] == "small"

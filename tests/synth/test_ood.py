@@ -24,7 +24,7 @@ SLOW_CASES = [(5, "small")]
 def folder(request, tmp_path_factory) -> Path:
     seed, size = request.param
     out = tmp_path_factory.mktemp(f"ood-{seed}") / str(size)
-    generate_meridian(out, size, seed=seed)
+    generate_meridian(out, size, seed=seed, grow=True)
     return out
 
 

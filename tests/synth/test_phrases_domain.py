@@ -91,7 +91,7 @@ def test_closing_notes_rarely_repeat_across_documents(tmp_path, monkeypatch):
         return out
 
     monkeypatch.setattr(filler.Prose, "take", recording_take)
-    generate_meridian(tmp_path / "m", "small", seed=5)
+    generate_meridian(tmp_path / "m", "small", seed=5, grow=True)
     stats = TextStats()
     from hcrbench.data import iter_jsonl
 

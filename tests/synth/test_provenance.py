@@ -38,7 +38,7 @@ CUES = {"lead": r"\blead|\bled\b|\bheads?\b|\bruns\b|accountable|in charge", "ad
 def folder(request, tmp_path_factory) -> Path:
     seed, size = request.param
     out = tmp_path_factory.mktemp(f"m2-{seed}") / size
-    generate_meridian(out, size, seed=seed)
+    generate_meridian(out, size, seed=seed, grow=True)
     return out
 
 

@@ -76,12 +76,12 @@ def _check(folder) -> None:
 
 @pytest.mark.parametrize("seed", [0, 8128])
 def test_planner_properties_on_small_seeds(tmp_path, seed):
-    generate_meridian(tmp_path / "m", "small", seed)
+    generate_meridian(tmp_path / "m", "small", seed, grow=True)
     _check(tmp_path / "m")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed, size", [(1, "small"), (2, "small"), (3, "medium"), (4, "medium"), (5, "full")])
 def test_planner_properties_on_more_seeds(tmp_path, seed, size):
-    generate_meridian(tmp_path / "m", size, seed)
+    generate_meridian(tmp_path / "m", size, seed, grow=True)
     _check(tmp_path / "m")

@@ -194,7 +194,7 @@ def _topics(out: Path) -> tuple[dict, dict]:
 @pytest.mark.parametrize("size, seed, n", [("medium", 0, 450), ("full", 0, 450)])
 def test_a_larger_suite_meets_the_topic_target(tmp_path, size, seed, n):
     out = tmp_path / "m"
-    generate_meridian(out, size, seed=seed, n_queries=n)
+    generate_meridian(out, size, seed=seed, n_queries=n, grow=True)
     props, table = _topics(out)
     assert all(t["clusters"] >= MIN_DISTINCT_SHARE * t["queries"] - 1e-9 for t in table.values()), table
     assert props["relevant-document sets repeated within a split"] == 0
@@ -217,7 +217,7 @@ TIER_GAPS: frozenset[str] = frozenset()
 @pytest.mark.parametrize("size, seed, n", [("medium", 1, 900)])
 def test_a_larger_suite_keeps_the_design_feasible_shares_and_tier_mix(tmp_path, size, seed, n):
     out = tmp_path / "m"
-    generate_meridian(out, size, seed=seed, n_queries=n)
+    generate_meridian(out, size, seed=seed, n_queries=n, grow=True)
     rows = _rows(out)
     assert rows["budget-feasible share per category (128-token chunks, 400 tokens)"]["met"], \
         rows["budget-feasible share per category (128-token chunks, 400 tokens)"]["measured"]
@@ -236,7 +236,7 @@ def test_a_larger_suite_keeps_the_design_feasible_shares_and_tier_mix(tmp_path, 
 def test_a_3000_query_full_suite_is_generated_leak_free_in_minutes(tmp_path):
     out = tmp_path / "m"
     t0 = time.perf_counter()
-    generate_meridian(out, "full", seed=0, n_queries=3000)
+    generate_meridian(out, "full", seed=0, n_queries=3000, grow=True)
     assert time.perf_counter() - t0 < 900
     props, table = _topics(out)
     assert sum(t["queries"] for t in table.values()) == 3000

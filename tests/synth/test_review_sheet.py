@@ -21,7 +21,7 @@ from hcrbench.synth.review import cohen_kappa, review_score
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("review") / "small"
-    generate_meridian(out, "small", seed=2)
+    generate_meridian(out, "small", seed=2, grow=True)
     return out
 
 

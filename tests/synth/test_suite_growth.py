@@ -1,7 +1,7 @@
 """The world grows the entities its suite needs (issue 35, build 2): ``generate_meridian`` tries a suite on a world of
-``size`` documents (or the calibrated start for its N) and grows it while a split has fewer than two thirds of its
-queries in distinct clusters or repeats a relevant or fact set; ``--fixed-size`` keeps the size asked for, and
-``describe`` then reports the shortfall (the check can fail)."""
+``size`` documents (or the calibrated start for its N) and, with ``--grow`` / ``grow=True``, grows it while a split
+has fewer than two thirds of its queries in distinct clusters or repeats a relevant or fact set; ``--fixed-size``
+(the default) keeps the size asked for, and ``describe`` then reports the shortfall (the check can fail)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def _props(folder):
 
 def test_the_world_grows_for_its_suite_and_fixed_size_keeps_the_size(tmp_path):
     grown, fixed = tmp_path / "grown", tmp_path / "fixed"
-    r = _gen(grown, "--size", "small", "--seed", "1")
+    r = _gen(grown, "--size", "small", "--seed", "1", "--grow")
     assert r.returncode == 0, r.stderr
     man = json.loads((grown / "manifest.json").read_text())
     assert man["size"] == "small" and man["size_docs"] == 500 and man["grow"] is True
@@ -94,7 +94,8 @@ def test_ensure_meridian_rewrites_a_fixed_size_folder_when_growth_is_asked(tmp_p
            "n_queries": 300, "grow": False}
     (out / "manifest.json").write_text(json.dumps(man))
     assert g.ensure_meridian(out, "small", 0, grow=False) == "kept"
-    assert g.ensure_meridian(out, "small", 0).startswith("regenerated: grow False -> True")
+    assert g.ensure_meridian(out, "small", 0) == "kept" and not calls  # the default keeps the size
+    assert g.ensure_meridian(out, "small", 0, grow=True).startswith("regenerated: grow False -> True")
     assert calls and calls[-1]["grow"] is True
 
 
@@ -107,7 +108,7 @@ SWEEP = [(size, s) for size, extra in (("small", (911, 52_001)), ("medium", (420
 @pytest.mark.parametrize("size, seed", SWEEP)
 def test_every_size_and_seed_holds_the_topic_and_world_properties(tmp_path, size, seed):
     out = tmp_path / "m"
-    man = generate_meridian(out, size, seed=seed)
+    man = generate_meridian(out, size, seed=seed, grow=True)
     res, props = _props(out)
     assert all(props[p]["met"] for p in DONE_WHEN), [(p, props[p]["measured"]) for p in DONE_WHEN
                                                      if not props[p]["met"]]
@@ -119,7 +120,7 @@ def test_every_size_and_seed_holds_the_topic_and_world_properties(tmp_path, size
 @pytest.mark.parametrize("size, seed", [("medium", 0), ("full", 1)])
 def test_a_900_query_suite_grows_its_world_and_keeps_the_properties(tmp_path, size, seed):
     out = tmp_path / "m"
-    man = generate_meridian(out, size, seed=seed, n_queries=900)
+    man = generate_meridian(out, size, seed=seed, n_queries=900, grow=True)
     assert man["n_queries"] == 900 and man["n_docs"] >= docs_hint(900)
     res, props = _props(out)
     assert all(props[p]["met"] for p in DONE_WHEN), [(p, props[p]["measured"]) for p in DONE_WHEN
@@ -132,7 +133,7 @@ def test_growth_stops_when_a_step_does_not_shrink_the_gap(tmp_path, monkeypatch)
 
     gaps = iter([9, 7, 7, 1])  # the second step closes part of the gap, the third none: growth stops there
     monkeypatch.setattr(g, "topic_check", lambda rows, world: (["independent topics per split"], next(gaps)))
-    man = g.generate_meridian(tmp_path / "m", "small", seed=2, n_queries=40)
+    man = g.generate_meridian(tmp_path / "m", "small", seed=2, n_queries=40, grow=True)
     assert man["size_docs"] == 500 and man["n_docs"] == grown_docs(grown_docs(500))
     assert sum(1 for _ in (tmp_path / "m" / "corpus.jsonl").open()) == man["n_docs"]
 

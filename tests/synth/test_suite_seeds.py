@@ -21,7 +21,7 @@ WIDE_SEEDS = list(range(60, 100))  # 40 seeds
 
 
 def _check_suite(out, seed: int, size: str) -> None:
-    man = generate_meridian(out, size, seed)
+    man = generate_meridian(out, size, seed, grow=True)
     assert man["n_queries"] == 300
     metas = [json.loads(x) for x in (out / "queries.meta.jsonl").read_text().splitlines()]
     assert len(metas) == 300

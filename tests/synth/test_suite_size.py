@@ -38,7 +38,7 @@ def test_category_counts_are_the_design_at_300_and_sum_to_n():
 @pytest.mark.parametrize("seed, size, n", [(1, "small", 120), (2, "small", 450), (0, "medium", 400)])
 def test_suite_of_n_queries_keeps_the_label_properties(tmp_path, seed, size, n):
     out = tmp_path / "m"
-    r = _gen(out, "--size", size, "--seed", str(seed), "--queries", str(n))
+    r = _gen(out, "--size", size, "--seed", str(seed), "--queries", str(n), "--grow")
     assert r.returncode == 0, r.stderr
     assert f"{n} queries" in r.stdout
     metas = [json.loads(x) for x in (out / "queries.meta.jsonl").read_text().splitlines()]

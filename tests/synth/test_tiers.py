@@ -37,7 +37,7 @@ CASES = [(0, "small"), (3, "small")]
 def folder(request, tmp_path_factory) -> Path:
     seed, size = request.param
     out = tmp_path_factory.mktemp(f"tiers-{seed}") / str(size)
-    generate_meridian(out, size, seed=seed)
+    generate_meridian(out, size, seed=seed, grow=True)
     return out
 
 
@@ -201,7 +201,7 @@ def test_controls_wrong_labels_and_a_wrong_split_are_caught(folder, tmp_path):
 
 
 def _meets_every_share(out: Path, seed: int, size: str) -> None:
-    generate_meridian(out, size, seed=seed)
+    generate_meridian(out, size, seed=seed, grow=True)
     metas = _meta(out)
     rows = {p["property"]: p for p in tier_props(out, metas)}
     assert rows["budget-feasible share per category (128-token chunks, 400 tokens)"]["met"], rows

@@ -34,7 +34,7 @@ SLOW_CASES = [(1, "small"), (2, "small")]
 def folder(request, tmp_path_factory) -> Path:
     seed, size = request.param
     out = tmp_path_factory.mktemp(f"topics-{seed}") / str(size)
-    generate_meridian(out, size, seed=seed)
+    generate_meridian(out, size, seed=seed, grow=True)
     return out
 
 

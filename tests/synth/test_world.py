@@ -24,7 +24,7 @@ ALLOWED = {"on track": {"on track", "at risk", "completed"}, "at risk": {"on tra
 @pytest.fixture(scope="module", params=[1, 4])
 def folder(request, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp(f"world-{request.param}") / "m"
-    generate_meridian(out, 900, seed=request.param)
+    generate_meridian(out, 900, seed=request.param, grow=True)
     return out
 
 

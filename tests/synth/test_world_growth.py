@@ -104,7 +104,7 @@ def _topic_figures(out: Path) -> tuple[dict, dict]:
                                         ("medium", 8128), ("full", 0), ("full", 4), (2700, 613)])
 def test_a_grown_world_meets_the_topic_targets_in_every_split(tmp_path, size, seed):
     out = tmp_path / "m"
-    generate_meridian(out, size, seed=seed)
+    generate_meridian(out, size, seed=seed, grow=True)
     props, table = _topic_figures(out)
     assert all(t["clusters"] >= MIN_DISTINCT_SHARE * t["queries"] - 1e-9 for t in table.values()), table
     assert props["relevant-document sets repeated within a split"] == 0

@@ -173,7 +173,7 @@ def test_role_table_keeps_finance_and_communications_apart():
 
 def test_describe_prints_every_world_rule_with_zero_violations(tmp_path):
     out = tmp_path / "m"
-    subprocess.run(["hcrbench", "generate", "meridian", "--size", "small", "--seed", "3",
+    subprocess.run(["hcrbench", "generate", "meridian", "--size", "small", "--seed", "3", "--grow",
                     "--out", str(out)], check=True, capture_output=True)
     res = subprocess.run(["hcrbench", "describe", str(out)], capture_output=True, text=True)
     text = " ".join(res.stdout.split())

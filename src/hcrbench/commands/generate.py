@@ -1,5 +1,6 @@
 """``hcrbench generate meridian``: write the synthetic Meridian corpus and its query suite (300 by default, ``--queries N``) as a BEIR folder
-(``--worlds K``: K independent worlds pooled in one folder, each split its own worlds)."""
+(``--worlds K``: K independent worlds pooled in one folder, each split its own worlds). The world is ``--size``
+documents unless ``--grow`` asks it to grow for its suite's topics."""
 
 from __future__ import annotations
 
@@ -20,10 +21,12 @@ def meridian_command(
     out: Path = typer.Option(..., "--out", help="Output folder (created if missing)."),
     queries: str = typer.Option("300", "--queries",
                                 help="Queries in the suite, in the design's category shares (300: its counts)."),
-    fixed_size: bool = typer.Option(False, "--fixed-size",
-                                    help="Keep the world at --size documents even when its suite then falls short "
-                                         "of independent topics (by default the world grows until each split has "
-                                         "2/3 of its queries in distinct clusters; describe reports a shortfall)."),
+    fixed_size: bool = typer.Option(True, "--fixed-size/--grow",
+                                    help="--fixed-size (the default): the world is --size documents (the design's "
+                                         "500 / 2,000 / 3,500), even when its suite then falls short of independent "
+                                         "topics (describe reports a shortfall). --grow: the world grows until each "
+                                         "split has 2/3 of its queries in distinct clusters (opt-in, kept for the "
+                                         "figures measured on grown worlds; not with --worlds K)."),
     worlds: str = typer.Option("1", "--worlds",
                                help="Independent worlds in the dataset: 1 (one world, its queries split 60/20/20) "
                                     "or 3-100 (world w from a seed derived from --seed, at --size documents, never "
@@ -39,9 +42,6 @@ def meridian_command(
     if not (s.isascii() and s.isdigit()):
         raise InputError(f"must be a non-negative integer, got {seed!r}", field="--seed")
     check_seed(int(s), "--seed")
-    from hcrbench.data.outputs import ensure_parent
-
-    ensure_parent(out, field="--out")  # at most one missing folder level above --out
     t0 = time.perf_counter()
     q = queries.strip()
     if not (q.isascii() and q.isdigit()):
@@ -52,6 +52,12 @@ def meridian_command(
     from hcrbench.synth.worlds import check_worlds, generate_worlds, remove_worlds
 
     n_worlds = check_worlds(int(k), field="--worlds")
+    if n_worlds > 1 and not fixed_size:
+        raise InputError(f"--grow and --worlds {n_worlds} exclude each other: a world of several is never grown",
+                         field="--grow")
+    from hcrbench.data.outputs import ensure_parent
+
+    ensure_parent(out, field="--out")  # at most one missing folder level above --out (checked after the flags)
     if n_worlds > 1:
         def said(e: dict) -> None:  # one line per world on stderr, so a long generation is never silent
             typer.echo(f"world {e['name']} ({e['split']}, seed {e['seed']}): {e['n_docs']:,} documents, "
@@ -68,7 +74,7 @@ def meridian_command(
     grown = ""
     if manifest["n_docs"] > manifest["size_docs"]:
         grown = (f" (the world grew from {manifest['size_docs']:,} to hold {manifest['n_queries']} queries over "
-                 f"independent topics; --fixed-size keeps {manifest['size_docs']:,})")
+                 f"independent topics; without --grow it keeps {manifest['size_docs']:,})")
     typer.echo(f"meridian: {manifest['n_docs']:,} documents{grown}, {manifest['n_queries']} queries, seed "
                f"{manifest['seed']} -> {out} ({time.perf_counter() - t0:.1f} s); next: hcrbench describe {out}")
 

@@ -121,8 +121,8 @@ def _size_prop(folder: Path, n: int) -> dict[str, Any]:
         return _prop("documents", n, "small 500, medium 2000, full 3500+", n >= 500)
     asked = f"{man.get('size')} {want:,}" if isinstance(man.get("size"), str) else f"{want:,}"
     if man.get("grow") and n != want:
-        return _prop("documents", n, f"{asked} asked; grown to hold the suite's topics (--fixed-size keeps the size)",
-                     n > want)
+        return _prop("documents", n,
+                     f"{asked} asked; grown to hold the suite's topics (--grow; the default keeps the size)", n > want)
     return _prop("documents", n, f"{asked} (the size asked)", n == want)
 
 

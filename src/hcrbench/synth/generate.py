@@ -158,17 +158,18 @@ def _write_corpus(out: Path, seed: int, n_docs: int) -> tuple[Any, Catalog, str]
 
 
 def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
-                      n_queries: int = DESIGN_QUERIES, grow: bool = True) -> dict[str, Any]:
+                      n_queries: int = DESIGN_QUERIES, grow: bool = False) -> dict[str, Any]:
     """Write the Meridian corpus of ``size`` documents for ``seed`` into ``out`` with a suite of ``n_queries``
     queries in the design's category shares (300 by default: the design's counts); returns the manifest.
 
-    **The world grows the entities its suite needs** (issue 35): independent topics cost entities, and each
-    entity costs documents. With ``grow`` (the default) the suite is first tried on a world of
+    **The world is ``size`` documents by default** (the design's 500 / 2,000 / 3,500), whatever its suite's topics
+    (``describe`` reports a miss). **With ``grow=True`` the world grows the entities its suite needs**: independent
+    topics cost entities, and each entity costs documents, so the suite is first tried on a world of
     :func:`start_docs` documents (``size``, or more when the suite is larger than ``size`` held on the
     calibration seeds) and, while any split has fewer than two thirds of its queries in distinct clusters (or a
     slot cannot be filled), on a world :data:`GROWTH_FACTOR` times larger (at most :data:`MAX_GROWTH_STEPS`
-    times, and only while each step shrinks :func:`topic_check`'s gap); the manifest's ``n_docs`` is the world written and ``size_docs`` the size asked for. With
-    ``grow=False`` the world is ``size`` documents whatever its suite's topics (``describe`` reports a miss).
+    times, and only while each step shrinks :func:`topic_check`'s gap). The manifest's ``n_docs`` is the world
+    written and ``size_docs`` the size asked for.
 
     A suite the world cannot hold (a query slot no draw fills) is an :class:`InputError` naming ``queries``;
     the corpus files already written are removed, so no half-written folder remains."""
@@ -229,7 +230,7 @@ def generate_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
 
 
 def ensure_meridian(out: str | Path, size: str | int = "small", seed: int = 0,
-                    n_queries: int | None = None, grow: bool = True) -> str:
+                    n_queries: int | None = None, grow: bool = False) -> str:
     """Make ``out`` hold this generator's Meridian for ``size``, ``seed`` and ``n_queries`` (the design's suite when
     None); returns what was done: ``"kept"``, ``"generated"`` or ``"regenerated: <why>"``.
 
