@@ -136,7 +136,7 @@ def _hcrbench() -> str:
 
 def test_a_main_job_without_an_optional_package_says_so_in_one_line_before_any_work(tmp_path):
     out = tmp_path / "qs"
-    r = subprocess.run([_hcrbench(), "quickstart", "--out", str(out), "--seed", "3"], capture_output=True,
+    r = subprocess.run([_hcrbench(), "quickstart", "--worlds", "1", "--out", str(out), "--seed", "3"], capture_output=True,
                        text=True, env=_blocked_env(tmp_path, "umap"), timeout=120, check=False)
     assert r.returncode == 2, r.stderr[-2000:]
     lines = r.stderr.strip().splitlines()
@@ -184,7 +184,7 @@ def test_the_hash_main_job_imports_nothing_outside_the_main_install(tmp_path):
     blocked = sorted(m for m in extras - main if m.isidentifier())
     assert "statsmodels" in blocked and "torch" in blocked
     out = tmp_path / "qs"
-    r = subprocess.run([_hcrbench(), "quickstart", "--out", str(out), "--encoder", "hash", "--seeds", "2",
+    r = subprocess.run([_hcrbench(), "quickstart", "--worlds", "1", "--out", str(out), "--encoder", "hash", "--seeds", "2",
                         "--n-trials", "40", "--resamples", "500", "--seed", "0"], capture_output=True, text=True,
                        env=_blocked_env(tmp_path, ",".join(blocked)), timeout=1200, check=False)
     assert r.returncode in (0, 1), r.stderr[-3000:]

@@ -78,7 +78,7 @@ def test_quickstart_refuses_a_users_folder_at_once_with_advice_it_can_follow(tmp
     users = tmp_path / "mine"
     users.mkdir()
     (users / "notes.txt").write_text("mine")
-    r = hcrbench("quickstart", "--encoder", "hash", "--out", str(users), cwd=tmp_path,
+    r = hcrbench("quickstart", "--worlds", "1", "--encoder", "hash", "--out", str(users), cwd=tmp_path,
                  env={"HCRBENCH_HOME": str(tmp_path / "home")}, timeout=120)
     assert r.returncode == 2
     line = one_error_line(r)
@@ -100,7 +100,7 @@ def test_four_concurrent_quickstarts_on_one_world_one_proceeds_the_others_refuse
     import time
 
     env = {**os.environ, "HCRBENCH_PROGRESS": "0", "HCRBENCH_HOME": str(tmp_path / "home")}
-    procs = [subprocess.Popen(["hcrbench", "quickstart", "--encoder", "hash", "--seed", "5", "--out", f"qs{i}",
+    procs = [subprocess.Popen(["hcrbench", "quickstart", "--worlds", "1", "--encoder", "hash", "--seed", "5", "--out", f"qs{i}",
                                "--quiet"], cwd=tmp_path, env=env, text=True, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, start_new_session=True) for i in range(4)]
     try:
@@ -134,7 +134,7 @@ def test_four_concurrent_quickstarts_on_one_world_one_proceeds_the_others_refuse
 def test_quickstart_with_a_read_only_home_is_refused_before_any_work(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
-    r = hcrbench("quickstart", "--encoder", "hash", "--seed", "5", "--out", "qs", "--quiet", cwd=tmp_path,
+    r = hcrbench("quickstart", "--worlds", "1", "--encoder", "hash", "--seed", "5", "--out", "qs", "--quiet", cwd=tmp_path,
                  fault=f"EROFS:{home}", env={"HCRBENCH_HOME": str(home)}, timeout=120)
     assert r.returncode == 1, r.stderr
     line = one_error_line(r)
@@ -162,14 +162,14 @@ def test_quickstart_into_a_new_folder_on_a_scored_world_is_refused_before_genera
              {"output_dir": first, "pid": done.pid, "host": __import__("socket").gethostname(),
               "time": "2026-12-07T07:00:00+00:00", "relook": False}]}}}))
     t0 = time.monotonic()
-    r = hcrbench("quickstart", "--encoder", "hash", "--seed", "5", "--out", "qs", "--quiet", cwd=tmp_path,
+    r = hcrbench("quickstart", "--worlds", "1", "--encoder", "hash", "--seed", "5", "--out", "qs", "--quiet", cwd=tmp_path,
                  env={"HCRBENCH_HOME": str(home)}, timeout=120)
     assert r.returncode == 2 and time.monotonic() - t0 < 60
     line = one_error_line(r)
     assert f"was already scored by the quickstart in {first}" in line and "--relook" in line, line
     assert not (tmp_path / "qs").exists()
     env = {**os.environ, "HCRBENCH_PROGRESS": "0", "HCRBENCH_HOME": str(home)}
-    p = subprocess.Popen(["hcrbench", "quickstart", "--encoder", "hash", "--seed", "5", "--out", "qs", "--quiet",
+    p = subprocess.Popen(["hcrbench", "quickstart", "--worlds", "1", "--encoder", "hash", "--seed", "5", "--out", "qs", "--quiet",
                           "--relook"], cwd=tmp_path, env=env, start_new_session=True,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -197,7 +197,7 @@ def test_quickstart_refuses_another_quickstarts_folder_at_once_naming_only_its_o
     out.mkdir()
     write_marker(out, name="quickstart-hash-small", config_path=out / "quickstart.toml")
     before = sorted(p.name for p in out.iterdir())
-    r = hcrbench("quickstart", "--out", str(out), "--seed", "5", "--quiet", *args, cwd=tmp_path,
+    r = hcrbench("quickstart", "--worlds", "1", "--out", str(out), "--seed", "5", "--quiet", *args, cwd=tmp_path,
                  env={"HCRBENCH_HOME": str(tmp_path / "home")}, timeout=120)
     assert r.returncode == 2, r.stderr
     line = one_error_line(r)

@@ -48,7 +48,7 @@ def test_the_page_documents_the_types_and_a_short_complete_example(tmp_path):
 
 
 def test_a_system_that_is_not_there_is_one_line_and_exit_2(tmp_path):
-    r = subprocess.run(["hcrbench", "quickstart", "--system", "no-such-retriever", "--encoder", "hash", "--out",
+    r = subprocess.run(["hcrbench", "quickstart", "--worlds", "1", "--system", "no-such-retriever", "--encoder", "hash", "--out",
                         str(tmp_path / "qs")], capture_output=True, text=True, env=_env(tmp_path), check=False)
     assert r.returncode == 2 and "--system" in r.stderr and "docs/plugins.md" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "qs").exists()
@@ -60,7 +60,7 @@ def test_the_installed_plugin_is_found_and_a_broken_one_is_named_before_anything
     plugins.mkdir()
     install_doc_plugin(plugins)
     (plugins / "tfidf_plugin.py").write_text("raise ImportError('broken on purpose')\n", encoding="utf-8")
-    r = subprocess.run(["hcrbench", "quickstart", "--system", "tfidf", "--encoder", "hash", "--out",
+    r = subprocess.run(["hcrbench", "quickstart", "--worlds", "1", "--system", "tfidf", "--encoder", "hash", "--out",
                         str(tmp_path / "qs")], capture_output=True, text=True, env=_env(tmp_path, plugins),
                        check=False)
     assert r.returncode == 2 and "broken on purpose" in r.stderr and not (tmp_path / "qs").exists()
@@ -73,7 +73,7 @@ def test_the_documented_plugin_goes_through_the_quickstart_and_the_verdict_is_ab
     plugins.mkdir()
     name, _ = install_doc_plugin(plugins)
     out = tmp_path / "qs"
-    r = subprocess.run(["hcrbench", "quickstart", "--system", name, "--encoder", "hash", "--out", str(out),
+    r = subprocess.run(["hcrbench", "quickstart", "--worlds", "1", "--system", name, "--encoder", "hash", "--out", str(out),
                         "--seeds", "2", "--n-trials", "80", "--resamples", "1000"],
                        capture_output=True, text=True, env=_env(tmp_path, plugins), check=False, timeout=900)
     assert r.returncode == 0, r.stderr[-3000:]

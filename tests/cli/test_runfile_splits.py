@@ -120,7 +120,7 @@ def test_an_unknown_id_is_one_line_naming_the_file_and_line(tmp_path, bench, wha
                                      ("runfile:test=a.trec,train=b.trec", "is not SPLIT=FILE"),
                                      ("runfile:test=/no/such.trec", "not found")])
 def test_a_bad_runfile_subject_is_one_line_and_exit_2(tmp_path, arg, why):
-    r = subprocess.run(["hcrbench", "quickstart", "--system", arg, "--encoder", "hash", "--out",
+    r = subprocess.run(["hcrbench", "quickstart", "--worlds", "1", "--system", arg, "--encoder", "hash", "--out",
                         str(tmp_path / "qs")], capture_output=True, text=True, env=_env(tmp_path), check=False)
     assert r.returncode == 2 and why in r.stderr and "--system" in r.stderr, r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "qs").exists()
@@ -129,7 +129,7 @@ def test_a_bad_runfile_subject_is_one_line_and_exit_2(tmp_path, arg, why):
 def test_a_folder_without_test_trec_is_refused(tmp_path):
     (tmp_path / "runs").mkdir()
     (tmp_path / "runs" / "dev.trec").write_text("q1 Q0 d1 1 1.0 x\n")
-    r = subprocess.run(["hcrbench", "quickstart", "--system", f"runfile:{tmp_path / 'runs'}", "--encoder", "hash",
+    r = subprocess.run(["hcrbench", "quickstart", "--worlds", "1", "--system", f"runfile:{tmp_path / 'runs'}", "--encoder", "hash",
                         "--out", str(tmp_path / "qs")], capture_output=True, text=True, env=_env(tmp_path),
                        check=False)
     assert r.returncode == 2 and "no test.trec" in r.stderr and len(r.stderr.strip().splitlines()) == 1

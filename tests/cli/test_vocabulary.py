@@ -95,7 +95,7 @@ def test_gate_takes_the_same_resamples_and_metrics_flags_as_evaluate(bench):
 
 
 def test_quickstart_names_the_size_flag_it_was_given():
-    r = _hcrbench("quickstart", "--size", "tiny", "--out", "unused")
+    r = _hcrbench("quickstart", "--worlds", "1", "--size", "tiny", "--out", "unused")
     assert r.returncode == 2
     assert r.stderr.startswith("hcrbench: error: --size: unknown size 'tiny'"), r.stderr
 

@@ -135,7 +135,7 @@ def test_the_verdict_block_is_the_consoles_last_lines_of_the_run(tiny, tmp_path)
 def test_a_small_quickstart_round_trips_through_write_and_check(tmp_path):
     out = tmp_path / "qs"
     env = _env(tmp_path)
-    r = subprocess.run(["hcrbench", "quickstart", "--encoder", "hash", "--out", str(out), "--seeds", "2",
+    r = subprocess.run(["hcrbench", "quickstart", "--worlds", "1", "--encoder", "hash", "--out", str(out), "--seeds", "2",
                         "--n-trials", "80", "--resamples", "1000"], capture_output=True, text=True, env=env,
                        check=False, timeout=1200)
     assert r.returncode == 0, r.stderr[-3000:]

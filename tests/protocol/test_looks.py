@@ -51,7 +51,7 @@ def test_a_second_look_is_refused_before_any_work_without_relook(tmp_path, monke
     monkeypatch.setenv("HCRBENCH_HOME", str(tmp_path / "home"))
     out = tmp_path / "qs"
     _scored_elsewhere(out / "data" / "meridian-small-s3", tmp_path / "earlier")
-    r = subprocess.run(["hcrbench", "quickstart", "--out", str(out), "--encoder", "hash", "--seed", "3", "--quiet"],
+    r = subprocess.run(["hcrbench", "quickstart", "--worlds", "1", "--out", str(out), "--encoder", "hash", "--seed", "3", "--quiet"],
                        capture_output=True, text=True, check=False)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "--relook" in r.stderr and "already scored 1 time" in r.stderr

@@ -105,7 +105,7 @@ def test_growth_points_come_from_each_sizes_comparisons_and_feed_the_corpus_size
                                                                          "--sizes"),
                                          (["--max-queries", "-1"], "--max-queries")])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, field):
-    r = _run("quickstart", "--out", str(tmp_path / "qs"), *args)
+    r = _run("quickstart", "--worlds", "1", "--out", str(tmp_path / "qs"), *args)
     assert r.returncode == 2 and field in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "qs").exists()  # nothing written before the input is checked
@@ -115,7 +115,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, field):
 def test_quickstart_hash_on_meridian_small_ends_with_the_verdicts_and_the_report(tmp_path, monkeypatch):
     monkeypatch.setenv("HCRBENCH_HOME", str(tmp_path / "home"))
     out = tmp_path / "qs"
-    args = ("quickstart", "--out", str(out), "--encoder", "hash", "--seeds", "2", "--n-trials", "80",
+    args = ("quickstart", "--worlds", "1", "--out", str(out), "--encoder", "hash", "--seeds", "2", "--n-trials", "80",
             "--resamples", "1000", "--seed", "0")  # a development seed: tests never look at the verdict seed
     r = _run(*args)
     assert r.returncode == 0, r.stderr[-3000:]

@@ -79,7 +79,7 @@ def test_the_quickstarts_report_is_short_and_passes_every_reader_check(chromium,
     import subprocess
 
     out = tmp_path / "qs"
-    r = subprocess.run(["hcrbench", "quickstart", "--encoder", "hash", "--out", str(out), "--seeds", "2",
+    r = subprocess.run(["hcrbench", "quickstart", "--worlds", "1", "--encoder", "hash", "--out", str(out), "--seeds", "2",
                         "--n-trials", "80", "--resamples", "1000", "--quiet"], capture_output=True, text=True,
                        check=False, timeout=1200, env={**os.environ, "HCRBENCH_HOME": str(tmp_path / "home")})
     assert r.returncode == 0, r.stderr[-3000:]

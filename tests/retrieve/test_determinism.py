@@ -166,7 +166,7 @@ def _quickstart(out: Path, cache: Path, home: Path, omp: int, encoder: str, kill
 
     env = {**os.environ, "OMP_NUM_THREADS": str(omp), "OPENBLAS_NUM_THREADS": str(omp), "MKL_NUM_THREADS": str(omp),
            "HCRBENCH_CACHE": str(cache), "HCRBENCH_HOME": str(home), "HCRBENCH_PROGRESS": "0"}
-    args = ["hcrbench", "quickstart", "--out", str(out), "--encoder", encoder, "--seeds", "2", "--n-trials", "80",
+    args = ["hcrbench", "quickstart", "--worlds", "1", "--out", str(out), "--encoder", encoder, "--seeds", "2", "--n-trials", "80",
             "--resamples", "1000", "--seed", "0", "--max-queries", "150", "--quiet"]  # a development seed
     if kill_after_runs:
         p = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
