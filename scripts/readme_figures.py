@@ -87,6 +87,11 @@ def block(folder: Path, shown: str | None = None) -> str:
     seed_words = "the verdict seed (`--seed`'s default)" if seed == VERDICT_SEED else f"seed {seed}"
     n_docs = ds.get("n_documents", "?")
     n_docs = f"{n_docs:,}" if isinstance(n_docs, int) else n_docs
+    worlds = ds.get("worlds") or {}
+    if worlds:  # a dataset of several worlds: the worlds of this split and their size, not the pooled count
+        sizes = sorted({int(w.get("n_documents", 0)) for w in worlds.values()})
+        n_docs = (f"{len(worlds)} test world{'s' if len(worlds) != 1 else ''} of "
+                  f"{'/'.join(f'{n:,}' for n in sizes)}")
     lines = [f"Figures from `{name}/verdicts.json` and `eval.json`, written by `python scripts/readme_figures.py "
              f"{name} --write` (`--check` compares): corpus size {v.get('size', '?')}, {n_docs} "
              f"documents, {ds.get('n_queries', '?')} {ds.get('split', 'test')} queries, {seed_words}, "

@@ -226,7 +226,10 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
         kill = next((h for h in v.get("hypotheses", []) if h["id"] == "kill"), None)
         ev = (kill or {}).get("evidence", {})
         cs = next((h for h in v.get("hypotheses", []) if h["id"] == "corpus_size"), None)
-        points.append({"size": size, "n_docs": res.manifest["dataset"]["n_documents"], "delta": ev.get("delta"),
+        ds = res.manifest["dataset"]
+        per_world = sorted({int(w.get("n_documents", 0)) for w in (ds.get("worlds") or {}).values()})
+        points.append({"size": size, "n_docs": per_world[-1] if per_world else ds["n_documents"],
+                       "delta": ev.get("delta"),
                        "ci_low": ev.get("ci_low"), "ci_high": ev.get("ci_high"), "p": ev.get("p_holm"),
                        "subset": ((cs or {}).get("evidence") or {}).get("subset_at_this_size")})
     return {"metric": metric or "nDCG@10", "system": system or "hcr", "baseline": baseline or "rerank",

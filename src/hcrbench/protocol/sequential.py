@@ -213,7 +213,8 @@ def project(estimate: float, threshold: float, sd: float | None, *, look: int, m
 
 def decided_text(look: int, worlds: int, queries: int) -> str:
     """The evidence a decided row names: after how many batches, worlds and queries."""
-    return f"decided after {look} batch{'es' if look != 1 else ''} ({worlds} worlds, {queries:,} queries)"
+    return (f"decided after {look} batch{'es' if look != 1 else ''} ({worlds} world{'s' if worlds != 1 else ''}, "
+            f"{queries:,} queries)")
 
 
 def _side(rule: Any, estimate: float) -> float | None:
@@ -231,7 +232,7 @@ def annotate(verdicts: dict[str, Any], *, look: int, max_looks: int, worlds: int
     difference or mean, how many more batches would decide it (:func:`project` from the row's own interval,
     centre and n). Adds ``evidence["sequential"]`` and a sentence to ``text``; returns the document."""
     from hcrbench.protocol import registry as reg
-    from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, at_confidence
+    from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, at_confidence, pct
 
     lvl = level(look, max_looks, alpha)
     verdicts["sequential"] = {"look": look, "max_looks": max_looks, "level": lvl, "alpha": alpha, "worlds": worlds,
@@ -260,5 +261,5 @@ def annotate(verdicts: dict[str, Any], *, look: int, max_looks: int, worlds: int
                          "queries_more": p.queries_more, "queries_needed": p.queries_needed,
                          "within_budget": p.within_budget})
         row.setdefault("evidence", {})["sequential"] = info
-        row["text"] = f"{row.get('text', '')} ({info['text']}; look {look} of {max_looks} at {lvl:.2%})"
+        row["text"] = f"{row.get('text', '')} ({info['text']}; look {look} of {max_looks} at {pct(lvl)})"
     return verdicts
