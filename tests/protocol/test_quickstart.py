@@ -127,12 +127,14 @@ def test_quickstart_hash_on_meridian_small_ends_with_the_verdicts_and_the_report
     assert v["seeds"] == [0, 1] and v["discipline"]["times_scored"] == 1
     # the harness's gate passes in a default quickstart: H1a and the failure rate decide on their evidence
     assert_decidable_on_this_harness(v)
+    first_bytes = (out / "verdicts.json").read_bytes()
     again = _run(*args)
     assert again.returncode == 0, again.stderr[-3000:]
     assert "computed 0, reused" in again.stderr or "reused" in again.stderr
     v2 = json.loads((out / "verdicts.json").read_text())
-    # the warm re-run reuses every score: the same look, not a second one
-    assert v2["discipline"]["times_scored"] == 1 and v2["discipline"]["new_look"] is False
+    # the warm re-run reuses every score: the same look, not a second one, and the same verdicts, byte for byte
+    assert v2["discipline"]["times_scored"] == 1 and v2["discipline"]["new_look"] is True
+    assert (out / "verdicts.json").read_bytes() == first_bytes
     assert {k: v2[k] for k in ("overall", "bottom_line", "checkpoints")} == \
         {k: v[k] for k in ("overall", "bottom_line", "checkpoints")}
     # the field: flat chosen on dev, the barrier checked, the power plan from tune + dev

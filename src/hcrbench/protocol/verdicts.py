@@ -284,6 +284,15 @@ def protocol_level(cfg: Any) -> float:
     return look_level(float(getattr(getattr(cfg, "protocol", None), "confidence", CONFIDENCE)))
 
 
+def _previous_new_look(out: Path) -> bool:
+    """What the folder's verdicts said of their look before this warm re-run (False when there were none)."""
+    try:
+        prev = json.loads((Path(out) / "verdicts.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return bool(((prev if isinstance(prev, dict) else {}).get("discipline") or {}).get("new_look"))
+
+
 def _judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict, tree_docs: dict | None, out: Path,
            *, growth: list[dict] | None = None, stopped: str | None = None) -> dict[str, Any]:
     from hcrbench.data import splitlock
@@ -378,7 +387,9 @@ def _judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict
         "discipline": {"split": data.split, "locked": locked,
                        # this scoring is recorded in the lock registry right after the verdicts: count it
                        "times_scored": len(splitlock.scorings(data.key)) + (1 if locked and data.new_look else 0),
-                       "new_look": bool(data.new_look),
+                       # whether the look that produced these numbers scored the split anew: a warm re-run (every
+                       # score reused) is that same look, so it says what the look said (the same bytes)
+                       "new_look": bool(data.new_look) or _previous_new_look(out),
                        "tuning": "none: every parameter is fixed in the config before the test split is scored"},
     }
     v["field"] = field
