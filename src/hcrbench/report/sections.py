@@ -165,6 +165,7 @@ def verdicts_section(ctx: Context) -> Section:
         blocks.append(Para(line + ".", kind="note"))
     cps = v.get("checkpoints") or []
     if cps:
+        lvl = level_text(v)
         rows = [[Cell(str(c.get("name", c.get("id", "")))), Cell(str(c.get("criterion", ""))),
                  Cell(f3(c.get("value")), num=True), Cell(f3(c.get("threshold")), num=True),
                  Cell(str(c.get("n") if c.get("n") is not None else "—"), num=True), Cell(interval_text(c)),
@@ -173,12 +174,13 @@ def verdicts_section(ctx: Context) -> Section:
                 for c in cps]
         how = (f"the run stopped here: {v['stopped']}" if v.get("stopped")
                else "every checkpoint was evaluated; with --fail-fast the first stop would end the run")
-        blocks.append(Table("checkpoints", f"Fail-fast checkpoints, in order ({how}; one whose whole 95% interval "
-                            "lies past its threshold says stop and diagnose)",
-                            ["checkpoint", "criterion", "value", "threshold", "n", "95% interval", "status",
+        blocks.append(Table("checkpoints", f"Fail-fast checkpoints, in order ({how}; one whose whole {lvl} "
+                            "interval lies past its threshold says stop and diagnose)",
+                            ["checkpoint", "criterion", "value", "threshold", "n", f"{lvl} interval", "status",
                              "in plain words"], rows))
     hyps = v.get("hypotheses") or []
     if hyps:
+        lvl = level_text(v)
         rows = []
         for h in hyps:
             # one p per row: the text's, with its family (the evidence's raw fields stay in verdicts.json)
@@ -189,7 +191,7 @@ def verdicts_section(ctx: Context) -> Section:
                          Cell(str(h.get("n") if h.get("n") is not None else "—"), num=True), Cell(interval_text(h)),
                          Cell(plain(str(h.get("text", ""))))])
         blocks.append(Table("hypotheses", "Hypothesis verdicts (design criteria; every figure behind them is in "
-                            "verdicts.json)", ["id", "hypothesis", "criterion", "verdict", "n", "95% interval",
+                            "verdicts.json)", ["id", "hypothesis", "criterion", "verdict", "n", f"{lvl} interval",
                                                "in plain words"], rows))
     ctl = v.get("controls") or []
     if ctl:
@@ -491,3 +493,13 @@ def details_section(ctx: Context) -> Section:
                                                                                  "parameters set"], rows,
                                             notes="Wall-clock seconds per system: manifest.json (systems.NAME."
                                                   "seconds, timings).", latex=False)])
+
+
+def level_text(v: dict) -> str:
+    """The level the rows' intervals are at: a sequential look's (``sequential.level``), the config's
+    ``confidence``, else the design's 95%."""
+    from hcrbench.protocol.rules import pct
+
+    seq = v.get("sequential") or {}
+    level = seq.get("level") if isinstance(seq.get("level"), (int, float)) else v.get("confidence")
+    return pct(float(level)) if isinstance(level, (int, float)) else "95%"
