@@ -35,7 +35,8 @@ def _check_design_size(man: dict, res: dict, stdout: str, out, size: str) -> Non
     assert row["target"] == f"{size} {want:,} (the size asked)"
 
 
-@pytest.mark.parametrize("size, seed", [("small", 60611), ("medium", 60613)])
+@pytest.mark.parametrize("size, seed", [("small", 60611),
+                                        pytest.param("medium", 60613, marks=pytest.mark.slow)])  # ~30 s
 def test_default_generation_is_the_designs_size_and_describe_meets_the_size_row(tmp_path, size, seed):
     out = tmp_path / size
     _check_design_size(*_generate_and_describe(out, size, seed), out, size)

@@ -38,6 +38,7 @@ def _meta(folder: Path) -> list[dict]:
     return [o for _, o in iter_jsonl(folder / "queries.meta.jsonl")]
 
 
+@pytest.mark.slow  # ~55 s; tests/synth/test_golden_bytes.py pins a small world's bytes in the fast suite
 def test_same_seed_gives_identical_bytes(small, tmp_path):
     again = tmp_path / "again"
     m = generate_meridian(again, "small", seed=3, grow=True)

@@ -60,6 +60,7 @@ def _props(folder):
     return res, {p["property"]: p for p in res["properties"]}
 
 
+@pytest.mark.slow  # growth is an opt-in (--grow) kept for old records; ~25 s
 def test_the_world_grows_for_its_suite_and_fixed_size_keeps_the_size(tmp_path):
     grown, fixed = tmp_path / "grown", tmp_path / "fixed"
     r = _gen(grown, "--size", "small", "--seed", "1", "--grow")
