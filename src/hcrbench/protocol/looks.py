@@ -204,7 +204,10 @@ def guard(config_path: Path, root: Path, *, relook: bool, split: str = "test") -
     warm = reuses_everything(config_path)
     if not warm and not relook:
         raise _refuse(prior, root, split)
-    return {"looks_before": len(prior), "relook": bool(relook and not warm), "warm": warm, "key": key}
+    # a warm re-run is the look that produced the folder's numbers: the looks before it are the others' (its
+    # verdicts.json then says what the first run said, byte for byte)
+    before = [s for s in prior if s.get("output_dir") != folder] if warm else prior
+    return {"looks_before": len(before), "relook": bool(relook and not warm), "warm": warm, "key": key}
 
 
 def record(look: dict[str, Any], folder: Path, verdicts: dict[str, Any] | None) -> dict[str, Any] | None:
