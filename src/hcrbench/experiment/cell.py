@@ -162,22 +162,12 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
         from hcrbench.data.types import Costs, RunResult
 
         result = RunResult(run, costs if costs is not None else Costs())
-        units = None
         if log_path is not None:
             pool_logs([world_log_path(log_path, w) for w in worlds], log_path)
             world_cache.pool_units(unit_files, units_path_of(log_path, system.name), data.queries.query_ids)
-        retriever = _Params(params if params is not None else {})
-        seconds = time.perf_counter() - t0
-        return _finish(system, run, result, retriever, entry, seconds)
+        return _finish(system, run, result, params or {}, entry, time.perf_counter() - t0)
     _write_units(system, units, log_path)
-    return _finish(system, run, result, retriever, entry, time.perf_counter() - t0)
-
-
-class _Params:
-    """What :func:`_finish` reads of a retriever (its params) when the worlds' runs were reused."""
-
-    def __init__(self, params: dict[str, Any]) -> None:
-        self.params = params
+    return _finish(system, run, result, dict(retriever.params), entry, time.perf_counter() - t0)
 
 
 def units_path_of(log_path: Path, name: str) -> Path:
@@ -186,17 +176,18 @@ def units_path_of(log_path: Path, name: str) -> Path:
     return units_path(Path(log_path).parent, name)
 
 
-def _finish(system: SystemConfig, run: Run, result: Any, retriever: Any, entry: dict[str, Any],
+def _finish(system: SystemConfig, run: Run, result: Any, params: dict[str, Any], entry: dict[str, Any],
             seconds: float) -> tuple[Run, dict[str, Any]]:
+    """Check the retriever's params and the costs, and complete the manifest entry (one world or several)."""
     from hcrbench.retrieve import checked
 
-    checked.check_params(system.name, retriever.params)
+    checked.check_params(system.name, params)
     hit = checked.first_non_finite(result.costs.to_dict(), "costs")
     if hit is not None:
         raise InputError(f"{hit} is not a finite number: the manifest records costs as JSON, which has no NaN or "
                          "infinity", field=f"{system.name}.search")
     entry.update({
-        "params": _jsonable(dict(retriever.params)),
+        "params": _jsonable(params),
         "config_params": _jsonable(system.params),
         "costs": result.costs.to_dict(),
         "seconds": round(seconds, 3),

@@ -70,15 +70,15 @@ class ExperimentData:
         were, so what was computed on them is reused."""
         if self.worlds:
             return split_key({**{k: v for k, v in self.files.items() if k.startswith("qrels/")},
-                              **{f"worlds/{w}": h for w, h in self.world_manifests().items()}}, self.split)
+                              **{f"worlds/{w}": h for w, h in self.world_manifests.items()}}, self.split)
         return split_key(self.files, self.split)
 
+    @cached_property
     def world_manifests(self) -> dict[str, str | None]:
         """``{"w02": SHA-256 of its manifest.json}`` for the worlds this split's queries come from."""
-        from hcrbench.data.structured import read_json
+        from hcrbench.synth.worlds import world_manifest_hashes
 
-        listed = {e.get("name"): e.get("manifest") for e in read_json(Path(self.root) / "manifest.json").get(
-            "world_list", []) if isinstance(e, dict)}
+        listed = world_manifest_hashes(self.root)
         return {w: listed.get(w) for w in self.worlds}
 
     def split_corpus(self) -> Corpus:

@@ -36,7 +36,7 @@ def world_data_keys(data: Any) -> dict[str, str]:
     SHA-256 of its manifest, and its queries in this split), so a world's run is reused when worlds are added."""
     if not data.worlds:
         return {}
-    listed = data.world_manifests()
+    listed = data.world_manifests
     return {w: sha256_json({"world": listed.get(w), "split": data.split, "queries": list(q.query_ids)})
             for w, (_, q) in data.worlds.items()}
 

@@ -47,7 +47,9 @@ def split_key_of(root: Path, split: str = "test") -> str | None:
         qrels = root / "qrels" / f"{split}.tsv"
         if not qrels.is_file():
             return None
-        listed = {e.get("name"): e.get("manifest") for e in man.get("world_list", []) if isinstance(e, dict)}
+        from hcrbench.synth.worlds import world_manifest_hashes
+
+        listed = world_manifest_hashes(root)
         return split_key({f"qrels/{split}.tsv": sha256_file(qrels),
                           **{f"worlds/{w}": listed.get(w) for w in (man.get("world_splits") or {}).get(split, [])}},
                          split)

@@ -214,6 +214,13 @@ def _is_world(folder: Path) -> bool:
     return isinstance(man, dict) and man.get("name") == "meridian"
 
 
+def world_manifest_hashes(folder: str | Path) -> dict[str, str | None]:
+    """``{"w00": SHA-256 of its manifest.json, ...}`` as the folder's manifest lists its worlds (what a split's
+    content key covers in place of the pooled files)."""
+    man = read_json(Path(folder) / "manifest.json")
+    return {e.get("name"): e.get("manifest") for e in (man.get("world_list") or []) if isinstance(e, dict)}
+
+
 def is_multiworld(folder: str | Path) -> bool:
     """True when ``folder``'s manifest says it holds several worlds (written by :func:`generate_worlds`)."""
     try:
@@ -326,6 +333,7 @@ __all__ = [
     "generate_worlds",
     "is_multiworld",
     "remove_worlds",
+    "world_manifest_hashes",
     "world_name",
     "world_of",
     "world_prefix",
