@@ -60,8 +60,10 @@ def _expected() -> dict[str, dict[str, tuple[str, ...]]]:
     return out
 
 
-#: rule -> control -> the verdicts that are right (the first is the one expected, in words)
-EXPECTED: dict[str, dict[str, tuple[str, ...]]] = _expected()
+def __getattr__(name: str) -> Any:
+    if name == "EXPECTED":  # rule -> control -> the verdicts that are right (the first is the one expected)
+        return _expected()
+    raise AttributeError(name)
 
 
 def _rng(ctx: Context, salt: int) -> np.random.Generator:
@@ -202,7 +204,7 @@ def noise_controls(ctx: Context, base: Any) -> dict[str, Any]:
     keep = set(qids)
     sub_base = SimpleNamespace(query_ids=qids, values={m: np.asarray(v, dtype=np.float64)[
         [i for i, q in enumerate(base.query_ids) if q in keep]] for m, v in base.values.items()})
-    margin = reg.get("kill").margin
+    margin = reg.with_role("architecture").margin  # type: ignore[union-attr]
     noise = {}
     for m in base.values:
         if m in sysq.values:
@@ -223,20 +225,23 @@ def _ok(expected: tuple[str, ...], got: str) -> bool:
 def run_controls(ctx: Context) -> list[dict[str, Any]]:
     """Every applicable (control, rule) pair judged: ``[{"control", "rule", "expected", "got", "ok"}]``; a rule
     whose control could not be computed (its input missing) is left out."""
+    from hcrbench.protocol import registry as reg
     from hcrbench.protocol.hypotheses import oracle_gate
     from hcrbench.protocol.inputs import oracle_failure
 
     subs = subjects(ctx)
+    expected = _expected()
+    oracle_gated = {r.id for r in reg.rules() if r.oracle_gated}
     rows: list[dict[str, Any]] = []
     gated = oracle_gate(*oracle_failure(ctx.sufficiency)) is not None  # H1a / failure rate are not judged at all
     for name in CONTROLS:
         s = subs.get(name)
         if s is None:
             continue
-        rules = {r for r, per in EXPECTED.items() if name in per}
+        rules = {r for r, per in expected.items() if name in per}
         got = judge_subject(ctx, s, rules, full_size=True)
-        for rule, per in EXPECTED.items():
-            if name not in per or rule not in got or (gated and rule in ("H1a", "failure_rate")):
+        for rule, per in expected.items():
+            if name not in per or rule not in got or (gated and rule in oracle_gated):
                 continue
             row = got[rule]
             verdict = row.get("status", row.get("verdict"))

@@ -24,6 +24,7 @@ barrier check, the subject against the best system of the run, and the power pla
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -179,6 +180,34 @@ def field_on_dev(cfg: Any, data: Any, out: Path) -> dict[str, Any]:
 # --------------------------------------------------------------------------------------------- power plan
 
 
+@dataclass(frozen=True)
+class PlanEntry:
+    """One row of the power plan: ``label`` (its key), the pilot ``pair`` whose per-query differences give the
+    sd (``"kill"``: system - kill baseline; ``"single"``: system - the single path chosen on dev), the rule's
+    ``margin``, the difference in words and where the row stands."""
+
+    label: str
+    pair: str
+    margin: float
+    what: str
+    order: float = 0.0
+
+
+@dataclass(frozen=True)
+class Pilot:
+    """What a rule's power-plan entry may read: the names of the pair it sizes and whether the system is a
+    tree."""
+
+    system: str
+    kill_baseline: str
+    single: str | None
+    tree: bool
+
+    def entry(self, label: str, pair: str, margin: float, *, order: float = 0.0) -> PlanEntry:
+        other = self.kill_baseline if pair == "kill" else self.single
+        return PlanEntry(label, pair, margin, f"{self.system} - {other}", order)
+
+
 def power_plan(cfg: Any, data: Any, out: Path, n_test: int) -> dict[str, Any]:
     """``verdicts.json["power_plan"]``: per rule, the sd of the per-query differences on tune + dev and the n
     needed at the design's margin (see the module docstring)."""
@@ -216,25 +245,20 @@ def power_plan(cfg: Any, data: Any, out: Path, n_test: int) -> dict[str, Any]:
         return {"status": "not run", "rules": {}, "text": "power plan not run: no tune or dev split on which "
                 f"both {p.system} and {p.kill_baseline} run"}
     rows: dict[str, dict[str, Any]] = {}
-    # each rule's margin from the registry, the one place the replay, the rows' "needs n" and this plan read it
-    specs = [("vs_kill_baseline", "kill", reg.get("vs_kill_baseline").margin, f"{p.system} - {p.kill_baseline}"),
-             ("kill", "kill", reg.get("kill").margin, f"{p.system} - {p.kill_baseline}"),
-             ("H1b vs flat+reranker", "kill", reg.H1B_CLAUSES["rerank"].margin, f"{p.system} - {p.kill_baseline}"),
-             ("H1b vs single path", "single", reg.H1B_CLAUSES["single"].margin, f"{p.system} - {single}")]
     from hcrbench.protocol.gating import writes_routing_log
 
-    tree = writes_routing_log(cfg)
-    for rule, key, margin, what in specs:
-        if rule.startswith("H1b") and not tree:  # the dual path is a tree's rule: not run for this subject
-            continue
-        d = np.asarray(diffs[key], dtype=float)
+    pilot = Pilot(p.system, p.kill_baseline, single, writes_routing_log(cfg))
+    # each rule's entries at its own margin (the one place the replay, the rows' "needs n" and this plan read it)
+    entries = sorted((e for r in reg.rules() for e in r.power_plan(pilot)), key=lambda e: e.order)
+    for e in entries:
+        d = np.asarray(diffs[e.pair], dtype=float)
         if len(d) < 2:
             continue
         sd = float(np.std(d, ddof=1))
-        need = n_needed(sd, margin)
-        rows[rule] = {"difference": what, "margin": margin, "sd": round(sd, 6), "n_pilot": len(d),
-                      "n_needed": need, "n_test": int(n_test),
-                      "enough": None if need is None else bool(n_test >= need)}
+        need = n_needed(sd, e.margin)
+        rows[e.label] = {"difference": e.what, "margin": e.margin, "sd": round(sd, 6), "n_pilot": len(d),
+                         "n_needed": need, "n_test": int(n_test),
+                         "enough": None if need is None else bool(n_test >= need)}
     short = [f"{r} needs ~{x['n_needed']}" for r, x in rows.items() if x["enough"] is False]
     pilot = " + ".join(f"{s} ({n})" for s, n in used.items())
     text = (f"power plan ({m}, paired t, power {POWER}, alpha {ALPHA}, sd from {pilot} queries): "

@@ -43,6 +43,7 @@ def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict],
     each row (never changing its verdict), and the overall verdict's frequencies under known truths
     (``verdicts.json["operating"]``)."""
     from hcrbench.protocol import operating as opc
+    from hcrbench.protocol import registry as reg
     from hcrbench.protocol.operating_inputs import aligned, cluster_index, gather, judged_baseline
 
     seed = int(ctx.cfg.seed)
@@ -51,7 +52,9 @@ def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict],
     kill_run = ctx.evaluation.runs.get(ctx.p.kill_baseline)
     if s.scores is not None and kill_run is not None:
         a, b = aligned(s.scores, kill_run, ctx.metric)
-        judged = ctx.evaluation.runs[judged_baseline(ctx, next((h for h in hs if h["id"] == "kill"), None))]
+        arch = reg.with_role("architecture")
+        judged = ctx.evaluation.runs[judged_baseline(ctx, next((h for h in hs if arch is not None
+                                                                 and h["id"] == arch.id), None))]
         ka, kb = aligned(s.scores, judged, ctx.metric)
         agg = opc.operating_overall(hs, cps, a - b, int(a.size), full_size=ctx.full_size, overall_fn=overall,
                                     seed=seed, extra=float((ctx.cache.get("kill_seed") or {}).get("half") or 0.0),

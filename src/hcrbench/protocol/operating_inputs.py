@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from hcrbench.protocol.inputs import GROWTH_CATEGORIES, category_qids
+from hcrbench.protocol.inputs import GROWTH_CATEGORIES
 from hcrbench.protocol.operating import Inputs
-from hcrbench.protocol.rules import NOT_RUN, z_level
+from hcrbench.protocol.rules import NOT_RUN
 
 
 def aligned(a: Any, b: Any, metric: str, qids: set[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -75,106 +75,133 @@ def kill_inputs(ctx: Any, s: Any, kill_row: dict, x: Inputs, oracle: Any) -> Inp
                   extra_half=float(seed.get("half") or 0.0), clusters=cluster_index(ctx, s.scores, base_run))
 
 
+def system_vs_kill(ctx: Any, s: Any) -> Inputs | None:
+    """The system's per-query differences from the kill baseline, with the kill baseline's and the oracle's
+    per-query scores for the mixture construction (None with fewer than two common queries)."""
+    base_run = ctx.evaluation.runs.get(ctx.p.kill_baseline)
+    if s.scores is None or base_run is None:
+        return None
+    a, b = aligned(s.scores, base_run, ctx.metric)
+    if a.size < 2:
+        return None
+    oracle = ctx.cache.get("oracle_scores")
+    high = aligned(oracle, base_run, ctx.metric)[0] if oracle is not None else np.ones_like(b)
+    if high.size != b.size:
+        high = np.ones_like(b)
+    return Inputs(n=int(a.size), diffs=a - b, base=b, high=high, low=np.zeros_like(b))
+
+
+def dict_diff_inputs(a: dict[str, float] | None, b: dict[str, float] | None) -> Inputs | None:
+    """Paired per-query differences of two ``{query: value}`` maps on their common queries."""
+    d = _dict_diffs(a, b)
+    return None if d is None else Inputs(n=int(d.size), diffs=d)
+
+
 def gather(ctx: Any, s: Any, rows: dict[str, dict]) -> dict[str, Inputs]:
-    """``{rule id: Inputs}`` for every rule of ``rows`` (id -> row) that ran."""
-    m, kill = ctx.metric, ctx.p.kill_baseline
+    """``{rule id: Inputs}`` for every rule of ``rows`` (id -> row) that ran, each from its own rule
+    (``Rule.replay_inputs``), in the registry's order."""
+    from hcrbench.protocol import registry as reg
+
     out: dict[str, Inputs] = {}
-    run = {k: r for k, r in rows.items() if _status(r) != NOT_RUN}
-    base_run = ctx.evaluation.runs.get(kill)
-    if s.scores is not None and base_run is not None:
-        a, b = aligned(s.scores, base_run, m)
-        if a.size >= 2:
-            oracle = ctx.cache.get("oracle_scores")
-            high = aligned(oracle, base_run, m)[0] if oracle is not None else np.ones_like(b)
-            if high.size != b.size:
-                high = np.ones_like(b)
-            x = Inputs(n=int(a.size), diffs=a - b, base=b, high=high, low=np.zeros_like(b))
-            if "vs_kill_baseline" in run:
-                out["vs_kill_baseline"] = x
-            if "kill" in run:  # the kill interval carries the tree-seed component (subject.seed_component)
-                out["kill"] = kill_inputs(ctx, s, run["kill"], x, oracle)
-        qids = category_qids(ctx.data, GROWTH_CATEGORIES)
-        if "corpus_size" in run and qids:
-            a2, b2 = aligned(s.scores, base_run, m, qids)
-            n_med = (rows["corpus_size"] or {}).get("n")
-            if a2.size >= 2:
-                out["corpus_size"] = Inputs(n=int(n_med or a2.size), diffs=a2 - b2)
-        singles = [n for n in (ctx.p.beam_only, ctx.p.collapsed_only) if n is not None and n in ctx.evaluation.runs]
-        chosen = (ctx.cache.get("dev_selection") or {}).get("chosen")
-        if "H1b" in run and singles:
-            sp = chosen if chosen in singles else singles[0]
-            a3, b3 = aligned(s.scores, ctx.evaluation.runs[sp], m)
-            if a3.size >= 2:
-                out["H1b"] = Inputs(n=int(a3.size), diffs=a3 - b3)
-    if "H1a" in run:
-        d = _dict_diffs(s.suff400, ctx.suff(kill))
-        if d is not None:
-            out["H1a"] = Inputs(n=int(d.size), diffs=d)
-    if "token_efficiency" in run:
-        d = _dict_diffs(s.suff400, ctx.suff(ctx.flat))
-        if d is not None:
-            out["token_efficiency"] = Inputs(n=int(d.size), diffs=d)
-    if "failure_rate" in run and run["failure_rate"].get("n"):
-        out["failure_rate"] = Inputs(n=int(run["failure_rate"]["n"]))
-    if "easy_routing" in run:
-        _eps, n_at, _n, _why = ctx.routing
-        if n_at:
-            out["easy_routing"] = Inputs(n=int(min(n_at)))
-    if "H1c" in run and run["H1c"].get("n"):
-        out["H1c"] = Inputs(n=int(run["H1c"]["n"]))
-    ts = run.get("tree_sanity")
-    if ts is not None and ts.get("n") and ts.get("interval"):
-        lo, hi = ts["interval"]
-        sd = (hi - lo) / 2 / z_level() * float(ts["n"]) ** 0.5
-        out["tree_sanity"] = Inputs(n=int(ts["n"]), sd=sd)
+    for rule in reg.rules():
+        row = rows.get(rule.id)
+        if row is None or _status(row) == NOT_RUN:
+            continue
+        x = rule.replay_inputs(ctx, s, row)
+        if x is not None:
+            out[rule.id] = x
     return out
+
+
+@dataclasses.dataclass
+class Folder:
+    """A finished experiment folder as the rules' replays read it back (``per_query.csv``, ``verdicts.json``):
+    the per-query scores wide (query x run), the verdicts' rows by id, and ``n_override`` (replay at that n)."""
+
+    out: Any
+    verdicts: dict[str, Any]
+    wide: Any
+    df: Any
+    rows: dict[str, dict]
+    n_override: int | None = None
+
+    def n_of(self, n: int) -> int:
+        return int(self.n_override or n)
+
+    def _sys_base(self, baseline: str) -> tuple[np.ndarray, np.ndarray] | None:
+        v = self.verdicts
+        members = ((v.get("seed_aggregate") or {}).get("members")) or [v["system"]]
+        if baseline not in self.wide or not all(x in self.wide for x in members) or \
+                v["kill_baseline"] not in self.wide:
+            return None
+        sysv = self.wide[members].mean(axis=1).to_numpy(dtype=np.float64)
+        return sysv, self.wide[baseline].to_numpy(dtype=np.float64)
+
+    def system_vs_kill(self) -> Inputs | None:
+        got = self._sys_base(self.verdicts["kill_baseline"])
+        if got is None:
+            return None
+        sysv, base = got
+        d = sysv - base
+        return Inputs(n=self.n_of(d.size), diffs=d, base=base, high=np.ones_like(base), low=np.zeros_like(base))
+
+    def kill_inputs(self, rule_id: str) -> Inputs | None:
+        """The kill criterion's pair (against its row's ``evidence.judged_against`` when the kill baseline is no
+        barrier), with the queries' clusters when the replay is at the run's own n."""
+        x = self.system_vs_kill()
+        if x is None:
+            return None
+        other = (self.rows.get(rule_id) or {}).get("evidence", {}).get("judged_against")
+        if other and other in self.wide:
+            sysv, ob = self._sys_base(other)  # type: ignore[misc]
+            x = Inputs(n=x.n, diffs=sysv - ob, base=ob, high=np.ones_like(ob), low=np.zeros_like(ob))
+        clusters = _clusters_of(self.out, list(self.wide.index))
+        if clusters is not None and self.n_override is None:
+            x = dataclasses.replace(x, clusters=clusters)
+        return x
+
+    def growth_inputs(self) -> Inputs | None:
+        """System - kill baseline on the entity-spanning and multi-hop queries (per_query.csv's ``category``)."""
+        x = self.system_vs_kill()
+        if x is None or "category" not in self.df.columns:
+            return None
+        cats = self.df.drop_duplicates("query_id").set_index("query_id")["category"]
+        keep = [q in set(cats[cats.isin(GROWTH_CATEGORIES)].index) for q in self.wide.index]
+        if sum(keep) < 2:
+            return None
+        return Inputs(n=self.n_of(int(sum(keep))), diffs=x.diffs[np.asarray(keep)])  # type: ignore[index]
+
+    def rate_inputs(self, rule_id: str, scaled: bool = True) -> Inputs | None:
+        """A rate or count rule replayed at the n of its row (``scaled``: at ``n_override`` when given)."""
+        r = self.rows.get(rule_id)
+        if not r or not r.get("n") or _status(r) == NOT_RUN:
+            return None
+        return Inputs(n=self.n_of(int(r["n"])) if scaled else int(r["n"]))
 
 
 def from_out(out: Any, n_override: int | None = None) -> tuple[dict[str, Inputs], dict[str, Any]]:
     """Inputs read back from a finished experiment folder (``per_query.csv``, ``verdicts.json``): the paired
     nDCG@10 rules from the per-query scores (the system's seed group averaged), the rates and conditions at the
-    n of their rows. ``n_override`` replays every rule at that n instead (a larger suite's operating
-    characteristics from this one's per-query spread). Returns (inputs, verdicts doc)."""
+    n of their rows, each by its own rule (``Rule.replay_inputs_from_out``). ``n_override`` replays every rule at
+    that n instead (a larger suite's operating characteristics from this one's per-query spread). Returns
+    (inputs, verdicts doc)."""
     import json
     from pathlib import Path
 
     from hcrbench.data.per_query import read_per_query
+    from hcrbench.protocol import registry as reg
 
     out = Path(out)
     v = json.loads((out / "verdicts.json").read_text(encoding="utf-8"))
     df = read_per_query(out)
-    m, kill, system = v["metric"], v["kill_baseline"], v["system"]
-    members = ((v.get("seed_aggregate") or {}).get("members")) or [system]
-    wide = df.pivot_table(index="query_id", columns="run", values=m, aggfunc="mean")
+    wide = df.pivot_table(index="query_id", columns="run", values=v["metric"], aggfunc="mean")
     rows = {r["id"]: r for r in (*v["checkpoints"], *v["hypotheses"])}
+    folder = Folder(out, v, wide, df, rows, n_override)
     ins: dict[str, Inputs] = {}
-
-    def n_of(n: int) -> int:
-        return int(n_override or n)
-
-    if kill in wide and all(x in wide for x in members):
-        sysv = wide[members].mean(axis=1).to_numpy(dtype=np.float64)
-        base = wide[kill].to_numpy(dtype=np.float64)
-        d = sysv - base
-        x = Inputs(n=n_of(d.size), diffs=d, base=base, high=np.ones_like(base), low=np.zeros_like(base))
-        ins["kill"] = ins["vs_kill_baseline"] = x
-        other = (rows.get("kill") or {}).get("evidence", {}).get("judged_against")
-        if other and other in wide:  # the kill baseline is no barrier: the criterion was judged against ``other``
-            ob = wide[other].to_numpy(dtype=np.float64)
-            ins["kill"] = Inputs(n=n_of(d.size), diffs=sysv - ob, base=ob, high=np.ones_like(ob),
-                                 low=np.zeros_like(ob))
-        clusters = _clusters_of(out, list(wide.index))
-        if clusters is not None and n_override is None:
-            ins["kill"] = dataclasses.replace(ins["kill"], clusters=clusters)
-        if "category" in df.columns:
-            cats = df.drop_duplicates("query_id").set_index("query_id")["category"]
-            keep = [q in set(cats[cats.isin(GROWTH_CATEGORIES)].index) for q in wide.index]
-            if sum(keep) >= 2:
-                ins["corpus_size"] = Inputs(n=n_of(int(sum(keep))), diffs=d[np.asarray(keep)])
-    for rid in ("failure_rate", "easy_routing", "H1c"):
-        r = rows.get(rid)
-        if r and r.get("n") and (r.get("status", r.get("verdict")) != NOT_RUN):
-            ins[rid] = Inputs(n=n_of(int(r["n"])) if rid != "H1c" else int(r["n"]))
+    for rule in reg.rules():
+        x = rule.replay_inputs_from_out(folder)
+        if x is not None:
+            ins[rule.id] = x
     return ins, v
 
 

@@ -72,7 +72,9 @@ def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: 
     order (default ``diffs``), ``clusters``: each query's cluster index (resample clusters)."""
     if diffs is None or np.asarray(diffs).size < 2 or n < 2:
         return None
-    kill_rule, cp_rule = reg.get("kill"), reg.get("vs_kill_baseline")
+    kill_rule, cp_rule = reg.with_role("architecture"), reg.with_role("margin")
+    if kill_rule is None or cp_rule is None:
+        return None
     dc0 = np.asarray(diffs, dtype=np.float64)
     dk0 = dc0 if kill_diffs is None or np.asarray(kill_diffs).size != dc0.size else \
         np.asarray(kill_diffs, dtype=np.float64)
@@ -97,9 +99,9 @@ def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: 
             if key not in cache:
                 kv = kill_rule.words(k) if full_size else UNDECIDABLE
                 cv = cp_rule.words(c)
-                hs = [dict(h, verdict=kv) if h["id"] == "kill" else h for h in rows]
-                cs = [dict(r, status=(f"{cv}: retrieval quality" if stops(cv) else cv))
-                      if r["id"] == "vs_kill_baseline" else r for r in checkpoints]
+                hs = [dict(h, verdict=kv) if h["id"] == kill_rule.id else h for h in rows]
+                cs = [dict(r, status=(f"{cv}: {cp_rule.component}" if stops(cv) else cv))
+                      if r["id"] == cp_rule.id else r for r in checkpoints]
                 cache[key] = overall_fn(cs, hs)
             counts[cache[key]] = counts.get(cache[key], 0) + 1
         table.append({"truth": t, **{k: v / reps for k, v in sorted(counts.items())}})

@@ -25,26 +25,9 @@ from typing import Any
 import numpy as np
 
 from hcrbench.protocol.rules import (
-    DIAGNOSE,
-    EASY_EPS_MAX,
-    FAIL_CONCERN,
-    FAIL_OK,
     GO,
-    H1A_MIN_RATE,
-    H1A_SOFT,
-    H1B_ENTITY,
-    H1B_OVER_RERANK,
-    H1B_OVER_SINGLE,
-    H1C_GO_R,
-    H1C_KILL_R,
-    INCONCLUSIVE,
-    KILL,
-    KILL_MARGIN,
     MAX_N,
     NOGO,
-    PASS,
-    SOFT,
-    TREE_SANITY_MIN,
     UNDECIDABLE,
     confidence,
     z_level,
@@ -90,6 +73,15 @@ class Rule:
     component: str = ""
     interval: str = "t"        # the interval it decides on: "t", "cluster-robust" (CR2; each query its own cluster
     #                            when none are known, where it is the paired t), "betting", "wilson", "normal", "fisher"
+    params: Mapping[str, float] = field(default_factory=dict)  # its other thresholds, by name (the one place)
+    order: float = 100.0       # where its row stands among its stage's rows (the judge walks the registry in order)
+    short: str = ""            # its short human name (the bottom line, the console, the report); default: its name
+    reads_subject: bool = True  # judged on a subject (the system and each protocol control), not on the run alone
+    seed_mean_note: bool = False  # its text says "mean over k seeds" when the system is a seed group
+    oracle_gated: bool = False  # not judged on any subject while the oracle context fails the sufficiency gate
+    role: str = ""             # what the verdict step asks of it beyond its row: "architecture" (the single kill
+    #                            criterion: invalidates, and go needs it), "margin" (the margin checkpoint the overall
+    #                            replay re-decides), "growth" (judged again on growth.json)
 
     @property
     def truth_centre(self) -> float:
@@ -110,6 +102,69 @@ class Rule:
 
     def words(self, code: int) -> str:
         return {POS: self.positive, NEG: self.negative, MID: self.soft or UNDECIDABLE}.get(code, UNDECIDABLE)
+
+    @property
+    def display(self) -> str:
+        """Its short human name (:mod:`words`)."""
+        return self.short or self.name.lower()
+
+    def n_needed(self, sd: float | None = None) -> int | None:
+        """The protocol's one "n needed" for this rule: the n at which it has power 0.8 at its own margin, by the
+        kind of figure it judges (paired differences and means: :func:`n_for_power` on the per-unit ``sd``;
+        Wilson-judged rates: :func:`n_for_power_proportion`; a Fisher-z r: :func:`n_for_power_r` a margin past
+        its go band)."""
+        if self.kind in ("difference", "mean"):
+            return n_for_power(sd, self.margin)
+        if self.kind == "proportion":
+            return n_for_power_proportion(self)
+        if self.kind == "correlation":
+            return n_for_power_r(self.go, -self.margin)
+        return None
+
+    def sentence(self) -> str:
+        """The rule in one declarative sentence, from its own fields (thresholds, margin, interval, words)."""
+        side = "above" if self.higher_is_better else "below"
+        other = "below" if self.higher_is_better else "above"
+        soft = f"; {self.soft} between" if self.soft else ""
+        return (f"{self.name}: {self.figure}; {self.positive} when the whole interval lies {side} {self.go:g}, "
+                f"{self.negative} when it lies {other} {self.nogo:g}{soft}; sized for power {POWER:g} at a "
+                f"margin of {self.margin:g} ({self.interval} interval)")
+
+    # ---- what the verdict step asks of a rule (each rule's file overrides what applies to it)
+
+    def judge(self, ctx: Any, s: Any, *, full_size: bool | None = None) -> dict[str, Any] | None:
+        """Its row for subject ``s`` (the system or a protocol control) of the run in ``ctx``
+        (:class:`subject.Context`); None when it reads no subject."""
+        return None
+
+    def judge_run(self, ctx: Any, s: Any) -> dict[str, Any]:
+        """Its row in the run's ``verdicts.json`` (default: :meth:`judge` on the system)."""
+        row = self.judge(ctx, s)
+        if row is None:
+            raise NotImplementedError(f"rule {self.id!r} judges no subject and defines no judge_run")
+        return row
+
+    def replay_inputs(self, ctx: Any, s: Any, row: dict[str, Any]) -> Any | None:
+        """What its operating characteristics are replayed from on this run (:class:`operating.Inputs`), given
+        its judged ``row``; None when there is nothing to replay."""
+        return None
+
+    def replay_inputs_from_out(self, folder: Any) -> Any | None:
+        """The same, read back from a finished experiment folder (:class:`operating_inputs.Folder`)."""
+        return None
+
+    def power_plan(self, plan: Any) -> list[Any]:
+        """Its entries in ``verdicts.json["power_plan"]`` (:class:`field.PlanEntry`), from the pilot differences
+        in ``plan`` (:class:`field.Pilot`)."""
+        return []
+
+    def simulated(self, s: dict[str, Any]) -> str | None:
+        """Its verdict on one simulated draw ``s`` (:mod:`simulate`), None when it is not simulated there."""
+        return None
+
+    def pre_interval(self, s: dict[str, Any]) -> str | None:
+        """Its verdict on ``s`` as it read before it decided on intervals (:mod:`simulate`: point estimates)."""
+        return None
 
 
 def decide(rule: Rule, lo: Any, hi: Any) -> np.ndarray:
@@ -193,6 +248,9 @@ def register(rule: Rule) -> Rule:
     if rule.id in REGISTRY:
         raise ValueError(f"rule {rule.id!r} registered twice")
     REGISTRY[rule.id] = rule
+    ordered = sorted(REGISTRY.values(), key=lambda r: r.order)  # every walk of the registry is in row order
+    REGISTRY.clear()
+    REGISTRY.update((r.id, r) for r in ordered)
     return rule
 
 
@@ -200,75 +258,25 @@ def get(rule_id: str) -> Rule:
     return REGISTRY[rule_id]
 
 
-STOP = DIAGNOSE
+def rules(stage: str | None = None) -> list[Rule]:
+    """Every registered rule in the order its row stands (``stage``: "checkpoint" or "hypothesis" only)."""
+    return sorted((r for r in REGISTRY.values() if stage is None or r.stage == stage), key=lambda r: r.order)
 
-register(Rule("tree_sanity", "Tree sanity", "checkpoint", "mean sibling distinctiveness (cosine distance)", "mean",
-              go=TREE_SANITY_MIN, nogo=TREE_SANITY_MIN, margin=0.05, positive=PASS, negative=STOP,
-              routing_log=True, component="tree construction"))
-register(Rule("easy_routing", "Routing on easy single-branch queries", "checkpoint",
-              "routing error eps at the worst level (Wilson 95%)", "proportion", go=EASY_EPS_MAX, nogo=EASY_EPS_MAX,
-              margin=0.05, higher_is_better=False, positive=PASS, negative=STOP, routing_log=True,
-              controls={"oracle": (PASS, UNDECIDABLE), "perfect": (PASS, UNDECIDABLE), "degraded": (STOP, UNDECIDABLE)},
-              component="routing"))
-register(Rule("vs_kill_baseline", "System vs the kill baseline", "checkpoint",
-              "system - kill baseline on nDCG@10 (paired 95% interval)", "difference", go=-KILL_MARGIN,
-              nogo=-KILL_MARGIN, margin=DESIGN_MARGIN, positive=PASS, negative=STOP,
-              # the betting interval is valid at every n and wide at small n: the oracle may be "not decidable"
-              # there (never stopped)
-              controls={"oracle": (PASS, UNDECIDABLE), "clone": (PASS, UNDECIDABLE), "degraded": (STOP, UNDECIDABLE),
-                        "twin": (PASS, UNDECIDABLE), "plus_margin": (PASS, UNDECIDABLE),
-                        "minus_margin": (STOP, UNDECIDABLE)},
-              component="retrieval quality", interval="betting"))
-register(Rule("token_efficiency", "Token efficiency", "checkpoint",
-              "system sufficiency@400 - flat sufficiency@400 (paired normal 95%)", "difference", go=0.0, nogo=0.0,
-              margin=0.05, positive=PASS, negative=STOP, controls={"oracle": (PASS, UNDECIDABLE)},
-              component="context selection"))
-register(Rule("H1a", "Sufficiency under a 400-token budget", "hypothesis",
-              "system sufficiency@400 - kill baseline sufficiency@400 (paired normal 95%); go also needs the "
-              f"Wilson interval of the rate above {H1A_MIN_RATE:.0%} and non-inferiority to flat@600",
-              "difference", go=-H1A_SOFT, nogo=-H1A_SOFT, margin=H1A_SOFT, centre=-H1A_SOFT,
-              controls={"oracle": (GO, SOFT, UNDECIDABLE), "perfect": (GO, SOFT, UNDECIDABLE),
-                        "clone": (GO, SOFT, INCONCLUSIVE, UNDECIDABLE), "degraded": (NOGO, SOFT, UNDECIDABLE)},
-              component="context selection"))
-register(Rule("H1b", "Dual path", "hypothesis",
-              f"dual - best single path (margin {H1B_OVER_SINGLE}), dual - flat+reranker ({H1B_OVER_RERANK}), "
-              f"entity-spanning ({H1B_ENTITY}): raw nDCG@10 differences", "difference", go=0.0,
-              nogo=H1B_OVER_SINGLE, margin=H1B_OVER_SINGLE, soft=SOFT, centre=0.0, routing_log=True,
-              controls={"oracle": (GO, SOFT, UNDECIDABLE)}, component="dual path"))
-register(Rule("H1c", "Routing explains quality", "hypothesis",
-              "Pearson r(routing accuracy, nDCG@10) over conditions of distinct accuracy (Fisher-z 95%)",
-              "correlation", go=H1C_GO_R, nogo=H1C_KILL_R, margin=0.2, soft=SOFT, centre=0.5, routing_log=True,
-              component="routing"))
-register(Rule("failure_rate", "Failure rate on budget-feasible queries", "hypothesis",
-              "share of budget-feasible queries whose context at 400 tokens is insufficient (Wilson 95%)",
-              "proportion", go=FAIL_OK, nogo=FAIL_CONCERN, margin=0.05, higher_is_better=False, soft=SOFT,
-              centre=(FAIL_OK + FAIL_CONCERN) / 2,
-              controls={"oracle": (GO, UNDECIDABLE), "perfect": (GO, UNDECIDABLE)},
-              component="context selection"))
-register(Rule("corpus_size", "Corpus size", "hypothesis",
-              "system - kill baseline on entity-spanning + multi-hop queries at medium (paired 95%)", "difference",
-              go=0.0, nogo=0.0, margin=DESIGN_MARGIN, centre=0.0, component="scaling"))
-register(Rule("kill", "Single kill criterion", "hypothesis",
-              "system - kill baseline on nDCG@10 at the full size (its own family of one)", "difference", go=0.0,
-              nogo=0.0, margin=DESIGN_MARGIN, negative=KILL, centre=0.0, interval="cluster-robust",
-              controls={"oracle": (GO, UNDECIDABLE), "clone": (UNDECIDABLE, INCONCLUSIVE),
-                        "degraded": (KILL, UNDECIDABLE),
-                        "twin": (UNDECIDABLE, INCONCLUSIVE), "plus_margin": (GO, UNDECIDABLE),
-                        "minus_margin": (KILL, UNDECIDABLE)},
-              component="architecture"))
 
-#: H1b's three clauses (their margins): the clause rules the H1b row combines
-H1B_CLAUSES = {
-    "single": Rule("H1b:single", "dual vs single path", "clause", "dual - best single path", "difference", go=0.0,
-                   nogo=H1B_OVER_SINGLE, margin=H1B_OVER_SINGLE, soft=SOFT),
-    "rerank": Rule("H1b:rerank", "dual vs flat+reranker", "clause", "dual - flat+reranker", "difference", go=0.0,
-                   nogo=H1B_OVER_RERANK, margin=H1B_OVER_RERANK, soft=SOFT),
-    "entity": Rule("H1b:entity", "entity-spanning", "clause", "dual - flat+reranker, entity-spanning", "difference",
-                   go=0.0, nogo=H1B_ENTITY, margin=H1B_ENTITY, soft=SOFT),
-}
-#: H1a's rate clause: the Wilson interval of the system's sufficiency@400 above 55%
-H1A_RATE = Rule("H1a:rate", "sufficiency@400 >= 55%", "clause", "sufficiency@400 (Wilson 95%)", "proportion",
-                go=H1A_MIN_RATE, nogo=H1A_MIN_RATE, margin=0.05)
+def with_role(role: str) -> Rule | None:
+    """The rule that plays ``role`` (``Rule.role``), or None."""
+    return next((r for r in rules() if r.role == role), None)
+
+
+def unregister(rule_id: str) -> None:
+    REGISTRY.pop(rule_id, None)
+
+
+def replace(rule: Rule) -> Rule:
+    """Put ``rule`` in place of the registered rule of its id (a changed threshold or margin, e.g. in a test:
+    every reader of the registry sees it)."""
+    REGISTRY[rule.id] = rule
+    return rule
 
 
 def expected(control: str) -> dict[str, tuple[str, ...]]:
@@ -281,6 +289,13 @@ def needs_routing_log() -> set[str]:
     return {r.id for r in REGISTRY.values() if r.routing_log}
 
 
+def undecided(n: int | None, need: int | None, unit: str = "") -> dict[str, Any]:
+    """The structured twin of :func:`text_undecidable` (a row's ``undecided`` field): the n it was judged at, the
+    n power 0.8 at its margin needs (None: no n in reach decides it) and the unit when n does not count
+    queries."""
+    return {"at_n": n, "needs_n": need or None, "unit": unit or None}
+
+
 def text_undecidable(n: int | None, need: int | None, unit: str = "") -> str:
     """``not decidable at n = N (needs ~ M)`` in one place. When ``n`` already reaches the power-based M, saying
     "needs ~ M" would be false: the row says instead that power at the margin is reached and the estimate sits too
@@ -290,3 +305,21 @@ def text_undecidable(n: int | None, need: int | None, unit: str = "") -> str:
         return (f"not decidable at n = {n}{u} (power 0.8 at the margin is reached at n ~ {need:,}{u}: the estimate "
                 "sits near the threshold, so more evidence narrows the interval but need not decide it)")
     return f"not decidable at n = {n}{u}" + (f" (needs ~ {need:,}{u})" if need else " (no n in reach decides it)")
+
+
+def _load() -> None:
+    from hcrbench.protocol.ruleset import load
+
+    load()
+
+
+_load()
+
+
+def __getattr__(name: str) -> Any:
+    """H1a's rate clause and H1b's clause rules live in their rules' files (re-exported by their old names)."""
+    if name == "H1A_RATE":
+        return get("H1a").rate_rule()  # type: ignore[attr-defined]
+    if name == "H1B_CLAUSES":
+        return get("H1b").clauses()  # type: ignore[attr-defined]
+    raise AttributeError(name)

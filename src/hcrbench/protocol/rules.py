@@ -34,27 +34,37 @@ DIAGNOSE = "stop and diagnose"
 INVALIDATED = "invalidated"
 HYPOTHESIS_ORDER = (NOGO, SOFT, INCONCLUSIVE, GO)  # worst first, among decided hypotheses
 
-TREE_SANITY_MIN = 0.15   # mean sibling distinctiveness (cosine distance)
-EASY_EPS_MAX = 0.10      # routing error at every level on the easiest single-branch queries
-MIN_EASY = 50            # the design's number of easiest single-branch queries
-KILL_MARGIN = 0.02       # HCR may trail flat + reranker on nDCG@10 by at most this much
-H1A_MIN_RATE = 0.55      # HCR@400 sufficiency
-H1A_SOFT = 0.05          # within this of flat + reranker@400: soft no-go; surely worse by more: no-go
-H1B_OVER_SINGLE = 0.03   # dual path over the best single path (nDCG@10)
-H1B_OVER_RERANK = 0.05   # dual path over flat + reranker
-H1B_ENTITY = 0.08        # dual path over flat + reranker on entity-spanning queries
-H1C_GO_R = 0.7           # Pearson r (routing accuracy, nDCG@10) across conditions
-H1C_KILL_R = 0.3
-LINKS_GAIN = 0.15        # cross-links: relative gain on entity-spanning queries
-MODEL_TOL = 0.10         # observed accuracy at most 10% (relative) below (1 - eps)^d
-FAIL_GOOD, FAIL_OK, FAIL_CONCERN = 0.10, 0.20, 0.30  # failure rate on budget-feasible queries
 ORACLE_MAX_FAIL = 0.05   # H1a and the failure rate need the oracle context to fail <= 5% of feasible queries
 MIN_D = 0.3              # Cohen's d for any claimed improvement
 ALPHA = 0.05
 Z95 = 1.959963984540054
-MIN_CONDITIONS = 3       # a correlation across fewer distinct routing conditions is not computed
 MAX_N = 1_000_000        # the largest n a "would decide at n" estimate reports
 CONFIDENCE = 0.95        # the design's two-sided level ([protocol] confidence)
+
+#: The design's thresholds by their old names: each is read from its rule's object (hcrbench.protocol.ruleset),
+#: the one place it lives (``(rule id, field)``; a field of ``params`` by its key).
+THRESHOLDS = {
+    "TREE_SANITY_MIN": ("tree_sanity", "go"), "EASY_EPS_MAX": ("easy_routing", "go"),
+    "MIN_EASY": ("easy_routing", "min_queries"), "KILL_MARGIN": ("vs_kill_baseline", "-go"),
+    "H1A_MIN_RATE": ("H1a", "min_rate"), "H1A_SOFT": ("H1a", "-go"), "H1B_OVER_SINGLE": ("H1b", "nogo"),
+    "H1B_OVER_RERANK": ("H1b", "over_rerank"), "H1B_ENTITY": ("H1b", "entity"), "H1C_GO_R": ("H1c", "go"),
+    "H1C_KILL_R": ("H1c", "nogo"), "LINKS_GAIN": ("H1c", "links_gain"), "MODEL_TOL": ("H1c", "model_tol"),
+    "MIN_CONDITIONS": ("H1c", "min_conditions"), "FAIL_GOOD": ("failure_rate", "good"),
+    "FAIL_OK": ("failure_rate", "go"), "FAIL_CONCERN": ("failure_rate", "nogo"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in THRESHOLDS:
+        raise AttributeError(name)
+    from hcrbench.protocol import registry as reg
+
+    rid, key = THRESHOLDS[name]
+    rule = reg.get(rid)
+    v = -getattr(rule, key[1:]) if key.startswith("-") else getattr(rule, key) if key in ("go", "nogo", "margin") \
+        else rule.params[key]
+    return int(v) if name in ("MIN_EASY", "MIN_CONDITIONS") else v
+
 
 _LEVEL: ContextVar[float] = ContextVar("hcrbench_protocol_confidence", default=CONFIDENCE)
 
@@ -265,19 +275,26 @@ def _interval(interval: Sequence[float | None] | None) -> list[float] | None:
 
 def checkpoint(cid: str, name: str, criterion: str, value: float | None, threshold: float, status: str,
                text: str, *, n: int | None = None, interval: Sequence[float | None] | None = None,
-               interval_kind: str | None = None, component: str | None = None) -> dict[str, Any]:
-    return {"id": cid, "name": name, "criterion": criterion, "value": value, "threshold": threshold,
-            "status": status, "text": text, "n": n, "interval": _interval(interval),
-            "interval_kind": interval_kind, "component": component}
+               interval_kind: str | None = None, component: str | None = None,
+               undecided: dict[str, Any] | None = None) -> dict[str, Any]:
+    row = {"id": cid, "name": name, "criterion": criterion, "value": value, "threshold": threshold,
+           "status": status, "text": text, "n": n, "interval": _interval(interval),
+           "interval_kind": interval_kind, "component": component}
+    if undecided is not None:
+        row["undecided"] = dict(undecided)
+    return row
 
 
 def hypothesis(hid: str, name: str, criterion: str, verdict: str, text: str,
                evidence: dict[str, Any] | None = None, *, n: int | None = None,
                interval: Sequence[float | None] | None = None, interval_kind: str | None = None,
-               component: str | None = None) -> dict[str, Any]:
-    return {"id": hid, "name": name, "criterion": criterion, "verdict": verdict, "text": text,
-            "evidence": dict(evidence or {}), "n": n, "interval": _interval(interval),
-            "interval_kind": interval_kind, "component": component}
+               component: str | None = None, undecided: dict[str, Any] | None = None) -> dict[str, Any]:
+    row = {"id": hid, "name": name, "criterion": criterion, "verdict": verdict, "text": text,
+           "evidence": dict(evidence or {}), "n": n, "interval": _interval(interval),
+           "interval_kind": interval_kind, "component": component}
+    if undecided is not None:
+        row["undecided"] = dict(undecided)
+    return row
 
 
 def stops(status: str) -> bool:

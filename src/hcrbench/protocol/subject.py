@@ -14,19 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from hcrbench.protocol import checkpoints as cp
 from hcrbench.protocol import hypotheses as hy
-from hcrbench.protocol.inputs import (
-    ENTITY_CATEGORY,
-    category_qids,
-    compare_runs,
-    group_suff,
-    members,
-    oracle_failure,
-    paired_diff,
-    subset,
-    suff_rate,
-)
+from hcrbench.protocol.inputs import compare_runs, group_suff, members
 from hcrbench.protocol.rules import _num, confidence, pct, t_level
 
 
@@ -115,25 +104,9 @@ def compare_subject(ctx: Context, name: str, scores: Any) -> dict | None:
 
 def checkpoint_rows(ctx: Context, s: Subject) -> list[dict]:
     """Checkpoints 2-4 for subject ``s`` (checkpoint 1, tree sanity, reads the real tree only)."""
-    m, kill = ctx.metric, ctx.p.kill_baseline
-    rows = []
-    eps, n_at, n, why = s.routing if s.routing is not None else (None, None, 0, f"{s.name} has no routing log")
-    rows.append(cp.easy_routing(eps, n_at, n, why, where=ctx.routing_where))
-    c = s.vs_kill or {}
-    lo, hi, kind = margin_interval(s.scores, ctx.evaluation.runs.get(kill), m, c)
-    rows.append(cp.kill_baseline_margin(c.get("delta"), lo, hi, c.get("n"), kill, m,
-                                        f"{s.name if s.scores is None else kill} was not run", system=ctx.p.system,
-                                        interval_kind=kind))
-    flat = ctx.flat
-    (a, b), basis = one_query_set(ctx, [s.name, flat], s.suff400, ctx.suff(flat))
-    d, lo, hi, nq = paired_diff(a, b)
-    modes = (delivery_mode(ctx, s.name), delivery_mode(ctx, flat))
-    rows.append(cp.token_efficiency(d, lo, hi, nq, _mean(_common(a, b)), suff_rate(ctx.sufficiency, flat, 400) if
-                                    b is None else _mean(_common(b, a)), flat,
-                                    "the config sets no 400-token budget" if not ctx.sufficiency else
-                                    f"{s.name} or {flat} has no per-query sufficiency at 400 tokens",
-                                    system=ctx.p.system, modes=modes, basis=basis))
-    return rows
+    from hcrbench.protocol import registry as reg
+
+    return [r.judge(ctx, s) for r in reg.rules("checkpoint") if r.reads_subject]  # type: ignore[misc]
 
 
 def _group(ctx: Context, name: str) -> list[str]:
@@ -189,25 +162,6 @@ def _common(a: dict[str, float] | None, b: dict[str, float] | None) -> dict[str,
     return {q: v for q, v in a.items() if q in b}
 
 
-BETTING_KIND = "betting {pct} (Waudby-Smith & Ramdas 2023 hedged capital, per-query differences in [-1, 1]; valid " \
-               "at every n, no normal approximation)"
-
-
-def margin_interval(scores: Any, base: Any, metric: str, c: dict | None) -> tuple[Any, Any, str]:
-    """Checkpoint 3's interval: the betting interval of the per-query differences (:mod:`stats.bounded`; the paired
-    t interval passed 26% of systems truly on the -0.02 boundary, issue #33), else the comparison's own."""
-    c = c or {}
-    if scores is not None and base is not None:
-        from hcrbench.protocol.operating_inputs import aligned
-        from hcrbench.stats.bounded import betting_ci_diff
-
-        a, b = aligned(scores, base, metric)
-        if a.size >= 1 and np.all(np.abs(a - b) <= 1 + 1e-12):
-            _m, lo, hi = betting_ci_diff(a, b, confidence=confidence())
-            return lo, hi, BETTING_KIND.format(pct=pct())
-    return c.get("ci_low"), c.get("ci_high"), interval_kind(c)
-
-
 def interval_kind(c: dict | None, what: str = "the experiment's comparison") -> str:
     """The interval's method as computed (eval.json's ``ci_method``: ``t`` below 300 queries, BCa above)."""
     method = {"t": "paired t", "bca": "paired BCa bootstrap", "percentile": "paired percentile bootstrap"}.get(
@@ -217,24 +171,6 @@ def interval_kind(c: dict | None, what: str = "the experiment's comparison") -> 
 
 def _mean(d: dict[str, float] | None) -> float | None:
     return sum(d.values()) / len(d) if d else None
-
-
-def h1a_row(ctx: Context, s: Subject) -> dict:
-    """H1a on one query set: the queries feasible at 400 for the system, the kill baseline and the flat system
-    (each in its own units), gated by the passage-level control of the system's delivery mode."""
-    kill, flat = ctx.p.kill_baseline, ctx.flat
-    f600 = group_suff(ctx.out, _group(ctx, flat), ctx.kind, 600) if ctx.sufficiency else None
-    (a, b, c), basis = one_query_set(ctx, [s.name, kill, flat], s.suff400, ctx.suff(kill), f600)
-    _d, lo, hi, n = paired_diff(a, b)
-    of, on = oracle_failure(ctx.sufficiency)
-    why = "the config sets no budgets (sufficiency@B)" if not ctx.sufficiency else \
-        f"{s.name} or {kill} has no per-query sufficiency at 400 tokens"
-    pf, _pn = perfect_failure(ctx)
-    gf, _gn, gname = passage_failure(ctx, s.name)
-    flat600 = _mean(c) if c is not None else suff_rate(ctx.sufficiency, flat, 600)
-    return hy.h1a(_mean(_common(a, b)), _mean(_common(b, a)), flat600, lo, hi, n, of, on, why,
-                  system=ctx.p.system, perfect_failure=pf, passage_failure=gf, passage=gname or "passage",
-                  basis=basis)
 
 
 def passage_failure(ctx: Context, name: str | None = None) -> tuple[float | None, int | None, str | None]:
@@ -271,25 +207,6 @@ def perfect_failure(ctx: Context) -> tuple[float | None, str | None]:
         return None, None
     f = (systems[name] or {}).get("failure_on_feasible") or {}
     return _num(f.get("rate")), name
-
-
-def failure_row(ctx: Context, s: Subject) -> dict:
-    """The failure rate as the design defines it (every insufficient context on a budget-feasible query: the
-    system is its pipeline), the anatomy (retrieval / delivery / selection misses) reported beside it, gated by
-    the passage-level control in the subject's own units (the same feasible queries)."""
-    of, _ = oracle_failure(ctx.sufficiency)
-    rate, n = s.failure
-    pf, _ = perfect_failure(ctx)
-    gf, _gn, gname = passage_failure(ctx, s.name)
-    us = _entry(ctx, s.name).get("unit_set")
-    basis, finding = "budget-feasible queries" + (f" in {us}" if us else ""), None
-    if s.failures is not None:
-        if _num(s.failures.get("total")) is not None:
-            rate = float(s.failures["total"])
-        finding = s.failures.get("anatomy") or s.failures.get("finding")
-    return hy.failure_rate(rate, n, s.name, of, "no budgets, or no evidence.jsonl with budget_feasible flags",
-                           perfect_failure=pf, basis=basis, finding=finding, passage_failure=gf,
-                           passage=gname or "passage")
 
 
 def seed_component(ctx: Context, s: Subject, base: Any) -> dict | None:
@@ -396,65 +313,12 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: 
     return row
 
 
-def h1b_row(ctx: Context, s: Subject) -> dict:
-    p, m = ctx.p, ctx.metric
-    singles = [n for n in (p.beam_only, p.collapsed_only) if n is not None and n in ctx.evaluation.runs]
-    vs_single: dict[str, dict] = {}
-    if s.scores is not None and singles:
-        # the subject against each single path, Holm over the single paths (none is picked on the test split)
-        from types import SimpleNamespace
-
-        from hcrbench.protocol.inputs import family_metrics
-        from hcrbench.stats import compare
-
-        for sp in singles:
-            ev = SimpleNamespace(metrics=list(ctx.evaluation.metrics), runs={sp: ctx.evaluation.runs[sp],
-                                                                            s.name: s.scores})
-            comps = compare(ev, sp, family_metrics(ctx.evaluation, ctx.cfg, m), n_resamples=ctx.cfg.n_resamples,
-                            seed=ctx.cfg.seed, family=ctx.cfg.family, confidence=confidence())
-            row = next(c for c in comps if c.metric == m)
-            vs_single[sp] = {"delta": row.delta, "p": row.p, "ci_low": row.ci_low, "ci_high": row.ci_high,
-                             "d": row.cohens_d, "n": row.n, "ci_method": row.ci_method}
-        from hcrbench.stats import holm
-
-        adj = holm([vs_single[sp]["p"] for sp in singles])
-        for sp, ph in zip(singles, adj):
-            vs_single[sp]["p_holm"] = float(ph)
-    ents = category_qids(ctx.data, ENTITY_CATEGORY)
-    ent = None
-    kill = ctx.p.kill_baseline
-    if s.scores is not None and ents and kill in ctx.evaluation.runs:
-        a, b = subset(s.scores, ents), subset(ctx.evaluation.runs[kill], ents)
-        if len(a.query_ids):
-            from hcrbench.protocol.rules import mean_ci
-
-            pos = {q: i for i, q in enumerate(b.query_ids)}
-            diffs = [float(a.values[m][i]) - float(b.values[m][pos[q]]) for i, q in enumerate(a.query_ids)
-                     if q in pos]
-            got = mean_ci(diffs)
-            if got is not None:
-                ent = {"delta": got[0], "ci_low": got[1] if got[3] > 1 else None,
-                       "ci_high": got[2] if got[3] > 1 else None, "n": got[3]}
-    why = "no beam-only / collapsed-only system in [protocol]" if not singles else "not scored"
-    return hy.h1b(vs_single, s.vs_kill, ent, why, (ctx.cache.get("dev_selection") or {}).get("chosen"))
-
-
 def judge_subject(ctx: Context, s: Subject, rules: set[str], full_size: bool | None = None) -> dict[str, dict]:
-    """``{rule id: row}`` for each rule of ``rules`` that reads a subject."""
-    out: dict[str, dict] = {}
-    if rules & {"easy_routing", "vs_kill_baseline", "token_efficiency"}:
-        for r in checkpoint_rows(ctx, s):
-            if r["id"] in rules:
-                out[r["id"]] = r
-    if "H1a" in rules:
-        out["H1a"] = h1a_row(ctx, s)
-    if "H1b" in rules:
-        out["H1b"] = h1b_row(ctx, s)
-    if "failure_rate" in rules:
-        out["failure_rate"] = failure_row(ctx, s)
-    if "kill" in rules:
-        out["kill"] = kill_row(ctx, s, full_size)
-    return out
+    """``{rule id: row}`` for each rule of ``rules`` that reads a subject, in the registry's order."""
+    from hcrbench.protocol import registry as reg
+
+    return {r.id: r.judge(ctx, s, full_size=full_size) for r in reg.rules()  # type: ignore[misc]
+            if r.id in rules and r.reads_subject}
 
 
 def failure_of(ctx: Context, names: list[str]) -> tuple[float | None, int]:
@@ -491,3 +355,9 @@ def retrieval_failures(ctx: Context, names: list[str]) -> tuple[float, int, dict
     return sum(rates) / len(rates), n, {"finding": finding, "anatomy": anatomy, "delivery": deliv,
                                        "selection": sel, "retrieval": ret, "total": total,
                                        "by_category": fs[0].get("by_category")}
+
+
+from hcrbench.protocol.ruleset.failure_rate import failure_row  # noqa: E402, F401  (re-exported)
+from hcrbench.protocol.ruleset.h1a import h1a_row  # noqa: E402, F401  (re-exported)
+from hcrbench.protocol.ruleset.h1b import h1b_row  # noqa: E402, F401  (re-exported)
+from hcrbench.protocol.ruleset.vs_kill_baseline import BETTING_KIND, margin_interval  # noqa: E402, F401

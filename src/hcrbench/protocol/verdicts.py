@@ -24,20 +24,9 @@ from hcrbench.protocol import checkpoints as cp
 from hcrbench.protocol import controls as ctl
 from hcrbench.protocol import field as fld
 from hcrbench.protocol import hypotheses as hy
+from hcrbench.protocol import registry as reg
 from hcrbench.protocol.gating import gate_one, judge_operating, tree_only
-from hcrbench.protocol.inputs import (
-    ENTITY_CATEGORY,
-    GROWTH_CATEGORIES,
-    category_qids,
-    compare_runs,
-    mean_of,
-    members,
-    per_query,
-    seed_group_of,
-    seed_mean,
-    subset,
-    subset_mean,
-)
+from hcrbench.protocol.inputs import compare_runs, mean_of, members, per_query, seed_group_of, seed_mean
 from hcrbench.protocol.rules import (
     CONFIDENCE,
     DIAGNOSE,
@@ -48,16 +37,13 @@ from hcrbench.protocol.rules import (
     KILL,
     NOT_RUN,
     UNDECIDABLE,
-    _num,
     at_confidence,
-    confidence,
     stops,
 )
-from hcrbench.protocol.subject import Context, Subject, failure_of, judge_subject, retrieval_failures
+from hcrbench.protocol.subject import Context, Subject, failure_of, retrieval_failures
 
 VERDICTS_FILE = "verdicts.json"
 SCHEMA = "hcrbench.verdicts/1"
-RULE_ORDER = ("H1a", "H1b", "H1c", "failure_rate", "corpus_size", "kill")
 
 
 def system_subject(ctx: Context) -> Subject:
@@ -85,68 +71,6 @@ def system_subject(ctx: Context) -> Subject:
     return Subject(p.system, scores, row, tested_on, ctx.suff(p.system) if scores is not None else None,
                    failure_of(ctx, group) if rf is None else (rf[0], rf[1]), ctx.routing, n_seeds=len(group),
                    failures=None if rf is None else rf[2])
-
-
-def tree_sanity_row(ctx: Context) -> dict:
-    sysname = ctx.p.system
-    t = (ctx.tree_docs or {}).get(sysname)
-    sd = ((t or {}).get("tree") or {}).get("sibling_distinctiveness") or {}
-    return cp.tree_sanity(sd.get("mean"), sd.get("sd"), sd.get("n"),
-                          f"{sysname} has no tree metrics" if t is None else "the tree file has no routing vectors")
-
-
-def h1c_row(ctx: Context) -> dict:
-    m, p = ctx.metric, ctx.p
-    docs = ctx.tree_docs or {}
-    skip = {p.kill_baseline, ctx.flat, *fld.no_tree(ctx.cfg)}  # baselines (a flat stand-in may log routing) are
-    # not routing conditions
-    conds = [n for n, t in docs.items() if n in ctx.evaluation.runs and n not in skip
-             and _num((t.get("routing") or {}).get("accuracy")) is not None]
-    acc = [float(docs[n]["routing"]["accuracy"]) for n in conds]
-    nd = [mean_of(ctx.evaluation, n, m) or 0.0 for n in conds]
-    links, basis = None, None
-    ents = category_qids(ctx.data, ENTITY_CATEGORY)
-    if p.no_links is not None and ents:
-        # the design's cross-link effect is on answer accuracy: its proxy without an LLM is the exact evidence-
-        # coverage sufficiency at 400 tokens (hcr vs hcr-no-links, entity-spanning queries); nDCG@10 only when
-        # the config sets no budgets
-        sa, sb = ctx.suff(p.system), ctx.suff(p.no_links)
-        qs = sorted(q for q in ents if sa and sb and q in sa and q in sb)
-        if qs:
-            a, b = sum(sa[q] for q in qs) / len(qs), sum(sb[q] for q in qs) / len(qs)
-            basis = f"relative sufficiency@400 (exact evidence coverage, the answer-accuracy proxy; {a:.3f} vs " \
-                    f"{b:.3f} on {len(qs)} entity-spanning queries)"
-        else:
-            a, b = subset_mean(ctx.evaluation, p.system, m, ents), subset_mean(ctx.evaluation, p.no_links, m, ents)
-            basis = f"relative {m} on entity-spanning (no sufficiency@400: answer accuracy not measured)"
-        links = (a - b) / b if a is not None and b is not None and b > 0 else None
-        if links is None and a is not None and b is not None:
-            basis += ": not a ratio (the no-links figure is 0)"
-    rt = (docs.get(p.system) or {}).get("routing") or {}
-    row = hy.h1c(acc, nd, links, rt.get("accuracy"), rt.get("predicted_power"), names=conds, links_basis=basis)
-    row["evidence"]["condition_names"] = ", ".join(conds)
-    return row
-
-
-def growth_probe(ctx: Context, s: Subject) -> dict | None:
-    """HCR - kill baseline on the entity-spanning and multi-hop queries at this size (the corpus-size rule's
-    figure; one comparison, raw p): ``{"delta", "p", "ci_low", "ci_high", "d", "n"}``."""
-    kill = ctx.p.kill_baseline
-    qids = category_qids(ctx.data, GROWTH_CATEGORIES)
-    if s.scores is None or not qids or kill not in ctx.evaluation.runs:
-        return None
-    from types import SimpleNamespace
-
-    from hcrbench.stats import compare
-
-    a, b = subset(s.scores, qids), subset(ctx.evaluation.runs[kill], qids)
-    if len(a.query_ids) < 2:
-        return None
-    ev = SimpleNamespace(metrics=[ctx.metric], runs={kill: b, s.name: a})
-    c = next(iter(compare(ev, kill, [ctx.metric], n_resamples=ctx.cfg.n_resamples, seed=ctx.cfg.seed,
-                          family="metric", confidence=confidence())))
-    return {"delta": _num(c.delta), "p": _num(c.p), "ci_low": _num(c.ci_low), "ci_high": _num(c.ci_high),
-            "d": _num(c.cohens_d), "n": int(c.n), "categories": list(GROWTH_CATEGORIES), "ci_method": c.ci_method}
 
 
 UNCUT = ("AP", "MAP", "map", "nDCG", "ndcg", "R-Prec", "Rprec", "bpref")  # measures over the whole ranking
@@ -199,11 +123,18 @@ def cost_summary(doc: dict, system: str, group: list[str], kill: str, metric: st
             "ratio": ratio, "line": line, "depth_note": depth_note}
 
 
+def _architecture(hypotheses: list[dict]) -> dict | None:
+    """The row of the rule whose verdict is on the architecture (``Rule.role == "architecture"``: the single kill
+    criterion), or None."""
+    arch = reg.with_role("architecture")
+    return next((h for h in hypotheses if arch is not None and h["id"] == arch.id), None)
+
+
 def overall(checkpoints: list[dict], hypotheses: list[dict]) -> str:
     """``invalidated`` only via the single kill criterion (which says kill only at the full size); else ``stop
     and diagnose`` when a checkpoint fired; else the worst decided hypothesis, never ``go`` while the kill
     criterion is undecided; nothing decided: inconclusive."""
-    kill = next((h for h in hypotheses if h["id"] == "kill"), None)
+    kill = _architecture(hypotheses)
     if kill is not None and kill["verdict"] == KILL:
         return INVALIDATED
     if any(stops(c["status"]) for c in checkpoints):
@@ -222,7 +153,7 @@ def bottom_line(v: dict[str, Any]) -> str:
     rules by their human names, hcrbench.protocol.words)."""
     from hcrbench.protocol.words import plain, rule_name
 
-    kill = next((h for h in v["hypotheses"] if h["id"] == "kill"), None)
+    kill = _architecture(v["hypotheses"])
     o = v["overall"]
     parts: list[str] = []
     if o == INVALIDATED:
@@ -232,7 +163,7 @@ def bottom_line(v: dict[str, Any]) -> str:
         parts.append(f"a fail-fast checkpoint fired: diagnose {', '.join(comps)} (no verdict on the architecture)")
     else:
         bad = [rule_name(h["id"], h["name"]) + (f" ({h['component']})" if h.get("component") else "")
-               for h in v["hypotheses"] if h["verdict"] == o and h["id"] != "kill" and o in ("no-go", "soft no-go")]
+               for h in v["hypotheses"] if h["verdict"] == o and h is not kill and o in ("no-go", "soft no-go")]
         parts.append(f"{o} on {', '.join(bad)}" if bad else
                      "every decided rule says go" if o == GO else f"no rule decided for or against {v.get('system') or 'the system under test'}")
         if kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls") \
@@ -315,20 +246,15 @@ def _judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict
     field = ctx.cache["field"] = fld.field_on_dev(cfg, data, out)  # flat chosen on dev; the barrier check
     ctx.cache["flat"] = field["flat"]
     s = system_subject(ctx)
-    rows = judge_subject(ctx, s, {"easy_routing", "vs_kill_baseline", "token_efficiency", "H1a", "H1b",
-                                  "failure_rate", "kill"})
-    rows["kill"] = fld.against_strongest(ctx, s, rows["kill"], field)
-    cps = [tree_sanity_row(ctx), rows["easy_routing"], rows["vs_kill_baseline"], rows["token_efficiency"]]
-    probe = growth_probe(ctx, s)
-    single = None if cfg.dataset.generate == "meridian" else \
-        "one corpus as given: the rule compares Meridian sizes (hcrbench quickstart --sizes small,medium,full)"
-    hs = [rows["H1a"], rows["H1b"], h1c_row(ctx), rows["failure_rate"], hy.corpus_size(growth, why_missing=single),
-          rows["kill"]]
-    hs[4]["evidence"]["subset_at_this_size"] = probe
+    rules = reg.rules()
+    rows = {r.id: r.judge_run(ctx, s) for r in rules}  # the judge walks the registry in order
     if s.n_seeds > 1:
-        for r in (*cps[2:], hs[0], hs[3]):  # easy routing reads the first seed's routing only
-            if r.get("status", r.get("verdict")) != NOT_RUN:
-                r["text"] += f" ({p.system}: mean over {s.n_seeds} seeds)"
+        for r in rules:  # easy routing reads the first seed's routing only
+            row = rows[r.id]
+            if r.seed_mean_note and row.get("status", row.get("verdict")) != NOT_RUN:
+                row["text"] += f" ({p.system}: mean over {s.n_seeds} seeds)"
+    cps = [rows[r.id] for r in rules if r.stage == "checkpoint"]
+    hs = [rows[r.id] for r in rules if r.stage == "hypothesis"]
     ctx.cache["system_scores"] = s.scores  # the noise controls are built from the system's own differences
     controls = ctl.run_controls(ctx)
     cps, hs = ctl.apply(cps, controls), ctl.apply(hs, controls)
@@ -353,7 +279,8 @@ def _judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict
         a = doc["seed_aggregates"][gname].get(p.metric)
         if a:
             agg = {"mean": a.get("mean"), "sd": a.get("sd"), "n_seeds": a.get("n_seeds"), "members": a.get("members")}
-    kill_row = hs[-1]
+    arch = reg.with_role("architecture")
+    kill_row = next((h for h in hs if arch is not None and h["id"] == arch.id), None) or {"evidence": {}}
     from hcrbench.experiment.cost import scored_unit
 
     by_name = {x.name: x for x in cfg.systems}
@@ -413,20 +340,18 @@ def apply_growth(v: dict[str, Any], points: list[dict[str, Any]], inputs: Any = 
     ``inputs`` (:class:`operating.Inputs`: the medium size's per-query differences on the rule's queries) gates
     the row by its own operating characteristics, as every other rule is (``operating["corpus_size"]``)."""
     from hcrbench.protocol import operating as opc
-    from hcrbench.protocol import registry as reg
 
     ops = dict(v.get("operating") or {})
+    rule = reg.with_role("growth")
     hs = []
     for h in v["hypotheses"]:
-        if h["id"] == "corpus_size":
-            new = hy.corpus_size(points)
-            new["evidence"]["subset_at_this_size"] = h["evidence"].get("subset_at_this_size")
-            op = opc.operating(reg.get("corpus_size"), inputs, seed=seed) if inputs is not None and \
-                new["verdict"] != NOT_RUN else None
+        if rule is not None and h["id"] == rule.id:
+            new = rule.judge_growth(points, h)  # type: ignore[attr-defined]
+            op = opc.operating(rule, inputs, seed=seed) if inputs is not None and new["verdict"] != NOT_RUN else None
             if op is not None:
-                op["controls"] = opc.control_frequencies(op, reg.get("corpus_size"))
-                ops["corpus_size"] = op
-                new = opc.gate_rows([new], {"corpus_size": op})[0]
+                op["controls"] = opc.control_frequencies(op, rule)
+                ops[rule.id] = op
+                new = opc.gate_rows([new], {rule.id: op})[0]
             h = new
         hs.append(h)
     v = {**v, "hypotheses": hs, "overall": overall(v["checkpoints"], hs), "operating": ops}
@@ -526,14 +451,27 @@ def hooks() -> Any:
 __all__ = [
     "DIAGNOSE",
     "INVALIDATED",
-    "RULE_ORDER",
     "VERDICTS_FILE",
     "FailFast",
     "apply_growth",
     "bottom_line",
+    "growth_probe",
+    "h1c_row",
     "hooks",
     "judge",
     "judge_step",
     "overall",
+    "tree_sanity_row",
     "write_verdicts",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RULE_ORDER":  # the hypotheses' ids in the order the judge writes them (the registry's)
+        return tuple(r.id for r in reg.rules("hypothesis"))
+    raise AttributeError(name)
+
+
+from hcrbench.protocol.ruleset.corpus_size import growth_probe  # noqa: E402  (re-exported)
+from hcrbench.protocol.ruleset.h1c import h1c_row  # noqa: E402  (re-exported)
+from hcrbench.protocol.ruleset.tree_sanity import tree_sanity_row  # noqa: E402  (re-exported)

@@ -1,0 +1,110 @@
+"""The single kill criterion: one pre-specified test in a family of its own. The kill baseline beats the system at
+the FULL corpus size (p < 0.05 and the whole interval below zero): kill, the architecture is invalidated; the
+whole interval above zero (p < 0.05): go (Cohen's d reported, not required); otherwise not decidable (needs ~ M
+for power 0.8 at 0.03). At a smaller size nothing is decided: ``not decidable`` with the figures as a preview and
+the command that decides it. Its interval is the CR2 cluster-robust t of the per-query differences
+(:func:`subject.kill_row`), with the tree seeds' variance component."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hcrbench.protocol import registry as reg
+from hcrbench.protocol.rules import (
+    GO,
+    INCONCLUSIVE,
+    KILL,
+    NOT_RUN,
+    UNDECIDABLE,
+    _ci,
+    _f,
+    _num,
+    _p,
+    alpha_level,
+    hypothesis,
+    pct,
+)
+from hcrbench.protocol.ruleset._gates import SIZES_COMMAND
+
+ID = "kill"
+
+
+class KillCriterion(reg.Rule):
+    def judge(self, ctx: Any, s: Any, *, full_size: bool | None = None) -> dict[str, Any]:
+        from hcrbench.protocol.subject import kill_row
+
+        return kill_row(ctx, s, full_size)
+
+    def judge_run(self, ctx: Any, s: Any) -> dict[str, Any]:
+        from hcrbench.protocol.field import against_strongest
+
+        return against_strongest(ctx, s, self.judge(ctx, s), ctx.cache["field"])
+
+    def replay_inputs(self, ctx: Any, s: Any, row: dict[str, Any]) -> Any | None:
+        from hcrbench.protocol.operating_inputs import kill_inputs, system_vs_kill
+
+        x = system_vs_kill(ctx, s)
+        # the kill interval carries the tree-seed component (subject.seed_component)
+        return None if x is None else kill_inputs(ctx, s, row, x, ctx.cache.get("oracle_scores"))
+
+    def replay_inputs_from_out(self, folder: Any) -> Any | None:
+        return folder.kill_inputs(self.id)
+
+    def power_plan(self, plan: Any) -> list[Any]:
+        return [plan.entry(self.id, "kill", self.margin, order=2)]
+
+    def simulated(self, s: dict[str, Any]) -> str | None:
+        return single_kill(s["delta"], s["p"], s["lo"], s["hi"], s["d"], n=s["n"], full_size=True)["verdict"]
+
+    def pre_interval(self, s: dict[str, Any]) -> str | None:
+        if s["delta"] < 0 and s["p"] < 0.05:
+            return "kill"
+        return "go" if s["delta"] > 0 and s["p"] < 0.05 and s["d"] >= 0.3 else "inconclusive"
+
+
+RULE = reg.register(KillCriterion(
+    ID, "Single kill criterion", "hypothesis",
+    "system - kill baseline on nDCG@10 at the full size (its own family of one)", "difference", go=0.0, nogo=0.0,
+    margin=0.03, negative=KILL, centre=0.0, interval="cluster-robust",
+    controls={"oracle": (GO, UNDECIDABLE), "clone": (UNDECIDABLE, INCONCLUSIVE), "degraded": (KILL, UNDECIDABLE),
+              "twin": (UNDECIDABLE, INCONCLUSIVE), "plus_margin": (GO, UNDECIDABLE),
+              "minus_margin": (KILL, UNDECIDABLE)},
+    component="architecture", order=10, short="kill criterion", role="architecture"))
+
+
+def single_kill(delta: float | None, p_holm: float | None, low: float | None = None, high: float | None = None,
+                d: float | None = None, *, n: int | None = None, size: str = "?", full_size: bool = False,
+                baseline: str = "flat + reranker", metric: str = "nDCG@10", tested_on: str = "",
+                system: str = "the system", interval_kind: str = "paired t 95% (the kill test, its own family)") -> dict:
+    """The criterion on the system - kill baseline difference, its own p (``p_holm``: a family of one) and its
+    interval (module docstring)."""
+    rule = reg.get(ID)
+    crit = f"{baseline} beats {system} on {metric} at the full corpus size (p < {alpha_level():.3g}, {pct()} CI " \
+           f"wholly < {rule.nogo:g}): kill; CI wholly > {rule.go:g}: go"
+    dl, pp, lo, hi, dd = _num(delta), _num(p_holm), _num(low), _num(high), _num(d)
+    ev = {"delta": dl, "p_holm": pp, "ci_low": lo, "ci_high": hi, "cohens_d": dd, "size": size,
+          "full_size": bool(full_size), "tested_on": tested_on}
+    kw = dict(n=n, interval=(lo, hi) if lo is not None else None, interval_kind=interval_kind,
+              component=rule.component)
+    name = rule.name
+    if dl is None:
+        return hypothesis(ID, name, crit, NOT_RUN, f"not run: {system} or the kill baseline has no scores", ev,
+                          **kw)
+    words = f"{system} {'trails' if dl < 0 else 'leads'} {baseline} by {abs(dl):.3f} {metric} ({_p(pp, 'kill-test')}, " \
+            f"{_ci(lo, hi)}, d = {_f(dd, 2)}, n {n}{', ' + tested_on if tested_on else ''})"
+    code = reg.decide_one(rule, lo, hi)
+    sig = pp is not None and pp < alpha_level()
+    lost, ok = code == reg.NEG and sig, code == reg.POS and sig
+    need = rule.n_needed(reg.sd_from(lo, hi, n))
+    if not full_size:
+        would = "kill" if lost else "go" if ok else "not decidable"
+        ev["at_full_size_this_would_be"] = would
+        return hypothesis(ID, name, crit, UNDECIDABLE,
+                          f"not decidable at size {size}: the kill criterion is judged at the full size "
+                          f"(`{SIZES_COMMAND}`); preview: {words}", ev, **kw)
+    if lost:
+        return hypothesis(ID, name, crit, KILL, f"{words}: kill, the architecture is invalidated", ev, **kw)
+    if ok:
+        return hypothesis(ID, name, crit, GO, f"{words}: {system} beats the kill baseline", ev, **kw)
+    return hypothesis(ID, name, crit, UNDECIDABLE, f"{reg.text_undecidable(n, need)}: {words}: the interval "
+                      "reaches 0", ev, **kw, undecided=reg.undecided(n, need))
