@@ -20,6 +20,7 @@ import math
 import re
 from typing import Any
 
+from hcrbench.protocol.row import Row, Undecided
 from hcrbench.protocol.rules import UNDECIDABLE
 
 #: how many test worlds a batch adds (each holds the whole suite, 300 queries by default)
@@ -39,21 +40,38 @@ def rows(verdicts: dict[str, Any] | None) -> list[dict[str, Any]]:
 
 def undecided_for_queries(verdicts: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The rows more test queries can decide: ``{"id", "name", "n", "needs"}`` (``needs`` None when the estimate
-    sits near the threshold: more evidence narrows the interval but no n is promised)."""
+    sits near the threshold: more evidence narrows the interval but no n is promised). Read from each row's
+    structured ``undecided`` field (``{"at_n", "needs_n", "unit"}``); a document written before rows carried it
+    is read from the row's text."""
     out = []
     for r in rows(verdicts):
-        if (r.get("status") or r.get("verdict")) != UNDECIDABLE:
+        row = Row.of(r)
+        if row.word != UNDECIDABLE:
             continue
-        m = _UNDECIDED.search(str(r.get("text") or ""))
-        if m is None or m.group("unit"):  # "at n = 5 conditions": more worlds add no routing conditions
+        und = row.undecided or Undecided.of(_from_text(r))
+        if und is None or und.unit or und.at_n is None:
+            continue  # "at n = 5 conditions": more worlds add no routing conditions
+        at, need = int(und.at_n), und.needs_n
+        if need is None:  # no n in reach decides it
             continue
-        rest = m.group("rest") or ""
-        if "no n in reach" in rest:
-            continue
-        need = _NEEDS.search(rest)
-        out.append({"id": r.get("id"), "name": r.get("name"), "n": int(m.group(1).replace(",", "")),
-                    "needs": int(need.group(1).replace(",", "")) if need and "power 0.8" not in rest else None})
+        out.append({"id": r.get("id"), "name": r.get("name"), "n": at,
+                    "needs": int(need) if int(need) > at else None})
     return out
+
+
+def _from_text(r: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``undecided`` field of a row that predates it, from its text ("not decidable at n = N (needs ~ M)")."""
+    m = _UNDECIDED.search(str(r.get("text") or ""))
+    if m is None:
+        return None
+    rest = m.group("rest") or ""
+    n = int(m.group(1).replace(",", ""))
+    need = _NEEDS.search(rest)
+    if "power 0.8" in rest:  # power at the margin reached: no n promised, but more evidence may decide it
+        needs: int | None = n
+    else:
+        needs = int(need.group(1).replace(",", "")) if need and "no n in reach" not in rest else None
+    return {"at_n": n, "needs_n": needs, "unit": (m.group("unit") or "").strip() or None}
 
 
 def worlds_to_decide(undecided: list[dict[str, Any]], queries_per_world: float) -> int | None:

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from hcrbench.protocol.inputs import per_query
+from hcrbench.protocol.row import Row
 from hcrbench.protocol.rules import (
     DIAGNOSE,
     NOT_RUN,
@@ -244,7 +245,7 @@ def run_controls(ctx: Context) -> list[dict[str, Any]]:
             if name not in per or rule not in got or (gated and rule in oracle_gated):
                 continue
             row = got[rule]
-            verdict = row.get("status", row.get("verdict"))
+            verdict = Row.word_of(row)
             if verdict == NOT_RUN:
                 continue
             exp = per[name]
@@ -263,8 +264,7 @@ def apply(rows: list[dict], controls: list[dict]) -> list[dict]:
     out = []
     for r in rows:
         cs = missed.get(r["id"])
-        key = "status" if "status" in r else "verdict"
-        if not cs or r[key] == NOT_RUN:
+        if not cs or Row.word_of(r) == NOT_RUN:
             out.append(r)
             continue
         what = ", ".join(f"{c['control']} got {c['got']} (expected {c['expected']})" for c in cs)

@@ -35,6 +35,8 @@ DEV_SPLIT, TUNE_SPLIT = "dev", "tune"
 FIELD_SPLITS = ("dev", "tune", "train")  # where flat is chosen: the first the dataset has (never test)
 MAX_FIELD_QUERIES = 200  # a tune / train split is cut to its first 200 judged queries (dev is used whole)
 POWER, ALPHA = 0.8, 0.05
+#: the pilot pairs a power-plan entry sizes: system - kill baseline, system - the single path chosen on dev
+KILL_PAIR, SINGLE_PAIR = "kill_baseline", "single_path"
 
 
 # --------------------------------------------------------------------------------------------- pure choices
@@ -183,8 +185,8 @@ def field_on_dev(cfg: Any, data: Any, out: Path) -> dict[str, Any]:
 @dataclass(frozen=True)
 class PlanEntry:
     """One row of the power plan: ``label`` (its key), the pilot ``pair`` whose per-query differences give the
-    sd (``"kill"``: system - kill baseline; ``"single"``: system - the single path chosen on dev), the rule's
-    ``margin``, the difference in words and where the row stands."""
+    sd (:data:`KILL_PAIR`: system - kill baseline; :data:`SINGLE_PAIR`: system - the single path chosen on dev),
+    the rule's ``margin``, the difference in words and where the row stands."""
 
     label: str
     pair: str
@@ -203,8 +205,11 @@ class Pilot:
     single: str | None
     tree: bool
 
+    kill_pair = KILL_PAIR
+    single_pair = SINGLE_PAIR
+
     def entry(self, label: str, pair: str, margin: float, *, order: float = 0.0) -> PlanEntry:
-        other = self.kill_baseline if pair == "kill" else self.single
+        other = self.kill_baseline if pair == KILL_PAIR else self.single
         return PlanEntry(label, pair, margin, f"{self.system} - {other}", order)
 
 
@@ -223,7 +228,7 @@ def power_plan(cfg: Any, data: Any, out: Path, n_test: int) -> dict[str, Any]:
         return {"status": "not run", "rules": {}, "text": "power plan not run: no system or kill baseline"}
     single = None
     dev_sel = [n for n in (p.beam_only, p.collapsed_only) if n in names]
-    diffs: dict[str, list[float]] = {"kill": [], "single": []}
+    diffs: dict[str, list[float]] = {KILL_PAIR: [], SINGLE_PAIR: []}
     used: dict[str, int] = {}
     for split in (TUNE_SPLIT, DEV_SPLIT):
         sdata = split_data(data, split)
@@ -237,10 +242,10 @@ def power_plan(cfg: Any, data: Any, out: Path, n_test: int) -> dict[str, Any]:
         vals = _means(sdata, runs, m, cfg.rel_threshold)
         used[split] = len(sdata.queries)
         sys_v = vals[p.system][1]
-        diffs["kill"] += (sys_v - vals[p.kill_baseline][1]).tolist()
+        diffs[KILL_PAIR] += (sys_v - vals[p.kill_baseline][1]).tolist()
         if split == DEV_SPLIT and dev_sel and all(n in vals for n in dev_sel):
             single = max(dev_sel, key=lambda n: (float(vals[n][1].mean()), -dev_sel.index(n)))
-            diffs["single"] += (sys_v - vals[single][1]).tolist()
+            diffs[SINGLE_PAIR] += (sys_v - vals[single][1]).tolist()
     if not used:
         return {"status": "not run", "rules": {}, "text": "power plan not run: no tune or dev split on which "
                 f"both {p.system} and {p.kill_baseline} run"}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from hcrbench.protocol.row import Row
 from hcrbench.protocol.rules import NOT_RUN
 from hcrbench.protocol.subject import Context, Subject
 
@@ -27,13 +28,9 @@ def tree_only(cfg: Any, rows: list[dict]) -> list[dict]:
     if writes_routing_log(cfg):
         return rows
     why = f"not run: {cfg.protocol.system} writes no routing log"
-    out = []
-    for r in rows:
-        key = "status" if "status" in r else "verdict"
-        if r["id"] in reg.needs_routing_log():
-            r = {**r, key: NOT_RUN, "text": why, "interval": None}
-        out.append(r)
-    return out
+    tree_rules = reg.needs_routing_log()
+    return [Row.of(r).as_dict(r, word=NOT_RUN, text=why, interval=None, undecided=None) if r["id"] in tree_rules
+            else r for r in rows]
 
 
 def judge_operating(ctx: Context, s: Subject, cps: list[dict], hs: list[dict],

@@ -49,7 +49,9 @@ def _dict_diffs(a: dict[str, float] | None, b: dict[str, float] | None) -> np.nd
 
 
 def _status(row: dict | None) -> str:
-    return NOT_RUN if row is None else str(row.get("status", row.get("verdict")))
+    from hcrbench.protocol.row import Row
+
+    return Row.word_of(row)
 
 
 def judged_baseline(ctx: Any, kill_row: dict | None) -> str:

@@ -60,7 +60,10 @@ def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
         if r[key] == UNDECIDABLE and op["needs_n"] and not (at and int(op["needs_n"]) <= int(at.group(1).replace(
                 ",", ""))):  # the same n, from the run's own sd instead of the interval's (never one this n has)
             need = int(op["needs_n"])
-            r["text"] = _NEEDS.sub(lambda mt, k=need: f"(needs ~ {k:,}{mt.group(1) or ''})", r["text"], count=1)
+            r["text"], subs = _NEEDS.subn(lambda mt, k=need: f"(needs ~ {k:,}{mt.group(1) or ''})", r["text"],
+                                          count=1)
+            if subs and r.get("undecided"):  # the structured twin says what the text says
+                r["undecided"] = {**r["undecided"], "needs_n": need}
         if sc is not None:
             lo, hi = sc["ci"]
             r["text"] += (f" (replayed on this run's data, reported only: false {sc['verdict'].split(':')[0]} "

@@ -218,14 +218,17 @@ def plan_line(out: Path, sizes: list[str], seed: int, encoder: str, subject: Any
 def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
     """``growth.json``: HCR minus the kill baseline at each size (delta, 95% CI, Holm p, from the verdicts), and on
     the entity-spanning + multi-hop queries (``subset``: the corpus-size rule reads it at medium)."""
+    from hcrbench.protocol import registry as reg
+
     points = []
     system = baseline = metric = None
+    by_role = {role: getattr(reg.with_role(role), "id", None) for role in ("architecture", "growth")}
     for size, res in per_size.items():
         v = res.verdicts or {}
         system, baseline, metric = v.get("system"), v.get("kill_baseline"), v.get("metric")
-        kill = next((h for h in v.get("hypotheses", []) if h["id"] == "kill"), None)
+        rows = {h["id"]: h for h in v.get("hypotheses", [])}
+        kill, cs = rows.get(by_role["architecture"]), rows.get(by_role["growth"])
         ev = (kill or {}).get("evidence", {})
-        cs = next((h for h in v.get("hypotheses", []) if h["id"] == "corpus_size"), None)
         ds = res.manifest["dataset"]
         per_world = sorted({int(w.get("n_documents", 0)) for w in (ds.get("worlds") or {}).values()})
         points.append({"size": size, "n_docs": per_world[-1] if per_world else ds["n_documents"],
@@ -472,11 +475,13 @@ def corpus_size_inputs(out: Path, sizes: list[str], largest: str) -> Any:
     folder's per_query.csv and verdicts.json), None without a medium run."""
     if "medium" not in sizes:
         return None
+    from hcrbench.protocol import registry as reg
     from hcrbench.protocol.operating_inputs import from_out
 
     folder = out if largest == "medium" else out / "sizes" / "medium"
+    growth = reg.with_role("growth")
     try:
-        return from_out(folder)[0].get("corpus_size")
+        return from_out(folder)[0].get(growth.id) if growth is not None else None
     except (OSError, KeyError, ValueError):
         return None
 

@@ -27,12 +27,16 @@ from contextvars import ContextVar
 from statistics import NormalDist
 from typing import Any
 
-GO, SOFT, NOGO, KILL, INCONCLUSIVE, NOT_RUN = "go", "soft no-go", "no-go", "kill", "inconclusive", "not run"
-UNDECIDABLE = "not decidable"
-PASS = "pass"
-DIAGNOSE = "stop and diagnose"
-INVALIDATED = "invalidated"
-HYPOTHESIS_ORDER = (NOGO, SOFT, INCONCLUSIVE, GO)  # worst first, among decided hypotheses
+from hcrbench.protocol.verdict import Verdict
+
+# the verdict words every row writes (plain strings: hcrbench.protocol.verdict.Verdict carries their severity,
+# console word and style)
+GO, SOFT, NOGO, KILL = Verdict.GO.value, Verdict.SOFT.value, Verdict.NOGO.value, Verdict.KILL.value
+INCONCLUSIVE, NOT_RUN, UNDECIDABLE = Verdict.INCONCLUSIVE.value, Verdict.NOT_RUN.value, Verdict.UNDECIDABLE.value
+PASS, DIAGNOSE, INVALIDATED = Verdict.PASS.value, Verdict.DIAGNOSE.value, Verdict.INVALIDATED.value
+#: worst first, among decided hypotheses
+HYPOTHESIS_ORDER = tuple(v.value for v in sorted((Verdict.NOGO, Verdict.SOFT, Verdict.INCONCLUSIVE, Verdict.GO),
+                                                 key=lambda v: -v.severity))
 
 ORACLE_MAX_FAIL = 0.05   # H1a and the failure rate need the oracle context to fail <= 5% of feasible queries
 MIN_D = 0.3              # Cohen's d for any claimed improvement

@@ -20,18 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hcrbench.protocol import checkpoints as cp
-from hcrbench.protocol import hypotheses as hy
-from hcrbench.protocol.rules import (
-    EASY_EPS_MAX,
-    FAIL_CONCERN,
-    H1A_SOFT,
-    KILL_MARGIN,
-    confidence,
-    stops,
-    t_level,
-    z_level,
-)
+from hcrbench.protocol.rules import KILL, NOGO, stops, t_level, z_level
 
 
 @dataclass(frozen=True)
@@ -79,49 +68,29 @@ def _lost(rng: np.random.Generator, n: int, base: float, share: float) -> dict:
 
 
 def new_verdict(rule: str, s: dict) -> str:
-    if rule == "easy_routing":
-        return cp.easy_routing([s["eps"]], [s["n"]], s["n"])["status"]
-    if rule == "vs_kill_baseline":  # the checkpoint's betting interval (differences of metrics in [0, 1])
-        from hcrbench.stats.bounded import betting_ci_diff
+    """The rule's verdict on draw ``s`` (``Rule.simulated``: the rule's own function on the draw's figures)."""
+    from hcrbench.protocol import registry as reg
 
-        _m, lo, hi = betting_ci_diff(np.clip(s["x"], -1.0, 1.0), confidence=confidence())
-        return cp.kill_baseline_margin(s["delta"], lo, hi, s["n"])["status"]
-    if rule == "token_efficiency":
-        return cp.token_efficiency(s["delta"], s["lo"], s["hi"], s["n"], s["a"], s["b"])["status"]
-    if rule == "kill":
-        return hy.single_kill(s["delta"], s["p"], s["lo"], s["hi"], s["d"], n=s["n"], full_size=True)["verdict"]
-    if rule == "H1a":
-        return hy.h1a(s["a"], s["b"], s["b"], s["lo"], s["hi"], s["n"], 0.0, s["n"])["verdict"]
-    if rule == "failure_rate":
-        return hy.failure_rate(s["rate"], s["n"], oracle_failure=0.0)["verdict"]
-    raise ValueError(rule)
+    got = reg.get(rule).simulated(s) if rule in reg.REGISTRY else None
+    if got is None:
+        raise ValueError(rule)
+    return got
 
 
 def old_verdict(rule: str, s: dict) -> str:
-    """The rules as they were before issue #23: the point estimate against the threshold, p without a CI."""
-    if rule == "easy_routing":
-        return "kill" if s["eps"] > EASY_EPS_MAX else "pass"
-    if rule == "vs_kill_baseline":
-        return "kill" if s["delta"] < -KILL_MARGIN else "pass"
-    if rule == "token_efficiency":
-        return "pass" if s["a"] > s["b"] else "kill"
-    if rule == "kill":
-        if s["delta"] < 0 and s["p"] < 0.05:
-            return "kill"
-        return "go" if s["delta"] > 0 and s["p"] < 0.05 and s["d"] >= 0.3 else "inconclusive"
-    if rule == "H1a":
-        gap = s["a"] - s["b"]
-        if gap < -H1A_SOFT:
-            return "kill"
-        return "go" if gap >= 0 and s["a"] >= 0.55 and s["a"] >= s["b"] else "soft no-go"
-    if rule == "failure_rate":
-        return "kill" if s["rate"] > FAIL_CONCERN else "go" if s["rate"] <= 0.20 else "soft no-go"
-    raise ValueError(rule)
+    """The rules as they were before they decided on intervals: the point estimate against the threshold, p
+    without a CI (``Rule.pre_interval``)."""
+    from hcrbench.protocol import registry as reg
+
+    got = reg.get(rule).pre_interval(s) if rule in reg.REGISTRY else None
+    if got is None:
+        raise ValueError(rule)
+    return got
 
 
 def acts(verdict: str) -> bool:
     """Does a verdict act against the system (stop, kill, no-go)?"""
-    return stops(verdict) or verdict in ("kill", "no-go")
+    return stops(verdict) or verdict in (KILL, NOGO)
 
 
 def passes(verdict: str) -> bool:

@@ -27,6 +27,7 @@ from hcrbench.protocol import hypotheses as hy
 from hcrbench.protocol import registry as reg
 from hcrbench.protocol.gating import gate_one, judge_operating, tree_only
 from hcrbench.protocol.inputs import compare_runs, mean_of, members, per_query, seed_group_of, seed_mean
+from hcrbench.protocol.row import Row
 from hcrbench.protocol.rules import (
     CONFIDENCE,
     DIAGNOSE,
@@ -251,7 +252,7 @@ def _judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict
     if s.n_seeds > 1:
         for r in rules:  # easy routing reads the first seed's routing only
             row = rows[r.id]
-            if r.seed_mean_note and row.get("status", row.get("verdict")) != NOT_RUN:
+            if r.seed_mean_note and Row.word_of(row) != NOT_RUN:
                 row["text"] += f" ({p.system}: mean over {s.n_seeds} seeds)"
     cps = [rows[r.id] for r in rules if r.stage == "checkpoint"]
     hs = [rows[r.id] for r in rules if r.stage == "hypothesis"]

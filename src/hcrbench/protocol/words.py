@@ -5,19 +5,41 @@ without Markdown backticks, plural hedges or internal keys (``failure_rate`` -> 
 from __future__ import annotations
 
 import re
+from typing import Any
 
-#: Short human names of the rules, by the registry's id (hcrbench.protocol.registry).
-RULE_NAMES = {"tree_sanity": "tree sanity", "easy_routing": "routing on easy queries",
-              "vs_kill_baseline": "vs the kill baseline", "token_efficiency": "token efficiency",
-              "H1a": "sufficiency at 400 tokens (H1a)", "H1b": "dual path (H1b)",
-              "H1c": "routing explains quality (H1c)", "failure_rate": "failure rate", "corpus_size": "corpus size",
-              "kill": "kill criterion"}
-#: Internal keys that may appear in a rule's text, and what a person reads instead.
-KEYS = {**{k: v for k, v in RULE_NAMES.items() if "_" in k}, "kill_baseline": "kill baseline",
-        "beam_only": "beam-only path", "collapsed_only": "collapsed-only path", "no_links": "no-links ablation",
-        "before_operating": "before its operating characteristics", "needs_n": "n needed"}
-_KEY = re.compile(r"(?<![\w.])(" + "|".join(re.escape(k) for k in sorted(KEYS, key=len, reverse=True)) +
-                  r")(?![\w])")
+#: Internal keys that may appear in a rule's text (besides the rules' own ids), and what a person reads instead.
+OTHER_KEYS = {"kill_baseline": "kill baseline", "beam_only": "beam-only path", "collapsed_only": "collapsed-only path",
+              "no_links": "no-links ablation", "before_operating": "before its operating characteristics",
+              "needs_n": "n needed"}
+_compiled: dict[tuple[str, ...], re.Pattern[str]] = {}
+
+
+def rule_names() -> dict[str, str]:
+    """Short human names of the rules, by id: each rule's own (``Rule.short``, hcrbench.protocol.ruleset)."""
+    from hcrbench.protocol import registry as reg
+
+    return {r.id: r.display for r in reg.rules()}
+
+
+def keys() -> dict[str, str]:
+    """Internal keys a rule's text may contain and what a person reads instead."""
+    return {**{k: v for k, v in rule_names().items() if "_" in k}, **OTHER_KEYS}
+
+
+def _key_pattern(ks: dict[str, str]) -> re.Pattern[str]:
+    sig = tuple(sorted(ks))
+    if sig not in _compiled:
+        _compiled[sig] = re.compile(r"(?<![\w.])(" + "|".join(re.escape(k) for k in sorted(ks, key=len, reverse=True))
+                                    + r")(?![\w])")
+    return _compiled[sig]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RULE_NAMES":
+        return rule_names()
+    if name == "KEYS":
+        return keys()
+    raise AttributeError(name)
 
 
 #: The protocol controls as a reader sees them (hcrbench.protocol.controls.CONTROLS): no internal keys.
@@ -35,11 +57,12 @@ def control_name(control: str) -> str:
 
 
 def rule_name(rule_id: str, fallback: str | None = None) -> str:
-    """The rule's short name (its own ``fallback`` name, lower-cased, for a rule not listed)."""
-    return RULE_NAMES.get(rule_id) or str(fallback or rule_id).lower()
+    """The rule's short name (its own ``fallback`` name, lower-cased, for a rule not registered)."""
+    return rule_names().get(rule_id) or str(fallback or rule_id).lower()
 
 
 def plain(text: str) -> str:
     """``text`` without Markdown backticks, ``need(s)`` hedges and internal keys."""
     text = text.replace("`", "").replace("need(s)", "needs").replace(" (failures.retrieval)", "")
-    return _KEY.sub(lambda m: KEYS[m.group(1)], text)
+    ks = keys()
+    return _key_pattern(ks).sub(lambda m: ks[m.group(1)], text)

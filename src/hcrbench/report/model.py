@@ -95,11 +95,18 @@ def not_run(key: str, title: str, missing: str) -> Section:
 
 def tone_of_verdict(word: str) -> str:
     """go -> good; kill / no-go -> bad; soft no-go -> warn; inconclusive / not run -> muted."""
+    from hcrbench.protocol.verdict import Verdict
+
     w = (word or "").strip().lower()
-    if w in ("go", "pass", "hit", "trusted"):
+    if w in ("hit", "trusted"):
         return "good"
-    if w in ("kill", "no-go", "fail", "null-fail", "invalidated") or w.startswith("stop and diagnose"):
+    if w in ("fail", "null-fail") or w.startswith("stop and diagnose"):
         return "bad"
-    if w in ("soft no-go", "under-ns", "warn", "not decidable"):
+    if w in ("under-ns", "warn"):
         return "warn"
-    return "muted"
+    try:
+        v = Verdict(w)
+    except ValueError:
+        return "muted"
+    return {Verdict.GO: "good", Verdict.PASS: "good", Verdict.KILL: "bad", Verdict.NOGO: "bad",
+            Verdict.INVALIDATED: "bad", Verdict.SOFT: "warn", Verdict.UNDECIDABLE: "warn"}.get(v, "muted")

@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hcrbench.protocol.words import RULE_NAMES, plain
+from hcrbench.protocol.row import Row
+from hcrbench.protocol.verdict import Verdict
+from hcrbench.protocol.words import plain, rule_name
 
 #: The one vocabulary of the block, worst first: every checkpoint status and hypothesis verdict maps to one.
 WORDS = ("kill", "stop", "no-go", "soft no-go", "go", "undecided", "not run")
@@ -19,36 +21,32 @@ MAX_LINES = 15
 #: The length a rule's reason is shortened to (:func:`shorten`: whole sentences, never an ellipsis), and the
 #: length of the bottom line with its reason.
 REASON, LINE = 110, 140
-#: Short names of the rules (by id); a rule not listed shows its own name (one vocabulary: protocol.words).
-SHORT = RULE_NAMES
-_STYLE = {"kill": "bold red", "stop": "bold red", "no-go": "red", "soft no-go": "yellow", "go": "green",
-          "undecided": "yellow", "not run": "dim"}
+#: the block's words that speak against the system (a decided verdict worse than go)
+AGAINST = tuple(dict.fromkeys(v.console for v in Verdict if v.decided and v.severity > 0))
+_STYLE = {w.console: w.style for w in Verdict}  # each console word's style, from the verdicts that say it
 
 
 def word(status: str | None) -> str:
     """A checkpoint status, hypothesis verdict or overall verdict in the block's vocabulary (the overall
     ``invalidated`` is the kill criterion's kill; ``inconclusive`` and ``not decidable`` are undecided)."""
-    s = (status or "not run").strip().lower()
-    if s.startswith("stop"):
-        return "stop"
-    return {"pass": "go", "go": "go", "soft no-go": "soft no-go", "no-go": "no-go", "kill": "kill",
-            "invalidated": "kill", "not run": "not run"}.get(s, "undecided")
+    return Verdict.parse(status or "not run").console
 
 
 def _rules(v: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     """``(short name, word, row)`` of every checkpoint and hypothesis, in the design's order."""
     out = []
     for c in v.get("checkpoints") or []:
-        out.append((_name(c, v), word(c.get("status")), c))
+        out.append((_name(c, v), word(Row.word_of(c)), c))
     for h in v.get("hypotheses") or []:
-        out.append((_name(h, v), word(h.get("verdict")), h))
+        out.append((_name(h, v), word(Row.word_of(h)), h))
     return out
 
 
 def _name(row: dict[str, Any], v: dict[str, Any]) -> str:
-    if row.get("id") == "vs_kill_baseline" and v.get("kill_baseline"):
-        return f"vs the kill baseline ({v['kill_baseline']})"
-    return SHORT.get(row.get("id", ""), str(row.get("name", row.get("id", "?"))).lower())
+    name = rule_name(str(row.get("id", "")), str(row.get("name", row.get("id", "?"))))
+    if name.endswith("kill baseline") and v.get("kill_baseline"):  # the rule named after it names it
+        return f"{name} ({v['kill_baseline']})"
+    return name
 
 
 def _plain(text: str) -> str:
@@ -247,7 +245,7 @@ def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, re
         head += _clause(first.get("text", ""), max(60, LINE - len(head)))
     elif overall == "undecided" and rules:  # say why in counts: nothing against it, what is open
         n = {w: sum(1 for _, ww, _ in rules if ww == w) for w in ("go", "undecided")}
-        against = [w for _, w, _ in rules if w in ("kill", "stop", "no-go", "soft no-go")]
+        against = [w for _, w, _ in rules if w in AGAINST]
         head += (": no rule is against it" if not against else "") + \
             f"{'; ' if not against else ': '}{n['undecided']} rule{'s' if n['undecided'] != 1 else ''} undecided, " \
             f"{n['go']} go"

@@ -48,8 +48,8 @@ class H1b(reg.Rule):
         if not plan.tree:  # the dual path is a tree's rule: not run for this subject
             return []
         c = self.clauses()
-        return [plan.entry("H1b vs flat+reranker", "kill", c["rerank"].margin, order=3),
-                plan.entry("H1b vs single path", "single", c["single"].margin, order=4)]
+        return [plan.entry("H1b vs flat+reranker", plan.kill_pair, c["rerank"].margin, order=3),
+                plan.entry("H1b vs single path", plan.single_pair, c["single"].margin, order=4)]
 
 
 RULE = reg.register(H1b(

@@ -51,7 +51,7 @@ class KillCriterion(reg.Rule):
         return folder.kill_inputs(self.id)
 
     def power_plan(self, plan: Any) -> list[Any]:
-        return [plan.entry(self.id, "kill", self.margin, order=2)]
+        return [plan.entry(self.id, plan.kill_pair, self.margin, order=2)]
 
     def simulated(self, s: dict[str, Any]) -> str | None:
         return single_kill(s["delta"], s["p"], s["lo"], s["hi"], s["d"], n=s["n"], full_size=True)["verdict"]

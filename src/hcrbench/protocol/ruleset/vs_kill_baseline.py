@@ -45,7 +45,7 @@ class VsKillBaseline(reg.Rule):
         return folder.system_vs_kill()
 
     def power_plan(self, plan: Any) -> list[Any]:
-        return [plan.entry(self.id, "kill", self.margin, order=1)]
+        return [plan.entry(self.id, plan.kill_pair, self.margin, order=1)]
 
     def simulated(self, s: dict[str, Any]) -> str | None:
         from hcrbench.stats.bounded import betting_ci_diff
