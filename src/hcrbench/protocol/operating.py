@@ -281,15 +281,12 @@ def needs_n(rule: reg.Rule, x: Inputs) -> int | None:
     """The n for power 0.8 at the rule's own margin, from the one implementation per kind in :mod:`registry`
     (paired differences and means: :func:`registry.n_for_power`, the noncentral t of
     :func:`hcrbench.stats.power.required_n`, with the sd of the run's per-unit figures)."""
-    if rule.kind == "difference" and x.diffs is not None and np.asarray(x.diffs).size >= 2:
-        return reg.n_for_power(float(np.std(x.diffs, ddof=1)), rule.margin)
-    if rule.kind == "proportion":
-        return reg.n_for_power_proportion(rule)
-    if rule.kind == "mean" and x.sd:
-        return reg.n_for_power(float(x.sd), rule.margin)
-    if rule.kind == "correlation":
-        return reg.n_for_power_r(rule.go, -rule.margin)
-    return None
+    if rule.kind == "difference":
+        ok = x.diffs is not None and np.asarray(x.diffs).size >= 2
+        return rule.n_needed(float(np.std(x.diffs, ddof=1))) if ok else None  # type: ignore[arg-type]
+    if rule.kind == "mean":
+        return rule.n_needed(float(x.sd)) if x.sd else None
+    return rule.n_needed()
 
 
 #: constructions whose draws keep the shape of a real null (per-query or per-cluster sign flips, or the rate /
