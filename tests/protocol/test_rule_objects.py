@@ -164,3 +164,20 @@ def test_every_verdict_word_is_one_enum_with_its_severity_and_console_word():
                                                              Verdict.GO]
     assert Verdict.parse("stop and diagnose: routing") is Verdict.DIAGNOSE and Verdict.KILL.severity > 0
     assert f"{Verdict.GO}" == "go" and word("pass") == "go" and Verdict.INVALIDATED.style == "bold red"
+
+
+def test_fail_fast_walks_the_checkpoints_in_order_and_stops_at_the_first_that_says_stop(monkeypatch):
+    from types import SimpleNamespace
+
+    from hcrbench.protocol.verdicts import FailFast
+
+    class Toy(reg.Rule):
+        def fail_fast(self, watch, runs):
+            return "toy", {"status": "stop and diagnose: toy part", "text": "it broke"}
+
+    toy = Toy("toy_stop", "Toy", "checkpoint", "x", "mean", go=0.0, nogo=0.0, margin=0.1, order=0.5)
+    monkeypatch.setitem(reg.REGISTRY, toy.id, toy)
+    cfg = SimpleNamespace(protocol=SimpleNamespace(system="s", kill_baseline="k", confidence=0.95), systems=[])
+    watch = FailFast(cfg, None, Path("."))
+    assert watch.check({}) == "checkpoint 1 (toy): stop and diagnose: toy part: it broke"
+    assert watch.check({}) is None  # judged once

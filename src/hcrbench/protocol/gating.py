@@ -75,3 +75,10 @@ def gate_one(row: dict, scores: Any, base: Any, metric: str, seed: int) -> dict:
         return row
     ops = opc.operating_all({"vs_kill_baseline": opc.Inputs(n=int(a.size), diffs=a - b)}, seed=int(seed))
     return opc.gate_rows([row], ops)[0]
+
+
+def gate_with(row: dict, inputs: Any, seed: int) -> dict:
+    """``row`` with its rule's operating characteristics on ``inputs`` beside it (as the verdict step does)."""
+    from hcrbench.protocol import operating as opc
+
+    return opc.gate_rows([row], opc.operating_all({row["id"]: inputs}, seed=int(seed)))[0]

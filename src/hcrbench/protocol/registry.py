@@ -158,6 +158,12 @@ class Rule:
         in ``plan`` (:class:`field.Pilot`)."""
         return []
 
+    def fail_fast(self, watch: Any, runs: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        """``--fail-fast``: ``(label, row)`` once the runs so far (``runs``) are enough to judge this checkpoint
+        (``watch``: :class:`verdicts.FailFast`, with ``cfg``, ``data``, ``out``), else None; a rule that never
+        stops a run early says None."""
+        return None
+
     def simulated(self, s: dict[str, Any]) -> str | None:
         """Its verdict on one simulated draw ``s`` (:mod:`simulate`), None when it is not simulated there."""
         return None

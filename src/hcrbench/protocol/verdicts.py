@@ -25,8 +25,8 @@ from hcrbench.protocol import controls as ctl
 from hcrbench.protocol import field as fld
 from hcrbench.protocol import hypotheses as hy
 from hcrbench.protocol import registry as reg
-from hcrbench.protocol.gating import gate_one, judge_operating, tree_only
-from hcrbench.protocol.inputs import compare_runs, mean_of, members, per_query, seed_group_of, seed_mean
+from hcrbench.protocol.gating import judge_operating, tree_only
+from hcrbench.protocol.inputs import compare_runs, members, per_query, seed_group_of
 from hcrbench.protocol.row import Row
 from hcrbench.protocol.rules import (
     CONFIDENCE,
@@ -390,47 +390,16 @@ class FailFast:
             return self._check(runs)
 
     def _check(self, runs: dict[str, Any]) -> str | None:
-        from hcrbench.experiment.tree_step import system_tree_metrics
-        from hcrbench.metrics import evaluate
-
-        p = self.cfg.protocol
-        if p.system in runs and "tree" not in self.done:
-            self.done.add("tree")
-            rep = system_tree_metrics(p.system, self.data, self.out, rel_threshold=self.cfg.rel_threshold,
-                                      seed=self.cfg.seed)
-            sd = ((rep or {}).get("tree", {}).get("sibling_distinctiveness") or {})
-            from hcrbench.protocol import operating as opc
-
-            c = cp.tree_sanity(sd.get("mean"), sd.get("sd"), sd.get("n"))
-            if sd.get("sd") and sd.get("n"):  # the same operating report as the verdict step
-                c = opc.gate_rows([c], opc.operating_all(
-                    {"tree_sanity": opc.Inputs(n=int(sd["n"]), sd=float(sd["sd"]))}, seed=int(self.cfg.seed)))[0]
+        for i, rule in enumerate(reg.rules("checkpoint"), 1):  # each once its inputs are in (Rule.fail_fast)
+            if rule.id in self.done:
+                continue
+            got = rule.fail_fast(self, runs)
+            if got is None:
+                continue
+            self.done.add(rule.id)
+            label, c = got
             if stops(c["status"]):
-                return f"checkpoint 1 (tree sanity): {c['status']}: {c['text']}"
-            cdata, log, why = cp.checkpoint_routing_log(self.cfg, self.data, self.out)
-            eps, n_at, n, why = cp.easy_single_branch(log, cdata, self.cfg.rel_threshold, why)
-            c = cp.easy_routing(eps, n_at, n, why)
-            if n_at:
-                c = opc.gate_rows([c], opc.operating_all({"easy_routing": opc.Inputs(n=int(min(n_at)))},
-                                                         seed=int(self.cfg.seed)))[0]
-            if stops(c["status"]):
-                return f"checkpoint 2 (easy routing): {c['status']}: {c['text']}"
-        group = [s.name for s in seed_group_of(self.cfg, p.system)]  # every seed: the margin is on the mean
-        if all(n in runs for n in (*group, p.kill_baseline)) and "margin" not in self.done:
-            self.done.add("margin")
-            ev = evaluate(self.data.qrels, {n: runs[n] for n in (*group, p.kill_baseline)}, [p.metric],
-                          rel_threshold=self.cfg.rel_threshold, missing="zero")
-            scores = per_query(ev, group, p.metric)
-            row = compare_runs(ev, self.cfg, p.metric, p.kill_baseline, {p.system: scores}).get(p.system) or {}
-            a = seed_mean([mean_of(ev, n, p.metric) for n in group])
-            from hcrbench.protocol.subject import margin_interval
-
-            lo, hi, kind = margin_interval(scores, ev.runs[p.kill_baseline], p.metric, row)
-            c = cp.kill_baseline_margin(row.get("delta") if a is not None else None, lo, hi, row.get("n"),
-                                        p.kill_baseline, p.metric, system=p.system, interval_kind=kind)
-            c = gate_one(c, scores, ev.runs[p.kill_baseline], p.metric, self.cfg.seed)
-            if stops(c["status"]):
-                return f"checkpoint 3 ({p.system} vs {p.kill_baseline}): {c['status']}: {c['text']}"
+                return f"checkpoint {i} ({label}): {c['status']}: {c['text']}"
         return None
 
 

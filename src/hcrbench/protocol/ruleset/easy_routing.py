@@ -17,6 +17,21 @@ class EasyRouting(reg.Rule):
         eps, n_at, n, why = s.routing if s.routing is not None else (None, None, 0, f"{s.name} has no routing log")
         return easy_routing(eps, n_at, n, why, where=ctx.routing_where)
 
+    def fail_fast(self, watch: Any, runs: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        from hcrbench.protocol import checkpoints as cp
+        from hcrbench.protocol.gating import gate_with
+        from hcrbench.protocol.operating import Inputs
+
+        cfg = watch.cfg
+        if cfg.protocol.system not in runs:
+            return None
+        cdata, log, why = cp.checkpoint_routing_log(cfg, watch.data, watch.out)
+        eps, n_at, n, why = cp.easy_single_branch(log, cdata, cfg.rel_threshold, why)
+        c = easy_routing(eps, n_at, n, why)
+        if n_at:
+            c = gate_with(c, Inputs(n=int(min(n_at))), cfg.seed)
+        return "easy routing", c
+
     def replay_inputs(self, ctx: Any, s: Any, row: dict[str, Any]) -> Any | None:
         from hcrbench.protocol.operating import Inputs
 

@@ -16,6 +16,22 @@ class TreeSanity(reg.Rule):
     def judge_run(self, ctx: Any, s: Any) -> dict[str, Any]:
         return tree_sanity_row(ctx)
 
+    def fail_fast(self, watch: Any, runs: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        from hcrbench.experiment.tree_step import system_tree_metrics
+        from hcrbench.protocol.gating import gate_with
+        from hcrbench.protocol.operating import Inputs
+
+        cfg = watch.cfg
+        if cfg.protocol.system not in runs:
+            return None
+        rep = system_tree_metrics(cfg.protocol.system, watch.data, watch.out, rel_threshold=cfg.rel_threshold,
+                                  seed=cfg.seed)
+        sd = ((rep or {}).get("tree", {}).get("sibling_distinctiveness") or {})
+        c = tree_sanity(sd.get("mean"), sd.get("sd"), sd.get("n"))
+        if sd.get("sd") and sd.get("n"):  # the same operating report as the verdict step
+            c = gate_with(c, Inputs(n=int(sd["n"]), sd=float(sd["sd"])), cfg.seed)
+        return self.display, c
+
     def replay_inputs(self, ctx: Any, s: Any, row: dict[str, Any]) -> Any | None:
         from hcrbench.protocol.operating import Inputs
 

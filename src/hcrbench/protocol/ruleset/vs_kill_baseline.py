@@ -36,6 +36,25 @@ class VsKillBaseline(reg.Rule):
                                     f"{s.name if s.scores is None else kill} was not run", system=ctx.p.system,
                                     interval_kind=kind)
 
+    def fail_fast(self, watch: Any, runs: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        from hcrbench.metrics import evaluate
+        from hcrbench.protocol.gating import gate_one
+        from hcrbench.protocol.inputs import compare_runs, mean_of, per_query, seed_group_of, seed_mean
+
+        cfg, p = watch.cfg, watch.cfg.protocol
+        group = [x.name for x in seed_group_of(cfg, p.system)]  # every seed: the margin is on the mean
+        if not all(n in runs for n in (*group, p.kill_baseline)):
+            return None
+        ev = evaluate(watch.data.qrels, {n: runs[n] for n in (*group, p.kill_baseline)}, [p.metric],
+                      rel_threshold=cfg.rel_threshold, missing="zero")
+        scores = per_query(ev, group, p.metric)
+        row = compare_runs(ev, cfg, p.metric, p.kill_baseline, {p.system: scores}).get(p.system) or {}
+        a = seed_mean([mean_of(ev, n, p.metric) for n in group])
+        lo, hi, kind = margin_interval(scores, ev.runs[p.kill_baseline], p.metric, row)
+        c = kill_baseline_margin(row.get("delta") if a is not None else None, lo, hi, row.get("n"),
+                                 p.kill_baseline, p.metric, system=p.system, interval_kind=kind)
+        return f"{p.system} vs {p.kill_baseline}", gate_one(c, scores, ev.runs[p.kill_baseline], p.metric, cfg.seed)
+
     def replay_inputs(self, ctx: Any, s: Any, row: dict[str, Any]) -> Any | None:
         from hcrbench.protocol.operating_inputs import system_vs_kill
 
