@@ -68,8 +68,11 @@ def test_a_threshold_is_read_from_its_rule_by_its_row_its_criterion_and_its_old_
     after = cp.kill_baseline_margin(-0.03, -0.045, -0.025, 59)
     assert after["status"] == "pass" and ">= -0.05" in after["criterion"] and after["threshold"] == -0.05
     assert rules.KILL_MARGIN == 0.05
-    swap("H1b", nogo=0.04, margin=0.04)
-    assert reg.H1B_CLAUSES["single"].nogo == 0.04 and _plan("H1b")["H1b vs single path"] == 0.04
+    swap("H1b", margin=0.04)  # the margin alone: the single-path clause's power plan follows it
+    assert reg.H1B_CLAUSES["single"].margin == 0.04 and _plan("H1b")["H1b vs single path"] == 0.04
+    swap("H1b", nogo=0.05)
+    assert reg.H1B_CLAUSES["single"].nogo == 0.05 and "CI wholly < +0.05: no-go" in hy.h1b(
+        {"beam": {"delta": 0.01, "ci_low": -0.01, "ci_high": 0.03, "n": 50}}, None, None)["criterion"]
 
 
 def test_n_needed_has_one_implementation_per_kind_of_figure():

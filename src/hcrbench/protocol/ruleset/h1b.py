@@ -22,10 +22,10 @@ class H1b(reg.Rule):
 
     def clauses(self) -> dict[str, reg.Rule]:
         """The three clause rules the H1b row combines, each at its own margin."""
-        single, rerank, entity = self.nogo, self.params["over_rerank"], self.params["entity"]
+        rerank, entity = self.params["over_rerank"], self.params["entity"]
         return {
             "single": reg.Rule("H1b:single", "dual vs single path", "clause", "dual - best single path", "difference",
-                               go=0.0, nogo=single, margin=single, soft=SOFT),
+                               go=0.0, nogo=self.nogo, margin=self.margin, soft=SOFT),
             "rerank": reg.Rule("H1b:rerank", "dual vs flat+reranker", "clause", "dual - flat+reranker", "difference",
                                go=0.0, nogo=rerank, margin=rerank, soft=SOFT),
             "entity": reg.Rule("H1b:entity", "entity-spanning", "clause", "dual - flat+reranker, entity-spanning",
