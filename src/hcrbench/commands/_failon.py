@@ -6,9 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from hcrbench.errors import InputError
+from hcrbench.protocol.verdict import Verdict
 
-#: Overall verdicts from best to worst (protocol.verdicts.overall); ``kill`` is the design's word for invalidated.
-SEVERITY = {"go": 0, "inconclusive": 1, "soft no-go": 2, "no-go": 3, "stop and diagnose": 4, "invalidated": 5}
+#: Overall verdicts from best to worst (protocol.verdicts.overall) with their severity (the Verdict enum's);
+#: ``kill`` is the design's word for invalidated.
+SEVERITY = {v.value: v.severity for v in (Verdict.GO, Verdict.INCONCLUSIVE, Verdict.SOFT, Verdict.NOGO,
+                                          Verdict.DIAGNOSE, Verdict.INVALIDATED)}
 LEVELS = {"kill": "invalidated", "invalidated": "invalidated", "diagnose": "stop and diagnose",
           "stop": "stop and diagnose", "no-go": "no-go", "soft-no-go": "soft no-go", "undecided": "inconclusive",
           "inconclusive": "inconclusive"}
