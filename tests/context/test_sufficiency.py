@@ -171,3 +171,21 @@ def test_budget_feasibility_from_record_or_minimal_tokens(meridian):
     evidence = read_evidence(meridian / "evidence.jsonl")
     agree = np.mean([is_budget_feasible(evidence[m["query_id"]]) == m["budget_feasible"] for m in metas])
     assert agree > 0.95
+
+
+_PIECE = st.text(alphabet=st.sampled_from(list("ab Σσςß\u00a0\u0301\u200b\t\nﬁＡ１ ")) | st.characters(),
+                 max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_PIECE, max_size=6))
+def test_pieces_normalised_one_by_one_equal_the_joined_context_normalised(pieces):
+    from hcrbench.metrics.sufficiency import normalise, normalise_pieces
+
+    assert normalise_pieces(pieces) == normalise("\n\n".join(pieces))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_PIECE, max_size=5), _PIECE)
+def test_answer_containment_reads_pieces_as_the_joined_text(pieces, answer):
+    assert answer_containment(pieces, answer) == answer_containment("\n\n".join(pieces), answer)

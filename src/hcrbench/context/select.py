@@ -57,12 +57,16 @@ class Selection:
         """The context as a reader gets it, in *reading order*: documents in the order their first chunk was
         selected, a document's chunks in text order (so a sentence cut between two chunks reads whole). Units
         that are no span of a document (summaries) stay where they were selected."""
+        return sep.join(self.pieces())
+
+    def pieces(self) -> list[str]:
+        """The texts of :meth:`text`, one per unit in reading order (``text()`` joins them)."""
         first: dict[str, int] = {}
         for i, c in enumerate(self.chunks):
             first.setdefault(c.doc_id or f"\0{i}", i)
         order = sorted(range(len(self.chunks)), key=lambda i: (
             first[self.chunks[i].doc_id or f"\0{i}"], self.chunks[i].start, i))
-        return sep.join(self.chunks[i].text for i in order)
+        return [self.chunks[i].text for i in order]
 
     def to_dict(self) -> dict[str, Any]:
         return {"query_id": self.query_id, "budget": self.budget, "method": self.method,

@@ -100,7 +100,7 @@ def judge_system(name: str, cands_for: Any, method: str, budgets: list[int | Non
         for b, s in zip(budgets, selections):
             if b == ref:
                 at_ref[q] = s.chunks
-            verdict = judge(s.chunks, s.text(), ev, rel_docs.get(q), doc_texts)
+            verdict = judge(s.chunks, s.pieces(), ev, rel_docs.get(q), doc_texts)
             key = budget_key(b)
             mean_tokens[key] += s.n_tokens / max(len(qids), 1)
             row = {"query_id": q, "budget": b, "chunks": s.chunk_ids, "n_tokens": s.n_tokens,

@@ -17,7 +17,8 @@ from hcrbench.experiment.fingerprint import reusable, system_fingerprint, world_
 from hcrbench.experiment.reads import batches, fingerprint_with_reads, reads_entry, reads_of, resolved
 from hcrbench.experiment.stages import Execution, Plan, commit_manifest, load_run
 from hcrbench.experiment.steps import ProtocolHooks
-from hcrbench.experiment.tree_step import log_rel
+from hcrbench.experiment.tree_step import LOGS_DIR, log_rel
+from hcrbench.experiment.world_cache import WORLDS_DIR
 
 
 def execute(p: Plan, *, fail_fast: bool | None, protocol: ProtocolHooks | None) -> Execution:
@@ -34,6 +35,8 @@ def execute(p: Plan, *, fail_fast: bool | None, protocol: ProtocolHooks | None) 
     wfps: dict[str, dict[str, str]] = {w: {} for w in world_keys}
     sources: dict[str, str] = {}
     cells, tags = [], {}
+    twins: dict[str, list[Cell]] = {}  # a computed cell's name -> the cells whose run is the same computation
+    first_of: dict[str, str] = {}  # fingerprint -> the first cell computing it
     for i, system in enumerate(cfg.systems, start=1):
         src = reads_of(system, [s.name for s in cfg.systems[: i - 1]])
         fp = fps[system.name] = fingerprint_with_reads(system_fingerprint(system, cfg, data.key), src, fps)
@@ -57,11 +60,18 @@ def execute(p: Plan, *, fail_fast: bool | None, protocol: ProtocolHooks | None) 
             if job:
                 job.advance()
         else:
-            cells.append(Cell(i - 1, system, cfg.k, cfg.seed if system.seed is None else system.seed, fp,
-                              log_path=str((out / log_rel(system.name)).resolve()),
-                              world_keys=tuple((w, wfps[w][system.name]) for w in world_keys) or None))
+            cell = Cell(i - 1, system, cfg.k, cfg.seed if system.seed is None else system.seed, fp,
+                        log_path=str((out / log_rel(system.name)).resolve()),
+                        world_keys=tuple((w, wfps[w][system.name]) for w in world_keys) or None)
+            if fp in first_of:
+                # The same type, params, seed, data and reads as a cell computed here (a system that differs only
+                # in its name or context selection, which is applied later): its run is that cell's, copied.
+                twins.setdefault(first_of[fp], []).append(cell)
+            else:
+                first_of[fp] = system.name
+                cells.append(cell)
     if cells:
-        _run_cells(p, ex, cells, tags, sources)
+        _run_cells(p, ex, cells, tags, sources, twins)
     order = [s.name for s in cfg.systems]
     ex.runs = {n: ex.runs[n] for n in order if n in ex.runs}
     ex.computed.sort(key=order.index)
@@ -69,9 +79,14 @@ def execute(p: Plan, *, fail_fast: bool | None, protocol: ProtocolHooks | None) 
     return ex
 
 
-def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], sources: dict[str, str]) -> None:
+def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], sources: dict[str, str],
+               twins: dict[str, list[Cell]] | None = None) -> None:
     """Hand ``cells`` to the engine, committing each finished one (in the driver): its run file atomically, then
-    the manifest; a cell's bad input is one line naming its config entry."""
+    the manifest; a cell's bad input is one line naming its config entry. ``twins`` (a computed cell's name -> the
+    cells with its fingerprint) are committed with it: the same run, logs and costs under their own names."""
+    twins = twins or {}
+    twin_cells = [t for ts in twins.values() for t in ts]
+    twin_of = {t.name: c for c, ts in twins.items() for t in ts}
     cfg, out, console, job, manifest, runs = p.cfg, p.out, p.console, p.job, p.manifest, ex.runs
     engine = make_engine(p.execution or cfg.execution, console)  # first: a bad engine or address changes nothing
     drop_stale_results(out)  # scores and reports on disk are stale from here on
@@ -81,7 +96,14 @@ def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], 
     mark = p.clock.mark()
 
     def on_done(cell: Cell, output: CellOutput) -> None:
-        """Commit one finished cell (in the driver): its run file atomically, then the manifest."""
+        """Commit one finished cell (in the driver) and then its twins."""
+        commit(cell, output)
+        for twin in twins.get(cell.name, ()):
+            copy_logs(out, cell.name, twin.name, [c.name for c in cells] + list(twin_of))
+            commit(twin, CellOutput(output.run, {**output.entry, "same_run_as": cell.name}, dict(output.where)))
+
+    def commit(cell: Cell, output: CellOutput) -> None:
+        """Commit one finished cell: its run file atomically, then the manifest."""
         rel = f"runs/{cell.name}.trec"
         write_run(output.run, out / rel, tag=cell.name)
         # Score what the file holds (empty rankings are not in it), so a resumed run scores the same object.
@@ -94,26 +116,33 @@ def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], 
         ex.computed.append(cell.name)
         where = f" on {output.where['hostname']}" if engine.name != "local" else ""
         again = f", attempt {output.where['attempts']}" if output.where.get("attempts", 1) > 1 else ""
-        console.print(f"{tags[cell.name]}: done in {entry['seconds']:.2f}s{where}{again}")
+        if "same_run_as" in output.entry:
+            console.print(f"{tags[cell.name]}: the same search as {output.entry['same_run_as']} (only its name or "
+                          "context selection differs): its run and logs copied")
+        else:
+            console.print(f"{tags[cell.name]}: done in {entry['seconds']:.2f}s{where}{again}")
         nonlocal mark
         mark = p.clock.since(f"system:{cell.name}", mark)  # local engine: this cell's time (Ray: the wait)
         if job:
             job.advance()
-            left = [c.name for c in cells if c.name not in runs]
+            left = [c.name for c in cells + twin_cells if c.name not in runs]
             if left:
                 job.begin(left[0])
 
     try:
         # With --fail-fast the cells go one at a time, in config order, each after the checkpoints.
-        for batch in ([c] for c in cells) if ex.watch is not None else batches(cells, sources):
+        # a cell that reads a twin waits for the cell the twin copies
+        reads_computed = {n: twin_of.get(s, s) for n, s in sources.items()}
+        for batch in ([c] for c in cells) if ex.watch is not None else batches(cells, reads_computed):
             if ex.watch is not None and runs:
                 ex.stopped = ex.watch.check(runs)
                 if ex.stopped is not None:
                     console.print(f"[red]--fail-fast:[/red] {escape(ex.stopped)}; not running the remaining "
                                   "systems")
-                    ex.skipped.extend(c.name for c in cells if c.name not in runs)
+                    rest = [c.name for c in cells + twin_cells if c.name not in runs]
+                    ex.skipped.extend(rest)
                     if job:
-                        job.advance(sum(c.name not in runs for c in cells))
+                        job.advance(len(rest))
                     break
             engine.run(batch, p.data, on_done, tags)
     except CellInputError as e:
@@ -124,3 +153,20 @@ def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], 
                          field=f"systems[{e.cell.index}].{key}") from None
     finally:
         engine.close()
+
+
+def copy_logs(out, source: str, name: str, others: list[str]) -> None:
+    """Copy the files a system's cell left under ``OUT/logs`` (routing logs, trees, unit rankings, per-world parts)
+    from ``source``'s names to ``name``'s; files of another system whose name extends ``source``'s are left."""
+    import shutil
+
+    longer = [o + "." for o in others if o != source and o.startswith(source + ".")]
+    for folder in (out / LOGS_DIR, out / LOGS_DIR / WORLDS_DIR):
+        if not folder.is_dir():
+            continue
+        for f in sorted(folder.iterdir()):
+            if f.is_file() and f.name.startswith(source + ".") and not any(f.name.startswith(o) for o in longer):
+                dest = folder / (name + f.name[len(source):])
+                tmp = dest.with_name(dest.name + ".tmp")
+                shutil.copyfile(f, tmp)
+                tmp.replace(dest)

@@ -15,6 +15,7 @@ paired tests are computed above this stage (``hcrbench.stats``), where the exper
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -69,8 +70,22 @@ def normalise(text: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
 
 
-def answer_containment(context: str, answer: str | Sequence[str] | None) -> bool | None:
-    """Whether the answer (every item of a list) occurs in ``context``; ``None`` when there is no answer."""
+@functools.lru_cache(maxsize=1 << 16)
+def _normalised_piece(text: str) -> str:
+    return normalise(text)
+
+
+def normalise_pieces(pieces: Iterable[str]) -> str:
+    """``normalise("\n\n".join(pieces))``, from each piece normalised once (a chunk recurs across budgets and
+    systems): NFKC and case folding never act across the blank line between two pieces, and the whitespace run
+    there collapses to the one space that joins the non-empty normalised pieces (a property test checks it)."""
+    return " ".join(p for p in map(_normalised_piece, pieces) if p)
+
+
+def answer_containment(context: str | Sequence[str], answer: str | Sequence[str] | None) -> bool | None:
+    """Whether the answer (every item of a list) occurs in ``context``; ``None`` when there is no answer.
+    ``context`` is the text, or its pieces (chunks in reading order) as the reader gets them joined by a blank
+    line."""
     if answer is None:
         return None
     items = [answer] if isinstance(answer, str) else [str(a) for a in answer]
@@ -78,7 +93,7 @@ def answer_containment(context: str, answer: str | Sequence[str] | None) -> bool
     items = [a for a in items if a]
     if not items:
         return None
-    ctx = normalise(context)
+    ctx = normalise(context) if isinstance(context, str) else normalise_pieces(context)
     return all(a in ctx for a in items)
 
 
@@ -100,7 +115,7 @@ class QuerySufficiency:
         return getattr(self, kind)
 
 
-def judge(chunks: Sequence[SpanLike], context_text: str, evidence: QueryEvidence | None,
+def judge(chunks: Sequence[SpanLike], context_text: str | Sequence[str], evidence: QueryEvidence | None,
           relevant_docs: Iterable[str] | None, doc_texts: Mapping[str, str] | None = None) -> QuerySufficiency:
     """All three judgements that the available ground truth allows."""
     cov = evidence_coverage(chunks, evidence, doc_texts) if evidence is not None and evidence.evidence else None
