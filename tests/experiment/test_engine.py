@@ -149,3 +149,51 @@ def test_resources_per_system_name_or_type_override_the_defaults():
             [("b", "bm25"), ("c", "dense")])
     with pytest.raises(InputError, match=r"x.toml:8: execution.resources.a.num_gpu: unknown key"):
         parse_config(BASE + '[execution.resources]\na = { num_gpu = 1 }\n', "x.toml")
+
+
+POOL = """name = "pool"
+output_dir = "out"
+metrics = ["nDCG@10", "RR"]
+baseline = "a"
+k = 10
+n_resamples = 200
+[dataset]
+path = "data"
+split = "test"
+[[systems]]
+name = "a"
+type = "bm25"
+[[systems]]
+name = "b"
+type = "bm25"
+params = { k1 = 0.9, b = 0.4 }
+[[systems]]
+name = "c"
+type = "dense"
+params = { backend = "hash" }
+[[systems]]
+name = "d"
+type = "hcr"
+params = { backend = "hash" }
+"""
+
+
+def test_local_workers_give_the_bytes_of_the_one_by_one_run(tmp_path: Path):
+    """``[execution] workers = 2``: the first cell here, the rest in two spawned processes (one cell of a type at a
+    time); every run file, eval.json and the per-query table are the one-by-one run's bytes, and the manifest says
+    where each ran."""
+    outs = {}
+    for workers in (1, 2):
+        root = tmp_path / f"w{workers}"
+        write_beir(root / "data")
+        (root / "exp.toml").write_text(POOL + f"[execution]\nworkers = {workers}\n")
+        res = subprocess.run([sys.executable, "-m", "hcrbench.cli", "run", "exp.toml", "--quiet"], cwd=root,
+                             env=_env(), capture_output=True, text=True, timeout=600)
+        assert res.returncode == 0, res.stderr
+        outs[workers] = root / "out"
+    for rel in ("runs/a.trec", "runs/b.trec", "runs/c.trec", "runs/d.trec", "eval.json", "per_query.csv"):
+        assert (outs[1] / rel).read_bytes() == (outs[2] / rel).read_bytes(), rel
+    systems = json.loads((outs[2] / "manifest.json").read_text())["systems"]
+    pids = {n: systems[n]["execution"]["pid"] for n in "abcd"}
+    assert pids["a"] not in {pids["b"], pids["c"], pids["d"]}  # a in the driver, the others in workers
+    assert all(systems[n]["execution"]["engine"] == "local" for n in "abcd")

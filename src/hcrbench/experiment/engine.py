@@ -6,7 +6,11 @@ experiment's data and hands back its run and manifest entry; it never knows wher
 the manifest there, so a cell that dies mid-way leaves nothing behind and a retry is harmless; nothing needs
 storage shared between the driver and the workers.
 
-- :class:`LocalEngine` (the default): cells one after another in this process; never imports Ray.
+- :class:`LocalEngine` (the default): cells one after another in this process; never imports Ray. With
+  ``[execution] workers = N`` (0 = every core) the first cell of a batch runs here first (it fills the encoding
+  and tree caches its siblings read, as the quickstart's HCR does for its ablations) and the others run in ``N``
+  worker processes on this machine, one cell of each system type at a time, committed as each finishes; every
+  cell computes the same bytes wherever it runs, so the outputs are those of the one-by-one run.
 - :class:`RayEngine`: each cell is a Ray task with the ``[execution]`` resource requests. A cell whose worker
   process or node dies is resubmitted (at most ``max_retries`` times); an exception raised by the cell's own
   code is not retried (it would fail the same way) and is raised as a local run would raise it. Each manifest
@@ -31,14 +35,54 @@ from hcrbench.experiment.execution import ExecutionConfig
 
 
 class LocalEngine:
-    """Today's behaviour: every cell in this process, in config order."""
+    """Every cell on this machine: one after another in this process, or (``workers`` > 1) the first here and the
+    rest in worker processes."""
 
     name = "local"
 
-    def __init__(self, console: Any = None) -> None:
+    def __init__(self, console: Any = None, workers: int = 1) -> None:
         self.console = console
+        self.workers = _cores() if workers == 0 else int(workers)
 
     def run(self, cells: list[Cell], data: Any, on_done: OnDone, tags: dict[str, str] | None = None) -> None:
+        if self.workers > 1 and len(cells) > 2:
+            self._one_by_one(cells[:1], data, on_done, tags)
+            self._pool(cells[1:], data, on_done)
+        else:
+            self._one_by_one(cells, data, on_done, tags)
+
+    def _pool(self, cells: list[Cell], data: Any, on_done: OnDone) -> None:
+        """The cells in worker processes, at most one of each system type at a time: cells of one type share
+        what they build (a tree, an index, the same encodings), which the first builds and the next reads from
+        the cache; two at once would both build it."""
+        import multiprocessing
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        chains: dict[str, list[Cell]] = {}
+        for cell in cells:
+            chains.setdefault(cell.system.type, []).append(cell)
+        n = min(self.workers, len(chains))
+        if n <= 1:
+            self._one_by_one(cells, data, on_done, None)
+            return
+        # spawn, not fork: this process may hold thread pools (ONNX, BLAS) that a forked child would inherit locked
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(data,)) as pool:
+            pending = {pool.submit(_worker_cell, chain[0]): chain for chain in chains.values()}
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in sorted(done, key=lambda f: pending[f][0].index):  # config order among those done at once
+                    chain = pending.pop(fut)
+                    cell = chain[0]
+                    out = fut.result()  # an exception of the cell's own code is raised here, as locally
+                    if isinstance(out, CellFailed):
+                        raise CellInputError(cell, out.error())
+                    out.where["attempts"] = 1
+                    on_done(cell, out)
+                    if len(chain) > 1:
+                        pending[pool.submit(_worker_cell, chain[1])] = chain[1:]
+
+    def _one_by_one(self, cells: list[Cell], data: Any, on_done: OnDone, tags: dict[str, str] | None) -> None:
         for cell in cells:
             tag = (tags or {}).get(cell.name, cell.name)
             if self.console is not None:
@@ -54,10 +98,38 @@ class LocalEngine:
         pass
 
 
+_DATA: Any = None
+
+
+def _worker_init(data: Any) -> None:
+    """A worker process's copy of the experiment's data (sent once, not with every cell)."""
+    global _DATA
+    import os
+
+    os.environ["HCRBENCH_PROGRESS"] = "0"  # the driver's job line is the one progress display
+    _DATA = data
+
+
+def _worker_cell(cell: Cell) -> CellOutput | CellFailed:
+    out = compute_cell(cell, _DATA, engine="worker")  # bad input comes back as fields (it pickles badly)
+    if isinstance(out, CellOutput):
+        out.where["engine"] = "local"
+    return out
+
+
+def _cores() -> int:
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def make_engine(execution: ExecutionConfig, console: Any = None) -> LocalEngine | Any:
     """The engine the ``[execution]`` table names (Ray is imported only for ``engine = "ray"``)."""
     if execution.engine == "local":
-        return LocalEngine(console)
+        return LocalEngine(console, execution.workers)
     from hcrbench.experiment.ray_engine import RayEngine
 
     return RayEngine(execution, console)

@@ -4,6 +4,8 @@
 
     [execution]
     engine = "local"          # "local" (default: one cell after another in this process) | "ray"
+    workers = 2               # local only: the first cell of a batch here, the others in 2 worker processes
+                              # (0 = every core; 1, the default: one after another); the same outputs
     address = "10.0.0.5:6379" # ray only: an existing cluster ("auto" = the one on this machine);
                               # unset = start a private Ray on 127.0.0.1 for this run
     max_retries = 2           # a cell whose worker or node dies is resubmitted at most this many times
@@ -78,6 +80,7 @@ class ExecutionConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, allow_inf_nan=False)
     engine: Literal["local", "ray"] = "local"
+    workers: int = Field(1, ge=0, le=1024)  # local only: cells in this many processes (0 = every core)
     address: str | None = None
     max_retries: int = Field(2, ge=0, le=100)
     num_cpus: float = Field(1.0, ge=0)

@@ -76,6 +76,8 @@ def tune_config(cfg: Any, data_path: str, output_dir: str = ".") -> str:
         if ds.look > 1:
             lines.append(f"look = {ds.look}")
     lines += [f'split = "{TUNE_SPLIT}"', ""]
+    if cfg.execution.engine == "local" and cfg.execution.workers != 1:  # the grid points on as many processes
+        lines += ["[execution]", f"workers = {cfg.execution.workers}", ""]
     if any(SELECTION in g for g in grids.values()):  # contexts at the reference budget, to choose a selection
         ref = cfg.context.reference_budget
         lines[lines.index("[dataset]"):lines.index("[dataset]")] = [f"budgets = [{ref}]", ""]
