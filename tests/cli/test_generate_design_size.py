@@ -1,6 +1,7 @@
 """``hcrbench generate meridian`` writes the design's size by default (small 500, medium 2,000, full 3,500
-documents) and ``describe`` checks it; growth is the opt-in ``--grow`` (``--fixed-size`` still names the default).
-Console-script tests on seeds no other test or doc names."""
+documents) and ``describe`` checks it, with every query answerable from the text and asides below the top grade;
+growth is the opt-in ``--grow`` (``--fixed-size`` still names the default). Console-script tests on seeds no other
+test or doc names."""
 
 from __future__ import annotations
 
@@ -35,17 +36,33 @@ def _check_design_size(man: dict, res: dict, stdout: str, out, size: str) -> Non
     assert row["target"] == f"{size} {want:,} (the size asked)"
 
 
+def _check_answerable(res: dict) -> None:
+    """Every query's identifiers, dates and names are written in the corpus and pick out one referent, and
+    pages stating a needed fact in passing (asides) stay under 5% of the test split's top-grade judgments."""
+    row = {p["property"]: p for p in res["properties"]}
+    for name in ("queries relying on an identifier, date or name no document writes",
+                 "queries whose identifier, date or name does not pick out one referent"):
+        assert row[name]["measured"]["queries"] == 0 and row[name]["met"], (name, res["anchors"]["queries"])
+    assert res["anchors"]["counts"]["test"]["queries"] > 0
+    asides = row["asides among top-grade relevant judgments (all; test)"]
+    assert asides["measured"][1] < 0.05 and asides["met"], asides
+
+
 @pytest.mark.parametrize("size, seed", [("small", 60611),
                                         pytest.param("medium", 60613, marks=pytest.mark.slow)])  # ~30 s
 def test_default_generation_is_the_designs_size_and_describe_meets_the_size_row(tmp_path, size, seed):
     out = tmp_path / size
-    _check_design_size(*_generate_and_describe(out, size, seed), out, size)
+    man, res, stdout = _generate_and_describe(out, size, seed)
+    _check_design_size(man, res, stdout, out, size)
+    _check_answerable(res)
 
 
 @pytest.mark.slow
 def test_default_full_generation_is_3500_documents(tmp_path):
     out = tmp_path / "full"
-    _check_design_size(*_generate_and_describe(out, "full", 60617), out, "full")
+    man, res, stdout = _generate_and_describe(out, "full", 60617)
+    _check_design_size(man, res, stdout, out, "full")
+    _check_answerable(res)
 
 
 def test_fixed_size_names_the_default_and_grow_grows(tmp_path):

@@ -11,7 +11,14 @@ import pytest
 
 from hcrbench.data import iter_jsonl
 from hcrbench.synth import describe, generate_meridian
-from hcrbench.synth.describe_answerable import answerable_props, dates_in
+from hcrbench.synth.describe_answerable import (
+    ASIDES_TOP_MAX,
+    CorpusAnchors,
+    answerable_props,
+    dates_in,
+    query_anchors,
+)
+from hcrbench.synth.topics import NameIndex, world_names
 
 WORLD = {
     "people": [{"id": "P1", "name": "Ana Lima"}, {"id": "P2", "name": "Ana Lima"}, {"id": "P3", "name": "Rui Costa"}],
@@ -82,6 +89,38 @@ def test_planted_misses_are_found_and_counted(tmp_path):
     assert by["asides among relevant judgments (all; test)"] == [0.25, 0.5]
 
 
+def test_a_date_names_a_record_uniquely_only_among_those_tied_to_what_the_query_names():
+    world = {"people": [], "teams": [], "products": [], "projects": [], "policies": [],
+             "systems": [{"id": "SYS-01", "name": "Atlas CRM"}, {"id": "SYS-02", "name": "Nova Build"}],
+             "meetings": [{"id": "MTG-00001", "date": "2024-05-01", "project": "PRJ-101",
+                           "title": "Basalt retrospective 2024-05-01"}], "decisions": [],
+             "tickets": [{"id": "INC-20001", "date": "2024-05-01", "system": "SYS-01"},
+                         {"id": "INC-20002", "date": "2024-05-01", "system": "SYS-02"},
+                         {"id": "INC-20003", "date": "2024-05-07", "system": "SYS-01"},
+                         {"id": "INC-20004", "date": "2024-05-07", "system": "SYS-01"}]}
+    names = NameIndex(world_names(world))
+    corpus = CorpusAnchors(["INC-20001 Atlas CRM, 1 May 2024. INC-20002 Nova Build, 1 May 2024. INC-20003.",
+                            "Atlas CRM, 7 May 2024 (twice). Which version applied in June 2024?"], names)
+    records = {"INC": {t["id"]: t for t in world["tickets"]}, "MTG": {m["id"]: m for m in world["meetings"]}, "DEC": {}}
+    dated = {("INC", "2024-05-01"): 2, ("INC", "2024-05-07"): 2, ("MTG", "2024-05-01"): 1}
+
+    def check(text: str, **params) -> list[str]:
+        got = query_anchors({"text": text, "category": "detail", "params": params}, corpus, names, records, dated)
+        return got["missing"] + got["not_unique"]
+
+    assert check("What caused the Atlas CRM incident opened on 1 May 2024?") == []  # one of the two that day
+    assert check("What caused the incident opened on 1 May 2024?") == ["2024-05-01"]  # names neither system
+    assert check("What caused the Atlas CRM incident opened on 7 May 2024?") == ["2024-05-07"]  # two on Atlas
+    assert check("What did INC-20003 of 7 May 2024 break?") == []  # its id, written in the corpus, names it
+    assert check("Who attended the meeting of 1 May 2024?") == []  # the one meeting that day (two incidents)
+    assert check("Who attended the retrospective of 1 May 2024?") == []  # its notes' title writes the kind
+    assert check("Who attended the weekly sync of 1 May 2024?") == ["2024-05-01"]  # no such meeting that day
+    assert check("What happened on 1 May 2024?") == ["2024-05-01"]  # a meeting and two incidents
+    # the date a temporal question is asked at names no record and need not be written anywhere
+    assert check("Which version of X was in effect on 10 June 2024?", date="2024-06-10") == []
+    assert check("Which version of X was in effect on 10 June 2024?") == ["2024-06-10"]
+
+
 @pytest.fixture(scope="module")
 def world(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("answerable") / "w"
@@ -110,6 +149,32 @@ def test_describe_reports_the_checks_and_counts_an_identifier_removed_from_the_c
     after = got[0]["measured"]
     assert {q for q, a in detail["anchors"]["queries"].items() if gone in a["missing"]} == naming
     assert after["anchors missing"] == before["anchors missing"] + len(naming)
+
+
+def test_a_generated_world_states_every_anchor_and_grades_asides_below_the_page_a_question_is_about(world):
+    res = describe(world, write=False)
+    props = {p["property"]: p for p in res["properties"]}
+    missing = props["queries relying on an identifier, date or name no document writes"]
+    shared = props["queries whose identifier, date or name does not pick out one referent"]
+    assert missing["measured"]["queries"] == 0 and missing["met"], res["anchors"]["queries"]
+    assert shared["measured"]["queries"] == 0 and shared["met"], res["anchors"]["queries"]
+    top_all, top_test = props["asides among top-grade relevant judgments (all; test)"]["measured"]
+    assert top_test < ASIDES_TOP_MAX and top_all < ASIDES_TOP_MAX
+    # asides exist (pages stating a needed fact in passing), graded below the pages about their facts
+    assert props["asides among relevant judgments (all; test)"]["measured"][0] > ASIDES_TOP_MAX
+    # a meeting is named by its kind and date, or by its id where its notes write it: when an earlier meeting
+    # was held the same day
+    meetings = json.loads((world / "world.json").read_text())["meetings"]
+    first = {}
+    for m in meetings:
+        first.setdefault(m["date"], m["id"])
+    corpus = (world / "corpus.jsonl").read_text()
+    assert {m["id"] for m in meetings if m["id"] in corpus} == {m["id"] for m in meetings if first[m["date"]] != m["id"]}
+    for _, q in iter_jsonl(world / "queries.meta.jsonl"):
+        mid = (q.get("params") or {}).get("meeting")
+        if mid:
+            m = next(x for x in meetings if x["id"] == mid)
+            assert dates_in(q["text"]) == [m["date"]] and (mid in q["text"]) == (first[m["date"]] != mid), q["text"]
 
 
 def test_the_describe_command_prints_the_checks_and_writes_their_detail(world, tmp_path):

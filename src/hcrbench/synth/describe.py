@@ -240,7 +240,7 @@ def _provenance_props(folder: Path, metas: list[dict[str, Any]], world: dict[str
             feasible[m["category"]].append(bool(m["budget_feasible"]))
     shares = {c: round(sum(v) / len(v), 2) for c, v in sorted(feasible.items())}
     dups = sum(k - 1 for k in facts_seen.values())
-    lab = audit(folder, metas, docs_of, texts, entity_names(world))
+    lab = audit(folder, metas, docs_of, texts, entity_names(world), world)
     low = {c: v["ndcg@10 min"] for c, v in lab["oracle"].items()}
     recall = min((v["R@100 min"] for v in lab["oracle"].values()), default=0.0)
     most = max((sum(g >= 2 for g in m["qrels"].values()) for m in metas), default=0)

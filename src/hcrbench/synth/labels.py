@@ -1,7 +1,8 @@
 """Label audits of a written Meridian folder, re-derived from its files (``hcrbench describe`` and the tests):
 
-- the evidence oracle (every document that states a needed fact, grade 3 first, then grade 2) scored with
-  nDCG@10 and R@100 on the primary qrels, per category: 1.0 when the qrels grade evidence only;
+- the evidence oracle (every document that states a needed fact, those stating one about their own subject first,
+  then those stating them in passing: :mod:`hcrbench.synth.grades`) scored with nDCG@10 and R@100 on the primary
+  qrels, per category: 1.0 when the qrels grade evidence only, by that rule;
 - split leakage (:func:`hcrbench.synth.splits.leakage`);
 - bridges: the largest share of a chain category's queries that go through one entity;
 - chain shortcuts: a document that states a chain's first hop and already contains its answer;
@@ -16,11 +17,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from hcrbench.data import iter_jsonl
 from hcrbench.synth.category import RegistryView
+from hcrbench.synth.grades import evidence_grade, subjects_from_files
 from hcrbench.synth.splits import leakage
 from hcrbench.synth.stems import content_stems
 
@@ -47,10 +50,12 @@ def evidence_oracle(evidence_docs: dict[str, int]) -> list[str]:
     return [d for d, _ in sorted(evidence_docs.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
-def oracle_scores(metas: list[dict[str, Any]], docs_of: dict[str, set[str]]) -> dict[str, dict[str, float]]:
+def oracle_scores(metas: list[dict[str, Any]], docs_of: dict[str, set[str]],
+                  subject_of: Mapping[str, str]) -> dict[str, dict[str, float]]:
     """Per category: the evidence oracle's lowest and mean nDCG@10 and lowest R@100 on the primary qrels. The
-    oracle is built from provenance (documents stating each needed fact: 3 when they state all), not from the
-    qrels it is scored on."""
+    oracle is built from provenance and each document's subject (``subject_of``: documents stating a needed fact
+    about their own subject first, :func:`~hcrbench.synth.grades.evidence_grade`), not from the qrels it is
+    scored on."""
     by_cat: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for m in metas:
         facts = m.get("facts") or []
@@ -60,7 +65,7 @@ def oracle_scores(metas: list[dict[str, Any]], docs_of: dict[str, set[str]]) -> 
         for f in facts:
             for d in docs_of.get(f, ()):
                 stated[d].add(f)
-        grades = {d: 3 if len(fs) == len(set(facts)) else 2 for d, fs in stated.items()}
+        grades = {d: evidence_grade(fs, subject_of.get(d, "")) for d, fs in stated.items()}
         run = evidence_oracle(grades)
         by_cat[m["category"]].append((ndcg_at(run, m["qrels"], 10), recall_at(run, m["qrels"], 100)))
     return {c: {"ndcg@10 min": round(min(n for n, _ in v), 4), "ndcg@10 mean": round(sum(n for n, _ in v) / len(v), 4),
@@ -78,9 +83,10 @@ def bridge_shares(metas: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def audit(folder: Path, metas: list[dict[str, Any]], docs_of: dict[str, set[str]],
-          texts_of: dict[str, list[str]], names: dict[str, str]) -> dict[str, Any]:
+          texts_of: dict[str, list[str]], names: dict[str, str], world: Mapping[str, Any]) -> dict[str, Any]:
     """Every label figure of the folder (see the module docstring). ``names`` maps entity ids to how text
-    writes them (from ``world.json``)."""
+    writes them, and ``world`` (``world.json``) names the document that writes up each record (documents'
+    subjects: :func:`~hcrbench.synth.grades.subjects_from_files`)."""
     need_text: set[str] = set()
     for m in metas:
         if m["category"] in CHAIN_CATEGORIES and m.get("chain"):
@@ -88,8 +94,10 @@ def audit(folder: Path, metas: list[dict[str, Any]], docs_of: dict[str, set[str]
         need_text |= {d for d, g in m["qrels"].items() if g == 0}
     titles: dict[str, str] = {}
     texts: dict[str, str] = {}
+    routing: list[tuple[str, list[str]]] = []
     for _, row in iter_jsonl(folder / "corpus.jsonl"):
         titles[row["_id"]] = row.get("title", "")
+        routing.append((row["_id"], list((row.get("metadata") or {}).get("entities") or [])))
         if row["_id"] in need_text:
             texts[row["_id"]] = row.get("text", "")
     shortcut = vocab = named_zero = 0
@@ -106,7 +114,7 @@ def audit(folder: Path, metas: list[dict[str, Any]], docs_of: dict[str, set[str]
         ents = set(m.get("expected_entities") or []) | {f.split(":")[1] for f in facts}
         written = {names.get(e, e) for e in ents}
         named_zero += sum(any(n in texts.get(d, "") for n in written) for d, g in m["qrels"].items() if g == 0)
-    return {"oracle": oracle_scores(metas, docs_of), "leakage": leakage(metas), "bridges": bridge_shares(metas),
+    return {"oracle": oracle_scores(metas, docs_of, subjects_from_files(routing, world)), "leakage": leakage(metas), "bridges": bridge_shares(metas),
             "chain shortcuts": shortcut, "vocabulary shared": vocab, "judged 0 naming a query entity": named_zero}
 
 

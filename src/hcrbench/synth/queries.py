@@ -2,7 +2,8 @@
 topic clusters and the final rows (metadata, evidence, graded qrels). The planner (slots per category,
 difficulty and split, the join budget) is :mod:`hcrbench.synth.query_plan`; its names are re-exported here.
 
-Primary grades (``qrels/``) are evidence-first: 3 = the document states every needed fact, 2 = at least one,
+Primary grades (``qrels/``) are evidence-first and follow :mod:`hcrbench.synth.grades`: 3 = the document states a
+needed fact about its own subject (the page the question is about), 2 = it states needed facts only in passing,
 0 = a judged negative checked to be off-topic. Documents about a query entity without a needed fact (topical, 1)
 go, uncapped, to the secondary view ``qrels-topical/`` (``qrels_topical`` in the metadata).
 """
@@ -14,6 +15,7 @@ from collections.abc import Callable
 
 from hcrbench.data.evidence import BUDGET_TOKENS, EvidenceSpan, QueryEvidence
 from hcrbench.synth.catalog import Catalog, QueryPlan
+from hcrbench.synth.grades import evidence_grade, spec_subject
 from hcrbench.synth.properties import bridges
 from hcrbench.synth.query_fit import plan_evidence, plan_tier
 from hcrbench.synth.query_plan import (  # noqa: F401  (the planner's names, re-exported: callers import them here)
@@ -47,7 +49,8 @@ def assign_clusters(meta_rows: list[dict], cat: Catalog) -> None:
 
 
 def derive_qrels(plan: QueryPlan, cat: Catalog, facts: list[str] | None = None) -> dict[int, int]:
-    """Evidence-first graded qrels from provenance: 3 states every needed fact, 2 some, 0 a judged negative (a
+    """Evidence-first graded qrels from provenance (:func:`~hcrbench.synth.grades.evidence_grade`): 3 states a
+    needed fact about the document's own subject, 2 states needed facts only in passing, 0 a judged negative (a
     document of the same kinds as the evidence that is checked to be off-topic: it is about none of the query's
     entities and its text names none of them). Topical documents are in :func:`topical_docs`, never here."""
     need = set(plan.facts if facts is None else facts)
@@ -57,7 +60,7 @@ def derive_qrels(plan: QueryPlan, cat: Catalog, facts: list[str] | None = None) 
     for f in need:
         for d in cat.docs_stating(f):
             stated.setdefault(d, set()).add(f)
-    grades = {d: 3 if fs == need else 2 for d, fs in stated.items()}
+    grades = {d: evidence_grade(fs, spec_subject(cat.w, cat.specs[d])) for d, fs in stated.items()}
     about = set(topical_docs(plan, cat)) | set(grades)
     names = _names(plan, cat)
     types = sorted({cat.specs[d].doc_type for d in stated})

@@ -36,9 +36,10 @@ from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.category import RegistryView
 from hcrbench.synth.category import get as get_category
 from hcrbench.synth.facts import fact_value
+from hcrbench.synth.meeting_refs import kind_in, question_words
 from hcrbench.synth.query_entity import ENTITY_MIN_FACTS, PERSON, PROJECT, fact_line
 from hcrbench.synth.render_entities import qlabel
-from hcrbench.synth.text import human_date, money
+from hcrbench.synth.text import money
 
 Gen = Callable[[Catalog, random.Random, str], "QueryPlan | None"]
 
@@ -110,6 +111,18 @@ def two_hop_within(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                  f"{what}_of_manager", chain=facts, person=per.id)
 
 
+def _meeting_words(c: Catalog, m: dict) -> str | None:
+    """How a question names meeting ``m`` by what its notes write (:func:`~hcrbench.synth.meeting_refs.
+    question_words`; the kinds come from the notes' titles); None when its kind and date would not pick it out."""
+    if "meeting_kinds" not in c.cache:
+        kinds: dict[str, list[str]] = {}
+        for x in c.w.meetings:
+            kinds.setdefault(x["date"], []).append(kind_in(c.title(x["doc"])) or "meeting")
+        c.cache["meeting_kinds"] = kinds
+    day = c.cache["meeting_kinds"][m["date"]]
+    return question_words(c.w, m, kind_in(c.title(m["doc"])) or "meeting", day)
+
+
 def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Every attendee of one meeting, then where each is based (or their job title, or who they report to):
     meetings of four or more attendees first (three attendees' profiles can fit 400 tokens)."""
@@ -127,7 +140,9 @@ def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     if not ok:
         return None
     m = c.pick(r, ok)
-    when = f"the meeting {m['id']} of {human_date(m['date'])}"  # its id, not its project: one topic, not two
+    when = _meeting_words(c, m)
+    if when is None:
+        return None
     text = {"location": f"In which office is each person who attended {when} based?",
             "role": f"What is the job title of each person who attended {when}?",
             "manager": f"Who does each person who attended {when} report to?"}[what]
@@ -269,7 +284,9 @@ def multi_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | Non
     m = c.pick(r, meetings)
     facts = facts_of[id(m)]
     att = list(m["attendees"])
-    when = f"the meeting {m['id']} of {human_date(m['date'])}"
+    when = _meeting_words(c, m)
+    if when is None:
+        return None
     text = {"location": f"For each person who attended {when}, where is the person they report to based?",
             "role": f"For each person who attended {when}, what is the job title of the person they report to?"}[what]
     answer = [f"{w.get(a).name}: {w.get(w.get(a).manager).name}, {fact_value(w, f'per:{w.get(a).manager}:{what}')}"

@@ -7,6 +7,7 @@ import random
 from datetime import date, timedelta
 
 from hcrbench.synth import lexicon as lx
+from hcrbench.synth.meeting_refs import MEETING_KINDS, notes_heading
 from hcrbench.synth.phrases_docs import POOLS
 from hcrbench.synth.render_entities import GOOD_SCHEDULE_NEWS, LATE, Rendered, qlabel
 from hcrbench.synth.render_phrases import R, head, tail
@@ -140,11 +141,11 @@ def render_meeting(w: World, s, r: random.Random) -> Rendered:
     m = w.meetings[s.ref["meeting"]]
     p, chair = w.get(m["project"]), w.get(m["chair"])
     tb = TextBuilder()
-    kind = r.choice(["steering meeting", "weekly sync", "planning session", "retrospective"])
+    kind = r.choice(list(MEETING_KINDS))
     tb.kind = f"meeting:{kind}"
     names = [w.get(a).name for a in m["attendees"]]
     short = _short_names(names)
-    tb.line(f"{p.code_name} {kind}: notes from {human_date(m['date'])}")
+    tb.line(notes_heading(w, m, p.code_name, kind))
     tb.line(pick(r, R["meeting.attendees"], names=", ".join(names)), "attendees")
     gap = 7 if kind == "weekly sync" else 14 if kind == "planning session" else 28
     tb.line(pick(r, R["meeting.chair"], chair=chair.name, next=_later(m["date"], gap)))
