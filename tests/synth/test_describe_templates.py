@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from hcrbench.synth.describe_templates import (
     degenerate_range,
     meridian_templates,
@@ -76,7 +74,6 @@ def test_describe_rows_read_a_meridian_folder(tmp_path):
     assert odd["measured"] == [1, 1]
 
 
-@pytest.mark.slow
 def test_describe_reports_skeleton_repeats_and_lexical_overlap_of_a_generated_suite(tmp_path):
     from hcrbench.synth import describe, generate_meridian
     from hcrbench.synth.describe_lexical import meridian_overlap
