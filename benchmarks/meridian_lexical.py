@@ -67,6 +67,7 @@ def measure_meridian(size: str, seed: int) -> dict[str, Any]:
     print(f"Meridian {size} seed {seed}: measured", file=sys.stderr, flush=True)
     row = _row(f"Meridian {size}, seed {seed}", lex["all"], tpl)
     row.update(kind="meridian", generator=man["generator_version"],
+               no_shared_not_vocabulary=len(lex["no_shared_term_not_vocabulary"]),
                by_category={c: {"queries": v["queries"], "rarest_exclusive": v["rarest_exclusive"],
                                 "p50": v["shared_quantiles"].get("p50"), "no_shared_term": v["no_shared_term"],
                                 "identifier_exclusive": v["identifier_exclusive"],
@@ -109,6 +110,10 @@ def markdown(doc: dict[str, Any]) -> str:
                      f"{_fmt(r['identifier_exclusive'])} | {_fmt(r['repeat_share'])} | {r['degenerate_ranges']} | "
                      f"{r['pasted_parameters']} |")
     lines += ["", "Outside the real collections' range (min-max over the four):", "", *outside(doc)]
+    slips = [f"{r['name']}: {r['no_shared_not_vocabulary']}" for r in doc["rows"] if r["kind"] == "meridian"]
+    if slips:
+        lines += ["", "Queries sharing no term with their relevant documents that are not vocabulary-mismatch "
+                  "queries (the design's one place without overlap): " + "; ".join(slips) + "."]
     cats = sorted({c for r in doc["rows"] if r["kind"] == "meridian" for c in r["by_category"]})
     suites = [r for r in doc["rows"] if r["kind"] == "meridian"]
     if cats:

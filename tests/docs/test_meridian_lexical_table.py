@@ -29,13 +29,14 @@ def _row(name, kind, rarest, repeat, **kw):
 def test_a_meridian_column_outside_the_real_min_max_is_named_with_the_range():
     m = _bench()
     doc = {"rows": [_row("A", "real", 0.05, 0.0), _row("B", "real", 0.15, 0.02),
-                    _row("M1", "meridian", 0.30, 0.6, generator="x", by_category={}),
-                    _row("M2", "meridian", 0.15, 0.02, generator="x", by_category={})]}
+                    _row("M1", "meridian", 0.30, 0.6, generator="x", by_category={}, no_shared_not_vocabulary=2),
+                    _row("M2", "meridian", 0.15, 0.02, generator="x", by_category={}, no_shared_not_vocabulary=0)]}
     notes = m.outside(doc)
     assert notes[0] == ("- M1: rarest word only in relevant 0.30 (real 0.05-0.15); "
                         "repeats a skeleton 0.60 (real 0.00-0.02)")
     assert notes[1] == "- M2: inside the real range on every column"  # the bounds themselves are inside
-    assert "| M1 | 10 | 0.30 |" in m.markdown(doc)
+    table = m.markdown(doc)
+    assert "| M1 | 10 | 0.30 |" in table and "(the design's one place without overlap): M1: 2; M2: 0." in table
 
 
 def test_a_missing_datasets_folder_is_one_line_and_exit_2(tmp_path):

@@ -103,17 +103,25 @@ def _meridian(folder, metas):
 def test_a_meridian_folder_is_measured_per_category_and_describe_reports_it(tmp_path):
     _meridian(tmp_path, [
         {"query_id": "MQ1", "category": "detail", "split": "test", "text": "root cause of INC-20003",
-         "qrels": {"d1": 2, "d3": 2}},
-        {"query_id": "MQ2", "category": "detail", "split": "tune", "text": "status of PRJ-7", "qrels": {"d2": 3}},
-        {"query_id": "MQ3", "category": "vocabulary", "split": "test", "text": "lunch", "qrels": {"d4": 2}},
+         "origin": "template", "qrels": {"d1": 2, "d3": 2}},
+        {"query_id": "MQ2", "category": "detail", "split": "tune", "text": "status of PRJ-7", "origin": "template",
+         "qrels": {"d2": 3}},
+        {"query_id": "MQ3", "category": "thematic", "split": "test", "text": "lunch", "origin": "adversarial:vocabulary",
+         "qrels": {"d4": 2}},
         {"query_id": "MQ4", "category": "out_of_distribution", "split": "test", "text": "payroll", "qrels": {}},
+        {"query_id": "MQ5", "category": "thematic", "split": "test", "text": "weekly menu", "origin": "template",
+         "qrels": {"d1": 2}},
     ])
     m = meridian_overlap(tmp_path)
-    assert m["all"]["queries"] == 3 and m["all"]["queries_without_relevant"] == 1
+    assert m["all"]["queries"] == 4 and m["all"]["queries_without_relevant"] == 1
     assert m["by_category"]["detail"]["identifier_exclusive"] == 1.0
-    assert m["by_category"]["vocabulary"]["no_shared_term"] == 1.0
+    assert m["by_category"]["thematic"]["no_shared_term"] == 1.0
+    assert m["by_origin"]["adversarial:vocabulary"]["queries"] == 1
     assert "out_of_distribution" not in m["by_category"]
+    # MQ3 is worded to share nothing; MQ5 shares nothing by accident
+    assert m["no_shared_term_not_vocabulary"] == ["MQ5"]
     assert meridian_overlap(tmp_path, splits=("tune",))["all"]["queries"] == 1
     (row,) = lexical_props(tmp_path)
-    assert row["met"] and row["measured"]["no term shared"] == pytest.approx(1 / 3, abs=1e-3)
-    assert row["measured"]["identifier only in relevant docs"] == pytest.approx(2 / 3, abs=1e-3)
+    assert row["met"] and row["measured"]["no term shared"] == 0.5
+    assert row["measured"]["identifier only in relevant docs"] == 0.5
+    assert row["measured"]["no term shared, not vocabulary-mismatch (queries)"] == 1
