@@ -365,6 +365,12 @@ FIGS.append(Figure(
     "meridian-tiers", "docs/meridian.md", "python benchmarks/meridian_tiers.py --json docs/figures/meridian-tiers.json",
     lambda doc: bench("meridian_tiers").markdown(doc), [TIERS], replay=[TIERS]))
 
+LEXICAL = ["benchmarks/meridian_lexical.py", "--json", "{json}"]
+FIGS.append(Figure(
+    "meridian-lexical", "docs/meridian.md",
+    "python benchmarks/meridian_lexical.py --json docs/figures/meridian-lexical.json",
+    lambda doc: bench("meridian_lexical").markdown(doc), [LEXICAL], replay=[LEXICAL]))
+
 FIGS.append(Figure(
     "policy-code-email", "docs/policy.md",
     "python benchmarks/policy_code.py --package email --system bm25 --system dense --json "

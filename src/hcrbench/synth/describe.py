@@ -20,6 +20,8 @@ from hcrbench.data.structured import read_json
 from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
 from hcrbench.synth.describe_answerable import answerable_props
+from hcrbench.synth.describe_lexical import lexical_props
+from hcrbench.synth.describe_templates import template_props
 from hcrbench.synth.describe_tiers import tier_props
 from hcrbench.synth.describe_topics import topic_props
 from hcrbench.synth.describe_world import world_props
@@ -100,6 +102,7 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
     props += world_props(folder)  # world rules (synth/world_rules.py) and the share of text stating facts
     answerable, checks = answerable_props(folder, metas, world)  # anchors stated and unique; asides (reported)
     props += answerable
+    props += lexical_props(folder) + template_props(folder)  # query wording: reported beside the real collections'
     result = {"folder": str(folder), "n_docs": n, "n_queries": len(metas), "token_counter": counter.name,
               "all_met": all(p["met"] for p in props), "missed": [p["property"] for p in props if not p["met"]],
               "properties": props, "topics": topics, **checks}
