@@ -23,9 +23,9 @@ def _audit(folder, split="test"):
 
 
 @pytest.fixture(scope="module")
-def small0(tmp_path_factory):
+def small0(tmp_path_factory, meridian_copy):
     out = tmp_path_factory.mktemp("mer") / "s0"
-    generate_meridian(out, "small", seed=0, grow=True)
+    meridian_copy(out, "small", seed=0, grow=True)
     return out
 
 

@@ -8,11 +8,9 @@ import pytest
 
 
 @pytest.fixture(scope="session")
-def meridian(tmp_path_factory) -> Path:
-    from hcrbench.synth import generate_meridian
-
+def meridian(tmp_path_factory, meridian_copy) -> Path:
     out = tmp_path_factory.mktemp("meridian") / "m"
-    generate_meridian(out, size="small", seed=0, grow=True)
+    meridian_copy(out, size="small", seed=0, grow=True)
     return out
 
 

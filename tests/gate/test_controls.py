@@ -75,10 +75,9 @@ def test_scifact_controls_classified_correctly(shared_dir):
     assert all(got[(c, m)] == EXPECTED_PASS[c] for c, m in got)
 
 
-def test_meridian_controls_classified_correctly(tmp_path):
+def test_meridian_controls_classified_correctly(tmp_path, meridian_copy):
     out = tmp_path / "meridian"
-    subprocess.run(["hcrbench", "generate", "meridian", "--size", "small", "--grow", "--out", str(out)], check=True,
-                   capture_output=True)
+    meridian_copy(out, "small", seed=0, grow=True)
     ds = load_beir(out, "test")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", HcrbenchWarning)

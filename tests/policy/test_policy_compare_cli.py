@@ -17,10 +17,9 @@ def _run(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def meridian(tmp_path_factory) -> Path:
+def meridian(tmp_path_factory, meridian_copy) -> Path:
     out = tmp_path_factory.mktemp("mer") / "meridian"
-    r = _run("generate", "meridian", "--size", "small", "--seed", "0", "--grow", "--out", str(out))
-    assert r.returncode == 0, r.stderr
+    meridian_copy(out, "small", seed=0, grow=True)
     return out
 
 

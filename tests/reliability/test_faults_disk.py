@@ -142,7 +142,7 @@ def test_a_short_write_in_the_cache_warns_and_the_run_is_unchanged(root: Path, c
     assert not [q for q in cache.rglob("*") if q.is_file()]  # the partial entry is dropped
 
 
-def test_a_real_full_tmpfs_cache_warns_and_the_run_is_unchanged(root: Path, capsys, monkeypatch):
+def test_a_real_full_tmpfs_cache_warns_and_the_run_is_unchanged(root: Path, capsys, monkeypatch, meridian_copy):
     """The issue's case on a real tmpfs (16 kB) (needs the right to mount one: root in a container)."""
     import subprocess
 
@@ -152,9 +152,7 @@ def test_a_real_full_tmpfs_cache_warns_and_the_run_is_unchanged(root: Path, caps
                       capture_output=True).returncode != 0:
         pytest.skip("cannot mount a tmpfs here (not root); the faked full and short writes above cover the class")
     try:
-        from hcrbench.synth import generate_meridian
-
-        generate_meridian(root / "m", size="small", seed=0, grow=True)
+        meridian_copy(root / "m", size="small", seed=0, grow=True)
         args = ("retrieve", "--dataset", "m", "--system", "bm25", "--k", "10")
         monkeypatch.chdir(root)
         monkeypatch.setenv("HCRBENCH_CACHE", str(root / "clean-cache"))

@@ -67,10 +67,10 @@ def hcrbench(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedP
 
 
 @pytest.fixture(scope="session")
-def experiment(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def experiment(tmp_path_factory: pytest.TempPathFactory, meridian_copy) -> Path:
     """The experiment folder (``.../exp``) with every report input; its dataset is ``../data``."""
     root = tmp_path_factory.mktemp("report")
-    hcrbench("generate", "meridian", "--size", "small", "--grow", "--out", "data", cwd=root)
+    meridian_copy(root / "data", "small", seed=0, grow=True)
     (root / "exp.toml").write_text(CONFIG)
     hcrbench("run", "exp.toml", cwd=root)
     exp = root / "exp"

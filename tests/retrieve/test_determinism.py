@@ -318,13 +318,11 @@ print(len(emb), hashlib.sha256(b"|".join(m.tobytes() for m in members)).hexdiges
 '''
 
 
-def test_the_hcr_tree_does_not_depend_on_the_thread_count(tmp_path):
+def test_the_hcr_tree_does_not_depend_on_the_thread_count(tmp_path, meridian_copy):
     """faiss's k-means gave another depth-2 tree over the hashed chunk vectors of Meridian small seed 0 (12,873
     chunks, k = 24) with ``OMP_NUM_THREADS=2`` than with 1; the tree is now trained on one thread."""
     pytest.importorskip("faiss")
-    from hcrbench.synth.generate import generate_meridian
-
-    generate_meridian(tmp_path / "w", size="small", seed=0, grow=True)
+    meridian_copy(tmp_path / "w", size="small", seed=0, grow=True)
     got = []
     for threads in (1, 2):
         env = {**os.environ, "OMP_NUM_THREADS": str(threads), "OPENBLAS_NUM_THREADS": str(threads)}

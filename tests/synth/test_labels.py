@@ -32,10 +32,10 @@ JUDGED = [c for c in CATEGORIES if c != "out_of_distribution"]
 
 @pytest.fixture(scope="module", params=[pytest.param(c, marks=pytest.mark.slow) if c in SLOW_CASES else c for c in CASES],
                 ids=[f"{s}-{n}" for s, n in CASES])
-def folder(request, tmp_path_factory) -> Path:
+def folder(request, tmp_path_factory, meridian_copy) -> Path:
     seed, size = request.param
     out = tmp_path_factory.mktemp(f"m3-{seed}") / str(size)
-    generate_meridian(out, size, seed=seed, grow=True)
+    meridian_copy(out, size, seed=seed, grow=True)
     return out
 
 

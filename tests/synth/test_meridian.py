@@ -28,9 +28,9 @@ FILES = ["corpus.jsonl", "provenance.jsonl", "queries.jsonl", "queries.meta.json
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory) -> Path:
+def small(tmp_path_factory, meridian_copy) -> Path:
     out = tmp_path_factory.mktemp("meridian") / "small"
-    generate_meridian(out, "small", seed=3, grow=True)
+    meridian_copy(out, "small", seed=3, grow=True)
     return out
 
 

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from hcrbench.data import iter_jsonl
-from hcrbench.synth.generate import generate_meridian
 from hcrbench.synth.query_dedup import content_terms
 
 CASES = [(0, "small"), (5, "small")]
@@ -21,10 +20,10 @@ SLOW_CASES = [(5, "small")]
 
 @pytest.fixture(scope="module", params=[pytest.param(c, marks=pytest.mark.slow) if c in SLOW_CASES else c for c in CASES],
                 ids=[f"{s}-{n}" for s, n in CASES])
-def folder(request, tmp_path_factory) -> Path:
+def folder(request, tmp_path_factory, meridian_copy) -> Path:
     seed, size = request.param
     out = tmp_path_factory.mktemp(f"ood-{seed}") / str(size)
-    generate_meridian(out, size, seed=seed, grow=True)
+    meridian_copy(out, size, seed=seed, grow=True)
     return out
 
 

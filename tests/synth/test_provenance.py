@@ -17,7 +17,7 @@ import pytest
 from hcrbench.data import iter_jsonl, read_corpus
 from hcrbench.data.evidence import BUDGET_TOKENS, read_evidence
 from hcrbench.data.tokens import default_counter
-from hcrbench.synth import build_world, generate_meridian
+from hcrbench.synth import build_world
 from hcrbench.synth.facts import Statement, check_statement, fact_value, subject_name
 from hcrbench.synth.schedule import iter_specs
 from hcrbench.synth.stems import content_stems
@@ -35,10 +35,10 @@ CUES = {"lead": r"\blead|\bled\b|\bheads?\b|\bruns\b|accountable|in charge", "ad
 
 
 @pytest.fixture(scope="module", params=SEEDS)
-def folder(request, tmp_path_factory) -> Path:
+def folder(request, tmp_path_factory, meridian_copy) -> Path:
     seed, size = request.param
     out = tmp_path_factory.mktemp(f"m2-{seed}") / size
-    generate_meridian(out, size, seed=seed, grow=True)
+    meridian_copy(out, size, seed=seed, grow=True)
     return out
 
 

@@ -75,8 +75,8 @@ def _check(folder) -> None:
 
 
 @pytest.mark.parametrize("seed", [0, 8128])
-def test_planner_properties_on_small_seeds(tmp_path, seed):
-    generate_meridian(tmp_path / "m", "small", seed, grow=True)
+def test_planner_properties_on_small_seeds(meridian_copy, tmp_path, seed):
+    meridian_copy(tmp_path / "m", "small", seed, grow=True)
     _check(tmp_path / "m")
 
 

@@ -34,10 +34,10 @@ CASES = [(0, "small"), (3, "small")]
 
 
 @pytest.fixture(scope="module", params=CASES, ids=[f"{s}-{n}" for s, n in CASES])
-def folder(request, tmp_path_factory) -> Path:
+def folder(request, tmp_path_factory, meridian_copy) -> Path:
     seed, size = request.param
     out = tmp_path_factory.mktemp(f"tiers-{seed}") / str(size)
-    generate_meridian(out, size, seed=seed, grow=True)
+    meridian_copy(out, size, seed=seed, grow=True)
     return out
 
 

@@ -13,7 +13,6 @@ import networkx as nx
 import pytest
 
 from hcrbench.data import iter_jsonl
-from hcrbench.synth import generate_meridian
 from hcrbench.synth.describe_topics import topic_props
 from hcrbench.synth.topics import (
     NameIndex,
@@ -31,10 +30,10 @@ SLOW_CASES = [(1, "small"), (2, "small")]
 
 @pytest.fixture(scope="module", params=[pytest.param(c, marks=pytest.mark.slow) if c in SLOW_CASES else c for c in CASES],
                 ids=[f"{s}-{n}" for s, n in CASES])
-def folder(request, tmp_path_factory) -> Path:
+def folder(request, tmp_path_factory, meridian_copy) -> Path:
     seed, size = request.param
     out = tmp_path_factory.mktemp(f"topics-{seed}") / str(size)
-    generate_meridian(out, size, seed=seed, grow=True)
+    meridian_copy(out, size, seed=seed, grow=True)
     return out
 
 

@@ -171,10 +171,9 @@ def test_role_table_keeps_finance_and_communications_apart():
     assert {name for name, _, _ in lx.TEAMS} == set(lx.TEAM_ROLES)
 
 
-def test_describe_prints_every_world_rule_with_zero_violations(tmp_path):
+def test_describe_prints_every_world_rule_with_zero_violations(tmp_path, meridian_copy):
     out = tmp_path / "m"
-    subprocess.run(["hcrbench", "generate", "meridian", "--size", "small", "--seed", "3", "--grow",
-                    "--out", str(out)], check=True, capture_output=True)
+    meridian_copy(out, "small", seed=3, grow=True)
     res = subprocess.run(["hcrbench", "describe", str(out)], capture_output=True, text=True)
     text = " ".join(res.stdout.split())
     for name in RULES:
