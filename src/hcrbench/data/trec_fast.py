@@ -31,11 +31,10 @@ _CONTROL = np.zeros(256, dtype=bool)
 _CONTROL[[*range(0, 9), *range(14, 32), 127]] = True
 
 
-def _fields(block: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For a block ending in a newline: its bytes, field starts, field ends, and fields per line."""
-    arr = np.frombuffer(block, dtype=np.uint8)
-    # The usual file first: one space between fields, a newline after the sixth, no other byte below '!'. Then
-    # the separators are every byte <= 32 and field j ends at the j-th of them; checked, else the general way.
+def usual_fields(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Field starts and ends of the usual file's lines (one space between fields, a newline after the sixth, no
+    other byte below '!'), or None when ``arr`` is not laid out so. Then the separators are every byte <= 32 and
+    field j ends at the j-th of them; checked, not assumed."""
     sep = np.flatnonzero(arr <= 32)
     n = len(sep) // 6
     if n and len(sep) == 6 * n and arr[0] > 32 and bool(np.all(np.diff(sep) > 1)):
@@ -44,7 +43,16 @@ def _fields(block: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
             starts = np.empty(len(sep), dtype=np.int64)
             starts[0] = 0
             np.add(sep[:-1], 1, out=starts[1:])
-            return arr, starts, sep, np.full(n, 6, dtype=np.int64)
+            return starts, sep
+    return None
+
+
+def _fields(block: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For a block ending in a newline: its bytes, field starts, field ends, and fields per line."""
+    arr = np.frombuffer(block, dtype=np.uint8)
+    usual = usual_fields(arr)
+    if usual is not None:
+        return arr, usual[0], usual[1], np.full(len(usual[0]) // 6, 6, dtype=np.int64)
     ws = _WS[arr]
     start = ~ws
     start[1:] &= ws[:-1]
@@ -386,13 +394,15 @@ def _drop_comments(block: bytes) -> bytes:
     return b"".join(ln + b"\n" for ln in lines if ln.lstrip()[:1] != b"#")
 
 
-def _blocks(path: Path):
+def _blocks(path: Path, size: int | None = None):
+    """The file's bytes in blocks of about ``size`` (default :data:`BLOCK`), each cut after a newline."""
+    size = BLOCK if size is None else size
     rest = b""
     first = True
     with open_input(path) as fh:  # gzip / bzip2 / xz as a capped stream (data.compressed)
         while True:
             try:
-                chunk = fh.read(BLOCK)
+                chunk = fh.read(size)
             except InputError:
                 raise
             except STREAM_ERRORS as e:  # a truncated gzip raises EOFError: one line naming the file, not Ctrl-C
