@@ -89,8 +89,10 @@ def _words(arr: np.ndarray, s: np.ndarray, e: np.ndarray, n_words: int) -> np.nd
     padded = np.concatenate([arr, np.zeros(8 * n_words, dtype=np.uint8)])
     out = np.ascontiguousarray(np.lib.stride_tricks.sliding_window_view(padded, 8 * n_words)[s]).view("<u8")
     lengths = e - s
+    shortest = int(lengths.min()) if len(lengths) else 0
     for j in range(n_words):
-        out[:, j] &= _LOW_BYTES[np.clip(lengths - 8 * j, 0, 8)]
+        if shortest < 8 * (j + 1):  # some field ends inside this word: clear the bytes past its end
+            out[:, j] &= _LOW_BYTES[np.clip(lengths - 8 * j, 0, 8)]
     return out
 
 
@@ -293,12 +295,11 @@ def _sorted_with_positions(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     top = packed >> b
     del packed
     sh = h[o]
-    mixed = (top[1:] == top[:-1]) & (sh[1:] != sh[:-1])
-    if mixed.any():  # stretches of equal top bits holding different values: ordered by (value, position)
-        stretch = np.cumsum(np.concatenate([[True], top[1:] != top[:-1]]))
-        at = np.flatnonzero(np.isin(stretch, stretch[1:][mixed]))
-        fix = np.lexsort((o[at], sh[at], stretch[at]))
-        o[at], sh[at] = o[at][fix], sh[at][fix]
+    mixed = np.flatnonzero((top[1:] == top[:-1]) & (sh[1:] != sh[:-1]))
+    for i in mixed.tolist():  # a stretch of equal top bits holding different values: by (value, position)
+        lo, hi = np.searchsorted(top, top[i], "left"), np.searchsorted(top, top[i], "right")
+        fix = np.lexsort((o[lo:hi], sh[lo:hi]))
+        o[lo:hi], sh[lo:hi] = o[lo:hi][fix], sh[lo:hi][fix]
     return o, sh
 
 
@@ -318,21 +319,27 @@ def _first_codes(h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     if runs < n // 2:
         at = np.flatnonzero(change)
         first, codes, sk, sc = _first_codes(h[at])
-        return at[first], codes[np.cumsum(change) - 1], sk, sc
+        return at[first], np.repeat(codes, np.diff(np.append(at, n))), sk, sc
     o, sh = _sorted_with_positions(h)
     new = np.empty(n, dtype=bool)
     new[0] = True
     np.not_equal(sh[1:], sh[:-1], out=new[1:])
     starts = np.flatnonzero(new)
+    del new
     firstpos = o[starts]  # positions ascend within a run of equal values
     sk = sh[starts]
     del sh
-    mark = np.zeros(n, dtype=bool)  # first occurrences, in file order: their count before a position is its code
+    mark = np.zeros(n, dtype=bool)
     mark[firstpos] = True
-    rank = (np.cumsum(mark, dtype=np.int64) - 1)[firstpos].astype(np.int32)
+    first = np.flatnonzero(mark)  # first occurrences in file order: a value's code is its place here
+    del mark
+    place = np.empty(n, dtype=np.int32)
+    place[first] = np.arange(len(first), dtype=np.int32)
+    rank = place[firstpos]
+    del place
     codes = np.empty(n, dtype=np.int32)
-    codes[o] = rank[np.cumsum(new) - 1]
-    return np.flatnonzero(mark), codes, sk, rank
+    codes[o] = np.repeat(rank, np.diff(np.append(starts, n)))
+    return first, codes, sk, rank
 
 
 def _same_rows(ids: np.ndarray, rep: np.ndarray, codes: np.ndarray) -> bool:
@@ -451,11 +458,18 @@ def parse_blocks(blocks):
                 block = _drop_comments(block)
                 if not block:
                     continue
-            arr, starts, ends, counts = _fields(block)
-            if plain and _has_control(arr):
-                plain = False
-            if np.any((counts != 6) & (counts != 0)):
-                return None
+            arr = np.frombuffer(block, dtype=np.uint8)
+            usual = usual_fields(arr)
+            if usual is not None:  # no byte below '!' but the single spaces and newlines: only DEL to look for
+                starts, ends = usual
+                if plain and bool(np.any(arr == 127)):
+                    plain = False
+            else:
+                arr, starts, ends, counts = _fields(block)
+                if plain and _has_control(arr):
+                    plain = False
+                if np.any((counts != 6) & (counts != 0)):
+                    return None
             if not starts.size:
                 continue
             if int((ends - starts).max()) > MAX_FIELD:  # one huge field would make every row of the matrix huge
