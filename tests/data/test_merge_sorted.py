@@ -126,3 +126,18 @@ def test_dedupe_and_depth_and_tag_keep_the_bucket_merge(tmp_path):
         merge_runs(shards, tmp_path / "m.trec", **kw)
         _bucket_merge(shards, tmp_path / "ref.trec", **kw)
         assert (tmp_path / "m.trec").read_bytes() == (tmp_path / "ref.trec").read_bytes(), kw
+
+
+def test_a_query_longer_than_many_reads_is_merged_whole(tmp_path, monkeypatch):
+    """A query of many blocks: read in doubling steps, merged as one round, the same bytes as the bucket merge."""
+    monkeypatch.setattr(ms, "READ_BYTES", 256)
+    lines = [f"q1 Q0 d{i} {i + 1} {1000 - i / 7:.6f} t\n" for i in range(3000)]
+    lines += [f"q2 Q0 d{i} {i + 1} {5 - i / 3:.6f} t\n" for i in range(10)]
+    text = "".join(lines)
+    shards = _shards(text, tmp_path, 2)
+    parses = []
+    real = ms._Reader._parse
+    monkeypatch.setattr(ms._Reader, "_parse", lambda self: parses.append(1) or real(self))
+    merge_runs(shards, tmp_path / "m.trec")
+    assert len(parses) < 40  # ~100 KB in 256-byte blocks: doubling reads, not one parse per block
+    assert (tmp_path / "m.trec").read_bytes() == text.encode()

@@ -57,14 +57,19 @@ class _Reader:
         self._parse()
 
     def refill(self) -> None:
-        """Drop the merged lines and read one more block."""
+        """Drop the merged lines and read on: a block, or as much again as is held (a query longer than a block
+        is then read in doubling steps, each parsed once, not once per block)."""
         if self.done:
             self.buf = self.buf[int(self.ends[6 * self.done - 1]) + 1:]
-        block = next(self.blocks, None)
-        if block is None:
-            self.eof = True
-        else:
-            self.buf = self.buf + block if self.buf else block
+        parts, got, want = [self.buf], 0, max(len(self.buf), READ_BYTES)
+        while got < want:
+            block = next(self.blocks, None)
+            if block is None:
+                self.eof = True
+                break
+            parts.append(block)
+            got += len(block)
+        self.buf = b"".join(parts)
         self._parse()
 
     def _parse(self) -> None:
