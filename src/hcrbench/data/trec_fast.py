@@ -290,10 +290,13 @@ def _sorted_with_positions(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         o = np.argsort(h, kind="stable")
         return o, h[o]
     b = np.uint64(bits)
-    packed = np.sort((h >> b << b) | np.arange(n, dtype=np.uint64))
-    o = (packed & np.uint64((1 << bits) - 1)).astype(np.int64)
+    packed = h >> b  # built and sorted in place: every array here is millions of entries
+    packed <<= b
+    packed |= np.arange(n, dtype=np.uint64)
+    packed.sort()
     top = packed >> b
-    del packed
+    packed &= np.uint64((1 << bits) - 1)
+    o = packed.view(np.int64)
     sh = h[o]
     mixed = np.flatnonzero((top[1:] == top[:-1]) & (sh[1:] != sh[:-1]))
     for i in mixed.tolist():  # a stretch of equal top bits holding different values: by (value, position)
@@ -324,6 +327,8 @@ def _first_codes(h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     new = np.empty(n, dtype=bool)
     new[0] = True
     np.not_equal(sh[1:], sh[:-1], out=new[1:])
+    if new.all():  # every value distinct (a run's doc ids, often): codes are positions
+        return np.arange(n, dtype=np.int64), np.arange(n, dtype=np.int32), sh, o.astype(np.int32)
     starts = np.flatnonzero(new)
     del new
     firstpos = o[starts]  # positions ascend within a run of equal values
