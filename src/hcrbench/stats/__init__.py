@@ -12,20 +12,19 @@ Checked against scipy.stats and statsmodels; see docs/statistics.md.
 import importlib
 from typing import TYPE_CHECKING
 
+from hcrbench.stats.bootstrap import ConfidenceInterval, bootstrap_ci, mean_ci, paired_bootstrap_ci, paired_ci
+from hcrbench.stats.compare import FAMILIES, Comparison, compare, evaluation_json
+from hcrbench.stats.effect import cohens_d_paired
+from hcrbench.stats.letters import significance_letters
+from hcrbench.stats.multiple import adjust, benjamini_hochberg, holm
+from hcrbench.stats.permutation import TestResult, permutation_test
+from hcrbench.stats.seeds import SeedAggregate, aggregate_seeds
+from hcrbench.stats.ttest import TTestResult, paired_ttest
+from hcrbench.stats.tukey import tukey_hsd_pvalues
+from hcrbench.stats.wilcoxon import WilcoxonResult, wilcoxon_p, wilcoxon_test
+
 if TYPE_CHECKING:
-    from hcrbench.stats.bootstrap import (
-        ConfidenceInterval,
-        bootstrap_ci,
-        mean_ci,
-        paired_bootstrap_ci,
-        paired_ci,
-    )
-    from hcrbench.stats.compare import FAMILIES, Comparison, compare, evaluation_json
-    from hcrbench.stats.effect import cohens_d_paired
     from hcrbench.stats.equivalence import EquivalenceResult, tost, tost_from_summary
-    from hcrbench.stats.letters import significance_letters
-    from hcrbench.stats.multiple import adjust, benjamini_hochberg, holm
-    from hcrbench.stats.permutation import TestResult, permutation_test
     from hcrbench.stats.power import (
         ProjectedCI,
         format_n,
@@ -35,57 +34,23 @@ if TYPE_CHECKING:
         required_n,
         required_n_or_inf,
     )
-    from hcrbench.stats.seeds import SeedAggregate, aggregate_seeds
-    from hcrbench.stats.ttest import TTestResult, paired_ttest
-    from hcrbench.stats.tukey import tukey_hsd_pvalues
-    from hcrbench.stats.wilcoxon import WilcoxonResult, wilcoxon_p, wilcoxon_test
 
-#: Where each public name lives. Loaded on first use (PEP 562): ``hcrbench evaluate`` reads only the JSON and
-#: correction helpers, and importing every module here pulls scipy.stats in (a second of start-up and ~70 MB).
-_WHERE = {
-    "ConfidenceInterval": "bootstrap",
-    "bootstrap_ci": "bootstrap",
-    "mean_ci": "bootstrap",
-    "paired_bootstrap_ci": "bootstrap",
-    "paired_ci": "bootstrap",
-    "FAMILIES": "compare",
-    "Comparison": "compare",
-    "compare": "compare",
-    "evaluation_json": "compare",
-    "cohens_d_paired": "effect",
-    "EquivalenceResult": "equivalence",
-    "tost": "equivalence",
-    "tost_from_summary": "equivalence",
-    "significance_letters": "letters",
-    "adjust": "multiple",
-    "benjamini_hochberg": "multiple",
-    "holm": "multiple",
-    "TestResult": "permutation",
-    "permutation_test": "permutation",
-    "ProjectedCI": "power",
-    "format_n": "power",
-    "minimum_detectable_effect": "power",
-    "paired_power": "power",
-    "project_ci": "power",
-    "required_n": "power",
-    "required_n_or_inf": "power",
-    "SeedAggregate": "seeds",
-    "aggregate_seeds": "seeds",
-    "TTestResult": "ttest",
-    "paired_ttest": "ttest",
-    "tukey_hsd_pvalues": "tukey",
-    "WilcoxonResult": "wilcoxon",
-    "wilcoxon_p": "wilcoxon",
-    "wilcoxon_test": "wilcoxon",
+#: Names of the modules that import scipy.stats when loaded, resolved on first use (PEP 562): `hcrbench evaluate`
+#: of one run then starts without scipy.stats (about a second and ~65 MB). The other modules import scipy where a
+#: function needs it.
+_LAZY = {
+    "EquivalenceResult": "equivalence", "tost": "equivalence", "tost_from_summary": "equivalence",
+    "ProjectedCI": "power", "format_n": "power", "minimum_detectable_effect": "power", "paired_power": "power",
+    "project_ci": "power", "required_n": "power", "required_n_or_inf": "power",
 }
 
 
 def __getattr__(name: str):
-    if name in _WHERE:
-        value = getattr(importlib.import_module(f"hcrbench.stats.{_WHERE[name]}"), name)
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"hcrbench.stats.{_LAZY[name]}"), name)
         globals()[name] = value
         return value
-    try:  # a submodule asked for as an attribute (hcrbench.stats.power) before anything imported it
+    try:  # a submodule asked for as an attribute (hcrbench.stats.cluster) before anything imported it
         return importlib.import_module(f"hcrbench.stats.{name}")
     except ModuleNotFoundError as e:
         if e.name != f"hcrbench.stats.{name}":
@@ -94,7 +59,7 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_WHERE))
+    return sorted(set(globals()) | set(_LAZY))
 
 
 __all__ = [
