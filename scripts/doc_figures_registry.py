@@ -400,7 +400,7 @@ TIMINGS = [
             ["benchmarks/bench_retrieval.py", "--dataset", "../shared/datasets/scifact"],
             lambda doc: bench("bench_retrieval").markdown(doc)),
     _timing("metrics-read-trec", "docs/metrics.md",
-            ["benchmarks/bench_trec_read.py", "--queries", "5000", "--depth", "1000", "--repeat", "2"],
+            ["benchmarks/bench_trec_read.py", "--queries", "5000", "--depth", "1000", "--repeat", "3"],
             lambda doc: bench("bench_trec_read").markdown(doc)),
     _timing("baselines-scifact", "docs/baselines.md",
             ["benchmarks/beir_table.py", "--dataset", "../shared/datasets/scifact", "--backend", "onnx",

@@ -113,3 +113,47 @@ def test_merge_spills_ids_as_bytes_and_survives_a_shared_key(tmp_path, monkeypat
         for q, docs in read_run(p).to_dict().items():
             want.setdefault(q, {}).update(docs)
     assert got == want
+
+
+def test_word_at_a_time_scores_equal_float_on_every_spelling_shape():
+    """Eight characters at a time: signs, dots at every place, 0-24 digits on either side, leading zeros, and
+    what must leave that path (a second dot, '+', exponents, ':' and '/' beside the digits, '_')."""
+    rng = np.random.default_rng(3)
+    texts = ["0", "-0", "-0.0", "0.", ".5", "-.5", "5.", "+5", "1.2.3", "1..2", "12:5", "1/2", "9" * 18,
+             "9" * 19, "1" + "0" * 17, "0." + "0" * 17 + "1", "0." + "0" * 20 + "123", "-" + "9" * 18,
+             "12345678.12345678", "1e5", "-1E-5", "inf", "nan", "0x10", "1_0", "--5", "5-", "-"]
+    for _ in range(3000):
+        a, b = rng.integers(0, 13, 2)
+        digits = "".join(rng.choice(list("0123456789"), a + b))
+        text = ("-" if rng.random() < 0.3 else "") + digits[:a] + ("." if rng.random() < 0.8 else "") + digits[a:]
+        texts.append(text)
+    good = []
+    for t in texts:
+        try:
+            good.append((t, float(t)))
+        except ValueError:
+            continue
+    got = _parse([t for t, _ in good])
+    want = np.array([v for _, v in good])
+    assert np.array_equal(got, want, equal_nan=True) and np.array_equal(np.signbit(got), np.signbit(want))
+    for bad in ("1.2.3", "1..2", "12:5", "1/2", "--5", "5-", "-", "."):
+        with pytest.raises(ValueError):
+            _parse([bad])
+
+
+def test_codes_in_first_appearance_order_when_top_bits_collide():
+    """Keys sharing their top bits but not their value (what packing positions into the low bits must not
+    merge) and keys repeated out of order: codes by first appearance, sorted keys, as argsort would give."""
+    from hcrbench.data.trec_fast import _first_codes
+
+    rng = np.random.default_rng(5)
+    base = rng.integers(0, 2**63, 300, dtype=np.uint64)
+    near = base[:100] ^ rng.integers(1, 2**12, 100, dtype=np.uint64)  # same top bits, other values
+    pool = np.concatenate([base, near])
+    h = pool[rng.integers(0, len(pool), 5000)]
+    first, codes, sk, sc = _first_codes(h)
+    _, idx = np.unique(h, return_index=True)
+    want_first = np.sort(idx)
+    assert np.array_equal(first, want_first)
+    assert np.array_equal(h[first][codes], h)
+    assert np.array_equal(sk, np.unique(h)) and np.array_equal(h[first][sc], sk)

@@ -13,7 +13,9 @@ evaluating the merged file gives the numbers of evaluating the concatenation, an
 concatenation scored with trec_eval's ``-M depth``. A doc that two lines give for one query is refused (trec_eval
 refuses it too), naming the file and line of the second; ``dedupe`` keeps the first, as ``read_run(dedupe=True)``
 on the concatenation (the summary's ``lines_read`` counts every line read, the dropped ones too). The output is
-written atomically and may not be one of the inputs.
+written atomically and may not be one of the inputs. Shards that each hold the same queries in the same order (the
+usual case) are merged in one streamed pass (:mod:`hcrbench.data.merge_sorted`); any other input goes through
+bucket files by query, as below, with the same output.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ import numpy as np
 
 from hcrbench.data.atomic import atomic_open
 from hcrbench.data.ids import check_ids
+from hcrbench.data.merge_sorted import NotSorted, merge_sorted
+from hcrbench.data.run_formats import sniff
 from hcrbench.data.run_writers import check_run_path, write_any_run
 from hcrbench.data.trec import read_run
 from hcrbench.data.trec_stream import BATCH_BYTES, iter_run_batches
@@ -137,6 +141,12 @@ def merge_runs(paths: list[str | os.PathLike], out: str | os.PathLike, *, depth:
                                  tmp_dir=tmp_dir)
             write_any_run(read_run(text, name=tag or "merged"), out, tag=tag, field="--out")
         return summary
+    if depth is None and tag is None and all(p.is_file() and sniff(p) == "trec" for p in files):
+        try:  # shards of one query order (the usual case): one streamed pass, nothing spilled
+            queries, lines = merge_sorted(files, out)
+            return MergeSummary(len(files), queries, lines, lines)
+        except NotSorted:
+            pass
     try:
         return _merge_text(files, out, depth, tag, dedupe, batch_bytes, tmp_dir)
     except WriteError:

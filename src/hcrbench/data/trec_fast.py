@@ -31,11 +31,10 @@ _CONTROL = np.zeros(256, dtype=bool)
 _CONTROL[[*range(0, 9), *range(14, 32), 127]] = True
 
 
-def _fields(block: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For a block ending in a newline: its bytes, field starts, field ends, and fields per line."""
-    arr = np.frombuffer(block, dtype=np.uint8)
-    # The usual file first: one space between fields, a newline after the sixth, no other byte below '!'. Then
-    # the separators are every byte <= 32 and field j ends at the j-th of them; checked, else the general way.
+def usual_fields(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Field starts and ends of the usual file's lines (one space between fields, a newline after the sixth, no
+    other byte below '!'), or None when ``arr`` is not laid out so. Then the separators are every byte <= 32 and
+    field j ends at the j-th of them; checked, not assumed."""
     sep = np.flatnonzero(arr <= 32)
     n = len(sep) // 6
     if n and len(sep) == 6 * n and arr[0] > 32 and bool(np.all(np.diff(sep) > 1)):
@@ -44,7 +43,16 @@ def _fields(block: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
             starts = np.empty(len(sep), dtype=np.int64)
             starts[0] = 0
             np.add(sep[:-1], 1, out=starts[1:])
-            return arr, starts, sep, np.full(n, 6, dtype=np.int64)
+            return starts, sep
+    return None
+
+
+def _fields(block: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For a block ending in a newline: its bytes, field starts, field ends, and fields per line."""
+    arr = np.frombuffer(block, dtype=np.uint8)
+    usual = usual_fields(arr)
+    if usual is not None:
+        return arr, usual[0], usual[1], np.full(len(usual[0]) // 6, 6, dtype=np.int64)
     ws = _WS[arr]
     start = ~ws
     start[1:] &= ws[:-1]
@@ -72,6 +80,22 @@ def _matrix(arr: np.ndarray, s: np.ndarray, e: np.ndarray, width: int) -> np.nda
     return mat
 
 
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)  # the low k bytes of a word
+
+
+def _words(arr: np.ndarray, s: np.ndarray, e: np.ndarray, n_words: int) -> np.ndarray:
+    """Fields [s, e) as ``(n, n_words)`` little-endian uint64 words, zero past each field's end: one gather of
+    ``8 * n_words`` bytes per field, viewed as words, and each word's bytes past the end cleared with one mask."""
+    padded = np.concatenate([arr, np.zeros(8 * n_words, dtype=np.uint8)])
+    out = np.ascontiguousarray(np.lib.stride_tricks.sliding_window_view(padded, 8 * n_words)[s]).view("<u8")
+    lengths = e - s
+    shortest = int(lengths.min()) if len(lengths) else 0
+    for j in range(n_words):
+        if shortest < 8 * (j + 1):  # some field ends inside this word: clear the bytes past its end
+            out[:, j] &= _LOW_BYTES[np.clip(lengths - 8 * j, 0, 8)]
+    return out
+
+
 def _column(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
     """Fields [s, e) as fixed-width bytes, a 64-bit key of each (:func:`~hcrbench.data.vocab.id_keys`: the id's
     own bytes up to 8, else a hash of its own words, the same in every block) and whether every key is the id
@@ -79,9 +103,9 @@ def _column(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, 
     lengths = e - s
     width = max(int(lengths.max()) if len(s) else 1, 1)
     words = -(-width // 8)
-    mat = _matrix(arr, s, e, words * 8)
+    mat = _words(arr, s, e, words)
     ids = mat.view(f"S{words * 8}").ravel()
-    keys = id_keys(mat.view("<u8"), lengths)
+    keys = id_keys(mat, lengths)
     return ids, keys, words == 1
 
 
@@ -120,12 +144,91 @@ class _Underscore(Exception):
     """A score holds '_' (``float()`` reads ``1_000`` as 1000, trec_eval as 1): the line loop refuses it."""
 
 
+_U = np.uint64
+_ASCII_ZEROS = _U(0x3030303030303030)
+_POW10U = np.array([10 ** k for k in range(20)], dtype=np.uint64)
+
+
+def _eight_digits(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Words of 8 ASCII characters (the first in the lowest byte) -> their value as an 8-digit decimal and
+    whether all 8 are digits: three multiply-and-shift steps per word, no loop over characters."""
+    ok = ((w & _U(0xF0F0F0F0F0F0F0F0)) | (((w + _U(0x0606060606060606)) & _U(0xF0F0F0F0F0F0F0F0)) >> _U(4))) == _U(
+        0x3333333333333333)
+    v = w - _ASCII_ZEROS
+    v = v * _U(10) + (v >> _U(8))
+    v = ((v & _U(0x000000FF000000FF)) * _U(100 + (1000000 << 32))
+         + ((v >> _U(16)) & _U(0x000000FF000000FF)) * _U(1 + (10000 << 32))) >> _U(32)
+    return v, ok
+
+
+def _digit_run(at8: np.ndarray, end: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ``length`` (<= 24) bytes before each ``end`` as a decimal number and whether they are all digits.
+    Words are read ending at ``end``; the bytes of a word before the run are replaced by '0'."""
+    n_words = max(-(-int(length.max()) // 8), 1) if len(length) else 1
+    val = np.zeros(len(end), dtype=np.uint64)
+    ok = np.ones(len(end), dtype=bool)
+    for j in range(n_words):
+        outside = _LOW_BYTES[8 - np.clip(length - 8 * j, 0, 8)]
+        w = (at8[end - 8 * (j + 1)] & ~outside) | (_ASCII_ZEROS & outside)
+        v, good = _eight_digits(w)
+        ok &= good
+        val += v * _POW10U[8 * j]
+    return val, ok
+
+
 def _scores(arr: np.ndarray, s: np.ndarray, e: np.ndarray, *, refuse_underscore: bool = False) -> np.ndarray:
-    """Parse decimal scores exactly as ``float()``: fields of at most 15 significant digits, an optional leading
-    '-' and one '.' are m / 10^k with both exact in float64, so the one division rounds correctly (Clinger's fast
-    path); 16 to 18 significant digits (``repr`` of a float writes 17) go through long double (:func:`_long_path`);
-    every other field (exponents, 19+ digits, 'inf', ...) goes through ``float()``. With ``refuse_underscore``,
-    raises :class:`_Underscore` for a score holding '_'."""
+    """Parse decimal scores exactly as ``float()``. A field of an optional '-', digits, an optional '.' and
+    digits, 18 digits at most, is read 8 characters at a time (:func:`_eight_digits`) into an integer mantissa m
+    and a count k of decimals; with m below 10^15 (and k <= 22) m / 10^k has both operands exact in float64, so
+    the one division rounds correctly (Clinger's fast path); 16 to 18 significant digits (``repr`` of a float
+    writes 17) go through long double (:func:`_long_path`). Every other field (exponents, more digits, 'inf',
+    a second '.', ...) goes through :func:`_scores_general`. With ``refuse_underscore``, raises
+    :class:`_Underscore` for a score holding '_'."""
+    n = len(s)
+    if n == 0:
+        return np.zeros(0, dtype=np.float64)
+    lead = 24  # words are read up to 24 bytes before a field's end
+    padded = np.concatenate([np.zeros(lead, dtype=np.uint8), arr, np.zeros(8, dtype=np.uint8)])
+    at8 = np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded.data, strides=(1,))
+    neg = arr[s] == 45  # '-'
+    s1 = s + neg
+    dots = np.flatnonzero(arr == 46)
+    k = np.searchsorted(dots, s1)
+    dot = np.append(dots, len(arr))[k]
+    has_dot = dot < e
+    second = np.append(dots, [len(arr), len(arr)])[k + 1]
+    p = np.where(has_dot, dot, e)
+    n_int = p - s1
+    n_frac = np.where(has_dot, e - p - 1, 0)
+    ndig = n_int + n_frac
+    bad = (ndig == 0) | (ndig > 18) | (has_dot & (second < e))
+    n_int_c, n_frac_c = np.minimum(n_int, 24), np.minimum(n_frac, 24)
+    int_val, ok_int = _digit_run(at8, p + lead, np.where(bad, 0, n_int_c))
+    frac_val, ok_frac = _digit_run(at8, e + lead, np.where(bad, 0, n_frac_c))
+    bad |= ~ok_int | ~ok_frac
+    frac = np.where(bad, 0, n_frac)
+    mant = int_val * _POW10U[frac] + frac_val  # below 10^18 wherever not bad
+    fast = ~bad & (mant < _U(10 ** 15))
+    out = mant.astype(np.float64) / _POW10[frac]
+    slow = ~bad & ~fast
+    if slow.any():
+        idx = np.flatnonzero(slow)
+        if _POW10L is None:
+            bad[idx] = True
+        else:
+            out[idx], unsure = _long_path(mant[idx].astype(np.int64), frac[idx])
+            bad[idx[unsure]] = True
+    out = np.where(neg, -out, out)
+    if bad.any():
+        idx = np.flatnonzero(bad)
+        out[idx] = _scores_general(arr, s[idx], e[idx], refuse_underscore=refuse_underscore)
+    return out
+
+
+def _scores_general(arr: np.ndarray, s: np.ndarray, e: np.ndarray, *, refuse_underscore: bool = False) -> np.ndarray:
+    """:func:`_scores` for any field, a character column at a time: fields of at most 15 significant digits,
+    an optional leading '-' and one '.' by Clinger's fast path; 16 to 18 significant digits through long double
+    (:func:`_long_path`); every other field (exponents, 19+ digits, 'inf', ...) through ``float()``."""
     lengths = e - s
     width = max(int(lengths.max()) if len(s) else 1, 1)
     mat = _matrix(arr, s, e, width)
@@ -175,12 +278,40 @@ def mat_bytes(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> list[bytes]:
     return [(raw if raw is not None else arr.tobytes())[a:b] for a, b in zip(s.tolist(), e.tolist())]
 
 
+def _sorted_with_positions(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(o, h[o])`` with ``h[o]`` ascending and equal values in ascending position: a stable argsort of ``h``.
+
+    Sorting values is about twice as fast as ``argsort`` on millions of keys, so each position rides in the low
+    bits of its value's top bits (one ``np.sort`` of uint64), and only where two different values share those top
+    bits (a handful among millions of hashes) is that stretch put in order by the whole value afterwards."""
+    n = len(h)
+    bits = max(n - 1, 1).bit_length()
+    if bits > 40 or h.dtype != np.uint64:
+        o = np.argsort(h, kind="stable")
+        return o, h[o]
+    b = np.uint64(bits)
+    packed = h >> b  # built and sorted in place: every array here is millions of entries
+    packed <<= b
+    packed |= np.arange(n, dtype=np.uint64)
+    packed.sort()
+    top = packed >> b
+    packed &= np.uint64((1 << bits) - 1)
+    o = packed.view(np.int64)
+    sh = h[o]
+    mixed = np.flatnonzero((top[1:] == top[:-1]) & (sh[1:] != sh[:-1]))
+    for i in mixed.tolist():  # a stretch of equal top bits holding different values: by (value, position)
+        lo, hi = np.searchsorted(top, top[i], "left"), np.searchsorted(top, top[i], "right")
+        fix = np.lexsort((o[lo:hi], sh[lo:hi]))
+        o[lo:hi], sh[lo:hi] = o[lo:hi][fix], sh[lo:hi][fix]
+    return o, sh
+
+
 def _first_codes(h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(first, codes, sorted values, their codes)``: the position of each distinct value's first occurrence, in
     order of first occurrence; each element's code (its value's place in that order); the distinct values sorted
-    and the code of each (for lookups by ``searchsorted``). One unstable sort of the values (``np.unique`` with
-    ``return_index`` sorts stably, several times slower); runs of equal neighbours (a query's lines) are coded
-    once."""
+    and the code of each (for lookups by ``searchsorted``). One sort of the values with their positions packed in
+    (:func:`_sorted_with_positions`; ``np.unique`` with ``return_index`` is several times slower); runs of equal
+    neighbours (a query's lines) are coded once."""
     n = len(h)
     if n == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), h[:0], np.zeros(0, dtype=np.int32)
@@ -191,22 +322,29 @@ def _first_codes(h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     if runs < n // 2:
         at = np.flatnonzero(change)
         first, codes, sk, sc = _first_codes(h[at])
-        return at[first], codes[np.cumsum(change) - 1], sk, sc
-    o = np.argsort(h)
-    sh = h[o]
+        return at[first], np.repeat(codes, np.diff(np.append(at, n))), sk, sc
+    o, sh = _sorted_with_positions(h)
     new = np.empty(n, dtype=bool)
     new[0] = True
     np.not_equal(sh[1:], sh[:-1], out=new[1:])
+    if new.all():  # every value distinct (a run's doc ids, often): codes are positions
+        return np.arange(n, dtype=np.int64), np.arange(n, dtype=np.int32), sh, o.astype(np.int32)
     starts = np.flatnonzero(new)
-    firstpos = np.minimum.reduceat(o, starts)
+    del new
+    firstpos = o[starts]  # positions ascend within a run of equal values
     sk = sh[starts]
     del sh
-    mark = np.zeros(n, dtype=bool)  # first occurrences, in file order: their count before a position is its code
+    mark = np.zeros(n, dtype=bool)
     mark[firstpos] = True
-    rank = (np.cumsum(mark, dtype=np.int64) - 1)[firstpos].astype(np.int32)
+    first = np.flatnonzero(mark)  # first occurrences in file order: a value's code is its place here
+    del mark
+    place = np.empty(n, dtype=np.int32)
+    place[first] = np.arange(len(first), dtype=np.int32)
+    rank = place[firstpos]
+    del place
     codes = np.empty(n, dtype=np.int32)
-    codes[o] = rank[np.cumsum(new) - 1]
-    return np.flatnonzero(mark), codes, sk, rank
+    codes[o] = np.repeat(rank, np.diff(np.append(starts, n)))
+    return first, codes, sk, rank
 
 
 def _same_rows(ids: np.ndarray, rep: np.ndarray, codes: np.ndarray) -> bool:
@@ -268,13 +406,15 @@ def _drop_comments(block: bytes) -> bytes:
     return b"".join(ln + b"\n" for ln in lines if ln.lstrip()[:1] != b"#")
 
 
-def _blocks(path: Path):
+def _blocks(path: Path, size: int | None = None):
+    """The file's bytes in blocks of about ``size`` (default :data:`BLOCK`), each cut after a newline."""
+    size = BLOCK if size is None else size
     rest = b""
     first = True
     with open_input(path) as fh:  # gzip / bzip2 / xz as a capped stream (data.compressed)
         while True:
             try:
-                chunk = fh.read(BLOCK)
+                chunk = fh.read(size)
             except InputError:
                 raise
             except STREAM_ERRORS as e:  # a truncated gzip raises EOFError: one line naming the file, not Ctrl-C
@@ -323,11 +463,18 @@ def parse_blocks(blocks):
                 block = _drop_comments(block)
                 if not block:
                     continue
-            arr, starts, ends, counts = _fields(block)
-            if plain and _has_control(arr):
-                plain = False
-            if np.any((counts != 6) & (counts != 0)):
-                return None
+            arr = np.frombuffer(block, dtype=np.uint8)
+            usual = usual_fields(arr)
+            if usual is not None:  # no byte below '!' but the single spaces and newlines: only DEL to look for
+                starts, ends = usual
+                if plain and bool(np.any(arr == 127)):
+                    plain = False
+            else:
+                arr, starts, ends, counts = _fields(block)
+                if plain and _has_control(arr):
+                    plain = False
+                if np.any((counts != 6) & (counts != 0)):
+                    return None
             if not starts.size:
                 continue
             if int((ends - starts).max()) > MAX_FIELD:  # one huge field would make every row of the matrix huge

@@ -18,25 +18,28 @@ import numpy as np
 
 _PRIME = np.uint64(1099511628211)
 _BASIS = np.uint64(14695981039346656037)
+_SPREAD = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it permutes the 64-bit words
 
 
 def id_keys(words: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """A 64-bit key per id from its fixed-width rows (``words``: uint64 view, ``(n, k)``; ``lengths`` in bytes).
 
-    Ids of up to 8 bytes keep their own bytes as key; longer ones an FNV-style hash over their own 8-byte words
-    (never the padding beyond them), so the key depends on the id only, whatever the width of the array."""
+    Ids of up to 8 bytes keep their own bytes as key, times an odd constant (a bijection of 64-bit words, so still
+    one key per id and never a collision, but with the top bits depending on every byte: the readers sort keys by
+    their top bits first); longer ones an FNV-style hash over their own 8-byte words (never the padding beyond
+    them), so the key depends on the id only, whatever the width of the array."""
     n, k = words.shape
     if k == 0:
         return np.zeros(n, dtype=np.uint64)
     if k == 1:
-        return words[:, 0].copy()
+        return words[:, 0] * _SPREAD
     lengths = np.asarray(lengths)
     with np.errstate(over="ignore"):
         h = _BASIS ^ lengths.astype(np.uint64)
         nwords = (lengths + 7) // 8
         for j in range(k):
             h = np.where(nwords > j, (h ^ words[:, j]) * _PRIME, h)
-    return np.where(lengths <= 8, words[:, 0], h)
+    return np.where(lengths <= 8, words[:, 0] * _SPREAD, h)
 
 
 def fixed_width(ids: np.ndarray) -> np.ndarray:

@@ -18,8 +18,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special
-from scipy import stats as _st
 
 from hcrbench.data.display import ResultDisplay
 from hcrbench.errors import InputError
@@ -121,6 +119,9 @@ def _bca_ci(x: np.ndarray, n_resamples: int, confidence: float, seed: int) -> Co
     # difference is O(1/B) and only matters on lattice data)
     below = (np.count_nonzero(means < estimate) + 0.5 * np.count_nonzero(means == estimate)) / n_resamples
     below = min(max(below, 0.5 / n_resamples), 1.0 - 0.5 / n_resamples)
+    from scipy import special  # here, not at import: `hcrbench evaluate` of one run never needs scipy
+    from scipy import stats as _st
+
     z0 = float(_st.norm.ppf(below))
     jack = (x.sum() - x) / (n - 1)  # leave-one-out means
     dev = jack.mean() - jack
@@ -143,6 +144,8 @@ def _t_ci(x: np.ndarray, n_resamples: int, confidence: float) -> ConfidenceInter
         return ConfidenceInterval(estimate, -math.inf, math.inf, confidence, n_resamples, "t")
     if np.all(x == x[0]):  # zero spread: the mean is known exactly
         return ConfidenceInterval(estimate, estimate, estimate, confidence, n_resamples, "t")
+    from scipy import stats as _st
+
     half = float(_st.t.ppf((1.0 + confidence) / 2.0, n - 1) * x.std(ddof=1) / math.sqrt(n))
     return ConfidenceInterval(estimate, estimate - half, estimate + half, confidence, n_resamples, "t")
 
