@@ -1,4 +1,5 @@
-"""The world half of ``hcrbench describe``: violations of every world rule and the share of text stating facts.
+"""The world half of ``hcrbench describe``: violations of every world rule, the figures of the year's events the
+rules bound, and the share of text stating facts.
 
 Read from the folder's files (``world.json``, ``corpus.jsonl``, ``provenance.jsonl``), like the rest of describe.
 """
@@ -11,6 +12,16 @@ from typing import Any
 from hcrbench.data import iter_jsonl
 from hcrbench.data.structured import read_json
 from hcrbench.synth.world_rules import violation_counts
+from hcrbench.synth.world_rules_events import event_figures
+
+# what describe says each of the year's event figures is held to (the rules in world_rules_events bound them)
+EVENT_TARGETS = {
+    "busiest month's share of decisions": "reported (rule: every month within 1/3x-2x its share, n/9)",
+    "share of follow-up decisions that change course": "reported (rules: 10%-40% of follow-ups)",
+    "top 3 systems' share of incidents": "reported (rule: within 15 points of their users' share)",
+    "top 3 systems' share of users (expected)": "reported (the incidents' load by users)",
+    "share of severity 1 incidents": "reported (rule: 1%-8%)",
+}
 
 
 def fact_share(docs: list[dict[str, Any]], spans: list[tuple[str, int, int]]) -> float:
@@ -38,6 +49,8 @@ def world_props(folder: str | Path) -> list[dict[str, Any]]:
     counts = violation_counts(world, docs)
     props = [{"property": f"world rule: {name}", "measured": n, "target": "0 violations",
               "met": n == 0} for name, n in counts.items()]
+    props += [{"property": name, "measured": round(v, 3), "target": EVENT_TARGETS[name], "met": True}
+              for name, v in event_figures(world).items()]
     prov = folder / "provenance.jsonl"
     if prov.is_file():
         spans = [(o["doc_id"], o["start"], o["end"]) for _, o in iter_jsonl(prov)]

@@ -32,7 +32,7 @@ from hcrbench.synth.schedule import iter_specs
 from hcrbench.synth.topics import MIN_DISTINCT_SHARE
 from hcrbench.synth.world import CORE_DOCS, build_world
 
-GENERATOR_VERSION = "4.3.0"  # 4.3: the world grows until its suite holds the topic target; decisions past the calendar move
+GENERATOR_VERSION = "5.0.0-dev"  # 5.0: a believable year (events spread, load and severity mixes), intranet text
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
 MAX_DOCS = 1_000_000
 MIN_QUERIES, MAX_QUERIES = 10, 20_000
