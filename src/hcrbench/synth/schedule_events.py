@@ -18,6 +18,7 @@ from hcrbench.synth.world import people_at, projects_at
 
 ESCALATION = {"T06": "T02"}  # an incident escalated out of its owning team goes to Site Reliability (T06), or,
 ESCALATION_DEFAULT = "T06"   # from Site Reliability itself, to Platform Engineering (T02)
+DECISION_POLICY_DOMAINS = ("engineering", "it", "compliance")
 
 
 class EventSpecs:
@@ -104,7 +105,8 @@ class EventSpecs:
         number = self._decision_number(day)
         self.decision_days.add((proj.id, day))  # one per project per day
         self.month_decisions[(proj.id, day[:7])] = self.month_decisions.get((proj.id, day[:7]), 0) + 1
-        pol = self._policy(r) if r.random() < 0.35 else None
+        # a build-or-buy choice is checked against an engineering, IT or compliance rule (never a leave policy)
+        pol = self._policy(r, DECISION_POLICY_DOMAINS) if r.random() < 0.35 else None
         prev = self.last_decision.get(proj.id)
         if prev is None or prev["date"] < day:
             option, reverses = self._option(r, proj.id, day)  # the course so far, now and then reversed
