@@ -36,7 +36,7 @@ def _rendered(seed: int, n: int) -> tuple[dict, list[dict], list[tuple[str, int,
     return w.to_json(), docs, spans
 
 
-@pytest.mark.parametrize("seed, n", [(0, 500), (4242, 500), (613, 2000)])
+@pytest.mark.parametrize("seed, n", [(0, 500), (2718, 500), (613, 2000)])
 def test_no_checked_document_uses_another_subjects_vocabulary(seed, n):
     w, docs, spans = _rendered(seed, n)
     assert off_subject_docs(w, docs, spans) == {}

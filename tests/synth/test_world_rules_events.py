@@ -28,7 +28,7 @@ def _world_and_docs(seed: int, n: int) -> tuple[dict, list[dict]]:
     return w.to_json(), docs
 
 
-@pytest.mark.parametrize("seed, n", [(0, 500), (1, 500), (57, 500), (4242, 500), (613, 2000)])
+@pytest.mark.parametrize("seed, n", [(0, 500), (1, 500), (57, 500), (2718, 500), (613, 2000)])
 def test_every_event_rule_holds_and_the_figures_sit_inside_their_bounds(seed, n):
     w, docs = _world_and_docs(seed, n)
     res = check_rules(w, docs, EVENTS)
@@ -43,7 +43,7 @@ def test_every_event_rule_holds_and_the_figures_sit_inside_their_bounds(seed, n)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed, n", [(7777, 3500), (91, 6000)])
+@pytest.mark.parametrize("seed, n", [(1618, 3500), (91, 6000)])
 def test_every_event_rule_holds_on_full_and_larger(seed, n):
     res = check_rules(*_world_and_docs(seed, n), EVENTS)
     assert not any(res.values()), {k: v[:3] for k, v in res.items() if v}
