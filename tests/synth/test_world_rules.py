@@ -179,3 +179,5 @@ def test_describe_prints_every_world_rule_with_zero_violations(tmp_path, meridia
     for name in RULES:
         assert f"world rule: {name} │ 0 │" in text, name
     assert "share of text stating world facts" in text
+    assert "documents using another subject's vocabulary │ 0 │" in text
+    assert "share of severity 1 incidents" in text and "busiest month's share of decisions" in text

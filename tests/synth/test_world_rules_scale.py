@@ -1,27 +1,28 @@
 """World rules on worlds the query suite grows (issue 35: a 3,000-query suite is written on ~24,000+ documents).
 
-The decision calendar (schedule_base._event_date) crowds late September as the corpus grows; once a day holds
-decisions on a quarter of the projects, decisions go to days of the year with room (schedule_year.DAY_SHARE).
-Worlds up to 6,000 documents never fill a day, so they are the worlds the suite growth was calibrated on."""
+Decision k is planned for a golden-ratio day of the year (schedule_year.YearSpecs._decision_day), on a project with
+room that day; a day holds decisions on at most a quarter of the projects (schedule_year.DAY_SHARE), and a project
+at most three a month, so the decisions of a very large world spread over the year and its projects."""
 
 from __future__ import annotations
 
 import functools
 import itertools
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 
 from hcrbench.synth.render import render
 from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.schedule_base import CORE_DECISIONS, _event_date
-from hcrbench.synth.schedule_year import DAY_SHARE
+from hcrbench.synth.schedule_year import DAY_SHARE, DECISIONS_PER_DAY, FIRST_DAY
 from hcrbench.synth.world import build_world
 from hcrbench.synth.world_rules import check_rules
 
 # the rules a world's events alone decide (no document text needed)
 EVENT_RULES = ["one_decision_per_project_per_day", "no_work_after_completion", "no_appearance_before_joining",
-               "no_appearance_after_leaving", "decision_reversals_rare"]
+               "no_appearance_after_leaving", "decision_reversals_rare", "decisions_meetings_spread_over_year",
+               "decisions_change_course_plausibly", "incidents_follow_system_load", "severity_mix_realistic"]
 
 
 @functools.cache  # (the worlds are read, never changed: two tests share the 12,000-document one)
@@ -33,21 +34,24 @@ def _scheduled(seed: int, n: int):
 
 
 @pytest.mark.parametrize("seed", [0, 3])
-def test_no_decision_leaves_its_calendar_day_up_to_6000_documents(seed):
+def test_decision_numbers_grow_with_their_days_up_to_6000_documents(seed):
     w = _scheduled(seed, 6000)
-    assert [d["date"] for d in w.decisions] == [_event_date(k, CORE_DECISIONS) for k in range(len(w.decisions))]
+    for d in w.decisions:  # DEC-(1000 + 20 x day + n): the number says the day
+        day = (int(d["id"][4:]) - 1000) // DECISIONS_PER_DAY
+        assert d["date"] == (FIRST_DAY + timedelta(days=day)).isoformat(), d
+    months = Counter(d["date"][:7] for d in w.decisions)
+    assert len(months) == 9 and max(months.values()) <= 2 * len(w.decisions) / 9
 
 
 @pytest.mark.parametrize("seed", [0, 5])
-def test_decisions_keep_the_event_rules_once_the_calendar_fills(seed):
+def test_decisions_keep_the_event_rules_in_a_very_large_world(seed):
     w = _scheduled(seed, 12000)
-    moved = [d for k, d in enumerate(w.decisions) if d["date"] != _event_date(k, CORE_DECISIONS)]
-    assert len(moved) > 100  # the calendar did fill: the decisions with room are what is tested
-    assert len({d["date"][:7] for d in moved}) == 9  # spread over January to September, not piled at its end
     res = check_rules(w.to_json(), [], EVENT_RULES)
     assert not any(res.values()), {k: v[:3] for k, v in res.items() if v}
     per_day = Counter(d["date"] for d in w.decisions)
     assert max(per_day.values()) <= DAY_SHARE * len(w.projects)
+    per_month = Counter((d["project"], d["date"][:7]) for d in w.decisions)
+    assert max(per_month.values()) <= 3
 
 
 def test_a_decision_between_earlier_ones_keeps_the_course_in_effect():
@@ -58,7 +62,7 @@ def test_a_decision_between_earlier_ones_keeps_the_course_in_effect():
     inserted = 0
     for ds in by_project.values():
         for a, b in itertools.pairwise(ds):
-            if int(b["id"][4:]) < int(a["id"][4:]):  # ``a`` was decided later but dated before ``b``
+            if b["doc"] < a["doc"]:  # ``a`` was planned later but dated before ``b``
                 inserted += 1
             assert (b["option"] != a["option"]) == (b["reverses"] == a["id"]), (a, b)
     assert inserted > 0

@@ -18,6 +18,7 @@ import string
 
 from hcrbench.synth.phrases import DOMAIN, DOMAIN_HEADINGS
 from hcrbench.synth.phrases_docs import POOLS
+from hcrbench.synth.subjects import on_subject
 from hcrbench.synth.text import TextBuilder, vary
 
 ALL_POOLS: dict[str, list[str]] = {**DOMAIN, **POOLS}
@@ -128,8 +129,8 @@ class Prose:
         """Up to ``n`` unused sentences from ``pool`` whose placeholders this document can fill."""
         left = self._left.get(pool)
         if left is None:
-            left = [s for s, need in _NEEDS[pool] if need <= self.ctx.keys()
-                    and not (self.avoid and self.avoid.search(s))]
+            left = on_subject([s for s, need in _NEEDS[pool] if need <= self.ctx.keys()
+                               and not (self.avoid and self.avoid.search(s))])
             self.r.shuffle(left)
             self._left[pool] = left
         out: list[str] = []

@@ -7,23 +7,16 @@ Pure data. The synonym sets drive vocabulary mismatch: a policy is written with 
 from __future__ import annotations
 
 from hcrbench.synth.lexicon_growth import GROWTH_SYNONYMS
+from hcrbench.synth.lexicon_names import (  # noqa: F401  (the name pools, read through this module)
+    ALL_CODE_NAMES,
+    CODE_LANDFORMS,
+    CODE_NAMES,
+    CODE_QUALIFIERS,
+    FIRST_NAMES,
+    LAST_NAMES,
+    code_name,
+)
 
-FIRST_NAMES = [
-    "Priya", "Daniel", "Amara", "Lukas", "Mei", "Jonah", "Sofia", "Tariq", "Hannah", "Mateo", "Ines", "Kwame",
-    "Elena", "Ravi", "Chloe", "Omar", "Freya", "Hiroshi", "Nadia", "Samuel", "Aisha", "Bruno", "Yuki", "Leah",
-    "Marcus", "Zara", "Felix", "Ngozi", "Carmen", "Viktor", "Anika", "Diego", "Rosa", "Emeka", "Lena", "Arjun",
-    "Maya", "Tomasz", "Isabel", "Kofi", "Greta", "Rahul", "Nora", "Pablo", "Sana", "Oskar", "Imani", "Jin",
-    "Clara", "Dmitri", "Fatima", "Henrik", "Lucia", "Malik", "Astrid", "Wei", "Beatriz", "Idris", "Julia",
-    "Kenji", "Olga", "Rafael", "Selin", "Theo", "Vera", "Yara", "Adrian", "Bianca", "Cyrus", "Dalia",
-]
-LAST_NAMES = [
-    "Raman", "Okafor", "Lindqvist", "Chen", "Moreau", "Haddad", "Novak", "Alvarez", "Kowalski", "Nakamura",
-    "Mensah", "Fischer", "Gupta", "O'Brien", "Rossi", "Tanaka", "Adeyemi", "Petrov", "Silva", "Jensen",
-    "Kaur", "Dubois", "Schneider", "Yilmaz", "Mwangi", "Larsen", "Ferreira", "Ivanova", "Park", "Bauer",
-    "Costa", "Nguyen", "Hoffman", "Abara", "Sato", "Varga", "Delgado", "Brennan", "Iqbal", "Holm", "Castillo",
-    "Weber", "Osei", "Mehta", "Kim", "Romero", "Eriksen", "Bakker", "Farah", "Wójcik", "Lambert", "Achebe",
-    "Ortiz", "Sung", "Vogel", "Hughes", "Reyes", "Dimitrov", "Anand", "Marsh",
-]
 LOCATIONS = ["Lisbon", "Toronto", "Austin", "Berlin", "Singapore", "Nairobi", "Dublin", "Remote (EU)",
              "Remote (US)", "Bangalore"]
 
@@ -111,12 +104,6 @@ HEAD_TITLES = {"Human Resources": "Head of People", "Engineering": "Director of 
                "Product": "VP Product", "Operations": "Head of Operations", "Legal": "General Counsel",
                "Finance": "Head of Finance"}
 
-CODE_NAMES = [
-    "Falcon", "Osprey", "Heron", "Kestrel", "Lynx", "Otter", "Cobalt", "Juniper", "Basalt", "Meridian Edge",
-    "Halcyon", "Tundra", "Nimbus", "Quartz", "Sequoia", "Aurora", "Pelican", "Marlin", "Sable", "Ember",
-    "Cinder", "Willow", "Granite", "Solstice", "Beacon", "Harbor", "Summit", "Vertex", "Zephyr", "Comet",
-    "Orchid", "Tamarack", "Ridgeway", "Lantern", "Bramble", "Drift", "Alder", "Fjord", "Kite", "Mosaic",
-]
 # What a project can aim to do, by the product it delivers into: each project draws its own (goal, scope) pair,
 # so no two projects share a goal and every goal is about its product's area (PRODUCT_AREA words).
 PRODUCT_GOALS = {

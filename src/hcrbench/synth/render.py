@@ -10,6 +10,7 @@ from hcrbench.synth.filler import pad
 from hcrbench.synth.render_events import RENDERERS
 from hcrbench.synth.schedule import DocSpec
 from hcrbench.synth.seeds import rng
+from hcrbench.synth.subjects import allowed_subjects, off_subject, subject_scope
 from hcrbench.synth.text import target_words
 from hcrbench.synth.world import World
 
@@ -47,9 +48,10 @@ def render(world: World, spec: DocSpec) -> RenderedDoc:
     """Render ``spec``; the same world and spec always give the same bytes."""
     # Near-duplicate clusters share their wording (and padding): only the facts differ.
     r = rng(world.seed, "cluster", spec.cluster) if spec.cluster else rng(world.seed, "render", spec.index)
-    title, tb = _ALL[spec.doc_type](world, spec, r)
-    pad(tb, r, tb.kind or spec.doc_type, spec.domains, target_words(r))
-    tb.finish()
+    with subject_scope(off_subject(allowed_subjects(spec.doc_type, spec.entities, spec.cluster, world.get))):
+        title, tb = _ALL[spec.doc_type](world, spec, r)
+        pad(tb, r, tb.kind or spec.doc_type, spec.domains, target_words(r))
+        tb.finish()
     meta: dict[str, Any] = {"domain": spec.domain, "domains": spec.domains, "doc_type": spec.doc_type,
                             "entities": spec.entities}
     if spec.quarter:

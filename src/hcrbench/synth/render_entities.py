@@ -11,6 +11,7 @@ from hcrbench.synth.filler import section
 from hcrbench.synth.render_phrases import R, head, tail
 from hcrbench.synth.schedule import DocSpec
 from hcrbench.synth.seeds import rng
+from hcrbench.synth.subjects import sample_on
 from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick
 from hcrbench.synth.world import World
 
@@ -158,7 +159,7 @@ def render_project_charter(w: World, s: DocSpec, r: random.Random) -> Rendered:
                  [([qlabel(q), p.milestone[q], pick(r, R["status.ms_note"])], f"ms:{q}") for q in lx.QUARTERS])
     if "engineering" in s.domains:
         tb.heading(head(r, "Engineering approach"))
-        tb.para([pick(r, [x]) for x in r.sample(R["charter.engineering"], 2)])
+        tb.para([pick(r, [x]) for x in sample_on(r, R["charter.engineering"], 2)])
     else:
         tb.heading(head(r, "Customer impact"))
         tb.para([pick(r, R["charter.customer"], prod=prod.name)])
@@ -181,7 +182,7 @@ def render_system(w: World, s: DocSpec, r: random.Random) -> Rendered:
         tb.heading(head(r, "Ownership"))
         tb.para([(pick(r, R["system.admin"], n=admin.name, team=owner.name), "admin")])
         tb.heading(head(r, "Planned work"))
-        tb.bullets([pick(fr, [x]) for x in fr.sample(R["system.planned"], fr.randint(2, 3))])
+        tb.bullets([pick(fr, [x]) for x in sample_on(fr, R["system.planned"], fr.randint(2, 3))])
         return f"{sy.name} service review {qlabel(q)}", tb
     tb.line(f"Service catalogue entry: {sy.name} ({sy.id})")
     tb.heading(head(r, "What it is"))

@@ -12,6 +12,7 @@ from hcrbench.synth.phrases_docs import POOLS
 from hcrbench.synth.render_entities import GOOD_SCHEDULE_NEWS, LATE, Rendered, qlabel
 from hcrbench.synth.render_phrases import R, head, tail
 from hcrbench.synth.seeds import rng
+from hcrbench.synth.subjects import on_subject, sample_on
 from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick, vary
 from hcrbench.synth.world import World
 
@@ -62,7 +63,7 @@ def render_incident(w: World, s, r: random.Random) -> Rendered:
     cause = t.get("cause") or lx.ROOT_CAUSES[t["root_cause"]]  # generator 4: specific to the incident
     tb.para([(pick(r, R["incident.root_cause"], c=cause), "root_cause")])
     tb.heading(head(r, "Resolution"))
-    closers = r.sample(R["incident.closer"], r.randint(1, 2))
+    closers = sample_on(r, R["incident.closer"], r.randint(1, 2))
     tb.para([(pick(r, R["incident.fix"], team=w.get(sy.owner_team).name, sys=sy.name, fix=lx.FIXES[t["fix"]]),
               "fix"), *(pick(r, [c], sys=sy.name) for c in closers)])
     if t["project"]:
@@ -103,7 +104,7 @@ def render_decision(w: World, s, r: random.Random) -> Rendered:
         tb.heading(head(r, "Policy considerations"))
         tb.para([(pick(r, R["decision.policy"], pol=f"{pol.id} ({pol.title})"), "policy")])
     tb.heading(head(r, "Consequences"))
-    tb.bullets([pick(r, [c]) for c in r.sample(R["decision.consequence"], r.randint(2, 3))])
+    tb.bullets([pick(r, [c]) for c in sample_on(r, R["decision.consequence"], r.randint(2, 3))])
     return f"{d['id']}: {p.code_name} decides to {opt}", tb
 
 
@@ -152,7 +153,7 @@ def render_meeting(w: World, s, r: random.Random) -> Rendered:
     tb.heading(r.choice(["Discussion", "Discussion points", "What we covered"]))
     tb.para([(pick(r, R["meeting.discussion"], c=p.code_name, chair=short[0]), "discussion"),
              pick(r, R["meeting.mood"])])
-    pool = [x for x in POOLS["meeting.discussion"] if len(short) > 1 or "{b}" not in x]
+    pool = on_subject([x for x in POOLS["meeting.discussion"] if len(short) > 1 or "{b}" not in x])
     points = r.sample(pool, min(len(pool), max(3, min(5, len(short) + 1))))
     n = len(short)
     # a point that names the project's goal states it (the project is in the notes' title)
@@ -166,7 +167,7 @@ def render_meeting(w: World, s, r: random.Random) -> Rendered:
     due = _later(m["date"], 7)
     form = r.choice(R["meeting.action_line"])
     acts = [(pick(r, [form], who=names[k % len(names)], what=vary(r, a), due=due), f"action{k}")
-            for k, a in enumerate(r.sample(R["meeting.action"], m["actions"]))]
+            for k, a in enumerate(sample_on(r, R["meeting.action"], m["actions"]))]
     tb.bullets(acts)
     n = f" (no. {s.ref['n']})" if s.ref.get("n", 1) > 1 else ""  # a second meeting that day (huge corpora)
     return f"{p.code_name} {kind} {m['date']}{n}", tb

@@ -16,7 +16,7 @@ from hcrbench.synth.describe import IDENTIFIER
 
 FORMS = re.compile("|".join(re.escape(f.lower()) for fs in lx.SYNONYMS.values() for f in fs))
 NAMES = re.compile("|".join(map(re.escape, [t[0] for t in lx.TEAMS] + [s[0] for s in lx.SYSTEMS]
-                                + [p[0] for p in lx.PRODUCTS] + lx.CODE_NAMES + lx.EXTRA_TEAM_WORDS)))
+                                + [p[0] for p in lx.PRODUCTS] + lx.ALL_CODE_NAMES + lx.EXTRA_TEAM_WORDS)))
 PEOPLE = re.compile(r"\b(?:" + "|".join(map(re.escape, lx.FIRST_NAMES + lx.LAST_NAMES)) + r")\b")
 
 

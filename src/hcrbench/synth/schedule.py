@@ -111,9 +111,10 @@ class Scheduler(EventSpecs, YearSpecs):
             return r.choice(self.key_systems)
         return r.choice(self.w.systems[:systems_at(self.now + 1)]).id
 
-    def _policy(self, r):
-        """A policy whose every version is written by the document being planned."""
-        return r.choice(self.w.policies[:policies_at(self.now)])
+    def _policy(self, r, domains: tuple[str, ...] | None = None):
+        """A policy whose every version is written by the document being planned (of ``domains``, given them)."""
+        pols = self.w.policies[:policies_at(self.now)]
+        return r.choice([p for p in pols if domains is None or p.domain in domains] or pols)
 
     def _team_of(self, pid: str) -> str:
         return self.w.get(pid).team

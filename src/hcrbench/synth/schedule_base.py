@@ -1,9 +1,8 @@
-"""What the schedule plans a document as (:class:`DocSpec`) and the calendar its events keep: event dates that
-grow with their numbers, the quarters of 2024 and when a project is still running."""
+"""What the schedule plans a document as (:class:`DocSpec`) and the calendar its events keep: the last day of the
+world's year, the quarters of 2024 and when a project is still running."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
@@ -36,17 +35,6 @@ class DocSpec:
     @property
     def domain(self) -> str:
         return self.domains[0]
-
-
-def _event_date(k: int, core: int) -> str:
-    """The date of the k-th ticket or decision, non-decreasing in k (numbers grow with dates) and depending only
-    on k: the core block's ``core`` events spread over January to June 2024, later ones over July to September
-    (crowding towards its end as the corpus grows)."""
-    if k < core:
-        day = k * 180 // core
-    else:
-        day = 180 + int(90 * (1 - math.exp(-(k - core) / 400)))
-    return (date(2024, 1, 2) + timedelta(days=day)).isoformat()
 
 
 LAST_DAY = date(2024, 9, 30)

@@ -11,20 +11,14 @@ from datetime import date
 from typing import Any
 
 from hcrbench.synth import lexicon as lx
-from hcrbench.synth.schedule_base import (
-    CORE_DECISIONS,
-    DocSpec,
-    _event_date,
-    _uniq,
-    open_on,
-    open_until,
-)
-from hcrbench.synth.schedule_year import DAY_SHARE
+from hcrbench.synth.schedule_base import DocSpec, _uniq, open_on, open_until
+from hcrbench.synth.schedule_year import MEETING_START
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.world import people_at, projects_at
 
 ESCALATION = {"T06": "T02"}  # an incident escalated out of its owning team goes to Site Reliability (T06), or,
 ESCALATION_DEFAULT = "T06"   # from Site Reliability itself, to Platform Engineering (T02)
+DECISION_POLICY_DOMAINS = ("engineering", "it", "compliance")
 
 
 class EventSpecs:
@@ -75,7 +69,7 @@ class EventSpecs:
         w, r = self.w, rng(self.seed, "incident", i)
         k = len(w.tickets)
         day, number = self._ticket_day(k)  # spread over the year; numbers grow with days
-        sysid = self._system(r, 0.6)
+        sysid = self._loaded_system(r)
         s = w.get(sysid)
         cause = r.randrange(len(lx.ROOT_CAUSES))
         # assigned within the owning team (its administrator half the time); now and then escalated to another
@@ -89,7 +83,7 @@ class EventSpecs:
             assignee = self._member(r, s.owner_team, i, day, s.admin)
         t = {"id": f"INC-{number}", "doc": i, "system": sysid,
              "reporter": self._person(r, i, 0.4, by=day), "assignee": assignee,
-             "severity": r.choice([1, 2, 2, 3, 3, 3]), "root_cause": cause, "cause": self._root_cause(r, cause, s),
+             "severity": self._severity(k), "root_cause": cause, "cause": self._root_cause(r, cause, s),
              "fix": cause if r.random() < 0.8 else r.randrange(len(lx.FIXES)),
              "symptom": r.randrange(len(lx.SYMPTOMS)), "duration_min": r.randrange(12, 600),
              "date": day, "project": self._project_led_by(r, i, day, 0.35) if r.random() < 0.45 else None,
@@ -104,22 +98,21 @@ class EventSpecs:
     def _spec_decision(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
         w, r = self.w, rng(self.seed, "decision", i)
         k = len(w.decisions)
-        day = _event_date(k, CORE_DECISIONS)
-        proj = None
-        if not self.calendar_full and self.decisions_on.get(day, 0) < DAY_SHARE * projects_at(i):
-            proj = w.get(self._project_led_by(r, i, day, 0.45, self.decision_days, self.last_decision))
-        if proj is None or not self._fits(proj, day, self.decision_days, self.last_decision):
-            self.calendar_full = True  # from the first full day on, each decision goes to a project with days left
+        day = self._decision_day(k, i)  # spread over the year; numbers grow with days
+        proj = self._decision_project(r, i, day)
+        if proj is None:  # no project has room that day: a day of the year with room on a running project
             proj, day = self._decision_with_room(r, i)
+        number = self._decision_number(day)
         self.decision_days.add((proj.id, day))  # one per project per day
-        self.decisions_on[day] = self.decisions_on.get(day, 0) + 1
-        pol = self._policy(r) if r.random() < 0.35 else None
+        self.month_decisions[(proj.id, day[:7])] = self.month_decisions.get((proj.id, day[:7]), 0) + 1
+        # a build-or-buy choice is checked against an engineering, IT or compliance rule (never a leave policy)
+        pol = self._policy(r, DECISION_POLICY_DOMAINS) if r.random() < 0.35 else None
         prev = self.last_decision.get(proj.id)
         if prev is None or prev["date"] < day:
             option, reverses = self._option(r, proj.id, day)  # the course so far, now and then reversed
-        else:  # (a full calendar) a decision between the project's earlier ones keeps the course in effect
+        else:  # a decision dated before the project's latest keeps the course in effect on its day
             option, reverses = self._course_on(proj.id, day), False
-        d = {"id": f"DEC-{401 + k:04d}", "doc": i, "project": proj.id, "approver": proj.sponsor,
+        d = {"id": f"DEC-{number:04d}", "doc": i, "project": proj.id, "approver": proj.sponsor,
              "owner": proj.lead, "policy": pol.id if pol else None, "option": option,
              "date": day, "cost_k": r.randrange(20, 400, 5), "reverses": None, "reason": None}
         if reverses:  # a change of course names what it reverses, and why
@@ -137,20 +130,26 @@ class EventSpecs:
     def _spec_meeting(self, i: int, kind: str, ref: dict[str, Any]) -> DocSpec:
         w, r = self.w, rng(self.seed, "meeting", i)
         k = len(w.meetings)
-        for _ in range(30):  # held while the project runs, once its chair (the lead) has joined
+        planned = self.golden_day(k, MEETING_START)  # meetings spread over the year
+        fit = loose = None
+        for _ in range(30):  # held on its day by a project running then whose chair (the lead) had joined
             proj = w.get(self._project(r, i))
-            day = f"2024-{r.randint(1, 9):02d}-{r.randint(1, 28):02d}"
-            # the notes confirm the project's latest decision when it was taken in the six weeks before
-            recent = [d for d in w.decisions[-5:] if d["project"] == proj.id
-                      and 0 <= (date.fromisoformat(day) - date.fromisoformat(d["date"])).days <= 42]
-            lo = max(day, w.get(proj.lead).joined)
-            last = open_until(proj)
-            if lo <= last:
+            lo, last = max(planned, w.get(proj.lead).joined), open_until(proj)
+            if lo == planned <= last and ("meeting", proj.id, planned) not in self.used_days:
+                fit = proj
                 break
+            if loose is None and lo <= last:  # else a project running after its lead joined, on a later day
+                loose = proj
+        proj = fit or loose or proj
+        day = planned
+        lo, last = max(day, w.get(proj.lead).joined), open_until(proj)
         if lo != day or day > last or ("meeting", proj.id, day) in self.used_days:
             day, ref["n"] = self._free_day(r, "meeting", proj.id, lo, date.fromisoformat(last))
         else:
             self.used_days[("meeting", proj.id, day)] = 1
+        # the notes confirm the project's latest decision when it was taken in the six weeks before
+        recent = [d for d in self.project_decisions.get(proj.id, [])
+                  if 0 <= (date.fromisoformat(day) - date.fromisoformat(d["date"])).days <= 42]
         att = _uniq([proj.lead] + [self._person(r, i, 0.4, by=day) for _ in range(r.randint(2, 5))])
         m = {"id": f"MTG-{k + 1:05d}", "doc": i, "project": proj.id, "attendees": att, "chair": proj.lead,
              "date": day, "decision": max(recent, key=lambda d: d["date"])["id"] if recent else None,

@@ -1,6 +1,7 @@
-"""The scheduler's part of a believable year (Meridian 4, issue 35 finding 8): incident days spread over the year
-(numbered by day, so numbers still grow with dates), weekly digests no later incident joins, root causes that name
-their system, decisions that rarely change course, promotions and farewells.
+"""The scheduler's part of a believable year: incident and decision days spread over the year (numbered by day, so
+numbers still grow with dates), incidents on systems by their load and severities in a realistic mix, weekly digests
+no later incident joins, root causes that name their system, decisions spread over the projects that change course
+now and then for a reason, promotions and farewells.
 
 A mixin of :class:`hcrbench.synth.schedule.Scheduler`; the rules it keeps are in
 :mod:`hcrbench.synth.world_rules_year`.
@@ -13,20 +14,33 @@ from typing import Any
 
 from hcrbench.synth import lexicon as lx
 from hcrbench.synth.schedule_base import LAST_DAY, DocSpec, _uniq, open_until
-from hcrbench.synth.world import people_at, projects_at
+from hcrbench.synth.seeds import rng
+from hcrbench.synth.world import people_at, projects_at, systems_at
 
 FIRST_DAY = date(2024, 1, 2)
 YEAR_DAYS = (LAST_DAY - FIRST_DAY).days + 1
-GOLDEN = 0.6180339887498949  # the golden-ratio sequence spreads every prefix of incidents evenly over the year
+GOLDEN = 0.6180339887498949  # the golden-ratio sequence spreads every prefix of events evenly over the year
 PER_DAY = 40  # incident numbers reserved per day: INC-(20000 + 40 * day + n)
-REVERSAL_CHANCE = 0.25
-MAX_REVERSALS, REVERSAL_GAP_DAYS, REVERSAL_SHARE = 2, 45, 0.2
+DECISIONS_PER_DAY = 20  # decision numbers reserved per day: DEC-(1000 + 20 * day + n)
+DECISION_START, MEETING_START = 0.25, 0.75  # where the decisions' and meetings' golden-ratio sequences start
+# (the incidents' starts at 0.5)
+# A follow-up decision (one after an earlier one on its project) changes course when a draw of REVERSAL_CHANCE
+# allows it, the project has fewer than MAX_REVERSALS, its previous decision is REVERSAL_MIN_AGE_DAYS back and its
+# last reversal REVERSAL_GAP_DAYS back, and reversals stay within REVERSAL_SHARE of follow-ups.
+REVERSAL_CHANCE = 0.8
+MAX_REVERSALS, REVERSAL_GAP_DAYS, REVERSAL_SHARE, REVERSAL_MIN_AGE_DAYS = 2, 45, 0.35, 14
+DECISION_KEY_BIAS = 0.2  # chance a decision draws a key project first (key projects still get their share)
+MAX_MONTH_DECISIONS = 3  # decisions a project takes in one month, at most
+INCIDENT_KEY_BIAS = 0.1  # chance an incident draws a key system first; otherwise a system by its users (its load)
+# Severities by a low-discrepancy sequence from a seeded start, so every prefix of the incidents holds the mix:
+# severity 1 for a fraction SEVERITY_MIX[0], severity 2 for SEVERITY_MIX[1], severity 3 for the rest.
+SEVERITY_MIX = (0.04, 0.26)
+SEVERITY_STEP = 0.7548776662466927  # (the plastic number's inverse: a sequence independent of the day's)
 PROMOTION_NOTICE_DAYS = 21  # a promotion is announced within three weeks
-# Decisions follow a calendar that crowds them towards the end of September as the corpus grows (schedule_base.
-# _event_date). A day holds decisions on at most DAY_SHARE of the projects that exist; a decision its calendar day
-# cannot hold, and every decision after it, goes to a day of the year with room on a project running then
-# (:meth:`YearSpecs._decision_with_room`); one that falls between a project's earlier decisions keeps the course
-# in effect. Worlds up to 6,000 documents never fill a day (on seeds 0-12, 29, 53, 88 the densest holds a fifth).
+# A day holds decisions on at most DAY_SHARE of the projects that exist. A decision goes to its golden-ratio day on
+# a project with room that day (:meth:`YearSpecs._decision_project`; one that falls between a project's earlier
+# decisions keeps the course in effect); when no project has room, to a day of the year with room on a project
+# running then (:meth:`YearSpecs._decision_with_room`).
 DAY_SHARE = 0.25
 
 
@@ -44,11 +58,36 @@ class YearSpecs:
         self.follow_ups = 0  # decisions that follow an earlier one on their project
         self.promoted_announced: set[str] = set()
         self.decisions_on: dict[str, int] = {}  # ISO day -> decisions taken that day
-        self.calendar_full = False  # whether a decision's calendar day was ever full
-        self.project_decisions: dict[str, list[dict[str, Any]]] = {}  # project -> its decisions, in number order
+        self.project_decisions: dict[str, list[dict[str, Any]]] = {}  # project -> its decisions, as planned
         self.reversal_spans: dict[str, list[tuple[str, str]]] = {}  # project -> (day reversed, day of reversal)
+        self.month_decisions: dict[tuple[str, str], int] = {}  # (project, ISO month) -> its decisions that month
+        self.severity_start = rng(self.seed, "severity").random()
+        self.load_expected: dict[str, float] = {}  # system -> incidents its users lead one to expect so far
+        self.load_got: dict[str, int] = {}  # system -> its incidents so far
 
     # ------------------------------------------------------------------ incidents
+    def _severity(self, k: int) -> int:
+        """The k-th incident's severity: the low-discrepancy point of :data:`SEVERITY_MIX` (every prefix of the
+        incidents holds the mix: a few percent critical, a quarter major, the rest minor)."""
+        u = (self.severity_start + k * SEVERITY_STEP) % 1.0
+        return 1 if u < SEVERITY_MIX[0] else 2 if u < SEVERITY_MIX[0] + SEVERITY_MIX[1] else 3
+
+    def _loaded_system(self, r) -> str:
+        """The system an incident hits, by its users (a company-wide tool breaks more often in people's hands than
+        a team's own): two systems drawn by their users (now and then the first among the key systems), and of the
+        two the one furthest below its share of the incidents so far, so no system runs far ahead of its load."""
+        systems = self.w.systems[:systems_at(self.now + 1)]
+        total = sum(s.users for s in systems)
+        for s in systems:  # what each system's users lead one to expect, incident by incident
+            self.load_expected[s.id] = self.load_expected.get(s.id, 0.0) + s.users / total
+        keys = [self.w.get(k) for k in self.key_systems]
+        first = keys if r.random() < INCIDENT_KEY_BIAS else systems
+        pair = [r.choices(first, weights=[s.users for s in first])[0],
+                r.choices(systems, weights=[s.users for s in systems])[0]]
+        pick = max(pair, key=lambda s: self.load_expected[s.id] - self.load_got.get(s.id, 0))
+        self.load_got[pick.id] = self.load_got.get(pick.id, 0) + 1
+        return pick.id
+
     def _ticket_day(self, k: int) -> tuple[str, int]:
         """The day of the k-th incident (a golden-ratio point of the year, moved a week on from a week a digest
         already listed) and its number, which grows with the day."""
@@ -97,18 +136,62 @@ class YearSpecs:
         return monday
 
     # ------------------------------------------------------------------ decisions
+    def _decision_day(self, k: int, i: int) -> str:
+        """The calendar day of the k-th decision: a golden-ratio point of the year (every prefix of the decisions
+        is spread evenly over it), moved to the nearest day that still has room for a decision."""
+        start = date.fromisoformat(self.golden_day(k, DECISION_START))
+        cap = self._day_cap(i)
+        for off in (s * j for j in range(YEAR_DAYS) for s in (1, -1)):
+            d = start + timedelta(days=off)
+            if FIRST_DAY <= d <= LAST_DAY and self.decisions_on.get(d.isoformat(), 0) < cap:
+                return d.isoformat()
+        return start.isoformat()  # (never seen) every day is full: _decision_project finds no room
+
+    def golden_day(self, k: int, start: float) -> str:
+        """The k-th point of a golden-ratio sequence over the year from ``start`` (every prefix is spread evenly)."""
+        return (FIRST_DAY + timedelta(days=int(((start + k * GOLDEN) % 1.0) * YEAR_DAYS))).isoformat()
+
+    def _day_cap(self, i: int) -> float:
+        """Decisions a day can hold at document ``i``: :data:`DAY_SHARE` of the projects, and the numbers a day has."""
+        return min(DAY_SHARE * projects_at(i), DECISIONS_PER_DAY)
+
+    def _decision_number(self, day: str) -> int:
+        """The number of the next decision taken on ``day`` (numbers grow with days); counts it on that day."""
+        n = self.decisions_on.get(day, 0)
+        self.decisions_on[day] = n + 1
+        return 1000 + DECISIONS_PER_DAY * (date.fromisoformat(day) - FIRST_DAY).days + n
+
+    def _decision_project(self, r, i: int, day: str) -> Any | None:
+        """A project for a decision on ``day``: one that exists at document ``i``, is running with its lead there
+        and has room that day (:meth:`_room_on`), preferring one whose decisions all came before (the new one is
+        its latest, free to change course); None when no project has room."""
+        cap = self._day_cap(i)
+
+        def ok(p, latest: bool) -> bool:
+            return self._fits(p, day, self.decision_days, self.last_decision if latest else None) \
+                and self._room_on(p, day, cap)
+
+        for latest in (True, False):
+            for _ in range(30):
+                p = self.w.get(self._project(r, i, DECISION_KEY_BIAS))
+                if ok(p, latest):
+                    return p
+        return next((p for p in self.w.projects[:projects_at(i)] if ok(p, False)), None)
+
     def _option(self, r, project: str, day: str) -> tuple[int, bool]:
-        """The option a new decision on ``project`` takes and whether it reverses the one before: the previous
-        decision's option unless a rare, spaced reversal is allowed (at most two a project, 45+ days apart, and at
-        most a fifth of all follow-up decisions)."""
+        """The option a new latest decision on ``project`` takes and whether it reverses the one before: the
+        previous decision's option unless a spaced reversal is drawn (at most two a project, 45+ days apart, the
+        previous decision two weeks back or more, and at most 35% of all follow-up decisions)."""
         prev = self.last_decision.get(project)
         if prev is None:
             return r.randrange(4), False
         self.follow_ups += 1
         mine = self.reversals.setdefault(project, [])
-        spaced = not mine or (date.fromisoformat(day) - date.fromisoformat(mine[-1])).days >= REVERSAL_GAP_DAYS
+        at = date.fromisoformat(day)
+        spaced = not mine or (at - date.fromisoformat(mine[-1])).days >= REVERSAL_GAP_DAYS
+        aged = (at - date.fromisoformat(prev["date"])).days >= REVERSAL_MIN_AGE_DAYS
         total = sum(len(v) for v in self.reversals.values())
-        if r.random() < REVERSAL_CHANCE and spaced and len(mine) < MAX_REVERSALS \
+        if r.random() < REVERSAL_CHANCE and spaced and aged and len(mine) < MAX_REVERSALS \
                 and total + 1 <= REVERSAL_SHARE * self.follow_ups:
             mine.append(day)
             return r.choice([o for o in range(4) if o != prev["option"]]), True
@@ -124,17 +207,18 @@ class YearSpecs:
 
     def _room_on(self, p, day: str, cap: float) -> bool:
         """Whether ``day`` can hold another decision on project ``p``: none on ``p`` that day, fewer than ``cap``
-        decisions that day, and not between a reversal of ``p`` and the decision it reverses."""
+        decisions that day, fewer than :data:`MAX_MONTH_DECISIONS` on ``p`` that month, and not between a reversal
+        of ``p`` and the decision it reverses."""
         return (p.id, day) not in self.decision_days and self.decisions_on.get(day, 0) < cap \
+            and self.month_decisions.get((p.id, day[:7]), 0) < MAX_MONTH_DECISIONS \
             and not any(a < day < b for a, b in self.reversal_spans.get(p.id, ()))
 
     def _decision_with_room(self, r, i: int) -> tuple[Any, str]:
-        """A project and a day for a decision once the calendar's day is full: a project that exists at document
-        ``i`` (key or not alike), on a day of the year from when its lead joined to the
-        end of its last quarter running that has room (:meth:`_room_on`, at most :data:`DAY_SHARE` of the projects
-        a day)."""
+        """A project and a day for a decision when no project has room on its calendar day: a project that exists
+        at document ``i`` (key or not alike), on a day of the year from when its lead joined to the end of its last
+        quarter running that has room (:meth:`_room_on`)."""
         n = projects_at(i)
-        cap = DAY_SHARE * n
+        cap = self._day_cap(i)
 
         def span(p) -> tuple[date, date]:
             return max(FIRST_DAY, date.fromisoformat(self.w.get(p.lead).joined)), date.fromisoformat(open_until(p))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 import re
 
+from hcrbench.synth.subjects import on_subject
+
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
 
@@ -138,7 +140,7 @@ def options(template: str) -> list[str]:
 
 def pick(r: random.Random, variants_: list[str], **kw: object) -> str:
     """One of ``variants_`` (each may hold ``[a|b]`` groups, expanded by :func:`vary`), formatted with ``kw``."""
-    return vary(r, r.choice(variants_)).format(**kw)
+    return vary(r, r.choice(on_subject(variants_))).format(**kw)
 
 
 def money(k: int) -> str:

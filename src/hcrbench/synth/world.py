@@ -417,8 +417,7 @@ def build_world(seed: int, n_docs: int) -> World:
                 break
         if lead.left:  # (never seen) fall back to the first who stays
             lead = next(x for x in people[17:bound] if not x.left)
-        n_codes = len(lx.CODE_NAMES)  # every project has its own code name ("Otter 2" follows "Otter")
-        code = lx.CODE_NAMES[p] if p < n_codes else f"{lx.CODE_NAMES[p % n_codes]} {p // n_codes + 1}"
+        code = lx.code_name(p)  # every project has its own code name, no namesake of another's
         st, status = {}, r.choice(["on track", "on track", "at risk", "delayed"])
         for qi, q in enumerate(lx.QUARTERS):
             if qi:

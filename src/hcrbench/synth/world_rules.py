@@ -243,7 +243,8 @@ def _policy_version_changes_figure(w, docs):
     return out
 
 
-# Meridian 4's rules of a believable year register themselves into RULES (after Meridian 3's, in this order).
-from hcrbench.synth import world_rules_year  # noqa: E402,F401
+# The rules of a believable year and of how its events are distributed register themselves into RULES (after
+# Meridian 3's, in this order).
+from hcrbench.synth import world_rules_events, world_rules_year  # noqa: E402,F401
 
 __all__ = ["RULES", "Rule", "check_rules", "rule", "violation_counts"]

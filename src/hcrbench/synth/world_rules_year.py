@@ -20,7 +20,7 @@ from hcrbench.synth.world_rules import _appearances, _people, _quarter, _teams, 
 # bounds (the rule texts below say them in words)
 MAX_REVERSALS_PER_PROJECT = 2
 MIN_DAYS_BETWEEN_REVERSALS = 30
-MAX_REVERSAL_SHARE = 0.25  # of the decisions that follow an earlier one on their project
+MAX_REVERSAL_SHARE = 0.4  # of the decisions that follow an earlier one on their project
 MONTHS = tuple(f"2024-{m:02d}" for m in range(1, 10))  # the year so far: January to September 2024
 MAX_MONTH_FACTOR = 2.0
 MIN_LINE_MANAGED_SHARE = 0.2
