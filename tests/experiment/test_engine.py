@@ -197,3 +197,20 @@ def test_local_workers_give_the_bytes_of_the_one_by_one_run(tmp_path: Path):
     pids = {n: systems[n]["execution"]["pid"] for n in "abcd"}
     assert pids["a"] not in {pids["b"], pids["c"], pids["d"]}  # a in the driver, the others in workers
     assert all(systems[n]["execution"]["engine"] == "local" for n in "abcd")
+
+
+def test_a_worker_stops_the_joblib_processes_a_cell_started():
+    """RAPTOR's clustering starts loky workers; a pool worker that left them idle would wait their 300 s timeout
+    when it exits (its shutdown joins its children), stalling the pool's end."""
+    from joblib import Parallel, delayed
+    from joblib.externals.loky import reusable_executor
+
+    from hcrbench.experiment.engine import _stop_loky
+
+    assert Parallel(n_jobs=2, backend="loky")(delayed(abs)(-i) for i in range(4)) == [0, 1, 2, 3]
+    executor = reusable_executor._executor
+    assert executor is not None
+    procs = list(executor._processes.values())
+    assert procs and any(p.is_alive() for p in procs)
+    _stop_loky()
+    assert not any(p.is_alive() for p in procs)

@@ -111,10 +111,24 @@ def _worker_init(data: Any) -> None:
 
 
 def _worker_cell(cell: Cell) -> CellOutput | CellFailed:
-    out = compute_cell(cell, _DATA, engine="worker")  # bad input comes back as fields (it pickles badly)
+    try:
+        out = compute_cell(cell, _DATA, engine="worker")  # bad input comes back as fields (it pickles badly)
+    finally:
+        _stop_loky()
     if isinstance(out, CellOutput):
         out.where["engine"] = "local"
     return out
+
+
+def _stop_loky() -> None:
+    """Stop the joblib (loky) worker processes a cell started (RAPTOR's clustering): a worker process joins its
+    children when it exits, and loky's idle ones would hold it (and the pool's shutdown) for their 300 s timeout."""
+    import sys
+
+    mod = sys.modules.get("joblib.externals.loky.reusable_executor")
+    executor = getattr(mod, "_executor", None) if mod is not None else None
+    if executor is not None:
+        executor.shutdown(wait=True)
 
 
 def _cores() -> int:
