@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data.cache import counting_prior_hits
 from hcrbench.data.types import Run
 from hcrbench.errors import InputError
 from hcrbench.experiment.config import SystemConfig
@@ -38,6 +39,9 @@ class Cell:
     cwd: str = field(default_factory=os.getcwd)  # relative paths in params resolve as in a local run
     log_path: str | None = None  # where a tree retriever writes its routing log (shared storage on a cluster)
     world_keys: tuple[tuple[str, str], ...] | None = None  # per world of a dataset of several: its run's key
+    #: epoch seconds the run's execute stage began: cache hits on embeddings stored before it are counted apart
+    #: (``cache_hits_prior``: work a cold world would do, which the quickstart's forecast adds back)
+    started: float | None = None
 
     @property
     def name(self) -> str:
@@ -88,9 +92,10 @@ def compute_cell(cell: Cell, data: Any, engine: str = "local") -> CellOutput | C
     if engine != "local" and os.path.isdir(cell.cwd):
         os.chdir(cell.cwd)
     try:
-        run, entry = run_system(cell.system, data, cell.k, cell.seed,
-                                log_path=Path(cell.log_path) if cell.log_path else None,
-                                world_keys=dict(cell.world_keys) if cell.world_keys else None)
+        with counting_prior_hits(cell.started):
+            run, entry = run_system(cell.system, data, cell.k, cell.seed,
+                                    log_path=Path(cell.log_path) if cell.log_path else None,
+                                    world_keys=dict(cell.world_keys) if cell.world_keys else None)
     except InputError as e:
         if engine == "local":
             raise CellInputError(cell, e) from None
@@ -99,6 +104,45 @@ def compute_cell(cell: Cell, data: Any, engine: str = "local") -> CellOutput | C
 
 
 OnDone = Callable[[Cell, CellOutput], None]
+
+
+@dataclass
+class WorldOutput:
+    """What a (cell, world) task hands back under the Ray engine: the world's part (a
+    :class:`~hcrbench.experiment.world_cache.WorldRun`), the task's wall seconds, and where it ran."""
+
+    part: Any
+    seconds: float
+    where: dict[str, Any]
+
+
+def compute_world(cell: Cell, world: str, data: Any, engine: str = "ray") -> WorldOutput | CellFailed:
+    """One world of one cell (:func:`world_part`): the unit the Ray engine schedules on a dataset of several
+    worlds; the driver pools a cell's worlds with :func:`pool_cell` once they are all back."""
+    if engine != "local" and os.path.isdir(cell.cwd):
+        os.chdir(cell.cwd)
+    t0 = time.perf_counter()
+    try:
+        with counting_prior_hits(cell.started):
+            part = world_part(cell.system, data, world, cell.k, cell.seed, Path(cell.log_path) if cell.log_path
+                              else None, dict(cell.world_keys or ()).get(world))
+    except InputError as e:
+        if engine == "local":
+            raise CellInputError(cell, e) from None
+        return CellFailed(e.problem, e.field, e.path, e.line)
+    return WorldOutput(part, time.perf_counter() - t0, _where(engine))
+
+
+def pool_cell(cell: Cell, data: Any, parts: dict[str, Any], seconds: float) -> tuple[Run, dict[str, Any]]:
+    """The run and manifest entry of ``cell`` from its worlds' parts, as :func:`run_system` would return them
+    (the same bytes whichever engine computed the parts, in whatever order); a bad input is a
+    :class:`CellInputError`."""
+    try:
+        return pool_worlds(cell.system, data, parts, Path(cell.log_path) if cell.log_path else None, seconds)
+    except InputError as e:
+        raise CellInputError(cell, e) from None
+
+
 
 
 def _seed_everything(seed: int) -> None:
@@ -126,48 +170,70 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
     matches the one its last computation stored (:mod:`world_cache`) is reused, not recomputed: adding test worlds
     computes only the new worlds, and the pooled outputs are the same bytes either way."""
     t0 = time.perf_counter()
+    if data.worlds:
+        parts = {w: world_part(system, data, w, k, seed, log_path, (world_keys or {}).get(w)) for w in data.worlds}
+        return pool_worlds(system, data, parts, log_path, time.perf_counter() - t0)
     entry: dict[str, Any] = {"type": system.type}
-    worlds = data.worlds
-    if not worlds:
-        run, result, units, retriever = _run_one(system, data.corpus, data.queries, data, k, seed, entry)
-        _write_tree_log(retriever, log_path)
-    else:
-        from hcrbench.experiment import world_cache
-
-        runs, costs, unit_files, params = [], None, [], None  # type: ignore[var-annotated]
-        entry["worlds"] = {}
-        for w, (corpus, queries) in worlds.items():
-            tw = time.perf_counter()
-            key = (world_keys or {}).get(w)
-            wlog = None if log_path is None else world_log_path(log_path, w)
-            hit = world_cache.read(log_path, system.name, w, key)
-            if hit is None:
-                run_w, res_w, units_w, retriever = _run_one(system, corpus, queries, data, k, seed, entry)
-                _write_tree_log(retriever, wlog)
-                hit = world_cache.write(log_path, system.name, w, key, run_w, res_w.costs, units_w,
-                                        _jsonable(dict(retriever.params)), entry,
-                                        routing_log=wlog is not None and wlog.is_file(),
-                                        seconds=time.perf_counter() - tw)
-            runs.append(hit.run)
-            unit_files.append(hit.units_file)
-            params = params if params is not None else hit.params
-            for k_, v_ in hit.entry.items():
-                entry.setdefault(k_, v_)
-            costs = hit.costs if costs is None else costs.merge(hit.costs)
-            entry["worlds"][w] = {"n_documents": len(corpus), "n_queries": len(queries),
-                                  "seconds": round(hit.seconds, 3), "reused": hit.reused,
-                                  "stage_seconds": {s_: round(v, 3) for s_, v in
-                                                    sorted(hit.costs.stage_seconds.items())}}
-        run = pool_runs(runs, data.queries.query_ids)
-        from hcrbench.data.types import Costs, RunResult
-
-        result = RunResult(run, costs if costs is not None else Costs())
-        if log_path is not None:
-            pool_logs([world_log_path(log_path, w) for w in worlds], log_path)
-            world_cache.pool_units(unit_files, units_path_of(log_path, system.name), data.queries.query_ids)
-        return _finish(system, run, result, params or {}, entry, time.perf_counter() - t0)
+    run, result, units, retriever = _run_one(system, data.corpus, data.queries, data, k, seed, entry)
+    _write_tree_log(retriever, log_path)
     _write_units(system, units, log_path)
     return _finish(system, run, result, dict(retriever.params), entry, time.perf_counter() - t0)
+
+
+def world_part(system: SystemConfig, data: ExperimentData, world: str, k: int, seed: int,
+               log_path: Path | None, key: str | None) -> Any:
+    """One world's part of ``system``'s run (a :class:`~hcrbench.experiment.world_cache.WorldRun`): reused from
+    the folder when its stored key is ``key``, else built and searched on that world alone and stored. The unit
+    both engines compute; :func:`pool_worlds` joins the parts."""
+    from hcrbench.experiment import world_cache
+
+    corpus, queries = data.worlds[world]
+    tw = time.perf_counter()
+    wlog = None if log_path is None else world_log_path(log_path, world)
+    hit = world_cache.read(log_path, system.name, world, key)
+    if hit is None:
+        wentry: dict[str, Any] = {}
+        run_w, res_w, units_w, retriever = _run_one(system, corpus, queries, data, k, seed, wentry)
+        _write_tree_log(retriever, wlog)
+        hit = world_cache.write(log_path, system.name, world, key, run_w, res_w.costs, units_w,
+                                _jsonable(dict(retriever.params)), wentry,
+                                routing_log=wlog is not None and wlog.is_file(), seconds=time.perf_counter() - tw)
+    return hit
+
+
+#: the cost counters each world's manifest entry carries: what was encoded, and what the cache held from before the
+#: run (work a cold world does; the quickstart's forecast prices it, :mod:`hcrbench.protocol.batches`)
+WORLD_COUNTERS = ("texts_encoded", "cache_hits", "cache_hits_prior")
+
+
+def pool_worlds(system: SystemConfig, data: ExperimentData, parts: dict[str, Any], log_path: Path | None,
+                seconds: float) -> tuple[Run, dict[str, Any]]:
+    """The run and manifest entry of ``system`` from its worlds' parts (:func:`world_part`), world by world in
+    the dataset's order whatever order they finished in: the pooled run, routing log and units file, the costs
+    merged, and the entry's ``worlds`` saying what each world cost."""
+    from hcrbench.data.types import Costs, RunResult
+    from hcrbench.experiment import world_cache
+
+    entry: dict[str, Any] = {"type": system.type, "worlds": {}}
+    runs, costs, unit_files, params = [], None, [], None  # type: ignore[var-annotated]
+    for w, (corpus, queries) in data.worlds.items():
+        hit = parts[w]
+        runs.append(hit.run)
+        unit_files.append(hit.units_file)
+        params = params if params is not None else hit.params
+        for k_, v_ in hit.entry.items():
+            entry.setdefault(k_, v_)
+        costs = hit.costs if costs is None else costs.merge(hit.costs)
+        entry["worlds"][w] = {"n_documents": len(corpus), "n_queries": len(queries),
+                              "seconds": round(hit.seconds, 3), "reused": hit.reused,
+                              "stage_seconds": {s_: round(v, 3) for s_, v in sorted(hit.costs.stage_seconds.items())},
+                              **{c_: int(hit.costs.counters.get(c_, 0)) for c_ in WORLD_COUNTERS}}
+    run = pool_runs(runs, data.queries.query_ids)
+    result = RunResult(run, costs if costs is not None else Costs())
+    if log_path is not None:
+        pool_logs([world_log_path(log_path, w) for w in data.worlds], log_path)
+        world_cache.pool_units(unit_files, units_path_of(log_path, system.name), data.queries.query_ids)
+    return _finish(system, run, result, params or {}, entry, seconds)
 
 
 def units_path_of(log_path: Path, name: str) -> Path:

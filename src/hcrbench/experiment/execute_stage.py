@@ -4,6 +4,8 @@ engine (:mod:`hcrbench.experiment.engine`), reused from the folder, or skipped (
 
 from __future__ import annotations
 
+import time
+
 from rich.markup import escape
 
 from hcrbench.data.hashing import sha256_file
@@ -29,6 +31,7 @@ def execute(p: Plan, *, fail_fast: bool | None, protocol: ProtocolHooks | None) 
     if cfg.protocol is not None and protocol is not None and (cfg.protocol.fail_fast if fail_fast is None
                                                               else fail_fast):
         ex.watch = protocol.watch(cfg, data, out)
+    started = time.time()  # embeddings cached before this are earlier work (Cell.started)
     fps: dict[str, str] = {}  # a reader's fingerprint folds in the one of the system it reads (experiment.reads)
     world_keys = world_data_keys(data)
     wfps: dict[str, dict[str, str]] = {w: {} for w in world_keys}
@@ -59,7 +62,8 @@ def execute(p: Plan, *, fail_fast: bool | None, protocol: ProtocolHooks | None) 
         else:
             cells.append(Cell(i - 1, system, cfg.k, cfg.seed if system.seed is None else system.seed, fp,
                               log_path=str((out / log_rel(system.name)).resolve()),
-                              world_keys=tuple((w, wfps[w][system.name]) for w in world_keys) or None))
+                              world_keys=tuple((w, wfps[w][system.name]) for w in world_keys) or None,
+                              started=started))
     if cells:
         _run_cells(p, ex, cells, tags, sources)
     order = [s.name for s in cfg.systems]
