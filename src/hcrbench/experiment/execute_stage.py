@@ -80,8 +80,12 @@ def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], 
     engine = make_engine(p.execution or cfg.execution, console)  # first: a bad engine or address changes nothing
     drop_stale_results(out)  # scores and reports on disk are stale from here on
     commit_manifest(out, cfg, manifest, p.old_systems)
+    # With --fail-fast the cells go one at a time, in config order, each after the checkpoints; else a reader of
+    # another cell of this run waits for a second batch. The job line names the cells in the order they run.
+    todo = [[c] for c in cells] if ex.watch is not None else batches(cells, sources)
+    in_order = [c for batch in todo for c in batch]
     if job:
-        job.begin(cells[0].name)
+        job.begin(in_order[0].name)
     mark = p.clock.mark()
 
     def on_done(cell: Cell, output: CellOutput) -> None:
@@ -103,13 +107,12 @@ def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], 
         mark = p.clock.since(f"system:{cell.name}", mark)  # local engine: this cell's time (Ray: the wait)
         if job:
             job.advance()
-            left = [c.name for c in cells if c.name not in runs]
+            left = [c.name for c in in_order if c.name not in runs]
             if left:
                 job.begin(left[0])
 
     try:
-        # With --fail-fast the cells go one at a time, in config order, each after the checkpoints.
-        for batch in ([c] for c in cells) if ex.watch is not None else batches(cells, sources):
+        for batch in todo:
             if ex.watch is not None and runs:
                 ex.stopped = ex.watch.check(runs)
                 if ex.stopped is not None:
