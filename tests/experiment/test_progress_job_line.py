@@ -303,3 +303,22 @@ def test_a_logged_job_says_its_line_again_when_a_stage_reports_nothing():
     JobProgress(live=False, plain=False, stream=quiet, heartbeat=0.3).begin("raptor")  # not logged: no beat
     time.sleep(0.5)
     assert quiet.getvalue() == ""
+
+
+def test_a_retrievers_timed_stage_names_itself_on_the_job_line():
+    from hcrbench.data.types import Costs
+    from hcrbench.retrieve import progress as inner
+    from hcrbench.retrieve.util import timed
+
+    heard: list[tuple[str, int, int | None]] = []
+    previous = inner.set_sink(lambda d, n, t: heard.append((d, n, t)))
+    try:
+        costs = Costs()
+        with timed(costs, "tree"):
+            pass
+        with timed(costs, "encode_summaries"):
+            pass
+    finally:
+        inner.set_sink(previous)
+    assert heard == [("building the tree", 0, None), ("encode summaries", 0, None)]
+    assert set(costs.stage_seconds) == {"tree", "encode_summaries"}
