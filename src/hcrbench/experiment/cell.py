@@ -1,6 +1,9 @@
 """The cell function every engine executes: :func:`compute_cell` runs one system of an experiment
 (:func:`run_system`: index, search, its manifest entry), plus the records a cell hands back.
 
+On a dataset of several worlds the system runs world by world (:mod:`hcrbench.experiment.world_cell`, which the Ray
+engine also schedules one task per world).
+
 Below both engines and the runner (the runner builds cells and commits their outputs; the engines only execute
 them), so no engine imports the runner and the Ray engine does not import the local one.
 """
@@ -106,45 +109,6 @@ def compute_cell(cell: Cell, data: Any, engine: str = "local") -> CellOutput | C
 OnDone = Callable[[Cell, CellOutput], None]
 
 
-@dataclass
-class WorldOutput:
-    """What a (cell, world) task hands back under the Ray engine: the world's part (a
-    :class:`~hcrbench.experiment.world_cache.WorldRun`), the task's wall seconds, and where it ran."""
-
-    part: Any
-    seconds: float
-    where: dict[str, Any]
-
-
-def compute_world(cell: Cell, world: str, data: Any, engine: str = "ray") -> WorldOutput | CellFailed:
-    """One world of one cell (:func:`world_part`): the unit the Ray engine schedules on a dataset of several
-    worlds; the driver pools a cell's worlds with :func:`pool_cell` once they are all back."""
-    if engine != "local" and os.path.isdir(cell.cwd):
-        os.chdir(cell.cwd)
-    t0 = time.perf_counter()
-    try:
-        with counting_prior_hits(cell.started):
-            part = world_part(cell.system, data, world, cell.k, cell.seed, Path(cell.log_path) if cell.log_path
-                              else None, dict(cell.world_keys or ()).get(world))
-    except InputError as e:
-        if engine == "local":
-            raise CellInputError(cell, e) from None
-        return CellFailed(e.problem, e.field, e.path, e.line)
-    return WorldOutput(part, time.perf_counter() - t0, _where(engine))
-
-
-def pool_cell(cell: Cell, data: Any, parts: dict[str, Any], seconds: float) -> tuple[Run, dict[str, Any]]:
-    """The run and manifest entry of ``cell`` from its worlds' parts, as :func:`run_system` would return them
-    (the same bytes whichever engine computed the parts, in whatever order); a bad input is a
-    :class:`CellInputError`."""
-    try:
-        return pool_worlds(cell.system, data, parts, Path(cell.log_path) if cell.log_path else None, seconds)
-    except InputError as e:
-        raise CellInputError(cell, e) from None
-
-
-
-
 def _seed_everything(seed: int) -> None:
     random.seed(seed)
     np.random.seed(seed)
@@ -171,6 +135,8 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
     computes only the new worlds, and the pooled outputs are the same bytes either way."""
     t0 = time.perf_counter()
     if data.worlds:
+        from hcrbench.experiment.world_cell import pool_worlds, world_part
+
         parts = {w: world_part(system, data, w, k, seed, log_path, (world_keys or {}).get(w)) for w in data.worlds}
         return pool_worlds(system, data, parts, log_path, time.perf_counter() - t0)
     entry: dict[str, Any] = {"type": system.type}
@@ -178,62 +144,6 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
     _write_tree_log(retriever, log_path)
     _write_units(system, units, log_path)
     return _finish(system, run, result, dict(retriever.params), entry, time.perf_counter() - t0)
-
-
-def world_part(system: SystemConfig, data: ExperimentData, world: str, k: int, seed: int,
-               log_path: Path | None, key: str | None) -> Any:
-    """One world's part of ``system``'s run (a :class:`~hcrbench.experiment.world_cache.WorldRun`): reused from
-    the folder when its stored key is ``key``, else built and searched on that world alone and stored. The unit
-    both engines compute; :func:`pool_worlds` joins the parts."""
-    from hcrbench.experiment import world_cache
-
-    corpus, queries = data.worlds[world]
-    tw = time.perf_counter()
-    wlog = None if log_path is None else world_log_path(log_path, world)
-    hit = world_cache.read(log_path, system.name, world, key)
-    if hit is None:
-        wentry: dict[str, Any] = {}
-        run_w, res_w, units_w, retriever = _run_one(system, corpus, queries, data, k, seed, wentry)
-        _write_tree_log(retriever, wlog)
-        hit = world_cache.write(log_path, system.name, world, key, run_w, res_w.costs, units_w,
-                                _jsonable(dict(retriever.params)), wentry,
-                                routing_log=wlog is not None and wlog.is_file(), seconds=time.perf_counter() - tw)
-    return hit
-
-
-#: the cost counters each world's manifest entry carries: what was encoded, and what the cache held from before the
-#: run (work a cold world does; the quickstart's forecast prices it, :mod:`hcrbench.protocol.batches`)
-WORLD_COUNTERS = ("texts_encoded", "cache_hits", "cache_hits_prior")
-
-
-def pool_worlds(system: SystemConfig, data: ExperimentData, parts: dict[str, Any], log_path: Path | None,
-                seconds: float) -> tuple[Run, dict[str, Any]]:
-    """The run and manifest entry of ``system`` from its worlds' parts (:func:`world_part`), world by world in
-    the dataset's order whatever order they finished in: the pooled run, routing log and units file, the costs
-    merged, and the entry's ``worlds`` saying what each world cost."""
-    from hcrbench.data.types import Costs, RunResult
-    from hcrbench.experiment import world_cache
-
-    entry: dict[str, Any] = {"type": system.type, "worlds": {}}
-    runs, costs, unit_files, params = [], None, [], None  # type: ignore[var-annotated]
-    for w, (corpus, queries) in data.worlds.items():
-        hit = parts[w]
-        runs.append(hit.run)
-        unit_files.append(hit.units_file)
-        params = params if params is not None else hit.params
-        for k_, v_ in hit.entry.items():
-            entry.setdefault(k_, v_)
-        costs = hit.costs if costs is None else costs.merge(hit.costs)
-        entry["worlds"][w] = {"n_documents": len(corpus), "n_queries": len(queries),
-                              "seconds": round(hit.seconds, 3), "reused": hit.reused,
-                              "stage_seconds": {s_: round(v, 3) for s_, v in sorted(hit.costs.stage_seconds.items())},
-                              **{c_: int(hit.costs.counters.get(c_, 0)) for c_ in WORLD_COUNTERS}}
-    run = pool_runs(runs, data.queries.query_ids)
-    result = RunResult(run, costs if costs is not None else Costs())
-    if log_path is not None:
-        pool_logs([world_log_path(log_path, w) for w in data.worlds], log_path)
-        world_cache.pool_units(unit_files, units_path_of(log_path, system.name), data.queries.query_ids)
-    return _finish(system, run, result, params or {}, entry, seconds)
 
 
 def units_path_of(log_path: Path, name: str) -> Path:

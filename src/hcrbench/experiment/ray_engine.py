@@ -7,10 +7,10 @@ gets it by reference. Tasks are submitted with ``max_retries=0`` and resubmitted
 a system failure (worker crashed, node died, object lost, out of memory), so the manifest can say exactly how
 many attempts each cell took and where the last one ran. An exception from the cell's own code is not retried.
 On a dataset of several worlds (:attr:`~hcrbench.experiment.dataset.ExperimentData.worlds`) a cell is one task
-per world (:func:`~hcrbench.experiment.cell.compute_world`: reused from the folder when its key still holds, else
+per world (:func:`~hcrbench.experiment.world_cell.compute_world`: reused from the folder when its key still holds, else
 built and searched on that world), so the worlds of one system run side by side and a world whose worker dies is
 the only one retried; the driver pools a cell's worlds in the dataset's order when the last one is back
-(:func:`~hcrbench.experiment.cell.pool_cell`), and the manifest entry's ``execution.worlds`` says where each ran.
+(:func:`~hcrbench.experiment.world_cell.pool_cell`), and the manifest entry's ``execution.worlds`` says where each ran.
 The tasks write routing logs, trees and world parts under the output folder, which a multi-node cluster must
 therefore share with the driver.
 A progress line shows cells done / running / failed as they finish.
@@ -29,14 +29,12 @@ from hcrbench.experiment.cell import (
     CellInputError,
     CellOutput,
     OnDone,
-    WorldOutput,
     check_reachable,
     compute_cell,
-    compute_world,
     env_for_workers,
-    pool_cell,
 )
 from hcrbench.experiment.execution import ExecutionConfig
+from hcrbench.experiment.world_cell import WorldOutput, compute_world, pool_cell
 
 
 def _import_ray():
