@@ -124,6 +124,10 @@ def test_the_forecast_prices_embeddings_cached_before_the_look_at_their_cold_cos
     assert batches.forecast(warm, n_test=300, n_next=600, batch=1, generate_s=0.0,
                             rate=0.02)["systems_per_world_s"] == 5.0 + 1000 * 0.02
     assert batches.forecast_line(2, 72.0, 80.0) == "look 2 took 80 s; forecast 72 s (-10%)"
+    assert f["indexes_cached_before_look"] == 0 and batches.eta_words(f) == "~2.4 min"
+    man["systems"]["hcr"]["worlds"]["w02"]["index_hits_prior"] = 1  # its tree came from the cache: a lower bound
+    assert batches.eta_words(batches.forecast(man, n_test=300, n_next=600, batch=1, generate_s=3.0, look_s=100.0)) \
+        == "at least ~2.4 min: 1 tree or index cached from before this look"
 
 
 def test_undecided_rows_are_those_more_queries_can_decide():

@@ -219,6 +219,19 @@ def prior_before() -> float | None:
     return _PRIOR_BEFORE
 
 
+#: kinds of the cached indexes (trees, BM25 and vector indexes) :func:`index_ready` found stored before the
+#: ``since`` of :func:`counting_prior_hits`, in this process, until :func:`take_prior_indexes` reads them
+_PRIOR_INDEXES: list[str] = []
+
+
+def take_prior_indexes() -> list[str]:
+    """The kinds of the indexes found cached from before the measured work since the last call (and forget them):
+    work a cold world would have done, whose cold cost this process did not see."""
+    out = list(_PRIOR_INDEXES)
+    _PRIOR_INDEXES.clear()
+    return out
+
+
 class EmbeddingCache:
     """Vectors of texts under one model id, stored in append-only, checksummed shards.
 
@@ -474,6 +487,10 @@ def index_ready(kind: str, key: Any, root: str | Path | None = None) -> Path | N
         warn_damaged(d, reason)
         shutil.rmtree(d, ignore_errors=True)
         return None
+    if _PRIOR_BEFORE is not None:
+        with contextlib.suppress(OSError):
+            if (d / "key.json").stat().st_mtime < _PRIOR_BEFORE:
+                _PRIOR_INDEXES.append(kind)
     return d
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hcrbench.data.cache import counting_prior_hits
+from hcrbench.data.cache import counting_prior_hits, take_prior_indexes
 from hcrbench.data.types import Run
 from hcrbench.errors import InputError
 from hcrbench.experiment.cell import (
@@ -84,7 +84,11 @@ def world_part(system: SystemConfig, data: ExperimentData, world: str, k: int, s
     hit = world_cache.read(log_path, system.name, world, key)
     if hit is None:
         wentry: dict[str, Any] = {}
+        take_prior_indexes()
         run_w, res_w, units_w, retriever = _run_one(system, corpus, queries, data, k, seed, wentry)
+        prior = take_prior_indexes()  # a tree or index cached before the run: cheap now, not on a fresh world
+        if prior:
+            res_w.costs.add("index_hits_prior", len(prior))
         _write_tree_log(retriever, wlog)
         hit = world_cache.write(log_path, system.name, world, key, run_w, res_w.costs, units_w,
                                 _jsonable(dict(retriever.params)), wentry,
@@ -93,8 +97,9 @@ def world_part(system: SystemConfig, data: ExperimentData, world: str, k: int, s
 
 
 #: the cost counters each world's manifest entry carries: what was encoded, and what the cache held from before the
-#: run (work a cold world does; the quickstart's forecast prices it, :mod:`hcrbench.protocol.batches`)
-WORLD_COUNTERS = ("texts_encoded", "cache_hits", "cache_hits_prior")
+#: run: embeddings and whole indexes or trees (work a cold world does; the quickstart's forecast prices the
+#: embeddings and says when indexes were cached, :mod:`hcrbench.protocol.batches`)
+WORLD_COUNTERS = ("texts_encoded", "cache_hits", "cache_hits_prior", "index_hits_prior")
 
 
 def pool_worlds(system: SystemConfig, data: ExperimentData, parts: dict[str, Any], log_path: Path | None,

@@ -115,12 +115,14 @@ def forecast(manifest: dict[str, Any], *, n_test: int, n_next: int, batch: int, 
     generator's ``generate_s``. It repeats the look's fixed work: with ``look_s`` (this look's run, generation
     excluded), everything that was not a computed world part (loading, reusing the kept worlds, pooling, scoring,
     gate, verdicts), its query-bound stages (:data:`SCALED_STAGES`) scaled by ``n_next / n_test``; without it,
-    those stages alone."""
+    those stages alone. A tree or index the look found cached from before it (``index_hits_prior``) has no cold
+    cost measured here: ``indexes_cached_before_look`` counts them, and the forecast is then a lower bound."""
     measured = encode_rate(manifest)
     use = measured if measured is not None else rate
     per = world_seconds(manifest, use)
     per_world = sum(per.values()) / len(per) if per else 0.0
     prior = sum(float(e.get("cache_hits_prior") or 0) for _, _, e in _computed_parts(manifest))
+    indexes = sum(int(e.get("index_hits_prior") or 0) for _, _, e in _computed_parts(manifest))
     stages = manifest.get("stages") or {}
     scaled = sum(float((stages.get(s) or {}).get("wall_s") or 0.0) for s in SCALED_STAGES)
     factor = n_next / n_test if n_test else 1.0
@@ -130,7 +132,15 @@ def forecast(manifest: dict[str, Any], *, n_test: int, n_next: int, batch: int, 
     return {"seconds": round(total, 1), "systems_per_world_s": round(per_world, 1),
             "scaled_stages_s": round(scaled * factor, 1), "other_s": round(other, 1),
             "generate_per_world_s": round(generate_s, 1), "cached_before_look": int(prior),
+            "indexes_cached_before_look": indexes,
             "encode_s_per_text": None if use is None else round(use, 6)}
+
+
+def eta_words(eta: dict[str, Any]) -> str:
+    """``~3.1 min`` (``at least ~3.1 min: 2 trees or indexes were cached from before this look`` when some were)."""
+    n = int(eta.get("indexes_cached_before_look") or 0)
+    return (f"at least ~{minutes(eta['seconds'])}: {n} tree{'s' if n != 1 else ''} or index{'es' if n != 1 else ''} "
+            "cached from before this look" if n else f"~{minutes(eta['seconds'])}")
 
 
 def forecast_line(look: int, forecast_s: float, actual_s: float) -> str:

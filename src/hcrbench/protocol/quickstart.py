@@ -412,7 +412,7 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
                         f"{batches.minutes(max(0.0, budget_s - spent))} of the {batches.minutes(budget_s)} are left")
             else:
                 console.print(f"adding {batches.BATCH_WORLDS} test world (~{n_next - n_test} queries): next look in "
-                              f"~{batches.minutes(eta['seconds'])}", soft_wrap=True)
+                              f"{batches.eta_words(eta)}", soft_wrap=True)
                 k += batches.BATCH_WORLDS
         if stop is not None:
             break
