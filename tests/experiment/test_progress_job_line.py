@@ -279,3 +279,46 @@ def test_a_job_that_is_neither_live_nor_logged_says_nothing():
     job.say("quickstart")
     job.begin("hcr")
     assert buf.getvalue() == ""
+
+
+def test_a_logged_job_says_its_line_again_when_a_stage_reports_nothing():
+    """A stage that reports nothing (a tree build, the gate's replays) still leaves a line in the log at least
+    every ``heartbeat`` seconds, naming the step and the last stage heard of; none when lines come anyway."""
+    import time
+
+    buf = io.StringIO()
+    job = JobProgress(live=False, plain=True, stream=buf, heartbeat=0.3)
+    try:
+        job.expect(2)
+        job.begin("raptor")
+        job.update("clustering", 0, None)
+        time.sleep(1.15)
+        silent = buf.getvalue().splitlines()
+        assert 3 <= len(silent) <= 6, silent  # begin, then the line again every ~0.3 s
+        assert all(ln.startswith("[1/2 steps] raptor") for ln in silent)
+        assert silent[-1].startswith("[1/2 steps] raptor: clustering · elapsed")
+    finally:
+        job.close()
+    quiet = io.StringIO()
+    JobProgress(live=False, plain=False, stream=quiet, heartbeat=0.3).begin("raptor")  # not logged: no beat
+    time.sleep(0.5)
+    assert quiet.getvalue() == ""
+
+
+def test_a_retrievers_timed_stage_names_itself_on_the_job_line():
+    from hcrbench.data.types import Costs
+    from hcrbench.retrieve import progress as inner
+    from hcrbench.retrieve.util import timed
+
+    heard: list[tuple[str, int, int | None]] = []
+    previous = inner.set_sink(lambda d, n, t: heard.append((d, n, t)))
+    try:
+        costs = Costs()
+        with timed(costs, "tree"):
+            pass
+        with timed(costs, "encode_summaries"):
+            pass
+    finally:
+        inner.set_sink(previous)
+    assert heard == [("building the tree", 0, None), ("encode summaries", 0, None)]
+    assert set(costs.stage_seconds) == {"tree", "encode_summaries"}

@@ -149,3 +149,79 @@ def test_a_driver_without_the_cluster_token_gets_one_line(ray_cluster, tmp_path)
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr[-3000:]
     assert out.stderr.strip().splitlines()[-1].startswith(
         f"hcrbench: error: execution.address: cannot connect to the Ray cluster at {address}: ")
+
+
+
+def _worlds_config(out: str, marker: Path | None, reader: bool = False) -> str:
+    text = (f'name = "worlds"\noutput_dir = "{out}"\nk = 10\nn_resamples = 100\nmetrics = ["nDCG@10", "RR"]\n'
+            'baseline = "bm25"\n[dataset]\npath = "k"\nsplit = "test"\n'
+            '[[systems]]\nname = "bm25"\ntype = "bm25"\n'
+            '[[systems]]\nname = "hcr"\ntype = "hcr"\nparams = { backend = "hash" }\n')
+    if reader:
+        text += ('[[systems]]\nname = "rr"\ntype = "rerank"\nparams = { method = "maxsim", backend = "hash", '
+                 'top_n = 50, top_n_from = "hcr", top_n_match = "per-query" }\n')
+    if marker is not None:
+        text += f'[[systems]]\nname = "crashy"\ntype = "crash_once"\nparams = {{ marker = "{marker}" }}\n'
+    return text
+
+
+def _run_both(tmp_path: Path, address: str, env: dict, engine: str) -> str:
+    args = ["--address", address] if engine == "ray" else ["--engine", "local"]
+    res = subprocess.run(["hcrbench", "run", f"{engine}.toml", *args], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=400)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return res.stderr
+
+
+def _same_bytes(tmp_path: Path, names: list[str]) -> None:
+    rels = ["eval.json", "logs/hcr.routing.jsonl", "logs/hcr.units.jsonl"] + [f"runs/{n}.trec" for n in names]
+    for rel in rels:
+        assert (tmp_path / "out-ray" / rel).read_bytes() == (tmp_path / "out-local" / rel).read_bytes(), rel
+
+
+def test_worlds_are_ray_tasks_with_the_local_engines_bytes_and_a_dead_world_retried_alone(ray_cluster, tmp_path):
+    """On a dataset of several worlds each (system, world) is its own Ray task: a world whose worker dies is the
+    only one retried, and the pooled outputs are the local engine's bytes."""
+    from hcrbench.synth.worlds import generate_worlds
+
+    address, env = ray_cluster
+    env = {**env, "HCRBENCH_CACHE": str(tmp_path / "cache")}
+    generate_worlds(tmp_path / "k", "small", seed=37, n_queries=16, worlds=4)  # test split: w02, w03
+    marker = tmp_path / "crashed-once"
+    for engine in ("ray", "local"):
+        (tmp_path / f"{engine}.toml").write_text(_worlds_config(f"out-{engine}", marker))
+    err = _run_both(tmp_path, address, env, "ray")
+    assert marker.exists() and ("crashy (w02): attempt 1 failed" in err or "crashy (w03): attempt 1 failed" in err)
+    assert "ray: 3/3 cells done (6/6 world tasks), 0 running, 0 failed, 1 retried" in err
+    systems = json.loads((tmp_path / "out-ray" / "manifest.json").read_text())["systems"]
+    for name, entry in systems.items():
+        assert set(entry["execution"]["worlds"]) == set(entry["worlds"]) == {"w02", "w03"}, name
+        assert all(len(w["node_id"]) == 56 and w["attempts"] >= 1 for w in entry["execution"]["worlds"].values())
+    crashed = systems["crashy"]["execution"]
+    assert sorted(w["attempts"] for w in crashed["worlds"].values()) == [1, 2]
+    assert [f["world"] for f in crashed["failed_attempts"]] == [w for w, x in crashed["worlds"].items()
+                                                                 if x["attempts"] == 2]
+    _run_both(tmp_path, address, env, "local")
+    _same_bytes(tmp_path, ["bm25", "hcr", "crashy"])
+
+
+@pytest.mark.slow  # four runs of HCR and a reader of it on two and three worlds (~2 min on 2 shared cores)
+def test_adding_a_world_under_ray_computes_only_the_new_world_with_the_local_engines_bytes(ray_cluster, tmp_path):
+    from hcrbench.synth.worlds import generate_worlds
+
+    address, env = ray_cluster
+    env = {**env, "HCRBENCH_CACHE": str(tmp_path / "cache")}
+    generate_worlds(tmp_path / "k", "small", seed=41, n_queries=16, worlds=4)
+    for engine in ("ray", "local"):
+        (tmp_path / f"{engine}.toml").write_text(_worlds_config(f"out-{engine}", None, reader=True))
+    err = _run_both(tmp_path, address, env, "ray")
+    assert "ray: 1/1 cells done (2/2 world tasks), 0 running, 0 failed" in err  # rr reads hcr: a second batch
+    _run_both(tmp_path, address, env, "local")
+    _same_bytes(tmp_path, ["bm25", "hcr", "rr"])
+    generate_worlds(tmp_path / "k", "small", seed=41, n_queries=16, worlds=5)  # one more test world: w04
+    _run_both(tmp_path, address, env, "ray")
+    systems = json.loads((tmp_path / "out-ray" / "manifest.json").read_text())["systems"]
+    for name, entry in systems.items():
+        assert {w: e["reused"] for w, e in entry["worlds"].items()} == {"w02": True, "w03": True, "w04": False}, name
+    _run_both(tmp_path, address, env, "local")
+    _same_bytes(tmp_path, ["bm25", "hcr", "rr"])

@@ -143,3 +143,27 @@ def test_components_of_run_reads_the_run_folder(ran):
     for c in doc["costs"].values():
         assert set(c["by_system"]) == {"bm25", "hcr"} and c["fixed_s"] > 0 and c["per_query_s"] > 0
     assert 1 <= doc["allocation"]["queries_per_world"] <= max(c["n_queries"] for c in doc["costs"].values())
+
+
+def test_a_world_computed_again_counts_the_cached_work_from_before_the_run(ran):
+    """Another folder, the same cache: each world is computed again (no world part of this folder to reuse), and
+    its manifest entry counts the embeddings and indexes the cache held from before the run, which the
+    quickstart's forecast prices (or flags) as work a fresh world would do."""
+    import os
+
+    text = (ran / "exp.toml").read_text().replace('output_dir = "out"', 'output_dir = "again"')
+    (ran / "again.toml").write_text(text)
+    res = subprocess.run(["hcrbench", "run", "again.toml", "--quiet"], cwd=ran, capture_output=True, text=True,
+                         env={**os.environ, "HCRBENCH_CACHE": str(ran / "cache")})
+    assert res.returncode == 0, res.stderr
+    first = json.loads((ran / "out" / "manifest.json").read_text())["systems"]
+    again = json.loads((ran / "again" / "manifest.json").read_text())["systems"]
+    for w in ("w02", "w03"):
+        assert first["hcr"]["worlds"][w]["cache_hits_prior"] == 0 and first["hcr"]["worlds"][w]["texts_encoded"] > 0
+        now = again["hcr"]["worlds"][w]
+        assert not now["reused"] and now["texts_encoded"] == 0
+        # every hit is on a vector stored before this run (a text met twice is one encode and two hits)
+        assert now["cache_hits_prior"] == now["cache_hits"] >= first["hcr"]["worlds"][w]["texts_encoded"]
+    for name in ("bm25", "hcr"):  # BM25's index and HCR's tree came from the cache too
+        for w in ("w02", "w03"):
+            assert first[name]["worlds"][w]["index_hits_prior"] == 0 and again[name]["worlds"][w]["index_hits_prior"] >= 1

@@ -104,6 +104,32 @@ def test_the_forecast_scales_the_query_bound_stages_and_adds_a_world():
     assert f["scaled_stages_s"] == 90.0 and f["seconds"] == 45.0 + 2.0 + 90.0
 
 
+def test_the_forecast_prices_embeddings_cached_before_the_look_at_their_cold_cost_and_repeats_the_fixed_work():
+    """A world whose vectors were cached before the look ran faster than a fresh world will: its prior hits are
+    priced at the seconds per text the look measured where it did encode; the look's other work recurs."""
+    man = {"stages": {"scoring": {"wall_s": 10.0}, "gate+tree+verdicts": {"wall_s": 20.0}},
+           "systems": {"dense": {"worlds": {"w02": {"seconds": 5.0, "reused": False, "texts_encoded": 0,
+                                                    "cache_hits_prior": 1000, "stage_seconds": {"encode_corpus": 0.5}},
+                                            "w01": {"seconds": 80.0, "reused": True}}},
+                       "hcr": {"worlds": {"w02": {"seconds": 40.0, "reused": False, "texts_encoded": 2000,
+                                                  "cache_hits_prior": 0,
+                                                  "stage_seconds": {"encode_chunks": 16.0, "hcr.encode_queries": 4.0,
+                                                                    "tree": 9.0}}}}}}
+    assert batches.encode_rate(man) == 0.01  # (16 + 4) s over 2,000 texts; the cached part encoded nothing
+    f = batches.forecast(man, n_test=300, n_next=600, batch=1, generate_s=3.0, look_s=100.0)
+    assert f["systems_per_world_s"] == 5.0 + 40.0 + 1000 * 0.01 and f["cached_before_look"] == 1000
+    assert f["scaled_stages_s"] == 60.0 and f["other_s"] == 100.0 - 45.0 - 30.0
+    assert f["seconds"] == 55.0 + 3.0 + 60.0 + 25.0
+    warm = {**man, "systems": {"dense": man["systems"]["dense"]}}  # nothing encoded: the last look's rate
+    assert batches.forecast(warm, n_test=300, n_next=600, batch=1, generate_s=0.0,
+                            rate=0.02)["systems_per_world_s"] == 5.0 + 1000 * 0.02
+    assert batches.forecast_line(2, 72.0, 80.0) == "look 2 took 80 s; forecast 72 s (-10%)"
+    assert f["indexes_cached_before_look"] == 0 and batches.eta_words(f) == "~2.4 min"
+    man["systems"]["hcr"]["worlds"]["w02"]["index_hits_prior"] = 1  # its tree came from the cache: a lower bound
+    assert batches.eta_words(batches.forecast(man, n_test=300, n_next=600, batch=1, generate_s=3.0, look_s=100.0)) \
+        == "at least ~2.4 min: 1 tree or index cached from before this look"
+
+
 def test_undecided_rows_are_those_more_queries_can_decide():
     v = {"checkpoints": [
         {"id": "a", "status": "not decidable", "text": "not decidable at n = 300 (needs ~ 1,200)"},
@@ -143,3 +169,72 @@ def test_bad_world_flags_are_one_line_before_any_work(args, flag, tmp_path):
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and flag in lines[0], res.stderr
     assert not out.exists()
+
+
+@pytest.mark.slow  # generates four small worlds and runs two looks of HCR (hash) and BM25 (minutes on 2 cores)
+def test_the_forecast_of_a_look_is_within_30_percent_of_what_it_then_took(monkeypatch, tmp_path):
+    """The quickstart's look loop for real on a small hash-encoder field (HCR and BM25 over Meridian worlds):
+    the forecast made after look 1 against the time look 2 then took, both in verdicts.json. In the quickstart
+    look 1 follows the tuning runs in the same process; here a tiny run of the same systems stands in for them, so
+    look 1's times do not carry the process's first imports."""
+    import json
+
+    from hcrbench.experiment.runner import run_experiment
+
+    warm = tmp_path / "warm"
+    (warm / "data" / "qrels").mkdir(parents=True)
+    docs = {f"d{i}": f"note {i} on the {('billing', 'signing', 'laptop')[i % 3]} service and its owner" for i in range(12)}
+    (warm / "data" / "corpus.jsonl").write_text("".join(json.dumps({"_id": d, "title": "", "text": t}) + "\n"
+                                                        for d, t in docs.items()))
+    (warm / "data" / "queries.jsonl").write_text(json.dumps({"_id": "q1", "text": "billing owner"}) + "\n"
+                                                 + json.dumps({"_id": "q2", "text": "laptop service"}) + "\n")
+    (warm / "data" / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td0\t1\nq2\td2\t1\n")
+    (warm / "warm.toml").write_text('name = "warm"\noutput_dir = "out"\nmetrics = ["nDCG@10"]\nn_resamples = 50\n'
+                                    '[dataset]\npath = "data"\nsplit = "test"\n'
+                                    '[[systems]]\nname = "bm25"\ntype = "bm25"\n'
+                                    '[[systems]]\nname = "hcr"\ntype = "hcr"\nparams = { backend = "hash" }\n')
+    monkeypatch.setenv("HCRBENCH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HCRBENCH_HOME", str(tmp_path / "home"))
+    said: list[str] = []
+
+    def write_config(folder, size, *, seed, data_root, worlds, **kw):
+        root = Path(data_root) / qs.data_folder(size, seed, worlds=worlds)
+        cfg = Path(folder) / "quickstart.toml"
+        cfg.parent.mkdir(parents=True, exist_ok=True)
+        cfg.write_text(f'name = "looks"\noutput_dir = "."\nmetrics = ["nDCG@10"]\nn_resamples = 200\n'
+                       f'[dataset]\npath = "{root}"\nsplit = "test"\n'
+                       '[[systems]]\nname = "bm25"\ntype = "bm25"\n'
+                       '[[systems]]\nname = "hcr"\ntype = "hcr"\nparams = { backend = "hash" }\n')
+        return cfg, {"chosen": {}}
+
+    looks_seen: list[int] = []
+
+    def undecided(verdicts):  # look 1 leaves a rule undecided for want of queries; look 2 decides it
+        looks_seen.append(1)
+        return [{"id": "toy", "name": "toy", "n": 300, "needs": 450}] if len(looks_seen) == 1 else []
+
+    from hcrbench.synth import worlds as synth_worlds
+
+    ensure = synth_worlds.ensure_worlds  # the design's 500 documents per world, 40 queries (not 300): a short test
+    monkeypatch.setattr(synth_worlds, "ensure_worlds", lambda root, **kw: ensure(root, n_queries=40, **kw))
+    monkeypatch.setattr(qs, "write_config", write_config)
+    monkeypatch.setattr(batches, "undecided_for_queries", undecided)
+    monkeypatch.setattr(batches, "any_within_reach", lambda v, u: True)
+    monkeypatch.setattr(qs.looks, "guard", lambda cfg, root, relook=False: {})
+    monkeypatch.setattr(qs.looks, "record", lambda look, folder, v: {"overall": "go", "checkpoints": [],
+                                                                      "hypotheses": []})
+    monkeypatch.setattr(qs, "with_best_simple", lambda v, res, cfg: v)
+    monkeypatch.setattr(qs, "variance_of", lambda folder, v: {})
+    monkeypatch.setattr("hcrbench.protocol.verdicts.with_tuning", lambda v, t: v)
+    written = {}
+    monkeypatch.setattr("hcrbench.protocol.verdicts.write_verdicts", lambda folder, v: written.update(v))
+    run_experiment(warm / "warm.toml", progress=False)
+    _run(tmp_path / "qs", data_root=tmp_path / "data", max_worlds=4, largest=False, progress=False,
+         fail_fast=False, console=SimpleNamespace(print=lambda *a, **k: said.append(str(a[0]))))
+    first, second = written["sequential"]["looks"]
+    assert (first["worlds"], second["worlds"]) == (3, 4) and second["forecast"]["systems_per_world_s"] > 0
+    err = second["forecast_s"] / second["experiment_s"] - 1
+    assert abs(err) <= 0.30, (second, first)
+    assert second["forecast_error"] == pytest.approx(err, abs=1e-3)
+    assert any(s.startswith("look 2 took ") and "; forecast " in s for s in said), said
+    assert sum(s.startswith("world w0") for s in said) == 4  # a line per world generated

@@ -143,3 +143,25 @@ def test_progress_bars_follow_env(monkeypatch):
     assert list(progress(iter([1, 2]), total=2, desc="x")) == [1, 2]  # a bar on stderr, items unchanged
     monkeypatch.delenv("HCRBENCH_PROGRESS")
     assert progress_enabled() is False  # pytest's stderr is not a TTY
+
+
+def test_an_index_found_cached_from_before_the_measured_work_is_told_apart(tmp_path):
+    """A tree or index stored before the work began (``counting_prior_hits``) is work a fresh world would redo;
+    one stored during it (another system of the same look) is sharing that recurs."""
+    import os
+    import time
+
+    from hcrbench.data.cache import counting_prior_hits, take_prior_indexes
+
+    old = save_index("raptor-tree", {"corpus": "a"}, lambda d: (d / "data").write_text("ok"), tmp_path)
+    past = time.time() - 60
+    os.utime(old / "key.json", (past, past))
+    since = time.time()
+    time.sleep(0.05)  # a file's time stamp comes from a coarser clock than time.time()
+    take_prior_indexes()
+    with counting_prior_hits(since):
+        new = save_index("bm25", {"corpus": "b"}, lambda d: (d / "data").write_text("ok"), tmp_path)
+        assert index_ready("raptor-tree", {"corpus": "a"}, tmp_path) == old
+        assert index_ready("bm25", {"corpus": "b"}, tmp_path) == new
+        assert take_prior_indexes() == ["raptor-tree"] and take_prior_indexes() == []
+    assert index_ready("raptor-tree", {"corpus": "a"}, tmp_path) == old and take_prior_indexes() == []

@@ -87,3 +87,28 @@ def test_onnx_minilm_one_pass_equals_the_two_separate_passes():
     alone = enc.encode_tokens(texts[::-1])[::-1]  # other batches, other order: the same numbers
     assert all(np.array_equal(a, b) for a, b in zip(blocks, alone))
     assert np.array_equal(enc.encode([texts[2]])[0], pooled[2])
+
+
+def test_hits_on_vectors_stored_before_the_measured_work_are_counted_apart(tmp_path):
+    """``cache_hits_prior``: what a cold run would have encoded (the quickstart's forecast prices it), as opposed
+    to sharing inside the work (a text another system of the same look encoded), which recurs."""
+    import os
+    import time
+
+    from hcrbench.data.cache import counting_prior_hits
+
+    cache = EmbeddingCache("hash-test", root=tmp_path, dtype="float32")
+    enc = Both()
+    encode_cached(enc, ["billing database"], cache=cache)
+    since = time.time()
+    for keys in cache.path.glob("*.keys.npy"):  # stored well before the look
+        os.utime(keys, (since - 60, since - 60))
+    time.sleep(0.05)  # a file's time stamp comes from a coarser clock than time.time()
+    look = Costs()
+    with counting_prior_hits(since):
+        encode_cached(enc, ["billing database", "laptop refresh"], cache=cache, costs=look)
+        encode_cached(enc, ["laptop refresh"], cache=EmbeddingCache("hash-test", root=tmp_path), costs=look)
+    assert look.counters == {"cache_hits": 2, "cache_hits_prior": 1, "embedding_calls": 1, "texts_encoded": 1}
+    outside = Costs()
+    encode_cached(enc, ["billing database"], cache=cache, costs=outside)
+    assert "cache_hits_prior" not in outside.counters and outside.counters["cache_hits"] == 1

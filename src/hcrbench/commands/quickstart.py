@@ -114,7 +114,13 @@ def quickstart_command(
     flush_warnings()
     console = Console(highlight=False, width=width())
     res = qs.result
-    report = end_with_verdict_block(console, qs, verbose=verbose)
+    from hcrbench.experiment.progress import job_progress
+
+    with job_progress(not quiet, plain=True) as job:  # the report takes a while: a line, not silence
+        job.expect(1)
+        job.begin("writing the report")
+        report = end_with_verdict_block(console, qs, verbose=verbose)
+        job.advance()
     from hcrbench.experiment.manifest import mark_complete
 
     res.manifest = mark_complete(qs.out) or res.manifest  # "complete" only now that the report is written

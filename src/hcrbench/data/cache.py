@@ -196,6 +196,42 @@ class Damage:
     reason: str
 
 
+#: Epoch seconds since which the running computation counts as one piece of work (a look of the quickstart, one
+#: ``hcrbench run``): a cache hit on a shard stored before it is work done earlier (``cache_hits_prior``), which a
+#: cold world would have to do; a hit on one stored since is sharing inside the work, which recurs.
+_PRIOR_BEFORE: float | None = None
+
+
+@contextlib.contextmanager
+def counting_prior_hits(since: float | None) -> Any:
+    """Within the ``with`` body, :func:`~hcrbench.retrieve.encoders.encode_cached` counts the hits on shards
+    stored before ``since`` as ``cache_hits_prior`` (None: counts none)."""
+    global _PRIOR_BEFORE
+    before, _PRIOR_BEFORE = _PRIOR_BEFORE, since
+    try:
+        yield
+    finally:
+        _PRIOR_BEFORE = before
+
+
+def prior_before() -> float | None:
+    """The ``since`` of the innermost :func:`counting_prior_hits` (None outside one)."""
+    return _PRIOR_BEFORE
+
+
+#: kinds of the cached indexes (trees, BM25 and vector indexes) :func:`index_ready` found stored before the
+#: ``since`` of :func:`counting_prior_hits`, in this process, until :func:`take_prior_indexes` reads them
+_PRIOR_INDEXES: list[str] = []
+
+
+def take_prior_indexes() -> list[str]:
+    """The kinds of the indexes found cached from before the measured work since the last call (and forget them):
+    work a cold world would have done, whose cold cost this process did not see."""
+    out = list(_PRIOR_INDEXES)
+    _PRIOR_INDEXES.clear()
+    return out
+
+
 class EmbeddingCache:
     """Vectors of texts under one model id, stored in append-only, checksummed shards.
 
@@ -217,6 +253,7 @@ class EmbeddingCache:
         self._index: dict[bytes, tuple[str, int]] = {}
         self._shards: dict[str, tuple[np.ndarray, np.ndarray, bool] | None] = {}
         self._scanned: set[str] = set()
+        self._stored_at: dict[str, float] = {}
         if scan:
             self.refresh()
 
@@ -322,6 +359,19 @@ class EmbeddingCache:
         vec, off, single = got
         block = np.asarray(vec[int(off[row]) : int(off[row + 1])])
         return block[0] if single else block
+
+    def stored_before(self, digest: bytes, since: float) -> bool:
+        """Whether the shard that holds ``digest`` was committed before ``since`` (epoch seconds)."""
+        loc = self._index.get(digest)
+        if loc is None:
+            return False
+        shard = loc[0]
+        if shard not in self._stored_at:
+            try:
+                self._stored_at[shard] = (self.path / f"{shard}.keys.npy").stat().st_mtime
+            except OSError:
+                self._stored_at[shard] = float("inf")
+        return self._stored_at[shard] < since
 
     def get(self, texts: Sequence[str]) -> list[np.ndarray | None]:
         """For each text, its cached array or None."""
@@ -437,6 +487,10 @@ def index_ready(kind: str, key: Any, root: str | Path | None = None) -> Path | N
         warn_damaged(d, reason)
         shutil.rmtree(d, ignore_errors=True)
         return None
+    if _PRIOR_BEFORE is not None:
+        with contextlib.suppress(OSError):
+            if (d / "key.json").stat().st_mtime < _PRIOR_BEFORE:
+                _PRIOR_INDEXES.append(kind)
     return d
 
 

@@ -1,6 +1,9 @@
 """The cell function every engine executes: :func:`compute_cell` runs one system of an experiment
 (:func:`run_system`: index, search, its manifest entry), plus the records a cell hands back.
 
+On a dataset of several worlds the system runs world by world (:mod:`hcrbench.experiment.world_cell`, which the Ray
+engine also schedules one task per world).
+
 Below both engines and the runner (the runner builds cells and commits their outputs; the engines only execute
 them), so no engine imports the runner and the Ray engine does not import the local one.
 """
@@ -20,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data.cache import counting_prior_hits
 from hcrbench.data.types import Run
 from hcrbench.errors import InputError
 from hcrbench.experiment.config import SystemConfig
@@ -38,6 +42,9 @@ class Cell:
     cwd: str = field(default_factory=os.getcwd)  # relative paths in params resolve as in a local run
     log_path: str | None = None  # where a tree retriever writes its routing log (shared storage on a cluster)
     world_keys: tuple[tuple[str, str], ...] | None = None  # per world of a dataset of several: its run's key
+    #: epoch seconds the run's execute stage began: cache hits on embeddings stored before it are counted apart
+    #: (``cache_hits_prior``: work a cold world would do, which the quickstart's forecast adds back)
+    started: float | None = None
 
     @property
     def name(self) -> str:
@@ -88,9 +95,10 @@ def compute_cell(cell: Cell, data: Any, engine: str = "local") -> CellOutput | C
     if engine != "local" and os.path.isdir(cell.cwd):
         os.chdir(cell.cwd)
     try:
-        run, entry = run_system(cell.system, data, cell.k, cell.seed,
-                                log_path=Path(cell.log_path) if cell.log_path else None,
-                                world_keys=dict(cell.world_keys) if cell.world_keys else None)
+        with counting_prior_hits(cell.started):
+            run, entry = run_system(cell.system, data, cell.k, cell.seed,
+                                    log_path=Path(cell.log_path) if cell.log_path else None,
+                                    world_keys=dict(cell.world_keys) if cell.world_keys else None)
     except InputError as e:
         if engine == "local":
             raise CellInputError(cell, e) from None
@@ -126,46 +134,14 @@ def run_system(system: SystemConfig, data: ExperimentData, k: int, seed: int,
     matches the one its last computation stored (:mod:`world_cache`) is reused, not recomputed: adding test worlds
     computes only the new worlds, and the pooled outputs are the same bytes either way."""
     t0 = time.perf_counter()
+    if data.worlds:
+        from hcrbench.experiment.world_cell import pool_worlds, world_part
+
+        parts = {w: world_part(system, data, w, k, seed, log_path, (world_keys or {}).get(w)) for w in data.worlds}
+        return pool_worlds(system, data, parts, log_path, time.perf_counter() - t0)
     entry: dict[str, Any] = {"type": system.type}
-    worlds = data.worlds
-    if not worlds:
-        run, result, units, retriever = _run_one(system, data.corpus, data.queries, data, k, seed, entry)
-        _write_tree_log(retriever, log_path)
-    else:
-        from hcrbench.experiment import world_cache
-
-        runs, costs, unit_files, params = [], None, [], None  # type: ignore[var-annotated]
-        entry["worlds"] = {}
-        for w, (corpus, queries) in worlds.items():
-            tw = time.perf_counter()
-            key = (world_keys or {}).get(w)
-            wlog = None if log_path is None else world_log_path(log_path, w)
-            hit = world_cache.read(log_path, system.name, w, key)
-            if hit is None:
-                run_w, res_w, units_w, retriever = _run_one(system, corpus, queries, data, k, seed, entry)
-                _write_tree_log(retriever, wlog)
-                hit = world_cache.write(log_path, system.name, w, key, run_w, res_w.costs, units_w,
-                                        _jsonable(dict(retriever.params)), entry,
-                                        routing_log=wlog is not None and wlog.is_file(),
-                                        seconds=time.perf_counter() - tw)
-            runs.append(hit.run)
-            unit_files.append(hit.units_file)
-            params = params if params is not None else hit.params
-            for k_, v_ in hit.entry.items():
-                entry.setdefault(k_, v_)
-            costs = hit.costs if costs is None else costs.merge(hit.costs)
-            entry["worlds"][w] = {"n_documents": len(corpus), "n_queries": len(queries),
-                                  "seconds": round(hit.seconds, 3), "reused": hit.reused,
-                                  "stage_seconds": {s_: round(v, 3) for s_, v in
-                                                    sorted(hit.costs.stage_seconds.items())}}
-        run = pool_runs(runs, data.queries.query_ids)
-        from hcrbench.data.types import Costs, RunResult
-
-        result = RunResult(run, costs if costs is not None else Costs())
-        if log_path is not None:
-            pool_logs([world_log_path(log_path, w) for w in worlds], log_path)
-            world_cache.pool_units(unit_files, units_path_of(log_path, system.name), data.queries.query_ids)
-        return _finish(system, run, result, params or {}, entry, time.perf_counter() - t0)
+    run, result, units, retriever = _run_one(system, data.corpus, data.queries, data, k, seed, entry)
+    _write_tree_log(retriever, log_path)
     _write_units(system, units, log_path)
     return _finish(system, run, result, dict(retriever.params), entry, time.perf_counter() - t0)
 

@@ -48,6 +48,7 @@ from hcrbench.experiment.context_judge import (
 from hcrbench.experiment.dataset import ExperimentData
 from hcrbench.metrics.failures import Span, failure_class, failure_counts
 from hcrbench.metrics.sufficiency import KINDS, detection, failure_band, is_budget_feasible
+from hcrbench.retrieve.progress import report
 from hcrbench.stats._arrays import derive_seed
 
 Evidence = dict[str, QueryEvidence] | None
@@ -153,7 +154,8 @@ def deliver(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Run], o
     systems = {s.name: s for s in cfg.systems}
     ctx_set, counter, doc_texts, qids = prep.ctx_set, prep.counter, prep.doc_texts, prep.qids
     offer = Offer({ctx_set: UnitSet(ctx_set, prep.index, prep.ctx_params)}, {}, {})
-    for name, run in runs.items():
+    for i, (name, run) in enumerate(runs.items()):
+        report(f"context: delivering {name}", i, len(runs))
         sc = systems.get(name)
         units = load_units(out, name)
         if units is not None:
@@ -239,7 +241,8 @@ def judge_all(cfg: ExperimentConfig, data: ExperimentData, prep: Prep, offer: Of
     """Every delivery (systems and controls), then the oracle, selected under every budget by its method and
     judged; each writes ``contexts/<name>.jsonl``."""
     j = Judged({}, {}, {})
-    for name, dl in offer.deliveries.items():
+    for i, (name, dl) in enumerate(offer.deliveries.items()):
+        report(f"context: selecting and judging {name}", i, len(offer.deliveries))
         method = ctl.control_selection.get(name) or selection_of(cfg, name)
         j.methods[name] = method
         vsim: VectorSimilarity | None = None

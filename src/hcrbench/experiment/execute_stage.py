@@ -4,6 +4,8 @@ engine (:mod:`hcrbench.experiment.engine`), reused from the folder, or skipped (
 
 from __future__ import annotations
 
+import time
+
 from rich.markup import escape
 
 from hcrbench.data.hashing import sha256_file
@@ -30,6 +32,7 @@ def execute(p: Plan, *, fail_fast: bool | None, protocol: ProtocolHooks | None) 
     if cfg.protocol is not None and protocol is not None and (cfg.protocol.fail_fast if fail_fast is None
                                                               else fail_fast):
         ex.watch = protocol.watch(cfg, data, out)
+    started = time.time()  # embeddings cached before this are earlier work (Cell.started)
     fps: dict[str, str] = {}  # a reader's fingerprint folds in the one of the system it reads (experiment.reads)
     world_keys = world_data_keys(data)
     wfps: dict[str, dict[str, str]] = {w: {} for w in world_keys}
@@ -62,7 +65,8 @@ def execute(p: Plan, *, fail_fast: bool | None, protocol: ProtocolHooks | None) 
         else:
             cell = Cell(i - 1, system, cfg.k, cfg.seed if system.seed is None else system.seed, fp,
                         log_path=str((out / log_rel(system.name)).resolve()),
-                        world_keys=tuple((w, wfps[w][system.name]) for w in world_keys) or None)
+                        world_keys=tuple((w, wfps[w][system.name]) for w in world_keys) or None,
+                        started=started)
             if fp in first_of:
                 # The same type, params, seed, data and reads as a cell computed here (a system that differs only
                 # in its name or context selection, which is applied later): its run is that cell's, copied.
@@ -91,8 +95,14 @@ def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], 
     engine = make_engine(p.execution or cfg.execution, console)  # first: a bad engine or address changes nothing
     drop_stale_results(out)  # scores and reports on disk are stale from here on
     commit_manifest(out, cfg, manifest, p.old_systems)
+    # With --fail-fast the cells go one at a time, in config order, each after the checkpoints; else a reader of
+    # another cell of this run waits for a second batch. The job line names the cells in the order they run.
+    # (a cell that reads a twin waits for the cell the twin copies)
+    todo = [[c] for c in cells] if ex.watch is not None else batches(cells, {n: twin_of.get(s, s)
+                                                                           for n, s in sources.items()})
+    in_order = [c for batch in todo for c in batch]
     if job:
-        job.begin(cells[0].name)
+        job.begin(in_order[0].name)
     mark = p.clock.mark()
 
     def on_done(cell: Cell, output: CellOutput) -> None:
@@ -125,15 +135,12 @@ def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], 
         mark = p.clock.since(f"system:{cell.name}", mark)  # local engine: this cell's time (Ray: the wait)
         if job:
             job.advance()
-            left = [c.name for c in cells + twin_cells if c.name not in runs]
+            left = [c.name for c in in_order + twin_cells if c.name not in runs]
             if left:
                 job.begin(left[0])
 
     try:
-        # With --fail-fast the cells go one at a time, in config order, each after the checkpoints.
-        # a cell that reads a twin waits for the cell the twin copies
-        reads_computed = {n: twin_of.get(s, s) for n, s in sources.items()}
-        for batch in ([c] for c in cells) if ex.watch is not None else batches(cells, reads_computed):
+        for batch in todo:
             if ex.watch is not None and runs:
                 ex.stopped = ex.watch.check(runs)
                 if ex.stopped is not None:

@@ -37,6 +37,7 @@ from hcrbench.data.structured import parse_toml
 from hcrbench.retrieve import progress as inner
 
 PLAIN_EVERY = 15.0  # seconds between two plain lines of one step's inner stage (stderr not a terminal)
+HEARTBEAT = 10.0  # a logged job's line again after this long without one (well inside 15 s on a busy machine)
 POST_STEPS = 2  # per experiment: scoring (+ context), then gate / tree metrics / checkpoints
 
 _CURRENT: JobProgress | None = None
@@ -160,7 +161,7 @@ class JobProgress:
 
     def __init__(self, *, live: bool, stream: TextIO | None = None, unit: str = "steps",
                  clock: Callable[[], float] = time.monotonic, tick: float = 1.0, plain: bool = False,
-                 plain_every: float = PLAIN_EVERY) -> None:
+                 plain_every: float = PLAIN_EVERY, heartbeat: float = 0.0) -> None:
         self.live, self.unit, self.clock = live, unit, clock
         #: not live but wanted (stderr is a pipe or a file): one plain line per step begun, and an inner stage's
         #: line at most every ``plain_every`` seconds, so a log shows what is being done from the first second
@@ -178,6 +179,13 @@ class JobProgress:
         self._ticker: threading.Thread | None = None
         if live and tick > 0:  # redraw now and then so elapsed time moves during a long step
             self._ticker = threading.Thread(target=self._tick, args=(tick,), daemon=True)
+            self._ticker.start()
+        #: plain lines only: after this many seconds without one, the line is written again (a stage that reports
+        #: nothing, such as a tree build or the gate's replays, still shows the job is alive and where it is)
+        self.heartbeat = heartbeat if self.plain else 0.0
+        if self.heartbeat > 0:
+            self._plain_last = clock()
+            self._ticker = threading.Thread(target=self._beat, daemon=True)
             self._ticker.start()
 
     # ---- the plan
@@ -216,7 +224,14 @@ class JobProgress:
             self._erase()
             self.base.write(f"{text} · elapsed {fmt_seconds(self.clock() - self.t0)}\n")
             self.base.flush()
+            self._plain_last = self.clock() if self.plain else self._plain_last
             self._draw_locked(force=True)
+
+    def _beat(self) -> None:
+        while not self._stop.wait(min(1.0, self.heartbeat / 4)):
+            with self._lock:
+                if self.clock() - self._plain_last >= self.heartbeat:
+                    self._plain_line(force=True)
 
     def _plain_line(self, force: bool = False) -> None:
         if not self.plain:
@@ -266,7 +281,7 @@ class JobProgress:
         what = self.label or "starting"
         if self.inner is not None:
             desc, done, total = self.inner
-            what += f": {desc} {done}/{total}" if total else f": {desc} {done}"
+            what += f": {desc} {done}/{total}" if total else (f": {desc} {done}" if done else f": {desc}")
             left = self.inner_eta()
             if left is not None:
                 what += f" ({fmt_eta(left)} left)"
@@ -328,7 +343,8 @@ def job_progress(enabled: bool = True, *, stream: TextIO | None = None, plain: b
         yield _CURRENT
         return
     live = enabled and line_wanted()
-    job = JobProgress(live=live, stream=stream, plain=plain and enabled and not live and plain_wanted())
+    logged = plain and enabled and not live and plain_wanted()
+    job = JobProgress(live=live, stream=stream, plain=logged, heartbeat=HEARTBEAT if logged else 0.0)
     previous = inner.set_sink(job.update if job.live or job.plain else None)
     _CURRENT = job
     try:
@@ -352,7 +368,8 @@ def with_job_progress(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def with_logged_job_progress(fn: Callable[..., Any]) -> Callable[..., Any]:
     """:func:`with_job_progress` that, under a pipe or into a file, writes a plain line per step with the ETA
-    (and an inner stage's every :data:`PLAIN_EVERY` seconds): a long job says what it does from the first second."""
+    (and an inner stage's every :data:`PLAIN_EVERY` seconds, and the line again after that long without one): a
+    long job says what it does from the first second and is never silent longer than :data:`HEARTBEAT`."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kw: Any) -> Any:

@@ -1,16 +1,25 @@
-"""The Ray engine: each experiment cell a Ray task; retries of dead workers counted here, in the driver.
+"""The Ray engine: each experiment cell a Ray task (per world on a dataset of several); retries of dead workers
+counted here, in the driver.
 
 Connects to ``[execution] address`` (checked to be reachable first), or with no address starts a private Ray
 on 127.0.0.1 for the run and stops it afterwards. The experiment's data goes to the object store once; every task
 gets it by reference. Tasks are submitted with ``max_retries=0`` and resubmitted by the driver when Ray reports
 a system failure (worker crashed, node died, object lost, out of memory), so the manifest can say exactly how
 many attempts each cell took and where the last one ran. An exception from the cell's own code is not retried.
+On a dataset of several worlds (:attr:`~hcrbench.experiment.dataset.ExperimentData.worlds`) a cell is one task
+per world (:func:`~hcrbench.experiment.world_cell.compute_world`: reused from the folder when its key still holds, else
+built and searched on that world), so the worlds of one system run side by side and a world whose worker dies is
+the only one retried; the driver pools a cell's worlds in the dataset's order when the last one is back
+(:func:`~hcrbench.experiment.world_cell.pool_cell`), and the manifest entry's ``execution.worlds`` says where each ran.
+The tasks write routing logs, trees and world parts under the output folder, which a multi-node cluster must
+therefore share with the driver.
 A progress line shows cells done / running / failed as they finish.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 from hcrbench.errors import InputError
@@ -25,6 +34,7 @@ from hcrbench.experiment.cell import (
     env_for_workers,
 )
 from hcrbench.experiment.execution import ExecutionConfig
+from hcrbench.experiment.world_cell import WorldOutput, compute_world, pool_cell
 
 
 def _import_ray():
@@ -75,6 +85,11 @@ def _ray_cell(cell: Cell, data: Any, attempt: int) -> CellOutput | CellFailed:
     return compute_cell(cell, data, engine="ray")
 
 
+def _ray_world(cell: Cell, world: str, data: Any, attempt: int) -> WorldOutput | CellFailed:
+    """The task body of one world of a cell: :func:`compute_world` on a worker."""
+    return compute_world(cell, world, data, engine="ray")
+
+
 def _amount(key: str, value: float) -> str:
     return f"memory {value / 2**30:.1f}GiB" if key == "memory" else f"{key} {value:g}"
 
@@ -123,22 +138,59 @@ class RayEngine:
 
     def _line(self, total: int) -> str:
         s = self.stats
-        return (f"ray: {s['done']}/{total} cells done, {s['running']} running, {s['failed']} failed"
+        tasks = f" ({s['world_tasks_done']}/{s['world_tasks']} world tasks)" if s.get("world_tasks") else ""
+        return (f"ray: {s['done']}/{total} cells done{tasks}, {s['running']} running, {s['failed']} failed"
                 + (f", {s['retried']} retried" if s["retried"] else ""))
 
     def run(self, cells: list[Cell], data: Any, on_done: OnDone, tags: dict[str, str] | None = None) -> None:
+        """Every cell as Ray tasks: one task per cell, or on a dataset of several worlds one per (cell, world),
+        each world's part pooled here, in the driver, once the cell's worlds are all back (so the outputs are
+        the bytes the local engine writes, and a world that dies is retried alone)."""
         ray = self.ray
         self.execution.check_resources([(c.name, c.system.type) for c in cells])
         self._check_feasible(cells)
-        remote = ray.remote(_ray_cell)
+        worlds = list(data.worlds)  # computed once here, shipped with the data to every task
+        remote_cell, remote_world = ray.remote(_ray_cell), ray.remote(_ray_world)
         data_ref = ray.put(data)
-        pending: dict[Any, tuple[Cell, int]] = {}
+        pending: dict[Any, tuple[Cell, str | None, int]] = {}
+        parts: dict[str, dict[str, Any]] = {c.name: {} for c in cells}
+        wheres: dict[str, dict[str, dict[str, Any]]] = {c.name: {} for c in cells}
+        task_seconds: dict[str, float] = {c.name: 0.0 for c in cells}
         failures: dict[str, list[dict[str, Any]]] = {}
         lost: list[str] = []
+        self.stats = {"done": 0, "running": 0, "failed": 0, "retried": 0,  # per call: a batch's own counts
+                      "world_tasks": len(cells) * len(worlds), "world_tasks_done": 0}
 
-        def submit(cell: Cell, attempt: int) -> None:
-            ref = remote.options(**self._options(cell)).remote(cell, data_ref, attempt)
-            pending[ref] = (cell, attempt)
+        def label(cell: Cell, world: str | None) -> str:
+            return cell.name if world is None else f"{cell.name} ({world})"
+
+        def submit(cell: Cell, world: str | None, attempt: int) -> None:
+            opts = self._options(cell)
+            if world is None:
+                ref = remote_cell.options(**opts).remote(cell, data_ref, attempt)
+            else:
+                opts["name"] = f"{opts['name']}:{world}"
+                ref = remote_world.options(**opts).remote(cell, world, data_ref, attempt)
+            pending[ref] = (cell, world, attempt)
+
+        def world_done(cell: Cell, world: str, out: WorldOutput, attempt: int) -> None:
+            parts[cell.name][world] = out.part
+            task_seconds[cell.name] += out.seconds
+            wheres[cell.name][world] = {**out.where, "attempts": attempt,
+                                        "failed_attempts": failures.get(label(cell, world), [])}
+            self.stats["world_tasks_done"] += 1
+            if len(parts[cell.name]) < len(worlds):
+                return
+            t0 = time.perf_counter()
+            run, entry = pool_cell(cell, data, parts.pop(cell.name), 0.0)
+            entry["seconds"] = round(task_seconds[cell.name] + time.perf_counter() - t0, 3)
+            per = {w: wheres[cell.name][w] for w in worlds}
+            where = {**out.where, "attempts": max(x["attempts"] for x in per.values()),
+                     "failed_attempts": [dict(f, world=w) for w, x in per.items() for f in x["failed_attempts"]],
+                     "worlds": {w: {k: x[k] for k in ("hostname", "pid", "node_id", "attempts") if k in x}
+                                for w, x in per.items()}}
+            self.stats["done"] += 1
+            on_done(cell, CellOutput(run, entry, where))
 
         if self.execution.encode_actors:
             from hcrbench.experiment.ray_encode import prewarm_dense
@@ -149,7 +201,8 @@ class RayEngine:
                 self._say(f"ray data: {st['system']}: encoded {st['encoded']} of {st['texts']} texts "
                           f"({st['cached_before']} cached) with {st['actors']} actor(s) in {st['seconds']:.1f}s")
         for cell in cells:
-            submit(cell, 1)
+            for world in worlds or [None]:
+                submit(cell, world, 1)
         status = self.console.status(self._line(len(cells))) if self.console is not None else None
         if status is not None:
             status.start()
@@ -160,25 +213,28 @@ class RayEngine:
                     status.update(self._line(len(cells)))
                 ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
                 for ref in ready:
-                    cell, attempt = pending.pop(ref)
+                    cell, world, attempt = pending.pop(ref)
                     try:
                         out = ray.get(ref)
                     except Exception as e:
                         if not _retryable(ray, e):
                             raise
-                        failures.setdefault(cell.name, []).append(
+                        failures.setdefault(label(cell, world), []).append(
                             {"attempt": attempt, "error": f"{type(e).__name__}: {' '.join(str(e).split())[:300]}"})
                         if attempt <= self.execution.max_retries:
                             self.stats["retried"] += 1
-                            self._say(f"{(tags or {}).get(cell.name, cell.name)}: attempt {attempt} failed "
-                                      f"({type(e).__name__}); retrying")
-                            submit(cell, attempt + 1)
+                            tag = (tags or {}).get(cell.name, cell.name) + ("" if world is None else f" ({world})")
+                            self._say(f"{tag}: attempt {attempt} failed ({type(e).__name__}); retrying")
+                            submit(cell, world, attempt + 1)
                         else:
                             self.stats["failed"] += 1
-                            lost.append(cell.name)
+                            lost.append(label(cell, world))
                         continue
                     if isinstance(out, CellFailed):
                         raise CellInputError(cell, out.error())
+                    if world is not None:
+                        world_done(cell, world, out, attempt)
+                        continue
                     out.where.update(attempts=attempt, failed_attempts=failures.get(cell.name, []))
                     self.stats["done"] += 1
                     on_done(cell, out)
@@ -193,7 +249,8 @@ class RayEngine:
         self._say(self._line(len(cells)))
         if lost:
             last = failures[lost[0]][-1]["error"]
-            raise InputError(f"{len(lost)} cell(s) failed on every one of {self.execution.max_retries + 1} "
+            what = "world task(s)" if worlds else "cell(s)"
+            raise InputError(f"{len(lost)} {what} failed on every one of {self.execution.max_retries + 1} "
                              f"attempts: {', '.join(lost)} (last: {last}); the finished cells are saved: re-run "
                              f"to resume, or raise execution.max_retries", field="execution.max_retries")
 

@@ -8,10 +8,13 @@ judges again on all test worlds so far, until every such rule is decided, ``max_
 batch would overrun the time budget. Each look's intervals are at the level the sequential design gives that look
 (:mod:`hcrbench.protocol.sequential` when present), so the error rate holds whenever the run stops.
 
-The next batch's cost is forecast from the look before it: the systems' measured seconds per world that was
-computed (each world's part of each run, :mod:`hcrbench.experiment.world_cache`), the scoring and judging stages
-scaled by the test queries they will read, and the generator's seconds per world. The forecast and the time the
-batch then took are both recorded (``verdicts.json["sequential"]``), so its error is measured, not assumed.
+The next batch's cost is forecast from the look before it (:func:`forecast`): the systems' measured seconds per
+world that was computed (each world's part of each run, :mod:`hcrbench.experiment.world_cache`) as if the world had
+been cold (embeddings found cached from before the look priced at the look's measured seconds per encoded text),
+the generator's seconds per world, and the look's fixed work (loading, reused worlds, pooling, scoring, gate,
+verdicts) with its query-bound stages scaled by the test queries they will read. The forecast and the time the
+batch then took are both recorded (``verdicts.json["sequential"]``) and printed side by side, so its error is
+measured, not assumed.
 """
 
 from __future__ import annotations
@@ -83,27 +86,85 @@ def worlds_to_decide(undecided: list[dict[str, Any]], queries_per_world: float) 
     return max(math.ceil(max(0, u["needs"] - u["n"]) / queries_per_world) for u in undecided)
 
 
-def world_seconds(manifest: dict[str, Any]) -> dict[str, float]:
-    """Seconds the systems spent on each world this look computed (reused worlds cost nothing)."""
-    out: dict[str, float] = {}
+def _computed_parts(manifest: dict[str, Any]):
+    """``(system, world, its manifest record)`` of every world part this look computed (reused ones cost nothing)."""
     systems = manifest.get("systems") or {}
-    for entry in (systems.values() if isinstance(systems, dict) else systems):
+    items = systems.items() if isinstance(systems, dict) else ((e.get("name"), e) for e in systems)
+    for name, entry in items:
         for w, e in ((entry or {}).get("worlds") or {}).items():
             if not e.get("reused"):
-                out[w] = out.get(w, 0.0) + float(e.get("seconds") or 0.0)
+                yield name, w, e
+
+
+def _is_encode(stage: str) -> bool:
+    """``encode_chunks``, ``encode_queries`` and a composite's ``dense.encode_corpus`` alike."""
+    return stage.rsplit(".", 1)[-1].startswith("encode")
+
+
+def encode_rate(manifest: dict[str, Any]) -> float | None:
+    """Seconds per text encoded cold in this look: the encode stages' seconds over the texts they encoded, over
+    the world parts that encoded any (None when nothing was encoded: the look's every vector came from a cache)."""
+    secs = texts = 0.0
+    for _, _, e in _computed_parts(manifest):
+        n = float(e.get("texts_encoded") or 0)
+        if n > 0:
+            texts += n
+            secs += sum(float(v) for k, v in (e.get("stage_seconds") or {}).items() if _is_encode(k))
+    return secs / texts if texts else None
+
+
+def world_seconds(manifest: dict[str, Any], rate: float | None = None) -> dict[str, float]:
+    """Seconds the systems spent on each world this look computed, as if the world had been cold: a system's
+    seconds on a world plus, priced at ``rate`` seconds per text, the embeddings it found cached from before the
+    look (``cache_hits_prior``; a fresh world has none, while sharing between systems inside a look recurs)."""
+    out: dict[str, float] = {}
+    for _, w, e in _computed_parts(manifest):
+        prior = float(e.get("cache_hits_prior") or 0) * (rate or 0.0)
+        out[w] = out.get(w, 0.0) + float(e.get("seconds") or 0.0) + prior
     return out
 
 
-def forecast(manifest: dict[str, Any], *, n_test: int, n_next: int, batch: int, generate_s: float) -> dict[str, Any]:
-    """Seconds the next look will take, from this look's manifest (module docstring)."""
-    per = world_seconds(manifest)
+def forecast(manifest: dict[str, Any], *, n_test: int, n_next: int, batch: int, generate_s: float,
+             look_s: float | None = None, rate: float | None = None) -> dict[str, Any]:
+    """Seconds the next look will take, from this look's manifest (module docstring).
+
+    The next look computes ``batch`` new worlds: per world, the systems' cold seconds (:func:`world_seconds`, the
+    embeddings cached before this look priced at this look's measured :func:`encode_rate`, else ``rate``) and the
+    generator's ``generate_s``. It repeats the look's fixed work: with ``look_s`` (this look's run, generation
+    excluded), everything that was not a computed world part (loading, reusing the kept worlds, pooling, scoring,
+    gate, verdicts), its query-bound stages (:data:`SCALED_STAGES`) scaled by ``n_next / n_test``; without it,
+    those stages alone. A tree or index the look found cached from before it (``index_hits_prior``) has no cold
+    cost measured here: ``indexes_cached_before_look`` counts them, and the forecast is then a lower bound."""
+    measured = encode_rate(manifest)
+    use = measured if measured is not None else rate
+    per = world_seconds(manifest, use)
     per_world = sum(per.values()) / len(per) if per else 0.0
+    prior = sum(float(e.get("cache_hits_prior") or 0) for _, _, e in _computed_parts(manifest))
+    indexes = sum(int(e.get("index_hits_prior") or 0) for _, _, e in _computed_parts(manifest))
     stages = manifest.get("stages") or {}
     scaled = sum(float((stages.get(s) or {}).get("wall_s") or 0.0) for s in SCALED_STAGES)
     factor = n_next / n_test if n_test else 1.0
-    total = batch * (per_world + generate_s) + scaled * factor
+    computed = sum(float(e.get("seconds") or 0.0) for _, _, e in _computed_parts(manifest))
+    other = max(0.0, look_s - computed - scaled) if look_s is not None else 0.0
+    total = batch * (per_world + generate_s) + scaled * factor + other
     return {"seconds": round(total, 1), "systems_per_world_s": round(per_world, 1),
-            "scaled_stages_s": round(scaled * factor, 1), "generate_per_world_s": round(generate_s, 1)}
+            "scaled_stages_s": round(scaled * factor, 1), "other_s": round(other, 1),
+            "generate_per_world_s": round(generate_s, 1), "cached_before_look": int(prior),
+            "indexes_cached_before_look": indexes,
+            "encode_s_per_text": None if use is None else round(use, 6)}
+
+
+def eta_words(eta: dict[str, Any]) -> str:
+    """``~3.1 min`` (``at least ~3.1 min: 2 trees or indexes were cached from before this look`` when some were)."""
+    n = int(eta.get("indexes_cached_before_look") or 0)
+    return (f"at least ~{minutes(eta['seconds'])}: {n} tree{'s' if n != 1 else ''} or index{'es' if n != 1 else ''} "
+            "cached from before this look" if n else f"~{minutes(eta['seconds'])}")
+
+
+def forecast_line(look: int, forecast_s: float, actual_s: float) -> str:
+    """``look 2 took 3.1 min; forecast 2.9 min (-6%)``: the forecast beside what the look then took."""
+    err = f" ({(forecast_s / actual_s - 1) * 100:+.0f}%)" if actual_s > 0 else ""
+    return f"look {look} took {minutes(actual_s)}; forecast {minutes(forecast_s)}{err}"
 
 
 def minutes(seconds: float) -> str:

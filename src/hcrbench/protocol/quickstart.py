@@ -318,17 +318,30 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
     history: list[dict[str, Any]] = []
     k = worlds
     eta: dict[str, Any] | None = None
+    rate: float | None = None  # seconds per text encoded cold, as last measured
     while True:
         t_look = time.perf_counter()
         look_no = len(history) + 1
-        gen_s = 0.0
+        gen_s, n_made = 0.0, 0
         if worlds > 1:  # the batch's fresh test worlds (every world already there is kept as it is)
             from hcrbench.synth.worlds import ensure_worlds
 
+            made: list[float] = []
+
+            def on_world(e: dict[str, Any], made: list[float] = made) -> None:  # one line per world (tens of s)
+                if str(e.get("done")) != "kept":
+                    made.append(float(e.get("seconds") or 0.0))
+                    console.print(f"world {e.get('name')} ({e.get('split')}): {e.get('done')} in "
+                                  f"{batches.minutes(float(e.get('seconds') or 0.0))}", soft_wrap=True)
+
+            from hcrbench.retrieve.progress import report
+
+            report(f"Meridian {size}: {k} worlds (each generated once)", 0, None)
             t_gen = time.perf_counter()
             ensure_worlds(data_root / data_folder(size, seed, worlds=k, look=opts.get("look", 1)), size=size,
-                          seed=seed, worlds=k, look=opts.get("look", 1))
+                          seed=seed, worlds=k, look=opts.get("look", 1), on_world=on_world)
             gen_s = time.perf_counter() - t_gen
+            n_made = len(made)
         kw = dict(opts, seed=seed, data_root=data_root, worlds=k)
         if max_looks > 1:
             kw["confidence"] = look_confidence(look_no, max_looks)
@@ -363,10 +376,15 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
         entry: dict[str, Any] = {"look": look_no, "worlds": k, "test_worlds": max(k - 2, 1), "n_test": n_test,
                                  "seconds": round(time.perf_counter() - t_look, 1), "generate_s": round(gen_s, 1),
                                  "confidence": kw.get("confidence", 0.95)}
-        if eta is not None:
+        if eta is not None:  # the forecast beside what the look then took, in the console and verdicts.json
             entry["forecast_s"] = eta["seconds"]
             entry["experiment_s"] = round(exp_s + gen_s, 1)
+            entry["forecast"] = eta
+            entry["forecast_error"] = round(eta["seconds"] / entry["experiment_s"] - 1, 3) \
+                if entry["experiment_s"] > 0 else None
+            console.print(batches.forecast_line(look_no, eta["seconds"], exp_s + gen_s), soft_wrap=True)
         history.append(entry)
+        rate = batches.encode_rate(res.manifest) or rate  # a look that encoded nothing keeps the last one's
         if worlds > 1 and res.verdicts is not None:  # each row: decided after which look, or what would decide it
             from hcrbench.protocol import sequential as sq
 
@@ -387,17 +405,17 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
         elif not batches.any_within_reach(res.verdicts, und):
             stop = f"no look up to {cap} worlds decides the undecided rows at their observed effects"
         else:
-            per_world_gen = gen_s / max(1, entry["test_worlds"] if look_no == 1 else batches.BATCH_WORLDS)
+            per_world_gen = gen_s / n_made if n_made else 0.0  # the worlds this look generated (none: all kept)
             n_next = n_test + round(n_test / entry["test_worlds"]) * batches.BATCH_WORLDS
             eta = batches.forecast(res.manifest, n_test=n_test, n_next=n_next, batch=batches.BATCH_WORLDS,
-                                   generate_s=per_world_gen)
+                                   generate_s=per_world_gen, look_s=exp_s, rate=rate)
             spent = time.perf_counter() - started
             if spent + eta["seconds"] > budget_s:
                 stop = (f"budget: the next batch would take ~{batches.minutes(eta['seconds'])} and "
                         f"{batches.minutes(max(0.0, budget_s - spent))} of the {batches.minutes(budget_s)} are left")
             else:
                 console.print(f"adding {batches.BATCH_WORLDS} test world (~{n_next - n_test} queries): next look in "
-                              f"~{batches.minutes(eta['seconds'])}", soft_wrap=True)
+                              f"{batches.eta_words(eta)}", soft_wrap=True)
                 k += batches.BATCH_WORLDS
         if stop is not None:
             break

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from hcrbench.data.cache import EmbeddingCache, text_digest
+from hcrbench.data.cache import EmbeddingCache, prior_before, text_digest
 from hcrbench.data.types import Costs
 from hcrbench.errors import InputError
 from hcrbench.retrieve.progress import progress
@@ -305,7 +305,8 @@ def encode_cached(
 
     Texts are encoded in groups of ``flush_every``; each group is stored before the next starts, so an
     interruption loses at most one group. Costs: ``embedding_calls`` (encoder calls), ``texts_encoded``,
-    ``cache_hits``. Fresh vectors are rounded to ``dtype`` (the cache's), so a first run and a cached rerun
+    ``cache_hits``, and of those ``cache_hits_prior``, the hits on vectors stored before the work being measured began
+(:func:`~hcrbench.data.cache.counting_prior_hits`: what a cold run would have encoded). Fresh vectors are rounded to ``dtype`` (the cache's), so a first run and a cached rerun
     return identical numbers.
 
     ``tokens_cache`` (vectors only, an encoder with ``encode_both``): the token blocks of the texts encoded
@@ -318,12 +319,15 @@ def encode_cached(
     costs = costs if costs is not None else Costs()
     out: list[Any] = [None] * len(texts)
     todo: dict[bytes, list[int]] = {}
+    since = prior_before()
     for i, t in enumerate(texts):
         d = text_digest(t)
         got = cache.lookup(d) if cache is not None else None
         if got is not None:
             out[i] = got
             costs.add("cache_hits")
+            if since is not None and cache.stored_before(d, since):  # type: ignore[union-attr]
+                costs.add("cache_hits_prior")
         else:
             todo.setdefault(d, []).append(i)
     pending = [pos[0] for pos in todo.values()]  # one encode per distinct text

@@ -92,9 +92,20 @@ def run_from_topk(
     return Run(list(query_ids), offsets, indices[keep].astype(np.int32), scores[keep], doc_ids, name=name)
 
 
+#: what a job's progress line says while a retriever's stage runs (others: the stage's name, "_" as spaces)
+STAGE_WORDS = {"tree": "building the tree", "build_tree": "building the tree", "route": "routing the queries",
+               "rerank": "reranking", "search": "searching", "index": "indexing", "lexical": "lexical index",
+               "entities": "entity links", "chunk": "chunking", "fusion": "fusing"}
+
+
 @contextlib.contextmanager
 def timed(costs: Costs, stage: str) -> Iterator[None]:
-    """Add the wall time of the ``with`` body to ``costs.stage_seconds[stage]``."""
+    """Add the wall time of the ``with`` body to ``costs.stage_seconds[stage]``; a job's progress line names the
+    stage meanwhile (:func:`hcrbench.retrieve.progress.report`), so a long one that reports nothing itself (a tree
+    build, routing) is not a silent one."""
+    from hcrbench.retrieve.progress import report
+
+    report(STAGE_WORDS.get(stage, stage.replace("_", " ")), 0, None)
     t0 = time.perf_counter()
     try:
         yield
