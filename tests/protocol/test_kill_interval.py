@@ -83,3 +83,21 @@ def test_two_tree_seeds_add_their_component_on_satterthwaite_df_not_t1(tmp_path)
     comp = seed_component(np.vstack([s - base for s in seeds]))
     lo, hi, _df, _se = comp.combine(float(d.mean()), float(d.var(ddof=1)) / n, n - 1)
     assert np.allclose(row["interval"], [lo, hi])
+
+
+def test_queries_of_several_worlds_add_the_between_world_component(tmp_path):
+    rng = np.random.default_rng(3)
+    qids = [f"w{w:02d}-q{i}" for w in range(2, 6) for i in range(30)]
+    cl = {q: f"{q[:3]}-c{int(q.split('q')[-1]) // 5}" for q in qids}  # topics nested in worlds
+    base = rng.random(len(qids))
+    world = np.repeat(np.arange(4), 30)
+    d = np.array([0.08, -0.05, 0.06, -0.04])[world] + rng.normal(0.01, 0.05, world.size)
+    runs = {"base": _scores(qids, base), "sys": _scores(qids, base + d)}
+    ctx = _ctx(tmp_path, runs, [SimpleNamespace(name="sys", seed_group=None)], cl)
+    row = kill_row(ctx, Subject("sys", runs["sys"], {"delta": float(d.mean()), "n": d.size}))  # type: ignore[arg-type]
+    topic_only = cluster_ci(d, None, [cl[q] for q in qids])
+    want = cluster_ci(d, None, [cl[q] for q in qids], worlds=list(world))
+    assert want.by_world and want.high - want.low > topic_only.high - topic_only.low
+    assert np.allclose(row["interval"], [want.low, want.high], atol=1e-12)
+    assert row["evidence"]["clusters"]["worlds"] == 4 and row["evidence"]["clusters"]["by_world"]
+    assert "4 worlds, the world-clustered variance the larger" in row["interval_kind"]
