@@ -101,3 +101,22 @@ def test_queries_of_several_worlds_add_the_between_world_component(tmp_path):
     assert np.allclose(row["interval"], [want.low, want.high], atol=1e-12)
     assert row["evidence"]["clusters"]["worlds"] == 4 and row["evidence"]["clusters"]["by_world"]
     assert "4 worlds, the world-clustered variance the larger" in row["interval_kind"]
+
+
+def test_the_other_paired_rules_read_the_kill_rule_s_clustered_interval(tmp_path):
+    from hcrbench.protocol.subject import clustered_interval
+
+    rng = np.random.default_rng(4)
+    qids = [f"w{w:02d}-q{i}" for w in range(2, 5) for i in range(20)]
+    cl = {q: f"{q[:3]}-c{int(q.split('q')[-1]) // 4}" for q in qids}
+    base = rng.random(len(qids))
+    d = rng.normal(0.02, 0.1, len(qids))
+    runs = {"base": _scores(qids, base), "sys": _scores(qids, base + d)}
+    ctx = _ctx(tmp_path, runs, [SimpleNamespace(name="sys", seed_group=None)], cl)
+    got = clustered_interval(ctx, runs["sys"], runs["base"])
+    want = cluster_ci(d, None, [cl[q] for q in qids], worlds=[int(q[1:3]) for q in qids])
+    assert np.allclose([got["ci_low"], got["ci_high"]], [want.low, want.high], atol=1e-12)
+    assert got["ci_method"].startswith("cluster-robust CR2 t") and "3 worlds" in got["ci_method"]
+    plain = [f"q{i}" for i in range(30)]
+    runs = {"base": _scores(plain, base[:30]), "sys": _scores(plain, base[:30] + d[:30])}
+    assert clustered_interval(_ctx(tmp_path / "x", runs, []), runs["sys"], runs["base"]) is None

@@ -343,6 +343,26 @@ def world_words(cl: Any) -> str:
                                           "the topic-clustered variance the larger")
 
 
+def clustered_interval(ctx: Context, scores: Any, base: Any, metric: str | None = None) -> dict[str, Any] | None:
+    """The kill rule's interval (CR2 over the queries' topic clusters, with the between-world component when they
+    come from two worlds or more) of ``scores - base`` on their common queries, for the other paired-difference
+    rules that judge queries (H1b's clauses, the corpus-size rule): ``{"ci_low", "ci_high", "ci_method"}``; None
+    when neither topic clusters nor several worlds are known (the rule's own paired interval stands)."""
+    from hcrbench.protocol.operating_inputs import aligned
+    from hcrbench.stats.cluster import cluster_ci
+
+    a, b = aligned(scores, base, metric or ctx.metric)
+    if a.size < 3:
+        return None
+    ids, known = query_cluster_ids(ctx, scores, base)
+    worlds = query_worlds(scores, base)
+    if not known and worlds is None:
+        return None
+    cl = cluster_ci(a - b, None, ids, confidence=confidence(), worlds=worlds)
+    return {"ci_low": cl.low, "ci_high": cl.high,
+            "ci_method": f"cluster-robust CR2 t ({cl.n_clusters} clusters, df {cl.df:.1f}{world_words(cl)})"}
+
+
 def cluster_row(ctx: Context, scores: Any, base: Any) -> Any | None:
     """The cluster-robust interval of the per-query differences when >= 2 clusters of queries are known
     (:func:`inputs.query_clusters`), else None."""
@@ -434,6 +454,7 @@ def h1b_row(ctx: Context, s: Subject) -> dict:
             row = next(c for c in comps if c.metric == m)
             vs_single[sp] = {"delta": row.delta, "p": row.p, "ci_low": row.ci_low, "ci_high": row.ci_high,
                              "d": row.cohens_d, "n": row.n, "ci_method": row.ci_method}
+            vs_single[sp].update(clustered_interval(ctx, s.scores, ctx.evaluation.runs[sp], m) or {})
         from hcrbench.stats import holm
 
         adj = holm([vs_single[sp]["p"] for sp in singles])
