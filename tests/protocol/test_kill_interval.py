@@ -100,7 +100,7 @@ def test_queries_of_several_worlds_add_the_between_world_component(tmp_path):
     assert want.by_world and want.high - want.low > topic_only.high - topic_only.low
     assert np.allclose(row["interval"], [want.low, want.high], atol=1e-12)
     assert row["evidence"]["clusters"]["worlds"] == 4 and row["evidence"]["clusters"]["by_world"]
-    assert "4 worlds, the world-clustered variance the larger" in row["interval_kind"]
+    assert "its 4 worlds as the clusters" in row["interval_kind"]
 
 
 def test_the_other_paired_rules_read_the_kill_rule_s_clustered_interval(tmp_path):
@@ -116,7 +116,7 @@ def test_the_other_paired_rules_read_the_kill_rule_s_clustered_interval(tmp_path
     got = clustered_interval(ctx, runs["sys"], runs["base"])
     want = cluster_ci(d, None, [cl[q] for q in qids], worlds=[int(q[1:3]) for q in qids])
     assert np.allclose([got["ci_low"], got["ci_high"]], [want.low, want.high], atol=1e-12)
-    assert got["ci_method"].startswith("cluster-robust CR2 t") and "3 worlds" in got["ci_method"]
+    assert got["ci_method"].startswith("cluster-robust CR2 t") and "its 3 worlds as the clusters" in got["ci_method"]
     plain = [f"q{i}" for i in range(30)]
     runs = {"base": _scores(plain, base[:30]), "sys": _scores(plain, base[:30] + d[:30])}
     assert clustered_interval(_ctx(tmp_path / "x", runs, []), runs["sys"], runs["base"]) is None

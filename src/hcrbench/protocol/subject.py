@@ -327,7 +327,7 @@ def query_cluster_ids(ctx: Context, scores: Any, base: Any) -> tuple[list[Any], 
 
 def query_worlds(scores: Any, base: Any) -> list[Any] | None:
     """The world of each query both ``scores`` and ``base`` judged (in ``scores``' order) when they come from two
-    worlds or more (the kill interval then holds the between-world component: stats.cluster), else None."""
+    worlds or more (the kill interval then takes the worlds as its clusters: stats.cluster), else None."""
     from hcrbench.synth.worlds import world_of
 
     pos = set(base.query_ids)
@@ -337,15 +337,12 @@ def query_worlds(scores: Any, base: Any) -> list[Any] | None:
 
 def world_words(cl: Any) -> str:
     """The interval kind's words on the worlds (empty for one world)."""
-    if cl.n_worlds < 2:
-        return ""
-    return f"; {cl.n_worlds} worlds, " + ("the world-clustered variance the larger" if cl.by_world else
-                                          "the topic-clustered variance the larger")
+    return f"; its {cl.n_worlds} worlds as the clusters" if cl.by_world else ""
 
 
 def clustered_interval(ctx: Context, scores: Any, base: Any, metric: str | None = None) -> dict[str, Any] | None:
-    """The kill rule's interval (CR2 over the queries' topic clusters, with the between-world component when they
-    come from two worlds or more) of ``scores - base`` on their common queries, for the other paired-difference
+    """The kill rule's interval (CR2 over the queries' topic clusters, over their worlds when they come from two
+    worlds or more) of ``scores - base`` on their common queries, for the other paired-difference
     rules that judge queries (H1b's clauses, the corpus-size rule): ``{"ci_low", "ci_high", "ci_method"}``; None
     when neither topic clusters nor several worlds are known (the rule's own paired interval stands)."""
     from hcrbench.protocol.operating_inputs import aligned
