@@ -356,6 +356,29 @@ def spending_rows(x: dict, mu: dict, looks: int, per: int, rng, spendings: tuple
     return out
 
 
+def brownian(looks: int, *, paths: int = 200_000, seed: int = 0, drifts: tuple[float, ...] = (2.8, 4.5),
+             spendings: tuple[str, ...] = SPENDINGS) -> list[dict]:
+    """Each spending function on a Brownian statistic with equal increments (the model its boundaries are built
+    on): per drift (the fixed design's z at the last look; 2.8 is its 80% power) the share deciding at look 1, by
+    look ``looks``, and the mean looks used; at drift 0 the share deciding at all (its alpha)."""
+    from hcrbench.protocol import sequential as sq
+
+    rng = np.random.default_rng(seed)
+    inc = rng.standard_normal((paths, looks)) * math.sqrt(1 / looks)
+    t = np.arange(1, looks + 1) / looks
+    out = []
+    for sp in spendings:
+        c = np.array([sq.boundary(k, looks, spending=sp) for k in range(1, looks + 1)])
+        row: dict = {"spending": sp, "drifts": {}}
+        for theta in (0.0, *drifts):
+            cross = np.abs((inc + theta / looks).cumsum(axis=1) / np.sqrt(t)) > c
+            first = np.where(cross.any(axis=1), cross.argmax(axis=1) + 1, looks)
+            row["drifts"][f"{theta:g}"] = {"look1": float(cross[:, 0].mean()), "by_k": float(cross.any(axis=1).mean()),
+                                           "looks": float(first.mean())}
+        out.append(row)
+    return out
+
+
 def simulate(pop: list[dict], *, reps: int, looks: int, per: int, q: int, seed: int,
              spendings: tuple[str, ...] = SPENDINGS, need_sample: int = NEED_SAMPLE) -> dict:
     rng = np.random.default_rng(seed)
@@ -450,6 +473,17 @@ def markdown(doc: dict) -> str:
                          f"{mg.get('look1', float('nan')):.1%} / {mg.get('overall', float('nan')):.1%} | "
                          f"{far.get('look1', float('nan')):.1%} / {far.get('overall', float('nan')):.1%} | "
                          f"{far.get('worlds', float('nan')):.1f} |")
+    if doc.get("brownian"):
+        ds = [k for k in doc["brownian"][0]["drifts"] if k != "0"]
+        lines += ["", f"**The same spending functions on a Brownian statistic** (the model their boundaries are built "
+                  f"on; K = {c['max_looks']} equal looks, 200,000 paths; drift = the fixed design's z at the last look, "
+                  "2.8 = its 80% power): decided at look 1 / by look K / mean looks used", "",
+                  "| spending function | drift 0: decided by K | " + " | ".join(f"drift {d}" for d in ds) + " |",
+                  "|---|---:|" + "---|" * len(ds)]
+        for r in doc["brownian"]:
+            cells = [f"{r['drifts'][d]['look1']:.1%} / {r['drifts'][d]['by_k']:.1%} / {r['drifts'][d]['looks']:.2f}"
+                     for d in ds]
+            lines.append(f"| {r['spending']} | {r['drifts']['0']['by_k']:.2%} | " + " | ".join(cells) + " |")
     lines += ["", "| rule | construction | truth | fixed 1 batch: wrong / right | fixed K: wrong / right | "
               "sequential: wrong / right | worlds used | needs ~ M decided by M |", "|---|---|---:|---|---|---|---:|---|"]
     for r in doc["rows"]:
@@ -482,7 +516,8 @@ def main(argv: list[str] | None = None) -> int:
         pop = population(cfg["worlds"], a.seed_base, work)
     sim = simulate(pop, reps=cfg["reps"], looks=cfg["max_looks"], per=cfg["worlds_per_batch"],
                    q=cfg["queries_per_world"], seed=a.seed)
-    doc = {"config": {**cfg, "seed_base": a.seed_base, "seed": a.seed, "quick": bool(a.quick)}, **sim}
+    doc = {"config": {**cfg, "seed_base": a.seed_base, "seed": a.seed, "quick": bool(a.quick)}, **sim,
+           "brownian": brownian(cfg["max_looks"])}
     print(markdown(doc))
     print(f"{time.time() - t0:.0f} s", file=sys.stderr)
     if a.json:
