@@ -19,7 +19,7 @@ small's 59 test queries fall in 11 entity clusters), with the effective n beside
   Borrowing the within-world variance when the world one comes out smaller (the truncated variance-component
   estimate) gains power only where it is not valid: with few worlds and a real between-world component the world
   variance comes out small by chance in many draws, and those draws then decide on the topic t (12.6% false
-  decisions at nominal 5% with two worlds in tests/protocol/test_calibration.py). One world alone carries no
+  decisions at nominal 5% with two worlds of 30 queries whose world means spread with sd 0.03). One world alone carries no
   between-world information: the interval is then the topic CR2, about that world's queries.
 - :func:`cluster_permutation_test`: the studentized sign-flip test with one sign per cluster (a cluster's queries
   move together under the null), exact over 2^G for G <= 16.
