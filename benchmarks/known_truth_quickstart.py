@@ -28,6 +28,7 @@ import argparse
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -134,12 +135,13 @@ def write_trec_run(ranking: dict[str, list[str]], path: Path, tag: str) -> None:
 
 
 def quickstart(out: Path, seed: int, worlds: int, encoder: str, tree_seeds: int, system: str) -> float:
-    """``hcrbench quickstart`` in a subprocess (the real command); returns its seconds."""
+    """``hcrbench quickstart`` in a subprocess (the real command), with its own ``HCRBENCH_HOME`` (each run is
+    one user's first look at these worlds: the look registry of the pilot is not its); returns its seconds."""
     cmd = ["hcrbench", "quickstart", "--out", str(out), "--seed", str(seed), "--worlds", str(worlds),
            "--max-worlds", str(worlds), "--encoder", encoder, "--seeds", str(tree_seeds), "--system", system,
            "--quiet"]
     t0 = time.time()
-    r = subprocess.run(cmd, capture_output=True, text=True, env=os.environ.copy())
+    r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HCRBENCH_HOME": str(out / ".home")})
     if r.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited {r.returncode}: {(r.stderr or r.stdout)[-2000:]}")
     return time.time() - t0
@@ -184,6 +186,8 @@ def run(seeds: list[int], effects: list[float], worlds: int, encoder: str, tree_
             out = work / f"run-{seed}-{eff:+.2f}"
             secs = None
             if not (out / "verdicts.json").is_file():
+                if not out.exists():  # the pilot's folder: the field's runs are reused, the subject is scored anew
+                    shutil.copytree(pilot, out, ignore=shutil.ignore_patterns(".home", "verdicts.json"))
                 secs = quickstart(out, seed, worlds, encoder, tree_seeds, f"runfile:{path}")
             row = {"seed": seed, "effect": eff, "realised": realised, "seconds": secs, **kill_row(out)}
             truth = float(np.mean([r["delta"] for r in realised.values()]))
