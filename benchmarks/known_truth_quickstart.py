@@ -147,6 +147,17 @@ def quickstart(out: Path, seed: int, worlds: int, encoder: str, tree_seeds: int,
     return time.time() - t0
 
 
+def adopt(pilot: Path, out: Path) -> None:
+    """Copy the pilot's folder to ``out`` as the folder of ``out/quickstart.toml`` (its owner marker names the
+    config it belongs to; the pilot's busy mark and verdicts are not copied)."""
+    shutil.copytree(pilot, out, ignore=shutil.ignore_patterns(".home", ".hcrbench-busy", "verdicts.json"))
+    marker = out / ".hcrbench-folder.json"
+    if marker.is_file():
+        doc = json.loads(marker.read_text(encoding="utf-8"))
+        doc["config_path"] = str((out / "quickstart.toml").resolve())
+        marker.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+
+
 def kill_row(out: Path) -> dict:
     v = json.loads((out / "verdicts.json").read_text(encoding="utf-8"))
     row = next(r for r in v.get("hypotheses", []) if r.get("id") == "kill")
@@ -187,7 +198,7 @@ def run(seeds: list[int], effects: list[float], worlds: int, encoder: str, tree_
             secs = None
             if not (out / "verdicts.json").is_file():
                 if not out.exists():  # the pilot's folder: the field's runs are reused, the subject is scored anew
-                    shutil.copytree(pilot, out, ignore=shutil.ignore_patterns(".home", "verdicts.json"))
+                    adopt(pilot, out)
                 secs = quickstart(out, seed, worlds, encoder, tree_seeds, f"runfile:{path}")
             row = {"seed": seed, "effect": eff, "realised": realised, "seconds": secs, **kill_row(out)}
             truth = float(np.mean([r["delta"] for r in realised.values()]))
