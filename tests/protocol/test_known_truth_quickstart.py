@@ -69,3 +69,21 @@ def test_the_run_file_round_trips(kt, tmp_path):
     kt.write_trec_run(ranking, tmp_path / "r.trec", "t")
     back = kt.read_trec_run(tmp_path / "r.trec")
     assert back == {q: v[:100] for q, v in ranking.items()}
+
+
+def test_a_subject_s_folder_is_the_pilot_s_owned_by_the_subject_s_config(kt, tmp_path):
+    import json
+
+    pilot = tmp_path / "pilot"
+    (pilot / "runs").mkdir(parents=True)
+    (pilot / "runs" / "rerank.trec").write_text("q Q0 d 1 1 t\n")
+    (pilot / "verdicts.json").write_text("{}")
+    (pilot / ".hcrbench-busy").write_text("{}")
+    (pilot / ".hcrbench-folder.json").write_text(json.dumps({"owner": "hcrbench", "name": "x",
+                                                             "config_path": str(pilot / "quickstart.toml")}))
+    out = tmp_path / "run"
+    kt.adopt(pilot, out)
+    assert (out / "runs" / "rerank.trec").is_file()
+    assert not (out / "verdicts.json").exists() and not (out / ".hcrbench-busy").exists()
+    marker = json.loads((out / ".hcrbench-folder.json").read_text())
+    assert marker["config_path"] == str((out / "quickstart.toml").resolve()) and marker["name"] == "x"
