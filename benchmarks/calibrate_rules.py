@@ -72,6 +72,10 @@ def _world(i: int, seed: int, workdir: Path) -> dict:
     from hcrbench.experiment.runner import run_experiment
     from hcrbench.synth.generate import generate_meridian
 
+    cached = workdir / f"scores{i:02d}-s{seed}.npz"
+    if cached.is_file():  # this world's per-query scores from an earlier run of the script
+        z = np.load(cached)
+        return {"seed": seed, "qids": int(z["A"].size), **{k: z[k] for k in ("A", "B", "H", "cluster")}}
     folder = workdir / f"world{i:02d}"
     if not (folder / "manifest.json").is_file():  # new, or stopped half-written: generate it afresh
         shutil.rmtree(folder, ignore_errors=True)
@@ -96,8 +100,11 @@ def _world(i: int, seed: int, workdir: Path) -> dict:
             r = json.loads(line)
             meta[r["query_id"]] = r.get("cluster")
     topics = {c: j for j, c in enumerate(dict.fromkeys(meta[q] for q in qids))}
-    return {"seed": seed, "qids": len(qids), **{k: np.array([per[k][q] for q in qids]) for k in per},
-            "cluster": np.array([topics[meta[q]] for q in qids])}
+    out = {"seed": seed, "qids": len(qids), **{k: np.array([per[k][q] for q in qids]) for k in per},
+           "cluster": np.array([topics[meta[q]] for q in qids])}
+    np.savez(cached.with_suffix(".tmp.npz"), **{k: out[k] for k in ("A", "B", "H", "cluster")})
+    cached.with_suffix(".tmp.npz").replace(cached)
+    return out
 
 
 def population(n_worlds: int, seed_base: int, workdir: Path) -> list[dict]:
@@ -114,18 +121,10 @@ def population(n_worlds: int, seed_base: int, workdir: Path) -> list[dict]:
 
 
 def cr2_rows(d: np.ndarray, c: np.ndarray, g: int) -> tuple[np.ndarray, np.ndarray]:
-    """Row-wise CR2 variance of the mean and its Bell-McCaffrey df (clusters ``c`` in 0..g-1 per row)."""
-    from hcrbench.stats.cluster import bm_df
+    """Row-wise CR2 variance of the mean and its Bell-McCaffrey df (:func:`hcrbench.stats.cluster.cr2_rows`)."""
+    from hcrbench.stats.cluster import cr2_rows as rows
 
-    r, n = d.shape
-    flat = (c + g * np.arange(r)[:, None]).ravel()
-    resid = d - d.mean(axis=1, keepdims=True)
-    s = np.bincount(flat, resid.ravel(), minlength=r * g).reshape(r, g)
-    ng = np.bincount(flat, minlength=r * g).reshape(r, g).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):  # one cluster: no variance estimate (undecidable)
-        q = 1.0 / (1.0 - ng / n)
-        var = np.where((ng > 0).sum(axis=1) >= 2, np.nansum(np.where(ng > 0, q * s * s, 0.0), axis=1), np.nan)
-        return var / n ** 2, bm_df(ng)
+    return rows(d, c, g)
 
 
 def decide(rule, d: np.ndarray, level: float, clusters: tuple | None, rng) -> np.ndarray:
@@ -135,7 +134,7 @@ def decide(rule, d: np.ndarray, level: float, clusters: tuple | None, rng) -> np
     from hcrbench.protocol.rules import at_confidence, t_level
 
     with at_confidence(level):
-        if clusters is not None:  # the kill rule: CR2 over topic clusters
+        if clusters is not None:  # the clustered interval: CR2 over topic clusters (and worlds)
             var, df = clusters
             m = d.mean(axis=1)
             h = t_level(df) * np.sqrt(var)
@@ -215,12 +214,17 @@ def construct(kind: str, truth: float, x: dict, mu: dict) -> np.ndarray | None:
 KINDS = ("dense", "dense, heavy noise", "sparse", "skewed")
 
 
-def rules() -> list[tuple[str, object, bool]]:
+def rules() -> list[tuple[str, object, str | None]]:
+    """``(name, rule, interval)``: "nested" is the interval the paired-difference rules decide on when their
+    queries carry topic clusters and come from several worlds (:func:`hcrbench.stats.cluster.cluster_ci` with
+    ``worlds``: the kill rule, H1b's single-path clause, the corpus-size rule), "topic" the topic-clustered CR2
+    alone (the former interval, kept as the reference the fix is measured against), None the rule's own
+    (checkpoint 3's betting interval)."""
     from hcrbench.protocol import registry as reg
 
-    return [("kill", reg.get("kill"), "topic"), ("kill, clustered by world", reg.get("kill"), "world"),
-            ("vs_kill_baseline", reg.get("vs_kill_baseline"), None), ("corpus_size", reg.get("corpus_size"), None),
-            ("H1b:single", reg.H1B_CLAUSES["single"], None)]
+    return [("kill", reg.get("kill"), "nested"), ("kill, topic clusters only", reg.get("kill"), "topic"),
+            ("vs_kill_baseline", reg.get("vs_kill_baseline"), None), ("corpus_size", reg.get("corpus_size"), "nested"),
+            ("H1b:single", reg.H1B_CLAUSES["single"], "nested")]
 
 
 # ------------------------------------------------------------------------------------------------ simulation
@@ -230,37 +234,54 @@ def _rate(v: np.ndarray) -> float:
     return float(np.mean(v)) if v.size else float("nan")
 
 
-def run_cell(rule, cluster: str | None, d: np.ndarray, truth: float, x: dict, looks: int, per: int, rng) -> dict:
-    """Fixed and sequential decisions of ``rule`` on the draws ``d`` (reps x all queries) at ``truth``;
-    ``cluster``: the CR2 interval over topic clusters ("topic") or over the drawn worlds ("world"), else the
-    rule's own interval."""
+def _clustered(cluster: str, d: np.ndarray, x: dict, cols: int, per_world: int, n_slots: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """``(var, df)`` of each row's mean over its first ``cols`` queries: topic-clustered CR2 ("topic") or the
+    world-aware one ("nested": :func:`hcrbench.stats.cluster.nested_cr2_rows`, the worlds being the draws)."""
+    from hcrbench.stats.cluster import nested_cr2_rows
+
+    topics = x["C"][:, :cols]
+    if cluster == "topic":
+        return cr2_rows(d[:, :cols], topics, x["G"])
+    worlds = np.broadcast_to(np.arange(cols) // per_world, (d.shape[0], cols))
+    var, df, _ = nested_cr2_rows(d[:, :cols], topics, x["G"], worlds, n_slots)
+    return var, df
+
+
+def sequential_codes(code_at, looks: int, spending: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Replay the stopping rule: at look k every draw not yet decided is judged at
+    :func:`hcrbench.protocol.sequential.level` (k, looks); ``code_at(k, level)`` gives the codes. Returns each
+    draw's verdict code and the look it was decided at (0: never)."""
     from hcrbench.protocol import sequential as sq
 
-    reps, n_all = d.shape
+    seq = at = None
+    for k in range(1, looks + 1):
+        c = code_at(k, sq.level(k, looks, spending=spending))
+        if seq is None:
+            seq, at = np.zeros(c.shape, dtype=np.int8), np.zeros(c.shape, dtype=np.int64)
+        new = (at == 0) & (c != 0)
+        seq[new], at[new] = c[new], k
+    return seq, at
+
+
+def run_cell(rule, cluster: str | None, d: np.ndarray, truth: float, x: dict, looks: int, per: int, rng,
+             need_sample: int = NEED_SAMPLE) -> dict:
+    """Fixed and sequential decisions of ``rule`` on the draws ``d`` (reps x all queries) at ``truth``;
+    ``cluster``: the clustered interval ("topic" or "nested": :func:`_clustered`), else the rule's own."""
+    from hcrbench.protocol import sequential as sq
+
+    _reps, n_all = d.shape
     step = n_all // looks
-    cache = x.setdefault("_cr2", {})
     q = n_all // (looks * per)
-    labels, g = (x["C"], x["G"]) if cluster == "topic" else \
-        (np.broadcast_to(np.arange(n_all) // q, d.shape), looks * per)
 
     def codes(k: int, level: float) -> np.ndarray:
         cols = k * step
-        cl = None
-        if cluster is not None:
-            if (cluster, k) not in cache:  # the df depends on the cluster sizes only
-                cache[cluster, k] = cr2_rows(np.ones((reps, cols)), labels[:, :cols], g)[1]
-            var, _ = cr2_rows(d[:, :cols], labels[:, :cols], g)
-            cl = (var, cache[cluster, k])
+        cl = None if cluster is None else _clustered(cluster, d, x, cols, q, looks * per)
         return decide(rule, d[:, :cols], level, cl, rng)
 
     fixed1 = codes(1, 0.95)
     fixed_k = codes(looks, 0.95)
-    seq = np.zeros(reps, dtype=np.int8)
-    at = np.zeros(reps, dtype=np.int64)
-    for k in range(1, looks + 1):
-        c = codes(k, sq.level(k, looks))
-        new = (at == 0) & (c != 0)
-        seq[new], at[new] = c[new], k
+    seq, at = sequential_codes(codes, looks)
     out = {}
     for name, c in (("fixed1", fixed1), ("fixedK", fixed_k), ("seq", seq)):
         w = wrong(rule, c, truth)
@@ -268,9 +289,9 @@ def run_cell(rule, cluster: str | None, d: np.ndarray, truth: float, x: dict, lo
     out["seq"]["worlds"] = float(np.mean(np.where(at > 0, at, looks))) * per
     # "needs ~ M more": the first look's undecided draws, projected from their own mean and sd
     und = np.flatnonzero(fixed1 == 0)
-    if und.size == 0 or nominal(rule, truth) > 0:
+    if und.size == 0 or nominal(rule, truth) > 0 or need_sample <= 0:
         return out
-    pick = und[:NEED_SAMPLE]
+    pick = und[:need_sample]
     s = 1.0 if rule.higher_is_better else -1.0
     hit, within = 0, 0
     for r in pick:
@@ -290,7 +311,76 @@ def run_cell(rule, cluster: str | None, d: np.ndarray, truth: float, x: dict, lo
     return out
 
 
-def simulate(pop: list[dict], *, reps: int, looks: int, per: int, q: int, seed: int) -> dict:
+SPENDINGS = ("obf", "hsd:-4", "hsd:-2", "hsd:0", "pocock")
+
+
+def spending_rows(x: dict, mu: dict, looks: int, per: int, rng, spendings: tuple[str, ...] = SPENDINGS) -> list[dict]:
+    """The kill rule (its world-aware interval) replayed under each spending function of :data:`SPENDINGS` on
+    the same draws: the worst false-decision rate over the nulls, and per effect size the share decided correctly
+    at the first look and by the last, and the worlds used."""
+    from hcrbench.protocol import registry as reg
+    from hcrbench.protocol import sequential as sq
+
+    rule = reg.get("kill")
+    cells = {}
+    for kind in KINDS:
+        for off in (-0.06, -rule.margin, 0.0, rule.margin, 0.06):
+            d = construct(kind, round(off, 10), x, mu)
+            if d is None:
+                continue
+            n_all = d.shape[1]
+            step, q = n_all // looks, n_all // (looks * per)
+            cl = [_clustered("nested", d, x, k * step, q, looks * per) for k in range(1, looks + 1)]
+            cells[kind, off] = (d, step, cl)
+    out = []
+    for sp in spendings:
+        row = {"spending": sp, "default": sp == sq.SPENDING, "levels": sq.levels(looks, spending=sp), "null": 0.0,
+               "null_at": ""}
+        acc: dict[str, list] = {}
+        for (kind, off), (d, step, cl) in cells.items():
+            seq, at = sequential_codes(lambda k, lvl, d=d, step=step, cl=cl: decide(rule, d[:, :k * step], lvl,
+                                                                                 cl[k - 1], rng), looks, sp)
+            w = wrong(rule, seq, off)
+            if off == 0.0:
+                if w.mean() >= row["null"]:
+                    row["null"], row["null_at"] = float(w.mean()), kind
+                continue
+            right = (seq != 0) & ~w
+            key = "0.06" if abs(abs(off) - 0.06) < 1e-9 else "margin"
+            acc.setdefault(key, []).append((float(np.mean(right & (at == 1))), float(np.mean(right)),
+                                            float(np.mean(np.where(at > 0, at, looks))) * per))
+        for key, vals in acc.items():
+            v = np.array(vals)
+            row[key] = {"look1": float(v[:, 0].mean()), "overall": float(v[:, 1].mean()), "worlds": float(v[:, 2].mean())}
+        out.append(row)
+    return out
+
+
+def brownian(looks: int, *, paths: int = 200_000, seed: int = 0, drifts: tuple[float, ...] = (2.8, 4.5),
+             spendings: tuple[str, ...] = SPENDINGS) -> list[dict]:
+    """Each spending function on a Brownian statistic with equal increments (the model its boundaries are built
+    on): per drift (the fixed design's z at the last look; 2.8 is its 80% power) the share deciding at look 1, by
+    look ``looks``, and the mean looks used; at drift 0 the share deciding at all (its alpha)."""
+    from hcrbench.protocol import sequential as sq
+
+    rng = np.random.default_rng(seed)
+    inc = rng.standard_normal((paths, looks)) * math.sqrt(1 / looks)
+    t = np.arange(1, looks + 1) / looks
+    out = []
+    for sp in spendings:
+        c = np.array([sq.boundary(k, looks, spending=sp) for k in range(1, looks + 1)])
+        row: dict = {"spending": sp, "drifts": {}}
+        for theta in (0.0, *drifts):
+            cross = np.abs((inc + theta / looks).cumsum(axis=1) / np.sqrt(t)) > c
+            first = np.where(cross.any(axis=1), cross.argmax(axis=1) + 1, looks)
+            row["drifts"][f"{theta:g}"] = {"look1": float(cross[:, 0].mean()), "by_k": float(cross.any(axis=1).mean()),
+                                           "looks": float(first.mean())}
+        out.append(row)
+    return out
+
+
+def simulate(pop: list[dict], *, reps: int, looks: int, per: int, q: int, seed: int,
+             spendings: tuple[str, ...] = SPENDINGS, need_sample: int = NEED_SAMPLE) -> dict:
     rng = np.random.default_rng(seed)
     x = draws(pop, reps, looks * per, q, rng)
     mu = means(pop)
@@ -304,16 +394,16 @@ def simulate(pop: list[dict], *, reps: int, looks: int, per: int, q: int, seed: 
                 d = construct(kind, truth, x, mu)
                 if d is None:
                     continue
-                cell = run_cell(rule, cr2, d, truth, x, looks, per, rng)
+                cell = run_cell(rule, cr2, d, truth, x, looks, per, rng, need_sample)
                 rows.append({"rule": rname, "construction": kind, "truth": truth, "offset": delta,
                              "nominal": nominal(rule, truth), **cell})
         for kind, key, diff in (("real pair: bm25-nostem", "A-B", x["A"] - x["B"]),
                                 ("real pair: dense-hash", "H-B", x["H"] - x["B"])):
             truth = mu[key]
-            cell = run_cell(rule, cr2, diff, truth, x, looks, per, rng)
+            cell = run_cell(rule, cr2, diff, truth, x, looks, per, rng, need_sample)
             rows.append({"rule": rname, "construction": kind, "truth": truth, "offset": truth - centre,
                          "nominal": nominal(rule, truth), **cell})
-    return {"rows": rows, "means": mu}
+    return {"rows": rows, "means": mu, "spending": spending_rows(x, mu, looks, per, rng, spendings)}
 
 
 # ------------------------------------------------------------------------------------------------ output
@@ -368,6 +458,32 @@ def markdown(doc: dict) -> str:
                      f"{s['nominal']:.1%} | {'yes' if s['within'] else '**no**'} | "
                      f"{_pm(s['power_margin'], reps)} | {_pm(s['power_006'], reps)} | "
                      f"{_pm(s['wrong_off_null'], reps)} |")
+    if doc.get("spending"):
+        lines += ["", "**Spending functions** (the kill rule, its world-aware interval, the same draws; power: the "
+                  "share decided correctly, averaged over the dense-heavy-noise, sparse and skewed constructions "
+                  "(dense is decided at once by all); nominal 5% overall):", "",
+                  "| spending function | level at each look | worst false decision at truth 0 | "
+                  "± margin: at look 1 / by look K | ± 0.06: at look 1 / by look K | worlds used at ± 0.06 |",
+                  "|---|---|---:|---|---|---:|"]
+        for r in doc["spending"]:
+            lv = ", ".join(f"{round(v * 100, 3 if v > 0.9999 else 2):g}%" for v in r["levels"])
+            mg, far = r.get("margin") or {}, r.get("0.06") or {}
+            lines.append(f"| {r['spending']}{' (default)' if r.get('default') else ''} | {lv} | "
+                         f"{_pm(r['null'], reps)} ({r['null_at']}) | "
+                         f"{mg.get('look1', float('nan')):.1%} / {mg.get('overall', float('nan')):.1%} | "
+                         f"{far.get('look1', float('nan')):.1%} / {far.get('overall', float('nan')):.1%} | "
+                         f"{far.get('worlds', float('nan')):.1f} |")
+    if doc.get("brownian"):
+        ds = [k for k in doc["brownian"][0]["drifts"] if k != "0"]
+        lines += ["", f"**The same spending functions on a Brownian statistic** (the model their boundaries are built "
+                  f"on; K = {c['max_looks']} equal looks, 200,000 paths; drift = the fixed design's z at the last look, "
+                  "2.8 = its 80% power): decided at look 1 / by look K / mean looks used", "",
+                  "| spending function | drift 0: decided by K | " + " | ".join(f"drift {d}" for d in ds) + " |",
+                  "|---|---:|" + "---|" * len(ds)]
+        for r in doc["brownian"]:
+            cells = [f"{r['drifts'][d]['look1']:.1%} / {r['drifts'][d]['by_k']:.1%} / {r['drifts'][d]['looks']:.2f}"
+                     for d in ds]
+            lines.append(f"| {r['spending']} | {r['drifts']['0']['by_k']:.2%} | " + " | ".join(cells) + " |")
     lines += ["", "| rule | construction | truth | fixed 1 batch: wrong / right | fixed K: wrong / right | "
               "sequential: wrong / right | worlds used | needs ~ M decided by M |", "|---|---|---:|---|---|---|---:|---|"]
     for r in doc["rows"]:
@@ -394,13 +510,14 @@ def main(argv: list[str] | None = None) -> int:
     cfg = {k: (getattr(a, k) if getattr(a, k) is not None else (QUICK if a.quick else FULL)[k]) for k in FULL}
     t0 = time.time()
     with tempfile.TemporaryDirectory(prefix="calibrate-") as tmp:
-        work = Path(a.workdir or tmp)
+        work = Path(a.workdir or tmp).resolve()
         work.mkdir(parents=True, exist_ok=True)
         os.environ.setdefault("HCRBENCH_HOME", str(work / "home"))  # the worlds' scorings stay out of ~/.hcrbench
         pop = population(cfg["worlds"], a.seed_base, work)
     sim = simulate(pop, reps=cfg["reps"], looks=cfg["max_looks"], per=cfg["worlds_per_batch"],
                    q=cfg["queries_per_world"], seed=a.seed)
-    doc = {"config": {**cfg, "seed_base": a.seed_base, "seed": a.seed, "quick": bool(a.quick)}, **sim}
+    doc = {"config": {**cfg, "seed_base": a.seed_base, "seed": a.seed, "quick": bool(a.quick)}, **sim,
+           "brownian": brownian(cfg["max_looks"])}
     print(markdown(doc))
     print(f"{time.time() - t0:.0f} s", file=sys.stderr)
     if a.json:

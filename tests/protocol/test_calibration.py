@@ -68,14 +68,36 @@ def _within(rate: float, nominal: float, reps: int) -> bool:
 
 def test_the_exact_null_is_decided_wrongly_no_more_than_nominal(cal):
     reps = 400
-    got = cal.simulate(_pop(), reps=reps, looks=3, per=1, q=60, seed=2)
+    got = cal.simulate(_pop(), reps=reps, looks=3, per=1, q=60, seed=2, spendings=("obf", "hsd:-2"),
+                       need_sample=0)
     null = [r for r in got["rows"] if r["construction"] == "dense" and r["nominal"] > 0]
-    assert {r["rule"] for r in null} == {"kill", "kill, clustered by world", "vs_kill_baseline", "corpus_size", "H1b:single"}
+    assert {r["rule"] for r in null} == {"kill", "kill, topic clusters only", "vs_kill_baseline", "corpus_size",
+                                         "H1b:single"}
     for r in null:
         for design in ("fixed1", "fixedK", "seq"):
             assert _within(r[design]["wrong"], r["nominal"], reps), (r["rule"], r["truth"], design, r[design])
     strong = [r for r in got["rows"] if r["construction"] == "dense" and r["rule"] == "kill" and abs(r["offset"]) > 0.05]
     assert all(r["seq"]["right"] > 0.5 for r in strong)  # and the rule decides a clear effect
+    sp = {r["spending"]: r for r in got["spending"]}
+    assert set(sp) == {"obf", "hsd:-2"} and sp["hsd:-2"]["default"] and not sp["obf"]["default"]
+    assert all(_within(r["null"], 0.05, reps) for r in sp.values())
+
+
+def test_a_difference_that_moves_from_world_to_world_is_held_by_the_world_aware_interval(cal):
+    pop = _pop(n_worlds=200, seed=5)  # many worlds: the world effects' distribution is the normal drawn, not 12 atoms
+    shifts = np.random.default_rng(6).normal(0, 0.03, len(pop))
+    for w, sh in zip(pop, shifts):
+        w["A"] = w["A"] + sh  # the between-world component the topic clusters do not hold
+    reps = 1500
+    x = cal.draws(pop, reps, 8, 30, np.random.default_rng(7))
+    d = cal.construct("skewed", 0.0, x, cal.means(pop))
+    kill = reg.get("kill")
+    rng = np.random.default_rng(8)
+    nested = cal.run_cell(kill, "nested", d, 0.0, x, 4, 2, rng)
+    topic = cal.run_cell(kill, "topic", d, 0.0, x, 4, 2, rng)
+    for design in ("fixed1", "fixedK", "seq"):
+        assert _within(nested[design]["wrong"], 0.05, reps), (design, nested[design])
+    assert not _within(topic["fixedK"]["wrong"], 0.05, reps), topic["fixedK"]  # the defect is there to fix
 
 
 @pytest.mark.slow

@@ -83,3 +83,40 @@ def test_two_tree_seeds_add_their_component_on_satterthwaite_df_not_t1(tmp_path)
     comp = seed_component(np.vstack([s - base for s in seeds]))
     lo, hi, _df, _se = comp.combine(float(d.mean()), float(d.var(ddof=1)) / n, n - 1)
     assert np.allclose(row["interval"], [lo, hi])
+
+
+def test_queries_of_several_worlds_add_the_between_world_component(tmp_path):
+    rng = np.random.default_rng(3)
+    qids = [f"w{w:02d}-q{i}" for w in range(2, 6) for i in range(30)]
+    cl = {q: f"{q[:3]}-c{int(q.split('q')[-1]) // 5}" for q in qids}  # topics nested in worlds
+    base = rng.random(len(qids))
+    world = np.repeat(np.arange(4), 30)
+    d = np.array([0.08, -0.05, 0.06, -0.04])[world] + rng.normal(0.01, 0.05, world.size)
+    runs = {"base": _scores(qids, base), "sys": _scores(qids, base + d)}
+    ctx = _ctx(tmp_path, runs, [SimpleNamespace(name="sys", seed_group=None)], cl)
+    row = kill_row(ctx, Subject("sys", runs["sys"], {"delta": float(d.mean()), "n": d.size}))  # type: ignore[arg-type]
+    topic_only = cluster_ci(d, None, [cl[q] for q in qids])
+    want = cluster_ci(d, None, [cl[q] for q in qids], worlds=list(world))
+    assert want.by_world and want.high - want.low > topic_only.high - topic_only.low
+    assert np.allclose(row["interval"], [want.low, want.high], atol=1e-12)
+    assert row["evidence"]["clusters"]["worlds"] == 4 and row["evidence"]["clusters"]["by_world"]
+    assert "its 4 worlds as the clusters" in row["interval_kind"]
+
+
+def test_the_other_paired_rules_read_the_kill_rule_s_clustered_interval(tmp_path):
+    from hcrbench.protocol.subject import clustered_interval
+
+    rng = np.random.default_rng(4)
+    qids = [f"w{w:02d}-q{i}" for w in range(2, 5) for i in range(20)]
+    cl = {q: f"{q[:3]}-c{int(q.split('q')[-1]) // 4}" for q in qids}
+    base = rng.random(len(qids))
+    d = rng.normal(0.02, 0.1, len(qids))
+    runs = {"base": _scores(qids, base), "sys": _scores(qids, base + d)}
+    ctx = _ctx(tmp_path, runs, [SimpleNamespace(name="sys", seed_group=None)], cl)
+    got = clustered_interval(ctx, runs["sys"], runs["base"])
+    want = cluster_ci(d, None, [cl[q] for q in qids], worlds=[int(q[1:3]) for q in qids])
+    assert np.allclose([got["ci_low"], got["ci_high"]], [want.low, want.high], atol=1e-12)
+    assert got["ci_method"].startswith("cluster-robust CR2 t") and "its 3 worlds as the clusters" in got["ci_method"]
+    plain = [f"q{i}" for i in range(30)]
+    runs = {"base": _scores(plain, base[:30]), "sys": _scores(plain, base[:30] + d[:30])}
+    assert clustered_interval(_ctx(tmp_path / "x", runs, []), runs["sys"], runs["base"]) is None

@@ -35,10 +35,36 @@ def test_cumulative_error_is_what_the_spending_function_spent(max_looks):
 
 
 def test_levels_widen_early_and_reach_near_nominal_last():
-    lv = sq.levels(5)
-    assert all(a > b for a, b in itertools.pairwise(lv))
-    assert lv[0] > 0.9999 and 0.95 < lv[-1] < 0.97
-    assert sq.boundary(1, 5) == pytest.approx(1.959963984540054 / math.sqrt(0.2), rel=1e-9)
+    for spending in (None, "obf", "hsd:-4", "hsd:-2"):
+        lv = sq.levels(5, spending=spending)
+        assert all(a > b for a, b in itertools.pairwise(lv))
+        assert 0.95 < lv[-1] < 0.97
+    assert sq.levels(5, spending="obf")[0] > 0.9999
+    assert sq.boundary(1, 5, spending="obf") == pytest.approx(1.959963984540054 / math.sqrt(0.2), rel=1e-9)
+
+
+@pytest.mark.parametrize("spending", ["obf", "pocock", "hsd:-4", "hsd:-2", "hsd:0", "hsd:1"])
+def test_every_spending_function_spends_alpha_in_all_and_what_it_says_by_each_look(spending):
+    k = 4
+    rng = np.random.default_rng(5)
+    reps = 100_000
+    s = (rng.standard_normal((reps, k)) * math.sqrt(1 / k)).cumsum(axis=1)
+    z = s / np.sqrt(np.arange(1, k + 1) / k)
+    c = np.array([sq.boundary(j + 1, k, spending=spending) for j in range(k)])
+    got = (np.cumsum(np.abs(z) > c, axis=1) > 0).mean(axis=0)
+    want = [sq.spent((j + 1) / k, spending=spending) for j in range(k)]
+    mc = 3 * math.sqrt(0.05 * 0.95 / reps)
+    assert np.all(np.abs(got - want) < mc + 1e-4), (got, want)
+    assert sq.spent(1.0, spending=spending) == pytest.approx(0.05)
+
+
+def test_the_default_spends_at_the_first_look_where_o_brien_fleming_does_not():
+    assert sq.SPENDING == "hsd:-2"
+    assert sq.level(1, 6) < 0.998 < 0.9999 < sq.level(1, 6, spending="obf")
+    assert sq.spent(0.5) == pytest.approx(0.05 * (1 - math.exp(1.0)) / (1 - math.exp(2.0)))
+    for bad in ("hsd", "hsd:x", "wald", "hsd:99"):
+        with pytest.raises(ValueError):
+            sq.spent(0.5, spending=bad)
 
 
 def test_unequal_fractions_and_bad_arguments():

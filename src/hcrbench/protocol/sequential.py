@@ -1,25 +1,24 @@
 """The stopping rule for "add test worlds in batches until each rule is decided or the budget is spent".
 
-A group-sequential design with Lan-DeMets alpha spending of O'Brien-Fleming shape (Lan & DeMets 1983):
-after look k of at most K, with information fraction t_k (the share of the maximum evidence seen: k / K for
-equal batches), the error spent so far is
-
-    alpha(t) = 2 - 2 Phi(z_{1 - alpha/2} / sqrt(t)),
-
-and the look-k boundary c_k is chosen so that, for a statistic that is a Brownian motion in the information
-under the null (a mean of independent worlds' contributions), P(|Z_j| > c_j for some j <= k) = alpha(t_k)
-exactly (recursive numerical integration, Armitage-McPherson-Rowe; Jennison & Turnbull 2000, ch. 19). The
-union over looks is therefore alpha whatever look the run stops at: optional stopping (a run that ends early
+A group-sequential design with alpha spending (Lan & DeMets 1983): after look k of at most K, with information
+fraction t_k (the share of the maximum evidence seen: k / K for equal batches), the error spent so far is
+alpha(t_k), and the look-k boundary c_k is chosen so that, for a statistic that is a Brownian motion in the
+information under the null (a mean of independent worlds' contributions), P(|Z_j| > c_j for some j <= k) =
+alpha(t_k) exactly (recursive numerical integration, Armitage-McPherson-Rowe; Jennison & Turnbull 2000, ch. 19).
+The union over looks is therefore alpha whatever look the run stops at: optional stopping (a run that ends early
 because every rule is decided, or because the time budget is spent before look K) only spends less.
+
+The default spending function is Hwang-Shih-DeCani with gamma = -2 (:data:`SPENDING`),
+alpha(t) = alpha (1 - e^(2t)) / (1 - e^2): chosen by measured power (benchmarks/calibrate_rules.py, docs/protocol.md)
+over the O'Brien-Fleming shape, which spends almost nothing at the first look (99.9998% at look 1 of 6, so the
+first look all but never decides), and over Pocock's, which spends early but loses several points of power at
+the last look. ``spending="obf"``, ``"pocock"`` or ``"hsd:GAMMA"`` picks another (:func:`spent`).
 
 Every rule decides on the whole interval past its threshold; at look k that interval is computed at the
 two-sided confidence level :func:`level` ``= 1 - 2 (1 - Phi(c_k))`` (z, t, Wilson, Fisher or betting alike),
 so one run's error control is the rule's own interval at a wider level. Why this and not an anytime-valid
 confidence sequence: the number of batches is bounded by the budget (``--max-worlds``), so spending the error
-over a known K costs far less width than a sequence valid at every n (at K = 5 the last look runs at 95.8%
-instead of 95%, a confidence sequence of the same guarantee at ~99% or wider); the O'Brien-Fleming shape
-spends almost nothing at the first looks, so an early decision needs a very clear effect and the last look
-keeps nearly the fixed-n power. docs/protocol.md states this choice.
+over a known K costs far less width than a sequence valid at every n. docs/protocol.md states this choice.
 
 The power figure of an undecided row ("needs ~ M more worlds") is :func:`registry.n_for_power` at the level of
 the look that would decide it, so it is the same computation a fixed-n row prints.
@@ -41,6 +40,8 @@ from scipy import optimize
 from scipy import stats as sps
 
 ALPHA = 0.05
+#: the default spending function (:func:`spent`)
+SPENDING = "hsd:-2"
 GRID = 801  # points of the continuation region's score grid (the boundaries agree with gsDesign to ~1e-3)
 
 
@@ -53,22 +54,48 @@ def _check(look: int, max_looks: int, alpha: float) -> None:
         raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
 
 
-def spent(t: float, alpha: float = ALPHA) -> float:
-    """The two-sided error the O'Brien-Fleming-shaped spending function has spent at information fraction ``t``."""
+def spent(t: float, alpha: float = ALPHA, spending: str | None = None) -> float:
+    """The two-sided error the spending function ``spending`` (default :data:`SPENDING`) has spent at information
+    fraction ``t``: ``"obf"`` (Lan-DeMets O'Brien-Fleming shape, 2 - 2 Phi(z_{1-alpha/2} / sqrt(t))),
+    ``"pocock"`` (Lan-DeMets Pocock shape, alpha ln(1 + (e - 1) t)) or ``"hsd:GAMMA"`` (Hwang-Shih-DeCani,
+    alpha (1 - e^(-GAMMA t)) / (1 - e^(-GAMMA)); GAMMA 0 spends alpha t)."""
     if t <= 0:
         return 0.0
-    z = sps.norm.ppf(1 - alpha / 2)
-    return float(min(alpha, 2 * sps.norm.sf(z / math.sqrt(min(t, 1.0)))))
+    t = min(t, 1.0)
+    kind, gamma = _spending(spending)
+    if kind == "obf":
+        z = sps.norm.ppf(1 - alpha / 2)
+        out = 2 * sps.norm.sf(z / math.sqrt(t))
+    elif kind == "pocock":
+        out = alpha * math.log(1 + (math.e - 1) * t)
+    else:
+        out = alpha * t if gamma == 0 else alpha * (1 - math.exp(-gamma * t)) / (1 - math.exp(-gamma))
+    return float(min(alpha, out))
+
+
+def _spending(spending: str | None) -> tuple[str, float]:
+    """``(family, gamma)`` of a spending-function name (module docstring)."""
+    name = (SPENDING if spending is None else str(spending)).strip().lower()
+    if name in ("obf", "pocock"):
+        return name, 0.0
+    if name.startswith("hsd:"):
+        try:
+            gamma = float(name[4:])
+        except ValueError:
+            gamma = math.nan
+        if math.isfinite(gamma) and -40 <= gamma <= 40:
+            return "hsd", gamma
+    raise ValueError(f"spending must be 'obf', 'pocock' or 'hsd:GAMMA' (GAMMA in [-40, 40]), got {spending!r}")
 
 
 @lru_cache(maxsize=256)
-def _bounds(fractions: tuple[float, ...], alpha: float) -> tuple[float, ...]:
+def _bounds(fractions: tuple[float, ...], alpha: float, spending: str = "") -> tuple[float, ...]:
     """The two-sided z boundaries c_1..c_K at information ``fractions`` (increasing, last 1)."""
     out: list[float] = []
     grid = dens = None  # the sub-density of the score S = Z sqrt(t) among runs still going
     t_prev = 0.0
     for t in fractions:
-        want = spent(t, alpha) - spent(t_prev, alpha)
+        want = spent(t, alpha, spending or None) - spent(t_prev, alpha, spending or None)
         if grid is None:
             c = float(sps.norm.isf(want / 2)) if want > 0 else math.inf
         else:
@@ -118,13 +145,17 @@ def _fractions(max_looks: int, fractions: Any) -> tuple[float, ...]:
     return fr
 
 
-def boundary(look: int, max_looks: int, alpha: float = ALPHA, fractions: Any = None) -> float:
+def boundary(look: int, max_looks: int, alpha: float = ALPHA, fractions: Any = None, spending: str | None = None
+             ) -> float:
     """The two-sided z boundary at ``look`` (1-based) of ``max_looks`` (inf: this look spends nothing)."""
     _check(look, max_looks, alpha)
-    return _bounds(_fractions(max_looks, fractions), float(alpha))[look - 1]
+    name = SPENDING if spending is None else str(spending)
+    _spending(name)
+    return _bounds(_fractions(max_looks, fractions), float(alpha), name)[look - 1]
 
 
-def level(look: int, max_looks: int, alpha: float = ALPHA, fractions: Any = None) -> float:
+def level(look: int, max_looks: int, alpha: float = ALPHA, fractions: Any = None, spending: str | None = None
+          ) -> float:
     """The two-sided confidence level every rule's interval uses at ``look`` (1-based) of ``max_looks``:
     ``1 - 2 (1 - Phi(c_look))``. ``fractions``: the information fraction at each look (default equal batches,
     k / K; with batches of unequal size, the share of the maximum number of worlds seen). One look is the
@@ -132,7 +163,7 @@ def level(look: int, max_looks: int, alpha: float = ALPHA, fractions: Any = None
     if max_looks == 1 and look == 1 and fractions is None:
         _check(look, max_looks, alpha)
         return 1.0 - alpha
-    c = boundary(look, max_looks, alpha, fractions)
+    c = boundary(look, max_looks, alpha, fractions, spending)
     return 1.0 if math.isinf(c) else float(1.0 - 2.0 * sps.norm.sf(c))
 
 
@@ -164,9 +195,9 @@ def look_level(confidence: float) -> float:
     return confidence if cur is None else level(cur[0], cur[1], 1.0 - confidence)
 
 
-def levels(max_looks: int, alpha: float = ALPHA, fractions: Any = None) -> list[float]:
+def levels(max_looks: int, alpha: float = ALPHA, fractions: Any = None, spending: str | None = None) -> list[float]:
     """:func:`level` at every look."""
-    return [level(k + 1, max_looks, alpha, fractions) for k in range(max_looks)]
+    return [level(k + 1, max_looks, alpha, fractions, spending) for k in range(max_looks)]
 
 
 @dataclass(frozen=True)

@@ -242,6 +242,41 @@ def query_cluster_ids(ctx: Context, scores: Any, base: Any) -> tuple[list[Any], 
     return cluster_labels(ctx.data, [q for q in scores.query_ids if q in pos])
 
 
+def query_worlds(scores: Any, base: Any) -> list[Any] | None:
+    """The world of each query both ``scores`` and ``base`` judged (in ``scores``' order) when they come from two
+    worlds or more (the kill interval then takes the worlds as its clusters: stats.cluster), else None."""
+    from hcrbench.synth.worlds import world_of
+
+    pos = set(base.query_ids)
+    worlds = [world_of(str(q)) for q in scores.query_ids if q in pos]
+    return worlds if None not in worlds and len(set(worlds)) >= 2 else None
+
+
+def world_words(cl: Any) -> str:
+    """The interval kind's words on the worlds (empty for one world)."""
+    return f"; its {cl.n_worlds} worlds as the clusters" if cl.by_world else ""
+
+
+def clustered_interval(ctx: Context, scores: Any, base: Any, metric: str | None = None) -> dict[str, Any] | None:
+    """The kill rule's interval (CR2 over the queries' topic clusters, over their worlds when they come from two
+    worlds or more) of ``scores - base`` on their common queries, for the other paired-difference
+    rules that judge queries (H1b's clauses, the corpus-size rule): ``{"ci_low", "ci_high", "ci_method"}``; None
+    when neither topic clusters nor several worlds are known (the rule's own paired interval stands)."""
+    from hcrbench.protocol.operating_inputs import aligned
+    from hcrbench.stats.cluster import cluster_ci
+
+    a, b = aligned(scores, base, metric or ctx.metric)
+    if a.size < 3:
+        return None
+    ids, known = query_cluster_ids(ctx, scores, base)
+    worlds = query_worlds(scores, base)
+    if not known and worlds is None:
+        return None
+    cl = cluster_ci(a - b, None, ids, confidence=confidence(), worlds=worlds)
+    return {"ci_low": cl.low, "ci_high": cl.high,
+            "ci_method": f"cluster-robust CR2 t ({cl.n_clusters} clusters, df {cl.df:.1f}{world_words(cl)})"}
+
+
 def cluster_row(ctx: Context, scores: Any, base: Any) -> Any | None:
     """The cluster-robust interval of the per-query differences when >= 2 clusters of queries are known
     (:func:`inputs.query_clusters`), else None."""
@@ -277,18 +312,19 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: 
         a, b = aligned(s.scores, base, ctx.metric)
         if a.size >= 2:
             ids, known = query_cluster_ids(ctx, s.scores, base)
-            cl = cluster_ci(a - b, None, ids, confidence=confidence())
+            cl = cluster_ci(a - b, None, ids, confidence=confidence(), worlds=query_worlds(s.scores, base))
             m0, var_q, df = cl.mean, cl.se ** 2, cl.df
             lo, hi = cl.low, cl.high
             if known:
                 kind = f"cluster-robust CR2 t {pct()} ({cl.n_clusters} clusters, Bell-McCaffrey df {cl.df:.1f}, " \
-                       f"effective n {cl.effective_n:.1f} of {cl.n}; the kill test, its own family)"
+                       f"effective n {cl.effective_n:.1f} of {cl.n}{world_words(cl)}; the kill test, its own family)"
                 ctx.cache["kill_clusters"] = {"n_clusters": cl.n_clusters, "effective_n": cl.effective_n,
                                               "design_effect": cl.design_effect, "ci": [cl.low, cl.high],
-                                              "df": cl.df, "variance": "CR2"}
+                                              "df": cl.df, "variance": "CR2", "worlds": cl.n_worlds,
+                                              "by_world": cl.by_world}
             else:
                 kind = f"cluster-robust CR2 t {pct()} (no clusters known: each of the {cl.n} queries its own cluster, " \
-                       f"the paired t on {cl.df:.0f} df; the kill test, its own family)"
+                       f"the paired t on {cl.df:.0f} df{world_words(cl)}; the kill test, its own family)"
             seed = seed_component(ctx, s, base) if s.name == ctx.p.system else None
             if seed is not None:  # tree seeds as a variance component, on Welch-Satterthwaite df
                 comp = seed.pop("component")

@@ -104,5 +104,8 @@ def growth_probe(ctx: Any, s: Any) -> dict | None:
     ev = SimpleNamespace(metrics=[ctx.metric], runs={kill: b, s.name: a})
     c = next(iter(compare(ev, kill, [ctx.metric], n_resamples=ctx.cfg.n_resamples, seed=ctx.cfg.seed,
                           family="metric", confidence=confidence())))
+    from hcrbench.protocol.subject import clustered_interval
+
     return {"delta": _num(c.delta), "p": _num(c.p), "ci_low": _num(c.ci_low), "ci_high": _num(c.ci_high),
-            "d": _num(c.cohens_d), "n": int(c.n), "categories": list(GROWTH_CATEGORIES), "ci_method": c.ci_method}
+            "d": _num(c.cohens_d), "n": int(c.n), "categories": list(GROWTH_CATEGORIES), "ci_method": c.ci_method,
+            **(clustered_interval(ctx, a, b) or {})}

@@ -154,6 +154,7 @@ def h1b_row(ctx: Any, s: Any) -> dict:
 
         from hcrbench.protocol.inputs import family_metrics
         from hcrbench.protocol.rules import confidence
+        from hcrbench.protocol.subject import clustered_interval
         from hcrbench.stats import compare
 
         for sp in singles:
@@ -164,6 +165,7 @@ def h1b_row(ctx: Any, s: Any) -> dict:
             row = next(c for c in comps if c.metric == m)
             vs_single[sp] = {"delta": row.delta, "p": row.p, "ci_low": row.ci_low, "ci_high": row.ci_high,
                              "d": row.cohens_d, "n": row.n, "ci_method": row.ci_method}
+            vs_single[sp].update(clustered_interval(ctx, s.scores, ctx.evaluation.runs[sp], m) or {})
         from hcrbench.stats import holm
 
         adj = holm([vs_single[sp]["p"] for sp in singles])

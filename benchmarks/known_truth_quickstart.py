@@ -1,0 +1,268 @@
+"""Known-truth subjects through the real pipeline: run files fixed at about +0.06, -0.06 and 0 nDCG@10 against the
+kill baseline over each whole test world, judged by ``hcrbench quickstart --system runfile:FILE`` on seeds no doc
+or test names.
+
+For each seed:
+
+1. **Pilot.** ``hcrbench quickstart --system bm25`` on the seed's worlds (``--worlds W --max-worlds W``: tune w00,
+   dev w01, test w02..) scores the field, the kill baseline included, exactly as the subject's runs will (same
+   data, same tuning, same seed).
+2. **Subjects.** From the pilot's kill-baseline run and the test worlds' qrels, one TREC run per effect: per test
+   world, the baseline's own ranking on most queries, the ideal ranking (nDCG@10 = 1) on a random set of queries
+   whose gains add up to ``+effect`` x the world's queries, the baseline's ranking without its relevant documents
+   (nDCG@10 = 0) on a random set whose losses add up to ``effect`` x queries (for 0: both, +0.06 and -0.06, so
+   the world's mean difference is 0 with real per-query spread). Every world's realised mean difference is
+   computed from the per-query nDCG@10 and reported (it is the truth the verdict is checked against).
+3. **Verdicts.** ``hcrbench quickstart --system runfile:FILE`` per effect (a run file holds the worlds it was made
+   for, so the run judges all its test worlds at one look), and the kill row read from ``verdicts.json``.
+
+A decision is wrong when +effect is killed, -effect is "go", or the equal subject is decided either way.
+
+    python benchmarks/known_truth_quickstart.py [--seeds 920001,920002] [--effects 0.06,-0.06,0] [--worlds 4]
+        [--encoder hash] [--seeds-per-tree 1] [--workdir DIR] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+SEEDS = (920001, 920002, 920003)
+EFFECTS = (0.06, -0.06, 0.0)
+
+
+# ------------------------------------------------------------------------------------------------ subjects
+
+
+def read_trec_run(path: Path) -> dict[str, list[str]]:
+    """``{query: [doc, ...]}`` in rank order (score descending, as written)."""
+    rows: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.split()
+            if len(parts) >= 6:
+                rows[parts[0]].append((-float(parts[4]), parts[2]))
+    return {q: [d for _, d in sorted(v)] for q, v in rows.items()}
+
+
+def read_qrels(path: Path) -> dict[str, dict[str, int]]:
+    """``{query: {doc: grade}}`` from a BEIR qrels TSV (header ``query-id corpus-id score``)."""
+    out: dict[str, dict[str, int]] = defaultdict(dict)
+    with path.open(encoding="utf-8") as fh:
+        next(fh, None)
+        for line in fh:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) >= 3:
+                out[parts[0]][parts[1]] = int(float(parts[2]))
+    return dict(out)
+
+
+def _pick(order: list[str], size: dict[str, float], target: float) -> list[str]:
+    """Queries from ``order`` whose sizes add up as close to ``target`` as the greedy pass and one best last pick
+    get."""
+    chosen, total = [], 0.0
+    for q in order:
+        if size[q] > 0 and total + size[q] <= target + 1e-12:
+            chosen.append(q)
+            total += size[q]
+    rest = [q for q in order if q not in set(chosen) and size[q] > 0]
+    gap = target - total
+    if rest and gap > 0:
+        best = min(rest, key=lambda q: abs(gap - size[q]))
+        if abs(gap - size[best]) < gap:
+            chosen.append(best)
+    return chosen
+
+
+def build_subject(base: dict[str, float], ranking: dict[str, list[str]], qrels: dict[str, dict[str, int]],
+                  effect: float, rng: np.random.Generator, world_of) -> tuple[dict[str, list[str]], dict]:
+    """One subject: its ranking per query and the realised mean difference per world (``{world: {"n",
+    "delta"}}``), built from the baseline's per-query nDCG@10 ``base`` and ranking (module docstring)."""
+    worlds: dict[int, list[str]] = defaultdict(list)
+    for q in sorted(base):
+        if qrels.get(q) and any(g > 0 for g in qrels[q].values()):
+            worlds[world_of(q)].append(q)
+    out: dict[str, list[str]] = {}
+    realised = {}
+    for w, qs in sorted(worlds.items()):
+        order = [qs[i] for i in rng.permutation(len(qs))]
+        n = len(qs)
+        up = dn = []
+        if effect >= 0:
+            up = _pick(order, {q: 1.0 - base[q] for q in qs}, (abs(effect) if effect else 0.06) * n)
+        if effect <= 0:
+            left = [q for q in order if q not in set(up)]
+            dn = _pick(left, {q: base[q] for q in qs}, (abs(effect) if effect else 0.06) * n)
+        new = dict((q, base[q]) for q in qs)
+        for q in qs:
+            rel = qrels[q]
+            own = ranking.get(q, [])
+            if q in set(up):
+                ideal = sorted((d for d, g in rel.items() if g > 0), key=lambda d: (-rel[d], d))
+                out[q] = ideal + [d for d in own if d not in set(ideal)]
+                new[q] = 1.0
+            elif q in set(dn):
+                out[q] = [d for d in own if rel.get(d, 0) <= 0]
+                new[q] = 0.0
+            else:
+                out[q] = own
+        realised[w] = {"n": n, "delta": float(np.mean([new[q] - base[q] for q in qs])), "up": len(up),
+                       "down": len(dn)}
+    return out, realised
+
+
+def write_trec_run(ranking: dict[str, list[str]], path: Path, tag: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for q in sorted(ranking):
+            docs = ranking[q][:100] or ["none"]
+            for r, d in enumerate(docs, 1):
+                fh.write(f"{q} Q0 {d} {r} {len(docs) - r + 1} {tag}\n")
+    tmp.replace(path)
+
+
+# ------------------------------------------------------------------------------------------------ pipeline
+
+
+def quickstart(out: Path, seed: int, worlds: int, encoder: str, tree_seeds: int, system: str) -> float:
+    """``hcrbench quickstart`` in a subprocess (the real command), with its own ``HCRBENCH_HOME`` (each run is
+    one user's first look at these worlds: the look registry of the pilot is not its); returns its seconds."""
+    cmd = ["hcrbench", "quickstart", "--out", str(out), "--seed", str(seed), "--worlds", str(worlds),
+           "--max-worlds", str(worlds), "--encoder", encoder, "--seeds", str(tree_seeds), "--system", system,
+           "--quiet"]
+    t0 = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HCRBENCH_HOME": str(out / ".home")})
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {r.returncode}: {(r.stderr or r.stdout)[-2000:]}")
+    return time.time() - t0
+
+
+def adopt(pilot: Path, out: Path) -> None:
+    """Copy the pilot's folder to ``out`` as the folder of ``out/quickstart.toml`` (its owner marker names the
+    config it belongs to; the pilot's busy mark and verdicts are not copied)."""
+    shutil.copytree(pilot, out, ignore=shutil.ignore_patterns(".home", ".hcrbench-busy", "verdicts.json"))
+    marker = out / ".hcrbench-folder.json"
+    if marker.is_file():
+        doc = json.loads(marker.read_text(encoding="utf-8"))
+        doc["config_path"] = str((out / "quickstart.toml").resolve())
+        marker.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+
+
+def kill_row(out: Path) -> dict:
+    v = json.loads((out / "verdicts.json").read_text(encoding="utf-8"))
+    row = next(r for r in v.get("hypotheses", []) if r.get("id") == "kill")
+    return {"verdict": row.get("verdict", row.get("status")), "interval": row.get("interval"), "n": row.get("n"),
+            "interval_kind": row.get("interval_kind"), "kill_baseline": v.get("kill_baseline"),
+            "overall": v.get("overall")}
+
+
+def pilot_inputs(out: Path) -> tuple[dict[str, float], dict[str, list[str]], dict[str, dict[str, int]], str]:
+    """The kill baseline's per-query nDCG@10 and ranking on the test queries, and their qrels."""
+    v = json.loads((out / "verdicts.json").read_text(encoding="utf-8"))
+    kill = v["kill_baseline"]
+    ev = json.loads((out / "eval.json").read_text(encoding="utf-8"))["runs"][kill]["per_query"]["nDCG@10"]
+    qrels_path = next((out / "data").glob("meridian-*-worlds/qrels/test.tsv"))
+    return {q: float(x) for q, x in ev.items()}, read_trec_run(out / "runs" / f"{kill}.trec"), \
+        read_qrels(qrels_path), kill
+
+
+def run(seeds: list[int], effects: list[float], worlds: int, encoder: str, tree_seeds: int, work: Path,
+        log=print) -> dict:
+    from hcrbench.synth.worlds import world_of
+
+    rows = []
+    for seed in seeds:
+        pilot = work / f"pilot-{seed}"
+        if not (pilot / "verdicts.json").is_file():
+            s = quickstart(pilot, seed, worlds, encoder, tree_seeds, "bm25")
+            log(f"seed {seed}: pilot {s:.0f} s")
+        base, ranking, qrels, _kill = pilot_inputs(pilot)
+        for eff in effects:
+            rng = np.random.default_rng([seed, round(eff * 1000) + 1000])
+            subj, realised = build_subject(base, ranking, qrels, eff, rng, world_of)
+            folder = work / f"subject-{seed}-{eff:+.2f}"
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / "test.trec"
+            write_trec_run(subj, path, f"known{eff:+.2f}")
+            out = work / f"run-{seed}-{eff:+.2f}"
+            secs = None
+            if not (out / "verdicts.json").is_file():
+                if not out.exists():  # the pilot's folder: the field's runs are reused, the subject is scored anew
+                    adopt(pilot, out)
+                secs = quickstart(out, seed, worlds, encoder, tree_seeds, f"runfile:{path}")
+            row = {"seed": seed, "effect": eff, "realised": realised, "seconds": secs, **kill_row(out)}
+            truth = float(np.mean([r["delta"] for r in realised.values()]))
+            row["truth"] = truth
+            row["wrong"] = (eff > 0 and row["verdict"] == "kill") or (eff < 0 and row["verdict"] == "go") or \
+                (eff == 0 and row["verdict"] in ("go", "kill"))
+            row["decided"] = row["verdict"] in ("go", "kill")
+            rows.append(row)
+            log(f"seed {seed} effect {eff:+.2f} (realised {truth:+.4f}): {row['verdict']} {row['interval']} "
+                f"({'' if secs is None else f'{secs:.0f} s'})")
+    return {"config": {"seeds": seeds, "effects": effects, "worlds": worlds, "encoder": encoder,
+                       "tree_seeds": tree_seeds}, "rows": rows}
+
+
+def markdown(doc: dict) -> str:
+    c = doc["config"]
+    lines = [f"{len(c['seeds'])} seed(s) ({', '.join(map(str, c['seeds']))}), {c['worlds']} worlds each "
+             f"({c['worlds'] - 2} test worlds), encoder {c['encoder']}; one quickstart per subject.", "",
+             "| effect | runs | realised truth (range) | go | kill | not decidable | wrong | decided |",
+             "|---:|---:|---|---:|---:|---:|---:|---:|"]
+    for eff in c["effects"]:
+        rs = [r for r in doc["rows"] if r["effect"] == eff]
+        if not rs:
+            continue
+        t = [r["truth"] for r in rs]
+        cnt = {k: sum(r["verdict"] == k for r in rs) for k in ("go", "kill")}
+        lines.append(f"| {eff:+.2f} | {len(rs)} | {min(t):+.4f} to {max(t):+.4f} | {cnt['go']} | {cnt['kill']} | "
+                     f"{len(rs) - cnt['go'] - cnt['kill']} | {sum(r['wrong'] for r in rs)} | "
+                     f"{sum(r['decided'] for r in rs)} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seeds", default=",".join(map(str, SEEDS)))
+    ap.add_argument("--effects", default=",".join(map(str, EFFECTS)))
+    ap.add_argument("--worlds", type=int, default=4, help="worlds per run (tune, dev and the test worlds)")
+    ap.add_argument("--encoder", default="hash")
+    ap.add_argument("--seeds-per-tree", type=int, default=1, help="HCR tree seeds (--seeds of quickstart)")
+    ap.add_argument("--workdir", default=None)
+    ap.add_argument("--json", default=None)
+    a = ap.parse_args(argv)
+    try:
+        seeds = [int(s) for s in a.seeds.split(",") if s.strip()]
+        effects = [float(e) for e in a.effects.split(",") if e.strip()]
+    except ValueError as e:
+        print(f"--seeds / --effects: {e}", file=sys.stderr)
+        return 2
+    if a.worlds < 3 or not seeds or not effects or any(not math.isfinite(e) or abs(e) >= 1 for e in effects):
+        print("--worlds must be >= 3, --seeds and --effects non-empty, each effect in (-1, 1)", file=sys.stderr)
+        return 2
+    work = Path(a.workdir or "known-truth-runs").resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("HCRBENCH_HOME", str(work / "home"))
+    doc = run(seeds, effects, a.worlds, a.encoder, a.seeds_per_tree, work,
+              log=lambda s: print(s, file=sys.stderr, flush=True))
+    print(markdown(doc))
+    if a.json:
+        p = Path(a.json)
+        tmp = p.with_suffix(p.suffix + ".tmp")
+        tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        tmp.replace(p)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

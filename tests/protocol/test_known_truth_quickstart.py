@@ -1,0 +1,89 @@
+"""benchmarks/known_truth_quickstart.py: the subjects it hands the quickstart have the per-world truths it claims
+(their run files score what the construction says under the toolkit's own nDCG@10), and its bookkeeping calls a
+decision wrong exactly when it contradicts the sign of the effect."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+BENCH = Path(__file__).parents[2] / "benchmarks" / "known_truth_quickstart.py"
+
+
+@pytest.fixture(scope="module")
+def kt():
+    spec = importlib.util.spec_from_file_location("known_truth_quickstart", BENCH)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["known_truth_quickstart"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _world(rng, n_worlds=2, n=80):
+    """A baseline ranking over 30 documents per query, 1-4 graded relevant documents, in worlds w02, w03..."""
+    ranking, qrels = {}, {}
+    for w in range(2, 2 + n_worlds):
+        for i in range(n):
+            q = f"w{w:02d}-Q{i:03d}"
+            docs = [f"w{w:02d}-D{j:03d}" for j in rng.permutation(300)[:30]]
+            rel = {d: int(rng.integers(1, 3)) for d in rng.choice(docs, size=int(rng.integers(1, 5)), replace=False)}
+            ranking[q], qrels[q] = docs, rel
+    return ranking, qrels
+
+
+def _ndcg(qrels, ranking):
+    """The toolkit's own nDCG@10 per query (trec_eval semantics), not a re-derivation."""
+    from hcrbench.metrics import evaluate
+
+    run = {q: {d: float(len(docs) - r) for r, d in enumerate(docs)} for q, docs in ranking.items()}
+    df = evaluate(qrels, run, "nDCG@10").per_query
+    return {str(q): float(v) for q, v in zip(df["query_id"], df["nDCG@10"])}
+
+
+@pytest.mark.parametrize("effect", [0.06, -0.06, 0.0])
+def test_each_world_gets_the_effect_it_claims_under_the_toolkit_s_ndcg(kt, effect):
+    from hcrbench.synth.worlds import world_of
+
+    rng = np.random.default_rng(1)
+    ranking, qrels = _world(rng)
+    base = _ndcg(qrels, ranking)
+    subj, realised = kt.build_subject(base, ranking, qrels, effect, np.random.default_rng(2), world_of)
+    got = _ndcg(qrels, subj)
+    for w, info in realised.items():
+        qs = [q for q in base if world_of(q) == w]
+        measured = float(np.mean([got[q] - base[q] for q in qs]))
+        assert measured == pytest.approx(info["delta"], abs=1e-12)
+        assert abs(measured - effect) < 0.01, (w, measured)
+        if effect == 0:
+            assert info["up"] > 0 and info["down"] > 0  # a null with real per-query spread, not a clone
+    assert sum(got[q] != base[q] for q in base) < len(base)  # most queries keep the baseline's ranking
+
+
+def test_the_run_file_round_trips(kt, tmp_path):
+    rng = np.random.default_rng(3)
+    ranking, _ = _world(rng, n_worlds=1, n=5)
+    kt.write_trec_run(ranking, tmp_path / "r.trec", "t")
+    back = kt.read_trec_run(tmp_path / "r.trec")
+    assert back == {q: v[:100] for q, v in ranking.items()}
+
+
+def test_a_subject_s_folder_is_the_pilot_s_owned_by_the_subject_s_config(kt, tmp_path):
+    import json
+
+    pilot = tmp_path / "pilot"
+    (pilot / "runs").mkdir(parents=True)
+    (pilot / "runs" / "rerank.trec").write_text("q Q0 d 1 1 t\n")
+    (pilot / "verdicts.json").write_text("{}")
+    (pilot / ".hcrbench-busy").write_text("{}")
+    (pilot / ".hcrbench-folder.json").write_text(json.dumps({"owner": "hcrbench", "name": "x",
+                                                             "config_path": str(pilot / "quickstart.toml")}))
+    out = tmp_path / "run"
+    kt.adopt(pilot, out)
+    assert (out / "runs" / "rerank.trec").is_file()
+    assert not (out / "verdicts.json").exists() and not (out / ".hcrbench-busy").exists()
+    marker = json.loads((out / ".hcrbench-folder.json").read_text())
+    assert marker["config_path"] == str((out / "quickstart.toml").resolve()) and marker["name"] == "x"
