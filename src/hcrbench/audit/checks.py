@@ -236,7 +236,7 @@ def split_leakage(b: Any) -> Check:
     share = len(shared_doc) / n
     # A document states many facts, so two splits may each judge it relevant for different questions: that is
     # reported, and fails only where the splits share a topic (the same relevant set, an expected entity or a
-    # needed fact: issue 22's rule) or, without entity metadata to tell, when the share of queries sharing a
+    # needed fact: the audit's rule) or, without entity metadata to tell, when the share of queries sharing a
     # relevant document is high.
     fail = (bool(same_set) or bool(shared_ent) or bool(shared_fact)
             or (not has_entities and share > MAX_SHARED_RELEVANT))

@@ -1,4 +1,4 @@
-"""``audit(folder, split)``: a benchmark linter for any BEIR-format folder (issue 22, item 8).
+"""``audit(folder, split)``: a benchmark linter for any BEIR-format folder.
 
 Loads ``corpus.jsonl``, ``queries.jsonl``, every ``qrels/*.tsv`` and, when present, ``queries.meta.jsonl`` (Meridian's
 per-query record: ``answer``, ``expected_entities``, ``evidence``, ``category``); query ``metadata`` fields with the

@@ -43,7 +43,7 @@ __all__ = [
     "write_run",
 ]
 
-# Chunking, token counting and labelled-substring judgments (issue #3, parts 2 and 6).
+# Chunking, token counting and labelled-substring judgments.
 from hcrbench.data.chunking import ChunkedCorpus, chunk_corpus, doc_run_from_chunk_run
 from hcrbench.data.interop import as_qrels, as_run
 from hcrbench.data.labelled import LabelledQuery, labelled_qrels, read_labelled
@@ -65,4 +65,4 @@ __all__ += [
 # Classic SMART-format collections (Cranfield, CISI).
 __all__ += ["load_cisi", "load_cranfield", "read_smart_documents", "read_smart_queries"]
 
-__all__ += ["as_qrels", "as_run"]  # other libraries' qrels and runs (hcrbench.data.interop; issue 26)
+__all__ += ["as_qrels", "as_run"]  # other libraries' qrels and runs (hcrbench.data.interop)

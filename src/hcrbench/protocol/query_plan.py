@@ -1,4 +1,4 @@
-"""The quickstart generates the test queries its power plan asks for (issue #33, Build 6).
+"""The quickstart generates the test queries its power plan asks for.
 
 Before the test split is scored, the power plan (:func:`field.power_plan`: the system and the kill baseline on
 the tune + dev splits of the design's 300-query suite, in a pilot folder of their own) says how many test queries

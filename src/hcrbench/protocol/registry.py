@@ -1,7 +1,7 @@
 """Every protocol rule as one small declarative object in one registry: the figure it judges, its thresholds and
 margin, its standard of evidence, the verdict each control must get and the function that replays it.
 
-One standard of evidence, both ways (issue #33): a rule decides (go / pass on one side, no-go / kill / stop on the
+One standard of evidence, both ways: a rule decides (go / pass on one side, no-go / kill / stop on the
 other, soft no-go between) only when the figure's whole 95% interval lies past the threshold of that verdict;
 otherwise it is "not decidable at n = N (needs ~ M)". :func:`decide` is that standard, written once, on numpy
 arrays so the same code judges one experiment and a million simulated ones (:mod:`operating`).

@@ -8,7 +8,7 @@ evidence, :func:`registry.decide`):
   it) or ``not run``. Pass and stop each need the whole 95% interval on their side of the threshold.
 - A **hypothesis** is ``go`` / ``soft no-go`` / ``no-go`` (a component needs fixing) / ``inconclusive`` /
   ``not decidable`` / ``not run``; only the single kill criterion says ``kill``, and only at the full corpus size.
-  Every decided verdict needs its interval wholly past its threshold (issue #33).
+  Every decided verdict needs its interval wholly past its threshold.
 - Improvements are raw differences judged on their interval against the design's margins; Cohen's d is reported,
   never required. :func:`significant` and :func:`improvement` are the pre-#33 readings, kept for callers; no rule
   uses them.

@@ -3,7 +3,7 @@ says no-go when the truth is fine (false kill) and says go / pass when the truth
 
 Each scenario draws per-query data from a known distribution, computes the figures the protocol computes
 (paired mean with its normal 95% interval and t-test p for the kill comparison, Wilson intervals for rates)
-and hands them to the real rule functions; the rules before issue #23 (a point estimate against the threshold,
+and hands them to the real rule functions; the earlier rules (a point estimate against the threshold,
 p without an interval) are simulated beside them. ``benchmarks/protocol_rules_sim.py`` prints the table that
 docs/protocol.md quotes; the tests run it with few repetitions. Deterministic for a seed.
 

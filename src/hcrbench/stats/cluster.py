@@ -1,4 +1,4 @@
-"""Cluster-robust inference for a mean paired difference when queries are not independent (issue #33: Meridian
+"""Cluster-robust inference for a mean paired difference when queries are not independent (Meridian
 small's 59 test queries fall in 11 entity clusters), with the effective n beside n.
 
 - :func:`cluster_ci`: the CR2 (Bell & McCaffrey 2002) standard error of the mean with the Bell-McCaffrey

@@ -9,7 +9,7 @@ from a seed derived from (seed, run, baseline, metric) with sha256.
 The family is declared, never implied by what else is on the command line. **The one definition every command
 uses** (``evaluate``, ``run``, ``gate --baseline``, the protocol; :data:`DEFAULT_FAMILY`) is ``family="run"``:
 (baseline, metric set) per system — Holm over the metrics compared for that system, so a verdict does not change
-when another system is added or removed (issue #9, finding 4). Also available: ``family="metric"``, (baseline,
+when another system is added or removed. Also available: ``family="metric"``, (baseline,
 metric) over every system — ``run`` and ``gate --baseline`` then agree even when they score different metric sets;
 ``family="all"`` pools every system x metric of the call. Its size is stored beside every Holm p (``family_size``); :func:`family_text` states it.
 

@@ -3,7 +3,7 @@ per-query differences.
 
 The plain sign-flip test of the mean (:mod:`permutation`) is exact only when the differences are symmetric about
 zero under the null; on skewed differences (many small gains, a few large losses, as a tree retriever's are) its
-one-sided error drifts from nominal (issue #33 measured 5.0% where 2.5% was meant). Studentizing — flipping signs
+one-sided error drifts from nominal (measured at 5.0% where 2.5% was meant). Studentizing — flipping signs
 of the differences and recomputing the **t statistic** mean / (sd / sqrt(n)) each time — makes the permutation
 test asymptotically valid for the mean whatever the shape (Janssen 1997; Chung & Romano 2013), and exact under
 symmetry as before. The bootstrap-t interval resamples the queries and studentizes each resample, so its ends

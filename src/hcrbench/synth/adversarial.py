@@ -99,7 +99,7 @@ def near_duplicate_access_review(c: Catalog, r: random.Random, p: dict, diff: st
 
 def deep_and_shallow(c: Catalog, r: random.Random, p: dict, diff: str) -> QueryPlan | None:
     """A top-level fact (the system's vendor) beside a 3-hop leaf chain (its administrator, their manager, where
-    that manager is based): a 3+-hop query needs >= 3 hops (issue 35). Where the slot asks for evidence over 400
+    that manager is based): a 3+-hop query needs >= 3 hops. Where the slot asks for evidence over 400
     tokens (``c.target``), the leaf is one level further up (four hops, the ``text_deeper`` wordings)."""
     sy = c.pick(r, c.w.systems)
     adm = c.w.get(sy.admin)

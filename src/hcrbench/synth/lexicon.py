@@ -282,7 +282,7 @@ ROOT_CAUSES = [
     "a runaway batch job that saturated the network link",
     "a permissions change that removed the service account's access",
 ]
-# What a root cause names, system by system (issue 35: 12 shared causes for 423 incidents let a wrong page give the
+# What a root cause names, system by system (12 shared causes for 423 incidents let a wrong page give the
 # right answer): each incident's cause is one of these templates (parallel to ROOT_CAUSES and FIXES) filled with
 # the system's name and one of its hosts, a change or a release, so the text names its incident (never the
 # system's vendor or another fact: a cause states nothing but itself).

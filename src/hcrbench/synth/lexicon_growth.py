@@ -1,4 +1,4 @@
-"""Word lists for the entities a Meridian world adds as its corpus grows (Meridian 4, issue 35): IT systems and
+"""Word lists for the entities a Meridian world adds as its corpus grows (Meridian 4): IT systems and
 versioned policies beyond the core block's 14 and 20, so a bigger corpus holds more independent topics.
 
 Pure data. A growth system pairs a brand word with a kind (each kind once, so "Meridian's <kind>" names one

@@ -379,7 +379,7 @@ def ambiguous(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Two or more interpretations, complete over every matching entity, each with its own facts."""
     w = c.w
     if diff == "hard" or r.random() < 0.5:
-        # a surname or a first name several people share, asked about one aspect (issue 35: a bigger suite needs
+        # a surname or a first name several people share, asked about one aspect (a bigger suite needs
         # more ambiguous questions than Meridian has surnames)
         part, aspect = (-1, "role") if r.random() < 0.5 else (r.choice([0, -1]), r.choice(list(NAME_ASPECTS)))
         key = ("ambiguous_names", part, aspect)

@@ -1,4 +1,4 @@
-"""Query variants that reach the design's evidence targets in deliverable chunks (issue 35 build 3 and 4).
+"""Query variants that reach the design's evidence targets in deliverable chunks.
 
 Each category's own generator (:mod:`query_gen`) makes queries of a typical reach: a two-hop chain over two
 documents of two domains, a comparison of two sides, one quarter's status. The design also asks for queries a

@@ -1,4 +1,4 @@
-"""Query variants for suites larger than the design's 300 (issue 35 build 2: a suite that scales).
+"""Query variants for suites larger than the design's 300 (a suite that scales).
 
 The categories' own generators (:mod:`query_gen`) draw most of their subjects from the world's policies, systems
 and projects (58-61 policies, 44-56 systems, 61-99 projects on medium and full), so a suite of several hundred

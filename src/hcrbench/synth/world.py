@@ -21,7 +21,7 @@ CORE_PEOPLE = 120
 CORE_PROJECTS = 24
 PERSON_PERIOD = 8  # after the core block, every 8th document profiles a new person
 PROJECT_PERIOD, PROJECT_PHASE = 40, 4  # ... and every 40th (offset 4) charters a new project
-# Meridian 4: the world grows systems and policies with the corpus (issue 35: the core's 14 systems and 20 policies
+# Meridian 4: the world grows systems and policies with the corpus (the core's 14 systems and 20 policies
 # carried most questions, so a suite piled into few topics). After the core block, document offset 50k+1 is the
 # service-catalogue entry of growth system k, and offsets 40k+3, 40k+5, 40k+7 are versions 1-3 of growth policy
 # k (odd offsets: never a person's or a project's slot), while the lexicon has kinds and topics left. The core

@@ -1,4 +1,4 @@
-"""World rules of a believable year (Meridian 4, issue 35 finding 8): what an employee reading a year of Meridian's
+"""World rules of a believable year (Meridian 4): what an employee reading a year of Meridian's
 documents would notice, each with a bound such a reader would accept.
 
 Registered in :data:`hcrbench.synth.world_rules.RULES` beside Meridian 3's rules (``world_rules`` imports this

@@ -1,4 +1,4 @@
-"""A year of people in the Meridian world (Meridian 4, issue 35 finding 8): line managers under team leads, this
+"""A year of people in the Meridian world (Meridian 4): line managers under team leads, this
 year's promotions and leavers.
 
 Called by :func:`hcrbench.synth.world.build_world` while people are drawn: person ``j`` draws its line manager and
