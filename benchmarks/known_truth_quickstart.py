@@ -6,7 +6,8 @@ For each seed:
 
 1. **Pilot.** ``hcrbench quickstart --system bm25`` on the seed's worlds (``--worlds W --max-worlds W``: tune w00,
    dev w01, test w02..) scores the field, the kill baseline included, exactly as the subject's runs will (same
-   data, same tuning, same seed).
+   data, same tuning, same seed). The subjects are built against the system the kill row judges: the kill
+   baseline, or the strongest flat system when the kill baseline is no value barrier (protocol/field.py).
 2. **Subjects.** From the pilot's kill-baseline run and the test worlds' qrels, one TREC run per effect: per test
    world, the baseline's own ranking on most queries, the ideal ranking (nDCG@10 = 1) on a random set of queries
    whose gains add up to ``+effect`` x the world's queries, the baseline's ranking without its relevant documents
@@ -32,7 +33,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -159,17 +160,27 @@ def adopt(pilot: Path, out: Path) -> None:
 
 
 def kill_row(out: Path) -> dict:
+    """The kill row of ``out/verdicts.json``: its verdict, and the decision its interval makes on this run's data
+    (``decision``: the row's own verdict, or below the full size the one it says it would be there), with
+    checkpoint 3's (the subject against the kill baseline itself, on the betting interval)."""
     v = json.loads((out / "verdicts.json").read_text(encoding="utf-8"))
     row = next(r for r in v.get("hypotheses", []) if r.get("id") == "kill")
-    return {"verdict": row.get("verdict", row.get("status")), "interval": row.get("interval"), "n": row.get("n"),
-            "interval_kind": row.get("interval_kind"), "kill_baseline": v.get("kill_baseline"),
-            "overall": v.get("overall")}
+    ev = row.get("evidence") or {}
+    cp3 = next((r for r in v.get("checkpoints", []) if r.get("id") == "vs_kill_baseline"), {})
+    verdict = row.get("verdict", row.get("status"))
+    return {"verdict": verdict, "decision": ev.get("at_full_size_this_would_be") or verdict,
+            "interval": row.get("interval"), "n": row.get("n"), "interval_kind": row.get("interval_kind"),
+            "judged_against": ev.get("judged_against") or v.get("kill_baseline"),
+            "kill_baseline": v.get("kill_baseline"), "overall": v.get("overall"),
+            "checkpoint3": cp3.get("status", cp3.get("verdict")), "checkpoint3_interval": cp3.get("interval")}
 
 
 def pilot_inputs(out: Path) -> tuple[dict[str, float], dict[str, list[str]], dict[str, dict[str, int]], str]:
-    """The kill baseline's per-query nDCG@10 and ranking on the test queries, and their qrels."""
+    """The judged baseline's per-query nDCG@10 and ranking on the test queries, their qrels, and its name."""
     v = json.loads((out / "verdicts.json").read_text(encoding="utf-8"))
-    kill = v["kill_baseline"]
+    row = next((r for r in v.get("hypotheses", []) if r.get("id") == "kill"), {})
+    # the pair the kill row judges: the kill baseline, or the strongest flat system when it is no value barrier
+    kill = (row.get("evidence") or {}).get("judged_against") or v["kill_baseline"]
     ev = json.loads((out / "eval.json").read_text(encoding="utf-8"))["runs"][kill]["per_query"]["nDCG@10"]
     qrels_path = next((out / "data").glob("meridian-*-worlds/qrels/test.tsv"))
     return {q: float(x) for q, x in ev.items()}, read_trec_run(out / "runs" / f"{kill}.trec"), \
@@ -203,11 +214,12 @@ def run(seeds: list[int], effects: list[float], worlds: int, encoder: str, tree_
             row = {"seed": seed, "effect": eff, "realised": realised, "seconds": secs, **kill_row(out)}
             truth = float(np.mean([r["delta"] for r in realised.values()]))
             row["truth"] = truth
-            row["wrong"] = (eff > 0 and row["verdict"] == "kill") or (eff < 0 and row["verdict"] == "go") or \
-                (eff == 0 and row["verdict"] in ("go", "kill"))
-            row["decided"] = row["verdict"] in ("go", "kill")
+            dec = row["decision"]
+            row["wrong"] = (eff > 0 and dec == "kill") or (eff < 0 and dec == "go") or (eff == 0 and dec in ("go", "kill"))
+            row["decided"] = dec in ("go", "kill")
             rows.append(row)
-            log(f"seed {seed} effect {eff:+.2f} (realised {truth:+.4f}): {row['verdict']} {row['interval']} "
+            log(f"seed {seed} effect {eff:+.2f} (realised {truth:+.4f} vs {row['judged_against']}): kill row "
+                f"{row['verdict']} (decision {dec}) {row['interval']}; checkpoint 3 {row['checkpoint3']} "
                 f"({'' if secs is None else f'{secs:.0f} s'})")
     return {"config": {"seeds": seeds, "effects": effects, "worlds": worlds, "encoder": encoder,
                        "tree_seeds": tree_seeds}, "rows": rows}
@@ -217,17 +229,21 @@ def markdown(doc: dict) -> str:
     c = doc["config"]
     lines = [f"{len(c['seeds'])} seed(s) ({', '.join(map(str, c['seeds']))}), {c['worlds']} worlds each "
              f"({c['worlds'] - 2} test worlds), encoder {c['encoder']}; one quickstart per subject.", "",
-             "| effect | runs | realised truth (range) | go | kill | not decidable | wrong | decided |",
-             "|---:|---:|---|---:|---:|---:|---:|---:|"]
+             "Kill row: the decision its interval makes on the run's data (below the full size the row itself says "
+             "\"not decidable at size\" and names the decision it would be); checkpoint 3: the subject against the "
+             "kill baseline itself.", "",
+             "| effect | runs | realised truth (range) | go | kill | not decidable | wrong | decided | "
+             "checkpoint 3 |", "|---:|---:|---|---:|---:|---:|---:|---:|---|"]
     for eff in c["effects"]:
         rs = [r for r in doc["rows"] if r["effect"] == eff]
         if not rs:
             continue
         t = [r["truth"] for r in rs]
-        cnt = {k: sum(r["verdict"] == k for r in rs) for k in ("go", "kill")}
+        cnt = {k: sum(r["decision"] == k for r in rs) for k in ("go", "kill")}
+        cp3 = ", ".join(f"{k} {n}" for k, n in sorted(Counter(str(r.get("checkpoint3")) for r in rs).items()))
         lines.append(f"| {eff:+.2f} | {len(rs)} | {min(t):+.4f} to {max(t):+.4f} | {cnt['go']} | {cnt['kill']} | "
                      f"{len(rs) - cnt['go'] - cnt['kill']} | {sum(r['wrong'] for r in rs)} | "
-                     f"{sum(r['decided'] for r in rs)} |")
+                     f"{sum(r['decided'] for r in rs)} | {cp3} |")
     return "\n".join(lines)
 
 
