@@ -330,24 +330,29 @@ def _growth_systems(seed: int, n_docs: int, teams: list[Team], people: list[Pers
                     admins: set[str]) -> list[System]:
     """The systems the corpus adds after its core block (:func:`systems_at`): growth system k takes the k-th kind
     and brand word of seeded orders that do not depend on the corpus size, and an administrator from its owning
-    team who exists by its catalogue entry, administers nothing else and has a profile when one can (this
-    year's joiners all have one)."""
+    team who exists by its catalogue entry, is not its lead, administers nothing else when the team has such a
+    member (else one other system of the core) and has a profile when one can (this year's joiners all have one)."""
     kinds = list(range(len(lg.GROWTH_SYSTEMS)))
     rng(seed, "growth_system_kinds").shuffle(kinds)
     brands = list(lg.SYSTEM_BRANDS)
     rng(seed, "growth_system_brands").shuffle(brands)
     out = []
+    grown: set[str] = set()
     for k in range(systems_at(n_docs) - LEXICON_SYSTEMS):
         suffix, kind, vendor, owner = lg.GROWTH_SYSTEMS[kinds[k]]
         r = rng(seed, "growth_system", k)
         entry = CORE_DOCS + max(0, k - CORE_EXTRA_SYSTEMS) * SYSTEM_PERIOD + SYSTEM_PHASE  # its catalogue entry
         there = people[:people_at(entry if k >= CORE_EXTRA_SYSTEMS else CORE_DOCS)]
         lead = teams[int(owner[1:])].lead
-        cands = [p.id for p in there if p.team == owner and p.id not in (lead, "P0000") and not p.left
-                 and p.id not in admins]
+        staff = [p.id for p in there if p.team == owner and p.id not in (lead, "P0000") and not p.left]
+        cands = [x for x in staff if x not in admins]
         joiners = [x for x in cands if int(x[1:]) >= CORE_PEOPLE]
-        admin = r.choice(joiners or cands or [lead])
+        # when every member already administers a system, one of them takes this one too (never a second grown
+        # system, never the lead, who runs the team)
+        shared = [x for x in staff if x not in grown]
+        admin = r.choice(joiners or cands or shared or [lead])
         admins.add(admin)
+        grown.add(admin)
         out.append(System(f"SYS-{LEXICON_SYSTEMS + k + 1:02d}", f"{brands[k]} {suffix}", kind, vendor, owner, admin,
                           r.randint(12, 90)))
     return out
