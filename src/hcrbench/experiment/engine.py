@@ -42,16 +42,18 @@ class LocalEngine:
 
     def __init__(self, console: Any = None, workers: int = 1) -> None:
         self.console = console
-        self.workers = _cores() if workers == 0 else int(workers)
+        from hcrbench.retrieve.runtime import usable_cores
+
+        self.workers = usable_cores() if workers == 0 else int(workers)
 
     def run(self, cells: list[Cell], data: Any, on_done: OnDone, tags: dict[str, str] | None = None) -> None:
         if self.workers > 1 and len(cells) > 2:
             self._one_by_one(cells[:1], data, on_done, tags)
-            self._pool(cells[1:], data, on_done)
+            self._pool(cells[1:], data, on_done, tags)
         else:
             self._one_by_one(cells, data, on_done, tags)
 
-    def _pool(self, cells: list[Cell], data: Any, on_done: OnDone) -> None:
+    def _pool(self, cells: list[Cell], data: Any, on_done: OnDone, tags: dict[str, str] | None) -> None:
         """The cells in worker processes, at most one of each system type at a time: cells of one type share
         what they build (a tree, an index, the same encodings), which the first builds and the next reads from
         the cache; two at once would both build it."""
@@ -63,7 +65,7 @@ class LocalEngine:
             chains.setdefault(cell.system.type, []).append(cell)
         n = min(self.workers, len(chains))
         if n <= 1:
-            self._one_by_one(cells, data, on_done, None)
+            self._one_by_one(cells, data, on_done, tags)
             return
         # spawn, not fork: this process may hold thread pools (ONNX, BLAS) that a forked child would inherit locked
         ctx = multiprocessing.get_context("spawn")
@@ -130,14 +132,6 @@ def _stop_loky() -> None:
     if executor is not None:
         executor.shutdown(wait=True)
 
-
-def _cores() -> int:
-    import os
-
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def make_engine(execution: ExecutionConfig, console: Any = None) -> LocalEngine | Any:

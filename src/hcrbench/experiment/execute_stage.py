@@ -8,6 +8,7 @@ import time
 
 from rich.markup import escape
 
+from hcrbench.data.atomic import atomic_write_bytes
 from hcrbench.data.hashing import sha256_file
 from hcrbench.data.trec import write_run
 from hcrbench.errors import InputError
@@ -91,6 +92,7 @@ def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], 
     twins = twins or {}
     twin_cells = [t for ts in twins.values() for t in ts]
     twin_of = {t.name: c for c, ts in twins.items() for t in ts}
+    names = [c.name for c in cells] + list(twin_of)  # every system this run commits
     cfg, out, console, job, manifest, runs = p.cfg, p.out, p.console, p.job, p.manifest, ex.runs
     engine = make_engine(p.execution or cfg.execution, console)  # first: a bad engine or address changes nothing
     drop_stale_results(out)  # scores and reports on disk are stale from here on
@@ -109,7 +111,7 @@ def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], 
         """Commit one finished cell (in the driver) and then its twins."""
         commit(cell, output)
         for twin in twins.get(cell.name, ()):
-            copy_logs(out, cell.name, twin.name, [c.name for c in cells] + list(twin_of))
+            copy_logs(out, cell.name, twin.name, names)
             commit(twin, CellOutput(output.run, {**output.entry, "same_run_as": cell.name}, dict(output.where)))
 
     def commit(cell: Cell, output: CellOutput) -> None:
@@ -165,15 +167,10 @@ def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], 
 def copy_logs(out, source: str, name: str, others: list[str]) -> None:
     """Copy the files a system's cell left under ``OUT/logs`` (routing logs, trees, unit rankings, per-world parts)
     from ``source``'s names to ``name``'s; files of another system whose name extends ``source``'s are left."""
-    import shutil
-
     longer = [o + "." for o in others if o != source and o.startswith(source + ".")]
     for folder in (out / LOGS_DIR, out / LOGS_DIR / WORLDS_DIR):
         if not folder.is_dir():
             continue
         for f in sorted(folder.iterdir()):
             if f.is_file() and f.name.startswith(source + ".") and not any(f.name.startswith(o) for o in longer):
-                dest = folder / (name + f.name[len(source):])
-                tmp = dest.with_name(dest.name + ".tmp")
-                shutil.copyfile(f, tmp)
-                tmp.replace(dest)
+                atomic_write_bytes(folder / (name + f.name[len(source):]), f.read_bytes())

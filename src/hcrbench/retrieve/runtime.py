@@ -26,6 +26,16 @@ _KERNEL_FLAGS = ("sse4_1", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", 
                  "avx512_bf16", "avx512_fp16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16", "asimd", "sve")
 
 
+def usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity on Linux, else the machine's count)."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def cpu_kernels() -> str:
     """``x86_64-1a2b3c4d``: the machine type and a digest of the CPU features that pick float kernels."""
     flags: set[str] = set()

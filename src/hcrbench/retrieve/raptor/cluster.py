@@ -166,14 +166,9 @@ def _local_fit(args: tuple[np.ndarray, ClusterConfig]) -> list[np.ndarray]:
 
 def workers(n_jobs: int) -> int:
     """Worker processes for ``n_jobs`` (0 = every core this process may use)."""
-    import os
+    from hcrbench.retrieve.runtime import usable_cores
 
-    if n_jobs > 0:
-        return n_jobs
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return n_jobs if n_jobs > 0 else usable_cores()
 
 
 def _map(fn, items: list, n_jobs: int) -> list:
