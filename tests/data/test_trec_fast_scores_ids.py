@@ -157,3 +157,14 @@ def test_codes_in_first_appearance_order_when_top_bits_collide():
     assert np.array_equal(first, want_first)
     assert np.array_equal(h[first][codes], h)
     assert np.array_equal(sk, np.unique(h)) and np.array_equal(h[first][sc], sk)
+
+
+def test_search_sorted_equals_numpys_searchsorted_on_unsorted_needles():
+    from hcrbench.data.vocab import _search_sorted
+
+    rng = np.random.default_rng(3)
+    hay = np.sort(rng.integers(0, 1000, 500).astype(np.uint64))
+    needles = np.concatenate([hay[rng.integers(0, 500, 200)], rng.integers(0, 1100, 200).astype(np.uint64)])
+    rng.shuffle(needles)
+    assert np.array_equal(_search_sorted(hay, needles), np.searchsorted(hay, needles))
+    assert _search_sorted(hay, needles[:0]).shape == (0,)

@@ -25,6 +25,8 @@ import numpy as np
 from hcrbench.data.atomic import atomic_open
 from hcrbench.data.compressed import MAX_LINE, STREAM_ERRORS, bounded_lines, open_input, stream_error
 from hcrbench.data.ids import check_ids, first_bad_id
+from hcrbench.data.pages import small_pages
+from hcrbench.data.qrels_fast import read_qrels_columns
 from hcrbench.data.trec_fast import read_run_columns
 from hcrbench.data.types import Qrels, Run
 from hcrbench.errors import HcrbenchWarning, InputError, cut
@@ -182,6 +184,27 @@ def read_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
     are skipped (trec_eval 10.0) before the header check.
     """
     path = Path(path)
+    with small_pages():
+        fast = read_qrels_columns(path) if path.is_file() else None  # whole blocks at once; None: the loop
+        if fast is None:
+            qnames, dnames, qa, da, ga, header, ncols = _qrels_lines(path)
+        else:
+            (qnames, dnames, qa, da, ga), header, ncols = fast, 0, 4
+        _check_read_ids(path, qnames, dnames, doc_col=1 if ncols == 3 else 2)
+        dup = _first_duplicate(qa, da)
+        if dup.any():
+            i = int(np.flatnonzero(dup)[0])
+            raise InputError(
+                f"duplicate judgment for query {qnames[qa[i]]!r} doc {dnames[da[i]]!r}",
+                path=path, line=_line_of_entry(path, i, header), field="docid",
+            )
+        order, offsets = _group(qa, len(qnames))
+        return Qrels(qnames, offsets, da[order], ga[order], dnames, name=name or _stem(path))
+
+
+def _qrels_lines(path: Path) -> tuple[list[str], list[str], np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The line loop of :func:`read_qrels`: ``(query names, doc names, query codes, doc codes, grades, header
+    lines, columns)``; a bad line is an InputError naming it."""
     q = _Codes()
     d = _Codes()
     qc, dc, gr = array("i"), array("i"), array("i")
@@ -213,19 +236,8 @@ def read_qrels(path: str | Path, *, name: str | None = None) -> Qrels:
         gr.append(g)
     if not qc:
         raise InputError("no judgments in file (only a header?)", path=path)
-    _check_read_ids(path, q.names, d.names, doc_col=1 if ncols == 3 else 2)
-    qa = np.frombuffer(qc, dtype=np.int32)
-    da = np.frombuffer(dc, dtype=np.int32)
-    dup = _first_duplicate(qa, da)
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
-        raise InputError(
-            f"duplicate judgment for query {q.names[qa[i]]!r} doc {d.names[da[i]]!r}",
-            path=path, line=_line_of_entry(path, i, header), field="docid",
-        )
-    order, offsets = _group(qa, len(q.names))
-    return Qrels(q.names, offsets, da[order], np.frombuffer(gr, dtype=np.int32)[order], d.names,
-                 name=name or _stem(path))
+    return (q.names, d.names, np.frombuffer(qc, dtype=np.int32), np.frombuffer(dc, dtype=np.int32),
+            np.frombuffer(gr, dtype=np.int32), header, int(ncols or 4))
 
 
 def write_qrels(qrels: Qrels, path: str | Path) -> None:
@@ -260,14 +272,15 @@ def read_run(path: str | Path, *, name: str | None = None, dedupe: bool = False)
     comment lines are skipped, also at the top of the file (trec_eval 10.0).
     """
     path = Path(path)
-    fast = read_run_columns(path) if path.is_file() else None  # whole blocks at once (trec_fast); None: this loop
-    if fast is None:
-        qnames, dnames, qa, da, sa, extra_cols_line = parse_run_lines(_raw_lines(path), path)
-        if extra_cols_line:
-            warn_extra_columns(path, extra_cols_line, stacklevel=3)
-    else:
-        qnames, dnames, qa, da, sa = fast
-    return run_from_columns(path, qnames, dnames, qa, da, sa, dedupe=dedupe, name=name or _stem(path))
+    with small_pages():
+        fast = read_run_columns(path) if path.is_file() else None  # whole blocks at once (trec_fast); None: loop
+        if fast is None:
+            qnames, dnames, qa, da, sa, extra_cols_line = parse_run_lines(_raw_lines(path), path)
+            if extra_cols_line:
+                warn_extra_columns(path, extra_cols_line, stacklevel=3)
+        else:
+            qnames, dnames, qa, da, sa = fast
+        return run_from_columns(path, qnames, dnames, qa, da, sa, dedupe=dedupe, name=name or _stem(path))
 
 
 def parse_run_lines(lines: Iterable[tuple[int, bytes]], path: Path

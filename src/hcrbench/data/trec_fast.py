@@ -31,15 +31,16 @@ _CONTROL = np.zeros(256, dtype=bool)
 _CONTROL[[*range(0, 9), *range(14, 32), 127]] = True
 
 
-def usual_fields(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Field starts and ends of the usual file's lines (one space between fields, a newline after the sixth, no
-    other byte below '!'), or None when ``arr`` is not laid out so. Then the separators are every byte <= 32 and
-    field j ends at the j-th of them; checked, not assumed."""
+def usual_fields(arr: np.ndarray, n_fields: int = 6) -> tuple[np.ndarray, np.ndarray] | None:
+    """Field starts and ends of the usual file's lines (one space between fields, a newline after the last of
+    ``n_fields``, no other byte below '!'), or None when ``arr`` is not laid out so. Then the separators are every
+    byte <= 32 and field j ends at the j-th of them; checked, not assumed."""
     sep = np.flatnonzero(arr <= 32)
-    n = len(sep) // 6
-    if n and len(sep) == 6 * n and arr[0] > 32 and bool(np.all(np.diff(sep) > 1)):
+    k = n_fields
+    n = len(sep) // k
+    if n and len(sep) == k * n and arr[0] > 32 and bool(np.all(np.diff(sep) > 1)):
         kind = arr[sep]
-        if bool(np.all(kind[5::6] == 10)) and int(np.count_nonzero(kind == 32)) == 5 * n:
+        if bool(np.all(kind[k - 1::k] == 10)) and int(np.count_nonzero(kind == 32)) == (k - 1) * n:
             starts = np.empty(len(sep), dtype=np.int64)
             starts[0] = 0
             np.add(sep[:-1], 1, out=starts[1:])
@@ -47,12 +48,12 @@ def usual_fields(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
-def _fields(block: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _fields(block: bytes, n_fields: int = 6) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For a block ending in a newline: its bytes, field starts, field ends, and fields per line."""
     arr = np.frombuffer(block, dtype=np.uint8)
-    usual = usual_fields(arr)
+    usual = usual_fields(arr, n_fields)
     if usual is not None:
-        return arr, usual[0], usual[1], np.full(len(usual[0]) // 6, 6, dtype=np.int64)
+        return arr, usual[0], usual[1], np.full(len(usual[0]) // n_fields, n_fields, dtype=np.int64)
     ws = _WS[arr]
     start = ~ws
     start[1:] &= ws[:-1]

@@ -42,6 +42,15 @@ def id_keys(words: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.where(lengths <= 8, words[:, 0] * _SPREAD, h)
 
 
+def _search_sorted(haystack: np.ndarray, needles: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(haystack, needles)``, with the needles searched in ascending order: each search then starts
+    from the last one's place, instead of a fresh walk down millions of keys (a cache miss a step) per needle."""
+    order = np.argsort(needles, kind="stable")
+    out = np.empty(len(needles), dtype=np.intp)
+    out[order] = np.searchsorted(haystack, needles[order])
+    return out
+
+
 def fixed_width(ids: np.ndarray) -> np.ndarray:
     """``ids`` (an ``S`` array) widened to a multiple of 8 bytes (zero-padded), contiguous."""
     w = max(ids.dtype.itemsize, 1)
@@ -124,7 +133,7 @@ class BytesVocab(Sequence):
         sk, sc = index
         want = np.array([s.encode("utf-8", "surrogatepass") for s in ids], dtype="S")
         wk = keys_of(want)
-        at = np.minimum(np.searchsorted(sk, wk), len(sk) - 1)
+        at = np.minimum(_search_sorted(sk, wk), len(sk) - 1)
         hit = np.flatnonzero(sk[at] == wk)
         code = sc[at[hit]]
         width = max(self.raw.dtype.itemsize, want.dtype.itemsize)

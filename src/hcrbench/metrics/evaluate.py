@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from hcrbench.data.display import ResultDisplay
+from hcrbench.data.pages import small_pages
 from hcrbench.data.subtopics import SubtopicQrels, read_subtopic_qrels
 from hcrbench.errors import HcrbenchWarning, InputError
 from hcrbench.metrics._groups import count_before
@@ -394,12 +395,13 @@ def evaluate(
     sub = _subtopics(subtopics, qrels) if diverse else None
     qrels_obj = as_qrels(qrels)
     runs = named_runs(run_or_runs)
-    index = QrelsIndex.build(qrels_obj)
     out: dict[str, RunEvaluation] = {}
-    for name, run in runs:
-        scored = score_run(run, name, index, measures, int(rel_threshold), max_docs, bool(judged_only), sub)
-        out[name] = finish_run(name, scored, index, measures, int(rel_threshold), missing, max_docs,
-                               bool(judged_only))
+    with small_pages():  # short-lived arrays of millions of entries
+        index = QrelsIndex.build(qrels_obj)
+        for name, run in runs:
+            scored = score_run(run, name, index, measures, int(rel_threshold), max_docs, bool(judged_only), sub)
+            out[name] = finish_run(name, scored, index, measures, int(rel_threshold), missing, max_docs,
+                                   bool(judged_only))
     return EvaluationResult([m.name for m in measures], out, int(rel_threshold), missing)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from hcrbench.data.pages import small_pages
 from hcrbench.data.trec import _stem
 from hcrbench.data.trec_stream import BATCH_BYTES, RunNotGrouped, iter_run_batches
 from hcrbench.errors import InputError
@@ -66,16 +67,17 @@ def evaluate_stream(
     names = list(names) if names is not None else [_stem(p) for p in paths]
     if len(names) != len(paths) or len(set(names)) != len(names):
         raise InputError(f"run names must be unique, one per file; got {names}", field="runs")
-    index = QrelsIndex.build(as_qrels(qrels))
     rel = int(rel_threshold)
     out: dict[str, RunEvaluation] = {}
-    for path, name in zip(paths, names):
-        args = (path, name, index, measures, rel, max_docs, bool(judged_only), sub, dedupe, batch_bytes)
-        try:
-            scored = _score_file(*args, spill=False, tmp_dir=None)
-        except RunNotGrouped:  # a query's lines are in several places: every batch so far is void
-            scored = _score_file(*args, spill=True, tmp_dir=tmp_dir)
-        out[name] = finish_run(name, scored, index, measures, rel, missing, max_docs, bool(judged_only))
+    with small_pages():  # a batch's arrays live for one batch
+        index = QrelsIndex.build(as_qrels(qrels))
+        for path, name in zip(paths, names):
+            args = (path, name, index, measures, rel, max_docs, bool(judged_only), sub, dedupe, batch_bytes)
+            try:
+                scored = _score_file(*args, spill=False, tmp_dir=None)
+            except RunNotGrouped:  # a query's lines are in several places: every batch so far is void
+                scored = _score_file(*args, spill=True, tmp_dir=tmp_dir)
+            out[name] = finish_run(name, scored, index, measures, rel, missing, max_docs, bool(judged_only))
     return EvaluationResult([m.name for m in measures], out, rel, missing)
 
 
