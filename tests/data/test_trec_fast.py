@@ -133,3 +133,55 @@ def test_a_score_with_an_underscore_leaves_the_fast_path_and_is_refused_by_line(
     assert read_run_columns(p) is None
     with pytest.raises(InputError, match=r"r.trec:2: score"):
         read_run(p)
+
+
+@pytest.mark.parametrize("shape", ["distinct", "few repeats", "many repeats", "shared top bits", "near the top"])
+def test_first_codes_equal_numpys_unique(shape):
+    """Codes in order of first appearance, sorted keys and their codes, as np.unique gives them, on each of the
+    coder's paths: all distinct, a few repeats (a run's doc ids), many, and values sharing their top bits."""
+    from hcrbench.data.trec_fast import _first_codes, _sorted_with_positions
+
+    rng = np.random.default_rng(len(shape))
+    for n in (1, 2, 17, 1000, 5000):
+        if shape == "distinct":
+            h = rng.permutation(np.arange(n, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+        elif shape == "few repeats":
+            h = rng.integers(0, 2**64, n, dtype=np.uint64)
+            h[rng.integers(0, n, n // 20 + 1)] = h[rng.integers(0, n, n // 20 + 1)]
+        elif shape == "many repeats":
+            h = rng.choice(rng.integers(0, 2**64, n // 3 + 1, dtype=np.uint64), n)
+        elif shape == "shared top bits":  # different values whose top bits agree, positions interleaved
+            h = (rng.integers(0, 40, n).astype(np.uint64) << np.uint64(40)) + rng.integers(0, 6, n).astype(np.uint64)
+        else:
+            h = np.uint64(2**64 - 1) - rng.integers(0, 9, n).astype(np.uint64)
+        o, sh = _sorted_with_positions(h.copy())
+        ref = np.argsort(h, kind="stable")
+        assert np.array_equal(o, ref) and np.array_equal(sh, h[ref])
+        first, codes, sk, sc = _first_codes(h)
+        uniq, at, inv = np.unique(h, return_index=True, return_inverse=True)
+        rank = np.empty(len(at), dtype=np.int64)
+        rank[np.argsort(at, kind="stable")] = np.arange(len(at))
+        assert first.tolist() == sorted(at.tolist())
+        assert codes.tolist() == rank[inv.ravel()].tolist()
+        assert sk.tolist() == uniq.tolist() and sc.tolist() == rank.tolist()
+
+
+def test_a_hash_collision_among_mostly_distinct_ids_falls_back_to_the_loop(tmp_path, monkeypatch):
+    """Where few ids repeat, only the repeats are compared with their first occurrence's id: a key shared by two
+    different ids still makes one of them a repeat, so it is caught."""
+    import hcrbench.data.trec_fast as tf
+
+    p = tmp_path / "r.trec"
+    p.write_text("".join(f"q1 Q0 msmarco_doc_00_{i:010d}_1 {i + 1} {100 - i} t\n" for i in range(100)))
+    real = tf._column
+
+    def forged(arr, s, e):
+        ids, keys, exact = real(arr, s, e)
+        if len(keys) == 100 and not exact:  # the doc column: doc 60 gets doc 10's key
+            keys = keys.copy()
+            keys[60] = keys[10]
+        return ids, keys, exact
+
+    monkeypatch.setattr(tf, "_column", forged)
+    assert read_run_columns(p) is None
+    _same(read_run(p), _loop(p))

@@ -159,12 +159,18 @@ def test_codes_in_first_appearance_order_when_top_bits_collide():
     assert np.array_equal(sk, np.unique(h)) and np.array_equal(h[first][sc], sk)
 
 
-def test_search_sorted_equals_numpys_searchsorted_on_unsorted_needles():
-    from hcrbench.data.vocab import _search_sorted
+def test_an_id_lookup_made_once_finds_the_same_codes_in_every_vocabulary():
+    from hcrbench.data.vocab import IdLookup
 
     rng = np.random.default_rng(3)
-    hay = np.sort(rng.integers(0, 1000, 500).astype(np.uint64))
-    needles = np.concatenate([hay[rng.integers(0, 500, 200)], rng.integers(0, 1100, 200).astype(np.uint64)])
-    rng.shuffle(needles)
-    assert np.array_equal(_search_sorted(hay, needles), np.searchsorted(hay, needles))
-    assert _search_sorted(hay, needles[:0]).shape == (0,)
+    pool = [f"msmarco_doc_{i:02d}_{i * 7919:010d}_{i % 7}" if i % 3 else f"d{i}" for i in range(400)]
+    judged = [pool[i] for i in rng.permutation(400)[:150].tolist()] + ["absent", "d1\x00", "é-doc"]
+    lookup = IdLookup(judged)
+    for _ in range(4):  # batches of a run: each its own ids, the same lookup reused
+        ids = [pool[i] for i in rng.permutation(400)[:200].tolist()] + ["é-doc"]
+        vocab = BytesVocab(np.array([x.encode() for x in ids], dtype="S"))
+        want = [ids.index(j) if j in ids else -1 for j in judged]
+        assert vocab.codes_of(lookup).tolist() == want
+        assert vocab.codes_of(judged).tolist() == want
+    assert BytesVocab(np.zeros(0, "S8")).codes_of(lookup).tolist() == [-1] * len(judged)
+    assert len(IdLookup([])) == 0

@@ -275,8 +275,12 @@ def _scores_general(arr: np.ndarray, s: np.ndarray, e: np.ndarray, *, refuse_und
 
 
 def mat_bytes(arr: np.ndarray, s: np.ndarray, e: np.ndarray) -> list[bytes]:
-    raw = arr.tobytes() if len(s) > 64 else None
-    return [(raw if raw is not None else arr.tobytes())[a:b] for a, b in zip(s.tolist(), e.tolist())]
+    """Fields [s, e) of ``arr`` as bytes: a few sliced out one by one (a copy of a 4 MiB block costs about as
+    much as slicing 2,000 fields), many from one copy of the whole block."""
+    if len(s) > 64 and len(s) * 2048 > len(arr):
+        raw = arr.tobytes()
+        return [raw[a:b] for a, b in zip(s.tolist(), e.tolist())]
+    return [arr[a:b].tobytes() for a, b in zip(s.tolist(), e.tolist())]
 
 
 def _sorted_with_positions(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -295,13 +299,17 @@ def _sorted_with_positions(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     packed <<= b
     packed |= np.arange(n, dtype=np.uint64)
     packed.sort()
-    top = packed >> b
     packed &= np.uint64((1 << bits) - 1)
     o = packed.view(np.int64)
     sh = h[o]
-    mixed = np.flatnonzero((top[1:] == top[:-1]) & (sh[1:] != sh[:-1]))
-    for i in mixed.tolist():  # a stretch of equal top bits holding different values: by (value, position)
-        lo, hi = np.searchsorted(top, top[i], "left"), np.searchsorted(top, top[i], "right")
+    # A stretch of equal top bits is in position order; it is in (value, position) order unless its values
+    # decrease somewhere (then two different values share the top bits): only such stretches are sorted again.
+    # ``sh`` is ordered by its top bits, so a stretch's bounds are found by searching for its smallest possible
+    # value and the next stretch's.
+    for top in np.unique(sh[np.flatnonzero(sh[1:] < sh[:-1])] >> b).tolist():
+        lo = int(np.searchsorted(sh, np.uint64(top << bits)))
+        nxt = (top + 1) << bits
+        hi = n if nxt >> 64 else int(np.searchsorted(sh, np.uint64(nxt)))
         fix = np.lexsort((o[lo:hi], sh[lo:hi]))
         o[lo:hi], sh[lo:hi] = o[lo:hi][fix], sh[lo:hi][fix]
     return o, sh
@@ -330,6 +338,9 @@ def _first_codes(h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     np.not_equal(sh[1:], sh[:-1], out=new[1:])
     if new.all():  # every value distinct (a run's doc ids, often): codes are positions
         return np.arange(n, dtype=np.int64), np.arange(n, dtype=np.int32), sh, o.astype(np.int32)
+    repeats = np.flatnonzero(~new)  # in sorted order: every member of a run of equal values but its first
+    if len(repeats) * 8 < n:
+        return _first_codes_few_repeats(o, sh, new, repeats)
     starts = np.flatnonzero(new)
     del new
     firstpos = o[starts]  # positions ascend within a run of equal values
@@ -346,6 +357,25 @@ def _first_codes(h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     codes = np.empty(n, dtype=np.int32)
     codes[o] = np.repeat(rank, np.diff(np.append(starts, n)))
     return first, codes, sk, rank
+
+
+def _first_codes_few_repeats(o: np.ndarray, sh: np.ndarray, new: np.ndarray, repeats: np.ndarray
+                             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_first_codes` from the sorted values ``sh`` and their positions ``o`` when few values repeat (a run's
+    doc ids: most occur once). A first occurrence's code is its position less the repeats before it (one running
+    sum); each repeat takes the code of its value's first occurrence (found by a search per repeat), so nothing
+    is scattered over all n entries."""
+    n = len(o)
+    again = o[repeats]  # file positions of the repeats
+    first_of = o[np.searchsorted(sh, sh[repeats], "left")]  # positions ascend within a run: its first occurrence
+    is_repeat = np.zeros(n, dtype=bool)
+    is_repeat[again] = True
+    codes = np.arange(n, dtype=np.int32)
+    codes -= np.cumsum(is_repeat, dtype=np.int32)
+    codes[again] = codes[first_of]
+    first = np.flatnonzero(~is_repeat)
+    del is_repeat
+    return first, codes, sh[new], codes[o[new]]
 
 
 def _same_rows(ids: np.ndarray, rep: np.ndarray, codes: np.ndarray) -> bool:
@@ -386,14 +416,20 @@ class _Coder:
         first, codes, sk, sc = _first_codes(keys)
         width = max(a.dtype.itemsize for a in self.ids)
         rep = np.empty(len(first), dtype=f"S{width}")
+        again = None  # where some key is a hash and some entry is not a first occurrence: which ones are not
+        if self.hashed and len(first) < len(keys):
+            again = np.ones(len(keys), dtype=bool)
+            again[first] = False
         blocks, self.ids = self.ids[::-1], []
         at = 0
-        while blocks:  # each block's first occurrences into rep, its ids checked against rep, then let go
+        while blocks:  # each block's first occurrences into rep, its repeats checked against rep, then let go
             a = blocks.pop()
             lo, hi = np.searchsorted(first, [at, at + len(a)])
-            rep[lo:hi] = a[first[lo:hi] - at]
-            if self.hashed and len(first) < len(keys) and not _same_rows(a, rep, codes[at:at + len(a)]):
-                return None  # a key shared by two different ids
+            rep[lo:hi] = a if hi - lo == len(a) else a[first[lo:hi] - at]
+            if again is not None:  # a first occurrence is its own rep: only a repeat can hold another id
+                idx = np.flatnonzero(again[at:at + len(a)])
+                if len(idx) and not _same_rows(a[idx], rep, codes[at + idx]):
+                    return None  # a key shared by two different ids
             at += len(a)
         if lazy:
             return BytesVocab(rep, keys[first], sorted_keys=(sk, sc)), codes

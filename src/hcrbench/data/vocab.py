@@ -42,15 +42,6 @@ def id_keys(words: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.where(lengths <= 8, words[:, 0] * _SPREAD, h)
 
 
-def _search_sorted(haystack: np.ndarray, needles: np.ndarray) -> np.ndarray:
-    """``np.searchsorted(haystack, needles)``, with the needles searched in ascending order: each search then starts
-    from the last one's place, instead of a fresh walk down millions of keys (a cache miss a step) per needle."""
-    order = np.argsort(needles, kind="stable")
-    out = np.empty(len(needles), dtype=np.intp)
-    out[order] = np.searchsorted(haystack, needles[order])
-    return out
-
-
 def fixed_width(ids: np.ndarray) -> np.ndarray:
     """``ids`` (an ``S`` array) widened to a multiple of 8 bytes (zero-padded), contiguous."""
     w = max(ids.dtype.itemsize, 1)
@@ -119,26 +110,47 @@ class BytesVocab(Sequence):
             self._sorted = (sk, order.astype(np.int64)) if not np.any(sk[1:] == sk[:-1]) else (None, None)
         return None if self._sorted[0] is None else self._sorted
 
-    def codes_of(self, ids: Sequence[str]) -> np.ndarray:
+    def codes_of(self, ids: Sequence[str] | IdLookup) -> np.ndarray:
         """The code of each of ``ids`` here, -1 where absent: the keys of ``ids`` (usually the fewer: a qrels'
         judged ids) are looked up among the sorted keys here, and the bytes of every match are compared, so a key
-        shared by two ids never maps one to the other."""
-        out = np.full(len(ids), -1, dtype=np.int64)
-        if not len(ids) or not len(self.raw):
+        shared by two ids never maps one to the other. ``ids`` may be an :class:`IdLookup` made once for many
+        vocabularies (a run read a batch at a time looks the same qrels ids up in every batch)."""
+        want = ids if isinstance(ids, IdLookup) else IdLookup(ids)
+        out = np.full(len(want), -1, dtype=np.int64)
+        if not len(want) or not len(self.raw):
             return out
         index = self._index()
         if index is None:  # two ids here share a key: a dict of the decoded ids decides
             pos = {s: i for i, s in enumerate(self.tolist())}
-            return np.array([pos.get(s, -1) for s in ids], dtype=np.int64)
+            return np.array([pos.get(s, -1) for s in want.ids], dtype=np.int64)
         sk, sc = index
-        want = np.array([s.encode("utf-8", "surrogatepass") for s in ids], dtype="S")
-        wk = keys_of(want)
-        at = np.minimum(_search_sorted(sk, wk), len(sk) - 1)
-        hit = np.flatnonzero(sk[at] == wk)
+        at = np.minimum(np.searchsorted(sk, want.keys), len(sk) - 1)  # needles ascending: each search starts
+        hit = np.flatnonzero(sk[at] == want.keys)  # from the last one's place
         code = sc[at[hit]]
-        width = max(self.raw.dtype.itemsize, want.dtype.itemsize)
-        same = self.raw[code].astype(f"S{width}") == want[hit].astype(f"S{width}")
-        out[hit[same]] = code[same]
-        nul = [i for i, s in enumerate(ids) if "\x00" in s]  # numpy drops trailing NULs; no id here holds one
-        out[nul] = -1
+        width = max(self.raw.dtype.itemsize, want.raw.dtype.itemsize)
+        same = self.raw[code].astype(f"S{width}") == want.raw[hit].astype(f"S{width}")
+        found = hit[same]
+        out[want.order[found]] = code[same]
+        out[want.nul] = -1
         return out
+
+
+class IdLookup:
+    """Ids to look up in :meth:`BytesVocab.codes_of`, made ready once: their UTF-8 bytes and 64-bit keys in
+    ascending key order (each ``searchsorted`` then starts from the last one's place instead of a fresh walk down
+    millions of keys, a cache miss a step)."""
+
+    __slots__ = ("ids", "keys", "nul", "order", "raw")
+
+    def __init__(self, ids: Sequence[str]) -> None:
+        self.ids = ids
+        raw = np.array([s.encode("utf-8", "surrogatepass") for s in ids], dtype="S")
+        keys = keys_of(raw)
+        #: the place in ``ids`` of each entry of ``raw`` / ``keys``
+        self.order = np.argsort(keys, kind="stable")
+        self.raw, self.keys = raw[self.order], keys[self.order]
+        #: ids holding a NUL, never found: numpy drops trailing NULs and no id of a vocabulary holds one
+        self.nul = [i for i, s in enumerate(ids) if "\x00" in s]
+
+    def __len__(self) -> int:
+        return len(self.ids)

@@ -19,6 +19,7 @@ from itertools import repeat
 import numpy as np
 
 from hcrbench.data import Qrels
+from hcrbench.data.vocab import IdLookup
 
 
 @dataclass
@@ -151,7 +152,9 @@ def map_bytes_docs(index: QrelsIndex, vocab) -> np.ndarray:
     """:func:`map_docs` for a :class:`~hcrbench.data.vocab.BytesVocab`: the qrels' ids (usually far fewer) are
     looked up among the run's, by key then bytes, instead of a ``str`` and a dict lookup per run id."""
     out = np.full(len(vocab), -1, dtype=np.int64)
-    judged = index.qrels.doc_vocab
+    judged = index._memo.get("judged_lookup")
+    if judged is None:  # made once per index: a run read a batch at a time looks them up in every batch
+        judged = index._memo["judged_lookup"] = IdLookup(index.qrels.doc_vocab)
     at = vocab.codes_of(judged)
     found = at >= 0
     out[at[found]] = np.flatnonzero(found)
