@@ -174,3 +174,22 @@ def test_an_id_lookup_made_once_finds_the_same_codes_in_every_vocabulary():
         assert vocab.codes_of(judged).tolist() == want
     assert BytesVocab(np.zeros(0, "S8")).codes_of(lookup).tolist() == [-1] * len(judged)
     assert len(IdLookup([])) == 0
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 63, reason="long double is not wider than double here")
+def test_midpoints_read_off_the_bits_equal_the_arithmetic_test():
+    from hcrbench.data.trec_fast import _X87, _midway, _midway_bits
+
+    if not _X87:
+        pytest.skip("long double is not x87's 80-bit format here")
+    rng = np.random.default_rng(5)
+    d = np.concatenate([rng.random(2000) * 40, rng.random(500) * 1e-20, 2.0 ** rng.integers(-60, 60, 200),
+                        [1.0, 2.0**53, 0.5]])
+    dl = d.astype(np.longdouble)
+    lo = np.nextafter(d, -np.inf).astype(np.longdouble)
+    hi = np.nextafter(d, np.inf).astype(np.longdouble)
+    q = np.concatenate([dl, (dl + lo) / 2, (dl + hi) / 2, np.nextafter((dl + hi) / 2, np.longdouble(np.inf)),
+                        np.nextafter((dl + lo) / 2, np.longdouble(-np.inf)), [np.longdouble(0)]])
+    qd = q.astype(np.float64)
+    assert np.array_equal(_midway_bits(q), _midway(q, qd))
+    assert int(_midway_bits(q).sum()) >= 2 * len(d) - 10  # the midpoints are there, and found

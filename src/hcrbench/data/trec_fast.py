@@ -134,11 +134,30 @@ def _long_path(mant: np.ndarray, frac: np.ndarray) -> tuple[np.ndarray, np.ndarr
     its 64-bit rounding, since midpoints are themselves long doubles): those few are left to ``float()``."""
     q = mant.astype(np.longdouble) / _POW10L[frac]
     d = q.astype(np.float64)
+    if _X87:
+        return d, _midway_bits(q)
+    return d, _midway(q, d)
+
+
+#: long double is x87's 80-bit format (64-bit significand with its leading bit, little-endian in 16 bytes)
+_X87 = np.finfo(np.longdouble).nmant == 63 and np.dtype(np.longdouble).itemsize == 16 and np.little_endian
+
+
+def _midway(q: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Whether each long double ``q`` lies exactly half-way between ``d`` (``q`` rounded to a double) and a
+    neighbouring double."""
     dl = d.astype(np.longdouble)
     lo = np.nextafter(d, -np.inf).astype(np.longdouble)
     hi = np.nextafter(d, np.inf).astype(np.longdouble)
-    unsure = (q == (dl + lo) / 2) | (q == (dl + hi) / 2)
-    return d, unsure
+    return (q == (dl + lo) / 2) | (q == (dl + hi) / 2)
+
+
+def _midway_bits(q: np.ndarray) -> np.ndarray:
+    """:func:`_midway` read off x87 bits: a double keeps the top 53 of the 64 significand bits, so a normal ``q``
+    lies half-way between two doubles exactly when the 11 bits below them are 1 then ten 0s (the quotients here,
+    0 or at least 1e-27, are never subnormal doubles)."""
+    low = np.ascontiguousarray(q).view(np.uint64)[::2]  # each value's significand word
+    return (low & np.uint64(0x7FF)) == np.uint64(0x400)
 
 
 class _Underscore(Exception):
@@ -222,7 +241,13 @@ def _scores(arr: np.ndarray, s: np.ndarray, e: np.ndarray, *, refuse_underscore:
     out = np.where(neg, -out, out)
     if bad.any():
         idx = np.flatnonzero(bad)
-        out[idx] = _scores_general(arr, s[idx], e[idx], refuse_underscore=refuse_underscore)
+        if len(idx) <= 64:  # a few (a repr's rare exact midpoints): float() itself, without a block-wide matrix
+            fields = mat_bytes(arr, s[idx], e[idx])
+            if refuse_underscore and any(b"_" in f for f in fields):
+                raise _Underscore
+            out[idx] = [float(x) for x in fields]
+        else:
+            out[idx] = _scores_general(arr, s[idx], e[idx], refuse_underscore=refuse_underscore)
     return out
 
 
