@@ -34,9 +34,10 @@ from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
 from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require
 from hcrbench.retrieve.hcr.links import EXTRACTORS, EntityExtractor, EntityLinks
+from hcrbench.retrieve.hcr.maxsim import maxsim_exact
 from hcrbench.retrieve.hcr.route import COLLAPSED_SCOPES, FUSIONS, MODES, RouteConfig, Router
 from hcrbench.retrieve.hcr.tree import build_tree
-from hcrbench.retrieve.rerank import DEFAULT_CROSS_ENCODER, maxsim_scores
+from hcrbench.retrieve.rerank import DEFAULT_CROSS_ENCODER
 from hcrbench.retrieve.runtime import cache_identity, vectors_digest
 from hcrbench.retrieve.summarize import ExtractiveSummarizer
 from hcrbench.retrieve.summarize_llm import make_summarizer, summarizer_key
@@ -75,6 +76,21 @@ def _shared(corpus: Corpus, key: Any, make: Any) -> Any:
     if key not in _MEMO:
         _MEMO[key] = make()
     return _MEMO[key]
+
+
+#: MaxSim scores per (token cache, query text): {text: score}; cleared whole past _MAXSIM_CAP scores
+_MAXSIM: dict[tuple[Any, str], dict[Any, float]] = {}
+_MAXSIM_CAP = 2_000_000
+
+
+def _maxsim_memo(ident: Any, query: str) -> dict[Any, float]:
+    key = (ident, query)
+    got = _MAXSIM.get(key)
+    if got is None:
+        if sum(len(v) for v in _MAXSIM.values()) > _MAXSIM_CAP:
+            _MAXSIM.clear()
+        got = _MAXSIM[key] = {}
+    return got
 
 
 def corpus_key(corpus: Corpus) -> str:
@@ -349,14 +365,35 @@ class HCRRetriever:
         qtok = encode_cached(self.encoder, list(queries.texts), cache=cache, costs=costs, tokens=True,
                              dtype="float16", desc="query tokens")
         blocks: dict[tuple[str, int], np.ndarray] = {}
+        q32: dict[int, np.ndarray] = {}
+        # a score is a function of the query's and the text's token blocks alone; with the token cache those
+        # blocks are fixed per text, so every search of this process (the seeds and ablations over the same
+        # world) shares the scores; without it only this search does
+        shared = cache is not None
+        ident = cache_identity(self.encoder) if shared else None
+        local: dict[int, dict[Any, float]] = {}
+
+        def memo(qi: int) -> dict[Any, float]:
+            if not shared:
+                return local.setdefault(qi, {})
+            return _maxsim_memo(ident, queries.texts[qi])
 
         def maxsim(qi: int, kind: str, ids: np.ndarray) -> np.ndarray:
-            need = [int(i) for i in ids if (kind, int(i)) not in blocks]
-            if need:
-                got = encode_cached(self.encoder, [self._node_text(kind, i) for i in need], cache=cache,
-                                    costs=costs, tokens=True, dtype="float16", desc="token vectors")
-                blocks.update({(kind, i): g for i, g in zip(need, got)})
-            return maxsim_scores(np.asarray(qtok[qi], dtype=np.float32), [blocks[(kind, int(i))] for i in ids])
+            keys = [(kind, int(i)) for i in ids]
+            tkeys = [self._node_text(kind, i) for _, i in keys] if shared else keys
+            scores = memo(qi)
+            todo = [j for j, t in enumerate(tkeys) if t not in scores]
+            if todo:
+                need = [keys[j] for j in todo if keys[j] not in blocks]
+                if need:
+                    got = encode_cached(self.encoder, [self._node_text(k, i) for k, i in need], cache=cache,
+                                        costs=costs, tokens=True, dtype="float16", desc="token vectors")
+                    blocks.update(zip(need, got))
+                if qi not in q32:
+                    q32[qi] = np.asarray(qtok[qi], dtype=np.float32)
+                got_s = maxsim_exact(q32[qi], [blocks[keys[j]] for j in todo])
+                scores.update(zip((tkeys[j] for j in todo), got_s.tolist()))
+            return np.array([scores[t] for t in tkeys], dtype=np.float64)
 
         return maxsim
 

@@ -96,7 +96,8 @@ class Router:
             if n.parent is not None:
                 size[n.parent] += size[n.node_id]
         self.size = size  # chunks under each node
-        self.leaves = np.array([n.node_id for n in tree.nodes if n.level == tree.depth], dtype=np.int64)
+        self.depth = tree.depth
+        self.leaves = np.array([n.node_id for n in tree.nodes if n.level == self.depth], dtype=np.int64)
 
     # -- the cascade ---------------------------------------------------------------------------------------
     def _prefilter(self, kind: str, ids: np.ndarray, qvec: np.ndarray, qlex: dict) -> np.ndarray:
@@ -107,7 +108,23 @@ class Router:
         hits = None
         if kind == "node" and self.card is not None:
             hits = self.card.hits(qlex.get("ents", ()), ids)
-        return _rrf_pair(dense.astype(np.float64), lex.score(qlex[kind], ids), self.cfg.rrf_k, hits)
+        return _rrf_pair(dense.astype(np.float64), self._lexical(kind, lex, ids, qlex), self.cfg.rrf_k, hits)
+
+    def _lexical(self, kind: str, lex: SparseBM25, ids: np.ndarray, qlex: dict) -> np.ndarray:
+        """BM25 of ``ids``, each row scored once per query (kept in ``qlex``): a row's score is its own sparse
+        product, the same whichever rows are scored with it, and the paths and levels of one query score
+        many rows more than once."""
+        key = ("bm25", kind)
+        memo = qlex.get(key)
+        if memo is None:
+            memo = qlex[key] = np.full(len(self.tree.nodes) if kind == "node" else len(self.chunk_vecs), np.nan)
+        got = memo[ids]
+        miss = np.isnan(got)
+        if miss.any():
+            fresh = lex.score(qlex[kind], ids[miss])
+            memo[ids[miss]] = fresh
+            got[miss] = fresh
+        return got
 
     def cascade(self, kind: str, ids: np.ndarray, qi: int, qvec: np.ndarray, qlex: dict, survivors: int,
                 rec: RoutingRecord) -> list[tuple[int, float]]:
@@ -128,11 +145,11 @@ class Router:
             rs = np.asarray(self.reranker(qi, kind, ids[head]), dtype=np.float64)  # type: ignore[misc]
             rec.reranked += n_head
             ro = np.argsort(-rs, kind="stable")
-            out = [(int(ids[head[j]]), float(rs[j])) for j in ro]
-            floor = float(rs.min()) - 1.0
-            out += [(int(ids[t]), floor - float(r)) for r, t in enumerate(tail)]
+            out = list(zip(ids[head[ro]].tolist(), rs[ro].tolist()))
+            floor = float(rs.min()) - 1.0  # the tail below every reranked score, in fused order, one apart
+            out += zip(ids[tail].tolist(), (floor - np.arange(len(tail), dtype=np.float64)).tolist())
         else:
-            out = [(int(ids[t]), float(fused[t])) for t in order]
+            out = list(zip(ids[order].tolist(), fused[order].tolist()))
         return out
 
     # -- beam ------------------------------------------------------------------------------------------------
@@ -185,7 +202,7 @@ class Router:
     def beam(self, qi: int, qtext_entities: list[str], qvec: np.ndarray, qlex: dict,
              rec: RoutingRecord) -> list[tuple[int, float]]:
         beam = [0]
-        for level in range(1, self.tree.depth + 1):
+        for level in range(1, self.depth + 1):
             cands = np.concatenate([self.children[b] for b in beam]) if beam else np.zeros(0, np.int64)
             if len(cands) == 0:
                 break
