@@ -13,7 +13,7 @@ import hcrbench.retrieve.hcr.retriever as hcr_retriever
 from hcrbench.data.types import Corpus, Queries
 from hcrbench.retrieve import make_retriever
 from hcrbench.retrieve.encoders import encode_cached
-from hcrbench.retrieve.hcr.maxsim import dot_error_bound, maxsim_exact
+from hcrbench.retrieve.hcr.maxsim import dot_error_bound, maxsim_exact, maxsim_exact_queries
 from hcrbench.retrieve.hcr.route import Router, _rrf_pair
 from hcrbench.retrieve.rerank import maxsim_scores
 
@@ -45,6 +45,30 @@ def test_maxsim_exact_matches_the_definition_bit_for_bit(seed):
         want = maxsim_scores(q, blocks)
         got = maxsim_exact(q, blocks)
         assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_one_document_against_many_queries_matches_the_definition(seed):
+    """The lockstep search's form: one block against every query that asks for it (empty queries included)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(20):
+        dim = int(rng.choice([384, 16]))
+        queries = [_unit(rng.standard_normal((int(rng.integers(0, 30)), dim))) for _ in range(rng.integers(1, 8))]
+        block = _unit(rng.standard_normal((int(rng.integers(0, 90)), dim)))
+        if len(block) > 1 and len(queries[0]):
+            block[1] = queries[0][0]
+            block[0] = block[1]
+        block = block.astype(np.float16)
+        want = np.array([maxsim_scores(q, [block])[0] for q in queries])
+        assert maxsim_exact_queries(queries, block).tobytes() == want.tobytes()
+    eye = np.eye(16, dtype=np.float32)  # one-hot ties; a non-finite block falls back
+    queries = [eye[rng.integers(0, 16, 5)] for _ in range(4)]
+    block = eye[rng.integers(0, 16, 11)]
+    want = np.array([maxsim_scores(q, [block])[0] for q in queries])
+    assert maxsim_exact_queries(queries, block).tobytes() == want.tobytes()
+    block[0, 0] = np.nan
+    want = np.array([maxsim_scores(q, [block])[0] for q in queries])
+    assert np.array_equal(maxsim_exact_queries(queries, block), want, equal_nan=True)
 
 
 def test_maxsim_exact_on_one_hot_ties_and_non_finite_input():
@@ -84,7 +108,8 @@ class ReferenceRouter(Router):
             hits = self.card.hits(qlex.get("ents", ()), ids)
         return _rrf_pair(dense.astype(np.float64), lex.score(qlex[kind], ids), self.cfg.rrf_k, hits)
 
-    def cascade(self, kind, ids, qi, qvec, qlex, survivors, rec):
+    def _cascade(self, kind, ids, qi, qvec, qlex, survivors, rec):
+        """The cascade as it was (a generator only so the routing above it can ask the reranker)."""
         if len(ids) == 0:
             return []
         fused = self._prefilter(kind, ids, qvec, qlex)
@@ -97,7 +122,7 @@ class ReferenceRouter(Router):
         n_head = min(survivors, len(ids)) if use else 0
         head, tail = order[:n_head], order[n_head:]
         if n_head:
-            rs = np.asarray(self.reranker(qi, kind, ids[head]), dtype=np.float64)
+            rs = np.asarray((yield qi, kind, ids[head]), dtype=np.float64)
             rec.reranked += n_head
             ro = np.argsort(-rs, kind="stable")
             out = [(int(ids[head[j]]), float(rs[j])) for j in ro]
@@ -108,6 +133,7 @@ class ReferenceRouter(Router):
 
 
 def reference_reranker(self, queries, costs):
+    """The MaxSim reranker as it was: one query at a time (no ``many``: queries route one by one)."""
     if self.rerank != "maxsim":
         return None
     cache = self._emb_cache(tokens=True)
@@ -158,6 +184,10 @@ def _search_bytes(corpus, queries, cache_dir, **kw) -> bytes:
     params.update(kw)
     r = make_retriever("hcr", **params)
     r.index(corpus)
+    tokens = r._emb_cache(tokens=True)
+    if tokens is not None:  # every token block stored, as an ONNX index stores them: the lockstep search runs
+        encode_cached(r.encoder, list(r._texts) + [n.summary for n in r.tree.nodes], cache=tokens, tokens=True,
+                      dtype="float16")
     res = r.search(queries, 50)
     runs = [{q: [(d, repr(s)) for d, s in run.ranked(q)] for q in run.query_ids} for run in (res.run, r.unit_run)]
     logs = [json.dumps(rec.__dict__, sort_keys=True, default=lambda o: o.__dict__) for rec in r.routing_log]
@@ -166,9 +196,15 @@ def _search_bytes(corpus, queries, cache_dir, **kw) -> bytes:
 
 def _check_against_reference(tmp_path, monkeypatch, variants: dict, caches: tuple[bool, ...]) -> None:
     corpus, queries = _world()
+    lockstep = []
+    route_many = Router.route_many
+    monkeypatch.setattr(Router, "route_many", lambda self, items: lockstep.append(len(items))
+                        or route_many(self, items))
     for cache in caches:
+        lockstep.clear()
         fast = {v: _search_bytes(corpus, queries, tmp_path / "fast", cache=cache, **kw)
                 for v, kw in variants.items()}
+        assert bool(lockstep) == cache  # with every block in the token cache the queries route together
         with monkeypatch.context() as m:
             m.setattr(hcr_retriever, "Router", ReferenceRouter)
             m.setattr(hcr_retriever.HCRRetriever, "_make_reranker", reference_reranker)
