@@ -81,8 +81,10 @@ def _shared(corpus: Corpus, key: Any, make: Any) -> Any:
 #: MaxSim scores per (token cache, query text): {text: score}; cleared whole past _MAXSIM_CAP scores
 _MAXSIM: dict[tuple[Any, str], dict[Any, float]] = {}
 _MAXSIM_CAP = 2_000_000
-#: queries routed together when the reranker takes many requests at once
-LOCKSTEP = 64
+#: queries routed together when the reranker takes many requests at once: at most this many, and as many as
+#: keep their per-query BM25 rows (8 bytes a chunk each) within LOCKSTEP_BYTES
+LOCKSTEP = 256
+LOCKSTEP_BYTES = 32 << 20
 
 
 def _maxsim_memo(ident: Any, query: str) -> dict[Any, float]:
@@ -459,7 +461,9 @@ class HCRRetriever:
         ranked: dict[str, list[tuple[str, float]]] = {}
         self.routing_log = []
         # queries in lockstep windows when the reranker can take them together (each block read once per window)
-        window = LOCKSTEP if getattr(reranker, "lockstep", False) else 1
+        window = 1
+        if getattr(reranker, "lockstep", False):
+            window = max(1, min(LOCKSTEP, LOCKSTEP_BYTES // (8 * max(len(self._texts), 1))))
         items = list(enumerate(queries.items()))
         with timed(costs, "route"):
             for w in range(0, len(items), window):
