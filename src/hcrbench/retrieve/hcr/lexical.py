@@ -46,11 +46,19 @@ class SparseBM25:
         return out
 
     def query_vector(self, text: str) -> sparse.csr_matrix:
-        """Query term counts as a (V, 1) sparse column (terms unknown to the collection dropped)."""
-        ids = [self.vocab[w] for w in self._analyzer.tokenize([text])[0] if w in self.vocab]
-        v = self.matrix.shape[1]
-        return sparse.csr_matrix((np.ones(len(ids), np.float32), (ids, np.zeros(len(ids), np.int64))),
-                                 shape=(v, 1))
+        """Query term counts as a (V, 1) sparse column (terms unknown to the collection dropped); kept per text,
+        so the variants that share this index analyse a query once."""
+        memo = self.__dict__.setdefault("_queries", {})
+        got = memo.get(text)
+        if got is None:
+            ids = [self.vocab[w] for w in self._analyzer.tokenize([text])[0] if w in self.vocab]
+            v = self.matrix.shape[1]
+            got = sparse.csr_matrix((np.ones(len(ids), np.float32), (ids, np.zeros(len(ids), np.int64))),
+                                    shape=(v, 1))
+            if len(memo) >= 100_000:
+                memo.clear()
+            memo[text] = got
+        return got
 
     def score(self, qvec: sparse.csr_matrix, rows: np.ndarray | None = None) -> np.ndarray:
         """BM25 of the query against ``rows`` (all rows when None), float64."""

@@ -34,9 +34,10 @@ from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
 from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require
 from hcrbench.retrieve.hcr.links import EXTRACTORS, EntityExtractor, EntityLinks
+from hcrbench.retrieve.hcr.maxsim import maxsim_exact, maxsim_exact_queries, one_thread_blas
 from hcrbench.retrieve.hcr.route import COLLAPSED_SCOPES, FUSIONS, MODES, RouteConfig, Router
 from hcrbench.retrieve.hcr.tree import build_tree
-from hcrbench.retrieve.rerank import DEFAULT_CROSS_ENCODER, maxsim_scores
+from hcrbench.retrieve.rerank import DEFAULT_CROSS_ENCODER
 from hcrbench.retrieve.runtime import cache_identity, vectors_digest
 from hcrbench.retrieve.summarize import ExtractiveSummarizer
 from hcrbench.retrieve.summarize_llm import make_summarizer, summarizer_key
@@ -75,6 +76,25 @@ def _shared(corpus: Corpus, key: Any, make: Any) -> Any:
     if key not in _MEMO:
         _MEMO[key] = make()
     return _MEMO[key]
+
+
+#: MaxSim scores per (token cache, query text): {text: score}; cleared whole past _MAXSIM_CAP scores
+_MAXSIM: dict[tuple[Any, str], dict[Any, float]] = {}
+_MAXSIM_CAP = 2_000_000
+#: queries routed together when the reranker takes many requests at once: at most this many, and as many as
+#: keep their per-query BM25 rows (8 bytes a chunk each) within LOCKSTEP_BYTES
+LOCKSTEP = 256
+LOCKSTEP_BYTES = 32 << 20
+
+
+def _maxsim_memo(ident: Any, query: str) -> dict[Any, float]:
+    key = (ident, query)
+    got = _MAXSIM.get(key)
+    if got is None:
+        if sum(len(v) for v in _MAXSIM.values()) > _MAXSIM_CAP:
+            _MAXSIM.clear()
+        got = _MAXSIM[key] = {}
+    return got
 
 
 def corpus_key(corpus: Corpus) -> str:
@@ -349,15 +369,66 @@ class HCRRetriever:
         qtok = encode_cached(self.encoder, list(queries.texts), cache=cache, costs=costs, tokens=True,
                              dtype="float16", desc="query tokens")
         blocks: dict[tuple[str, int], np.ndarray] = {}
+        q32: dict[int, np.ndarray] = {}
+        # a score is a function of the query's and the text's token blocks alone; with the token cache those
+        # blocks are fixed per text, so every search of this process (the seeds and ablations over the same
+        # world) shares the scores; without it only this search does
+        shared = cache is not None
+        ident = cache_identity(self.encoder) if shared else None
+        local: dict[int, dict[Any, float]] = {}
+
+        def memo(qi: int) -> dict[Any, float]:
+            if not shared:
+                return local.setdefault(qi, {})
+            return _maxsim_memo(ident, queries.texts[qi])
 
         def maxsim(qi: int, kind: str, ids: np.ndarray) -> np.ndarray:
-            need = [int(i) for i in ids if (kind, int(i)) not in blocks]
-            if need:
-                got = encode_cached(self.encoder, [self._node_text(kind, i) for i in need], cache=cache,
-                                    costs=costs, tokens=True, dtype="float16", desc="token vectors")
-                blocks.update({(kind, i): g for i, g in zip(need, got)})
-            return maxsim_scores(np.asarray(qtok[qi], dtype=np.float32), [blocks[(kind, int(i))] for i in ids])
+            keys = [(kind, int(i)) for i in ids]
+            tkeys = [self._node_text(kind, i) for _, i in keys] if shared else keys
+            scores = memo(qi)
+            todo = [j for j, t in enumerate(tkeys) if t not in scores]
+            if todo:
+                need = [keys[j] for j in todo if keys[j] not in blocks]
+                if need:
+                    got = encode_cached(self.encoder, [self._node_text(k, i) for k, i in need], cache=cache,
+                                        costs=costs, tokens=True, dtype="float16", desc="token vectors")
+                    blocks.update(zip(need, got))
+                if qi not in q32:
+                    q32[qi] = np.asarray(qtok[qi], dtype=np.float32)
+                got_s = maxsim_exact(q32[qi], [blocks[keys[j]] for j in todo])
+                scores.update(zip((tkeys[j] for j in todo), got_s.tolist()))
+            return np.array([scores[t] for t in tkeys], dtype=np.float64)
 
+        def many(requests: list[tuple[int, str, np.ndarray]]) -> list[np.ndarray]:
+            """Many queries' requests at once: each text's token block is read and cast once, against every
+            query that asks for it (the lockstep search reaches here only when every block is in the cache)."""
+            wanted: dict[tuple[str, int], dict[int, Any]] = {}
+            for qi, kind, ids in requests:
+                scores = memo(qi)
+                for i in ids.tolist():
+                    t = self._node_text(kind, i) if shared else (kind, i)
+                    if t not in scores:
+                        wanted.setdefault((kind, i), {})[qi] = t
+            need = [k for k in wanted if k not in blocks]
+            if need:
+                got = encode_cached(self.encoder, [self._node_text(k, i) for k, i in need], cache=cache,
+                                    costs=costs, tokens=True, dtype="float16", desc="token vectors")
+                blocks.update(zip(need, got))
+            with one_thread_blas():
+                for key, asking in wanted.items():
+                    qis = list(asking)
+                    for qi in qis:
+                        if qi not in q32:
+                            q32[qi] = np.asarray(qtok[qi], dtype=np.float32)
+                    got_s = maxsim_exact_queries([q32[qi] for qi in qis], blocks[key])
+                    for qi, v in zip(qis, got_s.tolist()):
+                        memo(qi)[asking[qi]] = v
+            return [maxsim(qi, kind, ids) for qi, kind, ids in requests]
+
+        maxsim.many = many  # type: ignore[attr-defined]
+        maxsim.lockstep = shared and all(  # type: ignore[attr-defined]
+            self._node_text("chunk", i) in cache for i in range(len(self._texts))) and (
+            not self.node_rerank or all(n.summary in cache for n in self.tree.nodes[1:]))  # type: ignore[union-attr]
         return maxsim
 
     def _cross_encoder(self) -> Any:
@@ -389,20 +460,23 @@ class HCRRetriever:
         depth = 4 * int(k)
         ranked: dict[str, list[tuple[str, float]]] = {}
         self.routing_log = []
-        ids = self._chunks.doc_ids
+        # queries in lockstep windows when the reranker can take them together (each block read once per window)
+        window = 1
+        if getattr(reranker, "lockstep", False):
+            window = max(1, min(LOCKSTEP, LOCKSTEP_BYTES // (8 * max(len(self._texts), 1))))
+        items = list(enumerate(queries.items()))
         with timed(costs, "route"):
-            for qi, (qid, text) in enumerate(queries.items()):
-                qlex: dict[str, Any] = {"chunk": self._chunk_lex.query_vector(text), "ents": q_ents[qi]}
-                if self._node_lex is not None:
-                    qlex["node"] = (qlex["chunk"] if self.node_repr == "subtree"
-                                    else self._node_lex.query_vector(text))
-                chunks, rec = router.route(qid, qi, qv[qi], qlex, q_ents[qi] if self.links else [])
-                ranked[qid] = [(ids[c], s) for c, s in chunks[:depth]]
-                self.routing_log.append(rec)
-                costs.add("nodes_scored", rec.nodes_scored)
-                costs.add("chunks_scored", rec.chunks_scored)
-                costs.add("reranked", rec.reranked)
-                costs.add("links_followed", len(rec.links))
+            for w in range(0, len(items), window):
+                todo = []
+                for qi, (qid, text) in items[w : w + window]:
+                    qlex: dict[Any, Any] = {"chunk": self._chunk_lex.query_vector(text), "ents": q_ents[qi]}
+                    if self._node_lex is not None:
+                        qlex["node"] = (qlex["chunk"] if self.node_repr == "subtree"
+                                        else self._node_lex.query_vector(text))
+                    todo.append((qid, qi, qv[qi], qlex, q_ents[qi] if self.links else []))
+                routed = (router.route_many(todo) if window > 1 else [router.route(*todo[0])])
+                for (qid, *_), (chunks, rec) in zip(todo, routed):
+                    self._take(qid, chunks, rec, ranked, depth, costs)
         run = Run.from_ranked(ranked, name=self.name)
         # what HCR delivers: its own ranked chunks, which the context step selects from (docs/context.md)
         self.unit_run, self.unit_corpus = run, self._chunks
@@ -413,6 +487,15 @@ class HCRRetriever:
         if self.log_path:
             self.write_log(self.log_path)
         return RunResult(run.top_k(int(k)), costs)
+
+    def _take(self, qid: str, chunks: list, rec: Any, ranked: dict, depth: int, costs: Costs) -> None:
+        ids = self._chunks.doc_ids
+        ranked[qid] = [(ids[c], s) for c, s in chunks[:depth]]
+        self.routing_log.append(rec)
+        costs.add("nodes_scored", rec.nodes_scored)
+        costs.add("chunks_scored", rec.chunks_scored)
+        costs.add("reranked", rec.reranked)
+        costs.add("links_followed", len(rec.links))
 
     def write_log(self, path: str | Path, tree_path: str | Path | None = None) -> None:
         """Write the routing log of the last ``search`` to ``path`` and the tree beside it (``.tree.jsonl``, plus

@@ -19,9 +19,9 @@ fuses them (RRF). **Flat** (ablation A1) runs the chunk cascade over every chunk
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -37,6 +37,9 @@ FUSIONS = ("rrf", "wta")
 COLLAPSED_SCOPES = ("leaves", "exhaustive")
 #: reranker(query position, "node" | "chunk", ids) -> scores (higher is better)
 Reranker = Callable[[int, str, np.ndarray], np.ndarray]
+#: what a routing step asks the reranker: (query position, "node" | "chunk", ids)
+Request = tuple[int, str, np.ndarray]
+T = TypeVar("T")
 LOG_TOP = 30
 
 
@@ -96,7 +99,8 @@ class Router:
             if n.parent is not None:
                 size[n.parent] += size[n.node_id]
         self.size = size  # chunks under each node
-        self.leaves = np.array([n.node_id for n in tree.nodes if n.level == tree.depth], dtype=np.int64)
+        self.depth = tree.depth
+        self.leaves = np.array([n.node_id for n in tree.nodes if n.level == self.depth], dtype=np.int64)
 
     # -- the cascade ---------------------------------------------------------------------------------------
     def _prefilter(self, kind: str, ids: np.ndarray, qvec: np.ndarray, qlex: dict) -> np.ndarray:
@@ -107,11 +111,42 @@ class Router:
         hits = None
         if kind == "node" and self.card is not None:
             hits = self.card.hits(qlex.get("ents", ()), ids)
-        return _rrf_pair(dense.astype(np.float64), lex.score(qlex[kind], ids), self.cfg.rrf_k, hits)
+        return _rrf_pair(dense.astype(np.float64), self._lexical(kind, lex, ids, qlex), self.cfg.rrf_k, hits)
+
+    def _lexical(self, kind: str, lex: SparseBM25, ids: np.ndarray, qlex: dict) -> np.ndarray:
+        """BM25 of ``ids``, each row scored once per query (kept in ``qlex``): a row's score is its own sparse
+        product, the same whichever rows are scored with it, and the paths and levels of one query score
+        many rows more than once."""
+        key = ("bm25", kind)
+        memo = qlex.get(key)
+        if memo is None:
+            memo = qlex[key] = np.full(len(self.tree.nodes) if kind == "node" else len(self.chunk_vecs), np.nan)
+        if kind == "node" and np.isnan(memo[0]):  # a query's routing reaches most nodes: score them all
+            memo[:] = lex.score(qlex[kind], np.arange(len(memo)))
+        got = memo[ids]
+        miss = np.isnan(got)
+        if miss.any():
+            fresh = lex.score(qlex[kind], ids[miss])
+            memo[ids[miss]] = fresh
+            got[miss] = fresh
+        return got
 
     def cascade(self, kind: str, ids: np.ndarray, qi: int, qvec: np.ndarray, qlex: dict, survivors: int,
                 rec: RoutingRecord) -> list[tuple[int, float]]:
         """``ids`` ranked best first with their scores (reranker scores for survivors, fused below them)."""
+        return self._drive(self._cascade(kind, ids, qi, qvec, qlex, survivors, rec))
+
+    def _drive(self, steps: Generator[Request, np.ndarray, T]) -> T:
+        """Run one query's routing, answering each reranker request as it comes."""
+        try:
+            req = next(steps)
+            while True:
+                req = steps.send(self.reranker(*req))  # type: ignore[misc]
+        except StopIteration as stop:
+            return stop.value
+
+    def _cascade(self, kind: str, ids: np.ndarray, qi: int, qvec: np.ndarray, qlex: dict, survivors: int,
+                 rec: RoutingRecord) -> Generator[Request, np.ndarray, list[tuple[int, float]]]:
         if len(ids) == 0:
             return []
         fused = self._prefilter(kind, ids, qvec, qlex)
@@ -125,14 +160,14 @@ class Router:
         head, tail = order[:n_head], order[n_head:]
         out: list[tuple[int, float]] = []
         if n_head:
-            rs = np.asarray(self.reranker(qi, kind, ids[head]), dtype=np.float64)  # type: ignore[misc]
+            rs = np.asarray((yield qi, kind, ids[head]), dtype=np.float64)
             rec.reranked += n_head
             ro = np.argsort(-rs, kind="stable")
-            out = [(int(ids[head[j]]), float(rs[j])) for j in ro]
-            floor = float(rs.min()) - 1.0
-            out += [(int(ids[t]), floor - float(r)) for r, t in enumerate(tail)]
+            out = list(zip(ids[head[ro]].tolist(), rs[ro].tolist()))
+            floor = float(rs.min()) - 1.0  # the tail below every reranked score, in fused order, one apart
+            out += zip(ids[tail].tolist(), (floor - np.arange(len(tail), dtype=np.float64)).tolist())
         else:
-            out = [(int(ids[t]), float(fused[t])) for t in order]
+            out = list(zip(ids[order].tolist(), fused[order].tolist()))
         return out
 
     # -- beam ------------------------------------------------------------------------------------------------
@@ -184,18 +219,22 @@ class Router:
 
     def beam(self, qi: int, qtext_entities: list[str], qvec: np.ndarray, qlex: dict,
              rec: RoutingRecord) -> list[tuple[int, float]]:
+        return self._drive(self._beam(qi, qtext_entities, qvec, qlex, rec))
+
+    def _beam(self, qi: int, qtext_entities: list[str], qvec: np.ndarray, qlex: dict,
+              rec: RoutingRecord) -> Generator[Request, np.ndarray, list[tuple[int, float]]]:
         beam = [0]
-        for level in range(1, self.tree.depth + 1):
+        for level in range(1, self.depth + 1):
             cands = np.concatenate([self.children[b] for b in beam]) if beam else np.zeros(0, np.int64)
             if len(cands) == 0:
                 break
-            ranked = self.cascade("node", cands, qi, qvec, qlex, self.cfg.prefilter, rec)
+            ranked = yield from self._cascade("node", cands, qi, qvec, qlex, self.cfg.prefilter, rec)
             beam = self._mmr(ranked, self.cfg.beam_width, self.cfg.target_pool)
             rec.levels.append(LevelLog(level, [[i, round(s, 6)] for i, s in ranked], beam))
         leaf = np.unique(np.concatenate([self.chunks[b] for b in beam])) if beam else np.zeros(0, np.int64)
         if self.cfg.links and self.links is not None:
             leaf = self._follow_links(leaf, qtext_entities, qvec, qlex, rec)
-        return self.cascade("chunk", leaf, qi, qvec, qlex, self.cfg.leaf_rerank, rec)
+        return (yield from self._cascade("chunk", leaf, qi, qvec, qlex, self.cfg.leaf_rerank, rec))
 
     def _follow_links(self, leaf: np.ndarray, q_entities: list[str], qvec: np.ndarray, qlex: dict,
                       rec: RoutingRecord, log: bool = True) -> np.ndarray:
@@ -233,9 +272,13 @@ class Router:
         chunks (``collapsed_k`` nodes when ``target_pool`` is 0), and those chunks (plus links) go through the chunk cascade.
         ``"exhaustive"`` (the original rendering): every node and chunk by dense cosine, the best ``collapsed_k``
         expanded; it scores as many chunk vectors as flat search."""
+        return self._drive(self._collapsed(qi, qvec, qlex, rec, q_entities))
+
+    def _collapsed(self, qi: int, qvec: np.ndarray, qlex: dict, rec: RoutingRecord,
+                   q_entities: Sequence[str] = ()) -> Generator[Request, np.ndarray, list[tuple[int, float]]]:
         if self.cfg.collapsed_scope == "exhaustive":
-            return self._collapsed_exhaustive(qi, qvec, qlex, rec)
-        ranked = self.cascade("node", self.leaves, qi, qvec, qlex, 0, rec)
+            return (yield from self._collapsed_exhaustive(qi, qvec, qlex, rec))
+        ranked = yield from self._cascade("node", self.leaves, qi, qvec, qlex, 0, rec)
         ids = np.array([i for i, _ in ranked], dtype=np.int64)
         need = int(np.searchsorted(np.cumsum(self.size[ids]), self.cfg.target_pool) + 1) if len(ids) else 0
         picked = ids[: need if self.cfg.target_pool > 0 else self.cfg.collapsed_k].tolist()
@@ -244,10 +287,10 @@ class Router:
                  else np.zeros(0, np.int64))
         if self.cfg.links and self.links is not None:
             cands = self._follow_links(cands, list(q_entities), qvec, qlex, rec, log=False)
-        return self.cascade("chunk", cands, qi, qvec, qlex, self.cfg.leaf_rerank, rec)
+        return (yield from self._cascade("chunk", cands, qi, qvec, qlex, self.cfg.leaf_rerank, rec))
 
     def _collapsed_exhaustive(self, qi: int, qvec: np.ndarray, qlex: dict, rec: RoutingRecord
-                              ) -> list[tuple[int, float]]:
+                              ) -> Generator[Request, np.ndarray, list[tuple[int, float]]]:
         n_nodes = len(self.tree.nodes)
         node_s = self.node_vecs[1:] @ qvec
         chunk_s = self.chunk_vecs @ qvec
@@ -267,7 +310,7 @@ class Router:
                 parts.append(np.array([c], dtype=np.int64))
         rec.collapsed_nodes = picked
         cands = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
-        return self.cascade("chunk", cands, qi, qvec, qlex, self.cfg.leaf_rerank, rec)
+        return (yield from self._cascade("chunk", cands, qi, qvec, qlex, self.cfg.leaf_rerank, rec))
 
     def confidence(self, ranked: list[tuple[int, float]], qvec: np.ndarray) -> float:
         """A path's confidence: the mean final score of its top three chunks when a reranker scored them (the
@@ -284,15 +327,47 @@ class Router:
     def route(self, qid: str, qi: int, qvec: np.ndarray, qlex: dict, q_entities: list[str]
               ) -> tuple[list[tuple[int, float]], RoutingRecord]:
         """Ranked chunk positions with scores, and the routing record."""
+        return self._drive(self._route(qid, qi, qvec, qlex, q_entities))
+
+    def route_many(self, items: Sequence[tuple[str, int, np.ndarray, dict, list[str]]]
+                   ) -> list[tuple[list[tuple[int, float]], RoutingRecord]]:
+        """:meth:`route` of many queries (``route``'s arguments each), in lockstep: each round's reranker
+        requests, one per query still routing, go to the reranker's ``many`` together (one by one without it).
+        Each query's routing is the one :meth:`route` gives: its requests and the scores it is sent are the same.
+        """
+        many = getattr(self.reranker, "many", None)
+        steps = [self._route(*it) for it in items]
+        out: list = [None] * len(steps)
+        asked: dict[int, Request] = {}
+
+        def advance(k: int, answer: np.ndarray | None) -> None:
+            try:
+                asked[k] = next(steps[k]) if answer is None else steps[k].send(answer)
+            except StopIteration as stop:
+                out[k] = stop.value
+
+        for k in range(len(steps)):
+            advance(k, None)
+        while asked:
+            keys, batch = list(asked), list(asked.values())
+            asked.clear()
+            got = many(batch) if many is not None else [self.reranker(*r) for r in batch]  # type: ignore[misc]
+            for k, answer in zip(keys, got):
+                advance(k, np.asarray(answer, dtype=np.float64))
+        return out
+
+    def _route(self, qid: str, qi: int, qvec: np.ndarray, qlex: dict, q_entities: list[str]
+               ) -> Generator[Request, np.ndarray, tuple[list[tuple[int, float]], RoutingRecord]]:
         rec = RoutingRecord(qid)
         cfg = self.cfg
         if cfg.flat:
             rec.path = "flat"
             all_chunks = np.arange(len(self.chunk_vecs), dtype=np.int64)
-            ranked = self.cascade("chunk", all_chunks, qi, qvec, qlex, cfg.leaf_rerank, rec)
+            ranked = yield from self._cascade("chunk", all_chunks, qi, qvec, qlex, cfg.leaf_rerank, rec)
         else:
-            b = self.beam(qi, q_entities, qvec, qlex, rec) if cfg.mode in ("beam", "dual") else []
-            c = self.collapsed(qi, qvec, qlex, rec, q_entities) if cfg.mode in ("collapsed", "dual") else []
+            b = (yield from self._beam(qi, q_entities, qvec, qlex, rec)) if cfg.mode in ("beam", "dual") else []
+            c = ((yield from self._collapsed(qi, qvec, qlex, rec, q_entities)) if cfg.mode in ("collapsed", "dual")
+                 else [])
             rec.beam_top_chunks = [i for i, _ in b[:LOG_TOP]]
             rec.collapsed_top_chunks = [i for i, _ in c[:LOG_TOP]]
             cb = self.confidence(b, qvec) if cfg.mode == "dual" else float("-inf")
