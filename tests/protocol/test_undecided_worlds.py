@@ -33,11 +33,11 @@ def test_needs_n_is_priced_in_worlds_and_minutes():
     assert u["at_n"] == 570 and u["needs_n"] == 1200 and u["unit"] is None  # the existing fields kept
     assert u["needs_worlds"] == math.ceil(1200 / 285) == 5 and u["more_worlds"] == 3 and u["at_worlds"] == 2
     assert u["needs_minutes"] == 3 * 150.0 / 60
-    assert "~3 more test worlds (5 in all), ~7.5 min" in v["hypotheses"][0]["text"]
+    assert "~3 more test worlds (5 in all) for power 0.8 at the margin, ~7.5 min" in v["hypotheses"][0]["text"]
     assert "needs_worlds" not in v["hypotheses"][1]["undecided"]  # power reached: no n promised, not priced
     assert "needs_worlds" not in v["checkpoints"][0]["undecided"]  # conditions: worlds add none
     line = batches.look_line(2, 2, 570, 300.0, v)
-    assert "Single kill criterion (~3 more test worlds (5 in all), ~7.5 min" in line
+    assert "Single kill criterion (~3 more test worlds (5 in all) for power 0.8 at the margin, ~7.5 min" in line
     # pricing twice does not say it twice
     batches.price_undecided(v, test_worlds=2, queries_per_world=285.0, seconds_per_world=150.0)
     assert v["hypotheses"][0]["text"].count("more test worlds") == 1
@@ -48,7 +48,7 @@ def test_a_row_with_no_cost_measured_says_the_worlds_alone():
     batches.price_undecided(v, test_worlds=1, queries_per_world=300.0, seconds_per_world=None)
     u = v["hypotheses"][0]["undecided"]
     assert (u["needs_worlds"], u["more_worlds"], u["needs_minutes"]) == (4, 3, None)
-    assert batches.more_words(u) == "~3 more test worlds (4 in all)"
+    assert batches.more_words(u) == "~3 more test worlds (4 in all) for power 0.8 at the margin"
 
 
 def test_the_typed_row_keeps_the_world_fields_and_an_unpriced_row_its_bytes():

@@ -114,14 +114,15 @@ def price_undecided(verdicts: dict[str, Any] | None, *, test_worlds: int, querie
 
 
 def more_words(und: dict[str, Any] | None) -> str:
-    """``~3 more test worlds, ~12.5 min at this run's cost per world`` from a priced ``undecided`` field ("" when
-    it is not priced)."""
+    """``~3 more test worlds (5 in all) for power 0.8 at the margin, ~12.5 min at this run's cost per world`` from
+    a priced ``undecided`` field ("" when it is not priced)."""
     if not und or und.get("more_worlds") is None:
         return ""
     more = int(und["more_worlds"])
     mins = und.get("needs_minutes")
     cost = f", ~{mins:g} min at this run's cost per world" if mins is not None else ""
-    return f"~{more} more test world{'s' if more != 1 else ''} ({und.get('needs_worlds')} in all){cost}"
+    return (f"~{more} more test world{'s' if more != 1 else ''} ({und.get('needs_worlds')} in all) for power 0.8 at "
+            f"the margin{cost}")
 
 
 def cost_per_world(manifest: dict[str, Any], *, generate_s: float = 0.0, rate: float | None = None) -> float | None:
