@@ -50,6 +50,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import NormalDist
 
 import numpy as np
 
@@ -58,8 +59,8 @@ SYSTEMS = {"B": ("bm25", 'type = "bm25"'),
            "H": ("dense-hash", 'type = "dense"\nparams = { backend = "hash" }')}
 NAMES = {k: name for k, (name, _) in SYSTEMS.items()}
 SEED_BASE = 734_100
-QUICK = {"worlds": 3, "reps": 300, "max_looks": 3, "worlds_per_batch": 1, "queries_per_world": 60}
-FULL = {"worlds": 12, "reps": 2000, "max_looks": 5, "worlds_per_batch": 2, "queries_per_world": 60}
+QUICK = {"worlds": 3, "reps": 300, "max_looks": 3, "worlds_per_batch": 1, "queries_per_world": 60, "need_slots": 6}
+FULL = {"worlds": 12, "reps": 2000, "max_looks": 5, "worlds_per_batch": 2, "queries_per_world": 60, "need_slots": 24}
 OFFSETS = (-0.06, -1, 0.0, 1, 0.06)  # 1 / -1: plus / minus the rule's margin
 NEED_SAMPLE = 40                     # undecided draws per cell whose "needs ~ M" is checked (25 ms per power call)
 
@@ -128,17 +129,20 @@ def cr2_rows(d: np.ndarray, c: np.ndarray, g: int) -> tuple[np.ndarray, np.ndarr
 
 
 def decide(rule, d: np.ndarray, level: float, clusters: tuple | None, rng) -> np.ndarray:
-    """The rule's verdict codes on each row of ``d`` at the two-sided ``level``."""
+    """The rule's verdict codes on each row of ``d`` at the two-sided ``level``; ``clusters``: ``(var, df, skew)``
+    of the clustered interval (``skew``: both ends moved by :func:`hcrbench.stats.cluster.skew_shift`)."""
     from hcrbench.protocol import operating as opc
     from hcrbench.protocol import registry as reg
     from hcrbench.protocol.rules import at_confidence, t_level
+    from hcrbench.stats.cluster import skew_shift_rows
 
     with at_confidence(level):
         if clusters is not None:  # the clustered interval: CR2 over topic clusters (and worlds)
-            var, df = clusters
+            var, df, skew = clusters
             m = d.mean(axis=1)
             h = t_level(df) * np.sqrt(var)
-            return reg.decide(rule, m - h, m + h)
+            shift = skew_shift_rows(d, level) if skew else 0.0
+            return reg.decide(rule, m - h + shift, m + h + shift)
         return reg.decide(rule, *opc._interval(rule, d, rng))
 
 
@@ -217,14 +221,17 @@ KINDS = ("dense", "dense, heavy noise", "sparse", "skewed")
 def rules() -> list[tuple[str, object, str | None]]:
     """``(name, rule, interval)``: "nested" is the interval the paired-difference rules decide on when their
     queries carry topic clusters and come from several worlds (:func:`hcrbench.stats.cluster.cluster_ci` with
-    ``worlds``: the kill rule, H1b's single-path clause, the corpus-size rule), "topic" the topic-clustered CR2
-    alone (the former interval, kept as the reference the fix is measured against), None the rule's own
+    ``worlds``: the kill rule and the corpus-size rule), "nested, skew" the same with its ends moved for the
+    differences' skew (H1b's single-path clause, whose two claims sit at two thresholds:
+    :func:`hcrbench.stats.cluster.skew_shift`), "topic" the topic-clustered CR2 alone; the plain "nested" for H1b
+    and "topic" for the kill are kept as the references the fixes are measured against; None the rule's own
     (checkpoint 3's betting interval)."""
     from hcrbench.protocol import registry as reg
 
     return [("kill", reg.get("kill"), "nested"), ("kill, topic clusters only", reg.get("kill"), "topic"),
             ("vs_kill_baseline", reg.get("vs_kill_baseline"), None), ("corpus_size", reg.get("corpus_size"), "nested"),
-            ("H1b:single", reg.H1B_CLAUSES["single"], "nested")]
+            ("H1b:single", reg.H1B_CLAUSES["single"], "nested, skew"),
+            ("H1b:single, no skew correction", reg.H1B_CLAUSES["single"], "nested")]
 
 
 # ------------------------------------------------------------------------------------------------ simulation
@@ -235,17 +242,18 @@ def _rate(v: np.ndarray) -> float:
 
 
 def _clustered(cluster: str, d: np.ndarray, x: dict, cols: int, per_world: int, n_slots: int
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """``(var, df)`` of each row's mean over its first ``cols`` queries: topic-clustered CR2 ("topic") or the
-    world-aware one ("nested": :func:`hcrbench.stats.cluster.nested_cr2_rows`, the worlds being the draws)."""
+               ) -> tuple[np.ndarray, np.ndarray, bool]:
+    """``(var, df, skew)`` of each row's mean over its first ``cols`` queries: topic-clustered CR2 ("topic") or
+    the world-aware one ("nested": :func:`hcrbench.stats.cluster.nested_cr2_rows`, the worlds being the draws;
+    "nested, skew": the same with its ends moved for the skew, :func:`hcrbench.stats.cluster.skew_shift`)."""
     from hcrbench.stats.cluster import nested_cr2_rows
 
     topics = x["C"][:, :cols]
     if cluster == "topic":
-        return cr2_rows(d[:, :cols], topics, x["G"])
+        return (*cr2_rows(d[:, :cols], topics, x["G"]), False)
     worlds = np.broadcast_to(np.arange(cols) // per_world, (d.shape[0], cols))
     var, df, _ = nested_cr2_rows(d[:, :cols], topics, x["G"], worlds, n_slots)
-    return var, df
+    return var, df, cluster.endswith("skew")
 
 
 def sequential_codes(code_at, looks: int, spending: str | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -309,6 +317,58 @@ def run_cell(rule, cluster: str | None, d: np.ndarray, truth: float, x: dict, lo
     out["needs"] = {"checked": int(pick.size), "within_budget": within,
                     "decided_by_M": hit / within if within else None}
     return out
+
+
+def at_margin(rule, truth: float) -> bool:
+    """Is ``truth`` a margin past one of the rule's thresholds, on the side its claim holds (the truth its
+    "needs ~ n" is sized for, power 0.8) with no claim false there?"""
+    return nominal(rule, truth) == 0 and any(abs(abs(truth - t) - rule.margin) < 1e-9 for t in (rule.go, rule.nogo))
+
+
+def sd_rows(rule, cluster: str | None, d: np.ndarray, x: dict, cols: int, q: int, slots: int, rng
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """``(codes, sd)`` of each row judged at 95% on its first ``cols`` queries, and the per-query sd its row's
+    "needs ~ n" reads: the clustered interval's standard error x sqrt(n) (:func:`hcrbench.protocol.subject.
+    clustered_interval`), the rule's own interval's half-width / z x sqrt(n) otherwise (:func:`registry.sd_from`)."""
+    from hcrbench.protocol import operating as opc
+    from hcrbench.protocol.rules import at_confidence
+
+    if cluster is not None:
+        cl = _clustered(cluster, d, x, cols, q, slots)
+        return decide(rule, d[:, :cols], 0.95, cl, rng), np.sqrt(cl[0] * cols)
+    with at_confidence(0.95):
+        lo, hi = opc._interval(rule, d[:, :cols], rng)
+    from hcrbench.protocol import registry as reg
+
+    return reg.decide(rule, lo, hi), (np.asarray(hi) - np.asarray(lo)) / 2 / 1.959964 * math.sqrt(cols)
+
+
+def needs_worlds_check(rule, cluster: str | None, d: np.ndarray, truth: float, x: dict, per: int, q: int,
+                       rng) -> dict:
+    """The printed "needs ~ n", in worlds, checked: for each draw undecided after its first batch (``per``
+    worlds), the worlds its row would print (:func:`hcrbench.protocol.batches.price_undecided`: the rule's
+    ``n_needed`` on the row's sd, over ``q`` queries per world, rounded up), and, where that is more than it has
+    and no more than the draw's worlds, the same draw judged at 95% on exactly that many worlds: the share decided
+    correctly is the power the figure promises (0.8 at the margin)."""
+    slots = d.shape[1] // q
+    codes, sd = sd_rows(rule, cluster, d, x, per * q, q, slots, rng)
+    und = np.flatnonzero(codes == 0)
+    need = np.array([rule.n_needed(float(s)) or 0 for s in sd[und]], dtype=np.int64)
+    worlds = np.ceil(need / q).astype(np.int64)
+    priced = (need > 0) & (worlds > per)
+    fits = priced & (worlds <= slots)
+    right = wrong_n = 0
+    for w in np.unique(worlds[fits]):
+        rows = und[fits & (worlds == w)]
+        sub = {"C": x["C"][rows], "G": x["G"]}
+        c, _ = sd_rows(rule, cluster, d[rows], sub, int(w) * q, q, slots, rng)
+        bad = wrong(rule, c, truth)
+        right += int(np.sum((c != 0) & ~bad))
+        wrong_n += int(np.sum(bad))
+    n_fit = int(fits.sum())
+    return {"undecided": int(und.size), "priced": int(priced.sum()), "fits": n_fit, "slots": slots,
+            "decided": right / n_fit if n_fit else None, "wrong": wrong_n / n_fit if n_fit else None,
+            "more_worlds_median": float(np.median(worlds[priced] - per)) if priced.any() else None}
 
 
 SPENDINGS = ("obf", "hsd:-4", "hsd:-2", "hsd:0", "pocock")
@@ -379,8 +439,26 @@ def brownian(looks: int, *, paths: int = 200_000, seed: int = 0, drifts: tuple[f
     return out
 
 
+def needs_rows(pop: list[dict], mu: dict, *, reps: int, per: int, q: int, slots: int, rng) -> list[dict]:
+    """:func:`needs_worlds_check` on every rule and construction at each truth a margin past a threshold, on
+    draws of ``slots`` worlds (more than the design's K batches, so that a figure past K is checked too)."""
+    x = draws(pop, reps, slots, q, rng)
+    out = []
+    for rname, rule, cr2 in rules():
+        for kind in KINDS:
+            for truth in sorted({round(t + off * rule.margin, 10) for t in (rule.go, rule.nogo) for off in (-1, 1)}):
+                if not at_margin(rule, truth):
+                    continue
+                d = construct(kind, truth, x, mu)
+                if d is None:
+                    continue
+                out.append({"rule": rname, "construction": kind, "truth": truth,
+                            **needs_worlds_check(rule, cr2, d, truth, x, per, q, rng)})
+    return out
+
+
 def simulate(pop: list[dict], *, reps: int, looks: int, per: int, q: int, seed: int,
-             spendings: tuple[str, ...] = SPENDINGS, need_sample: int = NEED_SAMPLE) -> dict:
+             spendings: tuple[str, ...] = SPENDINGS, need_sample: int = NEED_SAMPLE, need_slots: int = 0) -> dict:
     rng = np.random.default_rng(seed)
     x = draws(pop, reps, looks * per, q, rng)
     mu = means(pop)
@@ -403,7 +481,10 @@ def simulate(pop: list[dict], *, reps: int, looks: int, per: int, q: int, seed: 
             cell = run_cell(rule, cr2, diff, truth, x, looks, per, rng, need_sample)
             rows.append({"rule": rname, "construction": kind, "truth": truth, "offset": truth - centre,
                          "nominal": nominal(rule, truth), **cell})
-    return {"rows": rows, "means": mu, "spending": spending_rows(x, mu, looks, per, rng, spendings)}
+    out = {"rows": rows, "means": mu, "spending": spending_rows(x, mu, looks, per, rng, spendings)}
+    if need_slots > 0:
+        out["needs_worlds"] = needs_rows(pop, mu, reps=reps, per=per, q=q, slots=need_slots, rng=rng)
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ output
@@ -426,12 +507,18 @@ def summary(doc: dict) -> list[dict]:
         for design in ("fixed1", "fixedK", "seq"):
             nulls = [r for r in rows if r["nominal"] > 0]
             worst = max(nulls, key=lambda r: r[design]["wrong"] - r["nominal"])
-            mc = 1.96 * math.sqrt(worst["nominal"] * (1 - worst["nominal"]) / reps)
+            # the worst of m noisy cells: its Monte-Carlo band is the one the largest of m rates at nominal stays
+            # under 97.5% of the time (Bonferroni over the cells), not one cell's 1.96 SE
+            z_m = float(NormalDist().inv_cdf(1 - 0.025 / len(nulls)))
+            mc = z_m * math.sqrt(worst["nominal"] * (1 - worst["nominal"]) / reps)
+            pooled = sum(r[design]["wrong"] - r["nominal"] for r in nulls) / len(nulls)
+            pooled_mc = 1.96 * math.sqrt(sum(r["nominal"] * (1 - r["nominal"]) for r in nulls) / reps) / len(nulls)
             far = [r for r in rows if r["nominal"] == 0 and abs(abs(r["offset"]) - 0.06) < 1e-9]
             near = [r for r in rows if r["nominal"] == 0 and abs(abs(r["offset"]) - 0.06) > 1e-9]
             out.append({"rule": rname, "design": design, "worst_false": worst[design]["wrong"],
                         "worst_at": f"{worst['construction']}, truth {worst['truth']:+.3f}",
                         "nominal": worst["nominal"], "within": worst[design]["wrong"] <= worst["nominal"] + mc,
+                        "cells": len(nulls), "band": mc, "pooled_excess": pooled, "pooled_mc": pooled_mc,
                         "power_margin": min((r[design]["right"] for r in near), default=None),
                         "power_006": min((r[design]["right"] for r in far), default=None),
                         "wrong_off_null": max((r[design]["wrong"] for r in rows if r["nominal"] == 0), default=0.0)})
@@ -450,12 +537,15 @@ def markdown(doc: dict) -> str:
              f"(nDCG@10): " + ", ".join(f"{NAMES[k]} {doc['means'][k]:.3f}" for k in ("B", "A", "H")) +
              f"; BM25-no-stem - BM25 {doc['means']['A-B']:+.4f}, dense-hash - BM25 {doc['means']['H-B']:+.3f}. "
              "± = 1.96 Monte-Carlo SE.", "",
-             "| rule | design | worst false decision at a null truth (where) | nominal | within nominal + MC | "
+             "| rule | design | worst false decision at a null truth (where) | nominal | within nominal + MC of the "
+             "worst of m cells | mean excess over the m null cells | "
              "lowest power at ± margin | lowest power at ± 0.06 | worst wrong off the null |",
-             "|---|---|---|---:|---|---:|---:|---:|"]
+             "|---|---|---|---:|---|---:|---:|---:|---:|"]
     for s in summary(doc):
+        band = f" (m = {s['cells']}: +{s['band']:.1%})" if "cells" in s else ""
+        pooled = f"{s['pooled_excess']:+.2%} ±{s['pooled_mc']:.2%}" if "pooled_excess" in s else "—"
         lines.append(f"| {s['rule']} | {DESIGN[s['design']]} | {_pm(s['worst_false'], reps)} ({s['worst_at']}) | "
-                     f"{s['nominal']:.1%} | {'yes' if s['within'] else '**no**'} | "
+                     f"{s['nominal']:.1%} | {'yes' if s['within'] else '**no**'}{band} | {pooled} | "
                      f"{_pm(s['power_margin'], reps)} | {_pm(s['power_006'], reps)} | "
                      f"{_pm(s['wrong_off_null'], reps)} |")
     if doc.get("spending"):
@@ -484,6 +574,21 @@ def markdown(doc: dict) -> str:
             cells = [f"{r['drifts'][d]['look1']:.1%} / {r['drifts'][d]['by_k']:.1%} / {r['drifts'][d]['looks']:.2f}"
                      for d in ds]
             lines.append(f"| {r['spending']} | {r['drifts']['0']['by_k']:.2%} | " + " | ".join(cells) + " |")
+    if doc.get("needs_worlds"):
+        slots = doc["needs_worlds"][0]["slots"]
+        lines += ["", "**\"needs ~ n\" in worlds, checked** (what an undecided row prints, "
+                  "`undecided.needs_worlds`: its n for power 0.8 at the margin over the queries per world, rounded "
+                  f"up). Each draw undecided after its first batch, at a truth a margin past a threshold, judged "
+                  f"again at 95% on exactly the worlds its row printed (up to {slots}); the figure promises 80%:", "",
+                  "| rule | construction | truth | undecided after batch 1 | priced (more worlds printed) | "
+                  "median more worlds | judged at the printed worlds | decided correctly there | wrong there |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for r in doc["needs_worlds"]:
+            med = "—" if r["more_worlds_median"] is None else f"{r['more_worlds_median']:g}"
+            dec = "—" if r["decided"] is None else f"{r['decided']:.0%}"
+            bad = "—" if r["wrong"] is None else f"{r['wrong']:.1%}"
+            lines.append(f"| {r['rule']} | {r['construction']} | {r['truth']:+.3f} | {r['undecided']} | "
+                         f"{r['priced']} | {med} | {r['fits']} | {dec} | {bad} |")
     lines += ["", "| rule | construction | truth | fixed 1 batch: wrong / right | fixed K: wrong / right | "
               "sequential: wrong / right | worlds used | needs ~ M decided by M |", "|---|---|---:|---|---|---|---:|---|"]
     for r in doc["rows"]:
@@ -515,7 +620,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.setdefault("HCRBENCH_HOME", str(work / "home"))  # the worlds' scorings stay out of ~/.hcrbench
         pop = population(cfg["worlds"], a.seed_base, work)
     sim = simulate(pop, reps=cfg["reps"], looks=cfg["max_looks"], per=cfg["worlds_per_batch"],
-                   q=cfg["queries_per_world"], seed=a.seed)
+                   q=cfg["queries_per_world"], seed=a.seed, need_slots=cfg["need_slots"])
     doc = {"config": {**cfg, "seed_base": a.seed_base, "seed": a.seed, "quick": bool(a.quick)}, **sim,
            "brownian": brownian(cfg["max_looks"])}
     print(markdown(doc))

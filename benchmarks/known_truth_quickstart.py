@@ -172,6 +172,8 @@ def kill_row(out: Path) -> dict:
             "interval": row.get("interval"), "n": row.get("n"), "interval_kind": row.get("interval_kind"),
             "judged_against": ev.get("judged_against") or v.get("kill_baseline"),
             "kill_baseline": v.get("kill_baseline"), "overall": v.get("overall"),
+            # an undecided row's "needs ~ n" in test worlds and minutes (batches.price_undecided), to check later
+            "undecided": row.get("undecided"),
             "checkpoint3": cp3.get("status", cp3.get("verdict")), "checkpoint3_interval": cp3.get("interval")}
 
 
@@ -233,7 +235,7 @@ def markdown(doc: dict) -> str:
              "\"not decidable at size\" and names the decision it would be); checkpoint 3: the subject against the "
              "kill baseline itself.", "",
              "| effect | runs | realised truth (range) | go | kill | not decidable | wrong | decided | "
-             "checkpoint 3 |", "|---:|---:|---|---:|---:|---:|---:|---:|---|"]
+             "undecided: more test worlds printed (median) | checkpoint 3 |", "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"]
     for eff in c["effects"]:
         rs = [r for r in doc["rows"] if r["effect"] == eff]
         if not rs:
@@ -241,9 +243,10 @@ def markdown(doc: dict) -> str:
         t = [r["truth"] for r in rs]
         cnt = {k: sum(r["decision"] == k for r in rs) for k in ("go", "kill")}
         cp3 = ", ".join(f"{k} {n}" for k, n in sorted(Counter(str(r.get("checkpoint3")) for r in rs).items()))
+        more = [int(u["more_worlds"]) for r in rs if (u := r.get("undecided") or {}).get("more_worlds") is not None]
         lines.append(f"| {eff:+.2f} | {len(rs)} | {min(t):+.4f} to {max(t):+.4f} | {cnt['go']} | {cnt['kill']} | "
                      f"{len(rs) - cnt['go'] - cnt['kill']} | {sum(r['wrong'] for r in rs)} | "
-                     f"{sum(r['decided'] for r in rs)} | {cp3} |")
+                     f"{sum(r['decided'] for r in rs)} | {f'{float(np.median(more)):g}' if more else '—'} | {cp3} |")
     return "\n".join(lines)
 
 

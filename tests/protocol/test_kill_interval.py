@@ -117,6 +117,13 @@ def test_the_other_paired_rules_read_the_kill_rule_s_clustered_interval(tmp_path
     want = cluster_ci(d, None, [cl[q] for q in qids], worlds=[int(q[1:3]) for q in qids])
     assert np.allclose([got["ci_low"], got["ci_high"]], [want.low, want.high], atol=1e-12)
     assert got["ci_method"].startswith("cluster-robust CR2 t") and "its 3 worlds as the clusters" in got["ci_method"]
+    assert np.isclose(got["sd"], want.se * np.sqrt(d.size))  # what "needs ~ n" reads, not the t(2) half-width
+    from hcrbench.stats.cluster import skew_shift
+
+    moved = clustered_interval(ctx, runs["sys"], runs["base"], skew=True)  # H1b's: its two claims' own tails
+    sh = skew_shift(d)
+    assert np.allclose([moved["ci_low"], moved["ci_high"]], [want.low + sh, want.high + sh], atol=1e-12)
+    assert f"skew-corrected by {sh:+.4f}" in moved["ci_method"]
     plain = [f"q{i}" for i in range(30)]
     runs = {"base": _scores(plain, base[:30]), "sys": _scores(plain, base[:30] + d[:30])}
     assert clustered_interval(_ctx(tmp_path / "x", runs, []), runs["sys"], runs["base"]) is None

@@ -87,3 +87,20 @@ def test_a_subject_s_folder_is_the_pilot_s_owned_by_the_subject_s_config(kt, tmp
     assert not (out / "verdicts.json").exists() and not (out / ".hcrbench-busy").exists()
     marker = json.loads((out / ".hcrbench-folder.json").read_text())
     assert marker["config_path"] == str((out / "quickstart.toml").resolve()) and marker["name"] == "x"
+
+
+def test_the_table_counts_each_effect_s_verdicts_and_the_worlds_undecided_rows_print(kt):
+    def row(seed, eff, dec, more=None):
+        und = {"at_n": 570, "needs_n": 900, "unit": None, "more_worlds": more} if more is not None else None
+        return {"seed": seed, "effect": eff, "truth": eff, "decision": dec, "checkpoint3": "pass",
+                "wrong": (eff > 0 and dec == "kill") or (eff < 0 and dec == "go") or (eff == 0 and dec in ("go", "kill")),
+                "decided": dec in ("go", "kill"), "undecided": und}
+
+    doc = {"config": {"seeds": [1, 2, 3], "effects": [0.06, 0.0], "worlds": 4, "encoder": "hash"},
+           "rows": [row(1, 0.06, "go"), row(2, 0.06, "go"), row(3, 0.06, "not decidable", 3),
+                    row(1, 0.0, "not decidable", 1), row(2, 0.0, "kill"), row(3, 0.0, "not decidable", 5)]}
+    lines = kt.markdown(doc).splitlines()
+    plus = next(ln for ln in lines if ln.startswith("| +0.06 |"))
+    zero = next(ln for ln in lines if ln.startswith("| +0.00 |"))
+    assert plus.split(" | ")[3:9] == ["2", "0", "1", "0", "2", "3"]   # go, kill, undecided, wrong, decided, worlds
+    assert zero.split(" | ")[3:9] == ["0", "1", "2", "1", "1", "3"]

@@ -116,6 +116,21 @@ def test_annotate_says_when_a_row_was_decided_and_what_an_undecided_one_needs():
     assert "sequential" not in v["hypotheses"][1].get("evidence", {})
 
 
+def test_annotate_reads_the_standard_error_of_a_t_interval_on_few_df():
+    def doc(df):
+        ev = {"clusters": {"df": df}} if df else {}
+        return {"hypotheses": [{"id": "kill", "verdict": "not decidable", "text": "open", "interval": [-0.01, 0.05],
+                                "n": 240, "evidence": ev}]}
+
+    z, t = doc(None), doc(3.0)
+    for v in (z, t):
+        sq.annotate(v, look=2, max_looks=8, worlds=4, queries=240, worlds_per_batch=1, queries_per_world=60)
+    more_z = z["hypotheses"][0]["evidence"]["sequential"]
+    more_t = t["hypotheses"][0]["evidence"]["sequential"]
+    # the same interval on 3 df holds a smaller se (t > z): it needs fewer queries, not the z reading's
+    assert more_t["within_budget"] and (not more_z["within_budget"] or more_t["batches_more"] < more_z["batches_more"])
+
+
 def test_a_look_sets_the_level_the_verdict_step_judges_at():
     from types import SimpleNamespace
 

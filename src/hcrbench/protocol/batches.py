@@ -86,6 +86,52 @@ def worlds_to_decide(undecided: list[dict[str, Any]], queries_per_world: float) 
     return max(math.ceil(max(0, u["needs"] - u["n"]) / queries_per_world) for u in undecided)
 
 
+def price_undecided(verdicts: dict[str, Any] | None, *, test_worlds: int, queries_per_world: float,
+                    seconds_per_world: float | None) -> list[dict[str, Any]]:
+    """Say, on every row more test queries can decide (:func:`undecided_for_queries`), what its "needs ~ M"
+    queries come to here: ``needs_worlds`` = M / the run's test queries per world, rounded up; ``more_worlds``
+    beyond the ``test_worlds`` judged; ``needs_minutes`` = those worlds at ``seconds_per_world`` (the look's own
+    cost per world, :func:`cost_per_world`). Written into the row's ``undecided`` field (its other fields kept)
+    and its text; returns the rows priced. A row whose n already reaches M promises no n and is not priced."""
+    out = []
+    if not verdicts or queries_per_world <= 0:
+        return out
+    priced = {u["id"]: u for u in undecided_for_queries(verdicts) if u["needs"] is not None}
+    for r in rows(verdicts):
+        u = priced.get(r.get("id"))
+        if u is None or not isinstance(r.get("undecided"), dict):
+            continue
+        need_w = math.ceil(u["needs"] / queries_per_world - 1e-9)
+        more = max(0, need_w - int(test_worlds))
+        mins = None if seconds_per_world is None else round(more * float(seconds_per_world) / 60, 1)
+        r["undecided"] = {**r["undecided"], "at_worlds": int(test_worlds), "needs_worlds": need_w,
+                          "more_worlds": more, "needs_minutes": mins}
+        words = more_words(r["undecided"])
+        if words and words not in str(r.get("text") or ""):
+            r["text"] = f"{r.get('text', '')} ({words})"
+        out.append(r)
+    return out
+
+
+def more_words(und: dict[str, Any] | None) -> str:
+    """``~3 more test worlds (5 in all) for power 0.8 at the margin, ~12.5 min at this run's cost per world`` from
+    a priced ``undecided`` field ("" when it is not priced)."""
+    if not und or und.get("more_worlds") is None:
+        return ""
+    more = int(und["more_worlds"])
+    mins = und.get("needs_minutes")
+    cost = f", ~{mins:g} min at this run's cost per world" if mins is not None else ""
+    return (f"~{more} more test world{'s' if more != 1 else ''} ({und.get('needs_worlds')} in all) for power 0.8 at "
+            f"the margin{cost}")
+
+
+def cost_per_world(manifest: dict[str, Any], *, generate_s: float = 0.0, rate: float | None = None) -> float | None:
+    """Seconds one more test world costs at this look: the systems' cold seconds per computed world
+    (:func:`world_seconds`) plus the generator's ``generate_s``; None when the look computed no world."""
+    per = world_seconds(manifest, encode_rate(manifest) or rate)
+    return (sum(per.values()) / len(per) + generate_s) if per else None
+
+
 def _computed_parts(manifest: dict[str, Any]):
     """``(system, world, its manifest record)`` of every world part this look computed (reused ones cost nothing)."""
     systems = manifest.get("systems") or {}
@@ -174,7 +220,9 @@ def minutes(seconds: float) -> str:
 def look_line(look: int, test_worlds: int, n_test: int, seconds: float, verdicts: dict[str, Any] | None) -> str:
     """``look 1 (1 test world, 285 queries, 4.2 min): no-go; undecided for want of queries: H1a``."""
     und = undecided_for_queries(verdicts)
-    names = ", ".join(str(u["name"] or u["id"]) for u in und)
+    priced = {r.get("id"): more_words(r.get("undecided")) for r in rows(verdicts)}
+    names = ", ".join(str(u["name"] or u["id"]) + (f" ({priced[u['id']]})" if priced.get(u["id"]) else "")
+                      for u in und)
     overall = (verdicts or {}).get("overall") or "no verdict"
     return (f"look {look} ({test_worlds} test world{'s' if test_worlds != 1 else ''}, {n_test} queries, "
             f"{minutes(seconds)}): {overall}" + (f"; undecided for want of queries: {names}" if und else

@@ -390,6 +390,10 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
 
             sq.annotate(res.verdicts, look=look_no, max_looks=max_looks, worlds=entry["test_worlds"], queries=n_test,
                         worlds_per_batch=batches.BATCH_WORLDS, queries_per_world=n_test / entry["test_worlds"])
+            batches.price_undecided(res.verdicts, test_worlds=entry["test_worlds"],
+                                    queries_per_world=n_test / entry["test_worlds"],
+                                    seconds_per_world=batches.cost_per_world(
+                                        res.manifest, generate_s=gen_s / n_made if n_made else 0.0, rate=rate))
         und = batches.undecided_for_queries(res.verdicts)
         entry["undecided"] = [u["id"] for u in und]
         if worlds > 1:

@@ -22,15 +22,29 @@ class Undecided:
     at_n: int | None
     needs_n: int | None
     unit: str | None = None
+    #: where the run adds test worlds (:func:`hcrbench.protocol.batches.price_undecided`): the test worlds judged,
+    #: the test worlds ``needs_n`` takes at this run's queries per world, how many more that is, and their minutes
+    at_worlds: int | None = None
+    needs_worlds: int | None = None
+    more_worlds: int | None = None
+    needs_minutes: float | None = None
 
     @classmethod
     def of(cls, d: dict[str, Any] | None) -> Undecided | None:
         if not isinstance(d, dict):
             return None
-        return cls(d.get("at_n"), d.get("needs_n"), d.get("unit"))
+        return cls(d.get("at_n"), d.get("needs_n"), d.get("unit"), d.get("at_worlds"), d.get("needs_worlds"),
+                   d.get("more_worlds"), d.get("needs_minutes"))
 
     def as_dict(self) -> dict[str, Any]:
-        return {"at_n": self.at_n, "needs_n": self.needs_n, "unit": self.unit}
+        out = {"at_n": self.at_n, "needs_n": self.needs_n, "unit": self.unit}
+        for k in WORLD_FIELDS:  # only where a run priced them, so a row judged alone keeps its bytes
+            if getattr(self, k) is not None:
+                out[k] = getattr(self, k)
+        return out
+
+
+WORLD_FIELDS = ("at_worlds", "needs_worlds", "more_worlds", "needs_minutes")
 
 
 @dataclass(frozen=True)

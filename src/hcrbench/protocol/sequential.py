@@ -263,7 +263,7 @@ def annotate(verdicts: dict[str, Any], *, look: int, max_looks: int, worlds: int
     difference or mean, how many more batches would decide it (:func:`project` from the row's own interval,
     centre and n). Adds ``evidence["sequential"]`` and a sentence to ``text``; returns the document."""
     from hcrbench.protocol import registry as reg
-    from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, at_confidence, pct
+    from hcrbench.protocol.rules import NOT_RUN, UNDECIDABLE, _num, at_confidence, pct, t_level, z_level
 
     lvl = level(look, max_looks, alpha)
     verdicts["sequential"] = {"look": look, "max_looks": max_looks, "level": lvl, "alpha": alpha, "worlds": worlds,
@@ -283,6 +283,9 @@ def annotate(verdicts: dict[str, Any], *, look: int, max_looks: int, worlds: int
             est = (iv[0] + iv[1]) / 2
             with at_confidence(lvl):
                 sd = reg.sd_from(iv[0], iv[1], int(n))
+                df = _num(((row.get("evidence") or {}).get("clusters") or {}).get("df"))
+                if sd is not None and df is not None and df > 0:  # a t interval on few df: its half-width is t se
+                    sd *= z_level() / float(t_level(df))
             thr = _side(rule, est)
             if thr is None or sd is None:
                 continue

@@ -257,11 +257,15 @@ def world_words(cl: Any) -> str:
     return f"; its {cl.n_worlds} worlds as the clusters" if cl.by_world else ""
 
 
-def clustered_interval(ctx: Context, scores: Any, base: Any, metric: str | None = None) -> dict[str, Any] | None:
+def clustered_interval(ctx: Context, scores: Any, base: Any, metric: str | None = None, *, skew: bool = False
+                       ) -> dict[str, Any] | None:
     """The kill rule's interval (CR2 over the queries' topic clusters, over their worlds when they come from two
     worlds or more) of ``scores - base`` on their common queries, for the other paired-difference
-    rules that judge queries (H1b's clauses, the corpus-size rule): ``{"ci_low", "ci_high", "ci_method"}``; None
-    when neither topic clusters nor several worlds are known (the rule's own paired interval stands)."""
+    rules that judge queries (H1b's clauses, the corpus-size rule): ``{"ci_low", "ci_high", "sd", "ci_method"}``
+    (``sd``: the per-query sd behind it, its standard error x sqrt(n), which "needs ~ n" reads); None
+    when neither topic clusters nor several worlds are known (the rule's own paired interval stands). ``skew``:
+    both ends moved for the differences' skew (:func:`hcrbench.stats.cluster.skew_shift`), for a rule whose two
+    claims sit at different thresholds, so that each claim has one tail of its own to hold."""
     from hcrbench.protocol.operating_inputs import aligned
     from hcrbench.stats.cluster import cluster_ci
 
@@ -272,9 +276,10 @@ def clustered_interval(ctx: Context, scores: Any, base: Any, metric: str | None 
     worlds = query_worlds(scores, base)
     if not known and worlds is None:
         return None
-    cl = cluster_ci(a - b, None, ids, confidence=confidence(), worlds=worlds)
-    return {"ci_low": cl.low, "ci_high": cl.high,
-            "ci_method": f"cluster-robust CR2 t ({cl.n_clusters} clusters, df {cl.df:.1f}{world_words(cl)})"}
+    cl = cluster_ci(a - b, None, ids, confidence=confidence(), worlds=worlds, skew=skew)
+    return {"ci_low": cl.low, "ci_high": cl.high, "sd": cl.se * cl.n ** 0.5,
+            "ci_method": f"cluster-robust CR2 t ({cl.n_clusters} clusters, df {cl.df:.1f}{world_words(cl)}"
+                         f"{f', skew-corrected by {cl.skew_shift:+.4f}' if skew else ''})"}
 
 
 def cluster_row(ctx: Context, scores: Any, base: Any) -> Any | None:
@@ -302,6 +307,7 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: 
     # component on Welch-Satterthwaite df. The operating table replays exactly this.
     p = c.get("p") if c.get("p") is not None else c.get("p_holm")
     lo, hi, kind = c.get("ci_low"), c.get("ci_high"), interval_kind(c, "the kill test, its own family")
+    sd_q = None  # the per-query sd behind the clustered interval (its "needs ~ n" reads it, not the half-width)
     base = ctx.evaluation.runs.get(base_name)
     if s.scores is not None and base is not None:
         from scipy import stats as sps
@@ -337,7 +343,8 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: 
                 ctx.cache["kill_seed"] = seed
                 var_q = se ** 2
             p = float(2 * sps.t.sf(abs(m0) / var_q ** 0.5, df)) if var_q > 0 else (1.0 if m0 == 0 else 0.0)
-    row = hy.single_kill(c.get("delta"), p, lo, hi, c.get("d"),
+            sd_q = (var_q * cl.n) ** 0.5 if var_q > 0 else None
+    row = hy.single_kill(c.get("delta"), p, lo, hi, c.get("d"), sd=sd_q,
                          n=c.get("n"), size=ctx.size, full_size=ctx.full_size if full_size is None else full_size,
                          baseline=base_name, metric=ctx.metric, tested_on=tested_on or s.tested_on,
                          system=ctx.p.system, interval_kind=kind)

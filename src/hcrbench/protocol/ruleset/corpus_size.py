@@ -78,7 +78,7 @@ def corpus_size(points: Sequence[dict[str, Any]] | None, at: str = "medium", why
         return hypothesis(ID, rule.name, crit, GO, f"{words}: a statistical advantage{tail}", ev, **kw)
     if code == reg.NEG:
         return hypothesis(ID, rule.name, crit, NOGO, f"{words}: a significant disadvantage{tail}", ev, **kw)
-    need = rule.n_needed(reg.sd_from(lo, hi, sub.get("n")))
+    need = rule.n_needed(_num(sub.get("sd")) or reg.sd_from(lo, hi, sub.get("n")))
     return hypothesis(ID, rule.name, crit, UNDECIDABLE,
                       f"{reg.text_undecidable(sub.get('n'), need)}: {words}: no statistical advantage{tail}", ev,
                       **kw, undecided=reg.undecided(sub.get("n"), need))

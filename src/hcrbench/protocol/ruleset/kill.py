@@ -75,9 +75,11 @@ RULE = reg.register(KillCriterion(
 def single_kill(delta: float | None, p_holm: float | None, low: float | None = None, high: float | None = None,
                 d: float | None = None, *, n: int | None = None, size: str = "?", full_size: bool = False,
                 baseline: str = "flat + reranker", metric: str = "nDCG@10", tested_on: str = "",
-                system: str = "the system", interval_kind: str = "paired t 95% (the kill test, its own family)") -> dict:
+                system: str = "the system", interval_kind: str = "paired t 95% (the kill test, its own family)",
+                sd: float | None = None) -> dict:
     """The criterion on the system - kill baseline difference, its own p (``p_holm``: a family of one) and its
-    interval (module docstring)."""
+    interval (module docstring). ``sd``: the per-query sd behind the interval (its standard error x sqrt(n)) when
+    the interval is a t on few df, whose half-width over z would overstate it (t(1) = 12.7 at two worlds)."""
     rule = reg.get(ID)
     crit = f"{baseline} beats {system} on {metric} at the full corpus size (p < {alpha_level():.3g}, {pct()} CI " \
            f"wholly < {rule.nogo:g}): kill; CI wholly > {rule.go:g}: go"
@@ -95,7 +97,7 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
     code = reg.decide_one(rule, lo, hi)
     sig = pp is not None and pp < alpha_level()
     lost, ok = code == reg.NEG and sig, code == reg.POS and sig
-    need = rule.n_needed(reg.sd_from(lo, hi, n))
+    need = rule.n_needed(sd if sd is not None else reg.sd_from(lo, hi, n))
     if not full_size:
         would = "kill" if lost else "go" if ok else "not decidable"
         ev["at_full_size_this_would_be"] = would
