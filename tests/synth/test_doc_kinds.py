@@ -3,8 +3,10 @@ exactly where provenance says, and noise (typos, footers) never touches a fact s
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
@@ -13,6 +15,7 @@ from hcrbench.synth.doc_kinds import KINDS, NEW_KINDS, doc_kind
 from hcrbench.synth.facts import check_statement
 from hcrbench.synth.generate import SIZES, doc_statements
 from hcrbench.synth.render import render
+from hcrbench.synth.render_guides import render_spec
 from hcrbench.synth.schedule import iter_specs
 from hcrbench.synth.world import build_world
 
@@ -128,3 +131,18 @@ def test_some_documents_carry_noise(rendered, monkeypatch):
     typos = [d for _, d in sample if len(d.text) == len(clean[d.doc_id]) and d.text != clean[d.doc_id]]
     assert len(footers) >= 8 and len(typos) >= 8, (len(footers), len(typos))
     assert all(d.metadata.get("cluster") is None for d in footers + typos)  # near-duplicates keep their wording
+
+
+_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def test_no_sentence_repeats_within_a_document_of_a_new_kind(rendered):
+    w, docs = rendered
+    texts = [d.text for _, d in docs if d.metadata["kind"] != "page"]
+    for sy in w.systems:  # every system's specification, not only those this world writes as one
+        texts.append(render_spec(w, SimpleNamespace(ref={"system": sy.id}), random.Random(sy.id))[1].text())
+    for text in texts:
+        # a reply's quote ("> ...") repeats what it answers on purpose; nothing else may repeat
+        lines = [x.strip().removeprefix("- ").removeprefix("## ") for x in text.splitlines()]
+        counts = Counter(s for x in lines for s in _END.split(x) if len(s) > 30)
+        assert not [s for s, k in counts.items() if k > 1], text[:80]

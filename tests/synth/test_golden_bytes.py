@@ -17,9 +17,9 @@ from hcrbench.synth import generate_meridian
 #: statements and token counts, so the suite it draws moves with the text).
 VERSION = "5.1.0"
 FILES = {
-    "corpus.jsonl": "1281e3859ba6c3580743cea8ef1cca5dd0d2c4f37039e257035fdbd13e136888",
-    "evidence.jsonl": "23bc2a0bec36d681a88d1687a67b5b061f304fc3649fd58c2147cd5f73ea4c87",
-    "provenance.jsonl": "996604b2782c62686a355880aadaacc81ff2c5eb1fb905d638bde43d99f4effc",
+"corpus.jsonl": "811d9e561cbbd0c255bda3696ae07c546e9454a0288097b41a24838b853eb128",
+    "evidence.jsonl": "d83c24c86977da0c2a20c340b7adf9e9f10ec539e376c153a2c884392a513b51",
+    "provenance.jsonl": "7043ac4f2fe061711c156788e967a06f7ed863177af201b255f1c85095f91208",
     "qrels-topical/dev.tsv": "cc81bf8ae17954c38e729ffdd0f15396337172f170c032a929958df552e574dd",
     "qrels-topical/test.tsv": "bad7bc172435d1dca4db02972376b7fb90fce74d57c712c2e1748d70db4e77fc",
     "qrels-topical/tune.tsv": "213714395be0c7c6ffa8f83614e0065111a65770f945106699eb456b4a9707a6",
@@ -27,10 +27,10 @@ FILES = {
     "qrels/test.tsv": "e2086b24ccb16253246c474e6899b0af54dd7bac955c4d4665d91371e605ed6c",
     "qrels/tune.tsv": "ef07b0285527b584f4676cce165dfa2fbfe60d014d5da33c00294f7c1531c579",
     "queries.jsonl": "afbecb09b500435985b1d32bc692817162456279e36ded4631f60b60e73ccffa",
-    "queries.meta.jsonl": "c04db8e284c276ba464c2ef6bdbd67f1ddf28fabf5c5d99f458870b173584f6c",
+    "queries.meta.jsonl": "24366ee35a83f5c68bccd6a2a713b036a5dab0882878323c803e5198eb568a66",
     "world.json": "80c0c615b913997333ff11e21aa170bf4ca1c247167f14dff2cdab0feebbe6f4",
 }
-MANIFEST = "db7312f75801d5af9f641bb75e9f82a0190767906537a542d79286fe611055b3"
+MANIFEST = "a9ded4f6f0f2d8fb398420357c8410454aa75dee43e281c85cfe3d0634d5ca2c"
 
 
 def test_a_small_world_at_seed_5_has_the_pinned_bytes(tmp_path):

@@ -122,7 +122,8 @@ def render_decision_mail(w: World, s, r: random.Random) -> Rendered:
     tb.line()
     tb.line(f"Reply from {appr.name}, {day}:")
     _quote(tb, dec)
-    tb.para([pick(r, ["[Thanks|Thank you], {f}.", "Agreed.", "Makes sense to me."], f=_first(own.name, appr.name)),
+    tb.para([pick(r, ["[Thanks|Thank you], {f}. For the record:", "Agreed, for the record:",
+                      "Makes sense to me. For the minutes:"], f=_first(own.name, appr.name)),
              (pick(r, R["decision.approver"], a=appr.name, o=own.name), "approver")])
     if "projects" in s.domains:
         tb.line()
@@ -134,7 +135,7 @@ def render_decision_mail(w: World, s, r: random.Random) -> Rendered:
 
 
 _THANKS = {
-    "project": ["[Thank you all|Thanks, everyone][,|] - this was a team effort[.|, and the project channel is open "
+    "project": ["[Thank you all|Thanks, everyone] - this was a team effort[.|, and the project channel is open "
                 "for questions.]"],
     "people": ["[Thank you all|Thanks so much] for the kind words[!|.| - looking forward to the next chapter.]"],
     "farewell": ["[Thank you all|Thanks, everyone][ - it has been a pleasure working with you.| for the good wishes "

@@ -131,8 +131,8 @@ PROCEDURES = {
                               "Roll it out to the remaining nodes.",
                               "Revoke the old secret [after a day|once no call uses it]."],
 }
-RUNBOOK = ["[Check|Look at] the [dashboard|service overview] first: [a spike on every node|a fault on all nodes] "
-           "usually [points to|means] a shared dependency, [one hot node|a single noisy node] to a local fault.",
+RUNBOOK = ["[A spike on every node|A fault on all nodes] usually [points to|means] a shared dependency, [one hot "
+           "node|a single noisy node] a local fault.",
            "If the [alert|alarm] clears within ten minutes, [note it in the log|add a line to the log] and take no "
            "further action.",
            "[If it does not clear|If it persists], follow the first response in the table and [tell|update] the "
@@ -221,9 +221,13 @@ def spec_sections(seed: int, sys_id: str, sys: str) -> list[Section]:
     for name in r.sample(list(PROCEDURES), r.randint(2, 3)):
         steps = [f"{k}. {vary(r, x)}" for k, x in enumerate(PROCEDURES[name], start=1)]
         out.append((f"Procedure: {name.lower()}", steps, [], []))
-    for n, u, (lo, _hi) in alerts[: r.randint(3, 6)]:
-        sentences = [vary(r, RUNBOOK[j]) for j in sorted(r.sample(range(len(RUNBOOK)), 3))]
-        out.append((f"Runbook: {n.lower()} above {lo} {u}", sentences, [], []))
+    # each runbook opens on its own alert and adds one general step no other runbook of the page repeats
+    general = r.sample(RUNBOOK, len(RUNBOOK))
+    for n, u, (lo, hi) in alerts[: r.randint(3, len(RUNBOOK))]:
+        first = vary(r, "[When|Once] {n} [passes|goes above] {lo} {u}, [check|look at] the [dashboard|service "
+                        "overview] [first|before anything else]; at {hi} {u} the on-duty engineer is paged.")
+        out.append((f"Runbook: {n.lower()} above {lo} {u}", [first.format(n=n.lower(), lo=lo, hi=hi, u=u),
+                                                              vary(r, general.pop())], [], []))
     out.append(("Glossary", [], ["Term", "Meaning"], [list(x) for x in r.sample(GLOSSARY, r.randint(6, 12))]))
     hist = [_CHANGES[0], *r.sample(_CHANGES[1:], r.randint(3, 7))]
     out.append(("Change history", [], ["Version", "Change"],
