@@ -141,6 +141,34 @@ RUNBOOK = ["[A spike on every node|A fault on all nodes] usually [points to|mean
            "change|a change from the last day] if the timing fits.",
            "[Escalate|Hand over] to the [vendor|supplier] only through the owning team, [with the alert "
            "history attached|quoting the alert history]."]
+FIELDS = [("id", "UUID", "yes", "assigned by the system, never reused"),
+          ("created_at", "timestamp (UTC)", "yes", "set once, on creation"),
+          ("updated_at", "timestamp (UTC)", "yes", "set on every change"),
+          ("owner_id", "UUID", "yes", "the account that owns the record"),
+          ("status", "enum", "yes", "draft, active, closed or withdrawn"),
+          ("title", "text (200)", "yes", "shown in lists and search results"),
+          ("description", "text", "no", "plain text; links are allowed"),
+          ("tags", "list of text", "no", "free text, lower case, at most 20"),
+          ("attachments", "list of object keys", "no", "files live in the object store"),
+          ("external_ref", "text (64)", "no", "the key of the same record in another system"),
+          ("priority", "enum", "no", "low, normal or high"),
+          ("region", "enum", "yes", "where the record is stored"),
+          ("version", "integer", "yes", "raised by one on every change"),
+          ("deleted_at", "timestamp (UTC)", "no", "soft delete; purged after the retention period"),
+          ("visibility", "enum", "yes", "private, team or everyone"),
+          ("source", "text (32)", "no", "the channel the record came from"),
+          ("approved_by", "UUID", "no", "set when a record needs a second pair of eyes"),
+          ("locale", "text (10)", "no", "language and region of the record's text"),
+          ("checksum", "text (64)", "no", "SHA-256 of the attachments, for integrity checks"),
+          ("retention_class", "enum", "yes", "decides when the record is purged")]
+DEPENDENCIES = [("Directory service", "accounts and groups", "sign-in fails; open sessions carry on"),
+                ("Central vault", "secrets and keys", "no new releases; running nodes carry on"),
+                ("Shared cluster", "compute for the containers", "the service stops; fail over to the standby"),
+                ("Mail relay", "notification e-mails", "e-mails queue and go out later"),
+                ("Object store", "attachments and exports", "uploads and exports fail; records still open"),
+                ("Monitoring platform", "metrics and alerts", "alerts are missed; watch the dashboard by hand"),
+                ("DNS", "name resolution", "everything fails; the network team is paged"),
+                ("Message broker", "events between services", "events queue locally for up to an hour")]
 GLOSSARY = [("RPO", "recovery point objective: the most data, in time, a failure may lose"),
             ("RTO", "recovery time objective: how long a full recovery may take"),
             ("p95 / p99", "the time within which 95% / 99% of responses finish"),
@@ -211,6 +239,15 @@ def spec_sections(seed: int, sys_id: str, sys: str) -> list[Section]:
         [[n, r.choice(f), f"{r.choice([7, 14, 30, 35, 90])} days", r.choice(["quarterly", "twice a year", "yearly"])]
          for n, f in r.sample(BACKUPS, r.randint(3, len(BACKUPS)))]))
     out.append(("Security controls", _lead(r, r.sample(SECURITY, r.randint(4, len(SECURITY))), sys), [], []))
+    fields = [FIELDS[0], *sorted(r.sample(FIELDS[1:], r.randint(10, len(FIELDS) - 1)), key=FIELDS.index)]
+    out.append(("Data model", _lead(r, [
+        "[Every record|Each record] {sys} [keeps|stores] has the fields below; [custom fields|extra fields] are "
+        "[not allowed|added only through a change ticket]."], sys), ["Field", "Type", "Required", "Notes"],
+        [list(f) for f in fields]))
+    out.append(("Dependencies", _lead(r, [
+        "{sys} [relies on|depends on] the [services|platform services] below; the last column says what users "
+        "[see|notice] when one [fails|is down]."], sys), ["Dependency", "Provides", "If it fails"],
+        [list(x) for x in r.sample(DEPENDENCIES, r.randint(4, len(DEPENDENCIES)))]))
     out.append(("Environments", _lead(r, ["{sys} runs in [the environments below|these environments]; "
                                          "[releases|changes] move through them in [this|the listed] order."], sys),
                 ["Environment", "Purpose", "Data", "Who has access"], r.sample(ENVIRONMENTS, r.randint(3, 5))))
