@@ -183,8 +183,8 @@ class _MailHead(TextBuilder):
     def line(self, s: str = "", key: str | None = None) -> None:
         if self.n == 0:
             super().line(f"Subject: {s}", key)
-            to = "All staff"
-            super().line(f"From: {self.sender} | To: {to}" + (f" | Date: {human_date(self.day)}" if self.day else ""))
+            sent = f" | Date: {human_date(self.day)}" if self.day else ""
+            super().line(f"From: {self.sender} | To: All staff{sent}")
             super().line()
             return
         super().line(s, key)
