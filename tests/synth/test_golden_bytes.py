@@ -17,7 +17,7 @@ from hcrbench.synth import generate_meridian
 #: statements and token counts, so the suite it draws moves with the text).
 VERSION = "5.1.0"
 FILES = {
-"corpus.jsonl": "9b60ca4de84341a1a421df4d04b259311cb095ee5eeeb8c9f2004bbd27a298ae",
+"corpus.jsonl": "b42bcfa8aaafdafec0cc9a19838592d983eced0125dd49f4254651c67fb85445",
     "evidence.jsonl": "d83c24c86977da0c2a20c340b7adf9e9f10ec539e376c153a2c884392a513b51",
     "provenance.jsonl": "7043ac4f2fe061711c156788e967a06f7ed863177af201b255f1c85095f91208",
     "qrels-topical/dev.tsv": "cc81bf8ae17954c38e729ffdd0f15396337172f170c032a929958df552e574dd",
@@ -30,7 +30,7 @@ FILES = {
     "queries.meta.jsonl": "24366ee35a83f5c68bccd6a2a713b036a5dab0882878323c803e5198eb568a66",
     "world.json": "80c0c615b913997333ff11e21aa170bf4ca1c247167f14dff2cdab0feebbe6f4",
 }
-MANIFEST = "a2a4138b113d617797217bc4a81683840a33ec939fdbc80b0f2f3cfa5e0a005d"
+MANIFEST = "e3796d184c81606c8e416008db7aaa25b0a37a028b79d99181c6864048ef89c2"
 
 
 def test_a_small_world_at_seed_5_has_the_pinned_bytes(tmp_path):

@@ -103,10 +103,10 @@ _CHANGES = ["[Initial|First] version", "Added the interfaces table", "Raised the
             "Shortened the session idle timeout"]
 
 
-ENVIRONMENTS = [("Production", "live use", "live records", "owning team and on-duty engineers"),
-                ("Staging", "release rehearsal", "masked copy of live records", "engineers of the owning team"),
+ENVIRONMENTS = [("Sandbox", "training and trials", "synthetic records", "anyone with the standard role"),
                 ("Test", "integration testing", "synthetic records", "engineers and testers"),
-                ("Sandbox", "training and trials", "synthetic records", "anyone with the standard role"),
+                ("Staging", "release rehearsal", "masked copy of live records", "engineers of the owning team"),
+                ("Production", "live use", "live records", "owning team and on-duty engineers"),
                 ("Disaster recovery", "standby copy of production", "replicated live records",
                  "on-duty engineers during a failover")]
 ROLES = [("Viewer", "read records and dashboards", "self-service, no approval"),
@@ -248,9 +248,12 @@ def spec_sections(seed: int, sys_id: str, sys: str) -> list[Section]:
         "{sys} [relies on|depends on] the [services|platform services] below; the last column says what users "
         "[see|notice] when one [fails|is down]."], sys), ["Dependency", "Provides", "If it fails"],
         [list(x) for x in r.sample(DEPENDENCIES, r.randint(4, len(DEPENDENCIES)))]))
+    envs = r.sample(ENVIRONMENTS, r.randint(3, 5))
     out.append(("Environments", _lead(r, ["{sys} runs in [the environments below|these environments]; "
-                                         "[releases|changes] move through them in [this|the listed] order."], sys),
-                ["Environment", "Purpose", "Data", "Who has access"], r.sample(ENVIRONMENTS, r.randint(3, 5))))
+                                         "[releases|changes] move through them from top to bottom, and the "
+                                         "standby, where there is one, follows production."], sys),
+                ["Environment", "Purpose", "Data", "Who has access"],
+                [list(e) for e in ENVIRONMENTS if e in envs]))
     out.append(("Roles and permissions", _lead(r, ["[Roles|Permissions] are [granted|assigned] through the "
                                                   "self-service catalogue and [reviewed|checked] every quarter."],
                                                sys), ["Role", "Can", "Granted by"],
