@@ -163,13 +163,15 @@ def test_a_generated_world_states_every_anchor_and_grades_asides_below_the_page_
     # asides exist (pages stating a needed fact in passing), graded below the pages about their facts
     assert props["asides among relevant judgments (all; test)"]["measured"][0] > ASIDES_TOP_MAX
     # a meeting is named by its kind and date, or by its id where its notes write it: when an earlier meeting
-    # was held the same day
+    # was held the same day (formal minutes always write it, beside the kind and date)
     meetings = json.loads((world / "world.json").read_text())["meetings"]
     first = {}
     for m in meetings:
         first.setdefault(m["date"], m["id"])
     corpus = (world / "corpus.jsonl").read_text()
-    assert {m["id"] for m in meetings if m["id"] in corpus} == {m["id"] for m in meetings if first[m["date"]] != m["id"]}
+    minutes = {o["_id"] for _, o in iter_jsonl(world / "corpus.jsonl") if o["metadata"].get("kind") == "minutes"}
+    assert {m["id"] for m in meetings if m["id"] in corpus} == {m["id"] for m in meetings if first[m["date"]] != m["id"]
+                                                                 or f"MER-{m['doc']:06d}" in minutes}
     for _, q in iter_jsonl(world / "queries.meta.jsonl"):
         mid = (q.get("params") or {}).get("meeting")
         if mid:

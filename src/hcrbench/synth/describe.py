@@ -25,6 +25,7 @@ from hcrbench.synth.describe_templates import template_props
 from hcrbench.synth.describe_tiers import tier_props
 from hcrbench.synth.describe_topics import topic_props
 from hcrbench.synth.describe_world import world_props
+from hcrbench.synth.doc_kinds import KINDS
 from hcrbench.synth.labels import CHAIN_CATEGORIES, audit, entity_names
 from hcrbench.synth.queries import SPLIT_SHARES, bridge_cap, category_counts
 from hcrbench.synth.query_gen import SPANNING_MIN_DOCS
@@ -61,6 +62,7 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
     spread: Counter[str] = Counter()
     clusters: dict[str, int] = defaultdict(int)
     quarters: Counter[str] = Counter()
+    by_kind: dict[str, list[int]] = defaultdict(list)
     path = folder / "corpus.jsonl"
     for line, obj in iter_jsonl(path):
         meta = obj.get("metadata") or {}
@@ -72,6 +74,7 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
         multi += len(meta["domains"]) >= 2
         ident += bool(IDENTIFIER.search(text))
         tokens.append(counter.count(text))
+        by_kind[str(meta.get("kind", "page"))].append(tokens[-1])
         spread.update(e for e in meta.get("entities", []) if e in key)
         if meta.get("cluster"):
             clusters[meta["cluster"]] += 1
@@ -84,8 +87,7 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
         _size_prop(folder, n),
         _prop("share spanning 2+ domains", round(multi / max(n, 1), 3), "~40% (30-50%)", 0.30 <= multi / max(n, 1) <= 0.50),
         _prop("share with identifiers", round(ident / max(n, 1), 3), "~50% (40-60%)", 0.40 <= ident / max(n, 1) <= 0.60),
-        _prop("tokens per document (min / median / max)", [int(tok.min()), int(np.median(tok)), int(tok.max())],
-              "150-800", tok.min() >= 150 and tok.max() <= 800),
+        *_length_props(tok, by_kind),
         _prop("key entities in 5+ documents", sum(spread[k] >= 5 for k in key), "20 of 20",
               len(key) == 20 and all(spread[k] >= 5 for k in key)),
         _prop("near-duplicate clusters (docs each)", dict(sorted(clusters.items())), "3-4 clusters, 3+ docs each",
@@ -109,6 +111,28 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
     if write:
         atomic_write_text(folder / "describe.json", json.dumps(result, indent=1) + "\n")
     return result
+
+
+#: Token lengths a document may have: from a chat thread of a few lines to a specification of several thousand words.
+MIN_TOKENS, MAX_TOKENS = 40, 8000
+PAGE_MEDIAN = (150, 800)  # the median document is a page of the design's length
+
+
+def _length_props(tok: np.ndarray, by_kind: dict[str, list[int]]) -> list[dict[str, Any]]:
+    """Document lengths (all documents, and per kind) and the count of each document kind
+    (:mod:`hcrbench.synth.doc_kinds`), every kind required."""
+    med = float(np.median(tok))
+    lo, hi = PAGE_MEDIAN
+    per_kind = {k: [min(v), int(np.median(v)), max(v)] for k, v in sorted(by_kind.items())}
+    missing = [k for k in KINDS if k not in by_kind]
+    return [
+        _prop("tokens per document (min / median / max)", [int(tok.min()), int(med), int(tok.max())],
+              f"median {lo}-{hi}; {MIN_TOKENS}-{MAX_TOKENS:,} (chat threads to long specifications)",
+              lo <= med <= hi and tok.min() >= MIN_TOKENS and tok.max() <= MAX_TOKENS),
+        _prop("documents per kind", {k: len(by_kind.get(k, [])) for k in KINDS},
+              "every kind present" + (f" (missing: {', '.join(missing)})" if missing else ""), not missing),
+        _prop("tokens per document by kind (min / median / max)", per_kind, "reported", True),
+    ]
 
 
 def _size_prop(folder: Path, n: int) -> dict[str, Any]:

@@ -32,8 +32,9 @@ from hcrbench.synth.schedule import iter_specs
 from hcrbench.synth.topics import MIN_DISTINCT_SHARE
 from hcrbench.synth.world import CORE_DOCS, build_world
 
-GENERATOR_VERSION = "5.0.0"  # 5.0: meetings named by what their notes write, asides graded below the pages about
-# a fact; a believable year (events spread, load and severity mixes); text that keeps to its page's subject
+GENERATOR_VERSION = "5.1.0"  # 5.0: meetings named by what their notes write, asides graded below the pages about
+# a fact; a believable year (events spread, load and severity mixes); text that keeps to its page's subject.
+# 5.1: document kinds (chat and mail threads, minutes, how-tos, long specifications, superseded copies) and noise
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
 MAX_DOCS = 1_000_000
 MIN_QUERIES, MAX_QUERIES = 10, 20_000

@@ -6,8 +6,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from hcrbench.synth import render_entities as re_
+from hcrbench.synth.doc_kinds import doc_kind
 from hcrbench.synth.filler import pad
+from hcrbench.synth.noise import add_footer, add_typos
 from hcrbench.synth.render_events import RENDERERS
+from hcrbench.synth.render_guides import render_howto, render_minutes, render_spec
+from hcrbench.synth.render_threads import render_announcement_mail, render_decision_mail, render_incident_chat
 from hcrbench.synth.schedule import DocSpec
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.subjects import allowed_subjects, off_subject, subject_scope
@@ -20,6 +24,15 @@ _ALL = {
     "system_overview": re_.render_system, "profile": re_.render_profile, "team_page": re_.render_team,
     "product_spec": re_.render_product, "eng_process": re_.render_eng_process, **RENDERERS,
 }
+#: The renderer of a (type, kind) written in another form than its type's page (synth/doc_kinds.py).
+_KINDS = {
+    ("incident", "chat_thread"): render_incident_chat, ("decision", "mail_thread"): render_decision_mail,
+    ("announcement", "mail_thread"): render_announcement_mail, ("meeting", "minutes"): render_minutes,
+    ("system_overview", "howto"): render_howto, ("system_overview", "spec"): render_spec,
+}
+#: Kinds written as they are, with no filler sections (a thread ends with its last message, minutes with the
+#: date of the next meeting).
+UNPADDED = frozenset({"chat_thread", "mail_thread", "minutes"})
 
 
 @dataclass
@@ -48,12 +61,19 @@ def render(world: World, spec: DocSpec) -> RenderedDoc:
     """Render ``spec``; the same world and spec always give the same bytes."""
     # Near-duplicate clusters share their wording (and padding): only the facts differ.
     r = rng(world.seed, "cluster", spec.cluster) if spec.cluster else rng(world.seed, "render", spec.index)
+    kind = doc_kind(world, spec)
     with subject_scope(off_subject(allowed_subjects(spec.doc_type, spec.entities, spec.cluster, world.get))):
-        title, tb = _ALL[spec.doc_type](world, spec, r)
-        pad(tb, r, tb.kind or spec.doc_type, spec.domains, target_words(r))
+        title, tb = _KINDS.get((spec.doc_type, kind), _ALL[spec.doc_type])(world, spec, r)
+        if kind not in UNPADDED:
+            pad(tb, r, tb.kind or spec.doc_type, spec.domains, target_words(r))
         tb.finish()
+    if not spec.cluster:  # near-duplicate clusters keep their shared wording
+        add_footer(tb, kind, world.seed, spec.index)
+    text = tb.text()
+    if not spec.cluster:
+        text = add_typos(text, [*tb.spans.values(), *tb.kept], world.seed, spec.index)
     meta: dict[str, Any] = {"domain": spec.domain, "domains": spec.domains, "doc_type": spec.doc_type,
-                            "entities": spec.entities}
+                            "kind": kind, "entities": spec.entities}
     if spec.quarter:
         meta["quarter"] = spec.quarter
         meta["snapshot"] = True
@@ -61,5 +81,5 @@ def render(world: World, spec: DocSpec) -> RenderedDoc:
         meta["cluster"] = spec.cluster
     if spec.date:
         meta["date"] = spec.date
-    return RenderedDoc(spec.doc_id, title, tb.text(), dict(tb.spans), tb.pieces, meta)
+    return RenderedDoc(spec.doc_id, title, text, dict(tb.spans), tb.pieces, meta)
 

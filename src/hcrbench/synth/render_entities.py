@@ -32,7 +32,12 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
     tb = TextBuilder()
     tb.ctx = {"word": word}
     tb.topic = "policy:finance" if owner.name == "Finance Operations" else f"policy:{p.domain}"
-    tb.line(f"{p.id} | {p.title} | Version {v + 1}")
+    stale = s.ref.get("stale")
+    # a superseded copy keeps the page's older layout, which had no policy id
+    tb.line(f"{p.title} | Version {v + 1}" if stale else f"{p.id} | {p.title} | Version {v + 1}")
+    if stale:  # a superseded copy left on the intranet: it says so, but not what replaced it
+        tb.line(pick(r, ["[Superseded copy|Old copy]: a newer version of this policy applies[; this copy is kept "
+                         "for reference only.|. Check the policy index for the current text.]"]))
     tb.line(pick(r, ["Owner: {o} | Approved by: {a}, {t}", "Owning team: {o} | Sign-off: {a} ({t})",
                      "Owner: {o} | Approver: {a}, {t}"], o=owner.name, a=approver.name, t=approver.role), "approver")
     tb.line(f"Effective date: {human_date(p.effective[v])}", "effective")
@@ -80,7 +85,7 @@ def render_policy(w: World, s: DocSpec, r: random.Random) -> Rendered:
                         "{a} signed this {word} off on behalf of the {o} team.",
                         "Questions go to the {o} team, which owns this {word}; {a} approved it."],
                     o=owner.name, a=approver.name, word=word), "owner")])
-    return f"{p.title} ({p.id}) v{v + 1}", tb
+    return f"{p.title} ({p.id}) v{v + 1}" + (" (superseded copy)" if stale else ""), tb
 
 
 def spend_to_date(seed: int, project: str) -> list[int]:

@@ -52,7 +52,7 @@ def render_incident(w: World, s, r: random.Random) -> Rendered:
     tb.line(pick(r, R["incident.severity"], sev=sev, label=label), "severity")
     tb.line(f"Opened: {human_date(t['date'])} | Reporter: {rep.name} | Assignee: {asg.name}", "assignee")
     if t.get("escalated_to"):
-        tb.line(pick(r, R["incident.escalated"], team=w.get(t["escalated_to"]).name))
+        tb.line(pick(r, R["incident.escalated"], team=w.get(t["escalated_to"]).name), "~escalated")
     tb.heading(head(r, "Summary"))
     tb.para([(pick(r, R["incident.summary"], d=human_date(t["date"]), sym=lx.SYMPTOMS[t["symptom"]], sys=sy.name),
               "summary"),
@@ -87,7 +87,7 @@ def render_decision(w: World, s, r: random.Random) -> Rendered:
     tb.para([(pick(r, R["decision.context"], p=p.code_name, goal=p.goal), "context"),
              pick(r, R["decision.process"])])
     if d.get("reverses"):
-        tb.para([pick(r, R["decision.reverses"], prev=d["reverses"], reason=d["reason"])])
+        tb.para([(pick(r, R["decision.reverses"], prev=d["reverses"], reason=d["reason"]), "~reverses")])
     tb.heading(head(r, "Decision"))
     tb.para([(pick(r, R["decision.decision"], opt=opt), "decision"),
              (pick(r, R["decision.cost"], cost=money(d["cost_k"])), "cost")])
@@ -173,9 +173,28 @@ def render_meeting(w: World, s, r: random.Random) -> Rendered:
     return f"{p.code_name} {kind} {m['date']}{n}", tb
 
 
-def render_announcement(w: World, s, r: random.Random) -> Rendered:
+class _MailHead(TextBuilder):
+    """A builder whose first :meth:`line` (the announcement's title) is written as a mail's subject and sender."""
+
+    def __init__(self, sender: str, day: str | None) -> None:
+        super().__init__()
+        self.sender, self.day = sender, day
+
+    def line(self, s: str = "", key: str | None = None) -> None:
+        if self.n == 0:
+            super().line(f"Subject: {s}", key)
+            sent = f" | Date: {human_date(self.day)}" if self.day else ""
+            super().line(f"From: {self.sender} | To: All staff{sent}")
+            super().line()
+            return
+        super().line(s, key)
+
+
+def render_announcement(w: World, s, r: random.Random, mail: bool = False) -> Rendered:
+    """An announcement page; with ``mail``, the same text sent as a mail (subject and sender lines, signature
+    written directly under the body so replies can follow)."""
     a = w.get(s.ref["author"])
-    tb = TextBuilder()
+    tb = _MailHead(a.name, s.date) if mail else TextBuilder()
     topic = s.ref["topic"]
     if topic == "policy":
         p, v = w.get(s.ref["policy"]), s.ref["version"]
@@ -225,7 +244,12 @@ def render_announcement(w: World, s, r: random.Random) -> Rendered:
                        n=p.name, old=p.promoted["from"], role=p.role), "headline"),
                  (pick(r, R["announce.team"], f=p.name.split()[0], team=w.get(p.team).name), "team")])
     tb.kind = f"announcement:{topic}"
-    tb.close(None, [(pick(r, R["announce.signature"], n=a.name, role=a.role), "signature")], "lines")
+    sig = (pick(r, R["announce.signature"], n=a.name, role=a.role), "signature")
+    if mail:
+        tb.line()
+        tb.line(*sig)
+    else:
+        tb.close(None, [sig], "lines")
     return title, tb
 
 

@@ -47,6 +47,9 @@ from hcrbench.synth.world import (
     systems_at,
 )
 
+STALE_CORE = 4  # superseded policy copies in the core block
+STALE_GROWTH_SHARE = 0.1  # of the announcement slots after it
+
 
 class Scheduler(EventSpecs, YearSpecs):
     """Builds specs in order and records the events (tickets, decisions, meetings) into the world."""
@@ -58,6 +61,7 @@ class Scheduler(EventSpecs, YearSpecs):
         self.key_people = [k for k in world.key_entities if k[1:].isdigit()]
         self.key_projects = [k for k in world.key_entities if k.startswith("PRJ")]
         self.key_systems = [k for k in world.key_entities if k.startswith("SYS")]
+        self.stale: set[tuple[str, int]] = set()  # (policy, version) with a superseded copy: one copy each
         self.core = self._core_plan()
         self.announced: set[str] = set()
         self.used_days: dict[tuple[str, str, str], int] = {}  # (kind, subject, day) -> documents: titles name them
@@ -150,10 +154,28 @@ class Scheduler(EventSpecs, YearSpecs):
         events = ["incident"] * CORE_TICKETS + ["decision"] * CORE_DECISIONS + ["meeting"] * 40
         plan += [(e, {}) for e in events]
         plan += [("announcement", {"topic": "farewell", "person": p.id}) for p in w.people[:CORE_PEOPLE] if p.left]
+        sr = rng(self.seed, "stale_copies")  # superseded copies of older policy versions, still on the intranet
+        for p in sr.sample(w.policies[:CORE_POLICIES], STALE_CORE):
+            v = sr.randrange(2)
+            self.stale.add((p.id, v))
+            plan.append(("policy", {"policy": p.id, "version": v, "stale": True}))
         plan += [("announcement", {})] * (CORE_DOCS - len(plan))
         order = list(range(len(plan)))
         rng(self.seed, "core_order").shuffle(order)
         return [plan[k] for k in order]
+
+    def _stale_or_announcement(self, i: int) -> tuple[str, dict[str, Any]]:
+        """Now and then, in an announcement's slot, a superseded copy of an older version of a policy that exists
+        by now (one copy per version, so titles stay unique)."""
+        r = rng(self.seed, "stale_copy", i)
+        if r.random() >= STALE_GROWTH_SHARE:
+            return "announcement", {}
+        p = self._policy(r)
+        v = r.randrange(2)
+        if (p.id, v) in self.stale:
+            return "announcement", {}
+        self.stale.add((p.id, v))
+        return "policy", {"policy": p.id, "version": v, "stale": True}
 
     # ------------------------------------------------------------------ specs
     def spec(self, i: int) -> DocSpec:
@@ -179,6 +201,8 @@ class Scheduler(EventSpecs, YearSpecs):
                 kind = r.choices(["incident", "meeting", "decision", "announcement", "project_update",
                                   "release_notes", "team_news"], [28, 20, 15, 12, 12, 6, 7])[0]
                 ref = {}
+                if kind == "announcement":
+                    kind, ref = self._stale_or_announcement(i)
         if kind in ("incident", "decision", "meeting"):
             return getattr(self, f"_spec_{kind}")(i, kind, ref)
         return self._spec_simple(i, kind, ref)

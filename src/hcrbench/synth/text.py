@@ -22,6 +22,7 @@ class TextBuilder:
         self.parts: list[str] = []
         self.n = 0
         self.spans: dict[str, tuple[int, int]] = {}
+        self.kept: list[tuple[int, int]] = []  # text a world rule reads (key "~..."): noise never touches it
         self.words = 0
         self.pieces: list[tuple[int, int]] = []
         # Facts the body-text pools may use ({placeholders}) and the section-set key (e.g. the meeting kind).
@@ -34,7 +35,9 @@ class TextBuilder:
         self._closing: list[tuple[str | None, list[tuple[str, str | None] | str], str]] = []
 
     def add(self, s: str, key: str | None = None) -> None:
-        if key is not None:
+        if key is not None and key.startswith("~"):
+            self.kept.append((self.n, self.n + len(s)))
+        elif key is not None:
             self.spans[key] = (self.n, self.n + len(s))
         self.parts.append(s)
         if s.strip():
