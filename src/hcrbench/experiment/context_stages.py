@@ -245,6 +245,7 @@ def judge_all(cfg: ExperimentConfig, data: ExperimentData, prep: Prep, offer: Of
     """Every delivery (systems and controls), then the oracle, selected under every budget by its method and
     judged; each writes ``contexts/<name>.jsonl``."""
     j = Judged({}, {}, {})
+    judged_before: dict[tuple[Any, ...], Any] = {}  # (query, units) -> its judgements, shared by every system
     for i, (name, dl) in enumerate(offer.deliveries.items()):
         report(f"context: selecting and judging {name}", i, len(offer.deliveries))
         method = ctl.control_selection.get(name) or selection_of(cfg, name)
@@ -258,14 +259,14 @@ def judge_all(cfg: ExperimentConfig, data: ExperimentData, prep: Prep, offer: Of
                 vsim = prep.sim.for_texts([i for i, _ in ids], [t for _, t in ids])
         j.outcomes[name], j.per_system[name] = judge_system(
             name, lambda q, b, d=dl: d.candidates.get(q, []), method, prep.budgets, prep.qids, data, cfg, vsim,
-            prep.qvecs, evidence, prep.rel_docs, prep.doc_texts, prep.counter.name, prep.ref, out)
+            prep.qvecs, evidence, prep.rel_docs, prep.doc_texts, prep.counter.name, prep.ref, out, judged_before)
     oracle = ctl.oracle
     if oracle is not None:
         name = ctl.oracle_name
         j.methods[name] = "greedy"
         j.outcomes[name], j.per_system[name] = judge_system(
             name, lambda q, b: oracle[b].get(q, []), "greedy", prep.budgets, prep.qids, data, cfg, None,
-            prep.qvecs, evidence, prep.rel_docs, prep.doc_texts, prep.counter.name, prep.ref, out)
+            prep.qvecs, evidence, prep.rel_docs, prep.doc_texts, prep.counter.name, prep.ref, out, judged_before)
         offer.deliveries[name] = Delivery("units", {}, ctl.oracle_set,
                                           f"the cheapest cover of the needed facts by {ctl.oracle_set} within B")
         offer.ranked_spans[name] = {q: [Span(c.doc_id, c.start, c.end) for c in cs]
