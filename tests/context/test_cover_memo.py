@@ -66,3 +66,22 @@ def test_a_new_evidence_object_is_computed_anew():
     other = QueryEvidence("q1", ["F2"], [s for s in ev["q1"].evidence if s.fact_id == "F2"], [])
     again = shared.cover(us, "q1", other, None, TEXTS)
     assert again != first and again.facts == ("F2",)
+
+
+def test_unit_sets_of_the_same_units_share_their_covers(monkeypatch):
+    import hcrbench.experiment.context_deliver as cd
+
+    us, ev = _world(11)
+    twin, _ = _world(11)  # another object, the same units (as every HCR variant declares its tree's chunks)
+    other, _ = _world(40)
+    calls = []
+    real = cd.cheapest_cover
+    monkeypatch.setattr(cd, "cheapest_cover", lambda *a, **k: calls.append(1) or real(*a, **k))
+    shared = Covers()
+    first = unit_feasibility(us, ev, ["q1", "q2"], TEXTS, shared)
+    assert unit_feasibility(twin, ev, ["q1", "q2"], TEXTS, shared) == first and len(calls) == 2
+    assert unit_feasibility(other, ev, ["q1", "q2"], TEXTS, shared) == unit_feasibility(other, ev, ["q1", "q2"],
+                                                                                        TEXTS)
+    assert len(calls) == 6  # the other units: computed (twice: shared, then alone)
+    u = _Units(twin)
+    assert shared.cover(twin, "q2", ev["q2"], 20, TEXTS) == real(ev["q2"], u.units, u.by_doc, 20, TEXTS)

@@ -81,36 +81,45 @@ class _Units:
 class Covers:
     """Each unit set's units indexed once, and each query's cover items (:func:`_cover_items`, runs of up to
     three units) and cheapest covers per budget computed once: feasibility, the passage controls and the oracle
-    ask for the same covers of the same unit sets. A pure memo (the same results as computing each anew); one
-    lives for one context step, with one evidence and one corpus."""
+    ask for the same covers, and unit sets of the same units (every HCR variant declares its tree's chunks) share
+    them. A cover is a function of the units' documents, offsets and tokens in index order (its unit indices,
+    tokens and facts), so unit sets equal in those read one computation. A pure memo (the same results as
+    computing each anew); one lives for one context step, with one evidence and one corpus."""
 
     def __init__(self) -> None:
-        self._units: dict[int, tuple[UnitSet, _Units]] = {}
+        self._units: dict[int, tuple[UnitSet, _Units, int]] = {}
+        self._shapes: dict[tuple[tuple[str, int, int, int], ...], int] = {}
         self._items: dict[tuple[int, str], tuple[QueryEvidence, list[tuple[int, int, tuple[int, ...]]]]] = {}
         self._covers: dict[tuple[int, str, int | None], tuple[QueryEvidence, Cover]] = {}
 
-    def units(self, us: UnitSet) -> _Units:
+    def _entry(self, us: UnitSet) -> tuple[UnitSet, _Units, int]:
         got = self._units.get(id(us))
         if got is None or got[0] is not us:
-            got = self._units[id(us)] = (us, _Units(us))  # the unit set kept: its id stays its own
-        return got[1]
+            u = _Units(us)
+            shape = tuple((c.doc_id, int(c.start), int(c.end), int(c.n_tokens)) for c in u.units)
+            # the unit set kept: its id stays its own
+            got = self._units[id(us)] = (us, u, self._shapes.setdefault(shape, len(self._shapes)))
+        return got
+
+    def units(self, us: UnitSet) -> _Units:
+        return self._entry(us)[1]
 
     def items(self, us: UnitSet, q: str, ev: QueryEvidence, doc_texts: Mapping[str, str]
               ) -> list[tuple[int, int, tuple[int, ...]]]:
-        got = self._items.get((id(us), q))
+        _, u, shape = self._entry(us)
+        got = self._items.get((shape, q))
         if got is None or got[0] is not ev:
-            u = self.units(us)
-            got = self._items[(id(us), q)] = (ev, _cover_items(ev, u.units, u.by_doc, doc_texts, COVER_RUN))
+            got = self._items[(shape, q)] = (ev, _cover_items(ev, u.units, u.by_doc, doc_texts, COVER_RUN))
         return got[1]
 
     def cover(self, us: UnitSet, q: str, ev: QueryEvidence, budget: int | None, doc_texts: Mapping[str, str]
               ) -> Cover:
-        got = self._covers.get((id(us), q, budget))
+        _, u, shape = self._entry(us)
+        got = self._covers.get((shape, q, budget))
         if got is None or got[0] is not ev:
-            u = self.units(us)
             c = cheapest_cover(ev, u.units, u.by_doc, budget, doc_texts, max_run=COVER_RUN,
                                items=self.items(us, q, ev, doc_texts))
-            got = self._covers[(id(us), q, budget)] = (ev, c)
+            got = self._covers[(shape, q, budget)] = (ev, c)
         return got[1]
 
 
