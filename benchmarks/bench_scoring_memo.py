@@ -68,13 +68,13 @@ def old_code() -> Iterator[None]:
     import hcrbench.experiment.tree_step as ts
     import hcrbench.stats.bootstrap as boot
 
-    class NoMemo(cd.Covers):
+    class NoMemo(cd.Covers):  # each unit set indexed once (as each function did), every cover computed anew
         def cover(self, us, q, ev, budget, doc_texts):  # type: ignore[no-untyped-def]
-            u = cd._Units(us)
+            u = self.units(us)
             return cd.cheapest_cover(ev, u.units, u.by_doc, budget, doc_texts)
 
         def items(self, us, q, ev, doc_texts):  # type: ignore[no-untyped-def]
-            u = cd._Units(us)
+            u = self.units(us)
             return cd._cover_items(ev, u.units, u.by_doc, doc_texts, cd.COVER_RUN)
 
     real_deliver, real_judge, real_tree = cs.deliver, cs.judge_system, ts.system_tree_metrics
