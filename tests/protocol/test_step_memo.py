@@ -235,3 +235,30 @@ def test_the_context_step_judges_with_the_roles_it_is_handed(done, monkeypatch):
     assert doc["highlight"] == {"system": "hcr", "kill_baseline": "bm25", "flat": "bm25"}
     assert doc["token_efficiency_design"]["system"] == "hcr" and doc["token_efficiency_design"]["flat"] == "bm25"
     assert doc["budget_feasible"]["unit_set"] == doc["systems"]["hcr"]["unit_set"]
+
+
+def test_systems_searching_one_tree_share_its_own_measures(done, monkeypatch):
+    """Two systems with the same tree files (HCR's search ablations): the tree's own measures are computed once
+    and each report equals the one computed alone."""
+    import shutil
+
+    import hcrbench.metrics.tree as tree_mod
+    from hcrbench.experiment.tree_step import tree_step
+    from hcrbench.metrics.tree_files import tree_report_from_files
+
+    cfg_path, out = done
+    _, _, data, _ = _inputs(cfg_path, out)
+    logs = out / "logs"
+    for suffix in (".tree.jsonl", ".tree.npz"):
+        if (logs / f"hcr{suffix}").is_file():
+            shutil.copy(logs / f"hcr{suffix}", logs / f"twin{suffix}")
+    lines = (logs / "hcr.routing.jsonl").read_text().splitlines(keepends=True)
+    (logs / "twin.routing.jsonl").write_text("".join(lines[:-1]))  # another search: one routed query fewer
+    shutil.rmtree(out / "memo")
+    alone = {n: tree_report_from_files(logs / f"{n}.routing.jsonl", None, data.corpus, data.queries, data.qrels,
+                                       world_path=Path(data.root) / "world.json")
+             for n in ("hcr", "twin")}
+    calls = _spy(monkeypatch, tree_mod, "tree_measures")
+    docs = tree_step(["hcr", "twin"], data, out)
+    assert calls == ["tree_measures"]
+    assert docs == json.loads(json.dumps(alone)) and docs["hcr"] != docs["twin"]

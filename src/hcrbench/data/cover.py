@@ -171,7 +171,7 @@ def _exact_cover(items: Sequence[tuple[int, int, tuple[int, ...]]], n_facts: int
 
 def cheapest_cover(evidence: QueryEvidence, units: Sequence[UnitLike], by_doc: Mapping[str, Sequence[int]],
                    budget: int | None = None, doc_texts: Mapping[str, str] | None = None, *,
-                   max_run: int = 3) -> Cover:
+                   max_run: int = 3, items: Sequence[tuple[int, int, tuple[int, ...]]] | None = None) -> Cover:
     """The fewest-token set of ``units`` (chunks a system can deliver) that states every needed fact.
 
     ``by_doc`` maps a document id to the indices of its units in ``units``. A fact is stated when one of its
@@ -184,7 +184,8 @@ def cheapest_cover(evidence: QueryEvidence, units: Sequence[UnitLike], by_doc: M
     facts = list(evidence.facts)
     if not facts:
         return Cover((), 0, (), False)
-    items = _cover_items(evidence, units, by_doc, doc_texts, max_run)
+    if items is None:  # else the caller's _cover_items of these same arguments (computed once per query)
+        items = _cover_items(evidence, units, by_doc, doc_texts, max_run)
     cheapest: dict[int, tuple[int, int, tuple[int, ...]]] = {}
     for it in items:  # only the cheapest way to state each set of facts matters (first in unit order on ties)
         if it[0] not in cheapest or it[1] < cheapest[it[0]][1]:

@@ -17,7 +17,7 @@ from hcrbench.context.delivery import Delivery, UnitSet
 from hcrbench.data.evidence import QueryEvidence
 from hcrbench.data.types import Run
 from hcrbench.experiment.config import ExperimentConfig
-from hcrbench.experiment.context_deliver import degraded_queries, passage_rankings
+from hcrbench.experiment.context_deliver import Covers, degraded_queries, passage_rankings
 from hcrbench.experiment.dataset import ExperimentData
 from hcrbench.metrics.failures import Span
 from hcrbench.stats._arrays import derive_seed
@@ -40,7 +40,7 @@ def passage_controls(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str
                      deliveries: dict[str, Delivery], ranked_spans: dict[str, dict[str, list[Span]]],
                      unit_sets: dict[str, UnitSet], feasible_in: dict[str, dict[str, bool]],
                      evidence: dict[str, QueryEvidence] | None, qids: list[str], doc_texts: dict[str, str],
-                     ctx_set: str, selections: dict[str, str] | None = None
+                     ctx_set: str, selections: dict[str, str] | None = None, *, covers: Covers | None = None
                      ) -> tuple[dict[str, str], str | None, dict[str, dict[str, str]]]:
     """Add the passage-level perfect control of every unit set a system delivers in (the context chunks always:
     document-level systems are delivered in them), under every selection a system delivering in it uses, and the
@@ -71,7 +71,7 @@ def passage_controls(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str
         feas = feasible_in.get(us, {})
         drop = degraded_queries(feas, derive_seed(cfg.seed, PASSAGE_DEGRADED, us)) if us == ctx_set else set()
         good, bad = passage_rankings(unit_sets[us], evidence, qids, grades, doc_texts, cfg.context.candidates,
-                                     drop)
+                                     drop, covers)
         base = PASSAGE if us == ctx_set else f"{PASSAGE}@{us.replace(':', '-')}"
         methods = sorted(used[us], key=lambda m: (m != cfg.selection, m))
         for i, method in enumerate(methods):

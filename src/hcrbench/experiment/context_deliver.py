@@ -43,7 +43,10 @@ from hcrbench.context.delivery import (  # noqa: F401  (re-exported: the names' 
 )
 from hcrbench.data.evidence import QueryEvidence
 from hcrbench.data.types import Qrels, Run
-from hcrbench.metrics.sufficiency import MAX_EXACT_FACTS, _cover_items, cheapest_cover
+from hcrbench.metrics.sufficiency import MAX_EXACT_FACTS, Cover, _cover_items, cheapest_cover
+
+#: The longest run of consecutive units of one document a cover item may be (cheapest_cover's default).
+COVER_RUN = 3
 
 
 def perfect_run(qrels: Qrels, qids: Sequence[str], threshold: int = 1, order: Run | None = None,
@@ -75,27 +78,73 @@ class _Units:
         self.by_doc = us.index.by_doc
 
 
+class Covers:
+    """Each unit set's units indexed once, and each query's cover items (:func:`_cover_items`, runs of up to
+    three units) and cheapest covers per budget computed once: feasibility, the passage controls and the oracle
+    ask for the same covers, and unit sets of the same units (every HCR variant declares its tree's chunks) share
+    them. A cover is a function of the units' documents, offsets and tokens in index order (its unit indices,
+    tokens and facts), so unit sets equal in those read one computation. A pure memo (the same results as
+    computing each anew); one lives for one context step, with one evidence and one corpus."""
+
+    def __init__(self) -> None:
+        self._units: dict[int, tuple[UnitSet, _Units, int]] = {}
+        self._shapes: dict[tuple[tuple[str, int, int, int], ...], int] = {}
+        self._items: dict[tuple[int, str], tuple[QueryEvidence, list[tuple[int, int, tuple[int, ...]]]]] = {}
+        self._covers: dict[tuple[int, str, int | None], tuple[QueryEvidence, Cover]] = {}
+
+    def _entry(self, us: UnitSet) -> tuple[UnitSet, _Units, int]:
+        got = self._units.get(id(us))
+        if got is None or got[0] is not us:
+            u = _Units(us)
+            shape = tuple((c.doc_id, int(c.start), int(c.end), int(c.n_tokens)) for c in u.units)
+            # the unit set kept: its id stays its own
+            got = self._units[id(us)] = (us, u, self._shapes.setdefault(shape, len(self._shapes)))
+        return got
+
+    def units(self, us: UnitSet) -> _Units:
+        return self._entry(us)[1]
+
+    def items(self, us: UnitSet, q: str, ev: QueryEvidence, doc_texts: Mapping[str, str]
+              ) -> list[tuple[int, int, tuple[int, ...]]]:
+        _, u, shape = self._entry(us)
+        got = self._items.get((shape, q))
+        if got is None or got[0] is not ev:
+            got = self._items[(shape, q)] = (ev, _cover_items(ev, u.units, u.by_doc, doc_texts, COVER_RUN))
+        return got[1]
+
+    def cover(self, us: UnitSet, q: str, ev: QueryEvidence, budget: int | None, doc_texts: Mapping[str, str]
+              ) -> Cover:
+        _, u, shape = self._entry(us)
+        got = self._covers.get((shape, q, budget))
+        if got is None or got[0] is not ev:
+            c = cheapest_cover(ev, u.units, u.by_doc, budget, doc_texts, max_run=COVER_RUN,
+                               items=self.items(us, q, ev, doc_texts))
+            got = self._covers[(shape, q, budget)] = (ev, c)
+        return got[1]
+
+
 def unit_feasibility(us: UnitSet, evidence: Mapping[str, QueryEvidence], qids: Sequence[str],
-                     doc_texts: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+                     doc_texts: Mapping[str, str], covers: Covers | None = None) -> dict[str, dict[str, Any]]:
     """Per query with facts: ``{"cover_tokens": int | None, "exact": bool}`` — the cheapest complete cover by
     this unit set (``None``: no set of units states every fact)."""
-    u = _Units(us)
+    covers = covers or Covers()
     out: dict[str, dict[str, Any]] = {}
     for q in qids:
         ev = evidence.get(q)
         if ev is None or not ev.facts:
             continue
-        c = cheapest_cover(ev, u.units, u.by_doc, None, doc_texts)
+        c = covers.cover(us, q, ev, None, doc_texts)
         out[q] = {"cover_tokens": c.tokens if c.complete else None, "exact": len(ev.facts) <= MAX_EXACT_FACTS}
     return out
 
 
 def oracle_candidates(us: UnitSet, evidence: Mapping[str, QueryEvidence], qids: Sequence[str],
-                      budgets: Sequence[int | None], doc_texts: Mapping[str, str]
+                      budgets: Sequence[int | None], doc_texts: Mapping[str, str], covers: Covers | None = None
                       ) -> dict[str | None, dict[str, list[Candidate]]]:
     """``{budget: {query: candidates}}``: the cheapest cover that fits each budget (the most facts when none
     does), in text order; a query without evidence gets no candidates."""
-    u = _Units(us)
+    covers = covers or Covers()
+    u = covers.units(us)
     out: dict[str | None, dict[str, list[Candidate]]] = {}
     for b in budgets:
         per: dict[str, list[Candidate]] = {}
@@ -104,7 +153,7 @@ def oracle_candidates(us: UnitSet, evidence: Mapping[str, QueryEvidence], qids: 
             if ev is None or not ev.facts:
                 per[q] = []
                 continue
-            c = cheapest_cover(ev, u.units, u.by_doc, b, doc_texts)
+            c = covers.cover(us, q, ev, b, doc_texts)
             per[q] = [u.units[i]._replace(score=1.0, rank=r) for r, i in enumerate(c.units)]
         out[b] = per  # type: ignore[index]
     return out
@@ -147,7 +196,7 @@ def _greedy(items: Sequence[tuple[int, int, tuple[int, ...]]], tokens: Sequence[
 
 def passage_rankings(us: UnitSet, evidence: Mapping[str, QueryEvidence], qids: Sequence[str],
                      grades: Mapping[str, Mapping[str, int]], doc_texts: Mapping[str, str], limit: int,
-                     degraded: set[str] | frozenset[str] = frozenset()
+                     degraded: set[str] | frozenset[str] = frozenset(), covers: Covers | None = None
                      ) -> tuple[dict[str, list[Candidate]], dict[str, list[Candidate]]]:
     """The passage-level perfect control and its degraded twin, ``({query: candidates}, {query: candidates})``.
 
@@ -158,7 +207,8 @@ def passage_rankings(us: UnitSet, evidence: Mapping[str, QueryEvidence], qids: S
     units of the documents in ``grades[q]`` (the relevant ones and their grades), higher grade first, document id
     on ties, a document's units in text order; cut at ``limit``. The degraded ranking is the same with every
     fact-stating unit dropped for the queries in ``degraded``. Scores descend with the rank."""
-    u = _Units(us)
+    covers = covers or Covers()
+    u = covers.units(us)
     tokens = [c.n_tokens for c in u.units]
     good: dict[str, list[Candidate]] = {}
     bad: dict[str, list[Candidate]] = {}
@@ -166,8 +216,8 @@ def passage_rankings(us: UnitSet, evidence: Mapping[str, QueryEvidence], qids: S
         ev = evidence.get(q)
         if ev is None or not ev.facts:
             continue
-        items = _cover_items(ev, u.units, u.by_doc, doc_texts, 3)
-        cover = cheapest_cover(ev, u.units, u.by_doc, None, doc_texts)
+        items = covers.items(us, q, ev, doc_texts)
+        cover = covers.cover(us, q, ev, None, doc_texts)
         first = _fact_order(items, tokens, set(cover.units))
         stating = {i for _m, _t, k in items for i in k}
         rel = grades.get(q, {})
@@ -175,10 +225,13 @@ def passage_rankings(us: UnitSet, evidence: Mapping[str, QueryEvidence], qids: S
                 for i in sorted(u.by_doc.get(d, ()), key=lambda i: (u.units[i].start, u.units[i].end, i))]
         seen = set(first)
         ranked = first + [i for i in rest if not (i in seen or seen.add(i))]
-        for out, keep in ((good, ranked), (bad, [i for i in ranked if i not in stating] if q in degraded
-                                           else ranked)):
-            keep = keep[:limit]
-            out[q] = [u.units[i]._replace(score=float(len(keep) - r), rank=r) for r, i in enumerate(keep)]
+        keep = ranked[:limit]
+        good[q] = [u.units[i]._replace(score=float(len(keep) - r), rank=r) for r, i in enumerate(keep)]
+        if q in degraded:
+            keep = [i for i in ranked if i not in stating][:limit]
+            bad[q] = [u.units[i]._replace(score=float(len(keep) - r), rank=r) for r, i in enumerate(keep)]
+        else:  # the same ranking: the same (immutable) candidates in a list of its own
+            bad[q] = list(good[q])
     return good, bad
 
 

@@ -20,7 +20,7 @@ from hcrbench.experiment.config import ExperimentConfig
 from hcrbench.experiment.context_efficiency import efficiency_interval
 from hcrbench.experiment.dataset import ExperimentData
 from hcrbench.metrics.failures import Span, whole_documents
-from hcrbench.metrics.sufficiency import KINDS, judge, token_efficiency
+from hcrbench.metrics.sufficiency import KINDS, QuerySufficiency, judge, token_efficiency
 from hcrbench.stats import bootstrap_ci, holm
 from hcrbench.stats._arrays import derive_seed
 from hcrbench.stats.mcnemar import mcnemar_exact
@@ -60,9 +60,12 @@ def rate(values: list[bool], seed: int, n_resamples: int) -> dict[str, Any]:
 def judge_system(name: str, cands_for: Any, method: str, budgets: list[int | None], qids: list[str],
                   data: ExperimentData, cfg: ExperimentConfig, sim: VectorSimilarity | None, qvecs: dict[str, Any],
                   evidence: dict[str, QueryEvidence] | None, rel_docs: dict[str, list[str]],
-                  doc_texts: dict[str, str], counter_name: str, ref: int, out: Path
+                  doc_texts: dict[str, str], counter_name: str, ref: int, out: Path,
+                  judged_before: dict[tuple[Any, ...], QuerySufficiency] | None = None
                   ) -> tuple[dict[str, dict[str, list[bool | None]]], dict[str, Any]]:
-    """Select under every budget and judge every context of one system; writes ``contexts/<name>.jsonl``."""
+    """Select under every budget and judge every context of one system; writes ``contexts/<name>.jsonl``.
+    ``judged_before``: the judgements of the step's earlier contexts, by query and units (the same units of
+    the same query get the same three judgements: most contexts recur across budgets and systems)."""
     cc = cfg.context
     # the ranking's signals: a unit loses its rank gain by the share of its text already delivered (beta = alpha),
     # by marginal gain (per token, a short unit far down the ranking would go before the ranking's first)
@@ -100,7 +103,12 @@ def judge_system(name: str, cands_for: Any, method: str, budgets: list[int | Non
         for b, s in zip(budgets, selections):
             if b == ref:
                 at_ref[q] = s.chunks
-            verdict = judge(s.chunks, s.pieces(), ev, rel_docs.get(q), doc_texts)
+            key = (q, tuple((c.doc_id, c.start, c.end, c.text) for c in s.chunks))
+            verdict = judged_before.get(key) if judged_before is not None else None
+            if verdict is None:
+                verdict = judge(s.chunks, s.pieces(), ev, rel_docs.get(q), doc_texts)
+                if judged_before is not None:
+                    judged_before[key] = verdict
             key = budget_key(b)
             mean_tokens[key] += s.n_tokens / max(len(qids), 1)
             row = {"query_id": q, "budget": b, "chunks": s.chunk_ids, "n_tokens": s.n_tokens,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from hcrbench.data.tokens import TokenCounter, get_counter
 from hcrbench.data.types import Run
 from hcrbench.experiment.config import ContextConfig, ExperimentConfig
 from hcrbench.experiment.context_controls import CONTROL_MEANING, passage_controls
-from hcrbench.experiment.context_deliver import oracle_candidates, perfect_run, unit_feasibility
+from hcrbench.experiment.context_deliver import Covers, oracle_candidates, perfect_run, unit_feasibility
 from hcrbench.experiment.context_judge import (
     ORACLE,
     PERFECT,
@@ -84,6 +85,7 @@ class Offer:
     unit_sets: dict[str, UnitSet]
     deliveries: dict[str, Delivery]
     ranked_spans: dict[str, dict[str, list[Span]]]
+    covers: Covers = dataclass_field(default_factory=Covers)  # each unit set's covers, computed once for the whole step
 
 
 @dataclass
@@ -202,7 +204,8 @@ def add_perfect(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Run
 
 def feasibility(evidence: Evidence, prep: Prep, offer: Offer) -> Feasible:
     """The cheapest cover of every query's needed facts in each unit set (none without evidence)."""
-    covers = {n: unit_feasibility(us, evidence, prep.qids, prep.doc_texts) for n, us in offer.unit_sets.items()} \
+    covers = {n: unit_feasibility(us, evidence, prep.qids, prep.doc_texts, offer.covers)
+              for n, us in offer.unit_sets.items()} \
         if evidence is not None else {n: {} for n in offer.unit_sets}
     within = {n: {q: c["cover_tokens"] is not None and c["cover_tokens"] <= prep.ref for q, c in cov.items()}
               for n, cov in covers.items()}
@@ -216,7 +219,7 @@ def controls(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Run], 
     # the gate of each subject is the passage control in its unit set under its own selection
     passage_names, degraded_name, passage_by_selection = passage_controls(
         cfg, data, runs, offer.deliveries, offer.ranked_spans, offer.unit_sets, feas.within_ref, evidence, prep.qids,
-        prep.doc_texts, prep.ctx_set, {n: selection_of(cfg, n) for n in offer.deliveries})
+        prep.doc_texts, prep.ctx_set, {n: selection_of(cfg, n) for n in offer.deliveries}, covers=offer.covers)
     control_selection = {row: m for per in passage_by_selection.values() for m, row in per.items()}
     control_of = {n: "passage" for n in control_selection}
     if degraded_name is not None:
@@ -224,7 +227,8 @@ def controls(cfg: ExperimentConfig, data: ExperimentData, runs: dict[str, Run], 
     oracle_name = ORACLE if ORACLE not in runs else f"{ORACLE}-control"
     oracle_set = next((offer.deliveries[n].unit_set for n in lead if n in offer.deliveries), prep.ctx_set)
     t_oracle = time.perf_counter()
-    oracle = oracle_candidates(offer.unit_sets[oracle_set], evidence, prep.qids, prep.budgets, prep.doc_texts) \
+    oracle = oracle_candidates(offer.unit_sets[oracle_set], evidence, prep.qids, prep.budgets, prep.doc_texts,
+                               offer.covers) \
         if evidence else None
     return Controls(passage_names, degraded_name, control_of, perfect[0], perfect[1], oracle_name, oracle_set,
                     oracle, time.perf_counter() - t_oracle, passage_by_selection, control_selection)
@@ -241,6 +245,7 @@ def judge_all(cfg: ExperimentConfig, data: ExperimentData, prep: Prep, offer: Of
     """Every delivery (systems and controls), then the oracle, selected under every budget by its method and
     judged; each writes ``contexts/<name>.jsonl``."""
     j = Judged({}, {}, {})
+    judged_before: dict[tuple[Any, ...], Any] = {}  # (query, units) -> its judgements, shared by every system
     for i, (name, dl) in enumerate(offer.deliveries.items()):
         report(f"context: selecting and judging {name}", i, len(offer.deliveries))
         method = ctl.control_selection.get(name) or selection_of(cfg, name)
@@ -254,14 +259,14 @@ def judge_all(cfg: ExperimentConfig, data: ExperimentData, prep: Prep, offer: Of
                 vsim = prep.sim.for_texts([i for i, _ in ids], [t for _, t in ids])
         j.outcomes[name], j.per_system[name] = judge_system(
             name, lambda q, b, d=dl: d.candidates.get(q, []), method, prep.budgets, prep.qids, data, cfg, vsim,
-            prep.qvecs, evidence, prep.rel_docs, prep.doc_texts, prep.counter.name, prep.ref, out)
+            prep.qvecs, evidence, prep.rel_docs, prep.doc_texts, prep.counter.name, prep.ref, out, judged_before)
     oracle = ctl.oracle
     if oracle is not None:
         name = ctl.oracle_name
         j.methods[name] = "greedy"
         j.outcomes[name], j.per_system[name] = judge_system(
             name, lambda q, b: oracle[b].get(q, []), "greedy", prep.budgets, prep.qids, data, cfg, None,
-            prep.qvecs, evidence, prep.rel_docs, prep.doc_texts, prep.counter.name, prep.ref, out)
+            prep.qvecs, evidence, prep.rel_docs, prep.doc_texts, prep.counter.name, prep.ref, out, judged_before)
         offer.deliveries[name] = Delivery("units", {}, ctl.oracle_set,
                                           f"the cheapest cover of the needed facts by {ctl.oracle_set} within B")
         offer.ranked_spans[name] = {q: [Span(c.doc_id, c.start, c.end) for c in cs]

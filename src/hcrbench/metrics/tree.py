@@ -25,8 +25,9 @@ can be recomputed offline. Definitions:
 
 from __future__ import annotations
 
+import copy
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -357,8 +358,12 @@ def tree_report(tree: Tree, log: Sequence[RoutingRecord], qrels: Mapping[str, Ma
                 routing_vectors: np.ndarray | None = None, centroids: np.ndarray | None = None,
                 doc_entities: Mapping[str, Sequence[str]] | None = None,
                 forms: Mapping[str, set[str]] | None = None, rel_threshold: int = 1, seed: int = 0,
-                reach_eps: Sequence[float] = (0.05, 0.1, 0.2)) -> dict[str, Any]:
-    """Every routing and tree measure this module has, as one JSON-able dict (missing inputs give no entry)."""
+                reach_eps: Sequence[float] = (0.05, 0.1, 0.2),
+                shared: tuple[MutableMapping[Hashable, Any], Hashable] | None = None) -> dict[str, Any]:
+    """Every routing and tree measure this module has, as one JSON-able dict (missing inputs give no entry).
+    ``shared``: ``(memo, key)`` where ``key`` names the tree, its vectors, labels, entities and forms exactly
+    (the caller's file digests): the measures of the tree alone (:func:`tree_measures`) are computed once per
+    key and beam width (systems that differ only in how they search share one tree)."""
     err = routing_errors(tree, log, qrels, rel_threshold)
     beam_width = max((len(lv.beam) for r in log for lv in r.levels), default=0)
     n = max(len(log), 1)
@@ -372,6 +377,31 @@ def tree_report(tree: Tree, log: Sequence[RoutingRecord], qrels: Mapping[str, Ma
                  "links_followed_per_query": sum(len(r.links) for r in log) / n,
                  "n_chunks": len(tree.chunk_ids)},
         "path_agreement": path_agreement(tree, log, qrels, categories),
+    }
+    args = dict(labels=labels, routing_vectors=routing_vectors, centroids=centroids, doc_entities=doc_entities,
+                forms=forms, seed=seed, reach_eps=tuple(reach_eps))
+    if shared is None:
+        alone = tree_measures(tree, beam_width, **args)  # type: ignore[arg-type]
+    else:
+        memo, key = shared
+        full = (key, beam_width, seed, tuple(reach_eps))
+        if full not in memo:
+            memo[full] = tree_measures(tree, beam_width, **args)  # type: ignore[arg-type]
+        alone = copy.deepcopy(memo[full])  # each report its own dicts
+    out["tree"] = alone["tree"]
+    if "entity_links" in alone:
+        out["entity_links"] = alone["entity_links"]
+    return out
+
+
+def tree_measures(tree: Tree, beam_width: int, *, labels: Sequence[str] | None = None,
+                  routing_vectors: np.ndarray | None = None, centroids: np.ndarray | None = None,
+                  doc_entities: Mapping[str, Sequence[str]] | None = None,
+                  forms: Mapping[str, set[str]] | None = None, seed: int = 0,
+                  reach_eps: Sequence[float] = (0.05, 0.1, 0.2)) -> dict[str, Any]:
+    """The measures of the tree alone (no routing log but its beam width): ``{"tree": {...}, "entity_links":
+    ...}`` as :func:`tree_report` files them."""
+    out: dict[str, Any] = {
         "tree": {"depth": tree.depth, "n_nodes": len(tree.nodes),
                  "leaf_reachability": {str(e): leaf_reachability(tree, beam_width or 1, e, n_trials=5, seed=seed)
                                        for e in reach_eps} if beam_width else {}},

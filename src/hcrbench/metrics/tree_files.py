@@ -9,6 +9,7 @@ metadata (Meridian ``domain`` and ``entities``), query categories and qrels.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,12 @@ def tree_path_for(log: Path) -> Path:
 
 def tree_report_from_files(log: Path, tree_path: Path | None, corpus: Any, queries: Any, qrels: Any, *,
                            world_path: Path | None = None, rel_threshold: int = 1, seed: int = 0,
-                           id_prefix: str = "") -> dict[str, Any]:
+                           id_prefix: str = "", shared: tuple[MutableMapping[Hashable, Any], Hashable] | None = None
+                           ) -> dict[str, Any]:
     """:func:`hcrbench.metrics.tree.tree_report` of the log and tree files (see the module docstring).
     ``id_prefix``: the world prefix (``w03-``) the dataset's entity ids carry while ``world_path``'s do not (one
-    world of a dataset of several)."""
+    world of a dataset of several). ``shared``: :func:`hcrbench.metrics.tree.tree_report`'s memo of the tree's own
+    measures and the key that names these files and this corpus."""
     from hcrbench.data.tree import read_routing_log, read_tree, tree_vectors_path
     from hcrbench.metrics.tree import tree_report, world_surface_forms
 
@@ -55,4 +58,4 @@ def tree_report_from_files(log: Path, tree_path: Path | None, corpus: Any, queri
     return tree_report(t, records, qrels.to_dict(), categories=cats, labels=labels,
                        routing_vectors=None if vecs is None else vecs["routing_vectors"],
                        centroids=None if vecs is None else vecs["centroids"], doc_entities=ents, forms=forms,
-                       rel_threshold=rel_threshold, seed=seed)
+                       rel_threshold=rel_threshold, seed=seed, shared=shared)

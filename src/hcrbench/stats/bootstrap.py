@@ -62,14 +62,26 @@ class ConfidenceInterval(ResultDisplay):
 
 
 def bootstrap_means(x: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Means of ``n_resamples`` bootstrap resamples of ``x`` (resampling indices, in chunks)."""
+    """Means of ``n_resamples`` bootstrap resamples of ``x`` (resampling indices, in chunks).
+
+    The indices are drawn as 32-bit integers: numpy draws a bounded integer below 2^32 by the same Lemire
+    rejection on the same 32-bit words whatever the output width, so the indices (and the generator's state
+    after) are those of the default 64-bit draw, at half the memory traffic. A 0/1 sample (a rate) is counted
+    instead of summed: its resampled sums are exact integers either way, so ``count / n`` is bit for bit the
+    mean the float sum gives (tests)."""
     n = x.size
     out = np.empty(n_resamples)
     chunk = max(1, min(n_resamples, _CHUNK_ENTRIES // n))
+    dtype = np.int32 if n <= np.iinfo(np.int32).max else np.int64
+    ones = x == 1.0
+    binary = bool(np.all(ones | (x == 0.0))) and not bool(np.signbit(x).any())  # -0.0 sums to -0.0, not 0
     for start in range(0, n_resamples, chunk):
         rows = min(chunk, n_resamples - start)
-        idx = rng.integers(0, n, size=(rows, n))
-        out[start : start + rows] = x[idx].mean(axis=1)
+        idx = rng.integers(0, n, size=(rows, n), dtype=dtype)
+        if binary:
+            out[start : start + rows] = np.count_nonzero(ones[idx], axis=1) / n
+        else:
+            out[start : start + rows] = x[idx].mean(axis=1)
     return out
 
 
