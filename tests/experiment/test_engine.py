@@ -214,3 +214,86 @@ def test_a_worker_stops_the_joblib_processes_a_cell_started():
     assert procs and any(p.is_alive() for p in procs)
     _stop_loky()
     assert not any(p.is_alive() for p in procs)
+
+
+def _cells(*types: str) -> list:
+    from types import SimpleNamespace
+
+    return [SimpleNamespace(name=f"{t}{i}", index=i, system=SimpleNamespace(type=t)) for i, t in enumerate(types)]
+
+
+def test_chains_keep_a_type_together_unless_its_first_cell_already_ran():
+    from hcrbench.experiment.engine import cell_chains
+
+    cells = _cells("hcr", "hcr", "hcr", "bm25", "hcr", "rerank", "bm25")
+    cold = cell_chains(cells, 2)
+    assert [[c.name for c in ch] for ch in cold.values()] == [["hcr0", "hcr1", "hcr2", "hcr4"], ["bm253", "bm256"],
+                                                              ["rerank5"]]
+    warm = cell_chains(cells, 2, warm="hcr")  # its encodings and tree are cached: its cells go side by side
+    assert [[c.name for c in ch] for ch in warm.values()] == [["hcr0", "hcr2"], ["hcr1", "hcr4"],
+                                                              ["bm253", "bm256"], ["rerank5"]]
+    assert [c.name for c in cell_chains(cells, 1, warm="hcr")["hcr"]] == ["hcr0", "hcr1", "hcr2", "hcr4"]
+    assert len(cell_chains(_cells("bm25", "hcr"), 4, warm="hcr")) == 2  # one hcr cell: one chain
+
+
+def test_readers_of_the_first_cell_join_its_batch_right_after_it():
+    from hcrbench.experiment.reads import batches, with_readers_of_the_first
+
+    cells = _cells("hcr", "bm25", "rerank", "dense")
+    two = batches(cells, {"rerank2": "hcr0"})
+    assert [[c.name for c in b] for b in two] == [["hcr0", "bm251", "dense3"], ["rerank2"]]
+    one = with_readers_of_the_first(two, {"rerank2": "hcr0"})
+    assert [[c.name for c in b] for b in one] == [["hcr0", "rerank2", "bm251", "dense3"]]
+    other = batches(cells, {"rerank2": "bm251"})  # it reads a cell that runs in the pool: it waits for the batch
+    assert with_readers_of_the_first(other, {"rerank2": "bm251"}) == other
+
+
+READERS = """name = "readers"
+output_dir = "out"
+metrics = ["nDCG@10"]
+baseline = "h"
+k = 10
+n_resamples = 100
+[dataset]
+path = "data"
+split = "test"
+[[systems]]
+name = "h"
+type = "hcr"
+params = { backend = "hash" }
+[[systems]]
+name = "r"
+type = "rerank"
+params = { method = "maxsim", first_stage = "bm25", backend = "hash", top_n = 10, top_n_from = "h" }
+[[systems]]
+name = "h1"
+type = "hcr"
+params = { backend = "hash", seed = 1 }
+[[systems]]
+name = "hb"
+type = "hcr"
+params = { backend = "hash", mode = "beam" }
+[[systems]]
+name = "b"
+type = "bm25"
+"""
+
+
+@pytest.mark.slow  # two runs of five systems in subprocesses
+def test_split_hcr_chains_and_a_reader_beside_them_give_the_one_by_one_bytes(tmp_path: Path):
+    """HCR first here, then its other cells in two chains and the reader of its routing log in the same pool:
+    the run files and eval.json are the one-by-one run's bytes."""
+    outs = {}
+    for workers in (1, 2):
+        root = tmp_path / f"w{workers}"
+        write_beir(root / "data")
+        (root / "exp.toml").write_text(READERS + f"[execution]\nworkers = {workers}\n")
+        res = subprocess.run([sys.executable, "-m", "hcrbench.cli", "run", "exp.toml", "--quiet"], cwd=root,
+                             env=_env(), capture_output=True, text=True, timeout=600)
+        assert res.returncode == 0, res.stderr
+        outs[workers] = root / "out"
+    for rel in ("runs/h.trec", "runs/r.trec", "runs/h1.trec", "runs/hb.trec", "runs/b.trec", "eval.json"):
+        assert (outs[1] / rel).read_bytes() == (outs[2] / rel).read_bytes(), rel
+    systems = json.loads((outs[2] / "manifest.json").read_text())["systems"]
+    pids = {n: systems[n]["execution"]["pid"] for n in ("h", "r", "h1", "hb")}
+    assert pids["h"] not in {pids["r"], pids["h1"], pids["hb"]}  # h here, its reader in the pool with the rest

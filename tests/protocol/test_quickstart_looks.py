@@ -130,6 +130,20 @@ def test_the_forecast_prices_embeddings_cached_before_the_look_at_their_cold_cos
         == "at least ~2.4 min: 1 tree or index cached from before this look"
 
 
+def test_the_forecast_divides_the_systems_seconds_by_the_cells_run_side_by_side():
+    """Two cells of 60 s each that ran at once in a 60 s systems phase: a new world's systems take 60 s of wall
+    time, not 120; the fixed work is what the look took beside them."""
+    man = {"stages": {"system:a": {"wall_s": 30.0}, "system:b": {"wall_s": 30.0}, "scoring": {"wall_s": 10.0}},
+           "systems": {"a": {"worlds": {"w02": {"seconds": 60.0, "reused": False}}},
+                       "b": {"worlds": {"w02": {"seconds": 60.0, "reused": False}}}}}
+    assert batches.parallelism(man) == 2.0
+    f = batches.forecast(man, n_test=300, n_next=600, batch=1, generate_s=0.0, look_s=100.0)
+    assert f["systems_per_world_s"] == 60.0 and f["parallelism"] == 2.0
+    assert f["other_s"] == 100.0 - 60.0 - 10.0 and f["seconds"] == 60.0 + 20.0 + 30.0
+    one = {**man, "stages": {"system:a": {"wall_s": 60.0}, "system:b": {"wall_s": 70.0}}}  # one after another
+    assert batches.parallelism(one) == 1.0 and batches.parallelism({"systems": man["systems"]}) == 1.0
+
+
 def test_undecided_rows_are_those_more_queries_can_decide():
     v = {"checkpoints": [
         {"id": "a", "status": "not decidable", "text": "not decidable at n = 300 (needs ~ 1,200)"},

@@ -77,8 +77,10 @@ def test_a_world_is_the_standalone_generation_of_its_seed(three, tmp_path):
 def test_more_worlds_leave_the_existing_worlds_unchanged(three, tmp_path):
     four = tmp_path / "k4"
     said = []
-    man = generate_worlds(four, "small", seed=17, n_queries=QUERIES, worlds=4, on_world=said.append)
+    # two worlds at a time (spawned processes): the bytes of the one-by-one generation (`three`), told in order
+    man = generate_worlds(four, "small", seed=17, n_queries=QUERIES, worlds=4, on_world=said.append, workers=2)
     assert [e["done"] for e in said] == ["generated"] * 4
+    assert [e["name"] for e in said] == ["w00", "w01", "w02", "w03"] and all(e["seconds"] > 0 for e in said)
     assert man["worlds"] == 4 and [e["split"] for e in man["world_list"]] == world_splits(4)
     for name in ("w00", "w01", "w02"):
         assert _files(four / WORLDS_DIR / name) == _files(three / WORLDS_DIR / name), name

@@ -46,23 +46,26 @@ class LocalEngine:
 
         self.workers = usable_cores() if workers == 0 else int(workers)
 
+    @property
+    def first_alone(self) -> bool:
+        """Whether :meth:`run` finishes a batch's first cell before it starts any other (a cell that reads the
+        first one's logs can then go in the same batch)."""
+        return self.workers > 1
+
     def run(self, cells: list[Cell], data: Any, on_done: OnDone, tags: dict[str, str] | None = None) -> None:
         if self.workers > 1 and len(cells) > 2:
             self._one_by_one(cells[:1], data, on_done, tags)
-            self._pool(cells[1:], data, on_done, tags)
+            self._pool(cells[1:], data, on_done, tags, warm=cells[0].system.type)
         else:
             self._one_by_one(cells, data, on_done, tags)
 
-    def _pool(self, cells: list[Cell], data: Any, on_done: OnDone, tags: dict[str, str] | None) -> None:
-        """The cells in worker processes, at most one of each system type at a time: cells of one type share
-        what they build (a tree, an index, the same encodings), which the first builds and the next reads from
-        the cache; two at once would both build it."""
+    def _pool(self, cells: list[Cell], data: Any, on_done: OnDone, tags: dict[str, str] | None,
+              warm: str | None = None) -> None:
+        """The cells in worker processes, in :func:`chains`: one cell of a chain at a time."""
         import multiprocessing
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-        chains: dict[str, list[Cell]] = {}
-        for cell in cells:
-            chains.setdefault(cell.system.type, []).append(cell)
+        chains = cell_chains(cells, self.workers, warm)
         n = min(self.workers, len(chains))
         if n <= 1:
             self._one_by_one(cells, data, on_done, tags)
@@ -98,6 +101,24 @@ class LocalEngine:
 
     def close(self) -> None:
         pass
+
+
+def cell_chains(cells: list[Cell], workers: int, warm: str | None = None) -> dict[str, list[Cell]]:
+    """The cells in chains that run one cell at a time, in config order: one chain per system type, since cells
+    of a type share what they build (a tree, an index, the same encodings), which the first builds and the next
+    reads from the cache, and two at once would both build it. The ``warm`` type's first cell has already run (in
+    the driver), so what its cells share is cached: its cells are dealt round-robin into up to ``workers``
+    chains, so that type's many cells (HCR's seeds and ablations) do not keep one worker busy while the others
+    wait."""
+    chains: dict[str, list[Cell]] = {}
+    for cell in cells:
+        chains.setdefault(cell.system.type, []).append(cell)
+    if warm is not None and len(chains.get(warm) or ()) > 1 and workers > 1:
+        mine = chains.pop(warm)
+        k = min(workers, len(mine))
+        split = {f"{warm}#{i}": mine[i::k] for i in range(k)}
+        chains = {**split, **chains}  # first: the long chains start first
+    return chains
 
 
 _DATA: Any = None

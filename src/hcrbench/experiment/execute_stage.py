@@ -17,7 +17,14 @@ from hcrbench.experiment.claim import drop_stale_results
 from hcrbench.experiment.config import locate
 from hcrbench.experiment.engine import make_engine
 from hcrbench.experiment.fingerprint import reusable, system_fingerprint, world_data_keys
-from hcrbench.experiment.reads import batches, fingerprint_with_reads, reads_entry, reads_of, resolved
+from hcrbench.experiment.reads import (
+    batches,
+    fingerprint_with_reads,
+    reads_entry,
+    reads_of,
+    resolved,
+    with_readers_of_the_first,
+)
 from hcrbench.experiment.stages import Execution, Plan, commit_manifest, load_run
 from hcrbench.experiment.steps import ProtocolHooks
 from hcrbench.experiment.tree_step import LOGS_DIR, log_rel
@@ -100,8 +107,10 @@ def _run_cells(p: Plan, ex: Execution, cells: list[Cell], tags: dict[str, str], 
     # With --fail-fast the cells go one at a time, in config order, each after the checkpoints; else a reader of
     # another cell of this run waits for a second batch. The job line names the cells in the order they run.
     # (a cell that reads a twin waits for the cell the twin copies)
-    todo = [[c] for c in cells] if ex.watch is not None else batches(cells, {n: twin_of.get(s, s)
-                                                                           for n, s in sources.items()})
+    read = {n: twin_of.get(s, s) for n, s in sources.items()}
+    todo = [[c] for c in cells] if ex.watch is not None else batches(cells, read)
+    if ex.watch is None and getattr(engine, "first_alone", False):
+        todo = with_readers_of_the_first(todo, read)
     in_order = [c for batch in todo for c in batch]
     if job:
         job.begin(in_order[0].name)

@@ -61,3 +61,16 @@ def batches(cells: list[Any], names_read: dict[str, str]) -> list[list[Any]]:
     first = [c for c in cells if names_read.get(c.name) not in pending]
     second = [c for c in cells if names_read.get(c.name) in pending]
     return [b for b in (first, second) if b]
+
+
+def with_readers_of_the_first(batches_: list[list[Any]], names_read: dict[str, str]) -> list[list[Any]]:
+    """One batch instead of two when every cell of the second reads the first batch's first cell, for an engine
+    that finishes a batch's first cell before it starts any other (``first_alone``): the readers then run beside
+    the rest of the first batch, right after its first cell, instead of after all of it."""
+    if len(batches_) != 2 or not batches_[0]:
+        return batches_
+    first, second = batches_
+    if any(names_read.get(c.name) != first[0].name for c in second):
+        return batches_
+    return [[first[0], *second, *first[1:]]]
+

@@ -76,10 +76,18 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     """
     plan = stages.plan(Path(config_path), only=only, progress=progress, force=force, force_test=force_test,
                        execution=execution)
-    ran = execute(plan, fail_fast=fail_fast, protocol=protocol)
-    scores = stages.score(plan, ran)
-    stages.context(plan, ran, scores)
-    stages.save_scores(plan, ran, scores)
-    steps = stages.gate(plan, ran, scores)
-    steps["verdicts"] = stages.protocol(plan, ran, scores, steps["tree_metrics"], protocol)
+    pre = (protocol.prefetch(plan.cfg, plan.data, plan.out)
+           if protocol is not None and protocol.prefetch is not None and plan.cfg.protocol is not None else None)
+    try:
+        ran = execute(plan, fail_fast=fail_fast, protocol=protocol)
+        scores = stages.score(plan, ran)
+        stages.context(plan, ran, scores)
+        stages.save_scores(plan, ran, scores)
+        steps = stages.gate(plan, ran, scores)
+        if pre is not None:  # the judge reads what it computed
+            pre.join()
+        steps["verdicts"] = stages.protocol(plan, ran, scores, steps["tree_metrics"], protocol)
+    finally:
+        if pre is not None:
+            pre.stop()
     return stages.report(plan, ran, scores, steps, report_follows=report_follows)

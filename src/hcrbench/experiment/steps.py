@@ -21,10 +21,13 @@ from typing import Any
 class ProtocolHooks:
     """What the protocol stage gives the runner. ``watch(cfg, data, out)`` returns an object whose
     ``check(runs)`` says why to stop (``--fail-fast``) or None; ``judge(cfg, data, runs, evaluation, doc, tree,
-    out, stopped=...)`` returns the verdicts document (and writes it)."""
+    out, stopped=...)`` returns the verdicts document (and writes it); ``prefetch(cfg, data, out)``, when given,
+    starts the judge's own work that needs no test-split result beside the systems' runs and returns an object
+    whose ``join()`` the runner calls before ``judge`` and whose ``stop()`` it calls however the run ends."""
 
     watch: Callable[..., Any]
     judge: Callable[..., dict[str, Any] | None]
+    prefetch: Callable[..., Any] | None = None
 
 
 def after_scoring(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict, baseline: str, out: Path,

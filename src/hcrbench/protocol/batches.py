@@ -170,6 +170,16 @@ def world_seconds(manifest: dict[str, Any], rate: float | None = None) -> dict[s
     return out
 
 
+def parallelism(manifest: dict[str, Any]) -> float:
+    """How many of the look's cells ran at once, on average: the seconds of the world parts it computed over the
+    wall time of its systems phase (the manifest's ``system:<name>`` stages); 1 when they ran one after another
+    or the stages are not recorded."""
+    stages = manifest.get("stages") or {}
+    wall = sum(float((s or {}).get("wall_s") or 0.0) for n, s in stages.items() if str(n).startswith("system:"))
+    computed = sum(float(e.get("seconds") or 0.0) for _, _, e in _computed_parts(manifest))
+    return max(1.0, computed / wall) if wall > 0 else 1.0
+
+
 def forecast(manifest: dict[str, Any], *, n_test: int, n_next: int, batch: int, generate_s: float,
              look_s: float | None = None, rate: float | None = None) -> dict[str, Any]:
     """Seconds the next look will take, from this look's manifest (module docstring).
@@ -180,20 +190,23 @@ def forecast(manifest: dict[str, Any], *, n_test: int, n_next: int, batch: int, 
     excluded), everything that was not a computed world part (loading, reusing the kept worlds, pooling, scoring,
     gate, verdicts), its query-bound stages (:data:`SCALED_STAGES`) scaled by ``n_next / n_test``; without it,
     those stages alone. A tree or index the look found cached from before it (``index_hits_prior``) has no cold
-    cost measured here: ``indexes_cached_before_look`` counts them, and the forecast is then a lower bound."""
+    cost measured here: ``indexes_cached_before_look`` counts them, and the forecast is then a lower bound.
+    Cells that ran side by side (``[execution] workers``) took less wall time than their seconds add up to: the
+    systems' seconds are divided by the look's :func:`parallelism`, which the next look's cells share."""
     measured = encode_rate(manifest)
     use = measured if measured is not None else rate
+    par = parallelism(manifest)
     per = world_seconds(manifest, use)
-    per_world = sum(per.values()) / len(per) if per else 0.0
+    per_world = sum(per.values()) / len(per) / par if per else 0.0
     prior = sum(float(e.get("cache_hits_prior") or 0) for _, _, e in _computed_parts(manifest))
     indexes = sum(int(e.get("index_hits_prior") or 0) for _, _, e in _computed_parts(manifest))
     stages = manifest.get("stages") or {}
     scaled = sum(float((stages.get(s) or {}).get("wall_s") or 0.0) for s in SCALED_STAGES)
     factor = n_next / n_test if n_test else 1.0
-    computed = sum(float(e.get("seconds") or 0.0) for _, _, e in _computed_parts(manifest))
+    computed = sum(float(e.get("seconds") or 0.0) for _, _, e in _computed_parts(manifest)) / par
     other = max(0.0, look_s - computed - scaled) if look_s is not None else 0.0
     total = batch * (per_world + generate_s) + scaled * factor + other
-    return {"seconds": round(total, 1), "systems_per_world_s": round(per_world, 1),
+    return {"seconds": round(total, 1), "systems_per_world_s": round(per_world, 1), "parallelism": round(par, 2),
             "scaled_stages_s": round(scaled * factor, 1), "other_s": round(other, 1),
             "generate_per_world_s": round(generate_s, 1), "cached_before_look": int(prior),
             "indexes_cached_before_look": indexes,

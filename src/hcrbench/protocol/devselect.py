@@ -11,6 +11,9 @@ chosen and H1b compares the dual path with each single path, Holm over them (the
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,23 @@ from hcrbench.data.structured import read_json
 
 DEV_SPLIT = "dev"
 DEV_LOGS = "logs/dev"
+
+
+class NeedsRun(Exception):
+    """Raised by :func:`split_runs` under :func:`dry_run` at the first run it would have to compute."""
+
+
+_DRY: ContextVar[bool] = ContextVar("split_runs_dry", default=False)
+
+
+@contextmanager
+def dry_run() -> Iterator[None]:
+    """:func:`split_runs` computes nothing within: a run that is missing or stale raises :class:`NeedsRun`."""
+    token = _DRY.set(True)
+    try:
+        yield
+    finally:
+        _DRY.reset(token)
 
 
 def split_data(data: Any, split: str) -> Any | None:
@@ -85,6 +105,8 @@ def split_runs(cfg: Any, sdata: Any, folder: Path, names: list[str],
         if fresh and run_path.is_file() and (log is None or log.is_file()):
             runs[name] = read_run(run_path, name=name)
             continue
+        if _DRY.get():
+            raise NeedsRun(name)
         folder.mkdir(parents=True, exist_ok=True)
         try:
             run, _ = run_system(system, sdata, cfg.k, cfg.seed if system.seed is None else system.seed,

@@ -323,10 +323,9 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
         t_look = time.perf_counter()
         look_no = len(history) + 1
         gen_s, n_made = 0.0, 0
+        made: list[float] = []  # each world's own generation seconds
         if worlds > 1:  # the batch's fresh test worlds (every world already there is kept as it is)
             from hcrbench.synth.worlds import ensure_worlds
-
-            made: list[float] = []
 
             def on_world(e: dict[str, Any], made: list[float] = made) -> None:  # one line per world (tens of s)
                 if str(e.get("done")) != "kept":
@@ -338,8 +337,10 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
 
             report(f"Meridian {size}: {k} worlds (each generated once)", 0, None)
             t_gen = time.perf_counter()
+            from hcrbench.retrieve.runtime import usable_cores
+
             ensure_worlds(data_root / data_folder(size, seed, worlds=k, look=opts.get("look", 1)), size=size,
-                          seed=seed, worlds=k, look=opts.get("look", 1), on_world=on_world)
+                          seed=seed, worlds=k, look=opts.get("look", 1), on_world=on_world, workers=usable_cores())
             gen_s = time.perf_counter() - t_gen
             n_made = len(made)
         kw = dict(opts, seed=seed, data_root=data_root, worlds=k)
@@ -409,7 +410,9 @@ def _looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: Path
         elif not batches.any_within_reach(res.verdicts, und):
             stop = f"no look up to {cap} worlds decides the undecided rows at their observed effects"
         else:
-            per_world_gen = gen_s / n_made if n_made else 0.0  # the worlds this look generated (none: all kept)
+            # one world's own generation time (the worlds this look generated; none: all kept): worlds made side
+            # by side take less wall time each than the one world of the next batch will
+            per_world_gen = sum(made) / n_made if n_made else 0.0
             n_next = n_test + round(n_test / entry["test_worlds"]) * batches.BATCH_WORLDS
             eta = batches.forecast(res.manifest, n_test=n_test, n_next=n_next, batch=batches.BATCH_WORLDS,
                                    generate_s=per_world_gen, look_s=exp_s, rate=rate)

@@ -9,6 +9,11 @@ the protocol metric and picks the best (ties: the first point of the grid, so th
 beats it). The choice is then written into the test config (:mod:`quickstart`), whose split is scored once.
 Every grid point is a run on the tune split, so grids stay tiny (two or three points).
 
+A grid over a parameter that cannot change the system's ranking (``Traits.ranking_neutral``: RAPTOR's ``top_k``
+in collapsed mode with fill) cannot move the metric either: every point would tie and the tie keeps the first, so
+only the first value is kept, without a run, and ``tuning.json["skipped"]`` says why. A system left with one point
+is not run on the tune split at all (its choice is that point).
+
 ``selection`` in a grid (``tune = { hcr = { selection = ["submodular", "greedy"] } }``) is the system's context
 selection, not a parameter of it: the tune experiment then also builds the contexts at the reference budget, the
 ranking parameters are chosen by the metric as above, and among the grid points with those parameters the
@@ -60,9 +65,45 @@ def label(system: str, point: dict[str, Any]) -> str:
     return re.sub(r"[^A-Za-z0-9._+-]", "_", system + "".join(f".{k}-{v}" for k, v in point.items()))[:100]
 
 
-def tune_config(cfg: Any, data_path: str, output_dir: str = ".") -> str:
-    """The tune experiment's TOML: every grid point of every tuned system, on the tune split."""
-    grids = cfg.protocol.tune
+def effective_grids(cfg: Any) -> tuple[dict[str, dict[str, list[Any]]], dict[str, dict[str, str]]]:
+    """The grids worth running and what was cut: ``(grids, skipped)``. A parameter that cannot change the system's
+    ranking at any point of its grid (:func:`hcrbench.retrieve.system_traits.ranking_neutral`) keeps its first value
+    only (``skipped[system][param]`` says why); a system whose grid is then one point is left out of ``grids``."""
+    from hcrbench.retrieve.system_traits import ranking_neutral
+
+    grids: dict[str, dict[str, list[Any]]] = {}
+    skipped: dict[str, dict[str, str]] = {}
+    for name, grid in cfg.protocol.tune.items():
+        system = next(s for s in cfg.systems if s.name == name)
+        if SELECTION in grid:  # chosen on the contexts (sufficiency), which a ranking-neutral parameter changes
+            grids[name] = dict(grid)
+            continue
+        neutral = None
+        for pt in points(grid):
+            here = ranking_neutral(system.type, {**system.params, **pt})
+            neutral = set(here) if neutral is None else neutral & set(here)
+        why = ranking_neutral(system.type, system.params)
+        kept = {}
+        for k, values in grid.items():
+            if len(values) > 1 and k in (neutral or set()):
+                skipped.setdefault(name, {})[k] = (f"{k} = {toml_value(values[0])} kept without a run (the grid's "
+                                                   f"first point): {why.get(k) or 'it cannot change the ranking'}")
+                kept[k] = values[:1]
+            else:
+                kept[k] = list(values)
+        if len(points(kept)) > 1:
+            grids[name] = kept
+        elif name not in skipped:  # a grid of one point as declared: nothing to choose
+            skipped[name] = {k: f"{k} = {toml_value(v[0])}: the grid's only value" for k, v in grid.items()}
+    return grids, skipped
+
+
+def tune_config(cfg: Any, data_path: str, output_dir: str = ".",
+                grids: dict[str, dict[str, list[Any]]] | None = None) -> str:
+    """The tune experiment's TOML: every grid point of every tuned system (``grids``, default
+    :func:`effective_grids`), on the tune split."""
+    if grids is None:
+        grids = effective_grids(cfg)[0]
     lines = [f'name = "{cfg.name}-tune"', f"output_dir = {toml_value(output_dir)}", f"seed = {cfg.seed}",
              f"metrics = {toml_value([cfg.protocol.metric])}", f"k = {cfg.k}", "n_resamples = 1000", "",
              "[dataset]", f"path = {toml_value(data_path)}"]
@@ -108,11 +149,15 @@ def tune(cfg: Any, config_path: Path, root: Path, stem: str, *, progress: bool =
 
     from hcrbench.experiment.runner import run_experiment
 
-    grids = cfg.protocol.tune
-    if not grids:
+    if not cfg.protocol.tune:
         doc = none_doc()
         return doc
+    grids, skipped = effective_grids(cfg)
     root.mkdir(parents=True, exist_ok=True)
+    if not grids:  # every grid cut to one point: nothing to run on the tune split
+        doc = skipped_doc(cfg, skipped)
+        atomic_write_text(root / f"{stem}.{TUNING_FILE}", json.dumps(doc, indent=2, allow_nan=False) + "\n")
+        return doc
     data = Path(cfg.dataset.path)
     data_abs = data if data.is_absolute() else (config_path.parent / data).resolve()
     if not (data_abs / "qrels" / f"{TUNE_SPLIT}.tsv").is_file() and not cfg.dataset.generate:
@@ -120,7 +165,7 @@ def tune(cfg: Any, config_path: Path, root: Path, stem: str, *, progress: bool =
     import os
 
     rel = Path(os.path.relpath(data_abs, root)).as_posix()
-    text = tune_config(cfg, rel, stem)
+    text = tune_config(cfg, rel, stem, grids)
     path = root / f"{stem}.toml"
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
         atomic_write_text(path, text)
@@ -153,9 +198,13 @@ def tune(cfg: Any, config_path: Path, root: Path, stem: str, *, progress: bool =
     n_q = len(next(iter(res.evaluation.runs.values())).query_ids)
     words = "; ".join(f"{n}: {', '.join(f'{k} = {v}' for k, v in c.items())} "
                       f"({m} {max(scores[n].values()):.3f} on tune)" for n, c in chosen.items())
+    chosen = _with_skipped(cfg, chosen, skipped)
     doc = {"status": "tuned", "split": TUNE_SPLIT, "metric": m, "n_queries": n_q,
-           "grid": {n: dict(g) for n, g in grids.items()}, "scores": scores, "chosen": chosen,
+           "grid": {n: dict(g) for n, g in cfg.protocol.tune.items()}, "scores": scores, "chosen": chosen,
            "text": f"chosen on the tune split ({n_q} queries) by {m} before the test split was read: {words}"}
+    if skipped:
+        doc["skipped"] = skipped
+        doc["text"] += "; " + _skipped_words(skipped)
     if sufficiency:
         ref = cfg.context.reference_budget
         doc["sufficiency"] = {"budget": ref, "kind": (res.sufficiency or {}).get("headline"), "scores": sufficiency}
@@ -172,6 +221,33 @@ def _sufficiency(doc: dict[str, Any] | None, system: str) -> float | None:
     r = (doc["systems"].get(system, {}).get("rates", {}).get(str(doc["reference_budget"])) or {})
     got = r.get(doc.get("headline"))
     return None if got is None else round(float(got["rate"]), 6)
+
+
+def _with_skipped(cfg: Any, chosen: dict[str, dict[str, Any]],
+                  skipped: dict[str, dict[str, str]]) -> dict[str, dict[str, Any]]:
+    """``chosen`` with every skipped parameter at its grid's first value (a system not run: its first point), in the
+    grid's order, so the test config is the one a run of every point would have written (ties keep the first)."""
+    out = {}
+    for name, grid in cfg.protocol.tune.items():
+        got = chosen.get(name)
+        if got is None and name not in skipped:
+            continue
+        got = got or {}
+        out[name] = {k: got[k] if k in got else values[0] for k, values in grid.items()}
+    return out
+
+
+def _skipped_words(skipped: dict[str, dict[str, str]]) -> str:
+    return "not run on tune: " + "; ".join(f"{n} {why}" for n, params in skipped.items() for why in params.values())
+
+
+def skipped_doc(cfg: Any, skipped: dict[str, dict[str, str]]) -> dict[str, Any]:
+    """The record when every grid was cut to one point: nothing ran on the tune split, each first point kept."""
+    chosen = _with_skipped(cfg, {}, skipped)
+    return {"status": "tuned", "split": TUNE_SPLIT, "metric": cfg.protocol.metric, "n_queries": 0,
+            "grid": {n: dict(g) for n, g in cfg.protocol.tune.items()}, "scores": {}, "chosen": chosen,
+            "skipped": skipped,
+            "text": f"nothing to run on the tune split before the test split was read: {_skipped_words(skipped)}"}
 
 
 def none_doc() -> dict[str, Any]:

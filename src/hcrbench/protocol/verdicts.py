@@ -414,8 +414,9 @@ def judge_step(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: 
 def hooks() -> Any:
     """The :class:`~hcrbench.experiment.steps.ProtocolHooks` that make the runner judge a ``[protocol]`` table."""
     from hcrbench.experiment.steps import ProtocolHooks
+    from hcrbench.protocol.prefetch import start
 
-    return ProtocolHooks(watch=FailFast, judge=judge_step)
+    return ProtocolHooks(watch=FailFast, judge=judge_step, prefetch=start)
 
 
 __all__ = [

@@ -50,6 +50,10 @@ class Traits:
       out, so fingerprints made before the version existed still hold).
     - ``ablation_roles``: ``[protocol]`` roles that name ablations of this retriever (kept only when the subject
       is of this type).
+    - ``ranking_neutral``: parameters that cannot change its ranking (only what it delivers as context), each as
+      ``{param: {"when": {other_param: value, ...}, "why": "..."}}``: under those settings (a parameter not given
+      takes the class's default) every value of ``param`` gives the same run, so a tuning grid over it cannot move
+      a ranking metric and is not run (:func:`ranking_neutral`).
     """
 
     tree: bool = False
@@ -61,6 +65,7 @@ class Traits:
     unit: Unit = "document"
     code_version: Mapping[str, Any] = field(default_factory=dict)
     ablation_roles: tuple[str, ...] = ()
+    ranking_neutral: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.stage is not None and self.stage not in STAGES:
@@ -118,6 +123,9 @@ def traits(type_name: str | None) -> Traits:
         values = dict(declared)
         if isinstance(values.get("reranker_param"), list):  # a mapping read from JSON or TOML
             values["reranker_param"] = tuple(values["reranker_param"])
+        if not isinstance(values.get("ranking_neutral", {}), Mapping):
+            raise InputError(f"retriever {type_name!r}: ranking_neutral must be a mapping of parameter to "
+                             "{when, why}", field="traits")
         if isinstance(values.get("ablation_roles"), list):
             values["ablation_roles"] = tuple(values["ablation_roles"])
         try:
@@ -126,3 +134,28 @@ def traits(type_name: str | None) -> Traits:
             raise InputError(f"retriever {type_name!r}: {e.problem}", field="traits") from None
     raise InputError(f"retriever {type_name!r} declares traits as {type(declared).__name__}: give a "
                      "hcrbench.retrieve.Traits or a mapping of its fields", field="traits")
+
+
+def ranking_neutral(type_name: str | None, params: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """``{param: why}``: the parameters of a ``type_name`` system with ``params`` that cannot change its ranking
+    (``Traits.ranking_neutral`` whose conditions hold; a condition on a parameter not in ``params`` reads the
+    class's default, and one with no default does not hold)."""
+    declared = traits(type_name).ranking_neutral
+    if not declared:
+        return {}
+    import inspect
+
+    from hcrbench.retrieve.base import load_factory
+
+    try:
+        sig = inspect.signature(load_factory(str(type_name)))
+        defaults = {k: p.default for k, p in sig.parameters.items() if p.default is not inspect.Parameter.empty}
+    except (InputError, TypeError, ValueError):
+        defaults = {}
+    given = {**defaults, **(params or {})}
+    out = {}
+    for name, rule in declared.items():
+        when = rule.get("when") or {}
+        if all(k in given and given[k] == v for k, v in when.items()):
+            out[str(name)] = str(rule.get("why") or "it cannot change the ranking")
+    return out

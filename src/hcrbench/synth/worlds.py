@@ -109,12 +109,14 @@ def world_splits(k: int) -> list[str]:
 
 def generate_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n_queries: int = DESIGN_QUERIES,
                     worlds: int = MIN_WORLDS, on_world: Callable[[dict[str, Any]], None] | None = None,
-                    look: int = 1) -> dict[str, Any]:
+                    look: int = 1, workers: int = 1) -> dict[str, Any]:
     """Write ``worlds`` independent Meridian worlds of ``size`` documents into ``out`` (layout: module docstring);
     returns the manifest. A world already in ``out/worlds`` for the same generator, size, seed and suite is kept
     as it is; worlds past ``worlds`` left by an earlier, larger generation are removed. ``on_world`` is called
     after each world with its manifest entry plus ``done`` ("generated", "kept" or "regenerated: ...") and
-    ``seconds`` (a world takes seconds to minutes: the caller can say so as each ends)."""
+    ``seconds`` (a world takes seconds to minutes: the caller can say so as each ends). ``workers`` > 1 generates
+    that many worlds at once, each in a process of its own (a world depends only on its own seed and folder, so
+    the bytes are the one-by-one run's); ``on_world`` is still called in world order."""
     n = resolve_size(size)
     seed = _check_seed(seed)
     n_queries = _check_queries(n_queries)
@@ -137,17 +139,14 @@ def generate_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n
     for stale in ("world.json", "describe.json"):
         (out / stale).unlink(missing_ok=True)
     entries = []
-    for w in range(k):
-        folder = root / world_name(w)
-        s = look_world_seed(seed, w, look)
-        t0 = time.perf_counter()
-        done = ensure_meridian(folder, size=size, seed=s, n_queries=n_queries, grow=False)
+    jobs = [(root / world_name(w), look_world_seed(seed, w, look)) for w in range(k)]
+    for w, ((folder, s), (done, seconds)) in enumerate(zip(jobs, _each_world(jobs, size, n_queries, workers))):
         man = read_json(folder / "manifest.json")
         entries.append({"world": w, "name": world_name(w), "seed": s, "split": world_split(w),
                         "n_docs": man["n_docs"], "n_queries": man["n_queries"],
                         "manifest": sha256_file(folder / "manifest.json")})
         if on_world is not None:
-            on_world({**entries[-1], "done": done, "seconds": time.perf_counter() - t0})
+            on_world({**entries[-1], "done": done, "seconds": seconds})
     remove_worlds(out, keep=k)
     counter = read_json(root / world_name(0) / "manifest.json")["token_counter"]
     _pool(out, entries)
@@ -164,9 +163,37 @@ def generate_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n
     return manifest
 
 
+def _one_world(folder: Path, size: str | int, seed: int, n_queries: int) -> tuple[str, float]:
+    t0 = time.perf_counter()
+    done = ensure_meridian(folder, size=size, seed=seed, n_queries=n_queries, grow=False)
+    return done, time.perf_counter() - t0
+
+
+def _each_world(jobs: list[tuple[Path, int]], size: str | int, n_queries: int,
+                workers: int) -> Iterator[tuple[str, float]]:
+    """``(done, seconds)`` of each world in order: one after another, or (``workers`` > 1 and more than one world
+    to write) in that many spawned processes."""
+    todo = [f for f, _ in jobs if not (f / "manifest.json").is_file()]  # kept worlds are read, not generated
+    if workers <= 1 or len(todo) <= 1:
+        for folder, s in jobs:
+            yield _one_world(folder, size, s, n_queries)
+        return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # spawn, not fork: the caller may hold thread pools (ONNX, BLAS) that a forked child would inherit locked
+    with ProcessPoolExecutor(min(workers, len(todo)), mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_one_world, folder, size, s, n_queries) for folder, s in jobs]
+        for (folder, s), fut in zip(jobs, futures):
+            try:
+                yield fut.result()
+            except Exception:  # an error that does not cross the process boundary whole: this process names it
+                yield _one_world(folder, size, s, n_queries)
+
+
 def ensure_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n_queries: int | None = None,
                   worlds: int = MIN_WORLDS, on_world: Callable[[dict[str, Any]], None] | None = None,
-                  look: int = 1) -> str:
+                  look: int = 1, workers: int = 1) -> str:
     """Make ``out`` hold this generator's ``worlds`` worlds for ``size``, ``seed`` and the suite (the design's when
     None): ``"kept"`` when its manifest already says so (nothing is read or written), else the worlds are
     generated (:func:`generate_worlds` keeps every world already there) and ``"generated"`` is returned."""
@@ -184,7 +211,7 @@ def ensure_worlds(out: str | Path, size: str | int = "small", seed: int = 0, n_q
     if isinstance(man, dict) and man.get("name") not in ("meridian", None):
         raise InputError("holds a manifest.json that is not Meridian's; refusing to write into it (choose an empty "
                          "or new folder)", path=out, field="out")
-    generate_worlds(out, size, seed, want_q, worlds=worlds, on_world=on_world, look=look)
+    generate_worlds(out, size, seed, want_q, worlds=worlds, on_world=on_world, look=look, workers=workers)
     return "generated"
 
 

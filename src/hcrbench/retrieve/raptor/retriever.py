@@ -46,12 +46,20 @@ def _opt_int(v: Any, field: str) -> int | None:
     return int_at_least(v, field, 1)
 
 
+#: Why the collapsed context's size cannot change the document ranking when the walk fills past it (select.py).
+_NEUTRAL_WHY = ("in collapsed mode with fill the context is a prefix of the collapsed order and the fill walks the "
+                "rest of that order, so the document ranking is the same for every top_k and max_tokens (only the "
+                "context delivered differs)")
+
+
 @register_retriever("raptor")
 class RaptorRetriever:
     """RAPTOR tree over 100-token chunks; collapsed-tree or tree-traversal retrieval by cosine."""
 
     traits = Traits(tree=True, stage="first", encoder_param="backend", unit="chunk",
-                    code_version={"summarizer_version": ExtractiveSummarizer})
+                    code_version={"summarizer_version": ExtractiveSummarizer},
+                    ranking_neutral={p: {"when": {"mode": "collapsed", "fill": True}, "why": _NEUTRAL_WHY}
+                                     for p in ("top_k", "max_tokens")})
 
     def __init__(
         self,
