@@ -9,28 +9,32 @@ import hashlib
 
 from hcrbench.synth import generate_meridian
 
-#: ``generate_meridian(out, "small", seed=5, n_queries=60, grow=False)`` under generator 5.0.0. Re-pinned from
+#: ``generate_meridian(out, "small", seed=5, n_queries=60, grow=False)`` under generator 5.1.0. Re-pinned for 5.0.0 from
 #: 4.3.0 because (1) the notes of a meeting held on a day an earlier meeting was held now write its id, a question
 #: names a meeting by its kind and date, or by its id where the notes write it, and a page stating a needed fact in
 #: passing is graded 2, below the pages about it; (2) the year's events moved (decisions and meetings spread over
 #: the months with day-numbered decisions, incidents on systems by their load, severities in a realistic mix),
 #: staff draw on a larger pool of first names and body text keeps to its page's subject. Every file changes.
-VERSION = "5.0.0"
+#: Re-pinned from 5.0.0 for 5.1.0: the queries are worded as a person would (an incident, a decision or a policy
+#: named by what it is rather than its identifier, other phrasings of an intent, now and then a greeting or a
+#: thanks) and an incident fan-out asks about one system's or one team's incidents. The world, corpus and
+#: provenance keep their bytes; the queries, their evidence and the qrels of the queries drawn differently change.
+VERSION = "5.1.0"
 FILES = {
     "corpus.jsonl": "14920cfe2aa497b875ce12e9c3a44cdad5d145b455fd42cff35fe36a99d34fb1",
-    "evidence.jsonl": "34e427f1baf2783923539f44cae09d2bddab749743395663bed4f4d4480a4f0d",
+    "evidence.jsonl": "800c5fa722ac6cfed56ea78cb878e2b2dcda39d55ffeb9efc3361c9103b24c6f",
     "provenance.jsonl": "2f079224d7ced0c6c96a16616087d0fc469ab1efb42795fcfb88b1ca1c838a29",
     "qrels-topical/dev.tsv": "b27742e7391ada6095580a3ca1bc5aaf53818b8944a963828abc7270adf31991",
-    "qrels-topical/test.tsv": "bad7bc172435d1dca4db02972376b7fb90fce74d57c712c2e1748d70db4e77fc",
-    "qrels-topical/tune.tsv": "4afc433aacb9677714d48e2625daf9c7982811e245294465bf64c6014a421ba6",
+    "qrels-topical/test.tsv": "a6fe3aedf50028d3eb06a8248f4dd185bc3d7cfb12d04d82bcaf4a30f2fbfece",
+    "qrels-topical/tune.tsv": "b5ba541452f8811c96590950c714a1350dea37843d70f2b57b0943d25b844472",
     "qrels/dev.tsv": "c653c2f116da7ef429aff0becbfea0891197453b0809dcdc3ddd5b88b52242ac",
-    "qrels/test.tsv": "2704c23c6acf1c629fa6b04de534bb207ddbcd4a4611a0523162810524013308",
-    "qrels/tune.tsv": "402fa1bd4d82921ea7886addb5a12b4437902d7f8bfe2709f55cf7f8bd5a00a3",
-    "queries.jsonl": "e740959d20f12dc54367bdc14eec7f93f5eb2fb0b473ae9c45bd7650693d125e",
-    "queries.meta.jsonl": "8bdabf1a1a0edca86d00affff8bc1e287060fc777076952c47d3e87a19d5f21e",
+    "qrels/test.tsv": "19405393567fd125495c9ca920e839c726d3bfc022d683e70777abfe117802d9",
+    "qrels/tune.tsv": "31bda3c659603bf957abd03fa0650b30dad46fc98f8c4f5dd8f76c093e7e8c2c",
+    "queries.jsonl": "d36b7d08bb27cffd84283f754ab724cf7d11cbbd4dfbffd66a04eaf05b258d45",
+    "queries.meta.jsonl": "8ff6fd46fd8a93bbbbd4fcf5dc6984be555b64d8232400e85ec702a08e24d40d",
     "world.json": "80c0c615b913997333ff11e21aa170bf4ca1c247167f14dff2cdab0feebbe6f4",
 }
-MANIFEST = "421891c9d727059afa4c80d300a544ba91a6498329d0646e76db328a45395dc9"
+MANIFEST = "b78178581d941201a434288c3099666da391399fb74a9f584b6e83e68f814120"
 
 
 def test_a_small_world_at_seed_5_has_the_pinned_bytes(tmp_path):

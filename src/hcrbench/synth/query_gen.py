@@ -241,9 +241,13 @@ def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         items = _world_list(c, ("month_tickets", a, b), lambda: [t for t in w.tickets
                                                                  if a <= int(t["date"][5:7]) <= b])
         ma, mb = _month(a), _month(b)
-        text = {"easy": f"List all incidents opened between the start of {ma} and the end of {mb}.",
-                "medium": f"Which incident tickets were raised from {ma} to {mb} inclusive?",
-                "hard": f"Which outages were logged from the first of {ma} to the last day of {mb}?"}[diff]
+        if a == b:  # one month is no range: "from May 2024 to May 2024" is not how anyone asks
+            text = {"easy": f"List all incidents opened in {ma}.", "medium": f"Which incident tickets were raised "
+                    f"during {ma}?", "hard": f"Which outages were logged over the whole of {ma}?"}[diff]
+        else:
+            text = {"easy": f"List all incidents opened between the start of {ma} and the end of {mb}.",
+                    "medium": f"Which incident tickets were raised from {ma} to {mb} inclusive?",
+                    "hard": f"Which outages were logged from the first of {ma} to the last day of {mb}?"}[diff]
         facts, ent, intent, params = ([f"tkt:{t['id']}:date" for t in items], [], "incidents_opened_in_months",
                                       {"from_month": a, "to_month": b})
     elif u < 0.75:
