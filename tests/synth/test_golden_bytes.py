@@ -30,11 +30,11 @@ FILES = {
     "qrels/dev.tsv": "c653c2f116da7ef429aff0becbfea0891197453b0809dcdc3ddd5b88b52242ac",
     "qrels/test.tsv": "19405393567fd125495c9ca920e839c726d3bfc022d683e70777abfe117802d9",
     "qrels/tune.tsv": "31bda3c659603bf957abd03fa0650b30dad46fc98f8c4f5dd8f76c093e7e8c2c",
-    "queries.jsonl": "d36b7d08bb27cffd84283f754ab724cf7d11cbbd4dfbffd66a04eaf05b258d45",
-    "queries.meta.jsonl": "8ff6fd46fd8a93bbbbd4fcf5dc6984be555b64d8232400e85ec702a08e24d40d",
+    "queries.jsonl": "11533a0ee25886c995efb425867e35cd0c4afb5c748cd2a770ff4351903f4556",
+    "queries.meta.jsonl": "aff8217fe6beb2d23d3f1e019a54536fb62298796e1362549b2b9f651f353f94",
     "world.json": "80c0c615b913997333ff11e21aa170bf4ca1c247167f14dff2cdab0feebbe6f4",
 }
-MANIFEST = "b78178581d941201a434288c3099666da391399fb74a9f584b6e83e68f814120"
+MANIFEST = "e43e8677e5dc00bade32ec5ae563cea29434de0223d67dced8ee24aca73ec777"
 
 
 def test_a_small_world_at_seed_5_has_the_pinned_bytes(tmp_path):

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from hcrbench.synth.describe_templates import degenerate_range, pasted_parameters, skeleton
-from hcrbench.synth.query_wording import CLOSERS, OPENERS, PARAPHRASES, frame, rephrase
+from hcrbench.synth.query_wording import CLOSERS, OPENERS, PARAPHRASES, frame, rephrase, swap_phrases
 
 #: one plain form per canonical pattern, as the generators write them (names, dates and lists in place)
 PLAIN = [
@@ -75,3 +75,11 @@ def test_frames_add_no_name_and_vary_the_skeleton():
 def test_frames_are_words_a_person_types():
     for piece in (*OPENERS, *CLOSERS):
         assert not pasted_parameters(piece) and not re.search(r"\d|[A-Z]{2,}", piece), piece
+
+
+def test_aspect_phrases_change_only_as_items_of_a_list():
+    listed = "Summarise project Sequoia: who leads it, its budget and its goal."
+    forms = {swap_phrases(listed, random.Random(s)) for s in range(80)}
+    assert any("how much money it has" in f for f in forms) and listed in forms
+    clause = "What is project Tundra for, who leads it and what is its budget?"
+    assert all("what is its budget?" in swap_phrases(clause, random.Random(s)) for s in range(80))

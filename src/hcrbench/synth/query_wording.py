@@ -247,8 +247,10 @@ def rephrase(text: str, r: random.Random) -> str:
 def swap_phrases(text: str, r: random.Random) -> str:
     """``text`` with some of its aspect phrases (:data:`PHRASES`) in other words."""
     for phrase, alts in PHRASES:
-        if phrase in text and r.random() < SWAP_SHARE:
-            text = text.replace(phrase, r.choice(alts))
+        # only an item of a list ("X: a, b and c"), never inside a clause ("what is its budget")
+        item = re.compile(rf"(?:(?<=[:,] )|(?<= and )){re.escape(phrase)}(?=[,.?]| and )")
+        if item.search(text) and r.random() < SWAP_SHARE:
+            text = item.sub(r.choice(alts), text)
     return text
 
 
