@@ -159,7 +159,7 @@ def _ticket_chains(c: Catalog, r: random.Random, k: int, up: bool
                    ) -> tuple[list[tuple[dict, list[str]]], tuple[str, str]] | None:
     """``k`` tickets of the split with distinct assignees, each with its chain: the assignee, (their manager,)
     where the last person is based; every ticket usable and every fact stated and free in the split. The tickets
-    are one family (mostly one system's, else one team's systems'; None when no family has ``k`` people), in
+    are one family (one system's, else one team's systems'; None when no family has ``k`` people), in
     date order, returned with the family (``("system", id)`` or ``("team", id)``)."""
     w = c.w
     key = ("ticket_chains", up)
@@ -188,26 +188,43 @@ def _ticket_chains(c: Catalog, r: random.Random, k: int, up: bool
     _, fams = c.memo(("ticket_chains_by_family", id(ok)), group)
     for kind in ("system", "team"):
         usable = sorted(f for f, people in fams.items() if f[0] == kind and len(people) >= k)
-        if usable and (kind != "system" or r.random() < 0.7):
-            fam = r.choice(usable)
-            by_person = fams[fam]
-            got = [r.choice(by_person[e]) for e in r.sample(sorted(by_person), k)]
+        if usable:
+            for _ in range(FAMILY_TRIES):  # incidents a date picks out first (the words then need no number)
+                fam = r.choice(usable)
+                by_person = fams[fam]
+                got = [r.choice(by_person[e]) for e in r.sample(sorted(by_person), k)]
+                if _dates_pick_out(w, got):
+                    break
             return sorted(got, key=lambda tf: tf[0]["date"]), fam
     return None
 
 
+#: Draws of a fan-out's family and incidents before one whose dates do not pick the incidents out is kept.
+FAMILY_TRIES = 5
+
+
+def _dates_pick_out(w, got: list) -> bool:
+    """Whether each incident's date is that of no other incident of the systems the fan-out names."""
+    systems = {t["system"] for t, _ in got}
+    return all(sum(x["system"] in systems and x["date"] == t["date"] for x in w.tickets) == 1 for t, _ in got)
+
+
 def _family_text(c: Catalog, got: list, fam: tuple[str, str]) -> str:
-    """The incidents of a fan-out as a person groups them: a system's, by their dates when each date is that
-    system's only incident; else a team's systems' incidents by their numbers."""
+    """The incidents of a fan-out as a person groups them, by their dates where each date picks out one incident
+    of the systems the words name: a system's ("the Atlas CRM incidents of 3 May 2024 and 9 June 2024"), or a
+    team's, each date with its system; by their numbers where a date does not pick one out."""
     w = c.w
+    days = [t["date"] for t, _ in got]
+    unique = _dates_pick_out(w, got)
+    ids = [t["id"] for t, _ in got]
     if fam[0] == "system":
-        days = [t["date"] for t, _ in got]
-        if all(sum(x["system"] == fam[1] and x["date"] == d for x in w.tickets) == 1 for d in days):
+        if unique:
             dates = [human_date(d) for d in days]
             return f"the {w.get(fam[1]).name} incidents of {', '.join(dates[:-1])} and {dates[-1]}"
-        ids = [t["id"] for t, _ in got]
         return f"the {w.get(fam[1]).name} incidents {', '.join(ids[:-1])} and {ids[-1]}"
-    ids = [t["id"] for t, _ in got]
+    if unique:
+        each = [f"{human_date(t['date'])} on {w.get(t['system']).name}" for t, _ in got]
+        return f"the {w.get(fam[1]).name} team's incidents of {', '.join(each[:-1])} and {each[-1]}"
     return f"the {w.get(fam[1]).name} team's incidents {', '.join(ids[:-1])} and {ids[-1]}"
 
 

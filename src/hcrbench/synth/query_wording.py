@@ -7,13 +7,15 @@ drawn from its own random stream (the planner's draw of entities is untouched):
 
 1. **referents** (:func:`refer`): an identifier is replaced, in most queries (all but :data:`KEEP_ID`), by what
    a person would call the thing: an incident by its system and date ("the Atlas CRM incident of 9 May 2024"),
-   a decision by its project and date, a policy by its title. Only where the description picks out one record
-   (one incident of that system that day; one decision of that project that day: ``describe``'s anchors check
-   re-checks it from the files), where it does not give away a hop the question asks for (an incident's system
-   when the question asks which system it hit), and where the entity it names is not already owned by another
-   split; otherwise the date alone when one record of that kind has it, else the identifier stays.
+   a decision by its project and date, a meeting its notes name by number by its project, kind and date, a policy
+   by its title. Only where the description picks out one record (one incident of the systems the question
+   names that day, one decision or meeting of that project that day: ``describe``'s anchors check re-checks it
+   from the files), where it does not give away a hop the question asks for (an incident's system when the
+   question asks which system it hit), and where the entity it names is not owned by another split; else the
+   date alone where one record of that kind has it; else the planner draws another question (in its last tries
+   at a slot the identifier stays).
 2. **phrasing** (:data:`PARAPHRASES`, :data:`PHRASES`): a canonical form is one of several phrasings of its
-   intent, and the aspects an entity summary lists ("their job title, where they are based") are, half the time
+   intent, and the aspects an entity summary lists ("their job title, where they are based") are, most of the time
    each, in the words a person would more often use ("their role, their office").
 3. **framing** (:data:`OPENERS`, :data:`CLOSERS`): now and then a greeting, a reason or a thanks around the
    question, as typed into an intranet search box or a team channel.
@@ -30,6 +32,7 @@ import re
 from collections.abc import Callable
 
 from hcrbench.synth.catalog import Catalog, QueryPlan
+from hcrbench.synth.meeting_refs import kind_in
 from hcrbench.synth.text import human_date
 
 #: The share of identifiers kept as written (a person who has the ticket open pastes its number).
@@ -37,10 +40,11 @@ KEEP_ID = 0.04
 #: The share of incidents and decisions named by their date alone where their system or project would do too.
 DATE_ONLY = 0.7
 #: The shares of questions given an opener and a closer.
-OPEN_SHARE, CLOSE_SHARE = 0.4, 0.3
+OPEN_SHARE, CLOSE_SHARE = 0.45, 0.4
 
 TICKET = re.compile(r"\b(?:(?:the )?incident )?(INC-\d+)\b")
 DECISION = re.compile(r"\b(?:(?:the )?decision )?(DEC-\d{4})\b")
+MEETING = re.compile(r"\bthe meeting (MTG-\d+) of \d{1,2} [A-Z][a-z]+ \d{4}\b")
 
 OPENERS = ("Quick question: ", "Hi, ", "Hi all, ", "Sorry if this is written down somewhere, but ",
            "For a report I am writing: ", "Can anyone help? ", "Not sure where to look for this: ",
@@ -108,7 +112,7 @@ PARAPHRASES: tuple[tuple[re.Pattern, tuple[str, ...]], ...] = tuple((re.compile(
 
 
 #: Phrases of the generators' aspect lists -> what a person would more often write; each occurrence is swapped
-#: half the time (:data:`SWAP_SHARE`). Each alternative asks for exactly what the phrase asks for.
+#: seven times in ten (:data:`SWAP_SHARE`). Each alternative asks for exactly what the phrase asks for.
 PHRASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("their job title", ("their role", "what they do", "their position")),
     ("where they are based", ("which office they work from", "their office", "where they sit")),
@@ -129,7 +133,7 @@ PHRASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("how many people use it", ("how many users it has", "how widely it is used")),
     ("every incident recorded against it", ("every problem it has had", "its whole incident history")),
 )
-SWAP_SHARE = 0.5
+SWAP_SHARE = 0.7
 
 
 def _lower_first(text: str) -> str:
@@ -183,6 +187,20 @@ def _decision_ref(c: Catalog, d: dict, r: random.Random) -> str | None:
     return None
 
 
+def _meeting_ref(c: Catalog, m: dict) -> str | None:
+    """A meeting whose notes write its id (another meeting was held that day) by its project, kind and date
+    ("the Tundra steering meeting of 27 April 2024", as its notes' title writes them) when it is its project's only
+    meeting that day and no other split owns the project; else None."""
+    w = c.w
+    p = w.get(m["project"])
+    same = _world(c, ("meetings_on", m["project"], m["date"]),
+                  lambda: [x for x in w.meetings if x["project"] == m["project"] and x["date"] == m["date"]])
+    if len(same) != 1 or c.state.split_owner.get(("entity", p.id), c.state.split) != c.state.split:
+        return None
+    kind = kind_in(c.title(m["doc"])) or "meeting"
+    return f"the {p.code_name} {kind} of {human_date(m['date'])}"
+
+
 def _world(c: Catalog, key: tuple, make: Callable[[], object]):
     """A value computed from the world alone, once per catalog."""
     got = c.cache.get(("wording", *key))
@@ -217,6 +235,14 @@ def refer(c: Catalog, plan: QueryPlan, r: random.Random) -> tuple[str, bool]:
             text = DECISION.sub(lambda m: refs.get(m.group(1)) or m.group(0), text)
         else:
             missed = True
+    meetings = _world(c, ("meetings_by_id",), lambda: {m["id"]: m for m in w.meetings})
+    found_m = [meetings[m.group(1)] for m in MEETING.finditer(text) if m.group(1) in meetings]
+    if found_m and r.random() >= KEEP_ID:
+        refs = {m["id"]: _meeting_ref(c, m) for m in found_m}
+        if all(refs.values()):
+            text = MEETING.sub(lambda x: refs.get(x.group(1)) or x.group(0), text)
+        else:
+            missed = True
     titles = _world(c, ("policy_titles",), lambda: _unique_titles(c))
     for pid, title in titles.items():
         if pid in text and r.random() >= KEEP_ID:
@@ -248,7 +274,7 @@ def swap_phrases(text: str, r: random.Random) -> str:
     """``text`` with some of its aspect phrases (:data:`PHRASES`) in other words."""
     for phrase, alts in PHRASES:
         # only an item of a list ("X: a, b and c"), never inside a clause ("what is its budget")
-        item = re.compile(rf"(?:(?<=[:,] )|(?<= and )){re.escape(phrase)}(?=[,.?]| and )")
+        item = re.compile(rf"(?:(?<=[:,] )|(?<= and )|(?<=give )){re.escape(phrase)}(?=[,.?]| and )")
         if item.search(text) and r.random() < SWAP_SHARE:
             text = item.sub(r.choice(alts), text)
     return text
