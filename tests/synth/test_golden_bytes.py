@@ -15,10 +15,11 @@ from hcrbench.synth import generate_meridian
 #: passing is graded 2, below the pages about it; (2) the year's events moved (decisions and meetings spread over
 #: the months with day-numbered decisions, incidents on systems by their load, severities in a realistic mix),
 #: staff draw on a larger pool of first names and body text keeps to its page's subject. Every file changes.
-#: Re-pinned from 5.0.0 for 5.1.0: the queries are worded as a person would (an incident, a decision or a policy
-#: (or a meeting its notes number) named by what it is rather than its identifier, other phrasings of an intent, now and then a greeting or a
-#: thanks) and an incident fan-out asks about one system's or one team's incidents. The world, corpus and
-#: provenance keep their bytes; the queries, their evidence and the qrels of the queries drawn differently change.
+#: Re-pinned from 5.0.0 for 5.1.0: the queries are worded as a person would (an incident, a decision, a meeting
+#: its notes number or a policy named by what it is rather than its identifier, other phrasings of an intent, now
+#: and then a greeting or a thanks) and an incident fan-out asks about one system's or one team's incidents. The
+#: world, corpus and provenance keep their bytes; the queries, their evidence and the qrels of the queries drawn
+#: differently change.
 VERSION = "5.1.0"
 FILES = {
     "corpus.jsonl": "14920cfe2aa497b875ce12e9c3a44cdad5d145b455fd42cff35fe36a99d34fb1",
