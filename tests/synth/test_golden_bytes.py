@@ -23,19 +23,19 @@ from hcrbench.synth import generate_meridian
 VERSION = "5.1.0"
 FILES = {
     "corpus.jsonl": "14920cfe2aa497b875ce12e9c3a44cdad5d145b455fd42cff35fe36a99d34fb1",
-    "evidence.jsonl": "9b1a2bbb55772add6b6c1602e6028d7f4d16076b9679773acd137dc1c22ac430",
+    "evidence.jsonl": "dd273f85caf771e4bef4ab5d7f6a616841cc2a720f455f5aea26d66041ed6a59",
     "provenance.jsonl": "2f079224d7ced0c6c96a16616087d0fc469ab1efb42795fcfb88b1ca1c838a29",
     "qrels-topical/dev.tsv": "b27742e7391ada6095580a3ca1bc5aaf53818b8944a963828abc7270adf31991",
-    "qrels-topical/test.tsv": "a6fe3aedf50028d3eb06a8248f4dd185bc3d7cfb12d04d82bcaf4a30f2fbfece",
+    "qrels-topical/test.tsv": "83b74ba4f5fa187991ee130da03f05bca64acb95f53e1fd59cdc5cbfb98cc8f6",
     "qrels-topical/tune.tsv": "ba5961b46e905b980b9404c6469420c88a88eefcdbeb41e45f45081c946aa415",
     "qrels/dev.tsv": "c653c2f116da7ef429aff0becbfea0891197453b0809dcdc3ddd5b88b52242ac",
-    "qrels/test.tsv": "19405393567fd125495c9ca920e839c726d3bfc022d683e70777abfe117802d9",
+    "qrels/test.tsv": "90b0043eed43be7f2a41cbaa803e3d4f91a13451093ff5d458b9e32bed52533f",
     "qrels/tune.tsv": "bdbf785761baa85d0f1044a6f6564ede2a8bdbf70358b886c656de80176a3cee",
-    "queries.jsonl": "1cf24653ebd8396e723ebb6c537fb8ca96d833b169b7d845b49eb52298d8aa64",
-    "queries.meta.jsonl": "2161a61bd1421dee2a70c941943ac25ec02db4f891baebc37bd0d11cf0f249f5",
+    "queries.jsonl": "2be8fbf4f635778795bdba68c2a3bd8c1174dbe8c0d05e495a9aeb0b5179946e",
+    "queries.meta.jsonl": "e278b554fad3d05c2c840fb825ede9ff4025622541663983f044d5852399d8e1",
     "world.json": "80c0c615b913997333ff11e21aa170bf4ca1c247167f14dff2cdab0feebbe6f4",
 }
-MANIFEST = "b2c12291166ca4f0ab3beb1371ee4a9213fdbd46b43fbe388cc829bb0e69c34c"
+MANIFEST = "63f712d6f1878e1c9a249ee875584f39eab8f904774ce1297f835d438df1609b"
 
 
 def test_a_small_world_at_seed_5_has_the_pinned_bytes(tmp_path):

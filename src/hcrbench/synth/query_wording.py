@@ -37,8 +37,6 @@ from hcrbench.synth.text import human_date
 
 #: The share of identifiers kept as written (a person who has the ticket open pastes its number).
 KEEP_ID = 0.04
-#: The share of incidents and decisions named by their date alone where their system or project would do too.
-DATE_ONLY = 0.7
 #: The shares of questions given an opener and a closer.
 OPEN_SHARE, CLOSE_SHARE = 0.45, 0.4
 
@@ -153,8 +151,9 @@ _ORDINARY = frozenset({"what", "which", "who", "where", "when", "how", "why", "l
 def _ticket_ref(c: Catalog, plan: QueryPlan, t: dict, systems: set[str], alone: bool, r: random.Random
                 ) -> str | None:
     """An incident by its date alone when it is the question's only incident, the question names no system and
-    no other incident has that date (most of the time when its system would do too); else by its system and date
-    when no other incident of the systems the question names (``systems``) has that date; else None."""
+    no other incident has that date (even where its system would do: naming a system joins the question to that
+    system's topic, and a suite's topics stay independent); else by its system and date when no other incident of
+    the systems the question names (``systems``) has that date; else None."""
     w = c.w
     sy = w.get(t["system"])
     day = human_date(t["date"])
@@ -162,7 +161,7 @@ def _ticket_ref(c: Catalog, plan: QueryPlan, t: dict, systems: set[str], alone: 
     reveals = f"tkt:{t['id']}:system" in plan.facts
     other_split = c.state.split_owner.get(("entity", sy.id), c.state.split) != c.state.split
     by_system = not reveals and not other_split and sum(x["system"] in systems for x in same_day) == 1
-    if alone and len(same_day) == 1 and (not by_system or r.random() < DATE_ONLY):
+    if alone and len(same_day) == 1:
         return r.choice((f"the incident opened on {day}", f"the incident of {day}", f"the {day} incident"))
     if by_system:
         return r.choice((f"the {sy.name} incident of {day}", f"the {sy.name} incident on {day}",
@@ -171,8 +170,8 @@ def _ticket_ref(c: Catalog, plan: QueryPlan, t: dict, systems: set[str], alone: 
 
 
 def _decision_ref(c: Catalog, d: dict, r: random.Random) -> str | None:
-    """A decision by its date alone when no other decision has it (most of the time when its project would do
-    too), else by its project and date (one decision per project per day); None when the project is owned by
+    """A decision by its date alone when no other decision has it (even where its project would do), else by its
+    project and date (one decision per project per day); None when the project is owned by
     another split and the date is shared."""
     w = c.w
     p = w.get(d["project"])
@@ -180,7 +179,7 @@ def _decision_ref(c: Catalog, d: dict, r: random.Random) -> str | None:
     same_day = _world(c, ("decisions_on", d["date"]), lambda: [x for x in w.decisions if x["date"] == d["date"]])
     by_project = c.state.split_owner.get(("entity", p.id), c.state.split) == c.state.split and \
         sum(x["project"] == p.id for x in same_day) == 1
-    if len(same_day) == 1 and (not by_project or r.random() < DATE_ONLY):
+    if len(same_day) == 1:
         return r.choice((f"the decision of {day}", f"the decision taken on {day}"))
     if by_project:
         return r.choice((f"the {p.code_name} decision of {day}", f"the decision on {p.code_name} of {day}"))
