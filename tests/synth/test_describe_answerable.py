@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from hcrbench.synth.describe_answerable import (
     dates_in,
     query_anchors,
 )
+from hcrbench.synth.text import MONTHS
 from hcrbench.synth.topics import NameIndex, world_names
 
 WORLD = {
@@ -134,16 +136,22 @@ def test_describe_reports_the_checks_and_counts_an_identifier_removed_from_the_c
     before = props["queries relying on an identifier, date or name no document writes"]["measured"]
     assert before["anchors checked"] > 0 and "anchors" in res and "asides" in res
     metas = [m for _, m in iter_jsonl(world / "queries.meta.jsonl")]
-    # plant a miss: an incident id some query names, erased from every document
-    ids = [t for m in metas for t in m["text"].replace("?", " ").replace(",", " ").split() if t.startswith("INC-")]
-    assert ids
-    gone = ids[0]
-    naming = {m["query_id"] for m in metas if gone in m["text"]}
+    checked = [m for m in metas if m.get("facts")]  # (out-of-distribution questions are not checked)
+    # plant a miss: a date some checked query names a record by (most questions name an incident by its date
+    # rather than its id), erased from every document in both the ways documents write dates
+    at = {m["query_id"]: (m.get("params") or {}).get("date") for m in checked}
+    dates = [d for m in checked for d in dates_in(m["text"]) if d != at[m["query_id"]]]
+    assert dates
+    gone = dates[0]
+    naming = {m["query_id"] for m in checked if gone in dates_in(m["text"]) and gone != at[m["query_id"]]}
+    y, mo, d = gone.split("-")
+    human = re.compile(rf"(?<!\d){int(d)} {MONTHS[int(mo) - 1]} {y}")
     planted = tmp_path / "planted"
     planted.mkdir()
     for name in ("world.json", "provenance.jsonl", "queries.meta.jsonl"):
         (planted / name).write_bytes((world / name).read_bytes())
-    (planted / "corpus.jsonl").write_text((world / "corpus.jsonl").read_text().replace(gone, "INC-00000"))
+    text = human.sub("1 January 1999", (world / "corpus.jsonl").read_text()).replace(gone, "1999-01-01")
+    (planted / "corpus.jsonl").write_text(text)
     world_json = json.loads((world / "world.json").read_text())
     got, detail = answerable_props(planted, metas, world_json)
     after = got[0]["measured"]
@@ -176,7 +184,11 @@ def test_a_generated_world_states_every_anchor_and_grades_asides_below_the_page_
         mid = (q.get("params") or {}).get("meeting")
         if mid:
             m = next(x for x in meetings if x["id"] == mid)
-            assert dates_in(q["text"]) == [m["date"]] and (mid in q["text"]) == (first[m["date"]] != mid), q["text"]
+            # a meeting whose notes write its id is named by it, or by its project, kind and date
+            code = next(p["code_name"] for p in json.loads((world / "world.json").read_text())["projects"]
+                        if p["id"] == m["project"])
+            by_id = mid in q["text"] or (first[m["date"]] != mid and code in q["text"])
+            assert dates_in(q["text"]) == [m["date"]] and by_id == (first[m["date"]] != mid), q["text"]
 
 
 def test_the_describe_command_prints_the_checks_and_writes_their_detail(world, tmp_path):

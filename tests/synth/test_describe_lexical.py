@@ -9,12 +9,14 @@ import pytest
 
 from hcrbench.data import load_beir
 from hcrbench.synth.describe_lexical import (
+    REAL_RANGE,
     dataset_overlap,
     identifiers,
     lexical_props,
     meridian_overlap,
     query_overlaps,
     summarize,
+    within_real_range,
 )
 
 DOCS = {
@@ -122,6 +124,25 @@ def test_a_meridian_folder_is_measured_per_category_and_describe_reports_it(tmp_
     assert m["no_shared_term_not_vocabulary"] == ["MQ5"]
     assert meridian_overlap(tmp_path, splits=("tune",))["all"]["queries"] == 1
     (row,) = lexical_props(tmp_path)
-    assert row["met"] and row["measured"]["no term shared"] == 0.5
+    assert not row["met"] and row["measured"]["no term shared"] == 0.5  # (identifiers 0.5 > 0.07; MQ5)
     assert row["measured"]["identifier only in relevant docs"] == 0.5
     assert row["measured"]["no term shared, not vocabulary-mismatch (queries)"] == 1
+
+
+def test_the_real_range_bounds_rarest_word_and_identifier_exclusivity_and_the_lower_quartile():
+    inside = {"rarest_exclusive": 0.1, "identifier_exclusive": 0.073, "shared_quantiles": {"p25": 0.4}}
+    assert all(within_real_range(inside).values())
+    assert within_real_range({**inside, "rarest_exclusive": 0.2}) == {
+        "rarest_exclusive": False, "identifier_exclusive": True, "p25": True}
+    assert not within_real_range({**inside, "shared_quantiles": {"p25": 0.7}})["p25"]
+    assert not within_real_range({**inside, "identifier_exclusive": None})["identifier_exclusive"]
+
+
+def test_the_real_range_is_the_one_the_docs_table_measures():
+    """REAL_RANGE holds the min-max of the real collections in docs/figures/meridian-lexical.json."""
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).resolve().parents[2] / "docs/figures/meridian-lexical.json").read_text())
+    real = [r for r in doc["rows"] if r["kind"] == "real"]
+    for key, (lo, hi) in REAL_RANGE.items():
+        assert (lo, hi) == (min(r[key] for r in real), max(r[key] for r in real)), key

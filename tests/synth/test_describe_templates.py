@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from hcrbench.synth.describe_templates import (
+    MAX_REPEAT_SHARE,
     degenerate_range,
     meridian_templates,
     pasted_parameters,
@@ -72,6 +73,7 @@ def test_describe_rows_read_a_meridian_folder(tmp_path):
     repeat, odd = template_props(tmp_path)
     assert repeat["measured"] == {"all": 0.5, "highest (detail)": 1.0}
     assert odd["measured"] == [1, 1]
+    assert not repeat["met"] and not odd["met"]  # 0.5 > MAX_REPEAT_SHARE; a degenerate range and a pasted name
 
 
 def test_describe_reports_skeleton_repeats_and_lexical_overlap_of_a_generated_suite(tmp_path):
@@ -82,6 +84,9 @@ def test_describe_reports_skeleton_repeats_and_lexical_overlap_of_a_generated_su
     rows = {p["property"]: p for p in describe(tmp_path, write=False)["properties"]}
     tpl = meridian_templates(tmp_path)
     assert rows["queries repeating a template skeleton of their category"]["measured"]["all"] == tpl["repeat_share"]
-    assert 0.0 <= tpl["repeat_share"] <= 1.0 and sum(g["queries"] for g in tpl["by_group"].values()) == 60
+    assert sum(g["queries"] for g in tpl["by_group"].values()) == 60
+    # the generator's wording: few repeated skeletons, no degenerate range, no pasted name
+    assert tpl["repeat_share"] <= MAX_REPEAT_SHARE and tpl["degenerate_ranges"] == tpl["pasted_parameters"] == 0
+    assert rows["degenerate ranges; pasted parameter names (queries)"]["met"]
     lex = rows["lexical overlap of queries with their relevant documents"]["measured"]
     assert lex["no term shared"] == meridian_overlap(tmp_path)["all"]["no_shared_term"]

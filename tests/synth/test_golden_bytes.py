@@ -13,24 +13,26 @@ from hcrbench.synth import generate_meridian
 #: 5.0.0 because documents now come in kinds (chat threads for some incidents, mail threads for some decisions and
 #: announcements, minutes for some meetings, how-tos and long specifications for some systems, superseded copies of
 #: older policy versions in four announcement slots), carry ``metadata.kind``, and now and then end with a footer or
-#: hold a typo. The world (world.json) is unchanged; every other file changes (the planner reads the documents'
-#: statements and token counts, so the suite it draws moves with the text).
+#: hold a typo; and the queries are worded as a person would (an incident, a decision, a meeting its notes number or
+#: a policy named by what it is rather than its identifier, other phrasings of an intent, now and then a greeting or
+#: a thanks) and an incident fan-out asks about one system's or one team's incidents. The world (world.json) is
+#: unchanged; every other file changes.
 VERSION = "5.1.0"
 FILES = {
-"corpus.jsonl": "b42bcfa8aaafdafec0cc9a19838592d983eced0125dd49f4254651c67fb85445",
-    "evidence.jsonl": "d83c24c86977da0c2a20c340b7adf9e9f10ec539e376c153a2c884392a513b51",
+    "corpus.jsonl": "b42bcfa8aaafdafec0cc9a19838592d983eced0125dd49f4254651c67fb85445",
+    "evidence.jsonl": "ae7e416a8b8527f3f3aca6dff6ef89ae68aecdbf32380fb82939c1775a888be7",
     "provenance.jsonl": "7043ac4f2fe061711c156788e967a06f7ed863177af201b255f1c85095f91208",
-    "qrels-topical/dev.tsv": "cc81bf8ae17954c38e729ffdd0f15396337172f170c032a929958df552e574dd",
-    "qrels-topical/test.tsv": "bad7bc172435d1dca4db02972376b7fb90fce74d57c712c2e1748d70db4e77fc",
-    "qrels-topical/tune.tsv": "213714395be0c7c6ffa8f83614e0065111a65770f945106699eb456b4a9707a6",
-    "qrels/dev.tsv": "ea1ef3c32f4c92a80923afecf7a80ac2fdd37e05ff0293f95189a04779ad09e6",
-    "qrels/test.tsv": "e2086b24ccb16253246c474e6899b0af54dd7bac955c4d4665d91371e605ed6c",
-    "qrels/tune.tsv": "ef07b0285527b584f4676cce165dfa2fbfe60d014d5da33c00294f7c1531c579",
-    "queries.jsonl": "afbecb09b500435985b1d32bc692817162456279e36ded4631f60b60e73ccffa",
-    "queries.meta.jsonl": "24366ee35a83f5c68bccd6a2a713b036a5dab0882878323c803e5198eb568a66",
+    "qrels-topical/dev.tsv": "4c0254d4132feac2404b4b170e999904c1ab5de08cadd08e9c5d30741877a200",
+    "qrels-topical/test.tsv": "c852a954ed2df6207d1a75e3d53f79f936f0a5ff760d2ad119950e6bbf517ae7",
+    "qrels-topical/tune.tsv": "1c69c27e992b846ea834ec92d2b0c1593bdcaeb3e1108211ccf4cbcce34ef49c",
+    "qrels/dev.tsv": "e9efb92203837fa7ee53bba43eb0fab94fda957d5820b791a00bfe88e069fba6",
+    "qrels/test.tsv": "d17019537896902c9265d03123133f935f31a2cd438b95e7c879a821dc55dd59",
+    "qrels/tune.tsv": "aa36764f742085a5ff77a6ef7cea9de6cd5a216debaefc1bc29a68d71c83af78",
+    "queries.jsonl": "4b6f3028439247806647922558d3ff631115259f53923edd82dbc064c1be521c",
+    "queries.meta.jsonl": "24670ac7ce7c2f80dc8c72b9af61d95fdb13a5c43a6e1885bb4ea0557493f2ad",
     "world.json": "80c0c615b913997333ff11e21aa170bf4ca1c247167f14dff2cdab0feebbe6f4",
 }
-MANIFEST = "e3796d184c81606c8e416008db7aaa25b0a37a028b79d99181c6864048ef89c2"
+MANIFEST = "a492b189433381e2b5102f3f4df39b7aabdf7bd94251d8450a24553f5937a93a"
 
 
 def test_a_small_world_at_seed_5_has_the_pinned_bytes(tmp_path):

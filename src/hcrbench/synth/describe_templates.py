@@ -118,15 +118,23 @@ def meridian_templates(folder: str | Path) -> dict[str, Any]:
                             {m["query_id"]: m.get("category", "") for m in metas})
 
 
+#: The most queries of a suite that may repeat a skeleton of their category. Real collections repeat none
+#: (docs/meridian.md's meridian-lexical table); a generated suite asks each category's few intents many times
+#: over, so some skeletons recur (an out-of-distribution question about a decision number never issued, an
+#: ambiguous surname asked about one aspect): 0.06-0.17 measured on 5.1.0's suites, 0.65-0.67 on 4.3.0's.
+MAX_REPEAT_SHARE = 0.25
+
+
 def template_props(folder: Path) -> list[dict[str, Any]]:
-    """``describe``'s rows: skeleton repeats (overall and the worst category), degenerate ranges, pasted names
-    (reported; not yet bounded)."""
+    """``describe``'s rows: skeleton repeats (overall, bounded by :data:`MAX_REPEAT_SHARE`, and the worst
+    category), degenerate ranges and pasted names (none wanted)."""
     s = meridian_templates(folder)
     worst = max(s["by_group"].items(), key=lambda kv: (kv[1]["repeat_share"] or 0, kv[0]), default=("-", {}))
     measured = {"all": s["repeat_share"], f"highest ({worst[0]})": worst[1].get("repeat_share")}
     return [
         {"property": "queries repeating a template skeleton of their category", "measured": measured,
-         "target": "reported (synth/describe_templates.py)", "met": True},
+         "target": f"<= {MAX_REPEAT_SHARE} of all queries", "met": (s["repeat_share"] or 0) <= MAX_REPEAT_SHARE},
         {"property": "degenerate ranges; pasted parameter names (queries)",
-         "measured": [s["degenerate_ranges"], s["pasted_parameters"]], "target": "reported (0 wanted)", "met": True},
+         "measured": [s["degenerate_ranges"], s["pasted_parameters"]], "target": "0; 0",
+         "met": s["degenerate_ranges"] == 0 and s["pasted_parameters"] == 0},
     ]

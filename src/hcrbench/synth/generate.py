@@ -34,7 +34,9 @@ from hcrbench.synth.world import CORE_DOCS, build_world
 
 GENERATOR_VERSION = "5.1.0"  # 5.0: meetings named by what their notes write, asides graded below the pages about
 # a fact; a believable year (events spread, load and severity mixes); text that keeps to its page's subject.
-# 5.1: document kinds (chat and mail threads, minutes, how-tos, long specifications, superseded copies) and noise
+# 5.1: document kinds (chat and mail threads, minutes, how-tos, long specifications, superseded copies) and noise;
+# queries worded as a person would (incidents, decisions and policies named by what they are, several
+# phrasings per intent, greetings and thanks now and then), incident fan-outs over one system's or team's incidents
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
 MAX_DOCS = 1_000_000
 MIN_QUERIES, MAX_QUERIES = 10, 20_000

@@ -28,6 +28,9 @@ from hcrbench.synth.category import PropertyInput
 from hcrbench.synth.category import get as get_category
 from hcrbench.synth.stems import content_stems
 
+#: The origin of queries worded to share no stem with their evidence (any category).
+VOCABULARY_ORIGIN = "adversarial:vocabulary"
+
 
 def subject(fid: str) -> str:
     return fid.split(":")[1]
@@ -65,7 +68,7 @@ def violations(category: str, origin: str, text: str, answer: object, facts: lis
     if spec is not None and spec.check is not None:
         out += spec.check(PropertyInput(category, origin, text, answer, facts, docs_of, stated, n_interpretations,
                                         title, text_of, final_value, chain_facts))
-    if origin == "adversarial:vocabulary":
+    if origin == VOCABULARY_ORIGIN:
         out += vocabulary_mismatch(facts, stated, text, title)
     return out
 

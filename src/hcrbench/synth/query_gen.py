@@ -241,9 +241,13 @@ def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
         items = _world_list(c, ("month_tickets", a, b), lambda: [t for t in w.tickets
                                                                  if a <= int(t["date"][5:7]) <= b])
         ma, mb = _month(a), _month(b)
-        text = {"easy": f"List all incidents opened between the start of {ma} and the end of {mb}.",
-                "medium": f"Which incident tickets were raised from {ma} to {mb} inclusive?",
-                "hard": f"Which outages were logged from the first of {ma} to the last day of {mb}?"}[diff]
+        if a == b:  # one month is no range: "from May 2024 to May 2024" is not how anyone asks
+            text = {"easy": f"List all incidents opened in {ma}.", "medium": f"Which incident tickets were raised "
+                    f"during {ma}?", "hard": f"Which outages were logged over the whole of {ma}?"}[diff]
+        else:
+            text = {"easy": f"List all incidents opened between the start of {ma} and the end of {mb}.",
+                    "medium": f"Which incident tickets were raised from {ma} to {mb} inclusive?",
+                    "hard": f"Which outages were logged from the first of {ma} to the last day of {mb}?"}[diff]
         facts, ent, intent, params = ([f"tkt:{t['id']}:date" for t in items], [], "incidents_opened_in_months",
                                       {"from_month": a, "to_month": b})
     elif u < 0.75:
@@ -255,10 +259,17 @@ def aggregation(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
             t for t in w.tickets if t["severity"] == sev and a <= int(t["date"][5:7]) <= b])
         ma, mb = _month(a), _month(b)
         label = SEVERITY[sev].split("(")[1].rstrip(")")
-        text = {"easy": f"List all severity {sev} incidents opened between the start of {ma} and the end of {mb}.",
-                "medium": f"Which incidents opened from {ma} to {mb} inclusive were rated severity {sev}?",
-                "hard": f"Which outages logged from the first of {ma} to the last day of {mb} were classed as "
-                        f"{label} (severity {sev})?"}[diff]
+        if a == b:  # the year's last month: one month, not a range
+            text = {"easy": f"List all severity {sev} incidents opened in {ma}.",
+                    "medium": f"Which incidents opened during {ma} were rated severity {sev}?",
+                    "hard": f"Which outages logged over the whole of {ma} were classed as {label} (severity "
+                            f"{sev})?"}[diff]
+        else:
+            text = {"easy": f"List all severity {sev} incidents opened between the start of {ma} and the end of "
+                            f"{mb}.",
+                    "medium": f"Which incidents opened from {ma} to {mb} inclusive were rated severity {sev}?",
+                    "hard": f"Which outages logged from the first of {ma} to the last day of {mb} were classed as "
+                            f"{label} (severity {sev})?"}[diff]
         facts = [f for t in items for f in (f"tkt:{t['id']}:severity", f"tkt:{t['id']}:date")]
         ent, intent, params = [], "incidents_by_severity_in_months", {"severity": sev, "from_month": a,
                                                                      "to_month": b}

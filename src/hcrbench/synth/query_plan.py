@@ -29,13 +29,14 @@ from hcrbench.synth.catalog import Catalog, QueryPlan
 from hcrbench.synth.category import QueryCategory, RegistryView, categories, fill_order
 from hcrbench.synth.category import get as get_category
 from hcrbench.synth.facts import fact_value
-from hcrbench.synth.properties import bridges, violations
+from hcrbench.synth.properties import VOCABULARY_ORIGIN, bridges, violations
 from hcrbench.synth.query_chain import distinct_hops
 from hcrbench.synth.query_dedup import QuestionSet
 from hcrbench.synth.query_fit import FitLedger, fits, slot_targets_of
 from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, MAX_RELEVANT
 from hcrbench.synth.query_reach import reach
 from hcrbench.synth.query_scale import rescued, scale_share, scaled
+from hcrbench.synth.query_wording import reword
 from hcrbench.synth.seeds import rng
 from hcrbench.synth.splits import SplitLedger, nodes, pools
 from hcrbench.synth.topics import NameIndex, TopicGraph, world_names
@@ -255,8 +256,8 @@ def plan_suite(cat: Catalog, seed: int, n_queries: int = DESIGN_QUERIES,
         seen["patterns"][cname][0] += 1
         seen["patterns"][cname][1] += plan.origin == "adversarial"
         plan.split = split = where
-        seen["texts"].add(plan.text)
-        seen["questions"].add(plan.text)
+        seen["texts"].add(plan.extra["plain"])
+        seen["questions"].add(plan.extra["plain"])
         if plan.facts:
             seen["facts"].add(tuple(sorted(plan.facts)))
         budget.add(split, loss)
@@ -317,6 +318,21 @@ def _relevant_set(plan: QueryPlan, cat: Catalog) -> frozenset:
     return frozenset().union(*(cat.docs_stating(f) for f in plan.facts))
 
 
+def _reword(cat: Catalog, plan: QueryPlan, r, names: NameIndex) -> bool:
+    """The words a person would type for ``plan`` (:mod:`query_wording`); False when the draw is turned down (an
+    identifier drawn to be described has no description that picks it out). The generator's plain form is kept
+    in ``plan.extra["plain"]``, which the repeat checks compare (two wordings of one question are one question).
+    A vocabulary-mismatch question whose new wording shares a stem with its evidence keeps its plain form."""
+    plain = plan.extra["plain"] = plan.text
+    text = reword(cat, plan, r, names.named)
+    if text is None:
+        return False
+    plan.text = text
+    if plan.text != plain and plan.origin == VOCABULARY_ORIGIN and plan_violations(plan, cat):
+        plan.text = plain
+    return True
+
+
 def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: int, split: str,
           ledger: SplitLedger, seen: dict[str, Any], bridged: Counter, cap: int,
           loose: bool = False, budget: JoinBudget | None = None) -> tuple[QueryPlan, list, int] | None:
@@ -342,6 +358,8 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
         plan = gen(cat, r, diff)
         if plan is None or plan.text in seen["texts"] or plan.text in turned_down:
             continue
+        if not _reword(cat, plan, rng(seed, stream + "|wording", attempt), seen["names"]):
+            continue
         # every entity the words name is an expected entity (and a node of the split graph)
         plan.entities = list(dict.fromkeys([*plan.entities, *seen["names"].named(plan.text)]))
         rel = _relevant_set(plan, cat)
@@ -366,11 +384,11 @@ def _draw(cat: Catalog, gen: Callable, seed: int, cname: str, diff: str, slot: i
             continue
         if spec is not None and spec.distinct_hops and not distinct_hops(chain_of(plan), cat.docs_stating):
             continue
-        if plan_violations(plan, cat) or seen["questions"].repeats(plan.text):
+        if plan_violations(plan, cat) or seen["questions"].repeats(plan.extra["plain"]):
             continue  # (the wording check last: it is the slowest, and every check is a pure filter)
         if seen["fit"].rejects(plan, cat, cname, seen.get("target"), turned, budget is not None):
             turned += 1  # (the fit window counts distinct valid draws, not attempts: query_fit)
-            turned_down.add(plan.text)
+            turned_down.add(plan.extra["plain"])
             if spare is None or loss < spare[2]:
                 spare = (plan, linked, loss)
             continue  # the slot's (tier, feasible) target, in chunks (query_fit): other draws first

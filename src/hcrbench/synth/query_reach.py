@@ -39,7 +39,7 @@ from hcrbench.synth.facts import fact_value
 from hcrbench.synth.meeting_refs import kind_in, question_words
 from hcrbench.synth.query_entity import ENTITY_MIN_FACTS, PERSON, PROJECT, fact_line
 from hcrbench.synth.render_entities import qlabel
-from hcrbench.synth.text import money
+from hcrbench.synth.text import human_date, money
 
 Gen = Callable[[Catalog, random.Random, str], "QueryPlan | None"]
 
@@ -155,9 +155,12 @@ def two_hop_fanout(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
                  chain=[facts[a0], facts[len(att) + a0]], meeting=m["id"])
 
 
-def _ticket_chains(c: Catalog, r: random.Random, k: int, up: bool) -> list[tuple[dict, list[str]]] | None:
+def _ticket_chains(c: Catalog, r: random.Random, k: int, up: bool
+                   ) -> tuple[list[tuple[dict, list[str]]], tuple[str, str]] | None:
     """``k`` tickets of the split with distinct assignees, each with its chain: the assignee, (their manager,)
-    where the last person is based; every ticket usable and every fact stated and free in the split."""
+    where the last person is based; every ticket usable and every fact stated and free in the split. The tickets
+    are one family (one system's, else one team's systems'; None when no family has ``k`` people), in
+    date order, returned with the family (``("system", id)`` or ``("team", id)``)."""
     w = c.w
     key = ("ticket_chains", up)
     if key not in c.cache:
@@ -175,24 +178,65 @@ def _ticket_chains(c: Catalog, r: random.Random, k: int, up: bool) -> list[tuple
                      lambda tf: [("entity", tf[0]["id"]), *_facts(tf[1])])
 
     def group() -> tuple:
-        by_person: dict[str, list[tuple[dict, list[str]]]] = {}
+        # an incident family a person would ask about together: one system's incidents, else those of the
+        # systems one team owns; within a family one incident per person at the end of the chain
+        fams: dict[tuple[str, str], dict[str, list[tuple[dict, list[str]]]]] = {}
         for t, f in ok:
-            by_person.setdefault(f[-1], []).append((t, f))  # one ticket per person at the end of the chain
-        return ok, by_person, sorted(by_person)
-    _, by_person, people = c.memo(("ticket_chains_by_person", id(ok)), group)
-    if len(by_person) < k:
-        return None
-    return [r.choice(by_person[e]) for e in r.sample(people, k)]
+            for fam in (("system", t["system"]), ("team", w.get(t["system"]).owner_team)):
+                fams.setdefault(fam, {}).setdefault(f[-1], []).append((t, f))
+        return ok, fams
+    _, fams = c.memo(("ticket_chains_by_family", id(ok)), group)
+    for kind in ("system", "team"):
+        usable = sorted(f for f, people in fams.items() if f[0] == kind and len(people) >= k)
+        if usable:
+            for _ in range(FAMILY_TRIES):  # incidents a date picks out first (the words then need no number)
+                fam = r.choice(usable)
+                by_person = fams[fam]
+                got = [r.choice(by_person[e]) for e in r.sample(sorted(by_person), k)]
+                if _dates_pick_out(w, got):
+                    break
+            return sorted(got, key=lambda tf: tf[0]["date"]), fam
+    return None
+
+
+#: Draws of a fan-out's family and incidents before one whose dates do not pick the incidents out is kept.
+FAMILY_TRIES = 5
+
+
+def _dates_pick_out(w, got: list) -> bool:
+    """Whether each incident's date is that of no other incident of the systems the fan-out names."""
+    systems = {t["system"] for t, _ in got}
+    return all(sum(x["system"] in systems and x["date"] == t["date"] for x in w.tickets) == 1 for t, _ in got)
+
+
+def _family_text(c: Catalog, got: list, fam: tuple[str, str]) -> str:
+    """The incidents of a fan-out as a person groups them, by their dates where each date picks out one incident
+    of the systems the words name: a system's ("the Atlas CRM incidents of 3 May 2024 and 9 June 2024"), or a
+    team's, each date with its system; by their numbers where a date does not pick one out."""
+    w = c.w
+    days = [t["date"] for t, _ in got]
+    unique = _dates_pick_out(w, got)
+    ids = [t["id"] for t, _ in got]
+    if fam[0] == "system":
+        if unique:
+            dates = [human_date(d) for d in days]
+            return f"the {w.get(fam[1]).name} incidents of {', '.join(dates[:-1])} and {dates[-1]}"
+        return f"the {w.get(fam[1]).name} incidents {', '.join(ids[:-1])} and {ids[-1]}"
+    if unique:
+        each = [f"{human_date(t['date'])} on {w.get(t['system']).name}" for t, _ in got]
+        return f"the {w.get(fam[1]).name} team's incidents of {', '.join(each[:-1])} and {each[-1]}"
+    return f"the {w.get(fam[1]).name} team's incidents {', '.join(ids[:-1])} and {ids[-1]}"
 
 
 def two_hop_tickets(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Where the person assigned to each of four incidents is based: four two-hop chains (each incident report,
     then its assignee's profile)."""
-    got = _ticket_chains(c, r, 4, up=False)
-    if got is None:
+    drawn = _ticket_chains(c, r, 4, up=False)
+    if drawn is None:
         return None
+    got, fam = drawn
     ids = [t["id"] for t, _ in got]
-    text = f"Where are the people assigned to {', '.join(ids[:-1])} and {ids[-1]} based?"
+    text = f"Where are the people assigned to {_family_text(c, got, fam)} based?"
     facts = [f for _, fs in got for f in fs]
     answer = [f"{t['id']}: {c.w.get(t['assignee']).name}, {c.w.get(t['assignee']).location}" for t, _ in got]
     one = r.choice(got)[1]
@@ -202,11 +246,12 @@ def two_hop_tickets(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None
 def multi_hop_tickets(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
     """Where the manager of the person assigned to each of two or three incidents is based: three-hop chains
     through each incident report, its assignee's profile and their manager's profile."""
-    got = _ticket_chains(c, r, r.choice([2, 3]), up=True)
-    if got is None:
+    drawn = _ticket_chains(c, r, r.choice([2, 3]), up=True)
+    if drawn is None:
         return None
+    got, fam = drawn
     ids = [t["id"] for t, _ in got]
-    text = f"For {', '.join(ids[:-1])} and {ids[-1]}, where is the manager of the person assigned to each based?"
+    text = f"For {_family_text(c, got, fam)}, where is the manager of the person assigned to each based?"
     facts = list(dict.fromkeys(f for _, fs in got for f in fs))
     w = c.w
     answer = [f"{t['id']}: {w.get(w.get(t['assignee']).manager).name}, "
