@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 
+import hcrbench.retrieve.rerank as rerank_mod
 from hcrbench.data import Corpus, Queries
 from hcrbench.data.cache import EmbeddingCache
 from hcrbench.data.types import Costs
@@ -107,6 +108,18 @@ def test_rerank_scores_match_the_per_document_definition(seed, monkeypatch):
         for q in want:
             assert [d for d, _ in got[q]] == [d for d, _ in want[q]]
             assert np.array([s for _, s in got[q]]).tobytes() == np.array([s for _, s in want[q]]).tobytes()
+
+
+def test_rerank_bytes_do_not_depend_on_the_float32_budget(tmp_path, monkeypatch):
+    """Blocks cast once per search, per query, or some of each: the same run."""
+    corpus, queries = _world(2)
+    outs = []
+    for budget in (0, 3 * 40 * TokenEncoder.dim * 4, 1 << 30):
+        monkeypatch.setattr(rerank_mod, "FLOAT32_BLOCK_BYTES", budget)
+        outs.append(_search_bytes(corpus, queries, encoder=TokenEncoder(), top_n=30, cache=False))
+    assert outs[0] == outs[1] == outs[2]
+    monkeypatch.setattr(RerankRetriever, "_maxsim", reference_maxsim)
+    assert _search_bytes(corpus, queries, encoder=TokenEncoder(), top_n=30, cache=False) == outs[0]
 
 
 @pytest.mark.parametrize("kw", [

@@ -92,6 +92,27 @@ def maxsim_scores(query_tokens: np.ndarray, doc_blocks: list[np.ndarray]) -> np.
     return out
 
 
+#: Bytes of float32 token blocks one search keeps (about 650 candidate documents of 256 tokens x 384 dims)
+FLOAT32_BLOCK_BYTES = 256 << 20
+
+
+def _float32_blocks(docs: list[str], blocks: list[np.ndarray], asked: list[str]) -> dict[str, np.ndarray]:
+    """Each document's token block, cast from float16 to float32 once per search rather than once per query
+    that reranks it (the cast costs ~3x the product it feeds), the documents most queries ask for first, within
+    :data:`FLOAT32_BLOCK_BYTES`; the rest stay float16 and are cast per query. The cast is exact: same bytes."""
+    from collections import Counter
+
+    counts = Counter(asked)
+    by_doc = dict(zip(docs, blocks))
+    budget = FLOAT32_BLOCK_BYTES
+    for d in sorted(docs, key=lambda d: -counts[d]):  # stable: ties keep the corpus order
+        b = by_doc[d]
+        if b.dtype != np.float32 and b.size * 4 <= budget:
+            by_doc[d] = np.asarray(b, dtype=np.float32)
+            budget -= b.size * 4
+    return by_doc
+
+
 @register_retriever("rerank")
 class RerankRetriever:
     """Rerank ``first_stage`` (a registered system name, or ``first`` a Retriever) top ``top_n`` with ``method``."""
@@ -259,7 +280,7 @@ class RerankRetriever:
         with timed(costs, "encode_docs"):
             blocks = encode_cached(self.encoder, [corpus.full_text(corpus.index_of(d)) for d in docs], cache=cache,
                                    costs=costs, tokens=True, dtype="float16", desc="token vectors")
-        by_doc = dict(zip(docs, blocks))
+        by_doc = _float32_blocks(docs, blocks, [d for q, v in cands.items() for d, _ in v[: self._n(q)]])
         with timed(costs, "encode_queries"):
             qtok = encode_cached(self.encoder, list(queries.texts), cache=cache, costs=costs, tokens=True,
                                  dtype="float16", desc="query tokens")
