@@ -18,7 +18,8 @@ variable number of rows per text (token vectors for late interaction).
 
 **Verified on read.** A disk error, a killed copy or a careless edit must never turn into a silently wrong number.
 Every shard and every index folder records a BLAKE2b checksum, size, shape and dtype of its files when written;
-a shard is checked the first time it is used (and its vectors must be finite), an index every time it is opened.
+a shard is checked the first time a process uses it (and its vectors must be finite; checked again when its files
+change: renamed over, edited, truncated), an index every time it is opened.
 A mismatch, a truncated or unreadable file, or a shard without checksums (written by an older hcrbench) is not
 used: one :class:`~hcrbench.errors.HcrbenchWarning` names it, its files are removed, and the caller recomputes
 and rewrites it. :func:`verify_cache` checks a whole cache folder (``hcrbench cache verify``).
@@ -35,6 +36,7 @@ import os
 import re
 import shutil
 import tempfile
+import time
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -232,12 +234,44 @@ def take_prior_indexes() -> list[str]:
     return out
 
 
+#: Shards this process verified, by (folder, shard, dtype): the identity of their files then (see
+#: :func:`_shard_signature`) and the arrays loaded. Verifying reads and hashes every byte of a shard; a process
+#: that opens the same cache for each system and variant of an experiment would redo it on every search. A shard
+#: is content-addressed (its name is the hash of its keys) and written by atomic renames, so files with the
+#: identity they had when verified hold the bytes verified; any rename over them (another process rewriting the
+#: shard), truncation or edit changes that identity and the shard is verified again.
+_VERIFIED: dict[tuple[str, str, str], tuple[tuple, tuple[np.ndarray, np.ndarray, bool]]] = {}
+
+#: Seconds a shard's files must have stood unchanged before a verification is remembered: an edit within the
+#: file system's timestamp granularity (a few ms, coarser on some) of the last write would keep the mtime.
+_SETTLE_S = 2.0
+
+
+def _shard_signature(folder: Path, shard: str) -> tuple | None:
+    """(device, inode, size, mtime_ns, ctime_ns) of each of a shard's files, None when one cannot be read."""
+    out = []
+    for sfx in (".keys.npy", ".sum.json", ".vec.npy", ".off.npy"):
+        try:
+            st = os.stat(folder / f"{shard}{sfx}")
+        except OSError:
+            return None
+        out.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    return tuple(out)
+
+
+def _settled(sig: tuple) -> bool:
+    """Whether every file of a signature was last changed at least :data:`_SETTLE_S` ago (by this clock)."""
+    newest = max(max(f[3], f[4]) for f in sig) / 1e9
+    return time.time() - newest >= _SETTLE_S
+
+
 class EmbeddingCache:
     """Vectors of texts under one model id, stored in append-only, checksummed shards.
 
     ``get(texts)`` returns what is cached; ``put(texts, arrays)`` writes one new shard. ``arrays[i]`` is either a
     1-D vector or a 2-D ``(rows, dim)`` block (token vectors); ``get`` gives back the same shape. A shard is
-    verified against its ``.sum.json`` the first time one of its texts is looked up; a damaged shard is dropped
+    verified against its ``.sum.json`` the first time one of its texts is looked up in this process (any instance: a
+verification is remembered while the shard's files keep their identity); a damaged shard is dropped
     (a warning names it) and its texts look uncached, so callers recompute them.
     """
 
@@ -330,6 +364,7 @@ class EmbeddingCache:
 
     def remove_shard(self, shard: str) -> None:
         """Delete a shard's files (keys first, so no reader sees it as committed) and forget its texts."""
+        _VERIFIED.pop((str(self.path), shard, self.dtype.str), None)
         _remove(self.path / f"{shard}{sfx}" for sfx in _SHARD_SUFFIXES)
         self._index = {k: v for k, v in self._index.items() if v[0] != shard}
         self._shards[shard] = None
@@ -337,6 +372,13 @@ class EmbeddingCache:
     def _load_shard(self, shard: str) -> tuple[np.ndarray, np.ndarray, bool] | None:
         if shard in self._shards:
             return self._shards[shard]
+        key = (str(self.path), shard, self.dtype.str)
+        sig = _shard_signature(self.path, shard)
+        seen = _VERIFIED.get(key)
+        if sig is not None and seen is not None and seen[0] == sig:
+            got = self._shards[shard] = seen[1]
+            return got
+        _VERIFIED.pop(key, None)
         reason = self.check_shard(shard)
         if reason is not None:
             self._drop(shard, reason)
@@ -345,6 +387,8 @@ class EmbeddingCache:
         off = np.load(self.path / f"{shard}.off.npy", allow_pickle=False)
         single = (self.path / f"{shard}.single").exists()
         got = self._shards[shard] = (vec, off, single)
+        if sig is not None and sig == _shard_signature(self.path, shard) and _settled(sig):
+            _VERIFIED[key] = (sig, got)
         return got
 
     def lookup(self, digest: bytes) -> np.ndarray | None:
@@ -431,6 +475,8 @@ class EmbeddingCache:
     def clear(self) -> None:
         """Delete every shard of this model id."""
         shutil.rmtree(self.path, ignore_errors=True)
+        for key in [k for k in _VERIFIED if k[0] == str(self.path)]:
+            del _VERIFIED[key]
         self._index.clear()
         self._shards.clear()
         self._scanned.clear()
