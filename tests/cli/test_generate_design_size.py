@@ -65,6 +65,7 @@ def test_default_full_generation_is_3500_documents(tmp_path):
     _check_answerable(res)
 
 
+@pytest.mark.slow
 def test_fixed_size_names_the_default_and_grow_grows(tmp_path):
     default, fixed, grown = tmp_path / "default", tmp_path / "fixed", tmp_path / "grown"
     common = ("--size", "small", "--seed", "60619", "--queries", "300")

@@ -127,7 +127,7 @@ def _runfile(bench: Path, path: Path, good: bool) -> Path:
     return path
 
 
-@pytest.mark.parametrize("good", [False, True], ids=["weak-kill-baseline", "strong-kill-baseline"])
+@pytest.mark.parametrize("good", [pytest.param(False, marks=pytest.mark.slow), True], ids=["weak-kill-baseline", "strong-kill-baseline"])
 def test_a_kill_baseline_weaker_than_bm25_on_dev_is_no_barrier_and_the_kill_is_judged_against_bm25(
         tmp_path, good):
     bench = _bench_with_dev(tmp_path)

@@ -102,8 +102,9 @@ def _bic_curve_counter(monkeypatch):
     return calls
 
 
-# seed 0 in the fast suite; the full scans of seeds 1 and 2 (tens of seconds each) run with the slow set
-@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow), pytest.param(2, marks=pytest.mark.slow)])
+# full scans of three seeds (tens of seconds each): the slow set; the short-patience deviation below stays fast
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1, 2])
 def test_bic_patience_finds_the_full_scans_minimum_with_fewer_fits(monkeypatch, seed):
     x = mixture(seed)
     calls = _bic_curve_counter(monkeypatch)

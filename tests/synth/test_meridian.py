@@ -197,6 +197,7 @@ def test_describe_small_meets_every_target_but_the_known_gaps(small):
     assert json.loads((small / "describe.json").read_text()) == res
 
 
+@pytest.mark.slow
 def test_describe_medium_meets_every_target_but_the_known_gaps(tmp_path):
     out = tmp_path / "medium"
     rc = main(["generate", "meridian", "--size", "medium", "--seed", "11", "--out", str(out)])

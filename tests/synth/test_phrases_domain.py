@@ -80,6 +80,7 @@ def test_domain_template_expansions_read_as_one_sentence(pool):
             assert len(SENTENCE_END.split(s)) == 1, s  # describe would count two sentences
 
 
+@pytest.mark.slow
 def test_closing_notes_rarely_repeat_across_documents(tmp_path, monkeypatch):
     drawn: dict[str, str] = {}
     take = filler.Prose.take

@@ -34,7 +34,8 @@ CUES = {"lead": r"\blead|\bled\b|\bheads?\b|\bruns\b|accountable|in charge", "ad
         "assignee": r"assign|claimed|handl|took|picked|owner"}
 
 
-@pytest.fixture(scope="module", params=SEEDS)
+@pytest.fixture(scope="module", params=[pytest.param(c, marks=pytest.mark.slow) if c == (5, "small") else c for c in SEEDS],
+                ids=[f"{s}-{n}" for s, n in SEEDS])
 def folder(request, tmp_path_factory, meridian_copy) -> Path:
     seed, size = request.param
     out = tmp_path_factory.mktemp(f"m2-{seed}") / size

@@ -68,6 +68,7 @@ def test_same_seed_and_n_give_identical_bytes(tmp_path):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_a_suite_the_world_cannot_hold_is_one_line_and_leaves_no_corpus(tmp_path):
     out = tmp_path / "big"
     r = _gen(out, "--queries", "4000", "--fixed-size")  # (a growing world would grow to hold it)

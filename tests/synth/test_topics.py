@@ -25,7 +25,7 @@ from hcrbench.synth.topics import (
 
 CASES = [(0, "small"), (1, "small"), (2, "small"), (3, 700)]
 #: (a grown small world takes ~10 s: the seeds marked slow run under -m slow)
-SLOW_CASES = [(1, "small"), (2, "small")]
+SLOW_CASES = [(1, "small"), (2, "small"), (3, 700)]
 
 
 @pytest.fixture(scope="module", params=[pytest.param(c, marks=pytest.mark.slow) if c in SLOW_CASES else c for c in CASES],

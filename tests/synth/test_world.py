@@ -21,7 +21,7 @@ ALLOWED = {"on track": {"on track", "at risk", "completed"}, "at risk": {"on tra
            "delayed": {"at risk", "on hold", "delayed"}, "on hold": {"on hold", "delayed"}, "completed": {"completed"}}
 
 
-@pytest.fixture(scope="module", params=[1, 4])
+@pytest.fixture(scope="module", params=[1, pytest.param(4, marks=pytest.mark.slow)])
 def folder(request, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp(f"world-{request.param}") / "m"
     generate_meridian(out, 900, seed=request.param, grow=True)
