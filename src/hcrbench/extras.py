@@ -37,6 +37,9 @@ NOT_AN_EXTRA = {
     "click": "typer's own dependency in older typer releases (imported only when typer does not bundle it)",
     "tomli": "a core dependency on Python < 3.11 (tomllib before that)",
     "pytest": "hcrbench.testing is a pytest plugin, imported only by pytest",
+    "threadpoolctl": "optional: HCR's MaxSim holds BLAS to one thread with it when it is installed (scikit-learn's "
+                     "own dependency, so the raptor and context extras bring it); without it the same bytes, threads as "
+                     "BLAS sets them",
 }
 
 #: What each extra gives, in the words of the one-line error (the feature that needs the missing package).
