@@ -10,8 +10,9 @@ point estimate never decides).
 
 1. Tree sanity: mean sibling distinctiveness >= 0.15 (interval: mean ± 1.96 sd / sqrt(pairs)).
 2. Routing on the easiest single-branch queries: eps <= 0.10 at every level, on >= 50 queries of the tune and dev
-   splits (never test), each level's eps with its Wilson interval. The system runs once on those queries
-   (``logs/checkpoint/``; reused while its fingerprint holds).
+   splits (never test), each level's eps with its Wilson interval. Their routing (``logs/checkpoint/``; reused
+   while its fingerprint holds) is read from the system's runs on tune and dev that the power plan makes anyway,
+   else the system runs once on those queries.
 3. HCR vs flat + reranker: HCR's nDCG@10 at most 0.02 below (the paired 95% CI of the difference).
 4. Token efficiency: HCR's sufficiency@400 above flat's (per-query paired difference, normal 95% interval).
 """
@@ -113,9 +114,10 @@ def checkpoint_data(data: Any, rel_threshold: int = 1, seed: int = 0) -> Any | N
 
 
 def checkpoint_routing_log(cfg: Any, data: Any, out: Path) -> tuple[Any, Path | None, str]:
-    """Run the protocol's system on the checkpoint splits once, writing its routing log under
-    ``logs/checkpoint/`` (reused while the system's fingerprint on those queries holds). Returns
-    ``(checkpoint data, log path, why when none)``."""
+    """The protocol's system's routing on the checkpoint's queries, written under ``logs/checkpoint/`` (reused
+    while the system's fingerprint on those queries holds): read from its tune and dev runs when the verdict step
+    makes them anyway (:func:`_split_logs`), else a run of those queries. Returns ``(checkpoint data, log path,
+    why when none)``."""
     from hcrbench.data.atomic import atomic_write_text
     from hcrbench.experiment.cell import run_system
     from hcrbench.experiment.runner import system_fingerprint
