@@ -10,8 +10,9 @@ point estimate never decides).
 
 1. Tree sanity: mean sibling distinctiveness >= 0.15 (interval: mean ± 1.96 sd / sqrt(pairs)).
 2. Routing on the easiest single-branch queries: eps <= 0.10 at every level, on >= 50 queries of the tune and dev
-   splits (never test), each level's eps with its Wilson interval. The system runs once on those queries
-   (``logs/checkpoint/``; reused while its fingerprint holds).
+   splits (never test), each level's eps with its Wilson interval. Their routing (``logs/checkpoint/``; reused
+   while its fingerprint holds) is read from the system's runs on tune and dev that the power plan makes anyway,
+   else the system runs once on those queries.
 3. HCR vs flat + reranker: HCR's nDCG@10 at most 0.02 below (the paired 95% CI of the difference).
 4. Token efficiency: HCR's sufficiency@400 above flat's (per-query paired difference, normal 95% interval).
 """
@@ -113,9 +114,10 @@ def checkpoint_data(data: Any, rel_threshold: int = 1, seed: int = 0) -> Any | N
 
 
 def checkpoint_routing_log(cfg: Any, data: Any, out: Path) -> tuple[Any, Path | None, str]:
-    """Run the protocol's system on the checkpoint splits once, writing its routing log under
-    ``logs/checkpoint/`` (reused while the system's fingerprint on those queries holds). Returns
-    ``(checkpoint data, log path, why when none)``."""
+    """The protocol's system's routing on the checkpoint's queries, written under ``logs/checkpoint/`` (reused
+    while the system's fingerprint on those queries holds): read from its tune and dev runs when the verdict step
+    makes them anyway (:func:`_split_logs`), else a run of those queries. Returns ``(checkpoint data, log path,
+    why when none)``."""
     from hcrbench.data.atomic import atomic_write_text
     from hcrbench.experiment.cell import run_system
     from hcrbench.experiment.runner import system_fingerprint
@@ -140,12 +142,89 @@ def checkpoint_routing_log(cfg: Any, data: Any, out: Path) -> tuple[Any, Path | 
     fresh = stamp.is_file() and read_json(stamp).get("fingerprint") == fp
     if not (fresh and _has_trees(log, cdata)):
         folder.mkdir(parents=True, exist_ok=True)
-        run_system(system, cdata, cfg.k, cfg.seed if system.seed is None else system.seed, log_path=log)
+        parts = _split_logs(cfg, data, cdata, sysname, out)
+        if parts is None or not _from_split_logs(cdata, parts, log):
+            from hcrbench.protocol.devselect import needs_run
+
+            needs_run(sysname)
+            run_system(system, cdata, cfg.k, cfg.seed if system.seed is None else system.seed, log_path=log)
         atomic_write_text(stamp, json.dumps({"fingerprint": fp, "split": cdata.split,
                                              "n_queries": len(cdata.queries)}) + "\n")
     if not _has_trees(log, cdata):
         return cdata, None, f"{sysname} wrote no routing log"
     return cdata, log, ""
+
+
+#: the splits the verdict step runs the protocol system on whole anyway (the power plan's pilot, with its routing
+#: log: the kill baseline reads it), so the checkpoint reads its queries from those runs rather than run them again
+PILOT_SPLITS = ("tune", "dev")
+ROUTING = ".routing.jsonl"
+
+
+def _split_logs(cfg: Any, data: Any, cdata: Any, sysname: str, out: Path) -> list[Path] | None:
+    """The routing logs of ``sysname`` on each checkpoint split, when the verdict step runs it there anyway (the
+    power plan's pilot on tune and dev: the system and the kill baseline both configured), computed now if
+    missing (``logs/<split>/``, the runs the power plan and the field then reuse); None otherwise (a split
+    outside the pilot, such as train, or a split the system cannot run on)."""
+    from hcrbench.protocol.devselect import split_data, split_runs
+
+    names = {s.name for s in cfg.systems}
+    splits = cdata.split.split("+")
+    if cfg.protocol.kill_baseline not in names or not set(splits) <= set(PILOT_SPLITS):
+        return None
+    logs = []
+    for split in splits:
+        sdata = split_data(data, split)
+        if sdata is None:
+            return None
+        failed: dict[str, str] = {}
+        folder = out / "logs" / split
+        split_runs(cfg, sdata, folder, [sysname], failed, logs=(sysname,))
+        if sysname in failed:
+            return None
+        logs.append(folder / f"{sysname}.routing.jsonl")
+    return logs
+
+
+def _from_split_logs(cdata: Any, sources: list[Path], log: Path) -> bool:
+    """Write the checkpoint's routing log at ``log`` (per world on a dataset of several, pooled) from the split
+    runs' logs ``sources``: each checkpoint query's record, in the checkpoint's query order, and the tree it was
+    routed in (a world's tree, or the corpus's, is the same whichever split's queries it routes). False, writing
+    nothing, when a source lacks a query or its tree."""
+    from hcrbench.data.atomic import atomic_write_bytes, atomic_write_text
+    from hcrbench.experiment.cell import pool_logs, world_log_path
+
+    if cdata.worlds:
+        targets = [(world_log_path(log, w), [world_log_path(s, w) for s in sources],
+                    list(q.query_ids)) for w, (_c, q) in cdata.worlds.items()]
+    else:
+        targets = [(log, list(sources), list(cdata.queries.query_ids))]
+    plans = []
+    for dst, srcs, want in targets:
+        have = [s for s in srcs if s.is_file() and _tree_file(s).is_file()]
+        records: dict[str, str] = {}
+        for src in have:
+            with open(src, encoding="utf-8") as fh:
+                for line in fh:
+                    records.setdefault(json.loads(line)["query_id"], line if line.endswith("\n") else line + "\n")
+        if not have or any(q not in records for q in want):
+            return False
+        plans.append((dst, have[0], "".join(records[q] for q in want)))
+    for dst, src, text in plans:  # the tree's files (its nodes, its vectors) under the checkpoint's names
+        stem, dstem = src.name[: -len(ROUTING)], dst.name[: -len(ROUTING)]
+        for f in sorted(src.parent.iterdir()):
+            if f.is_file() and f.name.startswith(stem + ".tree."):
+                atomic_write_bytes(dst.with_name(dstem + f.name[len(stem):]), f.read_bytes())
+        atomic_write_text(dst, text)
+    if cdata.worlds:
+        pool_logs([dst for dst, _s, _t in plans], log)
+    return True
+
+
+def _tree_file(log: Path) -> Path:
+    from hcrbench.metrics.tree_files import tree_path_for
+
+    return tree_path_for(log)
 
 
 def _tree_logs(log: Path, data: Any) -> list[Path]:

@@ -40,6 +40,12 @@ def dry_run() -> Iterator[None]:
         _DRY.reset(token)
 
 
+def needs_run(name: str) -> None:
+    """Under :func:`dry_run`, raise :class:`NeedsRun` for ``name`` (a run about to be computed); else nothing."""
+    if _DRY.get():
+        raise NeedsRun(name)
+
+
 def split_data(data: Any, split: str) -> Any | None:
     """The experiment's corpus with the queries and qrels of another split of the same dataset (None when the
     dataset has no such split, or it is the split the experiment scores)."""
@@ -65,10 +71,13 @@ def _dev_data(data: Any) -> Any | None:
 
 
 def split_runs(cfg: Any, sdata: Any, folder: Path, names: list[str],
-               failed: dict[str, str] | None = None) -> dict[str, Any]:
+               failed: dict[str, str] | None = None, logs: tuple[str, ...] = ()) -> dict[str, Any]:
     """``{name: run}`` of the systems ``names`` of ``cfg`` on ``sdata`` (another split), kept in ``folder`` and
     reused while their fingerprint holds. A system that reads another (the kill baseline's fairness depth,
-    ``top_n_from``) reads that system's routing log on this split, so its source runs first, with its log.
+    ``top_n_from``) reads that system's routing log on this split, so its source runs first, with its log; so
+    does a system named in ``logs`` (the easy-routing checkpoint reads the protocol system's). A system that is
+    the same computation as one already in ``folder`` (the same fingerprint: it differs only in its name or its
+    context selection) is that one's run, copied, as the experiment's twin cells are.
 
     With ``failed`` (a dict), a system that cannot run on this split (a run file of the test queries only) is
     left out with its one-line reason there (and so is a system reading it); without it, the error stands."""
@@ -85,7 +94,7 @@ def split_runs(cfg: Any, sdata: Any, folder: Path, names: list[str],
     want = [n for n in order if n in names]
     sources = {n: src for n in want if (src := reads_of(by_name[n], order)) is not None}
     want = [n for n in order if n in set(want) | set(sources.values())]  # a source runs before its reader
-    read = set(sources.values())
+    read = set(sources.values()) | set(logs)
     fps: dict[str, str] = {}
     runs: dict[str, Any] = {}
     for name in want:
@@ -105,8 +114,11 @@ def split_runs(cfg: Any, sdata: Any, folder: Path, names: list[str],
         if fresh and run_path.is_file() and (log is None or log.is_file()):
             runs[name] = read_run(run_path, name=name)
             continue
-        if _DRY.get():
-            raise NeedsRun(name)
+        twin = _twin_of(folder, name, fp, [n for n in order if n != name], log is not None)
+        if twin is not None:
+            runs[name] = _copy_twin(folder, twin, name, [n for n in order if n != twin], log is not None, stamp)
+            continue
+        needs_run(name)
         folder.mkdir(parents=True, exist_ok=True)
         try:
             run, _ = run_system(system, sdata, cfg.k, cfg.seed if system.seed is None else system.seed,
@@ -123,6 +135,37 @@ def split_runs(cfg: Any, sdata: Any, folder: Path, names: list[str],
                                              "n_queries": len(sdata.queries)}) + "\n")
         runs[name] = run
     return runs
+
+
+def _twin_of(folder: Path, name: str, fp: str, others: list[str], with_log: bool) -> str | None:
+    """Another system whose run in ``folder`` is fresh at the fingerprint ``fp`` (with its routing log when one
+    is wanted), else None."""
+    for other in others:
+        stamp, run_path = folder / f"{other}.fingerprint.json", folder / f"{other}.trec"
+        if not (stamp.is_file() and run_path.is_file()) or read_json(stamp).get("fingerprint") != fp:
+            continue
+        if not with_log or (folder / f"{other}.routing.jsonl").is_file():
+            return other
+    return None
+
+
+def _copy_twin(folder: Path, source: str, name: str, others: list[str], with_log: bool, stamp: Path) -> Any:
+    """``source``'s run in ``folder`` written as ``name``'s (the same scores, ``name``'s tag), with its routing
+    log, trees and per-world parts when ``with_log``, and ``source``'s fingerprint stamp."""
+    from hcrbench.data.atomic import atomic_write_bytes
+    from hcrbench.data.trec import read_run, write_run
+
+    run = read_run(folder / f"{source}.trec", name=name)
+    if with_log:
+        longer = [o + "." for o in others if o.startswith(source + ".")]  # another system's files, not source's
+        for sub in (folder, folder / "worlds"):
+            for f in sorted(sub.iterdir()) if sub.is_dir() else ():
+                if (f.is_file() and f.name.startswith(source + ".") and not any(f.name.startswith(o) for o in longer)
+                        and not f.name.endswith((".trec", ".fingerprint.json"))):
+                    atomic_write_bytes(sub / (name + f.name[len(source):]), f.read_bytes())
+    write_run(run, folder / f"{name}.trec", tag=name)
+    atomic_write_bytes(stamp, (folder / f"{source}.fingerprint.json").read_bytes())
+    return run
 
 
 def not_run(why: str) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """The verdict step's runs on the other splits, computed beside the test split's systems instead of after them.
 
-The verdict step runs systems on the dev split (the field's flat choice, :func:`hcrbench.protocol.field.field_on_dev`;
+The verdict step runs systems on the dev split (the easy-routing checkpoint's routing log,
+:func:`hcrbench.protocol.checkpoints.checkpoint_routing_log`; the field's flat choice, :func:`hcrbench.protocol.field.field_on_dev`;
 H1b's single path, :func:`hcrbench.protocol.devselect.dev_selection`) and on tune + dev (the power plan's pilot,
 :func:`hcrbench.protocol.field.power_plan`), one after another in the runner's process once the test split is
 scored and gated: HCR's tree and MiniLM encodings of the dev world among them, on one core while the other waits.
@@ -50,8 +51,10 @@ def other_splits(cfg: Any, data: Any, out: Path) -> None:
     """Every run the verdict step makes on another split, in its order (the same calls; their documents are the
     verdict step's to write)."""
     from hcrbench.protocol import field as fld
+    from hcrbench.protocol.checkpoints import checkpoint_routing_log
     from hcrbench.protocol.devselect import dev_selection
 
+    checkpoint_routing_log(cfg, data, out)
     dev_selection(cfg, data, out)
     fld.field_on_dev(cfg, data, out)
     fld.power_plan(cfg, data, out, len(data.queries))
