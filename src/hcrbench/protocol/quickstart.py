@@ -219,6 +219,7 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
     """``growth.json``: HCR minus the kill baseline at each size (delta, 95% CI, Holm p, from the verdicts), and on
     the entity-spanning + multi-hop queries (``subset``: the corpus-size rule reads it at medium)."""
     from hcrbench.protocol import registry as reg
+    from hcrbench.protocol.ruleset.corpus_size import point_sequential
 
     points = []
     system = baseline = metric = None
@@ -234,7 +235,8 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
         points.append({"size": size, "n_docs": per_world[-1] if per_world else ds["n_documents"],
                        "delta": ev.get("delta"),
                        "ci_low": ev.get("ci_low"), "ci_high": ev.get("ci_high"), "p": ev.get("p_holm"),
-                       "subset": ((cs or {}).get("evidence") or {}).get("subset_at_this_size")})
+                       "subset": ((cs or {}).get("evidence") or {}).get("subset_at_this_size"),
+                       **point_sequential(v)})
     return {"metric": metric or "nDCG@10", "system": system or "hcr", "baseline": baseline or "rerank",
             "points": points}
 
