@@ -50,14 +50,17 @@ class QuickstartResult:
 
 
 def parse_sizes(text: str) -> list[str]:
-    """``"small,medium,full"`` -> sizes ordered by document count (names or counts >= 500); repeats refused."""
+    """``"small,medium,full"`` -> sizes ordered by document count (names or counts from 500 to the generator's
+    largest); repeats refused."""
     items = [t.strip() for t in text.split(",") if t.strip()]
     if not items:
         raise InputError("give at least one size", field="--sizes")
-    for t in items:
-        if t not in SIZES and not (t.isdigit() and int(t) >= 500):
-            raise InputError(f"unknown size {t!r} (small, medium, full or a document count >= 500)",
-                             field="--sizes")
+    from hcrbench.synth.generate import MAX_DOCS
+
+    for t in items:  # every size checked before any work: a bad last size must not cost the earlier sizes' runs
+        if t not in SIZES and not (t.isdigit() and 500 <= int(t) <= MAX_DOCS):
+            raise InputError(f"unknown size {t!r} (small, medium, full or a document count from 500 to "
+                             f"{MAX_DOCS:,})", field="--sizes")
     if len(set(items)) != len(items):
         raise InputError("a size is listed twice", field="--sizes")
     return sorted(items, key=n_docs)
@@ -219,6 +222,7 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
     """``growth.json``: HCR minus the kill baseline at each size (delta, 95% CI, Holm p, from the verdicts), and on
     the entity-spanning + multi-hop queries (``subset``: the corpus-size rule reads it at medium)."""
     from hcrbench.protocol import registry as reg
+    from hcrbench.protocol.ruleset.corpus_size import point_sequential
 
     points = []
     system = baseline = metric = None
@@ -234,7 +238,8 @@ def growth_doc(per_size: dict[str, Any]) -> dict[str, Any]:
         points.append({"size": size, "n_docs": per_world[-1] if per_world else ds["n_documents"],
                        "delta": ev.get("delta"),
                        "ci_low": ev.get("ci_low"), "ci_high": ev.get("ci_high"), "p": ev.get("p_holm"),
-                       "subset": ((cs or {}).get("evidence") or {}).get("subset_at_this_size")})
+                       "subset": ((cs or {}).get("evidence") or {}).get("subset_at_this_size"),
+                       **point_sequential(v)})
     return {"metric": metric or "nDCG@10", "system": system or "hcr", "baseline": baseline or "rerank",
             "points": points}
 

@@ -176,6 +176,11 @@ def bottom_line(v: dict[str, Any]) -> str:
                          + f"; {hy.SIZES_COMMAND} decides it")
         elif kill is not None and kill["verdict"] != NOT_RUN:
             parts.append(f"kill criterion: {kill['verdict']}")
+    from hcrbench.protocol.ruleset.corpus_size import bottom_line_part
+
+    size_part = bottom_line_part(v["hypotheses"], overall=o)  # judged across sizes: its verdict is said
+    if size_part:
+        parts.append(size_part)
     parts += fld.bottom_line_parts(v)  # a kill baseline that is no barrier; the subject vs the best system
     cost = v.get("cost_line")
     if cost:
@@ -353,7 +358,7 @@ def apply_growth(v: dict[str, Any], points: list[dict[str, Any]], inputs: Any = 
                 op["controls"] = opc.control_frequencies(op, rule)
                 ops[rule.id] = op
                 new = opc.gate_rows([new], {rule.id: op})[0]
-            h = new
+            h = rule.annotate_growth(points, new) if hasattr(rule, "annotate_growth") else new
         hs.append(h)
     v = {**v, "hypotheses": hs, "overall": overall(v["checkpoints"], hs), "operating": ops}
     v["bottom_line"] = bottom_line(v)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hcrbench.protocol import registry as reg
-from hcrbench.protocol.rules import GO, NOGO, NOT_RUN, UNDECIDABLE, _ci, _num, _p, hypothesis, pct
+from hcrbench.protocol.rules import GO, NOGO, NOT_RUN, SOFT, UNDECIDABLE, _ci, _num, _p, hypothesis, pct
 from hcrbench.protocol.ruleset._gates import SIZES_COMMAND, ci_method
 
 ID = "corpus_size"
@@ -24,10 +24,19 @@ class CorpusSize(reg.Rule):
         return row
 
     def judge_growth(self, points: list[dict[str, Any]], row: dict[str, Any]) -> dict[str, Any]:
-        """The row judged again on growth.json's ``points``, keeping this size's figure from ``row``."""
-        new = corpus_size(points)
+        """The row judged again on growth.json's ``points``, keeping this size's figure from ``row``, at the level
+        the medium size's last look judged its figure at (its ``sequential`` record; 0.95 for one world)."""
+        from hcrbench.protocol.rules import at_confidence, confidence
+
+        level = _num(((_point(points, "medium") or {}).get("sequential") or {}).get("level"))
+        with at_confidence(level or confidence()):
+            new = corpus_size(points)
         new["evidence"]["subset_at_this_size"] = row["evidence"].get("subset_at_this_size")
         return new
+
+    def annotate_growth(self, points: list[dict[str, Any]], row: dict[str, Any]) -> dict[str, Any]:
+        """The judged (and gated) row with the evidence it was judged on: see :func:`annotate_growth`."""
+        return annotate_growth(row, points)
 
     def replay_inputs(self, ctx: Any, s: Any, row: dict[str, Any]) -> Any | None:
         from hcrbench.protocol.inputs import GROWTH_CATEGORIES, category_qids
@@ -62,7 +71,7 @@ def corpus_size(points: Sequence[dict[str, Any]] | None, at: str = "medium", why
     ev = {f"delta@{p.get('size')}": _num(p.get("delta")) for p in pts}
     trend = [f"{p.get('size')} {_num(p.get('delta')):+.3f}" for p in pts if _num(p.get("delta")) is not None]
     tail = f" (all queries: {' -> '.join(trend)})" if trend else ""
-    pt = next((p for p in pts if p.get("size") == at), None)
+    pt = _point(pts, at)
     sub = (pt or {}).get("subset") or {}
     if pt is None or _num(sub.get("delta")) is None:
         why = why_missing or (f"needs the comparison at the {at} size ({SIZES_COMMAND})" if pt is None else
@@ -82,6 +91,62 @@ def corpus_size(points: Sequence[dict[str, Any]] | None, at: str = "medium", why
     return hypothesis(ID, rule.name, crit, UNDECIDABLE,
                       f"{reg.text_undecidable(sub.get('n'), need)}: {words}: no statistical advantage{tail}", ev,
                       **kw, undecided=reg.undecided(sub.get("n"), need))
+
+
+def annotate_growth(row: dict[str, Any], points: Sequence[dict[str, Any]] | None, at: str = "medium"
+                    ) -> dict[str, Any]:
+    """``row`` (judged on growth.json's ``points``) with what its size's looks say of it: after how many looks,
+    test worlds and rule queries of the ``at`` size it was decided, or how many more test worlds of that size would
+    decide it (``evidence["sequential"]``, ``undecided["more_worlds"]``, a sentence in ``text``), read from the
+    point's ``sequential`` record (``{"look", "max_looks", "worlds", "worlds_per_batch"}``: that size's last look,
+    ``worlds`` its test worlds). A point without it (one world per size) leaves the row as it is. The row's
+    queries per world are its own (entity-spanning + multi-hop ones), not the split's."""
+    from hcrbench.protocol import batches
+    from hcrbench.protocol import sequential as sq
+
+    seq = (_point(points, at) or {}).get("sequential") or {}
+    n, worlds = _num(row.get("n")), _num(seq.get("worlds"))
+    if row.get("verdict") == NOT_RUN or not seq.get("look") or not n or not worlds:
+        return row
+    per_world = float(n) / float(worlds)
+    doc: dict[str, Any] = {"checkpoints": [], "hypotheses": [row]}
+    sq.annotate(doc, look=int(seq["look"]), max_looks=int(seq.get("max_looks") or seq["look"]), worlds=int(worlds),
+                queries=int(n), worlds_per_batch=int(seq.get("worlds_per_batch") or 1), queries_per_world=per_world)
+    batches.price_undecided(doc, test_worlds=int(worlds), queries_per_world=per_world,
+                            seconds_per_world=_num(seq.get("seconds_per_world")))
+    if "sequential" in row["evidence"]:
+        row["evidence"]["sequential"]["size"] = at
+    return row
+
+
+def point_sequential(verdicts: dict[str, Any] | None) -> dict[str, Any]:
+    """A growth.json point's ``sequential`` record from its size's ``verdicts.json`` (its last look: look number,
+    looks allowed, its level, test worlds, worlds per batch, test queries), for :func:`annotate_growth`; {} for a size
+    judged in one world."""
+    seq = (verdicts or {}).get("sequential") or {}
+    if not seq.get("look"):
+        return {}
+    return {"sequential": {k: seq.get(k) for k in ("look", "max_looks", "level", "worlds", "worlds_per_batch",
+                                                   "queries")}}
+
+
+def _point(points: Sequence[dict[str, Any]] | None, size: str) -> dict[str, Any] | None:
+    return next((p for p in points or () if p.get("size") == size), None)
+
+
+def bottom_line_part(hypotheses: Sequence[dict[str, Any]], *, overall: str | None = None) -> str | None:
+    """The bottom line's words for the corpus-size row once it was judged across sizes (``--sizes``): its verdict
+    and, undecided, how many more test worlds of its size would decide it; None when it was not run or when the
+    ``overall`` verdict is its no-go (the bottom line names it there already)."""
+    from hcrbench.protocol import batches
+    from hcrbench.protocol.words import rule_name
+
+    h = next((h for h in hypotheses if h.get("id") == ID), None)
+    if h is None or h.get("verdict") == NOT_RUN or (h.get("verdict") == overall and overall in (NOGO, SOFT)):
+        return None
+    more = batches.more_words(h["undecided"] if isinstance(h.get("undecided"), dict) else None)
+    at = ((h.get("evidence") or {}).get("sequential") or {}).get("size") or "medium"
+    return f"{rule_name(ID, h.get('name'))} (at {at}): {h['verdict']}" + (f", {more}" if more else "")
 
 
 def growth_probe(ctx: Any, s: Any) -> dict | None:
