@@ -45,6 +45,21 @@ def test_a_reranker_matched_to_hcr_per_query_counts_its_own_calls_not_its_larges
     assert with_timing({"r": c}, {"systems": {"r": entry}})["r"]["ms_per_query"] == 100.0
 
 
+def test_a_reranker_over_several_worlds_counts_each_querys_own_world_first_stage():
+    # two worlds of 3,000 and 4,000 chunks, 2 and 1 queries: the pooled chunks_indexed (7,000) is no query's first
+    # stage; each query's exhaustive first stage scores its own world's chunks, the reranker 100 more each
+    worlds = {"w02": {"n_queries": 2, "chunks_indexed": 3000}, "w03": {"n_queries": 1, "chunks_indexed": 4000}}
+    entry = {"type": "rerank", "n_queries": 3, "worlds": worlds,
+             "params": {"top_n": 100, "top_n_from": "/x/logs/hcr.routing.jsonl", "top_n_match": "per-query"},
+             "costs": {"counters": {"docs_scored": 2 * 3000 + 4000 + 3 * 100, "chunks_indexed": 7000, "queries": 3}}}
+    c = system_cost(entry)
+    assert c["reranker_calls"] == 100.0 and c["chunks_scored"] == round(10000 / 3, 3)
+    # a manifest written before the worlds carried their own count: the pooled count over the worlds
+    old = {**entry, "worlds": {"w02": {"n_queries": 2}, "w03": {"n_queries": 2}}, "n_queries": 4,
+           "costs": {"counters": {"docs_scored": 2 * 3000 + 2 * 4000 + 4 * 100, "chunks_indexed": 7000, "queries": 4}}}
+    assert (system_cost(old)["chunks_scored"], system_cost(old)["reranker_calls"]) == (3500.0, 100.0)
+
+
 def test_eval_json_points_at_the_manifest_for_the_timings():
     from hcrbench.experiment.cost import COST_TIMING
 

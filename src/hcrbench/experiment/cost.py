@@ -64,7 +64,7 @@ def system_cost(entry: dict[str, Any], run: Any = None, sufficiency: dict[str, A
             and "chunks_indexed" in counters and chunk_key is not None:
         # matched to HCR per query (fairness): the exhaustive first stage scores every chunk, the reranker the
         # rest of docs_scored
-        first = float(counters["chunks_indexed"])
+        first = _first_stage_chunks(entry, float(counters["chunks_indexed"]), nq)
         out["chunks_scored"] = round(first, 3)
         out["reranker_calls"] = round(float(counters[chunk_key]) / nq - first, 3)
     elif reranks and "reranked" not in counters and nq:
@@ -83,6 +83,18 @@ def system_cost(entry: dict[str, Any], run: Any = None, sufficiency: dict[str, A
     out["context_tokens"] = tokens.get(ref)
     out["context_tokens_all"] = tokens.get("all")
     return out
+
+
+def _first_stage_chunks(entry: dict[str, Any], pooled: float, nq: int) -> float:
+    """Chunks an exhaustive first stage scores per query. Over K worlds the pooled counter sums every world's
+    index, while a query searches only its own world's: the mean over queries of their world's chunks (from each
+    world's own count; an older manifest without it: the pooled count over K)."""
+    worlds = entry.get("worlds") or {}
+    if len(worlds) <= 1:
+        return pooled
+    if all(isinstance(w, dict) and "chunks_indexed" in w and "n_queries" in w for w in worlds.values()):
+        return sum(float(w["n_queries"]) * float(w["chunks_indexed"]) for w in worlds.values()) / max(nq, 1)
+    return pooled / len(worlds)
 
 
 def cost_table(systems: dict[str, dict[str, Any]], runs: dict[str, Any], sufficiency: dict | None = None

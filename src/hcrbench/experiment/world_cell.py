@@ -98,8 +98,9 @@ def world_part(system: SystemConfig, data: ExperimentData, world: str, k: int, s
 
 #: the cost counters each world's manifest entry carries: what was encoded, and what the cache held from before the
 #: run: embeddings and whole indexes or trees (work a cold world does; the quickstart's forecast prices the
-#: embeddings and says when indexes were cached, :mod:`hcrbench.protocol.batches`)
-WORLD_COUNTERS = ("texts_encoded", "cache_hits", "cache_hits_prior", "index_hits_prior")
+#: embeddings and says when indexes were cached, :mod:`hcrbench.protocol.batches`), and the chunks the world's index
+#: holds (a query's exhaustive first stage scores its own world's chunks: :func:`hcrbench.experiment.cost.system_cost`)
+WORLD_COUNTERS = ("texts_encoded", "cache_hits", "cache_hits_prior", "index_hits_prior", "chunks_indexed")
 
 
 def pool_worlds(system: SystemConfig, data: ExperimentData, parts: dict[str, Any], log_path: Path | None,
