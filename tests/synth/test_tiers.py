@@ -156,8 +156,10 @@ def test_fixed_tiers_keep_the_targets_whole_allowed_and_at_least_what_is_fixed(c
 #: (one chunk about a system or a project) take slots that feasible hard ones (a policy's history with its
 #: approver's record: two branches) cannot fill, 4-8 hard of 12 on small seeds 1 and 2 (worst deviation 0.14-0.16;
 #: seeds 0, 3 and 4 hold it). ``describe`` reports the mix as missed there (docs/meridian.md's meridian-tiers
-#: block, column "tier mix off").
-SMALL_TIER_GAPS = {"thematic"}
+#: block, column "tier mix off"). Temporal since generator 5.1.0: on small seed 0 its suite drew 9 easy / 4 medium /
+#: 7 hard against 7 / 7 / 6 (medium 0.15 off): dated questions now name their records by date, and fewer of them
+#: span two branches; ``describe`` reports it as missed.
+SMALL_TIER_GAPS = {"thematic", "temporal"}
 
 
 def _share_misses(folder: Path) -> dict[str, float]:

@@ -69,7 +69,10 @@ def test_every_grown_entity_has_its_documents_and_events_only_use_what_exists():
     w = build_world(2, 2000)
     specs = list(iter_specs(w))
     overviews = Counter(s.ref["system"] for s in specs if s.doc_type == "system_overview")
-    versions = Counter((s.ref["policy"], s.ref["version"]) for s in specs if s.doc_type == "policy")
+    versions = Counter((s.ref["policy"], s.ref["version"]) for s in specs
+                       if s.doc_type == "policy" and not s.ref.get("stale"))
+    stale = Counter((s.ref["policy"], s.ref["version"]) for s in specs if s.ref.get("stale"))
+    assert all(n == 1 and v < 2 for (_, v), n in stale.items())  # a superseded copy: at most one, never the current
     assert all(overviews[s.id] == 1 for s in w.systems)
     assert all(versions[(p.id, v)] == 1 for p in w.policies for v in range(3))
     order = {s.id: k for k, s in enumerate(w.systems)}
