@@ -6,7 +6,7 @@ Two rows, each the CPU ms per query of the old and the new path, the ratio, and 
 
 * ``rerank`` (hybrid bm25+dense first stage, MaxSim rerank of the top ``--top-n``): old = MaxSim one document at
   a time (:func:`~hcrbench.retrieve.rerank.maxsim_scores`, each float16 block cast per query) and every cache
-  shard verified again by each search; new = as shipped (:func:`~hcrbench.retrieve.hcr.maxsim.maxsim_exact`,
+  shard verified again by each search; new = as shipped (:func:`~hcrbench.retrieve.maxsim.maxsim_exact`,
   blocks cast once per search, shards verified once per process).
 * ``hcr`` (the first variant, seed 0): old = every cache shard verified again by each search; new = as shipped.
   HCR's MaxSim scores are not carried between its searches here (each search scores afresh), so the row shows

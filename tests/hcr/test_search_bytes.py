@@ -13,8 +13,8 @@ import hcrbench.retrieve.hcr.retriever as hcr_retriever
 from hcrbench.data.types import Corpus, Queries
 from hcrbench.retrieve import make_retriever
 from hcrbench.retrieve.encoders import encode_cached
-from hcrbench.retrieve.hcr.maxsim import dot_error_bound, maxsim_exact, maxsim_exact_queries
 from hcrbench.retrieve.hcr.route import Router, _rrf_pair
+from hcrbench.retrieve.maxsim import dot_error_bound, maxsim_exact, maxsim_exact_queries
 from hcrbench.retrieve.rerank import maxsim_scores
 
 

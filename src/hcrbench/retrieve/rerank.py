@@ -5,7 +5,7 @@ Two methods, named for what they are:
 * ``method="maxsim"`` (the offline default): late interaction over MiniLM *token* embeddings, ColBERT-style and
   zero-shot. Token vectors (special tokens dropped) are L2-normalised; score(q, d) = sum over query tokens of the
   max cosine over document tokens (:func:`maxsim_scores` defines it; the search computes the same bytes, faster,
-  by :func:`~hcrbench.retrieve.hcr.maxsim.maxsim_exact`). It needs no trained reranker weights, which do not exist
+  by :func:`~hcrbench.retrieve.maxsim.maxsim_exact`). It needs no trained reranker weights, which do not exist
   offline. It is NOT a trained cross-encoder. Document token vectors are cached on disk (fp16), and only candidate
   documents are encoded.
 * ``method="cross-encoder"``: a sentence-transformers ``CrossEncoder`` (default
@@ -39,7 +39,7 @@ from hcrbench.retrieve.encoders import (
     resolve_backend,
 )
 from hcrbench.retrieve.fusion import rrf
-from hcrbench.retrieve.hcr.maxsim import maxsim_exact, one_thread_blas
+from hcrbench.retrieve.maxsim import maxsim_exact, maxsim_scores, one_thread_blas  # noqa: F401  (maxsim_scores: public here)
 from hcrbench.retrieve.runtime import cache_identity
 from hcrbench.retrieve.system_traits import Traits
 from hcrbench.retrieve.util import finite_nonneg, int_at_least, prefixed_costs, timed
@@ -67,29 +67,6 @@ def matched_top_n(path: str, field: str = "chunks_scored") -> dict[str, int]:
     return {r.query_id: int(getattr(r, field)) for r in recs}
 
 
-def maxsim_scores(query_tokens: np.ndarray, doc_blocks: list[np.ndarray]) -> np.ndarray:
-    """Late-interaction scores of one query against documents: sum_i max_j cos(q_i, d_j).
-
-    ``query_tokens`` (m, dim) and each ``doc_blocks[j]`` (n_j, dim) hold L2-normalised token vectors. A document
-    or query with no tokens scores 0.
-
-    Each document is scored on its own (one product per block, never one product over the candidates
-    concatenated): a BLAS product's rounding depends on the shape it is handed, so a document's score would
-    otherwise move in the last float bits with the other candidates of its query (1e-6 measured), and a
-    candidate list that differs elsewhere could reorder near ties here. A score is a function of the query and
-    the document alone. The products are numpy's own single-threaded loops (``einsum`` without BLAS): as fast
-    as the one concatenated BLAS product was, where a BLAS call per document cost ~10x on a busy machine
-    (its thread wake-ups), and independent of BLAS thread counts.
-    """
-    out = np.zeros(len(doc_blocks), dtype=np.float64)
-    if len(query_tokens) == 0:
-        return out
-    q = np.asarray(query_tokens, dtype=np.float32)
-    for j, block in enumerate(doc_blocks):
-        if len(block):
-            sims = np.einsum("ik,jk->ij", q, np.asarray(block, dtype=np.float32), optimize=False)  # (m, n_j)
-            out[j] = sims.max(axis=1).sum(dtype=np.float64)
-    return out
 
 
 #: Bytes of float32 token blocks one search keeps (about 650 candidate documents of 256 tokens x 384 dims)

@@ -34,9 +34,9 @@ from hcrbench.errors import InputError
 from hcrbench.retrieve.base import register_retriever
 from hcrbench.retrieve.encoders import Encoder, build_encoder, encode_cached, require
 from hcrbench.retrieve.hcr.links import EXTRACTORS, EntityExtractor, EntityLinks
-from hcrbench.retrieve.hcr.maxsim import maxsim_exact, maxsim_exact_queries, one_thread_blas
 from hcrbench.retrieve.hcr.route import COLLAPSED_SCOPES, FUSIONS, MODES, RouteConfig, Router
 from hcrbench.retrieve.hcr.tree import build_tree
+from hcrbench.retrieve.maxsim import maxsim_exact, maxsim_exact_queries, one_thread_blas
 from hcrbench.retrieve.rerank import DEFAULT_CROSS_ENCODER
 from hcrbench.retrieve.runtime import cache_identity, vectors_digest
 from hcrbench.retrieve.summarize import ExtractiveSummarizer
