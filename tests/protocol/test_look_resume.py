@@ -85,3 +85,16 @@ def test_a_folder_from_before_the_record_resumes_from_its_verdicts(tmp_path):
     assert legacy_record(tmp_path, {**ARGS, "worlds": 4}) is None
     assert legacy_record(tmp_path, {**ARGS, "max_worlds": 8}) is None
     assert legacy_record(tmp_path, {**ARGS, "relook_look": 2}) is None
+
+
+def test_the_quickstart_refuses_other_settings_over_several_looks_before_any_work(tmp_path, monkeypatch):
+    """--max-worlds changed on a folder of two looks: one line naming it (--relook), nothing generated or tuned."""
+    from hcrbench.protocol.quickstart import run_quickstart
+
+    monkeypatch.setenv("HCRBENCH_HOME", str(tmp_path / "home"))
+    out = tmp_path / "qs"
+    args = loop_args(size="small", seed=5, worlds=3, cap=4, budget_s=1800.0, look=1)
+    write_record(out, args, [_look(1, 3), _look(2, 4)], stopped="max worlds (4) reached", verdicts={"overall": "go"})
+    with pytest.raises(InputError, match="--max-worlds 4 then, 6 now") as e:
+        run_quickstart(out, sizes=["small"], seed=5, encoder="hash", progress=False, worlds=3, max_worlds=6)
+    assert e.value.field == "--relook" and sorted(p.name for p in out.iterdir()) == ["looks.json"]

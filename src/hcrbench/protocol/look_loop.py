@@ -27,14 +27,8 @@ def run_looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: P
     from hcrbench.protocol import batches
     from hcrbench.protocol.verdicts import hooks, with_tuning, write_verdicts
 
-    cap = worlds if worlds == 1 else max(worlds, max_worlds or batches.DEFAULT_MAX_WORLDS)
-    max_looks = 1 + (cap - worlds) // batches.BATCH_WORLDS if worlds > 1 else 1
-    args = look_resume.loop_args(size=size, seed=seed, worlds=worlds, cap=cap, budget_s=budget_s,
-                                 look=opts.get("look", 1))
-    start = look_resume.Resume(worlds=worlds)
-    if worlds > 1:  # where the folder's recorded looks leave off (a first run: look 1)
-        record = look_resume.read_record(folder) or (None if relook else look_resume.legacy_record(folder, args))
-        start = look_resume.resume_point(record, args, relook=relook, folder=folder)
+    cap, max_looks, args, start = starting_look(folder, size, seed=seed, worlds=worlds, max_worlds=max_worlds,
+                                                budget_s=budget_s, relook=relook, look=opts.get("look", 1))
     if start.line:
         console.print(f"{folder}: {start.line}", soft_wrap=True)
     started = time.perf_counter() - start.spent_s  # the budget counts the recorded looks' seconds
@@ -148,6 +142,23 @@ def run_looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: P
     if worlds > 1:  # the looks are complete: a re-run with the same arguments reuses the last one as it is
         look_resume.write_record(folder, args, history, stopped=stop, verdicts=res.verdicts)
     return res
+
+
+def starting_look(folder: Path, size: str, *, seed: int, worlds: int, max_worlds: int | None, budget_s: float,
+                  relook: bool, look: int = 1) -> tuple[int, int, dict[str, Any], look_resume.Resume]:
+    """``(cap, max_looks, args, start)``: the most worlds, the most looks, the arguments the record keeps, and
+    where the folder's recorded looks leave off (:func:`hcrbench.protocol.look_resume.resume_point`: a first run
+    is look 1; raises InputError, before any work, on other settings over several looks)."""
+    from hcrbench.protocol import batches
+
+    cap = worlds if worlds == 1 else max(worlds, max_worlds or batches.DEFAULT_MAX_WORLDS)
+    max_looks = 1 + (cap - worlds) // batches.BATCH_WORLDS if worlds > 1 else 1
+    args = look_resume.loop_args(size=size, seed=seed, worlds=worlds, cap=cap, budget_s=budget_s, look=look)
+    start = look_resume.Resume(worlds=worlds)
+    if worlds > 1:
+        record = look_resume.read_record(folder) or (None if relook else look_resume.legacy_record(folder, args))
+        start = look_resume.resume_point(record, args, relook=relook, folder=folder)
+    return cap, max_looks, args, start
 
 
 def _generate(data_root: Path, size: str, seed: int, k: int, relook_look: int, console: Any) -> tuple[float, list[float]]:

@@ -37,6 +37,7 @@ from hcrbench.protocol.look_loop import (
     look_confidence,
     run_looks,
     sequential_doc,
+    starting_look,
     variance_of,
     with_best_simple,
 )
@@ -144,6 +145,9 @@ def run_quickstart(out: Path, *, sizes: list[str], seed: int = VERDICT_SEED, enc
                                                                           [data_root / f"meridian-{size}-s{seed}",
                                                                            *larger])):
             looks.early_check(root, out if size == largest else out / "sizes" / size, relook=relook)
+        # other settings over a folder's several recorded looks: refused now, not after the sizes before it ran
+        starting_look(out if size == largest else out / "sizes" / size, size, seed=seed, worlds=worlds,
+                      max_worlds=max_worlds, budget_s=budget_minutes * 60.0, relook=relook, look=look)
     for size in sizes:
         folder = out if size == largest else out / "sizes" / size
         if len(sizes) > 1:
