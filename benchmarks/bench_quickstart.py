@@ -16,7 +16,11 @@ command minus those (start-up, imports, generation, the report, the terminal out
 user + system time (``getrusage`` of the child). Then the outputs of the cold and warm runs are compared byte for
 byte (the manifests' timing fields, the hcrbench commit and verdicts' ``new_look`` excluded).
 
-    python benchmarks/bench_quickstart.py [--size small] [--out DIR] [--max-worlds N] [--shared-cache] [--memo-off]
+    python benchmarks/bench_quickstart.py [--size small] [--out DIR] [--max-worlds N] [--encoder hash] [--seed S]
+                                          [--budget MIN] [--shared-cache] [--memo-off]
+
+A run of several looks (test worlds added while a rule is undecided) re-runs warm too: the warm run reuses the last
+recorded look (``OUT/looks.json``) and its verdicts, and its first verdict is the command's end (no look line).
 """
 
 from __future__ import annotations
@@ -110,6 +114,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None, help="a folder that does not exist yet (default: a temp one)")
     ap.add_argument("--memo-off", action="store_true", help="also time a warm run with HCRBENCH_MEMO=0")
     ap.add_argument("--max-worlds", type=int, default=None, help="passed to quickstart (default: its own)")
+    ap.add_argument("--encoder", default=None, help="passed to quickstart (default: its own, minilm)")
+    ap.add_argument("--seed", type=int, default=None, help="passed to quickstart (default: the verdict seed)")
+    ap.add_argument("--budget", type=float, default=None, help="passed to quickstart, minutes (default: its own)")
     ap.add_argument("--shared-cache", action="store_true", help="keep $HCRBENCH_CACHE as it is (a cold folder, "
                     "not a cold cache)")
     ap.add_argument("--keep", action="store_true", help="keep the output folder")
@@ -123,7 +130,9 @@ def main() -> None:
         if cache.exists():
             sys.exit(f"{cache} exists: a cold run needs an empty embedding cache (or pass --shared-cache)")
         env["HCRBENCH_CACHE"] = str(cache)
-    extra = [] if args.max_worlds is None else ["--max-worlds", str(args.max_worlds)]
+    extra = [f for flag, value in (("--max-worlds", args.max_worlds), ("--encoder", args.encoder),
+                                   ("--seed", args.seed), ("--budget", args.budget))
+             if value is not None for f in (flag, str(value))]
     load0 = os.getloadavg()
     cold_name = "cold" if not args.shared_cache else "cold folder"
     runs = {cold_name: run(out, args.size, env, extra)}

@@ -78,6 +78,7 @@ def test_a_second_look_at_the_power_plans_suite_is_refused_before_tuning_on_it(t
 
     import hcrbench.protocol.query_plan as qp
     import hcrbench.protocol.quickstart as qs
+    import hcrbench.protocol.quickstart_config as qc
     from hcrbench.errors import InputError
 
     monkeypatch.setenv("HCRBENCH_HOME", str(tmp_path / "home"))
@@ -99,7 +100,7 @@ def test_a_second_look_at_the_power_plans_suite_is_refused_before_tuning_on_it(t
         tuned.append(opts.get("queries"))
         return folder / "quickstart.toml", {}
 
-    monkeypatch.setattr(qs, "write_config", fake_write_config)
+    monkeypatch.setattr(qc, "write_config", fake_write_config)
     monkeypatch.setattr(qp, "plan", fake_plan)
     with pytest.raises(InputError, match="already scored 1 time, last by 'an earlier look'"):
         qs.run_quickstart(out, sizes=["small"], seed=3, encoder="hash", progress=False)

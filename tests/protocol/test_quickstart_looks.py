@@ -9,7 +9,9 @@ from types import SimpleNamespace
 import pytest
 
 from hcrbench.protocol import batches, sequential
+from hcrbench.protocol import look_loop as ll
 from hcrbench.protocol import quickstart as qs
+from hcrbench.protocol import quickstart_config as qc
 
 UNDECIDED = {"id": "toy_rule", "name": "toy rule", "status": "not decidable",
              "text": "not decidable at n = 300 (needs ~ 450)"}
@@ -20,7 +22,8 @@ DECIDED = {"id": "toy_rule", "name": "toy rule", "status": "pass", "text": "pass
 def fake(monkeypatch):
     """The quickstart's steps replaced by records: which worlds each look asked for, at which level, and a
     verdict that stays undecided for ``state.undecided_looks`` looks."""
-    state = SimpleNamespace(worlds=[], levels=[], undecided_looks=1, world_seconds=20.0, written=None)
+    state = SimpleNamespace(worlds=[], levels=[], undecided_looks=1, world_seconds=20.0, written=None,
+                            decided_at=None, fail_at=None)
 
     def write_config(folder, size, **kw):
         state.levels.append(kw.get("confidence"))
@@ -28,20 +31,23 @@ def fake(monkeypatch):
 
     def run_experiment(cfg, **kw):
         look = len(state.worlds)
-        row = dict(UNDECIDED if look <= state.undecided_looks else DECIDED)
         k = state.worlds[-1] if state.worlds else 3
+        if k == state.fail_at:  # the run is stopped in the middle of this look
+            raise KeyboardInterrupt
+        row = dict(UNDECIDED if (look <= state.undecided_looks if state.decided_at is None else k < state.decided_at)
+                   else DECIDED)
         return SimpleNamespace(verdicts={"overall": "go", "checkpoints": [row], "hypotheses": []},
                                manifest={"dataset": {"n_queries": 300 * (k - 2)},
                                          "stages": {"scoring": {"wall_s": 30.0}},
                                          "systems": {"hcr": {"worlds": {f"w{k - 1:02d}": {
                                              "seconds": state.world_seconds, "reused": False}}}}})
 
-    monkeypatch.setattr(qs, "write_config", write_config)
+    monkeypatch.setattr(qc, "write_config", write_config)
     monkeypatch.setattr("hcrbench.experiment.runner.run_experiment", run_experiment)
     monkeypatch.setattr("hcrbench.synth.worlds.ensure_worlds", lambda root, **kw: state.worlds.append(kw["worlds"]))
-    monkeypatch.setattr(qs.looks, "guard", lambda cfg, root, relook=False: None)
-    monkeypatch.setattr(qs.looks, "record", lambda look, folder, v: v)
-    monkeypatch.setattr(qs, "with_best_simple", lambda v, res, cfg: v)
+    monkeypatch.setattr(ll.looks, "guard", lambda cfg, root, relook=False: None)
+    monkeypatch.setattr(ll.looks, "record", lambda look, folder, v: v)
+    monkeypatch.setattr(ll, "with_best_simple", lambda v, res, cfg: v)
     monkeypatch.setattr("hcrbench.protocol.verdicts.with_tuning", lambda v, t: v)
 
     def write_verdicts(folder, v):
@@ -55,7 +61,7 @@ def _run(tmp_path, **kw):
     opts = dict(largest=True, seed=5, data_root=tmp_path / "data", worlds=3, max_worlds=6, budget_s=3600.0,
                 max_queries=0, relook=False, console=SimpleNamespace(print=lambda *a, **k: None), sizes=["small"])
     opts.update(kw)
-    return qs._looks(tmp_path, "small", **opts)
+    return ll.run_looks(tmp_path, "small", **opts)
 
 
 def test_a_batch_more_while_undecided_each_look_at_its_level(fake, tmp_path):
@@ -91,6 +97,76 @@ def test_one_world_is_one_look_at_the_fixed_level(fake, tmp_path):
     res = _run(tmp_path, worlds=1)
     assert fake.worlds == [] and fake.levels == [None]  # one world: no worlds to add, the config's own level
     assert "sequential" not in res.verdicts
+
+
+def _said():
+    lines: list[str] = []
+    return lines, SimpleNamespace(print=lambda *a, **k: lines.append(str(a[0])))
+
+
+def test_a_re_run_of_complete_looks_reuses_the_last_one_and_its_recorded_verdicts(fake, tmp_path):
+    """Three looks (3, 4, 5 worlds), then the same run again: only the last look is taken, warm, with its own
+    worlds and level; no new test world, the recorded verdicts written back as they were, the record untouched."""
+    import json
+
+    fake.undecided_looks = 2
+    first = _run(tmp_path)
+    assert fake.worlds == [3, 4, 5] and (tmp_path / "looks.json").is_file()
+    record = (tmp_path / "looks.json").read_bytes()
+    written = json.dumps(fake.written, sort_keys=True)
+    fake.worlds.clear()
+    fake.levels.clear()
+    fake.written = None
+    said, console = _said()
+    again = _run(tmp_path, console=console)
+    max_looks = 1 + (6 - 3) // batches.BATCH_WORLDS
+    assert fake.worlds == [5] and fake.levels == [sequential.level(3, max_looks)]  # the last look, nothing new
+    # the fake's look-1 verdict would be "undecided": what was written is the recorded one
+    assert json.dumps(again.verdicts, sort_keys=True) == written == json.dumps(fake.written, sort_keys=True)
+    assert again.verdicts["sequential"]["stopped"] == "decided" and first.verdicts["sequential"]["stopped"] == "decided"
+    assert (tmp_path / "looks.json").read_bytes() == record
+    assert any("reusing the recorded look 3" in s for s in said) and any("reused the recorded look 3" in s
+                                                                         for s in said), said
+
+
+def test_a_run_stopped_in_the_middle_of_a_look_resumes_at_that_look(fake, tmp_path):
+    """Killed during look 2: the re-run starts at look 2 (4 worlds) with look 1 as recorded, and goes on as the
+    first run would have (look 3 at 5 worlds decides); the looks in verdicts.json are 1, 2, 3."""
+    fake.decided_at, fake.fail_at = 5, 4
+    with pytest.raises(KeyboardInterrupt):
+        _run(tmp_path)
+    assert fake.worlds == [3, 4]
+    fake.worlds.clear()
+    fake.levels.clear()
+    fake.fail_at = None
+    said, console = _said()
+    res = _run(tmp_path, console=console)
+    max_looks = 1 + (6 - 3) // batches.BATCH_WORLDS
+    assert fake.worlds == [4, 5] and fake.levels == [sequential.level(k, max_looks) for k in (2, 3)]
+    seq = res.verdicts["sequential"]
+    assert [(lk["look"], lk["worlds"]) for lk in seq["looks"]] == [(1, 3), (2, 4), (3, 5)]
+    assert "forecast_s" in seq["looks"][1]  # look 2 keeps the forecast made after look 1
+    assert seq["stopped"] == "decided" and any("resuming look 2 (4 worlds)" in s for s in said), said
+
+
+def test_other_settings_on_a_folder_of_several_looks_are_refused_before_any_work(fake, tmp_path):
+    """Starting again at look 1 would score the first test world again (and remove the later ones from the data
+    folder): refused in one line naming what differs, nothing generated; one look with other settings is look 1."""
+    from hcrbench.errors import InputError
+
+    fake.undecided_looks = 1
+    _run(tmp_path)
+    assert fake.worlds == [3, 4]
+    fake.worlds.clear()
+    with pytest.raises(InputError, match=r"--max-worlds 6 then, 5 now") as e:
+        _run(tmp_path, max_worlds=5)
+    assert e.value.field == "--relook" and fake.worlds == []
+    one = tmp_path / "one"
+    fake.undecided_looks = 0
+    _run(one, max_worlds=4)
+    fake.worlds.clear()
+    _run(one, max_worlds=5)
+    assert fake.worlds[0] == 3  # a folder of one look: look 1 again (the look guard decides if it is warm)
 
 
 def test_the_forecast_scales_the_query_bound_stages_and_adds_a_world():
@@ -231,14 +307,14 @@ def test_the_forecast_of_a_look_is_within_30_percent_of_what_it_then_took(monkey
 
     ensure = synth_worlds.ensure_worlds  # the design's 500 documents per world, 40 queries (not 300): a short test
     monkeypatch.setattr(synth_worlds, "ensure_worlds", lambda root, **kw: ensure(root, n_queries=40, **kw))
-    monkeypatch.setattr(qs, "write_config", write_config)
+    monkeypatch.setattr(qc, "write_config", write_config)
     monkeypatch.setattr(batches, "undecided_for_queries", undecided)
     monkeypatch.setattr(batches, "any_within_reach", lambda v, u: True)
-    monkeypatch.setattr(qs.looks, "guard", lambda cfg, root, relook=False: {})
-    monkeypatch.setattr(qs.looks, "record", lambda look, folder, v: {"overall": "go", "checkpoints": [],
+    monkeypatch.setattr(ll.looks, "guard", lambda cfg, root, relook=False: {})
+    monkeypatch.setattr(ll.looks, "record", lambda look, folder, v: {"overall": "go", "checkpoints": [],
                                                                       "hypotheses": []})
-    monkeypatch.setattr(qs, "with_best_simple", lambda v, res, cfg: v)
-    monkeypatch.setattr(qs, "variance_of", lambda folder, v: {})
+    monkeypatch.setattr(ll, "with_best_simple", lambda v, res, cfg: v)
+    monkeypatch.setattr(ll, "variance_of", lambda folder, v: {})
     monkeypatch.setattr("hcrbench.protocol.verdicts.with_tuning", lambda v, t: v)
     written = {}
     monkeypatch.setattr("hcrbench.protocol.verdicts.write_verdicts", lambda folder, v: written.update(v))

@@ -33,8 +33,8 @@ DERIVED = ("eval.json", "per_query.csv", "per_query.parquet", "gate.json", "tree
 #: Names hcrbench writes into an experiment folder (a foreign file by one of these names would be overwritten).
 OWN_ENTRIES = {"config.toml", "manifest.json", "runs", "hcrbench.lock", "logs", "contexts", "curves", *DERIVED,
                "memo",  # results reused by a warm re-run (experiment.memo)
-               # hcrbench quickstart's folder: its config, generated data, smaller sizes, growth
-               "quickstart.toml", "data", "sizes", "growth.json", MARKER, BUSY}
+               # hcrbench quickstart's folder: its config, generated data, smaller sizes, growth, its looks' record
+               "quickstart.toml", "data", "sizes", "growth.json", "looks.json", MARKER, BUSY}
 
 
 def drop_stale_results(out: Path) -> None:
