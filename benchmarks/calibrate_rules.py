@@ -587,7 +587,9 @@ def markdown(doc: dict) -> str:
     if doc.get("needs_worlds"):
         slots = doc["needs_worlds"][0]["slots"]
         lines += ["", "**\"needs ~ n\" in worlds, checked** (what an undecided row prints, "
-                  "`undecided.needs_worlds`: its n for power 0.8 at the margin over the queries per world, rounded "
+                  "`undecided.needs_worlds`: on the interval over worlds, the worlds at which a t on worlds - 1 df "
+                  "has power 0.8 at the margin, on one world's sd floored by the queries' topic-clustered sampling; "
+                  "on the topic interval and checkpoint 3's, its n for power 0.8 over the queries per world, rounded "
                   f"up). Each draw undecided after its first batch, at a truth a margin past a threshold, judged "
                   f"again at 95% on exactly the worlds its row printed (up to {slots}); the figure promises 80%:", "",
                   "| rule | construction | truth | undecided after batch 1 | priced (more worlds printed) | "

@@ -115,3 +115,32 @@ def test_the_world_sd_is_floored_by_the_queries_own_sampling():
     assert math.isclose(reg.world_sd(0.001, 0.01, 2), math.sqrt(2) * 0.01)
     assert math.isclose(reg.world_sd(0.02, 0.01, 3), math.sqrt(3) * 0.02)
     assert reg.world_sd(0.0, 0.0, 2) is None and reg.world_sd(0.01, 0.01, 0) is None
+
+
+def test_what_the_floor_cannot_see_a_between_world_component_larger_than_the_queries_sampling():
+    # world means: truth + a world effect (variance tau2) + the queries' sampling of the world's mean (within2,
+    # which the topic-clustered se measures on many df); two worlds give the sum on 1 df. The figure holds its 80%
+    # while tau2 <= within2 and falls short beyond, which docs/protocol.md says
+    rng = np.random.default_rng(3)
+    rule, within, reps, slots = reg.get("kill"), 0.016, 1000, 120
+    memo: dict[float, int] = {}
+
+    def rate(ratio: float) -> float:
+        sig = within * math.sqrt(1 + ratio)
+        wm = rng.normal(MARGIN, sig, size=(reps, slots))
+        se = wm[:, :2].std(axis=1, ddof=1) / math.sqrt(2)
+        half = stats.t.ppf(0.975, 1) * se
+        und = np.abs(wm[:, :2].mean(axis=1)) <= half
+        topic = within / math.sqrt(2) * np.sqrt(rng.chisquare(100, reps) / 100)
+        hit = n = 0
+        for r in np.flatnonzero(und):
+            s = round(reg.world_sd(se[r], topic[r], 2), 5)
+            w = memo.setdefault(s, rule.worlds_needed(s) or 0)
+            if 2 < w <= slots:
+                n += 1
+                hit += bool(_world_t_decides(wm[r:r + 1, :w])[0])
+        return hit / n
+
+    se = math.sqrt(0.16 / reps)
+    assert rate(0.0) >= 0.8 - 3 * se and rate(1.0) >= 0.8 - 3 * se
+    assert rate(4.0) < 0.8 - 3 * se
