@@ -144,3 +144,19 @@ def test_what_the_floor_cannot_see_a_between_world_component_larger_than_the_que
     se = math.sqrt(0.16 / reps)
     assert rate(0.0) >= 0.8 - 3 * se and rate(1.0) >= 0.8 - 3 * se
     assert rate(4.0) < 0.8 - 3 * se
+
+
+def test_one_test_world_of_a_multi_world_dataset_is_sized_in_worlds_too():
+    from types import SimpleNamespace
+
+    from hcrbench.protocol.subject import one_world, query_worlds
+
+    one = SimpleNamespace(query_ids=["w02-MQ001", "w02-MQ002", "w02-MQ003"])
+    two = SimpleNamespace(query_ids=["w02-MQ001", "w03-MQ001"])
+    plain = SimpleNamespace(query_ids=["MQ001", "MQ002"])
+    assert one_world(one, one) and query_worlds(one, one) is None  # one world: the topic interval, sized in worlds
+    assert not one_world(two, two) and query_worlds(two, two) is not None
+    assert not one_world(plain, plain)  # a dataset of one world: sized in queries, more of its queries
+    wsd = reg.world_sd(0.01, 0.01, 1)
+    need, und = reg.undecided_worlds(reg.get("kill"), 285, wsd, 1)
+    assert und["needs_worlds"] == reg.worlds_for_power(0.01, MARGIN) and need == und["needs_worlds"] * 285
