@@ -60,7 +60,7 @@ SYSTEMS = {"B": ("bm25", 'type = "bm25"'),
 NAMES = {k: name for k, (name, _) in SYSTEMS.items()}
 SEED_BASE = 734_100
 QUICK = {"worlds": 3, "reps": 300, "max_looks": 3, "worlds_per_batch": 1, "queries_per_world": 60, "need_slots": 6}
-FULL = {"worlds": 12, "reps": 2000, "max_looks": 5, "worlds_per_batch": 2, "queries_per_world": 60, "need_slots": 24}
+FULL = {"worlds": 12, "reps": 2000, "max_looks": 5, "worlds_per_batch": 2, "queries_per_world": 60, "need_slots": 48}
 OFFSETS = (-0.06, -1, 0.0, 1, 0.06)  # 1 / -1: plus / minus the rule's margin
 NEED_SAMPLE = 40                     # undecided draws per cell whose "needs ~ M" is checked (25 ms per power call)
 
@@ -326,42 +326,52 @@ def at_margin(rule, truth: float) -> bool:
 
 
 def sd_rows(rule, cluster: str | None, d: np.ndarray, x: dict, cols: int, q: int, slots: int, rng
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """``(codes, sd)`` of each row judged at 95% on its first ``cols`` queries, and the per-query sd its row's
-    "needs ~ n" reads: the clustered interval's standard error x sqrt(n) (:func:`hcrbench.protocol.subject.
-    clustered_interval`), the rule's own interval's half-width / z x sqrt(n) otherwise (:func:`registry.sd_from`)."""
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """``(codes, sd, world_sd)`` of each row judged at 95% on its first ``cols`` queries, the per-query sd a row
+    sized in queries reads (the clustered interval's standard error x sqrt(n), :func:`hcrbench.protocol.subject.
+    clustered_interval`; the rule's own interval's half-width / z x sqrt(n) otherwise, :func:`registry.sd_from`),
+    and, for the interval over worlds ("nested"), the sd of one world's mean its row sizes "needs ~ n" on in worlds
+    (:func:`registry.world_sd`: the worlds' CR2 variance floored by the topic-clustered one; None otherwise)."""
     from hcrbench.protocol import operating as opc
+    from hcrbench.protocol import registry as reg
     from hcrbench.protocol.rules import at_confidence
 
     if cluster is not None:
         cl = _clustered(cluster, d, x, cols, q, slots)
-        return decide(rule, d[:, :cols], 0.95, cl, rng), np.sqrt(cl[0] * cols)
+        wsd = None
+        if cluster.startswith("nested"):
+            vt, _ = cr2_rows(d[:, :cols], x["C"][:, :cols], x["G"])
+            wsd = np.array([reg.world_sd(math.sqrt(a), math.sqrt(b), cols // q) or 0.0 for a, b in zip(cl[0], vt)])
+        return decide(rule, d[:, :cols], 0.95, cl, rng), np.sqrt(cl[0] * cols), wsd
     with at_confidence(0.95):
         lo, hi = opc._interval(rule, d[:, :cols], rng)
-    from hcrbench.protocol import registry as reg
-
-    return reg.decide(rule, lo, hi), (np.asarray(hi) - np.asarray(lo)) / 2 / 1.959964 * math.sqrt(cols)
+    return reg.decide(rule, lo, hi), (np.asarray(hi) - np.asarray(lo)) / 2 / 1.959964 * math.sqrt(cols), None
 
 
 def needs_worlds_check(rule, cluster: str | None, d: np.ndarray, truth: float, x: dict, per: int, q: int,
                        rng) -> dict:
     """The printed "needs ~ n", in worlds, checked: for each draw undecided after its first batch (``per``
-    worlds), the worlds its row would print (:func:`hcrbench.protocol.batches.price_undecided`: the rule's
-    ``n_needed`` on the row's sd, over ``q`` queries per world, rounded up), and, where that is more than it has
-    and no more than the draw's worlds, the same draw judged at 95% on exactly that many worlds: the share decided
-    correctly is the power the figure promises (0.8 at the margin)."""
+    worlds), the worlds its row would print (:func:`hcrbench.protocol.batches.price_undecided`: on an interval over
+    worlds, the rule's ``worlds_needed`` on the row's world sd, :func:`registry.undecided_worlds`; otherwise its
+    ``n_needed`` on the row's per-query sd over ``q`` queries per world, rounded up), and, where that is more than
+    it has and no more than the draw's worlds, the same draw judged at 95% on exactly that many worlds: the share
+    decided correctly is the power the figure promises (0.8 at the margin)."""
     slots = d.shape[1] // q
-    codes, sd = sd_rows(rule, cluster, d, x, per * q, q, slots, rng)
+    codes, sd, wsd = sd_rows(rule, cluster, d, x, per * q, q, slots, rng)
     und = np.flatnonzero(codes == 0)
-    need = np.array([rule.n_needed(float(s)) or 0 for s in sd[und]], dtype=np.int64)
-    worlds = np.ceil(need / q).astype(np.int64)
+    if wsd is not None:
+        worlds = np.array([rule.worlds_needed(float(s)) or 0 for s in wsd[und]], dtype=np.int64)
+        need = worlds * q
+    else:
+        need = np.array([rule.n_needed(float(s)) or 0 for s in sd[und]], dtype=np.int64)
+        worlds = np.ceil(need / q).astype(np.int64)
     priced = (need > 0) & (worlds > per)
     fits = priced & (worlds <= slots)
     right = wrong_n = 0
     for w in np.unique(worlds[fits]):
         rows = und[fits & (worlds == w)]
         sub = {"C": x["C"][rows], "G": x["G"]}
-        c, _ = sd_rows(rule, cluster, d[rows], sub, int(w) * q, q, slots, rng)
+        c, _, _ = sd_rows(rule, cluster, d[rows], sub, int(w) * q, q, slots, rng)
         bad = wrong(rule, c, truth)
         right += int(np.sum((c != 0) & ~bad))
         wrong_n += int(np.sum(bad))
@@ -577,7 +587,9 @@ def markdown(doc: dict) -> str:
     if doc.get("needs_worlds"):
         slots = doc["needs_worlds"][0]["slots"]
         lines += ["", "**\"needs ~ n\" in worlds, checked** (what an undecided row prints, "
-                  "`undecided.needs_worlds`: its n for power 0.8 at the margin over the queries per world, rounded "
+                  "`undecided.needs_worlds`: on the interval over worlds, the worlds at which a t on worlds - 1 df "
+                  "has power 0.8 at the margin, on one world's sd floored by the queries' topic-clustered sampling; "
+                  "on the topic interval and checkpoint 3's, its n for power 0.8 over the queries per world, rounded "
                   f"up). Each draw undecided after its first batch, at a truth a margin past a threshold, judged "
                   f"again at 95% on exactly the worlds its row printed (up to {slots}); the figure promises 80%:", "",
                   "| rule | construction | truth | undecided after batch 1 | priced (more worlds printed) | "

@@ -101,6 +101,15 @@ def test_queries_of_several_worlds_add_the_between_world_component(tmp_path):
     assert np.allclose(row["interval"], [want.low, want.high], atol=1e-12)
     assert row["evidence"]["clusters"]["worlds"] == 4 and row["evidence"]["clusters"]["by_world"]
     assert "its 4 worlds as the clusters" in row["interval_kind"]
+    # undecided: "needs ~ n" is sized in worlds, on one world's sd floored by the topic-clustered sampling
+    from hcrbench.protocol import registry as reg
+
+    assert row["verdict"] == "not decidable"
+    wsd = reg.world_sd(want.se, want.topic_se, 4)
+    und = row["undecided"]
+    assert und["world_sd"] == round(wsd, 6) and wsd >= want.se * 2
+    need_w = reg.get("kill").worlds_needed(wsd)
+    assert und["needs_n"] == need_w * 30 and und.get("needs_worlds", 4) == max(need_w, 4)
 
 
 def test_the_other_paired_rules_read_the_kill_rule_s_clustered_interval(tmp_path):

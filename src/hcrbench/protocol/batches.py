@@ -89,7 +89,9 @@ def worlds_to_decide(undecided: list[dict[str, Any]], queries_per_world: float) 
 def price_undecided(verdicts: dict[str, Any] | None, *, test_worlds: int, queries_per_world: float,
                     seconds_per_world: float | None) -> list[dict[str, Any]]:
     """Say, on every row more test queries can decide (:func:`undecided_for_queries`), what its "needs ~ M"
-    queries come to here: ``needs_worlds`` = M / the run's test queries per world, rounded up; ``more_worlds``
+    queries come to here: ``needs_worlds`` = the worlds the rule sized it in where it was judged on an interval over
+    worlds (its ``world_sd``: :func:`hcrbench.protocol.registry.undecided_worlds`, a t on worlds - 1 df), else
+    M / the run's test queries per world, rounded up; ``more_worlds``
     beyond the ``test_worlds`` judged; ``needs_minutes`` = those worlds at ``seconds_per_world`` (the look's own
     cost per world, :func:`cost_per_world`). Written into the row's ``undecided`` field (its other fields kept)
     and its text; returns the rows priced. A row whose n already reaches M promises no n and is not priced."""
@@ -101,7 +103,9 @@ def price_undecided(verdicts: dict[str, Any] | None, *, test_worlds: int, querie
         u = priced.get(r.get("id"))
         if u is None or not isinstance(r.get("undecided"), dict):
             continue
-        need_w = math.ceil(u["needs"] / queries_per_world - 1e-9)
+        und = r["undecided"]
+        sized = und.get("world_sd") is not None and und.get("needs_worlds")
+        need_w = int(und["needs_worlds"]) if sized else math.ceil(u["needs"] / queries_per_world - 1e-9)
         more = max(0, need_w - int(test_worlds))
         mins = None if seconds_per_world is None else round(more * float(seconds_per_world) / 60, 1)
         r["undecided"] = {**r["undecided"], "at_worlds": int(test_worlds), "needs_worlds": need_w,

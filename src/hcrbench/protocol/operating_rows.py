@@ -57,8 +57,9 @@ def gate_rows(rows: list[dict], ops: dict[str, dict[str, Any]]) -> list[dict]:
                    "side_check": sc, "used_to_void": False}
         r["evidence"] = {**(r.get("evidence") or {}), "operating": summary}
         at = _AT_N.search(r["text"])
-        if r[key] == UNDECIDABLE and op["needs_n"] and not (at and int(op["needs_n"]) <= int(at.group(1).replace(
-                ",", ""))):  # the same n, from the run's own sd instead of the interval's (never one this n has)
+        sized = (r.get("undecided") or {}).get("world_sd") is not None  # sized in worlds: the replay's n is not
+        if r[key] == UNDECIDABLE and op["needs_n"] and not sized and not (at and int(op["needs_n"]) <= int(
+                at.group(1).replace(",", ""))):  # the same n, from the run's own sd instead of the interval's
             need = int(op["needs_n"])
             r["text"], subs = _NEEDS.subn(lambda mt, k=need: f"(needs ~ {k:,}{mt.group(1) or ''})", r["text"],
                                           count=1)

@@ -121,6 +121,12 @@ class Rule:
             return n_for_power_r(self.go, -self.margin)
         return None
 
+    def worlds_needed(self, world_sd: float | None) -> int | None:
+        """The test worlds at which this rule, judged on an interval over worlds (the worlds its clusters, a t on
+        worlds - 1 df), has power 0.8 at its own margin: :func:`worlds_for_power` on ``world_sd``, the sd of one
+        world's mean difference (:func:`world_sd`). None for a figure that is not a paired difference or mean."""
+        return worlds_for_power(world_sd, self.margin) if self.kind in ("difference", "mean") else None
+
     def sentence(self) -> str:
         """The rule in one declarative sentence, from its own fields (thresholds, margin, interval, words)."""
         side = "above" if self.higher_is_better else "below"
@@ -218,6 +224,34 @@ def n_for_power(sd: float | None, margin: float, *, power: float = POWER, alpha:
     return int(need) if math.isfinite(need) and need <= MAX_N else None
 
 
+def worlds_for_power(world_sd: float | None, margin: float, *, power: float = POWER, alpha: float | None = None
+                     ) -> int | None:
+    """The number of test worlds at which a t interval over world means (the worlds the clusters: CR2 over equal
+    worlds is the one-sample t of their means, on worlds - 1 df) decides a true difference ``margin`` past its
+    threshold with power 0.8 at two-sided ``alpha``: the noncentral t of :func:`n_for_power` with the world as the
+    unit, ``world_sd`` the sd of one world's mean difference. Sizing in queries instead (the per-query sd on
+    n - 1 df, then over the queries per world) counts df the interval does not have (t(3) is 3.18 where t(239) is
+    1.97)."""
+    return n_for_power(world_sd, margin, power=power, alpha=alpha)
+
+
+def world_sd(se: float | None, topic_se: float | None, worlds: int | None) -> float | None:
+    """The sd of one world's mean difference that :func:`worlds_for_power` sizes on, from an interval over
+    ``worlds`` worlds: ``sqrt(worlds x max(se^2, topic_se^2))``, ``se`` the interval's standard error (between the
+    worlds' means: worlds - 1 df, one at two worlds) and ``topic_se`` the one over the queries' topic clusters alone
+    (the same mean's sampling within the worlds, on many df). A world's mean varies by its queries' sampling plus
+    what the worlds themselves differ by (``between_worlds``, :mod:`hcrbench.stats.variance_components`); the
+    moment estimate of that component, truncated at 0 as the design-effect view has it, is ``se^2 - topic_se^2``,
+    so the sum is the larger of the two. On one df ``se`` alone comes out small by chance in many draws (half
+    the time below 0.45 of its square): the floor keeps the figure from promising power 0.8 on a lucky pair of
+    worlds. What it cannot see is a between-world component larger than the queries' sampling, which two worlds
+    measure on one df (docs/protocol.md, "Calibration on fresh worlds")."""
+    if not worlds or worlds < 1:
+        return None
+    v = max(float(se or 0.0) ** 2, float(topic_se or 0.0) ** 2)
+    return math.sqrt(worlds * v) if v > 0 and math.isfinite(v) else None
+
+
 def sd_from(lo: float | None, hi: float | None, n: int | None) -> float | None:
     """The per-unit sd behind a normal interval ``[lo, hi]`` at :func:`rules.confidence` of a mean of ``n``
     units."""
@@ -300,6 +334,22 @@ def undecided(n: int | None, need: int | None, unit: str = "") -> dict[str, Any]
     n power 0.8 at its margin needs (None: no n in reach decides it) and the unit when n does not count
     queries."""
     return {"at_n": n, "needs_n": need or None, "unit": unit or None}
+
+
+def undecided_worlds(rule: Rule, n: int | None, wsd: float | None, worlds: int | None
+                     ) -> tuple[int | None, dict[str, Any]]:
+    """``(needs_n, undecided field)`` of a row judged on an interval over ``worlds`` worlds, sized in worlds
+    (:meth:`Rule.worlds_needed` on ``wsd``, :func:`world_sd`): ``needs_n`` is those worlds' queries at this row's
+    queries per world, and the field carries ``world_sd`` and, where more worlds than it has are needed,
+    ``needs_worlds`` (which :func:`hcrbench.protocol.batches.price_undecided` keeps)."""
+    need_w = rule.worlds_needed(wsd) if n and worlds else None
+    need = None if need_w is None else max(1, math.ceil(need_w * n / worlds - 1e-9))
+    und = undecided(n, need)
+    if wsd is not None:
+        und["world_sd"] = round(float(wsd), 6)
+    if need_w is not None and worlds is not None and need_w > worlds:
+        und["needs_worlds"] = int(need_w)
+    return need, und
 
 
 def text_undecidable(n: int | None, need: int | None, unit: str = "") -> str:

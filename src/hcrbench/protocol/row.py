@@ -28,13 +28,16 @@ class Undecided:
     needs_worlds: int | None = None
     more_worlds: int | None = None
     needs_minutes: float | None = None
+    #: a row judged over worlds: the sd of one world's mean its ``needs_worlds`` is sized on
+    #: (:func:`hcrbench.protocol.registry.undecided_worlds`)
+    world_sd: float | None = None
 
     @classmethod
     def of(cls, d: dict[str, Any] | None) -> Undecided | None:
         if not isinstance(d, dict):
             return None
         return cls(d.get("at_n"), d.get("needs_n"), d.get("unit"), d.get("at_worlds"), d.get("needs_worlds"),
-                   d.get("more_worlds"), d.get("needs_minutes"))
+                   d.get("more_worlds"), d.get("needs_minutes"), d.get("world_sd"))
 
     def as_dict(self) -> dict[str, Any]:
         out = {"at_n": self.at_n, "needs_n": self.needs_n, "unit": self.unit}
@@ -44,7 +47,7 @@ class Undecided:
         return out
 
 
-WORLD_FIELDS = ("at_worlds", "needs_worlds", "more_worlds", "needs_minutes")
+WORLD_FIELDS = ("at_worlds", "needs_worlds", "more_worlds", "needs_minutes", "world_sd")
 
 
 @dataclass(frozen=True)

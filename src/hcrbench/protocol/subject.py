@@ -252,6 +252,17 @@ def query_worlds(scores: Any, base: Any) -> list[Any] | None:
     return worlds if None not in worlds and len(set(worlds)) >= 2 else None
 
 
+def one_world(scores: Any, base: Any) -> bool:
+    """Whether every query both judged comes from one and the same world of a multi-world dataset (its id
+    prefixed, ``w03-...``): the interval is then over that world's topics, and the evidence more test worlds add is
+    sized in worlds (:func:`registry.undecided_worlds`)."""
+    from hcrbench.synth.worlds import world_of
+
+    pos = set(base.query_ids)
+    worlds = {world_of(str(q)) for q in scores.query_ids if q in pos}
+    return len(worlds) == 1 and None not in worlds
+
+
 def world_words(cl: Any) -> str:
     """The interval kind's words on the worlds (empty for one world)."""
     return f"; its {cl.n_worlds} worlds as the clusters" if cl.by_world else ""
@@ -262,7 +273,9 @@ def clustered_interval(ctx: Context, scores: Any, base: Any, metric: str | None 
     """The kill rule's interval (CR2 over the queries' topic clusters, over their worlds when they come from two
     worlds or more) of ``scores - base`` on their common queries, for the other paired-difference
     rules that judge queries (H1b's clauses, the corpus-size rule): ``{"ci_low", "ci_high", "sd", "ci_method"}``
-    (``sd``: the per-query sd behind it, its standard error x sqrt(n), which "needs ~ n" reads); None
+    (``sd``: the per-query sd behind it, its standard error x sqrt(n); where its queries' worlds are known,
+    ``n_worlds`` and ``world_sd``, the sd of one world's mean that "needs ~ n" is sized on in worlds:
+    :func:`registry.undecided_worlds`); None
     when neither topic clusters nor several worlds are known (the rule's own paired interval stands). ``skew``:
     both ends moved for the differences' skew (:func:`hcrbench.stats.cluster.skew_shift`), for a rule whose two
     claims sit at different thresholds, so that each claim has one tail of its own to hold."""
@@ -276,8 +289,12 @@ def clustered_interval(ctx: Context, scores: Any, base: Any, metric: str | None 
     worlds = query_worlds(scores, base)
     if not known and worlds is None:
         return None
+    from hcrbench.protocol import registry as reg
+
     cl = cluster_ci(a - b, None, ids, confidence=confidence(), worlds=worlds, skew=skew)
-    return {"ci_low": cl.low, "ci_high": cl.high, "sd": cl.se * cl.n ** 0.5,
+    w = cl.n_worlds or (1 if one_world(scores, base) else 0)
+    sized = {"n_worlds": w, "world_sd": reg.world_sd(cl.se, cl.topic_se, w)} if w >= 1 else {}
+    return {"ci_low": cl.low, "ci_high": cl.high, "sd": cl.se * cl.n ** 0.5, **sized,
             "ci_method": f"cluster-robust CR2 t ({cl.n_clusters} clusters, df {cl.df:.1f}{world_words(cl)}"
                          f"{f', skew-corrected by {cl.skew_shift:+.4f}' if skew else ''})"}
 
@@ -308,6 +325,7 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: 
     p = c.get("p") if c.get("p") is not None else c.get("p_holm")
     lo, hi, kind = c.get("ci_low"), c.get("ci_high"), interval_kind(c, "the kill test, its own family")
     sd_q = None  # the per-query sd behind the clustered interval (its "needs ~ n" reads it, not the half-width)
+    n_worlds = wsd = None  # its test worlds and one world's mean's sd: "needs ~ n" sized in worlds
     base = ctx.evaluation.runs.get(base_name)
     if s.scores is not None and base is not None:
         from scipy import stats as sps
@@ -344,7 +362,13 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: 
                 var_q = se ** 2
             p = float(2 * sps.t.sf(abs(m0) / var_q ** 0.5, df)) if var_q > 0 else (1.0 if m0 == 0 else 0.0)
             sd_q = (var_q * cl.n) ** 0.5 if var_q > 0 else None
-    row = hy.single_kill(c.get("delta"), p, lo, hi, c.get("d"), sd=sd_q,
+            if cl.n_worlds >= 1 or one_world(s.scores, base):  # the tree seeds' share, if any, averages over
+                from hcrbench.protocol import registry as reg  # worlds as the worlds' own does
+
+                extra = max(var_q - cl.se ** 2, 0.0)
+                n_worlds = cl.n_worlds or 1
+                wsd = reg.world_sd((cl.se ** 2 + extra) ** 0.5, (cl.topic_se ** 2 + extra) ** 0.5, n_worlds)
+    row = hy.single_kill(c.get("delta"), p, lo, hi, c.get("d"), sd=sd_q, worlds=n_worlds, world_sd=wsd,
                          n=c.get("n"), size=ctx.size, full_size=ctx.full_size if full_size is None else full_size,
                          baseline=base_name, metric=ctx.metric, tested_on=tested_on or s.tested_on,
                          system=ctx.p.system, interval_kind=kind)

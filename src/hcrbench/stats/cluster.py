@@ -57,6 +57,9 @@ class ClusterCI(ResultDisplay):
     n_worlds: int = 0        # worlds the queries come from (0: not given)
     by_world: bool = False   # the worlds are the clusters (two worlds or more)
     skew_shift: float = 0.0  # how far both ends moved for the differences' skew (:func:`skew_shift`)
+    #: the standard error over the topic clusters alone (the queries' own sampling, no between-world term): what the
+    #: mean varies by when the worlds do not differ; equal to ``se`` when the worlds are not the clusters
+    topic_se: float = 0.0
 
 
 def _groups(d: np.ndarray, clusters: Sequence[object]) -> tuple[np.ndarray, np.ndarray]:
@@ -106,6 +109,7 @@ def cluster_ci(a: object, b: object | None, clusters: Sequence[object], confiden
     if G < 2:
         raise InputError("need at least 2 clusters", field="clusters")
     m, var, df = cr2_mean(d, g, G)
+    topic_se = math.sqrt(var)
     n_worlds, by_world = 0, False
     if worlds is not None:
         wg, wids = _groups(d, worlds)
@@ -120,7 +124,7 @@ def cluster_ci(a: object, b: object | None, clusters: Sequence[object], confiden
     shift = skew_shift(d, confidence) if skew else 0.0
     method = ClusterCI.method + (", skew-corrected" if skew else "")
     return ClusterCI(m, m - h + shift, m + h + shift, se, n, G, deff, n / deff if deff > 0 else float(n), df,
-                     method=method, n_worlds=n_worlds, by_world=by_world, skew_shift=shift)
+                     method=method, n_worlds=n_worlds, by_world=by_world, skew_shift=shift, topic_se=topic_se)
 
 
 def skew_shift_rows(d: np.ndarray, confidence: float) -> np.ndarray:

@@ -87,10 +87,14 @@ def corpus_size(points: Sequence[dict[str, Any]] | None, at: str = "medium", why
         return hypothesis(ID, rule.name, crit, GO, f"{words}: a statistical advantage{tail}", ev, **kw)
     if code == reg.NEG:
         return hypothesis(ID, rule.name, crit, NOGO, f"{words}: a significant disadvantage{tail}", ev, **kw)
-    need = rule.n_needed(_num(sub.get("sd")) or reg.sd_from(lo, hi, sub.get("n")))
+    if _num(sub.get("world_sd")) and sub.get("n_worlds"):  # an interval over worlds: sized in worlds
+        need, und = reg.undecided_worlds(rule, sub.get("n"), _num(sub["world_sd"]), int(sub["n_worlds"]))
+    else:
+        need = rule.n_needed(_num(sub.get("sd")) or reg.sd_from(lo, hi, sub.get("n")))
+        und = reg.undecided(sub.get("n"), need)
     return hypothesis(ID, rule.name, crit, UNDECIDABLE,
                       f"{reg.text_undecidable(sub.get('n'), need)}: {words}: no statistical advantage{tail}", ev,
-                      **kw, undecided=reg.undecided(sub.get("n"), need))
+                      **kw, undecided=und)
 
 
 def annotate_growth(row: dict[str, Any], points: Sequence[dict[str, Any]] | None, at: str = "medium"

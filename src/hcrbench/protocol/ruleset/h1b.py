@@ -135,10 +135,14 @@ def h1b(vs_single: dict[str, dict[str, Any]], vs_rerank: dict[str, Any] | None,
         ev["decided_by"] = ", ".join(w for w, k in named if k in (reg.NEG, reg.MID))
         return hypothesis(ID, rule.name, crit, SOFT, f"decided by {ev['decided_by']}: a clause surely misses "
                           "its margin: " + text, ev, **kw)
-    need = cl["single"].n_needed(_num(c.get("sd")) or reg.sd_from(_num(c.get("ci_low")), _num(c.get("ci_high")),
-                                                                  c.get("n")))
+    if _num(c.get("world_sd")) and c.get("n_worlds"):  # an interval over worlds: sized in worlds
+        need, und = reg.undecided_worlds(cl["single"], c.get("n"), _num(c["world_sd"]), int(c["n_worlds"]))
+    else:
+        need = cl["single"].n_needed(_num(c.get("sd")) or reg.sd_from(_num(c.get("ci_low")), _num(c.get("ci_high")),
+                                                                      c.get("n")))
+        und = reg.undecided(c.get("n"), need)
     return hypothesis(ID, rule.name, crit, UNDECIDABLE, f"{reg.text_undecidable(c.get('n'), need)}: " + text,
-                      ev, **kw, undecided=reg.undecided(c.get("n"), need))
+                      ev, **kw, undecided=und)
 
 
 def h1b_row(ctx: Any, s: Any) -> dict:
