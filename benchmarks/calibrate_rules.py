@@ -71,14 +71,16 @@ NEED_SAMPLE = 40                     # undecided draws per cell whose "needs ~ M
 def _world(i: int, seed: int, workdir: Path) -> dict:
     """Generate world ``i`` and score the three systems on all its queries through ``run_experiment``."""
     from hcrbench.experiment.runner import run_experiment
-    from hcrbench.synth.generate import generate_meridian
+    from hcrbench.synth.generate import GENERATOR_VERSION, generate_meridian
 
-    cached = workdir / f"scores{i:02d}-s{seed}.npz"
+    cached = workdir / f"scores{i:02d}-s{seed}-g{GENERATOR_VERSION}.npz"  # another generator's worlds are not these
     if cached.is_file():  # this world's per-query scores from an earlier run of the script
         z = np.load(cached)
         return {"seed": seed, "qids": int(z["A"].size), **{k: z[k] for k in ("A", "B", "H", "cluster")}}
     folder = workdir / f"world{i:02d}"
-    if not (folder / "manifest.json").is_file():  # new, or stopped half-written: generate it afresh
+    man = folder / "manifest.json"
+    if not man.is_file() or json.loads(man.read_text(encoding="utf-8")).get("generator_version") != GENERATOR_VERSION:
+        # new, stopped half-written, or another generator's world: generate it afresh
         shutil.rmtree(folder, ignore_errors=True)
         generate_meridian(folder, size=500, seed=seed, grow=False)
     rows = ["query-id\tcorpus-id\tscore\n"]
@@ -541,7 +543,8 @@ DESIGN = {"fixed1": "fixed, 1 batch, 95%", "fixedK": "fixed, K batches, 95%", "s
 def markdown(doc: dict) -> str:
     c = doc["config"]
     reps = c["reps"]
-    lines = [f"{c['worlds']} fresh Meridian worlds of 500 documents (seeds {c['seed_base']}-"
+    gen = f" (generator {c['generator']})" if c.get("generator") else ""
+    lines = [f"{c['worlds']} fresh Meridian worlds{gen} of 500 documents (seeds {c['seed_base']}-"
              f"{c['seed_base'] + c['worlds'] - 1}), {reps} test sets per cell, batches of {c['worlds_per_batch']} "
              f"world(s) x {c['queries_per_world']} queries, K = {c['max_looks']} batches at most; population means "
              f"(nDCG@10): " + ", ".join(f"{NAMES[k]} {doc['means'][k]:.3f}" for k in ("B", "A", "H")) +
@@ -633,7 +636,10 @@ def main(argv: list[str] | None = None) -> int:
         pop = population(cfg["worlds"], a.seed_base, work)
     sim = simulate(pop, reps=cfg["reps"], looks=cfg["max_looks"], per=cfg["worlds_per_batch"],
                    q=cfg["queries_per_world"], seed=a.seed, need_slots=cfg["need_slots"])
-    doc = {"config": {**cfg, "seed_base": a.seed_base, "seed": a.seed, "quick": bool(a.quick)}, **sim,
+    from hcrbench.synth.generate import GENERATOR_VERSION
+
+    doc = {"config": {**cfg, "seed_base": a.seed_base, "seed": a.seed, "quick": bool(a.quick),
+                      "generator": GENERATOR_VERSION}, **sim,
            "brownian": brownian(cfg["max_looks"])}
     print(markdown(doc))
     print(f"{time.time() - t0:.0f} s", file=sys.stderr)

@@ -134,6 +134,27 @@ def test_the_worst_of_many_null_cells_is_held_to_the_band_of_a_maximum(cal):
     assert not cal.summary(doc)[2]["within"]
 
 
+def test_a_cached_world_is_reused_only_from_the_generator_in_force(cal, tmp_path, monkeypatch):
+    from hcrbench.synth import generate
+
+    class Generated(Exception):
+        pass
+
+    def fake(folder, **kw):
+        raise Generated(kw)
+
+    monkeypatch.setattr(generate, "generate_meridian", fake)
+    arrays = {k: np.zeros(3) for k in ("A", "B", "H", "cluster")}
+    np.savez(tmp_path / "scores00-s7.npz", **arrays)  # the unversioned name of earlier runs
+    np.savez(tmp_path / "scores00-s7-g0.0.1.npz", **arrays)
+    (tmp_path / "world00").mkdir()
+    (tmp_path / "world00" / "manifest.json").write_text('{"generator_version": "0.0.1"}', encoding="utf-8")
+    with pytest.raises(Generated):  # another generator's scores and world folder: generated afresh
+        cal._world(0, 7, tmp_path)
+    np.savez(tmp_path / f"scores00-s7-g{generate.GENERATOR_VERSION}.npz", **arrays)
+    assert cal._world(0, 7, tmp_path)["qids"] == 3  # this generator's: reused
+
+
 @pytest.mark.slow
 def test_quick_mode_on_fresh_worlds(cal, tmp_path):
     out = tmp_path / "cal.json"
@@ -146,3 +167,7 @@ def test_quick_mode_on_fresh_worlds(cal, tmp_path):
         for design in ("fixed1", "fixedK", "seq"):
             assert _within(r[design]["wrong"], r["nominal"], reps), (r["rule"], design, r[design])
     assert "| kill | sequential, up to K |" in cal.markdown(doc)
+    from hcrbench.synth.generate import GENERATOR_VERSION
+
+    assert doc["config"]["generator"] == GENERATOR_VERSION
+    assert f"Meridian worlds (generator {GENERATOR_VERSION})" in cal.markdown(doc)
