@@ -1,7 +1,7 @@
 """Query wording of Meridian beside real collections: lexical overlap with the relevant documents
 (:mod:`hcrbench.synth.describe_lexical`) and template skeletons (:mod:`hcrbench.synth.describe_templates`).
 
-    python benchmarks/meridian_lexical.py [--datasets ../shared/datasets] [--sizes small,medium]
+    python benchmarks/meridian_lexical.py [--datasets ../shared/datasets] [--sizes small,medium,full]
                                           [--seeds 4242,7777] [--json PATH]
 
 Measures SciFact (test), NFCorpus (test), Cranfield and CISI (their judged queries), then generates each Meridian
@@ -134,7 +134,7 @@ def markdown(doc: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--datasets", type=Path, default=REPO.parent / "shared" / "datasets")
-    ap.add_argument("--sizes", default="small,medium")
+    ap.add_argument("--sizes", default="small,medium,full")
     ap.add_argument("--seeds", default="4242,7777")
     ap.add_argument("--json", type=Path)
     a = ap.parse_args(argv)

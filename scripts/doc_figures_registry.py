@@ -371,6 +371,12 @@ FIGS.append(Figure(
     "python benchmarks/meridian_lexical.py --json docs/figures/meridian-lexical.json",
     lambda doc: bench("meridian_lexical").markdown(doc), [LEXICAL], replay=[LEXICAL]))
 
+BOUNDS = ["benchmarks/meridian_bounds.py", "--json", "{json}"]
+FIGS.append(Figure(
+    "meridian-bounds", "docs/meridian.md",
+    "python benchmarks/meridian_bounds.py --json docs/figures/meridian-bounds.json",
+    lambda doc: bench("meridian_bounds").markdown(doc), [BOUNDS], replay=[BOUNDS]))
+
 FIGS.append(Figure(
     "policy-code-email", "docs/policy.md",
     "python benchmarks/policy_code.py --package email --system bm25 --system dense --json "
