@@ -61,3 +61,24 @@ def test_a_shared_session_gives_the_numbers_of_a_fresh_one(ort_counted):
         vecs, blocks = enc.encode_both(TEXTS)
         assert np.array_equal(vecs, before[0])
         assert all(np.array_equal(a, b) for a, b in zip(blocks, before[1]))
+
+
+def test_a_forward_pass_takes_at_most_run_rows_texts_with_the_numbers_of_any_batch(ort_counted):
+    from hcrbench.retrieve import encoders
+
+    texts = [f"note {i}: the billing database " + "and its backups " * (i % 7) for i in range(2 * encoders.RUN_ROWS + 3)]
+    enc = encoders.OnnxMiniLMEncoder(batch_size=64)
+    rows: list[int] = []
+    real = enc.session
+
+    class Counting:
+        def run(self, names, feed):
+            rows.append(len(feed["input_ids"]))
+            return real.run(names, feed)
+
+    enc.session = Counting()
+    vecs, blocks = enc.encode_both(texts)
+    assert max(rows) == encoders.RUN_ROWS and sum(rows) == len(texts)
+    one = encoders.OnnxMiniLMEncoder(batch_size=1)  # one text per pass
+    vecs1, blocks1 = one.encode_both(texts)
+    assert np.array_equal(vecs, vecs1) and all(np.array_equal(a, b) for a, b in zip(blocks, blocks1))
