@@ -36,6 +36,21 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: Set by the local engine in its worker processes: the cores each may use while the others run beside it.
+CELL_CORES_VAR = "HCRBENCH_CELL_CORES"
+
+
+def cell_cores() -> int:
+    """The cores a system's own parallel work may use here (RAPTOR's clustering workers with ``n_jobs = 0``):
+    this process's share (:data:`CELL_CORES_VAR`) when the local engine runs it beside other cells, else
+    :func:`usable_cores`. Beside another cell on 2 cores, RAPTOR's two joblib workers cost 55 CPU-s where one
+    process took 41 (each worker compiles UMAP's numba code again), and took the other cell's core."""
+    import os
+
+    got = os.environ.get(CELL_CORES_VAR, "")
+    return max(1, min(int(got), usable_cores())) if got.isdigit() else usable_cores()
+
+
 def cpu_kernels() -> str:
     """``x86_64-1a2b3c4d``: the machine type and a digest of the CPU features that pick float kernels."""
     flags: set[str] = set()
