@@ -297,3 +297,25 @@ def test_split_hcr_chains_and_a_reader_beside_them_give_the_one_by_one_bytes(tmp
     systems = json.loads((outs[2] / "manifest.json").read_text())["systems"]
     pids = {n: systems[n]["execution"]["pid"] for n in ("h", "r", "h1", "hb")}
     assert pids["h"] not in {pids["r"], pids["h1"], pids["hb"]}  # h here, its reader in the pool with the rest
+
+
+def test_a_cold_tree_type_starts_first_and_a_worker_gets_its_share_of_the_cores(monkeypatch):
+    """RAPTOR (a tree no earlier cell built) is the longest cell: it goes first, not behind HCR's many cells; a
+    worker beside others gives its clustering its share of the cores, not every core."""
+    from hcrbench.experiment import engine
+    from hcrbench.retrieve import runtime
+    from hcrbench.retrieve.raptor.cluster import workers
+
+    cells = _cells("hcr", "hcr", "hcr", "bm25", "raptor", "rerank")
+    order = [[c.name for c in ch] for ch in engine.cell_chains(cells, 2, warm="hcr").values()]
+    assert order == [["raptor4"], ["hcr0", "hcr2"], ["hcr1"], ["bm253"], ["rerank5"]]
+    assert list(engine.cell_chains(cells, 2))[:2] == ["hcr", "raptor"]  # a cold HCR keeps its place
+    monkeypatch.delenv(runtime.CELL_CORES_VAR, raising=False)  # (and restored after, as the two below)
+    monkeypatch.delenv("HCRBENCH_PROGRESS", raising=False)
+    monkeypatch.setattr(engine, "_DATA", None)
+    monkeypatch.setattr(runtime, "usable_cores", lambda: 4)
+    assert workers(0) == 4 and workers(3) == 3
+    engine._worker_init(None, 1)
+    assert workers(0) == 1 and workers(3) == 3  # an explicit n_jobs is kept
+    monkeypatch.setenv(runtime.CELL_CORES_VAR, "8")
+    assert workers(0) == 4  # never more than the process may use

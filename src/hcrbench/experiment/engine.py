@@ -72,7 +72,10 @@ class LocalEngine:
             return
         # spawn, not fork: this process may hold thread pools (ONNX, BLAS) that a forked child would inherit locked
         ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(data,)) as pool:
+        from hcrbench.retrieve.runtime import usable_cores
+
+        share = max(1, usable_cores() // n)  # each worker's cores while the others run beside it
+        with ProcessPoolExecutor(n, mp_context=ctx, initializer=_worker_init, initargs=(data, share)) as pool:
             pending = {pool.submit(_worker_cell, chain[0]): chain for chain in chains.values()}
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -109,7 +112,7 @@ def cell_chains(cells: list[Cell], workers: int, warm: str | None = None) -> dic
     reads from the cache, and two at once would both build it. The ``warm`` type's first cell has already run (in
     the driver), so what its cells share is cached: its cells are dealt round-robin into up to ``workers``
     chains, so that type's many cells (HCR's seeds and ablations) do not keep one worker busy while the others
-    wait."""
+    wait. A chain of another type that builds a tree (RAPTOR) goes first: its cell is the longest."""
     chains: dict[str, list[Cell]] = {}
     for cell in cells:
         chains.setdefault(cell.system.type, []).append(cell)
@@ -118,18 +121,36 @@ def cell_chains(cells: list[Cell], workers: int, warm: str | None = None) -> dic
         k = min(workers, len(mine))
         split = {f"{warm}#{i}": mine[i::k] for i in range(k)}
         chains = {**split, **chains}  # first: the long chains start first
-    return chains
+    # a type that builds a tree of its own no cell has built yet (RAPTOR) is the longest single cell: it starts
+    # first, so it does not run alone at the end while the other workers have nothing left
+    cold_trees = [t for t in chains if t.split("#")[0] != warm and _builds_tree(t)]
+    return {**{t: chains[t] for t in cold_trees}, **chains}
+
+
+def _builds_tree(type_name: str) -> bool:
+    from hcrbench.errors import InputError
+    from hcrbench.retrieve.system_traits import traits
+
+    try:
+        return traits(type_name).tree
+    except InputError:  # a plugin's bad traits are reported where the system is built
+        return False
 
 
 _DATA: Any = None
 
 
-def _worker_init(data: Any) -> None:
-    """A worker process's copy of the experiment's data (sent once, not with every cell)."""
+def _worker_init(data: Any, cores: int | None = None) -> None:
+    """A worker process's copy of the experiment's data (sent once, not with every cell) and its share of the
+    cores (``cores``: what a cell's own parallel work may use, :func:`hcrbench.retrieve.runtime.cell_cores`)."""
     global _DATA
     import os
 
+    from hcrbench.retrieve.runtime import CELL_CORES_VAR
+
     os.environ["HCRBENCH_PROGRESS"] = "0"  # the driver's job line is the one progress display
+    if cores is not None:
+        os.environ[CELL_CORES_VAR] = str(int(cores))
     _DATA = data
 
 

@@ -49,6 +49,7 @@ from hcrbench.experiment.fingerprint import system_fingerprint
 from hcrbench.experiment.progress import with_job_progress
 from hcrbench.experiment.stages import ExperimentResult, output_dir_of
 from hcrbench.experiment.steps import ProtocolHooks
+from hcrbench.retrieve.runtime import one_blas_thread_per_process
 
 __all__ = ["ExperimentResult", "output_dir_of", "run_experiment", "system_fingerprint"]
 
@@ -76,6 +77,13 @@ def run_experiment(config_path: str | Path, *, force_test: bool = False, only: l
     """
     plan = stages.plan(Path(config_path), only=only, progress=progress, force=force, force_test=force_test,
                        execution=execution)
+    ex = plan.execution or plan.cfg.execution
+    with one_blas_thread_per_process(ex.engine == "local" and ex.workers != 1):  # cores shared by processes
+        return _run(plan, fail_fast, protocol, report_follows)
+
+
+def _run(plan: stages.Plan, fail_fast: bool | None, protocol: ProtocolHooks | None,
+         report_follows: bool) -> ExperimentResult:
     pre = (protocol.prefetch(plan.cfg, plan.data, plan.out)
            if protocol is not None and protocol.prefetch is not None and plan.cfg.protocol is not None else None)
     try:

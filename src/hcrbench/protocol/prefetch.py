@@ -97,7 +97,10 @@ def start(cfg: Any, data: Any, out: Path) -> Prefetch:
 
 
 def _child(cfg: Any, data: Any, out: Path) -> None:
+    from hcrbench.retrieve.runtime import CELL_CORES_VAR, usable_cores
+
     os.environ["HCRBENCH_PROGRESS"] = "0"  # the runner's job line is the one progress display
+    os.environ[CELL_CORES_VAR] = str(max(1, usable_cores() // 2))  # it runs beside the runner's cells
     # a failure here is not reported: the verdict step computes what is missing and names the error itself
     with contextlib.suppress(Exception):
         other_splits(cfg, data, out)

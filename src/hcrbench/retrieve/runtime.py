@@ -36,6 +36,21 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: Set by the local engine in its worker processes: the cores each may use while the others run beside it.
+CELL_CORES_VAR = "HCRBENCH_CELL_CORES"
+
+
+def cell_cores() -> int:
+    """The cores a system's own parallel work may use here (RAPTOR's clustering workers with ``n_jobs = 0``):
+    this process's share (:data:`CELL_CORES_VAR`) when the local engine runs it beside other cells, else
+    :func:`usable_cores`. Beside another cell on 2 cores, RAPTOR's two joblib workers cost 55 CPU-s where one
+    process took 41 (each worker compiles UMAP's numba code again), and took the other cell's core."""
+    import os
+
+    got = os.environ.get(CELL_CORES_VAR, "")
+    return max(1, min(int(got), usable_cores())) if got.isdigit() else usable_cores()
+
+
 def cpu_kernels() -> str:
     """``x86_64-1a2b3c4d``: the machine type and a digest of the CPU features that pick float kernels."""
     flags: set[str] = set()
@@ -93,3 +108,39 @@ def faiss_one_thread():
         yield
     finally:
         faiss.omp_set_num_threads(before)
+
+
+#: The variables BLAS libraries read when they load (a process spawned inside the block inherits them).
+BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@contextlib.contextmanager
+def one_blas_thread_per_process(on: bool = True):
+    """BLAS (OpenBLAS / MKL) on one thread in this process and in every process it spawns inside the block; a
+    no-op when ``on`` is false or the user set a thread count (:data:`BLAS_THREAD_VARS`). For processes that run
+    beside other busy processes (the local engine's cells on several cores, the quickstart's prefetch): there the cores are already taken, and a BLAS thread waiting for
+    its next product spins on a core another process needs. Measured on RAPTOR's clustering of a 500-document
+    world on 2 busy cores: 163 CPU-s with two BLAS threads, 41 with one, the same tree. The numbers do not
+    change: a product's output is split across threads, never a sum.
+
+    The libraries loaded now are held through threadpoolctl (when installed) and restored after; the block sets
+    :data:`BLAS_THREAD_VARS`, so a spawned process and a BLAS library first loaded inside the block (scipy's own
+    OpenBLAS) start with one thread; such a library keeps it after."""
+    import os
+
+    if not on or any(os.environ.get(k) for k in BLAS_THREAD_VARS):
+        yield
+        return
+    os.environ.update({k: "1" for k in BLAS_THREAD_VARS})
+    try:
+        try:
+            from threadpoolctl import threadpool_limits
+        except ImportError:
+            limits = contextlib.nullcontext()
+        else:
+            limits = threadpool_limits(limits=1, user_api="blas")
+        with limits:
+            yield
+    finally:
+        for k in BLAS_THREAD_VARS:
+            os.environ.pop(k, None)

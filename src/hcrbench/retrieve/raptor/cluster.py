@@ -165,10 +165,11 @@ def _local_fit(args: tuple[np.ndarray, ClusterConfig]) -> list[np.ndarray]:
 
 
 def workers(n_jobs: int) -> int:
-    """Worker processes for ``n_jobs`` (0 = every core this process may use)."""
-    from hcrbench.retrieve.runtime import usable_cores
+    """Worker processes for ``n_jobs`` (0 = every core this process may use: its share when it runs beside other
+    cells, :func:`~hcrbench.retrieve.runtime.cell_cores`)."""
+    from hcrbench.retrieve.runtime import cell_cores
 
-    return n_jobs if n_jobs > 0 else usable_cores()
+    return n_jobs if n_jobs > 0 else cell_cores()
 
 
 def _map(fn, items: list, n_jobs: int) -> list:
