@@ -162,7 +162,9 @@ def quickstart(out: Path, seed: int, worlds: int, encoder: str, tree_seeds: int,
     cmd = ["hcrbench", "quickstart", "--out", str(out), "--seed", str(seed), "--worlds", str(worlds),
            "--max-worlds", str(worlds), "--encoder", encoder, "--seeds", str(tree_seeds), "--system", system,
            "--quiet"]
-    rec = timed(cmd, {**os.environ, "HCRBENCH_HOME": str(out / ".home")}, out.parent / f"{out.name}.log")
+    # the home beside the folder, not in it: the quickstart refuses a folder holding files it did not write
+    rec = timed(cmd, {**os.environ, "HCRBENCH_HOME": str(out.parent / f"{out.name}.home")},
+                out.parent / f"{out.name}.log")
     write_json(out.parent / f"{out.name}.timing.json", rec)
     return rec
 

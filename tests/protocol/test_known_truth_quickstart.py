@@ -132,3 +132,21 @@ def test_timed_counts_the_cpu_of_the_command_s_children(kt, tmp_path):
     assert rec["cpu_s"] > 0.05 and rec["wall_s"] >= 0 and "load_start" in rec
     with pytest.raises(RuntimeError, match="exited 3"):
         kt.timed([sys.executable, "-c", "raise SystemExit(3)"], {}, tmp_path / "y.log")
+
+
+def test_each_quickstart_s_home_lies_beside_its_folder_not_in_it(kt, tmp_path, monkeypatch):
+    """The quickstart refuses a folder holding files it did not write: a look registry inside the output folder
+    stopped every pilot (exit 2) before this."""
+    seen = {}
+
+    def fake(cmd, env, log):
+        seen.update(cmd=cmd, env=env, log=log)
+        return {"wall_s": 1.0, "cpu_s": 1.0, "load_start": 0.0, "started": "x"}
+
+    monkeypatch.setattr(kt, "timed", fake)
+    out = tmp_path / "pilot-1"
+    kt.quickstart(out, 1, 4, "hash", 1, "bm25")
+    home = Path(seen["env"]["HCRBENCH_HOME"])
+    assert out not in home.parents and home != out and home.parent == out.parent
+    assert seen["cmd"][seen["cmd"].index("--max-worlds") + 1] == "4"
+    assert (tmp_path / "pilot-1.timing.json").is_file() and not out.exists()
