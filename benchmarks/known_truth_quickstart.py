@@ -236,7 +236,9 @@ def judge(row: dict) -> dict:
 
 
 def run(seeds: list[int], effects: list[float], worlds: int, encoder: str, tree_seeds: int, work: Path,
-        log=print, world_sd: float = 0.0, jobs: int = 1) -> dict:
+        log=print, world_sd: float = 0.0, jobs: int = 1, collect: bool = False) -> dict:
+    """Every seed's pilot, subjects and verdicts (module docstring); ``collect``: run no quickstart, gather the
+    finished runs only (a seed without a pilot, an effect without verdicts, are left out)."""
     from concurrent.futures import ThreadPoolExecutor
 
     from hcrbench.synth.worlds import world_of
@@ -246,6 +248,9 @@ def run(seeds: list[int], effects: list[float], worlds: int, encoder: str, tree_
     for seed in seeds:
         pilot = work / f"pilot-{seed}"
         if not (pilot / "verdicts.json").is_file():
+            if collect:
+                log(f"seed {seed}: no finished pilot, left out")
+                continue
             rec = quickstart(pilot, seed, worlds, encoder, tree_seeds, "bm25")
             log(f"seed {seed}: pilot {rec['wall_s']:.0f} s wall, {rec['cpu_s']:.0f} s CPU")
         pilots[str(seed)] = timing_of(pilot)
@@ -264,6 +269,8 @@ def run(seeds: list[int], effects: list[float], worlds: int, encoder: str, tree_
         def one(item, seed=seed, pilot=pilot):
             eff, realised, out, path = item
             if not (out / "verdicts.json").is_file():
+                if collect:
+                    return None
                 if not out.exists():  # the pilot's folder: the field's runs are reused, the subject is scored anew
                     adopt(pilot, out)
                 quickstart(out, seed, worlds, encoder, tree_seeds, f"runfile:{path}")
@@ -274,6 +281,8 @@ def run(seeds: list[int], effects: list[float], worlds: int, encoder: str, tree_
 
         with ThreadPoolExecutor(max(1, jobs)) as ex:
             for row in ex.map(one, todo):
+                if row is None:
+                    continue
                 rows.append(row)
                 log(f"seed {seed} effect {row['effect']:+.2f} (realised {row['truth']:+.4f} vs "
                     f"{row['judged_against']}): kill row {row['verdict']} (decision {row['decision']}) "
@@ -356,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--world-sd", type=float, default=0.0,
                     help="spread of the worlds' effects around the target (0: fixed in every world)")
     ap.add_argument("--jobs", type=int, default=1, help="a seed's subjects judged side by side")
+    ap.add_argument("--collect", action="store_true",
+                    help="run no quickstart: gather the finished runs of --workdir only")
     ap.add_argument("--workdir", default=None)
     ap.add_argument("--json", default=None)
     a = ap.parse_args(argv)
@@ -375,7 +386,8 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("HCRBENCH_HOME", str(work / "home"))
     doc = run(seeds, effects, a.worlds, a.encoder, a.seeds_per_tree, work,
-              log=lambda s: print(s, file=sys.stderr, flush=True), world_sd=a.world_sd, jobs=a.jobs)
+              log=lambda s: print(s, file=sys.stderr, flush=True), world_sd=a.world_sd, jobs=a.jobs,
+              collect=a.collect)
     print(markdown(doc))
     if a.json:
         write_json(Path(a.json), doc)

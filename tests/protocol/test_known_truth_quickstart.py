@@ -150,3 +150,9 @@ def test_each_quickstart_s_home_lies_beside_its_folder_not_in_it(kt, tmp_path, m
     assert out not in home.parents and home != out and home.parent == out.parent
     assert seen["cmd"][seen["cmd"].index("--max-worlds") + 1] == "4"
     assert (tmp_path / "pilot-1.timing.json").is_file() and not out.exists()
+
+
+def test_collect_runs_no_quickstart_and_leaves_out_what_is_not_finished(kt, tmp_path, monkeypatch):
+    monkeypatch.setattr(kt, "quickstart", lambda *a, **k: pytest.fail("collect ran a quickstart"))
+    doc = kt.run([7], [0.06], 4, "hash", 1, tmp_path, log=lambda s: None, collect=True)
+    assert doc["rows"] == [] and doc["pilots"] == {}
