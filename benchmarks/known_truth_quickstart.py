@@ -309,7 +309,10 @@ def markdown(doc: dict) -> str:
               "of worlds; wrong = against its sign)" if sd > 0 else "every test world's mean difference fixed at "
               "the effect")
     pil = doc.get("pilots") or {}
-    lines = [f"{len(c['seeds'])} seed(s) ({', '.join(map(str, c['seeds']))}), {c['worlds']} worlds each "
+    done = sorted({r["seed"] for r in doc["rows"]})
+    missing = [s for s in c["seeds"] if s not in done]
+    lines = [f"{len(c['seeds'])} seed(s) ({', '.join(map(str, c['seeds']))}"
+             + (f"; no finished run on {', '.join(map(str, missing))}" if missing else "") + f"), {c['worlds']} worlds each "
              f"({c['worlds'] - 2} test worlds, one look: `--worlds {c['worlds']} --max-worlds {c['worlds']}`), "
              f"encoder {c['encoder']}, {c.get('tree_seeds', 1)} tree seed(s); {spread}. Minutes: wall (CPU of the "
              "command's process tree), on a shared machine."
