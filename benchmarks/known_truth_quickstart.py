@@ -352,6 +352,19 @@ def markdown(doc: dict) -> str:
     return "\n".join(lines)
 
 
+def measured_on(doc: dict) -> dict:
+    """Where and when the runs ran (docs' timing stamp): the first start among them, the machine, and the range of
+    the load averages their commands started at."""
+    ts = [t for t in [*(doc.get("pilots") or {}).values(), *(r.get("timing") or {} for r in doc["rows"])] if t]
+    starts = sorted(t["started"] for t in ts if t.get("started"))
+    loads = sorted(float(t["load_start"]) for t in ts if t.get("load_start") is not None)
+    model = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
+                  if ln.startswith("model name")), "CPU") if Path("/proc/cpuinfo").is_file() else "CPU"
+    return {"date": (starts[0] + " UTC") if starts else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "machine": f"{os.cpu_count()}-core {model}",
+            "load": f"{loads[0]:g}-{loads[-1]:g}" if loads else "unknown"}
+
+
 def write_json(path: Path, doc: dict) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
@@ -391,6 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     doc = run(seeds, effects, a.worlds, a.encoder, a.seeds_per_tree, work,
               log=lambda s: print(s, file=sys.stderr, flush=True), world_sd=a.world_sd, jobs=a.jobs,
               collect=a.collect)
+    doc["measured_on"] = measured_on(doc)
     print(markdown(doc))
     if a.json:
         write_json(Path(a.json), doc)

@@ -102,7 +102,8 @@ def calibration(doc: dict[str, Any]) -> str:
 
 def known_truth(doc: dict[str, Any]) -> str:
     """known_truth_quickstart.py --json files: one table per file (each world at the effect; worlds spread)."""
-    return "\n\n".join(bench("known_truth_quickstart").markdown(d) for d in doc.get("runs", [doc]))
+    return measured_on(doc) + "\n\n" + "\n\n".join(bench("known_truth_quickstart").markdown(d)
+                                                   for d in doc.get("runs", [doc]))
 
 
 # ------------------------------------------------------------------------------------------ docs/context.md
@@ -301,7 +302,7 @@ FIGS = [
            "--queries-per-world 60 --json docs/figures/protocol-calibration.json", calibration, [CAL], replay=[CAL]),
     Figure("protocol-known-truth", "docs/protocol.md",
            f"python benchmarks/known_truth_quickstart.py --seeds {KT_SEEDS} --jobs 3 --json "
-           "docs/figures/protocol-known-truth.json", known_truth, [KT]),
+           "docs/figures/protocol-known-truth.json", known_truth, [KT], timing=True),  # minutes: not byte-replayable
     Figure("context-perfect-control", "docs/context.md",
            f"python benchmarks/perfect_control.py {PC_DATA} --generate --out OUT --through-only --json "
            "docs/figures/context-perfect-control.json", perfect_control,
