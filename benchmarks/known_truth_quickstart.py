@@ -40,6 +40,7 @@ import numpy as np
 
 SEEDS = (920001, 920002, 920003)
 EFFECTS = (0.06, -0.06, 0.0)
+NULL_SPREAD = 0.06  # the null's gains and losses, each this share of a world's queries
 
 
 # ------------------------------------------------------------------------------------------------ subjects
@@ -86,24 +87,28 @@ def _pick(order: list[str], size: dict[str, float], target: float) -> list[str]:
 
 
 def build_subject(base: dict[str, float], ranking: dict[str, list[str]], qrels: dict[str, dict[str, int]],
-                  effect: float, rng: np.random.Generator, world_of) -> tuple[dict[str, list[str]], dict]:
-    """One subject: its ranking per query and the realised mean difference per world (``{world: {"n",
-    "delta"}}``), built from the baseline's per-query nDCG@10 ``base`` and ranking (module docstring)."""
+                  effect: float, rng: np.random.Generator, world_of, world_sd: float = 0.0,
+                  ) -> tuple[dict[str, list[str]], dict]:
+    """One subject: its ranking per query and the realised mean difference per world (``{world: {"n", "delta",
+    "target", "up", "down"}}``), built from the baseline's per-query nDCG@10 ``base`` and ranking (module
+    docstring). ``world_sd`` > 0: each world's target is ``effect`` + ``world_sd`` x a standard normal draw (the
+    effect is fixed over the population of worlds, not in each world); 0: every world's target is ``effect``."""
     worlds: dict[int, list[str]] = defaultdict(list)
     for q in sorted(base):
         if qrels.get(q) and any(g > 0 for g in qrels[q].values()):
             worlds[world_of(q)].append(q)
+    targets = {w: effect + (float(world_sd * rng.standard_normal()) if world_sd > 0 else 0.0) for w in sorted(worlds)}
     out: dict[str, list[str]] = {}
     realised = {}
     for w, qs in sorted(worlds.items()):
         order = [qs[i] for i in rng.permutation(len(qs))]
-        n = len(qs)
-        up = dn = []
-        if effect >= 0:
-            up = _pick(order, {q: 1.0 - base[q] for q in qs}, (abs(effect) if effect else 0.06) * n)
-        if effect <= 0:
-            left = [q for q in order if q not in set(up)]
-            dn = _pick(left, {q: base[q] for q in qs}, (abs(effect) if effect else 0.06) * n)
+        n, t = len(qs), targets[w]
+        # gains and losses that add up to the world's target; the null has both (real per-query spread)
+        gain, loss = (NULL_SPREAD + max(t, 0.0), NULL_SPREAD + max(-t, 0.0)) if effect == 0 else (max(t, 0.0),
+                                                                                                   max(-t, 0.0))
+        up = _pick(order, {q: 1.0 - base[q] for q in qs}, gain * n) if gain > 0 else []
+        left = [q for q in order if q not in set(up)]
+        dn = _pick(left, {q: base[q] for q in qs}, loss * n) if loss > 0 else []
         new = dict((q, base[q]) for q in qs)
         for q in qs:
             rel = qrels[q]
@@ -117,8 +122,8 @@ def build_subject(base: dict[str, float], ranking: dict[str, list[str]], qrels: 
                 new[q] = 0.0
             else:
                 out[q] = own
-        realised[w] = {"n": n, "delta": float(np.mean([new[q] - base[q] for q in qs])), "up": len(up),
-                       "down": len(dn)}
+        realised[w] = {"n": n, "delta": float(np.mean([new[q] - base[q] for q in qs])), "target": round(t, 6),
+                       "up": len(up), "down": len(dn)}
     return out, realised
 
 
@@ -135,17 +140,46 @@ def write_trec_run(ranking: dict[str, list[str]], path: Path, tag: str) -> None:
 # ------------------------------------------------------------------------------------------------ pipeline
 
 
-def quickstart(out: Path, seed: int, worlds: int, encoder: str, tree_seeds: int, system: str) -> float:
+def timed(cmd: list[str], env: dict[str, str], log: Path) -> dict:
+    """Run ``cmd`` with its output in ``log``; its wall seconds, the CPU seconds of its whole process tree (user +
+    sys of the command and every child it waited for, from ``wait4``), the 1-minute load average when it started
+    and its start time (UTC)."""
+    stamp = {"started": time.strftime("%Y-%m-%d %H:%M", time.gmtime()), "load_start": round(os.getloadavg()[0], 1)}
+    t0 = time.time()
+    with log.open("w", encoding="utf-8") as fh:
+        p = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env)
+        _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {p.returncode}: {log.read_text(encoding='utf-8')[-2000:]}")
+    return {**stamp, "wall_s": round(time.time() - t0, 1), "cpu_s": round(ru.ru_utime + ru.ru_stime, 2)}
+
+
+def quickstart(out: Path, seed: int, worlds: int, encoder: str, tree_seeds: int, system: str) -> dict:
     """``hcrbench quickstart`` in a subprocess (the real command), with its own ``HCRBENCH_HOME`` (each run is
-    one user's first look at these worlds: the look registry of the pilot is not its); returns its seconds."""
+    one user's first look at these worlds: the look registry of the pilot is not its); its :func:`timed` record,
+    also written beside the folder (``OUT.timing.json``) so a resumed benchmark keeps it."""
     cmd = ["hcrbench", "quickstart", "--out", str(out), "--seed", str(seed), "--worlds", str(worlds),
            "--max-worlds", str(worlds), "--encoder", encoder, "--seeds", str(tree_seeds), "--system", system,
            "--quiet"]
-    t0 = time.time()
-    r = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HCRBENCH_HOME": str(out / ".home")})
-    if r.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} exited {r.returncode}: {(r.stderr or r.stdout)[-2000:]}")
-    return time.time() - t0
+    # the home beside the folder, not in it: the quickstart refuses a folder holding files it did not write
+    rec = timed(cmd, {**os.environ, "HCRBENCH_HOME": str(out.parent / f"{out.name}.home")},
+                out.parent / f"{out.name}.log")
+    write_json(out.parent / f"{out.name}.timing.json", rec)
+    return rec
+
+
+def timing_of(out: Path) -> dict:
+    """A finished run's timing: the benchmark's record when it ran the command, else the quickstart's own look
+    seconds (``verdicts.json`` ``sequential.looks``: no CPU seconds or load then)."""
+    side = out.parent / f"{out.name}.timing.json"
+    if side.is_file():
+        return json.loads(side.read_text(encoding="utf-8"))
+    v = json.loads((out / "verdicts.json").read_text(encoding="utf-8"))
+    looks = (v.get("sequential") or {}).get("looks") or []
+    secs = sum(float(x.get("seconds") or 0.0) for x in looks)
+    return {"wall_s": round(secs, 1) if looks else None, "cpu_s": None, "load_start": None, "started": None,
+            "from": "verdicts.json sequential.looks"}
 
 
 def adopt(pilot: Path, out: Path) -> None:
@@ -162,16 +196,19 @@ def adopt(pilot: Path, out: Path) -> None:
 def kill_row(out: Path) -> dict:
     """The kill row of ``out/verdicts.json``: its verdict, and the decision its interval makes on this run's data
     (``decision``: the row's own verdict, or below the full size the one it says it would be there), with
-    checkpoint 3's (the subject against the kill baseline itself, on the betting interval)."""
+    checkpoint 3's (the subject against the kill baseline itself, on the betting interval), and the test worlds
+    and queries of the look that judged it."""
     v = json.loads((out / "verdicts.json").read_text(encoding="utf-8"))
     row = next(r for r in v.get("hypotheses", []) if r.get("id") == "kill")
     ev = row.get("evidence") or {}
     cp3 = next((r for r in v.get("checkpoints", []) if r.get("id") == "vs_kill_baseline"), {})
     verdict = row.get("verdict", row.get("status"))
+    seq = v.get("sequential") or {}
     return {"verdict": verdict, "decision": ev.get("at_full_size_this_would_be") or verdict,
             "interval": row.get("interval"), "n": row.get("n"), "interval_kind": row.get("interval_kind"),
             "judged_against": ev.get("judged_against") or v.get("kill_baseline"),
             "kill_baseline": v.get("kill_baseline"), "overall": v.get("overall"),
+            "test_worlds": seq.get("worlds"), "queries": seq.get("queries"),
             # an undecided row's "needs ~ n" in test worlds and minutes (batches.price_undecided), to check later
             "undecided": row.get("undecided"),
             "checkpoint3": cp3.get("status", cp3.get("verdict")), "checkpoint3_interval": cp3.get("interval")}
@@ -189,53 +226,116 @@ def pilot_inputs(out: Path) -> tuple[dict[str, float], dict[str, list[str]], dic
         read_qrels(qrels_path), kill
 
 
+def judge(row: dict) -> dict:
+    """``wrong``: the decision contradicts the sign of the population effect (+ killed, - "go", 0 decided);
+    ``decided``: go or kill."""
+    eff, dec = row["effect"], row["decision"]
+    row["wrong"] = (eff > 0 and dec == "kill") or (eff < 0 and dec == "go") or (eff == 0 and dec in ("go", "kill"))
+    row["decided"] = dec in ("go", "kill")
+    return row
+
+
 def run(seeds: list[int], effects: list[float], worlds: int, encoder: str, tree_seeds: int, work: Path,
-        log=print) -> dict:
+        log=print, world_sd: float = 0.0, jobs: int = 1, collect: bool = False) -> dict:
+    """Every seed's pilot, subjects and verdicts (module docstring); ``collect``: run no quickstart, gather the
+    finished runs only (a seed without a pilot, an effect without verdicts, are left out)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from hcrbench.synth.worlds import world_of
 
-    rows = []
+    rows, pilots = [], {}
+    tag = f"-sd{world_sd:g}" if world_sd > 0 else ""
     for seed in seeds:
         pilot = work / f"pilot-{seed}"
         if not (pilot / "verdicts.json").is_file():
-            s = quickstart(pilot, seed, worlds, encoder, tree_seeds, "bm25")
-            log(f"seed {seed}: pilot {s:.0f} s")
+            if collect:
+                log(f"seed {seed}: no finished pilot, left out")
+                continue
+            rec = quickstart(pilot, seed, worlds, encoder, tree_seeds, "bm25")
+            log(f"seed {seed}: pilot {rec['wall_s']:.0f} s wall, {rec['cpu_s']:.0f} s CPU")
+        pilots[str(seed)] = timing_of(pilot)
         base, ranking, qrels, _kill = pilot_inputs(pilot)
+        todo = []
         for eff in effects:
             rng = np.random.default_rng([seed, round(eff * 1000) + 1000])
-            subj, realised = build_subject(base, ranking, qrels, eff, rng, world_of)
-            folder = work / f"subject-{seed}-{eff:+.2f}"
+            subj, realised = build_subject(base, ranking, qrels, eff, rng, world_of, world_sd=world_sd)
+            folder = work / f"subject-{seed}-{eff:+.2f}{tag}"
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / "test.trec"
             write_trec_run(subj, path, f"known{eff:+.2f}")
-            out = work / f"run-{seed}-{eff:+.2f}"
-            secs = None
+            out = work / f"run-{seed}-{eff:+.2f}{tag}"
+            todo.append((eff, realised, out, path))
+
+        def one(item, seed=seed, pilot=pilot):
+            eff, realised, out, path = item
             if not (out / "verdicts.json").is_file():
+                if collect:
+                    return None
                 if not out.exists():  # the pilot's folder: the field's runs are reused, the subject is scored anew
                     adopt(pilot, out)
-                secs = quickstart(out, seed, worlds, encoder, tree_seeds, f"runfile:{path}")
-            row = {"seed": seed, "effect": eff, "realised": realised, "seconds": secs, **kill_row(out)}
-            truth = float(np.mean([r["delta"] for r in realised.values()]))
-            row["truth"] = truth
-            dec = row["decision"]
-            row["wrong"] = (eff > 0 and dec == "kill") or (eff < 0 and dec == "go") or (eff == 0 and dec in ("go", "kill"))
-            row["decided"] = dec in ("go", "kill")
-            rows.append(row)
-            log(f"seed {seed} effect {eff:+.2f} (realised {truth:+.4f} vs {row['judged_against']}): kill row "
-                f"{row['verdict']} (decision {dec}) {row['interval']}; checkpoint 3 {row['checkpoint3']} "
-                f"({'' if secs is None else f'{secs:.0f} s'})")
+                quickstart(out, seed, worlds, encoder, tree_seeds, f"runfile:{path}")
+            row = {"seed": seed, "effect": eff, "world_sd": world_sd, "realised": realised, **kill_row(out),
+                   "timing": timing_of(out)}
+            row["truth"] = float(np.mean([r["delta"] for r in realised.values()]))
+            return judge(row)
+
+        with ThreadPoolExecutor(max(1, jobs)) as ex:
+            for row in ex.map(one, todo):
+                if row is None:
+                    continue
+                rows.append(row)
+                log(f"seed {seed} effect {row['effect']:+.2f} (realised {row['truth']:+.4f} vs "
+                    f"{row['judged_against']}): kill row {row['verdict']} (decision {row['decision']}) "
+                    f"{row['interval']}; checkpoint 3 {row['checkpoint3']} ({minutes(row['timing'])})")
     return {"config": {"seeds": seeds, "effects": effects, "worlds": worlds, "encoder": encoder,
-                       "tree_seeds": tree_seeds}, "rows": rows}
+                       "tree_seeds": tree_seeds, "world_sd": world_sd}, "pilots": pilots, "rows": rows}
+
+
+def minutes(t: dict | None) -> str:
+    if not t or t.get("wall_s") is None:
+        return "—"
+    cpu = f" ({t['cpu_s'] / 60:.0f} CPU)" if t.get("cpu_s") is not None else ""
+    return f"{t['wall_s'] / 60:.0f}{cpu}"
+
+
+def _iv(iv) -> str:
+    return f"[{iv[0]:+.3f}, {iv[1]:+.3f}]" if iv and len(iv) == 2 and None not in iv else "—"
 
 
 def markdown(doc: dict) -> str:
     c = doc["config"]
-    lines = [f"{len(c['seeds'])} seed(s) ({', '.join(map(str, c['seeds']))}), {c['worlds']} worlds each "
-             f"({c['worlds'] - 2} test worlds), encoder {c['encoder']}; one quickstart per subject.", "",
-             "Kill row: the decision its interval makes on the run's data (below the full size the row itself says "
-             "\"not decidable at size\" and names the decision it would be); checkpoint 3: the subject against the "
-             "kill baseline itself.", "",
-             "| effect | runs | realised truth (range) | go | kill | not decidable | wrong | decided | "
-             "undecided: more test worlds printed (median) | checkpoint 3 |", "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"]
+    sd = c.get("world_sd") or 0.0
+    spread = (f"each test world's target drawn as effect + {sd:g} x N(0, 1) (the effect holds over the population "
+              "of worlds; wrong = against its sign)" if sd > 0 else "every test world's mean difference fixed at "
+              "the effect")
+    pil = doc.get("pilots") or {}
+    done = sorted({r["seed"] for r in doc["rows"]})
+    missing = [s for s in c["seeds"] if s not in done]
+    lines = [f"{len(c['seeds'])} seed(s) ({', '.join(map(str, c['seeds']))}"
+             + (f"; no finished run on {', '.join(map(str, missing))}" if missing else "") + f"), {c['worlds']} worlds each "
+             f"({c['worlds'] - 2} test worlds, one look: `--worlds {c['worlds']} --max-worlds {c['worlds']}`), "
+             f"encoder {c['encoder']}, {c.get('tree_seeds', 1)} tree seed(s); {spread}. Minutes: wall (CPU of the "
+             "command's process tree), on a shared machine."
+             + (" Pilots (`--system bm25`, the field): " + ", ".join(f"{s}: {minutes(t)} min"
+                                                                   for s, t in sorted(pil.items())) + "." if pil else ""),
+             "",
+             "| seed | effect | realised mean difference | judged against | kill row | its decision | test worlds / "
+             "queries | interval | checkpoint 3 | load at start | minutes |",
+             "|---:|---:|---:|---|---|---|---:|---|---|---:|---:|"]
+    for r in sorted(doc["rows"], key=lambda r: (r["seed"], -r["effect"])):
+        t = r.get("timing") or {}
+        lines.append(f"| {r['seed']} | {r['effect']:+.2f} | {r['truth']:+.4f} | {r.get('judged_against')} | "
+                     f"{r.get('verdict', r['decision'])} | {r['decision']}{' (wrong)' if r['wrong'] else ''} | "
+                     f"{r.get('test_worlds', '—')} / {r.get('queries', r.get('n', '—'))} | {_iv(r.get('interval'))} | "
+                     f"{r.get('checkpoint3')} | {t.get('load_start') if t.get('load_start') is not None else '—'} | "
+                     f"{minutes(t)} |")
+    lines += ["",
+              "Kill row: the decision its interval makes on the run's data (below the full size the row itself says "
+              "\"not decidable at size\" and names the decision it would be); checkpoint 3: the subject against the "
+              "kill baseline itself.", "",
+              "| effect | runs | realised truth (range) | go | kill | not decidable | wrong | decided | "
+              "undecided: more test worlds printed (median) | checkpoint 3 |",
+              "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"]
     for eff in c["effects"]:
         rs = [r for r in doc["rows"] if r["effect"] == eff]
         if not rs:
@@ -247,7 +347,28 @@ def markdown(doc: dict) -> str:
         lines.append(f"| {eff:+.2f} | {len(rs)} | {min(t):+.4f} to {max(t):+.4f} | {cnt['go']} | {cnt['kill']} | "
                      f"{len(rs) - cnt['go'] - cnt['kill']} | {sum(r['wrong'] for r in rs)} | "
                      f"{sum(r['decided'] for r in rs)} | {f'{float(np.median(more)):g}' if more else '—'} | {cp3} |")
+    wrong = sum(r["wrong"] for r in doc["rows"])
+    lines += ["", f"Wrong decisions: {wrong} of {len(doc['rows'])} runs."]
     return "\n".join(lines)
+
+
+def measured_on(doc: dict) -> dict:
+    """Where and when the runs ran (docs' timing stamp): the first start among them, the machine, and the range of
+    the load averages their commands started at."""
+    ts = [t for t in [*(doc.get("pilots") or {}).values(), *(r.get("timing") or {} for r in doc["rows"])] if t]
+    starts = sorted(t["started"] for t in ts if t.get("started"))
+    loads = sorted(float(t["load_start"]) for t in ts if t.get("load_start") is not None)
+    model = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines()
+                  if ln.startswith("model name")), "CPU") if Path("/proc/cpuinfo").is_file() else "CPU"
+    return {"date": (starts[0] + " UTC") if starts else time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "machine": f"{os.cpu_count()}-core {model}",
+            "load": f"{loads[0]:g}-{loads[-1]:g}" if loads else "unknown"}
+
+
+def write_json(path: Path, doc: dict) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -257,6 +378,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worlds", type=int, default=4, help="worlds per run (tune, dev and the test worlds)")
     ap.add_argument("--encoder", default="hash")
     ap.add_argument("--seeds-per-tree", type=int, default=1, help="HCR tree seeds (--seeds of quickstart)")
+    ap.add_argument("--world-sd", type=float, default=0.0,
+                    help="spread of the worlds' effects around the target (0: fixed in every world)")
+    ap.add_argument("--jobs", type=int, default=1, help="a seed's subjects judged side by side")
+    ap.add_argument("--collect", action="store_true",
+                    help="run no quickstart: gather the finished runs of --workdir only")
     ap.add_argument("--workdir", default=None)
     ap.add_argument("--json", default=None)
     a = ap.parse_args(argv)
@@ -269,17 +395,19 @@ def main(argv: list[str] | None = None) -> int:
     if a.worlds < 3 or not seeds or not effects or any(not math.isfinite(e) or abs(e) >= 1 for e in effects):
         print("--worlds must be >= 3, --seeds and --effects non-empty, each effect in (-1, 1)", file=sys.stderr)
         return 2
+    if not (math.isfinite(a.world_sd) and 0 <= a.world_sd < 1) or a.jobs < 1:
+        print("--world-sd must be in [0, 1) and --jobs >= 1", file=sys.stderr)
+        return 2
     work = Path(a.workdir or "known-truth-runs").resolve()
     work.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("HCRBENCH_HOME", str(work / "home"))
     doc = run(seeds, effects, a.worlds, a.encoder, a.seeds_per_tree, work,
-              log=lambda s: print(s, file=sys.stderr, flush=True))
+              log=lambda s: print(s, file=sys.stderr, flush=True), world_sd=a.world_sd, jobs=a.jobs,
+              collect=a.collect)
+    doc["measured_on"] = measured_on(doc)
     print(markdown(doc))
     if a.json:
-        p = Path(a.json)
-        tmp = p.with_suffix(p.suffix + ".tmp")
-        tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        tmp.replace(p)
+        write_json(Path(a.json), doc)
     return 0
 
 

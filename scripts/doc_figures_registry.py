@@ -100,6 +100,12 @@ def calibration(doc: dict[str, Any]) -> str:
     return bench("calibrate_rules").markdown(doc)
 
 
+def known_truth(doc: dict[str, Any]) -> str:
+    """known_truth_quickstart.py --json files: one table per file (each world at the effect; worlds spread)."""
+    return measured_on(doc) + "\n\n" + "\n\n".join(bench("known_truth_quickstart").markdown(d)
+                                                   for d in doc.get("runs", [doc]))
+
+
 # ------------------------------------------------------------------------------------------ docs/context.md
 
 
@@ -261,6 +267,9 @@ def delivery_bounds(doc: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+# the known-truth subjects through the quickstart: fresh seeds, every world at the effect
+KT_SEEDS = "930001,930002,930003"
+KT = ["benchmarks/known_truth_quickstart.py", "--seeds", KT_SEEDS, "--jobs", "3", "--json", "{json}"]
 SIM = ["benchmarks/protocol_rules_sim.py", "--reps", "2000", "--seed", "0", "--json", "{json}"]
 CAL = ["benchmarks/calibrate_rules.py", "--worlds", "12", "--reps", "1000", "--max-looks", "4",
        "--worlds-per-batch", "2", "--queries-per-world", "60", "--json", "{json}"]
@@ -291,6 +300,9 @@ FIGS = [
     Figure("protocol-calibration", "docs/protocol.md",
            "python benchmarks/calibrate_rules.py --worlds 12 --reps 1000 --max-looks 4 --worlds-per-batch 2 "
            "--queries-per-world 60 --json docs/figures/protocol-calibration.json", calibration, [CAL], replay=[CAL]),
+    Figure("protocol-known-truth", "docs/protocol.md",
+           f"python benchmarks/known_truth_quickstart.py --seeds {KT_SEEDS} --jobs 3 --json "
+           "docs/figures/protocol-known-truth.json", known_truth, [KT], timing=True),  # minutes: not byte-replayable
     Figure("context-perfect-control", "docs/context.md",
            f"python benchmarks/perfect_control.py {PC_DATA} --generate --out OUT --through-only --json "
            "docs/figures/context-perfect-control.json", perfect_control,

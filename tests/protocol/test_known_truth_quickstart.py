@@ -104,3 +104,55 @@ def test_the_table_counts_each_effect_s_verdicts_and_the_worlds_undecided_rows_p
     zero = next(ln for ln in lines if ln.startswith("| +0.00 |"))
     assert plus.split(" | ")[3:9] == ["2", "0", "1", "0", "2", "3"]   # go, kill, undecided, wrong, decided, worlds
     assert zero.split(" | ")[3:9] == ["0", "1", "2", "1", "1", "3"]
+
+
+def test_a_world_spread_draws_each_world_s_target_around_the_effect_and_none_keeps_every_world_at_it(kt):
+    from hcrbench.synth.worlds import world_of
+
+    rng = np.random.default_rng(4)
+    ranking, qrels = _world(rng, n_worlds=6, n=120)
+    base = _ndcg(qrels, ranking)
+    fixed, r0 = kt.build_subject(base, ranking, qrels, 0.06, np.random.default_rng(5), world_of)
+    again, _ = kt.build_subject(base, ranking, qrels, 0.06, np.random.default_rng(5), world_of, world_sd=0.0)
+    assert fixed == again and all(x["target"] == 0.06 for x in r0.values())
+    subj, r1 = kt.build_subject(base, ranking, qrels, 0.06, np.random.default_rng(5), world_of, world_sd=0.05)
+    targets = [x["target"] for x in r1.values()]
+    assert len(set(targets)) == len(targets) and np.std(targets) > 0.01  # each world its own draw
+    got = _ndcg(qrels, subj)
+    for w, info in r1.items():
+        qs = [q for q in base if world_of(q) == w]
+        measured = float(np.mean([got[q] - base[q] for q in qs]))
+        assert measured == pytest.approx(info["delta"], abs=1e-12)
+        assert abs(measured - info["target"]) < 0.01, (w, measured, info["target"])
+
+
+def test_timed_counts_the_cpu_of_the_command_s_children(kt, tmp_path):
+    burn = "import subprocess, sys; subprocess.run([sys.executable, '-c', 'sum(range(10_000_000))'])"
+    rec = kt.timed([sys.executable, "-c", burn], dict(__import__("os").environ), tmp_path / "x.log")
+    assert rec["cpu_s"] > 0.05 and rec["wall_s"] >= 0 and "load_start" in rec
+    with pytest.raises(RuntimeError, match="exited 3"):
+        kt.timed([sys.executable, "-c", "raise SystemExit(3)"], {}, tmp_path / "y.log")
+
+
+def test_each_quickstart_s_home_lies_beside_its_folder_not_in_it(kt, tmp_path, monkeypatch):
+    """The quickstart refuses a folder holding files it did not write: a look registry inside the output folder
+    stopped every pilot (exit 2) before this."""
+    seen = {}
+
+    def fake(cmd, env, log):
+        seen.update(cmd=cmd, env=env, log=log)
+        return {"wall_s": 1.0, "cpu_s": 1.0, "load_start": 0.0, "started": "x"}
+
+    monkeypatch.setattr(kt, "timed", fake)
+    out = tmp_path / "pilot-1"
+    kt.quickstart(out, 1, 4, "hash", 1, "bm25")
+    home = Path(seen["env"]["HCRBENCH_HOME"])
+    assert out not in home.parents and home != out and home.parent == out.parent
+    assert seen["cmd"][seen["cmd"].index("--max-worlds") + 1] == "4"
+    assert (tmp_path / "pilot-1.timing.json").is_file() and not out.exists()
+
+
+def test_collect_runs_no_quickstart_and_leaves_out_what_is_not_finished(kt, tmp_path, monkeypatch):
+    monkeypatch.setattr(kt, "quickstart", lambda *a, **k: pytest.fail("collect ran a quickstart"))
+    doc = kt.run([7], [0.06], 4, "hash", 1, tmp_path, log=lambda s: None, collect=True)
+    assert doc["rows"] == [] and doc["pilots"] == {}
