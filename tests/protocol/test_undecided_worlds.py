@@ -81,3 +81,21 @@ def test_the_kill_row_s_needs_n_reads_the_standard_error_not_a_t_half_width():
     over = single_kill(0.005, 0.7, lo, hi, 0.05, n=n, full_size=True)["undecided"]["needs_n"]
     assert over is None or over > 20 * need  # the half-width over z: (12.7 / 1.96)^2 ~ 42 times the n
     assert np.isfinite(need) and need > n
+
+
+def test_a_rule_on_a_subset_of_the_queries_is_priced_by_its_own_share_of_each_world():
+    """Routing on easy queries judges 115 of 570 test queries: a new world adds ~57 of its queries, not 285, so
+    "needs ~ 521" is 10 worlds (8 more), never "~0 more test worlds" for a row still undecided for want of them."""
+    easy = {"id": "easy_routing", "name": "Routing on easy single-branch queries", "status": "not decidable",
+            "text": "not decidable at n = 115 (needs ~ 521)", "undecided": reg.undecided(115, 521)}
+    v = {"overall": "undecided", "checkpoints": [easy], "hypotheses": []}
+    batches.price_undecided(v, test_worlds=2, queries_per_world=285.0, seconds_per_world=60.0)
+    u = v["checkpoints"][0]["undecided"]
+    assert u["needs_worlds"] == math.ceil(521 / (115 / 2)) == 10 and u["more_worlds"] == 8
+    assert "~8 more test worlds (10 in all)" in v["checkpoints"][0]["text"]
+    for n, need, worlds in [(40, 41, 1), (115, 521, 2), (570, 571, 2), (300, 900, 3)]:
+        row = {"id": "r", "name": "r", "status": "not decidable", "text": f"not decidable at n = {n}",
+               "undecided": reg.undecided(n, need)}
+        doc = {"overall": "undecided", "checkpoints": [row], "hypotheses": []}
+        batches.price_undecided(doc, test_worlds=worlds, queries_per_world=285.0, seconds_per_world=None)
+        assert row["undecided"]["more_worlds"] >= 1  # needs > n: at least one more world

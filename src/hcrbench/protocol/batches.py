@@ -91,7 +91,9 @@ def price_undecided(verdicts: dict[str, Any] | None, *, test_worlds: int, querie
     """Say, on every row more test queries can decide (:func:`undecided_for_queries`), what its "needs ~ M"
     queries come to here: ``needs_worlds`` = the worlds the rule sized it in where it was judged on an interval over
     worlds (its ``world_sd``: :func:`hcrbench.protocol.registry.undecided_worlds`, a t on worlds - 1 df), else
-    M / the run's test queries per world, rounded up; ``more_worlds``
+    M / the row's own queries per world (its n over the worlds judged: a rule on a subset, such as routing on easy
+    queries, gains only its share of each new world; at most the run's test queries per world), rounded up;
+    ``more_worlds``
     beyond the ``test_worlds`` judged; ``needs_minutes`` = those worlds at ``seconds_per_world`` (the look's own
     cost per world, :func:`cost_per_world`). Written into the row's ``undecided`` field (its other fields kept)
     and its text; returns the rows priced. A row whose n already reaches M promises no n and is not priced."""
@@ -105,7 +107,9 @@ def price_undecided(verdicts: dict[str, Any] | None, *, test_worlds: int, querie
             continue
         und = r["undecided"]
         sized = und.get("world_sd") is not None and und.get("needs_worlds")
-        need_w = int(und["needs_worlds"]) if sized else math.ceil(u["needs"] / queries_per_world - 1e-9)
+        # a rule judged on a subset of the queries (routing on easy queries) gains its own share of each world
+        per_world = min(queries_per_world, u["n"] / test_worlds) if u.get("n") and test_worlds > 0 else queries_per_world
+        need_w = int(und["needs_worlds"]) if sized else math.ceil(u["needs"] / per_world - 1e-9)
         more = max(0, need_w - int(test_worlds))
         mins = None if seconds_per_world is None else round(more * float(seconds_per_world) / 60, 1)
         r["undecided"] = {**r["undecided"], "at_worlds": int(test_worlds), "needs_worlds": need_w,
