@@ -205,10 +205,17 @@ sys.exit(cli.main(sys.argv[1:]))
 """
 
 
+def _user_sigint() -> None:
+    """In the child: Ctrl-C's default disposition, as in a user's terminal. A shell that starts pytest in the
+    background (``cmd &`` in a script) has SIGINT ignored, the child inherits SIG_IGN and Python then installs no
+    KeyboardInterrupt handler, so the signal this test sends would be dropped."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(code: str, args: list[str], cwd: Path, wait_for: str) -> subprocess.CompletedProcess:
     """Start ``code`` (which calls hcrbench.cli.main), wait until ``wait_for`` shows on stderr, send SIGINT."""
     proc = subprocess.Popen([sys.executable, "-c", code, *args], cwd=cwd, env=_full_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_user_sigint)
     seen = ""
     deadline = time.monotonic() + 120
     while wait_for not in seen and time.monotonic() < deadline and proc.poll() is None:
@@ -245,7 +252,7 @@ def test_ctrl_c_elsewhere_exits_130_without_promising_a_resume(tmp_path):
             "def slow(): sys.stderr.write('ready\\n'); sys.stderr.flush(); time.sleep(60)\n"
             "cli.app.command('sleep')(slow)\nsys.exit(cli.main(['sleep']))\n")
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=_full_env())
+                            text=True, env=_full_env(), preexec_fn=_user_sigint)
     assert proc.stderr.readline().strip() == "ready"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)

@@ -53,7 +53,11 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_the_prefetch_child_writes_what_the_verdict_step_would_and_is_then_not_needed(bench, tmp_path):
+def test_the_prefetch_child_writes_what_the_verdict_step_would_and_is_then_not_needed(bench, tmp_path, monkeypatch):
+    from hcrbench.retrieve.runtime import CELL_CORES_VAR
+
+    for var in (CELL_CORES_VAR, "HCRBENCH_PROGRESS"):  # the child's body sets them: restored after this test
+        monkeypatch.delenv(var, raising=False)
     cfg, data = _load(bench, tmp_path)
     ahead, inline = tmp_path / "ahead", tmp_path / "inline"
     assert prefetch.needed(cfg, data, ahead)

