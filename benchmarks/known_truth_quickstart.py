@@ -330,9 +330,9 @@ def markdown(doc: dict) -> str:
                      f"{r.get('checkpoint3')} | {t.get('load_start') if t.get('load_start') is not None else '—'} | "
                      f"{minutes(t)} |")
     lines += ["",
-              "Kill row: the decision its interval makes on the run's data (below the full size the row itself says "
-              "\"not decidable at size\" and names the decision it would be); checkpoint 3: the subject against the "
-              "kill baseline itself.", "",
+              "Kill row: the row's verdict, and the decision its interval makes on the run's data (they differ only "
+              "in runs made before 8 Dec 2026, when a row below the full size said \"not decidable at size\" and "
+              "named the decision it would be); checkpoint 3: the subject against the kill baseline itself.", "",
               "| effect | runs | realised truth (range) | go | kill | not decidable | wrong | decided | "
               "undecided: more test worlds printed (median) | checkpoint 3 |",
               "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|"]

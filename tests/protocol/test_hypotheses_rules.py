@@ -189,11 +189,12 @@ def test_corpus_size_is_an_advantage_at_medium_on_entity_spanning_and_multi_hop(
     assert hy.corpus_size(None)["verdict"] == "not run"
 
 
-def test_single_kill_criterion_decides_only_at_the_full_size():
+def test_single_kill_criterion_decides_at_every_size_scoped_to_it():
     lost = dict(delta=-0.04, p_holm=0.01, low=-0.07, high=-0.01, d=-0.4, n=100)
     assert hy.single_kill(**lost, full_size=True)["verdict"] == "kill"
     small = hy.single_kill(**lost, size="small", full_size=False)
-    assert small["verdict"] == "not decidable" and "--sizes small,medium,full" in small["text"]
+    assert small["verdict"] == "kill" and "at size small" in small["text"]
+    assert "--sizes small,medium,full" in small["text"] and small["evidence"]["scope"] == "size small"
     assert small["evidence"]["at_full_size_this_would_be"] == "kill"
     # the review's case: p = 0.037 but the CI reaches zero: not a kill, and not decidable at that n
     tie = hy.single_kill(-0.02, 0.037, -0.05, 0.001, -0.2, n=59, full_size=True)
@@ -212,12 +213,15 @@ def test_overall_is_invalidated_only_through_the_kill_at_full_size():
     nogo = hy.failure_rate(0.9, 200, oracle_failure=0.0)
     assert overall(ok, [nogo, kill]) == "invalidated"
     small = hy.single_kill(-0.04, 0.01, -0.07, -0.01, -0.4, full_size=False)
-    assert overall(ok, [nogo, small]) == "no-go"  # a component needs fixing; the architecture is not judged
+    assert overall(ok, [nogo, small]) == "no-go"  # a kill below the full size is a no-go, not an invalidation
     stop = [cp.easy_routing([0.4], [60], 60)]
     assert overall(stop, [nogo, small]) == "stop and diagnose"
     go = hy.single_kill(0.04, 0.01, 0.01, 0.07, 0.4, full_size=True)
     assert overall(ok, [go]) == "go"
-    assert overall(ok, [hy.failure_rate(0.1, 100, oracle_failure=0.0), small]) == "inconclusive"  # never go
+    fine = hy.failure_rate(0.1, 100, oracle_failure=0.0)
+    assert overall(ok, [fine, small]) == "no-go"  # it lost to the kill baseline at this size
+    open_ = hy.single_kill(-0.01, 0.4, -0.04, 0.02, -0.1, full_size=False)
+    assert overall(ok, [fine, open_]) == "inconclusive"  # never go while the kill criterion is undecided
     assert overall(ok, []) == "inconclusive"
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from hcrbench.protocol import registry as reg
 from hcrbench.protocol.operating import REPS, _interval, _rng, betting_decision_interval
-from hcrbench.protocol.rules import UNDECIDABLE, stops, t_level
+from hcrbench.protocol.rules import stops, t_level
 
 
 def _centred(d: np.ndarray, t: float) -> np.ndarray:
@@ -97,7 +97,7 @@ def operating_overall(rows: Sequence[dict], checkpoints: Sequence[dict], diffs: 
         for k, c in zip(kc.tolist(), cc.tolist()):
             key = (k, c)
             if key not in cache:
-                kv = kill_rule.words(k) if full_size else UNDECIDABLE
+                kv = kill_rule.words(k)  # at every size; overall_fn scopes a smaller size's kill
                 cv = cp_rule.words(c)
                 hs = [dict(h, verdict=kv) if h["id"] == kill_rule.id else h for h in rows]
                 cs = [dict(r, status=(f"{cv}: {cp_rule.component}" if stops(cv) else cv))

@@ -36,6 +36,7 @@ from hcrbench.protocol.rules import (
     INCONCLUSIVE,
     INVALIDATED,
     KILL,
+    NOGO,
     NOT_RUN,
     UNDECIDABLE,
     at_confidence,
@@ -131,16 +132,25 @@ def _architecture(hypotheses: list[dict]) -> dict | None:
     return next((h for h in hypotheses if arch is not None and h["id"] == arch.id), None)
 
 
+def kill_at_full_size(row: dict) -> bool:
+    """Whether a kill-criterion row was judged at the full corpus size (rows written before the row decided at
+    every size carry no ``scope`` and said kill only there)."""
+    ev = row.get("evidence") or {}
+    return bool(ev.get("full_size", True)) and not ev.get("scope")
+
+
 def overall(checkpoints: list[dict], hypotheses: list[dict]) -> str:
-    """``invalidated`` only via the single kill criterion (which says kill only at the full size); else ``stop
-    and diagnose`` when a checkpoint fired; else the worst decided hypothesis, never ``go`` while the kill
-    criterion is undecided; nothing decided: inconclusive."""
+    """``invalidated`` only via the single kill criterion at the full size; else ``stop and diagnose`` when a
+    checkpoint fired; else the worst decided hypothesis (a kill at a smaller size counts as a no-go: the system
+    loses to the kill baseline on worlds of that size), never ``go`` while the kill criterion is undecided;
+    nothing decided: inconclusive."""
     kill = _architecture(hypotheses)
-    if kill is not None and kill["verdict"] == KILL:
+    if kill is not None and kill["verdict"] == KILL and kill_at_full_size(kill):
         return INVALIDATED
     if any(stops(c["status"]) for c in checkpoints):
         return DIAGNOSE
-    ran = [h["verdict"] for h in hypotheses if h["verdict"] in HYPOTHESIS_ORDER]
+    ran = [NOGO if h is kill and h["verdict"] == KILL else h["verdict"] for h in hypotheses]
+    ran = [v for v in ran if v in HYPOTHESIS_ORDER]
     for v in HYPOTHESIS_ORDER:
         if v in ran:
             if v == GO and (kill is None or kill["verdict"] != GO):
@@ -163,12 +173,19 @@ def bottom_line(v: dict[str, Any]) -> str:
         comps = [c["status"].split(": ", 1)[-1] for c in v["checkpoints"] if stops(c["status"])]
         parts.append(f"a fail-fast checkpoint fired: diagnose {', '.join(comps)} (no verdict on the architecture)")
     else:
+        small_kill = kill is not None and kill["verdict"] == KILL  # at a smaller size: a no-go (overall())
         bad = [rule_name(h["id"], h["name"]) + (f" ({h['component']})" if h.get("component") else "")
-               for h in v["hypotheses"] if h["verdict"] == o and h is not kill and o in ("no-go", "soft no-go")]
+               for h in v["hypotheses"] if o in ("no-go", "soft no-go")
+               and (h["verdict"] == o and h is not kill or h is kill and small_kill and o == NOGO)]
         parts.append(f"{o} on {', '.join(bad)}" if bad else
                      "every decided rule says go" if o == GO else f"no rule decided for or against {v.get('system') or 'the system under test'}")
-        if kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls") \
-                and not v.get("full_size"):
+        if kill is not None and kill["verdict"] != NOT_RUN and not v.get("full_size") \
+                and not kill_at_full_size(kill):
+            # decided (or not) on this size's worlds; the architecture is judged at the full size
+            parts.append(f"kill criterion at size {kill['evidence'].get('size')}: {kill['verdict']} (the "
+                         f"architecture is judged at the full size: {hy.SIZES_COMMAND})")
+        elif kill is not None and kill["verdict"] == UNDECIDABLE and not kill.get("before_controls") \
+                and not v.get("full_size"):  # a document written before the row decided at every size
             prev = kill["evidence"].get("at_full_size_this_would_be")
             parts.append(f"size {kill['evidence'].get('size')} cannot decide the kill criterion"
                          + (f" (read at this size it would be {prev})" if prev and prev != UNDECIDABLE

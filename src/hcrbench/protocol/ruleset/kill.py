@@ -1,9 +1,11 @@
 """The single kill criterion: one pre-specified test in a family of its own. The kill baseline beats the system at
 the FULL corpus size (p < 0.05 and the whole interval below zero): kill, the architecture is invalidated; the
 whole interval above zero (p < 0.05): go (Cohen's d reported, not required); otherwise not decidable (needs ~ M
-for power 0.8 at 0.03). At a smaller size nothing is decided: ``not decidable`` with the figures as a preview and
-the command that decides it. Its interval is the CR2 cluster-robust t of the per-query differences
-(:func:`subject.kill_row`), with the tree seeds' variance component."""
+for power 0.8 at 0.03). At a smaller size the row decides the same way on its own interval, for the worlds of that
+size (``evidence.scope``), and names the command that judges the full size; only a kill at the full size
+invalidates the architecture (:func:`hcrbench.protocol.verdicts.overall`: a kill at a smaller size is a no-go).
+Its interval is the CR2 cluster-robust t of the per-query differences (:func:`subject.kill_row`), with the tree
+seeds' variance component."""
 
 from __future__ import annotations
 
@@ -106,11 +108,17 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
         need = rule.n_needed(sd if sd is not None else reg.sd_from(lo, hi, n))
         und = reg.undecided(n, need)
     if not full_size:
-        would = "kill" if lost else "go" if ok else "not decidable"
-        ev["at_full_size_this_would_be"] = would
-        return hypothesis(ID, name, crit, UNDECIDABLE,
-                          f"not decidable at size {size}: the kill criterion is judged at the full size "
-                          f"(`{SIZES_COMMAND}`); preview: {words}", ev, **kw)
+        # Decided on its interval at this size, never voided by the size: the row says kill / go / not decidable
+        # for the worlds of this size, and the architecture is invalidated only at the full size (overall()).
+        ev["at_full_size_this_would_be"] = "kill" if lost else "go" if ok else "not decidable"  # kept: a contract
+        ev["scope"] = f"size {size}"
+        scope = (f"at size {size}; the architecture is judged at the full size (`{SIZES_COMMAND}`)")
+        if lost:
+            return hypothesis(ID, name, crit, KILL, f"{words}: kill {scope}", ev, **kw)
+        if ok:
+            return hypothesis(ID, name, crit, GO, f"{words}: {system} beats the kill baseline {scope}", ev, **kw)
+        return hypothesis(ID, name, crit, UNDECIDABLE, f"{reg.text_undecidable(n, need)}: {words}: the interval "
+                          f"reaches 0 ({scope})", ev, **kw, undecided=und)
     if lost:
         return hypothesis(ID, name, crit, KILL, f"{words}: kill, the architecture is invalidated", ev, **kw)
     if ok:
