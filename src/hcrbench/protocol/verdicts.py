@@ -176,7 +176,7 @@ def bottom_line(v: dict[str, Any]) -> str:
         small_kill = kill is not None and kill["verdict"] == KILL  # at a smaller size: a no-go (overall())
         bad = [rule_name(h["id"], h["name"]) + (f" ({h['component']})" if h.get("component") else "")
                for h in v["hypotheses"] if o in ("no-go", "soft no-go")
-               and (h["verdict"] == o and h is not kill or h is kill and small_kill and o == NOGO)]
+               and ((h["verdict"] == o and h is not kill) or (h is kill and small_kill and o == NOGO))]
         parts.append(f"{o} on {', '.join(bad)}" if bad else
                      "every decided rule says go" if o == GO else f"no rule decided for or against {v.get('system') or 'the system under test'}")
         if kill is not None and kill["verdict"] != NOT_RUN and not v.get("full_size") \
