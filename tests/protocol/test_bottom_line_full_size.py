@@ -51,3 +51,10 @@ def test_an_undecided_smaller_size_row_carries_what_would_decide_it():
     row = _kill(False)
     assert row["verdict"] == UNDECIDABLE and row["text"].startswith("not decidable at n = 300")
     assert overall([], [row]) == INCONCLUSIVE
+
+
+def test_the_console_sends_an_undecided_smaller_size_kill_to_more_worlds_not_to_sizes_first():
+    from hcrbench.report.verdict_block import _command
+
+    row = _kill(False)
+    assert _command(row["text"], "hcr") is None and "--sizes small,medium,full" in row["text"]

@@ -117,8 +117,11 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
             return hypothesis(ID, name, crit, KILL, f"{words}: kill {scope}", ev, **kw)
         if ok:
             return hypothesis(ID, name, crit, GO, f"{words}: {system} beats the kill baseline {scope}", ev, **kw)
+        # no command in this text: more test worlds of this size decide it (the console's "to decide" line would
+        # otherwise send the user to --sizes first)
         return hypothesis(ID, name, crit, UNDECIDABLE, f"{reg.text_undecidable(n, need)}: {words}: the interval "
-                          f"reaches 0 ({scope})", ev, **kw, undecided=und)
+                          f"reaches 0 (at size {size}; the full size, --sizes small,medium,full, judges the "
+                          "architecture)", ev, **kw, undecided=und)
     if lost:
         return hypothesis(ID, name, crit, KILL, f"{words}: kill, the architecture is invalidated", ev, **kw)
     if ok:
