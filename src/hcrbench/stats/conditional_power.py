@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from statistics import NormalDist
 
 import numpy as np
-from scipy import stats
 
 from hcrbench.stats.bounded import rejects_rows
 
@@ -44,7 +44,7 @@ def conditional_power(m1: float, n1: int, threshold: float, truth: float, sd: fl
         return 0.0
     s = 1.0 if truth > threshold else -1.0
     num = k * s * (truth - threshold) + n1 * s * (m1 - threshold) - crit * sd * math.sqrt(n)
-    return float(stats.norm.cdf(num / (sd * math.sqrt(k))))
+    return NormalDist().cdf(num / (sd * math.sqrt(k)))
 
 
 def _smallest(ok: Callable[[int], bool], n1: int, max_n: int) -> int | None:
