@@ -145,6 +145,8 @@ def decide(rule, d: np.ndarray, level: float, clusters: tuple | None, rng) -> np
             h = t_level(df) * np.sqrt(var)
             shift = skew_shift_rows(d, level) if skew else 0.0
             return reg.decide(rule, m - h + shift, m + h + shift)
+        if rule.interval == "betting":  # differences of two nDCG lie in [-1, 1]: a construction past them (a
+            d = np.clip(d, -1.0, 1.0)    # shift of +-1 on a query) is clipped, or the replay falls back to a t
         return reg.decide(rule, *opc._interval(rule, d, rng))
 
 
@@ -346,26 +348,39 @@ def sd_rows(rule, cluster: str | None, d: np.ndarray, x: dict, cols: int, q: int
             wsd = np.array([reg.world_sd(math.sqrt(a), math.sqrt(b), cols // q) or 0.0 for a, b in zip(cl[0], vt)])
         return decide(rule, d[:, :cols], 0.95, cl, rng), np.sqrt(cl[0] * cols), wsd
     with at_confidence(0.95):
-        lo, hi = opc._interval(rule, d[:, :cols], rng)
+        lo, hi = opc._interval(rule, np.clip(d[:, :cols], -1, 1) if rule.interval == "betting" else d[:, :cols], rng)
     return reg.decide(rule, lo, hi), (np.asarray(hi) - np.asarray(lo)) / 2 / 1.959964 * math.sqrt(cols), None
 
 
 def needs_worlds_check(rule, cluster: str | None, d: np.ndarray, truth: float, x: dict, per: int, q: int,
-                       rng) -> dict:
+                       rng, betting_sample: int = 150) -> dict:
     """The printed "needs ~ n", in worlds, checked: for each draw undecided after its first batch (``per``
     worlds), the worlds its row would print (:func:`hcrbench.protocol.batches.price_undecided`: on an interval over
     worlds, the rule's ``worlds_needed`` on the row's world sd, :func:`registry.undecided_worlds`; otherwise its
-    ``n_needed`` on the row's per-query sd over ``q`` queries per world, rounded up), and, where that is more than
-    it has and no more than the draw's worlds, the same draw judged at 95% on exactly that many worlds: the share
+    queries, :mod:`hcrbench.protocol.needs_given`: the n at which its interval has power 0.8 at the margin on
+    either side given the queries in hand, over ``q`` queries per world, rounded up; a betting row's power is
+    simulated, so only its first ``betting_sample`` undecided draws are checked), and, where that is more than it
+    has and no more than the draw's worlds, the same draw judged at 95% on exactly that many worlds: the share
     decided correctly is the power the figure promises (0.8 at the margin)."""
+    from hcrbench.protocol.needs_given import n_given_queries, n_given_queries_betting
+
     slots = d.shape[1] // q
-    codes, sd, wsd = sd_rows(rule, cluster, d, x, per * q, q, slots, rng)
+    n1 = per * q
+    codes, sd, wsd = sd_rows(rule, cluster, d, x, n1, q, slots, rng)
     und = np.flatnonzero(codes == 0)
+    total = int(und.size)
     if wsd is not None:
         worlds = np.array([rule.worlds_needed(float(s)) or 0 for s in wsd[und]], dtype=np.int64)
         need = worlds * q
-    else:
-        need = np.array([rule.n_needed(float(s)) or 0 for s in sd[und]], dtype=np.int64)
+    else:  # sized in queries given the ones in hand: the row's mean, its sd and df, or its betting interval's power
+        if rule.interval == "betting":
+            und = und[:betting_sample]  # ~0.3 s a draw: the interval's power is simulated
+            need = np.array([n_given_queries_betting(rule, np.clip(d[r, :n1], -1, 1)) or 0 for r in und])
+        else:
+            _, df = cr2_rows(d[:, :n1], x["C"][:, :n1], x["G"])
+            m1 = d[:, :n1].mean(axis=1)
+            need = np.array([n_given_queries(rule, float(m1[r]), n1, float(sd[r]), float(df[r])) or 0 for r in und])
+        need = need.astype(np.int64)
         worlds = np.ceil(need / q).astype(np.int64)
     priced = (need > 0) & (worlds > per)
     fits = priced & (worlds <= slots)
@@ -378,7 +393,7 @@ def needs_worlds_check(rule, cluster: str | None, d: np.ndarray, truth: float, x
         right += int(np.sum((c != 0) & ~bad))
         wrong_n += int(np.sum(bad))
     n_fit = int(fits.sum())
-    return {"undecided": int(und.size), "priced": int(priced.sum()), "fits": n_fit, "slots": slots,
+    return {"undecided": total, "checked": int(und.size), "priced": int(priced.sum()), "fits": n_fit, "slots": slots,
             "decided": right / n_fit if n_fit else None, "wrong": wrong_n / n_fit if n_fit else None,
             "more_worlds_median": float(np.median(worlds[priced] - per)) if priced.any() else None}
 
@@ -592,8 +607,10 @@ def markdown(doc: dict) -> str:
         lines += ["", "**\"needs ~ n\" in worlds, checked** (what an undecided row prints, "
                   "`undecided.needs_worlds`: on the interval over worlds, the worlds at which a t on worlds - 1 df "
                   "has power 0.8 at the margin, on one world's sd floored by the queries' topic-clustered sampling; "
-                  "on the topic interval and checkpoint 3's, its n for power 0.8 over the queries per world, rounded "
-                  f"up). Each draw undecided after its first batch, at a truth a margin past a threshold, judged "
+                  "on the topic interval and checkpoint 3's, the n at which the interval it is judged on (the topic "
+                  "CR2 t on its df; the betting interval, its power simulated) has power 0.8 at the margin on either "
+                  "side given the queries in hand, over the queries per world, rounded up; a betting row's first "
+                  "150 undecided draws checked, the count shown after /). Each draw undecided after its first batch, at a truth a margin past a threshold, judged "
                   f"again at 95% on exactly the worlds its row printed (up to {slots}); the figure promises 80%:", "",
                   "| rule | construction | truth | undecided after batch 1 | priced (more worlds printed) | "
                   "median more worlds | judged at the printed worlds | decided correctly there | wrong there |",
@@ -602,7 +619,9 @@ def markdown(doc: dict) -> str:
             med = "—" if r["more_worlds_median"] is None else f"{r['more_worlds_median']:g}"
             dec = "—" if r["decided"] is None else f"{r['decided']:.0%}"
             bad = "—" if r["wrong"] is None else f"{r['wrong']:.1%}"
-            lines.append(f"| {r['rule']} | {r['construction']} | {r['truth']:+.3f} | {r['undecided']} | "
+            und = r["undecided"] if r.get("checked", r["undecided"]) == r["undecided"] else \
+                f"{r['undecided']} / {r['checked']}"
+            lines.append(f"| {r['rule']} | {r['construction']} | {r['truth']:+.3f} | {und} | "
                          f"{r['priced']} | {med} | {r['fits']} | {dec} | {bad} |")
     lines += ["", "| rule | construction | truth | fixed 1 batch: wrong / right | fixed K: wrong / right | "
               "sequential: wrong / right | worlds used | needs ~ M decided by M |", "|---|---|---:|---|---|---|---:|---|"]

@@ -34,11 +34,16 @@ def test_every_route_to_n_needed_gives_the_same_n_at_the_rules_margin(sd, rule, 
 
 
 def test_an_undecided_rows_needs_n_and_the_operating_reports_are_one_figure():
-    """The corpus-size rule and the kill criterion: the row's own text, from the sd its interval implies, names the
-    same n as the registry on that sd."""
+    """The kill criterion and checkpoint 3: the row's own text, from the sd its interval implies, names the n the
+    registry gives on that sd: the kill row's given the queries it holds (:mod:`hcrbench.protocol.needs_given`, on
+    the paired t's n - 1 df), no fewer than a fresh sample's (the operating report's), and checkpoint 3's without its
+    per-query differences the fresh sample's on the half-width / z."""
+    from hcrbench.protocol.needs_given import n_given_queries
+
     n, lo, hi = 59, -0.02, 0.05
     sd = reg.sd_from(lo, hi, n)
-    need = reg.n_for_power(sd, reg.get("kill").margin)
+    need = n_given_queries(reg.get("kill"), 0.015, n, sd, n - 1)
+    assert need > reg.n_for_power(sd, reg.get("kill").margin)
     row = hy.single_kill(0.015, 0.4, lo, hi, None, n=n, full_size=True)
     assert row["verdict"] == "not decidable" and f"needs ~ {need:,}" in row["text"]
     row = cp.kill_baseline_margin(0.0, -0.05, 0.05, n)

@@ -18,6 +18,7 @@ from hcrbench.protocol import field as fld
 from hcrbench.protocol import hypotheses as hy
 from hcrbench.protocol import operating as opc
 from hcrbench.protocol import registry as reg
+from hcrbench.protocol.needs_given import n_given_queries
 from hcrbench.protocol.row import Row, Undecided
 from hcrbench.protocol.verdict import Verdict
 
@@ -54,8 +55,8 @@ def test_changing_a_rules_margin_changes_its_replay_power_plan_and_sentence_toge
     assert [t["truth"] for t in truths] == [-0.06, -0.03, 0.0, 0.03, 0.06]
     assert plan == {"kill": 0.03} and plan2 == {"kill": 0.06}  # the power plan's entry
     assert needs2 < needs  # the n the replay says it needs
-    need = reg.n_for_power(reg.sd_from(-0.04, 0.06, 60), 0.06)
-    assert f"needs ~ {need:,}" in text2 and text2 != text  # the row's sentence
+    need = n_given_queries(reg.get("kill"), 0.01, 60, reg.sd_from(-0.04, 0.06, 60), 59)  # at the new margin
+    assert reg.get("kill").margin == 0.06 and f"needs ~ {need:,}" in text2 and text2 != text  # the row's sentence
     assert "margin of 0.06" in sentence2 and "margin of 0.03" in sentence
 
 
@@ -86,7 +87,7 @@ def test_n_needed_has_one_implementation_per_kind_of_figure():
 
 def test_an_undecided_row_carries_the_n_it_was_judged_at_and_the_n_it_needs():
     row = hy.single_kill(0.01, 0.5, -0.04, 0.06, None, n=60, full_size=True)
-    need = reg.get("kill").n_needed(reg.sd_from(-0.04, 0.06, 60))
+    need = n_given_queries(reg.get("kill"), 0.01, 60, reg.sd_from(-0.04, 0.06, 60), 59)  # given its 60 queries
     assert row["verdict"] == "not decidable" and f"(needs ~ {need:,})" in row["text"]  # the text is kept
     assert row["undecided"] == {"at_n": 60, "needs_n": need, "unit": None}
     assert Row.of(row).undecided == Undecided(60, need, None)

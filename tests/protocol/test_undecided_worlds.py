@@ -77,7 +77,9 @@ def test_the_kill_row_s_needs_n_reads_the_standard_error_not_a_t_half_width():
     lo, hi = 0.005 - t1 * se, 0.005 + t1 * se
     row = single_kill(0.005, 0.7, lo, hi, 0.05, n=n, full_size=True, sd=se * math.sqrt(n))
     need = row["undecided"]["needs_n"]
-    assert need == reg.get("kill").n_needed(se * math.sqrt(n))
+    from hcrbench.protocol.needs_given import n_given_queries
+
+    assert need == n_given_queries(reg.get("kill"), 0.005, n, se * math.sqrt(n), n - 1)  # given its queries
     over = single_kill(0.005, 0.7, lo, hi, 0.05, n=n, full_size=True)["undecided"]["needs_n"]
     assert over is None or over > 20 * need  # the half-width over z: (12.7 / 1.96)^2 ~ 42 times the n
     assert np.isfinite(need) and need > n

@@ -104,3 +104,21 @@ def test_the_cluster_permutation_test_flips_whole_clusters():
     assert p >= 2 / 256
     with pytest.raises(InputError):
         cluster_ci(d, None, [0] * 48)
+
+
+def test_the_effective_n_never_exceeds_n_when_the_clustered_variance_comes_out_small_by_chance():
+    # two test worlds whose means happen to agree: the world CR2 on 1 df is near 0 (a pilot printed "effective n
+    # 8529.7 of 570"); the interval stands on it, but the design effect is floored by the topic-clustered variance
+    rng = np.random.default_rng(1)
+    d = rng.normal(0, 0.15, 570)
+    w = np.repeat([0, 1], 285)
+    d[w == 1] += d[w == 0].mean() - d[w == 1].mean() + 1e-4
+    c = cluster_ci(d, None, np.arange(570) // 3, worlds=w)
+    assert c.by_world and c.df == pytest.approx(1.0) and c.se < 0.01 * c.topic_se  # the 1-df world variance
+    iid = d.var(ddof=1) / d.size
+    assert c.design_effect == pytest.approx(max(c.topic_se ** 2 / iid, 1.0)) and c.effective_n <= c.n
+    # one world whose pairs of queries move in opposite directions: the CR2 variance under the independent one
+    x = np.repeat(rng.normal(0, 0.1, 20), 2) * np.tile([1, -1], 20) + rng.normal(0, 0.01, 40)
+    c2 = cluster_ci(x, None, np.arange(40) // 2)
+    assert c2.se ** 2 < x.var(ddof=1) / 40  # the raw ratio is below 1 ...
+    assert c2.design_effect == 1.0 and c2.effective_n == pytest.approx(40)  # ... the effective n stays n

@@ -326,6 +326,7 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: 
     lo, hi, kind = c.get("ci_low"), c.get("ci_high"), interval_kind(c, "the kill test, its own family")
     sd_q = None  # the per-query sd behind the clustered interval (its "needs ~ n" reads it, not the half-width)
     n_worlds = wsd = None  # its test worlds and one world's mean's sd: "needs ~ n" sized in worlds
+    df_q = None  # the interval's df ("needs ~ n" in queries is a t on them)
     base = ctx.evaluation.runs.get(base_name)
     if s.scores is not None and base is not None:
         from scipy import stats as sps
@@ -362,13 +363,14 @@ def kill_row(ctx: Context, s: Subject, full_size: bool | None = None, baseline: 
                 var_q = se ** 2
             p = float(2 * sps.t.sf(abs(m0) / var_q ** 0.5, df)) if var_q > 0 else (1.0 if m0 == 0 else 0.0)
             sd_q = (var_q * cl.n) ** 0.5 if var_q > 0 else None
+            df_q = df
             if cl.n_worlds >= 1 or one_world(s.scores, base):  # the tree seeds' share, if any, averages over
                 from hcrbench.protocol import registry as reg  # worlds as the worlds' own does
 
                 extra = max(var_q - cl.se ** 2, 0.0)
                 n_worlds = cl.n_worlds or 1
                 wsd = reg.world_sd((cl.se ** 2 + extra) ** 0.5, (cl.topic_se ** 2 + extra) ** 0.5, n_worlds)
-    row = hy.single_kill(c.get("delta"), p, lo, hi, c.get("d"), sd=sd_q, worlds=n_worlds, world_sd=wsd,
+    row = hy.single_kill(c.get("delta"), p, lo, hi, c.get("d"), sd=sd_q, worlds=n_worlds, world_sd=wsd, df=df_q,
                          n=c.get("n"), size=ctx.size, full_size=ctx.full_size if full_size is None else full_size,
                          baseline=base_name, metric=ctx.metric, tested_on=tested_on or s.tested_on,
                          system=ctx.p.system, interval_kind=kind)

@@ -3,7 +3,12 @@ small's 59 test queries fall in 11 entity clusters), with the effective n beside
 
 - :func:`cluster_ci`: the CR2 (Bell & McCaffrey 2002) standard error of the mean with the Bell-McCaffrey
   small-sample degrees of freedom, and the effective n = n / design effect, where the design effect is the CR
-  variance over the independent-queries variance. CR1 (Liang-Zeger with the G / (G - 1) factor, t on G - 1 df)
+  variance over the independent-queries variance, never below 1 (so the effective n never exceeds n): clustered
+  sampling with queries of a cluster alike (the nested model of :mod:`variance_components`, whose design effect
+  is >= 1 by construction) cannot carry more than independent queries, and a ratio below 1 is the variance
+  estimate's noise: two worlds' CR2 on 1 df comes out below the independent one whenever their means happen to
+  agree (a pilot printed "effective n 8529.7 of 570"). Over worlds the ratio is floored by the topic-clustered
+  variance, as :func:`hcrbench.protocol.registry.world_sd` floors the world sd; the interval itself is unchanged. CR1 (Liang-Zeger with the G / (G - 1) factor, t on G - 1 df)
   erred ~4.7% per side at nominal 2.5% when one cluster dominates a few (Meridian small: 59 test queries in 11-16
   clusters, one holding a quarter of them); CR2 scales each cluster's residual sum by (1 - n_g / n)^(-1/2) (the
   leverage of its block of the hat matrix) and the BM df shrinks with the imbalance (G - 1 for equal clusters),
@@ -119,7 +124,8 @@ def cluster_ci(a: object, b: object | None, clusters: Sequence[object], confiden
             by_world = True
     se = math.sqrt(var)
     iid = float(d.var(ddof=1)) / n if n > 1 else 0.0
-    deff = var / iid if iid > 0 else 1.0
+    deff = max(var, topic_se ** 2) / iid if iid > 0 else 1.0
+    deff = max(deff, 1.0)  # an estimate below 1 is noise, not queries worth more than independent ones (docstring)
     h = float(sps.t.ppf(0.5 + confidence / 2, df)) * se
     shift = skew_shift(d, confidence) if skew else 0.0
     method = ClusterCI.method + (", skew-corrected" if skew else "")

@@ -78,13 +78,16 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
                 d: float | None = None, *, n: int | None = None, size: str = "?", full_size: bool = False,
                 baseline: str = "flat + reranker", metric: str = "nDCG@10", tested_on: str = "",
                 system: str = "the system", interval_kind: str = "paired t 95% (the kill test, its own family)",
-                sd: float | None = None, worlds: int | None = None, world_sd: float | None = None) -> dict:
+                sd: float | None = None, worlds: int | None = None, world_sd: float | None = None,
+                df: float | None = None) -> dict:
     """The criterion on the system - kill baseline difference, its own p (``p_holm``: a family of one) and its
     interval (module docstring). ``sd``: the per-query sd behind the interval (its standard error x sqrt(n)) when
     the interval is a t on few df, whose half-width over z would overstate it (t(1) = 12.7 at two worlds).
     ``worlds`` / ``world_sd``: the test worlds its queries come from and the sd of one world's mean
     (:func:`registry.world_sd`); with them "needs ~ M" is sized in worlds (:func:`registry.undecided_worlds`: a t on
-    worlds - 1 df, which is what the interval over worlds is), M their queries."""
+    worlds - 1 df, which is what the interval over worlds is), M their queries. Without worlds (the topic
+    interval, or the paired t) "needs ~ M" is sized in queries given the ones in hand, on the interval's ``df``
+    (:func:`hcrbench.protocol.needs_given.n_given_queries`; default n - 1)."""
     rule = reg.get(ID)
     crit = f"{baseline} beats {system} on {metric} at the full corpus size (p < {alpha_level():.3g}, {pct()} CI " \
            f"wholly < {rule.nogo:g}): kill; CI wholly > {rule.go:g}: go"
@@ -105,7 +108,12 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
     if worlds and world_sd is not None:
         need, und = reg.undecided_worlds(rule, n, world_sd, worlds)
     else:
-        need = rule.n_needed(sd if sd is not None else reg.sd_from(lo, hi, n))
+        from hcrbench.protocol.needs_given import n_given_queries
+
+        per_q = sd if sd is not None else reg.sd_from(lo, hi, n)
+        need = n_given_queries(rule, dl, n, per_q, df) if dl is not None else None
+        if need is None:
+            need = rule.n_needed(per_q)
         und = reg.undecided(n, need)
     if not full_size:
         # Decided on its interval at this size, never voided by the size: the row says kill / go / not decidable

@@ -34,7 +34,7 @@ class VsKillBaseline(reg.Rule):
         lo, hi, kind = margin_interval(s.scores, ctx.evaluation.runs.get(kill), m, c)
         return kill_baseline_margin(c.get("delta"), lo, hi, c.get("n"), kill, m,
                                     f"{s.name if s.scores is None else kill} was not run", system=ctx.p.system,
-                                    interval_kind=kind)
+                                    interval_kind=kind, diffs=margin_diffs(s.scores, ctx.evaluation.runs.get(kill), m))
 
     def fail_fast(self, watch: Any, runs: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         from hcrbench.metrics import evaluate
@@ -52,7 +52,8 @@ class VsKillBaseline(reg.Rule):
         a = seed_mean([mean_of(ev, n, p.metric) for n in group])
         lo, hi, kind = margin_interval(scores, ev.runs[p.kill_baseline], p.metric, row)
         c = kill_baseline_margin(row.get("delta") if a is not None else None, lo, hi, row.get("n"),
-                                 p.kill_baseline, p.metric, system=p.system, interval_kind=kind)
+                                 p.kill_baseline, p.metric, system=p.system, interval_kind=kind,
+                                 diffs=margin_diffs(scores, ev.runs[p.kill_baseline], p.metric))
         return f"{p.system} vs {p.kill_baseline}", gate_one(c, scores, ev.runs[p.kill_baseline], p.metric, cfg.seed)
 
     def replay_inputs(self, ctx: Any, s: Any, row: dict[str, Any]) -> Any | None:
@@ -90,8 +91,12 @@ RULE = reg.register(VsKillBaseline(
 def kill_baseline_margin(delta: float | None, low: float | None = None, high: float | None = None,
                          n: int | None = None, baseline: str = "flat + reranker", metric: str = "nDCG@10",
                          why_missing: str = "the system or the kill baseline was not run", system: str = "the system",
-                         interval_kind: str = "paired t 95% (the experiment's comparison)") -> dict:
-    """The checkpoint on the paired difference system - kill baseline and its interval."""
+                         interval_kind: str = "paired t 95% (the experiment's comparison)",
+                         diffs: Any = None) -> dict:
+    """The checkpoint on the paired difference system - kill baseline and its interval. ``diffs``: the per-query
+    differences its betting interval was computed on (in order); with them an undecided row's "needs ~ M" is the
+    betting interval's own power given those queries (:func:`hcrbench.protocol.needs_given.n_given_queries_betting`),
+    else the half-width / z reading of the interval (:func:`registry.sd_from`)."""
     rule = reg.get(ID)
     allowed = -rule.go
     crit = f"{system} - {baseline} on {metric} >= -{allowed} (the whole {pct()} interval on one side)"
@@ -109,11 +114,25 @@ def kill_baseline_margin(delta: float | None, low: float | None = None, high: fl
         status, text = PASS, f"{words}: surely within the {allowed} margin"
     else:
         status = UNDECIDABLE
-        need = rule.n_needed(reg.sd_from(lo, hi, n))
+        from hcrbench.protocol.needs_given import n_given_queries_betting
+
+        need = n_given_queries_betting(rule, diffs) if diffs is not None else None
+        if need is None:
+            need = rule.n_needed(reg.sd_from(lo, hi, n))
         und = reg.undecided(n, need)
         text = f"{reg.text_undecidable(n, need)}: {words}: its {pct()} interval reaches the -{allowed} margin"
     return checkpoint(ID, name, crit, d, rule.go, status, text, n=n, interval=(lo, hi) if lo is not None else None,
                       interval_kind=interval_kind, component=rule.component, undecided=und)
+
+
+def margin_diffs(scores: Any, base: Any, metric: str) -> np.ndarray | None:
+    """The per-query differences :func:`margin_interval`'s betting interval reads (None where it does not)."""
+    if scores is None or base is None:
+        return None
+    from hcrbench.protocol.operating_inputs import aligned
+
+    a, b = aligned(scores, base, metric)
+    return a - b if a.size >= 2 and np.all(np.abs(a - b) <= 1 + 1e-12) else None
 
 
 def margin_interval(scores: Any, base: Any, metric: str, c: dict | None) -> tuple[Any, Any, str]:
