@@ -22,7 +22,7 @@ from hcrbench.synth import generate_meridian
 #: unchanged; every other file changes.
 VERSION = "5.2.0"
 FILES = {
-    "corpus.jsonl": "512079eddd46efa410226b16d29c960f893430f92d470de8ce4a364825830471",
+    "corpus.jsonl": "d4e1f48d98df701fcd6591df671fe4297c95566ba5f59f04c5863096c62744c0",
     "evidence.jsonl": "ae7e416a8b8527f3f3aca6dff6ef89ae68aecdbf32380fb82939c1775a888be7",
     "provenance.jsonl": "7043ac4f2fe061711c156788e967a06f7ed863177af201b255f1c85095f91208",
     "qrels-topical/dev.tsv": "4c0254d4132feac2404b4b170e999904c1ab5de08cadd08e9c5d30741877a200",
@@ -35,7 +35,7 @@ FILES = {
     "queries.meta.jsonl": "c668b62767d3cfeba4eb268776e63efc1d9ddb8949cbd11de0ea90e8506dc50a",
     "world.json": "80c0c615b913997333ff11e21aa170bf4ca1c247167f14dff2cdab0feebbe6f4",
 }
-MANIFEST = "10301095e66b9ea419587bd23777d91fd4b84dd8ce6e6ebcbeca3c448d2a3f9c"
+MANIFEST = "1d7da49300ad7bc41aab902e4e9271da05cb9fb2659375dfa263891492d81e9a"
 
 
 def test_a_small_world_at_seed_5_has_the_pinned_bytes(tmp_path):
