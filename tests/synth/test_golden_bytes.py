@@ -22,20 +22,20 @@ from hcrbench.synth import generate_meridian
 #: unchanged; every other file changes.
 VERSION = "5.2.0"
 FILES = {
-    "corpus.jsonl": "d4e1f48d98df701fcd6591df671fe4297c95566ba5f59f04c5863096c62744c0",
+    "corpus.jsonl": "aa339661075ab3bdc3de3c58cf4e5acc2bd856037534459ee610074bede74dae",
     "evidence.jsonl": "ae7e416a8b8527f3f3aca6dff6ef89ae68aecdbf32380fb82939c1775a888be7",
     "provenance.jsonl": "7043ac4f2fe061711c156788e967a06f7ed863177af201b255f1c85095f91208",
     "qrels-topical/dev.tsv": "4c0254d4132feac2404b4b170e999904c1ab5de08cadd08e9c5d30741877a200",
     "qrels-topical/test.tsv": "c852a954ed2df6207d1a75e3d53f79f936f0a5ff760d2ad119950e6bbf517ae7",
     "qrels-topical/tune.tsv": "1c69c27e992b846ea834ec92d2b0c1593bdcaeb3e1108211ccf4cbcce34ef49c",
-    "qrels/dev.tsv": "fa6483cfb8e243506acceb1059d798e661c0d4100b955d35a43daf7110c85fb9",
-    "qrels/test.tsv": "4c9db429da7d8feedfc7bd13f3cb90a22753ae8b66131aa4fb8d4f3b686100a8",
-    "qrels/tune.tsv": "0ae6977ba1f410cee7f6b39d8e07fcb0a04d062fd83ba71b86079fac186af45d",
+    "qrels/dev.tsv": "e9efb92203837fa7ee53bba43eb0fab94fda957d5820b791a00bfe88e069fba6",
+    "qrels/test.tsv": "07b9d3f4752d467477692a8fec4cdd4a9711f0532db8a2576e782e1fb64e02fe",
+    "qrels/tune.tsv": "4403fdcc1c0b93694e7f59dd1ea21be7143c2962c13b6ad8652848b9badbd17e",
     "queries.jsonl": "4b6f3028439247806647922558d3ff631115259f53923edd82dbc064c1be521c",
-    "queries.meta.jsonl": "c668b62767d3cfeba4eb268776e63efc1d9ddb8949cbd11de0ea90e8506dc50a",
+    "queries.meta.jsonl": "fd0ab891e987e0f3cdd74d13d5f14a89af7d56c30761c0bdc1d6204d824b3117",
     "world.json": "80c0c615b913997333ff11e21aa170bf4ca1c247167f14dff2cdab0feebbe6f4",
 }
-MANIFEST = "1d7da49300ad7bc41aab902e4e9271da05cb9fb2659375dfa263891492d81e9a"
+MANIFEST = "54edd390e9ed601936751af1351e978e7d6d07a417e8e7fb3b04ba9a6edf0295"
 
 
 def test_a_small_world_at_seed_5_has_the_pinned_bytes(tmp_path):

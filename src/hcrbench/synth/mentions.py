@@ -12,7 +12,7 @@ Since generator 5.2 a document may end with such lines (:func:`mention_lines`):
 - **what is named**: entities of the document's own team (the team of its subject: a project's team, a system's
   owner, a person's team, an incident's system's owner, a decision's or meeting's project's team): its projects
   (code names), systems, people and policies (titles), earlier incidents of the same system and earlier decisions
-  of the same project; never one of the document's own routing entities, never a name whose words speak of a
+  of the same project (written before it and dated before it); never one of the document's own routing entities, never a name whose words speak of a
   subject the document is not about (:mod:`hcrbench.synth.subjects`);
 - **only what earlier documents wrote about** (their routing metadata), so a grown world keeps every earlier
   document byte for byte;
@@ -63,6 +63,7 @@ class MentionTracker:
         self.by_team: dict[str, dict[str, list[str]]] = {}
         self.incidents: dict[str, list[str]] = {}  # system -> earlier ticket ids
         self.decisions: dict[str, list[str]] = {}  # project -> earlier decision ids
+        self.dates: dict[str, str] = {}  # ticket or decision id -> its date
 
     def _record(self, spec: Any) -> tuple[str, dict[str, Any] | None]:
         rec = RECORD_DOCS.get(spec.doc_type)
@@ -84,10 +85,10 @@ class MentionTracker:
             kind, rec = self._record(spec)
             team = self._home(spec)
             pools = dict(self.by_team.get(team, {})) if team else {}
-            if kind == "tickets":
-                pools["incident"] = self.incidents.get(rec["system"], [])
+            if kind == "tickets":  # earlier in the schedule and dated before this one
+                pools["incident"] = [i for i in self.incidents.get(rec["system"], []) if self.dates[i] < rec["date"]]
             elif kind == "decisions":
-                pools["decision"] = self.decisions.get(rec["project"], [])
+                pools["decision"] = [i for i in self.decisions.get(rec["project"], []) if self.dates[i] < rec["date"]]
             own = set(spec.entities) | ({rec["id"]} if rec else set())
             r = rng(self.w.seed, "mentions", spec.index)
             for k in sorted(pools):
@@ -99,6 +100,8 @@ class MentionTracker:
 
     def _add(self, spec: Any) -> None:
         kind, rec = self._record(spec)
+        if rec is not None:
+            self.dates[rec["id"]] = rec.get("date") or ""
         if kind == "tickets":
             _push(self.incidents.setdefault(rec["system"], []), rec["id"])
         elif kind == "decisions" and rec.get("project"):
