@@ -9,30 +9,33 @@ import hashlib
 
 from hcrbench.synth import generate_meridian
 
-#: ``generate_meridian(out, "small", seed=5, n_queries=60, grow=False)`` under generator 5.1.0. Re-pinned from
-#: 5.0.0 because documents now come in kinds (chat threads for some incidents, mail threads for some decisions and
-#: announcements, minutes for some meetings, how-tos and long specifications for some systems, superseded copies of
+#: ``generate_meridian(out, "small", seed=5, n_queries=60, grow=False)`` under generator 5.2.0. Re-pinned from
+#: 5.1.0 because pages now end, now and then, with passing mentions ("See also: ...", "Last edited by ...") of
+#: entities of their own team (synth/mentions.py): corpus.jsonl changes, and so do the judged negatives (a page
+#: whose text names a query entity is never judged; qrels/, queries.meta.jsonl); world, provenance, queries,
+#: evidence and qrels-topical are unchanged. From 5.0.0 to 5.1.0: documents came in kinds (chat threads for some
+#: incidents, mail threads for some decisions and announcements, minutes for some meetings, how-tos and long specifications for some systems, superseded copies of
 #: older policy versions in four announcement slots), carry ``metadata.kind``, and now and then end with a footer or
 #: hold a typo; and the queries are worded as a person would (an incident, a decision, a meeting its notes number or
 #: a policy named by what it is rather than its identifier, other phrasings of an intent, now and then a greeting or
 #: a thanks) and an incident fan-out asks about one system's or one team's incidents. The world (world.json) is
 #: unchanged; every other file changes.
-VERSION = "5.1.0"
+VERSION = "5.2.0"
 FILES = {
-    "corpus.jsonl": "b42bcfa8aaafdafec0cc9a19838592d983eced0125dd49f4254651c67fb85445",
+    "corpus.jsonl": "aa339661075ab3bdc3de3c58cf4e5acc2bd856037534459ee610074bede74dae",
     "evidence.jsonl": "ae7e416a8b8527f3f3aca6dff6ef89ae68aecdbf32380fb82939c1775a888be7",
     "provenance.jsonl": "7043ac4f2fe061711c156788e967a06f7ed863177af201b255f1c85095f91208",
     "qrels-topical/dev.tsv": "4c0254d4132feac2404b4b170e999904c1ab5de08cadd08e9c5d30741877a200",
     "qrels-topical/test.tsv": "c852a954ed2df6207d1a75e3d53f79f936f0a5ff760d2ad119950e6bbf517ae7",
     "qrels-topical/tune.tsv": "1c69c27e992b846ea834ec92d2b0c1593bdcaeb3e1108211ccf4cbcce34ef49c",
     "qrels/dev.tsv": "e9efb92203837fa7ee53bba43eb0fab94fda957d5820b791a00bfe88e069fba6",
-    "qrels/test.tsv": "d17019537896902c9265d03123133f935f31a2cd438b95e7c879a821dc55dd59",
-    "qrels/tune.tsv": "aa36764f742085a5ff77a6ef7cea9de6cd5a216debaefc1bc29a68d71c83af78",
+    "qrels/test.tsv": "07b9d3f4752d467477692a8fec4cdd4a9711f0532db8a2576e782e1fb64e02fe",
+    "qrels/tune.tsv": "4403fdcc1c0b93694e7f59dd1ea21be7143c2962c13b6ad8652848b9badbd17e",
     "queries.jsonl": "4b6f3028439247806647922558d3ff631115259f53923edd82dbc064c1be521c",
-    "queries.meta.jsonl": "24670ac7ce7c2f80dc8c72b9af61d95fdb13a5c43a6e1885bb4ea0557493f2ad",
+    "queries.meta.jsonl": "fd0ab891e987e0f3cdd74d13d5f14a89af7d56c30761c0bdc1d6204d824b3117",
     "world.json": "80c0c615b913997333ff11e21aa170bf4ca1c247167f14dff2cdab0feebbe6f4",
 }
-MANIFEST = "a492b189433381e2b5102f3f4df39b7aabdf7bd94251d8450a24553f5937a93a"
+MANIFEST = "54edd390e9ed601936751af1351e978e7d6d07a417e8e7fb3b04ba9a6edf0295"
 
 
 def test_a_small_world_at_seed_5_has_the_pinned_bytes(tmp_path):

@@ -32,11 +32,14 @@ from hcrbench.synth.schedule import iter_specs
 from hcrbench.synth.topics import MIN_DISTINCT_SHARE
 from hcrbench.synth.world import CORE_DOCS, build_world
 
-GENERATOR_VERSION = "5.1.0"  # 5.0: meetings named by what their notes write, asides graded below the pages about
+GENERATOR_VERSION = "5.2.0"  # 5.0: meetings named by what their notes write, asides graded below the pages about
 # a fact; a believable year (events spread, load and severity mixes); text that keeps to its page's subject.
 # 5.1: document kinds (chat and mail threads, minutes, how-tos, long specifications, superseded copies) and noise;
 # queries worded as a person would (incidents, decisions and policies named by what they are, several
-# phrasings per intent, greetings and thanks now and then), incident fan-outs over one system's or team's incidents
+# phrasings per intent, greetings and thanks now and then), incident fan-outs over one system's or team's incidents.
+# 5.2: passing mentions (synth/mentions.py): a page may end with "See also: ..." / "Last edited by ..." naming, with
+# no fact, entities of its own team that earlier pages wrote about (an incident an earlier incident of its system),
+# so a name no longer occurs only in the pages a question about it judges relevant (issue 51, rarest-word row)
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
 MAX_DOCS = 1_000_000
 MIN_QUERIES, MAX_QUERIES = 10, 20_000

@@ -8,6 +8,7 @@ from typing import Any
 from hcrbench.synth import render_entities as re_
 from hcrbench.synth.doc_kinds import doc_kind
 from hcrbench.synth.filler import pad
+from hcrbench.synth.mentions import mention_lines
 from hcrbench.synth.noise import add_footer, add_typos
 from hcrbench.synth.render_events import RENDERERS
 from hcrbench.synth.render_guides import render_howto, render_minutes, render_spec
@@ -67,6 +68,13 @@ def render(world: World, spec: DocSpec) -> RenderedDoc:
         if kind not in UNPADDED:
             pad(tb, r, tb.kind or spec.doc_type, spec.domains, target_words(r))
         tb.finish()
+        mentioned: list[str] = []
+        if kind not in UNPADDED:
+            lines, mentioned = mention_lines(world, spec, tb.text())
+            if lines:
+                tb.line()
+            for line in lines:
+                tb.line(line)
     if not spec.cluster:  # near-duplicate clusters keep their shared wording
         add_footer(tb, kind, world.seed, spec.index)
     text = tb.text()
@@ -81,5 +89,7 @@ def render(world: World, spec: DocSpec) -> RenderedDoc:
         meta["cluster"] = spec.cluster
     if spec.date:
         meta["date"] = spec.date
+    if mentioned:
+        meta["mentions"] = mentioned  # named in passing, no fact (synth/mentions.py): not what the page is about
     return RenderedDoc(spec.doc_id, title, text, dict(tb.spans), tb.pieces, meta)
 

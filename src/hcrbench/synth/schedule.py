@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from hcrbench.synth import lexicon as lx
+from hcrbench.synth.mentions import MentionTracker
 from hcrbench.synth.schedule_base import (
     CLUSTERS,
     CORE_DECISIONS,
@@ -362,8 +363,11 @@ class Scheduler(EventSpecs, YearSpecs):
 def iter_specs(world: World) -> Iterator[DocSpec]:
     """Specs for documents ``0..world.n_docs-1``, in order (fills ``world.tickets/decisions/meetings``)."""
     s = Scheduler(world)
+    m = MentionTracker(world)
     for i in range(world.n_docs):
-        yield s.spec(i)
+        spec = s.spec(i)
+        spec.mentions = m.take(spec)
+        yield spec
 
 
 __all__ = ["CLUSTERS", "DocSpec", "Scheduler", "iter_specs"]

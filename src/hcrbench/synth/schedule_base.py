@@ -27,6 +27,7 @@ class DocSpec:
     quarter: str | None = None
     cluster: str | None = None
     date: str | None = None  # ISO date of a dated document (events, notes, policies, status reports)
+    mentions: tuple[str, ...] = ()  # entities it names in passing, no fact (synth/mentions.py; set by iter_specs)
 
     @property
     def doc_id(self) -> str:
