@@ -25,17 +25,17 @@ FILES = {
     "corpus.jsonl": "aa339661075ab3bdc3de3c58cf4e5acc2bd856037534459ee610074bede74dae",
     "evidence.jsonl": "ae7e416a8b8527f3f3aca6dff6ef89ae68aecdbf32380fb82939c1775a888be7",
     "provenance.jsonl": "7043ac4f2fe061711c156788e967a06f7ed863177af201b255f1c85095f91208",
-    "qrels-topical/dev.tsv": "4c0254d4132feac2404b4b170e999904c1ab5de08cadd08e9c5d30741877a200",
-    "qrels-topical/test.tsv": "c852a954ed2df6207d1a75e3d53f79f936f0a5ff760d2ad119950e6bbf517ae7",
-    "qrels-topical/tune.tsv": "1c69c27e992b846ea834ec92d2b0c1593bdcaeb3e1108211ccf4cbcce34ef49c",
+    "qrels-topical/dev.tsv": "fa3ee863451ca54ce7f769602b300d0b534efd9e0937a0e0199f72c4b0f2f306",
+    "qrels-topical/test.tsv": "890bc1ba9ce6143eb87fdfcd7631799767cf54ceb44746626f049ea156e99e9b",
+    "qrels-topical/tune.tsv": "395108f546a4a29f8b510dc89155218a6988770569345e7da5b629cd44a25a74",
     "qrels/dev.tsv": "e9efb92203837fa7ee53bba43eb0fab94fda957d5820b791a00bfe88e069fba6",
     "qrels/test.tsv": "07b9d3f4752d467477692a8fec4cdd4a9711f0532db8a2576e782e1fb64e02fe",
     "qrels/tune.tsv": "4403fdcc1c0b93694e7f59dd1ea21be7143c2962c13b6ad8652848b9badbd17e",
     "queries.jsonl": "4b6f3028439247806647922558d3ff631115259f53923edd82dbc064c1be521c",
-    "queries.meta.jsonl": "fd0ab891e987e0f3cdd74d13d5f14a89af7d56c30761c0bdc1d6204d824b3117",
+    "queries.meta.jsonl": "71e8e8e500c5c4b3b835477d4ec7c0ed2a4f8eff22328716a9adceb2d42b86ac",
     "world.json": "80c0c615b913997333ff11e21aa170bf4ca1c247167f14dff2cdab0feebbe6f4",
 }
-MANIFEST = "54edd390e9ed601936751af1351e978e7d6d07a417e8e7fb3b04ba9a6edf0295"
+MANIFEST = "b47937f2522afc3d12dbe67a5a9565ad5f27220d486309942f9d795633d05f6a"
 
 
 def test_a_small_world_at_seed_5_has_the_pinned_bytes(tmp_path):

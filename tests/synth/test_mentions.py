@@ -73,17 +73,25 @@ def test_mention_lines_state_no_fact_and_change_no_judgment(folder):
                 assert not any(s < pos + len(line) and pos < e for s, e in spans.get(row["_id"], [])), row["_id"]
             pos += len(line)
     assert mention_docs
-    seen = 0
+    seen = passing = 0
     for _, m in iter_jsonl(folder / "queries.meta.jsonl"):
         ents = set(m.get("expected_entities") or [])
-        for d, g in {**(m.get("qrels_topical") or {}), **(m.get("qrels") or {})}.items():
-            if not mention_docs.get(d, set()) & ents:
-                continue
-            seen += 1
-            assert g != 0, (m["query_id"], d)  # never a judged negative: its text names a query entity
-            if g == 1:  # topical only by its routing metadata, never by a passing mention
-                assert routing[d] & ents, (m["query_id"], d)
+        primary, topical = m.get("qrels") or {}, m.get("qrels_topical") or {}
+        for d, g in primary.items():
+            if mention_docs.get(d, set()) & ents:
+                seen += 1
+                assert g != 0, (m["query_id"], d)  # never a primary negative: its text names a query entity
+        for d, g in topical.items():
+            if g == 0:  # judged in the topical view: planned to name a query entity in passing, not about it
+                passing += 1
+                assert d not in primary and not routing[d] & ents, (m["query_id"], d)
+            elif g == 1 and mention_docs.get(d, set()) & ents:  # topical by its routing metadata, never by a
+                assert routing[d] & ents, (m["query_id"], d)  # passing mention
+        for d, names in mention_docs.items():  # no page naming a query entity in passing is left unjudged
+            if names & ents:
+                assert d in primary or d in topical, (m["query_id"], d)
     assert seen  # some judged page does name a query entity in passing (for a fact it states, or its subject)
+    assert passing  # and pages naming one only in passing are judged (0) in the topical view, not left unjudged
 
 
 def test_the_same_seed_writes_the_same_mentions(folder, tmp_path):

@@ -219,6 +219,17 @@ class Catalog:
     def mentions(self, eid: str) -> list[int]:
         return self.by_entity.get(eid, [])
 
+    def in_passing(self, eid: str) -> list[int]:
+        """The documents that name ``eid`` only in passing (a mention line: ``DocSpec.mentions``, no fact)."""
+        idx = self.cache.get("in_passing")
+        if idx is None:
+            idx = defaultdict(list)
+            for i, spec in enumerate(self.specs):
+                for e in spec.mentions:
+                    idx[e].append(i)
+            self.cache["in_passing"] = idx
+        return idx.get(eid, [])  # type: ignore[union-attr]
+
     def display(self, eid: str) -> str:
         """The string that names ``eid`` in text."""
         e = self.w.index.get(eid)

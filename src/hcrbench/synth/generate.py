@@ -39,7 +39,8 @@ GENERATOR_VERSION = "5.2.0"  # 5.0: meetings named by what their notes write, as
 # phrasings per intent, greetings and thanks now and then), incident fan-outs over one system's or team's incidents.
 # 5.2: passing mentions (synth/mentions.py): a page may end with "See also: ..." / "Last edited by ..." naming, with
 # no fact, entities of its own team that earlier pages wrote about (an incident an earlier incident of its system),
-# so a name no longer occurs only in the pages a question about it judges relevant (issue 51, rarest-word row)
+# so a name no longer occurs only in the pages a question about it judges relevant (describe's rarest-word row);
+# a page naming a query entity in passing is judged 0 in the topical view (looked at, states no needed fact)
 SIZES = {"small": 500, "medium": 2000, "full": 3500}
 MAX_DOCS = 1_000_000
 MIN_QUERIES, MAX_QUERIES = 10, 20_000

@@ -2,7 +2,7 @@
 
 Until 5.1 an entity's name occurred only in the pages about it and in the pages stating a fact about it, so a
 question naming a project code name, a system, a ticket or a person had that name as its rarest word, and that
-word occurred only in relevant documents far more often than in any real collection (issue 51; the
+word occurred only in relevant documents far more often than in any real collection (the
 ``rarest word only in relevant`` row of ``describe``). On an intranet a name also occurs in passing: a status
 page links its team's other projects, an incident page cites an earlier incident of the same system, a decision
 record links earlier decisions of its project, a wiki page shows who last edited it.

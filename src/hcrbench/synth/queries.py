@@ -5,7 +5,9 @@ difficulty and split, the join budget) is :mod:`hcrbench.synth.query_plan`; its 
 Primary grades (``qrels/``) are evidence-first and follow :mod:`hcrbench.synth.grades`: 3 = the document states a
 needed fact about its own subject (the page the question is about), 2 = it states needed facts only in passing,
 0 = a judged negative checked to be off-topic. Documents about a query entity without a needed fact (topical, 1)
-go, uncapped, to the secondary view ``qrels-topical/`` (``qrels_topical`` in the metadata).
+go, uncapped, to the secondary view ``qrels-topical/`` (``qrels_topical`` in the metadata), where pages planned to
+name a query entity in passing (``DocSpec.mentions``, :mod:`hcrbench.synth.mentions`; the lines a page renders are a
+subset) and judged nowhere else are judged 0.
 """
 
 from __future__ import annotations
@@ -98,6 +100,11 @@ def topical_docs(plan: QueryPlan, cat: Catalog) -> list[int]:
     return sorted({d for e in plan.entities for d in cat.mentions(e)} - evidence) if need else []
 
 
+def passing_docs(plan: QueryPlan, cat: Catalog) -> list[int]:
+    """Documents naming a query entity only in passing (``Catalog.in_passing``), judged 0 in the topical view."""
+    return sorted({d for e in plan.entities for d in cat.in_passing(e)})
+
+
 def minimal_evidence(spans: list[EvidenceSpan], need: list[str], count_tokens: Callable[[str], int]
                      ) -> list[EvidenceSpan]:
     """Fewest tokens covering every needed fact (exact for up to 12 facts, greedy by tokens per new fact above).
@@ -165,6 +172,10 @@ def query_rows(plans: list[QueryPlan], cat: Catalog) -> tuple[list[dict], list[d
         grades = derive_qrels(p, cat)
         qrels = {cat.specs[d].doc_id: g for d, g in grades.items()}
         topical = {cat.specs[d].doc_id: 1 for d in topical_docs(p, cat)}
+        # judged 0 in the topical view: pages naming a query entity only in passing (a mention line) were looked
+        # at and state no needed fact (an audit reads an unjudged page holding every key term as a false negative)
+        topical.update({cat.specs[d].doc_id: 0 for d in passing_docs(p, cat)
+                        if cat.specs[d].doc_id not in topical and cat.specs[d].doc_id not in qrels})
         ev_docs = list(dict.fromkeys(s.doc_id for s in minimal)) + sorted({s.doc_id for s in spans})
         domains = list(dict.fromkeys(cat.specs[int(d[4:])].domain for d in ev_docs))
         scores[p.query_id] = _difficulty_score(p, minimal, len({s.doc_id for s in spans}))
