@@ -331,7 +331,7 @@ def markdown(doc: dict) -> str:
                      f"{minutes(t)} |")
     lines += ["",
               "Kill row: the row's verdict, and the decision its interval makes on the run's data (they differ only "
-              "in runs made before 8 Dec 2026, when a row below the full size said \"not decidable at size\" and "
+              "in runs made before commit e992c56, 7 Dec 2026 20:39 UTC, when a row below the full size said \"not decidable at size\" and "
               "named the decision it would be); checkpoint 3: the subject against the kill baseline itself.", "",
               "| effect | runs | realised truth (range) | go | kill | not decidable | wrong | decided | "
               "undecided: more test worlds printed (median) | checkpoint 3 |",
