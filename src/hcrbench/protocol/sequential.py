@@ -216,7 +216,8 @@ class Projection:
     def text(self) -> str:
         if self.within_budget and self.batches_more is not None:
             return (f"needs ~ {self.batches_more} more batch{'es' if self.batches_more != 1 else ''} "
-                    f"({self.worlds_more} worlds, {self.queries_more:,} queries) at the observed effect and sd")
+                    f"({self.worlds_more} world{'s' if self.worlds_more != 1 else ''}, {self.queries_more:,} queries) "
+                    "at the observed effect and sd")
         if self.queries_needed is None:
             return "no number of worlds in reach decides it at the observed effect"
         return f"not within the budget: ~ {self.queries_needed:,} queries would decide it at the observed effect"
