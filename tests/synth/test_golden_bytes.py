@@ -32,10 +32,10 @@ FILES = {
     "qrels/test.tsv": "07b9d3f4752d467477692a8fec4cdd4a9711f0532db8a2576e782e1fb64e02fe",
     "qrels/tune.tsv": "4403fdcc1c0b93694e7f59dd1ea21be7143c2962c13b6ad8652848b9badbd17e",
     "queries.jsonl": "4b6f3028439247806647922558d3ff631115259f53923edd82dbc064c1be521c",
-    "queries.meta.jsonl": "71e8e8e500c5c4b3b835477d4ec7c0ed2a4f8eff22328716a9adceb2d42b86ac",
+    "queries.meta.jsonl": "f545e28a7420afbe4ab0d2db01c0f0826f5fa3b5d8c28d05fbdc287b19faac81",
     "world.json": "80c0c615b913997333ff11e21aa170bf4ca1c247167f14dff2cdab0feebbe6f4",
 }
-MANIFEST = "b47937f2522afc3d12dbe67a5a9565ad5f27220d486309942f9d795633d05f6a"
+MANIFEST = "ca882020fa49949d65bc0377e5eb7af0fb277da287603c997003627522e5e199"
 
 
 def test_a_small_world_at_seed_5_has_the_pinned_bytes(tmp_path):

@@ -102,7 +102,8 @@ def topical_docs(plan: QueryPlan, cat: Catalog) -> list[int]:
 
 def passing_docs(plan: QueryPlan, cat: Catalog) -> list[int]:
     """Documents naming a query entity only in passing (``Catalog.in_passing``), judged 0 in the topical view."""
-    return sorted({d for e in plan.entities for d in cat.in_passing(e)})
+    need = set(plan.facts) | {f for i in plan.interpretations for f in i["facts"]}
+    return sorted({d for e in plan.entities for d in cat.in_passing(e)}) if need else []  # as topical_docs
 
 
 def minimal_evidence(spans: list[EvidenceSpan], need: list[str], count_tokens: Callable[[str], int]
