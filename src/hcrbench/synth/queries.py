@@ -92,18 +92,22 @@ def _names(plan: QueryPlan, cat: Catalog) -> set[str]:
     return {n for n in out if n}
 
 
+def _needed_facts(plan: QueryPlan) -> set[str]:
+    """Every fact the query needs, over its interpretations too (none: no topical or passing judgments)."""
+    return set(plan.facts) | {f for i in plan.interpretations for f in i["facts"]}
+
+
 def topical_docs(plan: QueryPlan, cat: Catalog) -> list[int]:
     """Every document about a query entity (its routing metadata names it) that states no needed fact: the
     secondary, topical view (``qrels-topical/``), exhaustive and uncapped."""
-    need = set(plan.facts) | {f for i in plan.interpretations for f in i["facts"]}
+    need = _needed_facts(plan)
     evidence = {d for f in need for d in cat.docs_stating(f)}
     return sorted({d for e in plan.entities for d in cat.mentions(e)} - evidence) if need else []
 
 
 def passing_docs(plan: QueryPlan, cat: Catalog) -> list[int]:
     """Documents naming a query entity only in passing (``Catalog.in_passing``), judged 0 in the topical view."""
-    need = set(plan.facts) | {f for i in plan.interpretations for f in i["facts"]}
-    return sorted({d for e in plan.entities for d in cat.in_passing(e)}) if need else []  # as topical_docs
+    return sorted({d for e in plan.entities for d in cat.in_passing(e)}) if _needed_facts(plan) else []
 
 
 def minimal_evidence(spans: list[EvidenceSpan], need: list[str], count_tokens: Callable[[str], int]

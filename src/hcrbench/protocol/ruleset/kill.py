@@ -105,16 +105,19 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
     code = reg.decide_one(rule, lo, hi)
     sig = pp is not None and pp < alpha_level()
     lost, ok = code == reg.NEG and sig, code == reg.POS and sig
-    if worlds and world_sd is not None:
-        need, und = reg.undecided_worlds(rule, n, world_sd, worlds)
-    else:
+
+    def needs() -> tuple[int | None, dict[str, Any]]:
+        """An undecided row's "needs ~ M" and ``undecided`` field (only undecided rows pay for it)."""
+        if worlds and world_sd is not None:
+            return reg.undecided_worlds(rule, n, world_sd, worlds)
         from hcrbench.protocol.needs_given import n_given_queries
 
         per_q = sd if sd is not None else reg.sd_from(lo, hi, n)
-        need = n_given_queries(rule, dl, n, per_q, df) if dl is not None else None
+        need = n_given_queries(rule, dl, n, per_q, df)
         if need is None:
             need = rule.n_needed(per_q)
-        und = reg.undecided(n, need)
+        return need, reg.undecided(n, need)
+
     if not full_size:
         # Decided on its interval at this size, never voided by the size: the row says kill / go / not decidable
         # for the worlds of this size, and the architecture is invalidated only at the full size (overall()).
@@ -127,6 +130,7 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
             return hypothesis(ID, name, crit, GO, f"{words}: {system} beats the kill baseline {scope}", ev, **kw)
         # no command in this text: more test worlds of this size decide it (the console's "to decide" line would
         # otherwise send the user to --sizes first)
+        need, und = needs()
         return hypothesis(ID, name, crit, UNDECIDABLE, f"{reg.text_undecidable(n, need)}: {words}: the interval "
                           f"reaches 0 (at size {size}; the full size, --sizes small,medium,full, judges the "
                           "architecture)", ev, **kw, undecided=und)
@@ -134,5 +138,6 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
         return hypothesis(ID, name, crit, KILL, f"{words}: kill, the architecture is invalidated", ev, **kw)
     if ok:
         return hypothesis(ID, name, crit, GO, f"{words}: {system} beats the kill baseline", ev, **kw)
+    need, und = needs()
     return hypothesis(ID, name, crit, UNDECIDABLE, f"{reg.text_undecidable(n, need)}: {words}: the interval "
                       "reaches 0", ev, **kw, undecided=und)

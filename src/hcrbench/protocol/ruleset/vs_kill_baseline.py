@@ -31,10 +31,10 @@ class VsKillBaseline(reg.Rule):
     def judge(self, ctx: Any, s: Any, *, full_size: bool | None = None) -> dict[str, Any]:
         m, kill = ctx.metric, ctx.p.kill_baseline
         c = s.vs_kill or {}
-        lo, hi, kind = margin_interval(s.scores, ctx.evaluation.runs.get(kill), m, c)
+        lo, hi, kind, diffs = margin_inputs(s.scores, ctx.evaluation.runs.get(kill), m, c)
         return kill_baseline_margin(c.get("delta"), lo, hi, c.get("n"), kill, m,
                                     f"{s.name if s.scores is None else kill} was not run", system=ctx.p.system,
-                                    interval_kind=kind, diffs=margin_diffs(s.scores, ctx.evaluation.runs.get(kill), m))
+                                    interval_kind=kind, diffs=diffs)
 
     def fail_fast(self, watch: Any, runs: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
         from hcrbench.metrics import evaluate
@@ -50,10 +50,9 @@ class VsKillBaseline(reg.Rule):
         scores = per_query(ev, group, p.metric)
         row = compare_runs(ev, cfg, p.metric, p.kill_baseline, {p.system: scores}).get(p.system) or {}
         a = seed_mean([mean_of(ev, n, p.metric) for n in group])
-        lo, hi, kind = margin_interval(scores, ev.runs[p.kill_baseline], p.metric, row)
+        lo, hi, kind, diffs = margin_inputs(scores, ev.runs[p.kill_baseline], p.metric, row)
         c = kill_baseline_margin(row.get("delta") if a is not None else None, lo, hi, row.get("n"),
-                                 p.kill_baseline, p.metric, system=p.system, interval_kind=kind,
-                                 diffs=margin_diffs(scores, ev.runs[p.kill_baseline], p.metric))
+                                 p.kill_baseline, p.metric, system=p.system, interval_kind=kind, diffs=diffs)
         return f"{p.system} vs {p.kill_baseline}", gate_one(c, scores, ev.runs[p.kill_baseline], p.metric, cfg.seed)
 
     def replay_inputs(self, ctx: Any, s: Any, row: dict[str, Any]) -> Any | None:
@@ -125,19 +124,9 @@ def kill_baseline_margin(delta: float | None, low: float | None = None, high: fl
                       interval_kind=interval_kind, component=rule.component, undecided=und)
 
 
-def margin_diffs(scores: Any, base: Any, metric: str) -> np.ndarray | None:
-    """The per-query differences :func:`margin_interval`'s betting interval reads (None where it does not)."""
-    if scores is None or base is None:
-        return None
-    from hcrbench.protocol.operating_inputs import aligned
-
-    a, b = aligned(scores, base, metric)
-    return a - b if a.size >= 2 and np.all(np.abs(a - b) <= 1 + 1e-12) else None
-
-
-def margin_interval(scores: Any, base: Any, metric: str, c: dict | None) -> tuple[Any, Any, str]:
-    """The checkpoint's interval: the betting interval of the per-query differences (:mod:`stats.bounded`), else
-    the comparison's own."""
+def margin_inputs(scores: Any, base: Any, metric: str, c: dict | None) -> tuple[Any, Any, str, np.ndarray | None]:
+    """The checkpoint's interval (:func:`margin_interval`) and the per-query differences its betting interval was
+    computed on, in order (None where it is not the betting interval, or on fewer than 2 queries), aligned once."""
     from hcrbench.protocol.subject import interval_kind
 
     c = c or {}
@@ -148,5 +137,11 @@ def margin_interval(scores: Any, base: Any, metric: str, c: dict | None) -> tupl
         a, b = aligned(scores, base, metric)
         if a.size >= 1 and np.all(np.abs(a - b) <= 1 + 1e-12):
             _m, lo, hi = betting_ci_diff(a, b, confidence=confidence())
-            return lo, hi, BETTING_KIND.format(pct=pct())
-    return c.get("ci_low"), c.get("ci_high"), interval_kind(c)
+            return lo, hi, BETTING_KIND.format(pct=pct()), (a - b if a.size >= 2 else None)
+    return c.get("ci_low"), c.get("ci_high"), interval_kind(c), None
+
+
+def margin_interval(scores: Any, base: Any, metric: str, c: dict | None) -> tuple[Any, Any, str]:
+    """The checkpoint's interval: the betting interval of the per-query differences (:mod:`stats.bounded`), else
+    the comparison's own."""
+    return margin_inputs(scores, base, metric, c)[:3]
