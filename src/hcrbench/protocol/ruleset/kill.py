@@ -106,38 +106,29 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
     sig = pp is not None and pp < alpha_level()
     lost, ok = code == reg.NEG and sig, code == reg.POS and sig
 
-    def needs() -> tuple[int | None, dict[str, Any]]:
-        """An undecided row's "needs ~ M" and ``undecided`` field (only undecided rows pay for it)."""
-        if worlds and world_sd is not None:
-            return reg.undecided_worlds(rule, n, world_sd, worlds)
+    # below the full size the row decides the same way on its interval, scoped to this size (never voided by it):
+    # the architecture is invalidated only at the full size (overall()); its undecided text names no command, so
+    # the console sends the user to more test worlds of this size before --sizes
+    killed, won, open_ = "kill, the architecture is invalidated", "", ""
+    if not full_size:
+        ev["at_full_size_this_would_be"] = "kill" if lost else "go" if ok else "not decidable"  # kept: a contract
+        ev["scope"] = f"size {size}"
+        scope = f"at size {size}; the architecture is judged at the full size (`{SIZES_COMMAND}`)"
+        killed, won = f"kill {scope}", f" {scope}"
+        open_ = f" (at size {size}; the full size, --sizes small,medium,full, judges the architecture)"
+    if lost:
+        return hypothesis(ID, name, crit, KILL, f"{words}: {killed}", ev, **kw)
+    if ok:
+        return hypothesis(ID, name, crit, GO, f"{words}: {system} beats the kill baseline{won}", ev, **kw)
+    if worlds and world_sd is not None:  # "needs ~ M": only an undecided row pays for it
+        need, und = reg.undecided_worlds(rule, n, world_sd, worlds)
+    else:
         from hcrbench.protocol.needs_given import n_given_queries
 
         per_q = sd if sd is not None else reg.sd_from(lo, hi, n)
         need = n_given_queries(rule, dl, n, per_q, df)
         if need is None:
             need = rule.n_needed(per_q)
-        return need, reg.undecided(n, need)
-
-    if not full_size:
-        # Decided on its interval at this size, never voided by the size: the row says kill / go / not decidable
-        # for the worlds of this size, and the architecture is invalidated only at the full size (overall()).
-        ev["at_full_size_this_would_be"] = "kill" if lost else "go" if ok else "not decidable"  # kept: a contract
-        ev["scope"] = f"size {size}"
-        scope = (f"at size {size}; the architecture is judged at the full size (`{SIZES_COMMAND}`)")
-        if lost:
-            return hypothesis(ID, name, crit, KILL, f"{words}: kill {scope}", ev, **kw)
-        if ok:
-            return hypothesis(ID, name, crit, GO, f"{words}: {system} beats the kill baseline {scope}", ev, **kw)
-        # no command in this text: more test worlds of this size decide it (the console's "to decide" line would
-        # otherwise send the user to --sizes first)
-        need, und = needs()
-        return hypothesis(ID, name, crit, UNDECIDABLE, f"{reg.text_undecidable(n, need)}: {words}: the interval "
-                          f"reaches 0 (at size {size}; the full size, --sizes small,medium,full, judges the "
-                          "architecture)", ev, **kw, undecided=und)
-    if lost:
-        return hypothesis(ID, name, crit, KILL, f"{words}: kill, the architecture is invalidated", ev, **kw)
-    if ok:
-        return hypothesis(ID, name, crit, GO, f"{words}: {system} beats the kill baseline", ev, **kw)
-    need, und = needs()
+        und = reg.undecided(n, need)
     return hypothesis(ID, name, crit, UNDECIDABLE, f"{reg.text_undecidable(n, need)}: {words}: the interval "
-                      "reaches 0", ev, **kw, undecided=und)
+                      f"reaches 0{open_}", ev, **kw, undecided=und)
