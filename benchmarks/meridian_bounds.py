@@ -1,6 +1,6 @@
 """Issue 51's "Done when" bounds of Meridian on seeds no test names, at small, medium and full: for each SIZE:SEED,
 generate the default suite (the size asked, ``grow=False``, as ``hcrbench generate meridian`` does) and read
-``hcrbench describe``'s rows (:func:`hcrbench.synth.describe.describe`): queries relying on an identifier, date or
+``hcrbench describe``'s rows (:func:`hcrbench.synth.checks.describe.describe`): queries relying on an identifier, date or
 name no document writes or that does not pick out one referent, asides at the top grade, template-skeleton share,
 the year's spreads (decisions, follow-ups, incidents by system load, severities) with their world rules, every
 document kind present, the lexical overlap inside the real collections' range, and the targets ``describe``
@@ -45,7 +45,7 @@ SHORT = {"queries needing >10 documents": ">10 documents",
 
 def measure(size: str, seed: int) -> dict[str, Any]:
     from hcrbench.synth import generate_meridian
-    from hcrbench.synth.describe import describe
+    from hcrbench.synth.checks.describe import describe
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "m"

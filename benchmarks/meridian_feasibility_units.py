@@ -20,7 +20,7 @@ from pathlib import Path
 
 from hcrbench.data.chunking import chunk_text
 from hcrbench.data.tokens import default_counter
-from hcrbench.synth.describe import FEASIBLE_DESIGN
+from hcrbench.synth.checks.describe import FEASIBLE_DESIGN
 
 
 def _jsonl(path: Path) -> list[dict]:

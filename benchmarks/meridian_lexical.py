@@ -1,5 +1,5 @@
 """Query wording of Meridian beside real collections: lexical overlap with the relevant documents
-(:mod:`hcrbench.synth.describe_lexical`) and template skeletons (:mod:`hcrbench.synth.describe_templates`).
+(:mod:`hcrbench.synth.checks.describe_lexical`) and template skeletons (:mod:`hcrbench.synth.checks.describe_templates`).
 
     python benchmarks/meridian_lexical.py [--datasets ../shared/datasets] [--sizes small,medium,full]
                                           [--seeds 4242,7777] [--json PATH]
@@ -40,8 +40,8 @@ def _row(name: str, lex: dict[str, Any], tpl: dict[str, Any]) -> dict[str, Any]:
 
 def measure_real(datasets: Path) -> list[dict[str, Any]]:
     from hcrbench.data import load_beir, load_cisi, load_cranfield
-    from hcrbench.synth.describe_lexical import dataset_overlap
-    from hcrbench.synth.describe_templates import template_summary
+    from hcrbench.synth.checks.describe_lexical import dataset_overlap
+    from hcrbench.synth.checks.describe_templates import template_summary
 
     loaders = {"beir": load_beir, "cranfield": load_cranfield, "cisi": load_cisi}
     rows = []
@@ -57,8 +57,8 @@ def measure_real(datasets: Path) -> list[dict[str, Any]]:
 
 def measure_meridian(size: str, seed: int) -> dict[str, Any]:
     from hcrbench.synth import generate_meridian
-    from hcrbench.synth.describe_lexical import meridian_overlap
-    from hcrbench.synth.describe_templates import meridian_templates
+    from hcrbench.synth.checks.describe_lexical import meridian_overlap
+    from hcrbench.synth.checks.describe_templates import meridian_templates
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "m"

@@ -16,8 +16,8 @@ import re
 from collections import Counter, defaultdict
 
 from hcrbench.data import read_corpus
-from hcrbench.synth.describe import SENTENCE_END, WORDS
-from hcrbench.synth.filler import ALL_POOLS
+from hcrbench.synth.checks.describe import SENTENCE_END, WORDS
+from hcrbench.synth.corpus.filler import ALL_POOLS
 
 _PARTS = re.compile(r"(\[[^\[\]]*\]|\{[a-z_0-9]+\})")
 

@@ -18,8 +18,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from hcrbench.synth import generate_meridian
-from hcrbench.synth.describe_tiers import fixed_tiers, measured_tiers
-from hcrbench.synth.tiers import FEASIBLE_BAND, FEASIBLE_DESIGN, TIERS, tier_targets
+from hcrbench.synth.checks.describe_tiers import fixed_tiers, measured_tiers
+from hcrbench.synth.questions.tiers import FEASIBLE_BAND, FEASIBLE_DESIGN, TIERS, tier_targets
 
 SHORT = {"thematic": "them", "entity_spanning": "ent", "detail": "det", "two_hop": "2hop", "multi_hop": "3+hop",
          "comparative": "comp", "aggregation": "aggr", "temporal": "temp", "ambiguous": "amb"}

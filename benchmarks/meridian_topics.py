@@ -1,7 +1,7 @@
 """Topic figures of Meridian suites (issue 35): per split, the share of queries in distinct clusters (clusters /
 queries), the relevant-document and fact sets repeated within the split, the entities (expected or named in the
 text) in two or more splits, and the world's systems / policies, as ``hcrbench describe`` computes them
-(:func:`hcrbench.synth.describe_topics.topic_props`).
+(:func:`hcrbench.synth.checks.describe_topics.topic_props`).
 
     python benchmarks/meridian_topics.py [--sizes small,medium,full] [--seeds 0,1,2,3,4,613,8128] [--queries 300]
                                          [--json PATH [--add]] [--fixed-size]
@@ -33,8 +33,8 @@ def measure_one(size: str, seed: int, n: int, grow: bool = True) -> dict[str, An
     from hcrbench.data import iter_jsonl
     from hcrbench.errors import InputError
     from hcrbench.synth import generate_meridian
-    from hcrbench.synth.describe_topics import topic_props
-    from hcrbench.synth.topics import MIN_DISTINCT_SHARE
+    from hcrbench.synth.checks.describe_topics import topic_props
+    from hcrbench.synth.questions.topics import MIN_DISTINCT_SHARE
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "m"

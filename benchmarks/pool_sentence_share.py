@@ -1,6 +1,6 @@
 """How distinct the sentences drawn from one set of pool templates are in a generated Meridian corpus.
 
-Usage: ``python benchmarks/pool_sentence_share.py CORPUS_DIR [BASE_VOCAB.json] [--module hcrbench.synth.phrases_docs]``
+Usage: ``python benchmarks/pool_sentence_share.py CORPUS_DIR [BASE_VOCAB.json] [--module hcrbench.synth.corpus.phrases_sections]``
 
 Every corpus sentence (counted exactly as ``describe`` counts them) that some template of the module's ``POOLS``
 can produce is attributed to those pools; the script prints their occurrences, distinct ratio and share found in
@@ -17,7 +17,7 @@ import re
 import string
 from pathlib import Path
 
-from hcrbench.synth.describe import WORDS, TextStats
+from hcrbench.synth.checks.describe import WORDS, TextStats
 
 
 def template_regex(t: str) -> str:
@@ -35,7 +35,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("corpus_dir")
     ap.add_argument("base_vocab", nargs="?")
-    ap.add_argument("--module", default="hcrbench.synth.phrases_docs")
+    ap.add_argument("--module", default="hcrbench.synth.corpus.phrases_sections")
     a = ap.parse_args()
     ts = TextStats()
     with open(Path(a.corpus_dir) / "corpus.jsonl", encoding="utf-8") as f:

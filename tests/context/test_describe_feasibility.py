@@ -9,7 +9,7 @@ from collections import defaultdict
 
 from hcrbench.data.tokens import default_counter
 from hcrbench.experiment.context_feasibility import deliverable_feasibility
-from hcrbench.synth.describe import FEASIBLE_DESIGN
+from hcrbench.synth.checks.describe import FEASIBLE_DESIGN
 
 from .conftest import DOCS, EVIDENCE, QUERIES
 

@@ -13,17 +13,17 @@ from pathlib import Path
 import pytest
 
 from hcrbench.data import iter_jsonl
-from hcrbench.synth import category as registry
 from hcrbench.synth import describe, generate_meridian
-from hcrbench.synth.catalog import Catalog, QueryPlan
-from hcrbench.synth.category import PropertyInput, QueryCategory, registered
-from hcrbench.synth.properties import violations
-from hcrbench.synth.queries import category_counts
-from hcrbench.synth.query_fit import SLOT_ORDER, UNTARGETED
-from hcrbench.synth.query_gen import CATEGORIES
-from hcrbench.synth.query_plan import FILL_ORDER
-from hcrbench.synth.query_scale import KEEP_HARD, SCALE
-from hcrbench.synth.tiers import FEASIBLE_DESIGN, TIER_ALLOWED, tier_targets
+from hcrbench.synth.questions import category as registry
+from hcrbench.synth.questions.catalog import Catalog, QueryPlan
+from hcrbench.synth.questions.category import PropertyInput, QueryCategory, registered
+from hcrbench.synth.questions.fit import SLOT_ORDER, UNTARGETED
+from hcrbench.synth.questions.generators import CATEGORIES
+from hcrbench.synth.questions.planner import FILL_ORDER
+from hcrbench.synth.questions.properties import violations
+from hcrbench.synth.questions.scale import KEEP_HARD, SCALE
+from hcrbench.synth.questions.suite import category_counts
+from hcrbench.synth.questions.tiers import FEASIBLE_DESIGN, TIER_ALLOWED, tier_targets
 
 DESIGN = {"thematic": 50, "entity_spanning": 55, "detail": 50, "two_hop": 35, "multi_hop": 15, "comparative": 25,
           "aggregation": 20, "temporal": 20, "ambiguous": 15, "out_of_distribution": 15}

@@ -12,15 +12,15 @@ import pytest
 
 from hcrbench.data import iter_jsonl
 from hcrbench.synth import describe, generate_meridian
-from hcrbench.synth.describe_answerable import (
+from hcrbench.synth.checks.describe_answerable import (
     ASIDES_TOP_MAX,
     CorpusAnchors,
     answerable_props,
     dates_in,
     query_anchors,
 )
-from hcrbench.synth.text import MONTHS
-from hcrbench.synth.topics import NameIndex, world_names
+from hcrbench.synth.corpus.text import MONTHS
+from hcrbench.synth.questions.topics import NameIndex, world_names
 
 WORLD = {
     "people": [{"id": "P1", "name": "Ana Lima"}, {"id": "P2", "name": "Ana Lima"}, {"id": "P3", "name": "Rui Costa"}],

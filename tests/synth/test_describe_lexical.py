@@ -1,4 +1,4 @@
-"""Lexical overlap of queries with their relevant documents (synth/describe_lexical.py), on hand-made folders whose
+"""Lexical overlap of queries with their relevant documents (synth/checks/describe_lexical.py), on hand-made folders whose
 answers are worked out by hand."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import pytest
 
 from hcrbench.data import load_beir
-from hcrbench.synth.describe_lexical import (
+from hcrbench.synth.checks.describe_lexical import (
     REAL_RANGE,
     dataset_overlap,
     identifiers,

@@ -1,11 +1,11 @@
-"""Template wording measures (synth/describe_templates.py): skeletons, degenerate ranges and pasted parameter
+"""Template wording measures (synth/checks/describe_templates.py): skeletons, degenerate ranges and pasted parameter
 names, checked on hand-made queries, and computed by ``describe`` on a small generated suite."""
 
 from __future__ import annotations
 
 import json
 
-from hcrbench.synth.describe_templates import (
+from hcrbench.synth.checks.describe_templates import (
     MAX_REPEAT_SHARE,
     degenerate_range,
     meridian_templates,
@@ -78,7 +78,7 @@ def test_describe_rows_read_a_meridian_folder(tmp_path):
 
 def test_describe_reports_skeleton_repeats_and_lexical_overlap_of_a_generated_suite(tmp_path):
     from hcrbench.synth import describe, generate_meridian
-    from hcrbench.synth.describe_lexical import meridian_overlap
+    from hcrbench.synth.checks.describe_lexical import meridian_overlap
 
     generate_meridian(tmp_path, "small", seed=31, n_queries=60, grow=False)
     rows = {p["property"]: p for p in describe(tmp_path, write=False)["properties"]}

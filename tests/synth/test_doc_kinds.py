@@ -1,4 +1,4 @@
-"""Document kinds (synth/doc_kinds.py): every kind is planned at every design size, each states its type's facts
+"""Document kinds (synth/corpus/doc_kinds.py): every kind is planned at every design size, each states its type's facts
 exactly where provenance says, and noise (typos, footers) never touches a fact statement."""
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from hcrbench.synth import noise
-from hcrbench.synth.doc_kinds import KINDS, NEW_KINDS, doc_kind
-from hcrbench.synth.facts import check_statement
+from hcrbench.synth.corpus import noise
+from hcrbench.synth.corpus.doc_kinds import KINDS, NEW_KINDS, doc_kind
+from hcrbench.synth.corpus.render import render
+from hcrbench.synth.corpus.render_guides import render_spec
 from hcrbench.synth.generate import SIZES, doc_statements
-from hcrbench.synth.render import render
-from hcrbench.synth.render_guides import render_spec
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.world import build_world
+from hcrbench.synth.world_model.entities import build_world
+from hcrbench.synth.world_model.facts import check_statement
+from hcrbench.synth.world_model.schedule import iter_specs
 
 SEED = 29  # named by no doc and no other test
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from hcrbench.synth import filler
-from hcrbench.synth.describe_world import fact_share
-from hcrbench.synth.filler import CLOSING
-from hcrbench.synth.phrases import DOMAIN, DOMAIN_HEADINGS
-from hcrbench.synth.render import render
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.world import build_world
+from hcrbench.synth.checks.describe_world import fact_share
+from hcrbench.synth.corpus import filler
+from hcrbench.synth.corpus.filler import CLOSING
+from hcrbench.synth.corpus.phrases import DOMAIN, DOMAIN_HEADINGS
+from hcrbench.synth.corpus.render import render
+from hcrbench.synth.world_model.entities import build_world
+from hcrbench.synth.world_model.schedule import iter_specs
 
 REFERENCE_PAGES = {"policy", "project_charter", "system_overview", "profile", "team_page", "product_spec",
                    "eng_process"}

@@ -7,15 +7,15 @@ import random
 
 import pytest
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.catalog import Catalog
-from hcrbench.synth.facts import Statement
-from hcrbench.synth.free_lists import KEEP_STATES, FreeLists
-from hcrbench.synth.query_dedup import QuestionSet
-from hcrbench.synth.query_entity import PERSON, PROJECT, SYSTEM, fact_line
-from hcrbench.synth.query_gen import MAX_RELEVANT, _over_cap, aggregation, out_of_distribution
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.world import build_world
+from hcrbench.synth.questions.catalog import Catalog
+from hcrbench.synth.questions.dedup import QuestionSet
+from hcrbench.synth.questions.entity import PERSON, PROJECT, SYSTEM, fact_line
+from hcrbench.synth.questions.free_lists import KEEP_STATES, FreeLists
+from hcrbench.synth.questions.generators import MAX_RELEVANT, _over_cap, aggregation, out_of_distribution
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import build_world
+from hcrbench.synth.world_model.facts import Statement
+from hcrbench.synth.world_model.schedule import iter_specs
 
 SPLITS = ("tune", "dev", "test")
 

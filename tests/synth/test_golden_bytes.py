@@ -11,7 +11,7 @@ from hcrbench.synth import generate_meridian
 
 #: ``generate_meridian(out, "small", seed=5, n_queries=60, grow=False)`` under generator 5.2.0. Re-pinned from
 #: 5.1.0 because pages now end, now and then, with passing mentions ("See also: ...", "Last edited by ...") of
-#: entities of their own team (synth/mentions.py): corpus.jsonl changes, and so do the judged negatives (a page
+#: entities of their own team (synth/corpus/mentions.py): corpus.jsonl changes, and so do the judged negatives (a page
 #: whose text names a query entity is never judged; qrels/, queries.meta.jsonl); world, provenance, queries,
 #: evidence and qrels-topical are unchanged. From 5.0.0 to 5.1.0: documents came in kinds (chat threads for some
 #: incidents, mail threads for some decisions and announcements, minutes for some meetings, how-tos and long specifications for some systems, superseded copies of

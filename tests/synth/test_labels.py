@@ -18,11 +18,11 @@ from hcrbench.data import iter_jsonl, read_corpus
 from hcrbench.data.trec import read_qrels
 from hcrbench.metrics import evaluate
 from hcrbench.synth import describe, generate_meridian
-from hcrbench.synth.labels import evidence_oracle, ndcg_at
-from hcrbench.synth.queries import bridge_cap
-from hcrbench.synth.query_gen import CATEGORIES
-from hcrbench.synth.splits import leakage
-from hcrbench.synth.stems import content_stems
+from hcrbench.synth.checks.label_audit import evidence_oracle, ndcg_at
+from hcrbench.synth.corpus.stems import content_stems
+from hcrbench.synth.questions.generators import CATEGORIES
+from hcrbench.synth.questions.splits import leakage
+from hcrbench.synth.questions.suite import bridge_cap
 
 CASES = [(0, "small"), (1, "small"), (2, 650)]
 #: (a grown small world takes ~10 s: the seeds marked slow run under -m slow)
@@ -352,10 +352,10 @@ def test_answer_lines_hold_no_internal_fact_keys(folder):
 
 
 def test_fact_line_names_a_policy_version_in_words():
-    from hcrbench.synth.catalog import Catalog
-    from hcrbench.synth.query_entity import fact_line
-    from hcrbench.synth.schedule import iter_specs
-    from hcrbench.synth.world import build_world
+    from hcrbench.synth.questions.catalog import Catalog
+    from hcrbench.synth.questions.entity import fact_line
+    from hcrbench.synth.world_model.entities import build_world
+    from hcrbench.synth.world_model.schedule import iter_specs
 
     world = build_world(0, 500)
     c = Catalog(world, list(iter_specs(world)))
@@ -369,7 +369,7 @@ def test_fact_line_names_a_policy_version_in_words():
 def _phrasings(canonical_start: str) -> list[str]:
     """The words a list aspect may be asked in: its canonical form's start and every phrasing the generator's
     wording step may put in its place."""
-    from hcrbench.synth.query_wording import PHRASES
+    from hcrbench.synth.questions.wording import PHRASES
 
     out = [canonical_start]
     for canon, alts in PHRASES:

@@ -1,4 +1,4 @@
-"""Passing mentions (generator 5.2, synth/mentions.py): a page may name, with no fact, entities of its own team that
+"""Passing mentions (generator 5.2, synth/corpus/mentions.py): a page may name, with no fact, entities of its own team that
 earlier pages wrote about, so a name a question gives is not a word only its relevant pages hold (issue 51's
 rarest-word row). Checked here: what is named and where, that it states nothing and changes no judgment, and (slow)
 that full seed 7777, 0.144 on 5.1.0, is inside the real collections' range."""
@@ -11,11 +11,11 @@ import pytest
 
 from hcrbench.data import iter_jsonl
 from hcrbench.synth import generate_meridian
-from hcrbench.synth.describe_lexical import REAL_RANGE, meridian_overlap
-from hcrbench.synth.grades import RECORD_DOCS
-from hcrbench.synth.mentions import MENTION_PREFIXES, _team
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.world import build_world
+from hcrbench.synth.checks.describe_lexical import REAL_RANGE, meridian_overlap
+from hcrbench.synth.corpus.mentions import MENTION_PREFIXES, _team
+from hcrbench.synth.questions.grades import RECORD_DOCS
+from hcrbench.synth.world_model.entities import build_world
+from hcrbench.synth.world_model.schedule import iter_specs
 
 
 @pytest.fixture(scope="module")

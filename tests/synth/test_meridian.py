@@ -15,13 +15,13 @@ from hcrbench.cli import main
 from hcrbench.data import iter_jsonl, load_beir, read_corpus
 from hcrbench.errors import InputError
 from hcrbench.synth import describe, generate_meridian, resolve_size
-from hcrbench.synth.filler import ALL_POOLS, EXTRAS
-from hcrbench.synth.lexicon import SYNONYMS
-from hcrbench.synth.mentions import MENTION_PREFIXES
-from hcrbench.synth.phrases import DOMAIN_HEADINGS
-from hcrbench.synth.query_gen import CATEGORIES
-from hcrbench.synth.safety import unsafe
-from hcrbench.synth.text import TextBuilder
+from hcrbench.synth.checks.safety import unsafe
+from hcrbench.synth.corpus.filler import ALL_POOLS, EXTRAS
+from hcrbench.synth.corpus.mentions import MENTION_PREFIXES
+from hcrbench.synth.corpus.phrases import DOMAIN_HEADINGS
+from hcrbench.synth.corpus.text import TextBuilder
+from hcrbench.synth.questions.generators import CATEGORIES
+from hcrbench.synth.world_model.lexicon import SYNONYMS
 
 FILES = ["corpus.jsonl", "provenance.jsonl", "queries.jsonl", "queries.meta.jsonl", "evidence.jsonl", "qrels/tune.tsv",
          "qrels/dev.tsv", "qrels/test.tsv", "qrels-topical/tune.tsv", "qrels-topical/dev.tsv",

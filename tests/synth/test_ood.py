@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hcrbench.data import iter_jsonl
-from hcrbench.synth.query_dedup import content_terms
+from hcrbench.synth.questions.dedup import content_terms
 
 CASES = [(0, "small"), (5, "small")]
 #: (a grown small world takes ~10 s: the seeds marked slow run under -m slow)

@@ -7,10 +7,10 @@ import random
 import re
 import string
 
-from hcrbench.synth.describe import SENTENCE_END
-from hcrbench.synth.phrases_docs import POOLS
-from hcrbench.synth.safety import unsafe
-from hcrbench.synth.text import options, variants, vary
+from hcrbench.synth.checks.describe import SENTENCE_END
+from hcrbench.synth.checks.safety import unsafe
+from hcrbench.synth.corpus.phrases_sections import POOLS
+from hcrbench.synth.corpus.text import options, variants, vary
 
 MIN_VARIANTS = 64  # a template used by ~40 documents then rarely gives the same sentence twice
 # Placeholders a pool may use: the context its renderer fills (policy {word}, profile {first}, meeting points).

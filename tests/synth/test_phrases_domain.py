@@ -9,12 +9,13 @@ from itertools import product
 
 import pytest
 
-from hcrbench.synth import filler, generate_meridian
-from hcrbench.synth.describe import SENTENCE_END, TextStats
-from hcrbench.synth.filler import ALL_POOLS, EXTRAS
-from hcrbench.synth.phrases import DOMAIN, DOMAIN_HEADINGS
-from hcrbench.synth.safety import unsafe
-from hcrbench.synth.text import options, variants, vary
+from hcrbench.synth import generate_meridian
+from hcrbench.synth.checks.describe import SENTENCE_END, TextStats
+from hcrbench.synth.checks.safety import unsafe
+from hcrbench.synth.corpus import filler
+from hcrbench.synth.corpus.filler import ALL_POOLS, EXTRAS
+from hcrbench.synth.corpus.phrases import DOMAIN, DOMAIN_HEADINGS
+from hcrbench.synth.corpus.text import options, variants, vary
 
 # Pools drawn by most documents need the most surface forms (a medium corpus draws general and projects ~2,000+
 # times, it / communications / people ~800-900 times, the rest a few hundred times or less).

@@ -1,4 +1,4 @@
-"""The sentence pools are data files (synth/pools/*.toml), validated on load with errors naming file and key."""
+"""The sentence pools are data files (synth/corpus/pools/*.toml), validated on load with errors naming file and key."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from importlib import resources
 import pytest
 
 from hcrbench.errors import InputError
-from hcrbench.synth.pool_data import load_pools, parse_pools, validate_template
-from hcrbench.synth.text import options
+from hcrbench.synth.corpus.pool_data import load_pools, parse_pools, validate_template
+from hcrbench.synth.corpus.text import options
 
-POOL_DIR = resources.files("hcrbench.synth").joinpath("pools")
+POOL_DIR = resources.files("hcrbench.synth.corpus").joinpath("pools")
 
 
 def test_every_shipped_pool_file_loads_and_holds_templates():
@@ -27,10 +27,11 @@ def test_every_shipped_pool_file_loads_and_holds_templates():
 def test_no_pool_sentence_is_left_in_python_modules():
     """The hand-written pools moved out of the code: no synth module holds a long bracketed template literal."""
     import ast
+    from pathlib import Path
 
-    for path in resources.files("hcrbench.synth").iterdir():
-        if not path.name.endswith(".py"):
-            continue
+    import hcrbench.synth
+
+    for path in sorted(Path(hcrbench.synth.__file__).parent.rglob("*.py")):  # every sub-package's modules too
         tree = ast.parse(path.read_text("utf-8"))
         templates = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
                      and n.value.count("[") >= 3 and n.value.count("|") >= 6]

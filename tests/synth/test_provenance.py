@@ -18,9 +18,9 @@ from hcrbench.data import iter_jsonl, read_corpus
 from hcrbench.data.evidence import BUDGET_TOKENS, read_evidence
 from hcrbench.data.tokens import default_counter
 from hcrbench.synth import build_world
-from hcrbench.synth.facts import Statement, check_statement, fact_value, subject_name
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.stems import content_stems
+from hcrbench.synth.corpus.stems import content_stems
+from hcrbench.synth.world_model.facts import Statement, check_statement, fact_value, subject_name
+from hcrbench.synth.world_model.schedule import iter_specs
 
 SEEDS = [(0, "small"), (5, "small"), (3, "medium")]  # some wordings only reach core entities at medium
 # Facts whose value next to the subject's name does not by itself state them (versioned values, a person named
@@ -281,7 +281,7 @@ def test_no_duplicate_queries_and_no_relevant_set_shared_across_splits(folder):
 
 
 def test_difficulty_tiers_follow_the_chunked_evidence(folder):
-    """Meridian 4: a tier is the design's meaning of the evidence in 128-token chunks (synth/tiers.py), not a
+    """Meridian 4: a tier is the design's meaning of the evidence in 128-token chunks (synth/questions/tiers.py), not a
     percentile of a score: easy is one chunk, an infeasible query is hard (tests/synth/test_tiers.py re-derives
     the chunks from the files)."""
     for m in _meta(folder):
@@ -292,7 +292,7 @@ def test_difficulty_tiers_follow_the_chunked_evidence(folder):
 
 
 def test_adversarial_patterns_from_the_shipped_toml(folder):
-    from hcrbench.synth.adversarial import patterns
+    from hcrbench.synth.questions.adversarial import patterns
 
     names = {p["name"] for p in patterns()}
     assert len(names) >= 5

@@ -12,8 +12,8 @@ import pytest
 
 from hcrbench.data import iter_jsonl
 from hcrbench.synth import generate_meridian
-from hcrbench.synth.query_chain import distinct_hops
-from hcrbench.synth.query_plan import JoinBudget, _fallbacks
+from hcrbench.synth.questions.chain import distinct_hops
+from hcrbench.synth.questions.planner import JoinBudget, _fallbacks
 
 
 def test_join_budget_keeps_two_thirds_of_a_split_in_distinct_clusters():

@@ -1,5 +1,5 @@
 """A query suite that scales (issue 35 build 2): the variants a suite larger than 300 draws over incidents,
-decisions and people (``query_scale``), the planner's memo of split-filtered lists (``Catalog.memo``) and the
+decisions and people (``questions.scale``), the planner's memo of split-filtered lists (``Catalog.memo``) and the
 indexed wording check (``QuestionSet``), and, slow, the topic target on larger suites."""
 
 from __future__ import annotations
@@ -13,22 +13,22 @@ import pytest
 
 from hcrbench.data import iter_jsonl
 from hcrbench.synth import generate_meridian
-from hcrbench.synth.catalog import Catalog
-from hcrbench.synth.describe import describe
-from hcrbench.synth.describe_tiers import TIER_TOL
-from hcrbench.synth.describe_topics import topic_props
-from hcrbench.synth.facts import fact_value
+from hcrbench.synth.checks.describe import describe
+from hcrbench.synth.checks.describe_tiers import TIER_TOL
+from hcrbench.synth.checks.describe_topics import topic_props
+from hcrbench.synth.corpus.render import render
 from hcrbench.synth.generate import doc_statements
-from hcrbench.synth.properties import violations
-from hcrbench.synth.query_dedup import NEAR_DUP, QuestionSet, content_terms, differ_in_a_name, shingles
-from hcrbench.synth.query_fit import FitLedger, plan_evidence, plan_tier
-from hcrbench.synth.query_gen import CATEGORIES, thematic
-from hcrbench.synth.query_scale import MAX_SHARE, SCALE, SCALE_FORMS, form_for, scale_share, scaled
-from hcrbench.synth.render import render
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.topics import MIN_DISTINCT_SHARE
-from hcrbench.synth.world import build_world
+from hcrbench.synth.questions.catalog import Catalog
+from hcrbench.synth.questions.dedup import NEAR_DUP, QuestionSet, content_terms, differ_in_a_name, shingles
+from hcrbench.synth.questions.fit import FitLedger, plan_evidence, plan_tier
+from hcrbench.synth.questions.generators import CATEGORIES, thematic
+from hcrbench.synth.questions.properties import violations
+from hcrbench.synth.questions.scale import MAX_SHARE, SCALE, SCALE_FORMS, form_for, scale_share, scaled
+from hcrbench.synth.questions.topics import MIN_DISTINCT_SHARE
+from hcrbench.synth.world_model.entities import build_world
+from hcrbench.synth.world_model.facts import fact_value
+from hcrbench.synth.world_model.schedule import iter_specs
+from hcrbench.synth.world_model.seeds import rng
 
 
 @pytest.fixture(scope="module")

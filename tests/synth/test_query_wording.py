@@ -1,4 +1,4 @@
-"""How a planned question is worded (synth/query_wording.py): other phrasings keep every name, date and list of
+"""How a planned question is worded (synth/questions/wording.py): other phrasings keep every name, date and list of
 the plain form, frames name nothing, and no wording pastes a parameter name or a degenerate range."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from hcrbench.synth.describe_templates import degenerate_range, pasted_parameters, skeleton
-from hcrbench.synth.query_wording import CLOSERS, OPENERS, PARAPHRASES, frame, rephrase, swap_phrases
+from hcrbench.synth.checks.describe_templates import degenerate_range, pasted_parameters, skeleton
+from hcrbench.synth.questions.wording import CLOSERS, OPENERS, PARAPHRASES, frame, rephrase, swap_phrases
 
 #: one plain form per canonical pattern, as the generators write them (names, dates and lists in place)
 PLAIN = [

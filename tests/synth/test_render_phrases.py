@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 import string
 
-from hcrbench.synth.render_phrases import HEADINGS, R, tail
-from hcrbench.synth.safety import unsafe
-from hcrbench.synth.text import options, variants, vary
+from hcrbench.synth.checks.safety import unsafe
+from hcrbench.synth.corpus.render_phrases import HEADINGS, R, tail
+from hcrbench.synth.corpus.text import options, variants, vary
 
 
 def test_render_phrase_options_name_no_synonym_identifier_or_entity():

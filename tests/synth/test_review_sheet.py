@@ -15,7 +15,7 @@ from scipy.stats import kendalltau
 from sklearn.metrics import cohen_kappa_score
 
 from hcrbench.synth import generate_meridian
-from hcrbench.synth.review import cohen_kappa, review_score
+from hcrbench.synth.checks.review import cohen_kappa, review_score
 
 
 @pytest.fixture(scope="module")

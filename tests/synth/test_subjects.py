@@ -1,4 +1,4 @@
-"""Text on the page's own subject (synth/subjects.py): no checked document borrows another domain's vocabulary
+"""Text on the page's own subject (synth/corpus/subjects.py): no checked document borrows another domain's vocabulary
 (warehouse scanners in a CI outage log, the HR portal in an API standard), on several seeds and sizes; a page
 broken that way is caught; project code names are never another's namesake and the staff draw on a larger pool of
 first names."""
@@ -10,11 +10,9 @@ import re
 
 import pytest
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.describe_world import off_subject_docs
-from hcrbench.synth.render import render
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.subjects import (
+from hcrbench.synth.checks.describe_world import off_subject_docs
+from hcrbench.synth.corpus.render import render
+from hcrbench.synth.corpus.subjects import (
     allowed_subjects,
     off_subject,
     off_subject_words,
@@ -22,7 +20,9 @@ from hcrbench.synth.subjects import (
     subject_scope,
     template_subjects,
 )
-from hcrbench.synth.world import build_world
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import build_world
+from hcrbench.synth.world_model.schedule import iter_specs
 
 
 @functools.cache

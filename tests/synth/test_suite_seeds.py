@@ -10,8 +10,8 @@ from collections import defaultdict
 import pytest
 
 from hcrbench.synth.generate import generate_meridian
-from hcrbench.synth.queries import category_counts, difficulty_counts
-from hcrbench.synth.tiers import evidence_tier
+from hcrbench.synth.questions.suite import category_counts, difficulty_counts
+from hcrbench.synth.questions.tiers import evidence_tier
 
 # the seeds that failed and the quickstart's default, and seed 0, in the default suite; ones that passed and a few
 # arbitrary ones under slow (a grown small world takes ~10 s to generate: 4.3.0)
@@ -31,7 +31,7 @@ def _check_suite(out, seed: int, size: str, make=generate_meridian) -> None:
         if cname == "out_of_distribution":  # no evidence: the designed 40/35/25
             got = {d: sum(m["difficulty"] == d for m in rows) for d in ("easy", "medium", "hard")}
             assert got == difficulty_counts(n), (cname, got)
-        else:  # the design's tier of the chunked evidence (synth/tiers.py)
+        else:  # the design's tier of the chunked evidence (synth/questions/tiers.py)
             assert all(m["difficulty"] == evidence_tier(m["n_chunks"], len(m["chunk_domains"]), m["hops"])
                        for m in rows), cname
     owner: dict[str, set[str]] = defaultdict(set)

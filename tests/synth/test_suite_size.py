@@ -10,8 +10,8 @@ import subprocess
 import pytest
 
 from hcrbench.synth import GENERATOR_VERSION, describe
-from hcrbench.synth.queries import category_counts
-from hcrbench.synth.query_gen import CATEGORIES
+from hcrbench.synth.questions.generators import CATEGORIES
+from hcrbench.synth.questions.suite import category_counts
 
 KNOWN_GAPS = {"independent topics per split (clusters / queries, effective topics)",
               "relevant-document sets repeated within a split",

@@ -15,10 +15,16 @@ from hypothesis import strategies as st
 from hcrbench.data.chunking import chunk_corpus
 from hcrbench.data.tokens import default_counter
 from hcrbench.data.types import Corpus
-from hcrbench.synth.describe_tiers import TIER_TOL, fixed_tiers, measured_tiers, pattern_tiers, tier_props
+from hcrbench.synth.checks.describe_tiers import (
+    TIER_TOL,
+    fixed_tiers,
+    measured_tiers,
+    pattern_tiers,
+    tier_props,
+)
 from hcrbench.synth.generate import generate_meridian
-from hcrbench.synth.queries import category_counts
-from hcrbench.synth.tiers import (
+from hcrbench.synth.questions.suite import category_counts
+from hcrbench.synth.questions.tiers import (
     FEASIBLE_BAND,
     FEASIBLE_DESIGN,
     TIER_ALLOWED,

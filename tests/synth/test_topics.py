@@ -13,8 +13,8 @@ import networkx as nx
 import pytest
 
 from hcrbench.data import iter_jsonl
-from hcrbench.synth.describe_topics import topic_props
-from hcrbench.synth.topics import (
+from hcrbench.synth.checks.describe_topics import topic_props
+from hcrbench.synth.questions.topics import (
     NameIndex,
     clusters,
     effective_topics,

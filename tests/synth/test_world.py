@@ -13,9 +13,9 @@ import pytest
 
 from hcrbench.data import iter_jsonl
 from hcrbench.synth import generate_meridian
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.lexicon_growth import GROWTH_POLICY_TOPICS, GROWTH_SYSTEM_OWNERS
-from hcrbench.synth.text import MONTHS
+from hcrbench.synth.corpus.text import MONTHS
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.lexicon_growth import GROWTH_POLICY_TOPICS, GROWTH_SYSTEM_OWNERS
 
 ALLOWED = {"on track": {"on track", "at risk", "completed"}, "at risk": {"on track", "delayed", "at risk"},
            "delayed": {"at risk", "on hold", "delayed"}, "on hold": {"on hold", "delayed"}, "completed": {"completed"}}

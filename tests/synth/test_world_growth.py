@@ -14,13 +14,11 @@ import pytest
 
 from hcrbench.data import iter_jsonl
 from hcrbench.synth import generate_meridian
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.describe_topics import topic_props
-from hcrbench.synth.lexicon_growth import GROWTH_POLICY_TOPICS, GROWTH_SYSTEM_OWNERS, GROWTH_SYSTEMS
-from hcrbench.synth.query_plan import JoinBudget
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.topics import MIN_DISTINCT_SHARE
-from hcrbench.synth.world import (
+from hcrbench.synth.checks.describe_topics import topic_props
+from hcrbench.synth.questions.planner import JoinBudget
+from hcrbench.synth.questions.topics import MIN_DISTINCT_SHARE
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import (
     CORE_DOCS,
     LEXICON_POLICIES,
     LEXICON_SYSTEMS,
@@ -28,6 +26,12 @@ from hcrbench.synth.world import (
     policies_at,
     systems_at,
 )
+from hcrbench.synth.world_model.lexicon_growth import (
+    GROWTH_POLICY_TOPICS,
+    GROWTH_SYSTEM_OWNERS,
+    GROWTH_SYSTEMS,
+)
+from hcrbench.synth.world_model.schedule import iter_specs
 
 
 @pytest.mark.parametrize("seed", [0, 7])

@@ -1,4 +1,4 @@
-"""Meridian's world rules (synth/world_rules.py): every rule holds on every size over five seeds, and each rule
+"""Meridian's world rules (synth/checks/world_rules.py): every rule holds on every size over five seeds, and each rule
 catches a world broken in its own way (a rule that cannot fail checks nothing)."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import subprocess
 
 import pytest
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.render import render
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.world import build_world
-from hcrbench.synth.world_rules import RULES, check_rules, violation_counts
+from hcrbench.synth.checks.world_rules import RULES, check_rules, violation_counts
+from hcrbench.synth.corpus.render import render
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import build_world
+from hcrbench.synth.world_model.schedule import iter_specs
 
 SEEDS = [0, 1, 2, 3, 4]
 

@@ -1,4 +1,4 @@
-"""How a year's events are distributed (synth/world_rules_events.py): decisions and meetings over the months,
+"""How a year's events are distributed (synth/checks/world_rules_events.py): decisions and meetings over the months,
 follow-up decisions that change course, incidents on systems by their load, severities in a realistic mix. Each
 rule holds on several seeds and sizes (seeds no doc names among them), each catches a world broken its own way,
 and the figures describe reports stay inside the rules' bounds."""
@@ -11,12 +11,12 @@ from collections import Counter
 
 import pytest
 
-from hcrbench.synth.render import render
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.world import build_world
-from hcrbench.synth.world_rules import RULES, check_rules
-from hcrbench.synth.world_rules_events import MIN_CHANGE_SHARE, SEV1_SHARE, event_figures
-from hcrbench.synth.world_rules_year import MAX_REVERSAL_SHARE
+from hcrbench.synth.checks.world_rules import RULES, check_rules
+from hcrbench.synth.checks.world_rules_events import MIN_CHANGE_SHARE, SEV1_SHARE, event_figures
+from hcrbench.synth.checks.world_rules_year import MAX_REVERSAL_SHARE
+from hcrbench.synth.corpus.render import render
+from hcrbench.synth.world_model.entities import build_world
+from hcrbench.synth.world_model.schedule import iter_specs
 
 EVENTS = [n for n, r in RULES.items() if r.check.__module__.endswith(".world_rules_events")]
 

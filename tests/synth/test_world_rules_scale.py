@@ -13,11 +13,11 @@ from datetime import timedelta
 
 import pytest
 
-from hcrbench.synth.render import render
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.schedule_year import DAY_SHARE, DECISIONS_PER_DAY, FIRST_DAY
-from hcrbench.synth.world import build_world
-from hcrbench.synth.world_rules import check_rules
+from hcrbench.synth.checks.world_rules import check_rules
+from hcrbench.synth.corpus.render import render
+from hcrbench.synth.world_model.entities import build_world
+from hcrbench.synth.world_model.schedule import iter_specs
+from hcrbench.synth.world_model.schedule_year import DAY_SHARE, DECISIONS_PER_DAY, FIRST_DAY
 
 # the rules a world's events alone decide (no document text needed)
 EVENT_RULES = ["one_decision_per_project_per_day", "no_work_after_completion", "no_appearance_before_joining",

@@ -1,4 +1,4 @@
-"""Meridian 4's rules of a believable year (synth/world_rules_year.py): each holds on every size over several
+"""Meridian 4's rules of a believable year (synth/checks/world_rules_year.py): each holds on every size over several
 seeds (seeds 0-4 and seeds no doc names), and each catches a world broken its own way."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from collections import Counter
 
 import pytest
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.render import render
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.world import build_world
-from hcrbench.synth.world_rules import RULES, check_rules
-from hcrbench.synth.world_rules_year import goal_base, role_rank, root_cause_text
+from hcrbench.synth.checks.world_rules import RULES, check_rules
+from hcrbench.synth.checks.world_rules_year import goal_base, role_rank, root_cause_text
+from hcrbench.synth.corpus.render import render
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import build_world
+from hcrbench.synth.world_model.schedule import iter_specs
 
 YEAR = [n for n, r in RULES.items() if r.check.__module__.endswith(".world_rules_year")]
 

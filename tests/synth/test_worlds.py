@@ -13,7 +13,7 @@ from hcrbench.cli import main
 from hcrbench.data import iter_jsonl, load_beir
 from hcrbench.errors import InputError
 from hcrbench.synth import generate_meridian
-from hcrbench.synth.describe_worlds import describe_worlds
+from hcrbench.synth.checks.describe_worlds import describe_worlds
 from hcrbench.synth.generate import SPLITS
 from hcrbench.synth.worlds import (
     WORLDS_DIR,
@@ -255,7 +255,7 @@ def test_ensure_meridian_neither_keeps_nor_overwrites_a_multi_world_folder(three
 
 
 def test_names_across_splits_counts_names_and_questions_two_splits_share():
-    from hcrbench.synth.describe_worlds import names_across_splits
+    from hcrbench.synth.checks.describe_worlds import names_across_splits
 
     def world(system: str) -> dict:
         return {"systems": [{"id": "SYS-01", "name": system}], "people": [{"id": "P0001", "name": "Ada Byrne"}]}

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from hcrbench.audit.text import inverted, near_duplicate_pairs, normalise, stems
-from hcrbench.synth.query_dedup import QUESTION_WORDS, differ_in_a_name
+from hcrbench.synth.questions.dedup import QUESTION_WORDS, differ_in_a_name
 
 #: Share of checked queries with at least one suspected false negative above which the check fails.
 MAX_FALSE_NEGATIVE_QUERIES = 0.10

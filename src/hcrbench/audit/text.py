@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from hcrbench.synth.query_dedup import content_terms
+from hcrbench.synth.questions.dedup import content_terms
 
 WORD = re.compile(r"[a-z0-9]+")
 PRIME = (1 << 61) - 1
@@ -28,7 +28,7 @@ def normalise(text: str) -> str:
 
 
 def stems(texts: Sequence[str]) -> list[set[str]]:
-    """Content terms per text (:func:`hcrbench.synth.query_dedup.content_terms`): Snowball English stems of the
+    """Content terms per text (:func:`hcrbench.synth.questions.dedup.content_terms`): Snowball English stems of the
     words (stopwords and 1-2 letter words dropped), tokens with digits kept whole, so "INC-20122" and "INC-20156"
     differ, and hyphenated identifiers kept whole beside their parts ("hr-pol-011" vs "cmp-pol-011")."""
     return [content_terms(t) for t in texts]

@@ -53,7 +53,7 @@ def _describe_worlds(folder: Path) -> None:
 
     from hcrbench.data import atomic_write_text
     from hcrbench.report.terminal import Table, width
-    from hcrbench.synth.describe_worlds import describe_worlds
+    from hcrbench.synth.checks.describe_worlds import describe_worlds
 
     result = describe_worlds(folder, write=False)
     console = Console(width=width(160))

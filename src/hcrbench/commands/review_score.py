@@ -15,7 +15,7 @@ def review_score_command(
 ) -> None:
     """Print Cohen's kappa, weighted kappa, Kendall's tau-b and the answer-correct share, with a verdict."""
     from hcrbench.data import atomic_write_text
-    from hcrbench.synth.review import TAU_TARGET, review_score
+    from hcrbench.synth.checks.review import TAU_TARGET, review_score
 
     s = review_score(sheet, key)
     typer.echo(f"{s.n_graded} graded rows of {s.n_rows} ({s.n_queries} queries)")

@@ -16,7 +16,7 @@ def review_sheet_command(
     seed: int = typer.Option(0, "--seed", help="Seed for the sample and the row order."),
 ) -> None:
     """Write queries, answers, evidence and graded documents with snippets for a person to grade 0-3."""
-    from hcrbench.synth.review import review_sheet
+    from hcrbench.synth.checks.review import review_sheet
 
     check_seed(seed, "--seed")
     res = review_sheet(folder, out, n=n, seed=seed)

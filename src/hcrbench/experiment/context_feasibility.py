@@ -6,7 +6,7 @@ sentence-level count is the folder's own ``budget_feasible`` (minimal evidence, 
 deliverable counts are in the context step's default chunks (128 tokens, no overlap: ``chunks-128``) and in the
 chunked systems' default chunking (128 tokens, 32 overlap, structure-aware: ``chunks-128o32s``, HCR's and the
 examples'). ``hcrbench describe`` prints them beside the design's per-category shares
-(:data:`hcrbench.synth.describe.FEASIBLE_DESIGN`) and writes them to ``describe.json``.
+(:data:`hcrbench.synth.checks.describe.FEASIBLE_DESIGN`) and writes them to ``describe.json``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from hcrbench.data.evidence import read_evidence
 from hcrbench.data.tokens import default_counter
 from hcrbench.experiment.context_deliver import make_unit_set, unit_feasibility
 from hcrbench.metrics.sufficiency import BUDGET_TOKENS, is_budget_feasible
-from hcrbench.synth.describe import FEASIBLE_DESIGN
+from hcrbench.synth.checks.describe import FEASIBLE_DESIGN
 
 #: The unit sets counted by default: the context step's chunks and the chunked systems' default chunking.
 DEFAULT_UNIT_SETS: dict[str, dict[str, Any]] = {

@@ -23,21 +23,21 @@ from hcrbench.data.hashing import sha256_file
 from hcrbench.data.structured import read_json
 from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
-from hcrbench.synth.catalog import Catalog
-from hcrbench.synth.describe_topics import topic_props
-from hcrbench.synth.facts import Statement, key_facts
-from hcrbench.synth.queries import DESIGN_QUERIES, SuiteTooLarge, plan_queries, query_rows
-from hcrbench.synth.render import render
-from hcrbench.synth.schedule import iter_specs
-from hcrbench.synth.topics import MIN_DISTINCT_SHARE
-from hcrbench.synth.world import CORE_DOCS, build_world
+from hcrbench.synth.checks.describe_topics import topic_props
+from hcrbench.synth.corpus.render import render
+from hcrbench.synth.questions.catalog import Catalog
+from hcrbench.synth.questions.suite import DESIGN_QUERIES, SuiteTooLarge, plan_queries, query_rows
+from hcrbench.synth.questions.topics import MIN_DISTINCT_SHARE
+from hcrbench.synth.world_model.entities import CORE_DOCS, build_world
+from hcrbench.synth.world_model.facts import Statement, key_facts
+from hcrbench.synth.world_model.schedule import iter_specs
 
 GENERATOR_VERSION = "5.2.0"  # 5.0: meetings named by what their notes write, asides graded below the pages about
 # a fact; a believable year (events spread, load and severity mixes); text that keeps to its page's subject.
 # 5.1: document kinds (chat and mail threads, minutes, how-tos, long specifications, superseded copies) and noise;
 # queries worded as a person would (incidents, decisions and policies named by what they are, several
 # phrasings per intent, greetings and thanks now and then), incident fan-outs over one system's or team's incidents.
-# 5.2: passing mentions (synth/mentions.py): a page may end with "See also: ..." / "Last edited by ..." naming, with
+# 5.2: passing mentions (synth/corpus/mentions.py): a page may end with "See also: ..." / "Last edited by ..." naming, with
 # no fact, entities of its own team that earlier pages wrote about (an incident an earlier incident of its system),
 # so a name no longer occurs only in the pages a question about it judges relevant (describe's rarest-word row);
 # a page naming a query entity in passing is judged 0 in the topical view (looked at, states no needed fact)
@@ -129,7 +129,7 @@ def grown_docs(n_docs: int) -> int:
 
 
 def topic_check(meta_rows: list[dict[str, Any]], world: Any) -> tuple[list[str], int]:
-    """The topic properties ``describe`` checks that a suite misses (:func:`~hcrbench.synth.describe_topics.
+    """The topic properties ``describe`` checks that a suite misses (:func:`~hcrbench.synth.checks.describe_topics.
     topic_props`: two thirds of each split's queries in distinct clusters, no relevant-document or fact set
     repeated within a split, no entity in two splits ...; empty when all hold) and the suite's **gap** to them,
     in queries: clusters missing to reach two thirds of each split plus relevant-document and fact sets repeated

@@ -44,8 +44,8 @@ from hcrbench.synth.generate import (
     ensure_meridian,
     resolve_size,
 )
-from hcrbench.synth.queries import DESIGN_QUERIES
-from hcrbench.synth.seeds import sub_seed
+from hcrbench.synth.questions.suite import DESIGN_QUERIES
+from hcrbench.synth.world_model.seeds import sub_seed
 
 WORLDS_DIR = "worlds"
 MAX_WORLDS = 100

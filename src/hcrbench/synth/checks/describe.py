@@ -19,17 +19,17 @@ from hcrbench.data import atomic_write_text, iter_jsonl
 from hcrbench.data.structured import read_json
 from hcrbench.data.tokens import default_counter
 from hcrbench.errors import InputError
-from hcrbench.synth.describe_answerable import answerable_props
-from hcrbench.synth.describe_lexical import lexical_props
-from hcrbench.synth.describe_templates import template_props
-from hcrbench.synth.describe_tiers import tier_props
-from hcrbench.synth.describe_topics import topic_props
-from hcrbench.synth.describe_world import world_props
-from hcrbench.synth.doc_kinds import KINDS
-from hcrbench.synth.labels import CHAIN_CATEGORIES, audit, entity_names
-from hcrbench.synth.queries import SPLIT_SHARES, bridge_cap, category_counts
-from hcrbench.synth.query_gen import SPANNING_MIN_DOCS
-from hcrbench.synth.tiers import FEASIBLE_DESIGN
+from hcrbench.synth.checks.describe_answerable import answerable_props
+from hcrbench.synth.checks.describe_lexical import lexical_props
+from hcrbench.synth.checks.describe_templates import template_props
+from hcrbench.synth.checks.describe_tiers import tier_props
+from hcrbench.synth.checks.describe_topics import topic_props
+from hcrbench.synth.checks.describe_world import world_props
+from hcrbench.synth.checks.label_audit import CHAIN_CATEGORIES, audit, entity_names
+from hcrbench.synth.corpus.doc_kinds import KINDS
+from hcrbench.synth.questions.generators import SPANNING_MIN_DOCS
+from hcrbench.synth.questions.suite import SPLIT_SHARES, bridge_cap, category_counts
+from hcrbench.synth.questions.tiers import FEASIBLE_DESIGN
 
 IDENTIFIER = re.compile(r"\b[A-Z]{2,4}(?:-[A-Z]{2,4})?-\d{2,6}\b")
 MEDIUM_DOCS = 2000  # the size the design's text targets are set for
@@ -98,10 +98,10 @@ def describe(folder: str | Path, *, write: bool = True) -> dict[str, Any]:
     props += text_stats.props(n)
     props += _query_props(metas, key)
     props += _provenance_props(folder, metas, world)
-    props += tier_props(folder, metas)  # difficulty tiers and feasibility in 128-token chunks (synth/tiers.py)
+    props += tier_props(folder, metas)  # difficulty tiers and feasibility in 128-token chunks (synth/questions/tiers.py)
     topic_rows, topics = topic_props(metas, world)
     props += topic_rows
-    props += world_props(folder)  # world rules (synth/world_rules.py) and the share of text stating facts
+    props += world_props(folder)  # world rules (synth/checks/world_rules.py) and the share of text stating facts
     answerable, checks = answerable_props(folder, metas, world)  # anchors stated and unique; asides (reported)
     props += answerable
     props += lexical_props(folder) + template_props(folder)  # query wording: reported beside the real collections'
@@ -120,7 +120,7 @@ PAGE_MEDIAN = (150, 800)  # the median document is a page of the design's length
 
 def _length_props(tok: np.ndarray, by_kind: dict[str, list[int]]) -> list[dict[str, Any]]:
     """Document lengths (all documents, and per kind) and the count of each document kind
-    (:mod:`hcrbench.synth.doc_kinds`), every kind required."""
+    (:mod:`hcrbench.synth.corpus.doc_kinds`), every kind required."""
     med = float(np.median(tok))
     lo, hi = PAGE_MEDIAN
     per_kind = {k: [min(v), int(np.median(v)), max(v)] for k, v in sorted(by_kind.items())}

@@ -2,7 +2,7 @@
 
 **Anchors stated in the corpus, referents unique.** A query relies on the identifiers (``INC-25441``,
 ``MTG-00148``, ``HR-POL-011``), the dates ("26 March 2024", ``2024-03-26``) and the names (people, teams,
-systems, products, project code names, policy titles: :func:`~hcrbench.synth.topics.world_names`) its words
+systems, products, project code names, policy titles: :func:`~hcrbench.synth.questions.topics.world_names`) its words
 give. Each is looked up in the corpus text: an anchor no document writes cannot be matched by any reader or
 retriever. Each must also pick out one thing:
 
@@ -21,7 +21,7 @@ July 2024?") names no record: it is a point in time, and what the answer needs (
 a needed fact, stated by construction. It is not an anchor.
 
 **Asides at the top grade.** A relevant document (grade >= 2) is an *aside* when every needed fact it states is
-about something other than what the document is about (:mod:`hcrbench.synth.grades`: its subject is the record it
+about something other than what the document is about (:mod:`hcrbench.synth.questions.grades`: its subject is the record it
 writes up, else the first entity of its routing metadata). A policy signed "Sana Schneider, Director of
 Engineering" states her job title in passing; an incident page mentioning "project Tundra, whose lead is Kofi
 Weber" states the lead in passing. The generator grades asides 2 and subject pages 3, so an aside reaches a
@@ -43,10 +43,10 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.data import iter_jsonl
-from hcrbench.synth.grades import is_aside, subjects_from_files
-from hcrbench.synth.meeting_refs import MEETING_KINDS
-from hcrbench.synth.text import MONTHS
-from hcrbench.synth.topics import ID_PATTERN, NameIndex, world_names
+from hcrbench.synth.corpus.meeting_refs import MEETING_KINDS
+from hcrbench.synth.corpus.text import MONTHS
+from hcrbench.synth.questions.grades import is_aside, subjects_from_files
+from hcrbench.synth.questions.topics import ID_PATTERN, NameIndex, world_names
 
 HUMAN_DATE = re.compile(r"\b(\d{1,2}) (" + "|".join(MONTHS) + r") (\d{4})\b")
 ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
@@ -126,7 +126,7 @@ def query_anchors(meta: Mapping[str, Any], corpus: CorpusAnchors, names: NameInd
 def query_asides(meta: Mapping[str, Any], stated_in: Mapping[str, set[str]],
                  subjects: Mapping[str, str]) -> dict[str, int]:
     """Relevant judgments of one query, those at its top grade, and the asides among each (a document is an aside
-    when no needed fact it states is about the document's subject: :func:`~hcrbench.synth.grades.is_aside`)."""
+    when no needed fact it states is about the document's subject: :func:`~hcrbench.synth.questions.grades.is_aside`)."""
     facts = set(meta.get("facts") or [])
     rel = {d: g for d, g in (meta.get("qrels") or {}).items() if g >= 2}
     top = max(rel.values(), default=0)

@@ -6,7 +6,7 @@ for a BEIR folder, a SMART collection or a Meridian folder alike, so a generated
 (``benchmarks/meridian_lexical.py``, docs/meridian.md):
 
 - **terms** of a text: its content stems (stopwords and 1-2 letter words out, Snowball-stemmed as in
-  :mod:`hcrbench.synth.stems`) and its identifier-like tokens (below), which the stems alone would drop.
+  :mod:`hcrbench.synth.corpus.stems`) and its identifier-like tokens (below), which the stems alone would drop.
 - **rarest-word exclusivity**: the query's rarest term (by document frequency over the corpus, among the terms
   that occur in it at all) occurs only in relevant documents. Ties at the lowest frequency count when any tied
   term is exclusive.
@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from hcrbench.synth.stems import STOPWORDS, WORD, _stemmer
+from hcrbench.synth.corpus.stems import STOPWORDS, WORD, _stemmer
 
 #: a token of letters, digits and inner ``-``/``.``/``/``; identifier-like when it mixes letters and digits
 TOKEN = re.compile(r"[A-Za-z0-9]+(?:[-./][A-Za-z0-9]+)*")

@@ -1,12 +1,12 @@
 """``describe``'s difficulty-tier and budget-feasibility rows, re-derived from the files in 128-token chunks.
 
 Every document holding a statement of a needed fact is chunked as the context step chunks it, the cheapest chunk
-cover of each query's needed facts is computed from ``evidence.jsonl`` (:mod:`hcrbench.synth.tiers`), and from it
+cover of each query's needed facts is computed from ``evidence.jsonl`` (:mod:`hcrbench.synth.questions.tiers`), and from it
 the design's tier (one chunk / two or three in one document domain / the rest, hops counted from the metadata) and
 whether it fits 400 tokens. Rows: agreement of the ``difficulty`` label with that tier per split (>= 90%), the tier
-mix per category against :func:`~hcrbench.synth.tiers.tier_targets` (a hand-written pattern's budget-feasible questions
+mix per category against :func:`~hcrbench.synth.questions.tiers.tier_targets` (a hand-written pattern's budget-feasible questions
 counted at the tier they have by construction: :func:`pattern_tiers`), and the feasible share per category against
-the design's (within :data:`~hcrbench.synth.tiers.FEASIBLE_BAND`).
+the design's (within :data:`~hcrbench.synth.questions.tiers.FEASIBLE_BAND`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from hcrbench.data import iter_jsonl
 from hcrbench.data.evidence import read_evidence
 from hcrbench.data.tokens import default_counter
-from hcrbench.synth.tiers import (
+from hcrbench.synth.questions.tiers import (
     FEASIBLE_BAND,
     FEASIBLE_DESIGN,
     TIERS,
@@ -73,14 +73,14 @@ def measured_tiers(folder: str | Path, metas: list[dict[str, Any]]) -> dict[str,
 def pattern_tiers() -> dict[str, str]:
     """Kind -> tier of the hand-written patterns whose budget-feasible questions have one tier by construction
     (``adversarial.toml``'s ``tier``)."""
-    from hcrbench.synth.adversarial import patterns
+    from hcrbench.synth.questions.adversarial import patterns
 
     return {p["kind"]: p["tier"] for p in patterns() if p.get("tier")}
 
 
 def fixed_tiers(metas: list[dict[str, Any]], got: dict[str, tuple[ChunkEvidence, str]]) -> dict[str, Counter]:
     """Per category, the budget-feasible questions of a hand-written pattern at the tier it has by construction
-    (:func:`pattern_tiers`), which :func:`~hcrbench.synth.tiers.tier_targets` takes as fixed."""
+    (:func:`pattern_tiers`), which :func:`~hcrbench.synth.questions.tiers.tier_targets` takes as fixed."""
     kinds = pattern_tiers()
     out: dict[str, Counter] = defaultdict(Counter)
     for m in metas:

@@ -1,5 +1,5 @@
 """The topic half of ``hcrbench describe``: clusters of queries about the same thing, per split, and leakage
-through the entities a query's text names (:mod:`hcrbench.synth.topics`).
+through the entities a query's text names (:mod:`hcrbench.synth.questions.topics`).
 
 Clusters are re-derived here from the files (expected entities, every entity the text names, needed facts,
 relevant sets), not read from the ``cluster`` field the generator wrote; a mismatch with that field is reported.
@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from hcrbench.synth.topics import MIN_DISTINCT_SHARE, NameIndex, clusters, split_topics, world_names
+from hcrbench.synth.questions.topics import MIN_DISTINCT_SHARE, NameIndex, clusters, split_topics, world_names
 
 
 def _prop(name: str, measured: Any, target: str, met: bool) -> dict[str, Any]:

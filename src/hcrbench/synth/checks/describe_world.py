@@ -11,9 +11,9 @@ from typing import Any
 
 from hcrbench.data import iter_jsonl
 from hcrbench.data.structured import read_json
-from hcrbench.synth.subjects import allowed_subjects, off_subject_words
-from hcrbench.synth.world_rules import violation_counts
-from hcrbench.synth.world_rules_events import event_figures
+from hcrbench.synth.checks.world_rules import violation_counts
+from hcrbench.synth.checks.world_rules_events import event_figures
+from hcrbench.synth.corpus.subjects import allowed_subjects, off_subject_words
 
 # what describe says each of the year's event figures is held to (the rules in world_rules_events bound them)
 EVENT_TARGETS = {
@@ -53,7 +53,7 @@ def _outside(text: str, spans: list[tuple[int, int]]) -> str:
 def off_subject_docs(world: dict[str, Any], docs: list[dict[str, Any]],
                      spans: list[tuple[str, int, int]]) -> dict[str, list[tuple[str, str]]]:
     """Documents whose body text (outside fact statements, entity names and titles blanked) uses the vocabulary of
-    a subject their own does not bring (:mod:`hcrbench.synth.subjects`): doc id -> (subject, words)."""
+    a subject their own does not bring (:mod:`hcrbench.synth.corpus.subjects`): doc id -> (subject, words)."""
     by_id: dict[str, Any] = {}
     names: list[str] = []
     for kind, fields in (("teams", ("name",)), ("systems", ("name",)), ("products", ("name",)),

@@ -1,10 +1,10 @@
 """``hcrbench describe`` on a dataset of K worlds (``generate meridian --worlds K``): each world's own measure and
 the pooled figures that hold the worlds together.
 
-Per world: :func:`~hcrbench.synth.describe.describe` on ``worlds/wNN`` (nothing is written there, so a world's
+Per world: :func:`~hcrbench.synth.checks.describe.describe` on ``worlds/wNN`` (nothing is written there, so a world's
 folder keeps its bytes). Pooled, measured from the pooled files on disk: the documents of each world against the
 size asked for (worlds never grow), the worlds of each split, the independent topics of each split (clusters
-re-derived within each world, :mod:`hcrbench.synth.topics`: a topic never spans two worlds), ids that point
+re-derived within each world, :mod:`hcrbench.synth.questions.topics`: a topic never spans two worlds), ids that point
 outside their own world, anything shared across splits, and whether the pooled files and the worlds still match
 their manifests.
 """
@@ -21,10 +21,10 @@ from hcrbench.data import atomic_write_text, iter_jsonl
 from hcrbench.data.hashing import sha256_file
 from hcrbench.data.structured import read_json
 from hcrbench.errors import InputError
-from hcrbench.synth.describe import describe
+from hcrbench.synth.checks.describe import describe
 from hcrbench.synth.generate import SPLITS
-from hcrbench.synth.splits import leakage
-from hcrbench.synth.topics import MIN_DISTINCT_SHARE, NameIndex, clusters, split_topics, world_names
+from hcrbench.synth.questions.splits import leakage
+from hcrbench.synth.questions.topics import MIN_DISTINCT_SHARE, NameIndex, clusters, split_topics, world_names
 from hcrbench.synth.worlds import WORLDS_DIR, world_of, world_prefix
 
 
@@ -48,7 +48,7 @@ def names_across_splits(worlds: list[tuple[str, Mapping[str, Any], list[dict[str
     Different worlds hold different entities (their ids carry the world), but Meridian's lexicon is the same in
     every world: its teams, systems, products and project code names recur, some with the same facts (a system's
     owning team), so the same name, or the same question word for word, can reach a tune world and a test world.
-    A name is an entity's first written form (:func:`~hcrbench.synth.topics.world_names`), or its id for things
+    A name is an entity's first written form (:func:`~hcrbench.synth.questions.topics.world_names`), or its id for things
     text writes as ids (tickets, decisions)."""
     where_name: dict[str, set[str]] = defaultdict(set)
     where_text: dict[str, set[str]] = defaultdict(set)

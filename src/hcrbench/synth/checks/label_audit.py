@@ -1,9 +1,9 @@
 """Label audits of a written Meridian folder, re-derived from its files (``hcrbench describe`` and the tests):
 
 - the evidence oracle (every document that states a needed fact, those stating one about their own subject first,
-  then those stating them in passing: :mod:`hcrbench.synth.grades`) scored with nDCG@10 and R@100 on the primary
+  then those stating them in passing: :mod:`hcrbench.synth.questions.grades`) scored with nDCG@10 and R@100 on the primary
   qrels, per category: 1.0 when the qrels grade evidence only, by that rule;
-- split leakage (:func:`hcrbench.synth.splits.leakage`);
+- split leakage (:func:`hcrbench.synth.questions.splits.leakage`);
 - bridges: the largest share of a chain category's queries that go through one entity;
 - chain shortcuts: a document that states a chain's first hop and already contains its answer;
 - vocabulary mismatch against the titles and statements of every grade-2/3 document;
@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from hcrbench.data import iter_jsonl
-from hcrbench.synth.category import RegistryView
-from hcrbench.synth.grades import evidence_grade, subjects_from_files
-from hcrbench.synth.splits import leakage
-from hcrbench.synth.stems import content_stems
+from hcrbench.synth.corpus.stems import content_stems
+from hcrbench.synth.questions.category import RegistryView
+from hcrbench.synth.questions.grades import evidence_grade, subjects_from_files
+from hcrbench.synth.questions.splits import leakage
 
 CHAIN_CATEGORIES = RegistryView(lambda cats: {c.name: True for c in cats if c.chain})  # each category's ``chain``
 
@@ -54,7 +54,7 @@ def oracle_scores(metas: list[dict[str, Any]], docs_of: dict[str, set[str]],
                   subject_of: Mapping[str, str]) -> dict[str, dict[str, float]]:
     """Per category: the evidence oracle's lowest and mean nDCG@10 and lowest R@100 on the primary qrels. The
     oracle is built from provenance and each document's subject (``subject_of``: documents stating a needed fact
-    about their own subject first, :func:`~hcrbench.synth.grades.evidence_grade`), not from the qrels it is
+    about their own subject first, :func:`~hcrbench.synth.questions.grades.evidence_grade`), not from the qrels it is
     scored on."""
     by_cat: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for m in metas:
@@ -86,7 +86,7 @@ def audit(folder: Path, metas: list[dict[str, Any]], docs_of: dict[str, set[str]
           texts_of: dict[str, list[str]], names: dict[str, str], world: Mapping[str, Any]) -> dict[str, Any]:
     """Every label figure of the folder (see the module docstring). ``names`` maps entity ids to how text
     writes them, and ``world`` (``world.json``) names the document that writes up each record (documents'
-    subjects: :func:`~hcrbench.synth.grades.subjects_from_files`)."""
+    subjects: :func:`~hcrbench.synth.questions.grades.subjects_from_files`)."""
     need_text: set[str] = set()
     for m in metas:
         if m["category"] in CHAIN_CATEGORIES and m.get("chain"):

@@ -24,7 +24,7 @@ import numpy as np
 from hcrbench.data import atomic_open, atomic_write_text, iter_jsonl
 from hcrbench.data.structured import read_json
 from hcrbench.errors import InputError
-from hcrbench.synth.seeds import rng
+from hcrbench.synth.world_model.seeds import rng
 
 COLUMNS = ["row", "query_id", "query", "answer", "evidence", "doc_id", "doc_title", "snippet", "human_grade",
            "answer_ok", "notes"]

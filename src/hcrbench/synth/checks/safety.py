@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.describe import IDENTIFIER
+from hcrbench.synth.checks.describe import IDENTIFIER
+from hcrbench.synth.world_model import lexicon as lx
 
 FORMS = re.compile("|".join(re.escape(f.lower()) for fs in lx.SYNONYMS.values() for f in fs))
 NAMES = re.compile("|".join(map(re.escape, [t[0] for t in lx.TEAMS] + [s[0] for s in lx.SYSTEMS]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from hcrbench.synth import lexicon as lx
+from hcrbench.synth.world_model import lexicon as lx
 
 Check = Callable[[dict[str, Any], list[dict[str, Any]]], list[str]]
 
@@ -245,6 +245,6 @@ def _policy_version_changes_figure(w, docs):
 
 # The rules of a believable year and of how its events are distributed register themselves into RULES (after
 # Meridian 3's, in this order).
-from hcrbench.synth import world_rules_events, world_rules_year  # noqa: E402,F401
+from hcrbench.synth.checks import world_rules_events, world_rules_year  # noqa: E402,F401
 
 __all__ = ["RULES", "Rule", "check_rules", "rule", "violation_counts"]

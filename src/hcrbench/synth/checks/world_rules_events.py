@@ -3,7 +3,7 @@ that change course now and then, incidents on systems by their load and severiti
 
 A reader of a year of Meridian 4 saw 80% of a medium world's decisions dated July, 87-91% of follow-up decisions
 repeat the option before, three systems carry 62-64% of the incidents and 15% of incidents rated severity 1. Each
-bound below is one such a reader would accept. The rules register in :data:`hcrbench.synth.world_rules.RULES`
+bound below is one such a reader would accept. The rules register in :data:`hcrbench.synth.checks.world_rules.RULES`
 like the others (each takes ``world.json`` and the corpus rows and returns one message per violation), and
 :func:`event_figures` gives the figures ``hcrbench describe`` reports beside them.
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from hcrbench.synth.world import systems_at
-from hcrbench.synth.world_rules import rule
-from hcrbench.synth.world_rules_year import MONTHS, _decisions_in_order
+from hcrbench.synth.checks.world_rules import rule
+from hcrbench.synth.checks.world_rules_year import MONTHS, _decisions_in_order
+from hcrbench.synth.world_model.entities import systems_at
 
 # bounds (the rule texts below say them in words)
 MAX_MONTH_FACTOR, MIN_MONTH_FACTOR = 2.0, 1 / 3  # a month's events against its share (n / 9)

@@ -1,7 +1,7 @@
 """World rules of a believable year (Meridian 4): what an employee reading a year of Meridian's
 documents would notice, each with a bound such a reader would accept.
 
-Registered in :data:`hcrbench.synth.world_rules.RULES` beside Meridian 3's rules (``world_rules`` imports this
+Registered in :data:`hcrbench.synth.checks.world_rules.RULES` beside Meridian 3's rules (``world_rules`` imports this
 module), so ``hcrbench describe`` prints one row per rule and the tests run every rule on every size. Like those
 rules, each takes ``world.json`` and the ``corpus.jsonl`` rows and returns one message per violation.
 """
@@ -14,8 +14,8 @@ from collections import Counter, defaultdict
 from datetime import date
 from typing import Any
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.world_rules import _appearances, _people, _quarter, _teams, rule
+from hcrbench.synth.checks.world_rules import _appearances, _people, _quarter, _teams, rule
+from hcrbench.synth.world_model import lexicon as lx
 
 # bounds (the rule texts below say them in words)
 MAX_REVERSALS_PER_PROJECT = 2

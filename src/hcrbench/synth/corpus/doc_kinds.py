@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hcrbench.synth.seeds import rng
+from hcrbench.synth.world_model.seeds import rng
 
 KINDS = ("page", "chat_thread", "mail_thread", "minutes", "howto", "spec", "stale_copy")
 NEW_KINDS = KINDS[1:]

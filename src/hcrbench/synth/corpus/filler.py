@@ -2,10 +2,10 @@
 
 A rendered document first states its facts; :func:`pad` then adds the optional sections of its document type
 (policy exceptions, incident lessons, meeting retrospectives, profile backgrounds; see
-:data:`hcrbench.synth.phrases_docs.EXTRAS`) in a seeded order, then, only if it is still short of its drawn length,
+:data:`hcrbench.synth.corpus.phrases_sections.EXTRAS`) in a seeded order, then, only if it is still short of its drawn length,
 one closing section per domain. Every sentence comes from :class:`Prose`, which pops from per-document shuffled
 copies of the pools, so a sentence can appear at most once per document. A pool sentence is a template: each
-``[a|b|c]`` group is expanded with the document's RNG (:func:`hcrbench.synth.text.vary`), so one template reads
+``[a|b|c]`` group is expanded with the document's RNG (:func:`hcrbench.synth.corpus.text.vary`), so one template reads
 differently from document to document.
 """
 
@@ -16,10 +16,10 @@ import random
 import re
 import string
 
-from hcrbench.synth.phrases import DOMAIN, DOMAIN_HEADINGS
-from hcrbench.synth.phrases_docs import POOLS
-from hcrbench.synth.subjects import on_subject
-from hcrbench.synth.text import TextBuilder, vary
+from hcrbench.synth.corpus.phrases import DOMAIN, DOMAIN_HEADINGS
+from hcrbench.synth.corpus.phrases_sections import POOLS
+from hcrbench.synth.corpus.subjects import on_subject
+from hcrbench.synth.corpus.text import TextBuilder, vary
 
 ALL_POOLS: dict[str, list[str]] = {**DOMAIN, **POOLS}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hcrbench.synth.text import human_date
+from hcrbench.synth.corpus.text import human_date
 
 #: The kinds of meeting notes (the renderer draws one per meeting; the title and first line write it).
 MEETING_KINDS = ("steering meeting", "weekly sync", "planning session", "retrospective")

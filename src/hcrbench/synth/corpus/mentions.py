@@ -13,7 +13,7 @@ Since generator 5.2 a document may end with such lines (:func:`mention_lines`):
   owner, a person's team, an incident's system's owner, a decision's or meeting's project's team): its projects
   (code names), systems, people and policies (titles), earlier incidents of the same system and earlier decisions
   of the same project (written before it and dated before it); never one of the document's own routing entities, never a name whose words speak of a
-  subject the document is not about (:mod:`hcrbench.synth.subjects`);
+  subject the document is not about (:mod:`hcrbench.synth.corpus.subjects`);
 - **only what earlier documents wrote about** (their routing metadata), so a grown world keeps every earlier
   document byte for byte;
 - **identifiers** (tickets, decisions) only in a document whose own text already writes one, so the share of
@@ -33,9 +33,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hcrbench.synth.grades import RECORD_DOCS
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.subjects import OFF_SUBJECT, template_subjects
+from hcrbench.synth.corpus.subjects import OFF_SUBJECT, template_subjects
+from hcrbench.synth.questions.grades import RECORD_DOCS
+from hcrbench.synth.world_model.seeds import rng
 
 #: how many earlier items of each pool a document may name (the most recent ones: a page links its neighbours)
 RECENT = 6
@@ -127,7 +127,7 @@ def _push(pool: list[str], eid: str) -> None:
 def mention_lines(world: Any, spec: Any, text: str) -> tuple[list[str], list[str]]:
     """The lines ``spec``'s mentions add at the end of its text (``text``: what it writes so far) and the ids of
     what they name (``metadata.mentions``)."""
-    from hcrbench.synth.describe_lexical import identifiers
+    from hcrbench.synth.checks.describe_lexical import identifiers
 
     if not spec.mentions:
         return [], []

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 import re
 
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.text import TextBuilder, vary
+from hcrbench.synth.corpus.text import TextBuilder, vary
+from hcrbench.synth.world_model.seeds import rng
 
 FOOTER_SHARE = 0.12
 TYPO_SHARE = 0.12

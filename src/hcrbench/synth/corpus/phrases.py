@@ -2,8 +2,8 @@
 
 The templates live in ``pools/closing.toml`` (and ``pools/closing_extra.toml``, which widens the vocabulary of
 the most-drawn pools); the headings in ``pools/closing_headings.toml``. Every document ends with a closing section
-or two drawn from these (:func:`hcrbench.synth.filler.pad`), so the pools are used thousands of times in a medium corpus: each entry is a template whose ``[a|b|c]`` groups
-:func:`hcrbench.synth.text.vary` expands with the document's RNG, and every template has far more expansions than
+or two drawn from these (:func:`hcrbench.synth.corpus.filler.pad`), so the pools are used thousands of times in a medium corpus: each entry is a template whose ``[a|b|c]`` groups
+:func:`hcrbench.synth.corpus.text.vary` expands with the document's RNG, and every template has far more expansions than
 documents that draw it (``tests/synth/test_phrases_domain.py`` holds the floor), so a closing sentence rarely repeats
 across documents. One template per line, because the groups read best unbroken. Rules the tests enforce on the text
 outside the groups and on every option: no synonym surface form from ``lexicon.SYNONYMS`` (vocabulary-mismatch
@@ -14,7 +14,7 @@ the company's world (owners, dates, figures, offices) that a query could ask abo
 
 from __future__ import annotations
 
-from hcrbench.synth.pool_data import extend_pools, load_pools
+from hcrbench.synth.corpus.pool_data import extend_pools, load_pools
 
 DOMAIN: dict[str, list[str]] = extend_pools(load_pools("closing"), "closing_extra")
 

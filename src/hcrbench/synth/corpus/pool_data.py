@@ -1,10 +1,10 @@
-"""Load the hand-written sentence pools from ``synth/pools/*.toml``, validated on load.
+"""Load the hand-written sentence pools from ``synth/corpus/pools/*.toml``, validated on load.
 
 Each file is a TOML table of ``"pool.key" = ["template", ...]``: a pool key names a non-empty list of non-empty
-strings. A template may hold ``[a|b|c]`` groups (expanded per document by :func:`hcrbench.synth.text.vary`; groups
+strings. A template may hold ``[a|b|c]`` groups (expanded per document by :func:`hcrbench.synth.corpus.text.vary`; groups
 do not nest) and ``{name}`` placeholders (filled by the renderer). A file that breaks a rule raises
 :class:`~hcrbench.errors.InputError` naming the file and the key, so a broken edit of the text fails at import
-with one clear line. The files ship with the package (``pyproject.toml`` package-data ``synth/pools/*.toml``).
+with one clear line. The files ship with the package (``pyproject.toml`` package-data ``synth/corpus/pools/*.toml``).
 """
 
 from __future__ import annotations
@@ -70,9 +70,9 @@ def parse_pools(text: str, where: str) -> dict[str, list[str]]:
 
 @cache
 def _load(stem: str) -> dict[str, list[str]]:
-    where = f"hcrbench/synth/pools/{stem}.toml"
+    where = f"hcrbench/synth/corpus/pools/{stem}.toml"
     try:
-        text = resources.files("hcrbench.synth").joinpath("pools", f"{stem}.toml").read_text("utf-8")
+        text = resources.files("hcrbench.synth.corpus").joinpath("pools", f"{stem}.toml").read_text("utf-8")
     except OSError as e:
         raise InputError(f"cannot read pool file ({e.strerror})", path=where) from None
     return parse_pools(text, where)
@@ -86,7 +86,7 @@ def load_pools(*stems: str) -> dict[str, list[str]]:
     for stem in stems:
         for key, value in _load(stem).items():
             if key in out:
-                raise InputError(f"pool also defined in {seen[key]}.toml", path=f"hcrbench/synth/pools/{stem}.toml",
+                raise InputError(f"pool also defined in {seen[key]}.toml", path=f"hcrbench/synth/corpus/pools/{stem}.toml",
                                  field=key)
             out[key], seen[key] = list(value), stem
     return out
@@ -96,7 +96,7 @@ def extend_pools(base: dict[str, list[str]], stem: str) -> dict[str, list[str]]:
     """Append the templates of ``pools/<stem>.toml`` to the pools of ``base`` they name (each must exist)."""
     for key, more in _load(stem).items():
         if key not in base:
-            raise InputError("extends a pool that no base file defines", path=f"hcrbench/synth/pools/{stem}.toml",
+            raise InputError("extends a pool that no base file defines", path=f"hcrbench/synth/corpus/pools/{stem}.toml",
                              field=key)
         base[key] = base[key] + list(more)
     return base

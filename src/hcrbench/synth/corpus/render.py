@@ -5,19 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hcrbench.synth import render_entities as re_
-from hcrbench.synth.doc_kinds import doc_kind
-from hcrbench.synth.filler import pad
-from hcrbench.synth.mentions import mention_lines
-from hcrbench.synth.noise import add_footer, add_typos
-from hcrbench.synth.render_events import RENDERERS
-from hcrbench.synth.render_guides import render_howto, render_minutes, render_spec
-from hcrbench.synth.render_threads import render_announcement_mail, render_decision_mail, render_incident_chat
-from hcrbench.synth.schedule import DocSpec
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.subjects import allowed_subjects, off_subject, subject_scope
-from hcrbench.synth.text import target_words
-from hcrbench.synth.world import World
+from hcrbench.synth.corpus import render_entities as re_
+from hcrbench.synth.corpus.doc_kinds import doc_kind
+from hcrbench.synth.corpus.filler import pad
+from hcrbench.synth.corpus.mentions import mention_lines
+from hcrbench.synth.corpus.noise import add_footer, add_typos
+from hcrbench.synth.corpus.render_events import RENDERERS
+from hcrbench.synth.corpus.render_guides import render_howto, render_minutes, render_spec
+from hcrbench.synth.corpus.render_threads import (
+    render_announcement_mail,
+    render_decision_mail,
+    render_incident_chat,
+)
+from hcrbench.synth.corpus.subjects import allowed_subjects, off_subject, subject_scope
+from hcrbench.synth.corpus.text import target_words
+from hcrbench.synth.world_model.entities import World
+from hcrbench.synth.world_model.schedule import DocSpec
+from hcrbench.synth.world_model.seeds import rng
 
 _ALL = {
     "policy": re_.render_policy, "project_status": re_.render_project_status,
@@ -25,7 +29,7 @@ _ALL = {
     "system_overview": re_.render_system, "profile": re_.render_profile, "team_page": re_.render_team,
     "product_spec": re_.render_product, "eng_process": re_.render_eng_process, **RENDERERS,
 }
-#: The renderer of a (type, kind) written in another form than its type's page (synth/doc_kinds.py).
+#: The renderer of a (type, kind) written in another form than its type's page (synth/corpus/doc_kinds.py).
 _KINDS = {
     ("incident", "chat_thread"): render_incident_chat, ("decision", "mail_thread"): render_decision_mail,
     ("announcement", "mail_thread"): render_announcement_mail, ("meeting", "minutes"): render_minutes,
@@ -90,6 +94,6 @@ def render(world: World, spec: DocSpec) -> RenderedDoc:
     if spec.date:
         meta["date"] = spec.date
     if mentioned:
-        meta["mentions"] = mentioned  # named in passing, no fact (synth/mentions.py): not what the page is about
+        meta["mentions"] = mentioned  # named in passing, no fact (synth/corpus/mentions.py): not what the page is about
     return RenderedDoc(spec.doc_id, title, text, dict(tb.spans), tb.pieces, meta)
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 import random
 import re
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.filler import section
-from hcrbench.synth.render_phrases import R, head, tail
-from hcrbench.synth.schedule import DocSpec
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.subjects import sample_on
-from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick
-from hcrbench.synth.world import World
+from hcrbench.synth.corpus.filler import section
+from hcrbench.synth.corpus.render_phrases import R, head, tail
+from hcrbench.synth.corpus.subjects import sample_on
+from hcrbench.synth.corpus.text import TextBuilder, amount, human_date, money, pick
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import World
+from hcrbench.synth.world_model.schedule import DocSpec
+from hcrbench.synth.world_model.seeds import rng
 
 Rendered = tuple[str, TextBuilder]
 LATE = ("at risk", "delayed", "on hold")  # statuses whose reports carry no good schedule news

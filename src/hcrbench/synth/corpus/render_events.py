@@ -6,15 +6,15 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.meeting_refs import MEETING_KINDS, notes_heading
-from hcrbench.synth.phrases_docs import POOLS
-from hcrbench.synth.render_entities import GOOD_SCHEDULE_NEWS, LATE, Rendered, qlabel
-from hcrbench.synth.render_phrases import R, head, tail
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.subjects import on_subject, sample_on
-from hcrbench.synth.text import TextBuilder, amount, human_date, money, pick, vary
-from hcrbench.synth.world import World
+from hcrbench.synth.corpus.meeting_refs import MEETING_KINDS, notes_heading
+from hcrbench.synth.corpus.phrases_sections import POOLS
+from hcrbench.synth.corpus.render_entities import GOOD_SCHEDULE_NEWS, LATE, Rendered, qlabel
+from hcrbench.synth.corpus.render_phrases import R, head, tail
+from hcrbench.synth.corpus.subjects import on_subject, sample_on
+from hcrbench.synth.corpus.text import TextBuilder, amount, human_date, money, pick, vary
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import World
+from hcrbench.synth.world_model.seeds import rng
 
 DECISION_OPTIONS = ["build the capability in-house", "buy a vendor product", "defer the work to the next half-year",
                     "extend the existing platform"]

@@ -1,6 +1,6 @@
 """Structured documents: formal meeting minutes, how-to guides and long technical specifications of systems.
 
-Like the conversations (:mod:`hcrbench.synth.render_threads`) they state their type's facts under its keys with the
+Like the conversations (:mod:`hcrbench.synth.corpus.render_threads`) they state their type's facts under its keys with the
 render pools' fact sentences; what they add (numbered steps, tables of a system's parameters, agenda items) states
 no world fact and names no entity beyond the document's own.
 """
@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import random
 
-from hcrbench.synth.meeting_refs import MEETING_KINDS
-from hcrbench.synth.phrases_docs import POOLS
-from hcrbench.synth.render_entities import Rendered
-from hcrbench.synth.render_events import _later, _short_names
-from hcrbench.synth.render_phrases import R
-from hcrbench.synth.spec_tables import spec_sections
-from hcrbench.synth.subjects import on_subject, sample_on
-from hcrbench.synth.text import TextBuilder, human_date, pick, vary
-from hcrbench.synth.world import World
+from hcrbench.synth.corpus.meeting_refs import MEETING_KINDS
+from hcrbench.synth.corpus.phrases_sections import POOLS
+from hcrbench.synth.corpus.render_entities import Rendered
+from hcrbench.synth.corpus.render_events import _later, _short_names
+from hcrbench.synth.corpus.render_phrases import R
+from hcrbench.synth.corpus.spec_tables import spec_sections
+from hcrbench.synth.corpus.subjects import on_subject, sample_on
+from hcrbench.synth.corpus.text import TextBuilder, human_date, pick, vary
+from hcrbench.synth.world_model.entities import World
 
 _GAP = {"weekly sync": 7, "planning session": 14}
 

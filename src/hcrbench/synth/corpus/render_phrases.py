@@ -2,7 +2,7 @@
 announcement, news and update pages), so the same document type reads differently from page to page.
 
 The templates live in ``pools/render*.toml``. ``R[name]`` is a list of templates for
-:func:`hcrbench.synth.text.pick` (each ``[a|b]`` group is expanded with the document's RNG, ``{placeholders}`` are filled by the renderer). A template whose renderer keys
+:func:`hcrbench.synth.corpus.text.pick` (each ``[a|b]`` group is expanded with the document's RNG, ``{placeholders}`` are filled by the renderer). A template whose renderer keys
 it as a fact statement keeps the fact's value placeholder in every expansion; the rest state no world fact. The
 same safety rules as the filler pools apply (no ``lexicon.SYNONYMS`` form, no identifier, no entity name), and
 ``tests/synth/test_meridian.py`` scans every option.
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from hcrbench.synth.pool_data import extend_pools, load_pools
-from hcrbench.synth.text import pick
+from hcrbench.synth.corpus.pool_data import extend_pools, load_pools
+from hcrbench.synth.corpus.text import pick
 
 
 def tail(r: random.Random, name: str) -> str:

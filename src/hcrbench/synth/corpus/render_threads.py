@@ -1,6 +1,6 @@
 """Conversations: incidents worked in a chat channel and decisions and announcements sent as mail threads.
 
-They state the same facts as the page of their type, under the same keys (:func:`hcrbench.synth.facts.key_facts`),
+They state the same facts as the page of their type, under the same keys (:func:`hcrbench.synth.world_model.facts.key_facts`),
 with the same fact sentences (the render pools), so labels and grades are unchanged by the form; the messages
 around them are written by the people the document already names (its routing metadata), never by anyone else,
 so a judged negative never gains a query entity. A reply quotes the message it answers (``> ...``).
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import random
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.render_entities import Rendered
-from hcrbench.synth.render_events import DECISION_OPTIONS, SEVERITY, _options, render_announcement
-from hcrbench.synth.render_phrases import R
-from hcrbench.synth.text import TextBuilder, human_date, money, pick, vary
-from hcrbench.synth.world import World
+from hcrbench.synth.corpus.render_entities import Rendered
+from hcrbench.synth.corpus.render_events import DECISION_OPTIONS, SEVERITY, _options, render_announcement
+from hcrbench.synth.corpus.render_phrases import R
+from hcrbench.synth.corpus.text import TextBuilder, human_date, money, pick, vary
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import World
 
 _ACK = ["[On it|Picking this up|Taking this one|Got it][.|, looking now.|, checking the logs now.|, give me a few minutes.]"]
 _MID = ["[Still digging|Narrowing it down|Working through the logs][.|, next update in fifteen minutes.|, "

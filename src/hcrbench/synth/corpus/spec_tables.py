@@ -1,4 +1,4 @@
-"""The numbered sections of a system's technical specification (:func:`hcrbench.synth.render_guides.render_spec`):
+"""The numbered sections of a system's technical specification (:func:`hcrbench.synth.corpus.render_guides.render_spec`):
 tables of its configuration, interfaces, capacity, alerts, backups and change history, each with a short lead.
 
 Every value is drawn from the seed and the system's id, so a system's specification reads the same in every world
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.text import vary
+from hcrbench.synth.corpus.text import vary
+from hcrbench.synth.world_model.seeds import rng
 
 Section = tuple[str, list[str], list[str], list[list[str]]]
 

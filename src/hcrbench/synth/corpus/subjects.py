@@ -5,8 +5,8 @@ a "Home location" definition and the HR portal into an API retirement standard. 
 reader places at once: **commerce** (merchants, checkout, tills, warehouses, stock levels), **people** (the HR
 portal, home location, garden leave, works councils, pensions) and **finance** (invoicing, reconciliation,
 month-end, payroll). A checked document may use the vocabulary of the subjects its own subject brings (a system's
-kind, a policy's domain, a project's product) and of no other: :func:`hcrbench.synth.render.render` sets :data:`OFF_SUBJECT`
-while a document is written, and :func:`hcrbench.synth.text.pick` and the filler never draw a template of a
+kind, a policy's domain, a project's product) and of no other: :func:`hcrbench.synth.corpus.render.render` sets :data:`OFF_SUBJECT`
+while a document is written, and :func:`hcrbench.synth.corpus.text.pick` and the filler never draw a template of a
 subject in it.
 :func:`off_subject_words` finds what slipped through in written text (``hcrbench describe`` counts it).
 Near-duplicate clusters share their wording across documents and are not checked.
@@ -92,7 +92,7 @@ CHECKED_TYPES = (*SYSTEM_TYPES, "policy", "eng_process", *PROJECT_TYPES)
 
 def allowed_subjects(doc_type: str, entities: list[str], cluster: str | None, world: Any) -> frozenset[str] | None:
     """The subjects a document may speak of (None: the document is not checked). ``world`` maps an entity id to
-    its record, an object (:class:`hcrbench.synth.world.World`'s ``get``) or a ``world.json`` dict (``get_json``)."""
+    its record, an object (:class:`hcrbench.synth.world_model.entities.World`'s ``get``) or a ``world.json`` dict (``get_json``)."""
     if cluster or doc_type not in CHECKED_TYPES:
         return None
     get = world

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 
-from hcrbench.synth.subjects import on_subject
+from hcrbench.synth.corpus.subjects import on_subject
 
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
@@ -30,7 +30,7 @@ class TextBuilder:
         self.kind: str | None = None
         self.avoid: re.Pattern[str] | None = None  # body-text templates this document must not draw (filler.Prose)
         self.topic: str | None = None  # the closing-notes key when the type alone does not fix it (filler.CLOSING)
-        self.prose = None  # the document's hcrbench.synth.filler.Prose, shared by every section that draws filler
+        self.prose = None  # the document's hcrbench.synth.corpus.filler.Prose, shared by every section that draws filler
         self.closing_words = 0
         self._closing: list[tuple[str | None, list[tuple[str, str | None] | str], str]] = []
 

@@ -15,9 +15,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from hcrbench.synth.catalog import Catalog, QueryPlan
-from hcrbench.synth.facts import fact_value
-from hcrbench.synth.tiers import TIERS
+from hcrbench.synth.questions.catalog import Catalog, QueryPlan
+from hcrbench.synth.questions.tiers import TIERS
+from hcrbench.synth.world_model.facts import fact_value
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -28,7 +28,7 @@ else:  # pragma: no cover
 @lru_cache(maxsize=1)
 def patterns() -> list[dict[str, Any]]:
     """The patterns of the shipped ``adversarial.toml`` (validated: known kind and category, some wordings)."""
-    data = tomllib.loads(resources.files("hcrbench.synth").joinpath("adversarial.toml").read_text("utf-8"))
+    data = tomllib.loads(resources.files("hcrbench.synth.questions").joinpath("adversarial.toml").read_text("utf-8"))
     out = data.get("pattern", [])
     for p in out:
         if (p.get("kind") not in KINDS or not p.get("text") or not 0 < float(p.get("share", 0)) < 1

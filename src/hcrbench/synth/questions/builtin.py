@@ -1,10 +1,10 @@
-"""Meridian's ten query categories, each declared once (:class:`~hcrbench.synth.category.QueryCategory`).
+"""Meridian's ten query categories, each declared once (:class:`~hcrbench.synth.questions.category.QueryCategory`).
 
 Every stage reads a category from here through the registry: the planner its count, fill order and generator
-with its variants (:mod:`query_plan`), the chunk targets its tiers and feasible share (:mod:`tiers`,
-:mod:`query_fit`), the property check its ``check`` (:mod:`properties`), and ``hcrbench describe`` its design
-count and feasible share. The generators themselves live with their kind of question (:mod:`query_gen`,
-:mod:`query_entity`, :mod:`query_chain`, :mod:`query_reach`, :mod:`query_scale`); hand-written adversarial
+with its variants (:mod:`planner`), the chunk targets its tiers and feasible share (:mod:`tiers`,
+:mod:`fit`), the property check its ``check`` (:mod:`properties`), and ``hcrbench describe`` its design
+count and feasible share. The generators themselves live with their kind of question (:mod:`generators`,
+:mod:`entity`, :mod:`chain`, :mod:`reach`, :mod:`scale`); hand-written adversarial
 patterns name their category in ``adversarial.toml``. Declaration order is the order of query ids.
 
 Choices a category makes, and why:
@@ -34,13 +34,12 @@ Choices a category makes, and why:
 
 from __future__ import annotations
 
-from hcrbench.synth import query_reach as qr
-from hcrbench.synth import query_scale as qs
-from hcrbench.synth.category import QueryCategory, register
-from hcrbench.synth.properties import ambiguous_property, chain_property, spanning_property, thematic_property
-from hcrbench.synth.query_chain import multi_hop, two_hop
-from hcrbench.synth.query_entity import entity_spanning
-from hcrbench.synth.query_gen import (
+from hcrbench.synth.questions import reach as qr
+from hcrbench.synth.questions import scale as qs
+from hcrbench.synth.questions.category import QueryCategory, register
+from hcrbench.synth.questions.chain import multi_hop, two_hop
+from hcrbench.synth.questions.entity import entity_spanning
+from hcrbench.synth.questions.generators import (
     aggregation,
     ambiguous,
     comparative,
@@ -48,6 +47,12 @@ from hcrbench.synth.query_gen import (
     out_of_distribution,
     temporal,
     thematic,
+)
+from hcrbench.synth.questions.properties import (
+    ambiguous_property,
+    chain_property,
+    spanning_property,
+    thematic_property,
 )
 
 ONE_DOC_OR_MORE = ("medium", "hard")  # two documents at least: never one chunk

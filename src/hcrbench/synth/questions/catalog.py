@@ -10,11 +10,11 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hcrbench.synth.facts import Statement
-from hcrbench.synth.free_lists import FreeLists
-from hcrbench.synth.plan_state import PlanState
-from hcrbench.synth.schedule import DocSpec
-from hcrbench.synth.world import World
+from hcrbench.synth.questions.free_lists import FreeLists
+from hcrbench.synth.questions.plan_state import PlanState
+from hcrbench.synth.world_model.entities import World
+from hcrbench.synth.world_model.facts import Statement
+from hcrbench.synth.world_model.schedule import DocSpec
 
 
 @dataclass
@@ -46,7 +46,7 @@ def _ids(x) -> list[str]:
 
 
 class _StateField:
-    """A catalogue attribute that is the planner's (:class:`~hcrbench.synth.plan_state.PlanState`), read and set
+    """A catalogue attribute that is the planner's (:class:`~hcrbench.synth.questions.plan_state.PlanState`), read and set
     through ``catalog.state``."""
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -165,7 +165,7 @@ class Catalog:
 
     def _usable_items(self, items: list) -> list:
         """The items whose entities are all usable (:meth:`usable`), in order (kept per list and split, and
-        updated from the entities the ledger added since: :mod:`~hcrbench.synth.free_lists`)."""
+        updated from the entities the ledger added since: :mod:`~hcrbench.synth.questions.free_lists`)."""
         if not self.state.split_owner:
             return items
         self._memo_valid()
@@ -181,7 +181,7 @@ class Catalog:
     def free(self, key: object, items: list, needs: Callable[[object], list]) -> list:
         """The items of ``items`` whose every ledger node in ``needs(item)`` (``("entity", id)``, ``("fact",
         id)``) no other split than the slot's owns, in order: the same list as filtering ``items`` with
-        :meth:`usable` and the facts' owners, kept across planned queries (:class:`~hcrbench.synth.free_lists.
+        :meth:`usable` and the facts' owners, kept across planned queries (:class:`~hcrbench.synth.questions.free_lists.
         FreeLists`). ``key`` names the list, ``items`` and ``needs`` must be the same for a key."""
         self._memo_valid()
         return self._free_lists.filtered(key, items, needs, self.state.split_owner, self.state.split)

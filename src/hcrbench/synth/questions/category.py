@@ -2,11 +2,11 @@
 
 A :class:`QueryCategory` holds everything the suite needs to know about one kind of question: its count in the
 design's 300-query suite, the tiers it can take and its budget-feasible share (:mod:`tiers`), where the planner
-fills it (:mod:`query_plan`), its generator and the variants that reach its slot targets or serve a larger suite
-(:mod:`query_reach`, :mod:`query_scale`), and its defining property (:mod:`properties`). The planner, the fit
+fills it (:mod:`planner`), its generator and the variants that reach its slot targets or serve a larger suite
+(:mod:`reach`, :mod:`scale`), and its defining property (:mod:`properties`). The planner, the fit
 targets, the property check and ``hcrbench describe`` look a category up here and nowhere else.
 
-Meridian's ten categories are declared in :mod:`hcrbench.synth.query_categories` (loaded on first use, so this
+Meridian's ten categories are declared in :mod:`hcrbench.synth.questions.builtin` (loaded on first use, so this
 module imports no generator); a new category is one module in :mod:`hcrbench.synth.categories` that gives one
 more :class:`QueryCategory` to :func:`register` (``docs/meridian_categories.md`` walks through it).
 Registration order is the order of query ids.
@@ -24,7 +24,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # (typing only: the catalog imports the world, which this registry must not load)
-    from hcrbench.synth.catalog import Catalog, QueryPlan
+    from hcrbench.synth.questions.catalog import Catalog, QueryPlan
 
 Gen = Callable[["Catalog", random.Random, str], "QueryPlan | None"]
 Target = tuple[str, bool]
@@ -106,14 +106,14 @@ class QueryCategory:
     @property
     def patterns(self) -> list[dict[str, Any]]:
         """The hand-written adversarial patterns of ``adversarial.toml`` that fill this category."""
-        from hcrbench.synth.adversarial import patterns
+        from hcrbench.synth.questions.adversarial import patterns
         return [p for p in patterns() if p["category"] == self.name]
 
 
 _REGISTRY: dict[str, QueryCategory] = {}
 _STATE = {"loaded": False, "version": 0}
 #: The module that declares Meridian's own categories (imported on first use of the registry).
-BUILTIN = "hcrbench.synth.query_categories"
+BUILTIN = "hcrbench.synth.questions.builtin"
 
 
 #: The package whose modules each declare one more category (imported after the built-ins, by module name).

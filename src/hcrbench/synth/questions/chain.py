@@ -1,5 +1,5 @@
 """Chain queries (two-hop and 3+-hop): each asks for the value at the end of a chain of facts the words name, and
-:mod:`hcrbench.synth.properties` rejects one that a single page answers (two consecutive hops in one document, or
+:mod:`hcrbench.synth.questions.properties` rejects one that a single page answers (two consecutive hops in one document, or
 the answer already in a document that states the first hop)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from itertools import combinations
 
-from hcrbench.synth.catalog import Catalog, QueryPlan
-from hcrbench.synth.facts import fact_value
+from hcrbench.synth.questions.catalog import Catalog, QueryPlan
+from hcrbench.synth.world_model.facts import fact_value
 
 #: The fewest hops of a 3+-hop chain.
 MULTI_HOPS = 3

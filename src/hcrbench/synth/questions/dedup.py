@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Iterable
 
-from hcrbench.synth.stems import STOPWORDS, _stemmer
+from hcrbench.synth.corpus.stems import STOPWORDS, _stemmer
 
 WORD = re.compile(r"[a-z0-9]+")
 #: Identifiers written with hyphens ("HR-POL-011", "INC-20122", "IL-6"): kept whole beside their parts, since a

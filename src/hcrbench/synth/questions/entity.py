@@ -9,11 +9,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.catalog import Catalog, QueryPlan
-from hcrbench.synth.facts import fact_value, subject_name
-from hcrbench.synth.text import human_date
-from hcrbench.synth.world import World
+from hcrbench.synth.corpus.text import human_date
+from hcrbench.synth.questions.catalog import Catalog, QueryPlan
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import World
+from hcrbench.synth.world_model.facts import fact_value, subject_name
 
 ENTITY_MIN_FACTS = 6  # entity-spanning: at least six facts
 MAX_FACTS = 40

@@ -1,6 +1,6 @@
 """A drawn query's evidence in deliverable chunks (:mod:`tiers`), and whether it fits the slot the planner fills.
 
-The planner (:mod:`query_plan`) gives each slot of a category a target ``(tier, feasible)``
+The planner (:mod:`planner`) gives each slot of a category a target ``(tier, feasible)``
 (:func:`slot_targets_of`): the category's tier targets and budget-feasible share (:func:`tiers.slot_targets`). A
 draw whose chunk evidence misses its slot's target is rejected for the slot's first :data:`FIT_TRIES` distinct
 valid draws of each try (draws that pass every other rule of the planner); later draws take what the category's
@@ -17,10 +17,10 @@ from collections.abc import Iterable, Mapping
 
 from hcrbench.data.evidence import EvidenceSpan, QueryEvidence
 from hcrbench.data.tokens import default_counter
-from hcrbench.synth.adversarial import patterns
-from hcrbench.synth.catalog import Catalog, QueryPlan
-from hcrbench.synth.category import RegistryView
-from hcrbench.synth.tiers import (
+from hcrbench.synth.questions.adversarial import patterns
+from hcrbench.synth.questions.catalog import Catalog, QueryPlan
+from hcrbench.synth.questions.category import RegistryView
+from hcrbench.synth.questions.tiers import (
     FEASIBLE_DESIGN,
     TIERS,
     ChunkEvidence,
@@ -34,7 +34,7 @@ from hcrbench.synth.tiers import (
 FIT_TRIES = 60
 #: The order in which a category's designed difficulties take its targets (easiest first), and the categories
 #: whose slots take no target: views of each category's ``slot_order`` and ``targeted``
-#: (:mod:`~hcrbench.synth.query_categories`, where each choice is explained).
+#: (:mod:`~hcrbench.synth.questions.builtin`, where each choice is explained).
 UNTARGETED = RegistryView(lambda cats: {c.name: True for c in cats if not c.targeted})
 SLOT_ORDER = RegistryView(lambda cats: {c.name: c.slot_order for c in cats if tuple(c.slot_order) != TIERS})
 FIT_FEW = 10

@@ -2,7 +2,7 @@
 
 A query generator draws from lists of world items (tickets, people, meetings ...) less the items a slot's split
 may not use: an item needs some ledger nodes (``("entity", id)``, ``("fact", id)``) and is usable while no other
-split owns any of them. The ledger (``cat.state.split_owner``, :class:`~hcrbench.synth.splits.SplitLedger`) only adds
+split owns any of them. The ledger (``cat.state.split_owner``, :class:`~hcrbench.synth.questions.splits.SplitLedger`) only adds
 nodes, each with its owner for good, so an item once unusable in a split stays so: the filtered list of a split
 is the previous one less the items that need one of the nodes added since, which are the last keys of the
 ledger's dict (insertion order). Filtering a list of n items after k new nodes then costs k look-ups, not n

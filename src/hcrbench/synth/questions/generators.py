@@ -1,6 +1,6 @@
 """Query generators, one family per category. Each takes the catalog (world + fact provenance), a private RNG and a
 design difficulty, and returns a :class:`QueryPlan`, or ``None`` when the drawn entities cannot support the query
-(a needed fact is stated nowhere, or the category's defining property fails: see :mod:`hcrbench.synth.properties`).
+(a needed fact is stated nowhere, or the category's defining property fails: see :mod:`hcrbench.synth.questions.properties`).
 
 A query is an intent evaluated over the world (``plan.intent`` + ``plan.params``): its words fix the complete set
 of facts it needs (every incident of the system, every figure of the version, both sides of a comparison), and
@@ -12,14 +12,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.catalog import Catalog, QueryPlan
-from hcrbench.synth.category import RegistryView
-from hcrbench.synth.facts import fact_value
-from hcrbench.synth.query_entity import by_value, fact_line
-from hcrbench.synth.render_entities import qlabel
-from hcrbench.synth.render_events import SEVERITY
-from hcrbench.synth.text import amount, human_date, money
+from hcrbench.synth.corpus.render_entities import qlabel
+from hcrbench.synth.corpus.render_events import SEVERITY
+from hcrbench.synth.corpus.text import amount, human_date, money
+from hcrbench.synth.questions.catalog import Catalog, QueryPlan
+from hcrbench.synth.questions.category import RegistryView
+from hcrbench.synth.questions.entity import by_value, fact_line
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.facts import fact_value
 
 SPANNING_MIN_DOCS = 10
 MAX_RELEVANT = 100  # R@100 = 1 must be reachable: no query has more relevant documents than that
@@ -478,6 +478,6 @@ def out_of_distribution(c: Catalog, r: random.Random, diff: str) -> QueryPlan | 
     return plan
 
 
-#: category -> (design count, generator): a view of the registry (:mod:`~hcrbench.synth.category`), where each
-#: category is declared (:mod:`~hcrbench.synth.query_categories`).
+#: category -> (design count, generator): a view of the registry (:mod:`~hcrbench.synth.questions.category`), where each
+#: category is declared (:mod:`~hcrbench.synth.questions.builtin`).
 CATEGORIES = RegistryView(lambda cats: {c.name: (c.count, c.generate) for c in cats})

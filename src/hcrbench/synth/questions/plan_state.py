@@ -1,6 +1,6 @@
 """The planner's state while it fills a suite, apart from the catalogue of the corpus it reads.
 
-The catalogue (:class:`~hcrbench.synth.catalog.Catalog`) is where things are in the planned corpus and does not
+The catalogue (:class:`~hcrbench.synth.questions.catalog.Catalog`) is where things are in the planned corpus and does not
 change while a suite is planned; what does change (which split owns which entity, the slot being drawn, its
 target, how hard the planner is still trying) is one :class:`PlanState`, which the planner sets and the
 generators read through ``catalog.state``.
@@ -20,8 +20,8 @@ class PlanState:
     - ``relaxed``: the planner's last tries at a slot (generators drop their size targets);
     - ``claimed``: entities some planned query already names;
     - ``fresh_bias``: chance that ``pick``/``sample`` draw only from entities no query names yet;
-    - ``scale_share``: share of a category's draws a larger suite's variants take (:mod:`query_scale`);
-    - ``target``: the slot's ``(tier, feasible)`` target (:mod:`query_fit`, :mod:`query_reach`);
+    - ``scale_share``: share of a category's draws a larger suite's variants take (:mod:`scale`);
+    - ``target``: the slot's ``(tier, feasible)`` target (:mod:`fit`, :mod:`reach`);
     - ``epoch``: bumped for every plan the planner starts (a new ledger and claimed set: lists filtered for the
       last plan's splits are stale)."""
 

@@ -1,9 +1,9 @@
 """The query planner: which query fills each slot (category, difficulty, split) of a suite of N.
 
-Every slot is filled by rejection sampling from its category's generator (:mod:`query_gen`). Rules that hold in
+Every slot is filled by rejection sampling from its category's generator (:mod:`generators`). Rules that hold in
 every try (correctness): the split ledger (no needed fact, expected entity, entity named in the text or relevant
 set in two splits, :mod:`splits`), the category's property (:mod:`properties`), 3+-hop chains of >= 3 hops through
-distinct documents (:func:`~hcrbench.synth.query_chain.distinct_hops`), no repeated text, near-duplicate wording or
+distinct documents (:func:`~hcrbench.synth.questions.chain.distinct_hops`), no repeated text, near-duplicate wording or
 needed-fact set, at most :data:`MAX_RELEVANT` relevant documents, the bridge cap, and no relevant-document set
 repeated within a split (dropped only by the last of :data:`FRESH_BIAS_STEPS`).
 
@@ -24,29 +24,29 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from hcrbench.synth.adversarial import patterns, with_patterns
-from hcrbench.synth.catalog import Catalog, QueryPlan
-from hcrbench.synth.category import QueryCategory, RegistryView, categories, fill_order
-from hcrbench.synth.category import get as get_category
-from hcrbench.synth.facts import fact_value
-from hcrbench.synth.properties import VOCABULARY_ORIGIN, bridges, violations
-from hcrbench.synth.query_chain import distinct_hops
-from hcrbench.synth.query_dedup import QuestionSet
-from hcrbench.synth.query_fit import FitLedger, fits, slot_targets_of
-from hcrbench.synth.query_gen import AMBIGUOUS_GROUPS, MAX_RELEVANT
-from hcrbench.synth.query_reach import reach
-from hcrbench.synth.query_scale import rescued, scale_share, scaled
-from hcrbench.synth.query_wording import reword
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.splits import SplitLedger, nodes, pools
-from hcrbench.synth.topics import NameIndex, TopicGraph, world_names
-from hcrbench.synth.world import CORE_PROJECTS
+from hcrbench.synth.questions.adversarial import patterns, with_patterns
+from hcrbench.synth.questions.catalog import Catalog, QueryPlan
+from hcrbench.synth.questions.category import QueryCategory, RegistryView, categories, fill_order
+from hcrbench.synth.questions.category import get as get_category
+from hcrbench.synth.questions.chain import distinct_hops
+from hcrbench.synth.questions.dedup import QuestionSet
+from hcrbench.synth.questions.fit import FitLedger, fits, slot_targets_of
+from hcrbench.synth.questions.generators import AMBIGUOUS_GROUPS, MAX_RELEVANT
+from hcrbench.synth.questions.properties import VOCABULARY_ORIGIN, bridges, violations
+from hcrbench.synth.questions.reach import reach
+from hcrbench.synth.questions.scale import rescued, scale_share, scaled
+from hcrbench.synth.questions.splits import SplitLedger, nodes, pools
+from hcrbench.synth.questions.topics import NameIndex, TopicGraph, world_names
+from hcrbench.synth.questions.wording import reword
+from hcrbench.synth.world_model.entities import CORE_PROJECTS
+from hcrbench.synth.world_model.facts import fact_value
+from hcrbench.synth.world_model.seeds import rng
 
 DIFFICULTY_SHARES = {"easy": 0.40, "medium": 0.35, "hard": 0.25}
 SPLIT_SHARES = {"tune": 0.6, "dev": 0.2, "test": 0.2}
 MAX_TRIES = 600
 #: Draws of a slot that must open a new topic (touch no planned query's entity, fact or relevant set) before
-#: joining an existing one is allowed (:class:`~hcrbench.synth.topics.TopicGraph`).
+#: joining an existing one is allowed (:class:`~hcrbench.synth.questions.topics.TopicGraph`).
 NEW_TOPIC_TRIES = 10
 #: Draws of a slot that must not repeat a planned query's relevant-document set.
 NEW_EVIDENCE_TRIES = 100
@@ -64,7 +64,7 @@ FRESH_BIAS_STEPS = ((FRESH_BIAS, NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES, False),
                     (0.0, NEW_TOPIC_TRIES, NEW_EVIDENCE_TRIES, False), (0.0, NEW_TOPIC_TRIES, 0, False),
                     (0.0, 0, 0, False), (0.0, 0, 0, True))
 #: The share of a split's queries the join budget keeps in distinct clusters (above the 2/3 that ``describe``
-#: asks for, :data:`~hcrbench.synth.topics.MIN_DISTINCT_SHARE`: slots filled outside the budget spend joins too)
+#: asks for, :data:`~hcrbench.synth.questions.topics.MIN_DISTINCT_SHARE`: slots filled outside the budget spend joins too)
 #: and the joins a split may spend ahead of its pace (:class:`JoinBudget`).
 TOPIC_TARGET = 0.72
 JOIN_SLACK = 4
@@ -75,7 +75,7 @@ BUDGET_TRIES = 120
 BEST_OF = 12
 BRIDGE_SHARE = 0.10  # no bridge entity in more than ~10% of a chain category's queries
 #: Categories in the order the planner fills them: those whose slots need the most distinct world resources first
-#: (each category's ``fill_rank``, :mod:`~hcrbench.synth.category`).
+#: (each category's ``fill_rank``, :mod:`~hcrbench.synth.questions.category`).
 FILL_ORDER = RegistryView(lambda cats: {n: i for i, n in enumerate(fill_order())})
 
 
@@ -284,7 +284,7 @@ def _fallbacks(split: str) -> list[tuple[str, bool, bool, bool, bool]]:
     (``loose``: no preference for entities no query names yet, for a new topic or a new main subject, and a
     fresh stream of draws); then outside the budget, in its own split with and without the preferences, and
     without the generator's size targets (``relaxed``: a larger suite's variants over the world's numerous
-    kinds, :func:`~hcrbench.synth.query_scale.rescued`, where a category's own kinds are capped: policies,
+    kinds, :func:`~hcrbench.synth.questions.scale.rescued`, where a category's own kinds are capped: policies,
     systems), still without repeating a relevant set; then as Meridian 4.0's planner did, where a relevant set may repeat within
     the split after :data:`NEW_EVIDENCE_TRIES` draws: in its own split, without the generator's size targets
     (entity-spanning questions over 10+ documents), in another split (the counts then show it), and without the
@@ -306,10 +306,10 @@ def _pattern_share(cname: str) -> float:
 
 def category_draw(spec: QueryCategory) -> Callable:
     """One draw of ``spec``'s slots: its generator, with a larger suite's variant taking its share
-    (:func:`~hcrbench.synth.query_scale.scaled`), the variants reaching the slot's target theirs
-    (:func:`~hcrbench.synth.query_reach.reach`), its hand-written patterns theirs
-    (:func:`~hcrbench.synth.adversarial.with_patterns`), and in the planner's last tries the larger suite's
-    variant first (:func:`~hcrbench.synth.query_scale.rescued`)."""
+    (:func:`~hcrbench.synth.questions.scale.scaled`), the variants reaching the slot's target theirs
+    (:func:`~hcrbench.synth.questions.reach.reach`), its hand-written patterns theirs
+    (:func:`~hcrbench.synth.questions.adversarial.with_patterns`), and in the planner's last tries the larger suite's
+    variant first (:func:`~hcrbench.synth.questions.scale.rescued`)."""
     name = spec.name
     return rescued(name, with_patterns(name, reach(name, scaled(name, spec.generate))))
 
@@ -319,7 +319,7 @@ def _relevant_set(plan: QueryPlan, cat: Catalog) -> frozenset:
 
 
 def _reword(cat: Catalog, plan: QueryPlan, r, names: NameIndex) -> bool:
-    """The words a person would type for ``plan`` (:mod:`query_wording`); False when the draw is turned down (an
+    """The words a person would type for ``plan`` (:mod:`wording`); False when the draw is turned down (an
     identifier drawn to be described has no description that picks it out). The generator's plain form is kept
     in ``plan.extra["plain"]``, which the repeat checks compare (two wordings of one question are one question).
     A vocabulary-mismatch question whose new wording shares a stem with its evidence keeps its plain form."""

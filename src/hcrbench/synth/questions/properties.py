@@ -11,7 +11,7 @@ rendered text (the generator rejects a draw that breaks one, and the tests re-ch
 - ambiguous: at least two interpretations, each with facts stated somewhere;
 - every judged query has a non-empty answer.
 
-A category names its own check in its registry entry (``check``, :mod:`~hcrbench.synth.query_categories`): the
+A category names its own check in its registry entry (``check``, :mod:`~hcrbench.synth.questions.builtin`): the
 functions below are the ten categories'; :func:`violations` runs the checks every query gets and then the
 category's.
 
@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from itertools import pairwise
 
-from hcrbench.synth.category import PropertyInput
-from hcrbench.synth.category import get as get_category
-from hcrbench.synth.stems import content_stems
+from hcrbench.synth.corpus.stems import content_stems
+from hcrbench.synth.questions.category import PropertyInput
+from hcrbench.synth.questions.category import get as get_category
 
 #: The origin of queries worded to share no stem with their evidence (any category).
 VOCABULARY_ORIGIN = "adversarial:vocabulary"
@@ -52,7 +52,7 @@ def violations(category: str, origin: str, text: str, answer: object, facts: lis
     ``(doc, doc_type, statement text)`` for every statement of the fact; ``title(doc)`` and ``text_of(doc)``
     give a document's title and text (when known); ``final_value`` is the chain's answer as written in text and
     ``chain_facts`` its hops (default: every needed fact). The category's own check is its registry entry's
-    (:class:`~hcrbench.synth.category.QueryCategory` ``check``)."""
+    (:class:`~hcrbench.synth.questions.category.QueryCategory` ``check``)."""
     spec = get_category(category)
     out: list[str] = []
     if spec is not None and not spec.needs_facts:

@@ -1,10 +1,10 @@
 """Query variants that reach the design's evidence targets in deliverable chunks.
 
-Each category's own generator (:mod:`query_gen`) makes queries of a typical reach: a two-hop chain over two
+Each category's own generator (:mod:`generators`) makes queries of a typical reach: a two-hop chain over two
 documents of two domains, a comparison of two sides, one quarter's status. The design also asks for queries a
 400-token context cannot hold (half of the two-hop questions, most 3+-hop ones, more than half of the
 comparisons) and for entity summaries that fit it (60%). The planner gives each slot a ``(tier, feasible)``
-target (:mod:`query_fit`) and sets it on the catalog (``cat.state.target``); :func:`reach` then hands part of the
+target (:mod:`fit`) and sets it on the catalog (``cat.state.target``); :func:`reach` then hands part of the
 slot's draws to a variant whose evidence usually has that reach:
 
 - two-hop within one branch (medium): a person's manager, then where that manager is based or their job title
@@ -31,15 +31,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.catalog import Catalog, QueryPlan
-from hcrbench.synth.category import RegistryView
-from hcrbench.synth.category import get as get_category
-from hcrbench.synth.facts import fact_value
-from hcrbench.synth.meeting_refs import kind_in, question_words
-from hcrbench.synth.query_entity import ENTITY_MIN_FACTS, PERSON, PROJECT, fact_line
-from hcrbench.synth.render_entities import qlabel
-from hcrbench.synth.text import human_date, money
+from hcrbench.synth.corpus.meeting_refs import kind_in, question_words
+from hcrbench.synth.corpus.render_entities import qlabel
+from hcrbench.synth.corpus.text import human_date, money
+from hcrbench.synth.questions.catalog import Catalog, QueryPlan
+from hcrbench.synth.questions.category import RegistryView
+from hcrbench.synth.questions.category import get as get_category
+from hcrbench.synth.questions.entity import ENTITY_MIN_FACTS, PERSON, PROJECT, fact_line
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.facts import fact_value
 
 Gen = Callable[[Catalog, random.Random, str], "QueryPlan | None"]
 
@@ -112,7 +112,7 @@ def two_hop_within(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
 
 
 def _meeting_words(c: Catalog, m: dict) -> str | None:
-    """How a question names meeting ``m`` by what its notes write (:func:`~hcrbench.synth.meeting_refs.
+    """How a question names meeting ``m`` by what its notes write (:func:`~hcrbench.synth.corpus.meeting_refs.
     question_words`; the kinds come from the notes' titles); None when its kind and date would not pick it out."""
     if "meeting_kinds" not in c.cache:
         kinds: dict[str, list[str]] = {}
@@ -538,7 +538,7 @@ def _join(parts: list[str]) -> str:
 
 
 #: (category, slot target) -> the share of the slot's draws each variant takes (the rest: the category's own): a
-#: view of each category's ``reach`` (:mod:`~hcrbench.synth.query_categories`).
+#: view of each category's ``reach`` (:mod:`~hcrbench.synth.questions.builtin`).
 REACH = RegistryView(lambda cats: {(c.name, t): list(v) for c in cats for t, v in c.reach.items()})
 
 

@@ -1,6 +1,6 @@
 """Query variants for suites larger than the design's 300 (a suite that scales).
 
-The categories' own generators (:mod:`query_gen`) draw most of their subjects from the world's policies, systems
+The categories' own generators (:mod:`generators`) draw most of their subjects from the world's policies, systems
 and projects (58-61 policies, 44-56 systems, 61-99 projects on medium and full), so a suite of several hundred
 queries piles onto the same subjects and its splits fall below the topic target (two thirds of a split's queries
 in distinct clusters). The world's most numerous entities are its incidents, decisions and people (full: about
@@ -26,7 +26,7 @@ A slot aimed at evidence no form of the variant has still takes the variant's dr
 category's own generator, tried, spends the policies, systems and projects every category shares: at 450 on
 medium seed 0 the dev topic share fell to 0.61, and at 900 thematic medium slots giving all or half their
 variant draws back left the tune split at 0.63-0.665 distinct clusters on 6,000 documents); the fit window
-(:mod:`query_fit`) turns its draws down first. ``describe`` reports the feasible shares and tier mix per
+(:mod:`fit`) turns its draws down first. ``describe`` reports the feasible shares and tier mix per
 category (docs/meridian.md has the figures).
 
 Each is an intent over the world like the others (the words name every fact it needs) and passes the same checks.
@@ -37,12 +37,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from hcrbench.synth.catalog import Catalog, QueryPlan
-from hcrbench.synth.category import RegistryView
-from hcrbench.synth.category import get as get_category
-from hcrbench.synth.facts import fact_value
-from hcrbench.synth.query_reach import _free, _free_items, largest_of
-from hcrbench.synth.text import human_date, money
+from hcrbench.synth.corpus.text import human_date, money
+from hcrbench.synth.questions.catalog import Catalog, QueryPlan
+from hcrbench.synth.questions.category import RegistryView
+from hcrbench.synth.questions.category import get as get_category
+from hcrbench.synth.questions.reach import _free, _free_items, largest_of
+from hcrbench.synth.world_model.facts import fact_value
 
 Gen = Callable[[Catalog, random.Random, str], "QueryPlan | None"]
 #: The most of a category's draws the scale variants take (the core kinds keep a share at any N).
@@ -230,7 +230,7 @@ def decision_owner(c: Catalog, r: random.Random, diff: str) -> QueryPlan | None:
 
 #: category -> the variant a larger suite hands its share of the draws; category -> (slot target -> the variant
 #: that serves it instead); the categories whose hard draws stay their own until the planner's last tries. Views
-#: of each category's ``scale``, ``scale_forms`` and ``keep_hard`` (:mod:`~hcrbench.synth.query_categories`,
+#: of each category's ``scale``, ``scale_forms`` and ``keep_hard`` (:mod:`~hcrbench.synth.questions.builtin`,
 #: where each choice is explained).
 SCALE = RegistryView(lambda cats: {c.name: c.scale for c in cats if c.scale is not None})
 SCALE_FORMS = RegistryView(lambda cats: {c.name: dict(c.scale_forms) for c in cats if c.scale_forms})

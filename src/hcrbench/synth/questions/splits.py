@@ -1,7 +1,7 @@
 """Leak-free splits: tune, dev and test are disjoint connected components of the graph that links each query to
 its needed facts, its expected entities and its relevant-document set.
 
-The planner (:func:`hcrbench.synth.queries.plan_queries`) fills every split slot by rejection sampling; a
+The planner (:func:`hcrbench.synth.questions.suite.plan_queries`) fills every split slot by rejection sampling; a
 :class:`SplitLedger` records which split owns each fact, entity and relevant set, and a draw that touches another
 split's nodes is rejected, so the components never cross a split boundary. :func:`leakage` re-measures the same
 from the written metadata (``hcrbench describe`` and the tests report it; all figures are 0 by construction).

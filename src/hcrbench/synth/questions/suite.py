@@ -1,12 +1,12 @@
 """A planned suite's labels: qrels derived from fact provenance, the minimal evidence set, difficulty tiers,
 topic clusters and the final rows (metadata, evidence, graded qrels). The planner (slots per category,
-difficulty and split, the join budget) is :mod:`hcrbench.synth.query_plan`; its names are re-exported here.
+difficulty and split, the join budget) is :mod:`hcrbench.synth.questions.planner`; its names are re-exported here.
 
-Primary grades (``qrels/``) are evidence-first and follow :mod:`hcrbench.synth.grades`: 3 = the document states a
+Primary grades (``qrels/``) are evidence-first and follow :mod:`hcrbench.synth.questions.grades`: 3 = the document states a
 needed fact about its own subject (the page the question is about), 2 = it states needed facts only in passing,
 0 = a judged negative checked to be off-topic. Documents about a query entity without a needed fact (topical, 1)
 go, uncapped, to the secondary view ``qrels-topical/`` (``qrels_topical`` in the metadata), where pages planned to
-name a query entity in passing (``DocSpec.mentions``, :mod:`hcrbench.synth.mentions`; the lines a page renders are a
+name a query entity in passing (``DocSpec.mentions``, :mod:`hcrbench.synth.corpus.mentions`; the lines a page renders are a
 subset) and judged nowhere else are judged 0.
 """
 
@@ -16,11 +16,11 @@ import heapq
 from collections.abc import Callable
 
 from hcrbench.data.evidence import BUDGET_TOKENS, EvidenceSpan, QueryEvidence
-from hcrbench.synth.catalog import Catalog, QueryPlan
-from hcrbench.synth.grades import evidence_grade, spec_subject
-from hcrbench.synth.properties import bridges
-from hcrbench.synth.query_fit import plan_evidence, plan_tier
-from hcrbench.synth.query_plan import (  # noqa: F401  (the planner's names, re-exported: callers import them here)
+from hcrbench.synth.corpus.stems import overlap
+from hcrbench.synth.questions.catalog import Catalog, QueryPlan
+from hcrbench.synth.questions.fit import plan_evidence, plan_tier
+from hcrbench.synth.questions.grades import evidence_grade, spec_subject
+from hcrbench.synth.questions.planner import (  # noqa: F401  (the planner's names, re-exported: callers import them here)
     DESIGN_QUERIES,
     DIFFICULTY_SHARES,
     SPLIT_SHARES,
@@ -35,23 +35,23 @@ from hcrbench.synth.query_plan import (  # noqa: F401  (the planner's names, re-
     plan_violations,
     split_counts,
 )
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.stems import overlap
-from hcrbench.synth.topics import NameIndex, clusters, world_names
+from hcrbench.synth.questions.properties import bridges
+from hcrbench.synth.questions.topics import NameIndex, clusters, world_names
+from hcrbench.synth.world_model.seeds import rng
 
 NEGATIVES = 5
 EXACT_COVER_MAX_FACTS = 12
 
 
 def assign_clusters(meta_rows: list[dict], cat: Catalog) -> None:
-    """Write each query's topic ``cluster`` (:func:`hcrbench.synth.topics.clusters`, names in the text included)."""
+    """Write each query's topic ``cluster`` (:func:`hcrbench.synth.questions.topics.clusters`, names in the text included)."""
     of = clusters(meta_rows, NameIndex(world_names(cat.w.to_json())))
     for m in meta_rows:
         m["cluster"] = of[m["query_id"]]
 
 
 def derive_qrels(plan: QueryPlan, cat: Catalog, facts: list[str] | None = None) -> dict[int, int]:
-    """Evidence-first graded qrels from provenance (:func:`~hcrbench.synth.grades.evidence_grade`): 3 states a
+    """Evidence-first graded qrels from provenance (:func:`~hcrbench.synth.questions.grades.evidence_grade`): 3 states a
     needed fact about the document's own subject, 2 states needed facts only in passing, 0 a judged negative (a
     document of the same kinds as the evidence that is checked to be off-topic: it is about none of the query's
     entities and its text names none of them). Topical documents are in :func:`topical_docs`, never here."""
@@ -201,7 +201,7 @@ def query_rows(plans: list[QueryPlan], cat: Catalog) -> tuple[list[dict], list[d
             "intent": p.intent, "params": p.params, "bridges": bridges(chain_of(p), p.chain),
             "chain": chain_of(p) if p.chain else [],
         }
-        if ce is not None:  # new in 4.0: the minimal evidence in 128-token chunks (synth/tiers.py)
+        if ce is not None:  # new in 4.0: the minimal evidence in 128-token chunks (synth/questions/tiers.py)
             meta.update({"n_chunks": ce.n_chunks, "chunk_tokens": ce.tokens, "chunk_domains": list(ce.domains),
                          "budget_feasible_chunks": ce.feasible, "evidence_tier": plan_tier(p, cat, ce)})
         if p.extra.get("pattern"):

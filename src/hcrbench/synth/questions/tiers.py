@@ -32,15 +32,15 @@ from hcrbench.data.chunking import chunk_text
 from hcrbench.data.cover import cheapest_cover
 from hcrbench.data.evidence import BUDGET_TOKENS, QueryEvidence
 from hcrbench.data.tokens import TokenCounter
-from hcrbench.synth.category import TIERS as _TIERS
-from hcrbench.synth.category import RegistryView
+from hcrbench.synth.questions.category import TIERS as _TIERS
+from hcrbench.synth.questions.category import RegistryView
 
 CHUNK_TOKENS = 128
 TIERS = _TIERS
 #: The design's tier shares within a category (where the category allows them).
 TIER_SHARES = {"easy": 0.40, "medium": 0.35, "hard": 0.25}
 #: Design shares of budget-feasible queries per category (minimal evidence within 400 tokens, in 128-token chunks):
-#: each category's ``feasible`` (:mod:`~hcrbench.synth.query_categories`; a category without evidence has none).
+#: each category's ``feasible`` (:mod:`~hcrbench.synth.questions.builtin`; a category without evidence has none).
 FEASIBLE_DESIGN = RegistryView(lambda cats: {c.name: c.feasible for c in cats if c.feasible is not None})
 #: How far (absolute share) a category's feasible share may be from the design's.
 FEASIBLE_BAND = 0.10

@@ -32,9 +32,9 @@ import random
 import re
 from collections.abc import Callable
 
-from hcrbench.synth.catalog import Catalog, QueryPlan
-from hcrbench.synth.meeting_refs import kind_in
-from hcrbench.synth.text import human_date
+from hcrbench.synth.corpus.meeting_refs import kind_in
+from hcrbench.synth.corpus.text import human_date
+from hcrbench.synth.questions.catalog import Catalog, QueryPlan
 
 #: The share of identifiers kept as written (a person who has the ticket open pastes its number).
 KEEP_ID = 0.04

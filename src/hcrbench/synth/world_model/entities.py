@@ -11,10 +11,10 @@ import unicodedata
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth import lexicon_growth as lg
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.world_year import CORE_STAFF, N_LEAVERS, choose_leavers, line_role, promotion
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model import lexicon_growth as lg
+from hcrbench.synth.world_model.seeds import rng
+from hcrbench.synth.world_model.staff_year import CORE_STAFF, N_LEAVERS, choose_leavers, line_role, promotion
 
 CORE_DOCS = 500
 CORE_PEOPLE = 120
@@ -295,7 +295,7 @@ def _milestones(r, status: dict[str, str]) -> dict[str, str]:
 
 def _goals(product: str) -> list[str]:
     """Goal bases for ``product``: the lexicon's hand-written ones, then (for a growing world's later projects,
-    once those are all pursued) :func:`~hcrbench.synth.lexicon_growth.growth_goals`."""
+    once those are all pursued) :func:`~hcrbench.synth.world_model.lexicon_growth.growth_goals`."""
     return lx.PRODUCT_GOALS[product] + lg.growth_goals(product, lx.PRODUCT_FEATURES)
 
 

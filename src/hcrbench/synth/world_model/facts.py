@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.schedule import DocSpec
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.text import amount, human_date, money
-from hcrbench.synth.world import World
+from hcrbench.synth.corpus.text import amount, human_date, money
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import World
+from hcrbench.synth.world_model.schedule import DocSpec
+from hcrbench.synth.world_model.seeds import rng
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def _decision(w: World, did: str) -> dict[str, Any]:
 
 def fact_value(w: World, fid: str) -> str:
     """The world's value of ``fid`` exactly as documents write it (used for answers and the consistency check)."""
-    from hcrbench.synth.render_events import DECISION_OPTIONS, SEVERITY
+    from hcrbench.synth.corpus.render_events import DECISION_OPTIONS, SEVERITY
 
     kind, subj, *rest = fid.split(":")
     attr = rest[0]

@@ -6,8 +6,8 @@ Pure data. The synonym sets drive vocabulary mismatch: a policy is written with 
 
 from __future__ import annotations
 
-from hcrbench.synth.lexicon_growth import GROWTH_SYNONYMS
-from hcrbench.synth.lexicon_names import (  # noqa: F401  (the name pools, read through this module)
+from hcrbench.synth.world_model.lexicon_growth import GROWTH_SYNONYMS
+from hcrbench.synth.world_model.lexicon_names import (  # noqa: F401  (the name pools, read through this module)
     ALL_CODE_NAMES,
     CODE_LANDFORMS,
     CODE_NAMES,

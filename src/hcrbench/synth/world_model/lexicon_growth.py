@@ -2,7 +2,7 @@
 versioned policies beyond the core block's 14 and 20, so a bigger corpus holds more independent topics.
 
 Pure data. A growth system pairs a brand word with a kind (each kind once, so "Meridian's <kind>" names one
-system); a growth policy topic has the shape of :data:`hcrbench.synth.lexicon.POLICY_TOPICS` and its own synonym
+system); a growth policy topic has the shape of :data:`hcrbench.synth.world_model.lexicon.POLICY_TOPICS` and its own synonym
 set (:data:`GROWTH_SYNONYMS`: the surface forms a policy's documents use one of and a vocabulary-mismatch question
 asks with another), forms chosen to share no content word with each other or with the topic's figures.
 """

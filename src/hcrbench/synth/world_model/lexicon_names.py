@@ -1,6 +1,6 @@
 """Name pools for Meridian: first names and surnames of staff, and project code names (each project its own).
 
-Pure data, read through :mod:`hcrbench.synth.lexicon`.
+Pure data, read through :mod:`hcrbench.synth.world_model.lexicon`.
 """
 
 from __future__ import annotations

@@ -13,24 +13,9 @@ from collections.abc import Iterator
 from datetime import date, timedelta
 from typing import Any
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.mentions import MentionTracker
-from hcrbench.synth.schedule_base import (
-    CLUSTERS,
-    CORE_DECISIONS,
-    CORE_TICKETS,
-    LAST_DAY,
-    QUARTER_END_ISO,
-    SNAPSHOT_SYSTEMS,
-    DocSpec,
-    _day,
-    _uniq,
-    open_until,
-)
-from hcrbench.synth.schedule_events import EventSpecs
-from hcrbench.synth.schedule_year import YearSpecs
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.world import (
+from hcrbench.synth.corpus.mentions import MentionTracker
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import (
     CORE_DOCS,
     CORE_PEOPLE,
     CORE_POLICIES,
@@ -47,6 +32,21 @@ from hcrbench.synth.world import (
     projects_at,
     systems_at,
 )
+from hcrbench.synth.world_model.schedule_base import (
+    CLUSTERS,
+    CORE_DECISIONS,
+    CORE_TICKETS,
+    LAST_DAY,
+    QUARTER_END_ISO,
+    SNAPSHOT_SYSTEMS,
+    DocSpec,
+    _day,
+    _uniq,
+    open_until,
+)
+from hcrbench.synth.world_model.schedule_events import EventSpecs
+from hcrbench.synth.world_model.schedule_year import YearSpecs
+from hcrbench.synth.world_model.seeds import rng
 
 STALE_CORE = 4  # superseded policy copies in the core block
 STALE_GROWTH_SHARE = 0.1  # of the announcement slots after it

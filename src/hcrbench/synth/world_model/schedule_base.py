@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from hcrbench.synth import lexicon as lx
+from hcrbench.synth.world_model import lexicon as lx
 
 CLUSTERS = {"C1": "access_review", "C2": "onboarding", "C3": "release_notes", "C4": "ops_digest"}
 SNAPSHOT_SYSTEMS = 6
@@ -27,7 +27,7 @@ class DocSpec:
     quarter: str | None = None
     cluster: str | None = None
     date: str | None = None  # ISO date of a dated document (events, notes, policies, status reports)
-    mentions: tuple[str, ...] = ()  # entities it names in passing, no fact (synth/mentions.py; set by iter_specs)
+    mentions: tuple[str, ...] = ()  # entities it names in passing, no fact (synth/corpus/mentions.py; set by iter_specs)
 
     @property
     def doc_id(self) -> str:

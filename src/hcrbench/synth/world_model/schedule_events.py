@@ -1,6 +1,6 @@
 """The scheduler's event documents (incidents, decisions, meetings), which record their events into the world.
 
-Events keep the world's rules (:mod:`hcrbench.synth.world_rules`): people act only once they have joined, incidents
+Events keep the world's rules (:mod:`hcrbench.synth.checks.world_rules`): people act only once they have joined, incidents
 go to the owning team unless escalated, a project has at most one decision a day and none once it is completed,
 and a decision that changes course names the one it reverses and why.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.schedule_base import DocSpec, _uniq, open_on, open_until
-from hcrbench.synth.schedule_year import MEETING_START
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.world import people_at, projects_at
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import people_at, projects_at
+from hcrbench.synth.world_model.schedule_base import DocSpec, _uniq, open_on, open_until
+from hcrbench.synth.world_model.schedule_year import MEETING_START
+from hcrbench.synth.world_model.seeds import rng
 
 ESCALATION = {"T06": "T02"}  # an incident escalated out of its owning team goes to Site Reliability (T06), or,
 ESCALATION_DEFAULT = "T06"   # from Site Reliability itself, to Platform Engineering (T02)
@@ -22,7 +22,7 @@ DECISION_POLICY_DOMAINS = ("engineering", "it", "compliance")
 
 
 class EventSpecs:
-    """Mixin of :class:`hcrbench.synth.schedule.Scheduler`: the specs of incidents, decisions and meetings."""
+    """Mixin of :class:`hcrbench.synth.world_model.schedule.Scheduler`: the specs of incidents, decisions and meetings."""
 
     def _members(self, team: str, i: int, day: str) -> list[str]:
         """Non-lead members of ``team`` who exist at document ``i`` and had joined by ``day``."""

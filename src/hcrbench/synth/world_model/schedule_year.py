@@ -3,8 +3,8 @@ numbers still grow with dates), incidents on systems by their load and severitie
 no later incident joins, root causes that name their system, decisions spread over the projects that change course
 now and then for a reason, promotions and farewells.
 
-A mixin of :class:`hcrbench.synth.schedule.Scheduler`; the rules it keeps are in
-:mod:`hcrbench.synth.world_rules_year`.
+A mixin of :class:`hcrbench.synth.world_model.schedule.Scheduler`; the rules it keeps are in
+:mod:`hcrbench.synth.checks.world_rules_year`.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.schedule_base import LAST_DAY, DocSpec, _uniq, open_until
-from hcrbench.synth.seeds import rng
-from hcrbench.synth.world import people_at, projects_at, systems_at
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.entities import people_at, projects_at, systems_at
+from hcrbench.synth.world_model.schedule_base import LAST_DAY, DocSpec, _uniq, open_until
+from hcrbench.synth.world_model.seeds import rng
 
 FIRST_DAY = date(2024, 1, 2)
 YEAR_DAYS = (LAST_DAY - FIRST_DAY).days + 1

@@ -1,9 +1,9 @@
 """A year of people in the Meridian world (Meridian 4): line managers under team leads, this
 year's promotions and leavers.
 
-Called by :func:`hcrbench.synth.world.build_world` while people are drawn: person ``j`` draws its line manager and
+Called by :func:`hcrbench.synth.world_model.entities.build_world` while people are drawn: person ``j`` draws its line manager and
 promotion from its own RNG and from people before it, and the leavers come from the core staff alone, so a bigger
-world is still a superset of a smaller one. The rules these keep are in :mod:`hcrbench.synth.world_rules_year`
+world is still a superset of a smaller one. The rules these keep are in :mod:`hcrbench.synth.checks.world_rules_year`
 (``line_managers_not_all_team_leads``, ``promotions_move_up``, ``leavers_hold_no_post``).
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from hcrbench.synth import lexicon as lx
-from hcrbench.synth.seeds import rng
+from hcrbench.synth.world_model import lexicon as lx
+from hcrbench.synth.world_model.seeds import rng
 
 FIRST_LINE_MANAGER = 0.4  # chance a new member of a team without a line manager becomes its first
 LINE_MANAGER_SHARE = 0.06  # ... and of a team that has one, another (all report to the lead)
