@@ -40,9 +40,11 @@ from hcrbench.protocol.rules import (
     NOT_RUN,
     UNDECIDABLE,
     at_confidence,
+    confidence,
     stops,
 )
 from hcrbench.protocol.subject import Context, Subject, failure_of, retrieval_failures
+from hcrbench.protocol.words import signed_diff
 
 VERDICTS_FILE = "verdicts.json"
 SCHEMA = "hcrbench.verdicts/1"
@@ -113,7 +115,7 @@ def cost_summary(doc: dict, system: str, group: list[str], kill: str, metric: st
         bits.append(f"{avg['nodes_scored']:,.0f} tree nodes scored")
     line = f"cost per query, {system} vs {kill}: " + ", ".join(bits) if bits else None
     if line and delta is not None:
-        line += f", for {delta:+.3f} {metric}"
+        line += f", for {signed_diff(delta)} {metric}"
     depth_note = None
     da, db = avg["depth"], base.get("depth")
     if da is not None and db is not None and abs(da - db) > 0.5:
@@ -326,7 +328,8 @@ def _judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict
         "decided_by": {"test": kill_row["evidence"].get("tested_on"), "delta": kill_row["evidence"].get("delta"),
                        "p_holm": kill_row["evidence"].get("p_holm"), "ci": kill_row.get("interval"),
                        "n": kill_row.get("n"), "family": family_text(cfg.family, p.kill_baseline)
-                       if "judged_against" not in kill_row["evidence"] else "its own (one comparison)"},
+                       if "judged_against" not in kill_row["evidence"] else "its own (one comparison)",
+                       "level": confidence(), "interval_kind": kill_row.get("interval_kind")},
         "checkpoints": cps, "hypotheses": hs, "controls": controls, "operating": operating,
         "undecidable_rules": ctl.undecidable_rules(controls), "stopped": stopped,
         "cost": cost, "cost_line": (cost or {}).get("line"), "depth_note": (cost or {}).get("depth_note"),
