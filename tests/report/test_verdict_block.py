@@ -286,7 +286,7 @@ def test_the_best_simple_line_names_its_interval_and_what_the_deciding_rule_says
     v["sequential"] = {"look": look, "max_looks": 6}
     v["confidence"] = 0.9969039837891523
     v["decided_by"] = {"test": "hcr vs bm25", "delta": 0.02, "ci": [-0.070, 0.010], "n": 59}
-    line = [t for _, t in block_lines(v) if t.startswith("vs the best simple system")][0]
+    line = next(t for _, t in block_lines(v) if t.startswith("vs the best simple system"))
     assert "(fixed-n 95% CI [" in line and " on this fixed-n 95% CI" in line
     assert ("worse" in line) == (ci[1] < 0) and ("better" in line) == (ci[0] > 0)
     said = {"not decidable": "is undecided", "inconclusive": "is undecided", "kill": "says kill", "go": "says go"}
