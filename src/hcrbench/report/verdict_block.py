@@ -266,8 +266,11 @@ def _ms(manifest: dict[str, Any] | None, group: list[str], best: str) -> tuple[f
 
 
 def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, report: str | None = None,
-                tables: str | None = None) -> list[tuple[str, str]]:
-    """The block as ``(style, text)`` lines (plain text; the style is for the terminal), at most 15."""
+                tables: str | None = None, folder: str | None = None) -> list[tuple[str, str]]:
+    """The block as ``(style, text)`` lines (plain text; the style is for the terminal), at most 15. ``folder``:
+    the run's output folder as the commands name it (default: the report's folder)."""
+    from hcrbench.report.look_stop import stop_lines
+
     system = v.get("system") or "?"
     rules = _rules(v)
     size = v.get("size")
@@ -288,6 +291,9 @@ def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, re
             f"{'; ' if not against else ': '}{n['undecided']} rule{'s' if n['undecided'] != 1 else ''} undecided, " \
             f"{n['go']} go"
     lines.append((_STYLE.get(overall, ""), head))
+    if folder is None and report and report.endswith("/report.html"):
+        folder = report[: -len("/report.html")]
+    lines += [("yellow", t) for t in stop_lines(v, folder)]  # the looks stopped with rules open: what, and go on
     bl = quality_line(v)
     lines.append(("", bl if bl else "vs the best simple system: none of the field's simple systems was scored"))
     cl = cost_line(v, manifest)

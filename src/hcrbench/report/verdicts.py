@@ -124,3 +124,7 @@ def print_protocol(console: Any, v: dict[str, Any]) -> None:
     said = block_word(v["overall"]).upper()  # the verdict block's vocabulary (verdicts.json keeps its own word)
     word = f"[{style}]{escape(said)}[/]" if style else escape(said)
     console.print(f"[bold]bottom line:[/bold] {word} — {escape(plain(v['bottom_line']))}")
+    from hcrbench.report.look_stop import stop_lines
+
+    for text in stop_lines(v):  # the looks stopped with rules undecided: what stopped them and how to go on
+        console.print(f"[yellow]{escape(text)}[/]")
