@@ -66,6 +66,12 @@ def system_subject(ctx: Context) -> Subject:
             row = as_row(c)
             tested_on = f"{gname} seed mean over {len(group)} seeds ({', '.join(group)}), " \
                         f"Holm family of {c.get('family_size') or '?'}"
+            # eval.json's interval is at 95%; the rules judge (and print) at this look's level: the same
+            # comparison's interval at that level, so no row prints a 95% interval as its own level's
+            again = compare_runs(ctx.evaluation, ctx.cfg, m, p.kill_baseline, {p.system: scores}).get(p.system) \
+                if scores is not None and p.kill_baseline in ctx.evaluation.runs else None
+            if again is not None:
+                row.update(ci_low=again["ci_low"], ci_high=again["ci_high"], ci_method=again["ci_method"])
     if row is None and p.system in ctx.evaluation.runs and p.kill_baseline in ctx.evaluation.runs:
         others = {n: ctx.evaluation.runs[n] for n in ctx.evaluation.runs if n != p.kill_baseline}
         row = compare_runs(ctx.evaluation, ctx.cfg, m, p.kill_baseline, others).get(p.system)
@@ -81,7 +87,12 @@ def _architecture(hypotheses: list[dict]) -> dict | None:
     """The row of the rule whose verdict is on the architecture (``Rule.role == "architecture"``: the single kill
     criterion), or None."""
     arch = reg.with_role("architecture")
-    return next((h for h in hypotheses if arch is not None and h["id"] == arch.id), None)
+    return next((h for h in hypotheses if arch is not None and h.get("id") == arch.id), None)
+
+
+def architecture_row(hypotheses: list[dict]) -> dict | None:
+    """The single kill criterion's row among ``hypotheses`` (:func:`_architecture`), for the report's words."""
+    return _architecture(hypotheses)
 
 
 def kill_at_full_size(row: dict) -> bool:

@@ -10,13 +10,13 @@ from hcrbench.report.model import Cell, Para, Section, Table, Verdict, not_run, 
 from hcrbench.report.sections import Context, f3, settings_words
 
 
-def headline(v: dict[str, Any]) -> tuple[str, list[str]]:
+def headline(v: dict[str, Any], folder: str | None = None) -> tuple[str, list[str]]:
     """The verdict in one sentence and the short lines under it: the console's verdict block
     (:mod:`hcrbench.report.verdict_block`, counts only: a report holds no wall-clock time) without its pointers
     to files."""
     from hcrbench.report.verdict_block import block_lines
 
-    lines = [t for _, t in block_lines(v)]
+    lines = [t for _, t in block_lines(v, folder=folder)]  # folder: the one a command to go on names
     head, bottom = lines[0], lines[1]
     short = bottom.removeprefix("bottom line: ").split(" ", 1)[-1]  # "for hcr: ..." (the word is the badge's)
     if short == f"for {v.get('system') or '?'}":
@@ -38,7 +38,7 @@ def verdicts_section(ctx: Context) -> Section:
     if v is None:
         return not_run("verdicts", title, "verdicts.json is absent: the protocol's checkpoints and hypothesis "
                                           "verdicts were not run (hcrbench quickstart runs them).")
-    short, items = headline(v)
+    short, items = headline(v, str(ctx.inp.folder))
     from hcrbench.report.verdict_block import word
 
     blocks: list[Any] = [Verdict(word(v["overall"]), plain(v["bottom_line"]), tone_of_verdict(v["overall"]), items,

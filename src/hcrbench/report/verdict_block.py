@@ -215,7 +215,9 @@ def interval_label(v: dict[str, Any], level: float | None = None, ci: Any = None
 def deciding_clause(v: dict[str, Any], other: str) -> str | None:
     """What the kill criterion, the rule that decides on the subject against ``other``, says with its own interval
     (level and kind), when it judges that pair; None when it judges another pair or did not run."""
-    kill = next((h for h in v.get("hypotheses") or [] if h.get("id") == "kill"), None)
+    from hcrbench.protocol.verdicts import architecture_row
+
+    kill = architecture_row(v.get("hypotheses") or [])
     if kill is None or kill.get("interval") is None:
         return None
     ev = kill.get("evidence") or {}

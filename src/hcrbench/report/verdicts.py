@@ -79,7 +79,9 @@ def controls_table(v: dict[str, Any]) -> Table | None:
 
 
 def _kill_kind(v: dict[str, Any]) -> str | None:
-    return next((h.get("interval_kind") for h in v.get("hypotheses") or [] if h.get("id") == "kill"), None)
+    from hcrbench.protocol.verdicts import architecture_row
+
+    return (architecture_row(v.get("hypotheses") or []) or {}).get("interval_kind")
 
 
 def decided_by_line(v: dict[str, Any]) -> str | None:
