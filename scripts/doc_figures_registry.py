@@ -68,7 +68,9 @@ def operating(doc: dict[str, Any]) -> str:
     s = doc["source"]
     if doc.get("as_run"):
         head = (f"The run's own `verdicts.json[\"operating\"]` (folder `{s['folder']}`, system {s['system']}, kill "
-                f"baseline {s['kill_baseline']}): every rule the verdict step judged.")
+                f"baseline {s['kill_baseline']}): every rule the verdict step judged. The replay column is "
+                "reported only: it voids no verdict, so a row decided on its interval (tree sanity's pass) may "
+                "sit beside a replay short of its targets.")
     else:
         head = (f"Replayed from folder `{s['folder']}`: system {s['system']}, kill baseline {s['kill_baseline']} "
                 f"(the kill criterion judged against {s['judged_against']}), n = {s['n']}"

@@ -372,3 +372,21 @@ def test_the_clustered_kill_replay_equals_a_direct_cluster_bootstrap_through_the
         p = cluster_p(c)
         go += hy.single_kill(c.mean, p, c.low, c.high, None, n=vals.size, full_size=True)["verdict"] == "go"
     assert abs(go / reps - row["p_go"]) <= _mc_tol(row["p_go"], reps)
+
+
+def test_the_published_replay_column_never_reads_as_a_verdict():
+    """Tree sanity said pass while the table's column said "no" (read: not decidable): the column is the replay's,
+    reported only, and says whether the replay meets its targets, beside the rule's own verdict without
+    contradicting it."""
+    from hcrbench.protocol.operating_table import markdown
+
+    row = {"truth": 0.15, "p_go": 0.005, "p_nogo": 0.0, "p_soft": 0.0, "p_undecidable": 0.995}
+    ops = {"tree_sanity": {"n": 2031, "decidable": False, "why": "false decisions 0.5% > nominal 0.2%",
+                           "needs_n": 130, "constructions": {"re-centred": [row]}},
+           "H1a": {"n": 285, "decidable": True, "why": "", "needs_n": None, "constructions": {"re-centred": [row]}}}
+    table = markdown(ops)
+    head, _, first, second = table.splitlines()
+    assert "replay at n (reported only, voids nothing)" in head and "decidable at n" not in head
+    assert "| short of its targets: false decisions 0.5% > nominal 0.2% | 130 |" in first
+    assert "| meets its targets | — |" in second
+    assert "| no" not in table and "| yes" not in table

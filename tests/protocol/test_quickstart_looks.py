@@ -93,6 +93,55 @@ def test_no_batch_is_added_past_the_budget(fake, tmp_path):
     assert res.verdicts["sequential"]["stopped"].startswith("budget: the next batch would take")
 
 
+def test_a_budget_stop_with_rules_undecided_says_so_and_a_larger_budget_goes_on(fake, tmp_path):
+    """The block says what stopped the looks, the next look's forecast and the command; that command's --budget
+    fits the recorded looks and the forecast, and re-running with it goes on after look 1 (no look 1 again)."""
+    import re
+
+    from hcrbench.protocol.look_resume import read_record
+    from hcrbench.report.verdict_block import block_lines
+
+    fake.undecided_looks = 99
+    fake.world_seconds = 2_000.0  # ~33 min of the next batch: over a 10-minute budget
+    res = _run(tmp_path, budget_s=600.0)
+    assert fake.worlds == [3]
+    seq = res.verdicts["sequential"]
+    nxt = seq["next_look"]
+    assert (nxt["look"], nxt["worlds"], nxt["test_worlds"], nxt["queries"]) == (2, 4, 2, 600)
+    assert nxt["forecast_s"] > 600.0 and nxt["budget_s"] == 600.0 and seq["loop_args"]["budget_s"] == 600.0
+    text = "\n".join(t for _, t in block_lines(res.verdicts, report=f"{tmp_path}/report.html"))
+    assert "looks stopped by the time budget (--budget) after look 1 (1 test world, 300 queries) with 1 rule " \
+           "undecided (toy rule)" in text, text
+    assert f"next: look 2 (2 test worlds, ~600 queries) forecast ~{nxt['forecast_s'] / 60:.1f} min" in text
+    cmd = re.search(r"to go on: run (hcrbench quickstart [^(]*?) \(it resumes from (\S+)\)", text)
+    assert cmd and cmd.group(2) == f"{tmp_path}/looks.json" and f"--out {tmp_path} " in cmd.group(1), text
+    assert "--seed 5" in cmd.group(1) and "--max-worlds 6" in cmd.group(1)
+    minutes = int(re.search(r"--budget (\d+)$", cmd.group(1)).group(1))
+    assert minutes * 60 >= nxt["spent_s"] + nxt["forecast_s"]
+    assert read_record(tmp_path)["stopped"].startswith("budget")
+    fake.undecided_looks = 2  # (the fake counts calls: look 1 again stays undecided) look 2 decides it
+    res = _run(tmp_path, budget_s=minutes * 60.0)
+    assert fake.worlds == [3, 3, 4]  # look 1 reused (its worlds kept), then look 2: one test world more
+    seq = res.verdicts["sequential"]
+    assert seq["stopped"] == "decided" and [look["look"] for look in seq["looks"]] == [1, 2]
+    assert "next_look" not in seq
+    assert not any(t.startswith(("looks stopped", "next:")) for _, t in block_lines(res.verdicts))
+
+
+def test_a_smaller_budget_or_other_settings_do_not_go_on(fake, tmp_path):
+    from hcrbench.protocol.look_resume import loop_args, read_record, resume_point
+
+    fake.undecided_looks = 99
+    fake.world_seconds = 2_000.0
+    _run(tmp_path, budget_s=600.0)
+    rec = read_record(tmp_path)
+    args = loop_args(size="small", seed=5, worlds=3, cap=6, budget_s=1200.0, look=1)
+    assert not resume_point(rec, args).complete and resume_point(rec, args).line.startswith("going on after")
+    for other in ({**args, "budget_s": 300.0}, {**args, "max_worlds": 7}, {**args, "seed": 6}):
+        r = resume_point(rec, other)
+        assert r.line is None or not r.line.startswith("going on"), other
+
+
 def test_one_world_is_one_look_at_the_fixed_level(fake, tmp_path):
     res = _run(tmp_path, worlds=1)
     assert fake.worlds == [] and fake.levels == [None]  # one world: no worlds to add, the config's own level

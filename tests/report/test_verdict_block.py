@@ -53,7 +53,7 @@ def test_the_block_is_short_names_the_subject_and_speaks_one_vocabulary(statuses
     for ln in lines:
         if ln.startswith("  "):  # the rule lines: a word of the vocabulary, then the rules
             assert any(ln[2:].startswith(w + " ") for w in WORDS), ln
-    assert "vs the best simple system, bm25: " + system + " 0.610 vs 0.590 nDCG@10, +0.020 (95% CI " in text
+    assert "vs the best simple system, bm25: " + system + " 0.610 vs 0.590 nDCG@10, +0.020 (fixed-n 95% CI " in text
     assert "(0.13x)" in text and "not distinguishable" in text
     assert "…" not in text  # a reason is shortened by whole sentences, never cut
 
@@ -263,3 +263,48 @@ def test_the_reports_verdict_tables_show_no_internal_keys(tmp_path):
     buf = io.StringIO()
     Console(file=buf, width=200, no_color=True).print(controls_table(v))
     assert "plus_margin" not in buf.getvalue() and "twin + margin" in buf.getvalue()
+
+
+KILL_ROW = {"id": "kill", "name": "Single kill criterion", "verdict": "not decidable", "interval": [-0.070, 0.010],
+            "interval_kind": "cluster-robust CR2 t 99.6904% (110 clusters)", "text": "not decidable at n = 285",
+            "evidence": {"judged_against": "bm25"}}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["not decidable", "kill", "go", "inconclusive"]),
+       st.sampled_from([[-0.05, -0.01], [0.01, 0.04], [-0.01, 0.03]]), st.sampled_from([1, 3]),
+       st.sampled_from(["bm25", "dense"]))
+def test_the_best_simple_line_names_its_interval_and_what_the_deciding_rule_says(verdict, ci, look, against):
+    """One difference, two intervals: the best-simple line's fixed-n 95% one is labelled so and never read as the
+    decision; when the kill criterion judges the same pair its own (clustered, sequential) interval and word
+    follow, whatever either says; against another pair the line names no rule."""
+    from hcrbench.report.verdicts import decided_by_line
+
+    v = _verdicts("hcr", ["go"])
+    v["vs_best_simple"]["ci"] = ci
+    v["hypotheses"] = [{**KILL_ROW, "verdict": verdict, "evidence": {"judged_against": against}}]
+    v["sequential"] = {"look": look, "max_looks": 6}
+    v["confidence"] = 0.9969039837891523
+    v["decided_by"] = {"test": "hcr vs bm25", "delta": 0.02, "ci": [-0.070, 0.010], "n": 59}
+    line = next(t for _, t in block_lines(v) if t.startswith("vs the best simple system"))
+    assert "(fixed-n 95% CI [" in line and " on this fixed-n 95% CI" in line
+    assert ("worse" in line) == (ci[1] < 0) and ("better" in line) == (ci[0] > 0)
+    said = {"not decidable": "is undecided", "inconclusive": "is undecided", "kill": "says kill", "go": "says go"}
+    deciding = (f"the kill criterion (clustered 99.6904% sequential interval [-0.070, +0.010], look {look} of 6) "
+                f"{said[verdict]}")
+    assert (deciding in line) == (against == "bm25"), line
+    assert "95%" not in decided_by_line(v) and "99.6904% sequential interval [-0.070, +0.010]" in decided_by_line(v)
+
+
+def test_a_difference_that_rounds_to_zero_is_never_printed_as_zero():
+    """"hcr leads rerank by 0.000": the rule texts (kill baseline margin, kill) and the cost line show enough
+    decimals for a non-zero difference, and say "ties with" for an exact 0."""
+    from hcrbench.protocol.checkpoints import kill_baseline_margin
+    from hcrbench.protocol.words import leads_words, signed_diff
+
+    for d, want in ((0.00027, "leads rerank by 0.0003 nDCG@10"), (-0.00004, "trails rerank by 0.00004 nDCG@10"),
+                    (0.0, "ties with rerank on nDCG@10"), (0.0123, "leads rerank by 0.012 nDCG@10")):
+        assert want in leads_words("mine", "rerank", d, "nDCG@10")
+        row = kill_baseline_margin(d, -0.047, 0.047, n=285, baseline="rerank", system="mine")
+        assert want in row["text"] and "by 0.000 " not in row["text"], row["text"]
+    assert signed_diff(0.00027) == "+0.0003" and signed_diff(-0.0123) == "-0.012" and signed_diff(0.0) == "0"

@@ -131,6 +131,37 @@ def test_runfile_warns_on_unknown_docs(tmp_path, corpus):
         r.index(corpus)
 
 
+def test_a_run_of_several_worlds_counts_only_its_own_queries_unknown_docs(tmp_path):
+    """A run file holding two worlds' rankings, checked against one world's corpus: the other world's queries
+    (none of whose documents are in it) are not counted; a doc id of its own queries missing from the corpus is,
+    per world; every id in its own world's corpus: no warning at all."""
+    import warnings
+
+    from hcrbench.data.types import Corpus
+    from hcrbench.errors import HcrbenchWarning
+
+    worlds = {w: Corpus([f"{w}-d{i}" for i in range(5)], ["text"] * 5, name=w) for w in ("w02", "w03")}
+    ranked = {f"{w}-q{j}": {f"{w}-d{i}": 5.0 - i for i in range(5)} for w in worlds for j in range(3)}
+    write_run(Run.from_dict(ranked), tmp_path / "clean.trec")
+    for corpus in worlds.values():
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", HcrbenchWarning)
+            r = make_retriever("runfile", path=str(tmp_path / "clean.trec"))
+            r.index(corpus)  # the other world's 5 docs of 3 queries: not this world's, not a warning
+            assert r.unknown_docs == 0
+    ranked["w03-q1"]["w03-ghost"] = 0.5  # one id of a w03 query is in no corpus
+    write_run(Run.from_dict(ranked), tmp_path / "ghost.trec")
+    r = make_retriever("runfile", path=str(tmp_path / "ghost.trec"))
+    with pytest.warns(HcrbenchWarning, match=r"1 doc ids it retrieves for the 3 queries it ranks over the corpus "
+                                             r"'w03' are not in it \(its 3 queries with no doc in it"):
+        r.index(worlds["w03"])
+    assert r.unknown_docs == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", HcrbenchWarning)
+        r.index(worlds["w02"])  # w02's own queries are whole
+    assert r.unknown_docs == 0
+
+
 def test_registry_lists_builtins_and_rejects_unknown():
     assert {"bm25", "dense", "hybrid", "rerank", "runfile"} <= set(available_retrievers())
     with pytest.raises(InputError, match="unknown system"):

@@ -299,12 +299,18 @@ def vs_best(evaluation: Any, cfg: Any, metric: str, subject: str, group: list[st
     d, lo, hi = row.get("delta"), row.get("ci_low"), row.get("ci_high")
     if d is None:
         return None
-    ci = f"[{lo:+.3f}, {hi:+.3f}]" if lo is not None and hi is not None else "[no interval]"
+    from hcrbench.protocol.rules import confidence, pct
+    from hcrbench.protocol.words import signed_diff
+
+    level = confidence()  # compare_runs' level: the look's, on per-query differences (no clusters, no sequence)
+    kind = f"fixed-n {pct(level)} per-query interval" + (f" ({row['ci_method']})" if row.get("ci_method") else "")
+    ci = f"{kind} [{lo:+.3f}, {hi:+.3f}]" if lo is not None and hi is not None else "no interval"
     mine = float(np.mean(np.asarray(scores.values[metric], dtype=float)))
     return {"subject": subject, "best": best, "best_mean": round(others[best], 6), "subject_mean": round(mine, 6),
-            "delta": d, "ci_low": lo, "ci_high": hi, "p": row.get("p"), "n": row.get("n"),
-            "line": f"{subject} vs the best other system of this run, {best} ({others[best]:.3f}): {d:+.3f} {metric} "
-                    f"{ci} (picked on this split: descriptive)"}
+            "delta": d, "ci_low": lo, "ci_high": hi, "p": row.get("p"), "n": row.get("n"), "level": level,
+            "ci_method": row.get("ci_method"),
+            "line": f"{subject} vs the best other system of this run, {best} ({others[best]:.3f}): {signed_diff(d)} "
+                    f"{metric}, {ci} (picked on this split: descriptive, decides nothing)"}
 
 
 def against_strongest(ctx: Any, s: Any, kill_row: dict, field: dict) -> dict:

@@ -103,7 +103,7 @@ def run_looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: P
         if worlds > 1:
             console.print(batches.look_line(look_no, entry["test_worlds"], n_test, time.perf_counter() - started,
                                             res.verdicts), soft_wrap=True)
-        stop = None
+        stop, next_look = None, None
         if worlds == 1:
             stop = "one world"
         elif not und:
@@ -123,6 +123,10 @@ def run_looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: P
             if spent + eta["seconds"] > budget_s:
                 stop = (f"budget: the next batch would take ~{batches.minutes(eta['seconds'])} and "
                         f"{batches.minutes(max(0.0, budget_s - spent))} of the {batches.minutes(budget_s)} are left")
+                next_look = {"look": look_no + 1, "worlds": k + batches.BATCH_WORLDS,
+                             "test_worlds": entry["test_worlds"] + batches.BATCH_WORLDS, "queries": n_next,
+                             "forecast_s": round(float(eta["seconds"]), 1), "spent_s": round(spent, 1),
+                             "budget_s": float(budget_s)}
             else:
                 console.print(f"adding {batches.BATCH_WORLDS} test world (~{n_next - n_test} queries): next look in "
                               f"{batches.eta_words(eta)}", soft_wrap=True)
@@ -136,7 +140,8 @@ def run_looks(folder: Path, size: str, *, largest: bool, seed: int, data_root: P
         if hook is not None:
             res.verdicts["power_plan"] = {**(res.verdicts.get("power_plan") or {}), "queries_hook": hook}
         if worlds > 1:
-            res.verdicts["sequential"] = sequential_doc(history, stop, max_looks, cap, res.verdicts)
+            res.verdicts["sequential"] = sequential_doc(history, stop, max_looks, cap, res.verdicts,
+                                                        next_look=next_look, args=args)
             res.verdicts["sequential"]["variance"] = variance_of(folder, res.verdicts)
         write_verdicts(folder, res.verdicts)
     if worlds > 1:  # the looks are complete: a re-run with the same arguments reuses the last one as it is
@@ -222,13 +227,16 @@ def look_confidence(look: int, max_looks: int) -> float:
 
 
 def sequential_doc(history: list[dict[str, Any]], stop: str | None, max_looks: int, cap: int,
-                   verdicts: dict[str, Any] | None) -> dict[str, Any]:
+                   verdicts: dict[str, Any] | None, *, next_look: dict[str, Any] | None = None,
+                   args: dict[str, Any] | None = None) -> dict[str, Any]:
     """``verdicts.json["sequential"]``: every look (worlds, queries, seconds, level, the forecast beside what it
     took), why the run stopped, and for rows still undecided how many more test worlds the power computation says
-    would decide them."""
+    would decide them; ``next_look``: the look the budget left out (its worlds, queries, forecast seconds, the
+    seconds spent and the budget), and ``args``: the loop's arguments (what a re-run must repeat to go on)."""
     from hcrbench.protocol import batches
 
     und = batches.undecided_for_queries(verdicts)
     return {**((verdicts or {}).get("sequential") or {}), "looks": history, "stopped": stop, "max_looks": max_looks,
             "max_worlds": cap, "batch_worlds": batches.BATCH_WORLDS, "undecided": [u["id"] for u in und],
-            "more_worlds_to_decide": batches.more_worlds(verdicts, und)}
+            "more_worlds_to_decide": batches.more_worlds(verdicts, und),
+            **({"next_look": next_look} if next_look else {}), **({"loop_args": args} if args else {})}

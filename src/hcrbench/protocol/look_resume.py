@@ -13,6 +13,9 @@ the verdicts it wrote. A re-run of the same folder with the same arguments reads
   over its pending scoring), after the looks recorded before it;
 - **no record**, or a record of look 1 only with other arguments: look 1, as a first run (the look guard then says
   whether that is the same look or a second one);
+- **stopped by the budget**, re-run with a larger ``--budget`` and otherwise the same arguments: the run goes on,
+  the last look reused warm and the next one taken when it fits the new budget (the seconds of the recorded looks
+  count against it);
 - a record of **two or more looks with other arguments**: refused before any work unless ``--relook``. Starting
   again at look 1 would score the first test worlds again (and regenerate the data folder's later worlds away), which
   the look guard refuses anyway, only later.
@@ -114,6 +117,21 @@ def legacy_record(folder: Path, args: dict[str, Any]) -> dict[str, Any] | None:
     return {"version": RECORD_VERSION, "args": args, "looks": looks, "stopped": seq["stopped"], "verdicts": verdicts}
 
 
+def _more_budget(record: dict[str, Any], args: dict[str, Any]) -> bool:
+    """Whether ``args`` differ from the record's only by a larger ``--budget`` and the recorded looks stopped for
+    the budget: the design (sizes, seeds, worlds, most worlds, so every look's level) is the same, so the run goes
+    on where it stopped instead of starting again."""
+    old = record.get("args") or {}
+    looks = record.get("looks") or []
+    if not looks or not isinstance(looks[-1], dict) or not str(record.get("stopped") or "").startswith("budget"):
+        return False
+    same = {k: v for k, v in old.items() if k != "budget_s"} == {k: v for k, v in args.items() if k != "budget_s"}
+    try:
+        return same and float(args["budget_s"]) > float(old["budget_s"])
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
 def _progress(record: dict[str, Any]) -> int:
     """The highest look the record says was taken or under way."""
     nxt = record.get("next") if isinstance(record.get("next"), dict) else {}
@@ -140,6 +158,15 @@ def resume_point(record: dict[str, Any] | None, args: dict[str, Any], *, relook:
     first = Resume(worlds=int(args["worlds"]))
     if record is None or (not record.get("looks") and not isinstance(record.get("next"), dict)):
         return first
+    if _more_budget(record, args):  # stopped by the budget, re-run with a larger one: go on after the last look
+        looks = [dict(e) for e in record["looks"] if isinstance(e, dict)]
+        last = looks[-1]
+        return Resume(look=len(looks), worlds=int(last["worlds"]), history=looks[:-1], eta=last.get("forecast"),
+                      spent_s=sum(float(e.get("seconds") or 0.0) for e in looks),
+                      line=f"going on after the recorded look {len(looks)} ({last['worlds']} worlds; it stopped for "
+                           f"the budget, --budget {float(record['args']['budget_s']) / 60:g} min then, "
+                           f"{float(args['budget_s']) / 60:g} min now): that look is reused warm, then the next one "
+                           "is taken if it fits")
     if record.get("args") != args:
         if _progress(record) >= 2 and not relook:
             raise InputError(f"{folder} holds {len(record['looks'])} look(s) of a quickstart taken with other "

@@ -25,6 +25,7 @@ from hcrbench.protocol import controls as ctl
 from hcrbench.protocol import field as fld
 from hcrbench.protocol import hypotheses as hy
 from hcrbench.protocol import registry as reg
+from hcrbench.protocol.cost_summary import UNCUT, cost_summary, depth_sensitive  # noqa: F401  (re-exported)
 from hcrbench.protocol.gating import judge_operating, tree_only
 from hcrbench.protocol.inputs import compare_runs, members, per_query, seed_group_of
 from hcrbench.protocol.row import Row
@@ -40,6 +41,7 @@ from hcrbench.protocol.rules import (
     NOT_RUN,
     UNDECIDABLE,
     at_confidence,
+    confidence,
     stops,
 )
 from hcrbench.protocol.subject import Context, Subject, failure_of, retrieval_failures
@@ -64,6 +66,12 @@ def system_subject(ctx: Context) -> Subject:
             row = as_row(c)
             tested_on = f"{gname} seed mean over {len(group)} seeds ({', '.join(group)}), " \
                         f"Holm family of {c.get('family_size') or '?'}"
+            # eval.json's interval is at 95%; the rules judge (and print) at this look's level: the same
+            # comparison's interval at that level, so no row prints a 95% interval as its own level's
+            again = compare_runs(ctx.evaluation, ctx.cfg, m, p.kill_baseline, {p.system: scores}).get(p.system) \
+                if scores is not None and p.kill_baseline in ctx.evaluation.runs else None
+            if again is not None:
+                row.update(ci_low=again["ci_low"], ci_high=again["ci_high"], ci_method=again["ci_method"])
     if row is None and p.system in ctx.evaluation.runs and p.kill_baseline in ctx.evaluation.runs:
         others = {n: ctx.evaluation.runs[n] for n in ctx.evaluation.runs if n != p.kill_baseline}
         row = compare_runs(ctx.evaluation, ctx.cfg, m, p.kill_baseline, others).get(p.system)
@@ -75,61 +83,16 @@ def system_subject(ctx: Context) -> Subject:
                    failures=None if rf is None else rf[2])
 
 
-UNCUT = ("AP", "MAP", "map", "nDCG", "ndcg", "R-Prec", "Rprec", "bpref")  # measures over the whole ranking
-
-
-def depth_sensitive(metric: str, depth: float) -> bool:
-    """Does ``metric`` read past ``depth`` documents (a cutoff above it, or no cutoff)?"""
-    if "@" in metric:
-        try:
-            return float(metric.rsplit("@", 1)[1]) > depth
-        except ValueError:
-            return True
-    return metric in UNCUT
-
-
-def cost_summary(doc: dict, system: str, group: list[str], kill: str, metric: str, delta: float | None,
-                 metrics: list[str], units: tuple[str, str] = ("chunks", "chunks")) -> dict[str, Any] | None:
-    """HCR's cost per query beside the kill baseline's (eval.json's ``cost``), as ratios and one sentence, and a
-    note when depth-sensitive measures compare runs of different depth."""
-    cost = doc.get("cost") or {}
-    mine = [cost.get(n) for n in group if cost.get(n)]
-    base = cost.get(kill)
-    if not mine or not base:
-        return None
-    keys = ("chunks_scored", "nodes_scored", "reranker_calls", "context_tokens", "depth")
-    avg = {k: (sum(c[k] for c in mine) / len(mine) if all(c.get(k) is not None for c in mine) else None)
-           for k in keys}
-    ratio = {k: (avg[k] / base[k] if avg[k] is not None and base.get(k) else None) for k in keys}
-    bits = []
-    for k, label in (("chunks_scored", "chunks scored"), ("reranker_calls", "reranker calls")):
-        if avg[k] is not None and base.get(k) is not None:
-            r = f" ({ratio[k]:.2f}x)" if ratio[k] is not None else ""
-            if k == "chunks_scored" and units != ("chunks", "chunks"):  # a system over whole documents
-                bits.append(f"{avg[k]:,.0f} {units[0]} scored vs {base[k]:,.0f} {units[1]}{r}")
-            else:
-                bits.append(f"{avg[k]:,.0f} {label} vs {base[k]:,.0f}{r}")
-    if avg["nodes_scored"]:
-        bits.append(f"{avg['nodes_scored']:,.0f} tree nodes scored")
-    line = f"cost per query, {system} vs {kill}: " + ", ".join(bits) if bits else None
-    if line and delta is not None:
-        line += f", for {delta:+.3f} {metric}"
-    depth_note = None
-    da, db = avg["depth"], base.get("depth")
-    if da is not None and db is not None and abs(da - db) > 0.5:
-        sens = [m for m in metrics if depth_sensitive(m, min(da, db))]
-        if sens:
-            depth_note = (f"{', '.join(sens)} compare runs of different depth ({system} returns {da:.0f} documents "
-                          f"per query, {kill} {db:.0f}): not comparable between them")
-    return {"system": {k: avg[k] for k in keys}, "kill_baseline": {k: base.get(k) for k in keys},
-            "ratio": ratio, "line": line, "depth_note": depth_note}
-
-
 def _architecture(hypotheses: list[dict]) -> dict | None:
     """The row of the rule whose verdict is on the architecture (``Rule.role == "architecture"``: the single kill
     criterion), or None."""
     arch = reg.with_role("architecture")
-    return next((h for h in hypotheses if arch is not None and h["id"] == arch.id), None)
+    return next((h for h in hypotheses if arch is not None and h.get("id") == arch.id), None)
+
+
+def architecture_row(hypotheses: list[dict]) -> dict | None:
+    """The single kill criterion's row among ``hypotheses`` (:func:`_architecture`), for the report's words."""
+    return _architecture(hypotheses)
 
 
 def kill_at_full_size(row: dict) -> bool:
@@ -326,7 +289,8 @@ def _judge(cfg: Any, data: Any, runs: dict[str, Any], evaluation: Any, doc: dict
         "decided_by": {"test": kill_row["evidence"].get("tested_on"), "delta": kill_row["evidence"].get("delta"),
                        "p_holm": kill_row["evidence"].get("p_holm"), "ci": kill_row.get("interval"),
                        "n": kill_row.get("n"), "family": family_text(cfg.family, p.kill_baseline)
-                       if "judged_against" not in kill_row["evidence"] else "its own (one comparison)"},
+                       if "judged_against" not in kill_row["evidence"] else "its own (one comparison)",
+                       "level": confidence(), "interval_kind": kill_row.get("interval_kind")},
         "checkpoints": cps, "hypotheses": hs, "controls": controls, "operating": operating,
         "undecidable_rules": ctl.undecidable_rules(controls), "stopped": stopped,
         "cost": cost, "cost_line": (cost or {}).get("line"), "depth_note": (cost or {}).get("depth_note"),

@@ -66,3 +66,26 @@ def plain(text: str) -> str:
     text = text.replace("`", "").replace("need(s)", "needs").replace(" (failures.retrieval)", "")
     ks = keys()
     return _key_pattern(ks).sub(lambda m: ks[m.group(1)], text)
+
+
+def diff_digits(d: float, digits: int = 3, most: int = 6) -> int:
+    """The decimals that show a difference ``d`` as not zero: ``digits``, or more while it rounds to 0 (at most
+    ``most``), so a difference of 0.0003 is never printed as 0.000."""
+    while digits < most and d != 0 and round(abs(d), digits) == 0:
+        digits += 1
+    return digits
+
+
+def signed_diff(d: float, digits: int = 3) -> str:
+    """``d`` signed with the decimals of :func:`diff_digits` (+0.0003, never +0.000 for a difference that is not
+    0; an exact 0 is "0")."""
+    return "0" if d == 0 else f"{d:+.{diff_digits(d, digits)}f}"
+
+
+def leads_words(system: str, baseline: str, d: float, metric: str, digits: int = 3) -> str:
+    """``system`` against ``baseline`` in words: "X trails Y by 0.030 nDCG@10", "X leads Y by 0.0003 nDCG@10"
+    (decimals enough to show a non-zero difference, :func:`diff_digits`), "X ties with Y on nDCG@10" for an exact
+    0: never "leads by 0.000"."""
+    if d == 0:
+        return f"{system} ties with {baseline} on {metric} (difference 0)"
+    return f"{system} {'trails' if d < 0 else 'leads'} {baseline} by {abs(d):.{diff_digits(d, digits)}f} {metric}"

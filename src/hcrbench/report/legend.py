@@ -9,9 +9,10 @@ from hcrbench.report.model import Para, Section, Table
 
 #: (mark as printed, what it means), in the order a reader meets them.
 MARKS: list[tuple[str, str]] = [
-    ("go / pass", "the rule's whole 95% interval lies past its go threshold"),
+    ("go / pass", "the rule's whole decision interval (at the level its column names: 95%, or a sequential "
+                  "look's) lies past its go threshold"),
     ("soft no-go", "a real effect, but its interval lies short of the design's margin"),
-    ("no-go", "the whole 95% interval lies short of the threshold: that component needs work"),
+    ("no-go", "the whole decision interval lies short of the threshold: that component needs work"),
     ("kill", "the single kill criterion is met at the full corpus size: the architecture is not worth it "
              "(verdicts.json's overall says invalidated)"),
     ("stop and diagnose", "a fail-fast checkpoint fired: fix the named part before judging the rest"),
@@ -22,7 +23,9 @@ MARKS: list[tuple[str, str]] = [
                   "(verdicts.json's overall says inconclusive), and of a rule not decidable or inconclusive yet: "
                   "its line says what would decide it"),
     ("not run", "the input the rule or section needs is absent; the row says what would make it"),
-    ("[a, b]", "a 95% interval (of the difference, when the column is a difference)"),
+    ("[a, b]", "an interval at the level its column or sentence names (of the difference, when the column is a "
+               "difference); a decision interval is the rule's (a sequential look's level), a fixed-n one is "
+               "descriptive"),
     ("+0.012 / -0.012", "a difference: the first system minus the one it is compared with"),
     ("p (Holm, family)", "one p value per row, adjusted by Holm over the family named beside it (the kill "
                          "criterion is a family of its own: kill-test p)"),

@@ -13,7 +13,7 @@ from typing import Any
 
 from hcrbench.protocol.row import Row
 from hcrbench.protocol.verdict import Verdict
-from hcrbench.protocol.words import plain, rule_name
+from hcrbench.protocol.words import plain, rule_name, signed_diff
 
 #: The one vocabulary of the block, worst first: every checkpoint status and hypothesis verdict maps to one.
 WORDS = ("kill", "stop", "no-go", "soft no-go", "go", "undecided", "not run")
@@ -174,18 +174,58 @@ def best_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
 
 
 def quality_line(v: dict[str, Any]) -> str | None:
-    """The subject against the best simple system: means, difference with its interval and what it shows."""
+    """The subject against the best simple system: means, difference with its interval (its level and kind: a
+    fixed-n per-query interval, descriptive) and what that interval shows, then what the deciding rule says when
+    the kill criterion judges the same pair (:func:`deciding_clause`): the line never reads as a decision the
+    deciding rule did not make."""
     b = v.get("vs_best_simple")
     if not b or b.get("delta") is None:
         return None
     s = b["system"]
     ci = b.get("ci")
-    iv = f" (95% CI [{_pm(ci[0])}, {_pm(ci[1])}], n {b['n']})" if ci else f" (n {b['n']}: no interval)"
+    lv = _level_words(b.get("level", 0.95))
+    iv = f" (fixed-n {lv} CI [{_pm(ci[0])}, {_pm(ci[1])}], n {b['n']})" if ci else f" (n {b['n']}: no interval)"
     sig = ""
     if ci:
         sig = "; better" if ci[0] > 0 else "; worse" if ci[1] < 0 else "; not distinguishable"
+        sig += f" on this fixed-n {lv} CI"
+    deciding = deciding_clause(v, b["best"])
     return (f"vs the best simple system, {b['best']}: {s} {b['subject_mean']:.3f} vs {b['best_mean']:.3f} "
-            f"{b['metric']}, {_pm(b['delta'])}{iv}{sig}")
+            f"{b['metric']}, {signed_diff(b['delta'])}{iv}{sig}" + (f"; {deciding}" if deciding else ""))
+
+
+def _level_words(level: float) -> str:
+    return f"{round(float(level) * 100, 4):g}%"
+
+
+def interval_label(v: dict[str, Any], level: float | None = None, ci: Any = None, kind: str | None = None) -> str:
+    """The deciding interval with its level and kind as the block writes it: "99.6904% sequential interval
+    [-0.070, +0.010], look 1 of 6" when the run looked at its test worlds in a sequential design, else "99%
+    interval [...]" (``ci``: the interval; without it the words alone); ``kind``: the row's ``interval_kind``,
+    whose topic/world clustering is named ("clustered 99.6904% ...")."""
+    seq = v.get("sequential") or {}
+    lv = _level_words(level if level is not None else v.get("confidence") or seq.get("level") or 0.95)
+    lv = ("clustered " if kind and "cluster" in kind else "") + lv
+    iv = f" [{_pm(ci[0])}, {_pm(ci[1])}]" if ci else ""
+    if seq.get("max_looks", 1) > 1 and seq.get("look"):
+        return f"{lv} sequential interval{iv}, look {seq['look']} of {seq['max_looks']}"
+    return f"{lv} interval{iv}"
+
+
+def deciding_clause(v: dict[str, Any], other: str) -> str | None:
+    """What the kill criterion, the rule that decides on the subject against ``other``, says with its own interval
+    (level and kind), when it judges that pair; None when it judges another pair or did not run."""
+    from hcrbench.protocol.verdicts import architecture_row
+
+    kill = architecture_row(v.get("hypotheses") or [])
+    if kill is None or kill.get("interval") is None:
+        return None
+    ev = kill.get("evidence") or {}
+    if (ev.get("judged_against") or v.get("kill_baseline")) != other:
+        return None
+    w = word(Row.word_of(kill))
+    says = "is undecided" if w == "undecided" else f"says {w}"
+    return f"the kill criterion ({interval_label(v, ci=kill['interval'], kind=kill.get('interval_kind'))}) {says}"
 
 
 def cost_line(v: dict[str, Any], manifest: dict[str, Any] | None) -> str | None:
@@ -228,8 +268,11 @@ def _ms(manifest: dict[str, Any] | None, group: list[str], best: str) -> tuple[f
 
 
 def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, report: str | None = None,
-                tables: str | None = None) -> list[tuple[str, str]]:
-    """The block as ``(style, text)`` lines (plain text; the style is for the terminal), at most 15."""
+                tables: str | None = None, folder: str | None = None) -> list[tuple[str, str]]:
+    """The block as ``(style, text)`` lines (plain text; the style is for the terminal), at most 15. ``folder``:
+    the run's output folder as the commands name it (default: the report's folder)."""
+    from hcrbench.report.look_stop import stop_lines
+
     system = v.get("system") or "?"
     rules = _rules(v)
     size = v.get("size")
@@ -250,6 +293,9 @@ def block_lines(v: dict[str, Any], manifest: dict[str, Any] | None = None, *, re
             f"{'; ' if not against else ': '}{n['undecided']} rule{'s' if n['undecided'] != 1 else ''} undecided, " \
             f"{n['go']} go"
     lines.append((_STYLE.get(overall, ""), head))
+    if folder is None and report and report.endswith("/report.html"):
+        folder = report[: -len("/report.html")]
+    lines += [("yellow", t) for t in stop_lines(v, folder)]  # the looks stopped with rules open: what, and go on
     bl = quality_line(v)
     lines.append(("", bl if bl else "vs the best simple system: none of the field's simple systems was scored"))
     cl = cost_line(v, manifest)

@@ -78,13 +78,21 @@ def controls_table(v: dict[str, Any]) -> Table | None:
     return t
 
 
+def _kill_kind(v: dict[str, Any]) -> str | None:
+    from hcrbench.protocol.verdicts import architecture_row
+
+    return (architecture_row(v.get("hypotheses") or []) or {}).get("interval_kind")
+
+
 def decided_by_line(v: dict[str, Any]) -> str | None:
     """Which test decided the kill criterion, in the numbers the systems list shows."""
     d = v.get("decided_by") or {}
     if d.get("delta") is None:
         return None
-    ci = d.get("ci")
-    citxt = f", 95% CI [{ci[0]:+.3f}, {ci[1]:+.3f}]" if ci else ""
+    from hcrbench.report.verdict_block import interval_label
+
+    ci = d.get("ci")  # the kill row's own interval: its level (a sequential look's) and kind, never "95%" by default
+    citxt = f", {interval_label(v, d.get('level'), ci, d.get('interval_kind') or _kill_kind(v))}" if ci else ""
     # no p here: the kill row gives the one p of this comparison (kill-test p, its own family)
     return (f"kill criterion tested on: {d.get('test')}: delta {d['delta']:+.3f}{citxt}, n {d.get('n')} "
             f"(family: {d.get('family')}; its p is the kill row's)")
@@ -118,3 +126,7 @@ def print_protocol(console: Any, v: dict[str, Any]) -> None:
     said = block_word(v["overall"]).upper()  # the verdict block's vocabulary (verdicts.json keeps its own word)
     word = f"[{style}]{escape(said)}[/]" if style else escape(said)
     console.print(f"[bold]bottom line:[/bold] {word} — {escape(plain(v['bottom_line']))}")
+    from hcrbench.report.look_stop import stop_lines
+
+    for text in stop_lines(v):  # the looks stopped with rules undecided: what stopped them and how to go on
+        console.print(f"[yellow]{escape(text)}[/]")

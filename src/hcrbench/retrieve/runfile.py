@@ -78,11 +78,18 @@ class RunFileRetriever:
                     raise InputError(f"unknown docid {hit[1]} (not in the corpus {corpus.name!r})", path=p,
                                      line=hit[0])
             return
-        used = set(self.run.doc_index.tolist())
-        self.unknown_docs = sum(1 for c in used if self.run.doc_vocab[c] not in corpus)
-        if self.unknown_docs:
-            warnings.warn(f"{self.path}: {self.unknown_docs} retrieved doc ids are not in the corpus "
-                          f"{corpus.name!r}", HcrbenchWarning, stacklevel=2)
+        mine, unknown = own_unknown(self.run, corpus)
+        self.unknown_docs = unknown
+        n_q = len(self.run.query_ids)
+        if n_q and not mine:
+            warnings.warn(f"{self.path}: none of the doc ids it retrieves for its {n_q} "
+                          f"quer{'y' if n_q == 1 else 'ies'} is in the corpus {corpus.name!r} (not in the corpus: "
+                          "another corpus's run?)", HcrbenchWarning, stacklevel=2)
+        elif unknown:
+            warnings.warn(f"{self.path}: {unknown} doc ids it retrieves for the {mine} queries it ranks over the "
+                          f"corpus {corpus.name!r} are not in it"
+                          + (f" (its {n_q - mine} queries with no doc in it, another world's or split's, are not "
+                             "counted)" if mine < n_q else ""), HcrbenchWarning, stacklevel=2)
 
     def _for(self, queries: Queries) -> tuple[Path, Run]:
         """The file (and run) that answers ``queries``: the one sharing the most query ids with them."""
@@ -112,6 +119,22 @@ class RunFileRetriever:
         costs.add("queries", len(queries))
         costs.add("docs_scored", run.n_entries)
         return RunResult(run, costs)
+
+
+def own_unknown(run: Run, corpus: Corpus) -> tuple[int, int]:
+    """``(queries, unknown)``: how many of ``run``'s queries rank at least one document of ``corpus`` (its own
+    queries: a file holding several worlds' or splits' rankings is checked against one world's corpus at a time,
+    and the other worlds' queries retrieve none of its documents), and how many distinct doc ids those queries
+    retrieve that are not in ``corpus``."""
+    import numpy as np
+
+    vocab = run.doc_vocab
+    known = np.fromiter((d in corpus for d in vocab), dtype=bool, count=len(vocab))
+    hit = known[run.doc_index] if len(run.doc_index) else np.zeros(0, dtype=bool)
+    csum = np.concatenate([[0], np.cumsum(hit, dtype=np.int64)])
+    own = (csum[run.offsets[1:]] - csum[run.offsets[:-1]]) > 0
+    per_entry = np.repeat(own, np.diff(run.offsets))
+    return int(own.sum()), len(set(run.doc_index[per_entry & ~hit].tolist()))
 
 
 def check_paths(paths: Any) -> dict[str, Path]:

@@ -27,6 +27,7 @@ from hcrbench.protocol.rules import (
     pct,
 )
 from hcrbench.protocol.ruleset._gates import SIZES_COMMAND
+from hcrbench.protocol.words import leads_words
 
 ID = "kill"
 
@@ -100,7 +101,7 @@ def single_kill(delta: float | None, p_holm: float | None, low: float | None = N
     if dl is None:
         return hypothesis(ID, name, crit, NOT_RUN, f"not run: {system} or the kill baseline has no scores", ev,
                           **kw)
-    words = f"{system} {'trails' if dl < 0 else 'leads'} {baseline} by {abs(dl):.3f} {metric} ({_p(pp, 'kill-test')}, " \
+    words = f"{leads_words(system, baseline, dl, metric)} ({_p(pp, 'kill-test')}, " \
             f"{_ci(lo, hi)}, d = {_f(dd, 2)}, n {n}{', ' + tested_on if tested_on else ''})"
     code = reg.decide_one(rule, lo, hi)
     sig = pp is not None and pp < alpha_level()

@@ -21,6 +21,7 @@ from hcrbench.protocol.rules import (
     confidence,
     pct,
 )
+from hcrbench.protocol.words import leads_words
 
 ID = "vs_kill_baseline"
 BETTING_KIND = "betting {pct} (Waudby-Smith & Ramdas 2023 hedged capital, per-query differences in [-1, 1]; valid " \
@@ -105,7 +106,7 @@ def kill_baseline_margin(delta: float | None, low: float | None = None, high: fl
         return checkpoint(ID, name, crit, None, rule.go, NOT_RUN, f"not run: {why_missing}",
                           component=rule.component)
     code = reg.decide_one(rule, lo, hi)
-    words = f"{system} {'trails' if d < 0 else 'leads'} {baseline} by {abs(d):.3f} {metric} ({_ci(lo, hi)}, n {n})"
+    words = f"{leads_words(system, baseline, d, metric)} ({_ci(lo, hi)}, n {n})"
     und = None
     if code == reg.NEG:
         status, text = f"{DIAGNOSE}: {rule.component}", f"{words}: beyond the {allowed} margin"
