@@ -101,9 +101,16 @@ def calibration(doc: dict[str, Any]) -> str:
 
 
 def known_truth(doc: dict[str, Any]) -> str:
-    """known_truth_quickstart.py --json files: one table per file (each world at the effect; worlds spread)."""
-    return measured_on(doc) + "\n\n" + "\n\n".join(bench("known_truth_quickstart").markdown(d)
-                                                   for d in doc.get("runs", [doc]))
+    """known_truth_quickstart.py --json files: one table per file (each world at the effect; worlds spread). Parts
+    saved together are stamped by their own runs (the first start, the range of loads), not by when they were
+    gathered."""
+    runs = doc.get("runs", [doc])
+    stamps = [r["measured_on"] for r in runs if r.get("measured_on")]
+    if len(runs) > 1 and len(stamps) == len(runs):
+        loads = sorted(float(x) for m in stamps for x in str(m["load"]).split("-") if x.replace(".", "").isdigit())
+        doc = {**doc, "measured_on": {"date": min(m["date"] for m in stamps), "machine": stamps[0]["machine"],
+                                      "load": f"{loads[0]:g}-{loads[-1]:g}" if loads else "unknown"}}
+    return measured_on(doc) + "\n\n" + "\n\n".join(bench("known_truth_quickstart").markdown(d) for d in runs)
 
 
 # ------------------------------------------------------------------------------------------ docs/context.md
