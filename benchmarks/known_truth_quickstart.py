@@ -226,6 +226,13 @@ def pilot_inputs(out: Path) -> tuple[dict[str, float], dict[str, list[str]], dic
         read_qrels(qrels_path), kill
 
 
+def pilot_worlds(out: Path) -> int | None:
+    """The worlds the pilot's quickstart was made with (its ``quickstart.toml`` ``[dataset] worlds``)."""
+    import tomllib
+
+    return (tomllib.loads((out / "quickstart.toml").read_text(encoding="utf-8")).get("dataset") or {}).get("worlds")
+
+
 def judge(row: dict) -> dict:
     """``wrong``: the decision contradicts the sign of the population effect (+ killed, - "go", 0 decided);
     ``decided``: go or kill."""
@@ -253,6 +260,9 @@ def run(seeds: list[int], effects: list[float], worlds: int, encoder: str, tree_
                 continue
             rec = quickstart(pilot, seed, worlds, encoder, tree_seeds, "bm25")
             log(f"seed {seed}: pilot {rec['wall_s']:.0f} s wall, {rec['cpu_s']:.0f} s CPU")
+        made = pilot_worlds(pilot)
+        if made != worlds:  # the folders are named by seed (and spread) only: another --worlds needs its own workdir
+            raise SystemExit(f"{pilot} was made with {made} worlds, not --worlds {worlds}: use another --workdir")
         pilots[str(seed)] = timing_of(pilot)
         base, ranking, qrels, _kill = pilot_inputs(pilot)
         todo = []
@@ -323,8 +333,9 @@ def markdown(doc: dict) -> str:
              "queries | interval | checkpoint 3 | load at start | minutes |",
              "|---:|---:|---:|---|---|---|---:|---|---|---:|---:|"]
     for r in sorted(doc["rows"], key=lambda r: (r["seed"], -r["effect"])):
-        t = r.get("timing") or {}
-        lines.append(f"| {r['seed']} | {r['effect']:+.2f} | {r['truth']:+.4f} | {r.get('judged_against')} | "
+        t, ws = r.get("timing") or {}, [w["delta"] for w in (r.get("realised") or {}).values()]
+        spread_ws = f" (worlds {min(ws):+.3f} to {max(ws):+.3f})" if sd > 0 and ws else ""
+        lines.append(f"| {r['seed']} | {r['effect']:+.2f} | {r['truth']:+.4f}{spread_ws} | {r.get('judged_against')} | "
                      f"{r.get('verdict', r['decision'])} | {r['decision']}{' (wrong)' if r['wrong'] else ''} | "
                      f"{r.get('test_worlds', '—')} / {r.get('queries', r.get('n', '—'))} | {_iv(r.get('interval'))} | "
                      f"{r.get('checkpoint3')} | {t.get('load_start') if t.get('load_start') is not None else '—'} | "

@@ -156,3 +156,42 @@ def test_collect_runs_no_quickstart_and_leaves_out_what_is_not_finished(kt, tmp_
     monkeypatch.setattr(kt, "quickstart", lambda *a, **k: pytest.fail("collect ran a quickstart"))
     doc = kt.run([7], [0.06], 4, "hash", 1, tmp_path, log=lambda s: None, collect=True)
     assert doc["rows"] == [] and doc["pilots"] == {}
+
+
+def test_a_pilot_made_with_other_worlds_is_refused_not_reused(kt, tmp_path, monkeypatch):
+    """The folders are named by seed only: a --worlds 6 run in a --worlds 4 workdir would judge its subjects on the
+    4-world pilot's test worlds."""
+    monkeypatch.setattr(kt, "quickstart", lambda *a, **k: pytest.fail("ran a quickstart"))
+    pilot = tmp_path / "pilot-7"
+    pilot.mkdir()
+    (pilot / "verdicts.json").write_text("{}", encoding="utf-8")
+    (pilot / "quickstart.toml").write_text("[dataset]\nworlds = 4\n", encoding="utf-8")
+    assert kt.pilot_worlds(pilot) == 4
+    for collect in (True, False):
+        with pytest.raises(SystemExit, match="made with 4 worlds, not --worlds 6"):
+            kt.run([7], [0.06], 6, "hash", 1, tmp_path, log=lambda s: None, collect=collect)
+
+
+def test_a_spread_table_shows_each_run_s_world_means_and_a_fixed_one_does_not(kt):
+    row = {"seed": 1, "effect": 0.06, "truth": 0.05, "decision": "go", "wrong": False, "decided": True,
+           "checkpoint3": "pass", "realised": {2: {"delta": 0.021}, 3: {"delta": 0.079}}}
+    cfg = {"seeds": [1], "effects": [0.06], "worlds": 4, "encoder": "hash"}
+    spread = kt.markdown({"config": {**cfg, "world_sd": 0.03}, "rows": [row]})
+    fixed = kt.markdown({"config": {**cfg, "world_sd": 0.0}, "rows": [row]})
+    assert "| +0.0500 (worlds +0.021 to +0.079) |" in spread and "drawn as effect + 0.03" in spread
+    assert "| +0.0500 |" in fixed and "(worlds" not in fixed
+
+
+def test_the_block_of_two_parts_is_stamped_by_its_runs_not_by_when_they_were_gathered(kt):
+    sys.path.insert(0, str(BENCH.parents[1] / "scripts"))
+    from doc_figures_registry import known_truth
+
+    cfg = {"seeds": [1], "effects": [0.06], "worlds": 4, "encoder": "hash"}
+    part = {"config": cfg, "rows": []}
+    doc = {"measured_on": {"date": "2026-12-08 09:00 UTC", "machine": "2-core X", "load": "0.1"},
+           "runs": [{**part, "measured_on": {"date": "2026-12-07 23:27 UTC", "machine": "2-core X", "load": "2.4-7"}},
+                    {**part, "config": {**cfg, "world_sd": 0.03},
+                     "measured_on": {"date": "2026-12-08 00:10 UTC", "machine": "2-core X", "load": "1.5-9.25"}}]}
+    text = known_truth(doc)
+    assert text.startswith("Measured 2026-12-07 23:27 UTC on 2-core X (load average 1.5-9.25 at the start")
+    assert "every test world's mean difference fixed at the effect" in text and "drawn as effect + 0.03" in text
