@@ -8,7 +8,8 @@ delivery (TF-IDF best passage first, round robin, greedy; ``perfect_control.Benc
 change one thing:
 
 - **mention lines removed**: the same folder with the passing-mention lines (generator 5.2's "See also: ..." /
-  "Last edited by ..." lines ending a page) cut from every text before chunking: does the passage scorer pick them?
+  "Last edited by ..." lines near a page's end, before its footer if any) cut from every page that has them
+  (``metadata.mentions``) before chunking: do the failures turn on them?
 - **oracle passage order**: a document's fact-stating chunks first (a perfect passage scorer; uses the evidence);
 - **ties by needed facts**: equally graded documents ordered by how many of the query's needed facts each states
   (more first, then id): still a ranking perfect by grade (nDCG@10 = 1), with the harness's passage scorer;
@@ -33,36 +34,53 @@ from perfect_control import Bench, generated
 VARIANTS = ("harness", "mentions removed", "oracle passage order", "ties by needed facts", "both")
 
 
-def strip_mentions(text: str) -> str:
-    """``text`` without the passing-mention lines that end it (and the blank lines around them)."""
+def strip_mentions(text: str, keep_before: int = 0) -> tuple[str, int]:
+    """``text`` without its passing-mention lines (lines that start as the generator's "See also: ..." / "Last
+    edited by ..." lines do, before a footer or at the end) and the blank line before each; a line that starts
+    before ``keep_before`` (the end of the document's last evidence span) is kept, so every statement keeps its
+    offsets. Returns the text and the number of mention lines kept so."""
     from hcrbench.synth.mentions import MENTION_PREFIXES
 
-    lines = text.split("\n")
-    end = len(lines)
-    while end > 0 and (not lines[end - 1].strip() or lines[end - 1].startswith(MENTION_PREFIXES)):
-        end -= 1
-    if end == len(lines) or not any(x.startswith(MENTION_PREFIXES) for x in lines[end:]):
-        return text
-    return "\n".join(lines[:end]) + "\n"
+    out: list[tuple[int, str]] = []  # (start offset, line)
+    pos = kept = 0
+    for line in text.split("\n"):
+        start, pos = pos, pos + len(line) + 1
+        if line.startswith(MENTION_PREFIXES):
+            if start >= keep_before:
+                if out and not out[-1][1].strip() and out[-1][0] >= keep_before:
+                    out.pop()
+                continue
+            kept += 1
+        out.append((start, line))
+    return "\n".join(x for _, x in out), kept
 
 
-def stripped_folder(data: Path, dest: Path) -> tuple[Path, int]:
-    """A copy of ``data`` (links, but corpus.jsonl) whose texts have their mention lines cut; the number of
-    documents that had any. Fact statements never lie in a mention line, so the evidence's offsets stay valid."""
+def stripped_folder(data: Path, dest: Path) -> tuple[Path, int, int]:
+    """A copy of ``data`` (links, but corpus.jsonl) whose documents that name something in passing
+    (``metadata.mentions``) have their mention lines cut: the folder, the number of documents cut and the number
+    of mention lines kept because a statement of the evidence follows them (their removal would move it)."""
     dest.mkdir(parents=True, exist_ok=True)
     for f in data.iterdir():
         if f.name != "corpus.jsonl" and not (dest / f.name).exists():
             os.symlink(f.resolve(), dest / f.name)
-    n, rows = 0, []
+    last: dict[str, int] = {}
+    for line in (data / "evidence.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            for sp in json.loads(line).get("evidence", []):
+                last[sp["doc_id"]] = max(last.get(sp["doc_id"], 0), int(sp["end"]))
+    n = kept = 0
+    rows = []
     for line in (data / "corpus.jsonl").read_text(encoding="utf-8").splitlines():
         if line.strip():
             d = json.loads(line)
-            t = strip_mentions(d["text"])
-            n += t != d["text"]
-            d["text"] = t
+            if (d.get("metadata") or {}).get("mentions"):
+                t, k = strip_mentions(d["text"], last.get(d["_id"], 0))
+                n += t != d["text"]
+                kept += k
+                d["text"] = t
             rows.append(json.dumps(d, ensure_ascii=False))
     atomic_write_text(dest / "corpus.jsonl", "\n".join(rows) + "\n")
-    return dest, n
+    return dest, n, kept
 
 
 def needed_stated(b: Bench, q: str, doc: str) -> int:
@@ -98,7 +116,7 @@ def first_states_all(b: Bench, budget: int) -> tuple[int, int]:
 
 def measure(data: Path, out: Path, budgets: list[int]) -> dict:
     b = Bench(data, max(budgets))
-    nostrip, n_docs = stripped_folder(data, out / "no-mentions" / data.name)
+    nostrip, n_docs, kept = stripped_folder(data, out / "no-mentions" / data.name)
     bs = Bench(nostrip, max(budgets))
     rows = {}
     for budget in budgets:
@@ -106,7 +124,7 @@ def measure(data: Path, out: Path, budgets: list[int]) -> dict:
         row["first states all"] = first_states_all(b, budget)
         rows[str(budget)] = {k: {"count": c, "n": n} for k, (c, n) in row.items()}
         print(f"{data.name} B={budget}: " + "  ".join(f"{k} {c}/{n}" for k, (c, n) in row.items()), flush=True)
-    return {"data": data.name, "documents_with_mentions": n_docs, "budgets": rows}
+    return {"data": data.name, "documents_with_mentions": n_docs, "mention_lines_kept": kept, "budgets": rows}
 
 
 def markdown(doc: dict) -> str:
@@ -130,7 +148,10 @@ def markdown(doc: dict) -> str:
                 t = tot.setdefault((budget, k), [0, 0])
                 t[0], t[1] = t[0] + c, t[1] + nk
             out.append("| " + " | ".join(cells) + " |")
-    out.append("")
+    cut = sum(f.get("documents_with_mentions", 0) for f in doc["folders"])
+    kept = sum(f.get("mention_lines_kept", 0) for f in doc["folders"])
+    out += ["", f"Mention lines were cut from {cut} documents over the folders (every page with `metadata.mentions`; "
+            f"{kept} lines kept because a statement of the evidence follows them).", ""]
     for budget in dict.fromkeys(b for b, _ in tot):
         def pct(k: str, budget: str = budget) -> str:
             c, n = tot[budget, k]

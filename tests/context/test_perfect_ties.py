@@ -37,7 +37,8 @@ def _folder(tmp_path: Path) -> Path:
     (folder / "qrels").mkdir(parents=True)
     with open(folder / "corpus.jsonl", "w") as fh:
         for d, text in DOCS.items():
-            fh.write(json.dumps({"_id": d, "title": "", "text": text}) + "\n")
+            meta = {"mentions": ["PRJ-1", "P0001"]} if "See also" in text else {}
+            fh.write(json.dumps({"_id": d, "title": "", "text": text, "metadata": meta}) + "\n")
     (folder / "queries.jsonl").write_text(json.dumps({"_id": "q1", "text": "what caused the outage and how long did "
                                                       "it last"}) + "\n")
     (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td0\t3\nq1\td3\t3\n")
@@ -49,12 +50,17 @@ def _folder(tmp_path: Path) -> Path:
     return folder
 
 
-def test_strip_mentions_cuts_only_the_trailing_mention_lines():
+def test_strip_mentions_cuts_the_mention_lines_before_a_footer_and_keeps_what_evidence_follows():
     b = _bench()
-    assert b.strip_mentions(DOCS["d3"]) == "The outage was caused by an expired signing key. It lasted four hours.\n"
-    assert b.strip_mentions(DOCS["d0"]) == DOCS["d0"]
-    middle = "See also: project Tundra.\nThe outage lasted four hours.\n"  # not at the end: a page's own text
-    assert b.strip_mentions(middle) == middle
+    body = "The outage was caused by an expired signing key. It lasted four hours.\n"
+    assert b.strip_mentions(DOCS["d3"]) == (body, 0)
+    assert b.strip_mentions(DOCS["d0"]) == (DOCS["d0"], 0)
+    footer = body + "\nSee also: Beacon Monitor.\n\nPage maintained on the intranet.\n"
+    assert b.strip_mentions(footer) == (body + "\nPage maintained on the intranet.\n", 0)
+    # a statement after the line: the line stays (cutting it would move the statement's offsets)
+    early = "See also: project Tundra.\nThe outage lasted four hours.\n"
+    assert b.strip_mentions(early, keep_before=len(early) - 1) == (early, 1)
+    assert b.strip_mentions(early)[0] == "The outage lasted four hours.\n"
 
 
 def test_ties_by_needed_facts_pass_where_ties_by_id_fail(tmp_path):
@@ -62,7 +68,7 @@ def test_ties_by_needed_facts_pass_where_ties_by_id_fail(tmp_path):
     data = _folder(tmp_path)
     doc = b.measure(data, tmp_path / "out", [40, 400])
     at = doc["budgets"]
-    assert doc["documents_with_mentions"] == 1
+    assert doc["documents_with_mentions"] == 1 and doc["mention_lines_kept"] == 0
     # at 40 tokens one document's chunk fits: d0 (first by id) states one needed fact, d3 both
     assert at["40"]["harness"] == {"count": 1, "n": 1}
     assert at["40"]["mentions removed"] == {"count": 1, "n": 1}  # the mention lines were not the trouble
