@@ -284,6 +284,7 @@ SIM = ["benchmarks/protocol_rules_sim.py", "--reps", "2000", "--seed", "0", "--j
 CAL = ["benchmarks/calibrate_rules.py", "--worlds", "12", "--reps", "1000", "--max-looks", "4",
        "--worlds-per-batch", "2", "--queries-per-world", "60", "--json", "{json}"]
 PC = "benchmarks/perfect_control.py"
+PT = "benchmarks/perfect_ties.py"
 PSG = "benchmarks/passage_control.py"
 PSG_DATA = "small-7001 small-7002 medium-7001 full-7001"
 
@@ -337,6 +338,12 @@ FIGS = [
              "--json", "{json}"]],
            replay=[[PC, "small-21", "--generate", "--out", "{tmp}", "--bounds-only", "--json", "{json}"]],
            compare=_one_folder("small-21", "bounds")),
+    Figure("context-perfect-ties", "docs/context.md",
+           f"python {PT} {PC_DATA} --generate --out OUT --json docs/figures/context-perfect-ties.json",
+           lambda doc: bench("perfect_ties").markdown(doc),
+           [[PT, *PC_DATA.split(), "--generate", "--out", "{tmp}", "--json", "{json}"]],
+           replay=[[PT, "small-21", "--generate", "--out", "{tmp}", "--json", "{json}"]],
+           compare=_one_folder("small-21", "budgets")),
 ]
 
 FIGS.append(Figure(

@@ -19,9 +19,11 @@ same delivery holds for every system of a kind, so systems differ only in their 
 Other designs were measured against it (``benchmarks/perfect_control.py --bounds-only``, docs/context.md): BM25
 or MiniLM (cosine or MaxSim) as the passage scorer, two passages of the top document first, passages of the top
 documents by score x rank prior, query-term coverage across documents, sentence windows and 64-token chunks. None
-was better on every Meridian folder, none brought a perfect ranking near the design's 5% at 400 tokens (the best,
-the MiniLM scorers, 22-30%), and the smaller units raised BM25-over-documents' failures from 52-62% to 80-92%; so
-this delivery stays, and the gap is reported.
+was better on every Meridian folder, none brought a perfect ranking near the design's 5% at 400 tokens on every
+folder, and the smaller units raised BM25-over-documents' failures (the figures: docs/context.md, block
+``context-delivery-bounds``); so this delivery stays, and the gap is reported. Why a perfect document ranking fails
+more at 200 tokens since Meridian 5.0.0 (its order among equally graded documents, not the passing-mention lines):
+block ``context-perfect-ties``.
 
 :class:`UnitSet` (every unit a chunking can deliver) is here too: feasibility and the oracle's cover are counted
 in it, by :mod:`hcrbench.experiment.context_deliver` (they need :mod:`hcrbench.metrics`, a stage above this one).
