@@ -39,7 +39,7 @@ def strip_mentions(text: str, keep_before: int = 0) -> tuple[str, int]:
     edited by ..." lines do, before a footer or at the end) and the blank line before each; a line that starts
     before ``keep_before`` (the end of the document's last evidence span) is kept, so every statement keeps its
     offsets. Returns the text and the number of mention lines kept so."""
-    from hcrbench.synth.mentions import MENTION_PREFIXES
+    from hcrbench.synth.corpus.mentions import MENTION_PREFIXES
 
     out: list[tuple[int, str]] = []  # (start offset, line)
     pos = kept = 0
