@@ -11,7 +11,7 @@ def markdown(ops: dict[str, dict[str, Any]], construction: str = "re-centred") -
     decidable) of the first construction (re-centred for paired differences), P(go) / P(no-go) of the mixture
     where there is one, whether the replay at the rule's n meets its targets (false decisions within nominal, power
     at the margin; worst over constructions) and the n it needs. That column is the replay's, reported only: it
-    voids no row (issue #49), so a rule decided on its interval shows its verdict beside "short" without
+    voids no row, so a rule decided on its interval shows its verdict beside "short" without
     contradiction; the column says "short of its targets", never "not decidable"."""
     lines = ["| rule | n | truth | P(go / pass) | P(no-go / kill / stop) | P(soft) | P(not decidable) | mixture: "
              "P(go) / P(no-go) | replay at n (reported only, voids nothing) | needs n ~ |",
