@@ -268,9 +268,13 @@ class Bench:
         self.texts = dict(zip(self.corpus.doc_ids, self.corpus.texts))
         qids = [q for q in self.qrels.query_ids if q in self.ev and self.ev[q].facts]
         self.cover = unit_feasibility(UnitSet(self.unit_set, self.index, {}), self.ev, qids, self.texts)
-        self.feas = [q for q in qids if (self.cover[q]["cover_tokens"] or budget + 1) <= budget]
+        self.feas = self.feasible(budget)
         self.qv = dict(zip(qids, self.tfidf.query_vectors([self.queries[q] for q in qids])))
         self._facts: dict[tuple[str, int], int] = {}
+
+    def feasible(self, budget: int) -> list[str]:
+        """The queries whose cheapest cover of the evidence fits ``budget`` tokens."""
+        return [q for q, c in self.cover.items() if c["cover_tokens"] is not None and c["cover_tokens"] <= budget]
 
     def perfect(self, q: str) -> list[str]:
         rel = {d: g for d, g in self.qrels[q].items() if g >= 1}

@@ -91,26 +91,22 @@ def needed_stated(b: Bench, q: str, doc: str) -> int:
 
 def failures(b: Bench, budget: int, variant: str) -> tuple[int, int]:
     """(failing, feasible) at ``budget`` for one variant on ``b``'s folder."""
-    from hcrbench.context import select
-    from hcrbench.metrics.sufficiency import judge
-
-    b.budget = budget
-    feas = [q for q, c in b.cover.items() if c["cover_tokens"] is not None and c["cover_tokens"] <= budget]
+    b.budget = budget  # Bench.sufficient selects at b.budget
+    feas = b.feasible(budget)
     fail = 0
     for q in feas:
         docs = b.perfect(q)
         if variant in ("ties by needed facts", "both"):
             g = b.qrels[q]
             docs = sorted(docs, key=lambda d: (-g[d], -needed_stated(b, q, d), d))
-        cands = b.deliver(q, docs, "oracle" if variant in ("oracle passage order", "both") else "tfidf")
-        s = select(q, cands, budget, "greedy", token_counter=b.counter.name)
-        fail += not judge(s.chunks, s.text(), b.ev[q], None, b.texts).evidence_coverage
+        fail += not b.sufficient(q, b.deliver(q, docs, "oracle" if variant in ("oracle passage order", "both")
+                                              else "tfidf"))
     return fail, len(feas)
 
 
 def first_states_all(b: Bench, budget: int) -> tuple[int, int]:
     """(queries whose first relevant document by grade then id states every needed fact, feasible queries)."""
-    feas = [q for q, c in b.cover.items() if c["cover_tokens"] is not None and c["cover_tokens"] <= budget]
+    feas = b.feasible(budget)
     return sum(needed_stated(b, q, b.perfect(q)[0]) == len(b.ev[q].facts) for q in feas), len(feas)
 
 
