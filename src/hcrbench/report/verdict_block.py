@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from hcrbench.protocol.row import Row
+from hcrbench.protocol.rules import pct
 from hcrbench.protocol.verdict import Verdict
 from hcrbench.protocol.words import plain, rule_name, signed_diff
 
@@ -183,7 +184,7 @@ def quality_line(v: dict[str, Any]) -> str | None:
         return None
     s = b["system"]
     ci = b.get("ci")
-    lv = _level_words(b.get("level", 0.95))
+    lv = pct(float(b.get("level", 0.95)))
     iv = f" (fixed-n {lv} CI [{_pm(ci[0])}, {_pm(ci[1])}], n {b['n']})" if ci else f" (n {b['n']}: no interval)"
     sig = ""
     if ci:
@@ -194,17 +195,13 @@ def quality_line(v: dict[str, Any]) -> str | None:
             f"{b['metric']}, {signed_diff(b['delta'])}{iv}{sig}" + (f"; {deciding}" if deciding else ""))
 
 
-def _level_words(level: float) -> str:
-    return f"{round(float(level) * 100, 4):g}%"
-
-
 def interval_label(v: dict[str, Any], level: float | None = None, ci: Any = None, kind: str | None = None) -> str:
     """The deciding interval with its level and kind as the block writes it: "99.6904% sequential interval
     [-0.070, +0.010], look 1 of 6" when the run looked at its test worlds in a sequential design, else "99%
     interval [...]" (``ci``: the interval; without it the words alone); ``kind``: the row's ``interval_kind``,
     whose topic/world clustering is named ("clustered 99.6904% ...")."""
     seq = v.get("sequential") or {}
-    lv = _level_words(level if level is not None else v.get("confidence") or seq.get("level") or 0.95)
+    lv = pct(float(level if level is not None else v.get("confidence") or seq.get("level") or 0.95))
     lv = ("clustered " if kind and "cluster" in kind else "") + lv
     iv = f" [{_pm(ci[0])}, {_pm(ci[1])}]" if ci else ""
     if seq.get("max_looks", 1) > 1 and seq.get("look"):

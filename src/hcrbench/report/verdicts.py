@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.markup import escape
 
+from hcrbench.protocol.rules import pct
 from hcrbench.protocol.words import CONTROLS_CAPTION, control_name, plain, rule_name
 from hcrbench.report.terminal import Table
 
@@ -51,7 +52,7 @@ def verdict_table(v: dict[str, Any]) -> Table:
         if agg and agg.get("sd") is not None else ""
     t = Table(title=escape(f"Protocol: {v['system']} vs {v['kill_baseline']} (kill baseline) — {v['family']}{extra}"),
               title_justify="left", show_lines=False)
-    level = f"{round(float(v.get('confidence') or 0.95) * 100, 4):g}% interval"  # the level the rules judged at
+    level = f"{pct(float(v.get('confidence') or 0.95))} interval"  # the level the rules judged at
     for col in ("step", "criterion", "verdict", "n", level, "what the numbers say"):
         t.add_column(col, justify="right" if col == "n" else "left", overflow="fold")
     for i, c in enumerate(v.get("checkpoints", []), start=1):
