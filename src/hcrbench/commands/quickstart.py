@@ -10,7 +10,13 @@ import typer
 from hcrbench.commands import _failon
 from hcrbench.data.structured import read_json
 from hcrbench.errors import InputError
-from hcrbench.protocol.looks import VERDICT_SEED
+from hcrbench.protocol.looks import (
+    DEFAULT_BUDGET_MINUTES,
+    DEFAULT_MAX_WORLDS,
+    DEFAULT_SIZE,
+    DEFAULT_WORLDS,
+    VERDICT_SEED,
+)
 
 #: Re-running the same command resumes: finished systems and cached embeddings are reused.
 RESUMABLE = {"quickstart"}
@@ -18,7 +24,7 @@ RESUMABLE = {"quickstart"}
 
 def quickstart_command(
     out: Path = typer.Option(Path("runs/quickstart"), "--out", help="Output folder (data, runs, verdicts, report)."),
-    size: str = typer.Option("small", "--size", help="Meridian size: small (500 docs), medium (2,000), full (3,500) "
+    size: str = typer.Option(DEFAULT_SIZE, "--size", help="Meridian size: small (500 docs), medium (2,000), full (3,500) "
                                                      "or a document count >= 500."),
     sizes: str | None = typer.Option(None, "--sizes", help="Run at several sizes, e.g. small,medium,full: writes "
                                                            "growth.json (HCR - kill baseline vs corpus size)."),
@@ -49,14 +55,14 @@ def quickstart_command(
                                     "when the power plan (tune + dev) asks for more test queries than the design's "
                                     "300-query suite has; 0: keep the design's suite. One world (--worlds 1) "
                                     "only: with several worlds more evidence is more test worlds."),
-    worlds: int = typer.Option(3, "--worlds", help="Independent Meridian worlds at the size asked for: world 0 to "
+    worlds: int = typer.Option(DEFAULT_WORLDS, "--worlds", help="Independent Meridian worlds at the size asked for: world 0 to "
                                "tune, world 1 to dev (the flat system), every further world to test, each system "
                                "built and searched per world; 1: one world whose queries are split 60/20/20."),
-    max_worlds: int = typer.Option(8, "--max-worlds", help="Add test worlds one batch at a time while a rule is "
+    max_worlds: int = typer.Option(DEFAULT_MAX_WORLDS, "--max-worlds", help="Add test worlds one batch at a time while a rule is "
                                    "not decidable for want of queries, up to this many worlds in all (tune and dev "
                                    "included); every look's intervals spend part of the error rate, so it holds "
                                    "whenever the run stops. --max-worlds equal to --worlds: one look."),
-    budget: float = typer.Option(30.0, "--budget", metavar="MINUTES", help="Add no batch of test worlds that the "
+    budget: float = typer.Option(DEFAULT_BUDGET_MINUTES, "--budget", metavar="MINUTES", help="Add no batch of test worlds that the "
                                  "forecast (measured on the look before) says would end past this many minutes."),
 ) -> None:
     """The main job: corpus to go / no-go / kill in one command (re-running reuses everything finished).
@@ -97,7 +103,7 @@ def quickstart_command(
             size_list = parse_sizes(size)
         except InputError as e:  # one --size: name the flag the user typed
             raise InputError(e.problem, field="--size") from None
-    if sizes is not None and size != "small":
+    if sizes is not None and size != DEFAULT_SIZE:
         raise InputError("give --size or --sizes, not both", field="--sizes")
     from hcrbench.extras import check_main_job
 

@@ -23,13 +23,13 @@ import math
 import re
 from typing import Any
 
+from hcrbench.protocol.looks import DEFAULT_BUDGET_MINUTES as DEFAULT_BUDGET_MINUTES  # the loop's defaults
+from hcrbench.protocol.looks import DEFAULT_MAX_WORLDS as DEFAULT_MAX_WORLDS
 from hcrbench.protocol.row import Row, Undecided
 from hcrbench.protocol.rules import UNDECIDABLE
 
 #: how many test worlds a batch adds (each holds the whole suite, 300 queries by default)
 BATCH_WORLDS = 1
-DEFAULT_MAX_WORLDS = 8
-DEFAULT_BUDGET_MINUTES = 30.0
 _UNDECIDED = re.compile(r"not decidable at n = ([\d,]+)(?P<unit> [a-z]+)?(?: \((?P<rest>[^)]*)\))?")
 _NEEDS = re.compile(r"needs ~ ?([\d,]+)")
 #: the stages of a look that grow with the number of test queries (the manifest's ``stages``)

@@ -30,6 +30,12 @@ from hcrbench.data.splitlock import process_alive
 from hcrbench.errors import InputError
 
 VERDICT_SEED = 8128
+#: The quickstart's defaults for its test-world loop (``hcrbench quickstart --size --worlds --max-worlds --budget``):
+#: the command's options and the line that prints how to go on (hcrbench.report.look_stop) read them here.
+DEFAULT_SIZE = "small"
+DEFAULT_WORLDS = 3
+DEFAULT_MAX_WORLDS = 8
+DEFAULT_BUDGET_MINUTES = 30.0
 RELOOK_FLAG = "--relook"
 
 

@@ -16,21 +16,20 @@ from typing import Any
 
 from hcrbench.protocol.words import rule_name
 
-#: the quickstart's defaults for the loop's arguments (hcrbench.commands.quickstart): a command repeats the others
-_DEFAULTS = {"size": "small", "worlds": 3}
-
 
 def _minutes(seconds: float) -> str:
     return f"{seconds / 60:.1f} min"
 
 
 def _flags(args: dict[str, Any], *, seed_default: int) -> list[str]:
-    out = []
-    if args.get("size") and args["size"] != _DEFAULTS["size"]:
+    from hcrbench.protocol.looks import DEFAULT_SIZE, DEFAULT_WORLDS
+
+    out = []  # the loop's arguments a command must repeat: those that differ from the quickstart's defaults
+    if args.get("size") and args["size"] != DEFAULT_SIZE:
         out.append(f"--size {args['size']}")
     if args.get("seed") is not None and int(args["seed"]) != seed_default:
         out.append(f"--seed {args['seed']}")
-    if args.get("worlds") is not None and int(args["worlds"]) != _DEFAULTS["worlds"]:
+    if args.get("worlds") is not None and int(args["worlds"]) != DEFAULT_WORLDS:
         out.append(f"--worlds {args['worlds']}")
     return out
 
@@ -59,8 +58,7 @@ def _next_from_text(stopped: str, looks: list[dict[str, Any]]) -> dict[str, Any]
 def stop_lines(v: dict[str, Any], folder: str | None = None) -> list[str]:
     """Two lines when the looks stopped for the budget or the most worlds with rules undecided (else none): what
     stopped them and which rules are open, then the next look's forecast and the command that goes on."""
-    from hcrbench.protocol.batches import DEFAULT_MAX_WORLDS
-    from hcrbench.protocol.looks import VERDICT_SEED
+    from hcrbench.protocol.looks import DEFAULT_MAX_WORLDS, VERDICT_SEED
 
     seq = v.get("sequential") or {}
     stopped, und = str(seq.get("stopped") or ""), list(seq.get("undecided") or [])
